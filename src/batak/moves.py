@@ -1,0 +1,183 @@
+"""Moves and their canonical text: ``pass``, ``bid 7``, ``trump H``, ``bury AS`` and a card ``AS``.
+
+>>> parse_move("bid 7"), parse_move("Trump h"), parse_move("10s")
+(Bid(7), TrumpChoice('H'), Card('TS'))
+>>> str(parse_move("  BURY  as "))
+'bury AS'
+>>> parse_move("bid seven")
+Traceback (most recent call last):
+...
+batak.moves.MoveError: not a move: 'bid seven' (moves look like 'pass', 'bid 7', 'trump H', 'bury AS' or a card such as 'AS')
+
+Every move is a small immutable value; equal moves are the same object.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .cards import CARDS, Card, CardError, Suit
+from .i18n import text
+
+__all__ = ["PASS", "Bid", "Bury", "Move", "MoveError", "Pass", "TrumpChoice", "parse_move"]
+
+
+class MoveError(ValueError):
+    """Text that is not a move; the message names it."""
+
+
+class Pass:
+    """``pass``: out of the auction for this deal."""
+
+    __slots__ = ()
+    _instance: Pass | None = None
+
+    def __new__(cls) -> Pass:
+        if cls._instance is None:
+            cls._instance = object.__new__(cls)
+        return cls._instance
+
+    def __str__(self) -> str:
+        return "pass"
+
+    def __repr__(self) -> str:
+        return "PASS"
+
+    def __reduce__(self) -> tuple[type[Pass], tuple[()]]:
+        return (Pass, ())
+
+
+class Bid:
+    """``bid N``: a bid of N tricks (also a Koz Maça bid)."""
+
+    __slots__ = ("amount",)
+    amount: int
+
+    def __new__(cls, amount: int) -> Bid:
+        if not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount <= 64:
+            raise MoveError(f"not a bid amount: {amount!r}")
+        cached = _BIDS.get(amount)
+        if cached is not None:
+            return cached
+        self = object.__new__(cls)
+        object.__setattr__(self, "amount", amount)
+        _BIDS[amount] = self
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("moves are immutable")
+
+    def __str__(self) -> str:
+        return f"bid {self.amount}"
+
+    def __repr__(self) -> str:
+        return f"Bid({self.amount})"
+
+    def __reduce__(self) -> tuple[type[Bid], tuple[int]]:
+        return (Bid, (self.amount,))
+
+
+class TrumpChoice:
+    """``trump S``: the bidder names the trump suit."""
+
+    __slots__ = ("suit",)
+    suit: Suit
+
+    def __new__(cls, suit: Suit | str) -> TrumpChoice:
+        s = Suit.parse(suit)
+        cached = _TRUMPS.get(s)
+        if cached is not None:
+            return cached
+        self = object.__new__(cls)
+        object.__setattr__(self, "suit", s)
+        _TRUMPS[s] = self
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("moves are immutable")
+
+    def __str__(self) -> str:
+        return f"trump {self.suit.value}"
+
+    def __repr__(self) -> str:
+        return f"TrumpChoice({self.suit.value!r})"
+
+    def __reduce__(self) -> tuple[type[TrumpChoice], tuple[str]]:
+        return (TrumpChoice, (self.suit.value,))
+
+
+class Bury:
+    """``bury AS``: in kitty batak the bidder puts one card face down (four times)."""
+
+    __slots__ = ("card",)
+    card: Card
+
+    def __new__(cls, card: Card | str) -> Bury:
+        c = Card.parse(card)
+        cached = _BURIES.get(c.index)
+        if cached is not None:
+            return cached
+        self = object.__new__(cls)
+        object.__setattr__(self, "card", c)
+        _BURIES[c.index] = self
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("moves are immutable")
+
+    def __str__(self) -> str:
+        return f"bury {self.card}"
+
+    def __repr__(self) -> str:
+        return f"Bury({str(self.card)!r})"
+
+    def __reduce__(self) -> tuple[type[Bury], tuple[str]]:
+        return (Bury, (str(self.card),))
+
+
+_BIDS: dict[int, Bid] = {}
+_TRUMPS: dict[Suit, TrumpChoice] = {}
+_BURIES: dict[int, Bury] = {}
+
+#: A move is a card (played to a trick) or one of the other four kinds.
+Move = Card | Pass | Bid | TrumpChoice | Bury
+
+PASS: Final = Pass()
+BIDS: Final[tuple[Bid, ...]] = tuple(Bid(n) for n in range(0, 17))
+BURIES: Final[tuple[Bury, ...]] = tuple(Bury(c) for c in CARDS)
+TRUMP_CHOICES: Final[tuple[TrumpChoice, ...]] = tuple(TrumpChoice(s) for s in Suit)
+
+_CANONICAL: dict[str, Move] = {"pass": PASS}
+_CANONICAL.update({str(m): m for m in BIDS})
+_CANONICAL.update({str(m): m for m in BURIES})
+_CANONICAL.update({str(m): m for m in TRUMP_CHOICES})
+_CANONICAL.update({str(c): c for c in CARDS})
+
+
+def parse_move(move: str | Move) -> Move:
+    """Parse a move's text (canonical or lenient); moves pass through unchanged."""
+    if not isinstance(move, str):
+        if isinstance(move, Card | Pass | Bid | TrumpChoice | Bury):
+            return move
+        raise MoveError(f"not a move: {move!r}")
+    found = _CANONICAL.get(move)
+    if found is not None:
+        return found
+    words = move.strip().split()
+    try:
+        if len(words) == 1:
+            w = words[0].lower()
+            if w in ("pass", "pas"):
+                return PASS
+            return Card.parse(words[0])
+        if len(words) == 2:
+            verb, arg = words[0].lower(), words[1]
+            if verb in ("bid", "ihale") and arg.isdigit():
+                return Bid(int(arg))
+            if verb in ("trump", "koz"):
+                return TrumpChoice(arg)
+            if verb in ("bury", "göm", "gom"):
+                return Bury(arg)
+    except (CardError, MoveError):
+        pass
+    raise MoveError(text("bad_notation", "en", text=move))

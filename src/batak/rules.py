@@ -1,0 +1,303 @@
+"""Table rules as data: every option of ``RULES.md`` in one frozen dataclass, and the presets.
+
+>>> r = Rules.preset("sultan-ihaleli")
+>>> r.min_bid, r.scoring, r.deals
+(4, 'sultan', 11)
+>>> "standard" in Rules.preset_names()
+True
+>>> custom = dataclasses.replace(r, min_bid=5)
+>>> custom.min_bid
+5
+>>> Rules.preset("zipi-kitty", partners=True)
+Traceback (most recent call last):
+...
+batak.rules.RulesError: options clash: partners=True needs players=4 (got players=3)
+
+Each option's meaning is in its field's comment and in ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from .cards import Suit
+
+__all__ = ["PRESETS", "Rules", "RulesError"]
+
+Bidding = Literal["auction", "kozmaca", "none"]
+AllPass = Literal["dealer_takes_min", "redeal", "first_speaker_takes_min"]
+TrumpLead = Literal["after_broken", "any_time"]
+BrokenBy = Literal["any_trump", "ruff"]
+Scoring = Literal["sultan", "simple", "tens", "primli", "acik"]
+Tie = Literal["shared", "extra_deal", "last_deal_tricks"]
+Direction = Literal["counterclockwise", "clockwise"]
+
+
+class RulesError(ValueError):
+    """An impossible or unknown rules combination; the message names the clashing options."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every table option. The defaults are the project's ``standard`` table (CetinsGame)."""
+
+    name: str = "custom"
+    # -- table ---------------------------------------------------------------------------
+    players: int = 4  # 4, or 3 for kitty batak
+    hand_size: int = 13  # cards dealt to each player (16 in kitty batak)
+    kitty_size: int = 0  # cards left face down for the bidder (4 in kitty batak)
+    partners: bool = False  # eşli: seats 0+2 against 1+3, contract and counts per partnership
+    exposed_partner: bool = False  # açık eşli: bidder's partner plays face up once trump is named
+    direction: Direction = "counterclockwise"  # display only: seats are numbered in play order
+    # -- auction -------------------------------------------------------------------------
+    bidding: Bidding = "auction"  # auction (ihale); kozmaca = one bid each, no pass; none
+    min_bid: int = 4
+    max_bid: int = 13
+    all_pass: AllPass = "dealer_takes_min"
+    fixed_trump: Suit | None = None  # Suit.SPADES in Koz Maça; None = the bidder names it
+    # -- compulsory play -----------------------------------------------------------------
+    overtake: bool = True  # yükseltme: beat the highest card of the suit led if you can
+    overtake_after_ruff: bool = False  # still overtake in the led suit after someone ruffed
+    overtrump: bool = True  # beat a trump already in the trick if you can
+    trump_if_cannot_overtrump: bool = True  # void and cannot beat the trump: still play a trump
+    trump_lead: TrumpLead = "after_broken"  # when trumps may be led
+    broken_by: BrokenBy = "ruff"  # what breaks trumps: any trump played, or a ruff only
+    # -- scoring -------------------------------------------------------------------------
+    scoring: Scoring = "tens"
+    zero_trick_penalty: bool = True  # "batak": a defender (team) with no tricks is penalised
+    overtricks_count: bool = True  # False: the bidder scores only the bid when made (Zipi variant)
+    king: bool = False  # açık eşli: 13 bid and made wins the match; 13 unbid: +13 / -13
+    # -- match ---------------------------------------------------------------------------
+    deals: int | None = 8  # match length in deals (None: play to target_score)
+    target_score: int | None = None  # the match ends once a total reaches this
+    tie: Tie = "last_deal_tricks"  # a tie at the top: shared, one more deal, or last deal's tricks
+
+    def __post_init__(self) -> None:
+        if isinstance(self.fixed_trump, str) and not isinstance(self.fixed_trump, Suit):
+            object.__setattr__(self, "fixed_trump", Suit.parse(self.fixed_trump))
+        _validate(self)
+
+    # -- derived -----------------------------------------------------------------------
+    @property
+    def tricks_per_deal(self) -> int:
+        return self.hand_size
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The scoring units: ((0, 2), (1, 3)) with partners, else one seat each."""
+        if self.partners:
+            return ((0, 2), (1, 3))
+        return tuple((s,) for s in range(self.players))
+
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        return self.teams[seat % 2] if self.partners else (seat,)
+
+    # -- constructors ----------------------------------------------------------------------
+    @staticmethod
+    def preset_names() -> list[str]:
+        """The named tables: the thirteen guide presets and ``standard``."""
+        return list(PRESETS)
+
+    @staticmethod
+    def preset(name: str, **overrides: Any) -> Rules:
+        """A named table, optionally with some options changed."""
+        base = PRESETS.get(name)
+        if base is None:
+            raise RulesError(
+                f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}"
+            )
+        if not overrides:
+            return base
+        return base.replace(**overrides)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed (validated like any new table)."""
+        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        if unknown:
+            raise RulesError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict of every option."""
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        d["fixed_trump"] = self.fixed_trump.value if self.fixed_trump is not None else None
+        return d
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Rules:
+        """Inverse of :meth:`to_dict`; unknown or badly typed options are refused."""
+        if not isinstance(data, dict):
+            raise RulesError("rules must be a JSON object")
+        return Rules().replace(**data)
+
+
+_LITERALS: dict[str, tuple[Any, ...]] = {
+    "direction": get_args(Direction),
+    "bidding": get_args(Bidding),
+    "all_pass": get_args(AllPass),
+    "trump_lead": get_args(TrumpLead),
+    "broken_by": get_args(BrokenBy),
+    "scoring": get_args(Scoring),
+    "tie": get_args(Tie),
+}
+_BOOLS = (
+    "partners",
+    "exposed_partner",
+    "overtake",
+    "overtake_after_ruff",
+    "overtrump",
+    "trump_if_cannot_overtrump",
+    "zero_trick_penalty",
+    "overtricks_count",
+    "king",
+)
+_INTS = ("players", "hand_size", "kitty_size", "min_bid", "max_bid")
+
+
+def _clash(message: str) -> RulesError:
+    return RulesError(f"options clash: {message}")
+
+
+def _validate(r: Rules) -> None:
+    if not isinstance(r.name, str):
+        raise RulesError("name must be a string")
+    for key, allowed in _LITERALS.items():
+        value = getattr(r, key)
+        if value not in allowed:
+            raise RulesError(
+                f"{key}={value!r} is not allowed; choose one of: {', '.join(map(str, allowed))}"
+            )
+    for key in _BOOLS:
+        if not isinstance(getattr(r, key), bool):
+            raise RulesError(f"{key} must be true or false, got {getattr(r, key)!r}")
+    for key in _INTS:
+        value = getattr(r, key)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RulesError(f"{key} must be a whole number, got {value!r}")
+    for key in ("deals", "target_score"):
+        value = getattr(r, key)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+            raise RulesError(f"{key} must be a positive whole number or null, got {value!r}")
+    if r.fixed_trump is not None and not isinstance(r.fixed_trump, Suit):
+        raise RulesError(f"fixed_trump must be a suit or null, got {r.fixed_trump!r}")
+
+    if r.players not in (3, 4):
+        raise RulesError(f"players must be 3 or 4, got {r.players}")
+    if r.players * r.hand_size + r.kitty_size != 52:
+        raise _clash(
+            f"players × hand_size + kitty_size must be 52 "
+            f"(got players={r.players}, hand_size={r.hand_size}, kitty_size={r.kitty_size})"
+        )
+    if r.kitty_size < 0:
+        raise RulesError(f"kitty_size must be 0 or more, got {r.kitty_size}")
+    if r.partners and r.players != 4:
+        raise _clash(f"partners=True needs players=4 (got players={r.players})")
+    if r.exposed_partner and not r.partners:
+        raise _clash("exposed_partner=True needs partners=True")
+    if r.kitty_size and r.bidding != "auction":
+        raise _clash(f"kitty_size={r.kitty_size} needs bidding='auction' (got {r.bidding!r})")
+    if r.bidding != "auction" and r.fixed_trump is None:
+        raise _clash(
+            f"bidding={r.bidding!r} has nobody to name trumps, so it needs fixed_trump (e.g. 'S')"
+        )
+    if r.bidding == "kozmaca" and r.partners:
+        raise _clash("bidding='kozmaca' (one bid each) is for players on their own, not partners")
+    if not 1 <= r.min_bid <= r.max_bid <= r.hand_size:
+        raise _clash(
+            f"need 1 <= min_bid <= max_bid <= hand_size "
+            f"(got min_bid={r.min_bid}, max_bid={r.max_bid}, hand_size={r.hand_size})"
+        )
+    if r.scoring == "acik" and not r.partners:
+        raise _clash("scoring='acik' is the açık eşli scheme and needs partners=True")
+    if r.scoring == "acik" and r.bidding != "auction":
+        raise _clash("scoring='acik' needs bidding='auction'")
+    if r.scoring == "sultan" and r.bidding == "none":
+        raise _clash("scoring='sultan' counts against a bid, so it cannot go with bidding='none'")
+    if r.king and not (r.partners and r.bidding == "auction"):
+        raise _clash("king=True (bid 13 and take 13 wins the match) needs partners and an auction")
+    if r.deals is None and r.target_score is None:
+        raise _clash("a match needs deals or target_score (both are null)")
+    if r.tie == "last_deal_tricks" and r.deals is None:
+        raise _clash("tie='last_deal_tricks' is for matches of a fixed number of deals")
+
+
+def _preset(name: str, **options: Any) -> Rules:
+    return Rules(name=name, **options)
+
+
+_SULTAN: dict[str, Any] = dict(
+    scoring="sultan",
+    zero_trick_penalty=True,
+    broken_by="any_trump",
+    overtake_after_ruff=False,
+    deals=11,
+    tie="shared",
+)
+_GAMELAKE: dict[str, Any] = dict(
+    scoring="simple",
+    zero_trick_penalty=False,
+    broken_by="ruff",
+    overtake_after_ruff=True,
+    deals=5,
+    tie="extra_deal",
+)
+_ZIPI: dict[str, Any] = dict(
+    scoring="simple",
+    zero_trick_penalty=False,
+    broken_by="any_trump",
+    overtake_after_ruff=False,
+    deals=11,
+    tie="shared",
+)
+_CETINSGAME: dict[str, Any] = dict(
+    scoring="tens",
+    zero_trick_penalty=True,
+    broken_by="ruff",
+    overtake_after_ruff=False,
+    deals=8,
+    tie="last_deal_tricks",
+)
+_KOZMACA: dict[str, Any] = dict(fixed_trump=Suit.SPADES)
+
+PRESETS: dict[str, Rules] = {
+    "standard": _preset("standard", **_CETINSGAME),
+    "sultan-ihaleli": _preset("sultan-ihaleli", **_SULTAN),
+    "sultan-esli": _preset("sultan-esli", partners=True, min_bid=7, **_SULTAN),
+    "sultan-kozmaca": _preset(
+        "sultan-kozmaca",
+        bidding="kozmaca",
+        min_bid=1,
+        **(_SULTAN | _KOZMACA | {"zero_trick_penalty": False}),
+    ),
+    "gamelake-ihaleli": _preset("gamelake-ihaleli", **_GAMELAKE),
+    "gamelake-esli": _preset("gamelake-esli", partners=True, min_bid=7, **_GAMELAKE),
+    "zipi-ihaleli": _preset("zipi-ihaleli", **_ZIPI),
+    "zipi-esli": _preset("zipi-esli", partners=True, min_bid=6, **_ZIPI),
+    "zipi-kozmaca": _preset("zipi-kozmaca", bidding="none", **(_ZIPI | _KOZMACA)),
+    "zipi-kitty": _preset(
+        "zipi-kitty", players=3, hand_size=16, kitty_size=4, min_bid=5, max_bid=16, **_ZIPI
+    ),
+    "cetinsgame-ihaleli": _preset("cetinsgame-ihaleli", **_CETINSGAME),
+    "cetinsgame-esli": _preset("cetinsgame-esli", partners=True, min_bid=7, **_CETINSGAME),
+    "cetinsgame-kozmaca": _preset(
+        "cetinsgame-kozmaca", bidding="none", **(_CETINSGAME | _KOZMACA)
+    ),
+    "esli-acik": _preset(
+        "esli-acik",
+        partners=True,
+        exposed_partner=True,
+        min_bid=7,
+        all_pass="first_speaker_takes_min",
+        trump_lead="any_time",
+        broken_by="any_trump",
+        overtake_after_ruff=True,
+        scoring="acik",
+        zero_trick_penalty=False,
+        king=True,
+        deals=None,
+        target_score=51,
+        tie="extra_deal",
+    ),
+}

@@ -1,0 +1,142 @@
+"""Scoring of one deal, as a pure function of the rules and the tricks taken (RULES.md, Scoring).
+
+Batak Sultan, İhaleli, bid 6: the bidder takes 8, the others 3, 2 and 0 (that one is *batak*):
+
+>>> from batak.rules import Rules
+>>> score(Rules.preset("sultan-ihaleli"), [8, 3, 2, 0], bidder=0, bid=6)
+[62, 3, 2, -60]
+
+CetinsGame (10 a trick): bid 6, the bidder takes 7, the others 3, 3 and 0:
+
+>>> score(Rules.preset("cetinsgame-ihaleli"), [7, 3, 3, 0], bidder=0, bid=6)
+[70, 30, 30, -40]
+
+Koz Maça on Sultan, one bid per player:
+
+>>> score(Rules.preset("sultan-kozmaca"), [3, 2, 5, 3], bids=[3, 4, 2, 1])
+[30, -40, 23, 12]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .rules import Rules
+
+__all__ = ["ScoringError", "is_king", "score"]
+
+
+class ScoringError(ValueError):
+    """Arguments that do not describe a deal under these rules."""
+
+
+def _made_score(rules: Rules, bid: int, tricks: int) -> int:
+    """What a bidder (or a Koz Maça player against their own bid) scores."""
+    scheme = rules.scoring
+    made = tricks >= bid
+    counted = tricks if rules.overtricks_count else min(tricks, bid)
+    if scheme == "sultan":
+        return 10 * bid + (counted - bid) if made else -10 * bid
+    if scheme in ("simple", "acik"):
+        return counted if made else -bid
+    if scheme == "tens":
+        return 10 * counted if made else -10 * bid
+    if scheme == "primli":
+        return 15 * bid + 10 * (counted - bid) if made else -10 * bid
+    raise AssertionError(scheme)  # pragma: no cover - Rules validates the scheme
+
+
+def _defender_score(rules: Rules, tricks: int, bid: int | None) -> int:
+    """What a player or team outside the contract scores."""
+    scheme = rules.scoring
+    if scheme == "acik":
+        assert bid is not None
+        return tricks if tricks >= 2 else -bid
+    if tricks == 0 and rules.zero_trick_penalty:
+        if scheme == "sultan":
+            assert bid is not None
+            return -10 * bid
+        if scheme == "simple":
+            return -(bid if bid is not None else rules.min_bid)
+        if scheme == "tens":
+            return -10 * rules.min_bid
+        if scheme == "primli":
+            return -50
+    if scheme in ("simple", "sultan"):
+        return tricks
+    return 10 * tricks
+
+
+def _check_tricks(rules: Rules, tricks: Sequence[int]) -> list[int]:
+    t = list(tricks)
+    if len(t) != rules.players:
+        raise ScoringError(f"need {rules.players} trick counts, got {len(t)}")
+    for x in t:
+        if not isinstance(x, int) or isinstance(x, bool) or x < 0:
+            raise ScoringError(f"trick counts must be whole numbers >= 0, got {tricks!r}")
+    if sum(t) > rules.hand_size:
+        raise ScoringError(f"{sum(t)} tricks in all, but a deal has only {rules.hand_size}")
+    return t
+
+
+def score(
+    rules: Rules,
+    tricks: Sequence[int],
+    *,
+    bidder: int | None = None,
+    bid: int | None = None,
+    bids: Sequence[int] | None = None,
+) -> list[int]:
+    """The score of one deal for each seat.
+
+    ``tricks`` is the tricks taken per seat. With an auction give the ``bidder``'s seat and the
+    contract's ``bid``; with Koz Maça bids give ``bids`` (one per seat); with no bidding at all give
+    neither. With partners, both partners score their team's figure.
+    """
+    t = _check_tricks(rules, tricks)
+    n = rules.players
+    if bids is not None:
+        b = list(bids)
+        if len(b) != n or any(not isinstance(x, int) or x < 1 for x in b):
+            raise ScoringError(f"need {n} bids of at least 1, got {bids!r}")
+        if rules.partners:
+            raise ScoringError("bids per seat are for players on their own, not partners")
+        return [_made_score(rules, b[s], t[s]) for s in range(n)]
+    if bidder is None:
+        if bid is not None:
+            raise ScoringError("a bid needs its bidder")
+        if rules.bidding == "kozmaca":
+            raise ScoringError("Koz Maça with bids needs bids=[...] (one per seat)")
+        if rules.scoring in ("sultan", "acik"):
+            raise ScoringError(f"scoring {rules.scoring!r} needs a bidder and a bid")
+        return [_defender_score(rules, t[s], None) for s in range(n)]
+    if bid is None:
+        raise ScoringError("a bidder needs a bid")
+    if not 0 <= bidder < n:
+        raise ScoringError(f"bidder must be a seat 0..{n - 1}, got {bidder}")
+    if not rules.min_bid <= bid <= rules.max_bid:
+        raise ScoringError(f"bid must be {rules.min_bid}..{rules.max_bid}, got {bid}")
+
+    team_of = [rules.team_of(s) for s in range(n)]
+    unit_tricks = [sum(t[x] for x in team_of[s]) for s in range(n)]
+    bidder_team = team_of[bidder]
+    if rules.king:
+        # 13 up, 13 down (açık eşli): a team that takes every trick scores +13, the other -13.
+        for s in range(n):
+            if unit_tricks[s] == rules.hand_size:
+                return [rules.hand_size if team_of[x] == team_of[s] else -rules.hand_size
+                        for x in range(n)]
+    out = []
+    for s in range(n):
+        if team_of[s] == bidder_team:
+            out.append(_made_score(rules, bid, unit_tricks[s]))
+        else:
+            out.append(_defender_score(rules, unit_tricks[s], bid))
+    return out
+
+
+def is_king(rules: Rules, tricks: Sequence[int], *, bidder: int, bid: int) -> bool:
+    """True when the KING rule ends the match: the bidder's side bid the maximum and took it all."""
+    if not rules.king or bid != rules.hand_size:
+        return False
+    return sum(tricks[x] for x in rules.team_of(bidder)) == rules.hand_size

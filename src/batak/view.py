@@ -1,0 +1,87 @@
+"""What one seat may see of a deal (its information set), as JSON-ready data.
+
+This is the only thing bots and clients are given. It holds the seat's own hand and everything
+public: the auction, the contract, the cards played, and the exposed partner's hand in açık eşli.
+It never holds a card another seat holds unless the rules expose it.
+
+>>> from batak.game import Game
+>>> g = Game("standard", seed=1)
+>>> v = g.view(2)
+>>> sorted(v)[:6]
+['auction', 'bids', 'buried', 'contract', 'current_trick', 'dealer']
+>>> len(v["hand"]), v["legal_moves"]   # seat 2 is not to move
+(13, [])
+>>> g.view(None)["hand"]               # a spectator sees no hand
+[]
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["VIEW_VERSION", "view_of"]
+
+VIEW_VERSION = 1
+
+
+def view_of(game: Game, seat: int | None) -> dict[str, Any]:
+    n = game.players
+    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < n):
+        raise ValueError(f"seat must be 0..{n - 1} or None, got {seat!r}")
+    contract = game.contract
+    exposed = game.exposed_seat
+    phase = game.phase.value
+    over = phase == "over"
+    hand = [str(c) for c in game.hand(seat)] if seat is not None else []
+    hands_left = [len(game.hand(s)) for s in range(n)]
+    trick = game.current_trick
+    view: dict[str, Any] = {
+        "version": VIEW_VERSION,
+        "seat": seat,
+        "rules": game.rules.to_dict(),
+        "players": n,
+        "dealer": game.dealer,
+        "phase": phase,
+        "to_move": game.to_move,
+        "hand": hand,
+        "hand_sizes": hands_left,
+        "auction": [{"seat": s, "move": str(m)} for s, m in game.auction],
+        "bids": game.bids if game.rules.bidding == "kozmaca" else None,
+        "contract": (
+            {
+                "bidder": contract.bidder,
+                "bid": contract.bid,
+                "trump": contract.trump.value if contract.trump else None,
+            }
+            if contract
+            else None
+        ),
+        "trump": game.trump.value if game.trump else None,
+        "trumps_broken": game.trumps_broken,
+        "tricks": [t.to_dict() for t in game.tricks],
+        "current_trick": {
+            "leader": trick[0][0] if trick else game.to_move,
+            "cards": [str(c) for _, c in trick],
+        },
+        "tricks_won": game.tricks_won,
+        "exposed": (
+            {"seat": exposed, "cards": [str(c) for c in game.hand(exposed)]}
+            if exposed is not None and not over
+            else None
+        ),
+        "kitty_size": game.rules.kitty_size,
+        "buried": (
+            [str(c) for c in game.buried]
+            if contract is not None and seat == contract.bidder
+            else None
+        ),
+        "legal_moves": (
+            [str(m) for m in game.legal_moves()] if seat is not None and seat == game.to_move else []
+        ),
+        "redeal": game.redeal,
+        "scores": game.scores,
+    }
+    return view
