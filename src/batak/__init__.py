@@ -10,7 +10,9 @@
 
 from .cards import Card, CardError, Rank, Suit, parse_cards
 from .game import Contract, DealError, Game, IllegalMove, Phase, Trick
+from .match import Match, ScoreRow
 from .moves import PASS, Bid, Bury, Move, MoveError, Pass, TrumpChoice, parse_move
+from .record import RecordError
 from .rules import Rules, RulesError
 from .scoring import ScoringError, score
 
@@ -26,13 +28,16 @@ __all__ = [
     "DealError",
     "Game",
     "IllegalMove",
+    "Match",
     "Move",
     "MoveError",
     "Pass",
     "Phase",
     "Rank",
+    "RecordError",
     "Rules",
     "RulesError",
+    "ScoreRow",
     "ScoringError",
     "Suit",
     "Trick",

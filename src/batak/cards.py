@@ -19,7 +19,7 @@ cards is a 52-bit integer mask; :func:`mask_of` and :func:`cards_of` convert.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from enum import Enum, IntEnum
+from enum import IntEnum, StrEnum
 from typing import Final
 
 __all__ = [
@@ -42,7 +42,7 @@ class CardError(ValueError):
     """Raised for text that is not a card (the message names the text)."""
 
 
-class Suit(str, Enum):
+class Suit(StrEnum):
     """The four suits. Values are the canonical letters; order is S, H, D, C."""
 
     SPADES = "S"
@@ -51,7 +51,7 @@ class Suit(str, Enum):
     CLUBS = "C"
 
     @property
-    def index(self) -> int:
+    def ordinal(self) -> int:
         """0 for spades, 1 hearts, 2 diamonds, 3 clubs."""
         return _SUIT_INDEX[self.value]
 

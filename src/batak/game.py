@@ -30,7 +30,7 @@ import random
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from .cards import CARDS, SUIT_MASKS, Card, Suit, cards_of, mask_of, parse_cards
@@ -54,7 +54,7 @@ from .scoring import score
 __all__ = ["Contract", "DealError", "Game", "IllegalMove", "Phase", "Trick"]
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """The phases of a deal, in order (some deals skip some)."""
 
     BIDDING = "bidding"
@@ -144,10 +144,10 @@ class Game:
         "_contract_bid",
         "_contract_bidder",
         "_hands",
-        "_high_bid",
-        "_high_bidder",
         "_hi_led",
         "_hi_trump",
+        "_high_bid",
+        "_high_bidder",
         "_history",
         "_initial_hands",
         "_initial_kitty",
@@ -227,7 +227,7 @@ class Game:
         first = (dealer + 1) % n
         if r.bidding == "none":
             assert r.fixed_trump is not None
-            self._trump = r.fixed_trump.index
+            self._trump = r.fixed_trump.ordinal
             self._start_play(first)
         else:
             self.phase = Phase.BIDDING
@@ -287,9 +287,7 @@ class Game:
     def current_trick(self) -> list[tuple[int, Card]]:
         """The cards on the table in the trick being played: (seat, card) in play order."""
         n = self._n
-        return [
-            ((self._trick_leader + i) % n, CARDS[c]) for i, c in enumerate(self._trick_cards)
-        ]
+        return [((self._trick_leader + i) % n, CARDS[c]) for i, c in enumerate(self._trick_cards)]
 
     @property
     def tricks_won(self) -> list[int]:
@@ -308,7 +306,7 @@ class Game:
 
     @property
     def exposed_seat(self) -> int | None:
-        """Açık eşli: the seat whose hand lies face up (the bidder's partner), once trump is named."""
+        """Açık eşli: the seat that plays face up (the bidder's partner) once trump is named."""
         if not self.rules.exposed_partner or self._contract_bidder < 0 or self._trump < 0:
             return None
         return (self._contract_bidder + 2) % self._n
@@ -397,7 +395,9 @@ class Game:
     def is_legal(self, move: Move | str) -> bool:
         return self.why_illegal(move) is None
 
-    def why_illegal(self, move: Move | str, *, lang: str = "en", seat: int | None = None) -> str | None:
+    def why_illegal(
+        self, move: Move | str, *, lang: str = "en", seat: int | None = None
+    ) -> str | None:
         """None if ``move`` is legal now, else the reason in words (``lang`` ``en`` or ``tr``)."""
         err = self._check(move, seat)
         if isinstance(err, IllegalMove):
@@ -422,7 +422,7 @@ class Game:
             return IllegalMove("not_your_turn", m, to_move=self._to_move)
         want = _PHASE_OF_KIND[type(m)]
         if want is not phase:
-            return IllegalMove("wrong_phase", m, move=str(m), phase=phase.value)
+            return IllegalMove("wrong_phase", m, what=str(m), phase=phase.value)
         to_move = self._to_move
         assert to_move is not None
         r = self.rules
@@ -476,7 +476,8 @@ class Game:
     def play(self, move: Move | str, seat: int | None = None) -> None:
         """Make ``move`` (text or move object) for the seat to move.
 
-        If ``seat`` is given it must be the seat to move. Raises :class:`IllegalMove` (state unchanged).
+        If ``seat`` is given it must be the seat to move. Raises :class:`IllegalMove` and leaves
+        the state unchanged.
         """
         if type(move) is Card and self.phase is Phase.PLAY and seat is None:
             if not self._legal() >> move.index & 1:
@@ -553,7 +554,7 @@ class Game:
     def _after_bury(self) -> None:
         r = self.rules
         if r.fixed_trump is not None:
-            self._trump = r.fixed_trump.index
+            self._trump = r.fixed_trump.ordinal
             self._start_play(self._contract_bidder)
         else:
             self.phase = Phase.TRUMP
@@ -572,7 +573,7 @@ class Game:
             self._after_bury()
 
     def _choose_trump(self, suit: Suit) -> None:
-        self._trump = suit.index
+        self._trump = suit.ordinal
         self._start_play(self._contract_bidder)
 
     def _start_play(self, leader: int) -> None:
@@ -620,9 +621,7 @@ class Game:
             self._to_move = (seat + 1) % n
             return
         winner = self._win_seat
-        self._tricks.append(
-            Trick(self._trick_leader, tuple(CARDS[c] for c in cards), winner)
-        )
+        self._tricks.append(Trick(self._trick_leader, tuple(CARDS[c] for c in cards), winner))
         self._tricks_won[winner] += 1
         self._trick_cards = []
         self._trick_leader = winner

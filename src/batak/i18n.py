@@ -55,8 +55,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tr": "sıra sende değil: sıra {to_move} numaralı oyuncuda",
     },
     "wrong_phase": {
-        "en": "{move} is not a move now: this is the {phase}",
-        "tr": "{move} şu an oynanamaz: şimdi {phase} sırası",
+        "en": "{what} is not a move now: this is the {phase}",
+        "tr": "{what} şu an oynanamaz: şimdi {phase} sırası",
     },
     "not_in_hand": {"en": "you do not hold {card}", "tr": "{card} elinde yok"},
     "must_follow": {

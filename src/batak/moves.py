@@ -4,10 +4,10 @@
 (Bid(7), TrumpChoice('H'), Card('TS'))
 >>> str(parse_move("  BURY  as "))
 'bury AS'
->>> parse_move("bid seven")
+>>> parse_move("bid seven")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-batak.moves.MoveError: not a move: 'bid seven' (moves look like 'pass', 'bid 7', 'trump H', 'bury AS' or a card such as 'AS')
+batak.moves.MoveError: not a move: 'bid seven' (moves look like 'pass', 'bid 7', ...)
 
 Every move is a small immutable value; equal moves are the same object.
 """

@@ -105,9 +105,7 @@ class Rules:
         """A named table, optionally with some options changed."""
         base = PRESETS.get(name)
         if base is None:
-            raise RulesError(
-                f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}"
-            )
+            raise RulesError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")
         if not overrides:
             return base
         return base.replace(**overrides)
@@ -178,7 +176,9 @@ def _validate(r: Rules) -> None:
             raise RulesError(f"{key} must be a whole number, got {value!r}")
     for key in ("deals", "target_score"):
         value = getattr(r, key)
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        if value is not None and (
+            not isinstance(value, int) or isinstance(value, bool) or value < 1
+        ):
             raise RulesError(f"{key} must be a positive whole number or null, got {value!r}")
     if r.fixed_trump is not None and not isinstance(r.fixed_trump, Suit):
         raise RulesError(f"fixed_trump must be a suit or null, got {r.fixed_trump!r}")
@@ -281,9 +281,7 @@ PRESETS: dict[str, Rules] = {
     ),
     "cetinsgame-ihaleli": _preset("cetinsgame-ihaleli", **_CETINSGAME),
     "cetinsgame-esli": _preset("cetinsgame-esli", partners=True, min_bid=7, **_CETINSGAME),
-    "cetinsgame-kozmaca": _preset(
-        "cetinsgame-kozmaca", bidding="none", **(_CETINSGAME | _KOZMACA)
-    ),
+    "cetinsgame-kozmaca": _preset("cetinsgame-kozmaca", bidding="none", **(_CETINSGAME | _KOZMACA)),
     "esli-acik": _preset(
         "esli-acik",
         partners=True,

@@ -124,8 +124,10 @@ def score(
         # 13 up, 13 down (açık eşli): a team that takes every trick scores +13, the other -13.
         for s in range(n):
             if unit_tricks[s] == rules.hand_size:
-                return [rules.hand_size if team_of[x] == team_of[s] else -rules.hand_size
-                        for x in range(n)]
+                return [
+                    rules.hand_size if team_of[x] == team_of[s] else -rules.hand_size
+                    for x in range(n)
+                ]
     out = []
     for s in range(n):
         if team_of[s] == bidder_team:

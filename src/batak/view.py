@@ -79,7 +79,9 @@ def view_of(game: Game, seat: int | None) -> dict[str, Any]:
             else None
         ),
         "legal_moves": (
-            [str(m) for m in game.legal_moves()] if seat is not None and seat == game.to_move else []
+            [str(m) for m in game.legal_moves()]
+            if seat is not None and seat == game.to_move
+            else []
         ),
         "redeal": game.redeal,
         "scores": game.scores,

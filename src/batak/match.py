@@ -1,0 +1,259 @@
+"""A match: deals in turn with the dealer moving on, running totals, the score sheet (yazboz),
+the end (a number of deals or a target score), the tie rule, and KING.
+
+>>> m = Match("zipi-ihaleli", seed=3)
+>>> m.rules.deals
+11
+>>> while not m.over:
+...     moves = m.legal_moves()
+...     m.play(moves[1] if m.game.phase == "bidding" and m.game.auction == [] else moves[0])
+>>> len([row for row in m.sheet if not row.redeal])
+11
+>>> m.totals == [sum(r.scores[s] for r in m.sheet if r.scores) for s in range(4)]
+True
+
+A finished deal stays in ``m.games``; the match starts the next deal by itself.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card
+from .game import Game, IllegalMove, Phase
+from .i18n import MESSAGES
+from .moves import Move
+from .rules import Rules
+from .scoring import is_king
+
+__all__ = ["Match", "ScoreRow"]
+
+MESSAGES.update(
+    {
+        "match_over": {"en": "the match is over", "tr": "oyun bitti"},
+    }
+)
+
+DealCards = tuple[Sequence[Iterable[Card | str] | str], Iterable[Card | str] | str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRow:
+    """One line of the score sheet: a deal's bidder, bid, trump, tricks and scores per seat."""
+
+    deal: int  # 1-based position among all deals, redeals included
+    dealer: int
+    bidder: int | None
+    bid: int | None
+    bids: list[int] | None  # Koz Maça: each seat's own bid
+    trump: str | None
+    tricks: list[int]
+    scores: list[int] | None  # None for a thrown-in deal (redeal)
+    totals: list[int]
+    redeal: bool = False
+    king: bool = False
+    extra: bool = False  # a deal played to break a tie
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "deal": self.deal,
+            "dealer": self.dealer,
+            "bidder": self.bidder,
+            "bid": self.bid,
+            "bids": self.bids,
+            "trump": self.trump,
+            "tricks": self.tricks,
+            "scores": self.scores,
+            "totals": self.totals,
+            "redeal": self.redeal,
+            "king": self.king,
+            "extra": self.extra,
+        }
+
+
+@dataclass
+class _Deals:
+    """Where the next deal's cards come from: scripted deals, then a seeded or secure shuffle."""
+
+    rng: random.Random | None
+    scripted: list[DealCards] = field(default_factory=list)
+
+    def next_game(self, rules: Rules, dealer: int) -> Game:
+        if self.scripted:
+            hands, kitty = self.scripted.pop(0)
+            return Game(rules, hands=hands, kitty=kitty, dealer=dealer)
+        seed = self.rng.getrandbits(64) if self.rng is not None else secrets.randbits(64)
+        return Game(rules, dealer=dealer, seed=seed)
+
+
+class Match:
+    """A whole match under ``rules`` (a :class:`Rules` or a preset name).
+
+    ``dealer`` deals first; ``seed`` makes every deal reproducible (default: secure shuffles).
+    """
+
+    def __init__(
+        self,
+        rules: Rules | str = "standard",
+        *,
+        dealer: int = 0,
+        seed: int | str | bytes | None = None,
+        deals: Sequence[DealCards] | None = None,
+    ) -> None:
+        self.rules = Rules.preset(rules) if isinstance(rules, str) else rules
+        n = self.rules.players
+        if not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+        self.first_dealer = dealer
+        self.seed = seed
+        self._deals = _Deals(random.Random(seed) if seed is not None else None, list(deals or []))
+        self.sheet: list[ScoreRow] = []
+        self.totals = [0] * n
+        self.over = False
+        self.winners: list[int] = []
+        self.extra_deals = 0  # deals added to break a tie
+        self.games: list[Game] = [self._deals.next_game(self.rules, dealer)]
+
+    # ------------------------------------------------------------------ state
+    @property
+    def game(self) -> Game:
+        """The deal being played (the last one once the match is over)."""
+        return self.games[-1]
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.over else self.game.to_move
+
+    @property
+    def deals_scored(self) -> int:
+        return sum(1 for row in self.sheet if not row.redeal)
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self.over else self.game.legal_moves()
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The current deal's view for ``seat`` plus the match's public state."""
+        v = self.game.view(seat)
+        v["match"] = {
+            "deal": len(self.games),
+            "deals": self.rules.deals,
+            "target_score": self.rules.target_score,
+            "totals": list(self.totals),
+            "sheet": [row.to_dict() for row in self.sheet],
+            "over": self.over,
+            "winners": list(self.winners),
+        }
+        return v
+
+    # ------------------------------------------------------------------ moves
+    def play(self, move: Move | str, seat: int | None = None) -> None:
+        """Play a move in the current deal; when the deal ends, score it and deal the next."""
+        if self.over:
+            raise IllegalMove("match_over", move)
+        game = self.game
+        game.play(move, seat)
+        if game.phase is Phase.OVER:
+            self._deal_over(game)
+
+    def _deal_over(self, game: Game) -> None:
+        r = self.rules
+        n = r.players
+        contract = game.contract
+        if game.redeal:
+            self.sheet.append(
+                ScoreRow(
+                    deal=len(self.games),
+                    dealer=game.dealer,
+                    bidder=None,
+                    bid=None,
+                    bids=None,
+                    trump=None,
+                    tricks=[0] * n,
+                    scores=None,
+                    totals=list(self.totals),
+                    redeal=True,
+                )
+            )
+            self.games.append(self._deals.next_game(r, game.dealer))
+            return
+        scores = game.scores
+        assert scores is not None
+        for s in range(n):
+            self.totals[s] += scores[s]
+        king = contract is not None and is_king(
+            r, game.tricks_won, bidder=contract.bidder, bid=contract.bid
+        )
+        extra = r.deals is not None and self.deals_scored >= r.deals
+        self.sheet.append(
+            ScoreRow(
+                deal=len(self.games),
+                dealer=game.dealer,
+                bidder=contract.bidder if contract else None,
+                bid=contract.bid if contract else None,
+                bids=[b or 0 for b in game.bids] if r.bidding == "kozmaca" else None,
+                trump=game.trump.value if game.trump else None,
+                tricks=game.tricks_won,
+                scores=list(scores),
+                totals=list(self.totals),
+                king=king,
+                extra=extra,
+            )
+        )
+        if king:
+            assert contract is not None
+            self._finish(list(r.team_of(contract.bidder)))
+            return
+        if self._decide(game):
+            return
+        self.games.append(self._deals.next_game(r, (game.dealer + 1) % n))
+
+    def _units(self) -> list[tuple[int, ...]]:
+        return list(self.rules.teams)
+
+    def _decide(self, last: Game) -> bool:
+        """End the match if its length or target is reached and the tie rule settles it."""
+        r = self.rules
+        reached = (r.deals is not None and self.deals_scored >= r.deals) or (
+            r.target_score is not None and max(self.totals) >= r.target_score
+        )
+        if not reached:
+            return False
+        units = self._units()
+        best = max(self.totals[u[0]] for u in units)
+        leaders = [u for u in units if self.totals[u[0]] == best]
+        if len(leaders) > 1:
+            if r.tie == "extra_deal":
+                self.extra_deals += 1
+                return False
+            if r.tie == "last_deal_tricks":
+                tricks = last.tricks_won
+                most = max(sum(tricks[s] for s in u) for u in leaders)
+                leaders = [u for u in leaders if sum(tricks[s] for s in u) == most]
+        self._finish(sorted(s for u in leaders for s in u))
+        return True
+
+    def _finish(self, winners: list[int]) -> None:
+        self.over = True
+        self.winners = winners
+
+    # ------------------------------------------------------------------ records
+    def to_record(self, **meta: Any) -> dict[str, Any]:
+        """The whole match as a JSON-ready record (see :mod:`batak.record`)."""
+        from .record import dump_match
+
+        return dump_match(self, meta=meta or None)
+
+    @staticmethod
+    def from_record(data: dict[str, Any] | str) -> Match:
+        """Load and verify a record, and continue from where it stopped."""
+        from .record import load_match
+
+        return load_match(data)
+
+    def __repr__(self) -> str:
+        state = "over" if self.over else f"deal {len(self.games)}"
+        return f"<Match {self.rules.name} {state} totals={self.totals}>"
