@@ -381,7 +381,7 @@ class Game:
             elif trump >= 0 and h & SUIT_MASKS[trump]:
                 ht = h & SUIT_MASKS[trump]
                 mask = ht
-                if self._ruffed and r.overtrump:
+                if self._ruffed and r.overtrump and r.overtake:  # RULES.md: no overtake, no 4
                     higher = ht & _above(self._hi_trump)
                     if higher:
                         mask = higher
@@ -561,7 +561,10 @@ class Game:
             self._to_move = self._contract_bidder
 
     def _after_contract(self, leader: int) -> None:
-        """Koz Maça bids are in: play starts with the seat after the dealer."""
+        """Koz Maça bids are in: spades are trumps and the seat after the dealer leads."""
+        fixed = self.rules.fixed_trump
+        assert fixed is not None  # Rules refuses kozmaca bidding without a fixed trump
+        self._trump = fixed.ordinal
         self._start_play(leader)
 
     def _bury(self, card: Card) -> None:

@@ -27,7 +27,7 @@ _SUITS: dict[str, dict[str, str]] = {
 _PHASES: dict[str, dict[str, str]] = {
     "en": {
         "bidding": "bidding",
-        "bury": "burying the kitty",
+        "bury": "kitty burial",
         "trump": "trump choice",
         "play": "card play",
         "over": "end of the deal",

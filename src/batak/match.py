@@ -83,10 +83,12 @@ class _Deals:
     scripted: list[DealCards] = field(default_factory=list)
 
     def next_game(self, rules: Rules, dealer: int) -> Game:
+        # A seeded match draws one number per deal, scripted or not, so that a match loaded from
+        # its record goes on with exactly the deals the original would have had.
+        seed = self.rng.getrandbits(64) if self.rng is not None else secrets.randbits(64)
         if self.scripted:
             hands, kitty = self.scripted.pop(0)
             return Game(rules, hands=hands, kitty=kitty, dealer=dealer)
-        seed = self.rng.getrandbits(64) if self.rng is not None else secrets.randbits(64)
         return Game(rules, dealer=dealer, seed=seed)
 
 

@@ -54,7 +54,7 @@ class Bid:
     amount: int
 
     def __new__(cls, amount: int) -> Bid:
-        if not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount <= 64:
+        if not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount <= 999:
             raise MoveError(f"not a bid amount: {amount!r}")
         cached = _BIDS.get(amount)
         if cached is not None:

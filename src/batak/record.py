@@ -86,6 +86,8 @@ def dump_match(match: Match, *, meta: dict[str, Any] | None = None) -> dict[str,
         "over": match.over,
         "winners": list(match.winners),
     }
+    if match.seed is not None:
+        out["seed"] = match.seed  # lets a loaded match go on with the same seeded deals
     if meta:
         out["meta"] = meta
     return out
@@ -141,8 +143,11 @@ def load_match(data: dict[str, Any] | str | bytes) -> Match:
         if not all(isinstance(m, str) for m in moves):
             raise RecordError(f"{where}: moves must be strings")
         scripted.append((hands, kitty or None))
+    seed = rec.get("seed")
+    if seed is not None and (not isinstance(seed, int | str) or isinstance(seed, bool)):
+        raise RecordError(f"seed must be a whole number or a string, got {seed!r}")
     try:
-        match = Match(rules, dealer=dealer, deals=scripted)
+        match = Match(rules, dealer=dealer, seed=seed, deals=scripted)
     except DealError as e:
         raise RecordError(f"deal 1: {e}") from None
     for i, d in enumerate(deals):

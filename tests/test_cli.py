@@ -1,0 +1,411 @@
+"""The ``batak`` command, run in-process with scripted input (and once as ``python -m batak``)."""
+
+from __future__ import annotations
+
+import inspect
+import io
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from batak import Game, Match, Rules
+from batak.baseline import choose
+from batak.cli import main
+from batak.record import RecordError, dumps, loads
+
+ALL_PRESETS = Rules.preset_names()
+
+
+def run(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    stdin: str = "",
+) -> tuple[int, str, str]:
+    """``main(args)`` with ``stdin`` as input; returns (exit code, stdout, stderr)."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---------------------------------------------------------------------- play
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("preset", ["standard", "zipi-kitty", "esli-acik", "sultan-kozmaca"])
+def test_a_whole_match_answering_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], preset: str, lang: str
+) -> None:
+    args = ["play", "--preset", preset, "--seed", "1", "--deals", "1", "--lang", lang]
+    code, out, err = run(monkeypatch, capsys, args, "1\n" * 3000)
+    assert code == 0, err
+    assert err == ""
+    done = {"en": "The match is over.", "tr": "Oyun bitti."}[lang]
+    sheet = {"en": "Yazboz (score sheet)", "tr": "Yazboz"}[lang]
+    you = {"en": "You", "tr": "Sen"}[lang]
+    assert done in out
+    assert sheet in out
+    assert you in out
+    assert ("Winner" if lang == "en" else "Kazanan") in out
+    assert {"en": "Input ended", "tr": "Girdi bitti"}[lang] not in out
+    assert "\033[" not in out  # no colour when stdout is not a terminal
+    players = Rules.preset(preset).players
+    computer = {"en": "Computer", "tr": "Bilgisayar"}[lang]
+    assert f"{computer} {players - 1}" in out
+    assert f"{computer} {players}" not in out  # 2 computers in kitty batak, 3 elsewhere
+
+
+def test_the_table_shows_hand_moves_contract_and_tricks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(
+        monkeypatch, capsys, ["play", "--seed", "1", "--deals", "1", "--lang", "en"], "1\n" * 40
+    )
+    assert code == 0
+    assert "Your hand: ♠" in out and "♥" in out and "♦" in out and "♣" in out
+    assert "İhale (auction):" in out
+    assert "Contract:" in out and "koz" in out
+    assert "Tricks taken:" in out and "of the" in out
+    assert "On the table:" in out and "Last trick:" in out
+    assert "1) " in out and "Your moves:" in out
+
+
+def test_partner_hand_is_shown_face_up_in_esli_acik(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["play", "--preset", "esli-acik", "--seed", "1", "--deals", "1", "--lang", "en"]
+    code, out, _ = run(monkeypatch, capsys, args, "1\n" * 3000)
+    assert code == 0
+    assert "Face up, " in out or "Your hand is face up" in out
+    assert "Açık eşli" in out
+
+
+def _overtake_record(tmp_path: Path) -> tuple[Path, Game]:
+    """A saved match where seat 1 (the human) must overtake QH with KH."""
+    hands = ["QH 2S 3D", "KH 9H 4S", "5H 6S 7D", "8H 9S TD"]
+    match = Match("standard", dealer=3, deals=[(hands, None)])
+    for move in ["bid 4", "pass", "pass", "pass", "trump S", "QH"]:
+        match.play(move)
+    path = tmp_path / "overtake.json"
+    path.write_text(dumps(match, meta={"seat": 1}), encoding="utf-8")
+    return path, match.game
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_refused_card_shows_the_engines_reason_and_asks_again(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, lang: str
+) -> None:
+    path, game = _overtake_record(tmp_path)
+    args = ["play", "--load", str(path), "--lang", lang]
+    code, out, _ = run(monkeypatch, capsys, args, "9H\n4S\nAS\nKH\n")
+    assert code == 0
+    for card in ("9H", "4S", "AS"):
+        reason = game.why_illegal(card, lang=lang)
+        assert reason is not None
+        assert reason in out
+    if lang == "tr":
+        assert "büyütmelisin" in out and "renge uymalısın" in out
+    else:
+        assert "you must overtake" in out and "you must follow suit" in out
+    # after the refusals, KH was accepted and the trick was played out
+    assert {"en": "Trick 1:", "tr": "1. löve:"}[lang] in out
+
+
+def test_numbers_commands_and_aliases(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = "?\nlast\nsheet\n99\nbid 20\nihale 3\nxyz\n\npas\n"
+    code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "1", "--lang", "en"], script)
+    assert code == 0
+    assert "Commands:" in out
+    assert "No trick has been played yet." in out
+    assert "No deal has been scored yet." in out
+    assert "there is no move 99; choose 1..10" in out
+    assert "the highest possible bid is 13" in out
+    assert "a bid must be at least 5" in out
+    assert "not a move: 'xyz'" in out
+    assert "You: pas" in out  # the Turkish alias was accepted
+    assert "Input ended" in out
+
+
+def test_turkish_trump_alias(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    match = Match(
+        "standard", dealer=3, deals=[(["QH 2S 3D", "KH 9H 4S", "5H 6S 7D", "8H 9S TD"], None)]
+    )
+    for move in ["bid 4", "pass", "pass", "pass"]:
+        match.play(move)
+    path = tmp_path / "trump.json"
+    path.write_text(dumps(match, meta={"seat": 0}), encoding="utf-8")
+    code, out, _ = run(
+        monkeypatch, capsys, ["play", "--load", str(path), "--lang", "tr"], "koz kupa\n"
+    )
+    assert code == 0
+    assert "Sen: koz ♥ kupa" in out
+
+
+def test_end_of_input_ends_cleanly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(monkeypatch, capsys, ["play", "--seed", "4", "--lang", "tr"], "")
+    assert code == 0
+    assert "Girdi bitti" in out
+    assert err == ""
+
+
+def test_quit_offers_to_save(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "quit.json"
+    code, out, _ = run(
+        monkeypatch, capsys, ["play", "--seed", "2", "--lang", "en"], f"quit\n{path}\n"
+    )
+    assert code == 0
+    assert "Save the match first?" in out
+    assert loads(path.read_text(encoding="utf-8")).rules.name == "standard"
+
+
+# ---------------------------------------------------------------------- save and replay
+def test_replay_of_a_saved_match(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    script = "1\n" * 8 + f"save {path}\nquit\n\n"
+    code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "3", "--lang", "en"], script)
+    assert code == 0
+    assert f"Match saved to {path}." in out
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["meta"]["seat"] == 0
+    for lang, trick, hands in (
+        ("en", "Trick 1:", "Hands as dealt:"),
+        ("tr", "1. löve:", "Dağıtılan"),
+    ):
+        code, out, err = run(monkeypatch, capsys, ["replay", str(path), "--lang", lang])
+        assert code == 0, err
+        assert hands in out
+        assert trick in out
+        assert {"en": "The match was not finished.", "tr": "Oyun bitmemişti."}[lang] in out
+
+
+def test_replay_of_a_finished_match_with_steps(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "full.json"
+    args = ["play", "--preset", "zipi-kitty", "--seed", "5", "--deals", "1", "--save", str(path)]
+    code, _, _ = run(monkeypatch, capsys, [*args, "--lang", "en"], "1\n" * 3000)
+    assert code == 0
+    match = loads(path.read_text(encoding="utf-8"))
+    assert match.over
+    code, out, _ = run(monkeypatch, capsys, ["replay", str(path), "--lang", "en", "--deal", "1"])
+    assert code == 0
+    assert "bury" in out and "The kitty:" in out  # a replay shows the buried cards
+    assert "Trick 16:" in out and "The match is over." in out
+    # --step waits for Enter between moves; 'q' stops
+    code, out, _ = run(
+        monkeypatch, capsys, ["replay", str(path), "--step", "--lang", "en"], "\n\nq\n"
+    )
+    assert code == 0
+    assert out.count("[Enter: next move, q: stop]") == 3
+    assert "Replay stopped." in out
+    # an unknown deal number
+    code, _, err = run(monkeypatch, capsys, ["replay", str(path), "--deal", "7", "--lang", "en"])
+    assert code == 2 and "there is no deal 7" in err
+
+
+def test_a_tampered_record_exits_2_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    run(
+        monkeypatch, capsys, ["play", "--seed", "1", "--lang", "en"], f"1\n1\nsave {path}\nquit\n\n"
+    )
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["deals"][0]["moves"][0] = "bid 2"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(RecordError) as caught:
+        loads(bad.read_text(encoding="utf-8"))
+    code, _, err = run(monkeypatch, capsys, ["replay", str(bad), "--lang", "en"])
+    assert code == 2
+    assert str(caught.value) in err
+    assert "a bid must be at least 4" in err
+    # --load refuses it the same way, and so does a file that is not JSON
+    code, _, err = run(monkeypatch, capsys, ["play", "--load", str(bad), "--lang", "en"])
+    assert code == 2 and str(caught.value) in err
+    bad.write_text("{not json", encoding="utf-8")
+    code, _, err = run(monkeypatch, capsys, ["replay", str(bad), "--lang", "tr"])
+    assert code == 2 and "bozuk" in err and "not JSON" in err
+    code, _, err = run(monkeypatch, capsys, ["replay", str(tmp_path / "missing.json")])
+    assert code == 2
+
+
+# ---------------------------------------------------------------------- rules
+def test_rules_lists_all_14_presets(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert len(ALL_PRESETS) == 14
+    for lang in ("en", "tr"):
+        code, out, _ = run(monkeypatch, capsys, ["rules", "--lang", lang])
+        assert code == 0
+        listed = [line.split()[0] for line in out.splitlines() if line.startswith("  ")]
+        assert listed == ALL_PRESETS
+
+
+def test_rules_of_a_preset_in_turkish(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(monkeypatch, capsys, ["rules", "sultan-ihaleli", "--lang", "tr"])
+    assert code == 0
+    assert "sultan-ihaleli masası" in out
+    assert "Kaynak: Batak Sultan" in out
+    for word in ("evet", "hayır", "yükseltme", "en düşük teklif", "löve başına", "kozu ne kırar"):
+        assert word in out
+    options = [f for f in Rules().to_dict() if f != "name"]
+    for option in options:
+        assert f"  {option}: " in out
+    code, en, _ = run(monkeypatch, capsys, ["rules", "sultan-ihaleli", "--lang", "en"])
+    assert "Table sultan-ihaleli" in en and "yes" in en and "the lowest bid" in en
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_rules_of_every_preset(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], preset: str
+) -> None:
+    for lang in ("en", "tr"):
+        code, out, _ = run(monkeypatch, capsys, ["rules", preset, "--lang", lang])
+        assert code == 0 and preset in out
+
+
+def test_default_language_follows_the_locale(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for key in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANG", "tr_TR.UTF-8")
+    _, out, _ = run(monkeypatch, capsys, ["rules", "standard"])
+    assert "standard masası" in out
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    _, out, _ = run(monkeypatch, capsys, ["rules", "standard"])
+    assert "Table standard" in out
+
+
+# ---------------------------------------------------------------------- errors, version, help
+@pytest.mark.parametrize("command", [["play", "--preset"], ["rules"]])
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_unknown_preset_is_a_friendly_error(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+    lang: str,
+) -> None:
+    code, _, err = run(monkeypatch, capsys, [*command, "no-such-table", "--lang", lang])
+    assert code == 2
+    assert "no-such-table" in err and "sultan-kozmaca" in err
+    assert {"en": "unknown table", "tr": "bilinmeyen masa"}[lang] in err
+    assert "Traceback" not in err
+
+
+def test_bad_seat_and_deals(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(monkeypatch, capsys, ["play", "--preset", "zipi-kitty", "--seat", "3"])
+    assert code == 2 and "0..2" in err
+    code, _, err = run(monkeypatch, capsys, ["play", "--deals", "0"])
+    assert code == 2 and "--deals" in err
+
+
+def test_version_and_help(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert "batak 0.1.0" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert "play" in out and "replay" in out and "rules" in out
+    with pytest.raises(SystemExit):
+        main(["play", "--help", "--lang", "tr"])
+    assert "bilgisayara karşı" in capsys.readouterr().out
+
+
+def test_python_dash_m_batak() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "batak", "rules", "--lang", "en"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+    )
+    assert done.returncode == 0
+    assert "esli-acik" in done.stdout
+
+
+# ---------------------------------------------------------------------- the baseline player
+def test_baseline_is_given_only_the_view() -> None:
+    assert list(inspect.signature(choose).parameters) == ["view", "rng"]
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_baseline_plays_only_legal_moves(preset: str) -> None:
+    rules = Rules.preset(preset)
+    rng = random.Random(preset)
+    for deal in range(8):
+        game = Game(rules, seed=rng.getrandbits(32), dealer=deal % rules.players)
+        while game.phase != "over":
+            seat = game.to_move
+            assert seat is not None
+            view = json.loads(json.dumps(game.view(seat)))  # plain data, nothing else
+            before = json.dumps(view, sort_keys=True)
+            move = choose(view, rng)
+            assert move in view["legal_moves"], (preset, deal, move)
+            assert json.dumps(view, sort_keys=True) == before  # the view is not changed
+            game.play(move)
+        assert sum(game.tricks_won) == rules.hand_size or game.redeal
+
+
+def test_baseline_bids_and_names_sensible_koz() -> None:
+    view = Game("standard", seed=1).view(1)
+    strong = ["AS", "KS", "QS", "JS", "TS", "9S", "AH", "KH", "AD", "KD", "AC", "2C", "3C"]
+    view["hand"] = strong
+    assert choose(view, random.Random(0)).startswith("bid ")
+    weak = ["2S", "3S", "4S", "5H", "6H", "7H", "2D", "3D", "4D", "5D", "6C", "7C", "8C"]
+    view["hand"] = weak
+    assert choose(view, random.Random(0)) == "pass"
+    trump_view = dict(
+        view, phase="trump", hand=strong, legal_moves=["trump S", "trump H", "trump D", "trump C"]
+    )
+    assert choose(trump_view, random.Random(0)) == "trump S"
+
+
+def test_baseline_wins_cheaply_or_plays_low() -> None:
+    hands = ["QH 2S 3D", "KH AH 4S", "5H 6S 7D", "8H 9S TD"]
+    game = Game("standard", hands=hands, dealer=3)
+    for move in ["bid 4", "pass", "pass", "pass", "trump S", "QH"]:
+        game.play(move)
+    assert choose(game.view(1), random.Random(0)) == "KH"  # the cheapest card that wins
+    game.play("KH")
+    assert choose(game.view(2), random.Random(0)) == "5H"
+    with pytest.raises(ValueError):
+        choose(game.view(0), random.Random(0))  # not seat 0's turn
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    from batak.cli import Style
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert "\033[31m" in Style(_Terminal()).card("TH")
+    assert Style(io.StringIO()).card("TH") == "10♥"
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert Style(_Terminal()).card("TH") == "10♥"

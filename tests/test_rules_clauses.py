@@ -1,0 +1,1039 @@
+"""One or more tests per rule clause of RULES.md.
+
+Every test cites the RULES.md section it pins and the guide(s) in ``shared/seeds/`` that are its
+evidence. Guides: S0 = seeds/000_bd85d2e3a5bb6a72.txt (Batak Sultan), S1 =
+seeds/001_8d1ad90c5bd37df6.txt (GameLake), S2 = seeds/002_c3172fa8d91b8f20.txt (Zipi), S3 =
+seeds/003_8aae50b1dad924c6.txt (CetinsGame), S4 = seeds/004_17da1022ae2d3671.txt (açık eşli).
+
+Deals are small and hand-built (every hand the same size; that many tricks in the deal). With
+``dealer=3`` seat 0 speaks first, so seat 0 is the bidder and leads the first trick.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import batak
+from batak import Card, Game, IllegalMove, Rank, Rules, Suit
+from batak.cards import CARDS
+
+ALL_PRESETS = Rules.preset_names()
+FOUR_SEAT = [p for p in ALL_PRESETS if Rules.preset(p).players == 4]
+AUCTION_4 = [p for p in FOUR_SEAT if Rules.preset(p).bidding == "auction"]
+
+
+# ---------------------------------------------------------------------------- helpers
+def legal(g: Game) -> list[str]:
+    return [str(m) for m in g.legal_moves()]
+
+
+def snapshot(g: Game) -> tuple[object, ...]:
+    return (
+        g.phase,
+        g.to_move,
+        [[str(c) for c in h] for h in g.hands],
+        [(s, str(c)) for s, c in g.current_trick],
+        g.tricks_won,
+        g.trumps_broken,
+        [str(m) for m in g.history],
+        [(s, str(m)) for s, m in g.auction],
+        g.contract,
+        [str(c) for c in g.buried],
+        g.scores,
+        g.redeal,
+        legal(g),
+    )
+
+
+def assert_illegal(g: Game, move: str, code: str) -> IllegalMove:
+    """``move`` is refused with ``code`` by check/why_illegal/play, and play changes nothing."""
+    before = snapshot(g)
+    err = g.check(move)
+    assert err is not None, f"{move!r} should be illegal ({code})"
+    assert err.code == code
+    assert g.why_illegal(move) == str(err)
+    assert not g.is_legal(move)
+    with pytest.raises(IllegalMove) as info:
+        g.play(move)
+    assert info.value.code == code
+    assert snapshot(g) == before
+    parsed = batak.parse_move(move)
+    if isinstance(parsed, Card):  # the fast path for card objects must refuse it the same way
+        with pytest.raises(IllegalMove) as info2:
+            g.play(parsed)
+        assert info2.value.code == code
+        assert snapshot(g) == before
+    return err
+
+
+def to_play(rules: str | Rules, hands: list[str], *, trump: str = "S", dealer: int = 3,
+            bid: int | None = None) -> Game:
+    """Deal ``hands`` and get to the first card: seat 0 bids (others pass) and names ``trump``.
+
+    Koz Maça with bids: everybody bids 1. Koz Maça without bids: play starts at once.
+    """
+    r = Rules.preset(rules) if isinstance(rules, str) else rules
+    g = Game(r, hands=hands, dealer=dealer)
+    if r.bidding == "kozmaca":
+        for _ in range(r.players):
+            g.play("bid 1")
+    elif r.bidding == "auction":
+        g.play(f"bid {bid if bid is not None else r.min_bid}")
+        for _ in range(r.players - 1):
+            g.play("pass")
+        assert g.phase == "trump"
+        g.play(f"trump {trump}")
+    assert g.phase == "play"
+    return g
+
+
+def play_all(g: Game, moves: str) -> None:
+    """Play moves written one after another: 'bid 5 pass pass trump S AH KH'."""
+    words = moves.split()
+    while words:
+        w = words.pop(0)
+        if w in ("bid", "trump", "bury"):
+            w = f"{w} {words.pop(0)}"
+        g.play(w)
+
+
+# ============================================================================ the core
+def test_deck_has_52_distinct_cards_13_per_suit():
+    """RULES.md §The core: 52 cards, A K Q J 10 9 … 2 in every suit. S0 §1; S1; S2; S3."""
+    assert len(CARDS) == 52
+    assert len({str(c) for c in CARDS}) == 52
+    for suit in Suit:
+        ranks = sorted(c.rank for c in CARDS if c.suit is suit)
+        assert ranks == list(Rank)
+    assert [r.char for r in sorted(Rank, reverse=True)] == list("AKQJT98765432")
+
+
+def test_ranks_order_ace_high_two_low():
+    """RULES.md §The core: ranks A K Q J 10 9 … 2. S0 §1 ('Ace, King, Queen, Jack, 10 … 2'); S3."""
+    order = [Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN, Rank.NINE, Rank.EIGHT,
+             Rank.SEVEN, Rank.SIX, Rank.FIVE, Rank.FOUR, Rank.THREE, Rank.TWO]
+    assert order == sorted(order, reverse=True)
+    assert Card.parse("AH").rank > Card.parse("KH").rank > Card.parse("TH").rank > Card.parse(
+        "2H").rank
+
+
+@pytest.mark.parametrize("preset", FOUR_SEAT)
+def test_four_players_thirteen_cards_each(preset):
+    """RULES.md §The core: 4 players, 13 cards each. S0 §1; S1 'The deal'; S2; S3."""
+    g = Game(preset, seed=11)
+    hands = g.hands
+    assert [len(h) for h in hands] == [13, 13, 13, 13]
+    cards = [c for h in hands for c in h]
+    assert len(set(cards)) == 52
+    assert g.initial_kitty == []
+
+
+def test_kitty_batak_deals_16_each_and_4_to_the_kitty():
+    """RULES.md §The core: 3-player kitty batak, 16 each + 4 in the kitty. S2 (Kitty Batak row)."""
+    g = Game("zipi-kitty", seed=5)
+    assert [len(h) for h in g.hands] == [16, 16, 16]
+    assert len(g.initial_kitty) == 4
+    assert len({*(c for h in g.hands for c in h), *g.initial_kitty}) == 52
+
+
+@pytest.mark.parametrize(("preset", "dealer"), [
+    (p, d) for p in ALL_PRESETS for d in range(Rules.preset(p).players)])
+def test_seat_after_dealer_speaks_first(preset, dealer):
+    """RULES.md §The core: the seat after the dealer speaks first (in Koz Maça without bids: leads).
+
+    S0 §1 'the player after the dealer speaks first'; S1 'Starting with the player to the dealer's
+    right'; S2 'starts with the player next to the dealer'; S3 'dağıtanın sağındaki oyuncu açar'.
+    """
+    r = Rules.preset(preset)
+    g = Game(r, seed=3, dealer=dealer)
+    assert g.to_move == (dealer + 1) % r.players
+
+
+# ================================================================= trick winner rules
+def test_highest_card_of_suit_led_wins_when_no_trump():
+    """RULES.md §The core, 'A trick': no trump played -> highest card of the suit led wins; no
+    suit outranks another. S0 §5 'Winning the trick'; S1; S3 'açılan rengin en büyüğü alır'."""
+    # trump D; 2H led; seat 1 discards AC (no hearts, no diamonds); seat 2 plays 5H; seat 3 AS.
+    g = to_play("standard", ["2H 3C", "AC 4C", "5H 6C", "AS 7C"], trump="D")
+    play_all(g, "2H AC 5H AS")
+    assert g.tricks_won == [0, 0, 1, 0]
+    assert g.last_trick is not None and g.last_trick.winner == 2
+    assert g.to_move == 2  # the winner leads the next trick
+    assert g.current_trick == []
+
+
+def test_highest_trump_wins():
+    """RULES.md §The core: the highest trump wins. S0 §5; S1 'The trick is won by the highest
+    trump'; S2; S3 'koz atıldıysa en büyük koz'."""
+    g = to_play("standard", ["AH 2C", "3S 3C", "5S 4C", "KH 5C"])
+    play_all(g, "AH 3S 5S KH")
+    assert g.last_trick is not None and g.last_trick.winner == 2
+    assert g.tricks_won == [0, 0, 1, 0]
+    assert g.to_move == 2
+    assert legal(g) == ["4C"]
+
+
+def test_winner_leads_next_and_deal_ends_after_last_trick():
+    """RULES.md §The core: the winner leads; the deal has as many tricks as cards in a hand.
+    S0 §5; S1 'The winner leads the next trick'."""
+    g = to_play("standard", ["AH 2H", "KH 3H", "QH 4H", "JH 5H"], trump="C")
+    play_all(g, "AH KH QH JH")
+    assert g.to_move == 0
+    play_all(g, "2H 3H 4H 5H")
+    assert g.phase == "over"
+    assert g.to_move is None
+    assert g.tricks_won == [1, 0, 0, 1]
+    assert g.scores is not None
+
+
+# ============================================================ compulsory play, clause 1
+FOLLOW_HANDS = ["AH 2C 3C", "9H 3H 2S", "4H 5D 6D", "7H 8D 9D"]
+
+
+@pytest.mark.parametrize("preset", FOUR_SEAT)
+def test_must_follow_suit(preset):
+    """RULES.md §Compulsory play 1 (follow suit). S0 §5; S1; S2; S3 'Renge uyma'; S4."""
+    g = to_play(preset, FOLLOW_HANDS)
+    g.play("AH")
+    assert legal(g) == ["9H", "3H"]
+    assert_illegal(g, "2S", "must_follow")
+    g.play("3H")
+    assert g.to_move == 2
+
+
+def test_must_follow_suit_kitty():
+    """RULES.md §Compulsory play 1, three-player kitty batak. S2 (Kitty Batak)."""
+    g = Game("zipi-kitty", hands=["AH 2C", "9H 2S", "3H 4D"], kitty="5C 6C 7C 8C", dealer=2)
+    play_all(g, "bid 5 pass pass")
+    play_all(g, "bury 5C bury 6C bury 7C bury 8C trump S")
+    g.play("AH")
+    assert legal(g) == ["9H"]
+    assert_illegal(g, "2S", "must_follow")
+
+
+# ============================================================ compulsory play, clause 2
+@pytest.mark.parametrize("preset", FOUR_SEAT)
+def test_must_overtake_highest_card_of_suit_led(preset):
+    """RULES.md §Compulsory play 2 (overtake, yükseltme). S0 §5 'Overtake obligation'; S1 'Play
+    higher if you can'; S2 'Overtake'; S3 'Büyütme'; S4 'yükseltmek zorundadır'."""
+    g = to_play(preset, ["QH 2C 3C", "9H KH AS", "4H 5D 6D", "7H 8D 9D"])
+    g.play("QH")
+    assert legal(g) == ["KH"]
+    assert_illegal(g, "9H", "must_overtake")
+    assert_illegal(g, "AS", "must_follow")
+
+
+def test_overtake_choice_of_which_higher_card():
+    """RULES.md §Compulsory play 2: '... you must play one of those (your choice which)'.
+    S0 §5 '(which one is up to you)'; S3 'hangisini atacağın senin seçimin'."""
+    g = to_play("standard", ["QH 2C 3C", "KH AH 2H", "4H 5D 6D", "7H 8D 9D"])
+    g.play("QH")
+    assert legal(g) == ["AH", "KH"]
+    assert_illegal(g, "2H", "must_overtake")
+    g.play("KH")
+    assert g.to_move == 2
+
+
+def test_overtake_against_highest_card_in_trick_not_the_lead():
+    """RULES.md §Compulsory play 2: higher than the highest card of that suit in the trick.
+    S0 §5 'higher than the highest card of that suit on the table'; S3 'yerdeki o rengin en
+    büyüğü'."""
+    g = to_play("standard", ["5H 2C 3C", "QH 4C 5C", "9H KH 6C", "7H 8D 9D"])
+    play_all(g, "5H QH")
+    assert legal(g) == ["KH"]
+    err = assert_illegal(g, "9H", "must_overtake")
+    assert err.params["top"] == "QH"
+
+
+def test_no_overtake_obligation_when_you_cannot_beat():
+    """RULES.md §Compulsory play 2: only cards higher than the highest are forced; else any of the
+    suit. S0 §5; S3."""
+    g = to_play("standard", ["AH 2C 3C", "9H 3H 2S", "4H 5D 6D", "7H 8D 9D"])
+    g.play("AH")
+    assert legal(g) == ["9H", "3H"]
+
+
+@pytest.mark.parametrize("preset", FOUR_SEAT)
+def test_trumps_led_overtake_with_trumps(preset):
+    """RULES.md §Compulsory play 2: 'Trumps led: overtake with trumps.' S0 §5 'If trumps were led,
+    you must overtake with trumps too'; S1 FAQ 'The same goes for trumps'; S4 'KOZ için de
+    geçerlidir'.
+    Seat 0 holds only trumps so it may lead one (RULES.md §Leading trumps)."""
+    g = to_play(preset, ["5S 6S 7S", "9S 3S 2H", "4H 5D 6D", "7H 8D 9D"])
+    g.play("5S")
+    assert legal(g) == ["9S"]
+    assert_illegal(g, "3S", "must_overtake")
+    assert_illegal(g, "2H", "must_follow")
+
+
+# ============================================================ compulsory play, clause 3
+RUFF_HANDS = ["5H 2C 3C", "2S 4D 5D", "9H 3H 6D", "7H 8D 9D"]
+
+
+@pytest.mark.parametrize(
+    "preset", ["sultan-ihaleli", "sultan-esli", "zipi-ihaleli", "zipi-esli", "cetinsgame-ihaleli",
+               "cetinsgame-esli", "standard"])
+def test_overtake_after_ruff_off_only_follow_suit(preset):
+    """RULES.md §Compulsory play 3, overtake_after_ruff off: after a ruff you only follow suit.
+    S0 §5 'this obligation falls away'; S3 'Löve kozla kesilmişse ... büyütmek zorunda değilsin';
+    S2 'if you can beat the highest card on the table'."""
+    assert Rules.preset(preset).overtake_after_ruff is False
+    g = to_play(preset, RUFF_HANDS)
+    play_all(g, "5H 2S")
+    assert legal(g) == ["9H", "3H"]
+    g.play("3H")
+    g.play("7H")
+    assert g.last_trick is not None and g.last_trick.winner == 1
+
+
+@pytest.mark.parametrize("rules", [
+    Rules.preset("gamelake-ihaleli"),
+    Rules.preset("gamelake-esli"),
+    Rules.preset("cetinsgame-ihaleli", overtake_after_ruff=True),
+])
+def test_overtake_after_ruff_on_must_still_beat_led_suit(rules):
+    """RULES.md §Compulsory play 3, overtake_after_ruff on: still beat the highest card of the led
+    suit. S1 'If you can beat the highest card of that suit already in the trick, you must' (no
+    exception); S3 'kozla kesilmiş lövede de büyütme' (a table variant)."""
+    assert rules.overtake_after_ruff is True
+    g = to_play(rules, RUFF_HANDS)
+    play_all(g, "5H 2S")
+    assert legal(g) == ["9H"]
+    err = assert_illegal(g, "3H", "must_overtake")
+    assert err.params["top"] == "5H"
+    g.play("9H")
+    g.play("7H")
+    assert g.last_trick is not None and g.last_trick.winner == 1  # the ruff still wins
+
+
+# ============================================================ compulsory play, clause 4
+@pytest.mark.parametrize("preset", FOUR_SEAT)
+def test_void_must_trump(preset):
+    """RULES.md §Compulsory play 4 (must trump). S0 §5 'Must trump'; S1 'No card of the suit?
+    Trump'; S2 'Compulsory trump'; S3 'Koz atma'; S4 'koz oynamak zorundadır'."""
+    g = to_play(preset, ["AH 2C 3C", "2S 3D 4D", "4H 5D 6D", "7H 8D 9D"])
+    g.play("AH")
+    assert legal(g) == ["2S"]
+    assert_illegal(g, "3D", "must_trump")
+    g.play("2S")
+    play_all(g, "4H 7H")
+    assert g.last_trick is not None and g.last_trick.winner == 1
+
+
+OVERTRUMP_HANDS = ["AH 2C 3C", "5S 4D 5D", "3S 9S 2D", "6H 7D 8D"]
+
+
+@pytest.mark.parametrize("preset", FOUR_SEAT)
+def test_must_overtrump(preset):
+    """RULES.md §Compulsory play 4 (overtrump, on everywhere). S0 §5 'Overtrump'; S1 'a higher trump
+    than any already in the trick if you can'; S2; S3 'Büyük koz'."""
+    assert Rules.preset(preset).overtrump is True
+    g = to_play(preset, OVERTRUMP_HANDS)
+    play_all(g, "AH 5S")
+    assert legal(g) == ["9S"]
+    assert_illegal(g, "3S", "must_overtrump")
+    assert_illegal(g, "2D", "must_trump")
+
+
+@pytest.mark.parametrize("preset", FOUR_SEAT)
+def test_trump_if_cannot_overtrump_on(preset):
+    """RULES.md §Compulsory play 4, trump_if_cannot_overtrump on (Sultan, GameLake, Zipi, CetinsGame
+    default, açık eşli): cannot beat the trump, still play a trump. S0 §5 'if you have no higher
+    trump you still play a trump'; S2 'Only with no trumps may you discard'; S3 'Geçemiyorsan yine
+    de koz atarsın'; S4."""
+    assert Rules.preset(preset).trump_if_cannot_overtrump is True
+    g = to_play(preset, ["AH 2C 3C", "9S 4D 5D", "3S 2D 4C", "6H 7D 8D"])
+    play_all(g, "AH 9S")
+    assert legal(g) == ["3S"]
+    assert_illegal(g, "2D", "must_trump")
+
+
+def test_trump_if_cannot_overtrump_off_any_card():
+    """RULES.md §Compulsory play 4, trump_if_cannot_overtrump off (a CetinsGame table variant): may
+    play any card. S3 'kozu geçemeyenin yine de koz atıp atmayacağı'."""
+    r = Rules.preset("cetinsgame-ihaleli", trump_if_cannot_overtrump=False)
+    g = to_play(r, ["AH 2C 3C", "9S 4D 5D", "3S 2D 4C", "6H 7D 8D"])
+    play_all(g, "AH 9S")
+    assert legal(g) == ["3S", "2D", "4C"]
+    g.play("2D")
+    assert g.to_move == 3
+
+
+def test_trump_if_cannot_overtrump_off_still_overtrumps_when_able():
+    """RULES.md §Compulsory play 4: with the option off, a higher trump is still compulsory
+    (overtrump is on everywhere). S3."""
+    r = Rules.preset("cetinsgame-ihaleli", trump_if_cannot_overtrump=False)
+    g = to_play(r, OVERTRUMP_HANDS)
+    play_all(g, "AH 5S")
+    assert legal(g) == ["9S"]
+    assert_illegal(g, "3S", "must_overtrump")
+    assert_illegal(g, "2D", "must_trump")
+
+
+def test_first_trump_on_a_trick_may_be_any_trump():
+    """RULES.md §Compulsory play 4: void with no trump in the trick yet: any trump (overtrump
+    applies only to a trump already in the trick). S0 §5; S3 'Koz atma'."""
+    g = to_play("standard", ["AH 2C 3C", "9S 2S 4D", "4H 5D 6D", "7H 8D 9D"])
+    g.play("AH")
+    assert legal(g) == ["9S", "2S"]
+
+
+# ============================================================ compulsory play, clause 5
+@pytest.mark.parametrize("preset", FOUR_SEAT)
+def test_free_discard_without_suit_or_trump(preset):
+    """RULES.md §Compulsory play 5 (free discard). S0 §5 'Free discard'; S1 'No suit and no
+    trumps?'; S2; S3 'Serbest kart'; S4 'herhangi bir kart oynanır ama yerdeki eli alma şansı
+    yoktur'."""
+    g = to_play(preset, ["AH 2C 3C", "2D 4C 5C", "4H 5D 6D", "7H 8D 9D"])
+    g.play("AH")
+    assert legal(g) == ["2D", "5C", "4C"]
+    g.play("5C")
+    play_all(g, "4H 7H")
+    assert g.last_trick is not None and g.last_trick.winner == 0
+
+
+# ============================================================ overtake switched off (Zipi)
+def test_overtake_off_follow_with_any_card_of_suit():
+    """RULES.md §Compulsory play 2: option overtake (Zipi lets it be switched off). S2 'The overtake
+    and trump-breaking rules can be switched off in Zipi's menu'."""
+    r = Rules.preset("zipi-ihaleli", overtake=False)
+    g = to_play(r, ["QH 2C 3C", "9H KH AS", "4H 5D 6D", "7H 8D 9D"])
+    g.play("QH")
+    assert legal(g) == ["KH", "9H"]
+    assert_illegal(g, "AS", "must_follow")  # following suit stays compulsory
+
+
+def test_overtake_off_also_switches_off_overtrump():
+    """RULES.md §Compulsory play 2: overtake off 'also switches off 4' (overtrump); must trump
+    stays.
+    S2: 'Overtake: ... when trumping, beat any trump already down' is the one switch that 'can be
+    switched off'; 'Compulsory trump' is a separate rule."""
+    r = Rules.preset("zipi-ihaleli", overtake=False)
+    g = to_play(r, OVERTRUMP_HANDS)
+    play_all(g, "AH 5S")
+    assert legal(g) == ["9S", "3S"]
+    assert_illegal(g, "2D", "must_trump")
+
+
+# ===================================================================== leading trumps
+TRUMP_LEAD_HANDS = ["AS KH 2H", "3H 4C 5C", "4H 6C 7C", "5H 8C 9C"]
+
+
+@pytest.mark.parametrize("preset", [p for p in FOUR_SEAT if p != "esli-acik"])
+def test_trumps_may_not_be_led_before_broken(preset):
+    """RULES.md §Leading trumps: trump_lead after_broken (all but açık eşli); for the bidder this is
+    'may not open with a trump' (CetinsGame explicitly). S0 §5 'Leading trumps'; S1 'Breaking
+    trumps'; S2 'nobody, including the bidder, may lead a trump'; S3 'ihaleci de ilk karta koz
+    açamaz' and (koz maça) 'koz kırılmadan maça açılamaz'."""
+    assert Rules.preset(preset).trump_lead == "after_broken"
+    g = to_play(preset, TRUMP_LEAD_HANDS)
+    assert g.trumps_broken is False
+    assert legal(g) == ["KH", "2H"]
+    assert_illegal(g, "AS", "trump_not_broken")
+
+
+def test_bidder_may_not_open_with_a_trump_kitty():
+    """RULES.md §Leading trumps, the bidder's opening lead, in kitty batak. S2 'including the
+    bidder'."""
+    g = Game("zipi-kitty", hands=["AS KH", "3H 4C", "4H 6C"], kitty="5C 6S 7S 8C", dealer=2)
+    play_all(g, "bid 5 pass pass bury 5C bury 6S bury 7S bury 8C trump S")
+    assert g.to_move == 0
+    assert legal(g) == ["KH"]
+    assert_illegal(g, "AS", "trump_not_broken")
+
+
+def test_trump_lead_any_time_acik_esli():
+    """RULES.md §Leading trumps: trump_lead any_time (açık eşli). S4 'Koz dahil tüm kart tipleri ilk
+    kart olarak oynanabilir' - the bidder may open with a trump."""
+    assert Rules.preset("esli-acik").trump_lead == "any_time"
+    g = to_play("esli-acik", TRUMP_LEAD_HANDS)
+    assert g.trumps_broken is False
+    assert legal(g) == ["AS", "KH", "2H"]
+    g.play("AS")
+    assert g.to_move == 1
+
+
+def test_trump_lead_restriction_off_on_cetinsgame_table():
+    """RULES.md §Leading trumps / §Left open ('trump-lead restriction off'): any_time as an option.
+    S3 'Bazı masalarda bu kısıt yoktur ve koz her an açılabilir'."""
+    g = to_play(Rules.preset("cetinsgame-ihaleli", trump_lead="any_time"), TRUMP_LEAD_HANDS)
+    assert legal(g) == ["AS", "KH", "2H"]
+
+
+@pytest.mark.parametrize("preset", FOUR_SEAT)
+def test_holding_only_trumps_may_lead_one(preset):
+    """RULES.md §Leading trumps: 'A player holding only trumps may always lead one.' S0 §5 'If you
+    hold only trumps you may lead one'; S1; S2 'unless they hold only trumps'; S3 'Tek istisna'."""
+    g = to_play(preset, ["AS KS 2S", "3H 4C 5C", "4H 6C 7C", "5H 8C 9C"])
+    assert legal(g) == ["AS", "KS", "2S"]
+    g.play("2S")
+    assert g.to_move == 1
+
+
+@pytest.mark.parametrize("preset", ["cetinsgame-ihaleli", "gamelake-ihaleli", "sultan-ihaleli",
+                                    "zipi-ihaleli"])
+def test_ruff_breaks_trumps(preset):
+    """RULES.md §Leading trumps: a ruff breaks trumps under both broken_by values. S1 'a trump has
+    been played on another suit'; S3 'Biri açılan renge uyamayıp koz attığında koz kırılmış olur';
+    S0 §5; S2."""
+    g = to_play(preset, ["AH 2C 3C", "2S 3S 4D", "5H 5D 6D", "6H 7D 8D"])
+    assert g.trumps_broken is False
+    play_all(g, "AH 2S")
+    assert g.trumps_broken is True
+    play_all(g, "5H 6H")
+    assert g.to_move == 1
+    assert legal(g) == ["3S", "4D"]  # the ruffer may now lead a trump
+
+
+BROKEN_BY_HANDS = ["2S 3S 4S", "AS KS 2H", "5S 4H 5H", "6S 6H 7H"]
+
+
+@pytest.mark.parametrize("preset", ["sultan-ihaleli", "zipi-ihaleli", "sultan-esli", "zipi-esli"])
+def test_broken_by_any_trump_a_trump_lead_breaks(preset):
+    """RULES.md §Leading trumps, broken_by any_trump (Sultan, Zipi): a trump played in any way
+    breaks trumps, including the lead of a player holding only trumps. S0 §5 'until a trump has been
+    played in that deal'; S2 'until someone has played one'."""
+    assert Rules.preset(preset).broken_by == "any_trump"
+    g = to_play(preset, BROKEN_BY_HANDS)
+    g.play("2S")
+    assert g.trumps_broken is True
+    assert legal(g) == ["AS", "KS"]
+    play_all(g, "AS 5S 6S")
+    assert g.to_move == 1
+    assert legal(g) == ["KS", "2H"]
+    g.play("KS")
+    assert g.to_move == 2
+
+
+@pytest.mark.parametrize("preset", ["cetinsgame-ihaleli", "gamelake-ihaleli", "cetinsgame-esli",
+                                    "gamelake-esli", "standard"])
+def test_broken_by_ruff_a_trump_lead_does_not_break(preset):
+    """RULES.md §Leading trumps, broken_by ruff (GameLake, CetinsGame): when a player holding only
+    trumps leads one, trumps are still unbroken afterwards. S1 'played on another suit'; S3 'açılan
+    renge uyamayıp koz attığında'."""
+    assert Rules.preset(preset).broken_by == "ruff"
+    g = to_play(preset, BROKEN_BY_HANDS)
+    play_all(g, "2S AS 5S 6S")
+    assert g.trumps_broken is False
+    assert g.to_move == 1
+    assert legal(g) == ["2H"]
+    assert_illegal(g, "KS", "trump_not_broken")
+
+
+def test_broken_by_ruff_koz_maca_cetinsgame():
+    """RULES.md §Leading trumps with §Koz Maça: spades may not be led before a ruff. S3 (koz maça)
+    'koz kırılmadan maça açılamaz'."""
+    g = to_play("cetinsgame-kozmaca", ["AH 2C 3C", "2S 3S 4D", "5H 5D 6D", "6H 7D 8D"])
+    assert g.trump is Suit.SPADES
+    play_all(g, "AH 2S 5H 6H")
+    assert g.trumps_broken is True
+    assert legal(g) == ["3S", "4D"]
+
+
+# ===================================================================== the auction
+def auction_game(preset: str | Rules = "standard", dealer: int = 3) -> Game:
+    return Game(preset, seed=2024, dealer=dealer)
+
+
+def test_bids_must_rise():
+    """RULES.md §Auction: each player bids higher than the highest bid so far, or passes.
+    S0 §3 'A bid must be higher'; S1 'Each bid must be higher than the last'; S2; S3; S4."""
+    g = auction_game()
+    assert legal(g) == ["pass", *(f"bid {n}" for n in range(4, 14))]
+    g.play("bid 5")
+    assert legal(g) == ["pass", *(f"bid {n}" for n in range(6, 14))]
+    err = assert_illegal(g, "bid 5", "bid_too_low")
+    assert err.params["low"] == 6
+    assert_illegal(g, "bid 4", "bid_too_low")
+    assert_illegal(g, "bid 14", "bid_too_high")
+    g.play("bid 6")
+    assert g.to_move == 2
+
+
+def test_bid_below_minimum_refused():
+    """RULES.md §Auction: bids run from the minimum. S0 §3 'The minimum bid is 4'; S1; S3."""
+    g = auction_game()
+    assert_illegal(g, "bid 3", "bid_too_low")
+    assert_illegal(g, "bid 0", "bid_too_low")
+
+
+def test_pass_is_final():
+    """RULES.md §Auction: 'A pass is final for the deal.' S0 §3 'cannot speak again'; S1 'out of the
+    auction'; S2; S3 'Pas diyen o elde bir daha ihaleye giremez'; S4."""
+    g = auction_game()
+    play_all(g, "bid 4 pass bid 5 pass")
+    assert g.to_move == 0
+    g.play("bid 6")
+    assert g.to_move == 2  # seat 1 (and seat 3) passed and are skipped
+    g.play("bid 7")
+    assert g.to_move == 0
+    g.play("pass")
+    assert g.phase == "trump"
+    assert g.contract == batak.Contract(bidder=2, bid=7, trump=None)
+    assert [(s, str(m)) for s, m in g.auction] == [
+        (0, "bid 4"), (1, "pass"), (2, "bid 5"), (3, "pass"), (0, "bid 6"), (2, "bid 7"),
+        (0, "pass")]
+
+
+def test_auction_ends_when_all_others_passed():
+    """RULES.md §Auction: ends when a bid has been made and every other player has passed; the
+    highest bidder names trump and leads. S0 §3; S1; S3 'Üç oyuncu pas deyince ihale biter'."""
+    g = auction_game()
+    play_all(g, "bid 4 pass pass")
+    assert g.phase == "bidding"
+    g.play("pass")
+    assert g.phase == "trump"
+    assert g.to_move == 0
+    assert g.contract == batak.Contract(bidder=0, bid=4, trump=None)
+    g.play("trump H")
+    assert g.phase == "play"
+    assert g.to_move == 0
+    assert g.contract == batak.Contract(bidder=0, bid=4, trump=Suit.HEARTS)
+
+
+def test_auction_ends_when_late_bid_is_passed_out():
+    """RULES.md §Auction: earlier passers do not speak again; the last bid wins when the rest pass.
+    S0 §3; S2 'When one player is left, they win the contract'."""
+    g = auction_game()
+    play_all(g, "pass pass bid 5")
+    assert g.to_move == 3
+    g.play("pass")
+    assert g.phase == "trump"
+    assert g.contract is not None and (g.contract.bidder, g.contract.bid) == (2, 5)
+    assert g.to_move == 2
+
+
+@pytest.mark.parametrize("preset", AUCTION_4)
+def test_max_bid_ends_auction_at_once(preset):
+    """RULES.md §Auction: 'or at once on a bid of the maximum' (13). S0 §3 'A bid of 13 ends the
+    auction at once'; S1 '(or someone bids 13)'."""
+    g = auction_game(preset)
+    g.play("bid 13")
+    assert g.phase == "trump"
+    assert g.contract is not None and (g.contract.bidder, g.contract.bid) == (0, 13)
+
+
+def test_max_bid_16_ends_kitty_auction_at_once():
+    """RULES.md §Auction: maximum 16 in kitty. S2 'Kitty Batak ... 5-16'."""
+    g = Game("zipi-kitty", seed=1, dealer=2)
+    assert legal(g)[-1] == "bid 16"
+    g.play("bid 16")
+    assert g.phase == "bury"
+    assert g.contract is not None and (g.contract.bidder, g.contract.bid) == (0, 16)
+    assert_illegal(Game("zipi-kitty", seed=1, dealer=2), "bid 17", "bid_too_high")
+
+
+@pytest.mark.parametrize("preset", ["sultan-ihaleli", "sultan-esli", "gamelake-ihaleli",
+                                    "gamelake-esli", "zipi-ihaleli", "zipi-esli",
+                                    "cetinsgame-ihaleli", "cetinsgame-esli", "standard"])
+def test_all_pass_dealer_takes_min(preset):
+    """RULES.md §Auction, all_pass dealer_takes_min (Sultan, GameLake, Zipi, CetinsGame default): if
+    the dealer passes too, the dealer holds the contract at the minimum. S0 §3 'the dealer is forced
+    to take the contract at the minimum bid'; S1; S2; S3 'ihale taban sayıyla dağıtana kalır'."""
+    r = Rules.preset(preset)
+    assert r.all_pass == "dealer_takes_min"
+    g = auction_game(preset, dealer=1)
+    play_all(g, "pass pass pass")
+    assert g.to_move == 1
+    g.play("pass")
+    assert g.phase == "trump"
+    assert g.to_move == 1
+    assert g.contract == batak.Contract(bidder=1, bid=r.min_bid, trump=None)
+
+
+@pytest.mark.parametrize("preset", ["sultan-ihaleli", "gamelake-ihaleli", "zipi-ihaleli",
+                                    "cetinsgame-ihaleli"])
+def test_all_pass_dealer_may_still_bid(preset):
+    """RULES.md §Auction: 'the dealer, who speaks last, may still bid any amount'. S1 'the dealer
+    must take it at the minimum or more'; S3 'dağıtan en son konuşur'."""
+    g = auction_game(preset)
+    play_all(g, "pass pass pass")
+    assert g.to_move == 3
+    assert legal(g) == ["pass", *(f"bid {n}" for n in range(4, 14))]
+    g.play("bid 9")
+    assert g.phase == "trump"
+    assert g.contract == batak.Contract(bidder=3, bid=9, trump=None)
+
+
+def test_all_pass_dealer_takes_min_kitty():
+    """RULES.md §Auction, dealer_takes_min with the kitty: the dealer takes the kitty at 5. S2 'If
+    everyone else passes without a bid, the last player must take the contract at the minimum'."""
+    g = Game("zipi-kitty", hands=["AS", "KS", "QS"], kitty="2C 3C 4C 5C", dealer=2)
+    play_all(g, "pass pass pass")
+    assert g.phase == "bury"
+    assert g.to_move == 2
+    assert g.contract == batak.Contract(bidder=2, bid=5, trump=None)
+    assert [str(c) for c in g.hand(2)] == ["QS", "5C", "4C", "3C", "2C"]
+
+
+def test_all_pass_redeal():
+    """RULES.md §Auction, all_pass redeal (a CetinsGame table variant): thrown in, no score.
+    S3 'Bazı masalarda ise kartlar toplanıp yeniden dağıtılır'."""
+    g = auction_game(Rules.preset("cetinsgame-ihaleli", all_pass="redeal"))
+    play_all(g, "pass pass pass")
+    assert g.phase == "bidding"
+    g.play("pass")
+    assert g.phase == "over"
+    assert g.redeal is True
+    assert g.scores is None
+    assert g.contract is None
+    assert g.to_move is None
+    assert g.legal_moves() == []
+    assert_illegal(g, "bid 4", "game_over")
+
+
+def test_no_redeal_flag_on_ordinary_deal():
+    """RULES.md §Auction: redeal only when all pass under the redeal option. S3."""
+    g = auction_game(Rules.preset("cetinsgame-ihaleli", all_pass="redeal"))
+    play_all(g, "bid 4 pass pass pass")
+    assert g.redeal is False
+    assert g.phase == "trump"
+
+
+def test_all_pass_first_speaker_takes_min_acik_esli():
+    """RULES.md §Auction, all_pass first_speaker_takes_min (açık eşli): the seat after the dealer
+    holds the contract at 7. S4 'Dört oyuncuda pas derse, ihale 7 ile dağıtıcının sağındaki
+    oyuncuya kalır'."""
+    assert Rules.preset("esli-acik").all_pass == "first_speaker_takes_min"
+    g = auction_game("esli-acik", dealer=1)
+    play_all(g, "pass pass pass pass")
+    assert g.phase == "trump"
+    assert g.to_move == 2
+    assert g.contract == batak.Contract(bidder=2, bid=7, trump=None)
+
+
+@pytest.mark.parametrize(("preset", "low", "high"), [
+    ("sultan-ihaleli", 4, 13), ("gamelake-ihaleli", 4, 13), ("zipi-ihaleli", 4, 13),
+    ("cetinsgame-ihaleli", 4, 13), ("standard", 4, 13),
+    ("sultan-esli", 7, 13), ("gamelake-esli", 7, 13), ("cetinsgame-esli", 7, 13),
+    ("esli-acik", 7, 13), ("zipi-esli", 6, 13), ("zipi-kitty", 5, 16),
+])
+def test_minimum_and_maximum_bid_per_preset(preset, low, high):
+    """RULES.md §Auction: 'Minimum bid: 4 (ihaleli), 7 in eşli (Zipi 6), 5 in kitty'; maximum 13
+    (16 in kitty). S0 §3 '4 in İhaleli and 7 in Eşli'; S1 'at least 4 ... 7 in partners'; S2 table
+    '4-13', '6-13', '5-16'; S3 'en az 4', 'taban 7'; S4 ('ihale 7 ile')."""
+    g = Game(preset, seed=9, dealer=Rules.preset(preset).players - 1)
+    assert legal(g) == ["pass", *(f"bid {n}" for n in range(low, high + 1))]
+    assert_illegal(g, f"bid {low - 1}", "bid_too_low")
+    assert_illegal(g, f"bid {high + 1}", "bid_too_high")
+
+
+def test_minimum_bid_5_table_variant():
+    """RULES.md §Auction: 'CetinsGame tables may use 5'. S3 'en az 4 söylenir (bazı masalarda
+    5)'."""
+    g = Game(Rules.preset("cetinsgame-ihaleli", min_bid=5), seed=9, dealer=3)
+    assert legal(g)[:2] == ["pass", "bid 5"]
+    assert_illegal(g, "bid 4", "bid_too_low")
+
+
+def test_moves_of_the_wrong_phase_are_refused_in_auction():
+    """RULES.md §Auction: during the auction only bids and passes. S0 §3."""
+    g = auction_game()
+    hand0 = str(g.hand(0)[0])
+    assert_illegal(g, hand0, "wrong_phase")
+    assert_illegal(g, "trump S", "wrong_phase")
+    assert_illegal(g, f"bury {hand0}", "wrong_phase")
+    assert g.check("pass", seat=2) is not None
+    assert g.check("pass", seat=2).code == "not_your_turn"  # type: ignore[union-attr]
+    assert g.check("pass", seat=0) is None
+
+
+def test_bidder_names_trump_then_leads():
+    """RULES.md §Auction: the bidder names the trump suit and leads the first trick. S0 §3 'chooses
+    one of the four suits as trumps and leads'; S1; S2; S3 'İhaleyi alan, dört renkten birini koz
+    ilan eder ve ilk kartı o açar'."""
+    g = auction_game(dealer=0)
+    play_all(g, "pass bid 5 pass pass")
+    assert g.phase == "trump"
+    assert g.to_move == 2
+    assert legal(g) == ["trump S", "trump H", "trump D", "trump C"]
+    assert_illegal(g, "pass", "wrong_phase")
+    g.play("trump D")
+    assert g.trump is Suit.DIAMONDS
+    assert g.phase == "play"
+    assert g.to_move == 2
+
+
+# ============================================================================ kitty
+KITTY_HANDS = ["AS 2H 3H", "KS 4H 5H", "QS 6H 7H"]
+KITTY = "2C 3C 4C 5C"
+
+
+def test_kitty_bidder_takes_kitty_and_buries_four_one_at_a_time_then_names_trump():
+    """RULES.md §Auction: in kitty batak the bidder takes the kitty, buries four cards one at a
+    time (any cards), then names trump and leads. S2 'the bidder first adds the four-card kitty to
+    their hand, buries any four cards and then names trump'."""
+    g = Game("zipi-kitty", hands=KITTY_HANDS, kitty=KITTY, dealer=2)
+    assert g.to_move == 0
+    play_all(g, "bid 6 pass")
+    assert g.phase == "bidding"
+    g.play("pass")
+    assert g.phase == "bury"
+    assert g.to_move == 0
+    assert sorted(str(c) for c in g.hand(0)) == sorted(["AS", "2H", "3H", *KITTY.split()])
+    assert legal(g) == ["bury AS", "bury 3H", "bury 2H", "bury 5C", "bury 4C", "bury 3C",
+                        "bury 2C"]
+    assert_illegal(g, "bury KS", "not_in_hand")
+    assert_illegal(g, "trump H", "wrong_phase")
+    assert_illegal(g, "AS", "wrong_phase")
+    # any cards: two of the dealt hand, two from the kitty, one at a time
+    for i, card in enumerate(["2H", "5C", "3H", "4C"], start=1):
+        g.play(f"bury {card}")
+        assert [str(c) for c in g.buried][-1] == card
+        assert len(g.buried) == i
+        assert len(g.hand(0)) == 7 - i
+        if i < 4:
+            assert g.phase == "bury"
+            assert g.to_move == 0
+    assert g.phase == "trump"
+    assert [str(c) for c in g.hand(0)] == ["AS", "3C", "2C"]
+    g.play("trump C")
+    assert g.phase == "play"
+    assert g.to_move == 0
+    assert legal(g) == ["AS"]  # clubs are trumps and unbroken
+
+
+def test_kitty_same_card_cannot_be_buried_twice():
+    """RULES.md §Auction (kitty): each buried card leaves the hand. S2."""
+    g = Game("zipi-kitty", hands=KITTY_HANDS, kitty=KITTY, dealer=2)
+    play_all(g, "bid 5 pass pass bury 2C")
+    assert_illegal(g, "bury 2C", "not_in_hand")
+
+
+def test_kitty_buried_cards_seen_by_bidder_only():
+    """RULES.md §Auction (kitty): the buried cards are the bidder's own. S2."""
+    g = Game("zipi-kitty", hands=KITTY_HANDS, kitty=KITTY, dealer=2)
+    play_all(g, "bid 5 pass pass bury 2C bury 3C bury 4C bury 5C trump H")
+    assert g.view(0)["buried"] == ["2C", "3C", "4C", "5C"]
+    assert g.view(1)["buried"] is None
+    assert g.view(2)["buried"] is None
+
+
+# ========================================================================= Koz Maça
+def test_sultan_kozmaca_one_bid_each_no_pass():
+    """RULES.md §Koz Maça: Sultan: each player, starting after the dealer, bids once (1 to 13); no
+    pass. S0 §4 'there is no auction and no passing ... at least 1, at most 13'."""
+    g = Game("sultan-kozmaca", seed=4, dealer=3)
+    assert g.phase == "bidding"
+    assert g.to_move == 0
+    assert legal(g) == [f"bid {n}" for n in range(1, 14)]
+    assert_illegal(g, "pass", "cannot_pass")
+    assert_illegal(g, "bid 0", "bid_too_low")
+    assert_illegal(g, "bid 14", "bid_too_high")
+    g.play("bid 5")
+    assert g.to_move == 1
+    assert legal(g) == [f"bid {n}" for n in range(1, 14)]  # bids need not rise
+    g.play("bid 2")
+    g.play("bid 6")
+    assert g.phase == "bidding"
+    g.play("bid 1")
+    assert g.bids == [5, 2, 6, 1]
+    assert g.contract is None
+
+
+@pytest.mark.parametrize("dealer", [0, 1, 2, 3])
+def test_sultan_kozmaca_seat_after_dealer_leads_spades_trump(dealer):
+    """RULES.md §Koz Maça: spades always trump; the seat after the dealer leads (not the highest
+    bidder). S0 §4 'Spades are always trumps' and 'The player after the dealer leads'."""
+    g = Game("sultan-kozmaca", seed=4, dealer=dealer)
+    for amount in (1, 2, 13, 3):
+        g.play(f"bid {amount}")
+    assert g.phase == "play"
+    assert g.to_move == (dealer + 1) % 4
+    assert g.trump is Suit.SPADES
+
+
+def test_sultan_kozmaca_spade_ruff_wins_the_trick():
+    """RULES.md §Koz Maça (spades trump) with §Compulsory play 4. S0 §4 and §5 'Must trump'."""
+    g = to_play("sultan-kozmaca", ["AH 2H", "2S 3D", "4H 5H", "6H 7H"])
+    g.play("AH")
+    assert legal(g) == ["2S"]
+    play_all(g, "2S 4H 6H")
+    assert g.tricks_won == [0, 1, 0, 0]
+
+
+@pytest.mark.parametrize("preset", ["zipi-kozmaca", "cetinsgame-kozmaca"])
+@pytest.mark.parametrize("dealer", [0, 2, 3])
+def test_kozmaca_without_bidding_play_starts_at_once(preset, dealer):
+    """RULES.md §Koz Maça: Zipi, CetinsGame: no bidding at all; the seat after the dealer leads;
+    spades trump. S2 'Spades Trump ... None, spades always trump'; S3 'ihale yapılmaz ve koz her
+    elde maçadır. İlk kartı dağıtanın sağındaki oyuncu açar'."""
+    g = Game(preset, seed=8, dealer=dealer)
+    assert g.phase == "play"
+    assert g.to_move == (dealer + 1) % 4
+    assert g.trump is Suit.SPADES
+    assert g.contract is None
+    assert g.auction == []
+    assert_illegal(g, "bid 4", "wrong_phase")
+    assert_illegal(g, "pass", "wrong_phase")
+    assert_illegal(g, "trump H", "wrong_phase")
+
+
+# ========================================================================= partners
+def test_partners_are_opposite_seats():
+    """RULES.md §Partners: seats 0 and 2 against 1 and 3. S0 §2 'Players sitting opposite each other
+    are partners'; S1; S2; S3 'karşılıklı oturanlar eştir'."""
+    for preset in ["sultan-esli", "gamelake-esli", "zipi-esli", "cetinsgame-esli", "esli-acik"]:
+        r = Rules.preset(preset)
+        assert r.partners is True
+        assert r.teams == ((0, 2), (1, 3))
+        assert Game(r, seed=1).team_of(3) == (1, 3)
+
+
+def test_partners_auction_is_per_player():
+    """RULES.md §Partners: the auction is per player (a partner may outbid their partner).
+    S3 'İhaleyi bir oyuncu söyler, söz ise takımındır'; S0 §2."""
+    g = auction_game("cetinsgame-esli")
+    play_all(g, "bid 7 pass bid 8 pass pass")
+    assert g.phase == "trump"
+    assert g.contract == batak.Contract(bidder=2, bid=8, trump=None)
+    assert g.to_move == 2
+
+
+def test_partners_contract_counted_on_team_tricks():
+    """RULES.md §Partners: the contract and every count is the partnership's. S0 §6 'partners'
+    combined tricks'; S1 'their tricks count together, for the bid too'; S3 'iki eşin aldığı löveler
+    toplanır'."""
+    r = Rules.preset("cetinsgame-esli")
+    # neither partner took 7 alone; together they took 8
+    assert batak.score(r, [4, 2, 4, 3], bidder=0, bid=7) == [80, 50, 80, 50]
+    assert batak.score(r, [3, 3, 3, 4], bidder=2, bid=7) == [-70, 70, -70, 70]
+
+
+def test_partners_played_deal_scores_by_team():
+    """RULES.md §Partners, played out: both partners score the team's figure; the partner's trick
+    counts for the bidder's team. S1 'their tricks count together'; S0 §6 'each partner receives
+    their team's score'."""
+    g = to_play("gamelake-esli", ["AH AC", "3H 3C", "KS 4C", "4H 5C"], bid=7)
+    play_all(g, "AH 3H")
+    assert legal(g) == ["KS"]  # seat 2 is void in hearts: must trump, even its partner's ace
+    play_all(g, "KS 4H")
+    assert g.to_move == 2
+    play_all(g, "4C 5C AC 3C")
+    assert g.tricks_won == [1, 0, 1, 0]
+    assert g.phase == "over"
+    assert g.scores == [-7, 0, -7, 0]  # team 2 < 7: down; GameLake has no zero-trick penalty
+
+
+# ====================================================================== açık eşli
+ACIK_HANDS = ["AS KH 2H", "3H 4C 5C", "4H 6C 7C", "5H 8C 9C"]
+
+
+def test_acik_esli_partner_hand_exposed_to_every_seat_once_trump_named():
+    """RULES.md §Partners, açık eşli: once the trump is named, the bidder's partner's hand is face
+    up for the whole table for the rest of the deal, and they still play it. S4 'İhaleyi alan
+    kullanıcının takım arkadaşı elinde ki kartları masaya açar. Diğer oyuncularda dahil olmak üzere
+    tüm oyuncular ... görerek oynarlar'."""
+    g = Game("esli-acik", hands=ACIK_HANDS, dealer=3)
+    play_all(g, "bid 7 pass pass pass")
+    assert g.phase == "trump"
+    for seat in (None, 0, 1, 3):
+        v = g.view(seat)
+        assert v["exposed"] is None
+        assert "4H" not in v["hand"]
+    g.play("trump C")
+    assert g.exposed_seat == 2
+    for seat in (None, 0, 1, 2, 3):
+        assert g.view(seat)["exposed"] == {"seat": 2, "cards": ["4H", "7C", "6C"]}
+    play_all(g, "KH 3H")
+    assert g.to_move == 2
+    assert legal(g) == ["4H"]  # the exposed partner still plays their own hand
+    assert g.view(2)["legal_moves"] == ["4H"]
+    assert g.view(0)["legal_moves"] == []
+    g.play("4H")
+    for seat in (None, 0, 1, 2, 3):
+        assert g.view(seat)["exposed"] == {"seat": 2, "cards": ["7C", "6C"]}
+
+
+def test_acik_esli_exposed_seat_follows_the_bidder():
+    """RULES.md §Partners, açık eşli: it is the bidder's partner who plays face up. S4."""
+    g = Game("esli-acik", seed=6, dealer=0)
+    play_all(g, "bid 8 pass pass pass trump H")
+    assert g.contract is not None and g.contract.bidder == 1
+    assert g.exposed_seat == 3
+    assert g.view(0)["exposed"]["cards"] == [str(c) for c in g.hand(3)]
+
+
+def test_ordinary_partners_do_not_see_each_other():
+    """RULES.md §Partners: 'Partners do not see each other's cards' (except açık eşli). S3 'Eşler
+    birbirinin kartını görmez'; S0 §1 'each player sees only their own cards'."""
+    g = Game("cetinsgame-esli", hands=ACIK_HANDS, dealer=3)
+    play_all(g, "bid 7 pass pass pass trump C")
+    assert g.exposed_seat is None
+    v = g.view(0)
+    assert v["exposed"] is None
+    assert v["hand"] == ["AS", "KH", "2H"]
+    assert v["hand_sizes"] == [3, 3, 3, 3]
+
+
+# ========================================================================== presets
+COMMON = dict(overtake=True, overtrump=True, overtricks_count=True)
+FOUR = dict(players=4, hand_size=13, kitty_size=0, max_bid=13)
+AUCTION = dict(bidding="auction", fixed_trump=None, all_pass="dealer_takes_min",
+               trump_lead="after_broken", exposed_partner=False, king=False)
+SULTAN = dict(trump_if_cannot_overtrump=True, overtake_after_ruff=False, broken_by="any_trump",
+              scoring="sultan", deals=11, tie="shared")
+GAMELAKE = dict(trump_if_cannot_overtrump=True, overtake_after_ruff=True, broken_by="ruff",
+                scoring="simple", zero_trick_penalty=False, tie="extra_deal")
+ZIPI = dict(trump_if_cannot_overtrump=True, overtake_after_ruff=False, broken_by="any_trump",
+            scoring="simple", zero_trick_penalty=False, deals=11, tie="shared")
+CETINS = dict(trump_if_cannot_overtrump=True, overtake_after_ruff=False, broken_by="ruff",
+              scoring="tens", zero_trick_penalty=True, tie="last_deal_tricks")
+KOZMACA = dict(fixed_trump=Suit.SPADES, trump_lead="after_broken", partners=False)
+
+EXPECTED_PRESETS: dict[str, dict[str, object]] = {
+    "sultan-ihaleli": {**FOUR, **AUCTION, **SULTAN, "partners": False, "min_bid": 4,
+                       "zero_trick_penalty": True},
+    "sultan-esli": {**FOUR, **AUCTION, **SULTAN, "partners": True, "min_bid": 7,
+                    "zero_trick_penalty": True},
+    "sultan-kozmaca": {**FOUR, **SULTAN, **KOZMACA, "bidding": "kozmaca", "min_bid": 1},
+    "gamelake-ihaleli": {**FOUR, **AUCTION, **GAMELAKE, "partners": False, "min_bid": 4},
+    "gamelake-esli": {**FOUR, **AUCTION, **GAMELAKE, "partners": True, "min_bid": 7},
+    "zipi-ihaleli": {**FOUR, **AUCTION, **ZIPI, "partners": False, "min_bid": 4},
+    "zipi-esli": {**FOUR, **AUCTION, **ZIPI, "partners": True, "min_bid": 6},
+    "zipi-kozmaca": {**FOUR, **ZIPI, **KOZMACA, "bidding": "none"},
+    "zipi-kitty": {**AUCTION, **ZIPI, "players": 3, "hand_size": 16, "kitty_size": 4,
+                   "min_bid": 5, "max_bid": 16, "partners": False},
+    "cetinsgame-ihaleli": {**FOUR, **AUCTION, **CETINS, "partners": False, "min_bid": 4},
+    "cetinsgame-esli": {**FOUR, **AUCTION, **CETINS, "partners": True, "min_bid": 7},
+    "cetinsgame-kozmaca": {**FOUR, **CETINS, **KOZMACA, "bidding": "none"},
+    "esli-acik": {**FOUR, "bidding": "auction", "fixed_trump": None, "partners": True,
+                  "exposed_partner": True, "min_bid": 7,
+                  "all_pass": "first_speaker_takes_min", "trump_lead": "any_time",
+                  "trump_if_cannot_overtrump": True, "scoring": "acik", "king": True,
+                  "deals": None, "tie": "extra_deal"},
+}
+EXPECTED_PRESETS["standard"] = EXPECTED_PRESETS["cetinsgame-ihaleli"]
+MATCH_LENGTHS = {"gamelake": {3, 5, 10}, "cetinsgame": {4, 8, 12}, "standard": {4, 8, 12}}
+
+
+def test_preset_names_are_the_thirteen_plus_standard():
+    """RULES.md §Presets: the names are fixed; `standard` is the project's default."""
+    assert sorted(Rules.preset_names()) == sorted(EXPECTED_PRESETS)
+    assert len(Rules.preset_names()) == 14
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_PRESETS))
+def test_preset_option_values(name):
+    """RULES.md §Presets and each section's 'which value each guide uses'. Sultan S0, GameLake S1,
+    Zipi S2, CetinsGame S3, açık eşli S4 (values quoted in the other tests of this file)."""
+    r = Rules.preset(name)
+    expected = {**COMMON, **EXPECTED_PRESETS[name]}
+    actual = {k: getattr(r, k) for k in expected}
+    assert actual == expected
+    family = name.split("-")[0]
+    if family in MATCH_LENGTHS:
+        assert r.deals in MATCH_LENGTHS[family]  # GameLake 3/5/10, CetinsGame 4/8/12 deals
+    if name == "esli-acik":
+        assert r.target_score is not None and r.target_score > 0  # 'to a target score'
+
+
+def test_standard_is_the_cetinsgame_table():
+    """RULES.md §Presets: 'The project's own default (`standard`) is the CetinsGame table.' S3."""
+    std = Rules.preset("standard").to_dict()
+    cg = Rules.preset("cetinsgame-ihaleli").to_dict()
+    std.pop("name")
+    cg.pop("name")
+    assert std == cg
+    assert Game(seed=1).rules.to_dict() | {"name": "x"} == Rules.preset("standard").to_dict() | {
+        "name": "x"}
