@@ -26,6 +26,7 @@ batak.game.IllegalMove: you must follow suit: hearts were led and you hold KH
 
 from __future__ import annotations
 
+import math
 import random
 import secrets
 from collections.abc import Iterable, Sequence
@@ -49,7 +50,7 @@ from .moves import (
     parse_move,
 )
 from .rules import Rules
-from .scoring import score
+from .scoring import deal_score
 
 __all__ = ["Contract", "DealError", "Game", "IllegalMove", "Phase", "Trick"]
 
@@ -139,6 +140,7 @@ class Game:
 
     __slots__ = (
         "_bids",
+        "_break_on_lead",
         "_broken",
         "_buried",
         "_contract_bid",
@@ -151,9 +153,13 @@ class Game:
         "_history",
         "_initial_hands",
         "_initial_kitty",
+        "_lead_restricted",
         "_lead_suit",
         "_legal_mask",
         "_n",
+        "_overtake",
+        "_overtake_after_ruff",
+        "_overtrump",
         "_passed",
         "_ruffed",
         "_scores",
@@ -161,9 +167,10 @@ class Game:
         "_to_move",
         "_trick_cards",
         "_trick_leader",
-        "_tricks",
+        "_trick_log",
         "_tricks_won",
         "_trump",
+        "_trump_if_cannot",
         "_win_card",
         "_win_seat",
         "dealer",
@@ -212,7 +219,14 @@ class Game:
         self._buried: list[Card] = []
         self._trump = -1
         self._broken = False
-        self._tricks: list[Trick] = []
+        self._trick_log: list[tuple[int, tuple[int, ...], int]] = []  # (leader, cards, winner)
+        # the table options the card play reads on every card, looked up once
+        self._lead_restricted = r.trump_lead == "after_broken"
+        self._overtake = r.overtake
+        self._overtake_after_ruff = r.overtake_after_ruff
+        self._overtrump = r.overtrump and r.overtake  # RULES.md: no overtake also switches off 4
+        self._trump_if_cannot = r.trump_if_cannot_overtrump
+        self._break_on_lead = r.broken_by == "any_trump"
         self._tricks_won = [0] * n
         self._trick_cards: list[int] = []
         self._trick_leader = 0
@@ -277,11 +291,16 @@ class Game:
     @property
     def tricks(self) -> list[Trick]:
         """The finished tricks, in order."""
-        return list(self._tricks)
+        return [
+            Trick(lead, tuple(CARDS[c] for c in cards), win) for lead, cards, win in self._trick_log
+        ]
 
     @property
     def last_trick(self) -> Trick | None:
-        return self._tricks[-1] if self._tricks else None
+        if not self._trick_log:
+            return None
+        lead, cards, win = self._trick_log[-1]
+        return Trick(lead, tuple(CARDS[c] for c in cards), win)
 
     @property
     def current_trick(self) -> list[tuple[int, Card]]:
@@ -361,10 +380,9 @@ class Game:
         seat = self._to_move
         assert seat is not None
         h = self._hands[seat]
-        r = self.rules
         trump = self._trump
         if not self._trick_cards:
-            if trump >= 0 and not self._broken and r.trump_lead == "after_broken":
+            if trump >= 0 and not self._broken and self._lead_restricted:
                 other = h & ~SUIT_MASKS[trump]
                 mask = other if other else h
             else:
@@ -374,18 +392,20 @@ class Game:
             hs = h & SUIT_MASKS[lead]
             if hs:
                 mask = hs
-                if r.overtake and (lead == trump or not self._ruffed or r.overtake_after_ruff):
+                if self._overtake and (
+                    lead == trump or not self._ruffed or self._overtake_after_ruff
+                ):
                     higher = hs & _above(self._hi_led)
                     if higher:
                         mask = higher
             elif trump >= 0 and h & SUIT_MASKS[trump]:
                 ht = h & SUIT_MASKS[trump]
                 mask = ht
-                if self._ruffed and r.overtrump and r.overtake:  # RULES.md: no overtake, no 4
+                if self._ruffed and self._overtrump:
                     higher = ht & _above(self._hi_trump)
                     if higher:
                         mask = higher
-                    elif not r.trump_if_cannot_overtrump:
+                    elif not self._trump_if_cannot:
                         mask = h
             else:
                 mask = h
@@ -480,7 +500,10 @@ class Game:
         the state unchanged.
         """
         if type(move) is Card and self.phase is Phase.PLAY and seat is None:
-            if not self._legal() >> move.index & 1:
+            mask = self._legal_mask
+            if mask < 0:
+                mask = self._legal()
+            if not mask >> move.index & 1:
                 raise self._explain_card(self._to_move, move)  # type: ignore[arg-type]
             self._play_card(move.index)
             self._history.append(move)
@@ -601,7 +624,7 @@ class Game:
             self._win_card = idx
             self._ruffed = False
             self._hi_trump = idx if suit == trump else -1
-            if suit == trump and self.rules.broken_by == "any_trump":
+            if suit == trump and self._break_on_lead:
                 self._broken = True
         elif suit == self._lead_suit:
             if idx > self._hi_led:
@@ -624,11 +647,11 @@ class Game:
             self._to_move = (seat + 1) % n
             return
         winner = self._win_seat
-        self._tricks.append(Trick(self._trick_leader, tuple(CARDS[c] for c in cards), winner))
+        self._trick_log.append((self._trick_leader, tuple(cards), winner))
         self._tricks_won[winner] += 1
         self._trick_cards = []
         self._trick_leader = winner
-        if len(self._tricks) == self.tricks_per_deal:
+        if len(self._trick_log) == self.tricks_per_deal:
             self._finish()
         else:
             self._to_move = winner
@@ -638,13 +661,15 @@ class Game:
         self._to_move = None
         r = self.rules
         if r.bidding == "kozmaca":
-            self._scores = score(r, self._tricks_won, bids=[b or 0 for b in self._seat_bids])
+            self._scores = deal_score(
+                r, self._tricks_won, None, None, [b or 0 for b in self._seat_bids]
+            )
         elif self._contract_bidder >= 0:
-            self._scores = score(
-                r, self._tricks_won, bidder=self._contract_bidder, bid=self._contract_bid
+            self._scores = deal_score(
+                r, self._tricks_won, self._contract_bidder, self._contract_bid, None
             )
         else:
-            self._scores = score(r, self._tricks_won)
+            self._scores = deal_score(r, self._tricks_won, None, None, None)
 
     # ------------------------------------------------------------------ copies and views
     def copy(self) -> Game:
@@ -658,7 +683,7 @@ class Game:
         g._passed = list(self._passed)
         g._seat_bids = list(self._seat_bids)
         g._buried = list(self._buried)
-        g._tricks = list(self._tricks)
+        g._trick_log = list(self._trick_log)
         g._tricks_won = list(self._tricks_won)
         g._trick_cards = list(self._trick_cards)
         g._scores = list(self._scores) if self._scores is not None else None
@@ -676,10 +701,10 @@ class Game:
 
 # ---------------------------------------------------------------------- dealing
 def _shuffled_deal(rules: Rules, seed: int | str | bytes | None) -> tuple[list[int], int]:
-    deck = list(range(52))
     if seed is None:
-        secrets.SystemRandom().shuffle(deck)
+        deck = _secure_permutation()
     else:
+        deck = list(range(52))
         random.Random(seed).shuffle(deck)
     hs = rules.hand_size
     hands = []
@@ -692,6 +717,24 @@ def _shuffled_deal(rules: Rules, seed: int | str | bytes | None) -> tuple[list[i
     for i in deck[rules.players * hs :]:
         kitty |= 1 << i
     return hands, kitty
+
+
+_FACTORIAL_52 = math.factorial(52)
+
+
+def _secure_permutation() -> list[int]:
+    """A uniformly random order of the 52 cards from one draw of the system's secure source.
+
+    A number below 52! read as a factorial-base (Lehmer) code picks one permutation, each equally
+    likely; one ``secrets.randbelow`` call replaces the dozens a card-by-card shuffle makes.
+    """
+    code = secrets.randbelow(_FACTORIAL_52)
+    pool = list(range(52))
+    out = []
+    for base in range(52, 0, -1):
+        code, k = divmod(code, base)
+        out.append(pool.pop(k))
+    return out
 
 
 def _as_cards(cards: Iterable[Card | str] | str, what: str) -> list[Card]:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from .rules import Rules
 
-__all__ = ["ScoringError", "is_king", "score"]
+__all__ = ["ScoringError", "deal_score", "is_king", "score"]
 
 
 class ScoringError(ValueError):
@@ -101,7 +101,7 @@ def score(
             raise ScoringError(f"need {n} bids of at least 1, got {bids!r}")
         if rules.partners:
             raise ScoringError("bids per seat are for players on their own, not partners")
-        return [_made_score(rules, b[s], t[s]) for s in range(n)]
+        return deal_score(rules, t, None, None, b)
     if bidder is None:
         if bid is not None:
             raise ScoringError("a bid needs its bidder")
@@ -109,14 +109,29 @@ def score(
             raise ScoringError("Koz Maça with bids needs bids=[...] (one per seat)")
         if rules.scoring in ("sultan", "acik"):
             raise ScoringError(f"scoring {rules.scoring!r} needs a bidder and a bid")
-        return [_defender_score(rules, t[s], None) for s in range(n)]
+        return deal_score(rules, t, None, None, None)
     if bid is None:
         raise ScoringError("a bidder needs a bid")
     if not 0 <= bidder < n:
         raise ScoringError(f"bidder must be a seat 0..{n - 1}, got {bidder}")
     if not rules.min_bid <= bid <= rules.max_bid:
         raise ScoringError(f"bid must be {rules.min_bid}..{rules.max_bid}, got {bid}")
+    return deal_score(rules, t, bidder, bid, None)
 
+
+def deal_score(
+    rules: Rules,
+    t: Sequence[int],
+    bidder: int | None,
+    bid: int | None,
+    bids: Sequence[int] | None,
+) -> list[int]:
+    """:func:`score` without the argument checks, for the engine's own well-formed deals."""
+    n = rules.players
+    if bids is not None:
+        return [_made_score(rules, bids[s], t[s]) for s in range(n)]
+    if bidder is None or bid is None:
+        return [_defender_score(rules, t[s], None) for s in range(n)]
     team_of = [rules.team_of(s) for s in range(n)]
     unit_tricks = [sum(t[x] for x in team_of[s]) for s in range(n)]
     bidder_team = team_of[bidder]
