@@ -1,0 +1,256 @@
+"""Time to solve Batak deals double-dummy, next to DDS (``endplay``) on the same deals as bridge.
+
+Run from the repository root::
+
+    pip install endplay             # the peer; optional, batak's own figures need nothing
+    python benchmarks/solver_speed.py --deals 30
+
+What is measured, over ``--deals`` seeded deals of the ``standard`` table (4 players, ihaleli):
+
+* **full deal (13 cards)**: a simple auction (the seat with the most high-card points plus long-suit
+  length bids the minimum, everyone else passes), trump = the bidder's longest suit, then the
+  time of ``solve_position`` for the bidder (alone) from the first lead: the C engine only
+  (the Python reference takes minutes on some deals).
+* **8 cards per hand**: the same deal after 5 tricks of seeded random legal play; C and Python.
+* **peer**: DDS (``endplay.dds.solve_board`` in ``SolveMode.OptimalOne``: the most tricks for the
+  side on lead, one declarer/strain) on the same 52 cards dealt as a bridge deal, the same
+  leader and the same trump suit; and its 8-card position after 5 tricks of random legal bridge
+  play. DDS keeps its own tables between calls, as ours does inside one call only.
+
+Figures are the median and p90 over deals; the ratio is ours/DDS (median/median). Progress goes
+to stderr, a table to stdout, everything to ``--json`` (default
+``benchmarks/results/solver_speed.json``, git-ignored). Exits 0 without endplay (no ratio).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from batak import Game
+from batak.bots import solver as S
+from batak.bots.solver import Position, solve_position
+from batak.cards import SUIT_MASKS
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_JSON = HERE / "results" / "solver_speed.json"
+HCP = {12: 4, 11: 3, 10: 2, 9: 1}  # ace, king, queen, jack
+
+
+# ---------------------------------------------------------------------- deals
+def strength(hand: int) -> tuple[int, int]:
+    """High-card points plus length beyond four in each suit (the auction's yardstick)."""
+    points = sum(HCP.get(c % 13, 0) for c in range(52) if hand >> c & 1)
+    lengths = [(hand & m).bit_count() for m in SUIT_MASKS]
+    return points + sum(max(0, n - 4) for n in lengths), max(lengths)
+
+
+def longest_suit(hand: int) -> int:
+    def key(s: int) -> tuple[int, int]:
+        cards = hand & SUIT_MASKS[s]
+        return cards.bit_count(), sum(HCP.get(c % 13, 0) for c in range(52) if cards >> c & 1)
+
+    return max(range(4), key=key)
+
+
+def auctioned_deal(seed: int) -> Game:
+    """A ``standard`` deal after the simple auction and the trump choice: the bidder leads."""
+    g = Game("standard", seed=seed, dealer=seed % 4)
+    hands = hand_masks(g)
+    bidder = max(range(4), key=lambda s: strength(hands[s]))
+    while g.phase.value == "bidding":
+        g.play(f"bid {g.rules.min_bid}" if g.to_move == bidder else "pass")
+    g.play("trump " + "SHDC"[longest_suit(hands[bidder])])
+    return g
+
+
+def hand_masks(g: Game) -> list[int]:
+    return [sum(c.mask for c in h) for h in g.hands]
+
+
+def after_tricks(g: Game, tricks: int, seed: int) -> Game:
+    rng = random.Random(seed)
+    g = g.copy()
+    for _ in range(tricks * g.players):
+        g.play(rng.choice(g.legal_moves()))
+    return g
+
+
+# ---------------------------------------------------------------------- bridge (the peer)
+def pbn(hands: list[int]) -> str:
+    """``N:`` deal string of four hand masks (seat 0 = north)."""
+
+    def hand(mask: int) -> str:
+        return ".".join(
+            "".join("AKQJT98765432"[12 - r] for r in range(12, -1, -1) if mask >> (s * 13 + r) & 1)
+            for s in range(4)
+        )
+
+    return "N:" + " ".join(hand(h) for h in hands)
+
+
+def bridge_after_tricks(
+    hands: list[int], leader: int, trump: int, tricks: int, seed: int
+) -> tuple[list[int], int]:
+    """Random legal bridge play (follow suit if you can; highest trump, else of the suit led,
+    wins): the hands and the leader after ``tricks`` tricks."""
+    rng = random.Random(seed)
+    hands = list(hands)
+    for _ in range(tricks):
+        played: list[int] = []
+        for i in range(4):
+            seat = (leader + i) % 4
+            h = hands[seat]
+            if played and h & SUIT_MASKS[played[0] // 13]:
+                h &= SUIT_MASKS[played[0] // 13]
+            card = rng.choice([c for c in range(52) if h >> c & 1])
+            hands[seat] &= ~(1 << card)
+            played.append(card)
+        lead = played[0] // 13
+        power = [100 + c if c // 13 == trump else (c if c // 13 == lead else -1) for c in played]
+        leader = (leader + power.index(max(power))) % 4
+    return hands, leader
+
+
+def dds_timer() -> Callable[[list[int], int, int], tuple[float, int]] | None:
+    try:
+        from endplay.dds import solve_board
+        from endplay.dds.solve import SolveMode
+        from endplay.types import Deal, Denom, Player
+    except ImportError:
+        return None
+
+    def run(hands: list[int], leader: int, trump: int) -> tuple[float, int]:
+        deal = Deal(pbn(hands))
+        deal.first = Player(leader)
+        deal.trump = Denom(trump)
+        t = time.perf_counter()
+        result = list(solve_board(deal, SolveMode.OptimalOne))
+        elapsed = time.perf_counter() - t
+        return elapsed, result[0][1]
+
+    return run
+
+
+# ---------------------------------------------------------------------- measurements
+def timed(fn: Callable[[], int]) -> tuple[float, int]:
+    t = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - t, value
+
+
+def summary(times: list[float]) -> dict[str, float]:
+    ordered = sorted(times)
+    p90 = ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
+    return {
+        "n": len(ordered),
+        "median_ms": statistics.median(ordered) * 1000,
+        "p90_ms": p90 * 1000,
+        "max_ms": ordered[-1] * 1000,
+        "mean_ms": statistics.fmean(ordered) * 1000,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=30, help="seeded deals (default 30)")
+    ap.add_argument("--seed", type=int, default=1, help="first deal's seed")
+    ap.add_argument("--no-python", action="store_true", help="skip the Python engine")
+    ap.add_argument("--json", type=Path, default=DEFAULT_JSON)
+    args = ap.parse_args(argv)
+    if not S.c_engine_available():
+        print("the compiled solver is not built (pip install . with a C compiler)", file=sys.stderr)
+        return 1
+    peer = dds_timer()
+    if peer is None:
+        print("endplay is not installed: reporting batak's figures alone", file=sys.stderr)
+    else:
+        peer(hand_masks(auctioned_deal(0)), 0, 0)  # warm-up: DDS allocates its tables
+
+    series: dict[str, list[float]] = {k: [] for k in ("c_13", "c_8", "python_8", "dds_13", "dds_8")}
+    values: list[dict[str, int]] = []
+    start = time.perf_counter()
+    for i in range(args.deals):
+        seed = args.seed + i
+        g = auctioned_deal(seed)
+        pos13 = Position.from_game(g)
+        g8 = after_tricks(g, 5, seed)
+        pos8 = Position.from_game(g8)
+        row: dict[str, int] = {"seed": seed}
+        t, row["c_13"] = timed(lambda p=pos13: solve_position(p, engine="c"))
+        series["c_13"].append(t)
+        t, row["c_8"] = timed(lambda p=pos8: solve_position(p, engine="c"))
+        series["c_8"].append(t)
+        if not args.no_python:
+            t, row["python_8"] = timed(lambda p=pos8: solve_position(p, engine="python"))
+            series["python_8"].append(t)
+            assert row["python_8"] == row["c_8"], (seed, row)
+        if peer is not None:
+            hands = list(pos13.hands)
+            t, row["dds_13"] = peer(hands, pos13.leader, pos13.trump)
+            series["dds_13"].append(t)
+            h8, lead8 = bridge_after_tricks(hands, pos13.leader, pos13.trump, 5, seed)
+            t, row["dds_8"] = peer(h8, lead8, pos13.trump)
+            series["dds_8"].append(t)
+        values.append(row)
+        elapsed = time.perf_counter() - start
+        sys.stderr.write(
+            f"\r\x1b[2K[{i + 1}/{args.deals}] {elapsed:6.1f}s  seed {seed}: "
+            f"C 13 cards {series['c_13'][-1] * 1000:8.1f} ms"
+            + ("" if sys.stderr.isatty() else "\n")
+        )
+        sys.stderr.flush()
+    sys.stderr.write("\n")
+
+    results = {k: summary(v) for k, v in series.items() if v}
+    ratios: dict[str, float] = {}
+    if peer is not None:
+        ratios["c_13_vs_dds_13"] = results["c_13"]["median_ms"] / results["dds_13"]["median_ms"]
+        ratios["c_8_vs_dds_8"] = results["c_8"]["median_ms"] / results["dds_8"]["median_ms"]
+    if "python_8" in results:
+        ratios["python_8_vs_c_8"] = results["python_8"]["median_ms"] / results["c_8"]["median_ms"]
+    labels = {
+        "c_13": "batak C, full deal (13 cards)",
+        "c_8": "batak C, 8 cards per hand",
+        "python_8": "batak Python, 8 cards per hand",
+        "dds_13": "DDS (endplay), bridge full deal",
+        "dds_8": "DDS (endplay), bridge 8 cards",
+    }
+    print(f"{'':34} {'median ms':>10} {'p90 ms':>10} {'max ms':>10}")
+    for k, r in results.items():
+        print(f"{labels[k]:34} {r['median_ms']:10.2f} {r['p90_ms']:10.2f} {r['max_ms']:10.2f}")
+    for k, v in ratios.items():
+        print(f"ratio {k}: {v:.2f}")
+
+    report: dict[str, Any] = {
+        "benchmark": "solver_speed",
+        "when": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "machine": {"python": platform.python_version(), "platform": platform.platform()},
+        "deals": args.deals,
+        "first_seed": args.seed,
+        "results": results,
+        "ratios": ratios,
+        "peer": "endplay.dds.solve_board (DDS), OptimalOne" if peer is not None else None,
+        "values": values,
+    }
+    if peer is not None:
+        import endplay
+
+        report["peer_version"] = endplay.__version__
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {args.json}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

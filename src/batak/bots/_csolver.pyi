@@ -1,0 +1,45 @@
+"""Type stub of the compiled solver (``_csolver.c``); see ``batak.bots.solver``."""
+
+from typing import final
+
+def solve(
+    hands: tuple[int, ...],
+    trump: int,
+    leader: int,
+    trick: tuple[int, ...],
+    broken: bool,
+    side_mask: int,
+    flags: int,
+    tt_bits: int = 20,
+) -> int:
+    """Most tricks the side (seats with their bit set in ``side_mask``) takes from this position
+    on, the current trick included, against best play.
+
+    ``flags``: 1 overtake, 2 overtake_after_ruff, 4 overtrump (the caller clears it when overtake
+    is off, as the engine does), 8 trump_if_cannot_overtrump,
+    16 trump leads restricted until broken (and a trump exists), 32 any trump breaks trumps.
+    The table holds at most ``2**tt_bits`` entries (small positions use fewer)."""
+
+@final
+class Solver:
+    """One transposition table kept between :meth:`solve` calls (for many related positions).
+
+    Entries stay valid while trump, side_mask, flags and the number of players stay the same;
+    a call with other values drops them. One thread at a time (another gets RuntimeError)."""
+
+    def __init__(self, tt_bits: int = 20) -> None: ...
+    def solve(
+        self,
+        hands: tuple[int, ...],
+        trump: int,
+        leader: int,
+        trick: tuple[int, ...],
+        broken: bool,
+        side_mask: int,
+        flags: int,
+    ) -> int: ...
+    def clear(self) -> None:
+        """Forget every entry."""
+    @property
+    def nodes(self) -> int:
+        """Trick-boundary nodes searched so far."""

@@ -1,0 +1,459 @@
+"""A double-dummy solver for Batak: every hand visible, both sides play perfectly.
+
+Given a position in the card play, :func:`solve` returns the most tricks a side (by default the
+bidder's team) can take in the whole deal against best defence, and :func:`card_values` the value
+of each legal card for the side to move. It follows every table option that shapes the play
+(compulsory overtake, overtake after a ruff, must trump, overtrump, trump if you cannot
+overtrump, the trump-lead restriction and what breaks trumps).
+
+The search is what bridge double-dummy solvers taught: a boolean search "can the side take at least
+``k`` more tricks?" with alpha-beta (a zero window), driven by a binary search on ``k``; a
+transposition table at trick boundaries that stores lower and upper bounds on the side's tricks;
+cards that are equivalent (no other player's card lies between them) searched once; and moves
+ordered so that likely cut-offs come first. This pure-Python version is the readable reference;
+``batak.bots._csolver`` is a compiled twin used when it is available, and the tests check that both
+agree.
+
+>>> from batak.game import Game
+>>> g = Game("standard", hands=["AS KS 2H", "QS 3H 4H", "JS 5H 6H", "TS 7H 8H"], dealer=3)
+>>> for m in ["bid 4", "pass", "pass", "pass", "trump S"]: g.play(m)
+>>> solve(g)          # the bidder (seat 0) leads the hearts and takes its two spades
+2
+>>> sorted((str(c), v) for c, v in card_values(g).items())
+[('2H', 2)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..cards import SUIT_MASKS, Card, mask_of, parse_cards
+from ..game import Game, Phase
+from ..rules import Rules
+
+try:
+    from . import _csolver
+except ImportError:  # built without a C compiler: the pure-Python search below does the work
+    _csolver = None  # type: ignore[assignment]
+
+__all__ = ["ENGINES", "Position", "c_engine_available", "card_values", "solve", "solve_position"]
+
+ENGINES = ("auto", "c", "python")
+"""``engine=`` values: ``auto`` (the compiled solver when built, else Python), ``c``, ``python``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A card-play position: everything the solver needs, all hands visible.
+
+    ``trick`` holds the cards already in the current trick in play order, starting with
+    ``leader``'s. ``side`` is the set of seats whose tricks are counted (a partnership, the bidder,
+    or one Koz Maça player).
+    """
+
+    rules: Rules
+    hands: tuple[int, ...]
+    trump: int  # suit ordinal, -1 for none
+    leader: int
+    trick: tuple[int, ...]
+    broken: bool
+    side: frozenset[int]
+    side_tricks: int  # tricks the side has already taken
+
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) % self.rules.players
+
+    @property
+    def tricks_left(self) -> int:
+        """Tricks still to be won, the current one included."""
+        return bin(self.hands[self.leader]).count("1") + (1 if self.trick else 0)
+
+    @staticmethod
+    def from_game(game: Game, side: Iterable[int] | None = None) -> Position:
+        """The position of ``game`` (which must be in the card play)."""
+        if game.phase is not Phase.PLAY:
+            raise ValueError(f"the solver needs a deal in the card play, not {game.phase.value}")
+        rules = game.rules
+        side_set = frozenset(side) if side is not None else _default_side(game)
+        trick = game.current_trick
+        leader = trick[0][0] if trick else game.to_move
+        assert leader is not None
+        trump = game.trump
+        won = game.tricks_won
+        return Position(
+            rules=rules,
+            hands=tuple(mask_of(h) for h in game.hands),
+            trump=trump.ordinal if trump is not None else -1,
+            leader=leader,
+            trick=tuple(c.index for _, c in trick),
+            broken=game.trumps_broken,
+            side=side_set,
+            side_tricks=sum(won[s] for s in side_set),
+        )
+
+    @staticmethod
+    def start(
+        rules: Rules,
+        hands: Sequence[Iterable[Card | str] | str],
+        *,
+        trump: str | None,
+        leader: int,
+        side: Iterable[int],
+    ) -> Position:
+        """The first lead of a deal with these hands (kitty already buried), for bidding by
+        simulation: ``trump`` is a suit letter or None."""
+        masks = tuple(mask_of(parse_cards(h)) for h in hands)
+        t = "SHDC".index(trump) if trump is not None else -1
+        return Position(rules, masks, t, leader, (), False, frozenset(side), 0)
+
+
+def _default_side(game: Game) -> frozenset[int]:
+    c = game.contract
+    if c is not None:
+        return frozenset(game.rules.team_of(c.bidder))
+    seat = game.to_move
+    assert seat is not None
+    return frozenset(game.rules.team_of(seat))
+
+
+def _above(index: int) -> int:
+    return ~((2 << index) - 1)
+
+
+class _Solver:
+    """One search over positions that share rules and side (the table persists between calls)."""
+
+    def __init__(self, rules: Rules, side: frozenset[int], trump: int) -> None:
+        self.n = rules.players
+        self.trump = trump
+        self.trump_mask = SUIT_MASKS[trump] if trump >= 0 else 0
+        self.on_side = [s in side for s in range(self.n)]
+        self.overtake = rules.overtake
+        self.overtake_after_ruff = rules.overtake_after_ruff
+        self.overtrump = rules.overtrump and rules.overtake  # RULES.md: no overtake, no 4
+        self.trump_if_cannot = rules.trump_if_cannot_overtrump
+        self.lead_restricted = trump >= 0 and rules.trump_lead == "after_broken"
+        self.break_on_lead = rules.broken_by == "any_trump"
+        # (hands..., leader, broken) -> (lower, upper) bounds on the side's remaining tricks
+        self.table: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.nodes = 0
+
+    # -- legal cards -------------------------------------------------------------------
+    def lead_mask(self, h: int, broken: bool) -> int:
+        if self.lead_restricted and not broken:
+            other = h & ~self.trump_mask
+            if other:
+                return other
+        return h
+
+    def follow_mask(self, h: int, lead: int, hi_led: int, hi_trump: int, ruffed: bool) -> int:
+        hs = h & SUIT_MASKS[lead]
+        if hs:
+            if self.overtake and (lead == self.trump or not ruffed or self.overtake_after_ruff):
+                higher = hs & _above(hi_led)
+                if higher:
+                    return higher
+            return hs
+        ht = h & self.trump_mask
+        if ht:
+            if ruffed and self.overtrump:
+                higher = ht & _above(hi_trump)
+                if higher:
+                    return higher
+                if not self.trump_if_cannot:
+                    return h
+            return ht
+        return h
+
+    # -- move generation -----------------------------------------------------------------
+    @staticmethod
+    def distinct(legal: int, others: int) -> list[int]:
+        """One card of each run of equivalent legal cards, high to low.
+
+        Two cards are equivalent when no card held by another player (or lying in the current
+        trick) sits between them in the same suit.
+        """
+        out: list[int] = []
+        prev = -1
+        m = legal
+        while m:
+            c = m.bit_length() - 1
+            m &= ~(1 << c)
+            if prev >= 0 and prev // 13 == c // 13:
+                between = ((1 << prev) - 1) & ~((2 << c) - 1)
+                if not others & between:
+                    prev = c
+                    continue
+            out.append(c)
+            prev = c
+        return out
+
+    # -- search --------------------------------------------------------------------------
+    def at_least(self, hands: list[int], leader: int, broken: bool, need: int) -> bool:
+        """Can the side take at least ``need`` of the remaining tricks (we are at a trick start)?"""
+        if need <= 0:
+            return True
+        left = hands[leader].bit_count()
+        if need > left:
+            return False
+        key = (*hands, leader, broken)
+        bounds = self.table.get(key)
+        if bounds is not None:
+            lo, hi = bounds
+            if lo >= need:
+                return True
+            if hi < need:
+                return False
+        else:
+            lo, hi = 0, left
+        self.nodes += 1
+        result = self._lead(hands, leader, broken, need)
+        if result:
+            lo = max(lo, need)
+        else:
+            hi = min(hi, need - 1)
+        self.table[key] = (lo, hi)
+        return result
+
+    def _lead(self, hands: list[int], leader: int, broken: bool, need: int) -> bool:
+        h = hands[leader]
+        legal = self.lead_mask(h, broken)
+        others = 0
+        for s in range(self.n):
+            if s != leader:
+                others |= hands[s]
+        maximize = self.on_side[leader]
+        trump = self.trump
+        for c in self.distinct(legal, others):
+            suit = c // 13
+            hands[leader] = h & ~(1 << c)
+            br = broken or (suit == trump and self.break_on_lead)
+            ok = self._follow(
+                hands, leader, 1, [c], suit, c, c if suit == trump else -1, False, leader, br, need
+            )
+            hands[leader] = h
+            if ok == maximize:
+                return ok
+        return not maximize
+
+    def _follow(
+        self,
+        hands: list[int],
+        leader: int,
+        i: int,
+        trick: list[int],
+        lead: int,
+        hi_led: int,
+        hi_trump: int,
+        ruffed: bool,
+        winner: int,
+        broken: bool,
+        need: int,
+    ) -> bool:
+        n = self.n
+        if i == n:
+            won = self.on_side[winner]
+            return self.at_least(hands, winner, broken, need - 1 if won else need)
+        seat = (leader + i) % n
+        h = hands[seat]
+        legal = self.follow_mask(h, lead, hi_led, hi_trump, ruffed)
+        others = 0
+        for s in range(n):
+            if s != seat:
+                others |= hands[s]
+        for c in trick:
+            others |= 1 << c
+        maximize = self.on_side[seat]
+        trump = self.trump
+        order = self.distinct(legal, others)
+        if self.on_side[winner] == maximize:
+            order.reverse()  # our side is winning: cheapest cards first
+        for c in order:
+            suit = c // 13
+            n_hi_led, n_hi_trump, n_ruffed, n_winner, n_broken = (
+                hi_led,
+                hi_trump,
+                ruffed,
+                winner,
+                broken,
+            )
+            if suit == lead:
+                if c > hi_led:
+                    n_hi_led = c
+                    if not ruffed:
+                        n_winner = seat
+                    if suit == trump:
+                        n_hi_trump = c
+            elif suit == trump:
+                n_ruffed = True
+                n_broken = True
+                if c > hi_trump:
+                    n_hi_trump = c
+                    n_winner = seat
+            hands[seat] = h & ~(1 << c)
+            trick.append(c)
+            ok = self._follow(
+                hands,
+                leader,
+                i + 1,
+                trick,
+                lead,
+                n_hi_led,
+                n_hi_trump,
+                n_ruffed,
+                n_winner,
+                n_broken,
+                need,
+            )
+            trick.pop()
+            hands[seat] = h
+            if ok == maximize:
+                return ok
+        return not maximize
+
+    def resume(self, pos: Position, need: int) -> bool:
+        """``at_least`` from a position that may be in the middle of a trick."""
+        hands = list(pos.hands)
+        if not pos.trick:
+            return self.at_least(hands, pos.leader, pos.broken, need)
+        trump = self.trump
+        lead_card = pos.trick[0]
+        lead = lead_card // 13
+        hi_led, hi_trump, ruffed = lead_card, lead_card if lead == trump else -1, False
+        winner = pos.leader
+        for k, c in enumerate(pos.trick[1:], start=1):
+            seat = (pos.leader + k) % self.n
+            suit = c // 13
+            if suit == lead:
+                if c > hi_led:
+                    hi_led = c
+                    if not ruffed:
+                        winner = seat
+                    if suit == trump:
+                        hi_trump = c
+            elif suit == trump:
+                ruffed = True
+                if c > hi_trump:
+                    hi_trump = c
+                    winner = seat
+        return self._follow(
+            hands,
+            pos.leader,
+            len(pos.trick),
+            list(pos.trick),
+            lead,
+            hi_led,
+            hi_trump,
+            ruffed,
+            winner,
+            pos.broken,
+            need,
+        )
+
+
+# ---------------------------------------------------------------------- the compiled twin
+def c_engine_available() -> bool:
+    """True when the compiled solver ``batak.bots._csolver`` was built and imports."""
+    return _csolver is not None
+
+
+def _use_c(engine: str) -> bool:
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "c" and _csolver is None:
+        raise RuntimeError(
+            "the compiled solver batak.bots._csolver is not built (no C compiler at install time?)"
+        )
+    return engine != "python" and _csolver is not None
+
+
+def _c_flags(rules: Rules, trump: int) -> int:
+    """The table options as the compiled solver's ``flags`` bits."""
+    return (
+        (1 if rules.overtake else 0)
+        | (2 if rules.overtake_after_ruff else 0)
+        | (4 if rules.overtrump and rules.overtake else 0)  # as the engine: no overtake, no 4
+        | (8 if rules.trump_if_cannot_overtrump else 0)
+        | (16 if trump >= 0 and rules.trump_lead == "after_broken" else 0)
+        | (32 if rules.broken_by == "any_trump" else 0)
+    )
+
+
+def _c_tt_bits(pos: Position) -> int:
+    """A table big enough for the position (2**20 entries, 24 MiB, for a full deal)."""
+    return min(20, max(12, 2 * pos.tricks_left))
+
+
+def _solve_c(pos: Position, table: _csolver.Solver | None = None) -> int:
+    """The side's tricks from ``pos`` on (not counting ``side_tricks``), by the compiled solver."""
+    assert _csolver is not None
+    args = (
+        pos.hands,
+        pos.trump,
+        pos.leader,
+        pos.trick,
+        pos.broken,
+        sum(1 << s for s in pos.side),
+        _c_flags(pos.rules, pos.trump),
+    )
+    if table is not None:
+        return table.solve(*args)
+    return _csolver.solve(*args, _c_tt_bits(pos))
+
+
+# ---------------------------------------------------------------------- entry points
+def solve_position(pos: Position, solver: _Solver | None = None, *, engine: str = "auto") -> int:
+    """The side's total tricks in the deal from ``pos`` with best play by everyone.
+
+    ``engine``: ``auto`` uses the compiled solver when it is built, else this module's search;
+    ``c`` or ``python`` force one. ``solver`` (a :class:`_Solver`, to share its table between
+    related positions) is used by the Python engine.
+    """
+    if _use_c(engine):
+        return pos.side_tricks + _solve_c(pos)
+    s = solver or _Solver(pos.rules, pos.side, pos.trump)
+    lo, hi = 0, pos.tricks_left
+    while lo < hi:  # binary search with zero-window probes
+        mid = (lo + hi + 1) // 2
+        if s.resume(pos, mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return pos.side_tricks + lo
+
+
+def solve(game: Game, side: Iterable[int] | None = None, *, engine: str = "auto") -> int:
+    """Most tricks ``side`` (default: the bidder's team) takes in this deal, all cards visible."""
+    return solve_position(Position.from_game(game, side), engine=engine)
+
+
+def card_values(
+    game: Game, side: Iterable[int] | None = None, *, engine: str = "auto"
+) -> dict[Card, int]:
+    """For each legal card of the seat to move: the deal's total tricks for ``side`` (default: the
+    mover's team) after playing it, with best play afterwards."""
+    mover = game.to_move
+    if game.phase is not Phase.PLAY or mover is None:
+        raise ValueError("card values need a deal in the card play")
+    side_set = frozenset(side) if side is not None else frozenset(game.rules.team_of(mover))
+    base = Position.from_game(game, side_set)
+    use_c = _use_c(engine)
+    solver = _Solver(base.rules, side_set, base.trump)
+    # the compiled twin shares one table between the cards too (the positions are related)
+    table = _csolver.Solver(_c_tt_bits(base)) if use_c else None
+    values: dict[Card, int] = {}
+    for card in game.legal_moves():
+        assert isinstance(card, Card)
+        after = game.copy()
+        after.play(card)
+        if after.phase is Phase.OVER:
+            values[card] = sum(after.tricks_won[s] for s in side_set)
+            continue
+        pos = Position.from_game(after, side_set)
+        if table is not None:
+            values[card] = pos.side_tricks + _solve_c(pos, table)
+        else:
+            values[card] = solve_position(pos, solver, engine="python")
+    return values

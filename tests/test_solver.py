@@ -1,0 +1,364 @@
+"""The double-dummy solver: the Python reference against a brute-force minimax written from the
+Game API alone, the compiled twin against the reference, and the solver's own consistency.
+
+Every random position is reached through ``Game`` (seeded deals, seeded random legal play), so
+the trump-broken flag, the trick on the table and the hands are ones the engine can produce.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+from collections.abc import Iterable
+
+import pytest
+
+from batak import Rules
+from batak.bots import solver as S
+from batak.bots.solver import Position, card_values, solve, solve_position
+from batak.cards import Card, cards_of
+from batak.game import Game, Phase
+
+HAVE_C = S.c_engine_available()
+needs_c = pytest.mark.skipif(not HAVE_C, reason="the compiled solver _csolver is not built")
+
+PRESETS = Rules.preset_names()
+FLIPS = ("overtake", "overtake_after_ruff", "overtrump", "trump_if_cannot_overtrump")
+
+
+# ---------------------------------------------------------------------- random positions
+def random_rules(rng: random.Random) -> Rules:
+    """A preset with some play options flipped at random."""
+    r = Rules.preset(rng.choice(PRESETS))
+    changes: dict[str, object] = {o: not getattr(r, o) for o in FLIPS if rng.random() < 0.3}
+    if rng.random() < 0.3:
+        changes["trump_lead"] = rng.choice(["after_broken", "any_time"])
+    if rng.random() < 0.3:
+        changes["broken_by"] = rng.choice(["any_trump", "ruff"])
+    return r.replace(**changes) if changes else r
+
+
+def _to_play_phase(g: Game, rng: random.Random) -> bool:
+    """Drive the auction / bury / trump choice with random legal moves; False on a redeal."""
+    while g.phase is not Phase.PLAY:
+        if g.phase is Phase.OVER:
+            return False
+        moves = g.legal_moves()
+        if g.phase is Phase.BIDDING and str(moves[0]) == "pass" and len(moves) > 1:
+            g.play(moves[0] if rng.random() < 0.6 else moves[1])
+        else:
+            g.play(rng.choice(moves))
+    return True
+
+
+def random_game(
+    rng: random.Random, rules: Rules, cards: int, *, extra_tricks: int = 0, mid_trick: bool = True
+) -> Game:
+    """A game in the card play with ``cards`` cards per hand at a trick start (after
+    ``extra_tricks`` random tricks), then maybe some cards of the next trick."""
+    n = rules.players
+    while True:
+        deck = list(range(52))
+        rng.shuffle(deck)
+        size = cards + extra_tricks
+        hands = [cards_of(sum(1 << c for c in deck[s * size : (s + 1) * size])) for s in range(n)]
+        kitty = cards_of(sum(1 << c for c in deck[n * size : n * size + rules.kitty_size]))
+        g = Game(
+            rules, hands=hands, kitty=kitty if rules.kitty_size else None, dealer=rng.randrange(n)
+        )
+        if not _to_play_phase(g, rng):
+            continue
+        for _ in range(extra_tricks * n):
+            g.play(rng.choice(g.legal_moves()))
+        if mid_trick:
+            for _ in range(rng.randrange(n)):
+                g.play(rng.choice(g.legal_moves()))
+        return g
+
+
+def random_side(rng: random.Random, g: Game) -> frozenset[int]:
+    if rng.random() < 0.5 and g.contract is not None:
+        return frozenset(g.rules.team_of(g.contract.bidder))
+    return frozenset(g.rules.team_of(rng.randrange(g.players)))
+
+
+# ---------------------------------------------------------------------- brute force
+def brute_force(game: Game, side: Iterable[int]) -> int:
+    """Minimax over every legal card from the Game API alone: the side's total tricks."""
+    side = frozenset(side)
+    memo: dict[tuple[object, ...], int] = {}
+
+    def value(g: Game) -> int:
+        if g.phase is Phase.OVER:
+            return sum(g.tricks_won[s] for s in side)
+        # the state that decides the rest of the deal (a cache only: every line is still played)
+        key = (
+            tuple(tuple(h) for h in g.hands),
+            tuple(g.current_trick),
+            g.to_move,
+            g.trumps_broken,
+            tuple(g.tricks_won),
+        )
+        if key in memo:
+            return memo[key]
+        results = []
+        for move in g.legal_moves():
+            child = g.copy()
+            child.play(move)
+            results.append(value(child))
+        best = max(results) if g.to_move in side else min(results)
+        memo[key] = best
+        return best
+
+    return value(game)
+
+
+# ---------------------------------------------------------------------- (1) reference = brute force
+@pytest.mark.parametrize("preset", PRESETS)
+def test_reference_matches_brute_force(preset: str) -> None:
+    rng = random.Random(f"brute-{preset}")
+    for i in range(24):
+        rules = Rules.preset(preset) if i < 4 else random_rules_from(rng, preset)
+        cards = rng.choice((2, 2, 3, 3, 3, 4))
+        extra = rng.choice((0, 0, 1, 2))
+        g = random_game(rng, rules, cards, extra_tricks=extra, mid_trick=i % 3 != 0)
+        side = random_side(rng, g)
+        expected = brute_force(g, side)
+        assert solve(g, side, engine="python") == expected, (preset, i, g.hands, g.current_trick)
+
+
+def random_rules_from(rng: random.Random, preset: str) -> Rules:
+    r = Rules.preset(preset)
+    changes: dict[str, object] = {o: rng.random() < 0.5 for o in FLIPS}
+    changes["trump_lead"] = rng.choice(["after_broken", "any_time"])
+    changes["broken_by"] = rng.choice(["any_trump", "ruff"])
+    return r.replace(**changes)
+
+
+def test_reference_matches_brute_force_three_players_and_no_trump() -> None:
+    """Kitty batak (3 players) with every option flipped, and positions without a trump."""
+    rng = random.Random("brute-3p")
+    for i in range(40):
+        rules = random_rules_from(rng, "zipi-kitty")
+        g = random_game(rng, rules, rng.choice((2, 3, 4)), extra_tricks=rng.choice((0, 1)))
+        side = random_side(rng, g)
+        assert solve(g, side, engine="python") == brute_force(g, side), i
+    for i in range(20):  # trump = -1 is not reachable through Game: compare Position solves
+        rules = random_rules(rng)
+        pos = _no_trump_position(rng, rules, rng.choice((2, 3)))
+        assert solve_position(pos, engine="python") == _brute_position(pos), i
+
+
+def _no_trump_position(rng: random.Random, rules: Rules, cards: int) -> Position:
+    n = rules.players
+    deck = rng.sample(range(52), n * cards)
+    hands = tuple(sum(1 << c for c in deck[s * cards : (s + 1) * cards]) for s in range(n))
+    side = frozenset(rules.team_of(rng.randrange(n)))
+    return Position(rules, hands, -1, rng.randrange(n), (), False, side, 0)
+
+
+def _brute_position(pos: Position) -> int:
+    """Brute force over a Position without a trump (follow suit and overtake only apply)."""
+    n = pos.rules.players
+    overtake = pos.rules.overtake
+
+    def value(hands: tuple[int, ...], leader: int, trick: tuple[int, ...]) -> int:
+        if not hands[leader] and not trick:
+            return 0
+        seat = (leader + len(trick)) % n
+        h = hands[seat]
+        legal = h
+        if trick:
+            lead = trick[0] // 13
+            same = [c for c in cards_of(h) if c.index // 13 == lead]
+            if same:
+                legal = sum(c.mask for c in same)
+                hi = max(c for c in trick if c // 13 == lead)
+                higher = [c for c in same if c.index > hi]
+                if overtake and higher:
+                    legal = sum(c.mask for c in higher)
+        results = []
+        for c in cards_of(legal):
+            nh = list(hands)
+            nh[seat] &= ~c.mask
+            t = (*trick, c.index)
+            if len(t) == n:
+                lead = t[0] // 13
+                best = max(range(n), key=lambda i: t[i] if t[i] // 13 == lead else -1)
+                winner = (leader + best) % n
+                results.append((winner in pos.side) + value(tuple(nh), winner, ()))
+            else:
+                results.append(value(tuple(nh), leader, t))
+        return max(results) if seat in pos.side else min(results)
+
+    return value(pos.hands, pos.leader, pos.trick)
+
+
+# ---------------------------------------------------------------------- relative ranks
+def _relabel(rng: random.Random, pos: Position) -> Position:
+    """The same position with each suit's remaining cards moved to other ranks, keeping their
+    order: the game from a trick start cannot tell the difference."""
+    remaining = 0
+    for h in pos.hands:
+        remaining |= h
+    mapping: dict[int, int] = {}
+    for suit in range(4):
+        cards = [c for c in range(suit * 13, suit * 13 + 13) if remaining >> c & 1]
+        targets = sorted(rng.sample(range(suit * 13, suit * 13 + 13), len(cards)))
+        mapping.update(zip(cards, targets, strict=True))
+    hands = tuple(sum(1 << mapping[c] for c in range(52) if h >> c & 1) for h in pos.hands)
+    return Position(pos.rules, hands, pos.trump, pos.leader, (), pos.broken, pos.side, 0)
+
+
+def test_value_depends_only_on_relative_ranks() -> None:
+    """Why the compiled solver may key its table on relative ranks: the reference solver (whose
+    table uses the real cards) gives the same value to order-preserving relabellings."""
+    rng = random.Random("relative")
+    for i in range(150):
+        g = random_game(
+            rng, random_rules(rng), rng.choice((3, 4, 5)), extra_tricks=2, mid_trick=False
+        )
+        pos = Position.from_game(g, random_side(rng, g))
+        pos = Position(pos.rules, pos.hands, pos.trump, pos.leader, (), pos.broken, pos.side, 0)
+        base = solve_position(pos, engine="python")
+        for _ in range(2):
+            assert solve_position(_relabel(rng, pos), engine="python") == base, i
+
+
+# ---------------------------------------------------------------------- (2) C = reference
+def _positions(seed: str, count: int, sizes: tuple[int, ...]) -> list[Position]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        rules = random_rules(rng)
+        g = random_game(rng, rules, rng.choice(sizes), extra_tricks=rng.choice((0, 1, 2)))
+        out.append(Position.from_game(g, random_side(rng, g)))
+    return out
+
+
+@needs_c
+@pytest.mark.parametrize("chunk", range(4))
+def test_c_matches_reference(chunk: int) -> None:
+    for i, pos in enumerate(_positions(f"c-vs-py-{chunk}", 500, (4, 4, 5, 5, 5, 6, 6, 7))):
+        want = solve_position(pos, engine="python")
+        assert solve_position(pos, engine="c") == want, (chunk, i, pos)
+
+
+@needs_c
+def test_c_matches_reference_without_trump_and_relabelled() -> None:
+    rng = random.Random("c-no-trump")
+    for i in range(200):
+        rules = random_rules(rng)
+        pos = _no_trump_position(rng, rules, rng.choice((4, 5, 6)))
+        assert solve_position(pos, engine="c") == solve_position(pos, engine="python"), i
+        moved = _relabel(rng, pos)
+        assert solve_position(moved, engine="c") == solve_position(pos, engine="c"), i
+
+
+@needs_c
+def test_c_table_reuse_across_positions_and_options() -> None:
+    """One ``_csolver.Solver`` over many unrelated positions (other trumps, sides, options, player
+    counts) answers like a fresh table each time."""
+    from batak.bots import _csolver
+
+    table = _csolver.Solver(14)  # small: entries are replaced often
+    for i, pos in enumerate(_positions("reuse", 400, (4, 5, 6))):
+        assert pos.side_tricks + S._solve_c(pos, table) == solve_position(pos, engine="c"), i
+    assert table.nodes > 0
+
+
+@needs_c
+def test_c_from_threads() -> None:
+    """The search releases the GIL and shares nothing: threads get the same answers."""
+    positions = _positions("threads", 60, (6, 7))
+    want = [solve_position(p, engine="c") for p in positions]
+    got: dict[int, int] = {}
+
+    def work(k: int) -> None:
+        for i in range(k, len(positions), 4):
+            got[i] = solve_position(positions[i], engine="c")
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [got[i] for i in range(len(positions))] == want
+
+
+@needs_c
+def test_c_rejects_bad_input() -> None:
+    from batak.bots import _csolver
+
+    hands = (0b111, 0b111000, 0b111000000, 0b111000000000)
+    assert _csolver.solve(hands, 0, 0, (), False, 1, 0) in range(4)
+    bad: list[tuple[object, ...]] = [
+        ((0b111, 0b111, 0b111000000, 0b111000000000), 0, 0, (), False, 1, 0),  # card twice
+        ((0b111, 0b11, 0b111000000, 0b111000000000), 0, 0, (), False, 1, 0),  # sizes
+        (hands, 4, 0, (), False, 1, 0),  # trump
+        (hands, 0, 4, (), False, 1, 0),  # leader
+        (hands, 0, 0, (1,), False, 1, 0),  # trick card also in a hand
+        (hands[:2], 0, 0, (), False, 1, 0),  # players
+        ((1 << 52, 0b111000, 0b111000000, 0b111000000000), 0, 0, (), False, 1, 0),
+    ]
+    for args in bad:
+        with pytest.raises(ValueError):
+            _csolver.solve(*args)  # type: ignore[arg-type]
+
+
+def test_c_engine_is_built_when_required() -> None:
+    """In CI (CI=true, where gcc exists) or with BATAK_REQUIRE_C=1 the optional build must not
+    fail silently."""
+    if os.environ.get("BATAK_REQUIRE_C") != "1" and os.environ.get("CI") != "true":
+        pytest.skip("neither CI=true nor BATAK_REQUIRE_C=1 is set")
+    assert HAVE_C, "batak.bots._csolver did not build or import"
+
+
+def test_engine_argument() -> None:
+    g = Game("standard", hands=["AS KS 2H", "QS 3H 4H", "JS 5H 6H", "TS 7H 8H"], dealer=3)
+    for m in ["bid 4", "pass", "pass", "pass", "trump S"]:
+        g.play(m)
+    assert solve(g, engine="python") == 2
+    with pytest.raises(ValueError):
+        solve(g, engine="fortran")
+    if HAVE_C:
+        assert solve(g, engine="c") == solve(g) == 2
+    else:
+        with pytest.raises(RuntimeError):
+            solve(g, engine="c")
+
+
+# ---------------------------------------------------------------------- (3) card values agree
+@needs_c
+def test_card_values_agree_between_engines() -> None:
+    rng = random.Random("card-values")
+    for i in range(150):
+        g = random_game(
+            rng, random_rules(rng), rng.choice((3, 4, 5, 6)), extra_tricks=rng.choice((0, 1))
+        )
+        side = random_side(rng, g) if i % 2 else None
+        assert card_values(g, side, engine="c") == card_values(g, side, engine="python"), i
+
+
+# ---------------------------------------------------------------------- (4) consistency
+@pytest.mark.parametrize("engine", ["python", pytest.param("c", marks=needs_c)])
+def test_value_is_best_card_value(engine: str) -> None:
+    """The position's value is the mover's best card: max for the side, min for the others."""
+    rng = random.Random(f"consistent-{engine}")
+    for i in range(120 if engine == "python" else 300):
+        sizes = (3, 4, 5) if engine == "python" else (4, 5, 6, 7)
+        g = random_game(rng, random_rules(rng), rng.choice(sizes), extra_tricks=rng.choice((0, 1)))
+        side = random_side(rng, g)
+        values = card_values(g, side, engine=engine)
+        assert set(values) == set(g.legal_moves())
+        pick = max if g.to_move in side else min
+        assert solve(g, side, engine=engine) == pick(values.values()), i
+
+
+def test_card_values_last_card_of_the_deal() -> None:
+    g = Game("standard", hands=["AS", "KS", "QS", "JS"], dealer=3)
+    for m in ["bid 4", "pass", "pass", "pass", "trump H", "AS", "KS", "QS"]:
+        g.play(m)
+    assert card_values(g, [0]) == {Card("JS"): 1}
+    assert card_values(g) == {Card("JS"): 0}
