@@ -738,9 +738,11 @@ def _secure_permutation() -> list[int]:
 
 
 def _as_cards(cards: Iterable[Card | str] | str, what: str) -> list[Card]:
+    if not isinstance(cards, str | Iterable):
+        raise DealError(f"{what}: expected cards, got {cards!r}")
     try:
         return parse_cards(cards)
-    except ValueError as e:
+    except (ValueError, TypeError) as e:
         raise DealError(f"{what}: {e}") from None
 
 
@@ -750,7 +752,7 @@ def _checked_deal(
     kitty: Iterable[Card | str] | str | None,
 ) -> tuple[list[int], int]:
     n = rules.players
-    if isinstance(hands, str) or len(hands) != n:
+    if isinstance(hands, str) or not isinstance(hands, Sequence) or len(hands) != n:
         raise DealError(f"need {n} hands, one per seat")
     parsed = [_as_cards(h, f"hand of seat {s}") for s, h in enumerate(hands)]
     sizes = {len(h) for h in parsed}

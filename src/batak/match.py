@@ -189,7 +189,7 @@ class Match:
         king = contract is not None and is_king(
             r, game.tricks_won, bidder=contract.bidder, bid=contract.bid
         )
-        extra = r.deals is not None and self.deals_scored >= r.deals
+        extra = self.extra_deals > 0  # a tie was found before this deal: it breaks the tie
         self.sheet.append(
             ScoreRow(
                 deal=len(self.games),

@@ -123,7 +123,7 @@ def load_match(data: dict[str, Any] | str | bytes) -> Match:
     rec = _parse(data)
     try:
         rules = Rules.from_dict(rec.get("rules"))  # type: ignore[arg-type]
-    except (RulesError, TypeError) as e:
+    except (RulesError, TypeError, ValueError) as e:
         raise RecordError(f"rules: {e}") from None
     dealer = rec.get("dealer", 0)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
