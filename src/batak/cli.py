@@ -28,6 +28,7 @@ from typing import Any, TextIO
 
 from . import __version__
 from .baseline import choose
+from .bots.arena import add_arena_parser, run_arena
 from .cards import Card, Suit
 from .cli_text import OPTION_HELP, PRESET_SOURCE, VALUE_TEXT, t
 from .game import Game, IllegalMove, Phase
@@ -36,6 +37,7 @@ from .match import Match, ScoreRow
 from .moves import Bid, Bury, Move, Pass, TrumpChoice, parse_move
 from .record import RecordError, dumps, loads
 from .rules import PRESETS, Rules, RulesError
+from .server.serve import add_serve_parser, run_serve
 
 __all__ = ["main"]
 
@@ -939,7 +941,7 @@ def _unknown_preset(con: Console, lang: str, name: str) -> int:
 def build_parser(lang: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="batak", description=t("prog_description", lang))
     parser.add_argument("--version", action="version", version=f"batak {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{play,replay,rules}")
+    sub = parser.add_subparsers(dest="command", metavar="{play,replay,rules,arena,serve}")
 
     def lang_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
@@ -964,6 +966,8 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help=t("help_rules", lang), description=t("help_rules", lang))
     rules.add_argument("name", nargs="?", default=None, metavar="NAME", help=t("help_name", lang))
     lang_option(rules)
+    add_arena_parser(sub, lang)
+    add_serve_parser(sub)
     return parser
 
 
@@ -994,13 +998,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_OK
     _prepare_stdout()
-    lang: str = args.lang or env_lang
+    lang: str = getattr(args, "lang", None) or env_lang
     con = Console(sys.stdout, sys.stdin)
     try:
         if args.command == "play":
             return cmd_play(args, con, lang)
         if args.command == "replay":
             return cmd_replay(args, con, lang)
+        if args.command == "arena":
+            return run_arena(args)
+        if args.command == "serve":
+            return run_serve(args)
         return cmd_rules(args, con, lang)
     except KeyboardInterrupt:
         con.say()

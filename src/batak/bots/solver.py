@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..cards import SUIT_MASKS, Card, mask_of, parse_cards
 from ..game import Game, Phase
@@ -357,6 +358,12 @@ class _Solver:
 def c_engine_available() -> bool:
     """True when the compiled solver ``batak.bots._csolver`` was built and imports."""
     return _csolver is not None
+
+
+def new_table(tt_bits: int = 20) -> Any:
+    """A compiled solver with its own transposition table (``_csolver.Solver``), for many
+    related solves; None when the compiled solver is not built."""
+    return _csolver.Solver(tt_bits) if _csolver is not None else None
 
 
 def _use_c(engine: str) -> bool:

@@ -1,0 +1,180 @@
+"""The ASGI app (Starlette): the websocket at ``/ws``, ``/healthz``, records and the lobby."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .clock import Clock, SystemClock
+from .config import ServerConfig
+from .conn import Bucket, Conn
+from .hub import Hub
+from .protocol import ProtocolError, error, parse
+from .storage import open_storage
+
+__all__ = ["create_app", "origin_allowed"]
+
+log = logging.getLogger("batak.server")
+
+
+def origin_allowed(origin: str | None, host: str | None, config: ServerConfig) -> bool:
+    """Browsers send an Origin: it must be this server's own address or one allowed by name."""
+    if origin is None:
+        return True  # not a browser (the Python client, a bot): nothing to protect
+    if "*" in config.allowed_origins or origin in config.allowed_origins:
+        return True
+    netloc = urlsplit(origin).netloc.lower()
+    if not netloc:
+        return False
+    if host and netloc == host.lower():
+        return True
+    return netloc == urlsplit(config.base_url).netloc.lower()
+
+
+def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette:
+    """The server as an ASGI app; ``app.state.hub`` is the :class:`Hub` once started."""
+    hub = Hub(config, open_storage(config.database_url), clock or SystemClock())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    async def healthz(request: Request) -> Response:
+        if not hub.ready:
+            return JSONResponse({"ok": False, "ready": False}, status_code=503)
+        return JSONResponse({"ok": True, "tables": len(hub.tables), "connections": hub.connections})
+
+    async def index(request: Request) -> Response:
+        return HTMLResponse(_page("Batak", "<p>The Batak server is running.</p>", config))
+
+    async def join_page(request: Request) -> Response:
+        code = html.escape(str(request.path_params["code"])[:16])
+        body = (
+            f"<p>You are invited to the Batak table <b>{code}</b>.</p>"
+            f'<p>Join it with a client: <code>{{"type": "join", "code": "{code}"}}</code>'
+            f" on <code>{html.escape(config.base_url.replace('http', 'ws', 1))}/ws</code>.</p>"
+        )
+        return HTMLResponse(_page(f"Batak · {code}", body, config))
+
+    async def lobby(request: Request) -> Response:
+        return JSONResponse(hub.lobby())
+
+    async def record(request: Request) -> Response:
+        table_id = str(request.path_params["table_id"])[:32]
+        stored = await hub.storage.table(table_id)
+        if stored is None:
+            return JSONResponse({"error": "no such table"}, status_code=404)
+        row, _ = stored
+        if row.status != "over" or row.record is None:
+            return JSONResponse({"error": "the match is not over yet"}, status_code=409)
+        return Response(
+            json.dumps(row.record, ensure_ascii=False, indent=1),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="batak-{table_id}.json"'},
+        )
+
+    async def leaderboard(request: Request) -> Response:
+        return JSONResponse({"players": await hub.storage.leaderboard()})
+
+    async def stats(request: Request) -> Response:
+        return JSONResponse(await hub.storage.stats(str(request.path_params["player_id"])[:64]))
+
+    async def ws_endpoint(websocket: WebSocket) -> None:
+        origin = websocket.headers.get("origin")
+        if not origin_allowed(origin, websocket.headers.get("host"), config):
+            await websocket.close(code=1008, reason="origin not allowed")
+            return
+        await websocket.accept()
+        await serve_socket(hub, config, websocket)
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/healthz", healthz),
+            Route("/join/{code}", join_page),
+            Route("/api/lobby", lobby),
+            Route("/api/leaderboard", leaderboard),
+            Route("/api/players/{player_id}/stats", stats),
+            Route("/api/tables/{table_id}/record", record),
+            WebSocketRoute("/ws", ws_endpoint),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    return app
+
+
+async def serve_socket(hub: Hub, config: ServerConfig, websocket: WebSocket) -> None:
+    """Read one client's messages until it goes; refuse what is malformed, too big or too fast."""
+
+    async def close(code: int, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=code, reason=reason)
+
+    conn = Conn(websocket.send_text, close, queue_size=config.send_queue)
+    conn.start()
+    hub.connections += 1
+    bucket = Bucket(config.rate_per_second, config.rate_burst, time.monotonic())
+    strikes = 0
+    try:
+        while True:
+            message: Any = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            if not bucket.take(time.monotonic()):
+                strikes += 1
+                if strikes >= config.rate_strikes:
+                    conn.send(error("rate_limited", "too many messages: goodbye"))
+                    await conn.flush_and_close(1008, "rate limit")
+                    break
+                conn.send(
+                    error("rate_limited", "too many messages: slow down; this one was dropped")
+                )
+                continue
+            strikes = 0
+            try:
+                msg = parse(raw, config.max_message_bytes)
+            except ProtocolError as e:
+                conn.send(error(e.code, str(e), e.ref))
+                continue
+            try:
+                await hub.handle(conn, msg)
+            except Exception:
+                log.exception("error handling %s", msg.get("type"))
+                conn.send(error("internal", "the server failed on that message", msg.get("ref")))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.connections -= 1
+        try:
+            await hub.disconnect(conn)
+        finally:
+            await conn.finish()
+
+
+def _page(title: str, body: str, config: ServerConfig) -> str:
+    ws = html.escape(config.base_url.replace("http", "ws", 1))
+    return (
+        "<!doctype html><html lang=en><meta charset=utf-8>"
+        f"<title>{html.escape(title)}</title><h1>{html.escape(title)}</h1>{body}"
+        f"<p>Websocket: <code>{ws}/ws</code> (protocol: docs/protocol.md)</p></html>"
+    )

@@ -1,0 +1,407 @@
+"""A small asyncio client for the Batak server (used by tests, load tests and terminal clients).
+
+::
+
+    async with Client("ws://127.0.0.1:8000/ws", name="Ayşe") as c:
+        table = await c.quick("ihaleli")          # a seat at a public table; bots fill in
+        final = await c.play(table.id)            # plays with a simple bot until the match ends
+        print(final.view["match"]["totals"])
+
+Each table's latest state (version, view, seats, clock) is in ``client.tables``; every message
+received is also queued for :meth:`Client.next_message` (and kept in ``client.log`` when asked).
+Moves carry an id: after :meth:`Client.reconnect` the unacknowledged ones are sent again, and the
+server acknowledges each id once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import random
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+__all__ = ["Client", "ServerError", "TableState", "random_move"]
+
+STATE_EVENTS = frozenset({"sit", "stand", "start", "move", "away", "back", "adjourn", "resume"})
+
+
+class ServerError(Exception):
+    """The server refused a request: ``code`` (e.g. ``illegal``, ``stale``) and its message."""
+
+    def __init__(self, msg: Mapping[str, Any]) -> None:
+        super().__init__(f"{msg.get('code')}: {msg.get('message')}")
+        self.code: str = str(msg.get("code"))
+        self.message: str = str(msg.get("message"))
+        self.data = dict(msg)
+
+
+@dataclass
+class TableState:
+    """What this client knows of one table."""
+
+    id: str
+    v: int = 0
+    state_v: int = 0
+    seat: int | None = None
+    view: dict[str, Any] | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+    clock: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    over: bool = False
+
+    @property
+    def my_turn(self) -> bool:
+        v = self.view
+        return bool(v and v["legal_moves"] and self.seat is not None and v["to_move"] == self.seat)
+
+
+def random_move(view: Mapping[str, Any], rng: random.Random | None = None) -> str:
+    """A uniformly random legal move."""
+    legal: list[str] = list(view["legal_moves"])
+    return (rng or random.Random()).choice(legal)
+
+
+class Client:
+    """One connection to the server, with its player identity (see the module's text)."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        name: str | None = None,
+        token: str | None = None,
+        lang: str = "en",
+        origin: str | None = None,
+        keep_log: bool = False,
+    ) -> None:
+        self.url = url
+        self.name = name
+        self.token = token
+        self.lang = lang
+        self.origin = origin
+        self.keep_log = keep_log
+        self.log: list[str] = []  # every text received, when keep_log
+        self.player: dict[str, Any] = {}
+        self.tables: dict[str, TableState] = {}
+        self.welcome: dict[str, Any] = {}
+        self._ws: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._pending: dict[Any, asyncio.Future[dict[str, Any]]] = {}
+        self._unacked: dict[str, dict[str, Any]] = {}
+        self._refs = itertools.count(1)
+        self._created: dict[Any, dict[str, Any]] = {}
+        self._changed = asyncio.Event()
+        self.closed = True
+
+    async def __aenter__(self) -> Client:
+        await self.connect()
+        return self
+
+    async def __aexit__(
+        self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------------ connection
+    async def connect(self) -> dict[str, Any]:
+        """Open the socket and say hello (keeping the session token for next time)."""
+        kwargs: dict[str, Any] = {"max_size": 2**22, "open_timeout": 10}
+        if self.origin is not None:
+            kwargs["origin"] = self.origin
+        self._ws = await connect(self.url, **kwargs)
+        self.closed = False
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+        hello: dict[str, Any] = {"type": "hello", "lang": self.lang}
+        if self.name:
+            hello["name"] = self.name
+        if self.token:
+            hello["token"] = self.token
+        self.welcome = await self.request(hello)
+        self.token = self.welcome.get("token", self.token)
+        self.player = self.welcome["player"]
+        return self.welcome
+
+    async def close(self) -> None:
+        """Close the socket politely."""
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._ws.close()
+        await self._stop_reader()
+
+    async def drop(self) -> None:
+        """Cut the connection abruptly, as a lost network would (for tests)."""
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                self._ws.transport.abort()
+        await self._stop_reader()
+
+    async def _stop_reader(self) -> None:
+        self.closed = True
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+            self._reader = None
+        for fut in self._pending.values():
+            if not fut.done():
+                fut.set_exception(ConnectionError("connection closed"))
+        self._pending.clear()
+
+    async def reconnect(self, *, since: bool = True) -> None:
+        """Connect again with the same token, catch up on every table, resend unacked moves."""
+        await self.drop()
+        await self.connect()
+        for st in list(self.tables.values()):
+            await self.sync(st.id, since=st.v if since else None)
+        for msg in list(self._unacked.values()):
+            with contextlib.suppress(ServerError):
+                await self.request(dict(msg))
+
+    # ------------------------------------------------------------------ sending
+    async def send(self, msg: Mapping[str, Any]) -> None:
+        await self.send_raw(json.dumps(msg, ensure_ascii=False))
+
+    async def send_raw(self, data: str | bytes) -> None:
+        if self._ws is None:
+            raise ConnectionError("not connected")
+        await self._ws.send(data)
+
+    async def request(
+        self, msg: dict[str, Any], timeout: float = 15.0, ref: int | None = None
+    ) -> dict[str, Any]:
+        """Send ``msg`` with a fresh ``ref``; the reply with that ref, or :class:`ServerError`."""
+        if ref is None:
+            ref = next(self._refs)
+        msg = dict(msg, ref=ref)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[ref] = fut
+        try:
+            await self.send(msg)
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            self._pending.pop(ref, None)
+
+    # ------------------------------------------------------------------ receiving
+    async def _read(self) -> None:
+        assert self._ws is not None
+        try:
+            async for raw in self._ws:
+                text = raw if isinstance(raw, str) else raw.decode()
+                if self.keep_log:
+                    self.log.append(text)
+                msg = json.loads(text)
+                self._update(msg)
+                ref = msg.get("ref")
+                fut = self._pending.get(ref) if ref is not None else None
+                if msg.get("type") == "created":
+                    self._created[ref] = msg
+                elif fut is not None and not fut.done():
+                    if msg.get("type") == "error":
+                        fut.set_exception(ServerError(msg))
+                    else:
+                        fut.set_result(msg)
+                self._queue.put_nowait(msg)
+                self._changed.set()
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closed = True
+            self._changed.set()
+            for fut in self._pending.values():
+                if not fut.done():
+                    fut.set_exception(ConnectionError("connection closed"))
+
+    def _update(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "sync":
+            st = self.tables.setdefault(msg["table"], TableState(msg["table"]))
+            st.v = msg["v"]
+            st.state_v = msg["state_v"]
+            st.seat = msg["you"]
+            st.view = msg["view"]
+            st.info = msg["table_info"]
+            st.clock = msg["clock"]
+            st.events.extend(msg.get("events") or [])
+            st.over = st.info.get("status") == "over"
+        elif kind == "event":
+            st = self.tables.setdefault(msg["table"], TableState(msg["table"]))
+            if msg["v"] <= st.v:
+                return
+            st.v = msg["v"]
+            ev = msg["event"]
+            st.events.append(ev)
+            if ev["kind"] in STATE_EVENTS:
+                st.state_v = msg["v"]
+            if "view" in msg:
+                st.view = msg["view"]
+            if "seats" in msg:
+                st.info["seats"] = msg["seats"]
+            if "status" in msg:
+                st.info["status"] = msg["status"]
+            st.clock = msg.get("clock", st.clock)
+            if "over" in ev:
+                st.over = True
+                st.info["status"] = "over"
+        elif kind == "ack":
+            self._unacked.pop(msg["id"], None)
+
+    async def next_message(self, timeout: float = 10.0) -> dict[str, Any]:
+        return await asyncio.wait_for(self._queue.get(), timeout)
+
+    def drain(self) -> list[dict[str, Any]]:
+        """The messages queued so far (without waiting)."""
+        out = []
+        while not self._queue.empty():
+            out.append(self._queue.get_nowait())
+        return out
+
+    async def wait_for(
+        self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10.0
+    ) -> dict[str, Any]:
+        """Read queued messages until one satisfies ``pred``."""
+
+        async def loop() -> dict[str, Any]:
+            while True:
+                msg = await self._queue.get()
+                if pred(msg):
+                    return msg
+
+        return await asyncio.wait_for(loop(), timeout)
+
+    async def until(self, cond: Callable[[], bool], timeout: float = 10.0) -> None:
+        """Wait until ``cond()`` holds (checked after each message)."""
+
+        async def loop() -> None:
+            while not cond():
+                self._changed.clear()
+                if self.closed:
+                    raise ConnectionError("connection closed")
+                await self._changed.wait()
+
+        await asyncio.wait_for(loop(), timeout)
+
+    # ------------------------------------------------------------------ requests
+    async def lobby(self) -> dict[str, Any]:
+        return await self.request({"type": "lobby"})
+
+    async def quick(self, mode: str) -> TableState:
+        """Quick play: a seat at a public table of ``mode``."""
+        reply = await self.request({"type": "quick", "mode": mode})
+        return self.tables[reply["table"]]
+
+    async def create(self, **options: Any) -> tuple[dict[str, Any], TableState]:
+        """A private room (options as in the ``create`` message); you sit at it.
+
+        Returns the ``created`` message (table id, code, invite link) and the table's state.
+        """
+        ref = next(self._refs)
+        sync = await self.request({"type": "create", **options}, ref=ref)
+        return self._created.pop(ref), self.tables[sync["table"]]
+
+    async def join(
+        self,
+        table: str | None = None,
+        *,
+        code: str | None = None,
+        seat: int | None = None,
+        spectate: bool = False,
+        since: int | None = None,
+    ) -> TableState:
+        msg: dict[str, Any] = {"type": "join"}
+        if table:
+            msg["table"] = table
+        if code:
+            msg["code"] = code
+        if seat is not None:
+            msg["seat"] = seat
+        if spectate:
+            msg["spectate"] = True
+        if since is not None:
+            msg["since"] = since
+        reply = await self.request(msg)
+        return self.tables[reply["table"]]
+
+    async def sync(self, table: str, since: int | None = None) -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "sync", "table": table}
+        if since is not None:
+            msg["since"] = since
+        return await self.request(msg)
+
+    async def start(self, table: str) -> None:
+        await self.request({"type": "start", "table": table})
+
+    async def leave(self, table: str) -> None:
+        await self.request({"type": "leave", "table": table})
+
+    async def adjourn(self, table: str) -> None:
+        await self.request({"type": "adjourn", "table": table})
+
+    async def chat(self, table: str, text: str) -> None:
+        await self.send({"type": "chat", "table": table, "text": text})
+
+    async def react(self, table: str, reaction: str) -> None:
+        await self.send({"type": "react", "table": table, "reaction": reaction})
+
+    async def move(
+        self, table: str, move: str, *, move_id: str | None = None, v: int | None = None
+    ) -> dict[str, Any]:
+        """Send a move with the version this client saw; returns the server's ``ack``."""
+        st = self.tables[table]
+        msg: dict[str, Any] = {
+            "type": "move",
+            "table": table,
+            "id": move_id or secrets.token_hex(8),
+            "v": st.v if v is None else v,
+            "move": move,
+        }
+        self._unacked[msg["id"]] = msg
+        try:
+            return await self.request(msg)
+        except ServerError:
+            self._unacked.pop(msg["id"], None)
+            raise
+
+    async def play(
+        self,
+        table: str,
+        choose: Callable[[dict[str, Any]], str] | None = None,
+        *,
+        timeout: float = 120.0,
+        stop: Callable[[TableState], bool] | None = None,
+    ) -> TableState:
+        """Play this seat until the match ends (or ``stop(state)``); ``choose(view)`` picks."""
+        rng = random.Random()
+        pick = choose or (lambda view: random_move(view, rng))
+        tried = -1
+
+        async def loop() -> TableState:
+            nonlocal tried
+            while True:
+                st = self.tables[table]
+                if st.over or (stop is not None and stop(st)):
+                    return st
+                if st.my_turn and st.state_v != tried:
+                    tried = st.state_v
+                    assert st.view is not None
+                    try:
+                        await self.move(table, pick(st.view))
+                    except ServerError as e:
+                        if e.code not in ("stale", "not_your_turn", "away", "match_over"):
+                            raise
+                    continue
+                self._changed.clear()
+                if self.closed:
+                    raise ConnectionError("connection closed")
+                await self._changed.wait()
+
+        return await asyncio.wait_for(loop(), timeout)

@@ -1,0 +1,69 @@
+"""Server settings: every limit and time in one place, with the defaults the issue asks for."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["MODES", "ServerConfig"]
+
+#: The lobby's modes and the preset each one plays.
+MODES: dict[str, str] = {
+    "ihaleli": "standard",
+    "kozmaca": "cetinsgame-kozmaca",
+    "esli": "cetinsgame-esli",
+    "kitty": "zipi-kitty",
+}
+
+
+@dataclass
+class ServerConfig:
+    """How one server process behaves. Times are in seconds."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data: Path = field(default_factory=lambda: Path("batak-data"))
+    database: str | None = None  # None: SQLite in ``data``; or "postgresql://…"
+    # -- clocks -------------------------------------------------------------------------
+    decision_seconds: float = 25.0  # time for one bid, bury, trump choice or card
+    bank_seconds: float = 60.0  # time bank per seat per match
+    bank_step: float = 15.0  # the bank is drawn in steps of this size
+    hold_seconds: float = 45.0  # a disconnected seat is held this long, then a bot plays it
+    quick_fill_seconds: float = 8.0  # quick play: bots fill the empty seats after this wait
+    bot_delay: float = 0.6  # a bot waits this long before its move (so people can follow)
+    bot_level: str = "medium"  # preferred bot; falls back to what is installed
+    quick_deals: int | None = None  # public tables: match length (None: the preset's own)
+    linger_seconds: float = 600.0  # a finished table stays in memory this long
+    # -- limits -------------------------------------------------------------------------
+    max_message_bytes: int = 4096  # larger messages are refused with an error
+    transport_max_bytes: int = 65536  # larger websocket frames close the connection
+    rate_per_second: float = 20.0  # messages per second per connection (token bucket)
+    rate_burst: float = 40.0
+    rate_strikes: int = 50  # refused messages in a row before the connection is closed
+    chat_max_chars: int = 200
+    chat_per_second: float = 1.0
+    chat_burst: float = 5.0
+    name_max_chars: int = 24
+    send_queue: int = 2048  # messages waiting for a slow client before it is dropped
+    event_buffer: int = 512  # events kept in memory per table for reconnects
+    max_tables: int = 20000
+    # -- origin -------------------------------------------------------------------------
+    allowed_origins: tuple[str, ...] = ()  # besides the server's own address
+    public_url: str | None = None  # the address printed and used in invite links
+
+    @property
+    def base_url(self) -> str:
+        if self.public_url:
+            return self.public_url.rstrip("/")
+        host = self.host
+        if host in ("0.0.0.0", "::", ""):
+            host = "127.0.0.1"
+        if ":" in host and not host.startswith("["):
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}"
+
+    @property
+    def database_url(self) -> str:
+        if self.database:
+            return self.database
+        return f"sqlite:///{(Path(self.data) / 'batak.sqlite3').resolve()}"

@@ -1,0 +1,118 @@
+"""One client connection: who it is, its outgoing queue, its rate limits."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from .protocol import dumps
+
+__all__ = ["Bucket", "Conn", "Player"]
+
+_ids = itertools.count(1)
+
+
+@dataclass
+class Player:
+    id: str
+    name: str
+    account: str | None = None  # username when logged in to an account
+
+
+class Bucket:
+    """A token bucket: ``rate`` per second, up to ``burst`` at once."""
+
+    __slots__ = ("burst", "level", "rate", "stamp")
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.level = burst
+        self.stamp = now
+
+    def take(self, now: float, cost: float = 1.0) -> bool:
+        self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.level >= cost:
+            self.level -= cost
+            return True
+        return False
+
+
+class Conn:
+    """A client's socket as the hub and the tables see it: ``send`` never blocks."""
+
+    def __init__(
+        self,
+        send_text: Callable[[str], Awaitable[None]],
+        close: Callable[[int, str], Coroutine[Any, Any, None]],
+        *,
+        queue_size: int = 2048,
+        lang: str = "en",
+    ) -> None:
+        self.id = next(_ids)
+        self.player: Player | None = None
+        self.lang = lang
+        self.tables: set[str] = set()
+        self._send_text = send_text
+        self._close = close
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
+        self.closed = False
+        self.sent = 0
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._pump())
+
+    async def _pump(self) -> None:
+        try:
+            while True:
+                text = await self._queue.get()
+                try:
+                    if text is None:
+                        break
+                    await self._send_text(text)
+                    self.sent += 1
+                finally:
+                    self._queue.task_done()
+        except Exception:
+            self.closed = True
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.send_text(dumps(msg))
+
+    def send_text(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self._queue.put_nowait(text)
+        except asyncio.QueueFull:  # a client that cannot keep up is dropped
+            self.closed = True
+            asyncio.get_running_loop().create_task(self._close(1013, "too slow"))
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        if not self.closed:
+            self.closed = True
+            await self._close(code, reason)
+
+    async def flush_and_close(self, code: int, reason: str, timeout: float = 2.0) -> None:
+        """Send what is queued, then close."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._queue.join(), timeout)
+        await self.close(code, reason)
+
+    async def finish(self) -> None:
+        """Stop the sender (after the socket closed)."""
+        self.closed = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    def __repr__(self) -> str:
+        who = self.player.name if self.player else "?"
+        return f"<Conn {self.id} {who}>"

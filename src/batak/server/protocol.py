@@ -1,0 +1,228 @@
+"""The wire protocol: typed JSON messages, checked field by field (see ``docs/protocol.md``).
+
+>>> parse('{"type": "move", "table": "t1", "id": "m1", "v": 3, "move": "AS"}')["move"]
+'AS'
+>>> parse('{"type": "move", "table": "t1"}')
+Traceback (most recent call last):
+...
+batak.server.protocol.ProtocolError: move: 'id' is missing (a string of 1 to 64 characters)
+>>> parse("[1, 2]")
+Traceback (most recent call last):
+...
+batak.server.protocol.ProtocolError: a message is a JSON object with a "type"
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "CLIENT_TYPES",
+    "PROTOCOL_VERSION",
+    "REACTIONS",
+    "ProtocolError",
+    "dumps",
+    "error",
+    "parse",
+]
+
+PROTOCOL_VERSION = 1
+REACTIONS = ("👍", "👏", "😂", "😮", "😢", "😡", "🙏", "gg")
+
+
+class ProtocolError(ValueError):
+    """A message the server refuses; ``code`` is machine-readable, ``str()`` says why."""
+
+    def __init__(self, code: str, message: str, ref: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.ref = ref
+
+
+@dataclass(frozen=True)
+class Field:
+    kind: str  # str, int, bool, seat, obj, any
+    required: bool = True
+    max_len: int = 64
+    low: int = 0
+    high: int = 2**53
+    nullable: bool = False
+
+    def describe(self) -> str:
+        if self.kind == "str":
+            return f"a string of 1 to {self.max_len} characters"
+        if self.kind in ("int", "seat"):
+            return f"a whole number from {self.low} to {self.high}"
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "obj":
+            return "a JSON object"
+        return "any value"
+
+
+def _s(max_len: int = 64, required: bool = True, nullable: bool = False) -> Field:
+    return Field("str", required, max_len=max_len, nullable=nullable)
+
+
+def _i(low: int = 0, high: int = 2**53, required: bool = True, nullable: bool = False) -> Field:
+    return Field("int", required, low=low, high=high, nullable=nullable)
+
+
+def _b(required: bool = False) -> Field:
+    return Field("bool", required)
+
+
+TABLE = _s(32)
+#: Every message type a client may send, with its fields.
+CLIENT_TYPES: dict[str, dict[str, Field]] = {
+    "hello": {
+        "token": _s(128, required=False, nullable=True),
+        "name": _s(64, required=False, nullable=True),
+        "lang": _s(8, required=False, nullable=True),
+        "protocol": _i(1, 100, required=False),
+    },
+    "ping": {"t": Field("any", required=False)},
+    "lobby": {},
+    "quick": {"mode": _s(16)},
+    "create": {
+        "preset": _s(32, required=False),
+        "rules": Field("obj", required=False),
+        "deals": _i(1, 50, required=False, nullable=True),
+        "target_score": _i(1, 10000, required=False, nullable=True),
+        "bots": _b(),
+        "public": _b(),
+        "decision_seconds": _i(5, 600, required=False),
+        "seat": _i(0, 3, required=False),
+        "bot_level": _s(16, required=False),
+    },
+    "join": {
+        "table": _s(32, required=False),
+        "code": _s(16, required=False),
+        "seat": _i(0, 3, required=False, nullable=True),
+        "spectate": _b(),
+        "since": _i(0, required=False),
+    },
+    "sync": {"table": TABLE, "since": _i(0, required=False)},
+    "start": {"table": TABLE},
+    "move": {"table": TABLE, "id": _s(64), "v": _i(0), "move": _s(16)},
+    "chat": {"table": TABLE, "text": _s(2000)},
+    "react": {"table": TABLE, "reaction": _s(16)},
+    "leave": {"table": TABLE},
+    "adjourn": {"table": TABLE},
+    "mytables": {},
+    "leaderboard": {},
+    "stats": {"player": _s(64, required=False)},
+    "register": {"username": _s(32), "password": _s(256)},
+    "login": {"username": _s(32), "password": _s(256)},
+}
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
+
+
+def _check(kind: str, spec: Mapping[str, Field], msg: Mapping[str, Any]) -> None:
+    unknown = sorted(set(msg) - set(spec) - {"type", "ref"})
+    if unknown:
+        raise ProtocolError(
+            "bad_message", f"{kind}: unknown field(s) {', '.join(map(repr, unknown))}"
+        )
+    for name, f in spec.items():
+        if name not in msg:
+            if f.required:
+                raise ProtocolError("bad_message", f"{kind}: {name!r} is missing ({f.describe()})")
+            continue
+        value = msg[name]
+        if value is None and (f.nullable or not f.required):
+            continue
+        ok = True
+        if f.kind == "str":
+            ok = isinstance(value, str) and 1 <= len(value) <= f.max_len
+        elif f.kind in ("int", "seat"):
+            ok = isinstance(value, int) and not isinstance(value, bool) and f.low <= value <= f.high
+        elif f.kind == "bool":
+            ok = isinstance(value, bool)
+        elif f.kind == "obj":
+            ok = isinstance(value, dict)
+        if not ok:
+            raise ProtocolError(
+                "bad_message", f"{kind}: {name!r} must be {f.describe()}, got {_short(value)}"
+            )
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False) if _jsonable(value) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _jsonable(value: Any) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def parse(raw: str | bytes, max_bytes: int = 4096) -> dict[str, Any]:
+    """A checked client message, or :class:`ProtocolError` saying what is wrong with it."""
+    size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
+    if size > max_bytes:
+        raise ProtocolError(
+            "too_big", f"a message may be at most {max_bytes} bytes, this is {size}"
+        )
+    if isinstance(raw, bytes):
+        raise ProtocolError("bad_json", "send text frames holding JSON, not binary frames")
+    try:
+        msg = json.loads(raw, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ProtocolError("bad_json", "not JSON: nested too deeply") from None
+    except ValueError as e:
+        raise ProtocolError("bad_json", f"not JSON: {e}") from None
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        raise ProtocolError("bad_message", 'a message is a JSON object with a "type"')
+    kind = msg["type"]
+    ref = msg.get("ref")
+    if ref is not None and not (
+        (isinstance(ref, str) and len(ref) <= 64)
+        or (isinstance(ref, int) and not isinstance(ref, bool) and abs(ref) < 2**53)
+    ):
+        raise ProtocolError("bad_message", "'ref' must be a short string or a whole number")
+    spec = CLIENT_TYPES.get(kind)
+    if spec is None:
+        raise ProtocolError(
+            "unknown_type",
+            f"unknown message type {_short(kind)}; known: {', '.join(CLIENT_TYPES)}",
+            ref,
+        )
+    try:
+        _check(kind, spec, msg)
+    except ProtocolError as e:
+        e.ref = ref
+        raise
+    for value in msg.values():
+        if isinstance(value, float) and not math.isfinite(value):  # pragma: no cover
+            raise ProtocolError("bad_message", "numbers must be finite", ref)
+    return msg
+
+
+def error(code: str, message: str, ref: Any = None, **extra: Any) -> dict[str, Any]:
+    """An ``error`` message for the client."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if ref is not None:
+        out["ref"] = ref
+    out.update(extra)
+    return out
+
+
+_dumps: Callable[[Any], str] = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), allow_nan=False
+).encode
+
+
+def dumps(msg: Mapping[str, Any]) -> str:
+    """Compact JSON text of a server message."""
+    return _dumps(msg)

@@ -1,0 +1,490 @@
+"""Storage: players, tables, every table event, finished matches and statistics.
+
+One worker thread owns the database connection. Jobs queue up for it and are run in batches, one
+transaction per batch (group commit), so a burst of moves from many tables costs one commit; a
+job's future resolves only after its transaction committed. The same SQL runs on SQLite (the
+default, embedded: ``sqlite:///path``) and PostgreSQL (``postgresql://…``, with psycopg 3).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+__all__ = [
+    "EventRow",
+    "PlayerRow",
+    "Storage",
+    "StorageError",
+    "TableRow",
+    "open_storage",
+]
+
+T = TypeVar("T")
+
+
+class StorageError(RuntimeError):
+    """The database refused or failed a job."""
+
+
+@dataclass
+class PlayerRow:
+    id: str
+    name: str
+    token_hash: str
+    created: float
+    username: str | None = None
+    password_hash: str | None = None
+
+
+@dataclass
+class TableRow:
+    id: str
+    code: str
+    kind: str  # public | private
+    mode: str | None
+    rules: dict[str, Any]
+    seed: int
+    dealer: int
+    options: dict[str, Any]
+    host: str | None
+    status: str  # waiting | playing | adjourned | over
+    created: float
+    finished: float | None = None
+    record: dict[str, Any] | None = None
+
+
+@dataclass
+class EventRow:
+    version: int
+    kind: str
+    data: dict[str, Any]
+    at: float
+
+
+SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS players (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created DOUBLE PRECISION NOT NULL,
+        username TEXT UNIQUE,
+        password_hash TEXT)""",
+    """CREATE TABLE IF NOT EXISTS tables (
+        id TEXT PRIMARY KEY,
+        code TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL,
+        mode TEXT,
+        rules TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        dealer INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        host TEXT,
+        status TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        finished DOUBLE PRECISION,
+        record TEXT)""",
+    "CREATE INDEX IF NOT EXISTS tables_status ON tables (status)",
+    """CREATE TABLE IF NOT EXISTS events (
+        table_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, version))""",
+    """CREATE TABLE IF NOT EXISTS results (
+        table_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        contracts INTEGER NOT NULL,
+        made INTEGER NOT NULL,
+        deals INTEGER NOT NULL,
+        score INTEGER NOT NULL,
+        finished DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, player_id, seat))""",
+    "CREATE INDEX IF NOT EXISTS results_player ON results (player_id)",
+]
+
+
+class Storage:
+    """The database behind one server process (see the module's text)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.kind = "postgresql" if url.startswith(("postgresql://", "postgres://")) else "sqlite"
+        self._jobs: queue.SimpleQueue[
+            tuple[Callable[[Any], Any], asyncio.Future[Any], asyncio.AbstractEventLoop] | None
+        ] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._ph = "%s" if self.kind == "postgresql" else "?"
+        self.commits = 0
+
+    # ------------------------------------------------------------------ the worker
+    def _connect(self) -> Any:
+        if self.kind == "postgresql":
+            try:
+                import psycopg
+            except ImportError as e:  # pragma: no cover - depends on the install
+                raise StorageError(
+                    "PostgreSQL needs psycopg 3: pip install 'psycopg[binary]'"
+                ) from e
+            return psycopg.connect(self.url, autocommit=True)
+        path = self.url.removeprefix("sqlite:///")
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA busy_timeout=5000")
+        return conn
+
+    def _run(self, conn: Any) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                break
+            batch = [job]
+            stop = False
+            while len(batch) < 1000:
+                try:
+                    nxt = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            results: list[tuple[bool, Any]] = []
+            try:
+                cur = conn.cursor()
+                cur.execute("BEGIN")
+                for fn, _, _ in batch:
+                    cur.execute("SAVEPOINT job")
+                    try:
+                        results.append((True, fn(cur)))
+                        cur.execute("RELEASE SAVEPOINT job")
+                    except Exception as e:  # one bad job must not sink the batch
+                        cur.execute("ROLLBACK TO SAVEPOINT job")
+                        cur.execute("RELEASE SAVEPOINT job")
+                        results.append((False, e))
+                cur.execute("COMMIT")
+                self.commits += 1
+            except Exception as e:
+                with contextlib.suppress(Exception):
+                    conn.execute("ROLLBACK")
+                results = [(False, e)] * len(batch)
+            for (_, fut, loop), (ok, value) in zip(batch, results, strict=True):
+                loop.call_soon_threadsafe(_settle, fut, ok, value)
+            if stop:
+                break
+        conn.close()
+
+    async def _call(self, fn: Callable[[Any], T]) -> T:
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[T] = loop.create_future()
+        if self._thread is None or not self._thread.is_alive():
+            raise StorageError("the database is closed")
+        self._jobs.put((fn, fut, loop))
+        return await fut
+
+    def _sql(self, text: str) -> str:
+        return text.replace("?", self._ph) if self._ph != "?" else text
+
+    # ------------------------------------------------------------------ open and close
+    async def open(self) -> None:
+        """Connect, create the schema, start the worker."""
+        loop = asyncio.get_running_loop()
+        conn = await loop.run_in_executor(None, self._connect)
+        for stmt in SCHEMA:
+            await loop.run_in_executor(None, conn.execute, stmt)
+        self._thread = threading.Thread(
+            target=self._run, args=(conn,), name="batak-storage", daemon=True
+        )
+        self._thread.start()
+
+    async def close(self) -> None:
+        if self._thread is None:
+            return
+        self._jobs.put(None)
+        thread = self._thread
+        await asyncio.get_running_loop().run_in_executor(None, thread.join, 10)
+        self._thread = None
+
+    # ------------------------------------------------------------------ players
+    async def create_player(self, row: PlayerRow) -> None:
+        sql = self._sql(
+            "INSERT INTO players (id, name, token_hash, created, username, password_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?)"
+        )
+        args = (row.id, row.name, row.token_hash, row.created, row.username, row.password_hash)
+        await self._call(lambda cur: cur.execute(sql, args))
+
+    async def player_by(self, column: str, value: str) -> PlayerRow | None:
+        if column not in ("id", "token_hash", "username"):
+            raise ValueError(column)
+        sql = self._sql(
+            "SELECT id, name, token_hash, created, username, password_hash FROM players "
+            f"WHERE {column} = ?"
+        )
+
+        def job(cur: Any) -> PlayerRow | None:
+            cur.execute(sql, (value,))
+            r = cur.fetchone()
+            return PlayerRow(*r) if r else None
+
+        return await self._call(job)
+
+    async def update_player(self, player_id: str, **fields: Any) -> None:
+        allowed = {"name", "token_hash", "username", "password_hash"}
+        if not fields or set(fields) - allowed:
+            raise ValueError(f"bad fields {fields}")
+        cols = ", ".join(f"{k} = ?" for k in fields)
+        sql = self._sql(f"UPDATE players SET {cols} WHERE id = ?")
+        args = (*fields.values(), player_id)
+        await self._call(lambda cur: cur.execute(sql, args))
+
+    # ------------------------------------------------------------------ tables and events
+    async def create_table(self, row: TableRow, events: Sequence[EventRow]) -> None:
+        sql = self._sql(
+            "INSERT INTO tables (id, code, kind, mode, rules, seed, dealer, options, host, status,"
+            " created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        )
+        args = (
+            row.id,
+            row.code,
+            row.kind,
+            row.mode,
+            json.dumps(row.rules),
+            str(row.seed),
+            row.dealer,
+            json.dumps(row.options),
+            row.host,
+            row.status,
+            row.created,
+        )
+        ev_sql, ev_args = self._events_sql(row.id, events)
+
+        def job(cur: Any) -> None:
+            cur.execute(sql, args)
+            if ev_args:
+                cur.executemany(ev_sql, ev_args)
+
+        await self._call(job)
+
+    def _events_sql(
+        self, table_id: str, events: Sequence[EventRow]
+    ) -> tuple[str, list[tuple[Any, ...]]]:
+        sql = self._sql(
+            "INSERT INTO events (table_id, version, kind, data, at) VALUES (?, ?, ?, ?, ?)"
+        )
+        args = [
+            (table_id, e.version, e.kind, json.dumps(e.data, ensure_ascii=False), e.at)
+            for e in events
+        ]
+        return sql, args
+
+    async def append_events(
+        self, table_id: str, events: Sequence[EventRow], status: str | None = None
+    ) -> None:
+        """Write events (and optionally the table's new status); returns once committed."""
+        sql, args = self._events_sql(table_id, events)
+        st_sql = self._sql("UPDATE tables SET status = ? WHERE id = ?")
+
+        def job(cur: Any) -> None:
+            cur.executemany(sql, args)
+            if status is not None:
+                cur.execute(st_sql, (status, table_id))
+
+        await self._call(job)
+
+    async def set_status(self, table_id: str, status: str) -> None:
+        sql = self._sql("UPDATE tables SET status = ? WHERE id = ?")
+        await self._call(lambda cur: cur.execute(sql, (status, table_id)))
+
+    def _table_rows(self, cur: Any, where: str, args: tuple[Any, ...]) -> list[TableRow]:
+        cur.execute(
+            self._sql(
+                "SELECT id, code, kind, mode, rules, seed, dealer, options, host, status, created,"
+                f" finished, record FROM tables WHERE {where}"
+            ),
+            args,
+        )
+        out = []
+        for r in cur.fetchall():
+            out.append(
+                TableRow(
+                    id=r[0],
+                    code=r[1],
+                    kind=r[2],
+                    mode=r[3],
+                    rules=json.loads(r[4]),
+                    seed=int(r[5]),
+                    dealer=r[6],
+                    options=json.loads(r[7]),
+                    host=r[8],
+                    status=r[9],
+                    created=r[10],
+                    finished=r[11],
+                    record=json.loads(r[12]) if r[12] else None,
+                )
+            )
+        return out
+
+    def _events(self, cur: Any, table_id: str) -> list[EventRow]:
+        cur.execute(
+            self._sql(
+                "SELECT version, kind, data, at FROM events WHERE table_id = ? ORDER BY version"
+            ),
+            (table_id,),
+        )
+        return [EventRow(r[0], r[1], json.loads(r[2]), r[3]) for r in cur.fetchall()]
+
+    async def live_tables(self) -> list[tuple[TableRow, list[EventRow]]]:
+        """Every table not yet over, with its whole event log (to resume after a restart)."""
+
+        def job(cur: Any) -> list[tuple[TableRow, list[EventRow]]]:
+            rows = self._table_rows(cur, "status <> ?", ("over",))
+            return [(row, self._events(cur, row.id)) for row in rows]
+
+        return await self._call(job)
+
+    async def table(self, table_id: str) -> tuple[TableRow, list[EventRow]] | None:
+        def job(cur: Any) -> tuple[TableRow, list[EventRow]] | None:
+            rows = self._table_rows(cur, "id = ?", (table_id,))
+            return (rows[0], self._events(cur, table_id)) if rows else None
+
+        return await self._call(job)
+
+    async def table_id_by_code(self, code: str) -> str | None:
+        sql = self._sql("SELECT id FROM tables WHERE code = ?")
+
+        def job(cur: Any) -> str | None:
+            cur.execute(sql, (code,))
+            r = cur.fetchone()
+            return str(r[0]) if r else None
+
+        return await self._call(job)
+
+    async def events(self, table_id: str) -> list[EventRow]:
+        return await self._call(lambda cur: self._events(cur, table_id))
+
+    async def finish_table(
+        self, table_id: str, record: dict[str, Any], results: Sequence[dict[str, Any]]
+    ) -> None:
+        """Mark a table over with its record, and store each player's result, in one go."""
+        now = time.time()
+        up = self._sql("UPDATE tables SET status = ?, finished = ?, record = ? WHERE id = ?")
+        ins = self._sql(
+            "INSERT INTO results (table_id, player_id, seat, won, contracts, made, deals, score,"
+            " finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+        )
+        rec = json.dumps(record, ensure_ascii=False)
+        args = [
+            (
+                table_id,
+                r["player"],
+                r["seat"],
+                int(r["won"]),
+                r["contracts"],
+                r["made"],
+                r["deals"],
+                r["score"],
+                now,
+            )
+            for r in results
+        ]
+
+        def job(cur: Any) -> None:
+            cur.execute(up, ("over", now, rec, table_id))
+            if args:
+                cur.executemany(ins, args)
+
+        await self._call(job)
+
+    # ------------------------------------------------------------------ statistics
+    _STATS = (
+        "SELECT r.player_id, p.name, p.username, COUNT(*), SUM(r.won), SUM(r.contracts),"
+        " SUM(r.made), SUM(r.deals), SUM(r.score) FROM results r JOIN players p"
+        " ON p.id = r.player_id"
+    )
+
+    @staticmethod
+    def _stat(r: Sequence[Any]) -> dict[str, Any]:
+        deals = int(r[7] or 0)
+        return {
+            "player": r[0],
+            "name": r[1],
+            "account": r[2] is not None,
+            "matches": int(r[3]),
+            "wins": int(r[4] or 0),
+            "contracts": int(r[5] or 0),
+            "made": int(r[6] or 0),
+            "deals": deals,
+            "average": round(int(r[8] or 0) / deals, 2) if deals else 0.0,
+        }
+
+    async def stats(self, player_id: str) -> dict[str, Any]:
+        sql = self._sql(
+            self._STATS + " WHERE r.player_id = ? GROUP BY r.player_id, p.name, p.username"
+        )
+
+        def job(cur: Any) -> dict[str, Any]:
+            cur.execute(sql, (player_id,))
+            r = cur.fetchone()
+            if r is None:
+                return {
+                    "player": player_id,
+                    "matches": 0,
+                    "wins": 0,
+                    "contracts": 0,
+                    "made": 0,
+                    "deals": 0,
+                    "average": 0.0,
+                }
+            return self._stat(r)
+
+        return await self._call(job)
+
+    async def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Players with an account, most wins first (then the best average per deal)."""
+        sql = self._sql(
+            self._STATS + " WHERE p.username IS NOT NULL GROUP BY r.player_id, p.name, p.username"
+            " ORDER BY SUM(r.won) DESC, SUM(r.score) * 1.0 / MAX(SUM(r.deals), 1) DESC LIMIT ?"
+        )
+        if self.kind == "postgresql":
+            sql = sql.replace("MAX(SUM(r.deals), 1)", "GREATEST(SUM(r.deals), 1)")
+
+        def job(cur: Any) -> list[dict[str, Any]]:
+            cur.execute(sql, (limit,))
+            return [self._stat(r) for r in cur.fetchall()]
+
+        return await self._call(job)
+
+
+def _settle(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if fut.done():
+        return
+    if ok:
+        fut.set_result(value)
+    elif isinstance(value, Exception):
+        fut.set_exception(StorageError(f"{type(value).__name__}: {value}"))
+    else:  # pragma: no cover
+        fut.set_exception(StorageError(str(value)))
+
+
+def open_storage(url: str) -> Storage:
+    """A :class:`Storage` for ``sqlite:///path`` or ``postgresql://…`` (not yet opened)."""
+    if not url.startswith(("sqlite:///", "postgresql://", "postgres://")):
+        raise ValueError(f"unsupported database {url!r}: use sqlite:///PATH or postgresql://…")
+    return Storage(url)

@@ -1,0 +1,838 @@
+"""A table: one asyncio task (the actor) owns the match and applies everything in order.
+
+Every change is an event with the next version number. An event is written to storage before it
+is applied, acknowledged or sent, so what a client saw acknowledged survives a crash; on start the
+server rebuilds each table by applying its stored events again through the same code. Each
+subscriber gets the event filtered for its seat and, when the game changed, its seat's view
+(``Match.view(seat)``; spectators get ``view(None)``), which is the only game data that leaves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import unicodedata
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..game import IllegalMove
+from ..match import Match
+from ..moves import parse_move
+from ..record import dump_match
+from ..rules import Rules
+from .bots import ServerBot, make_bot
+from .clock import Clock
+from .config import ServerConfig
+from .conn import Bucket, Conn
+from .protocol import REACTIONS, dumps
+from .storage import EventRow, Storage, TableRow
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+__all__ = ["Seat", "Table", "TableError"]
+
+log = logging.getLogger("batak.server")
+T = TypeVar("T")
+
+#: Events that change the game or the seating: a move made before one of them is stale.
+STATE_EVENTS = frozenset({"sit", "stand", "start", "move", "away", "back", "adjourn", "resume"})
+MOVE_IDS_KEPT = 256
+
+
+class TableError(Exception):
+    """A request the table refuses; ``code`` for programs, the message for people."""
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.extra = extra
+
+
+@dataclass
+class Seat:
+    player: str | None = None  # player id of the person sitting here
+    name: str = ""
+    bot: str | None = None  # a bot sits here for the whole match (its level)
+    away: bool = False  # the person is gone and a bot plays for them
+    conns: set[Conn] = field(default_factory=set)
+    hold_task: asyncio.Task[None] | None = None
+    hold_until: float | None = None
+
+    @property
+    def empty(self) -> bool:
+        return self.player is None and self.bot is None
+
+    @property
+    def botted(self) -> bool:
+        return self.bot is not None or self.away
+
+
+class Table:
+    """The actor of one table (see the module's text)."""
+
+    def __init__(
+        self, hub: Hub, row: TableRow, *, config: ServerConfig, clock: Clock, storage: Storage
+    ) -> None:
+        self.hub = hub
+        self.row = row
+        self.id = row.id
+        self.code = row.code
+        self.kind = row.kind
+        self.mode = row.mode
+        self.rules = Rules.from_dict(row.rules)
+        self.options = row.options
+        self.host = row.host
+        self.config = config
+        self.clock = clock
+        self.storage = storage
+        self.status = "waiting"
+        self.version = 0
+        self.state_version = 0
+        n = self.rules.players
+        self.seats = [Seat() for _ in range(n)]
+        self.match: Match | None = None
+        self.buffer: deque[tuple[int, str, dict[str, Any]]] = deque(maxlen=config.event_buffer)
+        self.move_ids: list[OrderedDict[str, int]] = [OrderedDict() for _ in range(n)]
+        self.subs: dict[Conn, int | None] = {}
+        self.decision_seconds = float(options_get(row.options, "decision_seconds", config))
+        self.bank: list[float] = [config.bank_seconds] * n
+        self.deadline: float | None = None
+        self.decision_seat: int | None = None
+        self._epoch = 0
+        self._timer: asyncio.Task[None] | None = None
+        self._fill_task: asyncio.Task[None] | None = None
+        self._inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]]
+        self._inbox = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._bots: dict[int, ServerBot] = {}
+        self._chat_buckets: dict[str, Bucket] = {}
+        self.last_activity = time.monotonic()
+        self.finished = False
+
+    # ------------------------------------------------------------------ the actor
+    def start_actor(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
+
+    async def _run(self) -> None:
+        while True:
+            fn, fut = await self._inbox.get()
+            try:
+                result = await fn()
+            except Exception as e:
+                if fut is not None and not fut.done():
+                    fut.set_exception(e)
+                elif not isinstance(e, TableError):
+                    log.exception("table %s: error in a timer", self.id)
+            else:
+                if fut is not None and not fut.done():
+                    fut.set_result(result)
+
+    async def call(self, fn: Callable[[], Awaitable[T]]) -> T:
+        """Run ``fn`` inside the actor, after everything queued before it."""
+        fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._inbox.put_nowait((fn, fut))
+        return await fut
+
+    def post(self, fn: Callable[[], Awaitable[Any]]) -> None:
+        """Queue ``fn`` for the actor without waiting (timers use this)."""
+        self._inbox.put_nowait((fn, None))
+
+    async def stop(self) -> None:
+        for task in [self._task, self._timer, self._fill_task, *(s.hold_task for s in self.seats)]:
+            if task is not None:
+                task.cancel()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    # ------------------------------------------------------------------ events
+    def apply(self, version: int, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+        """Apply one event (live or from storage). Returns the event as kept for resending."""
+        ev = dict(data)
+        ev["kind"] = kind
+        n = self.rules.players
+        if kind == "sit":
+            seat = self.seats[data["seat"]]
+            seat.player = data.get("player")
+            seat.name = data["name"]
+            seat.bot = data.get("bot")
+            seat.away = False
+        elif kind == "stand":
+            self.seats[data["seat"]] = Seat()
+        elif kind == "start":
+            self.match = Match(self.rules, seed=self.row.seed, dealer=self.row.dealer)
+            self.status = "playing"
+            self.bank = [self.config.bank_seconds] * n
+        elif kind == "move":
+            match = self.match
+            assert match is not None
+            seat_no = data["seat"]
+            games = len(match.games)
+            match.play(data["move"], seat_no)
+            if data.get("id"):
+                ids = self.move_ids[seat_no]
+                ids[data["id"]] = version
+                while len(ids) > MOVE_IDS_KEPT:
+                    ids.popitem(last=False)
+            if len(match.games) > games or match.over:
+                finished = match.games[games - 1]
+                row = match.sheet[-1]
+                ev["deal_over"] = {
+                    "deal": games,
+                    "tricks": [t.to_dict() for t in finished.tricks],
+                    "row": row.to_dict(),
+                }
+            if match.over:
+                self.status = "over"
+                ev["over"] = {"totals": list(match.totals), "winners": list(match.winners)}
+        elif kind == "bank":
+            self.bank[data["seat"]] = float(data["left"])
+        elif kind == "away":
+            self.seats[data["seat"]].away = True
+        elif kind == "back":
+            self.seats[data["seat"]].away = False
+        elif kind == "adjourn":
+            self.status = "adjourned"
+        elif kind == "resume":
+            self.status = "playing"
+        self.version = version
+        if kind in STATE_EVENTS:
+            self.state_version = version
+        self.buffer.append((version, kind, ev))
+        return ev
+
+    def public_event(self, version: int, ev: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """The event as ``seat`` may see it (a buried card is the bidder's secret)."""
+        out = {k: v for k, v in ev.items() if k != "id"}
+        out["v"] = version
+        if ev["kind"] == "move":
+            if ev["move"].startswith("bury") and seat != ev["seat"]:
+                out["move"] = "bury"
+            if seat == ev["seat"] and ev.get("id"):
+                out["id"] = ev["id"]
+        return out
+
+    async def emit(
+        self,
+        kind: str,
+        data: dict[str, Any],
+        *,
+        before: Callable[[int], None] | None = None,
+        status: str | None = None,
+    ) -> int:
+        """Store, apply, and send one event. Nothing changes if storing fails."""
+        version = self.version + 1
+        await self.storage.append_events(
+            self.id, [EventRow(version, kind, data, time.time())], status
+        )
+        ev = self.apply(version, kind, data)
+        self.last_activity = time.monotonic()
+        if before is not None:
+            before(version)
+        if kind in STATE_EVENTS:
+            self._after_change()  # first, so that the clock sent with the event is the new one
+        self._broadcast(version, kind, ev)
+        return version
+
+    def _broadcast(self, version: int, kind: str, ev: dict[str, Any]) -> None:
+        if not self.subs:
+            return
+        with_view = kind in STATE_EVENTS and self.match is not None
+        seating = kind in ("sit", "stand", "away", "back", "start")
+        clock = self.clock_info()
+        texts: dict[int | None, str] = {}
+        for conn, seat in list(self.subs.items()):
+            text = texts.get(seat)
+            if text is None:
+                msg: dict[str, Any] = {
+                    "type": "event",
+                    "table": self.id,
+                    "v": version,
+                    "event": self.public_event(version, ev, seat),
+                    "clock": clock,
+                }
+                if with_view:
+                    msg["view"] = self.view(seat)
+                if kind in STATE_EVENTS:
+                    msg["status"] = self.status
+                if seating:
+                    msg["seats"] = self.seats_info()
+                text = texts[seat] = dumps(msg)
+            conn.send_text(text)
+
+    def view(self, seat: int | None) -> dict[str, Any] | None:
+        return self.match.view(seat) if self.match is not None else None
+
+    def notice(self, msg: dict[str, Any]) -> None:
+        """An unversioned message for every subscriber (presence, reactions)."""
+        text = dumps(msg)
+        for conn in list(self.subs):
+            conn.send_text(text)
+
+    # ------------------------------------------------------------------ what clients see
+    def seats_info(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "seat": i,
+                "name": s.name or None,
+                "player": s.player,
+                "bot": s.bot,
+                "away": s.away,
+                "connected": bool(s.conns) if s.player else None,
+            }
+            for i, s in enumerate(self.seats)
+        ]
+
+    def clock_info(self) -> dict[str, Any]:
+        left = None
+        if self.deadline is not None:
+            left = round(max(0.0, self.deadline - self.clock.now()), 2)
+        return {
+            "seat": self.decision_seat,
+            "left": left,
+            "running": self.deadline is not None,
+            "bank": [round(b, 2) for b in self.bank],
+            "decision": self.decision_seconds,
+        }
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "code": self.code,
+            "kind": self.kind,
+            "mode": self.mode,
+            "preset": self.rules.name,
+            "rules": self.rules.to_dict(),
+            "status": self.status,
+            "host": self.host,
+            "options": self.options,
+            "seats": self.seats_info(),
+            "invite": f"{self.config.base_url}/join/{self.code}",
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """One line of the lobby."""
+        return {
+            "id": self.id,
+            "code": self.code if self.kind == "public" else None,
+            "mode": self.mode,
+            "preset": self.rules.name,
+            "status": self.status,
+            "seats": [s.name or None for s in self.seats],
+            "free": sum(1 for s in self.seats if s.empty),
+            "deal": len(self.match.games) if self.match else 0,
+        }
+
+    def sync_message(self, seat: int | None, since: int | None) -> dict[str, Any]:
+        msg: dict[str, Any] = {
+            "type": "sync",
+            "table": self.id,
+            "v": self.version,
+            "state_v": self.state_version,
+            "you": seat,
+            "table_info": self.info(),
+            "view": self.view(seat),
+            "clock": self.clock_info(),
+        }
+        first = self.buffer[0][0] if self.buffer else self.version + 1
+        if since is not None and since <= self.version and since >= first - 1:
+            msg["full"] = False
+            msg["events"] = [
+                self.public_event(v, ev, seat) for v, _, ev in self.buffer if v > since
+            ]
+        else:
+            msg["full"] = True
+        return msg
+
+    # ------------------------------------------------------------------ seats and people
+    def seat_of(self, player_id: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.player == player_id:
+                return i
+        return None
+
+    def free_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.empty]
+
+    async def join(
+        self, conn: Conn, seat: int | None, spectate: bool, since: int | None, ref: Any
+    ) -> int | None:
+        """Sit (or come back to one's seat, or watch), subscribe, and send the sync."""
+        assert conn.player is not None
+        pid = conn.player.id
+        mine = self.seat_of(pid)
+        if mine is None and not spectate and self.status == "waiting":
+            free = self.free_seats()
+            if seat is not None:
+                if not 0 <= seat < len(self.seats):
+                    raise TableError("bad_seat", f"seats are 0..{len(self.seats) - 1}")
+                if seat not in free:
+                    raise TableError("seat_taken", f"seat {seat} is taken")
+                target = seat
+            elif free:
+                target = free[0]
+            else:
+                raise TableError("full", "the table is full")
+            await self.emit("sit", {"seat": target, "player": pid, "name": conn.player.name})
+            mine = target
+        elif mine is None and not spectate and seat is not None:
+            raise TableError("started", "the match has started: you can watch it")
+        self._subscribe(conn, mine)
+        msg = self.sync_message(mine, since)
+        if ref is not None:
+            msg["ref"] = ref
+        conn.send(msg)
+        if self.status == "waiting":
+            self._maybe_start_public()
+        return mine
+
+    def _subscribe(self, conn: Conn, seat: int | None) -> None:
+        self.subs[conn] = seat
+        conn.tables.add(self.id)
+        if seat is None:
+            return
+        s = self.seats[seat]
+        was_connected = bool(s.conns)
+        s.conns.add(conn)
+        if s.hold_task is not None:
+            s.hold_task.cancel()
+            s.hold_task = None
+            s.hold_until = None
+        if not was_connected:
+            self.notice({"type": "presence", "table": self.id, "seat": seat, "connected": True})
+        if s.away and self.status in ("playing", "adjourned"):
+            self.post(lambda: self._come_back(seat))
+
+    async def _come_back(self, seat: int) -> None:
+        s = self.seats[seat]
+        if s.away and s.conns:
+            await self.emit("back", {"seat": seat})
+
+    async def unsubscribe(self, conn: Conn) -> None:
+        seat = self.subs.pop(conn, None)
+        conn.tables.discard(self.id)
+        if seat is None:
+            return
+        s = self.seats[seat]
+        s.conns.discard(conn)
+        if not s.conns and s.player is not None:
+            self._hold(seat)
+
+    def _hold(self, seat: int) -> None:
+        """The seat's person is gone: keep the seat for a while, then let a bot play it."""
+        s = self.seats[seat]
+        if self.status not in ("waiting", "playing") or s.away:
+            return
+        until = self.clock.now() + self.config.hold_seconds
+        s.hold_until = until
+        self.notice(
+            {
+                "type": "presence",
+                "table": self.id,
+                "seat": seat,
+                "connected": False,
+                "hold": self.config.hold_seconds,
+            }
+        )
+        player = s.player
+
+        async def wait() -> None:
+            await self.clock.sleep_until(until)
+            self.post(lambda: self._hold_over(seat, player))
+
+        if s.hold_task is not None:
+            s.hold_task.cancel()
+        s.hold_task = asyncio.get_running_loop().create_task(wait())
+
+    async def _hold_over(self, seat: int, player: str | None) -> None:
+        s = self.seats[seat]
+        if s.player != player or s.conns or s.away:
+            return
+        s.hold_task = None
+        s.hold_until = None
+        if self.status == "waiting":
+            await self.emit("stand", {"seat": seat})
+        elif self.status == "playing":
+            await self.emit("away", {"seat": seat, "reason": "disconnected"})
+
+    async def leave(self, conn: Conn) -> None:
+        assert conn.player is not None
+        seat = self.seat_of(conn.player.id)
+        await self.unsubscribe(conn)
+        if seat is None:
+            return
+        s = self.seats[seat]
+        for other in list(s.conns):
+            self.subs.pop(other, None)
+            other.tables.discard(self.id)
+        s.conns.clear()
+        if s.hold_task is not None:
+            s.hold_task.cancel()
+            s.hold_task = None
+        if self.status == "waiting":
+            await self.emit("stand", {"seat": seat})
+        elif self.status == "playing" and not s.away:
+            await self.emit("away", {"seat": seat, "reason": "left"})
+
+    # ------------------------------------------------------------------ starting
+    def _maybe_start_public(self) -> None:
+        if self.kind != "public" or self.status != "waiting":
+            return
+        if not self.free_seats():
+            self.post(self._start_if_waiting)
+            return
+        people = [s for s in self.seats if s.player is not None]
+        if people and self._fill_task is None:
+            until = self.clock.now() + self.config.quick_fill_seconds
+
+            async def wait() -> None:
+                await self.clock.sleep_until(until)
+                self.post(self._fill_and_start)
+
+            self._fill_task = asyncio.get_running_loop().create_task(wait())
+
+    async def _start_if_waiting(self) -> None:
+        if self.status == "waiting" and not self.free_seats():
+            await self._start()
+
+    async def _fill_and_start(self) -> None:
+        self._fill_task = None
+        if self.status != "waiting":
+            return
+        if not any(s.player is not None for s in self.seats):
+            return
+        await self._fill_bots()
+        await self._start()
+
+    async def _fill_bots(self) -> None:
+        level = str(self.options.get("bot_level") or self.config.bot_level)
+        for i in self.free_seats():
+            await self.emit(
+                "sit", {"seat": i, "player": None, "name": f"Bot {i + 1}", "bot": level}
+            )
+
+    async def _start(self) -> None:
+        if self._fill_task is not None:
+            self._fill_task.cancel()
+            self._fill_task = None
+        await self.emit("start", {}, status="playing")
+
+    async def start_by_host(self, conn: Conn) -> None:
+        assert conn.player is not None
+        if conn.player.id != self.host:
+            raise TableError("not_host", "only the host can start this table")
+        if self.status == "adjourned":
+            await self.emit("resume", {}, status="playing")
+            return
+        if self.status != "waiting":
+            raise TableError("started", "the match has already started")
+        if self.free_seats():
+            if not self.options.get("bots", True):
+                raise TableError(
+                    "seats_empty", "bots may not sit at this table: wait for every seat to fill"
+                )
+            await self._fill_bots()
+        await self._start()
+
+    async def adjourn(self, conn: Conn) -> None:
+        assert conn.player is not None
+        if self.kind != "private":
+            raise TableError("not_private", "only private tables can be continued later")
+        if conn.player.id != self.host:
+            raise TableError("not_host", "only the host can adjourn this table")
+        if self.status != "playing":
+            raise TableError("not_playing", "the match is not being played")
+        await self.emit("adjourn", {}, status="adjourned")
+
+    # ------------------------------------------------------------------ moves
+    async def move(self, conn: Conn, msg: dict[str, Any]) -> None:
+        assert conn.player is not None
+        seat = self.seat_of(conn.player.id)
+        if seat is None or self.subs.get(conn, -1) != seat:
+            raise TableError("not_seated", "you do not sit at this table")
+        move_id: str = msg["id"]
+        ref = msg.get("ref")
+        done = self.move_ids[seat].get(move_id)
+        if done is not None:
+            dup = {"type": "ack", "table": self.id, "id": move_id, "v": done, "duplicate": True}
+            if ref is not None:
+                dup["ref"] = ref
+            conn.send(dup)
+            return
+        match = self.match
+        if self.status == "adjourned":
+            raise TableError("adjourned", "the match is adjourned until the host resumes it")
+        if match is None or self.status == "waiting":
+            raise TableError("not_started", "the match has not started")
+        if match.over:
+            raise TableError("match_over", "the match is over")
+        seen = msg["v"]
+        if seen > self.version:
+            raise TableError(
+                "bad_version", f"version {seen} is in the future (the table is at {self.version})"
+            )
+        if seen < self.state_version:
+            raise TableError(
+                "stale",
+                f"the table moved on since version {seen} (now {self.state_version}): "
+                "look again and resend",
+                v=self.version,
+            )
+        if self.seats[seat].away:
+            raise TableError("away", "a bot is playing your seat: it is yours at your next turn")
+        err = match.game.check(msg["move"], seat)
+        if err is not None:
+            raise TableError(
+                "illegal" if err.code != "not_your_turn" else "not_your_turn",
+                err.text(conn.lang),
+                rule=err.code,
+            )
+        text = _canonical(msg["move"])
+
+        def ack(version: int) -> None:
+            out: dict[str, Any] = {"type": "ack", "table": self.id, "id": move_id, "v": version}
+            if ref is not None:
+                out["ref"] = ref
+            conn.send(out)
+
+        await self._play(seat, text, "player", move_id, before=ack)
+
+    async def _play(
+        self,
+        seat: int,
+        move: str,
+        by: str,
+        move_id: str | None = None,
+        before: Callable[[int], None] | None = None,
+    ) -> None:
+        match = self.match
+        assert match is not None
+        data: dict[str, Any] = {"seat": seat, "move": move, "by": by, "deal": len(match.games)}
+        if move_id is not None:
+            data["id"] = move_id
+        over_before = match.over
+        await self.emit("move", data, before=before)
+        if match.over and not over_before:
+            await self._finish()
+
+    async def _finish(self) -> None:
+        match = self.match
+        assert match is not None
+        self._cancel_timer()
+        self.deadline = None
+        self.decision_seat = None
+        results = []
+        for seat, s in enumerate(self.seats):
+            if s.player is None:
+                continue
+            results.append(_result(match, seat, s.player))
+        meta = {
+            "table": self.id,
+            "players": [s.name for s in self.seats],
+            "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+        record = dump_match(match, meta=meta)
+        await self.storage.finish_table(self.id, record, results)
+        self.finished = True
+        for s in self.seats:
+            if s.hold_task is not None:
+                s.hold_task.cancel()
+                s.hold_task = None
+        self.hub.table_over(self)
+
+    # ------------------------------------------------------------------ decisions and clocks
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _after_change(self) -> None:
+        """Whose decision is it now, and who makes it: start the clock or a bot."""
+        match = self.match
+        if self.status != "playing" or match is None or match.over:
+            self._cancel_timer()
+            self.deadline = None
+            self.decision_seat = None
+            return
+        seat = match.to_move
+        assert seat is not None
+        key = (seat, self.state_version)
+        if self._decision_key == key and self._timer is not None:
+            return  # the same decision is already being timed (e.g. a bank step)
+        self._decision_key = key
+        self._epoch += 1
+        epoch = self._epoch
+        self._cancel_timer()
+        self.decision_seat = seat
+        if self.seats[seat].botted:
+            self.deadline = None
+            view = match.view(seat)
+            self._timer = asyncio.get_running_loop().create_task(self._bot_turn(epoch, seat, view))
+        else:
+            self.deadline = self.clock.now() + self.decision_seconds
+            self._timer = asyncio.get_running_loop().create_task(self._clock_wait(epoch))
+
+    _decision_key: tuple[int, int] | None = None
+
+    async def _clock_wait(self, epoch: int) -> None:
+        deadline = self.deadline
+        assert deadline is not None
+        await self.clock.sleep_until(deadline)
+        self.post(lambda: self._on_deadline(epoch))
+
+    async def _on_deadline(self, epoch: int) -> None:
+        if epoch != self._epoch or self.match is None or self.status != "playing":
+            return
+        seat = self.decision_seat
+        assert seat is not None
+        left = self.bank[seat]
+        if left > 0:
+            step = min(self.config.bank_step, left)
+            assert self.deadline is not None
+            self.deadline += step
+            await self.emit("bank", {"seat": seat, "left": round(left - step, 3), "step": step})
+            self._timer = asyncio.get_running_loop().create_task(self._clock_wait(epoch))
+            return
+        view = self.match.view(seat)
+        legal = view["legal_moves"]
+        if view["phase"] == "bidding" and "pass" in legal:
+            move = "pass"
+        else:
+            move = await asyncio.to_thread(self._bot(seat).choose, view)
+        if epoch == self._epoch:
+            self._timer = None
+            await self._play(seat, move, "timeout")
+
+    async def _bot_turn(self, epoch: int, seat: int, view: dict[str, Any]) -> None:
+        if self.config.bot_delay > 0:
+            await asyncio.sleep(self.config.bot_delay)
+        move = await asyncio.to_thread(self._bot(seat).choose, view)
+
+        async def play() -> None:
+            if epoch == self._epoch and self.status == "playing":
+                self._timer = None
+                await self._play(seat, move, "bot")
+
+        self.post(play)
+
+    def _bot(self, seat: int) -> ServerBot:
+        bot = self._bots.get(seat)
+        if bot is None:
+            level = self.seats[seat].bot or str(
+                self.options.get("bot_level") or self.config.bot_level
+            )
+            bot = self._bots[seat] = make_bot(level, seed=None)
+        return bot
+
+    # ------------------------------------------------------------------ chat
+    async def chat(self, conn: Conn, text: str) -> None:
+        assert conn.player is not None
+        if conn not in self.subs:
+            raise TableError("not_at_table", "join the table to chat there")
+        clean = "".join(
+            ch for ch in unicodedata.normalize("NFC", text) if unicodedata.category(ch)[0] != "C"
+        ).strip()
+        if not clean:
+            raise TableError("chat_empty", "say something")
+        if len(clean) > self.config.chat_max_chars:
+            raise TableError(
+                "chat_too_long",
+                f"a chat message may be at most {self.config.chat_max_chars} characters",
+            )
+        pid = conn.player.id
+        bucket = self._chat_buckets.get(pid)
+        if bucket is None:
+            bucket = self._chat_buckets[pid] = Bucket(
+                self.config.chat_per_second, self.config.chat_burst, time.monotonic()
+            )
+        if not bucket.take(time.monotonic()):
+            raise TableError("chat_rate", "slow down: too many chat messages")
+        await self.emit(
+            "chat",
+            {"seat": self.subs.get(conn), "player": pid, "name": conn.player.name, "text": clean},
+        )
+
+    async def react(self, conn: Conn, reaction: str) -> None:
+        assert conn.player is not None
+        if conn not in self.subs:
+            raise TableError("not_at_table", "join the table first")
+        if reaction not in REACTIONS:
+            raise TableError("bad_reaction", f"reactions: {' '.join(REACTIONS)}")
+        pid = conn.player.id
+        bucket = self._chat_buckets.get(pid)
+        if bucket is None:
+            bucket = self._chat_buckets[pid] = Bucket(
+                self.config.chat_per_second, self.config.chat_burst, time.monotonic()
+            )
+        if not bucket.take(time.monotonic()):
+            raise TableError("chat_rate", "slow down: too many reactions")
+        self.notice(
+            {
+                "type": "reaction",
+                "table": self.id,
+                "seat": self.subs.get(conn),
+                "name": conn.player.name,
+                "reaction": reaction,
+            }
+        )
+
+    # ------------------------------------------------------------------ restart
+    def resume(self, events: list[EventRow]) -> None:
+        """Rebuild from the stored log (before the actor starts); everyone starts disconnected."""
+        for e in events:
+            try:
+                self.apply(e.version, e.kind, e.data)
+            except (IllegalMove, KeyError, TypeError, ValueError) as err:  # pragma: no cover
+                log.error("table %s: cannot apply stored event %s: %s", self.id, e.version, err)
+                raise
+
+    def after_resume(self) -> None:
+        """Inside the running loop: restart holds, clocks and bots."""
+        for i, s in enumerate(self.seats):
+            if s.player is not None and not s.away and self.status in ("waiting", "playing"):
+                self._hold(i)
+        if self.status == "waiting":
+            self._maybe_start_public()
+        self._after_change()
+
+
+def options_get(options: dict[str, Any], key: str, config: ServerConfig) -> Any:
+    value = options.get(key)
+    return value if value is not None else getattr(config, key)
+
+
+def _canonical(move: str) -> str:
+    return str(parse_move(move))
+
+
+def _result(match: Match, seat: int, player: str) -> dict[str, Any]:
+    rules = match.rules
+    team = rules.team_of(seat)
+    contracts = made = deals = score = 0
+    for row in match.sheet:
+        if row.redeal or row.scores is None:
+            continue
+        deals += 1
+        score += row.scores[seat]
+        if row.bids is not None:
+            contracts += 1
+            if row.tricks[seat] >= row.bids[seat]:
+                made += 1
+        elif row.bidder == seat and row.bid is not None:
+            contracts += 1
+            if sum(row.tricks[s] for s in team) >= row.bid:
+                made += 1
+    return {
+        "player": player,
+        "seat": seat,
+        "won": seat in match.winners,
+        "contracts": contracts,
+        "made": made,
+        "deals": deals,
+        "score": score,
+    }

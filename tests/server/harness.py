@@ -1,0 +1,194 @@
+"""Run a real server (uvicorn, real sockets) in a thread or a subprocess for the tests."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from batak.server.app import create_app
+from batak.server.clock import Clock
+from batak.server.config import ServerConfig
+from batak.server.hub import Hub
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def fast_config(data: Path, **changes: Any) -> ServerConfig:
+    """Short times so that tests run quickly."""
+    base = ServerConfig(
+        port=free_port(),
+        data=data,
+        bot_delay=0.0,
+        quick_fill_seconds=0.2,
+        hold_seconds=30.0,
+        linger_seconds=600.0,
+        rate_per_second=1000.0,
+        rate_burst=1000.0,
+    )
+    return replace(base, **changes)
+
+
+class ServerThread:
+    """uvicorn serving the app in a background thread with its own event loop."""
+
+    def __init__(self, config: ServerConfig, clock: Clock | None = None) -> None:
+        self.config = config
+        self.app = create_app(config, clock=clock)
+        self.hub: Hub = self.app.state.hub
+        self.server = uvicorn.Server(
+            uvicorn.Config(
+                self.app,
+                host=config.host,
+                port=config.port,
+                ws="websockets-sansio",
+                ws_max_size=config.transport_max_bytes,
+                log_level="warning",
+                lifespan="on",
+            )
+        )
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_until_complete(self.server.serve())
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.config.port}/ws"
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.config.port}"
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(20)
+
+    def call(self, fn: Any) -> Any:
+        """Run ``fn()`` (a coroutine function) inside the server's loop and return its result."""
+        assert self.loop is not None
+        return asyncio.run_coroutine_threadsafe(fn(), self.loop).result(20)
+
+
+class ServerProcess:
+    """``batak serve`` in a subprocess (so that it can be killed)."""
+
+    def __init__(self, data: Path, port: int, *extra: str) -> None:
+        self.data = data
+        self.port = port
+        self.extra = extra
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> None:
+        cmd = [
+            sys.executable,
+            "-m",
+            "batak",
+            "serve",
+            "--port",
+            str(self.port),
+            "--data",
+            str(self.data),
+            *self.extra,
+        ]
+        self.proc = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ)
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{self.port}/healthz", timeout=1
+                ) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"the server did not start: {err}")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def advance(srv: ServerThread, clock: Any, seconds: float) -> None:
+    """Move a :class:`ManualClock` on, inside the server's loop."""
+
+    async def step() -> None:
+        clock.advance(seconds)
+        await asyncio.sleep(0)
+
+    srv.call(step)
+
+
+async def advance_async(srv: ServerThread, clock: Any, seconds: float) -> None:
+    await asyncio.get_running_loop().run_in_executor(None, advance, srv, clock, seconds)
+
+
+def postgres_database() -> Any:
+    """A fresh PostgreSQL database on the server named by BATAK_TEST_POSTGRES (a context
+    manager yielding its URL), or None when that variable is not set."""
+    import contextlib
+    import secrets
+
+    base = os.environ.get("BATAK_TEST_POSTGRES")
+    if not base:
+        return None
+    import psycopg
+
+    @contextlib.contextmanager
+    def database() -> Any:
+        name = "batak_" + secrets.token_hex(6)
+        with psycopg.connect(base, autocommit=True) as admin:
+            admin.execute(f"CREATE DATABASE {name}")
+        root, _, _ = base.rpartition("/")
+        try:
+            yield f"{root}/{name}"
+        finally:
+            with psycopg.connect(base, autocommit=True) as admin:
+                admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+    return database()

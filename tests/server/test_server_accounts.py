@@ -1,0 +1,61 @@
+"""Accounts (argon2 passwords) keep a player's statistics; the leaderboard lists them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+from harness import ServerThread, fast_config
+
+from batak.server.client import Client, ServerError
+
+
+def test_register_login_stats_and_leaderboard(tmp_path: Path) -> None:
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path, quick_deals=1)) as srv:
+
+        async def main() -> None:
+            a = Client(srv.url, name="Ayşe")
+            await a.connect()
+            with pytest.raises(ServerError) as e:
+                await a.request({"type": "register", "username": "ayse", "password": "short"})
+            assert e.value.code == "weak_password"
+            reply = await a.request(
+                {"type": "register", "username": "ayse", "password": "uzun-bir-parola"}
+            )
+            assert reply == {"type": "account", "username": "ayse", "ref": reply["ref"]}
+            st = await a.quick("ihaleli")
+            final = await a.play(st.id, timeout=60)
+            assert final.over
+            seat = final.seat
+            assert seat is not None
+            row = final.view["match"]["sheet"][0]  # type: ignore[index]
+            stats = (await a.request({"type": "stats"}))["stats"]
+            assert stats["matches"] == 1 and stats["deals"] == 1
+            assert stats["wins"] == int(seat in final.view["match"]["winners"])  # type: ignore[index]
+            assert stats["contracts"] == int(row["bidder"] == seat)
+            assert stats["average"] == row["scores"][seat]
+
+            b = Client(srv.url, name="Başka")
+            await b.connect()
+            with pytest.raises(ServerError) as e:
+                await b.request({"type": "register", "username": "ayse", "password": "12345678x"})
+            assert e.value.code == "username_taken"
+            with pytest.raises(ServerError) as e:
+                await b.request({"type": "login", "username": "ayse", "password": "wrong-pass"})
+            assert e.value.code == "bad_login"
+            welcome = await b.request(
+                {"type": "login", "username": "ayse", "password": "uzun-bir-parola"}
+            )
+            assert welcome["player"]["id"] == a.player["id"] and welcome["token"]
+            board = (await b.request({"type": "leaderboard"}))["players"]
+            assert [p["player"] for p in board] == [a.player["id"]]
+            await a.close()
+            await b.close()
+
+        asyncio.run(main())
+        with urllib.request.urlopen(srv.http + "/api/leaderboard", timeout=5) as r:
+            assert json.loads(r.read())["players"][0]["name"] == "Ayşe"

@@ -1,0 +1,156 @@
+"""Four real websocket clients play whole matches through a real server (uvicorn, SQLite)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.request
+from pathlib import Path
+
+from harness import ServerThread, fast_config
+
+from batak.record import loads
+from batak.server.client import Client, ServerError
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def test_four_clients_play_a_private_match_to_the_end(tmp_path: Path) -> None:
+    with ServerThread(fast_config(tmp_path)) as srv:
+        assert _get(srv.http + "/healthz")[0] == 200
+
+        async def main() -> None:
+            names = ["Ayşe", "Ben", "Cem", "Deniz"]
+            clients = [Client(srv.url, name=n) for n in names]
+            for c in clients:
+                await c.connect()
+            created, table = await clients[0].create(preset="standard", deals=2, bots=False)
+            assert created["invite"].endswith("/join/" + created["code"])
+            for c in clients[1:]:
+                st = await c.join(code=created["code"].lower())
+                assert st.id == table.id
+            with_bots_refused = None
+            try:
+                await clients[1].start(table.id)
+            except ServerError as e:
+                with_bots_refused = e.code
+            assert with_bots_refused == "not_host"
+            await clients[0].start(table.id)
+            seats = sorted(c.tables[table.id].seat for c in clients)
+            assert seats == [0, 1, 2, 3]
+            await clients[2].chat(table.id, "iyi oyunlar")
+            finals = await asyncio.gather(*(c.play(table.id, timeout=60) for c in clients))
+            totals = {json.dumps(f.view["match"]["totals"]) for f in finals}
+            assert len(totals) == 1
+            assert all(f.over for f in finals)
+            assert all(f.view["match"]["over"] for f in finals)
+            # every client saw every versioned event once, in order, with no gap
+            for c in clients:
+                vs = [e["v"] for e in c.tables[table.id].events]
+                assert vs == sorted(set(vs))
+            chat = [e for e in finals[0].events if e["kind"] == "chat"]
+            assert chat and chat[0]["text"] == "iyi oyunlar" and chat[0]["name"] == "Cem"
+            # a late move is refused: the match is over
+            try:
+                await clients[0].move(table.id, "pass")
+            except ServerError as e:
+                assert e.code == "match_over"
+            # the record is kept and loads with the engine
+            for _ in range(50):
+                status, body = _get(f"{srv.http}/api/tables/{table.id}/record")
+                if status == 200:
+                    break
+                await asyncio.sleep(0.05)
+            assert status == 200
+            match = loads(body)
+            assert match.over and match.totals == finals[0].view["match"]["totals"]
+            stats = await clients[1].request({"type": "stats"})
+            assert stats["stats"]["matches"] == 1 and stats["stats"]["deals"] >= 2
+            for c in clients:
+                await c.close()
+
+        asyncio.run(main())
+
+
+def test_quick_play_fills_with_bots_and_plays_to_the_end(tmp_path: Path) -> None:
+    with ServerThread(fast_config(tmp_path, quick_deals=1)) as srv:
+
+        async def main() -> None:
+            async with Client(srv.url, name="Solo") as c:
+                lobby = await c.lobby()
+                assert set(lobby["modes"]) == {"ihaleli", "kozmaca", "esli", "kitty"}
+                for mode in ("ihaleli", "kitty"):
+                    st = await c.quick(mode)
+                    assert st.seat is not None
+                    final = await c.play(st.id, timeout=60)
+                    assert final.over
+                    bots = [s for s in final.info["seats"] if s["bot"]]
+                    assert len(bots) == len(final.info["seats"]) - 1
+                    again = await c.quick(mode)  # the old table is over: a new one
+                    assert again.id != st.id
+                    await c.leave(again.id)
+
+        asyncio.run(main())
+
+
+def test_spectator_and_second_player_share_a_quick_table(tmp_path: Path) -> None:
+    with ServerThread(fast_config(tmp_path, quick_fill_seconds=0.5, quick_deals=1)) as srv:
+
+        async def main() -> None:
+            a, b, w = Client(srv.url, name="A"), Client(srv.url, name="B"), Client(srv.url)
+            for c in (a, b, w):
+                await c.connect()
+            ta = await a.quick("esli")
+            tb = await b.quick("esli")
+            assert ta.id == tb.id and ta.seat != tb.seat
+            tw = await w.join(ta.id, spectate=True)
+            assert tw.seat is None
+            await asyncio.gather(a.play(ta.id, timeout=60), b.play(ta.id, timeout=60))
+            await w.until(lambda: w.tables[ta.id].over, 20)
+            assert w.tables[ta.id].view is not None
+            assert w.tables[ta.id].view["hand"] == []
+            for c in (a, b, w):
+                await c.close()
+
+        asyncio.run(main())
+
+
+def test_continue_later_adjourns_and_resumes_a_private_match(tmp_path: Path) -> None:
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            clients = [Client(srv.url, name=f"A{i}") for i in range(4)]
+            for c in clients:
+                await c.connect()
+            _, table = await clients[0].create(preset="sultan-kozmaca", deals=1, bots=False)
+            t = table.id
+            for c in clients[1:]:
+                await c.join(t)
+            await clients[0].start(t)
+            await asyncio.gather(*(c.play(t, stop=lambda s: s.v >= 12) for c in clients))
+            try:
+                await clients[1].adjourn(t)
+            except ServerError as e:
+                assert e.code == "not_host"
+            await clients[0].adjourn(t)
+            for c in clients:
+                await c.until(lambda c=c: c.tables[t].info["status"] == "adjourned")
+            mover = next(c for c in clients if c.tables[t].my_turn)
+            try:
+                await mover.move(t, mover.tables[t].view["legal_moves"][0])  # type: ignore[index]
+            except ServerError as e:
+                assert e.code == "adjourned"
+            assert srv.hub.tables[t].clock_info()["running"] is False
+            await clients[0].start(t)
+            finals = await asyncio.gather(*(c.play(t, timeout=60) for c in clients))
+            assert all(f.over for f in finals)
+            for c in clients:
+                await c.close()
+
+        asyncio.run(main())

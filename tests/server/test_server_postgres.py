@@ -1,0 +1,82 @@
+"""The PostgreSQL path against a real PostgreSQL server (BATAK_TEST_POSTGRES, started by .ci/run):
+a whole match, its record and statistics, and a table resumed by a second server process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+from harness import ServerThread, fast_config, postgres_database
+
+from batak.record import loads
+from batak.server.client import Client
+
+
+def test_match_record_stats_and_resume_on_postgresql(tmp_path: Path) -> None:
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    with pg as url:
+        config = fast_config(tmp_path, database=url)
+        clients: list[Client] = []
+        with ServerThread(config) as srv:
+            assert srv.hub.storage.kind == "postgresql"
+
+            async def first() -> tuple[str, str, list[str | None]]:
+                for i in range(4):
+                    c = Client(srv.url, name=f"PG{i}")
+                    await c.connect()
+                    clients.append(c)
+                _, done = await clients[0].create(preset="esli-acik", deals=1, bots=False)
+                for c in clients[1:]:
+                    await c.join(done.id)
+                await clients[0].start(done.id)
+                await asyncio.gather(*(c.play(done.id, timeout=60) for c in clients))
+                _, live = await clients[0].create(preset="zipi-kitty", deals=1, bots=False)
+                for c in clients[1:3]:
+                    await c.join(live.id)
+                await clients[0].start(live.id)
+                await asyncio.gather(
+                    *(c.play(live.id, timeout=60, stop=lambda s: s.v >= 20) for c in clients[:3])
+                )
+                tokens = [c.token for c in clients]
+                for c in clients:
+                    await c.close()
+                return done.id, live.id, tokens
+
+            done, live, tokens = asyncio.run(first())
+            for _ in range(50):
+                try:
+                    with urllib.request.urlopen(
+                        f"{srv.http}/api/tables/{done}/record", timeout=5
+                    ) as r:
+                        record = loads(r.read())
+                        break
+                except urllib.error.HTTPError:
+                    pass
+            assert record.over
+        # a second server on the same database resumes the unfinished table
+        config2 = fast_config(tmp_path, database=url)
+        with ServerThread(config2) as srv2:
+            assert live in srv2.hub.tables and done not in srv2.hub.tables
+
+            async def second() -> None:
+                again = [Client(srv2.url, token=tok) for tok in tokens[:3]]
+                for c in again:
+                    await c.connect()
+                    assert live in c.welcome["tables"]
+                    st = await c.join(live)
+                    assert st.v >= 20 and st.view is not None
+                finals = await asyncio.gather(*(c.play(live, timeout=60) for c in again))
+                assert all(f.over for f in finals)
+                stats = (await again[0].request({"type": "stats"}))["stats"]
+                assert stats["matches"] == 2
+                for c in again:
+                    await c.close()
+
+            asyncio.run(second())
+            with urllib.request.urlopen(f"{srv2.http}/api/tables/{live}/record", timeout=5) as r:
+                assert json.loads(r.read())["over"] is True

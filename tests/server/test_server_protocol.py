@@ -1,0 +1,232 @@
+"""Malformed, hostile, out-of-turn, illegal, stale and repeated messages are refused with a clear
+error and change nothing; limits on size and rate; the Origin check; /healthz."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import ServerThread, fast_config
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from batak.server.client import Client, ServerError
+
+
+async def _error(c: Client, raw: str | bytes) -> dict[str, Any]:
+    c.drain()
+    await c.send_raw(raw)
+    return await c.wait_for(lambda m: m.get("type") == "error", 5)
+
+
+async def _table(srv: ServerThread) -> tuple[list[Client], str]:
+    clients = [Client(srv.url, name=f"H{i}") for i in range(4)]
+    for c in clients:
+        await c.connect()
+    _, table = await clients[0].create(preset="standard", deals=1, bots=False)
+    for c in clients[1:]:
+        await c.join(table.id)
+    await clients[0].start(table.id)
+    for c in clients:
+        await c.until(lambda c=c: c.tables[table.id].view is not None)
+    return clients, table.id
+
+
+def _version(srv: ServerThread, table: str) -> tuple[int, int]:
+    t = srv.hub.tables[table]
+    return t.version, len(t.match.games[-1].history) if t.match else 0
+
+
+HOSTILE: list[tuple[str | bytes, str]] = [
+    ("not json", "bad_json"),
+    ("", "bad_json"),
+    (b"\x00\x01binary", "bad_json"),
+    ("[1, 2, 3]", "bad_message"),
+    ('"hello"', "bad_message"),
+    ("{}", "bad_message"),
+    ('{"type": 7}', "bad_message"),
+    ('{"type": "launch_missiles"}', "unknown_type"),
+    ('{"type": "move"}', "bad_message"),
+    ('{"type": "move", "table": "x", "id": "a", "v": "3", "move": "AS"}', "bad_message"),
+    ('{"type": "move", "table": "x", "id": "a", "v": true, "move": "AS"}', "bad_message"),
+    ('{"type": "move", "table": "x", "id": "a", "v": -1, "move": "AS"}', "bad_message"),
+    ('{"type": "move", "table": "x", "id": "a", "v": 1, "move": "AS", "x": 1}', "bad_message"),
+    ('{"type": "move", "table": "x", "id": "", "v": 1, "move": "AS"}', "bad_message"),
+    ('{"type": "move", "table": "x", "id": "a", "v": NaN, "move": "AS"}', "bad_json"),
+    ('{"type": "move", "table": "x", "id": "a", "v": 1e400, "move": "AS"}', "bad_message"),
+    ('{"type": "move", "table": "x", "id": "a", "v": ' + "9" * 5000 + ', "move": "AS"}', "too_big"),
+    ("[" * 1500 + "]" * 1500, "bad_json"),
+    ('{"type": "chat", "table": {"$ne": 1}, "text": "x"}', "bad_message"),
+    ('{"type": "join", "table": "' + "A" * 40 + '"}', "bad_message"),
+    ('{"type": "hello", "ref": {"a": 1}}', "bad_message"),
+    ("x" * 5000, "too_big"),
+]
+
+
+def test_malformed_and_hostile_messages_are_refused_and_change_nothing(tmp_path: Path) -> None:
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            clients, t = await _table(srv)
+            c = clients[1]
+            before = _version(srv, t)
+            for raw, code in HOSTILE:
+                err = await _error(c, raw)
+                assert err["code"] == code, (raw[:60], err)
+                assert err["message"]
+            # the connection is still usable and nothing changed at the table
+            assert _version(srv, t) == before
+            pong = await c.request({"type": "ping", "t": 5})
+            assert pong["type"] == "pong" and pong["t"] == 5
+            err = await _error(c, json.dumps({"type": "join", "table": "nope"}))
+            assert err["code"] == "no_table"
+            err = await _error(c, json.dumps({"type": "quick", "mode": "poker"}))
+            assert err["code"] == "bad_mode"
+            err = await _error(
+                c, json.dumps({"type": "create", "preset": "standard", "rules": {"players": 5}})
+            )
+            assert err["code"] == "bad_rules" and "players" in err["message"]
+            err = await _error(c, json.dumps({"type": "create", "preset": "chess"}))
+            assert err["code"] == "bad_rules"
+            err = await _error(c, json.dumps({"type": "chat", "table": t, "text": "x" * 300}))
+            assert err["code"] == "chat_too_long"
+            err = await _error(c, json.dumps({"type": "react", "table": t, "reaction": "💣"}))
+            assert err["code"] == "bad_reaction"
+            assert _version(srv, t) == before
+            # before hello, only hello, ping, lobby and leaderboard are answered
+            async with connect(srv.url) as ws:
+                await ws.send(
+                    json.dumps({"type": "move", "table": t, "id": "a", "v": 1, "move": "AS"})
+                )
+                reply = json.loads(await ws.recv())
+                assert reply["code"] == "hello_first"
+            for cl in clients:
+                await cl.close()
+
+        asyncio.run(main())
+
+
+def test_out_of_turn_illegal_stale_and_duplicate_moves(tmp_path: Path) -> None:
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            clients, t = await _table(srv)
+            by_seat = {c.tables[t].seat: c for c in clients}
+            first = clients[0].tables[t].view["to_move"]  # type: ignore[index]
+            mover = by_seat[first]
+            other = by_seat[(first + 1) % 4]
+            before = _version(srv, t)
+            with pytest.raises(ServerError) as e:
+                await other.move(t, "pass")
+            assert e.value.code == "not_your_turn"
+            with pytest.raises(ServerError) as e:
+                await mover.move(t, "bid 99")
+            assert e.value.code == "illegal" and e.value.data["rule"] == "bid_too_high"
+            with pytest.raises(ServerError) as e:
+                await mover.move(t, "AS")
+            assert e.value.code == "illegal" and e.value.data["rule"] == "wrong_phase"
+            with pytest.raises(ServerError) as e:
+                await mover.move(t, "bid seven")
+            assert e.value.code == "illegal" and e.value.data["rule"] == "bad_notation"
+            with pytest.raises(ServerError) as e:
+                await mover.move(t, "pass", v=mover.tables[t].v + 5)
+            assert e.value.code == "bad_version"
+            assert _version(srv, t) == before
+            # a spectator cannot move
+            watcher = Client(srv.url, name="W")
+            await watcher.connect()
+            await watcher.join(t, spectate=True)
+            with pytest.raises(ServerError) as e:
+                await watcher.move(t, "pass")
+            assert e.value.code == "not_seated"
+            # a move, then the same move id again: acknowledged once, applied once
+            v_seen = mover.tables[t].v
+            ack = await mover.move(t, "bid 4", move_id="m-1")
+            assert ack["v"] == before[0] + 1 and "duplicate" not in ack
+            again = await mover.move(t, "bid 4", move_id="m-1", v=v_seen)
+            assert again["duplicate"] is True and again["v"] == ack["v"]
+            assert _version(srv, t) == (before[0] + 1, before[1] + 1)
+            # a move made on an old version is stale
+            nxt = by_seat[srv.hub.tables[t].match.to_move]  # type: ignore[union-attr]
+            with pytest.raises(ServerError) as e:
+                await nxt.move(t, "pass", v=v_seen)
+            assert e.value.code == "stale" and e.value.data["v"] == ack["v"]
+            # Turkish error texts for a Turkish client
+            tr = Client(srv.url, token=other.token, lang="tr")
+            await tr.connect()
+            await tr.join(t)
+            if srv.hub.tables[t].match.to_move != other.tables[t].seat:  # type: ignore[union-attr]
+                with pytest.raises(ServerError) as e:
+                    await tr.move(t, "pass")
+                assert "sıra" in e.value.message
+            for c in [*clients, watcher, tr]:
+                await c.close()
+
+        asyncio.run(main())
+
+
+def test_rate_limit_closes_a_flooding_socket(tmp_path: Path) -> None:
+    config = fast_config(tmp_path, rate_per_second=5.0, rate_burst=5.0, rate_strikes=20)
+    with ServerThread(config) as srv:
+
+        async def main() -> None:
+            async with connect(srv.url) as ws:
+                for _ in range(40):
+                    await ws.send('{"type": "ping"}')
+                codes = []
+                try:
+                    while True:
+                        m = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                        codes.append(m.get("code") or m["type"])
+                except Exception:
+                    pass
+                assert codes.count("pong") <= 6
+                assert "rate_limited" in codes
+                assert ws.close_code == 1008
+
+        asyncio.run(main())
+
+
+def test_origin_check_and_healthz(tmp_path: Path) -> None:
+    config = fast_config(tmp_path, allowed_origins=("https://batak.example",))
+    with ServerThread(config) as srv:
+        with urllib.request.urlopen(srv.http + "/healthz", timeout=5) as r:
+            assert r.status == 200 and json.loads(r.read())["ok"] is True
+
+        async def main() -> None:
+            with pytest.raises(InvalidStatus) as e:
+                async with connect(srv.url, origin="https://evil.example"):  # type: ignore[arg-type]
+                    pass
+            assert e.value.response.status_code == 403
+            for origin in ("https://batak.example", f"http://127.0.0.1:{config.port}"):
+                async with Client(srv.url, origin=origin) as c:
+                    assert c.player["id"]
+            async with Client(srv.url) as c:  # no Origin: not a browser
+                assert c.player["id"]
+
+        asyncio.run(main())
+
+
+def test_session_token_keeps_identity_and_names_are_cleaned(tmp_path: Path) -> None:
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            a = Client(srv.url, name="  Zeynep\u0000\u202e  ")
+            await a.connect()
+            assert a.player["name"] == "Zeynep"
+            token = a.token
+            await a.close()
+            b = Client(srv.url, token=token)
+            await b.connect()
+            assert b.player == a.player and "token" not in b.welcome
+            c = Client(srv.url, token="forged-token")
+            await c.connect()
+            assert c.player["id"] != a.player["id"] and c.welcome.get("token_unknown")
+            for cl in (b, c):
+                await cl.close()
+
+        asyncio.run(main())
