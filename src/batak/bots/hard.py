@@ -1,0 +1,226 @@
+"""The hard player: perfect-information Monte Carlo over worlds consistent with what it has seen.
+
+In the card play it deals the cards it cannot see many times over (:func:`~batak.bots.knowledge.
+sample_world`: every inference from the compulsory rules holds in every world, and the auction
+tilts the deal towards what the bidding suggests), solves each world double-dummy for every legal
+card (the compiled solver in :mod:`batak.bots.solver`), turns the tricks into what they are worth
+at this table (making or defeating the contract matters more than one trick), and plays the card
+with the best average. Positions too big to solve within the thinking budget are played with the
+medium player's judgement, and so are the auction, the kitty and the trump choice.
+
+The number of worlds is fixed per decision, not timed, so the same seed and the same view give the
+same move; :meth:`HardPlayer.choose_within` instead stops at a deadline (for the server's clocks).
+
+>>> import batak, batak.bots
+>>> g = batak.Game("standard", seed=11)
+>>> bot = batak.bots.get("hard", seed=1)
+>>> while g.phase != "over":
+...     g.play(bot.choose(g.view(g.to_move)))
+>>> sum(g.tricks_won)
+13
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules import Rules
+from . import solver as _solver
+from .knowledge import Knowledge, auction_bias, sample_world
+from .medium import MediumPlayer
+from .simple import CARD_INDEX, Table, card_text, decision_rng, parse_view
+
+__all__ = ["HardPlayer", "HardStats"]
+
+
+@dataclass(slots=True)
+class HardStats:
+    """What the last decision did: worlds solved, cards compared, seconds, or why it fell back."""
+
+    worlds: int = 0
+    seconds: float = 0.0
+    searched: bool = False
+    fallback: str = ""
+
+
+def _trick_winner(cards: list[int], leader: int, trump: int, n: int) -> int:
+    best, best_seat = cards[0], leader
+    for i, c in enumerate(cards[1:], start=1):
+        s = c // 13
+        if s == best // 13:
+            if c > best:
+                best, best_seat = c, (leader + i) % n
+        elif s == trump:
+            best, best_seat = c, (leader + i) % n
+    return best_seat
+
+
+class HardPlayer:
+    """Samples hidden hands and searches them double-dummy. ``worlds``: worlds per card decision;
+    ``max_cards``: the largest hand size it searches (above it the medium player decides)."""
+
+    name = "hard"
+
+    def __init__(
+        self,
+        *,
+        seed: int | None = None,
+        worlds: int = 24,
+        max_cards: int | None = None,
+        **_options: Any,
+    ) -> None:
+        self.seed = seed if seed is not None else secrets.randbits(64)
+        self.worlds = worlds
+        # The compiled solver handles 8-card positions in milliseconds; the Python one only
+        # small endgames. Above this size a world takes too long for the move clock.
+        default_cards = 8 if _solver.c_engine_available() else 4
+        self.max_cards = max_cards if max_cards is not None else default_cards
+        self.medium = MediumPlayer(seed=self.seed)
+        self.last = HardStats()
+
+    # ------------------------------------------------------------------ public
+    def choose(self, view: Mapping[str, Any]) -> str:
+        return self._decide(view, deadline=None)
+
+    def choose_within(self, view: Mapping[str, Any], seconds: float) -> str:
+        """A legal move within about ``seconds`` (the worlds stop at the deadline)."""
+        return self._decide(view, deadline=time.perf_counter() + max(0.0, seconds))
+
+    # ------------------------------------------------------------------ decision
+    def _decide(self, view: Mapping[str, Any], deadline: float | None) -> str:
+        start = time.perf_counter()
+        self.last = HardStats()
+        t = parse_view(view)
+        legal = t.legal
+        if not legal:
+            raise ValueError("this seat has no move to make now (legal_moves is empty)")
+        if len(legal) == 1:
+            self.last.fallback = "only move"
+            return legal[0]
+        if t.phase != "play" or t.seat is None:
+            self.last.fallback = "not card play"
+            return self.medium.choose(view)
+        cards_left = t.hand_sizes[t.seat]
+        if cards_left > self.max_cards:
+            self.last.fallback = f"{cards_left} cards in hand > {self.max_cards}"
+            return self.medium.choose(view)
+        move = self._search(view, t, decision_rng(self.seed, view, "hard"), deadline)
+        self.last.seconds = time.perf_counter() - start
+        if move is None:
+            self.last.fallback = "no world finished before the deadline"
+            return self.medium.choose(view)
+        return move
+
+    def _side(self, t: Table, seat: int) -> frozenset[int]:
+        """The seats whose tricks count together for ``seat`` in the double-dummy search."""
+        if t.bidder is None:  # Koz Maça: every player for themselves
+            return frozenset(t.rules.team_of(seat))
+        declarers = frozenset(t.rules.team_of(t.bidder))
+        if seat in declarers:
+            return declarers
+        return frozenset(range(t.n)) - declarers  # the defenders act together against the bid
+
+    def _utility(self, t: Table, side: frozenset[int], seat: int, side_tricks: int) -> float:
+        """What a deal ending with ``side_tricks`` for the side is worth to the side: its tricks,
+        plus a bonus worth twice the bid for making the contract (or, defending, defeating it)."""
+        if t.bidder is None:
+            bid = (t.seat_bids or [None] * t.n)[seat]
+            if bid is None:
+                return float(side_tricks)
+            return side_tricks + (2.0 * bid if side_tricks >= bid else 0.0)
+        bid = t.bid or 0
+        if t.bidder in side:
+            return side_tricks + (2.0 * bid if side_tricks >= bid else 0.0)
+        deal_tricks = len(t.tricks) + t.hand_sizes[seat]  # the mover still holds this trick's card
+        declarer_tricks = deal_tricks - side_tricks
+        return side_tricks + (2.0 * bid if declarer_tricks < bid else 0.0)
+
+    def _search(
+        self,
+        view: Mapping[str, Any],
+        t: Table,
+        rng: random.Random,
+        deadline: float | None,
+    ) -> str | None:
+        seat = t.seat
+        assert seat is not None
+        knowledge = Knowledge.from_view(t)
+        weight = auction_bias(t)
+        side = self._side(t, seat)
+        side_mask = sum(1 << s for s in side)
+        already = sum(t.tricks_won[s] for s in side)
+        rules = t.rules
+        flags = _solver._c_flags(rules, t.trump)
+        use_c = _solver.c_engine_available()
+        legal = [CARD_INDEX[m] for m in t.legal]
+        totals = dict.fromkeys(legal, 0.0)
+        worlds = 0
+        table = _solver.new_table(16) if use_c else None
+        for _ in range(self.worlds):
+            if deadline is not None and worlds and time.perf_counter() > deadline:
+                break
+            world = sample_world(knowledge, rng, weight=weight)
+            hands = world[: t.n]
+            for card in legal:
+                value = self._value_after(t, rules, hands, card, side, side_mask, flags, table)
+                totals[card] += self._utility(t, side, seat, already + value)
+            worlds += 1
+        self.last.worlds = worlds
+        self.last.searched = worlds > 0
+        if not worlds:
+            return None
+        best = max(legal, key=lambda c: (totals[c], -c % 13, -c))
+        return card_text(best)
+
+    def _value_after(
+        self,
+        t: Table,
+        rules: Rules,
+        hands: list[int],
+        card: int,
+        side: frozenset[int],
+        side_mask: int,
+        flags: int,
+        table: Any,
+    ) -> int:
+        """The side's tricks from now on (this trick included) after ``card``, double-dummy."""
+        n = t.n
+        seat = t.seat
+        assert seat is not None
+        new_hands = list(hands)
+        new_hands[seat] &= ~(1 << card)
+        trick = [*t.trick, card]
+        leader = t.leader if t.trick else seat
+        broken = t.broken
+        if t.trump >= 0 and card // 13 == t.trump:
+            ruff = len(trick) > 1 and trick[0] // 13 != t.trump
+            if ruff or (len(trick) == 1 and rules.broken_by == "any_trump"):
+                broken = True
+        gained = 0
+        if len(trick) == n:
+            winner = _trick_winner(trick, leader, t.trump, n)
+            gained = 1 if winner in side else 0
+            leader, trick = winner, []
+            if not new_hands[winner]:
+                return gained
+        pos = _solver.Position(
+            rules=rules,
+            hands=tuple(new_hands),
+            trump=t.trump,
+            leader=leader,
+            trick=tuple(trick),
+            broken=broken,
+            side=side,
+            side_tricks=0,
+        )
+        if table is not None:
+            value: int = table.solve(
+                pos.hands, pos.trump, pos.leader, pos.trick, pos.broken, side_mask, flags
+            )
+            return gained + value
+        return gained + _solver.solve_position(pos, engine="python")

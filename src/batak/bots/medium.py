@@ -1,0 +1,622 @@
+"""The medium computer player: counts cards, reads the compulsory-play inferences, bids from a hand
+evaluation, draws trumps as the bidder, and plays with its partner.
+
+It is given only a seat's view. Each decision is made by :func:`decide`, which also says *why* in
+a reason code and parameters (:mod:`batak.bots.teach` turns them into a sentence):
+
+- the auction: the expected score of each bid against the expected score of defending, from the
+  hand's trick estimate (:func:`batak.bots.simple.evaluate_hand`) and the table's scoring;
+- the trump: the suit with the best estimate; the kitty: bury the cards whose loss costs least;
+- the play: for every legal card, the chance that our side wins this trick (from
+  :class:`~batak.bots.knowledge.Knowledge`: voids and missing high cards inferred from the
+  compulsory rules, and the hand sizes), minus what the card is worth later (masters, guarded
+  honours, trumps), plus a plan: the bidder's side draws trumps once it may and cashes its masters;
+  defenders keep their trumps and make the bidder ruff; partners let a partner's winner stand and
+  lead to the partner's strength.
+
+>>> from batak.game import Game
+>>> g = Game("standard", seed=2)
+>>> p = MediumPlayer(seed=1)
+>>> while g.phase != "over":
+...     g.play(p.choose(g.view(g.to_move)))
+>>> sum(g.tricks_won)
+13
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import DECK_MASK, SUIT_MASKS
+from ..rules import Rules
+from ..scoring import score
+from .knowledge import Knowledge
+from .simple import (
+    CARD_TEXT,
+    SIGMA,
+    SUIT_LETTERS,
+    Table,
+    TrickState,
+    above,
+    best_trump,
+    bits,
+    decision_rng,
+    defence_tricks,
+    estimate_tricks,
+    evaluate_hand,
+    parse_view,
+    table_kind,
+    trick_state,
+)
+
+__all__ = ["Decision", "MediumPlayer", "Params", "decide"]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A move, and why: a reason code (see :mod:`batak.bots.teach`) and its parameters."""
+
+    move: str
+    reason: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """The medium player's tunable weights (the defaults were tuned in self-play)."""
+
+    bid_sigma: float = 1.0  # scales the spread of the tricks around the estimate (simple.SIGMA)
+    bid_edge: float = 0.2  # tricks' worth a contract must bring over defending
+    draw_bonus: float = 0.2  # drawing trumps: per opponent with trumps, per winner at risk
+    draw_base: float = 0.3
+    defender_draw: bool = True  # a defender long in trumps draws them too, to save its winners
+    force_bidder: float = 0.15  # defender: lead a suit the bidder must ruff
+    partner_lead: float = 0.25  # lead to the partner's strength
+    short_lead: float = 0.08  # lead a singleton (to ruff later) when holding spare trumps
+    future_weight: float = 1.0  # a trick later is worth less than a trick now
+    lead_value: float = 0.3  # winning the trick also wins the next lead
+
+
+DEFAULT = Params()
+
+
+# ---------------------------------------------------------------------- bidding
+def _normal_cdf(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def trick_distribution(mean: float, sigma: float, top: int) -> list[float]:
+    """P(t) for t = 0..top: a normal around ``mean``, discretised and truncated."""
+    ps = []
+    for t in range(top + 1):
+        lo = -math.inf if t == 0 else (t - 0.5 - mean) / sigma
+        hi = math.inf if t == top else (t + 0.5 - mean) / sigma
+        ps.append(_normal_cdf(hi) - _normal_cdf(lo))
+    total = sum(ps)
+    return [p / total for p in ps]
+
+
+def _bidder_score(rules: Rules, bid: int, tricks: int) -> int:
+    n = rules.players
+    won = [0] * n
+    rest = rules.hand_size - tricks
+    won[0] = tricks
+    won[1] = rest  # an opponent of seat 0 in every layout
+    return score(rules, won, bidder=0, bid=bid)[0]
+
+
+def _defender_score(rules: Rules, bid: int, tricks: int) -> int:
+    n = rules.players
+    won = [0] * n
+    won[1] = tricks
+    won[0] = rules.hand_size - tricks
+    return score(rules, won, bidder=0, bid=bid)[1]
+
+
+def contract_value(rules: Rules, bid: int, mean: float, sigma: float) -> float:
+    """Expected score of holding the contract at ``bid`` with ``mean`` expected tricks."""
+    dist = trick_distribution(mean, sigma, rules.hand_size)
+    return sum(p * _bidder_score(rules, bid, t) for t, p in enumerate(dist) if p > 1e-9)
+
+
+def defence_value(rules: Rules, bid: int, mean: float, sigma: float) -> float:
+    dist = trick_distribution(mean, sigma, rules.hand_size)
+    return sum(p * _defender_score(rules, bid, t) for t, p in enumerate(dist) if p > 1e-9)
+
+
+def _choose_bid(t: Table, p: Params) -> Decision:
+    rules = t.rules
+    legal = t.legal
+    amounts = sorted(int(m.split()[1]) for m in legal if m.startswith("bid "))
+    est = evaluate_hand(t.hand, rules)
+    trump_letter = max(est, key=lambda s: (est[s], -SUIT_LETTERS.index(s)))
+    mean = est[trump_letter]
+    if rules.bidding == "kozmaca":
+        return _kozmaca_bid(t, amounts, p)
+    if not amounts:
+        return Decision("pass", "pass_estimate", {"est": mean, "need": rules.max_bid + 1})
+    low = amounts[0]
+    partner = t.partner()
+    high_bidder, high_bid = None, 0
+    for seat, move in t.auction:
+        if move.startswith("bid "):
+            high_bidder, high_bid = seat, int(move.split()[1])
+    partner_bid = partner is not None and any(
+        s == partner and m.startswith("bid ") for s, m in t.auction
+    )
+    if partner_bid:
+        mean += 1.0  # a partner who bid is strong
+    # do not outbid the partner unless our side gains a good deal more with our trump
+    if partner is not None and high_bidder == partner and mean < high_bid + 2.0:
+        return Decision("pass", "pass_partner", {"bid": high_bid})
+    kind = table_kind(rules)
+    sigma = SIGMA[kind] * p.bid_sigma
+    value = contract_value(rules, low, mean, sigma)
+    defend = defence_value(
+        rules, max(low, high_bid), defence_tricks(t.hand, rules), SIGMA["defence_" + kind]
+    )
+    all_passed = all(m == "pass" for _, m in t.auction) and len(t.auction) == t.n - 1
+    forced = "pass" not in legal
+    trick_points = max(1, _defender_score(rules, low, 4) - _defender_score(rules, low, 3))
+    if forced or value > defend + p.bid_edge * trick_points:
+        return Decision(
+            f"bid {low}", "bid_estimate", {"n": low, "est": mean, "trump": trump_letter}
+        )
+    if all_passed and rules.all_pass == "dealer_takes_min" and t.seat == t.dealer:
+        return Decision("pass", "pass_dealer", {"est": mean, "n": rules.min_bid})
+    return Decision("pass", "pass_estimate", {"est": mean, "need": low})
+
+
+def _kozmaca_bid(t: Table, amounts: list[int], p: Params) -> Decision:
+    rules = t.rules
+    trump = t.eval_trump
+    mean = estimate_tricks(t.hand, trump, rules)
+    best, best_v = amounts[0], -math.inf
+    dist = trick_distribution(mean, SIGMA["kozmaca"] * p.bid_sigma, rules.hand_size)
+    for b in amounts:
+        v = 0.0
+        for tricks, pr in enumerate(dist):
+            if pr < 1e-9:
+                continue
+            bids = [1] * t.n
+            won = [0] * t.n
+            bids[0] = b
+            won[0] = tricks
+            v += pr * score(rules, won, bids=bids)[0]
+        if v > best_v:
+            best, best_v = b, v
+    return Decision(f"bid {best}", "kozmaca_bid", {"n": best, "est": mean})
+
+
+def _choose_trump(t: Table) -> Decision:
+    suit, est = best_trump(t.hand, t.rules)
+    length = (t.hand & SUIT_MASKS[suit]).bit_count()
+    return Decision(
+        f"trump {SUIT_LETTERS[suit]}",
+        "trump_choice",
+        {"suit": SUIT_LETTERS[suit], "est": est, "length": length},
+    )
+
+
+def bury_plan(hand: int, rules: Rules, count: int) -> tuple[int, list[int]]:
+    """The trump and the ``count`` cards to bury that leave the best hand (greedy per trump)."""
+    best: tuple[float, int, list[int]] | None = None
+    for trump in range(4):
+        h = hand
+        plan: list[int] = []
+        for _ in range(count):
+            top_card, top_v = -1, -math.inf
+            for c in bits(h):
+                if c // 13 == trump and (h & ~SUIT_MASKS[trump]):
+                    continue  # keep the trumps
+                # ties: a low card of the shortest side suit (void it to ruff it)
+                length = (h & SUIT_MASKS[c // 13]).bit_count()
+                v = estimate_tricks(h & ~(1 << c), trump, rules) - 0.001 * (c % 13) - 0.02 * length
+                if v > top_v:
+                    top_card, top_v = c, v
+            plan.append(top_card)
+            h &= ~(1 << top_card)
+        value = estimate_tricks(h, trump, rules)
+        if best is None or value > best[0]:
+            best = (value, trump, plan)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _choose_bury(t: Table) -> Decision:
+    left = t.rules.kitty_size - (t.buried.bit_count() if t.buried is not None else 0)
+    fixed = t.rules.fixed_trump
+    trump, plan = bury_plan(t.hand, t.rules, max(1, left))
+    if fixed is not None:
+        trump = fixed.ordinal
+    card = plan[0]
+    move = f"bury {CARD_TEXT[card]}"
+    if move not in t.legal:  # pragma: no cover - the plan holds only cards of the hand
+        move = t.legal[0]
+    length = (t.hand & SUIT_MASKS[card // 13]).bit_count()
+    return Decision(
+        move,
+        "bury",
+        {
+            "card": CARD_TEXT[card],
+            "suit": SUIT_LETTERS[card // 13],
+            "trump": SUIT_LETTERS[trump],
+            "length": length,
+        },
+    )
+
+
+# ---------------------------------------------------------------------- the card play
+class _Ctx:
+    """Everything a card decision needs, computed once per decision."""
+
+    __slots__ = (
+        "declarers",
+        "friends",
+        "hand",
+        "k",
+        "later",
+        "me",
+        "n",
+        "opps",
+        "others",
+        "p",
+        "probs",
+        "t",
+        "tmask",
+        "trump",
+    )
+
+    def __init__(self, t: Table, p: Params) -> None:
+        assert t.seat is not None
+        self.t = t
+        self.p = p
+        self.me = t.seat
+        self.n = t.n
+        self.hand = t.hand
+        self.trump = t.trump
+        self.tmask = SUIT_MASKS[t.trump] if t.trump >= 0 else 0
+        k = Knowledge.from_view(t)
+        self.k = k
+        self.probs = k.probabilities()
+        self.friends = [s for s in range(t.n) if s != t.seat and t.friends(s, t.seat)]
+        self.opps = [s for s in range(t.n) if not t.friends(s, t.seat)]
+        self.declarers = t.declarers()
+        # cards that are neither played nor ours (nor buried by us): what may beat our cards
+        self.others = DECK_MASK & ~t.played & ~t.hand & ~(t.buried or 0)
+        # per side suit: the chance a master of it still wins when played later
+        self.later = [1.0] * 4
+        for s in range(4):
+            if s != self.trump:
+                n_out = (self.others & SUIT_MASKS[s]).bit_count()
+                extra = 0.15 if n_out < 2 * len(self.opps) else 0.05
+                self.later[s] = 1.0 - min(0.95, self.ruff_risk(s) + extra)
+
+    # -- probabilities ------------------------------------------------------------------
+    def p_any(self, seat: int, mask: int) -> float:
+        """P(seat holds at least one card of ``mask``)."""
+        m = mask & self.k.possible[seat]
+        if not m:
+            return 0.0
+        pr = self.probs[seat]
+        none = 1.0
+        for c in bits(m):
+            none *= 1.0 - pr.get(c, 0.0)
+        return 1.0 - none
+
+    def p_void(self, seat: int, suit: int) -> float:
+        return 1.0 - self.p_any(seat, SUIT_MASKS[suit])
+
+    def p_beats(self, seat: int, st: TrickState) -> float:
+        """P(``seat``, still to play, beats the trick's winning card ``st.win_card``)."""
+        return 1.0 - self.p_survives(st, [seat])
+
+    def p_survives(self, st: TrickState, seats: list[int]) -> float:
+        """P(none of ``seats`` (to play after) beats the winning card ``st.win_card``).
+
+        The higher cards of a suit are treated one by one (each lies with one holder); voids and
+        trumps seat by seat."""
+        win = st.win_card
+        lead = st.lead
+        trump = self.trump
+        if not seats:
+            return 1.0
+        if lead == trump or (win // 13 == lead and not st.ruffed):
+            keep = 1.0
+            higher = above(win) & self.others
+            for c in bits(higher):
+                inside = 0.0
+                for s in seats:
+                    inside += self.probs[s].get(c, 0.0)
+                keep *= max(0.0, 1.0 - inside)
+            if lead != trump and trump >= 0:
+                for s in seats:
+                    keep *= 1.0 - self.p_void(s, lead) * self.p_any(s, self.tmask)
+            return keep
+        # the winning card is a trump on a non-trump lead
+        keep = 1.0
+        higher = above(win) & self.others
+        for s in seats:
+            keep *= 1.0 - self.p_void(s, lead) * self.p_any(s, higher)
+        return keep
+
+    def p_side_wins(self, st: TrickState, later: list[int]) -> float:
+        """P(our side wins the trick whose state is ``st`` with ``later`` seats still to play)."""
+        friends = self.t.friends
+        me = self.me
+        opps = [s for s in later if not friends(s, me)]
+        if friends(st.winner, me):
+            return self.p_survives(st, opps)
+        for i, s in enumerate(later):
+            if friends(s, me):  # a partner still to play may take the trick over
+                take = 1.0 - self.p_survives(st, [s])
+                rest = [o for o in later[i + 1 :] if not friends(o, me)]
+                return take * (0.4 + 0.6 * self.p_survives(st, rest))
+        return 0.0
+
+    # -- what cards are worth later ------------------------------------------------------
+    def ruff_risk(self, suit: int) -> float:
+        """P(an opponent ruffs this suit now): void in it and holding a trump."""
+        if self.trump < 0 or suit == self.trump:
+            return 0.0
+        safe = 1.0
+        for s in self.opps:
+            if self.k.counts[s] == 0:
+                continue
+            safe *= 1.0 - self.p_void(s, suit) * self.p_any(s, self.tmask)
+        return 1.0 - safe
+
+    def hand_value(self, hand: int) -> float:
+        """What the cards of ``hand`` are worth in the tricks after this one (about the chance
+        that each wins one): per suit from the top, a card wins once the ``d`` higher cards out
+        have fallen, each of our losers above it drawing one; side suits are discounted by the
+        risk of a ruff, and small trumps count more with short side suits."""
+        total = 0.0
+        trump = self.trump
+        others = self.others
+        short = 0
+        for s in range(4):
+            cards = hand & SUIT_MASKS[s]
+            length = cards.bit_count()
+            if s != trump and length <= 1:
+                short += 2 - length
+            if not length:
+                continue
+            out = others & SUIT_MASKS[s]
+            mine = bits(cards)
+            mine.reverse()
+            # top down: a card wins once every higher card out has fallen; each of our losers
+            # above it draws one of those out (and is then worth little itself)
+            absorbed = 0
+            wins = 0.0
+            part = 0.0
+            rank = 0.0
+            for c in mine:
+                d = (above(c) & out).bit_count() - absorbed
+                if d <= 0:
+                    wins += 1.0
+                    if absorbed:
+                        part = 0.0  # the loser above was spent to make this card good
+                    continue
+                absorbed += 1
+                rank += c % 13
+                if s == trump:
+                    part += 0.15 + 0.6 * 0.7**d
+                elif d == 1 and absorbed == 1:
+                    part += 0.4 if length >= 2 else 0.1
+            if s == trump:
+                total += wins + part + 0.002 * rank
+            else:
+                total += (wins + part + 0.008 * rank) * self.later[s]
+        if trump >= 0:
+            small = (hand & self.tmask).bit_count()
+            total += 0.08 * min(small, short)
+        return total
+
+
+def _after(st: TrickState, card: int, seat: int, trump: int) -> TrickState:
+    """The trick state once ``seat`` plays ``card``."""
+    if st.lead < 0:
+        return TrickState(card // 13, card, card if card // 13 == trump else -1, False, seat, card)
+    lead, hi_led, hi_trump, ruffed = st.lead, st.hi_led, st.hi_trump, st.ruffed
+    winner, win_card = st.winner, st.win_card
+    suit = card // 13
+    if suit == lead:
+        if card > hi_led:
+            hi_led = card
+            if not ruffed:
+                winner, win_card = seat, card
+            if suit == trump:
+                hi_trump = card
+    elif suit == trump:
+        ruffed = True
+        if card > hi_trump:
+            hi_trump = card
+            winner, win_card = seat, card
+    return TrickState(lead, hi_led, hi_trump, ruffed, winner, win_card)
+
+
+def _choose_card(t: Table, p: Params, rng: random.Random) -> Decision:
+    legal = bits(t.legal_cards)
+    if len(legal) == 1:
+        return Decision(CARD_TEXT[legal[0]], "only_legal", {"card": CARD_TEXT[legal[0]]})
+    ctx = _Ctx(t, p)
+    st = trick_state(t.trick, t.leader, t.trump, t.n)
+    later = t.seats_after()
+    base_value = ctx.hand_value(t.hand)
+    leading = not t.trick
+    plan = _lead_plan(ctx) if leading else None
+    scored: list[tuple[float, int, float, float]] = []
+    for c in legal:
+        after = _after(st, c, ctx.me, t.trump)
+        win = ctx.p_side_wins(after, later)
+        cost = base_value - ctx.hand_value(t.hand & ~(1 << c))
+        v = win * (1.0 + p.lead_value) - p.future_weight * cost
+        if plan is not None:
+            v += plan.get(c, 0.0)
+        v -= 0.0005 * (c % 13)  # ties: the lower card
+        scored.append((v, c, win, cost))
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    card, win = scored[0][1], scored[0][2]
+    return Decision(CARD_TEXT[card], *_explain(ctx, st, card, win, legal, leading))
+
+
+def _lead_plan(ctx: _Ctx) -> dict[int, float]:
+    """Bonuses for leads that follow a plan: draw trumps, make the bidder ruff, lead to the
+    partner, set up ruffs."""
+    t, p, k = ctx.t, ctx.p, ctx.k
+    trump = ctx.trump
+    bonus: dict[int, float] = {}
+    legal = bits(t.legal_cards)
+    declarer_side = ctx.me in ctx.declarers
+    opp_trumps = [s for s in ctx.opps if k.possible[s] & ctx.tmask and k.counts[s]]
+    my_trumps = (t.hand & ctx.tmask).bit_count()
+    if trump >= 0 and (declarer_side or p.defender_draw) and opp_trumps and my_trumps:
+        expected_max = max(
+            sum(ctx.probs[s].get(c, 0.0) for c in bits(k.possible[s] & ctx.tmask))
+            for s in opp_trumps
+        )
+        if my_trumps >= expected_max:
+            # what the opponents' trumps threaten: our side winners, as the risk of a ruff
+            threat = 0.0
+            for s in range(4):
+                if s != trump and t.hand & SUIT_MASKS[s]:
+                    masters = sum(
+                        1 for c in bits(t.hand & SUIT_MASKS[s]) if not above(c) & ctx.others
+                    )
+                    threat += masters * (1.0 - ctx.later[s] + 0.1)
+            for c in legal:
+                if c // 13 == trump:
+                    base = len(opp_trumps) * p.draw_base if declarer_side else 0.0
+                    bonus[c] = bonus.get(c, 0.0) + p.draw_bonus * (base + threat)
+    if trump >= 0 and not declarer_side and ctx.declarers:
+        for d in ctx.declarers:
+            if d == ctx.me or not k.counts[d]:
+                continue
+            for c in legal:
+                s = c // 13
+                if s != trump and k.is_void(d, s) and k.possible[d] & ctx.tmask:
+                    bonus[c] = bonus.get(c, 0.0) + p.force_bidder
+    partner = t.partner()
+    if partner is not None and k.counts[partner]:
+        for c in legal:
+            s = c // 13
+            if s == trump:
+                continue
+            top = ctx.others & SUIT_MASKS[s]
+            if top:
+                best = top.bit_length() - 1
+                if k.knows_all(partner) and k.possible[partner] >> best & 1:
+                    bonus[c] = bonus.get(c, 0.0) + p.partner_lead
+            led_before = any(
+                cards[0] // 13 == s and leader == partner for leader, cards, _ in t.tricks
+            )
+            if led_before:
+                bonus[c] = bonus.get(c, 0.0) + p.partner_lead * 0.5
+    if trump >= 0 and my_trumps >= 2:
+        for c in legal:
+            s = c // 13
+            if s != trump and (t.hand & SUIT_MASKS[s]).bit_count() == 1:
+                bonus[c] = bonus.get(c, 0.0) + p.short_lead
+    return bonus
+
+
+def _explain(
+    ctx: _Ctx, st: TrickState, card: int, win: float, legal: list[int], leading: bool
+) -> tuple[str, dict[str, Any]]:
+    """The reason code for the chosen card (what the decision did, in words a player uses)."""
+    t = ctx.t
+    text = CARD_TEXT[card]
+    suit = card // 13
+    params: dict[str, Any] = {"card": text, "suit": SUIT_LETTERS[suit]}
+    trump = ctx.trump
+    is_master = not (above(card) & ctx.others)
+    if leading:
+        opp_trumps = any(ctx.k.possible[s] & ctx.tmask for s in ctx.opps)
+        if suit == trump and opp_trumps and len({c // 13 for c in legal}) > 1:
+            return "draw_trumps", params
+        if is_master and win > 0.5:
+            return "cash_master", params
+        partner = t.partner()
+        if partner is not None and win > 0.4:
+            return "lead_partner", params
+        if (
+            ctx.me not in ctx.declarers
+            and ctx.declarers
+            and any(ctx.k.is_void(d, suit) for d in ctx.declarers if d != ctx.me)
+        ):
+            return "force_bidder", params
+        if (t.hand & SUIT_MASKS[suit]).bit_count() == 1 and suit != trump:
+            return "lead_short", params
+        return "lead_low", params
+    lead = st.lead
+    winning_friend = t.friends(st.winner, ctx.me)
+    beats_now = _after(st, card, ctx.me, trump).winner == ctx.me
+    winners = [c for c in legal if _after(st, c, ctx.me, trump).winner == ctx.me]
+    if beats_now:
+        if suit == trump and lead != trump:
+            params["led"] = SUIT_LETTERS[lead]
+            return ("overruff" if st.ruffed else "ruff"), params
+        if len(winners) == 1 and win > 0.5:
+            return "win_only", params
+        if win > 0.85:
+            return "win_cheap", params
+        return "win_chance", params
+    if winning_friend and win > 0.5:
+        return "partner_winner", params
+    if winners and not beats_now:
+        params["high"] = CARD_TEXT[max(winners)]
+        return "duck", params
+    if suit != lead and suit != trump:
+        return "discard_short", params
+    return "play_low", params
+
+
+# ---------------------------------------------------------------------- the player
+def decide(
+    view: Mapping[str, Any] | Table, rng: random.Random | None = None, params: Params = DEFAULT
+) -> Decision:
+    """The medium player's move for the seat whose view this is, with the reason."""
+    t = view if isinstance(view, Table) else parse_view(view)
+    if not t.legal:
+        raise ValueError("this seat has no move to make now (legal_moves is empty)")
+    rng = rng or random.Random(0)
+    if len(t.legal) == 1:
+        return Decision(t.legal[0], "only_legal", {"card": t.legal[0]})
+    if t.phase == "bidding":
+        d = _choose_bid(t, params)
+    elif t.phase == "bury":
+        d = _choose_bury(t)
+    elif t.phase == "trump":
+        d = _choose_trump(t)
+    elif t.phase == "play":
+        d = _choose_card(t, params, rng)
+    else:  # pragma: no cover - no legal moves outside these phases
+        d = Decision(t.legal[0], "only_legal", {})
+    if d.move not in t.legal:  # never return anything else, whatever the view held
+        return Decision(rng.choice(t.legal), "only_legal", {})
+    return d
+
+
+class MediumPlayer:
+    """Counts cards, infers voids and missing high cards, bids from its estimate, draws trumps as
+    the bidder, plays with its partner. Same seed and same view, same move."""
+
+    name = "medium"
+
+    def __init__(
+        self, *, seed: int | None = None, params: Params | None = None, **_options: Any
+    ) -> None:
+        self.seed = seed if seed is not None else secrets.randbits(64)
+        self.params = params or DEFAULT
+
+    def decide(self, view: Mapping[str, Any]) -> Decision:
+        return decide(view, decision_rng(self.seed, view, "medium"), self.params)
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        return self.decide(view).move

@@ -1,0 +1,311 @@
+"""What a seat knows about hidden cards (batak.bots.knowledge): sound, and sharp where it must be.
+
+Soundness: over random legal deals in every preset, at every move and for every seat's view, each
+seat's TRUE hand (and the kitty's true cards) lies inside what the knowledge says it may hold, with
+the right counts. Sharpness: in hand-built positions each compulsory-play inference of RULES.md
+(Compulsory play 1-5, Leading trumps) fires. Sampled worlds are consistent deals and reach the
+true one.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from batak import Game, Rules
+from batak.bots.knowledge import Knowledge, auction_bias, sample_world
+from batak.bots.simple import mask_from, parse_view
+from batak.cards import DECK_MASK, SUIT_MASKS, mask_of
+
+PRESETS = Rules.preset_names()
+
+
+def true_kitty(game: Game) -> int:
+    if game.contract is None and game.rules.kitty_size:
+        return mask_of(game.initial_kitty)
+    return mask_of(game.buried)
+
+
+def check_world(k: Knowledge, world: list[int]) -> None:
+    """A sampled world: right sizes, inside the possible sets, disjoint, covering the unknown."""
+    assert len(world) == k.players + 1
+    seen = 0
+    for h, cards in enumerate(world):
+        assert cards.bit_count() == k.counts[h], (h, k.counts)
+        assert cards & ~k.possible[h] == 0, h
+        assert seen & cards == 0
+        seen |= cards
+    assert seen & k.unknown == k.unknown
+    assert seen & k.played == 0
+
+
+def play_random_deal(preset: str, seed: int, check: Any) -> None:
+    rng = random.Random(seed)
+    rules = VARIANTS.get(preset) or Rules.preset(preset)
+    game = Game(rules, seed=seed, dealer=seed % rules.players)
+    while game.phase != "over":
+        check(game)
+        game.play(rng.choice(game.legal_moves()))
+
+
+#: table variants beyond the presets: every switch of the compulsory-play rules
+VARIANTS = {
+    "no-overtake": Rules.preset("standard", overtake=False),
+    "after-ruff-free-discard": Rules.preset(
+        "standard", overtake_after_ruff=True, trump_if_cannot_overtrump=False
+    ),
+    "any-time-free-discard": Rules.preset(
+        "gamelake-ihaleli", trump_lead="any_time", trump_if_cannot_overtrump=False
+    ),
+    "kitty-after-ruff": Rules.preset("zipi-kitty", overtake_after_ruff=True),
+    "no-overtrump": Rules.preset("sultan-esli", overtrump=False),
+}
+
+
+@pytest.mark.parametrize("preset", [*PRESETS, *VARIANTS])
+def test_knowledge_never_excludes_a_card_a_seat_holds(preset: str) -> None:
+    """RULES.md Compulsory play: every inference is a consequence of the rules, so the truth always
+    fits. Checked at every move, from every seat's view (JSON round trip: bots get plain data)."""
+    steps = 0
+
+    def check(game: Game) -> None:
+        nonlocal steps
+        n = game.players
+        for viewer in range(n):
+            view = json.loads(json.dumps(game.view(viewer)))
+            k = Knowledge.from_view(view)
+            for s in range(n):
+                true = mask_of(game.hand(s))
+                assert true & ~k.possible[s] == 0, (preset, viewer, s, game.history)
+                assert k.counts[s] == true.bit_count()
+            kitty = true_kitty(game)
+            assert kitty & ~k.possible[n] == 0
+            if game.phase == "play":
+                assert k.broken == game.trumps_broken
+            steps += 1
+
+    for seed in range(6):
+        play_random_deal(preset, seed, check)
+    assert steps > 100
+
+
+@pytest.mark.parametrize("preset", ["standard", "zipi-kitty", "esli-acik", "gamelake-esli"])
+def test_sampled_worlds_are_consistent_deals(preset: str) -> None:
+    rng = random.Random(1)
+
+    def check(game: Game) -> None:
+        viewer = game.to_move
+        assert viewer is not None
+        k = Knowledge.from_view(game.view(viewer))
+        for weight in (None, auction_bias(game.view(viewer))):
+            check_world(k, sample_world(k, rng, weight=weight))
+
+    for seed in range(3):
+        play_random_deal(preset, seed, check)
+
+
+def test_sampler_reaches_the_true_world_late_in_a_deal() -> None:
+    """Support: with a few cards left, every consistent deal (the true one included) is drawn."""
+    found = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        game = Game("standard", seed=seed)
+        while game.phase != "over" and not (game.phase == "play" and len(game.hand(0)) == 2):
+            game.play(rng.choice(game.legal_moves()))
+        if game.phase == "over" or game.to_move is None:
+            continue
+        viewer = game.to_move
+        k = Knowledge.from_view(game.view(viewer))
+        truth = tuple(mask_of(game.hand(s)) for s in range(4))
+        draws = Counter(tuple(sample_world(k, rng)[:4]) for _ in range(1500))
+        assert truth in draws, (seed, len(draws))
+        found += 1
+    assert found >= 8
+
+
+def test_sampler_is_uniform_without_constraints() -> None:
+    """No constraints: every way to deal the hidden cards is equally likely."""
+    g = Game("standard", hands=["AS 2H", "KS 3H", "QS 4H", "JS 5H"], dealer=3)
+    k = Knowledge.from_view(g.view(1))
+    draws = Counter(tuple(sample_world(k, random.Random(i))) for i in range(3000))
+    # the other seats' 6 cards, plus 40 undealt cards the knowledge keeps as "kitty", are many
+    # worlds; look at where AS goes instead: seat 0, 2, 3 (2 places each) or the 40-card rest
+    where = Counter(next(h for h in (0, 2, 3, 4) if w[h] >> 12 & 1) for w in draws.elements())
+    for seat in (0, 2, 3):
+        assert 0.02 < where[seat] / 3000 < 0.07  # 2 / 46 = 0.043
+    del k
+
+
+# ---------------------------------------------------------------------- hand-built inferences
+def position(rules: Rules | str, hands: list[str], moves: str, dealer: int = 3) -> Game:
+    g = Game(rules, hands=hands, dealer=dealer)
+    for m in moves.split(","):
+        g.play(m.strip())
+    return g
+
+
+def knows(g: Game, seat: int) -> Knowledge:
+    return Knowledge.from_view(json.loads(json.dumps(g.view(seat))))
+
+
+HANDS = ["9H 5H 2S 3S", "4H 4C 5C 6C", "2C 7C 8C 9C", "AH QH 3C TC"]
+
+
+def test_did_not_follow_is_void() -> None:
+    """Compulsory play 1: a seat that does not follow holds no card of the led suit."""
+    g = position("standard", HANDS, "bid 4, pass, pass, pass, trump S, 9H, 4H, 2C")
+    k = knows(g, 0)
+    assert k.is_void(2, "H")
+    assert not k.is_void(1, "H") and not k.is_void(3, "H")
+
+
+def test_did_not_overtake_holds_nothing_higher() -> None:
+    """Compulsory play 2: seat 1 played 4H under 9H (overtaking compulsory): no AH … TH."""
+    g = position("standard", HANDS, "bid 4, pass, pass, pass, trump S, 9H, 4H")
+    k = knows(g, 0)
+    for c in ("AH", "KH", "QH", "JH", "TH"):
+        assert not k.may_hold(1, c), c
+    for c in ("8H", "7H", "3H"):
+        assert k.may_hold(1, c), c
+    assert k.may_hold(3, "AH") and k.may_hold(2, "AH")
+
+
+def test_no_overtake_inference_when_overtake_is_off() -> None:
+    r = Rules.preset("zipi-ihaleli", overtake=False)
+    g = position(r, HANDS, "bid 4, pass, pass, pass, trump S, 9H, 4H")
+    assert knows(g, 0).may_hold(1, "AH")
+
+
+RUFF_HANDS = ["KH 5H 2S 3S", "9S 4C 5C 6C", "9H 7C 8C 9C", "AH QH 3C TC"]
+
+
+@pytest.mark.parametrize("after_ruff", [False, True])
+def test_overtake_after_ruff(after_ruff: bool) -> None:
+    """Compulsory play 3: KH led, ruffed, seat 2 follows 9H: it shows no AH only when
+    overtake_after_ruff is on."""
+    r = Rules.preset("standard", overtake_after_ruff=after_ruff)
+    g = position(r, RUFF_HANDS, "bid 4, pass, pass, pass, trump S, KH, 9S, 9H")
+    k = knows(g, 0)
+    assert k.may_hold(2, "AH") is (not after_ruff)
+    assert k.may_hold(2, "TH") and k.may_hold(2, "QH")
+
+
+def test_void_and_did_not_trump_holds_no_trump() -> None:
+    """Compulsory play 4: void in the led suit and holding a trump, you must trump."""
+    g = position("standard", HANDS, "bid 4, pass, pass, pass, trump S, 9H, 4H, 2C")
+    k = knows(g, 0)
+    assert not k.possible[2] & SUIT_MASKS[0]
+
+
+OVERTRUMP_HANDS = ["KH 5H 2S 3S", "9S 4C 5C 6C", "4S 7C 8C 9C", "AH QH 3C TC"]
+
+
+@pytest.mark.parametrize("if_cannot", [True, False])
+def test_did_not_overtrump(if_cannot: bool) -> None:
+    """Compulsory play 4: seat 2 trumped with 4S under 9S: no trump above 9S (overtrump is
+    compulsory), whatever trump_if_cannot_overtrump says."""
+    r = Rules.preset("standard", trump_if_cannot_overtrump=if_cannot)
+    g = position(r, OVERTRUMP_HANDS, "bid 4, pass, pass, pass, trump S, 5H, 9S, 4S")
+    k = knows(g, 0)
+    for c in ("AS", "KS", "QS", "JS", "TS"):
+        assert not k.may_hold(2, c)
+    assert k.may_hold(2, "8S") and k.is_void(2, "H")
+
+
+def test_no_overtrump_inference_when_overtake_is_off() -> None:
+    """RULES.md Compulsory play 2: overtake off also switches off overtrumping, so a low trump
+    under a higher one proves nothing about higher trumps."""
+    r = Rules.preset("zipi-ihaleli", overtake=False)
+    g = position(r, OVERTRUMP_HANDS, "bid 4, pass, pass, pass, trump S, 5H, 9S, 4S")
+    k = knows(g, 0)
+    assert k.may_hold(2, "AS") and k.is_void(2, "H")
+
+
+DISCARD_HANDS = ["KH 5H 2S 3S", "9S 4C 5C 6C", "2C 7C 8C 9C", "AH QH 3C TC"]
+
+
+@pytest.mark.parametrize("if_cannot", [True, False])
+def test_discard_after_a_ruff(if_cannot: bool) -> None:
+    """Compulsory play 4: void, a trump on the table, seat 2 discards. With
+    trump_if_cannot_overtrump on it holds no trump at all; off, it may hold trumps below 9S."""
+    r = Rules.preset("standard", trump_if_cannot_overtrump=if_cannot)
+    g = position(r, DISCARD_HANDS, "bid 4, pass, pass, pass, trump S, 5H, 9S, 2C")
+    k = knows(g, 0)
+    assert not k.may_hold(2, "TS")
+    assert k.may_hold(2, "8S") is (not if_cannot)
+
+
+LEAD_HANDS = ["AS KS 2H 3H", "3S 4C 5C 6C", "2C 7C 8C 9C", "4H 5H 3C TC"]
+
+
+def test_trump_lead_before_broken_shows_only_trumps() -> None:
+    """Leading trumps: under after_broken a seat may lead a trump before trumps are broken only
+    holding nothing else. Seat 1 wins a club trick and leads 3S: only trumps left."""
+    g2 = position(
+        "standard",
+        ["2C 2H 3H 4H", "AC 3S 4S 5S", "3C 6H 7H 8H", "4C 9H TH JH"],
+        "bid 4, pass, pass, pass, trump S, 2C, AC, 3C, 4C, 3S",
+    )
+    k = knows(g2, 0)
+    assert not k.possible[1] & ~SUIT_MASKS[0]
+    assert k.possible[1] & SUIT_MASKS[0]
+
+
+def test_trump_lead_any_time_shows_nothing() -> None:
+    r = Rules.preset("standard", trump_lead="any_time")
+    g = position(
+        r,
+        ["2C 2H 3H 4H", "AC 3S 4S 5H", "3C 6H 7H 8H", "4C 9H TH JH"],
+        "bid 4, pass, pass, pass, trump S, 2C, AC, 3C, 4C, 3S",
+    )
+    assert knows(g, 0).may_hold(1, "5H")
+
+
+def test_exposed_hand_and_kitty() -> None:
+    """Açık eşli: the exposed hand is known exactly; kitty batak: the bidder knows the buried
+    cards, the others know only how many lie there."""
+    g = Game("esli-acik", seed=4)
+    while g.phase != "play":
+        g.play(g.legal_moves()[0] if g.phase != "bidding" or g.auction else "bid 7")
+    exp = g.exposed_seat
+    assert exp is not None
+    other = (exp + 1) % 4
+    k = knows(g, other)
+    assert k.possible[exp] == mask_of(g.hand(exp)) and k.knows_all(exp)
+    g = Game("zipi-kitty", seed=2)
+    for m in ("bid 5", "pass", "pass"):
+        g.play(m)
+    assert g.contract is not None
+    b = g.contract.bidder
+    while g.phase == "bury":
+        g.play(g.legal_moves()[-1])
+    kb = knows(g, b)
+    assert kb.possible[3] == mask_of(g.buried) and kb.counts[3] == 4
+    ko = knows(g, (b + 1) % 3)
+    assert ko.counts[3] == 4 and mask_of(g.buried) & ~ko.possible[3] == 0
+    assert ko.possible[3] == ko.unknown
+
+
+def test_counting_deduces_a_full_hand() -> None:
+    """Propagation: when a seat can hold only as many cards as it has, it holds exactly those and
+    nobody else holds them."""
+    g = position("standard", HANDS, "bid 4, pass, pass, pass, trump S, 9H, 4H, 2C")
+    k = knows(g, 0)
+    for s in (1, 2, 3):
+        assert k.possible[s] & k.possible[0] == 0
+    assert (DECK_MASK & ~k.played & ~mask_from(g.view(0)["hand"])) == k.unknown
+    assert parse_view(g.view(0)).trick
+
+
+def test_probabilities_sum_to_hand_sizes() -> None:
+    g = position("standard", HANDS, "bid 4, pass, pass, pass, trump S, 9H, 4H, 2C")
+    k = knows(g, 0)
+    probs = k.probabilities()
+    for h in k.hidden:
+        assert abs(sum(probs[h].values()) - k.counts[h]) < 1e-6
+    for c, p in probs[2].items():
+        assert c // 13 not in (0, 1) and 0 < p <= 1

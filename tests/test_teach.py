@@ -1,0 +1,146 @@
+"""Teach me (batak.bots.teach): a legal hint with a reason in English and Turkish, deterministic,
+and a trick estimate per koz choice that follows the hand's length and strength."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from batak import Game, Rules
+from batak.bots.teach import REASONS, Hint, estimate, hint
+from batak.cards import CARDS
+
+PRESETS = Rules.preset_names()
+
+
+def plain(view: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(json.dumps(view))
+    return out
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_hint_is_legal_explained_and_deterministic(preset: str) -> None:
+    """Every phase of a deal in every preset: the hint is a legal move, the reason is a sentence
+    in each language, the same view gives the same hint, and both languages agree on the move."""
+    rng = random.Random(preset)
+    game = Game(preset, seed=31)
+    codes = set()
+    while game.phase != "over":
+        view = plain(game.view(game.to_move))
+        en = hint(view, lang="en")
+        tr = hint(view, lang="tr")
+        assert isinstance(en, Hint)
+        assert en.move in view["legal_moves"]
+        assert en.move == tr.move and en.code == tr.code
+        assert en.reason and tr.reason and en.reason != tr.reason
+        assert en.reason[0].isupper() and en.reason.endswith(".")
+        assert "{" not in en.reason and "{" not in tr.reason
+        assert hint(view, lang="en") == en
+        codes.add(en.code)
+        game.play(en.move if rng.random() < 0.7 else rng.choice(view["legal_moves"]))
+    assert len(codes) >= 4
+
+
+def test_turkish_reasons_use_the_game_words() -> None:
+    """koz, ihale, pas and löve, as Turkish players say them."""
+    words = " ".join(t["tr"] for t in REASONS.values())
+    for w in ("koz", "İhale", "Pas", "löve"):
+        assert w in words
+    for code, t in REASONS.items():
+        assert set(t) == {"en", "tr"}, code
+
+
+def test_hint_in_the_auction_and_the_trump_choice() -> None:
+    strong = "AS KS QS JS TS 9S AH KH AD 2D 3C 4C 5C"
+    others = [
+        "8S 7S 6S QH JH TH 9H KD QD JD TD AC KC",
+        "5S 4H 3H 2H 8H 4D 3D 9C 8C QC JC TC 6D",
+        "2S 3S 4S 5H 6H 7H 8D 9D 2C 7D 5D 6C 7C",
+    ]
+    g = Game("standard", hands=[strong, *others], dealer=3)
+    h = hint(plain(g.view(0)))
+    assert h.move.startswith("bid") and h.code == "bid_estimate"
+    assert "koz" in h.reason and "tricks" in h.reason
+    assert "İhale" in hint(plain(g.view(0)), lang="tr").reason
+    for m in ("bid 4", "pass", "pass", "pass"):
+        g.play(m)
+    h = hint(plain(g.view(0)))
+    assert h.move == "trump S" and h.code == "trump_choice"
+    assert "spades" in h.reason
+
+
+def test_hint_names_the_only_legal_card() -> None:
+    g = Game("standard", hands=["AH 2S 3S", "KH 4C 5C", "QH 6C 7C", "2H 8C 9C"], dealer=3)
+    for m in ("bid 4", "pass", "pass", "pass", "trump S", "AH"):
+        g.play(m)
+    h = hint(plain(g.view(1)))
+    assert h.move == "KH" and h.code == "only_legal"
+    assert "only" in h.reason and "tek" in hint(plain(g.view(1)), lang="tr").reason
+
+
+def deal_with(fixed: dict[int, str], rules: str = "standard", dealer: int = 3) -> Game:
+    """A full deal in which the seats of ``fixed`` hold those cards; the rest is dealt in order."""
+    taken = {c for h in fixed.values() for c in h.split()}
+    rest = [str(c) for c in CARDS if str(c) not in taken]
+    hands = []
+    for s in range(4):
+        if s in fixed:
+            hands.append(fixed[s])
+        else:
+            hands.append(" ".join(rest[:13]))
+            rest = rest[13:]
+    return Game(rules, hands=hands, dealer=dealer)
+
+
+def test_hint_cashes_a_master_and_ruffs() -> None:
+    # the bidder leads: AH is the highest heart out and nobody can be void yet
+    g = deal_with({0: "AH KH 2H AS KS QS JS TS 3D 4D 3C 4C 5C"})
+    for m in ("bid 4", "pass", "pass", "pass", "trump S"):
+        g.play(m)
+    h = hint(plain(g.view(0)))
+    assert h.move in ("AH", "KH") and h.code == "cash_master"
+    assert "highest heart" in h.reason
+    # a seat with no hearts and some trumps must ruff, and does so with a small one
+    g = deal_with(
+        {0: "9H 2H AS KS QS JS 3D 4D 5D 3C 4C 5C 6C", 1: "2S 3S 4S 5S AD KD QD JD TD AC KC QC JC"}
+    )
+    for m in ("bid 4", "pass", "pass", "pass", "trump S", "2H"):
+        g.play(m)
+    h = hint(plain(g.view(1)))
+    assert h.code == "ruff" and h.move == "2S"
+    assert "koz" in h.reason
+
+
+def test_hint_lets_the_partner_win() -> None:
+    """Eşli: the partner's ace is winning and the last player follows; keep the high card."""
+    g = Game(
+        "cetinsgame-esli",
+        hands=["AH 2S 3S", "5H 6C 7C", "KH 9H 2C", "4H 8C 9C"],
+        dealer=3,
+    )
+    for m in ("bid 7", "pass", "pass", "pass", "trump S", "AH", "5H"):
+        g.play(m)
+    h = hint(plain(g.view(2)))
+    assert h.move == "9H" and h.code == "partner_winner"
+    assert "partner" in h.reason and "eş" in hint(plain(g.view(2)), lang="tr").reason
+
+
+def test_estimate_per_trump_choice() -> None:
+    long_hearts = "AH KH QH JH TH 9H 2S 3S 4D 5D 6C 7C 8C"
+    others = [
+        "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 8H 7H",
+        "AD KD QD JD TD 9D 8D 7D 6D 5H 4H 3H 2H",
+        "AC KC QC JC TC 9C 6H 5C 4C 3C 2C 3D 2D",
+    ]
+    g = Game("standard", hands=[long_hearts, *others], dealer=3)
+    est = estimate(plain(g.view(0)))
+    assert set(est) == {"S", "H", "D", "C"}
+    assert est["H"] == max(est.values()) and est["H"] > est["S"] + 2
+    assert estimate(plain(g.view(0))) == est
+    est1 = estimate(plain(g.view(1)))
+    assert est1["S"] == max(est1.values())
+    g = Game("cetinsgame-kozmaca", seed=3)
+    assert list(estimate(plain(g.view(0)))) == ["S"]
