@@ -257,6 +257,66 @@ def test_c_matches_reference_without_trump_and_relabelled() -> None:
 
 
 @needs_c
+@pytest.mark.parametrize("chunk", range(2))
+def test_c_matches_reference_on_bigger_hands(chunk: int) -> None:
+    """8 and 9 cards per hand, where the compiled solver's bounds, table and move ordering cut
+    most (the reference takes up to a few seconds on some of these: 24 positions per chunk)."""
+    for i, pos in enumerate(_positions(f"c-vs-py-big-{chunk}", 24, (8, 8, 9))):
+        want = solve_position(pos, engine="python")
+        assert solve_position(pos, engine="c") == want, (chunk, i, pos)
+
+
+def _one_trump_holder(rng: random.Random, rules: Rules, cards: int) -> Position:
+    """A position where one player holds every trump left (the compiled solver counts that
+    player's runs of top cards as sure tricks), sometimes with the lead elsewhere."""
+    n = rules.players
+    trump = rng.randrange(4)
+    holder = rng.randrange(n)
+    trumps = [c for c in range(trump * 13, trump * 13 + 13)]
+    others = [c for c in range(52) if c // 13 != trump]
+    rng.shuffle(others)
+    mine = rng.sample(trumps, rng.randint(1, min(cards, 4)))
+    deck = others[: n * cards - len(mine)]
+    hands = []
+    for s in range(n):
+        take = cards - (len(mine) if s == holder else 0)
+        hand, deck = deck[:take], deck[take:]
+        hands.append(sum(1 << c for c in hand + (mine if s == holder else [])))
+    side = frozenset(rules.team_of(rng.randrange(n)))
+    leader = rng.randrange(n)
+    broken = rng.random() < 0.5
+    return Position(rules, tuple(hands), trump, leader, (), broken, side, 0)
+
+
+@needs_c
+def test_c_matches_reference_with_one_trump_holder() -> None:
+    rng = random.Random("one-trump-holder")
+    for i in range(150):
+        pos = _one_trump_holder(rng, random_rules(rng), rng.choice((4, 5, 6, 7)))
+        assert solve_position(pos, engine="c") == solve_position(pos, engine="python"), (i, pos)
+
+
+@needs_c
+def test_c_consistent_on_big_hands() -> None:
+    """Beyond the reference's reach (10 to 12 cards): the value is the mover's best card value
+    (one shared table for the cards, a fresh one for the position), and a table kept across
+    the positions answers like a fresh one."""
+    from batak.bots import _csolver
+
+    rng = random.Random("c-big")
+    table = _csolver.Solver(18)
+    for i in range(12):
+        g = random_game(rng, random_rules(rng), rng.choice((10, 11, 12)), extra_tricks=0)
+        side = random_side(rng, g)
+        values = card_values(g, side, engine="c")
+        pick = max if g.to_move in side else min
+        value = solve(g, side, engine="c")
+        assert value == pick(values.values()), i
+        pos = Position.from_game(g, side)
+        assert pos.side_tricks + S._solve_c(pos, table) == value, i
+
+
+@needs_c
 def test_c_table_reuse_across_positions_and_options() -> None:
     """One ``_csolver.Solver`` over many unrelated positions (other trumps, sides, options, player
     counts) answers like a fresh table each time."""

@@ -1,24 +1,30 @@
 /* Compiled twin of batak.bots.solver: a double-dummy solver for Batak.
  *
- * The search is the Python reference's (``_Solver`` in solver.py): a boolean search "can the side
- * take at least ``need`` more tricks?" with alpha-beta on a zero window, driven by a search on
+ * The search is the Python reference's (``_Solver`` in solver.py): a search "can the side take at
+ * least ``need`` more tricks?" with alpha-beta on a zero window, driven by a bisection on
  * ``need``, over the same compulsory-play rules.  What makes it fast, beyond being C:
  *
  *   - a fixed-size transposition table at trick boundaries whose keys use RELATIVE ranks: each
  *     remaining card is replaced by its rank among the remaining cards of its suit, so positions
  *     that differ only in which low cards have gone share an entry.  This is exact in Batak: from
  *     a trick boundary on, following suit, overtaking, trumping, overtrumping and who wins a trick
- *     depend only on the order of the cards still in play within each suit.
+ *     depend only on the order of the cards still in play within each suit.  The key is kept up
+ *     to date card by card; a bucket is one cache line, and big tables sit in huge pages;
+ *   - the search is fail-soft: a probe returns a bound beyond ``need`` where it found one, the
+ *     table keeps both bounds, and the bisection skips what a probe already settled;
  *   - the best lead found at an entry is stored (as suit + relative rank) and tried first later;
  *     the entry is prefetched while the bounds below are worked out, and positions with fewer
  *     than TT_MIN_LEFT tricks left skip the table (searching them beats a cache miss);
- *   - cards that are equivalent (no other player's card, nor a card of the current trick, lies
- *     between them) are searched once;
- *   - move ordering: when the trick is held by the other side, cheapest winning card first, else
- *     lowest card first; leads: sure winners first, then low cards;
- *   - cheap exact bounds: the side cannot take more tricks than remain; the leader's quick
- *     tricks (top trumps, then top cards of the other suits that nobody can ruff); and a team's
- *     trumps above all the other team's trumps, each of which wins the trick it falls in.
+ *   - cards that are equivalent (no other player's card, nor the trick's highest card of the
+ *     suit, lies between them) are searched once;
+ *   - move ordering: followers: when the trick is held by the other side, cheapest winning card
+ *     first, else lowest card first; leads: the stored best lead, sure winners, then a history
+ *     of the leads that cut off (per seat and card, weighted by the tricks left), then low cards;
+ *   - exact bounds at every trick boundary (team_bounds): each player's trumps that win whatever
+ *     the other team does (a matching of its trumps against the other team's higher ones); the
+ *     leader's quick tricks (top trumps drawing k rounds, then top cards of the other suits that
+ *     nobody can ruff, then its remaining trumps against what the others kept); and a player
+ *     holding every trump left also wins its runs of top cards.
  *
  * No global mutable state: everything lives in a per-call (or per-Solver-object) context, and the
  * GIL is released during the search, so calls from several threads run in parallel.
@@ -31,6 +37,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 /* ------------------------------------------------------------------ bit helpers (portable) */
 /* Without a popcnt instruction enabled, __builtin_popcountll calls a slow library routine: use
@@ -75,6 +84,25 @@ static int HIBIT(uint64_t x) {
 
 static const uint64_t SUIT_MASK[4] = {SUIT_BITS, SUIT_BITS << 13, SUIT_BITS << 26, SUIT_BITS << 39};
 
+/* Bits set in each 13-bit value: most counts are of one suit's cards, and a table look-up beats
+ * the bit-twiddling count. */
+#define P2(n) n, n + 1, n + 1, n + 2
+#define P4(n) P2(n), P2(n + 1), P2(n + 1), P2(n + 2)
+#define P6(n) P4(n), P4(n + 1), P4(n + 1), P4(n + 2)
+#define P8(n) P6(n), P6(n + 1), P6(n + 1), P6(n + 2)
+#define P10(n) P8(n), P8(n + 1), P8(n + 1), P8(n + 2)
+#define P12(n) P10(n), P10(n + 1), P10(n + 1), P10(n + 2)
+static const uint8_t POP13[8192] = {P12(0), P12(1)};
+
+/* The number of cards of ``suit`` in ``m``. */
+static inline int suit_count(uint64_t m, int suit) { return POP13[(m >> (13 * suit)) & SUIT_BITS]; }
+
+/* The cards of ``h`` in ``suit`` above every card of ``others`` in it (its run of top cards). */
+static inline uint64_t top_run(uint64_t h, uint64_t others, int suit) {
+    uint64_t o = others & SUIT_MASK[suit];
+    return h & SUIT_MASK[suit] & (o ? ~((2ULL << HIBIT(o)) - 1) : ~0ULL);
+}
+
 /* flags, as documented in solve() */
 #define F_OVERTAKE 1
 #define F_OVERTAKE_AFTER_RUFF 2
@@ -91,15 +119,19 @@ static const uint64_t SUIT_MASK[4] = {SUIT_BITS, SUIT_BITS << 13, SUIT_BITS << 2
 static inline uint64_t above(int idx) { return ~((2ULL << idx) - 1); }
 
 /* ------------------------------------------------------------------ transposition table */
-typedef struct {
-    uint64_t k0, k1;  /* the relative-rank key; k0 == 0 never occurs for a real key */
-    uint32_t gen;     /* entries of another generation are empty */
-    uint8_t lo, hi;   /* bounds on the side's tricks from here */
-    uint8_t best;     /* best lead: suit << 4 | relative rank, 0xFF if none */
-    uint8_t left;     /* tricks left at this entry (replacement: keep the big subtrees) */
-} Entry;
+/* A bucket is one 64-byte cache line holding WAYS entries, so a probe touches one line. */
+#define WAYS 3
 
-#define WAYS 4
+typedef struct {
+    uint64_t key[WAYS][2]; /* the relative-rank keys; key[w][0] == 0: an empty way */
+    uint8_t lo[WAYS];      /* bounds on the side's tricks from here */
+    uint8_t hi[WAYS];
+    uint8_t best[WAYS];    /* best lead: suit << 4 | relative rank, 0xFF if none */
+    uint8_t left[WAYS];    /* tricks left at this entry (replacement: keep the big subtrees) */
+    uint32_t gen;          /* a bucket of another generation is empty */
+} Bucket;
+
+typedef char bucket_is_one_cache_line[sizeof(Bucket) == 64 ? 1 : -1];
 
 /* positions with fewer tricks left are searched without the table (cheaper than a cache miss) */
 #ifndef TT_MIN_LEFT
@@ -113,24 +145,65 @@ typedef struct {
 #endif
 
 typedef struct {
-    Entry *slots;
+    Bucket *slots;
     uint64_t bucket_mask; /* number of buckets - 1 */
     uint32_t gen;
     int bits;
+    void *mem;        /* what was allocated (slots is aligned within it) */
+    size_t mem_size;  /* its size when mapped, 0 when it came from calloc */
 } Table;
 
+/* Big tables live in 2 MiB pages where the system offers them (Linux transparent huge pages):
+ * each probe of a 16 MiB table with 4 KiB pages would miss the TLB as well as the cache. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* 2**bits entries at most: 2**(bits - 2) buckets of WAYS (3) entries, 16 bytes per entry. */
 static int table_init(Table *t, int bits) {
-    size_t entries = (size_t)1 << bits;
-    t->slots = (Entry *)calloc(entries, sizeof(Entry));
-    if (!t->slots) return -1;
-    t->bucket_mask = (uint64_t)(entries / WAYS) - 1;
+    size_t buckets = (size_t)1 << (bits - 2);
+    size_t bytes = buckets * sizeof(Bucket);
+    t->mem = NULL;
+    t->mem_size = 0;
+    t->slots = NULL;
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+    if (bytes >= HUGE_PAGE) {
+        size_t size = bytes + HUGE_PAGE;
+        void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m != MAP_FAILED) {
+            uintptr_t a = ((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+            madvise((void *)a, bytes, MADV_HUGEPAGE);
+            t->mem = m;
+            t->mem_size = size;
+            t->slots = (Bucket *)a; /* fresh anonymous pages read as zero */
+        }
+    }
+#endif
+    if (!t->slots) {
+        t->mem = calloc(bytes + 64, 1);
+        if (!t->mem) return -1;
+        t->slots = (Bucket *)(((uintptr_t)t->mem + 63) & ~(uintptr_t)63);
+    }
+    t->bucket_mask = (uint64_t)buckets - 1;
     t->gen = 1;
     t->bits = bits;
     return 0;
 }
 
+static void table_clear(Table *t) {
+    memset(t->slots, 0, ((size_t)1 << (t->bits - 2)) * sizeof(Bucket));
+    t->gen = 1;
+}
+
 static void table_free(Table *t) {
-    free(t->slots);
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+    if (t->mem && t->mem_size) {
+        munmap(t->mem, t->mem_size);
+        t->mem = NULL;
+        t->slots = NULL;
+        return;
+    }
+#endif
+    free(t->mem);
+    t->mem = NULL;
     t->slots = NULL;
 }
 
@@ -150,12 +223,13 @@ typedef struct {
     uint64_t tmask; /* the trump suit's cards (0 without trump) */
     int on_side[4];
     uint64_t hands[4];
+    uint64_t key[2]; /* the relative-rank code of the cards in the hands (see make_key) */
     Table *tt;
     uint64_t nodes;
+    uint32_t hist[4][52]; /* leads that cut, weighted by the tricks left (move ordering) */
 } Ctx;
 
 typedef struct {
-    uint64_t cards; /* cards in the trick so far */
     int lead;       /* suit led */
     int hi_led;     /* highest card of the led suit */
     int hi_trump;   /* highest trump, -1 if none */
@@ -199,7 +273,6 @@ static inline uint64_t follow_mask(const Ctx *c, uint64_t h, const Trick *t) {
 static inline Trick play_follow(const Ctx *c, const Trick *t, int seat, int card) {
     Trick r = *t;
     int suit = card / 13;
-    r.cards |= 1ULL << card;
     if (suit == t->lead) {
         if (card > t->hi_led) {
             r.hi_led = card;
@@ -220,7 +293,6 @@ static inline Trick play_follow(const Ctx *c, const Trick *t, int seat, int card
 static inline Trick play_lead(const Ctx *c, int leader, int card, int broken) {
     Trick r;
     int suit = card / 13;
-    r.cards = 1ULL << card;
     r.lead = suit;
     r.hi_led = card;
     r.hi_trump = suit == c->trump ? card : -1;
@@ -230,21 +302,21 @@ static inline Trick play_lead(const Ctx *c, int leader, int card, int broken) {
     return r;
 }
 
-/* One card of each run of equivalent legal cards (the highest of the run), high to low. */
+/* One card of each run of equivalent legal cards (the highest of the run), high to low: a run
+ * ends at the next card of ``others`` below it. */
 static int distinct(uint64_t legal, uint64_t others, int *out) {
-    int k = 0, prev = -1;
+    int k = 0;
     while (legal) {
-        int cd = HIBIT(legal);
-        legal &= ~(1ULL << cd);
-        if (prev >= 0 && prev / 13 == cd / 13) {
-            uint64_t between = ((1ULL << prev) - 1) & ~((2ULL << cd) - 1);
-            if (!(others & between)) {
-                prev = cd;
-                continue;
-            }
+        int s = HIBIT(legal) / 13;
+        uint64_t u = legal & SUIT_MASK[s];
+        uint64_t o = others & SUIT_MASK[s];
+        legal &= ~SUIT_MASK[s];
+        while (u) {
+            int cd = HIBIT(u);
+            out[k++] = cd;
+            uint64_t ob = o & ((1ULL << cd) - 1);
+            u = ob ? u & ((1ULL << HIBIT(ob)) - 1) : 0;
         }
-        out[k++] = cd;
-        prev = cd;
     }
     return k;
 }
@@ -274,80 +346,166 @@ static void sort_by_score(int *cards, int *score, int k) {
 
 /* ------------------------------------------------------------------ bounds */
 
-/* Tricks the leader's team surely takes from this trick boundary on, by one plan: the leader
- * first leads its run of top trumps (if it may lead trumps; every other player must follow with a
- * trump while it holds one, and cannot beat it), then cashes its runs of top cards in the other
- * suits.  A suit's run counts only while every other player that may still hold a trump also
- * holds a card of that suit to follow with (a player void in the suit with a trump must ruff;
- * one without trumps cannot hurt, whatever it discards). */
-static int quick_tricks(const Ctx *c, int leader, int broken, uint64_t all) {
-    uint64_t h = c->hands[leader];
-    int qt = 0;
-    uint64_t ruffers[4];
-    int nr = 0;
-    if (c->trump >= 0 && (all & c->tmask)) {
-        int k = 0;
-        int can_lead = !(c->flags & F_LEAD_RESTRICTED) || broken || !(h & ~c->tmask);
-        if (can_lead) {
-            uint64_t tr = all & c->tmask;
-            while (tr) {
-                int top = HIBIT(tr);
-                if (!(h >> top & 1)) break;
-                k++;
-                tr &= ~(1ULL << top);
-            }
-        }
-        qt = k;
-        for (int s = 0; s < c->n; s++)
-            if (s != leader && POPC(c->hands[s] & c->tmask) > k) ruffers[nr++] = c->hands[s];
-    }
-    for (int s = 0; s < 4; s++) {
-        if (s == c->trump) continue;
-        uint64_t u = all & SUIT_MASK[s];
-        int m = 0;
-        while (u) {
-            int top = HIBIT(u);
-            if (!(h >> top & 1)) break;
-            m++;
-            u &= ~(1ULL << top);
-        }
-        for (int r = 0; r < nr && m; r++) {
-            int len = POPC(ruffers[r] & SUIT_MASK[s]);
-            if (len < m) m = len;
-        }
-        qt += m;
-    }
-    return qt;
-}
+/* Tricks won by the trumps ``mine`` (one player's) against the trumps ``theirs`` (the other
+ * team's): every card is played in some trick, one of a player's cards per trick, and a trump
+ * wins its trick unless a higher trump falls in the same trick; each of the other team's trumps
+ * falls in one trick only.  So at least |mine| - M of ``mine`` win, M being the most of ``mine``
+ * that can be paired each with a higher card of ``theirs``: |mine| - M is the largest excess of
+ * ``mine`` over ``theirs`` among the cards above any rank, and 0 at least (scanning from the
+ * top, a card of ``theirs`` pairs with a later card of ``mine`` when one comes).
+ *
+ * The scan goes four ranks at a time: TW_NIBBLE[theirs << 4 | mine] (bit 3 scanned first) is
+ * (excess over the four + 4) << 3 | the largest excess within them. */
+static const uint8_t TW_NIBBLE[256] = {
+     32,  41,  41,  50,  41,  50,  50,  59,  41,  50,  50,  59,  50,  59,  59,  68,
+     24,  24,  33,  33,  33,  33,  42,  42,  33,  33,  42,  42,  42,  42,  51,  51,
+     24,  32,  24,  32,  33,  41,  33,  41,  33,  41,  33,  41,  42,  50,  42,  50,
+     16,  16,  16,  16,  25,  25,  25,  25,  25,  25,  25,  25,  34,  34,  34,  34,
+     24,  32,  32,  41,  24,  32,  32,  41,  33,  41,  41,  50,  33,  41,  41,  50,
+     16,  16,  24,  24,  16,  16,  24,  24,  25,  25,  33,  33,  25,  25,  33,  33,
+     16,  24,  16,  24,  16,  24,  16,  24,  25,  33,  25,  33,  25,  33,  25,  33,
+      8,   8,   8,   8,   8,   8,   8,   8,  17,  17,  17,  17,  17,  17,  17,  17,
+     24,  32,  32,  41,  32,  41,  41,  50,  24,  32,  32,  41,  32,  41,  41,  50,
+     16,  16,  24,  24,  24,  24,  33,  33,  16,  16,  24,  24,  24,  24,  33,  33,
+     16,  24,  16,  24,  24,  32,  24,  32,  16,  24,  16,  24,  24,  32,  24,  32,
+      8,   8,   8,   8,  16,  16,  16,  16,   8,   8,   8,   8,  16,  16,  16,  16,
+     16,  24,  24,  32,  16,  24,  24,  32,  16,  24,  24,  32,  16,  24,  24,  32,
+      8,   8,  16,  16,   8,   8,  16,  16,   8,   8,  16,  16,   8,   8,  16,  16,
+      8,  16,   8,  16,   8,  16,   8,  16,   8,  16,   8,  16,   8,  16,   8,  16,
+      0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+};
 
-/* Tricks a team surely takes whoever leads: a trump higher than every trump of the other team
- * wins the trick it is played in (or a partner's card does), and one player's cards go to
- * different tricks, so the team takes at least as many tricks as any one of its players holds
- * such trumps. */
-static int sure_trumps(const Ctx *c, int team) {
-    if (c->trump < 0) return 0;
-    uint64_t opp = 0;
-    for (int s = 0; s < c->n; s++)
-        if (c->on_side[s] != team) opp |= c->hands[s];
-    opp &= c->tmask;
-    uint64_t over = opp ? c->tmask & above(HIBIT(opp)) : c->tmask;
-    int best = 0;
-    for (int s = 0; s < c->n; s++) {
-        if (c->on_side[s] != team) continue;
-        int m = POPC(c->hands[s] & over);
-        if (m > best) best = m;
+static inline int trump_winners(uint64_t mine, uint64_t theirs, int trump) {
+    int sh = 13 * trump;
+    unsigned m = (unsigned)(mine >> sh) & 0x1FFF, t = (unsigned)(theirs >> sh) & 0x1FFF;
+    int cur = (int)(m >> 12) - (int)(t >> 12); /* the ace */
+    int best = cur > 0 ? cur : 0;
+    for (int sh4 = 8; sh4 >= 0; sh4 -= 4) {
+        int v = TW_NIBBLE[((t >> sh4) & 15) << 4 | ((m >> sh4) & 15)];
+        if (cur + (v & 7) > best) best = cur + (v & 7);
+        cur += (v >> 3) - 4;
     }
     return best;
 }
 
+/* ``m`` with its ``k`` lowest cards removed. */
+static inline uint64_t drop_lowest(uint64_t m, int k) {
+    while (k-- > 0 && m) m &= m - 1;
+    return m;
+}
+
+/* The cards of ``h`` in runs of top cards of the suits other than the trump (``all``: the cards
+ * still in the hands).
+ *
+ * When one player holds every trump left, each of its trumps and each of these cards wins the
+ * trick it falls in, whoever leads: a run card falls either when its suit is led (the player
+ * plays its highest card of the suit, the highest left, and nobody else can ruff) or as a
+ * discard when the player has no trump left; but its last trump won a trick, so from then on it
+ * leads and cashes the runs (no run card was spent before: while it holds a trump, a void in the
+ * suit led means a ruff, and a trick in a suit where it has no run costs no run card).  Runs only
+ * grow as other cards go. */
+static int top_runs(uint64_t h, uint64_t all, int trump) {
+    uint64_t others = all & ~h;
+    int m = 0;
+    for (int su = 0; su < 4; su++)
+        if (su != trump) m += suit_count(top_run(h, others, su), su);
+    return m;
+}
+
+/* Lower bounds on the tricks each team takes from this trick boundary on: bound[1] for the side,
+ * bound[0] for the others.
+ *
+ *   - any player: its trumps that win whatever the other team does (trump_winners);
+ *   - the leader, by one plan: first its run of top trumps, k rounds (if it may lead trumps;
+ *     every other player must follow with a trump while it holds one, and cannot beat it), then
+ *     its runs of top cards in the other suits.  A suit's run counts only while every other
+ *     player that may still hold a trump also holds a card of that suit to follow with (a player
+ *     void in the suit with a trump must ruff; one without trumps cannot hurt, whatever it
+ *     discards).  Those tricks take no trump from anyone, so afterwards the leader's remaining
+ *     trumps still win as trump_winners says against the other team's remaining trumps (each of
+ *     them has given up k, the lowest ones at worst);
+ *   - a player holding every trump left: its trumps and its runs of top cards (top_runs).
+ * Only as much is worked out as a cut-off needs: the work stops once a team's bound reaches what
+ * it needs (the side ``need`` tricks, the others the rest plus one), and a player with fewer
+ * trumps than its team needs is skipped.  The bounds are valid either way. */
+static void team_bounds(const Ctx *c, int leader, int broken, uint64_t all, int left, int need,
+                        int bound[2]) {
+    int n = c->n;
+    uint64_t tm = c->tmask;
+    uint64_t trumps = all & tm;
+    uint64_t h = c->hands[leader];
+    int lteam = c->on_side[leader];
+    /* what each team needs for a cut-off: the side ``need`` tricks, the others the rest + 1 */
+    int target[2];
+    target[1] = need;
+    target[0] = left - need + 1;
+    bound[0] = bound[1] = 0;
+    /* the leader's plan */
+    uint64_t others = all & ~h;
+    int k = 0;
+    uint64_t ruffers[4];
+    int nr = 0;
+    uint64_t rest_mine = h & tm, rest_theirs = 0;
+    if (trumps) {
+        int can_lead = !(c->flags & F_LEAD_RESTRICTED) || broken || !(h & ~tm);
+        if (can_lead) {
+            uint64_t top = top_run(h, others, c->trump);
+            k = suit_count(top, c->trump);
+            rest_mine &= ~top;
+        }
+        for (int s = 0; s < n; s++) {
+            if (s == leader) continue;
+            uint64_t rest = drop_lowest(c->hands[s] & tm, k); /* its trumps after k rounds */
+            if (rest) ruffers[nr++] = c->hands[s];
+            if (c->on_side[s] != lteam) rest_theirs |= rest;
+        }
+    }
+    int qt = k;
+    for (int su = 0; su < 4; su++) {
+        if (su == c->trump) continue;
+        int m = suit_count(top_run(h, others, su), su);
+        for (int r = 0; r < nr && m; r++) {
+            int len = suit_count(ruffers[r], su);
+            if (len < m) m = len;
+        }
+        qt += m;
+    }
+    if (rest_mine) qt += trump_winners(rest_mine, rest_theirs, c->trump);
+    bound[lteam] = qt;
+    if (qt >= target[lteam] || !trumps) return;
+    /* every other player's trumps (the leader's own are counted in its plan: its top trumps
+     * first, then trump_winners of the rest against all the other team's trumps) */
+    uint64_t team_trumps[2] = {0, 0};
+    for (int s = 0; s < n; s++) team_trumps[c->on_side[s]] |= c->hands[s] & tm;
+    for (int s = 0; s < n; s++) {
+        uint64_t mine = c->hands[s] & tm;
+        if (s == leader || !mine) continue;
+        int team = c->on_side[s], w;
+        if (mine == trumps) {
+            /* the only player with trumps: each of them wins the trick it falls in, and so does
+             * each card of its runs of top cards in the other suits (top_runs) */
+            w = suit_count(mine, c->trump) + top_runs(c->hands[s], all, c->trump);
+        } else {
+            if (suit_count(mine, c->trump) < target[team]) continue; /* cannot reach a cut-off */
+            w = trump_winners(mine, team_trumps[!team], c->trump);
+        }
+        if (w > bound[team]) {
+            bound[team] = w;
+            if (w >= target[team]) return;
+        }
+    }
+}
+
 /* ------------------------------------------------------------------ keys */
 
-/* The relative-rank key of a trick boundary: per suit, the owners of its remaining cards from
- * the lowest up (2 bits each) and their count; the leader; broken if it can still matter. */
-static void make_key(const Ctx *c, int leader, int broken, uint64_t all, uint64_t *k0,
-                     uint64_t *k1) {
+/* The relative-rank code of the cards in the hands: per suit, the owners of its remaining cards
+ * from the lowest up (2 bits each, 26 bits) and their count (4 bits); suits 0 and 1 in key[0],
+ * 2 and 3 in key[1].  It is kept up to date as cards are played (key_remove), and at a trick
+ * boundary the leader and the broken flag complete the table's key (at_least). */
+static void make_key(Ctx *c) {
     uint64_t b0 = c->hands[1] | c->hands[3];
     uint64_t b1 = c->hands[2] | c->hands[3];
+    uint64_t all = c->hands[0] | c->hands[1] | c->hands[2] | c->hands[3];
     uint64_t code[4], cnt[4];
     for (int s = 0; s < 4; s++) {
         int sh = 13 * s;
@@ -364,15 +522,28 @@ static void make_key(const Ctx *c, int leader, int broken, uint64_t all, uint64_
         code[s] = v;
         cnt[s] = (uint64_t)j;
     }
-    int br = broken && (c->flags & F_LEAD_RESTRICTED) && (all & c->tmask);
-    *k0 = code[0] | code[1] << 26 | cnt[0] << 52 | cnt[1] << 56 | (uint64_t)leader << 60 |
-          (uint64_t)br << 62 | 1ULL << 63;
-    *k1 = code[2] | code[3] << 26 | cnt[2] << 52 | cnt[3] << 56;
+    c->key[0] = code[0] | code[1] << 26 | cnt[0] << 52 | cnt[1] << 56;
+    c->key[1] = code[2] | code[3] << 26 | cnt[2] << 52 | cnt[3] << 56;
+}
+
+#define CODE_BITS ((1ULL << 26) - 1)
+
+/* Take ``card`` out of the code; ``all`` holds the cards in the hands, ``card`` included. */
+static inline void key_remove(Ctx *c, uint64_t all, int card) {
+    int suit = card / 13;
+    int rel = suit_count(all & ((1ULL << card) - 1), suit);
+    int off = 26 * (suit & 1);
+    uint64_t *k = &c->key[suit >> 1];
+    uint64_t f = (*k >> off) & CODE_BITS;
+    uint64_t low = (1ULL << (2 * rel)) - 1;
+    f = (f & low) | ((f >> 2) & ~low);
+    *k = (*k & ~(CODE_BITS << off)) | f << off;
+    *k -= 1ULL << (52 + 4 * (suit & 1));
 }
 
 /* Relative rank (0 = lowest remaining) of ``card`` among ``all``'s cards of its suit. */
 static inline int rel_of(uint64_t all, int card) {
-    return POPC(all & SUIT_MASK[card / 13] & ((1ULL << card) - 1));
+    return suit_count(all & ((1ULL << card) - 1), card / 13);
 }
 
 /* The card of relative rank ``rel`` in ``suit`` among ``all``, or -1. */
@@ -383,44 +554,60 @@ static inline int card_of_rel(uint64_t all, int suit, int rel) {
 }
 
 /* ------------------------------------------------------------------ search */
-static int at_least(Ctx *c, int leader, int broken, int need);
+static int at_least(Ctx *c, int leader, int broken, int need, uint64_t all, int left);
 
-static int follow(Ctx *c, int leader, int i, const Trick *t, int need) {
+/* Does ``card``, played by the next player, take the trick from its holder? */
+static inline int takes(const Ctx *c, const Trick *t, int card) {
+    int suit = card / 13;
+    if (suit == t->lead) return card > t->hi_led && (!t->ruffed || suit == c->trump);
+    return suit == c->trump && card > t->hi_trump;
+}
+
+/* The rest of the trick from its ``i``-th card on (``all``: the cards in the hands; ``left``: the
+ * tricks left, this one included). */
+static int follow(Ctx *c, int leader, int i, const Trick *t, int need, uint64_t all, int left) {
     int n = c->n;
-    if (i == n) return at_least(c, t->winner, t->broken, need - c->on_side[t->winner]);
-    int seat = (leader + i) % n;
+    if (i == n) {
+        int won = c->on_side[t->winner];
+        return won + at_least(c, t->winner, t->broken, need - won, all, left - 1);
+    }
+    int seat = leader + i < n ? leader + i : leader + i - n;
     uint64_t h = c->hands[seat];
     uint64_t legal = follow_mask(c, h, t);
-    uint64_t others = t->cards;
-    for (int s = 0; s < n; s++)
-        if (s != seat) others |= c->hands[s];
+    /* Cards of the trick separate two of this hand's cards only where they hold the trick's
+     * highest card of the suit led or of the trumps: two cards on either side of another trick
+     * card that are both below that highest card neither take the trick nor change what the
+     * later players must play, and discards change nothing in the trick at all. */
+    uint64_t others = (all & ~h) | 1ULL << t->hi_led;
+    if (t->hi_trump >= 0) others |= 1ULL << t->hi_trump;
     int maximize = c->on_side[seat];
     int cards[MAXHAND], score[MAXHAND];
     int k = distinct(legal, others, cards);
-    Trick next[MAXHAND];
-    int ours = c->on_side[t->winner] == maximize;
-    for (int j = 0; j < k; j++) {
-        int cd = cards[j];
-        next[j] = play_follow(c, t, seat, cd);
-        int rank = cd % 13;
+    if (k > 1) {
         /* our side holds the trick: lowest first; else the cheapest card that takes it, then
          * the lowest of the rest */
-        if (ours)
-            score[j] = -rank;
-        else
-            score[j] = (next[j].winner == seat ? 100 : 0) - rank;
-        score[j] = score[j] * 64 + j; /* stable: keep the index to find next[] again */
+        int ours = c->on_side[t->winner] == maximize;
+        for (int j = 0; j < k; j++) {
+            int cd = cards[j];
+            score[j] = (!ours && takes(c, t, cd) ? 100 : 0) - cd % 13;
+        }
+        sort_by_score(cards, score, k);
     }
-    sort_by_score(cards, score, k);
+    int v = maximize ? -1 : 99; /* fail-soft: the best bound over the cards tried */
     for (int j = 0; j < k; j++) {
         int cd = cards[j];
-        int idx = score[j] & 63;
+        Trick next = play_follow(c, t, seat, cd);
+        uint64_t k0 = c->key[0], k1 = c->key[1];
+        key_remove(c, all, cd);
         c->hands[seat] = h & ~(1ULL << cd);
-        int ok = follow(c, leader, i + 1, &next[idx], need);
+        int r = follow(c, leader, i + 1, &next, need, all & ~(1ULL << cd), left);
         c->hands[seat] = h;
-        if (ok == maximize) return ok;
+        c->key[0] = k0;
+        c->key[1] = k1;
+        if ((r >= need) == maximize) return r;
+        if (maximize ? r > v : r < v) v = r;
     }
-    return !maximize;
+    return v;
 }
 
 /* The last trick: every card is forced. */
@@ -433,7 +620,24 @@ static int last_trick(Ctx *c, int leader, int broken) {
     return c->on_side[t.winner];
 }
 
-static int lead(Ctx *c, int leader, int broken, int need, uint64_t all, int hint, int *best) {
+/* Play a lead and the rest of its trick. */
+static inline int try_lead(Ctx *c, int leader, int broken, int need, uint64_t all, int left,
+                           int cd) {
+    uint64_t h = c->hands[leader];
+    uint64_t k0 = c->key[0], k1 = c->key[1];
+    key_remove(c, all, cd);
+    c->hands[leader] = h & ~(1ULL << cd);
+    Trick t = play_lead(c, leader, cd, broken);
+    int r = follow(c, leader, 1, &t, need, all & ~(1ULL << cd), left);
+    c->hands[leader] = h;
+    c->key[0] = k0;
+    c->key[1] = k1;
+    return r;
+}
+
+/* The leads at a trick boundary, ``hint`` (the best lead stored in the table, or -1) first. */
+static int lead(Ctx *c, int leader, int broken, int need, uint64_t all, int left, int hint,
+                int *best) {
     uint64_t h = c->hands[leader];
     uint64_t legal = lead_mask(c, h, broken);
     uint64_t others = all & ~h;
@@ -441,6 +645,23 @@ static int lead(Ctx *c, int leader, int broken, int need, uint64_t all, int hint
     int team = c->on_side[leader];
     int cards[MAXHAND], score[MAXHAND];
     int k = distinct(legal, others, cards);
+    int weight = k > 1 ? left * left : 0; /* history: cut-offs high in the tree count more */
+    int v = maximize ? -1 : 99; /* fail-soft: the best bound over the leads tried */
+    if (hint >= 0) {
+        /* the stored lead first, before the others are even ordered */
+        int j = 0;
+        while (j < k && cards[j] != hint) j++;
+        if (j < k) {
+            int r = try_lead(c, leader, broken, need, all, left, hint);
+            if ((r >= need) == maximize) {
+                *best = hint;
+                c->hist[leader][hint] += (uint32_t)weight;
+                return r;
+            }
+            v = r;
+            cards[j] = cards[--k];
+        }
+    }
     /* can an opponent of the leader ruff a suit?  (void in it and holding a trump) */
     int ruffable[4] = {0, 0, 0, 0};
     if (c->trump >= 0) {
@@ -453,108 +674,111 @@ static int lead(Ctx *c, int leader, int broken, int need, uint64_t all, int hint
     for (int j = 0; j < k; j++) {
         int cd = cards[j], suit = cd / 13, rank = cd % 13;
         int top = HIBIT(all & SUIT_MASK[suit]) == cd;
-        int sc;
-        if (cd == hint)
-            sc = 1000; /* the best lead stored in the table */
-        else if (top && (suit == c->trump || !ruffable[suit]))
-            sc = 500 + (suit == c->trump ? 0 : 20) + rank; /* a sure winner: side suits first */
-        else
-            sc = 100 - rel_of(all, cd); /* else the lowest (relative rank) first */
-        score[j] = sc;
+        uint32_t hs = c->hist[leader][cd];
+        if (hs > 0xFFFFF) hs = 0xFFFFF;
+        if (top && (suit == c->trump || !ruffable[suit])) /* a sure winner: side suits first */
+            score[j] = (2 << 28) + (suit == c->trump ? 0 : 20) + rank;
+        else /* else by the history of leads that cut, then the lowest (relative rank) first */
+            score[j] = (1 << 28) + (int)(hs << 6) + 32 - rel_of(all, cd);
     }
-    sort_by_score(cards, score, k);
+    if (k > 1) sort_by_score(cards, score, k);
     for (int j = 0; j < k; j++) {
         int cd = cards[j];
-        c->hands[leader] = h & ~(1ULL << cd);
-        Trick t = play_lead(c, leader, cd, broken);
-        int ok = follow(c, leader, 1, &t, need);
-        c->hands[leader] = h;
-        if (ok == maximize) {
+        int r = try_lead(c, leader, broken, need, all, left, cd);
+        if ((r >= need) == maximize) {
             *best = cd;
-            return ok;
+            c->hist[leader][cd] += (uint32_t)weight;
+            return r;
         }
+        if (maximize ? r > v : r < v) v = r;
     }
-    return !maximize;
+    return v;
 }
 
-static int at_least(Ctx *c, int leader, int broken, int need) {
-    if (need <= 0) return 1;
-    int left = POPC(c->hands[leader]);
-    if (need > left) return 0;
+/* Can the side take ``need`` of the remaining tricks (at a trick boundary, ``all``: the cards in
+ * the hands)?  Fail-soft: a value >= need is a lower bound on the side's tricks from here, a
+ * value < need an upper bound. */
+static int at_least(Ctx *c, int leader, int broken, int need, uint64_t all, int left) {
+    if (need <= 0) return 0;
+    if (need > left) return left;
     if (left == 1) return last_trick(c, leader, broken); /* need == 1 */
-    uint64_t all = 0;
-    for (int s = 0; s < c->n; s++) all |= c->hands[s];
     /* the table is worth its memory traffic only above the last few tricks */
     int use_tt = left >= TT_MIN_LEFT;
-    uint64_t k0 = 0, k1 = 0;
     Table *tt = c->tt;
-    Entry *bucket = NULL;
+    uint64_t k0 = 0, k1 = 0;
+    Bucket *bk = NULL;
     if (use_tt) {
-        make_key(c, leader, broken, all, &k0, &k1);
-        bucket = tt->slots + (mix(k0, k1) & tt->bucket_mask) * WAYS;
-        PREFETCH(bucket); /* while the bounds are worked out */
+        int br = broken && (c->flags & F_LEAD_RESTRICTED) && (all & c->tmask);
+        k0 = c->key[0] | (uint64_t)leader << 60 | (uint64_t)br << 62 | 1ULL << 63;
+        k1 = c->key[1];
+        bk = tt->slots + (mix(k0, k1) & tt->bucket_mask);
+        PREFETCH(bk); /* while the bounds are worked out */
     }
-    int qt = quick_tricks(c, leader, broken, all);
-    int ours = sure_trumps(c, 1), theirs = sure_trumps(c, 0);
-    if (c->on_side[leader]) {
-        if (qt > ours) ours = qt;
-    } else if (qt > theirs) {
-        theirs = qt;
-    }
-    if (ours >= need) return 1;
-    if (need > left - theirs) return 0;
+    int bound[2];
+    team_bounds(c, leader, broken, all, left, need, bound);
+    int ours = bound[1], theirs = bound[0];
+    if (ours >= need) return ours;
+    if (need > left - theirs) return left - theirs;
     c->nodes++;
     if (!use_tt) {
         int b = -1;
-        return lead(c, leader, broken, need, all, -1, &b);
+        return lead(c, leader, broken, need, all, left, -1, &b);
     }
-    Entry *e = NULL;
-    int lo = 0, hi = left, hint = -1;
-    for (int w = 0; w < WAYS; w++) {
-        Entry *x = bucket + w;
-        if (x->gen == tt->gen && x->k0 == k0 && x->k1 == k1) {
-            e = x;
-            break;
-        }
-    }
-    if (e) {
-        lo = e->lo;
-        hi = e->hi;
-        if (lo >= need) return 1;
-        if (hi < need) return 0;
-        if (e->best != 0xFF) hint = card_of_rel(all, e->best >> 4, e->best & 15);
-    }
-    int best = -1;
-    int result = lead(c, leader, broken, need, all, hint, &best);
-    if (result) {
-        if (need > lo) lo = need;
-    } else {
-        if (need - 1 < hi) hi = need - 1;
-    }
-    if (!e) {
-        /* an empty way, else the one with the fewest tricks left */
-        e = bucket;
-        for (int w = 0; w < WAYS; w++) {
-            Entry *x = bucket + w;
-            if (x->gen != tt->gen) {
-                e = x;
+    int w = -1;
+    int lo = ours, hi = left - theirs, hint = -1;
+    if (bk->gen == tt->gen) {
+        for (int x = 0; x < WAYS; x++) {
+            if (bk->key[x][0] == k0 && bk->key[x][1] == k1) {
+                w = x;
                 break;
             }
-            if (x->left < e->left) e = x;
         }
-        e->k0 = k0;
-        e->k1 = k1;
-        e->gen = tt->gen;
-        e->best = 0xFF;
     }
-    e->lo = (uint8_t)lo;
-    e->hi = (uint8_t)hi;
-    e->left = (uint8_t)left;
+    if (w >= 0) {
+        if (bk->lo[w] > lo) lo = bk->lo[w];
+        if (bk->hi[w] < hi) hi = bk->hi[w];
+        if (lo >= need) return lo;
+        if (hi < need) return hi;
+        if (bk->best[w] != 0xFF) hint = card_of_rel(all, bk->best[w] >> 4, bk->best[w] & 15);
+    }
+    int best = -1;
+    int v = lead(c, leader, broken, need, all, left, hint, &best);
+    if (v >= need) {
+        if (v > lo) lo = v;
+        v = lo;
+    } else {
+        if (v < hi) hi = v;
+        v = hi;
+    }
+    if (bk->gen != tt->gen) { /* a stale bucket: empty it */
+        memset(bk, 0, sizeof *bk);
+        bk->gen = tt->gen;
+    }
+    /* the search below this node may have stored its own positions in this bucket, evicting
+     * the way found above: write back only to a way that still holds this key */
+    if (w >= 0 && (bk->key[w][0] != k0 || bk->key[w][1] != k1)) w = -1;
+    if (w < 0) {
+        /* an empty way, else the one with the fewest tricks left */
+        w = 0;
+        for (int x = 0; x < WAYS; x++) {
+            if (!bk->key[x][0]) {
+                w = x;
+                break;
+            }
+            if (bk->left[x] < bk->left[w]) w = x;
+        }
+        bk->key[w][0] = k0;
+        bk->key[w][1] = k1;
+        bk->best[w] = 0xFF;
+    }
+    bk->lo[w] = (uint8_t)lo;
+    bk->hi[w] = (uint8_t)hi;
+    bk->left[w] = (uint8_t)left;
     if (best >= 0) {
         int g = group_top(c->hands[leader], all & ~c->hands[leader], best);
-        e->best = (uint8_t)((g / 13) << 4 | rel_of(all, g));
+        bk->best[w] = (uint8_t)((g / 13) << 4 | rel_of(all, g));
     }
-    return result;
+    return v;
 }
 
 /* ------------------------------------------------------------------ one solve */
@@ -564,16 +788,21 @@ typedef struct {
     int trick[4];
 } Problem;
 
-/* Can the side take at least ``need`` tricks from the problem's position on? */
+/* Can the side take at least ``need`` tricks from the problem's position on?  Fail-soft: a value
+ * v >= need is a lower bound on the side's tricks, v < need an upper bound. */
 static int probe(Ctx *c, const Problem *p, int need) {
-    if (p->ntrick == 0) return at_least(c, p->leader, p->broken, need);
+    make_key(c);
+    uint64_t all = 0;
+    for (int s = 0; s < p->n; s++) all |= c->hands[s];
+    int left = POPC(p->hands[(p->leader + p->ntrick) % p->n]); /* this trick included */
+    if (p->ntrick == 0) return at_least(c, p->leader, p->broken, need, all, left);
     Trick t = play_lead(c, p->leader, p->trick[0], p->broken);
     t.broken = p->broken; /* the position's flag already counts the lead */
     for (int i = 1; i < p->ntrick; i++) {
         t = play_follow(c, &t, (p->leader + i) % p->n, p->trick[i]);
         t.broken = p->broken;
     }
-    return follow(c, p->leader, p->ntrick, &t, need);
+    return follow(c, p->leader, p->ntrick, &t, need, all, left);
 }
 
 static void ctx_init(Ctx *c, const Problem *p, Table *tt) {
@@ -587,6 +816,7 @@ static void ctx_init(Ctx *c, const Problem *p, Table *tt) {
     }
     c->tt = tt;
     c->nodes = 0;
+    memset(c->hist, 0, sizeof c->hist);
 }
 
 static int run_solve(const Problem *p, Table *tt, uint64_t *nodes) {
@@ -598,10 +828,11 @@ static int run_solve(const Problem *p, Table *tt, uint64_t *nodes) {
      * later probes mostly re-read them */
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
-        if (probe(&c, p, mid))
-            lo = mid;
+        int v = probe(&c, p, mid);
+        if (v >= mid)
+            lo = v < hi ? v : hi;
         else
-            hi = mid - 1;
+            hi = v > lo ? v : lo;
     }
     if (nodes) *nodes = c.nodes;
     return lo;
@@ -791,10 +1022,7 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kw) 
     if (p.n != self->n || p.trump != self->trump || p.side_mask != self->side_mask ||
         p.flags != self->flags) {
         self->tt.gen++;
-        if (self->tt.gen == 0) { /* wrapped: really clear */
-            memset(self->tt.slots, 0, ((size_t)1 << self->tt.bits) * sizeof(Entry));
-            self->tt.gen = 1;
-        }
+        if (self->tt.gen == 0) table_clear(&self->tt); /* wrapped: really clear */
         self->n = p.n;
         self->trump = p.trump;
         self->side_mask = p.side_mask;

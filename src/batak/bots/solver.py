@@ -389,7 +389,7 @@ def _c_flags(rules: Rules, trump: int) -> int:
 
 
 def _c_tt_bits(pos: Position) -> int:
-    """A table big enough for the position (2**20 entries, 24 MiB, for a full deal)."""
+    """A table big enough for the position (2**20 entries, 16 MiB, for a full deal)."""
     return min(20, max(12, 2 * pos.tricks_left))
 
 
