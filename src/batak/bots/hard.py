@@ -76,9 +76,9 @@ class HardPlayer:
     ) -> None:
         self.seed = seed if seed is not None else secrets.randbits(64)
         self.worlds = worlds
-        # The compiled solver handles 8-card positions in milliseconds; the Python one only
+        # The compiled solver handles 9-card positions in milliseconds; the Python one only
         # small endgames. Above this size a world takes too long for the move clock.
-        default_cards = 8 if _solver.c_engine_available() else 4
+        default_cards = 9 if _solver.c_engine_available() else 4
         self.max_cards = max_cards if max_cards is not None else default_cards
         self.medium = MediumPlayer(seed=self.seed)
         self.last = HardStats()

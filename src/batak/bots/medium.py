@@ -71,7 +71,7 @@ class Params:
     """The medium player's tunable weights (the defaults were tuned in self-play)."""
 
     bid_sigma: float = 1.0  # scales the spread of the tricks around the estimate (simple.SIGMA)
-    bid_edge: float = 0.2  # tricks' worth a contract must bring over defending
+    bid_edge: float = 0.0  # tricks' worth a contract must bring over defending
     draw_bonus: float = 0.2  # drawing trumps: per opponent with trumps, per winner at risk
     draw_base: float = 0.3
     defender_draw: bool = True  # a defender long in trumps draws them too, to save its winners
