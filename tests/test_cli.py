@@ -409,3 +409,16 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch: pytest.M
     assert Style(io.StringIO()).card("TH") == "10♥"
     monkeypatch.setenv("NO_COLOR", "1")
     assert Style(_Terminal()).card("TH") == "10♥"
+
+
+def test_no_to_the_save_offer_saves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Answering 'n' / 'hayır' to 'save the match first?' leaves without writing a file."""
+    monkeypatch.chdir(tmp_path)
+    for answer in ("n", "hayır"):
+        code, _out, _err = run(
+            monkeypatch, capsys, ["play", "--seed", "1", "--lang", "tr"], f"quit\n{answer}\n"
+        )
+        assert code == 0
+    assert list(tmp_path.iterdir()) == []

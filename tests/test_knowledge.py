@@ -108,6 +108,27 @@ def test_sampled_worlds_are_consistent_deals(preset: str) -> None:
         play_random_deal(preset, seed, check)
 
 
+def test_auction_bias_tilts_the_bidder_towards_trumps() -> None:
+    """The bias is a preference, not a rule: the bidder gets more trumps on average, and the
+    worlds stay consistent."""
+    g = Game("standard", seed=8, dealer=3)
+    for m in ("bid 5", "pass", "pass", "pass", "trump H"):
+        g.play(m)
+    view = g.view(2)
+    k = Knowledge.from_view(view)
+    weight = auction_bias(view)
+    hearts = SUIT_MASKS[1]
+    plain_mean = sum(
+        (sample_world(k, random.Random(i))[0] & hearts).bit_count() for i in range(400)
+    )
+    tilted_mean = 0
+    for i in range(400):
+        w = sample_world(k, random.Random(i), weight=weight)
+        check_world(k, w)
+        tilted_mean += (w[0] & hearts).bit_count()
+    assert tilted_mean > plain_mean * 1.15
+
+
 def test_sampler_reaches_the_true_world_late_in_a_deal() -> None:
     """Support: with a few cards left, every consistent deal (the true one included) is drawn."""
     found = 0

@@ -763,8 +763,12 @@ class PlaySession:
             answer = self.con.ask(t("quit_offer", self.lang)).strip()
         except EOFError:
             return
-        if answer:
+        # "no" in either language is an answer, not a file name
+        if answer and answer.casefold() not in _NO_ANSWERS:
             self.save(answer)
+
+
+_NO_ANSWERS = frozenset({"n", "no", "h", "hayır", "hayir", "-"})
 
 
 def _seed(text: str | None) -> int | str | None:

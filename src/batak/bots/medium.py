@@ -9,10 +9,18 @@ a reason code and parameters (:mod:`batak.bots.teach` turns them into a sentence
 - the trump: the suit with the best estimate; the kitty: bury the cards whose loss costs least;
 - the play: for every legal card, the chance that our side wins this trick (from
   :class:`~batak.bots.knowledge.Knowledge`: voids and missing high cards inferred from the
-  compulsory rules, and the hand sizes), minus what the card is worth later (masters, guarded
-  honours, trumps), plus a plan: the bidder's side draws trumps once it may and cashes its masters;
-  defenders keep their trumps and make the bidder ruff; partners let a partner's winner stand and
-  lead to the partner's strength.
+  compulsory rules, and the hand sizes), plus the lead it brings, minus what the card is worth
+  later (masters, honours guarded by our losers, trumps, with side suits discounted by the risk of
+  a ruff), plus a plan: the bidder's side draws trumps once it may, the more winners they threaten;
+  defenders make the bidder ruff; partners let a partner's winner stand and lead to the partner's
+  strength. Masters are known by counting: a card is master when every higher card of its suit
+  has been played.
+
+Strength, measured with ``python -m batak arena --bots medium,easy --deals 1000`` (duplicate,
+every board in both seatings, ``standard``): medium − easy about +9 points a deal; easy − random
+about +75; per decision about 0.5 ms. The weights of :class:`Params` were tuned against a
+perfect-information Monte Carlo oracle (sampled worlds solved double dummy) on positions from
+self-play, and checked in head-to-head play.
 
 >>> from batak.game import Game
 >>> g = Game("standard", seed=2)
@@ -68,7 +76,7 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class Params:
-    """The medium player's tunable weights (the defaults were tuned in self-play)."""
+    """The medium player's tunable weights (defaults tuned as the module docstring says)."""
 
     bid_sigma: float = 1.0  # scales the spread of the tricks around the estimate (simple.SIGMA)
     bid_edge: float = 0.0  # tricks' worth a contract must bring over defending

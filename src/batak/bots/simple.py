@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..cards import CARDS, DECK_MASK, SUIT_MASKS
+from ..cards import CARDS, SUIT_MASKS
 from ..rules import Rules
 
 __all__ = [
@@ -388,79 +388,26 @@ def hand_features(hand: int, trump: int) -> list[float]:
 #: each played with every trump): ``solo`` ihaleli, ``partners`` eşli (the side's tricks),
 #: ``kitty`` kitty batak (the bidder's hand before it takes the kitty), ``kozmaca`` one player's
 #: own tricks with spades trump. ``defence_*``: a defender's (side's) tricks, trump unknown.
+# fmt: off
 WEIGHTS: Final[dict[str, tuple[float, ...]]] = {
-    "solo": (
-        -0.96,
-        0.87,
-        0.51,
-        0.56,
-        0.22,
-        0.25,
-        0.18,
-        0.15,
-        0.65,
-        0.99,
-        0.74,
-        0.49,
-        0.32,
-        0.11,
-        0.33,
-    ),
-    "partners": (
-        3.92,
-        0.58,
-        0.20,
-        0.35,
-        0.08,
-        0.13,
-        -0.13,
-        0.06,
-        0.39,
-        0.63,
-        0.42,
-        0.27,
-        0.18,
-        0.05,
-        0.26,
-    ),
-    "kitty": (
-        0.99,
-        0.78,
-        0.65,
-        0.51,
-        0.34,
-        0.23,
-        -0.33,
-        -0.05,
-        0.72,
-        0.91,
-        0.80,
-        0.64,
-        0.34,
-        0.06,
-        0.07,
-    ),
-    "kozmaca": (
-        -0.80,
-        0.89,
-        0.45,
-        0.55,
-        0.17,
-        0.22,
-        0.30,
-        0.22,
-        0.60,
-        0.96,
-        0.73,
-        0.49,
-        0.31,
-        0.05,
-        0.53,
-    ),
-    "defence_solo": (1.22, 0.94, 0.56, 0.59, 0.30, 0.32, 0.39, 0.27, 0, 0, 0, 0, 0, 0, 0),
-    "defence_partners": (5.43, 0.54, 0.36, 0.30, 0.21, 0.19, 0.07, 0.14, 0, 0, 0, 0, 0, 0, 0),
-    "defence_kitty": (1.76, 1.02, 0.52, 0.73, 0.36, 0.44, 0.43, 0.27, 0, 0, 0, 0, 0, 0, 0),
+    # const, then the side suits:  aces  K+A   Kx    Q+hon Qxx   K/Q1  long
+    # then the trump suit:         len   A     K     Q     J     long² ruffs
+    "solo": (-0.96,                0.87, 0.51, 0.56, 0.22, 0.25, 0.18, 0.15,
+                                   0.65, 0.99, 0.74, 0.49, 0.32, 0.11, 0.33),
+    "partners": (3.92,             0.58, 0.20, 0.35, 0.08, 0.13, -0.13, 0.06,
+                                   0.39, 0.63, 0.42, 0.27, 0.18, 0.05, 0.26),
+    "kitty": (0.99,                0.78, 0.65, 0.51, 0.34, 0.23, -0.33, -0.05,
+                                   0.72, 0.91, 0.80, 0.64, 0.34, 0.06, 0.07),
+    "kozmaca": (-0.80,             0.89, 0.45, 0.55, 0.17, 0.22, 0.30, 0.22,
+                                   0.60, 0.96, 0.73, 0.49, 0.31, 0.05, 0.53),
+    "defence_solo": (1.22,         0.94, 0.56, 0.59, 0.30, 0.32, 0.39, 0.27,
+                                   0, 0, 0, 0, 0, 0, 0),
+    "defence_partners": (5.43,     0.54, 0.36, 0.30, 0.21, 0.19, 0.07, 0.14,
+                                   0, 0, 0, 0, 0, 0, 0),
+    "defence_kitty": (1.76,        1.02, 0.52, 0.73, 0.36, 0.44, 0.43, 0.27,
+                                   0, 0, 0, 0, 0, 0, 0),
 }
+# fmt: on
 
 #: How far the tricks taken stray from the estimate (the fits' root-mean-square error).
 SIGMA: Final[dict[str, float]] = {
@@ -530,15 +477,6 @@ def best_trump(hand: int, rules: Rules) -> tuple[int, float]:
     return SUIT_LETTERS.index(letter), est[letter]
 
 
-def suit_lengths(hand: int) -> list[int]:
-    return [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
-
-
-def card_rank(index: int) -> int:
-    """0 for a two … 12 for an ace."""
-    return index % 13
-
-
 # ---------------------------------------------------------------------- the random player
 class RandomPlayer:
     """A uniformly random legal move (seeded: same seed and view, same move). For tests and as the
@@ -555,7 +493,3 @@ class RandomPlayer:
             raise ValueError("this seat has no move to make now (legal_moves is empty)")
         rng = decision_rng(self.seed, view, "random")
         return str(rng.choice(legal))
-
-
-def all_cards_mask() -> int:
-    return DECK_MASK
