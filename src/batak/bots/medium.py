@@ -247,9 +247,14 @@ def _choose_bury(t: Table) -> Decision:
     if move not in t.legal:  # pragma: no cover - the plan holds only cards of the hand
         move = t.legal[0]
     length = (t.hand & SUIT_MASKS[card // 13]).bit_count()
+    side = [
+        (t.hand & SUIT_MASKS[x]).bit_count()
+        for x in range(4)
+        if x != trump and t.hand & SUIT_MASKS[x]
+    ]
     return Decision(
         move,
-        "bury",
+        "bury" if side and length == min(side) else "bury_low",
         {
             "card": CARD_TEXT[card],
             "suit": SUIT_LETTERS[card // 13],
@@ -581,7 +586,14 @@ def _explain(
         params["high"] = CARD_TEXT[max(winners)]
         return "duck", params
     if suit != lead and suit != trump:
-        return "discard_short", params
+        lengths = [
+            (t.hand & SUIT_MASKS[x]).bit_count()
+            for x in range(4)
+            if x != trump and t.hand & SUIT_MASKS[x]
+        ]
+        if (t.hand & SUIT_MASKS[suit]).bit_count() == min(lengths):
+            return "discard_short", params
+        return "discard", params
     return "play_low", params
 
 

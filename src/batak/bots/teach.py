@@ -86,6 +86,10 @@ REASONS: dict[str, dict[str, str]] = {
         "tr": "{card} göm: kısa {suit} renginden vazgeçebileceğin bir kart; kozlarını ve "
         "aslarını tut.",
     },
+    "bury_low": {
+        "en": "Bury {card}: a low card you will not miss; keep your koz and aces.",
+        "tr": "{card} göm: eksikliğini duymayacağın küçük bir kart; kozlarını ve aslarını tut.",
+    },
     "draw_trumps": {
         "en": "Play {card}: draw the opponents' koz so that your winners in the other suits "
         "cannot be ruffed.",
@@ -144,9 +148,13 @@ REASONS: dict[str, dict[str, str]] = {
         "en": "Throw {card}: you cannot win this trick, so discard from your short {suits}.",
         "tr": "{card} at: bu löveyi alamazsın, kısa {suit} renginden at.",
     },
+    "discard": {
+        "en": "Throw {card}: you cannot win this trick, so give the card you need least.",
+        "tr": "{card} at: bu löveyi alamazsın, en az işine yarayacak kartı ver.",
+    },
     "play_low": {
-        "en": "Play {card}: you cannot win this trick, so give your lowest card.",
-        "tr": "{card} oyna: bu löveyi alamazsın, en küçük kartını ver.",
+        "en": "Play {card}: you cannot win this trick, so give a card you can spare.",
+        "tr": "{card} oyna: bu löveyi alamazsın, vazgeçebileceğin bir kart ver.",
     },
 }
 
@@ -172,9 +180,12 @@ def reason_text(decision: Decision, lang: str = "en") -> str:
                 f"{params[key]:.1f}" if lg == "en" else f"{params[key]:.1f}".replace(".", ",")
             )
     try:
-        return REASONS[code][lg].format(**params)
+        sentence = REASONS[code][lg].format(**params)
     except (KeyError, IndexError):
-        return REASONS["only_legal"][lg].format(move=decision.move)
+        sentence = REASONS["only_legal"][lg].format(move=decision.move)
+    first = sentence[:1]
+    first = "İ" if (first == "i" and lg == "tr") else first.upper()
+    return first + sentence[1:]
 
 
 def hint(view: Mapping[str, Any], *, lang: str = "en", seed: int = 0) -> Hint:
