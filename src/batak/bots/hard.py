@@ -33,7 +33,7 @@ from ..rules import Rules
 from . import solver as _solver
 from .knowledge import Knowledge, auction_bias, sample_world
 from .medium import MediumPlayer
-from .simple import CARD_INDEX, Table, card_text, decision_rng, parse_view
+from .simple import CARD_INDEX, Table, card_text, decision_rng, parse_view, trick_state
 
 __all__ = ["HardPlayer", "HardStats"]
 
@@ -46,18 +46,6 @@ class HardStats:
     seconds: float = 0.0
     searched: bool = False
     fallback: str = ""
-
-
-def _trick_winner(cards: list[int], leader: int, trump: int, n: int) -> int:
-    best, best_seat = cards[0], leader
-    for i, c in enumerate(cards[1:], start=1):
-        s = c // 13
-        if s == best // 13:
-            if c > best:
-                best, best_seat = c, (leader + i) % n
-        elif s == trump:
-            best, best_seat = c, (leader + i) % n
-    return best_seat
 
 
 class HardPlayer:
@@ -203,7 +191,7 @@ class HardPlayer:
                 broken = True
         gained = 0
         if len(trick) == n:
-            winner = _trick_winner(trick, leader, t.trump, n)
+            winner = trick_state(trick, leader, t.trump, n).winner
             gained = 1 if winner in side else 0
             leader, trick = winner, []
             if not new_hands[winner]:

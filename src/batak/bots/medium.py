@@ -51,6 +51,7 @@ from .simple import (
     Table,
     TrickState,
     above,
+    after_card,
     best_trump,
     bits,
     decision_rng,
@@ -432,26 +433,7 @@ class _Ctx:
         return total
 
 
-def _after(st: TrickState, card: int, seat: int, trump: int) -> TrickState:
-    """The trick state once ``seat`` plays ``card``."""
-    if st.lead < 0:
-        return TrickState(card // 13, card, card if card // 13 == trump else -1, False, seat, card)
-    lead, hi_led, hi_trump, ruffed = st.lead, st.hi_led, st.hi_trump, st.ruffed
-    winner, win_card = st.winner, st.win_card
-    suit = card // 13
-    if suit == lead:
-        if card > hi_led:
-            hi_led = card
-            if not ruffed:
-                winner, win_card = seat, card
-            if suit == trump:
-                hi_trump = card
-    elif suit == trump:
-        ruffed = True
-        if card > hi_trump:
-            hi_trump = card
-            winner, win_card = seat, card
-    return TrickState(lead, hi_led, hi_trump, ruffed, winner, win_card)
+_after = after_card
 
 
 def _choose_card(t: Table, p: Params, rng: random.Random) -> Decision:

@@ -287,33 +287,37 @@ class TrickState:
     win_card: int  # the card winning so far (-1 when empty)
 
 
+def after_card(st: TrickState, card: int, seat: int, trump: int) -> TrickState:
+    """The trick state once ``seat`` plays ``card`` (the engine's own bookkeeping)."""
+    if st.lead < 0:
+        return TrickState(card // 13, card, card if card // 13 == trump else -1, False, seat, card)
+    lead, hi_led, hi_trump, ruffed = st.lead, st.hi_led, st.hi_trump, st.ruffed
+    winner, win_card = st.winner, st.win_card
+    suit = card // 13
+    if suit == lead:
+        if card > hi_led:
+            hi_led = card
+            if not ruffed:
+                winner, win_card = seat, card
+            if suit == trump:
+                hi_trump = card
+    elif suit == trump:
+        ruffed = True
+        if card > hi_trump:
+            hi_trump = card
+            winner, win_card = seat, card
+    return TrickState(lead, hi_led, hi_trump, ruffed, winner, win_card)
+
+
+EMPTY_TRICK = TrickState(-1, -1, -1, False, -1, -1)
+
+
 def trick_state(cards: Sequence[int], leader: int, trump: int, n: int) -> TrickState:
     """Replay the cards of a (partial) trick as the engine does."""
-    if not cards:
-        return TrickState(-1, -1, -1, False, -1, -1)
-    first = cards[0]
-    lead = first // 13
-    hi_led = first
-    hi_trump = first if lead == trump else -1
-    ruffed = False
-    winner, win_card = leader, first
-    for i in range(1, len(cards)):
-        c = cards[i]
-        seat = (leader + i) % n
-        suit = c // 13
-        if suit == lead:
-            if c > hi_led:
-                hi_led = c
-                if not ruffed:
-                    winner, win_card = seat, c
-                if suit == trump:
-                    hi_trump = c
-        elif suit == trump:
-            ruffed = True
-            if c > hi_trump:
-                hi_trump = c
-                winner, win_card = seat, c
-    return TrickState(lead, hi_led, hi_trump, ruffed, winner, win_card)
+    st = EMPTY_TRICK
+    for i, c in enumerate(cards):
+        st = after_card(st, c, (leader + i) % n, trump)
+    return st
 
 
 def beats(card: int, best: int, trump: int) -> bool:
