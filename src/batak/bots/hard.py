@@ -97,7 +97,7 @@ class HardPlayer:
         if cards_left > self.max_cards:
             self.last.fallback = f"{cards_left} cards in hand > {self.max_cards}"
             return self.medium.choose(view)
-        move = self._search(view, t, decision_rng(self.seed, view, "hard"), deadline)
+        move = self._search(t, decision_rng(self.seed, view, "hard"), deadline)
         self.last.seconds = time.perf_counter() - start
         if move is None:
             self.last.fallback = "no world finished before the deadline"
@@ -130,7 +130,6 @@ class HardPlayer:
 
     def _search(
         self,
-        view: Mapping[str, Any],
         t: Table,
         rng: random.Random,
         deadline: float | None,
@@ -162,7 +161,7 @@ class HardPlayer:
         self.last.searched = worlds > 0
         if not worlds:
             return None
-        best = max(legal, key=lambda c: (totals[c], -c % 13, -c))
+        best = max(legal, key=lambda c: (totals[c], -(c % 13), -c))  # ties: the lower card
         return card_text(best)
 
     def _value_after(
