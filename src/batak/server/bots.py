@@ -15,8 +15,9 @@ __all__ = ["ServerBot", "make_bot"]
 class ServerBot:
     """A :mod:`batak.bots` player (or the built-in baseline) that never returns an illegal move."""
 
-    def __init__(self, level: str, seed: int | None = None) -> None:
+    def __init__(self, level: str, seed: int | None = None, budget: float = 1.0) -> None:
         self.level = level
+        self.budget = budget  # seconds a player that can stop early (hard) may think
         self._rng = random.Random(seed)
         self._player: Any = None
         for name in dict.fromkeys((level, "medium", "easy", "random")):
@@ -37,7 +38,10 @@ class ServerBot:
             raise ValueError("this seat has no move to make now")
         move: Any = None
         try:
-            if self._player is not None:
+            within = getattr(self._player, "choose_within", None)
+            if within is not None:
+                move = within(view, self.budget)
+            elif self._player is not None:
                 move = self._player.choose(view)
             else:
                 from batak.baseline import choose
