@@ -32,6 +32,7 @@ from typing import Any
 from ..cards import SUIT_MASKS, Card, mask_of, parse_cards
 from ..game import Game, Phase
 from ..rules import Rules
+from .simple import trick_state
 
 try:
     from . import _csolver
@@ -319,36 +320,17 @@ class _Solver:
         hands = list(pos.hands)
         if not pos.trick:
             return self.at_least(hands, pos.leader, pos.broken, need)
-        trump = self.trump
-        lead_card = pos.trick[0]
-        lead = lead_card // 13
-        hi_led, hi_trump, ruffed = lead_card, lead_card if lead == trump else -1, False
-        winner = pos.leader
-        for k, c in enumerate(pos.trick[1:], start=1):
-            seat = (pos.leader + k) % self.n
-            suit = c // 13
-            if suit == lead:
-                if c > hi_led:
-                    hi_led = c
-                    if not ruffed:
-                        winner = seat
-                    if suit == trump:
-                        hi_trump = c
-            elif suit == trump:
-                ruffed = True
-                if c > hi_trump:
-                    hi_trump = c
-                    winner = seat
+        st = trick_state(pos.trick, pos.leader, self.trump, self.n)
         return self._follow(
             hands,
             pos.leader,
             len(pos.trick),
             list(pos.trick),
-            lead,
-            hi_led,
-            hi_trump,
-            ruffed,
-            winner,
+            st.lead,
+            st.hi_led,
+            st.hi_trump,
+            st.ruffed,
+            st.winner,
             pos.broken,
             need,
         )

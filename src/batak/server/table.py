@@ -745,17 +745,21 @@ class Table:
                 f"a chat message may be at most {self.config.chat_max_chars} characters",
             )
         pid = conn.player.id
+        self._rate_limit(pid, "too many chat messages")
+        await self.emit(
+            "chat",
+            {"seat": self.subs.get(conn), "player": pid, "name": conn.player.name, "text": clean},
+        )
+
+    def _rate_limit(self, pid: str, what: str) -> None:
+        """Chat and reactions share one token bucket per player."""
         bucket = self._chat_buckets.get(pid)
         if bucket is None:
             bucket = self._chat_buckets[pid] = Bucket(
                 self.config.chat_per_second, self.config.chat_burst, time.monotonic()
             )
         if not bucket.take(time.monotonic()):
-            raise TableError("chat_rate", "slow down: too many chat messages")
-        await self.emit(
-            "chat",
-            {"seat": self.subs.get(conn), "player": pid, "name": conn.player.name, "text": clean},
-        )
+            raise TableError("chat_rate", f"slow down: {what}")
 
     async def react(self, conn: Conn, reaction: str) -> None:
         assert conn.player is not None
@@ -764,13 +768,7 @@ class Table:
         if reaction not in REACTIONS:
             raise TableError("bad_reaction", f"reactions: {' '.join(REACTIONS)}")
         pid = conn.player.id
-        bucket = self._chat_buckets.get(pid)
-        if bucket is None:
-            bucket = self._chat_buckets[pid] = Bucket(
-                self.config.chat_per_second, self.config.chat_burst, time.monotonic()
-            )
-        if not bucket.take(time.monotonic()):
-            raise TableError("chat_rate", "slow down: too many reactions")
+        self._rate_limit(pid, "too many reactions")
         self.notice(
             {
                 "type": "reaction",
