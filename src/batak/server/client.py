@@ -346,6 +346,12 @@ class Client:
     async def adjourn(self, table: str) -> None:
         await self.request({"type": "adjourn", "table": table})
 
+    async def hint(self, table: str) -> dict[str, Any]:
+        """Teach me: ``{"move", "reason", "estimate", "v"}`` for this seat's current decision
+        (``estimate``: expected tricks per koz choice during the auction and trump choice, or
+        None). Raises :class:`ServerError` (``not_your_turn``, ``hint_rate``, ...)."""
+        return await self.request({"type": "hint", "table": table})
+
     async def chat(self, table: str, text: str) -> None:
         await self.send({"type": "chat", "table": table, "text": text})
 

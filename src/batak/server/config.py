@@ -43,6 +43,8 @@ class ServerConfig:
     chat_max_chars: int = 200
     chat_per_second: float = 1.0
     chat_burst: float = 5.0
+    hint_per_second: float = 1.0  # "hint" requests per player per table (token bucket)
+    hint_burst: float = 3.0
     name_max_chars: int = 24
     send_queue: int = 2048  # messages waiting for a slow client before it is dropped
     event_buffer: int = 512  # events kept in memory per table for reconnects

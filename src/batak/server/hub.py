@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..moves import parse_move
 from ..rules import PRESETS, Rules, RulesError
 from .clock import Clock
 from .config import MODES, ServerConfig
@@ -72,6 +73,7 @@ class Hub:
             "sync": self.on_sync,
             "start": self.on_start,
             "move": self.on_move,
+            "hint": self.on_hint,
             "chat": self.on_chat,
             "react": self.on_react,
             "leave": self.on_leave,
@@ -503,6 +505,13 @@ class Hub:
         table = await self._table(msg["table"])
         await table.call(lambda: table.move(conn, msg))
 
+    async def on_hint(self, conn: Conn, msg: dict[str, Any]) -> None:
+        table = await self._table(msg["table"])
+        _seat, version, view = await table.call(lambda: table.hint_view(conn))
+        seed = (table.row.seed ^ (version * 0x9E3779B1)) & 0x7FFFFFFF
+        out = await asyncio.to_thread(_hint, view, conn.lang, seed)
+        self._reply(conn, {"type": "hint", "table": table.id, "v": version, **out}, msg.get("ref"))
+
     async def on_chat(self, conn: Conn, msg: dict[str, Any]) -> None:
         table = await self._table(msg["table"])
         await table.call(lambda: table.chat(conn, msg["text"]))
@@ -515,6 +524,21 @@ class Hub:
         table = await self._table(msg["table"])
         await table.call(lambda: table.leave(conn))
         self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
+
+
+#: View phases in which a hint carries the hand's trick estimate per koz choice.
+ESTIMATE_PHASES = frozenset({"bidding", "trump"})
+
+
+def _hint(view: dict[str, Any], lang: str, seed: int) -> dict[str, Any]:
+    """The ``hint`` reply's fields for a seat's own view (runs in a worker thread)."""
+    from ..bots.teach import estimate, hint
+
+    h = hint(view, lang=lang, seed=seed)
+    est: dict[str, float] | None = None
+    if view.get("phase") in ESTIMATE_PHASES:
+        est = {k: round(float(x), 1) for k, x in estimate(view).items()}
+    return {"move": str(parse_move(h.move)), "reason": h.reason, "estimate": est}
 
 
 def _argon2() -> Any:

@@ -109,6 +109,7 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "sync": {"table": TABLE, "since": _i(0, required=False)},
     "start": {"table": TABLE},
     "move": {"table": TABLE, "id": _s(64), "v": _i(0), "move": _s(16)},
+    "hint": {"table": TABLE},
     "chat": {"table": TABLE, "text": _s(2000)},
     "react": {"table": TABLE, "reaction": _s(16)},
     "leave": {"table": TABLE},

@@ -111,6 +111,7 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._bots: dict[int, ServerBot] = {}
         self._chat_buckets: dict[str, Bucket] = {}
+        self._hint_buckets: dict[str, Bucket] = {}
         self.last_activity = time.monotonic()
         self.finished = False
 
@@ -601,6 +602,35 @@ class Table:
             conn.send(out)
 
         await self._play(seat, text, "player", move_id, before=ack)
+
+    async def hint_view(self, conn: Conn) -> tuple[int, int, dict[str, Any]]:
+        """For a ``hint``: the asking seat, the version and that seat's own view, after checking
+        that the decision is the asker's (the hint itself is computed outside the actor)."""
+        assert conn.player is not None
+        seat = self.seat_of(conn.player.id)
+        if seat is None or self.subs.get(conn, -1) != seat:
+            raise TableError("not_seated", "you do not sit at this table")
+        match = self.match
+        if self.status == "adjourned":
+            raise TableError("adjourned", "the match is adjourned until the host resumes it")
+        if match is None or self.status == "waiting":
+            raise TableError("not_started", "the match has not started")
+        if match.over:
+            raise TableError("match_over", "the match is over")
+        if self.seats[seat].away:
+            raise TableError("away", "a bot is playing your seat: it is yours at your next turn")
+        if match.to_move != seat:
+            raise TableError("not_your_turn", "it is not your decision: hints are for your turn")
+        pid = conn.player.id
+        bucket = self._hint_buckets.get(pid)
+        if bucket is None:
+            bucket = self._hint_buckets[pid] = Bucket(
+                self.config.hint_per_second, self.config.hint_burst, time.monotonic()
+            )
+        if not bucket.take(time.monotonic()):
+            raise TableError("hint_rate", "slow down: too many hints")
+        view = match.view(seat)
+        return seat, self.version, view
 
     async def _play(
         self,
