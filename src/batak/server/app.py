@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import html
 import json
 import logging
 import time
@@ -13,10 +12,12 @@ from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..web import STATIC_DIR, rules_catalog
 from .clock import Clock, SystemClock
 from .config import ServerConfig
 from .conn import Bucket, Conn
@@ -61,16 +62,14 @@ def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette
         return JSONResponse({"ok": True, "tables": len(hub.tables), "connections": hub.connections})
 
     async def index(request: Request) -> Response:
-        return HTMLResponse(_page("Batak", "<p>The Batak server is running.</p>", config))
+        """The web client: one page for the lobby, tables (``/table/ID``), invite links
+        (``/join/CODE``) and the rules pages (``/rules/PRESET``); the script reads the path."""
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
-    async def join_page(request: Request) -> Response:
-        code = html.escape(str(request.path_params["code"])[:16])
-        body = (
-            f"<p>You are invited to the Batak table <b>{code}</b>.</p>"
-            f'<p>Join it with a client: <code>{{"type": "join", "code": "{code}"}}</code>'
-            f" on <code>{html.escape(config.base_url.replace('http', 'ws', 1))}/ws</code>.</p>"
-        )
-        return HTMLResponse(_page(f"Batak · {code}", body, config))
+    catalog = rules_catalog()
+
+    async def rules_api(request: Request) -> Response:
+        return JSONResponse(catalog)
 
     async def lobby(request: Request) -> Response:
         return JSONResponse(hub.lobby())
@@ -107,7 +106,12 @@ def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette
         routes=[
             Route("/", index),
             Route("/healthz", healthz),
-            Route("/join/{code}", join_page),
+            Route("/join/{code}", index),
+            Route("/table/{table_id}", index),
+            Route("/rules", index),
+            Route("/rules/{preset}", index),
+            Route("/api/rules", rules_api),
+            Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
             Route("/api/lobby", lobby),
             Route("/api/leaderboard", leaderboard),
             Route("/api/players/{player_id}/stats", stats),
@@ -170,11 +174,3 @@ async def serve_socket(hub: Hub, config: ServerConfig, websocket: WebSocket) -> 
         finally:
             await conn.finish()
 
-
-def _page(title: str, body: str, config: ServerConfig) -> str:
-    ws = html.escape(config.base_url.replace("http", "ws", 1))
-    return (
-        "<!doctype html><html lang=en><meta charset=utf-8>"
-        f"<title>{html.escape(title)}</title><h1>{html.escape(title)}</h1>{body}"
-        f"<p>Websocket: <code>{ws}/ws</code> (protocol: docs/protocol.md)</p></html>"
-    )

@@ -1,0 +1,1007 @@
+// The Batak web client: lobby, tables, rules pages. It speaks the server's websocket protocol
+// (docs/protocol.md) and holds no rules of its own: legal moves, refusals and hints come from
+// the server, which asks the engine.
+import { TEXT, initialLang, lang, pick, setLang, t } from "./i18n.js";
+import { SYMBOL, backSVG, cardLabel, cardName, cardSVG, sortHand, suitOf } from "./cards.js";
+
+// ------------------------------------------------------------------ state
+const S = {
+  token: localStorage.getItem("batak.token"),
+  name: localStorage.getItem("batak.name") || "",
+  player: null,
+  welcome: null,
+  ws: null,
+  online: false,
+  retries: 0,
+  retryTimer: null,
+  pingTimer: null,
+  lastPong: 0,
+  pending: new Map(), // move id → message, until acknowledged or refused
+  lobby: null,
+  catalog: null,
+  table: null, // see newTable()
+  spectate: new Set(), // tables this browser watches rather than plays
+  notice: null,
+  joining: null, // a code from an invite link, joined once connected
+  formPreset: "standard",
+};
+
+function newTable(id) {
+  return {
+    id, v: 0, you: null, info: null, view: null, clock: null, clockAt: 0, sheet: [],
+    chat: [], hint: null, estimate: null, estimateFor: null, refused: null, dialog: null,
+    dealOver: null, over: null, bubbles: {}, hold: {},
+  };
+}
+
+// ------------------------------------------------------------------ small helpers
+const app = () => document.getElementById("app");
+const $ = (sel, root = document) => root.querySelector(sel);
+
+function esc(s) {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+function randomId() {
+  const a = new Uint8Array(9);
+  crypto.getRandomValues(a);
+  return Array.from(a, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function notify(text, kind = "info") {
+  S.notice = { text, kind, at: Date.now() };
+  renderNotice();
+  clearTimeout(notify.timer);
+  notify.timer = setTimeout(() => { S.notice = null; renderNotice(); }, 6000);
+}
+
+// ------------------------------------------------------------------ routing
+function route() {
+  const p = location.pathname.replace(/\/+$/, "") || "/";
+  let m;
+  if ((m = p.match(/^\/table\/([\w-]+)$/))) return { page: "table", id: m[1] };
+  if ((m = p.match(/^\/join\/([\w-]+)$/))) return { page: "join", code: m[1].toUpperCase() };
+  if (p === "/rules") return { page: "rules" };
+  if ((m = p.match(/^\/rules\/([\w-]+)$/))) return { page: "rules", preset: m[1] };
+  if (p === "/") return { page: "lobby" };
+  return { page: "missing" };
+}
+
+function go(path, replace = false) {
+  if (location.pathname !== path) history[replace ? "replaceState" : "pushState"]({}, "", path);
+  onRoute();
+}
+
+function onRoute() {
+  const r = route();
+  if (r.page === "table") {
+    if (!S.table || S.table.id !== r.id) S.table = newTable(r.id);
+    if (S.online) joinTable(r.id);
+  } else {
+    S.table = null;
+  }
+  if (r.page === "join") {
+    S.joining = r.code;
+    if (S.online) send({ type: "join", code: r.code, ref: "invite" });
+  }
+  if (r.page === "lobby" && S.online) send({ type: "lobby" });
+  if (r.page === "rules" || r.page === "lobby") loadCatalog();
+  render();
+}
+
+async function loadCatalog() {
+  if (S.catalog) return;
+  try {
+    const res = await fetch("/api/rules");
+    S.catalog = await res.json();
+    render();
+  } catch (e) {
+    notify(t("error", { message: String(e) }), "error");
+  }
+}
+
+// ------------------------------------------------------------------ connection
+function wsUrl() {
+  return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+}
+
+function connect() {
+  clearTimeout(S.retryTimer);
+  let ws;
+  try {
+    ws = new WebSocket(wsUrl());
+  } catch (e) {
+    scheduleReconnect();
+    return;
+  }
+  S.ws = ws;
+  ws.onopen = () => {
+    const hello = { type: "hello", lang: lang() };
+    if (S.token) hello.token = S.token;
+    if (S.name) hello.name = S.name;
+    ws.send(JSON.stringify(hello));
+  };
+  ws.onmessage = (e) => {
+    let msg;
+    try { msg = JSON.parse(e.data); } catch { return; }
+    onMessage(msg);
+  };
+  ws.onclose = () => {
+    if (S.ws !== ws) return;
+    S.online = false;
+    S.ws = null;
+    clearInterval(S.pingTimer);
+    renderStatus();
+    scheduleReconnect();
+  };
+}
+
+function scheduleReconnect() {
+  const delay = Math.min(8000, 400 * 2 ** S.retries) * (0.8 + Math.random() * 0.4);
+  S.retries += 1;
+  clearTimeout(S.retryTimer);
+  S.retryTimer = setTimeout(connect, delay);
+}
+
+// Reopen the socket now (a new name or language is said in a new hello).
+function reconnect() {
+  const ws = S.ws;
+  S.ws = null;
+  S.online = false;
+  if (ws) ws.close();
+  S.retries = 0;
+  connect();
+}
+
+function send(msg) {
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) return false;
+  S.ws.send(JSON.stringify(msg));
+  return true;
+}
+
+function startPings() {
+  clearInterval(S.pingTimer);
+  S.lastPong = Date.now();
+  S.pingTimer = setInterval(() => {
+    if (Date.now() - S.lastPong > 25000 && S.ws) {
+      S.ws.close(); // a silent connection is a dead one
+      return;
+    }
+    send({ type: "ping", t: Date.now() });
+  }, 10000);
+}
+
+function joinTable(id) {
+  const T = S.table;
+  const msg = { type: "join", table: id, ref: "join" };
+  if (T && T.id === id && T.v) msg.since = T.v;
+  if (S.spectate.has(id)) msg.spectate = true;
+  send(msg);
+}
+
+// ------------------------------------------------------------------ messages from the server
+function onMessage(m) {
+  switch (m.type) {
+    case "welcome": return onWelcome(m);
+    case "sync": return onSync(m);
+    case "event": return onEvent(m);
+    case "ack": S.pending.delete(m.id); return;
+    case "error": return onError(m);
+    case "created": return go(`/table/${m.table}`, true);
+    case "lobby": S.lobby = m; if (route().page === "lobby") renderLobbyTables(); return;
+    case "presence": return onPresence(m);
+    case "reaction": return onReaction(m);
+    case "hint": return onHint(m);
+    case "pong": S.lastPong = Date.now(); return;
+    default: return;
+  }
+}
+
+function onWelcome(m) {
+  S.online = true;
+  S.retries = 0;
+  S.welcome = m;
+  S.player = m.player;
+  if (m.token) {
+    S.token = m.token;
+    localStorage.setItem("batak.token", m.token);
+  }
+  if (!S.name) S.name = m.player.name;
+  startPings();
+  renderStatus();
+  const r = route();
+  if (r.page === "table") joinTable(r.id);
+  else if (r.page === "join") send({ type: "join", code: r.code, ref: "invite" });
+  else if (r.page === "lobby") send({ type: "lobby" });
+  render();
+}
+
+function onSync(m) {
+  const r = route();
+  if (r.page === "join" || (r.page === "lobby" && !S.table)) {
+    S.table = newTable(m.table);
+    history.replaceState({}, "", `/table/${m.table}`);
+  }
+  const T = S.table;
+  if (!T || T.id !== m.table) return;
+  T.v = m.v;
+  T.you = m.you;
+  T.info = m.table_info;
+  if (m.you == null) S.spectate.add(m.table);
+  if (!m.full) for (const ev of m.events || []) sideEffects(ev, true);
+  if (m.view) mergeView(m.view);
+  else T.view = null;
+  setClock(m.clock);
+  if (T.info.status === "over" && T.view) T.over = T.over || { totals: T.view.match.totals, winners: T.view.match.winners };
+  // moves sent before the connection dropped and never acknowledged: send them again
+  for (const [id, msg] of S.pending) {
+    if (msg.table === T.id) { msg.v = T.v; send(msg); } else S.pending.delete(id);
+  }
+  render();
+}
+
+function mergeView(view) {
+  const T = S.table;
+  // The server may leave the rules and the score sheet out of a view it sends with an event:
+  // they are in the table's info and in the deal-over events.
+  if (!view.rules && T.info) view.rules = T.info.rules;
+  if (view.match) {
+    if (Array.isArray(view.match.sheet)) T.sheet = view.match.sheet;
+    else view.match.sheet = T.sheet;
+  }
+  const before = T.view;
+  T.view = view;
+  if (!before || before.to_move !== view.to_move || before.phase !== view.phase || before.match?.deal !== view.match?.deal) {
+    T.hint = null;
+    T.refused = null;
+  }
+  maybeEstimate();
+}
+
+function setClock(clock) {
+  const T = S.table;
+  if (!clock) return;
+  T.clock = clock;
+  T.clockAt = performance.now();
+}
+
+function onEvent(m) {
+  const T = S.table;
+  if (!T || m.table !== T.id || m.v <= T.v) return;
+  if (m.v !== T.v + 1) { // missed something: ask for it
+    send({ type: "sync", table: T.id, since: T.v });
+    return;
+  }
+  T.v = m.v;
+  if (m.seats) T.info.seats = m.seats;
+  if (m.status) T.info.status = m.status;
+  if (m.view) mergeView(m.view);
+  setClock(m.clock);
+  if (m.event.id) S.pending.delete(m.event.id);
+  sideEffects(m.event, false);
+  if (m.view || m.seats || m.status) renderTable();
+}
+
+// What an event means beyond the new view: chat lines, deal and match results.
+function sideEffects(ev, replay) {
+  const T = S.table;
+  if (ev.kind === "chat") {
+    T.chat.push({ seat: ev.seat, name: ev.name, text: ev.text });
+    if (T.chat.length > 200) T.chat.shift();
+    if (!replay) renderChat();
+  } else if (ev.kind === "move" && ev.deal_over) {
+    const row = ev.deal_over.row;
+    const last = T.sheet[T.sheet.length - 1];
+    if (!last || JSON.stringify(last) !== JSON.stringify(row)) {
+      if (!T.sheet.some((r) => JSON.stringify(r) === JSON.stringify(row))) T.sheet.push(row);
+    }
+    if (!replay) { T.dealOver = ev.deal_over; T.dialog = "dealover"; }
+    if (ev.over) { T.over = ev.over; T.dialog = "over"; }
+  } else if (ev.kind === "adjourn" && !replay) {
+    notify(t("adjourned"));
+  }
+}
+
+function onError(m) {
+  const T = S.table;
+  if (m.ref != null && S.pending.has(m.ref)) {
+    S.pending.delete(m.ref);
+    if (m.code === "stale" || m.code === "away") return; // the new view is on its way
+    if (T) {
+      T.refused = m.message;
+      renderPanel();
+      return;
+    }
+  }
+  if (m.ref === "estimate") return; // a silent request for the bidding panel
+  if (m.ref === "invite" || (m.ref === "join" && route().page === "table")) {
+    notify(t("error", { message: m.message }), "error");
+    if (m.code !== "rate_limited") go("/", true);
+    return;
+  }
+  if (m.code === "hint_rate" && T) { T.hint = { reason: m.message }; renderPanel(); return; }
+  notify(t("error", { message: m.message }), "error");
+}
+
+function onPresence(m) {
+  const T = S.table;
+  if (!T || m.table !== T.id || !T.info) return;
+  const seat = T.info.seats[m.seat];
+  if (seat) seat.connected = m.connected;
+  renderTable();
+}
+
+function onReaction(m) {
+  const T = S.table;
+  if (!T || m.table !== T.id) return;
+  T.bubbles[m.seat] = { text: m.reaction === "gg" ? "GG" : m.reaction, until: Date.now() + 3500 };
+  renderTable();
+  setTimeout(renderTable, 3600);
+}
+
+function onHint(m) {
+  const T = S.table;
+  if (!T || m.table !== T.id) return;
+  if (m.estimate) { T.estimate = m.estimate; T.estimateFor = m.v; }
+  if (m.ref !== "estimate") T.hint = { move: m.move, reason: m.reason };
+  renderPanel();
+  renderHand();
+}
+
+// During my own auction decision, ask the server once for the hand's trick estimate.
+function maybeEstimate() {
+  const T = S.table;
+  const v = T.view;
+  if (!v || T.you == null || v.to_move !== T.you || !v.legal_moves.length) return;
+  if (!["bidding", "trump"].includes(v.phase)) return;
+  const key = `${v.match?.deal}:${v.phase}`;
+  if (T.estimateKey === key) return;
+  T.estimateKey = key;
+  T.estimate = null;
+  send({ type: "hint", table: T.id, ref: "estimate" });
+}
+
+// ------------------------------------------------------------------ actions
+function playMove(move) {
+  const T = S.table;
+  if (!T) return;
+  const id = randomId();
+  const msg = { type: "move", table: T.id, id, v: T.v, move, ref: id };
+  S.pending.set(id, msg);
+  T.refused = null;
+  T.hint = null;
+  send(msg);
+  renderPanel();
+}
+
+const ACTIONS = {
+  lang() {
+    setLang(lang() === "tr" ? "en" : "tr");
+    reconnect(); // the server's own texts (refusals, hints) follow the hello's language
+    render();
+  },
+  nav(el) { go(el.dataset.href); },
+  quick(el) { send({ type: "quick", mode: el.dataset.mode, ref: "quick" }); },
+  saveName() {
+    const v = $("#name-input").value.trim().slice(0, 24);
+    if (!v) return;
+    S.name = v;
+    localStorage.setItem("batak.name", v);
+    notify(t("name_saved"));
+    reconnect();
+  },
+  joinCode() {
+    const code = $("#code-input").value.trim().toUpperCase();
+    if (code) send({ type: "join", code, ref: "invite" });
+  },
+  joinTable(el) {
+    const id = el.dataset.table;
+    if (el.dataset.spectate) S.spectate.add(id); else S.spectate.delete(id);
+    S.table = newTable(id);
+    go(`/table/${id}`);
+  },
+  refreshLobby() { send({ type: "lobby" }); },
+  create() { createRoom(); },
+  card(el) {
+    const T = S.table;
+    const v = T && T.view;
+    if (!v || T.you == null) return;
+    const card = el.dataset.card;
+    if (v.phase === "bury") playMove(`bury ${card}`);
+    else playMove(card);
+  },
+  move(el) { playMove(el.dataset.move); },
+  hint() { send({ type: "hint", table: S.table.id, ref: "hint" }); },
+  start() { send({ type: "start", table: S.table.id, ref: "start" }); },
+  adjourn() { send({ type: "adjourn", table: S.table.id, ref: "adjourn" }); },
+  leave() {
+    const T = S.table;
+    if (T && T.you != null && T.info && T.info.status !== "over") send({ type: "leave", table: T.id });
+    go("/");
+  },
+  dialog(el) { S.table.dialog = el.dataset.dialog || null; renderDialog(); },
+  copy(el) {
+    const text = el.dataset.text;
+    (navigator.clipboard ? navigator.clipboard.writeText(text) : Promise.reject()).then(
+      () => notify(t("copied")),
+      () => { notify(text); },
+    );
+  },
+  react(el) { send({ type: "react", table: S.table.id, reaction: el.dataset.reaction }); },
+  chat() {
+    const input = $("#chat-input");
+    const text = input.value.trim();
+    if (!text) return;
+    send({ type: "chat", table: S.table.id, text, ref: "chat" });
+    input.value = "";
+  },
+};
+
+document.addEventListener("click", (e) => {
+  const el = e.target.closest("[data-action]");
+  if (!el) return;
+  const a = el.getAttribute("data-action");
+  if (el.tagName === "A") e.preventDefault();
+  if (ACTIONS[a]) ACTIONS[a](el);
+});
+
+document.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const a = e.target.getAttribute("data-action");
+  if (ACTIONS[a]) ACTIONS[a](e.target);
+});
+
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && S.table && S.table.dialog && S.table.dialog !== "over") {
+    S.table.dialog = null;
+    renderDialog();
+  }
+});
+
+document.addEventListener("change", (e) => {
+  if (e.target.id === "preset-select") {
+    S.formPreset = e.target.value;
+    renderCreateOptions();
+  }
+});
+
+window.addEventListener("popstate", onRoute);
+
+function createRoom() {
+  const f = $("#create-form");
+  const preset = f.preset.value;
+  const base = S.catalog.presets.find((p) => p.name === preset).rules;
+  const rules = {};
+  for (const [name, opt] of Object.entries(S.catalog.options)) {
+    if (name === "deals" || name === "target_score") continue;
+    const el = f.elements["opt-" + name];
+    if (!el) continue;
+    let value;
+    if (opt.kind === "bool") value = el.checked;
+    else if (opt.kind === "int") value = el.value === "" ? null : Number(el.value);
+    else value = el.value === "" ? null : el.value;
+    if (value !== base[name]) rules[name] = value;
+  }
+  const msg = { type: "create", preset, bots: f.bots.checked, bot_level: f.bot_level.value, ref: "create" };
+  if (Object.keys(rules).length) msg.rules = rules;
+  const target = f.target.value ? Number(f.target.value) : null;
+  if (target) { msg.target_score = target; msg.deals = null; } else if (f.deals.value) msg.deals = Number(f.deals.value);
+  if (f.seconds.value) msg.decision_seconds = Number(f.seconds.value);
+  send(msg);
+}
+
+// ------------------------------------------------------------------ rendering
+function render() {
+  document.title = t("title");
+  $("#lang-button").textContent = t("language");
+  $("#lang-button").setAttribute("aria-label", t("language_label"));
+  $("#tagline").textContent = t("tagline");
+  renderStatus();
+  renderNotice();
+  const r = route();
+  if (r.page === "lobby") renderLobby();
+  else if (r.page === "table") renderTable(true);
+  else if (r.page === "join") app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`;
+  else if (r.page === "rules") renderRules(r.preset);
+  else app().innerHTML = `<p class="center">${esc(t("no_such_page"))} <a href="/" data-action="nav" data-href="/">${esc(t("back_to_lobby"))}</a></p>`;
+}
+
+function renderStatus() {
+  const el = $("#status");
+  el.textContent = S.online ? t("online") : (S.welcome ? t("offline") : t("connecting"));
+  el.className = S.online ? "status online" : "status offline";
+  document.body.classList.toggle("is-offline", !S.online && !!S.welcome);
+}
+
+function renderNotice() {
+  const el = $("#notice");
+  if (!S.notice) { el.hidden = true; el.textContent = ""; return; }
+  el.hidden = false;
+  el.className = "notice " + S.notice.kind;
+  el.textContent = S.notice.text;
+}
+
+// ---------------- lobby
+const MODES = ["ihaleli", "kozmaca", "esli", "kitty"];
+
+function renderLobby() {
+  const presets = S.catalog ? S.catalog.presets : [];
+  const mine = (S.welcome && S.welcome.tables) || [];
+  app().innerHTML = `
+  <div class="lobby">
+    <section class="card-box" aria-labelledby="h-name">
+      <h2 id="h-name">${esc(t("your_name"))}</h2>
+      <form data-action="saveName" class="row">
+        <input id="name-input" maxlength="24" autocomplete="nickname" value="${esc(S.player ? S.player.name : S.name)}" aria-labelledby="h-name">
+        <button type="submit">${esc(t("save_name"))}</button>
+      </form>
+      ${mine.length ? `<h3>${esc(t("your_tables"))}</h3><ul class="plain">${mine.map((id) => `<li><button data-action="joinTable" data-table="${esc(id)}">${esc(t("rejoin"))} · ${esc(id)}</button></li>`).join("")}</ul>` : ""}
+    </section>
+    <section class="card-box" aria-labelledby="h-quick">
+      <h2 id="h-quick">${esc(t("quick_play"))}</h2>
+      <p class="help">${esc(t("quick_help"))}</p>
+      <div class="modes">
+        ${MODES.map((m) => `<button class="mode" data-action="quick" data-mode="${m}" data-testid="quick-${m}"><b>${esc(t("mode_" + m))}</b><span>${esc(t("mode_" + m + "_help"))}</span></button>`).join("")}
+      </div>
+    </section>
+    <section class="card-box" aria-labelledby="h-private">
+      <h2 id="h-private">${esc(t("private_room"))}</h2>
+      <p class="help">${esc(t("private_help"))}</p>
+      <form id="create-form" data-action="create">
+        <label>${esc(t("preset"))}
+          <select id="preset-select" name="preset">${presets.map((p) => `<option value="${esc(p.name)}"${p.name === S.formPreset ? " selected" : ""}>${esc(p.name)}: ${esc(pick(p.source))}</option>`).join("")}</select>
+        </label>
+        <p class="help" id="preset-summary"></p>
+        <div class="grid2">
+          <label>${esc(t("deals"))}<input name="deals" type="number" min="1" max="50"></label>
+          <label>${esc(t("target_score"))}<input name="target" type="number" min="1" max="10000"></label>
+          <label>${esc(t("decision_seconds"))}<input name="seconds" type="number" min="5" max="300" placeholder="25"></label>
+          <label>${esc(t("bot_level"))}<select name="bot_level">${["easy", "medium", "hard"].map((l) => `<option value="${l}"${l === "medium" ? " selected" : ""}>${esc(t("level_" + l))}</option>`).join("")}</select></label>
+        </div>
+        <label class="check"><input type="checkbox" name="bots" checked> ${esc(t("bots_allowed"))}</label>
+        <details><summary>${esc(t("more_options"))}</summary><div id="create-options"></div></details>
+        <button type="submit" class="primary" data-testid="create-room">${esc(t("create_room"))}</button>
+      </form>
+    </section>
+    <section class="card-box" aria-labelledby="h-join">
+      <h2 id="h-join">${esc(t("join_code"))}</h2>
+      <form data-action="joinCode" class="row">
+        <input id="code-input" maxlength="12" autocapitalize="characters" placeholder="${esc(t("code"))}" aria-label="${esc(t("code"))}">
+        <button type="submit">${esc(t("join"))}</button>
+      </form>
+      <h2>${esc(t("public_tables"))} <button class="small" data-action="refreshLobby">${esc(t("refresh"))}</button></h2>
+      <div id="lobby-tables"></div>
+      <p><a href="/rules" data-action="nav" data-href="/rules">${esc(t("rules_title"))}</a></p>
+    </section>
+  </div>`;
+  renderCreateOptions();
+  renderLobbyTables();
+}
+
+function optionValueText(name, value) {
+  if (typeof value === "boolean") return t(value ? "yes" : "no");
+  if (value === null || value === undefined) return t("none");
+  if (name === "fixed_trump") return SYMBOL[value] + " " + t("suit_" + value);
+  const meanings = S.catalog.options[name].values[String(value)];
+  return meanings ? `${value}: ${pick(meanings)}` : String(value);
+}
+
+function renderCreateOptions() {
+  const box = $("#create-options");
+  if (!box || !S.catalog) return;
+  const p = S.catalog.presets.find((x) => x.name === S.formPreset) || S.catalog.presets[0];
+  $("#preset-summary").innerHTML = `${esc(pick(p.summary))} · <a href="/rules/${esc(p.name)}" data-action="nav" data-href="/rules/${esc(p.name)}">${esc(t("rules_link"))}</a>`;
+  const f = $("#create-form");
+  f.deals.placeholder = p.rules.deals ?? "";
+  f.target.placeholder = p.rules.target_score ?? "";
+  box.innerHTML = Object.entries(S.catalog.options)
+    .filter(([name]) => name !== "deals" && name !== "target_score")
+    .map(([name, opt]) => {
+      const v = p.rules[name];
+      const id = "opt-" + name;
+      let input;
+      if (opt.kind === "bool") input = `<input type="checkbox" id="${id}" name="${id}"${v ? " checked" : ""}>`;
+      else if (opt.kind === "int") input = `<input type="number" id="${id}" name="${id}" value="${v ?? ""}" min="0" max="52">`;
+      else {
+        const choices = (opt.nullable ? [""] : []).concat(opt.choices);
+        input = `<select id="${id}" name="${id}">${choices.map((c) => `<option value="${esc(c)}"${(v ?? "") === c ? " selected" : ""}>${esc(c === "" ? t("none") : optionValueText(name, c))}</option>`).join("")}</select>`;
+      }
+      return `<div class="option"><label for="${id}"><code>${esc(name)}</code></label>${input}<p class="help">${esc(pick(opt.help))}</p></div>`;
+    })
+    .join("");
+}
+
+function renderLobbyTables() {
+  const box = $("#lobby-tables");
+  if (!box) return;
+  const rows = [];
+  if (S.lobby) {
+    for (const m of MODES) for (const s of S.lobby.modes[m] || []) rows.push(s);
+  }
+  if (!rows.length) { box.innerHTML = `<p class="help">${esc(t("no_public"))}</p>`; return; }
+  box.innerHTML = `<ul class="plain tables">${rows.map((s) => `<li>
+    <span><b>${esc(t("mode_" + s.mode))}</b> · ${esc(t("status_" + s.status))} · ${s.seats.map((n) => esc(n || "—")).join(", ")}</span>
+    ${s.status === "waiting" && s.free ? `<button data-action="joinTable" data-table="${esc(s.id)}">${esc(t("join"))} (${esc(t("free_seats", { n: s.free }))})</button>` : ""}
+    <button data-action="joinTable" data-table="${esc(s.id)}" data-spectate="1">${esc(t("watch"))}</button>
+  </li>`).join("")}</ul>`;
+}
+
+// ---------------- rules pages
+function renderRules(name) {
+  if (!S.catalog) { app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`; return; }
+  const nav = `<p><a href="/" data-action="nav" data-href="/">← ${esc(t("back_to_lobby"))}</a>${name ? ` · <a href="/rules" data-action="nav" data-href="/rules">${esc(t("all_tables"))}</a>` : ""}</p>`;
+  if (!name) {
+    app().innerHTML = `<div class="page">${nav}<h2>${esc(t("rules_title"))}</h2><p>${esc(t("rules_intro"))}</p><ul class="plain presets">${S.catalog.presets.map((p) => `<li><a href="/rules/${esc(p.name)}" data-action="nav" data-href="/rules/${esc(p.name)}"><b>${esc(p.name)}</b></a>: ${esc(pick(p.source))}. ${esc(pick(p.summary))}</li>`).join("")}</ul></div>`;
+    return;
+  }
+  const p = S.catalog.presets.find((x) => x.name === name);
+  if (!p) { app().innerHTML = `<div class="page">${nav}<p>${esc(t("no_such_page"))}</p></div>`; return; }
+  app().innerHTML = `<div class="page">${nav}
+    <h2>${esc(t("rules_of", { name: p.name }))}</h2>
+    <p>${esc(t("rules_source", { source: pick(p.source) }))}</p>
+    <p><b>${esc(pick(p.summary))}</b></p>
+    <p>${esc(t("rules_intro"))}</p>
+    <table class="rules"><thead><tr><th>${esc(t("option"))}</th><th>${esc(t("value"))}</th></tr></thead><tbody>
+    ${Object.entries(S.catalog.options).map(([o, opt]) => `<tr><td><code>${esc(o)}</code><br><span class="help">${esc(pick(opt.help))}</span></td><td>${esc(optionValueText(o, p.rules[o]))}</td></tr>`).join("")}
+    </tbody></table></div>`;
+}
+
+// ---------------- table
+function seatName(seat) {
+  const T = S.table;
+  const s = T.info && T.info.seats[seat];
+  if (seat === T.you) return t("you");
+  return (s && s.name) || t("seat_n", { n: seat + 1 });
+}
+
+// Where a seat sits on the screen: "bottom" is this browser's seat (seat 0 for spectators).
+function position(seat) {
+  const T = S.table;
+  const n = T.info.rules.players;
+  const me = T.you ?? 0;
+  const rel = (seat - me + n) % n;
+  const cw = T.info.rules.direction === "clockwise";
+  if (rel === 0) return "bottom";
+  if (n === 3) return rel === 1 ? (cw ? "left" : "right") : (cw ? "right" : "left");
+  if (rel === 2) return "top";
+  return rel === 1 ? (cw ? "left" : "right") : (cw ? "right" : "left");
+}
+
+function renderTable(full = false) {
+  const T = S.table;
+  if (!T || route().page !== "table") return;
+  if (!T.info) { app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`; return; }
+  if (full || !$("#felt") || $("#table-root").dataset.lang !== lang()) {
+    app().innerHTML = `
+    <div id="table-root" class="table-root" data-lang="${lang()}">
+      <div class="topbar" id="topbar"></div>
+      <div class="main">
+        <div class="felt" id="felt"></div>
+        <div class="panel" id="panel" aria-live="polite"></div>
+        <div class="hand" id="hand" role="group"></div>
+      </div>
+      <aside class="side">
+        <section aria-labelledby="h-chat"><h3 id="h-chat">${esc(t("chat"))}</h3>
+          <div class="chat-log" id="chat-log" aria-live="polite"></div>
+          <form data-action="chat" class="row"><input id="chat-input" maxlength="200" placeholder="${esc(t("chat_placeholder"))}" aria-label="${esc(t("chat"))}"><button type="submit">${esc(t("send"))}</button></form>
+          <div class="reactions" aria-label="${esc(t("reactions"))}">${((S.welcome && S.welcome.reactions) || []).map((r) => `<button class="small" data-action="react" data-reaction="${esc(r)}">${esc(r === "gg" ? "GG" : r)}</button>`).join("")}</div>
+        </section>
+        <section><h3>${esc(t("score_sheet"))}</h3><div id="sheet-side"></div></section>
+      </aside>
+      <div id="dialog"></div>
+    </div>`;
+    renderChat();
+  }
+  renderTopbar();
+  renderFelt();
+  renderPanel();
+  renderHand();
+  $("#sheet-side").innerHTML = sheetHTML();
+  renderDialog();
+}
+
+function contractText(v) {
+  if (!v || !v.contract) return "";
+  return t("contract", { name: seatName(v.contract.bidder), bid: v.contract.bid });
+}
+
+function renderTopbar() {
+  const T = S.table;
+  const v = T.view;
+  const info = T.info;
+  const parts = [];
+  if (v) {
+    const m = v.match;
+    parts.push(m.deals ? t("deal_n", { n: m.deal, total: m.deals }) : t("deal_n_target", { n: m.deal, target: m.target_score }));
+    if (v.contract) parts.push(contractText(v));
+    parts.push(v.trump ? `${t("koz")}: <b class="suit-${v.trump}">${SYMBOL[v.trump]}</b> ${esc(t("suit_" + v.trump))}` : esc(t("no_koz_yet")));
+  } else {
+    parts.push(esc(t("status_" + info.status)));
+  }
+  const host = S.player && info.host === S.player.id;
+  const playing = info.status === "playing";
+  $("#topbar").innerHTML = `
+    <a href="/" data-action="leave" class="button small">← ${esc(t("back_to_lobby"))}</a>
+    <span class="room">${esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener">${esc(info.preset)}</a></span>
+    <span class="facts" data-testid="facts">${parts.map((p) => (p.startsWith("<") || p.includes("<b") ? p : esc(p))).join(" · ")}</span>
+    <span class="tools">
+      ${v ? `<button class="small" data-action="dialog" data-dialog="last">${esc(t("last_trick"))}</button>` : ""}
+      ${v ? `<button class="small" data-action="dialog" data-dialog="sheet">${esc(t("score_sheet"))}</button>` : ""}
+      ${playing && T.you != null ? `<button class="small" data-action="hint" data-testid="teach">${esc(t("teach_me"))}</button>` : ""}
+      ${host && playing && info.kind === "private" ? `<button class="small" data-action="adjourn">${esc(t("adjourn"))}</button>` : ""}
+    </span>`;
+}
+
+function clockLeft(seat) {
+  const T = S.table;
+  const c = T.clock;
+  if (!c || c.seat !== seat || !c.running || c.left == null) return null;
+  return Math.max(0, c.left - (performance.now() - T.clockAt) / 1000);
+}
+
+function seatHTML(seat) {
+  const T = S.table;
+  const v = T.view;
+  const s = T.info.seats[seat];
+  const labels = [];
+  if (seat === T.you) labels.push(t("you"));
+  if (s.bot) labels.push(t("bot"));
+  if (s.away) labels.push(t("away"));
+  else if (s.player && s.connected === false) labels.push(t("disconnected"));
+  if (v && v.dealer === seat) labels.push(t("dealer"));
+  if (T.info.host && s.player === T.info.host && T.info.kind === "private") labels.push(t("host"));
+  let tricks = "";
+  if (v && v.phase !== "bidding") {
+    const won = v.tricks_won[seat];
+    const r = T.info.rules;
+    if (v.bids && v.bids[seat] != null) tricks = t("tricks_of", { won, bid: v.bids[seat] });
+    else if (v.contract && (v.contract.bidder === seat || (r.partners && (v.contract.bidder + 2) % 4 === seat))) {
+      if (r.partners) {
+        const team = won + v.tricks_won[(seat + 2) % 4];
+        tricks = `${won} · ${t("team_tricks", { won: team, bid: v.contract.bid })}`;
+      } else tricks = t("tricks_of", { won, bid: v.contract.bid });
+    } else tricks = String(won);
+    tricks = `${esc(t("tricks"))}: <b>${esc(tricks)}</b>`;
+  }
+  let said = "";
+  if (v && v.phase === "bidding") {
+    const mine = v.auction.filter((a) => a.seat === seat);
+    if (mine.length) said = esc(moveText(mine[mine.length - 1].move));
+  }
+  const left = clockLeft(seat);
+  const bank = T.clock && T.clock.bank ? T.clock.bank[seat] : null;
+  const toMove = v && v.to_move === seat && T.info.status === "playing";
+  const decision = (T.clock && T.clock.decision) || 25;
+  let exposed = "";
+  if (v && v.exposed && v.exposed.seat === seat && seat !== T.you) {
+    exposed = `<div class="exposed" aria-label="${esc(t("exposed_hand", { name: seatName(seat) }))}">${sortHand(v.exposed.cards, v.trump).map((c) => `<span class="mini" title="${esc(cardName(c))}">${cardSVG(c)}</span>`).join("")}</div>`;
+  }
+  const bubble = T.bubbles[seat] && T.bubbles[seat].until > Date.now() ? `<span class="bubble">${esc(T.bubbles[seat].text)}</span>` : "";
+  const count = v && seat !== T.you && !(v.exposed && v.exposed.seat === seat) ? `<span class="count" title="${v.hand_sizes[seat]}">${backSVG()}<b>${v.hand_sizes[seat]}</b></span>` : "";
+  return `<div class="seat pos-${position(seat)}${toMove ? " to-move" : ""}" data-seat="${seat}" data-testid="seat-${position(seat)}">
+    <div class="who">${count}<span class="name">${esc(s.name || (s.bot ? t("bot") : t("empty_seat")))}</span>${bubble}</div>
+    <div class="labels">${labels.map((l) => `<span class="tag">${esc(l)}</span>`).join("")}</div>
+    <div class="tricks">${tricks}${said ? ` <span class="said">${said}</span>` : ""}</div>
+    <div class="clock" data-clock-seat="${seat}">${clockHTML(left, bank, decision)}</div>
+    ${exposed}
+  </div>`;
+}
+
+function clockHTML(left, bank, decision) {
+  const b = bank != null ? `<span class="bank">${esc(t("bank", { s: Math.round(bank) }))}</span>` : "";
+  if (left == null) return b;
+  const pct = Math.max(0, Math.min(100, (100 * left) / decision));
+  const low = left < 6 ? " low" : "";
+  return `<span class="bar${low}" role="timer" aria-label="${esc(t("clock", { s: Math.ceil(left) }))}"><span style="width:${pct.toFixed(1)}%"></span></span><span class="secs${low}">${esc(t("clock", { s: Math.ceil(left) }))}</span>${b}`;
+}
+
+function tickClocks() {
+  const T = S.table;
+  if (!T || !T.info || !T.clock) return;
+  for (const el of document.querySelectorAll("[data-clock-seat]")) {
+    const seat = Number(el.dataset.clockSeat);
+    const bank = T.clock.bank ? T.clock.bank[seat] : null;
+    el.innerHTML = clockHTML(clockLeft(seat), bank, T.clock.decision || 25);
+  }
+}
+setInterval(tickClocks, 250);
+
+function moveText(move) {
+  if (move === "pass") return t("said_pass");
+  if (move.startsWith("bid ")) return t("said_bid", { n: move.slice(4) });
+  if (move.startsWith("trump ")) return SYMBOL[move.slice(6)] + " " + t("suit_" + move.slice(6));
+  if (move.startsWith("bury")) return move;
+  return cardLabel(move);
+}
+
+function trickHTML(trick, n, label) {
+  return `<div class="trick">${trick.cards.map((c, i) => {
+    const seat = (trick.leader + i) % n;
+    return `<div class="played at-${position(seat)}" data-testid="played-${position(seat)}" title="${esc(seatName(seat))}: ${esc(cardName(c))}">${cardSVG(c)}</div>`;
+  }).join("")}${label ? `<div class="trick-label">${esc(label)}</div>` : ""}</div>`;
+}
+
+function renderFelt() {
+  const T = S.table;
+  const v = T.view;
+  const n = T.info.rules.players;
+  const seats = [];
+  for (let i = 0; i < n; i++) seats.push(seatHTML(i));
+  let centre = "";
+  if (!v) {
+    centre = waitingRoomHTML();
+  } else if (v.phase === "play" || v.phase === "over") {
+    const cur = v.current_trick;
+    if (cur && cur.cards.length) centre = trickHTML(cur, n, "");
+    else if (v.tricks.length) {
+      const last = v.tricks[v.tricks.length - 1];
+      centre = `<div class="faded">${trickHTML(last, n, t("won_by", { name: seatName(last.winner) }))}</div>`;
+    }
+  } else if (v.phase === "bidding") {
+    centre = auctionHTML(v);
+  }
+  $("#felt").className = `felt players-${n}`;
+  $("#felt").innerHTML = seats.join("") + `<div class="centre">${centre}</div>`;
+}
+
+function auctionHTML(v) {
+  if (v.redeal) return `<p>${esc(t("redeal"))}</p>`;
+  if (!v.auction.length) return "";
+  return `<div class="auction"><h4>${esc(t("auction"))}</h4><ol>${v.auction.map((a) => `<li>${esc(seatName(a.seat))}: <b>${esc(moveText(a.move))}</b></li>`).join("")}</ol></div>`;
+}
+
+function waitingRoomHTML() {
+  const T = S.table;
+  const info = T.info;
+  const host = S.player && info.host === S.player.id;
+  if (info.status === "adjourned") {
+    return `<div class="waiting"><p>${esc(t("adjourned"))}</p>${host ? `<button class="primary" data-action="start">${esc(t("start_resume"))}</button>` : ""}</div>`;
+  }
+  const quick = info.kind === "public" && info.mode;
+  return `<div class="waiting">
+    <p>${esc(t(quick ? "waiting_quick" : "waiting_for_players"))}</p>
+    ${info.kind === "private" ? `<p class="code">${esc(t("code"))}: <b data-testid="room-code">${esc(info.code)}</b> <button class="small" data-action="copy" data-text="${esc(info.code)}">${esc(t("copy"))}</button></p>
+    <p>${esc(t("invite"))}: <a href="${esc(info.invite)}" data-testid="invite">${esc(info.invite)}</a> <button class="small" data-action="copy" data-text="${esc(info.invite)}">${esc(t("copy"))}</button></p>` : ""}
+    ${host && info.kind === "private" ? `<button class="primary" data-action="start" data-testid="start">${esc(t("start"))}</button>` : ""}
+  </div>`;
+}
+
+function myTurn() {
+  const T = S.table;
+  const v = T.view;
+  return !!(v && T.you != null && v.to_move === T.you && v.legal_moves.length && T.info.status === "playing");
+}
+
+function renderPanel() {
+  const T = S.table;
+  const el = $("#panel");
+  if (!T || !el) return;
+  const v = T.view;
+  if (!v) { el.innerHTML = ""; return; }
+  const out = [];
+  const mine = myTurn();
+  if (T.info.status === "over") {
+    out.push(`<p>${esc(t("match_over"))}</p>`);
+  } else if (T.info.status === "adjourned") {
+    out.push(`<p>${esc(t("adjourned"))}</p>`);
+  } else if (mine) {
+    out.push(`<p class="turn" data-testid="your-turn"><b>${esc(t("your_turn"))}</b>: ${esc(phasePrompt(v))}</p>`);
+    if (v.phase === "bidding") {
+      out.push(`<div class="bids">${v.legal_moves.map((m) => `<button data-action="move" data-move="${esc(m)}" class="${m === "pass" ? "pass" : "bid"}">${esc(m === "pass" ? t("pass") : t("bid", { n: m.slice(4) }))}</button>`).join("")}</div>`);
+    } else if (v.phase === "trump") {
+      out.push(`<div class="bids">${v.legal_moves.map((m) => { const s = m.slice(6); return `<button data-action="move" data-move="${esc(m)}" class="suit-button suit-${s}">${SYMBOL[s]} ${esc(t("suit_" + s))}</button>`; }).join("")}</div>`);
+    }
+    if (v.phase === "bidding" || v.phase === "trump") out.push(estimateHTML(v));
+  } else if (v.to_move != null) {
+    out.push(`<p>${esc(t("waiting_for", { name: seatName(v.to_move) }))}</p>`);
+  }
+  if (v.buried && v.buried.length) out.push(`<p class="help">${esc(t("buried", { cards: v.buried.map(cardLabel).join(" ") }))}</p>`);
+  if (T.refused) out.push(`<p class="refused" role="alert" data-testid="refused">${esc(t("refused", { reason: T.refused }))}</p>`);
+  if (T.hint) out.push(`<p class="hint" data-testid="hint">${esc(T.hint.move ? t("hint", { move: moveText(T.hint.move), reason: T.hint.reason }) : T.hint.reason)}</p>`);
+  el.innerHTML = out.join("");
+}
+
+function phasePrompt(v) {
+  if (v.phase === "bidding") return t(v.rules.bidding === "kozmaca" ? "phase_bidding_kozmaca" : "phase_bidding");
+  if (v.phase === "trump") return t("phase_trump");
+  if (v.phase === "bury") return t("phase_bury", { n: v.rules.kitty_size - (v.buried ? v.buried.length : 0) });
+  return t("phase_play");
+}
+
+function estimateHTML(v) {
+  const T = S.table;
+  const est = T.estimate;
+  const body = est
+    ? Object.entries(est).map(([s, x]) => `<span class="suit-${s}">${SYMBOL[s]} ${Number(x).toFixed(1)}</span>`).join(" ")
+    : esc(t("estimate_loading"));
+  return `<p class="estimate" data-testid="estimate">${esc(t("estimate"))}: ${body}</p>`;
+}
+
+function renderHand() {
+  const T = S.table;
+  const el = $("#hand");
+  if (!T || !el) return;
+  const v = T.view;
+  if (!v || !v.hand) { el.innerHTML = ""; return; }
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
+  const mine = myTurn();
+  const legal = new Set();
+  if (mine) for (const m of v.legal_moves) legal.add(m.startsWith("bury ") ? m.slice(5) : m);
+  const cardPhase = mine && (v.phase === "play" || v.phase === "bury");
+  const hinted = T.hint && T.hint.move ? T.hint.move.replace(/^bury /, "") : null;
+  el.setAttribute("aria-label", t("your_turn"));
+  el.innerHTML = sortHand(v.hand, v.trump).map((c) => {
+    const cls = ["card"];
+    if (cardPhase) cls.push(legal.has(c) ? "legal" : "dimmed");
+    if (c === hinted) cls.push("hinted");
+    if (v.trump && suitOf(c) === v.trump) cls.push("koz");
+    return `<button class="${cls.join(" ")}" data-action="card" data-card="${c}" data-testid="card-${c}" aria-label="${esc(cardName(c))}"${cardPhase ? "" : " tabindex=\"-1\""}>${cardSVG(c)}</button>`;
+  }).join("");
+  if (focused) { const b = el.querySelector(`[data-card="${focused}"]`); if (b) b.focus(); }
+}
+
+function renderChat() {
+  const T = S.table;
+  const el = $("#chat-log");
+  if (!T || !el) return;
+  el.innerHTML = T.chat.map((c) => `<p><b>${esc(c.name || seatName(c.seat))}:</b> ${esc(c.text)}</p>`).join("");
+  el.scrollTop = el.scrollHeight;
+}
+
+function sheetHTML() {
+  const T = S.table;
+  const n = T.info.rules.players;
+  const rows = T.sheet;
+  if (!rows.length) return `<p class="help">${esc(t("sheet_empty"))}</p>`;
+  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${esc(seatName(i))}</th>`).join("")}</tr>`;
+  const body = rows.map((r) => {
+    const con = r.redeal ? t("sheet_redeal") : (r.bidder != null ? `${seatName(r.bidder)} ${r.bid ?? ""}${r.trump ? " " + SYMBOL[r.trump] : ""}` : (r.bids ? r.bids.join("/") : ""));
+    return `<tr><td>${r.deal}</td><td>${esc(con)}</td>${r.scores.map((s, i) => `<td class="num${r.bidder === i ? " bidder" : ""}">${s > 0 ? "+" : ""}${s}<small> (${r.totals[i]})</small></td>`).join("")}</tr>`;
+  }).join("");
+  const totals = rows[rows.length - 1].totals;
+  return `<table class="sheet" data-testid="sheet"><thead>${head}</thead><tbody>${body}</tbody><tfoot><tr><th colspan="2">${esc(t("sheet_total"))}</th>${totals.map((x) => `<th class="num">${x}</th>`).join("")}</tr></tfoot></table>`;
+}
+
+function renderDialog() {
+  const T = S.table;
+  const el = $("#dialog");
+  if (!T || !el) return;
+  const v = T.view;
+  let body = "";
+  if (T.info.status === "over" && T.over && T.dialog !== "sheet" && T.dialog !== "last") T.dialog = "over";
+  if (T.dialog === "last" && v) {
+    const last = v.tricks[v.tricks.length - 1];
+    body = `<h3>${esc(t("last_trick"))}</h3>${last ? trickHTML(last, T.info.rules.players, t("won_by", { name: seatName(last.winner) })) : `<p>${esc(t("no_last_trick"))}</p>`}`;
+  } else if (T.dialog === "sheet") {
+    body = `<h3>${esc(t("score_sheet"))}</h3>${sheetHTML()}`;
+  } else if (T.dialog === "dealover" && T.dealOver) {
+    const row = T.dealOver.row;
+    let res = "";
+    if (row.bidder != null && row.bid != null) {
+      const r = T.info.rules;
+      const won = r.partners ? row.tricks[row.bidder] + row.tricks[(row.bidder + 2) % 4] : row.tricks[row.bidder];
+      res = t(won >= row.bid ? "made" : "down", { name: seatName(row.bidder), bid: row.bid, won });
+    }
+    body = `<h3 data-testid="deal-over">${esc(t("deal_over", { n: T.dealOver.deal }))}</h3>${res ? `<p>${esc(res)}</p>` : ""}${sheetHTML()}`;
+  } else if (T.dialog === "over" && T.over) {
+    const winners = T.over.winners || [];
+    const names = winners.map(seatName).join(", ");
+    const me = T.you != null && winners.includes(T.you);
+    body = `<h3 data-testid="match-over">${esc(t("match_over"))}</h3>
+      <p>${esc(t(winners.length > 1 ? "winners" : "winner", { names }))}</p>
+      ${T.you != null ? `<p><b>${esc(t(me ? "you_won" : "you_lost"))}</b></p>` : ""}
+      ${sheetHTML()}
+      <p><a href="/api/tables/${esc(T.id)}/record" download data-testid="record">${esc(t("download_record"))}</a></p>
+      <p><a href="/" data-action="nav" data-href="/" class="button">${esc(t("new_game"))}</a></p>`;
+  }
+  if (!body) { el.innerHTML = ""; return; }
+  const closable = T.dialog !== "over";
+  el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true">${body}${closable ? `<p><button data-action="dialog" data-dialog="" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
+}
+
+// ------------------------------------------------------------------ start
+setLang(initialLang());
+window.batak = { state: S, TEXT, t, lang }; // for tests and the curious
+render();
+connect();
+onRoute();
