@@ -99,6 +99,172 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
+#: The online server's texts (``batak.server``): its error messages, by the error's key.
+#: ``{x!r}`` quotes what the player sent.
+_SERVER: dict[str, tuple[str, str]] = {
+    # key: (English, Turkish)
+    "already_hello": (
+        "this connection is at a table: reconnect to switch",
+        "bu bağlantı bir masada: değiştirmek için yeniden bağlan",
+    ),
+    "already_hello_login": (
+        "this connection is at a table: reconnect to log in",
+        "bu bağlantı bir masada: giriş yapmak için yeniden bağlan",
+    ),
+    "bad_username": (
+        "a username is 1 to 32 characters without spaces",
+        "kullanıcı adı boşluksuz 1 ile 32 karakter arasında olmalı",
+    ),
+    "weak_password": (
+        "a password needs at least 8 characters",
+        "şifre en az 8 karakter olmalı",
+    ),
+    "has_account": ("you already have an account", "zaten bir hesabın var"),
+    "username_taken": (
+        "the username {username!r} is taken",
+        "{username!r} kullanıcı adı alınmış",
+    ),
+    "bad_login": ("wrong username or password", "kullanıcı adı ya da şifre yanlış"),
+    "no_accounts": (
+        "accounts are not available on this server (argon2-cffi is missing)",
+        "bu sunucuda hesap açılamıyor (argon2-cffi kurulu değil)",
+    ),
+    "busy": ("the server is full: try again later", "sunucu dolu: biraz sonra yeniden dene"),
+    "busy_seat": ("could not find a seat: try again", "boş yer bulunamadı: yeniden dene"),
+    "match_over_record": (
+        "that match is over; its record is at {url}",
+        "bu maç bitti; kaydı şurada: {url}",
+    ),
+    "no_table": ("there is no table {table!r}", "{table!r} diye bir masa yok"),
+    "no_code": ("no table has the code {code!r}", "{code!r} kodlu bir masa yok"),
+    "join_what": ("join: give 'table' or 'code'", "join: 'table' ya da 'code' ver"),
+    "bad_mode": (
+        "unknown mode {mode!r}; modes: {modes}",
+        "bilinmeyen oyun türü {mode!r}; türler: {modes}",
+    ),
+    "bad_preset": (
+        "unknown preset {preset!r}; presets: {presets}",
+        "bilinmeyen kural seti {preset!r}; kural setleri: {presets}",
+    ),
+    "bad_rules": ("these rules are not possible: {detail}", "bu kurallar olmaz: {detail}"),
+    "bad_seat": ("seats are 0..{last}", "koltuklar 0..{last} arası"),
+    "seat_taken": ("seat {seat} is taken", "{seat} numaralı koltuk dolu"),
+    "full": ("the table is full", "masa dolu"),
+    "started_watch": (
+        "the match has started: you can watch it",
+        "maç başladı: izleyebilirsin",
+    ),
+    "started": ("the match has already started", "maç zaten başladı"),
+    "not_host_start": (
+        "only the host can start this table",
+        "bu masayı yalnızca masa sahibi başlatabilir",
+    ),
+    "not_host_adjourn": (
+        "only the host can adjourn this table",
+        "bu masayı yalnızca masa sahibi erteleyebilir",
+    ),
+    "seats_empty": (
+        "bots may not sit at this table: wait for every seat to fill",
+        "bu masaya bot oturamaz: bütün koltukların dolmasını bekle",
+    ),
+    "not_private": (
+        "only private tables can be continued later",
+        "yalnızca özel masalara sonra devam edilebilir",
+    ),
+    "not_playing": ("the match is not being played", "maç şu an oynanmıyor"),
+    "not_seated": ("you do not sit at this table", "bu masada oturmuyorsun"),
+    "adjourned": (
+        "the match is adjourned until the host resumes it",
+        "maç ertelendi: masa sahibi devam ettirene kadar bekliyor",
+    ),
+    "not_started": ("the match has not started", "maç başlamadı"),
+    "match_over": ("the match is over", "maç bitti"),
+    "bad_version": (
+        "version {seen} is in the future (the table is at {now})",
+        "{seen} sürümü ileride (masa {now} sürümünde)",
+    ),
+    "stale": (
+        "the table moved on since version {seen} (now {now}): look again and resend",
+        "{seen} sürümünden beri masada değişiklik oldu (şimdi {now}): yeniden bak ve "
+        "yeniden gönder",
+    ),
+    "away": (
+        "a bot is playing your seat: it is yours at your next turn",
+        "yerine bir bot oynuyor: sıra sana geldiğinde yer yine senin",
+    ),
+    "hint_turn": (
+        "it is not your decision: hints are for your turn",
+        "karar sırası sende değil: ipucu yalnızca senin sıranda",
+    ),
+    "hint_rate": ("slow down: too many hints", "yavaş: çok fazla ipucu istedin"),
+    "not_at_table_chat": ("join the table to chat there", "sohbet etmek için masaya katıl"),
+    "not_at_table": ("join the table first", "önce masaya katıl"),
+    "chat_empty": ("say something", "bir şey yaz"),
+    "chat_too_long": (
+        "a chat message may be at most {n} characters",
+        "bir sohbet mesajı en fazla {n} karakter olabilir",
+    ),
+    "chat_rate": ("slow down: too many chat messages", "yavaş: çok fazla mesaj gönderdin"),
+    "reaction_rate": ("slow down: too many reactions", "yavaş: çok fazla tepki gönderdin"),
+    "bad_reaction": ("reactions: {reactions}", "tepkiler: {reactions}"),
+    "hello_first": (
+        "say hello first (a 'hello' message)",
+        "önce merhaba de (bir 'hello' mesajı)",
+    ),
+    "storage": (
+        "the server could not save that; nothing changed",
+        "sunucu bunu kaydedemedi; hiçbir şey değişmedi",
+    ),
+    "internal": ("the server failed on that message", "sunucu bu mesajı işlerken hata verdi"),
+    "rate_limited": (
+        "too many messages: slow down; this one was dropped",
+        "çok fazla mesaj: yavaşla; bu mesaj yok sayıldı",
+    ),
+    "rate_limited_bye": ("too many messages: goodbye", "çok fazla mesaj: hoşça kal"),
+    "too_big": (
+        "a message may be at most {limit} bytes, this is {size}",
+        "bir mesaj en fazla {limit} bayt olabilir, bu {size} bayt",
+    ),
+    "binary": (
+        "send text frames holding JSON, not binary frames",
+        "ikili (binary) çerçeve değil, JSON içeren metin çerçevesi gönder",
+    ),
+    "json_deep": ("not JSON: nested too deeply", "JSON değil: çok derin iç içe"),
+    "not_json": ("not JSON: {detail}", "JSON değil: {detail}"),
+    "no_type": (
+        'a message is a JSON object with a "type"',
+        'bir mesaj "type" alanı olan bir JSON nesnesidir',
+    ),
+    "bad_ref": (
+        "'ref' must be a short string or a whole number",
+        "'ref' kısa bir metin ya da bir tam sayı olmalı",
+    ),
+    "unknown_type": (
+        "unknown message type {kind}; known: {known}",
+        "bilinmeyen mesaj türü {kind}; bilinenler: {known}",
+    ),
+    "unknown_fields": (
+        "{kind}: unknown field(s) {fields}",
+        "{kind}: bilinmeyen alan(lar) {fields}",
+    ),
+    "missing_field": ("{kind}: {name!r} is missing ({what})", "{kind}: {name!r} eksik ({what})"),
+    "bad_field": (
+        "{kind}: {name!r} must be {what}, got {got}",
+        "{kind}: {name!r} {what} olmalı, gelen: {got}",
+    ),
+    "not_finite": ("numbers must be finite", "sayılar sonlu olmalı"),
+    "field_str": (
+        "a string of 1 to {max_len} characters",
+        "1 ile {max_len} karakter arası bir metin",
+    ),
+    "field_int": ("a whole number from {low} to {high}", "{low} ile {high} arası bir tam sayı"),
+    "field_bool": ("true or false", "true ya da false"),
+    "field_obj": ("a JSON object", "bir JSON nesnesi"),
+    "field_any": ("any value", "herhangi bir değer"),
+}
+MESSAGES.update({f"server.{k}": {"en": en, "tr": tr} for k, (en, tr) in _SERVER.items()})
+
+
 def default_lang(environ: Mapping[str, str] | None = None) -> Lang:
     """``tr`` when the locale (LC_ALL, LC_MESSAGES, LANG, LANGUAGE) is Turkish, else ``en``.
 

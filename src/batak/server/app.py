@@ -17,6 +17,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..i18n import text
 from ..web import STATIC_DIR, rules_catalog
 from .clock import Clock, SystemClock
 from .config import ServerConfig
@@ -147,24 +148,22 @@ async def serve_socket(hub: Hub, config: ServerConfig, websocket: WebSocket) -> 
             if not bucket.take(time.monotonic()):
                 strikes += 1
                 if strikes >= config.rate_strikes:
-                    conn.send(error("rate_limited", "too many messages: goodbye"))
+                    conn.send(error("rate_limited", text("server.rate_limited_bye", conn.lang)))
                     await conn.flush_and_close(1008, "rate limit")
                     break
-                conn.send(
-                    error("rate_limited", "too many messages: slow down; this one was dropped")
-                )
+                conn.send(error("rate_limited", text("server.rate_limited", conn.lang)))
                 continue
             strikes = 0
             try:
                 msg = parse(raw, config.max_message_bytes)
             except ProtocolError as e:
-                conn.send(error(e.code, str(e), e.ref))
+                conn.send(error(e.code, e.text(conn.lang), e.ref))
                 continue
             try:
                 await hub.handle(conn, msg)
             except Exception:
                 log.exception("error handling %s", msg.get("type"))
-                conn.send(error("internal", "the server failed on that message", msg.get("ref")))
+                conn.send(error("internal", text("server.internal", conn.lang), msg.get("ref")))
     except WebSocketDisconnect:
         pass
     finally:
@@ -173,4 +172,3 @@ async def serve_socket(hub: Hub, config: ServerConfig, websocket: WebSocket) -> 
             await hub.disconnect(conn)
         finally:
             await conn.finish()
-

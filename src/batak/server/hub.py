@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from .. import i18n
 from ..moves import parse_move
 from ..rules import PRESETS, Rules, RulesError
 from .clock import Clock
@@ -138,15 +139,15 @@ class Hub:
         kind = msg["type"]
         ref = msg.get("ref")
         if conn.player is None and kind not in OPEN_TYPES:
-            conn.send(error("hello_first", "say hello first (a 'hello' message)", ref))
+            conn.send(error("hello_first", i18n.text("server.hello_first", conn.lang), ref))
             return
         try:
             await self._handlers[kind](conn, msg)
         except TableError as e:
-            conn.send(error(e.code, str(e), ref, **e.extra))
+            conn.send(error(e.code, e.text(conn.lang), ref, **e.extra))
         except StorageError as e:
             log.error("storage: %s", e)
-            conn.send(error("storage", "the server could not save that; nothing changed", ref))
+            conn.send(error("storage", i18n.text("server.storage", conn.lang), ref))
 
     async def disconnect(self, conn: Conn) -> None:
         for table_id in list(conn.tables):
@@ -163,7 +164,7 @@ class Hub:
     async def on_hello(self, conn: Conn, msg: dict[str, Any]) -> None:
         ref = msg.get("ref")
         if conn.tables:
-            raise TableError("already_hello", "this connection is at a table: reconnect to switch")
+            raise TableError("already_hello")
         lang = msg.get("lang") or conn.lang
         conn.lang = lang if lang in LANGS else "en"
         name = clean_name(msg.get("name"), self.config.name_max_chars)
@@ -227,13 +228,13 @@ class Hub:
         assert conn.player is not None
         username = clean_name(msg["username"], 32)
         if not username or username != msg["username"] or " " in username:
-            raise TableError("bad_username", "a username is 1 to 32 characters without spaces")
+            raise TableError("bad_username")
         if len(msg["password"]) < 8:
-            raise TableError("weak_password", "a password needs at least 8 characters")
+            raise TableError("weak_password")
         if conn.player.account:
-            raise TableError("has_account", "you already have an account")
+            raise TableError("has_account")
         if await self.storage.player_by("username", username) is not None:
-            raise TableError("username_taken", f"the username {username!r} is taken")
+            raise TableError("username_taken", params={"username": username})
         digest = await asyncio.to_thread(hasher.hash, msg["password"])
         await self.storage.update_player(conn.player.id, username=username, password_hash=digest)
         conn.player.account = username
@@ -242,7 +243,7 @@ class Hub:
     async def on_login(self, conn: Conn, msg: dict[str, Any]) -> None:
         hasher = _argon2()
         if conn.tables:
-            raise TableError("already_hello", "this connection is at a table: reconnect to log in")
+            raise TableError("already_hello", "already_hello_login")
         row = await self.storage.player_by("username", msg["username"])
         ok = False
         if row is not None and row.password_hash:
@@ -251,7 +252,7 @@ class Hub:
             except Exception:
                 ok = False
         if row is None or not ok:
-            raise TableError("bad_login", "wrong username or password")
+            raise TableError("bad_login")
         token = secrets.token_urlsafe(32)
         await self.storage.update_player(row.id, token_hash=token_hash(token))
         for h, p in list(self.players.items()):
@@ -331,7 +332,7 @@ class Hub:
         host: str | None,
     ) -> Table:
         if len(self.tables) >= self.config.max_tables:
-            raise TableError("busy", "the server is full: try again later")
+            raise TableError("busy")
         async with self._create_lock:
             for _ in range(20):
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
@@ -365,17 +366,17 @@ class Hub:
             if stored is not None and stored[0].status == "over":
                 raise TableError(
                     "match_over",
-                    "that match is over; its record is at "
-                    f"{self.config.base_url}/api/tables/{table_id}/record",
+                    "match_over_record",
+                    {"url": f"{self.config.base_url}/api/tables/{table_id}/record"},
                 )
-            raise TableError("no_table", f"there is no table {table_id!r}")
+            raise TableError("no_table", params={"table": table_id})
         return table
 
     async def on_quick(self, conn: Conn, msg: dict[str, Any]) -> None:
         assert conn.player is not None
         mode = msg["mode"]
         if mode not in MODES:
-            raise TableError("bad_mode", f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
+            raise TableError("bad_mode", params={"mode": mode, "modes": list(MODES)})
         pid = conn.player.id
         for t in self.tables.values():
             if (
@@ -409,14 +410,14 @@ class Hub:
                     raise
                 if self.forming.get(mode) == table.id:
                     del self.forming[mode]
-        raise TableError("busy", "could not find a seat: try again")
+        raise TableError("busy", "busy_seat")
 
     async def on_create(self, conn: Conn, msg: dict[str, Any]) -> None:
         assert conn.player is not None
         preset = msg.get("preset") or "standard"
         if preset not in PRESETS:
             raise TableError(
-                "bad_rules", f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}"
+                "bad_rules", "bad_preset", {"preset": preset, "presets": list(PRESETS)}
             )
         changes: dict[str, Any] = dict(msg.get("rules") or {})
         if "deals" in msg:
@@ -429,10 +430,10 @@ class Hub:
         try:
             rules = Rules.preset(preset, **changes)
         except (RulesError, TypeError, ValueError) as e:
-            raise TableError("bad_rules", str(e)) from None
+            raise TableError("bad_rules", params={"detail": str(e)}) from None
         seat = msg.get("seat")
         if seat is not None and seat >= rules.players:
-            raise TableError("bad_seat", f"seats are 0..{rules.players - 1}")
+            raise TableError("bad_seat", params={"last": rules.players - 1})
         options = {
             "bots": msg.get("bots", True),
             "decision_seconds": msg.get("decision_seconds"),
@@ -463,9 +464,9 @@ class Hub:
                 stored = await self.storage.table_id_by_code(code)
                 if stored is not None:
                     await self._table(stored)  # says why it cannot be joined
-                raise TableError("no_table", f"no table has the code {code!r}")
+                raise TableError("no_table", "no_code", {"code": code})
         if not table_id:
-            raise TableError("bad_message", "join: give 'table' or 'code'")
+            raise TableError("bad_message", "join_what")
         table = await self._table(table_id)
         await self._join(
             conn,
@@ -545,7 +546,5 @@ def _argon2() -> Any:
     try:
         from argon2 import PasswordHasher
     except ImportError:
-        raise TableError(
-            "no_accounts", "accounts are not available on this server (argon2-cffi is missing)"
-        ) from None
+        raise TableError("no_accounts") from None
     return PasswordHasher()

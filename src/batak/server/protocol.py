@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .. import i18n
+
 __all__ = [
     "CLIENT_TYPES",
     "PROTOCOL_VERSION",
@@ -35,12 +37,28 @@ REACTIONS = ("👍", "👏", "😂", "😮", "😢", "😡", "🙏", "gg")
 
 
 class ProtocolError(ValueError):
-    """A message the server refuses; ``code`` is machine-readable, ``str()`` says why."""
+    """A message the server refuses; ``code`` is machine-readable, ``str()`` says why in English
+    and :meth:`text` in the reader's language (``batak.i18n`` message ``server.KEY``)."""
 
-    def __init__(self, code: str, message: str, ref: Any = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        code: str,
+        key: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        ref: Any = None,
+    ) -> None:
         self.code = code
+        self.key = key or code
+        self.params = dict(params or {})
         self.ref = ref
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str) -> str:
+        """Why, in ``lang`` (``en`` or ``tr``); a field's expected kind is said in it too."""
+        params = {
+            k: v.describe(lang) if isinstance(v, Field) else v for k, v in self.params.items()
+        }
+        return i18n.text(f"server.{self.key}", lang, **params)
 
 
 @dataclass(frozen=True)
@@ -52,16 +70,14 @@ class Field:
     high: int = 2**53
     nullable: bool = False
 
-    def describe(self) -> str:
+    def describe(self, lang: str = "en") -> str:
         if self.kind == "str":
-            return f"a string of 1 to {self.max_len} characters"
+            return i18n.text("server.field_str", lang, max_len=self.max_len)
         if self.kind in ("int", "seat"):
-            return f"a whole number from {self.low} to {self.high}"
-        if self.kind == "bool":
-            return "true or false"
-        if self.kind == "obj":
-            return "a JSON object"
-        return "any value"
+            return i18n.text("server.field_int", lang, low=self.low, high=self.high)
+        if self.kind in ("bool", "obj"):
+            return i18n.text(f"server.field_{self.kind}", lang)
+        return i18n.text("server.field_any", lang)
 
 
 def _s(max_len: int = 64, required: bool = True, nullable: bool = False) -> Field:
@@ -130,12 +146,16 @@ def _check(kind: str, spec: Mapping[str, Field], msg: Mapping[str, Any]) -> None
     unknown = sorted(set(msg) - set(spec) - {"type", "ref"})
     if unknown:
         raise ProtocolError(
-            "bad_message", f"{kind}: unknown field(s) {', '.join(map(repr, unknown))}"
+            "bad_message",
+            "unknown_fields",
+            {"kind": kind, "fields": ", ".join(map(repr, unknown))},
         )
     for name, f in spec.items():
         if name not in msg:
             if f.required:
-                raise ProtocolError("bad_message", f"{kind}: {name!r} is missing ({f.describe()})")
+                raise ProtocolError(
+                    "bad_message", "missing_field", {"kind": kind, "name": name, "what": f}
+                )
             continue
         value = msg[name]
         if value is None and (f.nullable or not f.required):
@@ -151,7 +171,9 @@ def _check(kind: str, spec: Mapping[str, Field], msg: Mapping[str, Any]) -> None
             ok = isinstance(value, dict)
         if not ok:
             raise ProtocolError(
-                "bad_message", f"{kind}: {name!r} must be {f.describe()}, got {_short(value)}"
+                "bad_message",
+                "bad_field",
+                {"kind": kind, "name": name, "what": f, "got": _short(value)},
             )
 
 
@@ -172,32 +194,30 @@ def parse(raw: str | bytes, max_bytes: int = 4096) -> dict[str, Any]:
     """A checked client message, or :class:`ProtocolError` saying what is wrong with it."""
     size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
     if size > max_bytes:
-        raise ProtocolError(
-            "too_big", f"a message may be at most {max_bytes} bytes, this is {size}"
-        )
+        raise ProtocolError("too_big", params={"limit": max_bytes, "size": size})
     if isinstance(raw, bytes):
-        raise ProtocolError("bad_json", "send text frames holding JSON, not binary frames")
+        raise ProtocolError("bad_json", "binary")
     try:
         msg = json.loads(raw, parse_constant=_reject_constant)
     except RecursionError:
-        raise ProtocolError("bad_json", "not JSON: nested too deeply") from None
+        raise ProtocolError("bad_json", "json_deep") from None
     except ValueError as e:
-        raise ProtocolError("bad_json", f"not JSON: {e}") from None
+        raise ProtocolError("bad_json", "not_json", {"detail": str(e)}) from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        raise ProtocolError("bad_message", 'a message is a JSON object with a "type"')
+        raise ProtocolError("bad_message", "no_type")
     kind = msg["type"]
     ref = msg.get("ref")
     if ref is not None and not (
         (isinstance(ref, str) and len(ref) <= 64)
         or (isinstance(ref, int) and not isinstance(ref, bool) and abs(ref) < 2**53)
     ):
-        raise ProtocolError("bad_message", "'ref' must be a short string or a whole number")
+        raise ProtocolError("bad_message", "bad_ref")
     spec = CLIENT_TYPES.get(kind)
     if spec is None:
         raise ProtocolError(
             "unknown_type",
-            f"unknown message type {_short(kind)}; known: {', '.join(CLIENT_TYPES)}",
-            ref,
+            params={"kind": _short(kind), "known": ", ".join(CLIENT_TYPES)},
+            ref=ref,
         )
     try:
         _check(kind, spec, msg)
@@ -206,7 +226,7 @@ def parse(raw: str | bytes, max_bytes: int = 4096) -> dict[str, Any]:
         raise
     for value in msg.values():
         if isinstance(value, float) and not math.isfinite(value):  # pragma: no cover
-            raise ProtocolError("bad_message", "numbers must be finite", ref)
+            raise ProtocolError("bad_message", "not_finite", ref=ref)
     return msg
 
 

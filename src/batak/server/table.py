@@ -15,10 +15,11 @@ import logging
 import time
 import unicodedata
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .. import i18n
 from ..game import IllegalMove
 from ..match import Match
 from ..moves import parse_move
@@ -45,12 +46,34 @@ MOVE_IDS_KEPT = 256
 
 
 class TableError(Exception):
-    """A request the table refuses; ``code`` for programs, the message for people."""
+    """A request the table refuses: ``code`` for programs, :meth:`text` for people.
 
-    def __init__(self, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
+    The words are ``batak.i18n`` message ``server.KEY`` (``key`` defaults to the code) filled in
+    with ``params``, in the language of the connection that reads them; ``message`` gives words
+    already chosen (the engine's own reasons). ``extra`` goes into the error message as fields.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        key: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        *,
+        message: str | None = None,
+        **extra: Any,
+    ) -> None:
         self.code = code
+        self.key = key or code
+        self.params = dict(params or {})
+        self.message = message
         self.extra = extra
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str) -> str:
+        """The reason in ``lang`` (``en`` or ``tr``)."""
+        if self.message is not None:
+            return self.message
+        return i18n.text(f"server.{self.key}", lang, **self.params)
 
 
 @dataclass
@@ -371,18 +394,18 @@ class Table:
             free = self.free_seats()
             if seat is not None:
                 if not 0 <= seat < len(self.seats):
-                    raise TableError("bad_seat", f"seats are 0..{len(self.seats) - 1}")
+                    raise TableError("bad_seat", params={"last": len(self.seats) - 1})
                 if seat not in free:
-                    raise TableError("seat_taken", f"seat {seat} is taken")
+                    raise TableError("seat_taken", params={"seat": seat})
                 target = seat
             elif free:
                 target = free[0]
             else:
-                raise TableError("full", "the table is full")
+                raise TableError("full")
             await self.emit("sit", {"seat": target, "player": pid, "name": conn.player.name})
             mine = target
         elif mine is None and not spectate and seat is not None:
-            raise TableError("started", "the match has started: you can watch it")
+            raise TableError("started", "started_watch")
         self._subscribe(conn, mine)
         msg = self.sync_message(mine, since)
         if ref is not None:
@@ -526,28 +549,26 @@ class Table:
     async def start_by_host(self, conn: Conn) -> None:
         assert conn.player is not None
         if conn.player.id != self.host:
-            raise TableError("not_host", "only the host can start this table")
+            raise TableError("not_host", "not_host_start")
         if self.status == "adjourned":
             await self.emit("resume", {}, status="playing")
             return
         if self.status != "waiting":
-            raise TableError("started", "the match has already started")
+            raise TableError("started")
         if self.free_seats():
             if not self.options.get("bots", True):
-                raise TableError(
-                    "seats_empty", "bots may not sit at this table: wait for every seat to fill"
-                )
+                raise TableError("seats_empty")
             await self._fill_bots()
         await self._start()
 
     async def adjourn(self, conn: Conn) -> None:
         assert conn.player is not None
         if self.kind != "private":
-            raise TableError("not_private", "only private tables can be continued later")
+            raise TableError("not_private")
         if conn.player.id != self.host:
-            raise TableError("not_host", "only the host can adjourn this table")
+            raise TableError("not_host", "not_host_adjourn")
         if self.status != "playing":
-            raise TableError("not_playing", "the match is not being played")
+            raise TableError("not_playing")
         await self.emit("adjourn", {}, status="adjourned")
 
     # ------------------------------------------------------------------ moves
@@ -555,7 +576,7 @@ class Table:
         assert conn.player is not None
         seat = self.seat_of(conn.player.id)
         if seat is None or self.subs.get(conn, -1) != seat:
-            raise TableError("not_seated", "you do not sit at this table")
+            raise TableError("not_seated")
         move_id: str = msg["id"]
         ref = msg.get("ref")
         done = self.move_ids[seat].get(move_id)
@@ -567,30 +588,25 @@ class Table:
             return
         match = self.match
         if self.status == "adjourned":
-            raise TableError("adjourned", "the match is adjourned until the host resumes it")
+            raise TableError("adjourned")
         if match is None or self.status == "waiting":
-            raise TableError("not_started", "the match has not started")
+            raise TableError("not_started")
         if match.over:
-            raise TableError("match_over", "the match is over")
+            raise TableError("match_over")
         seen = msg["v"]
         if seen > self.version:
-            raise TableError(
-                "bad_version", f"version {seen} is in the future (the table is at {self.version})"
-            )
+            raise TableError("bad_version", params={"seen": seen, "now": self.version})
         if seen < self.state_version:
             raise TableError(
-                "stale",
-                f"the table moved on since version {seen} (now {self.state_version}): "
-                "look again and resend",
-                v=self.version,
+                "stale", params={"seen": seen, "now": self.state_version}, v=self.version
             )
         if self.seats[seat].away:
-            raise TableError("away", "a bot is playing your seat: it is yours at your next turn")
+            raise TableError("away")
         err = match.game.check(msg["move"], seat)
         if err is not None:
             raise TableError(
                 "illegal" if err.code != "not_your_turn" else "not_your_turn",
-                err.text(conn.lang),
+                message=err.text(conn.lang),
                 rule=err.code,
             )
         text = _canonical(msg["move"])
@@ -609,18 +625,18 @@ class Table:
         assert conn.player is not None
         seat = self.seat_of(conn.player.id)
         if seat is None or self.subs.get(conn, -1) != seat:
-            raise TableError("not_seated", "you do not sit at this table")
+            raise TableError("not_seated")
         match = self.match
         if self.status == "adjourned":
-            raise TableError("adjourned", "the match is adjourned until the host resumes it")
+            raise TableError("adjourned")
         if match is None or self.status == "waiting":
-            raise TableError("not_started", "the match has not started")
+            raise TableError("not_started")
         if match.over:
-            raise TableError("match_over", "the match is over")
+            raise TableError("match_over")
         if self.seats[seat].away:
-            raise TableError("away", "a bot is playing your seat: it is yours at your next turn")
+            raise TableError("away")
         if match.to_move != seat:
-            raise TableError("not_your_turn", "it is not your decision: hints are for your turn")
+            raise TableError("not_your_turn", "hint_turn")
         pid = conn.player.id
         bucket = self._hint_buckets.get(pid)
         if bucket is None:
@@ -628,7 +644,7 @@ class Table:
                 self.config.hint_per_second, self.config.hint_burst, time.monotonic()
             )
         if not bucket.take(time.monotonic()):
-            raise TableError("hint_rate", "slow down: too many hints")
+            raise TableError("hint_rate")
         view = match.view(seat)
         return seat, self.version, view
 
@@ -763,25 +779,22 @@ class Table:
     async def chat(self, conn: Conn, text: str) -> None:
         assert conn.player is not None
         if conn not in self.subs:
-            raise TableError("not_at_table", "join the table to chat there")
+            raise TableError("not_at_table", "not_at_table_chat")
         clean = "".join(
             ch for ch in unicodedata.normalize("NFC", text) if unicodedata.category(ch)[0] != "C"
         ).strip()
         if not clean:
-            raise TableError("chat_empty", "say something")
+            raise TableError("chat_empty")
         if len(clean) > self.config.chat_max_chars:
-            raise TableError(
-                "chat_too_long",
-                f"a chat message may be at most {self.config.chat_max_chars} characters",
-            )
+            raise TableError("chat_too_long", params={"n": self.config.chat_max_chars})
         pid = conn.player.id
-        self._rate_limit(pid, "too many chat messages")
+        self._rate_limit(pid, "chat_rate")
         await self.emit(
             "chat",
             {"seat": self.subs.get(conn), "player": pid, "name": conn.player.name, "text": clean},
         )
 
-    def _rate_limit(self, pid: str, what: str) -> None:
+    def _rate_limit(self, pid: str, key: str) -> None:
         """Chat and reactions share one token bucket per player."""
         bucket = self._chat_buckets.get(pid)
         if bucket is None:
@@ -789,16 +802,16 @@ class Table:
                 self.config.chat_per_second, self.config.chat_burst, time.monotonic()
             )
         if not bucket.take(time.monotonic()):
-            raise TableError("chat_rate", f"slow down: {what}")
+            raise TableError("chat_rate", key)
 
     async def react(self, conn: Conn, reaction: str) -> None:
         assert conn.player is not None
         if conn not in self.subs:
-            raise TableError("not_at_table", "join the table first")
+            raise TableError("not_at_table")
         if reaction not in REACTIONS:
-            raise TableError("bad_reaction", f"reactions: {' '.join(REACTIONS)}")
+            raise TableError("bad_reaction", params={"reactions": " ".join(REACTIONS)})
         pid = conn.player.id
-        self._rate_limit(pid, "too many reactions")
+        self._rate_limit(pid, "reaction_rate")
         self.notice(
             {
                 "type": "reaction",
