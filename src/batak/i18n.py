@@ -136,6 +136,14 @@ _SERVER: dict[str, tuple[str, str]] = {
         "bu maç bitti; kaydı şurada: {url}",
     ),
     "no_table": ("there is no table {table!r}", "{table!r} diye bir masa yok"),
+    "closed": (
+        "the room {table!r} was closed: nobody came to it for a long time",
+        "{table!r} odası kapatıldı: uzun süre kimse gelmedi",
+    ),
+    "gone": (
+        "the table {table!r} was just put away: ask again",
+        "{table!r} masası az önce kaldırıldı: yeniden iste",
+    ),
     "no_code": ("no table has the code {code!r}", "{code!r} kodlu bir masa yok"),
     "join_what": ("join: give 'table' or 'code'", "join: 'table' ya da 'code' ver"),
     "bad_mode": (

@@ -34,6 +34,9 @@ class ServerConfig:
     bot_level: str = "medium"  # preferred bot; falls back to what is installed
     quick_deals: int | None = None  # public tables: match length (None: the preset's own)
     linger_seconds: float = 600.0  # a finished table stays in memory this long
+    abandon_seconds: float = 1800.0  # a private room never started, with nobody there: closed
+    adjourned_unload_seconds: float = 30 * 86400.0  # an adjourned room nobody visits: unloaded
+    reap_every: float = 30.0  # how often the hub looks for tables to drop
     # -- limits -------------------------------------------------------------------------
     max_message_bytes: int = 4096  # larger messages are refused with an error
     transport_max_bytes: int = 65536  # larger websocket frames close the connection

@@ -63,6 +63,7 @@ class Hub:
         self.ready = False
         self.connections = 0
         self._create_lock = asyncio.Lock()
+        self._load_lock = asyncio.Lock()
         self._reaper: asyncio.Task[None] | None = None
         self._handlers: dict[str, Callable[[Conn, dict[str, Any]], Awaitable[None]]] = {
             "hello": self.on_hello,
@@ -91,19 +92,29 @@ class Hub:
         """Open storage and resume every table that was not over."""
         await self.storage.open()
         for row, events in await self.storage.live_tables():
-            try:
-                table = Table(self, row, config=self.config, clock=self.clock, storage=self.storage)
-                table.resume(events)
-            except Exception:
-                log.exception("table %s could not be resumed; it is left as it was", row.id)
-                continue
-            self._add(table)
-            table.start_actor()
-            table.after_resume()
-            if table.match is not None and table.match.over and not table.finished:
-                table.post(table._finish)
+            age = time.time() - (events[-1].at if events else row.created)
+            if row.status == "adjourned" and age > self.config.adjourned_unload_seconds:
+                continue  # stays stored; loaded when someone asks for it
+            self._load(row, events, age)
         self._reaper = asyncio.get_running_loop().create_task(self._reap())
         self.ready = True
+
+    def _load(self, row: TableRow, events: list[EventRow], age: float) -> Table | None:
+        """Rebuild a stored table from its events and start it (after a restart, or when an
+        adjourned room that was put away is asked for)."""
+        try:
+            table = Table(self, row, config=self.config, clock=self.clock, storage=self.storage)
+            table.resume(events)
+        except Exception:
+            log.exception("table %s could not be resumed; it is left as it was", row.id)
+            return None
+        table.last_activity = self.clock.now() - max(0.0, age)
+        self._add(table)
+        table.start_actor()
+        table.after_resume()
+        if table.match is not None and table.match.over and not table.finished:
+            table.post(table._finish)
+        return table
 
     async def stop(self) -> None:
         self.ready = False
@@ -120,15 +131,52 @@ class Hub:
             self.forming.setdefault(table.mode, table.id)
 
     async def _reap(self) -> None:
-        """Drop finished tables from memory after a while (their records stay stored)."""
+        """Every ``reap_every`` seconds (on the server's clock), drop from memory: finished
+        tables after ``linger_seconds`` (their records stay stored); private rooms that never
+        started and had nobody there for ``abandon_seconds`` (closed for good); adjourned rooms
+        nobody visited for ``adjourned_unload_seconds`` (still stored: loaded again when asked
+        for)."""
         while True:
-            await asyncio.sleep(min(30.0, max(1.0, self.config.linger_seconds / 4)))
-            now = time.monotonic()
-            for table in list(self.tables.values()):
-                if table.finished and now - table.last_activity > self.config.linger_seconds:
-                    await table.stop()
-                    self.tables.pop(table.id, None)
-                    self.codes.pop(table.code, None)
+            await self.clock.sleep_until(self.clock.now() + self.config.reap_every)
+            try:
+                await self.reap_once()
+            except Exception:  # pragma: no cover - keep reaping
+                log.exception("reaper")
+
+    async def reap_once(self) -> None:
+        cfg = self.config
+        now = self.clock.now()
+        for table in list(self.tables.values()):
+            idle = table.idle_for(now)
+            if table.finished:
+                if now - table.last_activity > cfg.linger_seconds:
+                    await self._drop(table)
+                continue
+            if idle is None:
+                continue
+            reason, limit = "", 0.0
+            if table.kind == "private" and table.status == "waiting":
+                reason, limit = "abandoned", cfg.abandon_seconds
+            elif table.status == "adjourned":
+                reason, limit = "unload", cfg.adjourned_unload_seconds
+            if reason and idle >= limit:
+                try:
+                    done = await table.call(functools.partial(table.put_away, reason, limit))
+                except (TableError, StorageError) as e:
+                    log.warning("table %s: could not put it away: %s", table.id, e)
+                    continue
+                if done:
+                    await self._drop(table)
+
+    async def _drop(self, table: Table) -> None:
+        table.gone = True
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if self.codes.get(table.code) == table.id:
+            del self.codes[table.code]
+        if self.forming.get(table.mode or "") == table.id:
+            del self.forming[table.mode or ""]
+        await table.stop()
 
     def table_over(self, table: Table) -> None:
         if self.forming.get(table.mode or "") == table.id:
@@ -362,14 +410,24 @@ class Hub:
     async def _table(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is None:
-            stored = await self.storage.table(table_id) if len(table_id) <= 32 else None
-            if stored is not None and stored[0].status == "over":
-                raise TableError(
-                    "match_over",
-                    "match_over_record",
-                    {"url": f"{self.config.base_url}/api/tables/{table_id}/record"},
-                )
-            raise TableError("no_table", params={"table": table_id})
+            async with self._load_lock:
+                table = self.tables.get(table_id)
+                if table is not None:
+                    return table
+                stored = await self.storage.table(table_id) if len(table_id) <= 32 else None
+                if stored is not None and stored[0].status == "over":
+                    raise TableError(
+                        "match_over",
+                        "match_over_record",
+                        {"url": f"{self.config.base_url}/api/tables/{table_id}/record"},
+                    )
+                if stored is not None and stored[0].status == "closed":
+                    raise TableError("no_table", "closed", {"table": stored[0].code})
+                if stored is not None and stored[0].status == "adjourned":
+                    table = self._load(stored[0], stored[1], 0.0)  # put away earlier: back
+                    if table is not None:
+                        return table
+                raise TableError("no_table", params={"table": table_id})
         return table
 
     async def on_quick(self, conn: Conn, msg: dict[str, Any]) -> None:
@@ -462,9 +520,9 @@ class Hub:
             table_id = self.codes.get(code)
             if table_id is None:
                 stored = await self.storage.table_id_by_code(code)
-                if stored is not None:
-                    await self._table(stored)  # says why it cannot be joined
-                raise TableError("no_table", "no_code", {"code": code})
+                if stored is None:
+                    raise TableError("no_table", "no_code", {"code": code})
+                table_id = stored  # an adjourned room comes back; otherwise _table says why
         if not table_id:
             raise TableError("bad_message", "join_what")
         table = await self._table(table_id)

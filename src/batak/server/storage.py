@@ -57,7 +57,7 @@ class TableRow:
     dealer: int
     options: dict[str, Any]
     host: str | None
-    status: str  # waiting | playing | adjourned | over
+    status: str  # waiting | playing | adjourned | over | closed (an abandoned room)
     created: float
     finished: float | None = None
     record: dict[str, Any] | None = None
@@ -351,10 +351,11 @@ class Storage:
         return [EventRow(r[0], r[1], json.loads(r[2]), r[3]) for r in cur.fetchall()]
 
     async def live_tables(self) -> list[tuple[TableRow, list[EventRow]]]:
-        """Every table not yet over, with its whole event log (to resume after a restart)."""
+        """Every table not yet over (nor closed), with its whole event log (to resume after a
+        restart)."""
 
         def job(cur: Any) -> list[tuple[TableRow, list[EventRow]]]:
-            rows = self._table_rows(cur, "status <> ?", ("over",))
+            rows = self._table_rows(cur, "status NOT IN (?, ?)", ("over", "closed"))
             return [(row, self._events(cur, row.id)) for row in rows]
 
         return await self._call(job)

@@ -135,8 +135,9 @@ class Table:
         self._bots: dict[int, ServerBot] = {}
         self._chat_buckets: dict[str, Bucket] = {}
         self._hint_buckets: dict[str, Bucket] = {}
-        self.last_activity = time.monotonic()
+        self.last_activity = clock.now()  # the last event, or the last (un)subscription
         self.finished = False
+        self.gone = False  # closed or put away: the hub no longer holds it
 
     # ------------------------------------------------------------------ the actor
     def start_actor(self) -> None:
@@ -145,6 +146,10 @@ class Table:
     async def _run(self) -> None:
         while True:
             fn, fut = await self._inbox.get()
+            if self.gone:  # put away: nothing more happens here
+                if fut is not None and not fut.done():
+                    fut.set_exception(TableError("no_table", "gone", {"table": self.id}))
+                continue
             try:
                 result = await fn()
             except Exception as e:
@@ -158,6 +163,8 @@ class Table:
 
     async def call(self, fn: Callable[[], Awaitable[T]]) -> T:
         """Run ``fn`` inside the actor, after everything queued before it."""
+        if self.gone:
+            raise TableError("no_table", "gone", {"table": self.id})
         fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._inbox.put_nowait((fn, fut))
         return await fut
@@ -173,6 +180,34 @@ class Table:
         if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
+        while not self._inbox.empty():  # requests that came too late
+            _, fut = self._inbox.get_nowait()
+            if fut is not None and not fut.done():
+                fut.set_exception(TableError("no_table", "gone", {"table": self.id}))
+
+    def idle_for(self, now: float) -> float | None:
+        """Seconds since anything happened here with nobody connected; None while anyone is."""
+        if self.subs:
+            return None
+        return now - self.last_activity
+
+    async def put_away(self, reason: str, idle: float) -> bool:
+        """Inside the actor: close an abandoned waiting room (``reason`` ``abandoned``: stored
+        as ``closed``) or unload an adjourned one (``unload``: it stays stored and comes back on
+        request), if it is still so and idle for ``idle`` seconds. True if done."""
+        quiet = self.idle_for(self.clock.now())
+        if self.gone or quiet is None or quiet < idle:
+            return False
+        if reason == "abandoned":
+            if self.status != "waiting" or self.kind != "private":
+                return False
+            await self.storage.set_status(self.id, "closed")
+            self.status = "closed"
+        elif self.status != "adjourned":
+            return False
+        self.gone = True
+        log.info("table %s: %s after %.0f s with nobody there", self.id, reason, quiet)
+        return True
 
     # ------------------------------------------------------------------ events
     def apply(self, version: int, kind: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -255,7 +290,7 @@ class Table:
             self.id, [EventRow(version, kind, data, time.time())], status
         )
         ev = self.apply(version, kind, data)
-        self.last_activity = time.monotonic()
+        self.last_activity = self.clock.now()
         if before is not None:
             before(version)
         if kind in STATE_EVENTS:
@@ -417,6 +452,7 @@ class Table:
 
     def _subscribe(self, conn: Conn, seat: int | None) -> None:
         self.subs[conn] = seat
+        self.last_activity = self.clock.now()
         conn.tables.add(self.id)
         if seat is None:
             return
@@ -438,6 +474,8 @@ class Table:
             await self.emit("back", {"seat": seat})
 
     async def unsubscribe(self, conn: Conn) -> None:
+        if conn in self.subs:
+            self.last_activity = self.clock.now()
         seat = self.subs.pop(conn, None)
         conn.tables.discard(self.id)
         if seat is None:
