@@ -439,7 +439,7 @@ const ACTIONS = {
 
 document.addEventListener("click", (e) => {
   const el = e.target.closest("[data-action]");
-  if (!el) return;
+  if (!el || el.tagName === "FORM") return; // forms act on submit only
   const a = el.getAttribute("data-action");
   if (el.tagName === "A") e.preventDefault();
   if (ACTIONS[a]) ACTIONS[a](el);
@@ -583,7 +583,7 @@ function optionValueText(name, value) {
   if (value === null || value === undefined) return t("none");
   if (name === "fixed_trump") return SYMBOL[value] + " " + t("suit_" + value);
   const meanings = S.catalog.options[name].values[String(value)];
-  return meanings ? `${value}: ${pick(meanings)}` : String(value);
+  return meanings ? pick(meanings) : String(value);
 }
 
 function renderCreateOptions() {

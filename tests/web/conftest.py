@@ -1,0 +1,138 @@
+"""Browser tests: a real ``batak serve`` process and Debian's Chromium driven by Playwright.
+
+The server runs as a subprocess on a free port with its own data folder (so a test can kill it
+and start it again on the same data). Chromium is the system one (``/usr/bin/chromium``, from
+``apt-get install chromium``), launched headless with ``--no-sandbox``; Playwright never downloads
+a browser. Without Playwright or Chromium the tests are skipped, except under CI (``CI=true``),
+where that is an error. Screenshots go to ``test-artifacts/`` (or ``$BATAK_ARTIFACTS``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("BATAK_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(os.environ.get("BATAK_ARTIFACTS") or Path(__file__).parents[2] / "test-artifacts")
+
+try:
+    from playwright.sync_api import Browser, sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None  # type: ignore[assignment]
+
+_missing = None
+if sync_playwright is None:
+    _missing = "playwright is not installed (pip install playwright)"
+elif not Path(CHROMIUM).exists():
+    _missing = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+
+if _missing is not None:
+    if os.environ.get("CI"):
+        raise RuntimeError(f"browser tests need a browser under CI: {_missing}")
+    pytest.skip(_missing, allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``batak serve`` in a subprocess; :meth:`kill` and :meth:`start` keep port and data."""
+
+    def __init__(self, data: Path, *extra: str) -> None:
+        self.data = data
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.extra = extra
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = data / "server.log"
+
+    def start(self) -> None:
+        cmd = [
+            sys.executable, "-m", "batak", "serve",
+            "--host", "127.0.0.1", "--port", str(self.port), "--data", str(self.data),
+            "--bot-delay", "0.05", "--quick-fill-seconds", "1", "--log-level", "warning",
+            *self.extra,
+        ]  # fmt: skip
+        out = self.log.open("ab")
+        self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not become healthy in 30 s")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.proc = None
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path)
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture
+def errors() -> list[str]:
+    """JavaScript errors seen by any page of the test (pages add to it via :func:`watch`)."""
+    return []
+
+
+def watch(page: Any, errors: list[str]) -> Any:
+    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    page.on(
+        "console",
+        lambda m: errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None,
+    )
+    return page

@@ -1,0 +1,399 @@
+"""The web client in a real Chromium against a real server (issue 5).
+
+Four browsers play a private room to the score sheet; a refused card shows the engine's reason;
+the page reconnects by itself after the server is killed and started again; switching language
+changes every visible text; the lobby and the table work on a phone-sized touch screen; the
+client's own logic (cards, texts) is unit-tested inside the browser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import Server, watch
+from playwright.sync_api import Browser, Page, expect
+
+from batak.record import loads
+
+STATIC = Path(__file__).parents[2] / "src" / "batak" / "web" / "static"
+TIMEOUT = 20_000  # ms, for one thing to appear
+
+
+def open_page(
+    browser: Browser, server: Server, errors: list[str], *, locale: str = "en-US", **ctx: Any
+) -> Page:
+    context = browser.new_context(locale=locale, **ctx)
+    context.set_default_timeout(TIMEOUT)
+    page = watch(context.new_page(), errors)
+    page.goto(server.url + "/")
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    return page
+
+
+def set_name(page: Page, name: str) -> None:
+    page.fill("#name-input", name)
+    page.press("#name-input", "Enter")
+    expect(page.locator("#name-input")).to_have_value(name)
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    page.wait_for_function(
+        f"window.batak.state.player && window.batak.state.player.name === {json.dumps(name)}"
+    )
+
+
+def settle(page: Page) -> None:
+    """Wait until every move this page sent is acknowledged or refused."""
+    page.wait_for_function("window.batak.state.pending.size === 0")
+
+
+def my_turn(page: Page) -> bool:
+    return page.get_by_test_id("your-turn").count() > 0
+
+
+def act(page: Page, *, keyboard: bool = False) -> str | None:
+    """Make the page's decision if it is its turn: first bid button, first koz, first legal card."""
+    if not my_turn(page):
+        return None
+    buttons = page.locator(".bids button")
+    if buttons.count():
+        move = buttons.first.get_attribute("data-move")
+        buttons.first.click()
+    else:
+        cards = page.locator(".card.legal")
+        if not cards.count():
+            return None
+        move = cards.first.get_attribute("data-card")
+        if keyboard:
+            cards.first.focus()
+            page.keyboard.press("Enter")
+        else:
+            cards.first.click()
+    settle(page)
+    return move
+
+
+def no_js_errors(errors: list[str], allow: tuple[str, ...] = ()) -> None:
+    bad = [e for e in errors if not any(a in e for a in allow)]
+    assert not bad, bad
+
+
+# ---------------------------------------------------------------------- four players
+def test_four_browsers_play_a_private_room_to_the_score_sheet(
+    browser: Browser, server: Server, artifacts: Path, errors: list[str]
+) -> None:
+    host = open_page(browser, server, errors, viewport={"width": 1280, "height": 860})
+    set_name(host, "Ayşe")
+    host.screenshot(path=str(artifacts / "lobby-en.png"), full_page=True)
+    host.select_option("#preset-select", "standard")
+    host.fill("input[name=deals]", "1")
+    host.get_by_test_id("create-room").click()
+    code = host.get_by_test_id("room-code").inner_text()
+    invite = host.get_by_test_id("invite").get_attribute("href")
+    assert invite and invite.endswith("/join/" + code)
+
+    guests: list[Page] = []
+    for name, locale in (("Burak", "tr-TR"), ("Cem", "en-US"), ("Deniz", "en-US")):
+        page = open_page(browser, server, errors, locale=locale)
+        set_name(page, name)
+        page.goto(invite)
+        expect(page.locator("#felt")).to_be_visible()
+        expect(page.locator(".seat.pos-bottom .name")).to_have_text(name)
+        guests.append(page)
+    pages = [host, *guests]
+    expect(host.locator(".seat .name")).to_have_count(4)
+    host.get_by_test_id("start").click()
+    for page in pages:
+        expect(page.locator("#hand .card")).to_have_count(13)
+
+    refused = {"en": False, "tr": False}
+    used_keyboard = False
+    shot = False
+    deadline = time.monotonic() + 240
+    while not all(p.get_by_test_id("match-over").count() for p in pages):
+        assert time.monotonic() < deadline, "the deal did not finish in time"
+        moved = False
+        for page in pages:
+            if not my_turn(page):
+                continue
+            lang = page.evaluate("window.batak.lang()")
+            dimmed = page.locator(".card.dimmed")
+            if not refused[lang] and dimmed.count():
+                # a card the rules forbid: the server refuses it with the engine's reason
+                before = page.evaluate("window.batak.state.table.view.hand.length")
+                dimmed.first.click()
+                settle(page)
+                box = page.get_by_test_id("refused")
+                expect(box).to_be_visible()
+                text = box.inner_text()
+                assert text.startswith("Olmaz:" if lang == "tr" else "Not allowed:"), text
+                assert len(text) > 20
+                assert page.evaluate("window.batak.state.table.view.hand.length") == before
+                refused[lang] = True
+            use_keys = not used_keyboard and page.locator(".card.legal").count() > 0
+            if act(page, keyboard=use_keys):
+                moved = True
+                used_keyboard = used_keyboard or use_keys
+            if not shot and page is host and host.locator(".played").count() >= 2:
+                host.screenshot(path=str(artifacts / "table-en.png"))
+                shot = True
+        if not moved:
+            time.sleep(0.05)
+    assert refused == {"en": True, "tr": True}
+    assert used_keyboard
+
+    for page in pages:
+        sheet = page.get_by_test_id("sheet").first
+        expect(sheet.locator("tbody tr")).to_have_count(1)
+        expect(page.get_by_test_id("match-over")).to_be_visible()
+    host.screenshot(path=str(artifacts / "match-over-en.png"))
+    guests[0].screenshot(path=str(artifacts / "match-over-tr.png"))
+    # the score sheet shows the engine's totals, the same on every page
+    totals = [p.evaluate("window.batak.state.table.view.match.totals") for p in pages]
+    assert all(x == totals[0] for x in totals)
+    shown = [int(x) for x in sheet_totals(host)]
+    assert shown == totals[0]
+    # the record link downloads the game record, which the engine replays
+    href = host.get_by_test_id("record").get_attribute("href")
+    assert href
+    response = host.request.get(server.url + href)
+    assert response.status == 200
+    match = loads(response.text())
+    assert match.over and list(match.totals) == totals[0]
+    no_js_errors(errors)
+
+
+def sheet_totals(page: Page) -> list[str]:
+    cells = page.get_by_test_id("sheet").first.locator("tfoot th.num")
+    return [c.strip() for c in cells.all_inner_texts()]
+
+
+# ---------------------------------------------------------------------- reconnecting
+def test_the_page_reconnects_by_itself_after_the_server_restarts(
+    browser: Browser, server: Server, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors)
+    page.get_by_test_id("create-room").click()
+    page.get_by_test_id("start").click()
+    expect(page.locator("#hand .card")).to_have_count(13)
+    table = page.evaluate("window.batak.state.table.id")
+    hand = page.evaluate("window.batak.state.table.view.hand")
+
+    server.kill()
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("offline"))
+    expect(page.get_by_test_id("status")).to_have_text("Offline: reconnecting…")
+    server.start()
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"), timeout=30_000)
+    assert page.evaluate("window.batak.state.table.id") == table
+    assert page.evaluate("window.batak.state.table.view.hand") == hand
+    expect(page.locator("#hand .card")).to_have_count(13)
+    # and the game goes on: the seat is ours again at our decision
+    deadline = time.monotonic() + 60
+    played = 0
+    while played < 2:
+        assert time.monotonic() < deadline, "could not play after reconnecting"
+        if act(page):
+            played += 1
+        else:
+            time.sleep(0.1)
+    # failed websocket connections while the server is down are expected console errors
+    no_js_errors(errors, allow=("WebSocket", "ERR_CONNECTION_REFUSED", "Failed to load resource"))
+
+
+# ---------------------------------------------------------------------- language
+def english_only_texts(page: Page) -> list[str]:
+    """Every English text of the client that differs from its Turkish one (no placeholders)."""
+    texts: dict[str, dict[str, str]] = page.evaluate("window.batak.TEXT")
+    return [
+        v["en"]
+        for v in texts.values()
+        if v["en"] != v["tr"] and "{" not in v["en"] and len(v["en"]) >= 4
+    ]
+
+
+def visible_text(page: Page) -> str:
+    """The page's text as shown, without option names (``<code>``: identifiers, not words)."""
+    return str(
+        page.evaluate(
+            """() => {
+            const codes = [...document.querySelectorAll('code')];
+            codes.forEach(c => c.style.display = 'none');
+            const text = document.body.innerText;
+            codes.forEach(c => c.style.display = '');
+            return text;
+        }"""
+        )
+    )
+
+
+def still_english(english: list[str], text: str) -> list[str]:
+    return [e for e in english if re.search(r"(?<!\w)" + re.escape(e) + r"(?!\w)", text)]
+
+
+def test_switching_language_changes_every_visible_text(
+    browser: Browser, server: Server, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, viewport={"width": 1280, "height": 860})
+    english = english_only_texts(page)
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert "Quick play" in visible_text(page)
+
+    page.get_by_test_id("lang").click()
+    expect(page.locator("#h-quick")).to_have_text("Hızlı oyun")
+    assert page.evaluate("document.documentElement.lang") == "tr"
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    page.locator("details summary").click()  # the table options too
+    text = visible_text(page)
+    left = still_english(english, text)
+    assert not left, left
+    page.screenshot(path=str(artifacts / "lobby-tr.png"), full_page=True)
+
+    # remembered: a reload stays in Turkish
+    page.reload()
+    expect(page.locator("#h-quick")).to_have_text("Hızlı oyun")
+
+    # at a table: quick play, computer players fill the seats
+    page.get_by_test_id("quick-kitty").click()
+    expect(page.locator("#hand .card")).to_have_count(16, timeout=30_000)
+    page.get_by_role("button", name="Yazboz").click()
+    text = visible_text(page)
+    left = still_english(english, text)
+    assert not left, left
+    page.keyboard.press("Escape")
+    page.get_by_test_id("lang").click()
+    expect(page.get_by_role("button", name="Score sheet (yazboz)")).to_be_visible()
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    # the server's own texts follow: a hint comes in English now
+    deadline = time.monotonic() + 60
+    while not my_turn(page):
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    page.get_by_test_id("teach").click()
+    expect(page.get_by_test_id("hint")).to_contain_text("Suggestion:")
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- phone
+def test_a_phone_can_play(
+    browser: Browser, server: Server, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(
+        browser,
+        server,
+        errors,
+        locale="tr-TR",
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    assert page.evaluate("document.documentElement.lang") == "tr"  # the browser's language
+    width = page.evaluate("window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+    page.screenshot(path=str(artifacts / "lobby-phone-tr.png"), full_page=True)
+    page.get_by_test_id("quick-ihaleli").tap()
+    expect(page.locator("#hand .card")).to_have_count(13, timeout=30_000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+    # every card of the hand is on the screen
+    for box in page.locator("#hand .card").evaluate_all(
+        "cards => cards.map(c => c.getBoundingClientRect()).map(r => [r.left, r.right])"
+    ):
+        assert box[0] >= -1 and box[1] <= width + 1, box
+    deadline = time.monotonic() + 60
+    while not my_turn(page):
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    page.screenshot(path=str(artifacts / "table-phone-tr.png"))
+    page.locator(".bids button").first.tap()
+    settle(page)
+    expect(page.get_by_test_id("your-turn")).to_have_count(0)
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- rules pages
+def test_rules_pages_come_from_the_rules_data(
+    browser: Browser, server: Server, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors)
+    page.goto(server.url + "/rules")
+    expect(page.locator("ul.presets li")).to_have_count(14)
+    page.get_by_role("link", name="zipi-kitty").click()
+    expect(page.locator("h2")).to_have_text("Rules: zipi-kitty")
+
+    def row(option: str) -> Any:
+        code = page.locator("code", has_text=re.compile(f"^{option}$"))
+        return page.locator("table.rules tr", has=code)
+
+    expect(row("kitty_size").locator("td").nth(1)).to_have_text("4")
+    expect(row("overtake")).to_contain_text("yükseltme")
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- client logic
+def test_client_logic_in_the_browser(browser: Browser, server: Server, errors: list[str]) -> None:
+    page = open_page(browser, server, errors)
+    result = page.evaluate(
+        """async () => {
+        const c = await import('/static/cards.js');
+        const i = await import('/static/i18n.js');
+        i.setLang('tr');
+        const tr = [c.cardName('KH'), c.cardName('TS'), i.t('bid', {n: 7}), i.t('nope')];
+        i.setLang('en');
+        return {
+          sorted: c.sortHand(['2D', 'AS', 'TH', 'KS', '3C', 'AD']),
+          sortedKoz: c.sortHand(['2D', 'AS', 'TH', 'KS', '3C', 'AD'], 'D'),
+          label: c.cardLabel('TH'),
+          en: [c.cardName('KH'), i.t('bid', {n: 7})],
+          tr,
+          svg: c.cardSVG('QS').startsWith('<svg'),
+        };
+    }"""
+    )
+    assert result["sorted"] == ["AS", "KS", "TH", "3C", "AD", "2D"]
+    assert result["sortedKoz"] == ["AD", "2D", "AS", "KS", "TH", "3C"]
+    assert result["label"] == "10♥"
+    assert result["en"] == ["king of hearts", "Bid 7"]
+    assert result["tr"] == ["kupa papaz", "maça 10", "7 de", "nope"]
+    assert result["svg"]
+    no_js_errors(errors)
+
+
+def test_every_text_the_client_uses_exists_in_both_languages() -> None:
+    i18n = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    keys = set(re.findall(r"^  (\w+): \{", i18n, re.M))
+    for key in keys:
+        entry = re.search(rf"^  {key}: \{{(.*?)\}},?$", i18n, re.M | re.S)
+        assert entry and "en:" in entry.group(1) and "tr:" in entry.group(1), key
+    app = (STATIC / "app.js").read_text(encoding="utf-8")
+    used = set(re.findall(r"\bt\(\s*\"(\w+)\"(?!\s*\+)", app))
+    missing = used - keys
+    assert not missing, missing
+    # keys built at run time: t("mode_" + m), t("status_" + s), t("level_" + l), t("suit_" + s)
+    for prefix, names in {
+        "mode_": ["ihaleli", "kozmaca", "esli", "kitty"],
+        "status_": ["waiting", "playing", "adjourned", "over"],
+        "level_": ["easy", "medium", "hard"],
+        "suit_": ["S", "H", "D", "C"],
+        "rank_": ["A", "K", "Q", "J"],
+    }.items():
+        for n in names:
+            assert prefix + n in keys, prefix + n
+
+
+def test_the_server_serves_the_client_and_the_rules_data(server: Server) -> None:
+    import urllib.request
+
+    for path in ("/", "/join/ABCD", "/rules/standard", "/table/t123"):
+        with urllib.request.urlopen(server.url + path) as r:
+            assert r.status == 200
+            assert b'src="/static/app.js"' in r.read()
+    with urllib.request.urlopen(server.url + "/api/rules") as r:
+        data = json.load(r)
+    assert len(data["presets"]) == 14
+    assert data["options"]["overtake"]["help"]["tr"].startswith("yükseltme")
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(server.url + "/static/nope.js")
+    assert e.value.code == 404
