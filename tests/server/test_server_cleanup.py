@@ -60,7 +60,7 @@ def test_an_abandoned_private_room_is_closed(tmp_path: Path) -> None:
             assert t not in back.welcome["tables"]
             for how in ({"code": code}, {"table": t}):
                 with pytest.raises(ServerError) as e:
-                    await back.join(**how)  # type: ignore[arg-type]
+                    await back.join(**how)
                 assert e.value.code == "no_table" and "kapatıldı" in e.value.message
             for c in (back, kept):
                 await c.close()

@@ -37,6 +37,8 @@ class ServerConfig:
     abandon_seconds: float = 1800.0  # a private room never started, with nobody there: closed
     adjourned_unload_seconds: float = 30 * 86400.0  # an adjourned room nobody visits: unloaded
     reap_every: float = 30.0  # how often the hub looks for tables to drop
+    retry_base: float = 0.25  # a bot's or timeout's move that could not be stored is retried
+    retry_max: float = 30.0  # after retry_base, doubling up to retry_max seconds
     # -- limits -------------------------------------------------------------------------
     max_message_bytes: int = 4096  # larger messages are refused with an error
     transport_max_bytes: int = 65536  # larger websocket frames close the connection

@@ -30,7 +30,7 @@ from .clock import Clock
 from .config import ServerConfig
 from .conn import Bucket, Conn
 from .protocol import REACTIONS, dumps
-from .storage import EventRow, Storage, TableRow
+from .storage import EventRow, Storage, StorageError, TableRow
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -129,8 +129,11 @@ class Table:
         self._epoch = 0
         self._timer: asyncio.Task[None] | None = None
         self._fill_task: asyncio.Task[None] | None = None
-        self._inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]]
-        self._inbox = asyncio.Queue()
+        #: (job, the caller's future or None for timers, how many times a timer job failed)
+        self._inbox: asyncio.Queue[
+            tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None, int]
+        ] = asyncio.Queue()
+        self._retries: set[asyncio.Task[None]] = set()
         self._task: asyncio.Task[None] | None = None
         self._bots: dict[int, ServerBot] = {}
         self._chat_buckets: dict[str, Bucket] = {}
@@ -145,7 +148,7 @@ class Table:
 
     async def _run(self) -> None:
         while True:
-            fn, fut = await self._inbox.get()
+            fn, fut, failed = await self._inbox.get()
             if self.gone:  # put away: nothing more happens here
                 if fut is not None and not fut.done():
                     fut.set_exception(TableError("no_table", "gone", {"table": self.id}))
@@ -154,7 +157,9 @@ class Table:
                 result = await fn()
             except Exception as e:
                 if fut is not None and not fut.done():
-                    fut.set_exception(e)
+                    fut.set_exception(e)  # a request: its sender hears of it
+                elif isinstance(e, StorageError):
+                    self._retry_later(fn, failed + 1, e)  # a bot, a clock: must not stall
                 elif not isinstance(e, TableError):
                     log.exception("table %s: error in a timer", self.id)
             else:
@@ -166,22 +171,45 @@ class Table:
         if self.gone:
             raise TableError("no_table", "gone", {"table": self.id})
         fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._inbox.put_nowait((fn, fut))
+        self._inbox.put_nowait((fn, fut, 0))
         return await fut
 
     def post(self, fn: Callable[[], Awaitable[Any]]) -> None:
         """Queue ``fn`` for the actor without waiting (timers use this)."""
-        self._inbox.put_nowait((fn, None))
+        self._inbox.put_nowait((fn, None, 0))
+
+    def _retry_later(self, fn: Callable[[], Awaitable[Any]], failed: int, err: Exception) -> None:
+        """A timer's job (a bot's or a timeout's move, a bank step, a seat given to a bot, the
+        start) could not be stored: nothing changed, so run it again after a pause that doubles
+        each time (``retry_base`` up to ``retry_max`` seconds), for as long as it takes. The job
+        checks again that it is still due when it runs."""
+        delay = min(self.config.retry_max, self.config.retry_base * 2 ** (failed - 1))
+        log.warning(
+            "table %s: could not store (%s); trying again in %.2f s (failure %d)",
+            self.id,
+            err,
+            delay,
+            failed,
+        )
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            self._inbox.put_nowait((fn, None, failed))
+
+        task = asyncio.get_running_loop().create_task(later())
+        self._retries.add(task)
+        task.add_done_callback(self._retries.discard)
 
     async def stop(self) -> None:
-        for task in [self._task, self._timer, self._fill_task, *(s.hold_task for s in self.seats)]:
+        tasks = [self._task, self._timer, self._fill_task, *(s.hold_task for s in self.seats)]
+        for task in [*tasks, *self._retries]:
             if task is not None:
                 task.cancel()
         if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
         while not self._inbox.empty():  # requests that came too late
-            _, fut = self._inbox.get_nowait()
+            _, fut, _ = self._inbox.get_nowait()
             if fut is not None and not fut.done():
                 fut.set_exception(TableError("no_table", "gone", {"table": self.id}))
 
@@ -699,14 +727,18 @@ class Table:
         data: dict[str, Any] = {"seat": seat, "move": move, "by": by, "deal": len(match.games)}
         if move_id is not None:
             data["id"] = move_id
-        over_before = match.over
         await self.emit("move", data, before=before)
-        if match.over and not over_before:
-            await self._finish()
+        if match.over and not self.finished:
+            try:
+                await self._finish()
+            except StorageError as e:  # the move is stored: only the record waits
+                self._retry_later(self._finish, 1, e)
 
     async def _finish(self) -> None:
         match = self.match
         assert match is not None
+        if self.finished:
+            return
         self._cancel_timer()
         self.deadline = None
         self.decision_seat = None
@@ -777,9 +809,15 @@ class Table:
         left = self.bank[seat]
         if left > 0:
             step = min(self.config.bank_step, left)
-            assert self.deadline is not None
-            self.deadline += step
-            await self.emit("bank", {"seat": seat, "left": round(left - step, 3), "step": step})
+            deadline = self.deadline
+            assert deadline is not None
+
+            def extend(version: int) -> None:  # only once stored (a failed write changes nothing)
+                self.deadline = deadline + step
+
+            await self.emit(
+                "bank", {"seat": seat, "left": round(left - step, 3), "step": step}, before=extend
+            )
             self._timer = asyncio.get_running_loop().create_task(self._clock_wait(epoch))
             return
         view = self.match.view(seat)
