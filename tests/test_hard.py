@@ -75,3 +75,106 @@ def test_hard_searches_only_up_to_its_hand_size_limit() -> None:
         if view["phase"] == "play" and len(view["legal_moves"]) > 1:
             assert bot.last.searched == (cards <= 3), (cards, bot.last)
         game.play(move)
+
+
+# ---------------------------------------------------------------------- bidding by simulation
+ALL_PRESETS = [
+    "standard",
+    "sultan-ihaleli",
+    "sultan-esli",
+    "sultan-kozmaca",
+    "zipi-kitty",
+    "esli-acik",
+    "cetinsgame-ihaleli",
+    "gamelake-esli",
+]
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_hard_bids_buries_and_names_trumps_by_simulation(preset: str) -> None:
+    """Every decision before the card play is legal and made by the simulation (worlds > 0)."""
+    for seed in (1, 2):
+        game = batak.Game(preset, seed=seed)
+        bot = HardPlayer(seed=7, worlds=4, max_cards=0, bid_worlds=6)
+        phases: set[str] = set()
+        while game.phase.value != "over":
+            view = _view(game)
+            move = bot.choose(view)
+            assert move in view["legal_moves"]
+            if view["phase"] != "play" and len(view["legal_moves"]) > 1:
+                assert bot.last.searched and bot.last.worlds == 6, (view["phase"], bot.last)
+                phases.add(view["phase"])
+            game.play(move)
+        if game.rules.bidding == "auction":
+            assert "bidding" in phases
+        if preset == "zipi-kitty":
+            assert "bury" in phases or game.contract is None
+
+
+def _bidding_view(preset: str, seed: int) -> dict[str, Any]:
+    return _view(batak.Game(preset, seed=seed))
+
+
+@pytest.mark.parametrize("preset", ["standard", "sultan-kozmaca", "zipi-kitty"])
+def test_simulated_bid_is_deterministic(preset: str) -> None:
+    view = _bidding_view(preset, 31)
+    moves = set()
+    for _ in range(2):
+        bot = HardPlayer(seed=5, bid_worlds=12)
+        moves.add(bot.choose(view))
+        moves.add(bot.choose(view))  # the memoised pool gives the same answer
+    assert len(moves) == 1
+
+
+def test_simulated_bid_under_a_tiny_budget_uses_fewer_worlds() -> None:
+    view = _bidding_view("standard", 12)
+    bot = HardPlayer(seed=1, bid_worlds=40)
+    move = bot.choose_within(view, 0.0)
+    assert move in view["legal_moves"]
+    assert 1 <= bot.last.worlds < 40
+    assert bot.choose(view) in view["legal_moves"]  # and the full pool afterwards
+    assert bot.last.worlds == 40
+
+
+def test_the_simulation_sees_only_the_view() -> None:
+    """Two deals that agree on what seat 1 sees (its hand and the auction) but not on the other
+    hands get the same bid: the simulation deals the hidden cards itself."""
+    game = batak.Game("standard", seed=8)
+    view = _view(game)
+    seat = view["seat"]
+    hands = [list(map(str, h)) for h in game.hands]
+    others = [c for s, h in enumerate(hands) if s != seat for c in h]
+    others.reverse()
+    new_hands = []
+    i = 0
+    for s in range(4):
+        if s == seat:
+            new_hands.append(hands[s])
+        else:
+            new_hands.append(others[i : i + 13])
+            i += 13
+    other = batak.Game("standard", hands=[" ".join(h) for h in new_hands], dealer=game.dealer)
+    view2 = _view(other)
+    assert view2["hand"] == view["hand"] and view2["seat"] == seat
+    a = HardPlayer(seed=3, bid_worlds=10).choose(view)
+    b = HardPlayer(seed=3, bid_worlds=10).choose(view2)
+    assert a == b
+
+
+def test_a_huge_hand_bids_and_a_poor_one_passes() -> None:
+    strong = "AS KS QS JS TS 9S 8S AH KH QH AD KD AC"
+    weak = "2S 3S 4H 5H 6H 2D 3D 4D 7C 8C 3C 4C 5C"
+    for hand, expect_bid in ((strong, True), (weak, False)):
+        rest = [c for c in _all_cards() if c not in hand.split()]
+        hands = [" ".join(rest[0:13]), hand, " ".join(rest[13:26]), " ".join(rest[26:39])]
+        game = batak.Game("sultan-ihaleli", hands=hands, dealer=0)
+        view = _view(game)
+        assert view["seat"] == 1
+        move = HardPlayer(seed=1, bid_worlds=16).choose(view)
+        assert move.startswith("bid") == expect_bid, move
+        if expect_bid:
+            assert int(move.split()[1]) >= 9  # sultan pays for the level: bid it
+
+
+def _all_cards() -> list[str]:
+    return [r + s for s in "SHDC" for r in "AKQJT98765432"]

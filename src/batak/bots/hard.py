@@ -31,11 +31,15 @@ from typing import Any
 
 from ..rules import Rules
 from . import solver as _solver
+from .bidsim import BidSim, SimDecision, SimParams, decide_bid, decide_bury, decide_trump, pool_key
 from .knowledge import Knowledge, auction_bias, sample_world
 from .medium import MediumPlayer
 from .simple import CARD_INDEX, Table, card_text, decision_rng, parse_view, trick_state
 
-__all__ = ["HardPlayer", "HardStats"]
+__all__ = ["HARD_SIM", "HardPlayer", "HardPlayerMediumBids", "HardStats"]
+
+#: The simulated auction, trump and kitty decisions' tuning (see :mod:`batak.bots.bidsim`).
+HARD_SIM = SimParams()
 
 
 @dataclass(slots=True)
@@ -60,8 +64,13 @@ class HardPlayer:
         seed: int | None = None,
         worlds: int = 24,
         max_cards: int | None = None,
+        bidding: str = "sim",
+        bid_worlds: int | None = None,
+        sim: SimParams | None = None,
         **_options: Any,
     ) -> None:
+        if bidding not in ("sim", "medium"):
+            raise ValueError(f"bidding must be 'sim' or 'medium', got {bidding!r}")
         self.seed = seed if seed is not None else secrets.randbits(64)
         self.worlds = worlds
         # The compiled solver handles 9-card positions in milliseconds; the Python one only
@@ -69,6 +78,10 @@ class HardPlayer:
         default_cards = 9 if _solver.c_engine_available() else 4
         self.max_cards = max_cards if max_cards is not None else default_cards
         self.medium = MediumPlayer(seed=self.seed)
+        self.bidding = bidding
+        self.sim_params = sim or HARD_SIM
+        self.bid_worlds = bid_worlds if bid_worlds is not None else self.sim_params.worlds
+        self._sim: BidSim | None = None  # the pool of worlds of the current deal's auction
         self.last = HardStats()
 
     # ------------------------------------------------------------------ public
@@ -91,6 +104,11 @@ class HardPlayer:
             self.last.fallback = "only move"
             return legal[0]
         if t.phase != "play" or t.seat is None:
+            if self.bidding == "sim" and t.seat is not None and self.bid_worlds > 0:
+                decision = self._simulate(t, deadline)
+                self.last.seconds = time.perf_counter() - start
+                if decision is not None and decision.move in legal:
+                    return decision.move
             self.last.fallback = "not card play"
             return self.medium.choose(view)
         cards_left = t.hand_sizes[t.seat]
@@ -103,6 +121,26 @@ class HardPlayer:
             self.last.fallback = "no world finished before the deadline"
             return self.medium.choose(view)
         return move
+
+    def _simulate(self, t: Table, deadline: float | None) -> SimDecision | None:
+        """The auction, kitty or trump decision by simulation (:mod:`batak.bots.bidsim`)."""
+        key = pool_key(t, self.seed)
+        sim = self._sim
+        if sim is None or sim.key != key or len(sim.pool) != self.bid_worlds:
+            sim = BidSim(t, self.seed, worlds=self.bid_worlds)
+            self._sim = sim
+        p = self.sim_params
+        if t.phase == "bidding":
+            d = decide_bid(t, sim, p, deadline)
+        elif t.phase == "trump":
+            d = decide_trump(t, sim, p, deadline)
+        elif t.phase == "bury":
+            d = decide_bury(t, sim, p, deadline)
+        else:  # pragma: no cover - no other phase has moves
+            return None
+        self.last.worlds = d.worlds
+        self.last.searched = True
+        return d
 
     def _side(self, t: Table, seat: int) -> frozenset[int]:
         """The seats whose tricks count together for ``seat`` in the double-dummy search."""
@@ -211,3 +249,14 @@ class HardPlayer:
             )
             return gained + value
         return gained + _solver.solve_position(pos, engine="python")
+
+
+class HardPlayerMediumBids(HardPlayer):
+    """The hard player as it was before it bid by simulation: its auction, kitty and trump choice
+    are the medium player's (for measuring the simulation in the arena)."""
+
+    name = "hard-medium-bids"
+
+    def __init__(self, *, seed: int | None = None, **options: Any) -> None:
+        options["bidding"] = "medium"
+        super().__init__(seed=seed, **options)

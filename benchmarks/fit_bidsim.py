@@ -1,0 +1,88 @@
+"""Calibrate the hard player's simulated bidding (batak.bots.bidsim) against real play.
+
+Plays seeded deals with the arena's seating (hard, medium, hard, medium; hard's own bidding) and,
+when the card play starts, asks the simulation of every seat for its side's expected tricks with
+the contract and trump as they are (the pool of worlds that seat would use, weighted by the
+auction). At the end of the deal it compares them with the tricks the side really took, per role
+(the bidder's side, the defenders), and prints the mean error: the ``bias_declare`` and
+``bias_defend`` of :class:`batak.bots.bidsim.SimParams`.
+
+    python benchmarks/fit_bidsim.py --preset standard --deals 150
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+import batak
+from batak.bots import get
+from batak.bots.bidsim import BidSim
+from batak.bots.hard import HardPlayer
+from batak.bots.simple import parse_view
+
+
+class SimBidMedium(HardPlayer):
+    """Bids, buries and names trumps by simulation, plays every card as the medium player: for
+    measuring the bidding alone in the arena (``PYTHONPATH=benchmarks batak arena --bots
+    fit_bidsim:SimBidMedium,medium``)."""
+
+    name = "sim-bids-medium-play"
+
+    def __init__(self, *, seed: int | None = None, **options: object) -> None:
+        super().__init__(seed=seed, max_cards=0)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--preset", default="standard")
+    ap.add_argument("--deals", type=int, default=150)
+    ap.add_argument("--seed", default="fit")
+    ap.add_argument("--worlds", type=int, default=40)
+    args = ap.parse_args()
+    errors: dict[str, list[float]] = {"declare": [], "defend": []}
+    start = time.perf_counter()
+    for d in range(args.deals):
+        game = batak.Game(args.preset, seed=f"{args.seed}:{d}", dealer=d % 4)
+        n = game.rules.players
+        players = [
+            HardPlayer(seed=d * 10 + s) if s % 2 == 0 else get("medium", seed=d * 10 + s)
+            for s in range(n)
+        ]
+        predicted: dict[int, tuple[str, float]] = {}
+        while game.phase.value != "over":
+            if game.phase.value == "play" and not predicted and game.contract is not None:
+                bidder = game.contract.bidder
+                trump = game.trump
+                assert trump is not None
+                for s in range(n):
+                    t = parse_view(json.loads(json.dumps(game.view(s))))
+                    sim = BidSim(t, f"fit:{d}:{s}", worlds=args.worlds)
+                    ws = sim.weights(t)
+                    mean = sum(w * sim.tricks(i, bidder, trump.ordinal) for i, w in enumerate(ws))
+                    role = "declare" if s in game.rules.team_of(bidder) else "defend"
+                    predicted[s] = (role, mean)
+            seat = game.to_move
+            assert seat is not None
+            game.play(players[seat].choose(game.view(seat)))
+        for s, (role, mean) in predicted.items():
+            actual = sum(game.tricks_won[x] for x in game.rules.team_of(s))
+            errors[role].append(actual - mean)
+        if (d + 1) % 25 == 0:
+            print(f"{d + 1} deals, {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    for role, xs in errors.items():
+        if xs:
+            m = statistics.fmean(xs)
+            se = statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else 0.0
+            print(
+                f"{args.preset} {role}: actual - simulated = {m:+.2f} ± {1.96 * se:.2f} "
+                f"(n={len(xs)}, sd {statistics.stdev(xs):.2f})"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
