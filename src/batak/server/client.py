@@ -57,11 +57,27 @@ class TableState:
     clock: dict[str, Any] | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
     over: bool = False
+    #: the score sheet so far: from the last sync's view, then each ``deal_over`` row
+    sheet: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def my_turn(self) -> bool:
         v = self.view
         return bool(v and v["legal_moves"] and self.seat is not None and v["to_move"] == self.seat)
+
+
+def _complete(view: dict[str, Any] | None, st: TableState) -> dict[str, Any] | None:
+    """An ``event``'s view with what the server leaves out put back: the rules (from the
+    sync's ``table_info``) and the score sheet (the sync's, plus each ``deal_over`` row), so
+    that ``TableState.view`` is always the engine's whole view."""
+    if view is None:
+        return None
+    if "rules" not in view and "rules" in st.info:
+        view["rules"] = st.info["rules"]
+    match = view.get("match")
+    if isinstance(match, dict) and "sheet" not in match:
+        match["sheet"] = list(st.sheet)
+    return view
 
 
 def random_move(view: Mapping[str, Any], rng: random.Random | None = None) -> str:
@@ -231,6 +247,10 @@ class Client:
             st.view = msg["view"]
             st.info = msg["table_info"]
             st.clock = msg["clock"]
+            if st.view is not None:
+                st.sheet = list(st.view["match"]["sheet"])
+            else:
+                st.sheet = []
             st.events.extend(msg.get("events") or [])
             st.over = st.info.get("status") == "over"
         elif kind == "event":
@@ -242,8 +262,10 @@ class Client:
             st.events.append(ev)
             if ev["kind"] in STATE_EVENTS:
                 st.state_v = msg["v"]
+            if "deal_over" in ev:
+                st.sheet.append(ev["deal_over"]["row"])
             if "view" in msg:
-                st.view = msg["view"]
+                st.view = _complete(msg["view"], st)
             if "seats" in msg:
                 st.info["seats"] = msg["seats"]
             if "status" in msg:

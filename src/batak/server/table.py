@@ -344,7 +344,7 @@ class Table:
                     "clock": clock,
                 }
                 if with_view:
-                    msg["view"] = self.view(seat)
+                    msg["view"] = self.event_view(seat)
                 if kind in STATE_EVENTS:
                     msg["status"] = self.status
                 if seating:
@@ -353,7 +353,18 @@ class Table:
             conn.send_text(text)
 
     def view(self, seat: int | None) -> dict[str, Any] | None:
+        """The whole view (for ``sync``)."""
         return self.match.view(seat) if self.match is not None else None
+
+    def event_view(self, seat: int | None) -> dict[str, Any] | None:
+        """The view as an ``event`` carries it: without ``rules`` (they are in the sync's
+        ``table_info``) and without ``match.sheet`` (each finished deal's row comes in its
+        ``deal_over``); see docs/protocol.md."""
+        view = self.view(seat)
+        if view is not None:
+            view.pop("rules", None)
+            view["match"].pop("sheet", None)
+        return view
 
     def notice(self, msg: dict[str, Any]) -> None:
         """An unversioned message for every subscriber (presence, reactions)."""
