@@ -108,6 +108,13 @@ def test_four_browsers_play_a_private_room_to_the_score_sheet(
     host.get_by_test_id("start").click()
     for page in pages:
         expect(page.locator("#hand .card")).to_have_count(13)
+    # chat and quick reactions reach everyone at the table
+    host.fill("#chat-input", "İyi oyunlar!")
+    host.press("#chat-input", "Enter")
+    guests[1].locator(".reactions button", has_text="GG").click()
+    for page in pages:
+        expect(page.locator("#chat-log")).to_contain_text("Ayşe: İyi oyunlar!")
+    expect(host.locator(".seat .bubble")).to_have_text("GG")
 
     refused = {"en": False, "tr": False}
     used_keyboard = False
@@ -307,10 +314,67 @@ def test_a_phone_can_play(
         assert time.monotonic() < deadline
         time.sleep(0.1)
     page.screenshot(path=str(artifacts / "table-phone-tr.png"))
+    # the bidding panel shows the hand's estimated tricks for each koz
+    expect(page.get_by_test_id("estimate")).to_contain_text(re.compile(r"♠ \d+\.\d"))
     page.locator(".bids button").first.tap()
     settle(page)
     expect(page.get_by_test_id("your-turn")).to_have_count(0)
     no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- açık eşli
+def test_the_open_partner_hand_is_shown_in_acik_esli(
+    browser: Browser, server: Server, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors)
+    page.select_option("#preset-select", "esli-acik")
+    page.get_by_test_id("create-room").click()
+    page.get_by_test_id("start").click()
+    expect(page.locator("#hand .card")).to_have_count(13)
+    deadline = time.monotonic() + 120
+    while True:  # until a deal whose open hand is not this browser's own
+        assert time.monotonic() < deadline, "no open partner hand was shown"
+        view = page.evaluate("window.batak.state.table.view")
+        exposed = view and view.get("exposed")
+        if exposed and exposed["seat"] != view["seat"]:
+            break
+        if not act(page):
+            time.sleep(0.05)
+    seat = page.locator(f".seat[data-seat='{exposed['seat']}']")
+    expect(seat.locator(".exposed .mini")).to_have_count(len(exposed["cards"]))
+    labels = seat.locator(".exposed .mini").evaluate_all("els => els.map(e => e.title)")
+    assert len(labels) == len(exposed["cards"]) and all(labels)
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- colours
+def _luminance(hex_colour: str) -> float:
+    rgb = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_colours_meet_the_contrast_guidelines() -> None:
+    css = (STATIC / "style.css").read_text(encoding="utf-8")
+    var = dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", css))
+    cards = (STATIC / "cards.js").read_text(encoding="utf-8")
+    card_red = re.search(r'isRed\(suit\) \? "(#[0-9a-f]{6})" : "(#[0-9a-f]{6})"', cards)
+    assert card_red
+    pairs = {
+        "text on the page": (var["ink"], var["paper"]),
+        "white on the felt": ("#ffffff", var["felt"]),
+        "red suits on a card": (card_red.group(1), "#ffffff"),
+        "black suits on a card": (card_red.group(2), "#ffffff"),
+        "red suits in the panel": (var["red"], "#ffffff"),
+        "white on the header": ("#ffffff", var["felt-dark"]),
+    }
+    for what, (fg, bg) in pairs.items():
+        assert contrast(fg, bg) >= 4.5, (what, fg, bg, contrast(fg, bg))
 
 
 # ---------------------------------------------------------------------- rules pages

@@ -61,7 +61,7 @@ const PIPS = {
 export function cardSVG(card) {
   const suit = suitOf(card);
   const rank = rankOf(card);
-  const colour = isRed(suit) ? "#b3001b" : "#111";
+  const colour = isRed(suit) ? "#b3001b" : "#111111";
   const sym = SYMBOL[suit];
   const label = rankLabel(rank);
   let middle = "";
