@@ -87,6 +87,7 @@ def test_four_browsers_play_a_private_room_to_the_score_sheet(
 ) -> None:
     host = open_page(browser, server, errors, viewport={"width": 1280, "height": 860})
     set_name(host, "Ayşe")
+    register(host, "ayse", "kupa-papaz-7")
     host.screenshot(path=str(artifacts / "lobby-en.png"), full_page=True)
     host.select_option("#preset-select", "standard")
     host.fill("input[name=deals]", "1")
@@ -170,6 +171,41 @@ def test_four_browsers_play_a_private_room_to_the_score_sheet(
     assert response.status == 200
     match = loads(response.text())
     assert match.over and list(match.totals) == totals[0]
+    # back in the lobby: the account's statistics count the match; the leaderboard lists it
+    host.get_by_role("link", name="Back to the lobby").click()
+    stats = host.get_by_test_id("stats")
+    expect(stats.locator("tr", has_text="Matches").locator("td")).to_have_text("1")
+    expect(stats.locator("tr", has_text="Deals")).to_contain_text("1")
+    expect(host.get_by_test_id("leaderboard")).to_contain_text("Ayşe")
+    no_js_errors(errors)
+
+
+def register(page: Page, username: str, password: str) -> None:
+    page.fill("#account-form input[name=username]", username)
+    page.fill("#account-form input[name=password]", password)
+    page.get_by_test_id("register").click()
+    expect(page.get_by_test_id("signed-in")).to_contain_text(username)
+
+
+def test_an_account_logs_in_from_another_browser(
+    browser: Browser, server: Server, errors: list[str]
+) -> None:
+    first = open_page(browser, server, errors)
+    set_name(first, "Emre")
+    register(first, "emre", "sinek-vale-9")
+    second = open_page(browser, server, errors, locale="tr-TR")
+    second.fill("#account-form input[name=username]", "emre")
+    second.fill("#account-form input[name=password]", "wrong-password")
+    second.get_by_test_id("login").click()
+    expect(second.locator("#notice")).to_be_visible()
+    expect(second.locator("#notice")).to_contain_text("Hata")
+    second.fill("#account-form input[name=password]", "sinek-vale-9")
+    second.get_by_test_id("login").click()
+    expect(second.get_by_test_id("signed-in")).to_contain_text("emre")
+    assert second.evaluate("window.batak.state.player.name") == "Emre"
+    # the new session is remembered: a reload is still the account's player
+    second.reload()
+    expect(second.get_by_test_id("signed-in")).to_contain_text("emre")
     no_js_errors(errors)
 
 

@@ -24,6 +24,9 @@ const S = {
   notice: null,
   joining: null, // a code from an invite link, joined once connected
   formPreset: "standard",
+  stats: null,
+  leaderboard: null,
+  pendingLogin: null,
 };
 
 function newTable(id) {
@@ -84,7 +87,7 @@ function onRoute() {
     S.joining = r.code;
     if (S.online) send({ type: "join", code: r.code, ref: "invite" });
   }
-  if (r.page === "lobby" && S.online) send({ type: "lobby" });
+  if (r.page === "lobby" && S.online) lobbyRequests();
   if (r.page === "rules" || r.page === "lobby") loadCatalog();
   render();
 }
@@ -193,6 +196,13 @@ function onMessage(m) {
     case "reaction": return onReaction(m);
     case "hint": return onHint(m);
     case "pong": S.lastPong = Date.now(); return;
+    case "stats": S.stats = m.stats; renderAccount(); return;
+    case "leaderboard": S.leaderboard = m.players; renderAccount(); return;
+    case "account":
+      S.player.account = m.username;
+      notify(t("registered", { name: m.username }));
+      renderAccount();
+      return;
     default: return;
   }
 }
@@ -200,7 +210,7 @@ function onMessage(m) {
 function onWelcome(m) {
   S.online = true;
   S.retries = 0;
-  S.welcome = m;
+  S.welcome = { ...(S.welcome || {}), ...m };
   S.player = m.player;
   if (m.token) {
     S.token = m.token;
@@ -209,11 +219,23 @@ function onWelcome(m) {
   if (!S.name) S.name = m.player.name;
   startPings();
   renderStatus();
+  if (S.pendingLogin) { // a login goes on a fresh connection, before any table
+    send({ type: "login", ...S.pendingLogin, ref: "login" });
+    S.pendingLogin = null;
+    return;
+  }
+  if (m.player.account && m.token && !m.modes) notify(t("signed_in", { name: m.player.account }));
   const r = route();
   if (r.page === "table") joinTable(r.id);
   else if (r.page === "join") send({ type: "join", code: r.code, ref: "invite" });
-  else if (r.page === "lobby") send({ type: "lobby" });
+  else if (r.page === "lobby") lobbyRequests();
   render();
+}
+
+function lobbyRequests() {
+  send({ type: "lobby" });
+  send({ type: "stats", ref: "stats" });
+  send({ type: "leaderboard", ref: "leaderboard" });
 }
 
 function onSync(m) {
@@ -295,7 +317,15 @@ function sideEffects(ev, replay) {
     if (!last || JSON.stringify(last) !== JSON.stringify(row)) {
       if (!T.sheet.some((r) => JSON.stringify(r) === JSON.stringify(row))) T.sheet.push(row);
     }
-    if (!replay) { T.dealOver = ev.deal_over; T.dialog = "dealover"; }
+    if (!replay) {
+      T.dealOver = ev.deal_over;
+      T.dialog = "dealover";
+      // the next deal has begun: the result steps aside by itself after a while
+      const shown = ev.deal_over;
+      setTimeout(() => {
+        if (S.table === T && T.dialog === "dealover" && T.dealOver === shown) { T.dialog = null; renderDialog(); }
+      }, 9000);
+    }
     if (ev.over) { T.over = ev.over; T.dialog = "over"; }
   } else if (ev.kind === "adjourn" && !replay) {
     notify(t("adjourned"));
@@ -400,7 +430,17 @@ const ACTIONS = {
     S.table = newTable(id);
     go(`/table/${id}`);
   },
-  refreshLobby() { send({ type: "lobby" }); },
+  refreshLobby() { lobbyRequests(); },
+  register() {
+    const f = $("#account-form");
+    send({ type: "register", username: f.username.value.trim(), password: f.password.value, ref: "register" });
+  },
+  login(el) {
+    const f = $("#account-form");
+    if (!f.username.value.trim() || !f.password.value) return;
+    S.pendingLogin = { username: f.username.value.trim(), password: f.password.value };
+    reconnect();
+  },
   create() { createRoom(); },
   card(el) {
     const T = S.table;
@@ -563,6 +603,7 @@ function renderLobby() {
         <button type="submit" class="primary" data-testid="create-room">${esc(t("create_room"))}</button>
       </form>
     </section>
+    <section class="card-box" aria-labelledby="h-account" id="account-box"></section>
     <section class="card-box" aria-labelledby="h-join">
       <h2 id="h-join">${esc(t("join_code"))}</h2>
       <form data-action="joinCode" class="row">
@@ -576,6 +617,36 @@ function renderLobby() {
   </div>`;
   renderCreateOptions();
   renderLobbyTables();
+  renderAccount();
+}
+
+function renderAccount() {
+  const box = $("#account-box");
+  if (!box) return;
+  const p = S.player;
+  const st = S.stats;
+  const form = p && p.account
+    ? `<p data-testid="signed-in">${esc(t("signed_in", { name: p.account }))}</p>`
+    : `<p class="help">${esc(t("account_help"))}</p>
+      <form id="account-form" data-action="register">
+        <label>${esc(t("username"))}<input name="username" autocomplete="username" maxlength="32" required></label>
+        <label>${esc(t("password"))}<input name="password" type="password" autocomplete="current-password" minlength="8" required></label>
+        <div class="row"><button type="submit" data-testid="register">${esc(t("register"))}</button>
+        <button type="button" data-action="login" data-testid="login">${esc(t("login"))}</button></div>
+      </form>`;
+  const stats = st
+    ? `<table class="stats" data-testid="stats">${["matches", "wins", "contracts", "made", "deals", "average"].map((k) => `<tr><th>${esc(t("stat_" + k))}</th><td class="num">${esc(st[k])}</td></tr>`).join("")}</table>`
+    : "";
+  const lb = S.leaderboard || [];
+  const board = lb.length
+    ? `<table class="stats" data-testid="leaderboard"><thead><tr><th>${esc(t("player"))}</th><th>${esc(t("stat_wins"))}</th><th>${esc(t("stat_matches"))}</th><th>${esc(t("stat_average"))}</th></tr></thead><tbody>${lb.slice(0, 10).map((r) => `<tr><td>${esc(r.name)}</td><td class="num">${r.wins}</td><td class="num">${r.matches}</td><td class="num">${r.average}</td></tr>`).join("")}</tbody></table>`
+    : `<p class="help">${esc(t("leaderboard_empty"))}</p>`;
+  // keep what the person is typing
+  const f = $("#account-form");
+  const typed = f ? { u: f.username.value, p: f.password.value } : null;
+  box.innerHTML = `<h2 id="h-account">${esc(t("account"))}</h2>${form}<h3>${esc(t("your_stats"))}</h3>${stats}<h3>${esc(t("leaderboard"))}</h3>${board}`;
+  const g = $("#account-form");
+  if (g && typed) { g.username.value = typed.u; g.password.value = typed.p; }
 }
 
 function optionValueText(name, value) {
