@@ -219,9 +219,11 @@ def test_the_page_reconnects_by_itself_after_the_server_restarts(
     browser: Browser, server: Server, errors: list[str]
 ) -> None:
     page = open_page(browser, server, errors)
+    page.locator("#create-form input[name=show_bots]").uncheck()  # bots look like people
     page.get_by_test_id("create-room").click()
     page.get_by_test_id("start").click()
     expect(page.locator("#hand .card")).to_have_count(13)
+    expect(page.locator(".seat .tag", has_text="computer")).to_have_count(0)
     table = page.evaluate("window.batak.state.table.id")
     hand = page.evaluate("window.batak.state.table.view.hand")
 
@@ -339,6 +341,7 @@ def test_a_phone_can_play(
     page.screenshot(path=str(artifacts / "lobby-phone-tr.png"), full_page=True)
     page.get_by_test_id("quick-ihaleli").tap()
     expect(page.locator("#hand .card")).to_have_count(13, timeout=30_000)
+    expect(page.locator(".seat .tag", has_text="bilgisayar")).to_have_count(3)
     assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
     # every card of the hand is on the screen
     for box in page.locator("#hand .card").evaluate_all(

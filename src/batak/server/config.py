@@ -32,6 +32,7 @@ class ServerConfig:
     quick_fill_seconds: float = 8.0  # quick play: bots fill the empty seats after this wait
     bot_delay: float = 0.6  # a bot waits this long before its move (so people can follow)
     bot_level: str = "medium"  # preferred bot; falls back to what is installed
+    hide_bots: bool = False  # public tables: bots get people's names and are not labelled
     quick_deals: int | None = None  # public tables: match length (None: the preset's own)
     linger_seconds: float = 600.0  # a finished table stays in memory this long
     abandon_seconds: float = 1800.0  # a private room never started, with nobody there: closed

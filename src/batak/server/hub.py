@@ -456,7 +456,7 @@ class Hub:
                     kind="public",
                     mode=mode,
                     rules=rules,
-                    options={"bots": True},
+                    options={"bots": True, "show_bots": not self.config.hide_bots},
                     host=None,
                 )
                 self.forming[mode] = table.id
@@ -494,6 +494,7 @@ class Hub:
             raise TableError("bad_seat", params={"last": rules.players - 1})
         options = {
             "bots": msg.get("bots", True),
+            "show_bots": msg.get("show_bots", True),
             "decision_seconds": msg.get("decision_seconds"),
             "bot_level": msg.get("bot_level"),
         }

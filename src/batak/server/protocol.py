@@ -110,6 +110,7 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
         "deals": _i(1, 50, required=False, nullable=True),
         "target_score": _i(1, 10000, required=False, nullable=True),
         "bots": _b(),
+        "show_bots": _b(),
         "public": _b(),
         "decision_seconds": _i(5, 600, required=False),
         "seat": _i(0, 3, required=False),

@@ -36,6 +36,12 @@ def add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument("--bot-delay", type=float, default=d.bot_delay, metavar="S")
     p.add_argument("--bot-level", default=d.bot_level, metavar="LEVEL")
     p.add_argument(
+        "--hide-bots",
+        action="store_true",
+        help="on public tables, give bots people's names and do not label them (private rooms"
+        " choose for themselves)",
+    )
+    p.add_argument(
         "--allow-origin",
         action="append",
         default=[],
@@ -59,6 +65,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         quick_fill_seconds=args.quick_fill_seconds,
         bot_delay=args.bot_delay,
         bot_level=args.bot_level,
+        hide_bots=args.hide_bots,
         allowed_origins=tuple(args.allow_origin),
         public_url=args.public_url,
     )

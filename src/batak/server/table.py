@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import time
 import unicodedata
@@ -75,6 +76,12 @@ class TableError(Exception):
             return self.message
         return i18n.text(f"server.{self.key}", lang, **self.params)
 
+
+#: Names for bots at tables that do not label them (people's names, Turkish).
+BOT_NAMES = (
+    "Ahmet", "Elif", "Mehmet", "Zeynep", "Mustafa", "Ayşe", "Emre", "Fatma", "Can", "Selin",
+    "Murat", "Deniz", "Hakan", "Merve", "Kemal", "Ece", "Burak", "Derya", "Serkan", "Gül",
+)  # fmt: skip
 
 @dataclass
 class Seat:
@@ -293,10 +300,25 @@ class Table:
         self.buffer.append((version, kind, ev))
         return ev
 
+    @property
+    def hide_bots(self) -> bool:
+        """The table's setting: bots are not labelled (Batak Sultan: "to keep the atmosphere
+        of the table, bots are not individually labelled")."""
+        return self.options.get("show_bots", True) is False
+
     def public_event(self, version: int, ev: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        """The event as ``seat`` may see it (a buried card is the bidder's secret)."""
+        """The event as ``seat`` may see it (a buried card is the bidder's secret; at a table
+        that hides its bots, nothing tells a bot from a person)."""
         out = {k: v for k, v in ev.items() if k != "id"}
         out["v"] = version
+        if self.hide_bots:
+            if ev["kind"] == "sit":
+                out.pop("bot", None)
+                out.pop("player", None)
+            elif ev["kind"] in ("away", "back"):
+                out = {"kind": "seat", "seat": ev["seat"], "v": version}
+            elif ev["kind"] == "move" and ev.get("by") != "timeout":
+                out.pop("by", None)
         if ev["kind"] == "move":
             if ev["move"].startswith("bury") and seat != ev["seat"]:
                 out["move"] = "bury"
@@ -374,6 +396,19 @@ class Table:
 
     # ------------------------------------------------------------------ what clients see
     def seats_info(self) -> list[dict[str, Any]]:
+        if self.hide_bots:
+            return [
+                {
+                    "seat": i,
+                    "name": s.name or None,
+                    "player": None,
+                    "bot": None,
+                    "away": False,
+                    "connected": None if s.empty else (bool(s.conns) if s.player else True),
+                    "host": s.player is not None and s.player == self.host,
+                }
+                for i, s in enumerate(self.seats)
+            ]
         return [
             {
                 "seat": i,
@@ -382,6 +417,7 @@ class Table:
                 "bot": s.bot,
                 "away": s.away,
                 "connected": bool(s.conns) if s.player else None,
+                "host": s.player is not None and s.player == self.host,
             }
             for i, s in enumerate(self.seats)
         ]
@@ -613,9 +649,18 @@ class Table:
     async def _fill_bots(self) -> None:
         level = str(self.options.get("bot_level") or self.config.bot_level)
         for i in self.free_seats():
-            await self.emit(
-                "sit", {"seat": i, "player": None, "name": f"Bot {i + 1}", "bot": level}
-            )
+            name = self._bot_name(i) if self.hide_bots else f"Bot {i + 1}"
+            await self.emit("sit", {"seat": i, "player": None, "name": name, "bot": level})
+
+    def _bot_name(self, seat: int) -> str:
+        """A person's name for a bot at a table that does not label its bots."""
+        taken = {s.name for s in self.seats}
+        start = int(hashlib.sha256(f"{self.id}:{seat}".encode()).hexdigest(), 16)
+        for k in range(len(BOT_NAMES)):
+            name = BOT_NAMES[(start + k) % len(BOT_NAMES)]
+            if name not in taken:
+                return name
+        return f"Oyuncu {seat + 1}"
 
     async def _start(self) -> None:
         if self._fill_task is not None:

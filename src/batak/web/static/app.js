@@ -522,7 +522,7 @@ function createRoom() {
     else value = el.value === "" ? null : el.value;
     if (value !== base[name]) rules[name] = value;
   }
-  const msg = { type: "create", preset, bots: f.bots.checked, bot_level: f.bot_level.value, ref: "create" };
+  const msg = { type: "create", preset, bots: f.bots.checked, show_bots: f.show_bots.checked, bot_level: f.bot_level.value, ref: "create" };
   if (Object.keys(rules).length) msg.rules = rules;
   const target = f.target.value ? Number(f.target.value) : null;
   if (target) { msg.target_score = target; msg.deals = null; } else if (f.deals.value) msg.deals = Number(f.deals.value);
@@ -599,6 +599,7 @@ function renderLobby() {
           <label>${esc(t("bot_level"))}<select name="bot_level">${["easy", "medium", "hard"].map((l) => `<option value="${l}"${l === "medium" ? " selected" : ""}>${esc(t("level_" + l))}</option>`).join("")}</select></label>
         </div>
         <label class="check"><input type="checkbox" name="bots" checked> ${esc(t("bots_allowed"))}</label>
+        <label class="check"><input type="checkbox" name="show_bots" checked> ${esc(t("show_bots"))}</label>
         <details><summary>${esc(t("more_options"))}</summary><div id="create-options"></div></details>
         <button type="submit" class="primary" data-testid="create-room">${esc(t("create_room"))}</button>
       </form>
@@ -818,9 +819,9 @@ function seatHTML(seat) {
   if (seat === T.you) labels.push(t("you"));
   if (s.bot) labels.push(t("bot"));
   if (s.away) labels.push(t("away"));
-  else if (s.player && s.connected === false) labels.push(t("disconnected"));
+  else if (s.connected === false) labels.push(t("disconnected"));
   if (v && v.dealer === seat) labels.push(t("dealer"));
-  if (T.info.host && s.player === T.info.host && T.info.kind === "private") labels.push(t("host"));
+  if (s.host && T.info.kind === "private") labels.push(t("host"));
   let tricks = "";
   if (v && v.phase !== "bidding") {
     const won = v.tricks_won[seat];

@@ -41,6 +41,10 @@ export const TEXT = {
   decision_seconds: { en: "Seconds per decision", tr: "Hamle başına saniye" },
   bots_allowed: { en: "Computer players may sit", tr: "Bilgisayar oyuncu oturabilir" },
   bot_level: { en: "Computer level", tr: "Bilgisayar seviyesi" },
+  show_bots: {
+    en: "Show who is a computer player (off: they get people's names, as at Batak Sultan's tables)",
+    tr: "Bilgisayar oyuncular belli olsun (kapalıysa insan adı alırlar, Batak Sultan masalarındaki gibi)",
+  },
   level_easy: { en: "easy", tr: "kolay" },
   level_medium: { en: "medium", tr: "orta" },
   level_hard: { en: "hard", tr: "zor" },

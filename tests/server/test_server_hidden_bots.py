@@ -1,0 +1,68 @@
+"""A table may hide its bots (RULES.md has no rule on it; Batak Sultan's guide, seeds/000: "to keep
+the atmosphere of the table, bots are not individually labelled"): nothing a client receives
+tells a bot from a person, while a table that shows them labels them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from harness import ServerThread, fast_config
+
+from batak.server.client import Client
+from batak.server.table import BOT_NAMES
+
+
+def _play(tmp_path: Path, show_bots: bool) -> tuple[list[str], dict[str, object]]:
+    with ServerThread(fast_config(tmp_path, hold_seconds=0.3)) as srv:
+        texts: list[str] = []
+
+        async def main() -> dict[str, object]:
+            async with Client(srv.url, name="Ayşe", keep_log=True) as c:
+                created, table = await c.create(preset="standard", deals=1, show_bots=show_bots)
+                # a person who leaves is played by a bot: that must not show either
+                gizem = Client(srv.url, name="Gizem")
+                await gizem.connect()
+                await gizem.join(code=created["code"])
+                await c.start(table.id)
+                await gizem.close()
+                async with Client(srv.url, name="Can", keep_log=True) as watcher:
+                    await watcher.join(table=table.id, spectate=True)
+                    final = await c.play(table.id, timeout=120)
+                    texts.extend(watcher.log)
+                texts.extend(c.log)
+                return final.info
+
+        info = asyncio.run(main())
+        return texts, info
+
+
+def test_a_table_that_hides_its_bots_sends_nothing_that_tells_them_apart(
+    tmp_path: Path,
+) -> None:
+    texts, info = _play(tmp_path, show_bots=False)
+    seats = info["seats"]
+    assert isinstance(seats, list)
+    names = [s["name"] for s in seats]
+    assert names[:2] == ["Ayşe", "Gizem"]
+    assert all(n in BOT_NAMES for n in names[2:]), names
+    for text in texts:
+        msg = json.loads(text)
+        for s in msg.get("seats") or (msg.get("table_info") or {}).get("seats") or []:
+            assert s["bot"] is None and s["away"] is False and s["player"] is None, s
+        events = [msg["event"]] if msg.get("type") == "event" else msg.get("events") or []
+        for ev in events:
+            assert ev["kind"] not in ("away", "back"), ev
+            assert "bot" not in ev and ev.get("by") in (None, "timeout"), ev
+            assert "Bot " not in json.dumps(ev, ensure_ascii=False)
+
+
+def test_a_table_that_shows_its_bots_labels_them(tmp_path: Path) -> None:
+    _, info = _play(tmp_path, show_bots=True)
+    seats = info["seats"]
+    assert isinstance(seats, list)
+    assert [bool(s["bot"]) for s in seats] == [False, False, True, True]
+    assert [s["name"] for s in seats] == ["Ayşe", "Gizem", "Bot 3", "Bot 4"]
+    assert seats[1]["away"] is True  # Gizem left: a bot plays her seat, and it says so
+    assert seats[0]["host"] is True
