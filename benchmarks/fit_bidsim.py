@@ -44,6 +44,7 @@ def main() -> int:
     ap.add_argument("--worlds", type=int, default=40)
     args = ap.parse_args()
     errors: dict[str, list[float]] = {"declare": [], "defend": []}
+    makes: list[tuple[float, bool]] = []  # the bidder's simulated chance to make, and if it did
     start = time.perf_counter()
     for d in range(args.deals):
         game = batak.Game(args.preset, seed=f"{args.seed}:{d}", dealer=d % 4)
@@ -52,7 +53,7 @@ def main() -> int:
             HardPlayer(seed=d * 10 + s) if s % 2 == 0 else get("medium", seed=d * 10 + s)
             for s in range(n)
         ]
-        predicted: dict[int, tuple[str, float]] = {}
+        predicted: dict[int, tuple[str, float, float, int]] = {}
         while game.phase.value != "over":
             if game.phase.value == "play" and not predicted and game.contract is not None:
                 bidder = game.contract.bidder
@@ -62,25 +63,38 @@ def main() -> int:
                     t = parse_view(json.loads(json.dumps(game.view(s))))
                     sim = BidSim(t, f"fit:{d}:{s}", worlds=args.worlds)
                     ws = sim.weights(t)
-                    mean = sum(w * sim.tricks(i, bidder, trump.ordinal) for i, w in enumerate(ws))
+                    xs = [sim.tricks(i, bidder, trump.ordinal) for i in range(len(ws))]
+                    mean = sum(w * x for w, x in zip(ws, xs, strict=True))
+                    make = sum(w for w, x in zip(ws, xs, strict=True) if x >= game.contract.bid)
                     role = "declare" if s in game.rules.team_of(bidder) else "defend"
-                    predicted[s] = (role, mean)
+                    predicted[s] = (role, mean, make, game.contract.bid)
             seat = game.to_move
             assert seat is not None
             game.play(players[seat].choose(game.view(seat)))
-        for s, (role, mean) in predicted.items():
+        contract = game.contract
+        for s, (role, mean, make, bid) in predicted.items():
             actual = sum(game.tricks_won[x] for x in game.rules.team_of(s))
             errors[role].append(actual - mean)
+            if contract is not None and s == contract.bidder:
+                makes.append((make, actual >= bid))
         if (d + 1) % 25 == 0:
             print(f"{d + 1} deals, {time.perf_counter() - start:.0f} s", file=sys.stderr)
-    for role, xs in errors.items():
-        if xs:
-            m = statistics.fmean(xs)
-            se = statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else 0.0
+    for role, errs in errors.items():
+        if errs:
+            m = statistics.fmean(errs)
+            se = statistics.stdev(errs) / len(errs) ** 0.5 if len(errs) > 1 else 0.0
             print(
                 f"{args.preset} {role}: actual - simulated = {m:+.2f} ± {1.96 * se:.2f} "
-                f"(n={len(xs)}, sd {statistics.stdev(xs):.2f})"
+                f"(n={len(errs)}, sd {statistics.stdev(errs):.2f})"
             )
+    if makes:
+        makes.sort()
+        k = max(1, len(makes) // 4)
+        for i in range(0, len(makes), k):
+            part = makes[i : i + k]
+            p = statistics.fmean(x for x, _ in part)
+            real = statistics.fmean(1.0 if y else 0.0 for _, y in part)
+            print(f"  simulated P(make) {p:.2f}: made {real:.2f} (n={len(part)})")
     return 0
 
 

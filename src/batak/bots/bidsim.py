@@ -536,12 +536,15 @@ def _expected(
     tricks: Sequence[int],
     weights: Sequence[float],
     bias: float,
+    spread: float = 0.0,
 ) -> float:
     """The weighted mean score over worlds, each world's tricks shifted by ``bias`` (a fraction
-    splits the world between the two neighbouring counts)."""
+    splits the world between the two neighbouring counts) and, with ``spread`` > 0, smeared: one
+    trick fewer and one more with probability ``spread / 2`` each (the evaluator's own error)."""
     lo = math.floor(bias)
     frac = bias - lo
     top = rules.hand_size
+    kernel = [(0, 1.0)] if spread <= 0 else [(-1, spread / 2), (0, 1.0 - spread), (1, spread / 2)]
     cache: dict[int, int] = {}
 
     def sc(x: int) -> int:
@@ -556,8 +559,10 @@ def _expected(
     for x, p in zip(tricks, weights, strict=False):
         if p <= 0:
             continue
-        v = sc(x + lo) if frac == 0 else (1 - frac) * sc(x + lo) + frac * sc(x + lo + 1)
-        total += p * v
+        for off, q in kernel:
+            y = x + lo + off
+            v = sc(y) if frac == 0 else (1 - frac) * sc(y) + frac * sc(y + 1)
+            total += p * q * v
     return total
 
 
@@ -568,7 +573,8 @@ class SimParams:
     side when it holds the contract (``bias_declare``), when it defends (``bias_defend``, for a
     side of several seats; ``bias_alone`` for a seat on its own, whom the solver's search makes
     face every other seat together, which real defenders do not do to each other, and a Koz Maça
-    player), the score margin a bid must bring over passing (``edge``), and the pool size.
+    player), the evaluator's own error as a chance ``spread`` of one trick more or fewer, the score
+    margin a bid must bring over passing (``edge``), and the pool size.
 
     Fitted with ``benchmarks/fit_bidsim.py`` (``standard``, 150 deals, hard and medium seated as
     in the arena): the bidder's side took 0.01 ± 0.16 tricks more than simulated, a lone defender
@@ -577,6 +583,7 @@ class SimParams:
     bias_declare: float = 0.0
     bias_defend: float = 0.0
     bias_alone: float = 0.4
+    spread: float = 0.0
     edge: float = 0.0
     worlds: int = 40
 
@@ -643,7 +650,7 @@ def decide_bid(t: Table, sim: BidSim, p: SimParams, deadline: Deadline = None) -
         ws = _norm(sim.weights(t)[:done])
         tricks = [sim.tricks(w, leader, 0, -1) for w in range(done)]
         kvalues = {
-            f"bid {b}": _expected(rules, n, me, None, b, tricks, ws, p.bias_alone)
+            f"bid {b}": _expected(rules, n, me, None, b, tricks, ws, p.bias_alone, p.spread)
             for b in amounts
         }
         kbest = max(kvalues, key=lambda m: (kvalues[m], -int(m.split()[1])))
@@ -699,12 +706,12 @@ def decide_bid(t: Table, sim: BidSim, p: SimParams, deadline: Deadline = None) -
     values: dict[str, float] = {}
     for b in amounts:
         values[f"bid {b}"] = max(
-            _expected(rules, n, me, me, b, mine[tr], ws, p.bias_declare) for tr in trumps
+            _expected(rules, n, me, me, b, mine[tr], ws, p.bias_declare, p.spread) for tr in trumps
         )
     if can_pass:
         if dealer_holds:
             values["pass"] = max(
-                _expected(rules, n, me, me, pass_level, mine[tr], ws, p.bias_declare)
+                _expected(rules, n, me, me, pass_level, mine[tr], ws, p.bias_declare, p.spread)
                 for tr in trumps
             )
         else:
@@ -720,7 +727,7 @@ def decide_bid(t: Table, sim: BidSim, p: SimParams, deadline: Deadline = None) -
                     bias = p.bias_declare
                 else:
                     bias = p.bias_alone if len(team) == 1 else p.bias_defend
-                total += _expected(rules, n, me, po[0], level, [x], [ws[w]], bias)
+                total += _expected(rules, n, me, po[0], level, [x], [ws[w]], bias, p.spread)
             values["pass"] = total
     means = {
         SUIT_LETTERS[tr]: sum(x * q for x, q in zip(mine[tr], ws, strict=False)) for tr in trumps
@@ -748,7 +755,7 @@ def decide_trump(t: Table, sim: BidSim, p: SimParams, deadline: Deadline = None)
     for tr in trumps:
         xs = [sim.tricks(w, me, tr, bury) for w in range(done)]
         values[f"trump {SUIT_LETTERS[tr]}"] = _expected(
-            rules, t.n, me, me, bid, xs, ws, p.bias_declare
+            rules, t.n, me, me, bid, xs, ws, p.bias_declare, p.spread
         )
         means[SUIT_LETTERS[tr]] = sum(x * q for x, q in zip(xs, ws, strict=False))
     best = max(values, key=lambda m: (values[m], means[m[-1]], -SUIT_LETTERS.index(m[-1])))
@@ -784,7 +791,7 @@ def decide_bury(t: Table, sim: BidSim, p: SimParams, deadline: Deadline = None) 
     scored: list[tuple[float, int, int, int]] = []
     for i, (tr, m) in enumerate(cands):
         xs = [sim.tricks(w, me, tr, m) for w in range(done)]
-        v = _expected(rules, t.n, me, me, bid, xs, ws, p.bias_declare)
+        v = _expected(rules, t.n, me, me, bid, xs, ws, p.bias_declare, p.spread)
         scored.append((v, -i, tr, m))
         values[f"{SUIT_LETTERS[tr]}:{' '.join(str(c) for c in bits(m))}"] = v
     _, _, _, plan = max(scored)

@@ -1,0 +1,202 @@
+"""The hard player's simulated bidding (batak.bots.bidsim): the cheap evaluator plays legal cards
+and agrees with the solver where it hands over to it; pools and decisions are deterministic and
+depend only on what the seat may see; the auction weighs the worlds; the budget cuts the worlds."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import batak
+from batak.bots import solver
+from batak.bots.bidsim import (
+    BidSim,
+    SimParams,
+    _Play,
+    bury_candidates,
+    decide_bid,
+    decide_trump,
+    playout,
+    pool_key,
+    quick_bury,
+)
+from batak.bots.simple import CARD_INDEX, SUIT_LETTERS, parse_view, trick_state
+from batak.cards import SUIT_MASKS, mask_of
+from batak.rules import Rules
+
+PRESETS = ["standard", "sultan-ihaleli", "zipi-kitty", "esli-acik", "sultan-kozmaca", "zipi-esli"]
+
+
+def _view(game: batak.Game, seat: int | None = None) -> dict[str, Any]:
+    s = game.to_move if seat is None else seat
+    assert s is not None
+    copied: dict[str, Any] = json.loads(json.dumps(game.view(s)))
+    return copied
+
+
+def _to_play(preset: str, seed: int) -> batak.Game:
+    """A deal in its card play: the first seat to speak holds the contract at the minimum."""
+    game = batak.Game(preset, seed=seed)
+    rng = random.Random(seed)
+    first = True
+    while game.phase.value != "play":
+        legal = [str(m) for m in game.legal_moves()]
+        if game.phase.value == "bidding" and (first or "pass" not in legal):
+            move = next(m for m in legal if m.startswith("bid"))
+        elif game.phase.value == "bidding":
+            move = "pass"
+        else:
+            move = rng.choice(legal)
+        first = False
+        game.play(move)
+    return game
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_greedy_play_is_legal_in_every_preset(preset: str) -> None:
+    """Drive a real game with the evaluator's greedy choices: the engine accepts every card."""
+    for seed in range(4):
+        game = _to_play(preset, seed)
+        trump = game.trump.ordinal if game.trump is not None else -1
+        contract = game.contract
+        declarers = 0
+        if contract is not None:
+            declarers = sum(1 << s for s in game.rules.team_of(contract.bidder))
+        else:
+            declarers = 1
+        while game.phase.value != "over":
+            hands = [mask_of(h) for h in game.hands]
+            play = _Play(hands, trump, declarers, game.rules)
+            seat = game.to_move
+            assert seat is not None
+            cur = game.current_trick
+            if not cur:
+                card = play.lead(seat, game.trumps_broken)
+            else:
+                leader = cur[0][0]
+                cards = [c.index for _, c in cur]
+                st = trick_state(cards, leader, trump, game.rules.players)
+                n = game.rules.players
+                later = [(leader + i) % n for i in range(len(cards) + 1, n)]
+                card = play.follow(
+                    seat, later, st.lead, st.hi_led, st.hi_trump, st.ruffed, st.winner, st.win_card
+                )
+            legal = {CARD_INDEX[str(m)]: m for m in game.legal_moves()}
+            assert card in legal, (preset, seed, card, sorted(legal))
+            game.play(legal[card])
+
+
+def test_playout_hands_over_to_the_solver() -> None:
+    """With the solver taking over at once, the playout is the double-dummy value; greedy to
+    the end it stays within the deal's tricks."""
+    rules = Rules.preset("standard")
+    rng = random.Random(3)
+    table = solver.new_table(16)
+    for _ in range(12):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[7 * i : 7 * i + 7]) for i in range(4)]
+        trump = rng.randrange(-1, 4)
+        exact = solver.solve_position(
+            solver.Position(rules, tuple(hands), trump, 0, (), False, frozenset({0}), 0),
+            engine="python",
+        )
+        if table is not None:
+            assert playout(hands, trump, 0, 1, rules, solve_at=7, table=table) == exact
+        greedy = playout(hands, trump, 0, 1, rules)
+        assert 0 <= greedy <= 7
+
+
+def test_greedy_cashes_masters_and_draws_trumps() -> None:
+    rules = Rules.preset("standard")
+    hands = [
+        mask_of(batak.cards.parse_cards(h))
+        for h in ("AS KS QS AH", "2S 3S 4H 5H", "4S 6H 7H 8H", "5S 9H TH JH")
+    ]
+    assert playout(hands, 0, 0, 1, rules) == 4
+
+
+def test_quick_bury_keeps_trumps_and_aces() -> None:
+    hand = mask_of(batak.cards.parse_cards("AS KS QS JS TS 9S AH 2H 3D 4D AC KC QC JC TC 9C 2C"))
+    out = quick_bury(hand, 0, 4)
+    assert out.bit_count() == 4 and out & hand == out
+    assert not out & SUIT_MASKS[0]
+    for ace in ("AH", "AC"):
+        assert not out >> CARD_INDEX[ace] & 1
+
+
+def _bidding_table(preset: str, seed: int) -> Any:
+    return parse_view(_view(batak.Game(preset, seed=seed)))
+
+
+def test_pool_depends_on_the_seats_own_cards_only() -> None:
+    t = _bidding_table("standard", 4)
+    a = BidSim(t, 1, worlds=6)
+    b = BidSim(t, 1, worlds=6)
+    assert a.pool == b.pool and a.key == pool_key(t, 1)
+    for world in a.pool:
+        assert world[t.seat] == t.hand
+        others = 0
+        for h in world:
+            assert not h & others
+            others |= h
+        assert others.bit_count() == 52
+    assert BidSim(t, 2, worlds=6).pool != a.pool
+
+
+def test_kitty_pool_deals_the_kitty() -> None:
+    t = _bidding_table("zipi-kitty", 4)
+    sim = BidSim(t, 1, worlds=4)
+    for world in sim.pool:
+        assert world[3].bit_count() == 4 and not world[3] & t.hand
+    # the bidder takes the kitty and buries four: it plays 16 cards
+    assert 0 <= sim.tricks(0, t.seat, 0) <= 16
+
+
+def test_auction_weights_favour_worlds_that_explain_a_bid() -> None:
+    game = batak.Game("sultan-ihaleli", seed=9)
+    game.play("bid 8")  # the first speaker jumps to 8: a strong hand
+    t = parse_view(_view(game))
+    sim = BidSim(t, 1, worlds=40)
+    ws = sim.weights(t)
+    assert abs(sum(ws) - 1.0) < 1e-9
+    bidder = (game.dealer + 1) % 4
+    strong = [sim.seat_strength(w, bidder) for w in range(40)]
+    mean_w = sum(w * s for w, s in zip(ws, strong, strict=True))
+    assert mean_w > sum(strong) / 40  # the weighted worlds give the bidder more
+
+
+def test_decisions_are_legal_and_deterministic() -> None:
+    p = SimParams(worlds=8)
+    for preset in PRESETS:
+        t = _bidding_table(preset, 2)
+        d1 = decide_bid(t, BidSim(t, 5, worlds=8), p)
+        d2 = decide_bid(t, BidSim(t, 5, worlds=8), p)
+        assert d1.move == d2.move and d1.move in t.legal
+        assert d1.worlds == 8
+
+
+def test_deadline_cuts_the_worlds() -> None:
+    t = _bidding_table("standard", 6)
+    sim = BidSim(t, 1, worlds=30)
+    d = decide_bid(t, sim, SimParams(), deadline=0.0)
+    assert d.worlds == 1 and d.move in t.legal
+
+
+def test_trump_and_bury_by_simulation() -> None:
+    game = batak.Game("zipi-kitty", seed=3)
+    while game.phase.value == "bidding":
+        legal = [str(m) for m in game.legal_moves()]
+        game.play("bid 5" if "bid 5" in legal else "pass")
+    assert game.phase.value == "bury"
+    t = parse_view(_view(game))
+    cands = bury_candidates(t)
+    assert cands and all(m.bit_count() == 4 and m & t.hand == m for _, m in cands)
+    while game.phase.value == "bury":
+        game.play(game.legal_moves()[0])
+    t = parse_view(_view(game))
+    d = decide_trump(t, BidSim(t, 1, worlds=6), SimParams())
+    assert d.move in t.legal and set(d.mean_tricks) <= set(SUIT_LETTERS)
