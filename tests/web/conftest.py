@@ -107,8 +107,10 @@ def server(tmp_path: Path) -> Iterator[Server]:
         s.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    # Module scope, not session: Playwright's sync API keeps an event loop running in this
+    # thread while it is open, and later tests (doctests, servers) call asyncio.run().
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], headless=True)
         try:

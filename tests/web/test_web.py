@@ -225,6 +225,11 @@ def test_the_page_reconnects_by_itself_after_the_server_restarts(
     expect(page.locator("#hand .card")).to_have_count(13)
     expect(page.locator(".seat .tag", has_text="computer")).to_have_count(0)
     table = page.evaluate("window.batak.state.table.id")
+    # the lobby lists the unfinished table, and going back to it is one click
+    page.get_by_role("link", name="← Lobby").click()
+    page.get_by_test_id("my-tables").get_by_role("button", name="Go back").click()
+    expect(page).to_have_url(re.compile(f"/table/{table}$"))
+    expect(page.locator("#hand .card")).to_have_count(13)
     hand = page.evaluate("window.batak.state.table.view.hand")
 
     server.kill()

@@ -26,6 +26,7 @@ const S = {
   formPreset: "standard",
   stats: null,
   leaderboard: null,
+  mytables: [],
   pendingLogin: null,
 };
 
@@ -197,6 +198,7 @@ function onMessage(m) {
     case "hint": return onHint(m);
     case "pong": S.lastPong = Date.now(); return;
     case "stats": S.stats = m.stats; renderAccount(); return;
+    case "mytables": S.mytables = m.tables; renderMyTables(); return;
     case "leaderboard": S.leaderboard = m.players; renderAccount(); return;
     case "account":
       S.player.account = m.username;
@@ -234,6 +236,7 @@ function onWelcome(m) {
 
 function lobbyRequests() {
   send({ type: "lobby" });
+  send({ type: "mytables" });
   send({ type: "stats", ref: "stats" });
   send({ type: "leaderboard", ref: "leaderboard" });
 }
@@ -242,7 +245,8 @@ function onSync(m) {
   const r = route();
   if (r.page === "join" || (r.page === "lobby" && !S.table)) {
     S.table = newTable(m.table);
-    history.replaceState({}, "", `/table/${m.table}`);
+    if (r.page === "join") history.replaceState({}, "", `/table/${m.table}`);
+    else history.pushState({}, "", `/table/${m.table}`); // Back returns to the lobby
   }
   const T = S.table;
   if (!T || T.id !== m.table) return;
@@ -455,8 +459,13 @@ const ACTIONS = {
   start() { send({ type: "start", table: S.table.id, ref: "start" }); },
   adjourn() { send({ type: "adjourn", table: S.table.id, ref: "adjourn" }); },
   leave() {
+    // Before the start this frees the seat; during a match a computer player takes it over
+    // (the player may come back), so ask first.
     const T = S.table;
-    if (T && T.you != null && T.info && T.info.status !== "over") send({ type: "leave", table: T.id });
+    if (T && T.you != null && T.info && T.info.status !== "over") {
+      if (T.info.status === "playing" && !confirm(t("leave_confirm"))) return;
+      send({ type: "leave", table: T.id });
+    }
     go("/");
   },
   dialog(el) { S.table.dialog = el.dataset.dialog || null; renderDialog(); },
@@ -575,7 +584,7 @@ function renderLobby() {
         <input id="name-input" maxlength="24" autocomplete="nickname" value="${esc(S.player ? S.player.name : S.name)}" aria-labelledby="h-name">
         <button type="submit">${esc(t("save_name"))}</button>
       </form>
-      ${mine.length ? `<h3>${esc(t("your_tables"))}</h3><ul class="plain">${mine.map((id) => `<li><button data-action="joinTable" data-table="${esc(id)}">${esc(t("rejoin"))} · ${esc(id)}</button></li>`).join("")}</ul>` : ""}
+      <div id="my-tables"></div>
     </section>
     <section class="card-box" aria-labelledby="h-quick">
       <h2 id="h-quick">${esc(t("quick_play"))}</h2>
@@ -619,6 +628,16 @@ function renderLobby() {
   renderCreateOptions();
   renderLobbyTables();
   renderAccount();
+  renderMyTables();
+}
+
+function renderMyTables() {
+  const box = $("#my-tables");
+  if (!box) return;
+  const mine = S.mytables || [];
+  box.innerHTML = mine.length
+    ? `<h3>${esc(t("your_tables"))}</h3><ul class="plain tables" data-testid="my-tables">${mine.map((s) => `<li><span>${esc(s.mode ? t("mode_" + s.mode) : s.preset)} · ${esc(t("status_" + s.status))}${s.code && s.kind === "private" ? " · " + esc(s.code) : ""}</span><button data-action="joinTable" data-table="${esc(s.id)}">${esc(t("rejoin"))}</button></li>`).join("")}</ul>`
+    : "";
 }
 
 function renderAccount() {
@@ -793,7 +812,7 @@ function renderTopbar() {
   const host = S.player && info.host === S.player.id;
   const playing = info.status === "playing";
   $("#topbar").innerHTML = `
-    <a href="/" data-action="leave" class="button small">← ${esc(t("back_to_lobby"))}</a>
+    <a href="/" data-action="nav" data-href="/" class="button small">← ${esc(t("back_to_lobby"))}</a>
     <span class="room">${esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener">${esc(info.preset)}</a></span>
     <span class="facts" data-testid="facts">${parts.map((p) => (p.startsWith("<") || p.includes("<b") ? p : esc(p))).join(" · ")}</span>
     <span class="tools">
@@ -801,6 +820,7 @@ function renderTopbar() {
       ${v ? `<button class="small" data-action="dialog" data-dialog="sheet">${esc(t("score_sheet"))}</button>` : ""}
       ${playing && T.you != null ? `<button class="small" data-action="hint" data-testid="teach">${esc(t("teach_me"))}</button>` : ""}
       ${host && playing && info.kind === "private" ? `<button class="small" data-action="adjourn">${esc(t("adjourn"))}</button>` : ""}
+      ${T.you != null && info.status !== "over" ? `<button class="small" data-action="leave" data-testid="leave">${esc(t("leave"))}</button>` : ""}
     </span>`;
 }
 

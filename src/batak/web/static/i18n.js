@@ -107,7 +107,11 @@ export const TEXT = {
   start_resume: { en: "Resume the match", tr: "Oyuna devam et" },
   adjourn: { en: "Continue later", tr: "Sonra devam et" },
   adjourned: { en: "The host adjourned this match; it can be resumed later.", tr: "Ev sahibi oyunu erteledi; sonra devam edilebilir." },
-  leave: { en: "Leave", tr: "Ayrıl" },
+  leave: { en: "Leave the table", tr: "Masadan kalk" },
+  leave_confirm: {
+    en: "Leave the table? A computer player takes your seat; you can come back from the lobby.",
+    tr: "Masadan kalkılsın mı? Yerine bilgisayar oynar; lobiden geri dönebilirsin.",
+  },
   empty_seat: { en: "empty", tr: "boş" },
   you: { en: "you", tr: "sen" },
   bot: { en: "computer", tr: "bilgisayar" },
