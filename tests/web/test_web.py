@@ -230,6 +230,15 @@ def test_the_page_reconnects_by_itself_after_the_server_restarts(
     page.get_by_test_id("my-tables").get_by_role("button", name="Go back").click()
     expect(page).to_have_url(re.compile(f"/table/{table}$"))
     expect(page.locator("#hand .card")).to_have_count(13)
+    # someone watches by the room's code: the table, but no hand and no hidden card
+    watcher = open_page(browser, server, errors, locale="tr-TR")
+    watcher.fill("#code-input", page.evaluate("window.batak.state.table.info.code"))
+    watcher.locator("#watch-input").check()
+    watcher.locator("#code-input").press("Enter")
+    expect(watcher.locator(".seat")).to_have_count(4)
+    expect(watcher.locator("#hand .card")).to_have_count(0)
+    assert watcher.evaluate("window.batak.state.table.you") is None
+    assert watcher.evaluate("window.batak.state.table.view.hand") in (None, [])
     hand = page.evaluate("window.batak.state.table.view.hand")
 
     server.kill()

@@ -426,7 +426,10 @@ const ACTIONS = {
   },
   joinCode() {
     const code = $("#code-input").value.trim().toUpperCase();
-    if (code) send({ type: "join", code, ref: "invite" });
+    if (!code) return;
+    const msg = { type: "join", code, ref: "invite" };
+    if ($("#watch-input").checked) msg.spectate = true;
+    send(msg);
   },
   joinTable(el) {
     const id = el.dataset.table;
@@ -620,6 +623,7 @@ function renderLobby() {
         <input id="code-input" maxlength="12" autocapitalize="characters" placeholder="${esc(t("code"))}" aria-label="${esc(t("code"))}">
         <button type="submit">${esc(t("join"))}</button>
       </form>
+      <label class="check"><input type="checkbox" id="watch-input"> ${esc(t("watch_only"))}</label>
       <h2>${esc(t("public_tables"))} <button class="small" data-action="refreshLobby">${esc(t("refresh"))}</button></h2>
       <div id="lobby-tables"></div>
       <p><a href="/rules" data-action="nav" data-href="/rules">${esc(t("rules_title"))}</a></p>

@@ -54,6 +54,7 @@ export const TEXT = {
   code: { en: "Room code", tr: "Oda kodu" },
   join: { en: "Join", tr: "Katıl" },
   watch: { en: "Watch", tr: "İzle" },
+  watch_only: { en: "Only watch (no seat)", tr: "Sadece izle (oturmadan)" },
   public_tables: { en: "Public tables", tr: "Açık masalar" },
   no_public: { en: "No public table yet: start one with quick play.", tr: "Henüz açık masa yok: hızlı oyunla bir tane başlat." },
   refresh: { en: "Refresh", tr: "Yenile" },
