@@ -8,7 +8,7 @@ with its options, each option's kind and choices, and a short explanation in Tur
 >>> [p["name"] for p in cat["presets"]][:2]
 ['standard', 'sultan-ihaleli']
 >>> opt = cat["options"]["overtake"]
->>> opt["kind"], opt["help"]["tr"][:10]
+>>> opt["kind"], opt["help"]["tr"].split(":")[0]
 ('bool', 'yükseltme')
 """
 
