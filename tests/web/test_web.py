@@ -400,6 +400,47 @@ def test_the_open_partner_hand_is_shown_in_acik_esli(
     no_js_errors(errors)
 
 
+# ---------------------------------------------------------------------- every kind of table
+@pytest.mark.parametrize(
+    "preset", ["zipi-kitty", "sultan-kozmaca", "zipi-kozmaca", "sultan-esli", "esli-acik"]
+)
+def test_a_deal_of_every_kind_of_table_plays_to_the_end_in_the_browser(
+    browser: Browser, server: Server, errors: list[str], preset: str
+) -> None:
+    """Kitty burying, one-bid Koz Maça, no bidding, partners and açık eşli, through the page."""
+    page = open_page(browser, server, errors)
+    page.select_option("#preset-select", preset)
+    page.fill("input[name=deals]", "1")
+    page.get_by_test_id("create-room").click()
+    page.get_by_test_id("start").click()
+    players = 3 if preset == "zipi-kitty" else 4
+    expect(page.locator(".seat")).to_have_count(players)
+    phases: set[str] = set()
+    seen_play: set[str] = set()
+    deadline = time.monotonic() + 120
+    while not page.get_by_test_id("match-over").count():
+        assert time.monotonic() < deadline, f"{preset}: the deal did not finish"
+        view = page.evaluate("window.batak.state.table.view")
+        mine = bool(view and view["to_move"] == view["seat"] and view["legal_moves"])
+        if mine:
+            phases.add(view["phase"])
+        if mine and preset == "zipi-kitty" and view["phase"] == "bidding" and my_turn(page):
+            page.locator(".bids button").last.click()  # the highest bid: the kitty is ours
+            settle(page)
+        elif mine and view["phase"] == "play" and "play" not in seen_play:
+            seen_play.add("play")
+            if preset == "zipi-kitty":  # the bidder sees what was buried
+                assert len(view["buried"]) == 4
+                expect(page.locator("#panel")).to_contain_text("Buried:")
+        elif not act(page):
+            time.sleep(0.05)
+    if preset == "zipi-kitty":
+        assert {"bidding", "bury", "trump", "play"} <= phases, phases
+    expect(page.get_by_test_id("sheet").first.locator("tbody tr")).to_have_count(1)
+    assert "play" in phases
+    no_js_errors(errors)
+
+
 # ---------------------------------------------------------------------- colours
 def _luminance(hex_colour: str) -> float:
     rgb = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
