@@ -5,11 +5,13 @@ a think time. It reports the tables in play at once, moves per second, the time 
 sent to the next state received (p50, p99, max), and checks that no acknowledged move was lost
 (every table's stored record is fetched at the end and its moves counted).
 
-    python benchmarks/load.py --spawn --tables 1000 --think 2.0 --deals 1
+    python benchmarks/load.py --spawn --tables 1000 --think 3 --deals 1
     python benchmarks/load.py --url ws://127.0.0.1:8000/ws --tables 200
 
 ``--spawn`` starts ``batak serve`` in a subprocess on a free port with a fresh data folder.
-Traffic goes to this machine only; the run stops by itself.
+The clients run in several processes (``--procs``, by default one per 250 tables), so that the
+load generator's own event loop does not add its delays to what is measured; the server is one
+process. Traffic goes to this machine only; the run stops by itself.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -29,6 +32,7 @@ import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass, field
+from typing import Any
 
 from batak.server.client import Client, ServerError
 
@@ -43,6 +47,7 @@ class Stats:
     finished: int = 0
     first_move: float = 0.0
     last_move: float = 0.0
+    spans: list[tuple[float, float]] = field(default_factory=list)  # each table's play, wall
 
 
 async def play_seat(c: Client, table: str, stats: Stats, think: float, rng: random.Random) -> None:
@@ -90,10 +95,12 @@ async def run_table(url: str, i: int, args: argparse.Namespace, stats: Stats) ->
         await clients[0].start(table.id)
         stats.playing += 1
         stats.max_playing = max(stats.max_playing, stats.playing)
+        began = time.time()
         try:
             await asyncio.gather(*(play_seat(c, table.id, stats, args.think, rng) for c in clients))
         finally:
             stats.playing -= 1
+            stats.spans.append((began, time.time()))
         stats.finished += 1
         return table.id
     except Exception as e:
@@ -119,10 +126,13 @@ def moves_in_record(http: str, table: str) -> int:
     raise RuntimeError(f"no record for {table}")
 
 
-async def main_async(args: argparse.Namespace, url: str, http: str) -> int:
+async def run_tables(args: argparse.Namespace, url: str) -> dict[str, object]:
+    """Play ``args.tables`` tables (numbered from ``args.first``) in this process; the raw
+    results, as JSON-ready data."""
     stats = Stats()
     start = time.perf_counter()
     tasks = []
+    lags: list[float] = []
 
     async def report() -> None:
         while True:
@@ -130,41 +140,108 @@ async def main_async(args: argparse.Namespace, url: str, http: str) -> int:
             lat = sorted(stats.latencies[-5000:])
             p99 = lat[int(len(lat) * 0.99)] * 1000 if lat else 0
             print(
-                f"  t={time.perf_counter() - start:5.0f}s playing={stats.playing:5d} "
-                f"done={stats.finished:5d} moves={len(stats.latencies):7d} "
-                f"recent p99={p99:6.1f} ms",
+                f"  [{args.first}] t={time.perf_counter() - start:5.0f}s "
+                f"playing={stats.playing:5d} done={stats.finished:5d} "
+                f"moves={len(stats.latencies):7d} recent p99={p99:6.1f} ms",
+                file=sys.stderr,
                 flush=True,
             )
 
+    async def lag_monitor() -> None:
+        """How late this process's own event loop runs (its share of the latencies)."""
+        while True:
+            t = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append(time.perf_counter() - t - 0.01)
+
     reporter = asyncio.get_running_loop().create_task(report())
-    for i in range(args.tables):
+    monitor = asyncio.get_running_loop().create_task(lag_monitor())
+    for i in range(args.first, args.first + args.tables):
         tasks.append(asyncio.create_task(run_table(url, i, args, stats)))
         await asyncio.sleep(1.0 / args.ramp)
     tables = await asyncio.gather(*tasks)
     reporter.cancel()
-    lost = 0
-    checked = 0
+    monitor.cancel()
+    offset = time.time() - time.perf_counter()  # moves' times on the wall clock, to merge
+    return {
+        "tables": [t for t in tables if t is not None],
+        "latencies": stats.latencies,
+        "acked": stats.acked,
+        "errors": stats.errors,
+        "max_playing": stats.max_playing,
+        "finished": stats.finished,
+        "first_move": stats.first_move + offset if stats.first_move else 0.0,
+        "last_move": stats.last_move + offset,
+        "lags": lags,
+        "spans": stats.spans,
+    }
+
+
+def summarize(args: argparse.Namespace, http: str, parts: list[dict[str, Any]]) -> int:
+    """Merge the processes' results, count lost moves from the stored records, and report."""
+    tables = [t for p in parts for t in p["tables"]]
+    acked: dict[str, int] = {}
+    errors: dict[str, int] = {}
+    for p in parts:
+        acked.update(p["acked"])
+        for k, n in p["errors"].items():
+            errors[k] = errors.get(k, 0) + n
+    lost = checked = 0
     for t in tables:
-        if t is None:
-            continue
-        stored = await asyncio.to_thread(moves_in_record, http, t)
+        stored = moves_in_record(http, t)
         checked += 1
-        if stored < stats.acked.get(t, 0):
-            lost += stats.acked.get(t, 0) - stored
-    lat = sorted(stats.latencies)
-    span = max(stats.last_move - stats.first_move, 1e-9)
+        lost += max(0, acked.get(t, 0) - stored)
+    lat = sorted(x for p in parts for x in p["latencies"])
+    lags = sorted(x for p in parts for x in p["lags"])
+    firsts = [p["first_move"] for p in parts if p["first_move"]]
+    span = max(max(p["last_move"] for p in parts) - min(firsts), 1e-9) if firsts else 1e-9
+    finished = sum(p["finished"] for p in parts)
     print()
-    print(f"tables: {args.tables} started, {stats.finished} finished, {checked} records checked")
-    print(f"concurrent tables (max in play at once): {stats.max_playing}")
+    print(f"tables: {args.tables} started, {finished} finished, {checked} records checked")
+    edges = sorted(
+        [(a, 1) for p in parts for a, _ in p["spans"]]
+        + [(b, -1) for p in parts for _, b in p["spans"]]
+    )
+    playing = most = 0
+    for _, step in edges:
+        playing += step
+        most = max(most, playing)
+    print(f"concurrent tables (max in play at once): {most}")
     print(f"moves: {len(lat)} acknowledged, {len(lat) / span:.0f} per second")
     if lat:
         print(
             f"move sent -> next state received: p50 {statistics.median(lat) * 1000:.1f} ms, "
             f"p99 {lat[int(len(lat) * 0.99)] * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms"
         )
+    if lags:
+        print(
+            f"load generator's own loop lag: p50 {statistics.median(lags) * 1000:.1f} ms, "
+            f"p99 {lags[int(len(lags) * 0.99)] * 1000:.1f} ms, max {lags[-1] * 1000:.1f} ms"
+        )
     print(f"acknowledged moves lost: {lost}")
-    print(f"errors: {stats.errors or 'none'}")
-    return 0 if lost == 0 and stats.finished == args.tables else 1
+    print(f"errors: {errors or 'none'}")
+    return 0 if lost == 0 and finished == args.tables else 1
+
+
+def server_stats(pid: int | None) -> str:
+    """The server process's CPU time (user+system seconds) and resident memory, from /proc."""
+    if pid is None:
+        return ""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+        cpu = (int(fields[11]) + int(fields[12])) / ticks
+        rss = int(fields[21]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+        return f"server: {cpu:.1f} s of CPU, {rss:.0f} MiB resident"
+    except (OSError, IndexError, ValueError):
+        return ""
+
+
+def tune_gc() -> None:
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
 
 
 def free_port() -> int:
@@ -182,10 +259,23 @@ def main() -> int:
     p.add_argument("--preset", default="standard")
     p.add_argument("--think", type=float, default=1.0, help="mean seconds before each move")
     p.add_argument("--ramp", type=float, default=50.0, help="tables started per second")
+    p.add_argument(
+        "--procs",
+        type=int,
+        default=0,
+        help="load processes (default: one per 250 tables); the server is one process",
+    )
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     args = p.parse_args()
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    tune_gc()
+    if args.worker:  # one of the load processes: results as JSON on stdout
+        result = asyncio.run(run_tables(args, args.url))
+        sys.stdout.write(json.dumps(result))
+        return 0
     proc = None
     tmp = None
     if args.spawn or not args.url:
@@ -206,9 +296,46 @@ def main() -> int:
     else:
         url = args.url
     http = url.replace("ws://", "http://").replace("wss://", "https://").removesuffix("/ws")
-    print(f"load: {args.tables} tables x 4 clients, think {args.think}s, against {url}")
+    procs = args.procs or max(1, min(4, (args.tables + 249) // 250))
+    print(
+        f"load: {args.tables} tables x 4 clients in {procs} load process(es), "
+        f"think {args.think}s, against {url}; load average {os.getloadavg()[0]:.2f}",
+        flush=True,
+    )
     try:
-        return asyncio.run(main_async(args, url, http))
+        per = [args.tables // procs + (1 if i < args.tables % procs else 0) for i in range(procs)]
+        workers = []
+        first = 0
+        for n in per:
+            cmd = [
+                sys.executable,
+                __file__,
+                "--worker",
+                "--url",
+                url,
+                "--tables",
+                str(n),
+                "--first",
+                str(first),
+                "--deals",
+                str(args.deals),
+                "--preset",
+                args.preset,
+                "--think",
+                str(args.think),
+                "--ramp",
+                str(args.ramp / procs),
+            ]
+            workers.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, env=dict(os.environ)))
+            first += n
+        parts = []
+        for w in workers:
+            out, _ = w.communicate()
+            parts.append(json.loads(out))
+        code = summarize(args, http, parts)
+        print(server_stats(proc.pid if proc is not None else None))
+        print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+        return code
     finally:
         if proc is not None:
             proc.terminate()

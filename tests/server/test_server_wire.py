@@ -11,7 +11,10 @@ from pathlib import Path
 
 from harness import ServerThread, fast_config
 
+from batak.match import Match
+from batak.rules import PRESETS
 from batak.server.client import Client
+from batak.server.table import slim_views
 
 
 def test_event_views_are_slim_and_the_client_completes_them(tmp_path: Path) -> None:
@@ -61,3 +64,25 @@ def test_event_views_are_slim_and_the_client_completes_them(tmp_path: Path) -> N
                 await c.close()
 
         asyncio.run(main())
+
+
+def test_slim_views_are_the_engine_views_without_rules_and_sheet() -> None:
+    """The server builds each seat's event view from one spectator's view plus the seat's own
+    parts; in every preset, at every step of whole matches, that is exactly the engine's."""
+    rng = random.Random(11)
+    for preset in PRESETS:
+        match = Match(preset, seed=rng.randrange(1000))
+        n = match.rules.players
+        steps = 0
+        while not match.over and steps < 400:
+            seats: set[int | None] = {None, *range(n)}
+            slim = slim_views(match, seats)
+            for seat in seats:
+                whole = match.view(seat)
+                del whole["rules"]
+                del whole["match"]["sheet"]
+                assert slim[seat] == whole, (preset, seat, steps)
+            seat = match.to_move
+            assert seat is not None
+            match.play(rng.choice(match.view(seat)["legal_moves"]), seat)
+            steps += 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import sys
@@ -95,6 +96,7 @@ def run(config: ServerConfig, log_level: str = "warning") -> int:
             lifespan="on",
         )
     )
+    tune_gc()
     where = config.database if config.database else os.fspath(Path(config.data).resolve())
     print(
         f"Batak server: open {config.base_url}/  "
@@ -103,6 +105,16 @@ def run(config: ServerConfig, log_level: str = "warning") -> int:
     )
     server.run()
     return 0
+
+
+def tune_gc() -> None:
+    """Fewer, cheaper garbage collections for a long-running server with many tables: what was
+    made at start-up is frozen out of the collector's sight, and the young generation is
+    collected after 50,000 allocations instead of 700. A full collection of a heap holding
+    thousands of connections otherwise stops every table for a few hundred milliseconds, often."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -83,6 +83,7 @@ BOT_NAMES = (
     "Murat", "Deniz", "Hakan", "Merve", "Kemal", "Ece", "Burak", "Derya", "Serkan", "Gül",
 )  # fmt: skip
 
+
 @dataclass
 class Seat:
     player: str | None = None  # player id of the person sitting here
@@ -351,11 +352,12 @@ class Table:
     def _broadcast(self, version: int, kind: str, ev: dict[str, Any]) -> None:
         if not self.subs:
             return
-        with_view = kind in STATE_EVENTS and self.match is not None
-        seating = kind in ("sit", "stand", "away", "back", "start")
+        subs = list(self.subs.items())
+        views = self.event_views({seat for _, seat in subs}) if kind in STATE_EVENTS else {}
+        seats = self.seats_info() if kind in ("sit", "stand", "away", "back", "start") else None
         clock = self.clock_info()
         texts: dict[int | None, str] = {}
-        for conn, seat in list(self.subs.items()):
+        for conn, seat in subs:
             text = texts.get(seat)
             if text is None:
                 msg: dict[str, Any] = {
@@ -365,12 +367,12 @@ class Table:
                     "event": self.public_event(version, ev, seat),
                     "clock": clock,
                 }
-                if with_view:
-                    msg["view"] = self.event_view(seat)
+                if seat in views:
+                    msg["view"] = views[seat]
                 if kind in STATE_EVENTS:
                     msg["status"] = self.status
-                if seating:
-                    msg["seats"] = self.seats_info()
+                if seats is not None:
+                    msg["seats"] = seats
                 text = texts[seat] = dumps(msg)
             conn.send_text(text)
 
@@ -378,15 +380,16 @@ class Table:
         """The whole view (for ``sync``)."""
         return self.match.view(seat) if self.match is not None else None
 
-    def event_view(self, seat: int | None) -> dict[str, Any] | None:
-        """The view as an ``event`` carries it: without ``rules`` (they are in the sync's
-        ``table_info``) and without ``match.sheet`` (each finished deal's row comes in its
-        ``deal_over``); see docs/protocol.md."""
-        view = self.view(seat)
-        if view is not None:
-            view.pop("rules", None)
-            view["match"].pop("sheet", None)
-        return view
+    def event_views(self, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
+        """The views an ``event`` carries, for these seats (None: spectators), slim: without
+        ``rules`` (they are in the sync's ``table_info``) and without ``match.sheet`` (each
+        finished deal's row comes in its ``deal_over``); see docs/protocol.md.
+
+        The engine's view is made once, for a spectator (it holds no hidden card), and each
+        seat's is that plus the only parts that are its own: ``seat``, its ``hand``, its
+        ``legal_moves`` and, for the bidder, the ``buried`` cards. A test checks that this is
+        exactly ``Match.view(seat)`` in every preset."""
+        return slim_views(self.match, seats) if self.match is not None else {}
 
     def notice(self, msg: dict[str, Any]) -> None:
         """An unversioned message for every subscriber (presence, reactions)."""
@@ -972,6 +975,30 @@ class Table:
         if self.status == "waiting":
             self._maybe_start_public()
         self._after_change()
+
+
+def slim_views(match: Match, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``Match.view(seat)`` for each of ``seats`` without ``rules`` and ``match.sheet``, made
+    from one spectator's view (see :meth:`Table.event_views`)."""
+    public = match.view(None)
+    public.pop("rules", None)
+    public["match"].pop("sheet", None)
+    game = match.game
+    contract = game.contract
+    out: dict[int | None, dict[str, Any]] = {}
+    for seat in seats:
+        if seat is None:
+            out[None] = public
+            continue
+        view = dict(public)
+        view["seat"] = seat
+        view["hand"] = [str(c) for c in game.hand(seat)]
+        if seat == game.to_move:
+            view["legal_moves"] = [str(m) for m in game.legal_moves()]
+        if contract is not None and seat == contract.bidder:
+            view["buried"] = [str(c) for c in game.buried]
+        out[seat] = view
+    return out
 
 
 def options_get(options: dict[str, Any], key: str, config: ServerConfig) -> Any:
