@@ -36,6 +36,17 @@ class SimBidMedium(HardPlayer):
         super().__init__(seed=seed, max_cards=0)
 
 
+class HardWide(HardPlayer):
+    """The hard player searching from 10 cards a hand (at most 12 worlds there, and no new world
+    after 1.5 million solver nodes in the decision): ``PYTHONPATH=benchmarks batak arena --bots
+    fit_bidsim:HardWide,medium``."""
+
+    name = "hard-wide"
+
+    def __init__(self, *, seed: int | None = None, **options: object) -> None:
+        super().__init__(seed=seed, wide_cards=10)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--preset", default="standard")

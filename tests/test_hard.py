@@ -13,6 +13,7 @@ import pytest
 
 import batak
 import batak.bots
+from batak.bots import solver
 from batak.bots.hard import HardPlayer
 
 
@@ -178,3 +179,26 @@ def test_a_huge_hand_bids_and_a_poor_one_passes() -> None:
 
 def _all_cards() -> list[str]:
     return [r + s for s in "SHDC" for r in "AKQJT98765432"]
+
+
+def _position_with(cards: int, seed: int) -> batak.Game:
+    game = batak.Game("standard", seed=seed)
+    medium = batak.bots.get("medium", seed=1)
+    while game.phase != "play" or len(game.hand(game.to_move or 0)) > cards:
+        game.play(medium.choose(_view(game)))
+    return game
+
+
+@pytest.mark.skipif(not solver.c_engine_available(), reason="wide search needs the C solver")
+def test_wide_search_uses_fewer_worlds_and_a_node_budget() -> None:
+    game = _position_with(8, 3)
+    view = _view(game)
+    bot = HardPlayer(seed=2, worlds=30, max_cards=3, wide_cards=8, wide_worlds=5)
+    assert bot.choose(view) in view["legal_moves"]
+    assert bot.last.searched and bot.last.worlds == 5
+    cut = HardPlayer(seed=2, worlds=30, max_cards=3, wide_cards=8, wide_worlds=50, node_budget=0)
+    assert cut.choose(view) in view["legal_moves"]
+    assert cut.last.worlds == 4  # the node budget (a count: deterministic) stops new worlds
+    above = HardPlayer(seed=2, max_cards=3, wide_cards=7)
+    above.choose(view)
+    assert not above.last.searched

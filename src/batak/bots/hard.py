@@ -54,7 +54,12 @@ class HardStats:
 
 class HardPlayer:
     """Samples hidden hands and searches them double-dummy. ``worlds``: worlds per card decision;
-    ``max_cards``: the largest hand size it searches (above it the medium player decides)."""
+    ``max_cards``: the largest hand size it searches with all its worlds; ``wide_cards``: the
+    largest it searches at all, with at most ``wide_worlds`` worlds and no new world once the
+    solver has searched ``node_budget`` nodes in the decision (a count, not a clock, so the move
+    stays a function of the seed and the view); above it the medium player decides.
+    ``bidding``: ``"sim"`` (the auction, kitty and trump by simulation, :mod:`.bidsim`, with
+    ``bid_worlds`` worlds) or ``"medium"`` (the medium player's)."""
 
     name = "hard"
 
@@ -64,6 +69,9 @@ class HardPlayer:
         seed: int | None = None,
         worlds: int = 24,
         max_cards: int | None = None,
+        wide_cards: int | None = None,
+        wide_worlds: int = 12,
+        node_budget: int = 1_500_000,
         bidding: str = "sim",
         bid_worlds: int | None = None,
         sim: SimParams | None = None,
@@ -77,6 +85,11 @@ class HardPlayer:
         # small endgames. Above this size a world takes too long for the move clock.
         default_cards = 9 if _solver.c_engine_available() else 4
         self.max_cards = max_cards if max_cards is not None else default_cards
+        self.wide_cards = max(self.max_cards, wide_cards if wide_cards is not None else 0)
+        if not _solver.c_engine_available():
+            self.wide_cards = self.max_cards
+        self.wide_worlds = wide_worlds
+        self.node_budget = node_budget
         self.medium = MediumPlayer(seed=self.seed)
         self.bidding = bidding
         self.sim_params = sim or HARD_SIM
@@ -112,10 +125,11 @@ class HardPlayer:
             self.last.fallback = "not card play"
             return self.medium.choose(view)
         cards_left = t.hand_sizes[t.seat]
-        if cards_left > self.max_cards:
-            self.last.fallback = f"{cards_left} cards in hand > {self.max_cards}"
+        if cards_left > self.wide_cards:
+            self.last.fallback = f"{cards_left} cards in hand > {self.wide_cards}"
             return self.medium.choose(view)
-        move = self._search(t, decision_rng(self.seed, view, "hard"), deadline)
+        wide = cards_left > self.max_cards
+        move = self._search(t, decision_rng(self.seed, view, "hard"), deadline, wide=wide)
         self.last.seconds = time.perf_counter() - start
         if move is None:
             self.last.fallback = "no world finished before the deadline"
@@ -171,6 +185,8 @@ class HardPlayer:
         t: Table,
         rng: random.Random,
         deadline: float | None,
+        *,
+        wide: bool = False,
     ) -> str | None:
         seat = t.seat
         assert seat is not None
@@ -186,8 +202,10 @@ class HardPlayer:
         totals = dict.fromkeys(legal, 0.0)
         worlds = 0
         table = _solver.new_table(16) if use_c else None
-        for _ in range(self.worlds):
+        for _ in range(self.wide_worlds if wide else self.worlds):
             if deadline is not None and worlds and time.perf_counter() > deadline:
+                break
+            if wide and worlds >= 4 and table is not None and table.nodes > self.node_budget:
                 break
             world = sample_world(knowledge, rng, weight=weight)
             hands = world[: t.n]

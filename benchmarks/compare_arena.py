@@ -1,0 +1,59 @@
+"""Compare two arena runs of the same boards, board by board.
+
+Two ``batak arena`` results with the same preset, seed and number of boards, each pitting a
+player against the same opponent (for example ``hard,medium`` before and after a change), give
+per board the difference ``A - B`` (A's mean score per deal-seat minus B's); this prints the mean
+of (second run's difference − first run's) with its 95% interval over boards. Pairing the boards
+removes the luck of the cards that both runs share.
+
+    python benchmarks/compare_arena.py results/old.json results/new.json
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from batak.bots.arena import mean_ci
+
+
+def board_diffs(result: dict[str, Any]) -> dict[int, float]:
+    """Per board: the first player's mean score per deal-seat minus the second's."""
+    pair = result["pairs"][0]
+    first, second = pair["a"], pair["b"]
+    out: dict[int, float] = {}
+    for board in result["boards"]:
+        sums = {first: 0.0, second: 0.0}
+        counts = {first: 0, second: 0}
+        for rot in board["rotations"]:
+            for seat, label in enumerate(rot["seats"]):
+                if label in sums:
+                    sums[label] += rot["scores"][seat]
+                    counts[label] += 1
+        if counts[first] and counts[second]:
+            out[int(board["board"])] = sums[first] / counts[first] - sums[second] / counts[second]
+    return out
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    runs = []
+    for path in argv:
+        with open(path, encoding="utf-8") as f:
+            runs.append(json.load(f))
+    d0, d1 = (board_diffs(r) for r in runs)
+    common = sorted(set(d0) & set(d1))
+    deltas = [d1[b] - d0[b] for b in common]
+    m, lo, hi = mean_ci(deltas)
+    print(f"first run:  {runs[0]['pairs'][0]['a']} - {runs[0]['pairs'][0]['b']}")
+    print(f"second run: {runs[1]['pairs'][0]['a']} - {runs[1]['pairs'][0]['b']}")
+    print(f"second - first: {m:+.2f} per deal, 95% CI [{lo:+.2f}, {hi:+.2f}]", end=" ")
+    print(f"over {len(common)} boards")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
