@@ -945,7 +945,7 @@ def _unknown_preset(con: Console, lang: str, name: str) -> int:
 def build_parser(lang: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="batak", description=t("prog_description", lang))
     parser.add_argument("--version", action="version", version=f"batak {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{play,replay,rules,arena,serve}")
+    sub = parser.add_subparsers(dest="command", metavar="{play,replay,rules,arena,serve,online}")
 
     def lang_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
@@ -972,6 +972,9 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     lang_option(rules)
     add_arena_parser(sub, lang)
     add_serve_parser(sub)
+    from .online import add_online_parser  # it draws with this module's helpers
+
+    add_online_parser(sub, lang)
     return parser
 
 
@@ -1013,6 +1016,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_arena(args)
         if args.command == "serve":
             return run_serve(args)
+        if args.command == "online":
+            from .online import run_online
+
+            return run_online(args, con, lang)
         return cmd_rules(args, con, lang)
     except KeyboardInterrupt:
         con.say()

@@ -1,0 +1,462 @@
+"""``batak online``: play at a Batak server from the terminal, in Turkish or English.
+
+It speaks the server's protocol through :class:`batak.server.client.Client` and draws only from
+the seat's view (the same status lines as ``batak play``). The session token is kept per server
+address in ``~/.config/batak/online.json`` (or ``$BATAK_HOME/online.json``), so the same player
+comes back after a disconnect, a restart of either side, or ``quit``: the seat is held, then a
+computer plays it until you return.
+
+At your turn, type a move (its number in the list, or ``KH``, ``10h``, ``bid 7``, ``pas``, a
+koz letter or name, a card to bury), ``hint``, ``!`` to play the hinted move, ``last``,
+``sheet``, ``say TEXT``, ``?`` for help, or ``quit``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .cli import Console, Style, move_text, status_lines
+from .cli_text import t
+from .i18n import MESSAGES, suit_name
+from .moves import parse_move
+
+__all__ = ["add_online_parser", "run_online"]
+
+EXIT_OK, EXIT_FAIL = 0, 1
+
+_TEXTS: dict[str, dict[str, str]] = {
+    "help": {
+        "en": "play at a Batak server (batak serve) from the terminal",
+        "tr": "bir Batak sunucusunda (batak serve) terminalden oyna",
+    },
+    "help_url": {
+        "en": "the server's address (default http://127.0.0.1:8000)",
+        "tr": "sunucunun adresi (varsayılan http://127.0.0.1:8000)",
+    },
+    "help_name": {"en": "your name at the table", "tr": "masadaki adın"},
+    "help_quick": {
+        "en": "quick play: ihaleli, kozmaca, esli or kitty (the default: ihaleli)",
+        "tr": "hızlı oyun: ihaleli, kozmaca, esli ya da kitty (varsayılan: ihaleli)",
+    },
+    "help_join": {"en": "join a private room by its code", "tr": "özel odaya koduyla katıl"},
+    "help_create": {
+        "en": "open a private room with this preset",
+        "tr": "bu masayla özel oda aç",
+    },
+    "help_deals": {"en": "deals in the match (with --create)", "tr": "el sayısı (--create ile)"},
+    "connecting": {"en": "Connecting to {url}…", "tr": "{url} adresine bağlanılıyor…"},
+    "failed": {
+        "en": "Could not reach the server at {url}: {error}",
+        "tr": "{url} adresindeki sunucuya ulaşılamadı: {error}",
+    },
+    "refused_table": {"en": "The server said no: {reason}", "tr": "Sunucu kabul etmedi: {reason}"},
+    "room": {
+        "en": "Private room {code}. Invite link: {invite}",
+        "tr": "Özel oda {code}. Davet bağlantısı: {invite}",
+    },
+    "start_prompt": {
+        "en": "Press Enter to start (computer players take the empty seats): ",
+        "tr": "Başlatmak için Enter'a bas (boş koltuklara bilgisayar oturur): ",
+    },
+    "seated": {
+        "en": "You sit at table {table} ({preset}), seat {seat}. Players: {names}",
+        "tr": "{table} masasında ({preset}) {seat}. koltuktasın. Oyuncular: {names}",
+    },
+    "waiting": {"en": "Waiting for the match to start…", "tr": "Oyunun başlaması bekleniyor…"},
+    "commands": {
+        "en": "At your turn: a move (its number in the list, or KH, 10h, bid 7, pas, a koz),"
+        " hint, ! (play the hint), last, sheet, say TEXT, ? (this help), quit.",
+        "tr": "Sıra sendeyken: bir hamle (listedeki numarası ya da KH, 10h, bid 7, pas, koz),"
+        " ipucu, ! (ipucunu oyna), son, yazboz, de METİN, ? (bu yardım), çık.",
+    },
+    "prompt": {"en": "Your move: ", "tr": "Hamlen: "},
+    "refused": {"en": "Refused: {reason}", "tr": "Olmaz: {reason}"},
+    "unknown": {
+        "en": "Not a move here. Legal: {moves}",
+        "tr": "Burada hamle değil. Yapabileceklerin: {moves}",
+    },
+    "hint": {"en": "Hint: {move}. {reason}", "tr": "İpucu: {move}. {reason}"},
+    "played": {"en": "{who}: {move}", "tr": "{who}: {move}"},
+    "by_clock": {"en": " (time ran out)", "tr": " (süre doldu)"},
+    "trick_won": {"en": "{who} takes the trick.", "tr": "Löveyi {who} aldı."},
+    "last_trick": {"en": "Last trick: {cards}", "tr": "Son löve: {cards}"},
+    "no_trick": {"en": "No trick yet in this deal.", "tr": "Bu elde henüz löve yok."},
+    "deal_over": {"en": "Deal {n} is over.", "tr": "{n}. el bitti."},
+    "sheet_line": {"en": "Deal {n}: {scores}", "tr": "{n}. el: {scores}"},
+    "totals": {"en": "Totals: {scores}", "tr": "Toplam: {scores}"},
+    "sheet_empty": {"en": "No deal finished yet.", "tr": "Henüz biten el yok."},
+    "over": {"en": "The match is over. Winners: {names}", "tr": "Oyun bitti. Kazananlar: {names}"},
+    "record": {
+        "en": "The game record: {url}",
+        "tr": "Oyun kaydı: {url}",
+    },
+    "chat": {"en": "{who} says: {text}", "tr": "{who}: {text}"},
+    "away": {
+        "en": "A computer plays for {who} now.",
+        "tr": "{who} için artık bilgisayar oynuyor.",
+    },
+    "back": {"en": "{who} is back.", "tr": "{who} geri döndü."},
+    "left": {
+        "en": "You left the table: your seat is held for a while, then a computer plays it. "
+        "`batak online` with the same server takes you back.",
+        "tr": "Masadan ayrıldın: koltuğun bir süre tutulur, sonra yerine bilgisayar oynar. "
+        "Aynı sunucuyla `batak online` seni geri götürür.",
+    },
+    "lost": {
+        "en": "The connection dropped; reconnecting…",
+        "tr": "Bağlantı koptu; yeniden bağlanılıyor…",
+    },
+}
+MESSAGES.update({f"online.{code}": texts for code, texts in _TEXTS.items()})
+
+
+def o(code: str, lang: str, /, **params: Any) -> str:
+    from .i18n import text
+
+    return text(f"online.{code}", lang, **params)
+
+
+def add_online_parser(sub: Any, lang: str) -> None:
+    p = sub.add_parser("online", help=o("help", lang), description=__doc__.split("\n\n")[0])
+    p.add_argument("url", nargs="?", default="http://127.0.0.1:8000", help=o("help_url", lang))
+    p.add_argument("--name", default=None, help=o("help_name", lang))
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--quick", default=None, metavar="MODE", help=o("help_quick", lang))
+    group.add_argument("--join", default=None, metavar="CODE", help=o("help_join", lang))
+    group.add_argument("--create", default=None, metavar="PRESET", help=o("help_create", lang))
+    p.add_argument("--deals", type=int, default=None, metavar="N", help=o("help_deals", lang))
+    p.add_argument("--lang", choices=["en", "tr"], default=None)
+
+
+def ws_url(url: str) -> str:
+    """``http://host:port`` (or ``host:port``, or the websocket address itself) → ``ws://…/ws``.
+
+    >>> ws_url("127.0.0.1:8000"), ws_url("https://batak.example/"), ws_url("ws://h:1/ws")
+    ('ws://127.0.0.1:8000/ws', 'wss://batak.example/ws', 'ws://h:1/ws')
+    """
+    u = url.strip().rstrip("/")
+    if "://" not in u:
+        u = "http://" + u
+    scheme, rest = u.split("://", 1)
+    scheme = {"http": "ws", "https": "wss"}.get(scheme, scheme)
+    if not rest.endswith("/ws"):
+        rest += "/ws"
+    return f"{scheme}://{rest}"
+
+
+def _token_file() -> Path:
+    home = os.environ.get("BATAK_HOME")
+    return Path(home) if home else Path.home() / ".config" / "batak"
+
+
+def load_token(url: str) -> str | None:
+    with contextlib.suppress(OSError, ValueError):
+        data = json.loads((_token_file() / "online.json").read_text(encoding="utf-8"))
+        token = data.get(url)
+        return token if isinstance(token, str) else None
+    return None
+
+
+def save_token(url: str, token: str | None) -> None:
+    if not token:
+        return
+    path = _token_file() / "online.json"
+    with contextlib.suppress(OSError, ValueError):
+        data: dict[str, str] = {}
+        if path.exists():
+            data = json.loads(path.read_text(encoding="utf-8"))
+        data[url] = token
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        path.chmod(0o600)
+
+
+def run_online(args: argparse.Namespace, con: Console, lang: str) -> int:
+    return asyncio.run(OnlineSession(args, con, lang).run())
+
+
+class OnlineSession:
+    """One terminal player at one server table."""
+
+    def __init__(self, args: argparse.Namespace, con: Console, lang: str) -> None:
+        self.args = args
+        self.con = con
+        self.lang = lang
+        self.style = Style(con.out)
+        self.url = ws_url(args.url)
+        self.http = self.url.replace("ws", "http", 1)[: -len("/ws")]
+        self.table = ""
+        self.shown = 0  # events already narrated
+        self.hinted: str | None = None
+
+    async def run(self) -> int:
+        from .server.client import Client, ServerError
+
+        lang = self.lang
+        self.con.say(o("connecting", lang, url=self.url))
+        client = Client(self.url, name=self.args.name, token=load_token(self.url), lang=lang)
+        try:
+            await client.connect()
+        except (OSError, ServerError, TimeoutError) as e:
+            self.con.say(o("failed", lang, url=self.url, error=e))
+            return EXIT_FAIL
+        save_token(self.url, client.token)
+        self.client = client
+        try:
+            try:
+                state = await self._sit()
+            except ServerError as e:
+                self.con.say(o("refused_table", lang, reason=e.message))
+                return EXIT_FAIL
+            self.table = state.id
+            self.shown = len(state.events)
+            return await self._play()
+        finally:
+            await client.close()
+
+    async def _sit(self) -> Any:
+        a, c = self.args, self.client
+        if a.join:
+            return await c.join(code=a.join)
+        if a.create:
+            options: dict[str, Any] = {"preset": a.create}
+            if a.deals:
+                options["deals"] = a.deals
+            created, state = await c.create(**options)
+            self.con.say(o("room", self.lang, code=created["code"], invite=created["invite"]))
+            await asyncio.to_thread(self.con.ask, o("start_prompt", self.lang))
+            await c.start(state.id)
+            await c.until(lambda: c.tables[state.id].view is not None, 30)
+            return state
+        mine = [tid for tid in c.welcome.get("tables", []) if tid]
+        if mine:  # an unfinished table of ours: go back to it
+            return await c.join(table=mine[0])
+        return await c.quick(a.quick or "ihaleli")
+
+    # ------------------------------------------------------------------ the game
+    def _labels(self) -> list[str]:
+        st = self.client.tables[self.table]
+        seats = st.info.get("seats") or []
+        out = []
+        for i, s in enumerate(seats):
+            name = s.get("name") or t("player", self.lang, n=i + 1)
+            out.append(t("you", self.lang) if i == st.seat else name)
+        return out
+
+    async def _play(self) -> int:
+        c, lang = self.client, self.lang
+        st = c.tables[self.table]
+        labels = self._labels()
+        self.con.say(
+            o(
+                "seated",
+                lang,
+                table=st.info.get("code"),
+                preset=st.info.get("preset"),
+                seat=(st.seat or 0) + 1,
+                names=", ".join(labels),
+            )
+        )
+        self.con.say(o("commands", lang))
+        tried = -1
+        while True:
+            st = c.tables[self.table]
+            self._narrate()
+            if st.over:
+                self._finish()
+                return EXIT_OK
+            if st.view is None:
+                self.con.say(o("waiting", lang))
+            elif st.my_turn and st.state_v != tried:
+                tried = st.state_v
+                if not await self._decide():
+                    self.con.say(o("left", lang))
+                    return EXIT_OK
+                continue
+            c._changed.clear()
+            if c.closed:
+                self.con.say(o("lost", lang))
+                await c.reconnect()
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(c._changed.wait(), 30)
+
+    def _narrate(self) -> None:
+        """Say what happened at the table since last time (others' moves, chat, results)."""
+        st = self.client.tables[self.table]
+        labels = self._labels()
+        lang = self.lang
+        kozmaca = bool(st.view and st.view["rules"]["bidding"] == "kozmaca")
+        for ev in st.events[self.shown :]:
+            kind = ev.get("kind")
+            if kind == "move":
+                if ev["seat"] != st.seat or ev.get("by") == "timeout":
+                    text = "bury" if ev["move"] == "bury" else None
+                    shown = text or move_text(ev["move"], lang, self.style, kozmaca=kozmaca)
+                    if ev.get("by") == "timeout":
+                        shown += o("by_clock", lang)
+                    self.con.say(o("played", lang, who=labels[ev["seat"]], move=shown))
+                if ev.get("deal_over"):
+                    self._deal_over(ev["deal_over"], labels)
+            elif kind == "chat":
+                self.con.say(o("chat", lang, who=ev.get("name") or "?", text=ev.get("text")))
+            elif kind == "away":
+                self.con.say(o("away", lang, who=labels[ev["seat"]]))
+            elif kind == "back":
+                self.con.say(o("back", lang, who=labels[ev["seat"]]))
+        self.shown = len(st.events)
+
+    def _deal_over(self, info: dict[str, Any], labels: Sequence[str]) -> None:
+        row = info["row"]
+        self.con.say(self.style.bold(o("deal_over", self.lang, n=info["deal"])))
+        self.con.say(self._scores("sheet_line", row["scores"], labels, n=row["deal"]))
+        self.con.say(self._scores("totals", row["totals"], labels))
+
+    def _scores(self, code: str, scores: Sequence[int], labels: Sequence[str], **kw: Any) -> str:
+        items = ", ".join(f"{labels[i]} {s:+d}" for i, s in enumerate(scores))
+        return o(code, self.lang, scores=items, **kw)
+
+    def _finish(self) -> None:
+        st = self.client.tables[self.table]
+        labels = self._labels()
+        assert st.view is not None
+        winners = st.view["match"]["winners"]
+        self.con.say(
+            self.style.bold(o("over", self.lang, names=", ".join(labels[w] for w in winners)))
+        )
+        self.con.say(o("record", self.lang, url=f"{self.http}/api/tables/{self.table}/record"))
+
+    async def _decide(self) -> bool:
+        """Ask for this seat's decision until one is accepted; False when the player quits."""
+        from .server.client import ServerError
+
+        c, lang = self.client, self.lang
+        while True:
+            st = c.tables[self.table]
+            view = st.view
+            if view is None or not st.my_turn:
+                return True
+            self.con.lines(status_lines(view, self._labels(), lang, self.style))
+            try:
+                line = (await asyncio.to_thread(self.con.ask, o("prompt", lang))).strip()
+            except EOFError:
+                return False
+            low = line.lower()
+            if low in ("quit", "q", "çık", "exit"):
+                return False
+            if low in ("?", "help", "yardım", "yardim"):
+                self.con.say(o("commands", lang))
+                continue
+            if low in ("hint", "ipucu", "!"):
+                try:
+                    h = await self._hint()
+                except ServerError as e:
+                    self.con.say(o("refused", lang, reason=e.message))
+                    continue
+                except (TimeoutError, ConnectionError):
+                    self.con.say(o("lost", lang))
+                    return True
+                if low != "!":
+                    shown = move_text(h["move"], lang, self.style)
+                    self.con.say(o("hint", lang, move=shown, reason=h["reason"]))
+                    continue
+                line = h["move"]
+            elif low in ("last", "son"):
+                self.con.say(self._last_trick(view))
+                continue
+            elif low in ("sheet", "yazboz"):
+                self._sheet(view)
+                continue
+            elif low.startswith("say ") or low.startswith("de "):
+                with contextlib.suppress(ServerError):
+                    await c.chat(self.table, line.split(" ", 1)[1])
+                continue
+            move = self._normalise(line, view)
+            if move is None:
+                legal = ", ".join(move_text(m, lang, self.style) for m in view["legal_moves"])
+                self.con.say(o("unknown", lang, moves=legal))
+                continue
+            try:
+                await c.move(self.table, move)
+                return True
+            except (TimeoutError, ConnectionError):
+                self.con.say(o("lost", lang))
+                return True  # the main loop reconnects; unacknowledged moves are sent again
+            except ServerError as e:
+                if e.code in ("stale", "not_your_turn", "away"):
+                    return True  # the table moved on (a clock, a bot): look again
+                self.con.say(o("refused", lang, reason=e.message))
+
+    async def _hint(self) -> dict[str, Any]:
+        """The server's hint; asked again after a pause when hints come too fast."""
+        from .server.client import ServerError
+
+        for _ in range(4):
+            try:
+                return await self.client.hint(self.table)
+            except ServerError as e:
+                if e.code != "hint_rate":
+                    raise
+                await asyncio.sleep(1.1)
+        return await self.client.hint(self.table)
+
+    def _normalise(self, line: str, view: dict[str, Any]) -> str | None:
+        """The canonical move for what was typed, or None if it is not a move at all."""
+        text = line.strip()
+        if not text:
+            return None
+        phase = view["phase"]
+        legal: list[str] = view["legal_moves"]
+        low = text.lower()
+        if low in ("pas", "pass", "p"):
+            text = "pass"
+        elif text.isdigit():  # a number from the list of moves, as in `batak play`
+            number = int(text)
+            return legal[number - 1] if 1 <= number <= len(legal) else None
+        elif phase == "trump":
+            for s in "SHDC":
+                names = {s.lower(), suit_name(s, "en").lower(), suit_name(s, "tr").lower()}
+                if low in names:
+                    text = f"trump {s}"
+        elif phase == "bury" and not low.startswith("bury"):
+            text = f"bury {text}"
+        try:
+            move = str(parse_move(text))
+        except ValueError:
+            return None
+        if move in legal:
+            return move
+        return move if phase == "play" else None  # a card: let the engine say why not
+
+    def _last_trick(self, view: dict[str, Any]) -> str:
+        if not view["tricks"]:
+            return o("no_trick", self.lang)
+        tr = view["tricks"][-1]
+        labels = self._labels()
+        n = view["players"]
+        cards = " · ".join(
+            f"{labels[(tr['leader'] + i) % n]} {self.style.card(card)}"
+            for i, card in enumerate(tr["cards"])
+        )
+        return (
+            o("last_trick", self.lang, cards=cards)
+            + " "
+            + o("trick_won", self.lang, who=labels[tr["winner"]])
+        )
+
+    def _sheet(self, view: dict[str, Any]) -> None:
+        rows = view["match"].get("sheet") or self.client.tables[self.table].sheet
+        labels = self._labels()
+        if not rows:
+            self.con.say(o("sheet_empty", self.lang))
+            return
+        for row in rows:
+            self.con.say(self._scores("sheet_line", row["scores"], labels, n=row["deal"]))
+        self.con.say(self._scores("totals", rows[-1]["totals"], labels))

@@ -1,0 +1,72 @@
+"""``batak online``: the terminal client plays a real server's table to the end, and the same
+player (its token kept in ``BATAK_HOME``) comes back to an unfinished table after quitting."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+from harness import ServerThread, fast_config
+
+from batak.cli import Console, build_parser
+from batak.online import run_online
+
+
+def _run(argv: list[str], lines: list[str]) -> tuple[int, str]:
+    args: argparse.Namespace = build_parser("en").parse_args(["online", *argv])
+    out = io.StringIO()
+    code = run_online(args, Console(out, io.StringIO("".join(x + "\n" for x in lines))), "en")
+    return code, out.getvalue()
+
+
+def test_a_terminal_player_creates_a_room_and_plays_it_to_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        script = ["", "?", "zz", "hint", "last", "sheet", *["!"] * 80]
+        code, out = _run(
+            [srv.http, "--create", "standard", "--deals", "1", "--name", "Ayşe"], script
+        )
+        assert code == 0, out
+        assert "Private room " in out and "/join/" in out
+        assert "Players: You, Bot 2, Bot 3, Bot 4" in out
+        assert "At your turn:" in out  # the help, at the start and after '?'
+        assert "Not a move here. Legal:" in out  # 'zz'
+        assert "Hint: " in out
+        assert "Deal 1 is over." in out and "The match is over. Winners:" in out
+        url = out.rsplit("The game record: ", 1)[1].split()[0]
+        with urllib.request.urlopen(url) as r:
+            record = json.load(r)
+        assert record
+        saved = json.loads((tmp_path / "home" / "online.json").read_text())
+        assert list(saved) == [srv.url]
+
+
+def test_the_same_player_comes_back_to_an_unfinished_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        code, out = _run([srv.http, "--create", "standard", "--deals", "1"], ["", "!", "quit"])
+        assert code == 0
+        assert "You left the table" in out
+        table = out.split("You sit at table ", 1)[1].split()[0]
+        # no table given: the player's unfinished table is where it goes
+        code, out = _run([srv.http], ["!"] * 80)
+        assert code == 0, out
+        assert f"You sit at table {table} " in out
+        assert "The match is over." in out
+
+
+def test_an_unreachable_server_is_said_plainly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    code, out = _run(["http://127.0.0.1:9"], [])
+    assert code == 1
+    assert "Could not reach the server at ws://127.0.0.1:9/ws" in out
