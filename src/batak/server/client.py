@@ -39,7 +39,9 @@ try:  # optional: faster parsing for load tests with thousands of clients
 except ImportError:  # pragma: no cover - depends on the install
     pass
 
-STATE_EVENTS = frozenset({"sit", "stand", "start", "move", "away", "back", "adjourn", "resume"})
+STATE_EVENTS = frozenset(
+    {"sit", "stand", "start", "move", "away", "back", "seat", "adjourn", "resume"}
+)  # "seat": an away/back at a table that hides its bots
 
 
 class ServerError(Exception):
