@@ -17,20 +17,7 @@ import pytest
 import batak
 from batak import Game, Rules
 from batak.scoring import is_king
-
-
-def legal(g: Game) -> list[str]:
-    return [str(m) for m in g.legal_moves()]
-
-
-def play_all(g: Game, moves: str) -> None:
-    """Play moves written one after another: 'bid 5 pass pass trump S AH KH'."""
-    words = moves.split()
-    while words:
-        w = words.pop(0)
-        if w in ("bid", "trump", "bury"):
-            w = f"{w} {words.pop(0)}"
-        g.play(w)
+from helpers import legal, play_all
 
 
 def play_deal(preset: str | Rules, hands: list[str], auction: str, cards: str) -> Game:

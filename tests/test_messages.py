@@ -12,16 +12,7 @@ import pytest
 
 import batak
 from batak import Card, CardError, Game, IllegalMove, MoveError, parse_cards, parse_move
-
-
-def play_all(g: Game, moves: str) -> None:
-    """Play moves written one after another: 'bid 5 pass pass trump S AH KH'."""
-    words = moves.split()
-    while words:
-        w = words.pop(0)
-        if w in ("bid", "trump", "bury"):
-            w = f"{w} {words.pop(0)}"
-        g.play(w)
+from helpers import play_all
 
 
 def in_play(hands: list[str], moves: str = "", preset: str = "standard") -> Game:

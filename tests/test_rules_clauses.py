@@ -16,6 +16,7 @@ import pytest
 import batak
 from batak import Card, Game, IllegalMove, Rank, Rules, Suit
 from batak.cards import CARDS
+from helpers import legal, play_all
 
 ALL_PRESETS = Rules.preset_names()
 FOUR_SEAT = [p for p in ALL_PRESETS if Rules.preset(p).players == 4]
@@ -23,10 +24,6 @@ AUCTION_4 = [p for p in FOUR_SEAT if Rules.preset(p).bidding == "auction"]
 
 
 # ---------------------------------------------------------------------------- helpers
-def legal(g: Game) -> list[str]:
-    return [str(m) for m in g.legal_moves()]
-
-
 def snapshot(g: Game) -> tuple[object, ...]:
     return (
         g.phase,
@@ -85,16 +82,6 @@ def to_play(rules: str | Rules, hands: list[str], *, trump: str = "S", dealer: i
         g.play(f"trump {trump}")
     assert g.phase == "play"
     return g
-
-
-def play_all(g: Game, moves: str) -> None:
-    """Play moves written one after another: 'bid 5 pass pass trump S AH KH'."""
-    words = moves.split()
-    while words:
-        w = words.pop(0)
-        if w in ("bid", "trump", "bury"):
-            w = f"{w} {words.pop(0)}"
-        g.play(w)
 
 
 # ============================================================================ the core
