@@ -552,6 +552,9 @@ def test_the_server_serves_the_client_and_the_rules_data(server: Server) -> None
         data = json.load(r)
     assert len(data["presets"]) == 14
     assert data["options"]["overtake"]["help"]["tr"].startswith("yükseltme")
+    with urllib.request.urlopen(server.url + "/static/app.js") as r:
+        assert r.headers["Cache-Control"] == "no-cache"  # checked again after an upgrade
+        assert r.headers["ETag"]
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(server.url + "/static/nope.js")
     assert e.value.code == 404

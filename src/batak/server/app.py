@@ -31,6 +31,16 @@ __all__ = ["create_app", "origin_allowed"]
 log = logging.getLogger("batak.server")
 
 
+class RevalidatedStatic(StaticFiles):
+    """The web client's files, which a browser must check again on each visit (a cheap 304 when
+    unchanged), so that an upgraded server never runs next to yesterday's cached script."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
 def origin_allowed(origin: str | None, host: str | None, config: ServerConfig) -> bool:
     """Browsers send an Origin: it must be this server's own address or one allowed by name."""
     if origin is None:
@@ -112,7 +122,7 @@ def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette
             Route("/rules", index),
             Route("/rules/{preset}", index),
             Route("/api/rules", rules_api),
-            Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+            Mount("/static", RevalidatedStatic(directory=STATIC_DIR), name="static"),
             Route("/api/lobby", lobby),
             Route("/api/leaderboard", leaderboard),
             Route("/api/players/{player_id}/stats", stats),
