@@ -6,7 +6,10 @@ tilts the deal towards what the bidding suggests), solves each world double-dumm
 card (the compiled solver in :mod:`batak.bots.solver`), turns the tricks into what they are worth
 at this table (making or defeating the contract matters more than one trick), and plays the card
 with the best average. Positions too big to solve within the thinking budget are played with the
-medium player's judgement, and so are the auction, the kitty and the trump choice.
+medium player's judgement. The auction, the kitty and the trump are decided by simulation
+(:mod:`batak.bots.bidsim`): worlds dealt from the seat's view, weighted by the auction, played
+out for every trump by a cheap evaluator (greedy, then the solver at 8 cards) and scored with the
+table's scoring.
 
 The number of worlds is fixed per decision, not timed, so the same seed and the same view give the
 same move; :meth:`HardPlayer.choose_within` instead stops at a deadline (for the server's clocks).
