@@ -84,6 +84,7 @@ async def play_seat(c: Client, table: str, stats: Stats, think: float, rng: rand
 async def run_table(url: str, i: int, args: argparse.Namespace, stats: Stats) -> str | None:
     rng = random.Random(i)
     clients = [Client(url, name=f"load{i}-{s}") for s in range(4)]
+    phase = "setup"
     try:
         for c in clients:
             await c.connect()
@@ -96,6 +97,7 @@ async def run_table(url: str, i: int, args: argparse.Namespace, stats: Stats) ->
         stats.playing += 1
         stats.max_playing = max(stats.max_playing, stats.playing)
         began = time.time()
+        phase = "play"
         try:
             await asyncio.gather(*(play_seat(c, table.id, stats, args.think, rng) for c in clients))
         finally:
@@ -104,7 +106,7 @@ async def run_table(url: str, i: int, args: argparse.Namespace, stats: Stats) ->
         stats.finished += 1
         return table.id
     except Exception as e:
-        key = type(e).__name__
+        key = f"{phase}: {type(e).__name__}"
         stats.errors[key] = stats.errors.get(key, 0) + 1
         return None
     finally:
@@ -133,6 +135,7 @@ async def run_tables(args: argparse.Namespace, url: str) -> dict[str, object]:
     start = time.perf_counter()
     tasks = []
     lags: list[float] = []
+    stalls: list[tuple[float, int]] = []  # (seconds from the start, ms) of lags over 100 ms
 
     async def report() -> None:
         while True:
@@ -153,6 +156,8 @@ async def run_tables(args: argparse.Namespace, url: str) -> dict[str, object]:
             t = time.perf_counter()
             await asyncio.sleep(0.01)
             lags.append(time.perf_counter() - t - 0.01)
+            if lags[-1] > 0.1:
+                stalls.append((round(t - start, 1), round(lags[-1] * 1000)))
 
     reporter = asyncio.get_running_loop().create_task(report())
     monitor = asyncio.get_running_loop().create_task(lag_monitor())
@@ -174,6 +179,8 @@ async def run_tables(args: argparse.Namespace, url: str) -> dict[str, object]:
         "last_move": stats.last_move + offset,
         "lags": lags,
         "spans": stats.spans,
+        "stalls": stalls,
+        "cpu": sum(resource.getrusage(resource.RUSAGE_SELF)[:2]),
     }
 
 
@@ -218,6 +225,10 @@ def summarize(args: argparse.Namespace, http: str, parts: list[dict[str, Any]]) 
             f"load generator's own loop lag: p50 {statistics.median(lags) * 1000:.1f} ms, "
             f"p99 {lags[int(len(lags) * 0.99)] * 1000:.1f} ms, max {lags[-1] * 1000:.1f} ms"
         )
+    print(f"load processes: {sum(p['cpu'] for p in parts):.1f} s of CPU in all")
+    for p in parts:
+        if p["stalls"]:
+            print(f"  load process stalls over 100 ms (s from its start, ms): {p['stalls'][:12]}")
     print(f"acknowledged moves lost: {lost}")
     print(f"errors: {errors or 'none'}")
     return 0 if lost == 0 and finished == args.tables else 1
@@ -236,12 +247,6 @@ def server_stats(pid: int | None) -> str:
         return f"server: {cpu:.1f} s of CPU, {rss:.0f} MiB resident"
     except (OSError, IndexError, ValueError):
         return ""
-
-
-def tune_gc() -> None:
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
 
 
 def free_port() -> int:
@@ -271,8 +276,12 @@ def main() -> int:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    tune_gc()
     if args.worker:  # one of the load processes: results as JSON on stdout
+        # a measuring instrument must not pause: no garbage collection in this short-lived
+        # process (it only grows by its cyclic garbage for the few minutes of a run)
+        gc.collect()
+        gc.freeze()
+        gc.disable()
         result = asyncio.run(run_tables(args, args.url))
         sys.stdout.write(json.dumps(result))
         return 0

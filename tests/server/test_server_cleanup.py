@@ -108,3 +108,18 @@ def test_an_adjourned_room_is_put_away_and_comes_back(tmp_path: Path) -> None:
             await back.close()
 
         asyncio.run(main())
+
+
+def test_serve_flags_for_rooms_nobody_uses() -> None:
+    import argparse
+
+    from batak.server.serve import add_serve_parser, config_from_args
+
+    parser = argparse.ArgumentParser(prog="batak")
+    add_serve_parser(parser.add_subparsers(dest="command"))
+    defaults = config_from_args(parser.parse_args(["serve"]))
+    assert defaults.abandon_seconds == 1800 and defaults.adjourned_unload_seconds == 30 * 86400
+    cfg = config_from_args(
+        parser.parse_args(["serve", "--abandon-minutes", "5", "--adjourned-days", "2"])
+    )
+    assert cfg.abandon_seconds == 300 and cfg.adjourned_unload_seconds == 2 * 86400

@@ -19,38 +19,141 @@ def add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     d = ServerConfig()
     p = sub.add_parser(
         "serve",
-        help="run the online server (lobby, tables, bots) with an embedded database",
-        description="Run the Batak online server. Data is kept in SQLite in --data unless "
-        "--database names a PostgreSQL server.",
+        help="run the online server: web client, lobby, tables, bots, storage",
+        description="Run the Batak online server: the web client at http://HOST:PORT/, the "
+        "websocket at ws://HOST:PORT/ws (protocol: docs/protocol.md), the lobby, tables with "
+        "clocks and bots, and storage. By default everything is kept in an SQLite file in "
+        "--data, so nothing else needs to be installed; --database postgresql://... uses "
+        "PostgreSQL instead. Unfinished tables are resumed after a restart. All times are in "
+        "seconds unless the option says otherwise.",
+        epilog="Example: batak serve --host 0.0.0.0 --port 8000 --data ./batak-data "
+        "--public-url https://batak.example.org",
     )
-    p.add_argument("--host", default=d.host, help=f"address to listen on (default {d.host})")
-    p.add_argument("--port", type=int, default=d.port, help=f"port (default {d.port})")
-    p.add_argument("--data", default=str(d.data), metavar="DIR", help="folder for the database")
-    p.add_argument(
-        "--database", default=None, metavar="URL", help="postgresql://… instead of SQLite"
+    g = p.add_argument_group("where it listens and what it keeps")
+    g.add_argument(
+        "--host",
+        default=d.host,
+        help=f"address to listen on (default {d.host}: this computer only; "
+        "0.0.0.0 for every network interface)",
     )
-    p.add_argument("--decision-seconds", type=float, default=d.decision_seconds, metavar="S")
-    p.add_argument("--bank-seconds", type=float, default=d.bank_seconds, metavar="S")
-    p.add_argument("--bank-step", type=float, default=d.bank_step, metavar="S")
-    p.add_argument("--hold-seconds", type=float, default=d.hold_seconds, metavar="S")
-    p.add_argument("--quick-fill-seconds", type=float, default=d.quick_fill_seconds, metavar="S")
-    p.add_argument("--bot-delay", type=float, default=d.bot_delay, metavar="S")
-    p.add_argument("--bot-level", default=d.bot_level, metavar="LEVEL")
-    p.add_argument(
-        "--hide-bots",
-        action="store_true",
-        help="on public tables, give bots people's names and do not label them (private rooms"
-        " choose for themselves)",
+    g.add_argument("--port", type=int, default=d.port, help=f"TCP port (default {d.port})")
+    g.add_argument(
+        "--data",
+        default=str(d.data),
+        metavar="DIR",
+        help=f"folder for the SQLite database, created if missing (default ./{d.data})",
     )
-    p.add_argument(
+    g.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="keep the data in PostgreSQL instead of SQLite: postgresql://USER:PASSWORD@HOST/DB "
+        "(needs psycopg 3)",
+    )
+    g.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the address players use to reach this server (e.g. behind a proxy: "
+        "https://batak.example.org); used in invite links and for the websocket Origin check "
+        "(default http://HOST:PORT)",
+    )
+    g.add_argument(
         "--allow-origin",
         action="append",
         default=[],
         metavar="ORIGIN",
-        help="a web page origin allowed to open websockets (repeatable; '*' for any)",
+        help="another web page origin (scheme://host[:port]) allowed to open websockets, "
+        "besides the server's own address; repeatable; '*' allows any (not for public servers)",
     )
-    p.add_argument("--public-url", default=None, metavar="URL", help="address for invite links")
-    p.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    c = p.add_argument_group("clocks (seconds)")
+    c.add_argument(
+        "--decision-seconds",
+        type=float,
+        default=d.decision_seconds,
+        metavar="S",
+        help=f"time for each bid, burial, trump choice or card (default {d.decision_seconds:g}); "
+        "a private room may set its own",
+    )
+    c.add_argument(
+        "--bank-seconds",
+        type=float,
+        default=d.bank_seconds,
+        metavar="S",
+        help=f"time bank per player per match, drawn when a decision's time runs out "
+        f"(default {d.bank_seconds:g})",
+    )
+    c.add_argument(
+        "--bank-step",
+        type=float,
+        default=d.bank_step,
+        metavar="S",
+        help=f"the bank is drawn in steps of this size (default {d.bank_step:g}); when it is "
+        "empty the auction passes and other decisions are made by a bot",
+    )
+    c.add_argument(
+        "--hold-seconds",
+        type=float,
+        default=d.hold_seconds,
+        metavar="S",
+        help=f"a disconnected player's seat is held this long before a bot plays it "
+        f"(default {d.hold_seconds:g}); the player can take it back any time",
+    )
+    c.add_argument(
+        "--quick-fill-seconds",
+        type=float,
+        default=d.quick_fill_seconds,
+        metavar="S",
+        help=f"quick play: bots fill the empty seats after this wait (default "
+        f"{d.quick_fill_seconds:g})",
+    )
+    b = p.add_argument_group("bots")
+    b.add_argument(
+        "--bot-level",
+        default=d.bot_level,
+        metavar="LEVEL",
+        help=f"the bots that sit in empty seats and play for absent players: easy, medium, hard "
+        f"or random (default {d.bot_level}; an unknown level falls back to medium); a private "
+        "room may choose its own",
+    )
+    b.add_argument(
+        "--bot-delay",
+        type=float,
+        default=d.bot_delay,
+        metavar="S",
+        help=f"a bot waits this long before each move so that people can follow the play "
+        f"(default {d.bot_delay:g}; 0 for tests)",
+    )
+    b.add_argument(
+        "--hide-bots",
+        action="store_true",
+        help="on public tables, give bots people's names and do not label them (private rooms "
+        "choose for themselves)",
+    )
+    r = p.add_argument_group("rooms nobody uses")
+    r.add_argument(
+        "--abandon-minutes",
+        type=float,
+        default=d.abandon_seconds / 60,
+        metavar="MIN",
+        help=f"a private room that never started, with nobody connected for this long, is "
+        f"closed for good (default {d.abandon_seconds / 60:g})",
+    )
+    r.add_argument(
+        "--adjourned-days",
+        type=float,
+        default=d.adjourned_unload_seconds / 86400,
+        metavar="DAYS",
+        help=f"an adjourned room (continue later) nobody visits for this long leaves memory; it "
+        f"stays stored and comes back when asked for by code or id "
+        f"(default {d.adjourned_unload_seconds / 86400:g})",
+    )
+    p.add_argument(
+        "--log-level",
+        default="warning",
+        choices=["debug", "info", "warning", "error"],
+        help="how much the server logs to the terminal (default warning)",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -69,6 +172,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         hide_bots=args.hide_bots,
         allowed_origins=tuple(args.allow_origin),
         public_url=args.public_url,
+        abandon_seconds=args.abandon_minutes * 60,
+        adjourned_unload_seconds=args.adjourned_days * 86400,
     )
 
 
