@@ -62,7 +62,6 @@ class Hub:
         self.players: dict[str, Player] = {}  # by token hash
         self.ready = False
         self.connections = 0
-        self._create_lock = asyncio.Lock()
         self._load_lock = asyncio.Lock()
         self._reaper: asyncio.Task[None] | None = None
         self._handlers: dict[str, Callable[[Conn, dict[str, Any]], Awaitable[None]]] = {
@@ -381,11 +380,14 @@ class Hub:
     ) -> Table:
         if len(self.tables) >= self.config.max_tables:
             raise TableError("busy")
-        async with self._create_lock:
-            for _ in range(20):
-                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
-                if code not in self.codes and await self.storage.table_id_by_code(code) is None:
-                    break
+        # No lock and no look-up round trip: a new code is reserved in memory at once, and the
+        # database's UNIQUE constraint catches a clash with a stored (finished) table, on which
+        # another code is tried. (A lock held across two database round trips made table
+        # creation one at a time: under load, setting up tables timed out.)
+        for attempt in range(5):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+            if code in self.codes:
+                continue
             row = TableRow(
                 id="t" + secrets.token_hex(6),
                 code=code,
@@ -400,12 +402,20 @@ class Hub:
                 created=time.time(),
             )
             created = {"kind": kind, "mode": mode, "preset": rules.name, "host": host}
-            await self.storage.create_table(row, [EventRow(1, "create", created, time.time())])
+            self.codes[code] = row.id
+            try:
+                await self.storage.create_table(row, [EventRow(1, "create", created, time.time())])
+            except StorageError:
+                del self.codes[code]
+                if attempt == 4:
+                    raise
+                continue
             table = Table(self, row, config=self.config, clock=self.clock, storage=self.storage)
             table.apply(1, "create", created)
             self._add(table)
             table.start_actor()
             return table
+        raise TableError("busy")
 
     async def _table(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
