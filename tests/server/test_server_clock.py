@@ -163,3 +163,38 @@ def test_disconnect_hold_bot_takeover_and_return(tmp_path: Path) -> None:
                 await c.close()
 
         asyncio.run(main())
+
+
+def test_the_first_decision_of_a_new_deal_waits_for_people_to_see_the_last_one(
+    tmp_path: Path,
+) -> None:
+    """After a deal ends, the next deal's first decision gets ``deal_pause`` more seconds (and a
+    bot waits as long), so that the players can look at the result before the auction runs."""
+    clock = ManualClock()
+    config = fast_config(tmp_path, decision_seconds=25.0, deal_pause=4.0)
+    with ServerThread(config, clock=clock) as srv:
+
+        async def main() -> None:
+            clients, table = await _room(srv, deals=2)
+            first = clients[0].tables[table].clock
+            assert first is not None and first["left"] == 25.0  # the first deal: no pause
+            by_seat = _by_seat(clients, table)
+            watcher = clients[0]
+            while True:  # play the first deal with random legal moves, time standing still
+                st = watcher.tables[table]
+                view = st.view
+                assert view is not None
+                if view["match"]["deal"] == 2:
+                    break
+                mover = by_seat[view["to_move"]]
+                seen = st.v
+                await mover.until(lambda m=mover, seen=seen: m.tables[table].v >= seen)
+                await mover.move(table, mover.tables[table].view["legal_moves"][0])  # type: ignore[index]
+                await watcher.until(lambda seen=seen: watcher.tables[table].v > seen)
+            new_deal = watcher.tables[table].clock
+            assert new_deal is not None
+            assert new_deal["left"] == 29.0  # 25 s for the decision + the 4 s pause
+            for c in clients:
+                await c.close()
+
+        asyncio.run(main())

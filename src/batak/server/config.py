@@ -31,6 +31,7 @@ class ServerConfig:
     hold_seconds: float = 45.0  # a disconnected seat is held this long, then a bot plays it
     quick_fill_seconds: float = 8.0  # quick play: bots fill the empty seats after this wait
     bot_delay: float = 0.6  # a bot waits this long before its move (so people can follow)
+    deal_pause: float = 4.0  # after a deal: the next deal's first decision waits this long more
     bot_level: str = "medium"  # preferred bot; falls back to what is installed
     hide_bots: bool = False  # public tables: bots get people's names and are not labelled
     quick_deals: int | None = None  # public tables: match length (None: the preset's own)

@@ -92,6 +92,15 @@ def add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "empty the auction passes and other decisions are made by a bot",
     )
     c.add_argument(
+        "--deal-pause",
+        type=float,
+        default=d.deal_pause,
+        metavar="S",
+        help=f"after a deal ends, the next deal's first decision gets this much more time and "
+        f"bots wait as long, so that people can see how the deal ended (default "
+        f"{d.deal_pause:g})",
+    )
+    c.add_argument(
         "--hold-seconds",
         type=float,
         default=d.hold_seconds,
@@ -168,6 +177,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         hold_seconds=args.hold_seconds,
         quick_fill_seconds=args.quick_fill_seconds,
         bot_delay=args.bot_delay,
+        deal_pause=args.deal_pause,
         bot_level=args.bot_level,
         hide_bots=args.hide_bots,
         allowed_origins=tuple(args.allow_origin),

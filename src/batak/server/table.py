@@ -836,6 +836,13 @@ class Table:
             return
         seat = match.to_move
         assert seat is not None
+        # A new deal has begun: its first decision waits a little longer (bots hold back, the
+        # clock starts later), so that people can see how the last deal ended.
+        pause = 0.0
+        deals = len(match.games)
+        if self._deals_seen is not None and deals > self._deals_seen:
+            pause = self.config.deal_pause
+        self._deals_seen = deals
         key = (seat, self.state_version)
         if self._decision_key == key and self._timer is not None:
             return  # the same decision is already being timed (e.g. a bank step)
@@ -847,12 +854,15 @@ class Table:
         if self.seats[seat].botted:
             self.deadline = None
             view = match.view(seat)
-            self._timer = asyncio.get_running_loop().create_task(self._bot_turn(epoch, seat, view))
+            self._timer = asyncio.get_running_loop().create_task(
+                self._bot_turn(epoch, seat, view, pause)
+            )
         else:
-            self.deadline = self.clock.now() + self.decision_seconds
+            self.deadline = self.clock.now() + self.decision_seconds + pause
             self._timer = asyncio.get_running_loop().create_task(self._clock_wait(epoch))
 
     _decision_key: tuple[int, int] | None = None
+    _deals_seen: int | None = None  # deals begun when the last decision started (None: none yet)
 
     async def _clock_wait(self, epoch: int) -> None:
         deadline = self.deadline
@@ -889,9 +899,11 @@ class Table:
             self._timer = None
             await self._play(seat, move, "timeout")
 
-    async def _bot_turn(self, epoch: int, seat: int, view: dict[str, Any]) -> None:
-        if self.config.bot_delay > 0:
-            await asyncio.sleep(self.config.bot_delay)
+    async def _bot_turn(
+        self, epoch: int, seat: int, view: dict[str, Any], pause: float = 0.0
+    ) -> None:
+        if self.config.bot_delay + pause > 0:
+            await asyncio.sleep(self.config.bot_delay + pause)
         move = await asyncio.to_thread(self._bot(seat).choose, view)
 
         async def play() -> None:
