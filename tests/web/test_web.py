@@ -441,6 +441,30 @@ def test_a_deal_of_every_kind_of_table_plays_to_the_end_in_the_browser(
     no_js_errors(errors)
 
 
+# ---------------------------------------------------------------------- between deals
+def test_a_finished_deal_shows_its_last_trick_and_the_sheet(
+    browser: Browser, server: Server, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors)
+    page.fill("input[name=deals]", "2")
+    page.get_by_test_id("create-room").click()
+    page.get_by_test_id("start").click()
+    expect(page.locator("#hand .card")).to_have_count(13)
+    deadline = time.monotonic() + 120
+    while not page.get_by_test_id("deal-over").count():
+        assert time.monotonic() < deadline, "the first deal did not finish"
+        if not act(page):
+            time.sleep(0.05)
+    dialog = page.locator(".dialog")
+    expect(dialog.locator(".played")).to_have_count(4)  # the deal's final trick
+    expect(dialog.locator(".trick-label")).to_contain_text("won by")
+    expect(dialog.get_by_test_id("sheet").locator("tbody tr")).to_have_count(1)
+    page.get_by_test_id("close-dialog").click()
+    expect(page.locator(".dialog")).to_have_count(0)
+    expect(page.get_by_test_id("facts")).to_contain_text("Deal 2 of 2")
+    no_js_errors(errors)
+
+
 # ---------------------------------------------------------------------- colours
 def _luminance(hex_colour: str) -> float:
     rgb = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]

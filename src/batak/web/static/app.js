@@ -1078,7 +1078,10 @@ function renderDialog() {
       const won = r.partners ? row.tricks[row.bidder] + row.tricks[(row.bidder + 2) % 4] : row.tricks[row.bidder];
       res = t(won >= row.bid ? "made" : "down", { name: seatName(row.bidder), bid: row.bid, won });
     }
-    body = `<h3 data-testid="deal-over">${esc(t("deal_over", { n: T.dealOver.deal }))}</h3>${res ? `<p>${esc(res)}</p>` : ""}${sheetHTML()}`;
+    const tricks = T.dealOver.tricks || [];
+    const final = tricks[tricks.length - 1];
+    const finalTrick = final ? `<h4>${esc(t("last_trick"))}</h4>${trickHTML(final, T.info.rules.players, t("won_by", { name: seatName(final.winner) }))}` : "";
+    body = `<h3 data-testid="deal-over">${esc(t("deal_over", { n: T.dealOver.deal }))}</h3>${res ? `<p>${esc(res)}</p>` : ""}${finalTrick}${sheetHTML()}`;
   } else if (T.dialog === "over" && T.over) {
     const winners = T.over.winners || [];
     const names = winners.map(seatName).join(", ");
