@@ -80,55 +80,17 @@ def _highest(mask: int) -> int:
     return mask.bit_length() - 1
 
 
-class _Play:
-    """The greedy all-seeing play of one deal (see :func:`playout`)."""
+class _Play(_solver.CardRules):
+    """The greedy all-seeing play of one deal (see :func:`playout`); which cards are legal is
+    the solver's :class:`~batak.bots.solver.CardRules`."""
 
-    __slots__ = (
-        "break_on_lead",
-        "hands",
-        "lead_restricted",
-        "n",
-        "on_side",
-        "overtake",
-        "overtake_after_ruff",
-        "overtrump",
-        "tmask",
-        "trump",
-        "trump_if_cannot",
-    )
+    __slots__ = ("hands", "n", "on_side")
 
     def __init__(self, hands: list[int], trump: int, side_mask: int, rules: Rules) -> None:
+        super().__init__(rules, trump)
         self.hands = hands
         self.n = len(hands)
-        self.trump = trump
-        self.tmask = SUIT_MASKS[trump] if trump >= 0 else 0
         self.on_side = [bool(side_mask >> s & 1) for s in range(self.n)]
-        self.overtake = rules.overtake
-        self.overtake_after_ruff = rules.overtake_after_ruff
-        self.overtrump = rules.overtrump and rules.overtake
-        self.trump_if_cannot = rules.trump_if_cannot_overtrump
-        self.lead_restricted = trump >= 0 and rules.trump_lead == "after_broken"
-        self.break_on_lead = rules.broken_by == "any_trump"
-
-    # -- rules -------------------------------------------------------------------------
-    def follow_mask(self, h: int, lead: int, hi_led: int, hi_trump: int, ruffed: bool) -> int:
-        hs = h & SUIT_MASKS[lead]
-        if hs:
-            if self.overtake and (lead == self.trump or not ruffed or self.overtake_after_ruff):
-                higher = hs & _higher(hi_led)
-                if higher:
-                    return higher
-            return hs
-        ht = h & self.tmask
-        if ht:
-            if ruffed and self.overtrump:
-                higher = ht & _higher(hi_trump)
-                if higher:
-                    return higher
-                if not self.trump_if_cannot:
-                    return h
-            return ht
-        return h
 
     def can_beat(self, seat: int, lead: int, win: int) -> bool:
         """Could ``seat`` (still to play) beat the winning card ``win`` of a trick led in
@@ -139,7 +101,7 @@ class _Play:
             return not h & SUIT_MASKS[lead] and bool(h & _higher(win))
         if h & SUIT_MASKS[lead]:
             return bool(h & _higher(win))
-        return bool(h & self.tmask)
+        return bool(h & self.trump_mask)
 
     def sure(self, seats: Sequence[int], lead: int, win: int) -> bool:
         """No opponent among ``seats`` can beat ``win``."""
@@ -148,10 +110,8 @@ class _Play:
     # -- choices -----------------------------------------------------------------------
     def lead(self, seat: int, broken: bool) -> int:
         h = self.hands[seat]
-        legal = h
-        tmask = self.tmask
-        if self.lead_restricted and not broken and h & ~tmask:
-            legal = h & ~tmask
+        legal = self.lead_mask(h, broken)
+        tmask = self.trump_mask
         n = self.n
         mine = self.on_side[seat]
         opps = [s for s in range(n) if self.on_side[s] != mine and self.hands[s]]
@@ -241,7 +201,7 @@ class _Play:
         led = legal & SUIT_MASKS[lead]
         if led:
             return _lowest(led)
-        side = legal & ~self.tmask
+        side = legal & ~self.trump_mask
         if not side:
             return _lowest(legal)
         best, best_key = -1, (99, 99)

@@ -124,25 +124,32 @@ def _above(index: int) -> int:
     return ~((2 << index) - 1)
 
 
-class _Solver:
-    """One search over positions that share rules and side (the table persists between calls)."""
+class CardRules:
+    """The compulsory rules of one deal (the table's options and its koz) as bitmask operations
+    on a hand: which cards may be led, which may follow. The solver and the bidding simulation's
+    play-out (``bidsim``) both stand on it."""
 
-    def __init__(self, rules: Rules, side: frozenset[int], trump: int) -> None:
-        self.n = rules.players
+    __slots__ = (
+        "break_on_lead",
+        "lead_restricted",
+        "overtake",
+        "overtake_after_ruff",
+        "overtrump",
+        "trump",
+        "trump_if_cannot",
+        "trump_mask",
+    )
+
+    def __init__(self, rules: Rules, trump: int) -> None:
         self.trump = trump
         self.trump_mask = SUIT_MASKS[trump] if trump >= 0 else 0
-        self.on_side = [s in side for s in range(self.n)]
         self.overtake = rules.overtake
         self.overtake_after_ruff = rules.overtake_after_ruff
         self.overtrump = rules.overtrump and rules.overtake  # RULES.md: no overtake, no 4
         self.trump_if_cannot = rules.trump_if_cannot_overtrump
         self.lead_restricted = trump >= 0 and rules.trump_lead == "after_broken"
         self.break_on_lead = rules.broken_by == "any_trump"
-        # (hands..., leader, broken) -> (lower, upper) bounds on the side's remaining tricks
-        self.table: dict[tuple[int, ...], tuple[int, int]] = {}
-        self.nodes = 0
 
-    # -- legal cards -------------------------------------------------------------------
     def lead_mask(self, h: int, broken: bool) -> int:
         if self.lead_restricted and not broken:
             other = h & ~self.trump_mask
@@ -168,6 +175,18 @@ class _Solver:
                     return h
             return ht
         return h
+
+
+class _Solver(CardRules):
+    """One search over positions that share rules and side (the table persists between calls)."""
+
+    def __init__(self, rules: Rules, side: frozenset[int], trump: int) -> None:
+        super().__init__(rules, trump)
+        self.n = rules.players
+        self.on_side = [s in side for s in range(self.n)]
+        # (hands..., leader, broken) -> (lower, upper) bounds on the side's remaining tricks
+        self.table: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.nodes = 0
 
     # -- move generation -----------------------------------------------------------------
     @staticmethod
