@@ -711,13 +711,7 @@ class Table:
                 dup["ref"] = ref
             conn.send(dup)
             return
-        match = self.match
-        if self.status == "adjourned":
-            raise TableError("adjourned")
-        if match is None or self.status == "waiting":
-            raise TableError("not_started")
-        if match.over:
-            raise TableError("match_over")
+        match = self._match_in_play()
         seen = msg["v"]
         if seen > self.version:
             raise TableError("bad_version", params={"seen": seen, "now": self.version})
@@ -744,13 +738,9 @@ class Table:
 
         await self._play(seat, text, "player", move_id, before=ack)
 
-    async def hint_view(self, conn: Conn) -> tuple[int, int, dict[str, Any]]:
-        """For a ``hint``: the asking seat, the version and that seat's own view, after checking
-        that the decision is the asker's (the hint itself is computed outside the actor)."""
-        assert conn.player is not None
-        seat = self.seat_of(conn.player.id)
-        if seat is None or self.subs.get(conn, -1) != seat:
-            raise TableError("not_seated")
+    def _match_in_play(self) -> Match:
+        """The match, if a seat may make a decision in it now (else why not: adjourned, not
+        started, over)."""
         match = self.match
         if self.status == "adjourned":
             raise TableError("adjourned")
@@ -758,6 +748,16 @@ class Table:
             raise TableError("not_started")
         if match.over:
             raise TableError("match_over")
+        return match
+
+    async def hint_view(self, conn: Conn) -> tuple[int, int, dict[str, Any]]:
+        """For a ``hint``: the asking seat, the version and that seat's own view, after checking
+        that the decision is the asker's (the hint itself is computed outside the actor)."""
+        assert conn.player is not None
+        seat = self.seat_of(conn.player.id)
+        if seat is None or self.subs.get(conn, -1) != seat:
+            raise TableError("not_seated")
+        match = self._match_in_play()
         if self.seats[seat].away:
             raise TableError("away")
         if match.to_move != seat:
