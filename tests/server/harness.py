@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import uvicorn
 
 from batak.server.app import create_app
+from batak.server.client import Client
 from batak.server.clock import Clock
 from batak.server.config import ServerConfig
 from batak.server.hub import Hub
@@ -193,3 +195,20 @@ def postgres_database() -> Any:
                 admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
     return database()
+
+
+async def room(
+    srv: ServerThread, *, langs: Sequence[str] = ("en",) * 4, **options: Any
+) -> tuple[list[Client], str]:
+    """A private room of four connected clients (no bots), started, every client with a view.
+    ``options`` go to ``create`` (e.g. ``preset``, ``deals``); ``langs``: each client's language."""
+    clients = [Client(srv.url, name=f"P{i}", lang=lang) for i, lang in enumerate(langs)]
+    for c in clients:
+        await c.connect()
+    _, table = await clients[0].create(bots=False, **options)
+    for c in clients[1:]:
+        await c.join(table.id)
+    await clients[0].start(table.id)
+    for c in clients:
+        await c.until(lambda c=c: c.tables[table.id].view is not None)
+    return clients, table.id

@@ -7,23 +7,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from harness import ServerThread, advance_async, fast_config
+from harness import ServerThread, advance_async, fast_config, room
 
 from batak.server.client import Client
 from batak.server.clock import ManualClock
-
-
-async def _room(srv: ServerThread, **options: Any) -> tuple[list[Client], str]:
-    clients = [Client(srv.url, name=f"P{i}") for i in range(4)]
-    for c in clients:
-        await c.connect()
-    _, table = await clients[0].create(bots=False, **options)
-    for c in clients[1:]:
-        await c.join(table.id)
-    await clients[0].start(table.id)
-    for c in clients:
-        await c.until(lambda c=c: c.tables[table.id].view is not None)
-    return clients, table.id
 
 
 def _by_seat(clients: list[Client], table: str) -> dict[int, Client]:
@@ -42,7 +29,7 @@ def test_bank_steps_then_auto_pass_then_bot_moves(tmp_path: Path) -> None:
     with ServerThread(fast_config(tmp_path), clock=clock) as srv:
 
         async def main() -> None:
-            clients, t = await _room(srv, preset="standard", deals=1)
+            clients, t = await room(srv, preset="standard", deals=1)
             seats = _by_seat(clients, t)
             watcher = clients[0]
             watcher.drain()
@@ -108,7 +95,7 @@ def test_disconnect_hold_bot_takeover_and_return(tmp_path: Path) -> None:
     with ServerThread(fast_config(tmp_path, hold_seconds=45), clock=clock) as srv:
 
         async def main() -> None:
-            clients, t = await _room(srv, preset="standard", deals=2)
+            clients, t = await room(srv, preset="standard", deals=2)
             seats = _by_seat(clients, t)
             gone_seat = 2
             gone = seats[gone_seat]
@@ -175,7 +162,7 @@ def test_the_first_decision_of_a_new_deal_waits_for_people_to_see_the_last_one(
     with ServerThread(config, clock=clock) as srv:
 
         async def main() -> None:
-            clients, table = await _room(srv, deals=2)
+            clients, table = await room(srv, deals=2)
             first = clients[0].tables[table].clock
             assert first is not None and first["left"] == 25.0  # the first deal: no pause
             by_seat = _by_seat(clients, table)

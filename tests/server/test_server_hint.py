@@ -7,29 +7,16 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from harness import ServerThread, fast_config
+from harness import ServerThread, fast_config, room
 
 from batak.server.client import Client, ServerError
-
-
-async def _room(srv: ServerThread, preset: str, langs: list[str]) -> tuple[list[Client], str]:
-    clients = [Client(srv.url, name=f"H{i}", lang=lang) for i, lang in enumerate(langs)]
-    for c in clients:
-        await c.connect()
-    _, table = await clients[0].create(preset=preset, deals=1, bots=False)
-    for c in clients[1:]:
-        await c.join(table.id)
-    await clients[0].start(table.id)
-    for c in clients:
-        await c.until(lambda c=c: c.tables[table.id].view is not None)
-    return clients, table.id
 
 
 def test_hint_for_the_seat_to_move_in_its_language(tmp_path: Path) -> None:
     with ServerThread(fast_config(tmp_path)) as srv:
 
         async def main() -> None:
-            clients, t = await _room(srv, "standard", ["en", "tr", "en", "tr"])
+            clients, t = await room(srv, preset="standard", deals=1, langs=["en", "tr", "en", "tr"])
             by_seat = {c.tables[t].seat: c for c in clients}
             table = srv.hub.tables[t]
             first = clients[0].tables[t].view["to_move"]  # type: ignore[index]
@@ -110,7 +97,7 @@ def test_hint_in_koz_maca_bidding_has_the_spade_estimate(tmp_path: Path) -> None
     with ServerThread(fast_config(tmp_path)) as srv:
 
         async def main() -> None:
-            clients, t = await _room(srv, "sultan-kozmaca", ["en"] * 4)
+            clients, t = await room(srv, preset="sultan-kozmaca", deals=1)
             first = clients[0].tables[t].view["to_move"]  # type: ignore[index]
             mover = {c.tables[t].seat: c for c in clients}[first]
             h = await mover.hint(t)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ServerThread, fast_config
+from harness import ServerThread, fast_config, room
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
@@ -21,19 +21,6 @@ async def _error(c: Client, raw: str | bytes) -> dict[str, Any]:
     c.drain()
     await c.send_raw(raw)
     return await c.wait_for(lambda m: m.get("type") == "error", 5)
-
-
-async def _table(srv: ServerThread) -> tuple[list[Client], str]:
-    clients = [Client(srv.url, name=f"H{i}") for i in range(4)]
-    for c in clients:
-        await c.connect()
-    _, table = await clients[0].create(preset="standard", deals=1, bots=False)
-    for c in clients[1:]:
-        await c.join(table.id)
-    await clients[0].start(table.id)
-    for c in clients:
-        await c.until(lambda c=c: c.tables[table.id].view is not None)
-    return clients, table.id
 
 
 def _version(srv: ServerThread, table: str) -> tuple[int, int]:
@@ -71,7 +58,7 @@ def test_malformed_and_hostile_messages_are_refused_and_change_nothing(tmp_path:
     with ServerThread(fast_config(tmp_path)) as srv:
 
         async def main() -> None:
-            clients, t = await _table(srv)
+            clients, t = await room(srv, preset="standard", deals=1)
             c = clients[1]
             before = _version(srv, t)
             for raw, code in HOSTILE:
@@ -114,7 +101,7 @@ def test_out_of_turn_illegal_stale_and_duplicate_moves(tmp_path: Path) -> None:
     with ServerThread(fast_config(tmp_path)) as srv:
 
         async def main() -> None:
-            clients, t = await _table(srv)
+            clients, t = await room(srv, preset="standard", deals=1)
             by_seat = {c.tables[t].seat: c for c in clients}
             first = clients[0].tables[t].view["to_move"]  # type: ignore[index]
             mover = by_seat[first]
