@@ -113,6 +113,10 @@ class ServerProcess:
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
     def start(self) -> None:
         cmd = [
             sys.executable,

@@ -11,12 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -43,63 +38,17 @@ if _missing is not None:
     pytest.skip(_missing, allow_module_level=True)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+# the same ``batak serve`` subprocess the server's restart tests use
+sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
+from harness import ServerProcess, free_port  # noqa: E402
 
-
-class Server:
-    """``batak serve`` in a subprocess; :meth:`kill` and :meth:`start` keep port and data."""
-
-    def __init__(self, data: Path, *extra: str) -> None:
-        self.data = data
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.extra = extra
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.log = data / "server.log"
-
-    def start(self) -> None:
-        cmd = [
-            sys.executable, "-m", "batak", "serve",
-            "--host", "127.0.0.1", "--port", str(self.port), "--data", str(self.data),
-            "--bot-delay", "0.05", "--quick-fill-seconds", "1", "--log-level", "warning",
-            *self.extra,
-        ]  # fmt: skip
-        out = self.log.open("ab")
-        self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("server did not become healthy in 30 s")
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-        self.proc = None
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        self.proc = None
+#: Fast bots, quick tables, quiet logs.
+SERVE_ARGS = ("--bot-delay", "0.05", "--quick-fill-seconds", "1", "--log-level", "warning")
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path)
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    s = ServerProcess(tmp_path, free_port(), *SERVE_ARGS)
     s.start()
     try:
         yield s

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Server, watch
+from conftest import watch
+from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
 
 from batak.record import loads
@@ -25,12 +26,12 @@ TIMEOUT = 20_000  # ms, for one thing to appear
 
 
 def open_page(
-    browser: Browser, server: Server, errors: list[str], *, locale: str = "en-US", **ctx: Any
+    browser: Browser, server: ServerProcess, errors: list[str], *, locale: str = "en-US", **ctx: Any
 ) -> Page:
     context = browser.new_context(locale=locale, **ctx)
     context.set_default_timeout(TIMEOUT)
     page = watch(context.new_page(), errors)
-    page.goto(server.url + "/")
+    page.goto(server.http + "/")
     expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
     return page
 
@@ -83,7 +84,7 @@ def no_js_errors(errors: list[str], allow: tuple[str, ...] = ()) -> None:
 
 # ---------------------------------------------------------------------- four players
 def test_four_browsers_play_a_private_room_to_the_score_sheet(
-    browser: Browser, server: Server, artifacts: Path, errors: list[str]
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:
     host = open_page(browser, server, errors, viewport={"width": 1280, "height": 860})
     set_name(host, "Ayşe")
@@ -167,7 +168,7 @@ def test_four_browsers_play_a_private_room_to_the_score_sheet(
     # the record link downloads the game record, which the engine replays
     href = host.get_by_test_id("record").get_attribute("href")
     assert href
-    response = host.request.get(server.url + href)
+    response = host.request.get(server.http + href)
     assert response.status == 200
     match = loads(response.text())
     assert match.over and list(match.totals) == totals[0]
@@ -188,7 +189,7 @@ def register(page: Page, username: str, password: str) -> None:
 
 
 def test_an_account_logs_in_from_another_browser(
-    browser: Browser, server: Server, errors: list[str]
+    browser: Browser, server: ServerProcess, errors: list[str]
 ) -> None:
     first = open_page(browser, server, errors)
     set_name(first, "Emre")
@@ -216,7 +217,7 @@ def sheet_totals(page: Page) -> list[str]:
 
 # ---------------------------------------------------------------------- reconnecting
 def test_the_page_reconnects_by_itself_after_the_server_restarts(
-    browser: Browser, server: Server, errors: list[str]
+    browser: Browser, server: ServerProcess, errors: list[str]
 ) -> None:
     page = open_page(browser, server, errors)
     page.locator("#create-form input[name=show_bots]").uncheck()  # bots look like people
@@ -293,7 +294,7 @@ def still_english(english: list[str], text: str) -> list[str]:
 
 
 def test_switching_language_changes_every_visible_text(
-    browser: Browser, server: Server, artifacts: Path, errors: list[str]
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:
     page = open_page(browser, server, errors, viewport={"width": 1280, "height": 860})
     english = english_only_texts(page)
@@ -337,7 +338,7 @@ def test_switching_language_changes_every_visible_text(
 
 # ---------------------------------------------------------------------- phone
 def test_a_phone_can_play(
-    browser: Browser, server: Server, artifacts: Path, errors: list[str]
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:
     page = open_page(
         browser,
@@ -377,7 +378,7 @@ def test_a_phone_can_play(
 
 # ---------------------------------------------------------------------- açık eşli
 def test_the_open_partner_hand_is_shown_in_acik_esli(
-    browser: Browser, server: Server, errors: list[str]
+    browser: Browser, server: ServerProcess, errors: list[str]
 ) -> None:
     page = open_page(browser, server, errors)
     page.select_option("#preset-select", "esli-acik")
@@ -405,7 +406,7 @@ def test_the_open_partner_hand_is_shown_in_acik_esli(
     "preset", ["zipi-kitty", "sultan-kozmaca", "zipi-kozmaca", "sultan-esli", "esli-acik"]
 )
 def test_a_deal_of_every_kind_of_table_plays_to_the_end_in_the_browser(
-    browser: Browser, server: Server, errors: list[str], preset: str
+    browser: Browser, server: ServerProcess, errors: list[str], preset: str
 ) -> None:
     """Kitty burying, one-bid Koz Maça, no bidding, partners and açık eşli, through the page."""
     page = open_page(browser, server, errors)
@@ -443,7 +444,7 @@ def test_a_deal_of_every_kind_of_table_plays_to_the_end_in_the_browser(
 
 # ---------------------------------------------------------------------- between deals
 def test_a_finished_deal_shows_its_last_trick_and_the_sheet(
-    browser: Browser, server: Server, errors: list[str]
+    browser: Browser, server: ServerProcess, errors: list[str]
 ) -> None:
     page = open_page(browser, server, errors)
     page.fill("input[name=deals]", "2")
@@ -497,10 +498,10 @@ def test_colours_meet_the_contrast_guidelines() -> None:
 
 # ---------------------------------------------------------------------- rules pages
 def test_rules_pages_come_from_the_rules_data(
-    browser: Browser, server: Server, errors: list[str]
+    browser: Browser, server: ServerProcess, errors: list[str]
 ) -> None:
     page = open_page(browser, server, errors)
-    page.goto(server.url + "/rules")
+    page.goto(server.http + "/rules")
     expect(page.locator("ul.presets li")).to_have_count(14)
     page.get_by_role("link", name="zipi-kitty").click()
     expect(page.locator("h2")).to_have_text("Rules: zipi-kitty")
@@ -515,7 +516,9 @@ def test_rules_pages_come_from_the_rules_data(
 
 
 # ---------------------------------------------------------------------- client logic
-def test_client_logic_in_the_browser(browser: Browser, server: Server, errors: list[str]) -> None:
+def test_client_logic_in_the_browser(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
     page = open_page(browser, server, errors)
     result = page.evaluate(
         """async () => {
@@ -565,20 +568,20 @@ def test_every_text_the_client_uses_exists_in_both_languages() -> None:
             assert prefix + n in keys, prefix + n
 
 
-def test_the_server_serves_the_client_and_the_rules_data(server: Server) -> None:
+def test_the_server_serves_the_client_and_the_rules_data(server: ServerProcess) -> None:
     import urllib.request
 
     for path in ("/", "/join/ABCD", "/rules/standard", "/table/t123"):
-        with urllib.request.urlopen(server.url + path) as r:
+        with urllib.request.urlopen(server.http + path) as r:
             assert r.status == 200
             assert b'src="/static/app.js"' in r.read()
-    with urllib.request.urlopen(server.url + "/api/rules") as r:
+    with urllib.request.urlopen(server.http + "/api/rules") as r:
         data = json.load(r)
     assert len(data["presets"]) == 14
     assert data["options"]["overtake"]["help"]["tr"].startswith("yükseltme")
-    with urllib.request.urlopen(server.url + "/static/app.js") as r:
+    with urllib.request.urlopen(server.http + "/static/app.js") as r:
         assert r.headers["Cache-Control"] == "no-cache"  # checked again after an upgrade
         assert r.headers["ETag"]
     with pytest.raises(urllib.error.HTTPError) as e:
-        urllib.request.urlopen(server.url + "/static/nope.js")
+        urllib.request.urlopen(server.http + "/static/nope.js")
     assert e.value.code == 404
