@@ -327,10 +327,7 @@ def test_switching_language_changes_every_visible_text(
     expect(page.get_by_role("button", name="Score sheet (yazboz)")).to_be_visible()
     expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
     # the server's own texts follow: a hint comes in English now
-    deadline = time.monotonic() + 60
-    while not my_turn(page):
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
+    expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=60_000)
     page.get_by_test_id("teach").click()
     expect(page.get_by_test_id("hint")).to_contain_text("Suggestion:")
     no_js_errors(errors)
@@ -363,10 +360,7 @@ def test_a_phone_can_play(
         "cards => cards.map(c => c.getBoundingClientRect()).map(r => [r.left, r.right])"
     ):
         assert box[0] >= -1 and box[1] <= width + 1, box
-    deadline = time.monotonic() + 60
-    while not my_turn(page):
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
+    expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=60_000)
     page.screenshot(path=str(artifacts / "table-phone-tr.png"))
     # the bidding panel shows the hand's estimated tricks for each koz
     expect(page.get_by_test_id("estimate")).to_contain_text(re.compile(r"♠ \d+\.\d"))
