@@ -316,11 +316,9 @@ function sideEffects(ev, replay) {
     if (T.chat.length > 200) T.chat.shift();
     if (!replay) renderChat();
   } else if (ev.kind === "move" && ev.deal_over) {
-    const row = ev.deal_over.row;
-    const last = T.sheet[T.sheet.length - 1];
-    if (!last || JSON.stringify(last) !== JSON.stringify(row)) {
-      if (!T.sheet.some((r) => JSON.stringify(r) === JSON.stringify(row))) T.sheet.push(row);
-    }
+    // a slim view carries no sheet: the row comes with the event (once, even when replayed)
+    const row = JSON.stringify(ev.deal_over.row);
+    if (!T.sheet.some((r) => JSON.stringify(r) === row)) T.sheet.push(ev.deal_over.row);
     if (!replay) {
       T.dealOver = ev.deal_over;
       T.dialog = "dealover";
@@ -807,9 +805,9 @@ function renderTopbar() {
   const parts = [];
   if (v) {
     const m = v.match;
-    parts.push(m.deals ? t("deal_n", { n: m.deal, total: m.deals }) : t("deal_n_target", { n: m.deal, target: m.target_score }));
-    if (v.contract) parts.push(contractText(v));
-    parts.push(v.trump ? `${t("koz")}: <b class="suit-${v.trump}">${SYMBOL[v.trump]}</b> ${esc(t("suit_" + v.trump))}` : esc(t("no_koz_yet")));
+    parts.push(esc(m.deals ? t("deal_n", { n: m.deal, total: m.deals }) : t("deal_n_target", { n: m.deal, target: m.target_score })));
+    if (v.contract) parts.push(esc(contractText(v)));
+    parts.push(v.trump ? `${esc(t("koz"))}: <b class="suit-${v.trump}">${SYMBOL[v.trump]}</b> ${esc(t("suit_" + v.trump))}` : esc(t("no_koz_yet")));
   } else {
     parts.push(esc(t("status_" + info.status)));
   }
@@ -818,7 +816,7 @@ function renderTopbar() {
   $("#topbar").innerHTML = `
     <a href="/" data-action="nav" data-href="/" class="button small">← ${esc(t("back_to_lobby"))}</a>
     <span class="room">${esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener">${esc(info.preset)}</a></span>
-    <span class="facts" data-testid="facts">${parts.map((p) => (p.startsWith("<") || p.includes("<b") ? p : esc(p))).join(" · ")}</span>
+    <span class="facts" data-testid="facts">${parts.join(" · ")}</span>
     <span class="tools">
       ${v ? `<button class="small" data-action="dialog" data-dialog="last">${esc(t("last_trick"))}</button>` : ""}
       ${v ? `<button class="small" data-action="dialog" data-dialog="sheet">${esc(t("score_sheet"))}</button>` : ""}
