@@ -75,10 +75,7 @@ async def play_seat(c: Client, table: str, stats: Stats, think: float, rng: rand
             stats.first_move = stats.first_move or now
             stats.last_move = now
             continue
-        c._changed.clear()
-        if c.closed:
-            raise ConnectionError("connection closed")
-        await c._changed.wait()
+        await c.next_change()
 
 
 async def run_table(url: str, i: int, args: argparse.Namespace, stats: Stats) -> str | None:

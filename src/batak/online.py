@@ -280,13 +280,12 @@ class OnlineSession:
                     self.con.say(o("left", lang))
                     return EXIT_OK
                 continue
-            c._changed.clear()
             if c.closed:
                 self.con.say(o("lost", lang))
                 await c.reconnect()
                 continue
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(c._changed.wait(), 30)
+                await c.next_change(30)
 
     def _narrate(self) -> None:
         """Say what happened at the table since last time (others' moves, chat, results)."""

@@ -310,15 +310,20 @@ class Client:
 
         return await asyncio.wait_for(loop(), timeout)
 
+    async def next_change(self, timeout: float | None = None) -> None:
+        """Wait for the next message or the end of the connection (``TimeoutError`` after
+        ``timeout``). Look at the state first, then call this: nothing arrives in between."""
+        self._changed.clear()
+        if self.closed:
+            raise ConnectionError("connection closed")
+        await asyncio.wait_for(self._changed.wait(), timeout)
+
     async def until(self, cond: Callable[[], bool], timeout: float = 10.0) -> None:
         """Wait until ``cond()`` holds (checked after each message)."""
 
         async def loop() -> None:
             while not cond():
-                self._changed.clear()
-                if self.closed:
-                    raise ConnectionError("connection closed")
-                await self._changed.wait()
+                await self.next_change()
 
         await asyncio.wait_for(loop(), timeout)
 
@@ -437,9 +442,6 @@ class Client:
                         if e.code not in ("stale", "not_your_turn", "away", "match_over"):
                             raise
                     continue
-                self._changed.clear()
-                if self.closed:
-                    raise ConnectionError("connection closed")
-                await self._changed.wait()
+                await self.next_change()
 
         return await asyncio.wait_for(loop(), timeout)
