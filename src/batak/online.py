@@ -24,7 +24,7 @@ from typing import Any
 
 from .cli import Console, Style, move_text, status_lines
 from .cli_text import t
-from .i18n import MESSAGES, suit_name
+from .i18n import MESSAGES, suit_name, text
 from .moves import parse_move
 
 __all__ = ["add_online_parser", "run_online"]
@@ -118,8 +118,7 @@ MESSAGES.update({f"online.{code}": texts for code, texts in _TEXTS.items()})
 
 
 def o(code: str, lang: str, /, **params: Any) -> str:
-    from .i18n import text
-
+    """The terminal client's text ``code`` in ``lang``."""
     return text(f"online.{code}", lang, **params)
 
 
