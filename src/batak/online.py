@@ -123,7 +123,7 @@ def o(code: str, lang: str, /, **params: Any) -> str:
 
 
 def add_online_parser(sub: Any, lang: str) -> None:
-    p = sub.add_parser("online", help=o("help", lang), description=__doc__.split("\n\n")[0])
+    p = sub.add_parser("online", help=o("help", lang), description=o("help", lang))
     p.add_argument("url", nargs="?", default="http://127.0.0.1:8000", help=o("help_url", lang))
     p.add_argument("--name", default=None, help=o("help_name", lang))
     group = p.add_mutually_exclusive_group()
@@ -131,7 +131,7 @@ def add_online_parser(sub: Any, lang: str) -> None:
     group.add_argument("--join", default=None, metavar="CODE", help=o("help_join", lang))
     group.add_argument("--create", default=None, metavar="PRESET", help=o("help_create", lang))
     p.add_argument("--deals", type=int, default=None, metavar="N", help=o("help_deals", lang))
-    p.add_argument("--lang", choices=["en", "tr"], default=None)
+    p.add_argument("--lang", choices=["en", "tr"], default=None, help=t("help_lang", lang))
 
 
 def ws_url(url: str) -> str:
