@@ -15,7 +15,7 @@ import json
 import sys
 from typing import Any
 
-from batak.bots.arena import mean_ci
+from batak.arena import mean_ci
 
 
 def board_diffs(result: dict[str, Any]) -> dict[int, float]:

@@ -20,13 +20,11 @@ import pytest
 
 import batak.bots
 from batak import Game, Rules
-from batak.baseline import choose as baseline_choose
-from batak.bots.arena import (
+from batak.arena import (
     ALL_SEEING,
     AllSeeingPlayer,
     ArenaConfig,
     ArenaError,
-    Progress,
     mean_ci,
     percentile,
     play_board,
@@ -37,7 +35,9 @@ from batak.bots.arena import (
     t_quantile,
     write_plot,
 )
+from batak.bots.baseline import choose as baseline_choose
 from batak.cli import main
+from batak.cli.arena import Progress
 
 HERE = __name__  # "test_arena": the specs below name classes of this module
 

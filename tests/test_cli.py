@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from batak import Game, Match, Rules
-from batak.baseline import choose
+from batak.bots.baseline import choose
 from batak.cli import main
 from batak.record import RecordError, dumps, loads
 
@@ -402,7 +402,7 @@ class _Terminal(io.StringIO):
 
 
 def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
-    from batak.cli import Style
+    from batak.cli.console import Style
 
     monkeypatch.delenv("NO_COLOR", raising=False)
     assert "\033[31m" in Style(_Terminal()).card("TH")

@@ -242,20 +242,6 @@ class Match:
         self.over = True
         self.winners = winners
 
-    # ------------------------------------------------------------------ records
-    def to_record(self, **meta: Any) -> dict[str, Any]:
-        """The whole match as a JSON-ready record (see :mod:`batak.record`)."""
-        from .record import dump_match
-
-        return dump_match(self, meta=meta or None)
-
-    @staticmethod
-    def from_record(data: dict[str, Any] | str) -> Match:
-        """Load and verify a record, and continue from where it stopped."""
-        from .record import load_match
-
-        return load_match(data)
-
     def __repr__(self) -> str:
         state = "over" if self.over else f"deal {len(self.games)}"
         return f"<Match {self.rules.name} {state} totals={self.totals}>"

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from harness import ServerThread, fast_config
 
-from batak.cli import Console, build_parser
-from batak.online import run_online
+from batak.cli import build_parser
+from batak.cli.console import Console
+from batak.cli.online import run_online
 
 
 def _run(argv: list[str], lines: list[str]) -> tuple[int, str]:

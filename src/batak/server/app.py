@@ -17,8 +17,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..explain import rules_catalog
 from ..i18n import text
-from ..web import STATIC_DIR, rules_catalog
+from ..web import STATIC_DIR
 from .clock import Clock, SystemClock
 from .config import ServerConfig
 from .conn import Bucket, Conn

@@ -44,7 +44,7 @@ class ServerBot:
             elif self._player is not None:
                 move = self._player.choose(view)
             else:
-                from batak.baseline import choose
+                from batak.bots.baseline import choose
 
                 move = choose(view, self._rng)
         except Exception:

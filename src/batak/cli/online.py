@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .cli import Console, Style, move_text, status_lines
-from .cli_text import t
-from .i18n import MESSAGES, suit_name, text
-from .moves import parse_move
+from ..i18n import MESSAGES, suit_name, text
+from ..moves import parse_move
+from .console import Console, Style, move_text, status_lines
+from .text import t
 
 __all__ = ["add_online_parser", "run_online"]
 
@@ -196,7 +196,7 @@ class OnlineSession:
         self.hinted: str | None = None
 
     async def run(self) -> int:
-        from .server.client import Client, ServerError
+        from ..server.client import Client, ServerError
 
         lang = self.lang
         self.con.say(o("connecting", lang, url=self.url))
@@ -333,7 +333,7 @@ class OnlineSession:
 
     async def _decide(self) -> bool:
         """Ask for this seat's decision until one is accepted; False when the player quits."""
-        from .server.client import ServerError
+        from ..server.client import ServerError
 
         c, lang = self.client, self.lang
         while True:
@@ -394,7 +394,7 @@ class OnlineSession:
 
     async def _hint(self) -> dict[str, Any]:
         """The server's hint; asked again after a pause when hints come too fast."""
-        from .server.client import ServerError
+        from ..server.client import ServerError
 
         for _ in range(4):
             try:

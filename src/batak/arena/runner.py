@@ -16,7 +16,7 @@ The *all-seeing* reference player (:class:`AllSeeingPlayer`) sees every hand and
 double-dummy best card: it **cheats**, exists only here as a ceiling for strength, is never in
 :func:`batak.bots.get` and can never sit at a table.
 
->>> from batak.bots.arena import mean_ci
+>>> from batak.arena import mean_ci
 >>> m, lo, hi = mean_ci([1.0, 2.0, 3.0, 4.0, 5.0])
 >>> m, round(lo, 3), round(hi, 3)
 (3.0, 1.037, 4.963)
@@ -24,45 +24,41 @@ double-dummy best card: it **cheats**, exists only here as a ceiling for strengt
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import importlib
 import importlib.util
-import json
 import math
 import multiprocessing
-import os
 import platform
 import random
-import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from statistics import NormalDist
-from typing import Any, TextIO
+from typing import Any
 
 from .. import __version__
+from ..bots import Player
+from ..bots import get as get_bot
 from ..cards import Card
 from ..game import Game, IllegalMove, Phase
-from ..i18n import LANGS, MESSAGES, default_lang, phase_name, text
-from ..rules import PRESETS, Rules, RulesError
-from . import Player
-from . import get as get_bot
+from ..i18n import MESSAGES, phase_name, text
+from ..rules import Rules
 
 __all__ = [
     "ALL_SEEING",
     "AllSeeingPlayer",
     "ArenaConfig",
     "ArenaError",
-    "add_arena_parser",
+    "check_spec",
     "fast_solver_available",
     "mean_ci",
     "percentile",
     "play_board",
+    "report_lines",
     "run",
-    "run_arena",
     "seat_maps",
     "summarize",
     "t_quantile",
@@ -333,7 +329,7 @@ def percentile(values: Sequence[float], q: float) -> float:
 # ---------------------------------------------------------------------- the all-seeing player
 def fast_solver_available() -> bool:
     """Is the compiled double-dummy solver built (fast enough for whole 13-card deals)?"""
-    from . import solver
+    from ..bots import solver
 
     probe = getattr(solver, "c_engine_available", None)
     return bool(probe()) if callable(probe) else False
@@ -345,7 +341,7 @@ def _medium_available() -> bool:
 
 
 class _BaselinePlayer:
-    """The simple player of :mod:`batak.baseline` behind the player interface."""
+    """The simple player of :mod:`batak.bots.baseline` behind the player interface."""
 
     name = "baseline"
 
@@ -353,7 +349,7 @@ class _BaselinePlayer:
         self._rng = random.Random(seed)
 
     def choose(self, view: Mapping[str, Any]) -> str:
-        from ..baseline import choose
+        from ..bots.baseline import choose
 
         return choose(view, self._rng)
 
@@ -412,7 +408,7 @@ class AllSeeingPlayer:
         legal: list[str] = list(view["legal_moves"])
         if g.phase is not Phase.PLAY or len(legal) == 1 or not self._solvable():
             return self._helper.choose(view)
-        from .solver import card_values
+        from ..bots.solver import card_values
 
         values = card_values(g)
         best = max(values.values())
@@ -626,49 +622,6 @@ def _run_chunk(job: tuple[ArenaConfig, list[int]]) -> list[tuple[dict[str, Any],
 def _merge_times(into: Times, more: Times) -> None:
     for key, values in more.items():
         into.setdefault(key, []).extend(values)
-
-
-class Progress:
-    """A text progress bar on a stream: boards done/total, rate and ETA; silent if disabled."""
-
-    def __init__(self, total: int, stream: TextIO, *, enabled: bool, label: str = "boards") -> None:
-        self.total = total
-        self.stream = stream
-        self.enabled = enabled
-        self.label = label
-        self.start = time.monotonic()
-        self.done = 0
-        self._last = 0.0
-        self._width = 0
-
-    def update(self, done: int) -> None:
-        self.done = done
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if done < self.total and now - self._last < 0.1:
-            return
-        self._last = now
-        elapsed = now - self.start
-        rate = done / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - done) / rate if rate > 0 else math.nan
-        width = 30
-        filled = int(width * done / self.total) if self.total else width
-        bar = "#" * filled + "." * (width - filled)
-        eta_txt = _clock(eta) if not math.isnan(eta) else "--:--"
-        line = f"[{bar}] {done}/{self.total} {self.label}  {rate:.1f}/s  ETA {eta_txt}"
-        if done >= self.total:
-            line = f"[{bar}] {done}/{self.total} {self.label}  {rate:.1f}/s  {_clock(elapsed)}"
-        self.stream.write("\r" + line.ljust(self._width) + ("\n" if done >= self.total else ""))
-        self._width = max(self._width, len(line))
-        self.stream.flush()
-
-
-def _clock(seconds: float) -> str:
-    s = round(seconds)
-    h, rest = divmod(s, 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
 def run(
@@ -1109,155 +1062,3 @@ def svg_chart(
 
 
 # ---------------------------------------------------------------------- command line
-def add_arena_parser(subparsers: Any, lang: str | None = None) -> argparse.ArgumentParser:
-    """Register ``batak arena`` on an argparse ``subparsers`` object."""
-    lg = lang or default_lang()
-
-    def h(code: str) -> str:
-        return text(f"arena.{code}", lg)
-
-    p: argparse.ArgumentParser = subparsers.add_parser(
-        "arena", help=h("help"), description=h("help")
-    )
-    p.add_argument("--bots", default="medium,easy", metavar="A,B", help=h("help_bots"))
-    p.add_argument("--field", default=None, metavar="BOT", help=h("help_field"))
-    p.add_argument("--preset", default="standard", metavar="NAME", help=h("help_preset"))
-    p.add_argument(
-        "--rule", action="append", default=[], metavar="OPTION=VALUE", help=h("help_rule")
-    )
-    p.add_argument("--deals", type=int, default=1500, metavar="N", help=h("help_deals"))
-    p.add_argument("--seed", default="1", metavar="S", help=h("help_seed"))
-    p.add_argument("--jobs", type=int, default=None, metavar="N", help=h("help_jobs"))
-    p.add_argument("--out", default="results/arena.json", metavar="FILE", help=h("help_out"))
-    p.add_argument("--plot", default=None, metavar="FILE", help=h("help_plot"))
-    p.add_argument("--no-plot", action="store_true", help=h("help_no_plot"))
-    p.add_argument("--budget", type=float, default=None, metavar="S", help=h("help_budget"))
-    p.add_argument("--quiet", action="store_true", help=h("help_quiet"))
-    p.add_argument("--lang", choices=LANGS, default=None, help=h("help_lang"))
-    return p
-
-
-def _rule_value(raw: str) -> Any:
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError:
-        return raw
-
-
-def _parse_rules(preset: str, options: Iterable[str]) -> Rules:
-    rules = Rules.preset(preset)
-    changes: dict[str, Any] = {}
-    for opt in options:
-        key, sep, raw = opt.partition("=")
-        if not sep:
-            raise RulesError(f"{opt!r}: write OPTION=VALUE")
-        changes[key.strip()] = _rule_value(raw.strip())
-    return rules.replace(**changes) if changes else rules
-
-
-def config_from_args(args: argparse.Namespace) -> ArenaConfig:
-    """The :class:`ArenaConfig` of parsed ``batak arena`` arguments (raises ArenaError)."""
-    lang = args.lang or default_lang()
-    if args.preset not in PRESETS:
-        raise ArenaError(
-            text("arena.unknown_preset", lang, name=args.preset, names=", ".join(PRESETS))
-        )
-    try:
-        rules = _parse_rules(args.preset, args.rule)
-    except RulesError as e:
-        raise ArenaError(
-            text("arena.bad_rule", lang, option=", ".join(args.rule), message=str(e))
-        ) from e
-    if args.deals < 1:
-        raise ArenaError(text("arena.bad_deals", lang))
-    bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
-    seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
-    field_spec = args.field.strip() if args.field else None
-    config = ArenaConfig(
-        bots=bots, rules=rules, deals=args.deals, seed=seed, field=field_spec, budget=args.budget
-    )
-    try:
-        config.pattern()
-    except ArenaError:
-        if field_spec is None and len(bots) < 2:
-            raise ArenaError(text("arena.need_bots", lang)) from None
-        raise ArenaError(
-            text("arena.too_many", lang, count=len(config.specs), seats=rules.players)
-        ) from None
-    for spec in config.specs:
-        try:
-            check_spec(spec)
-        except ArenaError as e:
-            cause = e.__cause__
-            raise ArenaError(
-                text("arena.unknown_bot", lang, spec=spec, message=str(cause or e))
-            ) from e
-    return config
-
-
-def run_arena(
-    args: argparse.Namespace, *, stdout: TextIO | None = None, stderr: TextIO | None = None
-) -> int:
-    """Run ``batak arena`` with parsed arguments; returns the exit code (0, 1 a player failed,
-    2 bad input, 130 interrupted)."""
-    out = stdout or sys.stdout
-    err = stderr or sys.stderr
-    lang = args.lang or default_lang()
-    try:
-        config = config_from_args(args)
-    except ArenaError as e:
-        err.write(text("arena.error", lang, message=str(e)) + "\n")
-        return 2
-    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
-    isatty = getattr(err, "isatty", None)
-    bar = Progress(
-        config.deals,
-        err,
-        enabled=not args.quiet and isatty is not None and bool(isatty()),
-        label=text("arena.boards", lang),
-    )
-    try:
-        result = run(config, jobs=max(1, jobs), progress=bar.update)
-    except ArenaError as e:
-        err.write(
-            text("arena.error", lang, message=text("arena.bot_failed", lang, message=str(e))) + "\n"
-        )
-        return 1
-    except KeyboardInterrupt:
-        err.write("\n" + text("arena.interrupted", lang) + "\n")
-        return 130
-    for line in report_lines(result, lang):
-        out.write(line + "\n")
-    out.write("\n")
-    json_path = Path(args.out)
-    try:
-        json_path.parent.mkdir(parents=True, exist_ok=True)
-        json_path.write_text(
-            json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
-        )
-        out.write(text("arena.written", lang, path=str(json_path)) + "\n")
-        if not args.no_plot:
-            have = importlib.util.find_spec("matplotlib") is not None
-            plot_path = (
-                Path(args.plot) if args.plot else json_path.with_suffix(".png" if have else ".svg")
-            )
-            written = write_plot(result, plot_path, lang=lang)
-            if written != plot_path:
-                out.write(text("arena.plot_fallback", lang) + "\n")
-            out.write(text("arena.written", lang, path=str(written)) + "\n")
-    except OSError as e:
-        err.write(
-            text(
-                "arena.error",
-                lang,
-                message=text(
-                    "arena.cannot_write",
-                    lang,
-                    path=str(e.filename or json_path),
-                    message=e.strerror or str(e),
-                ),
-            )
-            + "\n"
-        )
-        return 2
-    return 0

@@ -1,0 +1,128 @@
+"""The ``batak`` command: play in the terminal, replay a record, explain the tables.
+
+``batak play`` puts you at a table with computer players (:mod:`batak.bots.baseline`), for a whole
+match under any preset. ``batak replay FILE`` shows a saved match move by move, and
+``batak rules [NAME]`` lists the tables or explains one. Every text exists in Turkish and English
+(``--lang``; the default follows the locale).
+
+>>> import contextlib, io
+>>> out = io.StringIO()
+>>> with contextlib.redirect_stdout(out):
+...     code = main(["rules", "--lang", "en"])
+>>> code, "sultan-kozmaca" in out.getvalue()
+(0, True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..i18n import LANGS, default_lang
+from ..server.serve import add_serve_parser, run_serve
+from .arena import add_arena_parser, run_arena
+from .console import EXIT_OK, Console
+from .play import cmd_play
+from .replay import cmd_replay
+from .rules import cmd_rules
+from .text import t
+
+__all__ = ["build_parser", "main"]
+
+
+# ---------------------------------------------------------------------- main
+def build_parser(lang: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="batak", description=t("prog_description", lang))
+    parser.add_argument("--version", action="version", version=f"batak {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="{play,replay,rules,arena,serve,online}")
+
+    def lang_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
+
+    play = sub.add_parser("play", help=t("help_play", lang), description=t("help_play", lang))
+    play.add_argument("--preset", default="standard", metavar="NAME", help=t("help_preset", lang))
+    play.add_argument("--seat", type=int, default=None, metavar="N", help=t("help_seat", lang))
+    play.add_argument("--seed", default=None, metavar="S", help=t("help_seed", lang))
+    lang_option(play)
+    play.add_argument("--deals", type=int, default=None, metavar="N", help=t("help_deals", lang))
+    play.add_argument("--load", default=None, metavar="FILE", help=t("help_load", lang))
+    play.add_argument("--save", default=None, metavar="FILE", help=t("help_save", lang))
+
+    replay = sub.add_parser(
+        "replay", help=t("help_replay", lang), description=t("help_replay", lang)
+    )
+    replay.add_argument("file", metavar="FILE", help=t("help_file", lang))
+    lang_option(replay)
+    replay.add_argument("--deal", type=int, default=None, metavar="N", help=t("help_deal", lang))
+    replay.add_argument("--step", action="store_true", help=t("help_step", lang))
+
+    rules = sub.add_parser("rules", help=t("help_rules", lang), description=t("help_rules", lang))
+    rules.add_argument("name", nargs="?", default=None, metavar="NAME", help=t("help_name", lang))
+    lang_option(rules)
+    add_arena_parser(sub, lang)
+    add_serve_parser(sub)
+    from .online import add_online_parser
+
+    add_online_parser(sub, lang)
+    return parser
+
+
+def _prepare_stdout() -> None:
+    """Never crash on a terminal that cannot print a character: replace it instead."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(ValueError, OSError):
+            reconfigure(errors="replace")
+
+
+def _lang_in(argv: Sequence[str]) -> str | None:
+    """The ``--lang`` given on the command line, if any, so that ``--help`` speaks it too."""
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv) and argv[i + 1] in LANGS:
+            return argv[i + 1]
+        if arg.startswith("--lang=") and arg[7:] in LANGS:
+            return arg[7:]
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``batak`` command; returns the exit code (0 fine, 2 bad input or record)."""
+    env_lang = _lang_in(argv if argv is not None else sys.argv[1:]) or default_lang()
+    parser = build_parser(env_lang)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_OK
+    _prepare_stdout()
+    lang: str = getattr(args, "lang", None) or env_lang
+    con = Console(sys.stdout, sys.stdin)
+    try:
+        if args.command == "play":
+            return cmd_play(args, con, lang)
+        if args.command == "replay":
+            return cmd_replay(args, con, lang)
+        if args.command == "arena":
+            return run_arena(args)
+        if args.command == "serve":
+            return run_serve(args)
+        if args.command == "online":
+            from .online import run_online
+
+            return run_online(args, con, lang)
+        return cmd_rules(args, con, lang)
+    except KeyboardInterrupt:
+        con.say()
+        con.say(t("bye", lang))
+        return 130
+    except BrokenPipeError:  # e.g. `batak rules | head`: the reader left, so stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,514 @@
+"""Drawing Batak in a terminal: cards, seats, moves, the table's status and the score sheet.
+
+Shared by ``batak play``, ``batak replay`` and ``batak online``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from ..cards import Card, Suit
+from ..game import Game, Phase
+from ..i18n import suit_name
+from ..match import Match, ScoreRow
+from ..moves import Bid, Bury, Move, Pass, TrumpChoice, parse_move
+from ..rules import PRESETS
+from .text import t
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+_RED_SUITS = ("H", "D")
+
+
+# ---------------------------------------------------------------------- output helpers
+class Style:
+    """How cards look: suit symbols (or letters if the terminal cannot show them), colour."""
+
+    def __init__(self, out: TextIO) -> None:
+        encoding = getattr(out, "encoding", None) or "utf-8"
+        try:
+            "♠♥♦♣—→·ışğüöçİ".encode(encoding)
+            self.unicode = True
+        except (UnicodeEncodeError, LookupError):
+            self.unicode = False
+        isatty = getattr(out, "isatty", None)
+        self.color = bool(
+            isatty is not None and isatty() and not os.environ.get("NO_COLOR") and self.unicode
+        )
+
+    def symbol(self, suit: str) -> str:
+        s = Suit.parse(suit)
+        sym = s.symbol if self.unicode else s.value
+        if self.color and s.value in _RED_SUITS:
+            return f"\033[31m{sym}\033[0m"
+        return sym
+
+    def card(self, card: str | Card) -> str:
+        """``TH`` → ``10♥``."""
+        c = Card.parse(card)
+        rank = "10" if c.rank.char == "T" else c.rank.char
+        text = rank + (c.suit.symbol if self.unicode else c.suit.value)
+        if self.color and c.suit.value in _RED_SUITS:
+            return f"\033[31m{text}\033[0m"
+        return text
+
+    def bold(self, text: str) -> str:
+        return f"\033[1m{text}\033[0m" if self.color else text
+
+    def koz(self, suit: str, lang: str) -> str:
+        """``H`` → ``♥ kupa`` (Turkish) or ``♥ hearts``."""
+        return f"{self.symbol(suit)} {suit_name(Suit.parse(suit).value, lang)}"
+
+    def hand(self, cards: Sequence[str]) -> str:
+        """Cards grouped by suit: ``♠ A K 10  ♥ Q  ♦ —  ♣ 9 2``."""
+        parsed = sorted((Card.parse(c) for c in cards), key=Card.sort_key)
+        groups = []
+        for suit in Suit:
+            ranks = ["10" if c.rank.char == "T" else c.rank.char for c in parsed if c.suit is suit]
+            groups.append(f"{self.symbol(suit.value)} {' '.join(ranks) if ranks else '-'}")
+        return "   ".join(groups)
+
+
+class Console:
+    """Where the command writes and reads (the real terminal, or streams in tests)."""
+
+    def __init__(self, out: TextIO, inp: TextIO) -> None:
+        self.out = out
+        self.inp = inp
+
+    def say(self, line: str = "") -> None:
+        self.out.write(line + "\n")
+
+    def lines(self, lines: Sequence[str]) -> None:
+        for line in lines:
+            self.say(line)
+
+    def ask(self, prompt: str) -> str:
+        """One line of input without its newline; raises :class:`EOFError` at the end."""
+        if self.inp is sys.stdin and self.out is sys.stdout and _isatty(self.inp):
+            return input(prompt)  # line editing on a real terminal
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.out.write("\n")
+            raise EOFError
+        line = line.rstrip("\r\n")
+        if not _isatty(self.inp):
+            self.out.write(line + "\n")  # piped input: echo it so the transcript reads well
+        return line
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _wrap(items: Sequence[str], width: int = 78, indent: str = "  ") -> list[str]:
+    """Items in lines of at most ``width`` characters (never splitting an item)."""
+    lines: list[str] = []
+    current = indent
+    for item in items:
+        if current.strip() and len(current) + 2 + len(item) > width:
+            lines.append(current.rstrip())
+            current = indent
+        current += item + "  "
+    if current.strip():
+        lines.append(current.rstrip())
+    return lines
+
+
+# ---------------------------------------------------------------------- seats and moves
+def seat_labels(players: int, human: int | None, lang: str) -> list[str]:
+    """``You`` for the human's seat and ``Computer k`` for the k-th seat after it in play order;
+    ``Player 1``.. for everyone when nobody is human (replays).
+
+    >>> seat_labels(4, 2, "tr")
+    ['Bilgisayar 2', 'Bilgisayar 3', 'Sen', 'Bilgisayar 1']
+    """
+    if human is None:
+        return [t("player", lang, n=s + 1) for s in range(players)]
+    return [
+        t("you", lang) if s == human else t("computer", lang, n=(s - human) % players)
+        for s in range(players)
+    ]
+
+
+def _unit_label(unit: Sequence[int], labels: Sequence[str], lang: str) -> str:
+    if len(unit) == 1:
+        return labels[unit[0]]
+    return t("team", lang, a=labels[unit[0]], b=labels[unit[1]])
+
+
+def move_text(move: str | Move, lang: str, style: Style, *, kozmaca: bool = False) -> str:
+    """How a move is shown to a player: ``pas``, ``ihale 7``, ``koz ♥ kupa``, ``10♥``."""
+    m = parse_move(move)
+    if isinstance(m, Pass):
+        return t("move_pass", lang)
+    if isinstance(m, Bid):
+        return t("move_kozmaca" if kozmaca else "move_bid", lang, n=m.amount)
+    if isinstance(m, TrumpChoice):
+        return t("move_trump", lang, koz=style.koz(m.suit.value, lang))
+    if isinstance(m, Bury):
+        return t("move_bury", lang, card=style.card(m.card))
+    return style.card(m)
+
+
+def trick_cards(
+    leader: int, cards: Sequence[str | Card], players: int, labels: Sequence[str], style: Style
+) -> str:
+    return " · ".join(
+        f"{labels[(leader + i) % players]} {style.card(c)}" for i, c in enumerate(cards)
+    )
+
+
+# ---------------------------------------------------------------------- narration
+class Narrator:
+    """Tells what happens at the table: bids, the contract, koz, tricks, each deal's result."""
+
+    def __init__(
+        self,
+        con: Console,
+        labels: Sequence[str],
+        lang: str,
+        style: Style,
+        *,
+        reveal: bool,
+        each_card: bool,
+        own_seat: int | None = None,
+    ) -> None:
+        self.con = con
+        self.labels = list(labels)
+        self.lang = lang
+        self.style = style
+        self.reveal = reveal  # show buried cards and the kitty (replays)
+        self.each_card = each_card  # one line per card, not only per trick
+        self.own_seat = own_seat  # the human: sees their own buried cards
+
+    def deal_start(self, match: Match) -> None:
+        game = match.game
+        r = match.rules
+        lang = self.lang
+        n_deal = len(match.games)
+        of = t("deal_of", lang, total=r.deals) if r.deals is not None else ""
+        if r.deals is not None and match.deals_scored >= r.deals:
+            of += t("deal_extra", lang)
+        self.con.say()
+        self.con.say(
+            self.style.bold(
+                t("deal_header", lang, n=n_deal, of=of, dealer=self.labels[game.dealer])
+            )
+        )
+        if not game.history:  # a deal continued from a record has begun already
+            self.opening(game)
+
+    def opening(self, game: Game) -> None:
+        """The first lines of a deal: who speaks first, or the fixed koz and who leads."""
+        r = game.rules
+        lang = self.lang
+        first = self.labels[(game.dealer + 1) % game.players]
+        if r.bidding == "none":
+            if game.trump is not None:
+                self.con.say(t("koz_fixed", lang, koz=self.style.koz(game.trump.value, lang)))
+            self.con.say(t("leads_first", lang, who=first))
+        else:
+            self.con.say(t("first_speaker", lang, who=first))
+
+    def move(self, game: Game, seat: int, move: Move, tricks_before: int) -> None:
+        """Describe ``move`` just made by ``seat`` (``game`` is the deal after it)."""
+        lang = self.lang
+        who = self.labels[seat]
+        r = game.rules
+        say = self.con.say
+        if isinstance(move, Pass):
+            say(t("said_pass", lang, who=who))
+        elif isinstance(move, Bid):
+            code = "said_kozmaca" if r.bidding == "kozmaca" else "said_bid"
+            say(t(code, lang, who=who, n=move.amount))
+        elif isinstance(move, Bury):
+            if self.reveal or seat == self.own_seat:
+                say(t("buried_card", lang, who=who, card=self.style.card(move.card)))
+            else:
+                say(t("buried_hidden", lang, who=who))
+        elif isinstance(move, TrumpChoice):
+            say(t("named_koz", lang, who=who, koz=self.style.koz(move.suit.value, lang)))
+            if game.exposed_seat is not None:
+                say(t("lays_down", lang, who=self.labels[game.exposed_seat]))
+        else:
+            if self.each_card:
+                say("  " + t("played", lang, who=who, card=self.style.card(move)))
+            if len(game.tricks) > tricks_before:
+                trick = game.tricks[-1]
+                say(
+                    t(
+                        "trick_line",
+                        lang,
+                        n=len(game.tricks),
+                        cards=trick_cards(
+                            trick.leader, trick.cards, game.players, self.labels, self.style
+                        ),
+                        who=self.labels[trick.winner],
+                    )
+                )
+        if isinstance(move, Pass | Bid) and game.phase is not Phase.BIDDING:
+            self._auction_over(game)
+
+    def _auction_over(self, game: Game) -> None:
+        lang = self.lang
+        r = game.rules
+        say = self.con.say
+        if game.redeal:
+            say(t("redeal_note", lang))
+            return
+        if r.bidding == "kozmaca":
+            if game.trump is not None:  # what the engine plays, not what the rules promise
+                say(t("koz_fixed", lang, koz=self.style.koz(game.trump.value, lang)))
+            say(t("leads_first", lang, who=self.labels[(game.dealer + 1) % game.players]))
+            return
+        contract = game.contract
+        assert contract is not None
+        who = _unit_label(r.team_of(contract.bidder), self.labels, lang)
+        bidder = self.labels[contract.bidder]
+        if any(s == contract.bidder and isinstance(m, Bid) for s, m in game.auction):
+            say(t("won_auction", lang, who=bidder if not r.partners else who, bid=contract.bid))
+        else:
+            say(t("forced_contract", lang, who=bidder, bid=contract.bid))
+        if r.kitty_size:
+            say(t("takes_kitty", lang, n=r.kitty_size))
+            if self.reveal:
+                cards = " ".join(self.style.card(c) for c in game.initial_kitty)
+                say(t("kitty_was", lang, cards=cards))
+        if game.phase is Phase.PLAY and game.trump is not None:  # koz fixed by the rules
+            say(t("koz_fixed", lang, koz=self.style.koz(game.trump.value, lang)))
+            say(t("leads_first", lang, who=bidder))
+
+    def deal_result(self, game: Game, row: ScoreRow | None) -> None:
+        """What happened in a finished deal (made or down, batak, KING)."""
+        lang = self.lang
+        r = game.rules
+        say = self.con.say
+        if game.redeal:
+            return
+        say(self.style.bold(t("deal_over", lang, n=row.deal if row else "")))
+        tricks = game.tricks_won
+        contract = game.contract
+        if r.bidding == "kozmaca":
+            for s, bid in enumerate(game.bids):
+                code = "made" if bid is not None and tricks[s] >= bid else "down"
+                say(t(code, lang, who=self.labels[s], bid=bid, tricks=tricks[s]))
+        elif contract is not None:
+            unit = r.team_of(contract.bidder)
+            side = sum(tricks[s] for s in unit)
+            code = "made" if side >= contract.bid else "down"
+            who = _unit_label(unit, self.labels, lang)
+            say(t(code, lang, who=who, bid=contract.bid, tricks=side))
+        if r.zero_trick_penalty and r.bidding != "kozmaca" and r.scoring != "acik":
+            bidder_unit = r.team_of(contract.bidder) if contract is not None else ()
+            for unit in r.teams:
+                if unit != bidder_unit and sum(tricks[s] for s in unit) == 0:
+                    say(t("batak_note", lang, who=_unit_label(unit, self.labels, lang)))
+        if row is not None and row.king:
+            assert contract is not None
+            who = _unit_label(r.team_of(contract.bidder), self.labels, lang)
+            say(t("king_note", lang, who=who))
+
+
+# ---------------------------------------------------------------------- the table and the sheet
+def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: Style) -> list[str]:
+    """What the human sees before a move, drawn only from their seat's view."""
+    r = view["rules"]
+    n = view["players"]
+    phase = view["phase"]
+    kozmaca = r["bidding"] == "kozmaca"
+    phase_code = "phase_kozmaca" if kozmaca and phase == "bidding" else f"phase_{phase}"
+    out = [style.bold(t("status_title", lang, phase=t(phase_code, lang)))]
+    # the auction
+    if r["bidding"] == "auction":
+        items = [
+            f"{labels[a['seat']]} {move_text(a['move'], lang, style)}" for a in view["auction"]
+        ]
+        out.append(t("auction_line", lang, items=" · ".join(items) or t("auction_none", lang)))
+    elif kozmaca:
+        bids = view["bids"] or [None] * n
+        items = [f"{labels[s]} {'?' if b is None else b}" for s, b in enumerate(bids)]
+        out.append(t("kozmaca_line", lang, items=" · ".join(items)))
+    # the contract and koz
+    koz = view["trump"]
+    broken = t("koz_broken" if view["trumps_broken"] else "koz_unbroken", lang)
+    koz_text = f"{style.koz(koz, lang)} {broken}" if koz else t("koz_unnamed", lang)
+    contract = view["contract"]
+    teams: list[tuple[int, ...]] = [(0, 2), (1, 3)] if r["partners"] else [(s,) for s in range(n)]
+    if contract is not None:
+        bidder = contract["bidder"]
+        unit = next(u for u in teams if bidder in u)
+        who = labels[bidder]
+        out.append(t("contract_line", lang, who=who, bid=contract["bid"], koz=koz_text))
+    elif koz:
+        out.append(t("koz_line", lang, koz=koz_text))
+    # tricks against the contract
+    if phase in ("play", "over"):
+        won = view["tricks_won"]
+        if kozmaca and view["bids"]:
+            items = [f"{labels[s]} {won[s]}/{view['bids'][s]}" for s in range(n)]
+        else:
+            items = [f"{labels[s]} {won[s]}" for s in range(n)]
+        out.append(t("tricks_line", lang, items=" · ".join(items)))
+        if contract is not None:
+            side = sum(won[s] for s in unit)
+            out.append(
+                "  "
+                + t(
+                    "side_line",
+                    lang,
+                    who=_unit_label(unit, labels, lang),
+                    tricks=side,
+                    bid=contract["bid"],
+                )
+            )
+    # the last trick and the trick on the table
+    if view["tricks"]:
+        last = view["tricks"][-1]
+        out.append(
+            t(
+                "last_line",
+                lang,
+                cards=trick_cards(last["leader"], last["cards"], n, labels, style),
+                who=labels[last["winner"]],
+            )
+        )
+    if phase == "play":
+        trick = view["current_trick"]
+        if trick["cards"]:
+            items_text = trick_cards(trick["leader"], trick["cards"], n, labels, style)
+        else:
+            items_text = t("table_empty", lang)
+        out.append(t("table_line", lang, items=items_text))
+    # the exposed hand (açık eşli)
+    exposed = view["exposed"]
+    if exposed is not None:
+        if exposed["seat"] == view["seat"]:
+            out.append(t("you_exposed", lang))
+        else:
+            out.append(
+                t(
+                    "exposed_line",
+                    lang,
+                    who=labels[exposed["seat"]],
+                    cards=style.hand(exposed["cards"]),
+                )
+            )
+    out.append(t("hand_line", lang, cards=style.hand(view["hand"])))
+    if view["buried"]:
+        out.append(t("buried_line", lang, cards=" ".join(style.card(c) for c in view["buried"])))
+    legal = view["legal_moves"]
+    if legal:
+        out.append(t("moves_line", lang))
+        items = [
+            f"{i}) {move_text(m, lang, style, kozmaca=kozmaca)}" for i, m in enumerate(legal, 1)
+        ]
+        out.extend(_wrap(items))
+    return out
+
+
+def short_labels(players: int, human: int | None, lang: str) -> list[str]:
+    """Short seat names for the narrow columns of the score sheet: ``You``, ``C1``.. / ``B1``..
+
+    >>> short_labels(3, 0, "tr"), short_labels(4, None, "en")
+    (['Sen', 'B1', 'B2'], ['P1', 'P2', 'P3', 'P4'])
+    """
+    if human is None:
+        return [t("short_player", lang, n=s + 1) for s in range(players)]
+    return [
+        t("short_you", lang) if s == human else t("short_computer", lang, n=(s - human) % players)
+        for s in range(players)
+    ]
+
+
+def sheet_lines(
+    match: Match, labels: Sequence[str], lang: str, style: Style, short: Sequence[str]
+) -> list[str]:
+    """The score sheet (yazboz): each deal's dealer, bidder, bid and koz, and under each player
+    (or side) the tricks, the deal's score and the running total."""
+    rows = match.sheet
+    out = [style.bold(t("sheet_title", lang))]
+    if not rows:
+        out.append(t("sheet_empty", lang))
+        return out
+    r = match.rules
+    units = list(r.teams)
+    names = [_unit_label(u, labels, lang) for u in units]
+
+    def tricks_text(row: ScoreRow, u: Sequence[int]) -> str:
+        tricks = sum(row.tricks[s] for s in u)
+        return f"{tricks}/{row.bids[u[0]]}" if row.bids is not None else str(tricks)
+
+    scored = [row for row in rows if not row.redeal]
+    tw = max([2, *(len(tricks_text(row, u)) for row in scored for u in units)])
+    sw = max([4, *(len(f"{row.scores[u[0]]:+}") for row in scored for u in units if row.scores)])
+    ow = max([4, *(len(str(row.totals[u[0]])) for row in rows for u in units)])
+    cw = max(tw + sw + ow + 2, *(len(x) for x in names))
+    heads = [t(c, lang) for c in ("col_deal", "col_dealer", "col_bidder", "col_bid", "col_koz")]
+    w = max(len(x) for x in [*short, heads[1], heads[2]])
+    bw = max(3, len(heads[3]))
+
+    def prefix(num: str, dealer: str, bidder: str, bid: str, koz: str) -> str:
+        return f"{num:>3} {dealer:<{w}} {bidder:<{w}} {bid:>{bw}} {koz:<3}"
+
+    head = prefix(*heads)
+    out.append(head + " | " + " | ".join(f"{x:^{cw}}" for x in names))
+    out.append("-" * (len(head) + len(units) * (cw + 3)))
+    for row in rows:
+        dealer = short[row.dealer]
+        if row.redeal:
+            out.append(prefix(str(row.deal), dealer, "", "", "") + " | " + t("row_redeal", lang))
+            continue
+        bidder = short[row.bidder] if row.bidder is not None else "-"
+        bid = str(row.bid) if row.bid is not None else "-"
+        koz = style.symbol(row.trump) if row.trump else "-"
+        cells = []
+        for u in units:
+            score = row.scores[u[0]] if row.scores is not None else 0
+            cell = f"{tricks_text(row, u):>{tw}} {score:>+{sw}} {row.totals[u[0]]:>{ow}}"
+            cells.append(f"{cell:^{cw}}")
+        line = prefix(str(row.deal), dealer, bidder, bid, koz) + " | " + " | ".join(cells)
+        if row.extra:
+            line += "  (" + t("row_extra", lang) + ")"
+        if row.king:
+            line += "  " + t("row_king", lang)
+        out.append(line)
+    out.append(t("sheet_legend", lang))
+    totals = " · ".join(
+        f"{name} {match.totals[u[0]]}" for name, u in zip(names, units, strict=True)
+    )
+    out.append(t("totals_line", lang, items=totals))
+    return out
+
+
+def winner_lines(match: Match, labels: Sequence[str], human: int | None, lang: str) -> list[str]:
+    winners = match.winners
+    names = ", ".join(labels[s] for s in winners)
+    out = [t("match_over", lang), t("winners" if len(winners) > 1 else "winner", lang, names=names)]
+    if human is not None:
+        units = {match.rules.team_of(s) for s in winners}
+        if human not in winners:
+            out.append(t("you_lost", lang))
+        elif len(units) > 1:
+            out.append(t("you_shared", lang))
+        else:
+            out.append(t("you_won", lang))
+    return out
+
+
+def fail(con: Console, lang: str, message: str) -> int:
+    sys.stderr.write(t("error", lang, message=message) + "\n")
+    return EXIT_USAGE
+
+
+def unknown_preset(con: Console, lang: str, name: str) -> int:
+    return fail(con, lang, t("unknown_preset", lang, name=name, names=", ".join(PRESETS)))

@@ -1,0 +1,267 @@
+"""``batak play``: a match in the terminal against computer players."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from ..bots.baseline import choose
+from ..explain import preset_summary
+from ..game import Game, IllegalMove, Phase
+from ..match import Match
+from ..moves import Move, parse_move
+from ..record import RecordError, dumps, loads
+from ..rules import PRESETS, Rules, RulesError
+from .console import (
+    EXIT_OK,
+    Console,
+    Narrator,
+    Style,
+    fail,
+    seat_labels,
+    sheet_lines,
+    short_labels,
+    status_lines,
+    trick_cards,
+    unknown_preset,
+    winner_lines,
+)
+from .text import t
+
+
+# ---------------------------------------------------------------------- play
+class Quit(Exception):
+    """The human asked to leave."""
+
+
+class PlaySession:
+    """One human at a table of computer players, for a whole match."""
+
+    def __init__(
+        self,
+        con: Console,
+        match: Match,
+        human: int,
+        lang: str,
+        rng: random.Random,
+        save_path: str | None,
+    ) -> None:
+        self.con = con
+        self.match = match
+        self.human = human
+        self.lang = lang
+        self.rng = rng
+        self.save_path = save_path
+        self.style = Style(con.out)
+        self.labels = seat_labels(match.rules.players, human, lang)
+        self.short = short_labels(match.rules.players, human, lang)
+        self.narrator = Narrator(
+            con, self.labels, lang, self.style, reveal=False, each_card=False, own_seat=human
+        )
+
+    # -- the match
+    def run(self) -> int:
+        match = self.match
+        con = self.con
+        shown: Game | None = None
+        try:
+            while not match.over:
+                game = match.game
+                if game is not shown:
+                    self.narrator.deal_start(match)
+                    shown = game
+                seat = game.to_move
+                assert seat is not None
+                if seat == self.human:
+                    move = self.ask_move(game)
+                else:
+                    move = parse_move(choose(game.view(seat), self.rng))
+                tricks_before = len(game.tricks)
+                match.play(move)
+                self.narrator.move(game, seat, move, tricks_before)
+                if game.phase is Phase.OVER:
+                    self.deal_over(game)
+        except EOFError:
+            con.say(t("eof", self.lang))
+            self.autosave()
+            return EXIT_OK
+        except Quit:
+            self.autosave()
+            self.offer_save()
+            con.say(t("bye", self.lang))
+            return EXIT_OK
+        con.say()
+        con.lines(winner_lines(match, self.labels, self.human, self.lang))
+        self.autosave()
+        return EXIT_OK
+
+    def deal_over(self, game: Game) -> None:
+        row = self.match.sheet[-1] if self.match.sheet else None
+        self.narrator.deal_result(game, row)
+        self.con.say()
+        self.con.lines(sheet_lines(self.match, self.labels, self.lang, self.style, self.short))
+        self.autosave()
+
+    # -- the human's turn
+    def ask_move(self, game: Game) -> Move:
+        con = self.con
+        lang = self.lang
+        view = game.view(self.human)
+        legal: list[str] = view["legal_moves"]
+        con.say()
+        con.lines(status_lines(view, self.labels, lang, self.style))
+        while True:
+            line = con.ask(t("prompt", lang)).strip()
+            word = line.casefold()
+            if not line:
+                con.lines(status_lines(view, self.labels, lang, self.style))
+                continue
+            if word in ("?", "help", "yardım", "yardim"):
+                con.say(t("help_text", lang))
+                continue
+            if word in ("last", "son"):
+                con.say(self.last_trick_text(game))
+                continue
+            if word in ("sheet", "yazboz", "score", "puan"):
+                con.lines(sheet_lines(self.match, self.labels, lang, self.style, self.short))
+                continue
+            if word in ("quit", "exit", "çık", "cik", "çıkış"):
+                raise Quit
+            head, _, rest = line.partition(" ")
+            if head.casefold() in ("save", "kaydet"):
+                if rest.strip():
+                    self.save(rest.strip())
+                else:
+                    con.say(t("save_usage", lang))
+                continue
+            if line.isdigit():
+                number = int(line)
+                if 1 <= number <= len(legal):
+                    return parse_move(legal[number - 1])
+                con.say(t("no_number", lang, n=number, high=len(legal)))
+                continue
+            error: IllegalMove | None = game.check(line, seat=self.human)
+            if error is not None:
+                con.say(error.text(lang))
+                continue
+            return parse_move(line)
+
+    def last_trick_text(self, game: Game) -> str:
+        last = game.last_trick
+        if last is None:
+            return t("no_last", self.lang)
+        cards = trick_cards(last.leader, last.cards, game.players, self.labels, self.style)
+        return t("last_line", self.lang, cards=cards, who=self.labels[last.winner])
+
+    # -- saving
+    def record_text(self) -> str:
+        return dumps(self.match, meta={"seat": self.human, "lang": self.lang, "by": "batak play"})
+
+    def save(self, path: str) -> bool:
+        try:
+            Path(path).write_text(self.record_text() + "\n", encoding="utf-8")
+        except OSError as e:
+            self.con.say(t("save_failed", self.lang, path=path, message=e.strerror or str(e)))
+            return False
+        self.con.say(t("saved", self.lang, path=path))
+        return True
+
+    def autosave(self) -> None:
+        if self.save_path:
+            try:
+                Path(self.save_path).write_text(self.record_text() + "\n", encoding="utf-8")
+            except OSError as e:
+                msg = e.strerror or str(e)
+                self.con.say(t("save_failed", self.lang, path=self.save_path, message=msg))
+
+    def offer_save(self) -> None:
+        if self.save_path:
+            return  # already saved there
+        try:
+            answer = self.con.ask(t("quit_offer", self.lang)).strip()
+        except EOFError:
+            return
+        # "no" in either language is an answer, not a file name
+        if answer and answer.casefold() not in _NO_ANSWERS:
+            self.save(answer)
+
+
+_NO_ANSWERS = frozenset({"n", "no", "h", "hayır", "hayir", "-"})
+
+
+def _seed(text: str | None) -> int | str | None:
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
+    style = Style(con.out)
+    seed = _seed(args.seed)
+    meta: dict[str, Any] = {}
+    resumed = False
+    if args.load:
+        try:
+            text = Path(args.load).read_text(encoding="utf-8")
+        except OSError as e:
+            return fail(
+                con, lang, t("cannot_read", lang, path=args.load, message=e.strerror or str(e))
+            )
+        try:
+            match = loads(text)
+        except RecordError as e:
+            return fail(con, lang, t("broken_record", lang, path=args.load, message=str(e)))
+        raw = json.loads(text)
+        if isinstance(raw.get("meta"), dict):
+            meta = raw["meta"]
+        resumed = True
+    else:
+        if args.preset not in PRESETS:
+            return unknown_preset(con, lang, args.preset)
+        if args.deals is not None and args.deals < 1:
+            return fail(con, lang, t("bad_deals", lang, deals=args.deals))
+        try:
+            rules = (
+                Rules.preset(args.preset, deals=args.deals)
+                if args.deals is not None
+                else Rules.preset(args.preset)
+            )
+        except RulesError as e:
+            return fail(con, lang, t("bad_rules", lang, message=str(e)))
+        match = Match(rules, seed=seed)
+    players = match.rules.players
+    human = args.seat
+    if human is None:
+        saved_seat = meta.get("seat")
+        human = saved_seat if isinstance(saved_seat, int) else 0
+    if not 0 <= human < players:
+        return fail(con, lang, t("bad_seat", lang, high=players - 1, seat=human))
+    rng = random.Random(f"batak-bots:{seed}") if seed is not None else random.Random()
+    session = PlaySession(con, match, human, lang, rng, args.save)
+    labels = session.labels
+    r = match.rules
+    con.say(style.bold(t("match_title", lang, name=r.name)))
+    con.say(preset_summary(r, lang))
+    if resumed:
+        con.say(t("continuing", lang, path=args.load))
+    order = " → ".join(labels[(human + i) % players] for i in range(players))
+    con.say(t("order", lang, seats=order))
+    if r.partners:
+        con.say(t("partner_is", lang, name=labels[(human + 2) % players]))
+    if r.target_score is not None:
+        con.say(t("to_target", lang, target=r.target_score))
+    con.say(t("help_hint", lang))
+    if resumed and match.sheet:
+        con.say()
+        con.lines(sheet_lines(match, labels, lang, style, session.short))
+    if match.over:
+        con.say()
+        con.lines(winner_lines(match, labels, human, lang))
+        return EXIT_OK
+    return session.run()

@@ -1,0 +1,101 @@
+"""``batak replay FILE``: show a saved match move by move."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ..explain import preset_summary
+from ..game import Game, Phase
+from ..record import RecordError, loads
+from .console import (
+    EXIT_OK,
+    Console,
+    Narrator,
+    Style,
+    fail,
+    seat_labels,
+    sheet_lines,
+    short_labels,
+    winner_lines,
+)
+from .text import t
+
+
+# ---------------------------------------------------------------------- replay
+def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
+    style = Style(con.out)
+    path = args.file
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        return fail(con, lang, t("cannot_read", lang, path=path, message=e.strerror or str(e)))
+    except UnicodeDecodeError as e:
+        return fail(con, lang, t("broken_record", lang, path=path, message=str(e)))
+    try:
+        match = loads(text)
+    except RecordError as e:
+        return fail(con, lang, t("broken_record", lang, path=path, message=str(e)))
+    meta = json.loads(text).get("meta")
+    seat = meta.get("seat") if isinstance(meta, dict) else None
+    human = seat if isinstance(seat, int) and 0 <= seat < match.rules.players else None
+    labels = seat_labels(match.rules.players, human, lang)
+    narrator = Narrator(con, labels, lang, style, reveal=True, each_card=True)
+    games = match.games
+    if args.deal is not None and not 1 <= args.deal <= len(games):
+        return fail(con, lang, t("no_such_deal", lang, high=len(games), deal=args.deal))
+    chosen = range(len(games)) if args.deal is None else [args.deal - 1]
+    r = match.rules
+    con.say(style.bold(t("replay_title", lang, path=path, name=r.name)))
+    con.say(preset_summary(r, lang))
+    sheet_by_deal = {row.deal: row for row in match.sheet}
+    try:
+        for i in chosen:
+            original = games[i]
+            of = t("deal_of", lang, total=r.deals) if r.deals is not None else ""
+            row = sheet_by_deal.get(i + 1)
+            if row is not None and row.extra:
+                of += t("deal_extra", lang)
+            con.say()
+            con.say(
+                style.bold(t("deal_header", lang, n=i + 1, of=of, dealer=labels[original.dealer]))
+            )
+            con.say(t("hands_dealt", lang))
+            for s, hand in enumerate(original.initial_hands):
+                con.say(f"  {labels[s]:<14} {style.hand([str(c) for c in hand])}")
+            if r.kitty_size:
+                kitty = " ".join(style.card(c) for c in original.initial_kitty)
+                con.say(t("kitty_was", lang, cards=kitty))
+            game = Game(
+                r,
+                hands=original.initial_hands,
+                kitty=original.initial_kitty or None,
+                dealer=original.dealer,
+            )
+            narrator.opening(game)
+            for move in original.history:
+                if args.step:
+                    answer = con.ask(t("step_prompt", lang)).strip().casefold()
+                    if answer in ("q", "quit", "çık", "cik"):
+                        con.say(t("stopped", lang))
+                        return EXIT_OK
+                seat = game.to_move
+                assert seat is not None
+                tricks_before = len(game.tricks)
+                game.play(move)
+                narrator.move(game, seat, move, tricks_before)
+            if game.phase is Phase.OVER:
+                narrator.deal_result(game, row)
+            else:
+                con.say(t("unfinished", lang))
+    except EOFError:
+        con.say(t("stopped", lang))
+        return EXIT_OK
+    con.say()
+    con.lines(sheet_lines(match, labels, lang, style, short_labels(r.players, human, lang)))
+    if match.over:
+        con.lines(winner_lines(match, labels, None, lang))
+    else:
+        con.say(t("match_not_over", lang))
+    return EXIT_OK

@@ -1,0 +1,67 @@
+"""``batak rules [NAME]``: list the tables or explain one, option by option."""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+
+from ..explain import OPTION_HELP, PRESET_SOURCE, VALUE_TEXT, preset_summary
+from ..rules import PRESETS, Rules
+from .console import (
+    EXIT_OK,
+    Console,
+    Style,
+    unknown_preset,
+)
+from .text import t
+
+
+def _source(name: str, lang: str) -> str:
+    key = name if name in PRESET_SOURCE else name.split("-")[0]
+    return PRESET_SOURCE.get(key, {}).get(lang, name)
+
+
+def _value_text(rules: Rules, option: str, lang: str, style: Style) -> str:
+    value = getattr(rules, option)
+    if isinstance(value, bool):
+        return t("yes" if value else "no", lang)
+    if value is None:
+        return t("none", lang)
+    if option == "fixed_trump":
+        return style.koz(value.value, lang)
+    meanings = VALUE_TEXT.get(option)
+    if meanings is not None and str(value) in meanings:
+        return f"{value} — {meanings[str(value)][lang]}"
+    return str(value)
+
+
+def rules_lines(name: str | None, lang: str, style: Style) -> list[str]:
+    if name is None:
+        out = [t("rules_title", lang), ""]
+        width = max(len(n) for n in PRESETS)
+        for preset, rules in PRESETS.items():
+            out.append(
+                f"  {preset:<{width}}  {_source(preset, lang)}: {preset_summary(rules, lang)}"
+            )
+        return out
+    rules = PRESETS[name]
+    out = [
+        style.bold(t("rules_header", lang, name=name, summary=preset_summary(rules, lang))),
+        t("rules_source", lang, source=_source(name, lang)),
+        "",
+    ]
+    indent = " " * 6
+    for option, explain in OPTION_HELP.items():
+        out.append(f"  {option}: {_value_text(rules, option, lang, style)}")
+        out.extend(
+            textwrap.wrap(explain[lang], 92, initial_indent=indent, subsequent_indent=indent)
+        )
+    return out
+
+
+# ---------------------------------------------------------------------- rules command
+def cmd_rules(args: argparse.Namespace, con: Console, lang: str) -> int:
+    if args.name is not None and args.name not in PRESETS:
+        return unknown_preset(con, lang, args.name)
+    con.lines(rules_lines(args.name, lang, Style(con.out)))
+    return EXIT_OK
