@@ -25,18 +25,12 @@ from typing import Any
 
 from .cards import Card
 from .game import Game, IllegalMove, Phase
-from .i18n import MESSAGES
 from .moves import Move
 from .rules import Rules
 from .scoring import is_king
 
 __all__ = ["Match", "ScoreRow"]
 
-MESSAGES.update(
-    {
-        "match_over": {"en": "the match is over", "tr": "oyun bitti"},
-    }
-)
 
 DealCards = tuple[Sequence[Iterable[Card | str] | str], Iterable[Card | str] | str | None]
 

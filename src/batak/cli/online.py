@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..i18n import MESSAGES, suit_name, text
+from ..i18n import LANGS, suit_name, text
 from ..moves import parse_move
 from .console import Console, Style, move_text, status_lines
 from .text import t
@@ -30,91 +30,6 @@ from .text import t
 __all__ = ["add_online_parser", "run_online"]
 
 EXIT_OK, EXIT_FAIL = 0, 1
-
-_TEXTS: dict[str, dict[str, str]] = {
-    "help": {
-        "en": "play at a Batak server (batak serve) from the terminal",
-        "tr": "bir Batak sunucusunda (batak serve) terminalden oyna",
-    },
-    "help_url": {
-        "en": "the server's address (default http://127.0.0.1:8000)",
-        "tr": "sunucunun adresi (varsayılan http://127.0.0.1:8000)",
-    },
-    "help_name": {"en": "your name at the table", "tr": "masadaki adın"},
-    "help_quick": {
-        "en": "quick play: ihaleli, kozmaca, esli or kitty (the default: ihaleli)",
-        "tr": "hızlı oyun: ihaleli, kozmaca, esli ya da kitty (varsayılan: ihaleli)",
-    },
-    "help_join": {"en": "join a private room by its code", "tr": "özel odaya koduyla katıl"},
-    "help_create": {
-        "en": "open a private room with this preset",
-        "tr": "bu masayla özel oda aç",
-    },
-    "help_deals": {"en": "deals in the match (with --create)", "tr": "el sayısı (--create ile)"},
-    "connecting": {"en": "Connecting to {url}…", "tr": "{url} adresine bağlanılıyor…"},
-    "failed": {
-        "en": "Could not reach the server at {url}: {error}",
-        "tr": "{url} adresindeki sunucuya ulaşılamadı: {error}",
-    },
-    "refused_table": {"en": "The server said no: {reason}", "tr": "Sunucu kabul etmedi: {reason}"},
-    "room": {
-        "en": "Private room {code}. Invite link: {invite}",
-        "tr": "Özel oda {code}. Davet bağlantısı: {invite}",
-    },
-    "start_prompt": {
-        "en": "Press Enter to start (computer players take the empty seats): ",
-        "tr": "Başlatmak için Enter'a bas (boş koltuklara bilgisayar oturur): ",
-    },
-    "seated": {
-        "en": "You sit at table {table} ({preset}), seat {seat}. Players: {names}",
-        "tr": "{table} masasında ({preset}) {seat}. koltuktasın. Oyuncular: {names}",
-    },
-    "waiting": {"en": "Waiting for the match to start…", "tr": "Oyunun başlaması bekleniyor…"},
-    "commands": {
-        "en": "At your turn: a move (its number in the list, or KH, 10h, bid 7, pas, a koz),"
-        " hint, ! (play the hint), last, sheet, say TEXT, ? (this help), quit.",
-        "tr": "Sıra sendeyken: bir hamle (listedeki numarası ya da KH, 10h, bid 7, pas, koz),"
-        " ipucu, ! (ipucunu oyna), son, yazboz, de METİN, ? (bu yardım), çık.",
-    },
-    "prompt": {"en": "Your move: ", "tr": "Hamlen: "},
-    "refused": {"en": "Refused: {reason}", "tr": "Olmaz: {reason}"},
-    "unknown": {
-        "en": "Not a move here. Legal: {moves}",
-        "tr": "Burada hamle değil. Yapabileceklerin: {moves}",
-    },
-    "hint": {"en": "Hint: {move}. {reason}", "tr": "İpucu: {move}. {reason}"},
-    "played": {"en": "{who}: {move}", "tr": "{who}: {move}"},
-    "by_clock": {"en": " (time ran out)", "tr": " (süre doldu)"},
-    "trick_won": {"en": "{who} takes the trick.", "tr": "Löveyi {who} aldı."},
-    "last_trick": {"en": "Last trick: {cards}", "tr": "Son löve: {cards}"},
-    "no_trick": {"en": "No trick yet in this deal.", "tr": "Bu elde henüz löve yok."},
-    "deal_over": {"en": "Deal {n} is over.", "tr": "{n}. el bitti."},
-    "sheet_line": {"en": "Deal {n}: {scores}", "tr": "{n}. el: {scores}"},
-    "totals": {"en": "Totals: {scores}", "tr": "Toplam: {scores}"},
-    "sheet_empty": {"en": "No deal finished yet.", "tr": "Henüz biten el yok."},
-    "over": {"en": "The match is over. Winners: {names}", "tr": "Oyun bitti. Kazananlar: {names}"},
-    "record": {
-        "en": "The game record: {url}",
-        "tr": "Oyun kaydı: {url}",
-    },
-    "chat": {"en": "{who} says: {text}", "tr": "{who}: {text}"},
-    "away": {
-        "en": "A computer plays for {who} now.",
-        "tr": "{who} için artık bilgisayar oynuyor.",
-    },
-    "back": {"en": "{who} is back.", "tr": "{who} geri döndü."},
-    "left": {
-        "en": "You left the table: your seat is held for a while, then a computer plays it. "
-        "`batak online` with the same server takes you back.",
-        "tr": "Masadan ayrıldın: koltuğun bir süre tutulur, sonra yerine bilgisayar oynar. "
-        "Aynı sunucuyla `batak online` seni geri götürür.",
-    },
-    "lost": {
-        "en": "The connection dropped; reconnecting…",
-        "tr": "Bağlantı koptu; yeniden bağlanılıyor…",
-    },
-}
-MESSAGES.update({f"online.{code}": texts for code, texts in _TEXTS.items()})
 
 
 def o(code: str, lang: str, /, **params: Any) -> str:
@@ -131,7 +46,7 @@ def add_online_parser(sub: Any, lang: str) -> None:
     group.add_argument("--join", default=None, metavar="CODE", help=o("help_join", lang))
     group.add_argument("--create", default=None, metavar="PRESET", help=o("help_create", lang))
     p.add_argument("--deals", type=int, default=None, metavar="N", help=o("help_deals", lang))
-    p.add_argument("--lang", choices=["en", "tr"], default=None, help=t("help_lang", lang))
+    p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
 
 
 def ws_url(url: str) -> str:
@@ -420,7 +335,7 @@ class OnlineSession:
             return legal[number - 1] if 1 <= number <= len(legal) else None
         elif phase == "trump":
             for s in "SHDC":
-                names = {s.lower(), suit_name(s, "en").lower(), suit_name(s, "tr").lower()}
+                names = {s.lower(), *(suit_name(s, lg).lower() for lg in LANGS)}
                 if low in names:
                     text = f"trump {s}"
         elif phase == "bury" and not low.startswith("bury"):

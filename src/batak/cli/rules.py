@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import textwrap
 
-from ..explain import OPTION_HELP, PRESET_SOURCE, VALUE_TEXT, preset_summary
+from ..explain import option_help, option_names, preset_source, preset_summary, value_help
 from ..rules import PRESETS, Rules
 from .console import (
     EXIT_OK,
@@ -16,11 +16,6 @@ from .console import (
 from .text import t
 
 
-def _source(name: str, lang: str) -> str:
-    key = name if name in PRESET_SOURCE else name.split("-")[0]
-    return PRESET_SOURCE.get(key, {}).get(lang, name)
-
-
 def _value_text(rules: Rules, option: str, lang: str, style: Style) -> str:
     value = getattr(rules, option)
     if isinstance(value, bool):
@@ -29,10 +24,8 @@ def _value_text(rules: Rules, option: str, lang: str, style: Style) -> str:
         return t("none", lang)
     if option == "fixed_trump":
         return style.koz(value.value, lang)
-    meanings = VALUE_TEXT.get(option)
-    if meanings is not None and str(value) in meanings:
-        return f"{value} — {meanings[str(value)][lang]}"
-    return str(value)
+    meaning = value_help(option, value, lang)
+    return str(value) if meaning is None else f"{value} — {meaning}"
 
 
 def rules_lines(name: str | None, lang: str, style: Style) -> list[str]:
@@ -41,20 +34,22 @@ def rules_lines(name: str | None, lang: str, style: Style) -> list[str]:
         width = max(len(n) for n in PRESETS)
         for preset, rules in PRESETS.items():
             out.append(
-                f"  {preset:<{width}}  {_source(preset, lang)}: {preset_summary(rules, lang)}"
+                f"  {preset:<{width}}  {preset_source(preset, lang)}: {preset_summary(rules, lang)}"
             )
         return out
     rules = PRESETS[name]
     out = [
         style.bold(t("rules_header", lang, name=name, summary=preset_summary(rules, lang))),
-        t("rules_source", lang, source=_source(name, lang)),
+        t("rules_source", lang, source=preset_source(name, lang)),
         "",
     ]
     indent = " " * 6
-    for option, explain in OPTION_HELP.items():
+    for option in option_names():
         out.append(f"  {option}: {_value_text(rules, option, lang, style)}")
         out.extend(
-            textwrap.wrap(explain[lang], 92, initial_indent=indent, subsequent_indent=indent)
+            textwrap.wrap(
+                option_help(option, lang), 92, initial_indent=indent, subsequent_indent=indent
+            )
         )
     return out
 

@@ -30,7 +30,6 @@ __all__ = ["Hub"]
 log = logging.getLogger("batak.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-LANGS = ("en", "tr")
 #: Messages a connection may send before ``hello``.
 OPEN_TYPES = frozenset({"hello", "ping", "lobby", "leaderboard"})
 
@@ -213,7 +212,7 @@ class Hub:
         if conn.tables:
             raise TableError("already_hello")
         lang = msg.get("lang") or conn.lang
-        conn.lang = lang if lang in LANGS else "en"
+        conn.lang = i18n.lang_of(lang)
         name = clean_name(msg.get("name"), self.config.name_max_chars)
         token: str | None = msg.get("token")
         player: Player | None = None

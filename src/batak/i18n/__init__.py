@@ -1,0 +1,179 @@
+"""Texts a person reads, in every language of the catalog (Turkish and English today).
+
+Every text of the project (the engine's refusals, the terminal programs, the server's messages
+and the web client) is one entry of one gettext catalog: ``locale/batak.pot`` holds each key
+(``msgctxt``) with its English text (``msgid``), and ``locale/LANG/LC_MESSAGES/batak.po`` its
+translation. The build compiles them to ``.mo`` files (:mod:`batak.i18n.build`), which this module
+reads with the standard library's :mod:`gettext`. A language is one ``.po`` file: add
+``locale/de/LC_MESSAGES/batak.po`` and German is everywhere (``docs/translating.md``).
+
+The engine raises errors with a message code and parameters; :func:`text` turns them into words.
+
+>>> text("must_follow", "tr", suit="H", cards=["KH", "9H"])
+'renge uymalısın: kupa açıldı ve elinde KH, 9H var'
+>>> text("must_follow", "en", suit="H", cards=["KH", "9H"])
+'you must follow suit: hearts were led and you hold KH, 9H'
+>>> LANGS
+('en', 'tr')
+"""
+
+from __future__ import annotations
+
+import gettext
+import locale
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "LANGS",
+    "LOCALE_DIR",
+    "MESSAGES",
+    "SOURCE_LANG",
+    "Catalog",
+    "CatalogError",
+    "Lang",
+    "capitalize",
+    "default_lang",
+    "lang_of",
+    "phase_name",
+    "suit_name",
+    "text",
+]
+
+#: A language code of the catalog (``en``, ``tr``, …).
+Lang = str
+
+LOCALE_DIR = Path(__file__).with_name("locale")
+DOMAIN = "batak"
+#: The language of the ``msgid`` texts, compiled from ``batak.pot`` itself.
+SOURCE_LANG = "en"
+
+
+class CatalogError(RuntimeError):
+    """The compiled catalog is missing or broken (the package was not built)."""
+
+
+class Catalog(Mapping[str, Mapping[str, str]]):
+    """Every text by key and language, read from the compiled ``.mo`` files of ``locale_dir``.
+
+    As a mapping it gives ``key -> {lang: text}``; a language that lacks a key falls back to
+    English when the text is asked for.
+    """
+
+    def __init__(self, locale_dir: Path = LOCALE_DIR) -> None:
+        self.locale_dir = locale_dir
+        self.texts: dict[str, dict[str, str]] = {}
+        found = sorted(p.parent.parent.name for p in locale_dir.glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))
+        if SOURCE_LANG not in found:
+            raise CatalogError(
+                f"the compiled texts are missing in {locale_dir}: install the package "
+                "(pip install -e .) or run: python -m batak.i18n.build"
+            )
+        self.langs: tuple[str, ...] = (SOURCE_LANG, *[x for x in found if x != SOURCE_LANG])
+        self.by_lang: dict[str, dict[str, str]] = {}
+        for lang in self.langs:
+            path = locale_dir / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+            with path.open("rb") as fp:
+                translations = gettext.GNUTranslations(fp)
+            entries: dict[str, str] = {}
+            raw: dict[Any, Any] = getattr(translations, "_catalog", {})
+            for k, v in raw.items():
+                if isinstance(k, str) and "\x04" in k and isinstance(v, str) and v:
+                    key = k.split("\x04", 1)[0]
+                    entries[key] = v
+            self.by_lang[lang] = entries
+        for key, english in self.by_lang[SOURCE_LANG].items():
+            self.texts[key] = {lang: self.by_lang[lang].get(key, english) for lang in self.langs}
+
+    def __getitem__(self, key: str) -> Mapping[str, str]:
+        return self.texts[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.texts)
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def get_text(self, key: str, lang: str) -> str:
+        return self.texts[key].get(lang) or self.texts[key][SOURCE_LANG]
+
+    def for_prefix(self, prefix: str) -> dict[str, dict[str, str]]:
+        """``{key without prefix: {lang: text}}`` for the keys that start with ``prefix``."""
+        return {k[len(prefix) :]: dict(v) for k, v in self.texts.items() if k.startswith(prefix)}
+
+
+#: The installed catalog: ``MESSAGES[code][lang]`` is a text.
+MESSAGES = Catalog()
+#: The languages of the catalog, English first.
+LANGS: tuple[str, ...] = MESSAGES.langs
+
+
+def lang_of(lang: str | None) -> str:
+    """``lang`` if the catalog has it, else English: ``lang_of('tr') == 'tr'``."""
+    return lang if lang in LANGS else SOURCE_LANG
+
+
+def default_lang(environ: Mapping[str, str] | None = None) -> str:
+    """The catalog language of the locale (LC_ALL, LC_MESSAGES, LANG, LANGUAGE), else ``en``.
+
+    >>> default_lang({"LANG": "tr_TR.UTF-8"}), default_lang({"LANG": "C"})
+    ('tr', 'en')
+    """
+    env = os.environ if environ is None else environ
+    for key in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = env.get(key)
+        if value:
+            return _match(value)
+    if environ is None:
+        try:
+            loc = locale.getlocale()[0] or ""
+        except ValueError:  # pragma: no cover - odd platform locales
+            loc = ""
+        return _match(loc)
+    return SOURCE_LANG
+
+
+def _match(value: str) -> str:
+    code = value.lower().replace("-", "_").split(".")[0].split("_")[0]
+    return code if code in LANGS else SOURCE_LANG
+
+
+def suit_name(suit: str, lang: str = "en") -> str:
+    """The suit's name: ``suit_name('S', 'tr') == 'maça'``."""
+    return text(f"suit.{suit}", lang)
+
+
+def phase_name(phase: str, lang: str = "en") -> str:
+    return text(f"phase.{phase}", lang)
+
+
+def capitalize(sentence: str, lang: str) -> str:
+    """The first letter in upper case, the language's way.
+
+    >>> capitalize("ihale", "tr"), capitalize("ihale", "en")
+    ('İhale', 'Ihale')
+    """
+    first = sentence[:1]
+    if first == "i" and lang in ("tr", "az"):
+        first = "İ"
+    return first.upper() + sentence[1:]
+
+
+def _render_value(key: str, value: Any, lang: str) -> Any:
+    if key == "suit" and isinstance(value, str) and f"suit.{value}" in MESSAGES:
+        return suit_name(value, lang)
+    if key == "phase" and isinstance(value, str) and f"phase.{value}" in MESSAGES:
+        return phase_name(value, lang)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return value
+
+
+def text(code: str, lang: str = "en", /, **params: Any) -> str:
+    """The text ``code`` in ``lang`` (English if the catalog lacks that language), filled in with
+    ``params``: a ``suit`` letter becomes the suit's name, a list is joined with commas."""
+    lg = lang_of(lang)
+    template = MESSAGES.get_text(code, lg)
+    return template.format(**{k: _render_value(k, v, lg) for k, v in params.items()})
