@@ -113,7 +113,7 @@ def test_an_adjourned_room_is_put_away_and_comes_back(tmp_path: Path) -> None:
 def test_serve_flags_for_rooms_nobody_uses() -> None:
     import argparse
 
-    from batak.server.serve import add_serve_parser, config_from_args
+    from batak.cli.serve import add_serve_parser, config_from_args
 
     parser = argparse.ArgumentParser(prog="batak")
     add_serve_parser(parser.add_subparsers(dest="command"))

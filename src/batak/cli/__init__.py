@@ -23,12 +23,12 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..i18n import LANGS, default_lang
-from ..server.serve import add_serve_parser, run_serve
 from .arena import add_arena_parser, run_arena
 from .console import EXIT_OK, Console
 from .play import cmd_play
 from .replay import cmd_replay
 from .rules import cmd_rules
+from .serve import add_serve_parser, run_serve
 from .text import t
 
 __all__ = ["build_parser", "main"]
@@ -64,7 +64,7 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     rules.add_argument("name", nargs="?", default=None, metavar="NAME", help=t("help_name", lang))
     lang_option(rules)
     add_arena_parser(sub, lang)
-    add_serve_parser(sub)
+    add_serve_parser(sub, lang)
     from .online import add_online_parser
 
     add_online_parser(sub, lang)
@@ -108,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "arena":
             return run_arena(args)
         if args.command == "serve":
-            return run_serve(args)
+            return run_serve(args, lang)
         if args.command == "online":
             from .online import run_online
 

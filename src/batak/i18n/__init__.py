@@ -35,6 +35,7 @@ __all__ = [
     "CatalogError",
     "Lang",
     "capitalize",
+    "client_catalog",
     "default_lang",
     "lang_of",
     "phase_name",
@@ -108,6 +109,21 @@ class Catalog(Mapping[str, Mapping[str, str]]):
 MESSAGES = Catalog()
 #: The languages of the catalog, English first.
 LANGS: tuple[str, ...] = MESSAGES.langs
+
+
+def client_catalog(prefix: str = "web.") -> dict[str, Any]:
+    """The texts a client needs, as JSON-ready data: the catalog's languages, each language's own
+    name, and ``{key: {lang: text}}`` for the keys under ``prefix`` (without it).
+
+    >>> data = client_catalog()
+    >>> data["langs"], data["names"]["tr"], data["texts"]["quick_play"]["tr"]
+    (['en', 'tr'], 'Türkçe', 'Hızlı oyun')
+    """
+    return {
+        "langs": list(LANGS),
+        "names": {lang: text("language.name", lang) for lang in LANGS},
+        "texts": MESSAGES.for_prefix(prefix),
+    }
 
 
 def lang_of(lang: str | None) -> str:

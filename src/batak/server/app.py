@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import time
@@ -18,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..explain import rules_catalog
-from ..i18n import text
+from ..i18n import client_catalog, text
 from ..web import STATIC_DIR
 from .clock import Clock, SystemClock
 from .config import ServerConfig
@@ -83,6 +84,17 @@ def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette
     async def rules_api(request: Request) -> Response:
         return JSONResponse(catalog)
 
+    texts_body = json.dumps(client_catalog("web."), ensure_ascii=False).encode("utf-8")
+    texts_etag = '"' + hashlib.sha256(texts_body).hexdigest()[:32] + '"'
+
+    async def texts_api(request: Request) -> Response:
+        """The web client's texts in every language of the catalog; revalidated like the
+        client's files (an ETag, so a browser's later visits cost a 304)."""
+        headers = {"Cache-Control": "no-cache", "ETag": texts_etag}
+        if request.headers.get("if-none-match") == texts_etag:
+            return Response(status_code=304, headers=headers)
+        return Response(texts_body, media_type="application/json", headers=headers)
+
     async def lobby(request: Request) -> Response:
         return JSONResponse(hub.lobby())
 
@@ -123,6 +135,7 @@ def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette
             Route("/rules", index),
             Route("/rules/{preset}", index),
             Route("/api/rules", rules_api),
+            Route("/api/texts", texts_api),
             Mount("/static", RevalidatedStatic(directory=STATIC_DIR), name="static"),
             Route("/api/lobby", lobby),
             Route("/api/leaderboard", leaderboard),

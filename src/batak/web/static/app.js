@@ -1,7 +1,7 @@
 // The Batak web client: lobby, tables, rules pages. It speaks the server's websocket protocol
 // (docs/protocol.md) and holds no rules of its own: legal moves, refusals and hints come from
 // the server, which asks the engine.
-import { TEXT, initialLang, lang, pick, setLang, t } from "./i18n.js";
+import { NAMES, TEXT, initialLang, lang, nextLang, pick, setLang, t } from "./i18n.js";
 import { SYMBOL, backSVG, cardLabel, cardName, cardSVG, sortHand, suitOf } from "./cards.js";
 
 // ------------------------------------------------------------------ state
@@ -408,7 +408,7 @@ function playMove(move) {
 
 const ACTIONS = {
   lang() {
-    setLang(lang() === "tr" ? "en" : "tr");
+    setLang(nextLang());
     reconnect(); // the server's own texts (refusals, hints) follow the hello's language
     render();
   },
@@ -543,8 +543,9 @@ function createRoom() {
 // ------------------------------------------------------------------ rendering
 function render() {
   document.title = t("title");
-  $("#lang-button").textContent = t("language");
-  $("#lang-button").setAttribute("aria-label", t("language_label"));
+  $("#lang-button").textContent = NAMES[nextLang()];
+  $("#lang-button").setAttribute("aria-label", t("language_label", { language: NAMES[nextLang()] }));
+  $("#lang-button").lang = nextLang();
   $("#tagline").textContent = t("tagline");
   renderStatus();
   renderNotice();

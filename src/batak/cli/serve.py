@@ -1,0 +1,133 @@
+"""``batak serve``: the command that starts the online server (:mod:`batak.server`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from ..i18n import LANGS
+from ..server.config import ServerConfig
+from .text import t as cli_text
+
+__all__ = ["add_serve_parser", "config_from_args", "run_serve"]
+
+EXAMPLE = (
+    "batak serve --host 0.0.0.0 --port 8000 --data ./batak-data "
+    "--public-url https://batak.example.org"
+)
+
+
+def add_serve_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = "en"
+) -> None:
+    """Add the ``serve`` subcommand to the ``batak`` command's subparsers."""
+    from ..i18n import text
+
+    def h(code: str, default: object = None) -> str:
+        if isinstance(default, float):
+            default = f"{default:g}"
+        return text(f"serve.{code}", lang, default=default)
+
+    d = ServerConfig()
+    p = sub.add_parser(
+        "serve",
+        help=h("help"),
+        description=h("description"),
+        epilog=text("serve.epilog", lang, example=EXAMPLE),
+    )
+    g = p.add_argument_group(h("group_listen"))
+    g.add_argument("--host", default=d.host, help=h("help_host", d.host))
+    g.add_argument("--port", type=int, default=d.port, help=h("help_port", d.port))
+    g.add_argument("--data", default=str(d.data), metavar="DIR", help=h("help_data", d.data))
+    g.add_argument("--database", default=None, metavar="URL", help=h("help_database"))
+    g.add_argument("--public-url", default=None, metavar="URL", help=h("help_public_url"))
+    g.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help=h("help_allow_origin"),
+    )
+    c = p.add_argument_group(h("group_clocks"))
+    for flag, code, value in (
+        ("--decision-seconds", "help_decision_seconds", d.decision_seconds),
+        ("--bank-seconds", "help_bank_seconds", d.bank_seconds),
+        ("--bank-step", "help_bank_step", d.bank_step),
+        ("--deal-pause", "help_deal_pause", d.deal_pause),
+        ("--hold-seconds", "help_hold_seconds", d.hold_seconds),
+        ("--quick-fill-seconds", "help_quick_fill_seconds", d.quick_fill_seconds),
+    ):
+        c.add_argument(flag, type=float, default=value, metavar="S", help=h(code, value))
+    b = p.add_argument_group(h("group_bots"))
+    b.add_argument(
+        "--bot-level", default=d.bot_level, metavar="LEVEL", help=h("help_bot_level", d.bot_level)
+    )
+    b.add_argument(
+        "--bot-delay",
+        type=float,
+        default=d.bot_delay,
+        metavar="S",
+        help=h("help_bot_delay", d.bot_delay),
+    )
+    b.add_argument("--hide-bots", action="store_true", help=h("help_hide_bots"))
+    r = p.add_argument_group(h("group_rooms"))
+    r.add_argument(
+        "--abandon-minutes",
+        type=float,
+        default=d.abandon_seconds / 60,
+        metavar="MIN",
+        help=h("help_abandon_minutes", d.abandon_seconds / 60),
+    )
+    r.add_argument(
+        "--adjourned-days",
+        type=float,
+        default=d.adjourned_unload_seconds / 86400,
+        metavar="DAYS",
+        help=h("help_adjourned_days", d.adjourned_unload_seconds / 86400),
+    )
+    p.add_argument(
+        "--log-level",
+        default="warning",
+        choices=["debug", "info", "warning", "error"],
+        help=h("help_log_level", "warning"),
+    )
+    p.add_argument("--lang", choices=LANGS, default=None, help=cli_text("help_lang", lang))
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    return ServerConfig(
+        host=args.host,
+        port=args.port,
+        data=Path(args.data),
+        database=args.database,
+        decision_seconds=args.decision_seconds,
+        bank_seconds=args.bank_seconds,
+        bank_step=args.bank_step,
+        hold_seconds=args.hold_seconds,
+        quick_fill_seconds=args.quick_fill_seconds,
+        bot_delay=args.bot_delay,
+        deal_pause=args.deal_pause,
+        bot_level=args.bot_level,
+        hide_bots=args.hide_bots,
+        allowed_origins=tuple(args.allow_origin),
+        public_url=args.public_url,
+        abandon_seconds=args.abandon_minutes * 60,
+        adjourned_unload_seconds=args.adjourned_days * 86400,
+    )
+
+
+def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
+    """What ``batak serve`` does with its parsed arguments: serve until interrupted."""
+    from ..i18n import text
+    from ..server.serve import run
+
+    config = config_from_args(args)
+    where = config.database if config.database else os.fspath(Path(config.data).resolve())
+
+    def started() -> None:
+        url = config.base_url
+        ws = url.replace("http", "ws", 1)
+        print(text("serve.started", lang, url=url, ws=ws, where=where), flush=True)
+
+    return run(config, args.log_level, on_start=started)
