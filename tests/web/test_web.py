@@ -560,10 +560,10 @@ def test_every_text_the_client_uses_exists_in_every_language(server: ServerProce
         assert r.headers["Cache-Control"] == "no-cache"
         etag = r.headers["ETag"]
         data = json.load(r)
-    assert data["langs"] == ["en", "tr"]
-    assert data["names"] == {"en": "English", "tr": "Türkçe"}
+    assert data["langs"][0] == "en" and "tr" in data["langs"]
+    assert data["names"]["en"] == "English" and data["names"]["tr"] == "Türkçe"
     texts = data["texts"]
-    assert all(set(v) == {"en", "tr"} and all(v.values()) for v in texts.values())
+    assert all(set(v) == set(data["langs"]) and all(v.values()) for v in texts.values())
     scripts = "".join((STATIC / f).read_text(encoding="utf-8") for f in ("app.js", "cards.js"))
     used = set(re.findall(r"\bt\(\s*\"(\w+)\"(?!\s*\+)", scripts))
     missing = used - set(texts)

@@ -14,7 +14,7 @@ __all__ = ["add_serve_parser", "config_from_args", "run_serve"]
 
 EXAMPLE = (
     "batak serve --host 0.0.0.0 --port 8000 --data ./batak-data "
-    "--public-url https://batak.example.org"
+    "--public-url https://YOUR-DOMAIN"
 )
 
 
