@@ -25,6 +25,7 @@ from .. import __version__
 from ..i18n import LANGS, default_lang
 from .arena import add_arena_parser, run_arena
 from .console import EXIT_OK, Console
+from .parser import Parser
 from .play import cmd_play
 from .replay import cmd_replay
 from .rules import cmd_rules
@@ -36,8 +37,10 @@ __all__ = ["build_parser", "main"]
 
 # ---------------------------------------------------------------------- main
 def build_parser(lang: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="batak", description=t("prog_description", lang))
-    parser.add_argument("--version", action="version", version=f"batak {__version__}")
+    parser = Parser(prog="batak", description=t("prog_description", lang), lang=lang)
+    parser.add_argument(
+        "--version", action="version", version=f"batak {__version__}", help=t("help_version", lang)
+    )
     sub = parser.add_subparsers(dest="command", metavar="{play,replay,rules,arena,serve,online}")
 
     def lang_option(p: argparse.ArgumentParser) -> None:

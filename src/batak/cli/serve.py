@@ -13,8 +13,7 @@ from .text import t as cli_text
 __all__ = ["add_serve_parser", "config_from_args", "run_serve"]
 
 EXAMPLE = (
-    "batak serve --host 0.0.0.0 --port 8000 --data ./batak-data "
-    "--public-url https://YOUR-DOMAIN"
+    "batak serve --host 0.0.0.0 --port 8000 --data ./batak-data --public-url https://YOUR-DOMAIN"
 )
 
 

@@ -1,0 +1,98 @@
+"""argparse in the reader's language: the help screen's own words (usage, section titles, the
+help option) and its errors come from the catalog like every other text of ``batak``.
+
+>>> import contextlib, io
+>>> err = io.StringIO()
+>>> with contextlib.redirect_stderr(err), contextlib.suppress(SystemExit):
+...     Parser(prog="batak", lang="tr").parse_args(["--nope"])
+>>> err.getvalue().splitlines()
+['kullanım: batak [-h]', 'batak: hata: tanınmayan argümanlar: --nope']
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from typing import Any, NoReturn
+
+from .text import t
+
+__all__ = ["Parser"]
+
+
+class Parser(argparse.ArgumentParser):
+    """An :class:`argparse.ArgumentParser` whose fixed words are in ``lang``; its subcommands'
+    parsers (``add_subparsers().add_parser``) are made in the same language."""
+
+    def __init__(self, *args: Any, lang: str = "en", **kwargs: Any) -> None:
+        self.lang = lang
+        kwargs.setdefault("formatter_class", argparse.HelpFormatter)
+        kwargs["add_help"] = False
+        super().__init__(*args, **kwargs)
+        self._positionals.title = t("positionals", lang)
+        self._optionals.title = t("options", lang)
+        self.add_argument(
+            "-h", "--help", action="help", default=argparse.SUPPRESS, help=t("help_help", lang)
+        )
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        kwargs.setdefault("parser_class", _in_lang(self.lang))
+        return super().add_subparsers(**kwargs)
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        return _Formatter(prog=self.prog, lang=self.lang)
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        said = t("error", self.lang, message=translate_error(message, self.lang))
+        self.exit(2, said.replace("batak", self.prog, 1) + "\n")
+
+
+class _Formatter(argparse.HelpFormatter):
+    def __init__(self, prog: str, lang: str) -> None:
+        super().__init__(prog)
+        self.lang = lang
+
+    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(
+            usage, actions, groups, t("usage", self.lang) if prefix is None else prefix
+        )
+
+
+#: argparse's error sentences (CPython 3.11-3.13) -> the catalog's key for the same sentence.
+_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"invalid choice: (?P<value>.+?) \(choose from (?P<choices>.*)\)$"),
+        "arg_invalid_choice",
+    ),
+    (re.compile(r"invalid (?P<kind>\w+) value: (?P<value>.+)$"), "arg_invalid_value"),
+    (re.compile(r"the following arguments are required: (?P<names>.+)$"), "arg_required"),
+    (re.compile(r"unrecognized arguments: (?P<names>.+)$"), "arg_unrecognized"),
+    (re.compile(r"expected one argument$"), "arg_expected_one"),
+)
+_ARGUMENT = re.compile(r"argument (?P<argument>\S+?): (?P<message>.+)$", re.S)
+
+
+def translate_error(message: str, lang: str) -> str:
+    """argparse's error sentence in ``lang`` (unchanged when it is not one we know).
+
+    >>> translate_error("argument --seat: invalid int value: 'x'", "tr")
+    "--seat argümanı: geçersiz int değeri: 'x'"
+    """
+    m = _ARGUMENT.match(message)
+    if m is not None:
+        inner = translate_error(m["message"], lang)
+        return t("arg_error", lang, argument=m["argument"], message=inner)
+    for pattern, code in _ERRORS:
+        found = pattern.match(message)
+        if found is not None:
+            return t(code, lang, **found.groupdict())
+    return message
+
+
+def _in_lang(lang: str) -> Any:
+    def make(**kwargs: Any) -> Parser:
+        return Parser(lang=lang, **kwargs)
+
+    return make
