@@ -331,7 +331,7 @@ class Narrator:
             code = "made" if side >= contract.bid else "down"
             who = _unit_label(unit, self.labels, lang)
             say(t(code, lang, who=who, bid=contract.bid, tricks=side))
-        if r.zero_trick_penalty and r.bidding != "kozmaca" and r.scoring != "acik":
+        if r.zero_trick_penalty != "none" and r.bidding != "kozmaca" and r.scoring != "acik":
             bidder_unit = r.team_of(contract.bidder) if contract is not None else ()
             for unit in r.teams:
                 if unit != bidder_unit and sum(tricks[s] for s in unit) == 0:
@@ -558,7 +558,7 @@ def preset_summary(rules: Rules, lang: str) -> str:
         parts.append(t("sum_bids", lang, low=rules.min_bid, high=rules.max_bid))
     scoring_code = "sum_acik_scoring" if rules.scoring == "acik" else f"sum_{rules.scoring}"
     parts.append(t(scoring_code, lang))
-    if rules.zero_trick_penalty:
+    if rules.zero_trick_penalty != "none":
         parts.append(t("sum_batak", lang))
     if rules.deals is not None:
         code = "sum_deal" if rules.deals == 1 else "sum_deals"

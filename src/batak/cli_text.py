@@ -433,8 +433,10 @@ OPTION_HELP: dict[str, dict[str, str]] = {
         "tr": "açılan renge biri koz çaktıktan sonra da o rengin en büyüğünü geçmek zorunlu",
     },
     "overtrump": {
-        "en": "void in the suit led with a koz on the table: play a higher koz if you can",
-        "tr": "açılan renk yoksa ve yerde koz varsa: elinde daha büyüğü varsa onu atmalısın",
+        "en": "void in the suit led with a koz on the table: play a higher koz if you can "
+        "(a setting apart from yükseltme)",
+        "tr": "açılan renk yoksa ve yerde koz varsa: elinde daha büyüğü varsa onu atmalısın "
+        "(yükseltmeden ayrı bir ayar)",
     },
     "trump_if_cannot_overtrump": {
         "en": "void in the suit led and unable to beat the koz on the table: still play a koz",
@@ -444,8 +446,13 @@ OPTION_HELP: dict[str, dict[str, str]] = {
     "broken_by": {"en": "what breaks koz", "tr": "kozu ne kırar"},
     "scoring": {"en": "how a deal is scored", "tr": "bir elin puanlanması"},
     "zero_trick_penalty": {
-        "en": "batak: a player (or side) outside the contract who takes no trick is penalised",
-        "tr": "batak: ihale dışında olup hiç löve almayan oyuncu (ya da taraf) ceza yer",
+        "en": "batak: what a player (or side) outside the contract who takes no trick loses",
+        "tr": "batak: ihale dışında olup hiç löve almayan oyuncunun (ya da tarafın) cezası",
+    },
+    "first_dealer": {"en": "who deals the first deal", "tr": "ilk eli kim dağıtır"},
+    "last_trick": {
+        "en": "how long the last trick can be looked at",
+        "tr": "son löveye ne zamana kadar bakılabilir",
     },
     "overtricks_count": {
         "en": "the bidder's tricks beyond the bid count in the score",
@@ -518,32 +525,64 @@ VALUE_TEXT: dict[str, dict[str, dict[str, str]]] = {
     },
     "scoring": {
         "sultan": {
-            "en": "sultan: made 10 × bid + overtricks, down −10 × bid; others 1 a trick; "
-            "batak −10 × bid",
+            "en": "sultan: made 10 × bid + overtricks, down −10 × bid; others 1 a trick",
             "tr": "sultan: çıkarsa 10 × ihale + fazla löve, batarsa −10 × ihale; diğerleri "
-            "löve başına 1; batak −10 × ihale",
+            "löve başına 1",
         },
         "simple": {
             "en": "simple: 1 point a trick; the bidder down scores −bid",
             "tr": "sade: löve başına 1 puan; batan ihaleci −ihale yazar",
         },
         "tens": {
-            "en": "tens: 10 points a trick; the bidder down scores −10 × bid; batak −10 × "
-            "lowest bid",
-            "tr": "onluk: löve başına 10 puan; batan ihaleci −10 × ihale; batak −10 × en düşük "
-            "teklif",
+            "en": "tens: 10 points a trick; the bidder down scores −10 × bid",
+            "tr": "onluk: löve başına 10 puan; batan ihaleci −10 × ihale",
         },
         "primli": {
-            "en": "primli: made 15 × bid + 10 an overtrick, down −10 × bid; others 10 a trick; "
-            "batak −50",
+            "en": "primli: made 15 × bid + 10 an overtrick, down −10 × bid; others 10 a trick",
             "tr": "primli: çıkarsa 15 × ihale + fazla löve başına 10, batarsa −10 × ihale; "
-            "diğerleri löve başına 10; batak −50",
+            "diğerleri löve başına 10",
         },
         "acik": {
             "en": "açık eşli: 1 point a trick; the bidder down −bid; defenders with fewer "
             "than 2 tricks −bid",
             "tr": "açık eşli: löve başına 1; batan ihaleci −ihale; 2'den az löve alan karşı "
             "taraf −ihale",
+        },
+    },
+    "zero_trick_penalty": {
+        "none": {"en": "no penalty: the tricks taken count", "tr": "ceza yok: alınan löve sayılır"},
+        "scheme": {
+            "en": "the scoring scheme's own figure (sultan −10 × bid, simple −bid, tens −10 × "
+            "lowest bid, primli −50)",
+            "tr": "puanlama biçiminin kendi cezası (sultan −10 × ihale, sade −ihale, onluk −10 × "
+            "taban ihale, primli −50)",
+        },
+        "min_bid": {
+            "en": "as much as a bidder down at the lowest bid loses (−40 at 10 a trick, −4 at "
+            "1 a trick)",
+            "tr": "taban ihale kadar eksi: taban ihaleyle batan ihaleci kadar (löve başına 10 "
+            "puanda −40, 1 puanda −4)",
+        },
+        "bid": {
+            "en": "as much as this deal's bidder loses when down",
+            "tr": "bu elin ihalecisi batınca ne kadar yazarsa o kadar eksi",
+        },
+    },
+    "first_dealer": {
+        "random": {"en": "drawn by lot", "tr": "kurayla belirlenir"},
+        "first_seated": {
+            "en": "the first to sit at the table deals",
+            "tr": "masaya ilk oturan dağıtır",
+        },
+    },
+    "last_trick": {
+        "deal": {
+            "en": "during its own deal only",
+            "tr": "yalnızca oynandığı el boyunca",
+        },
+        "any_time": {
+            "en": "at any time: the previous deal's last trick stays until a new trick is taken",
+            "tr": "her an: önceki elin son lövesi, yeni elde ilk löve alınana kadar görülür",
         },
     },
     "tie": {
