@@ -1169,3 +1169,98 @@ def test_a_zero_trick_penalty_that_would_be_ignored_is_refused(changes):
     their own bid. A separate zero-trick penalty there would be ignored, so it is refused."""
     with pytest.raises(batak.RulesError, match="zero_trick_penalty"):
         Rules.preset("standard", **changes)
+
+
+# ================================================================ the last trick (CetinsGame)
+def _play_to_next_deal(m):
+    """Play the match's current deal to its end with the first legal move (a bid if any)."""
+    deals = len(m.games)
+    while len(m.games) == deals and not m.over:
+        moves = m.legal_moves()
+        first_bid = m.game.phase == "bidding" and not m.game.auction and len(moves) > 1
+        m.play(moves[1] if first_bid else moves[0])
+
+
+def test_cetinsgame_last_trick_can_be_seen_at_the_start_of_the_next_deal():
+    """docs/rules.md §Seeing the last trick: last_trick='any_time'. CetinsGame: "Son löve her an
+    görülebilir". At the start of the next deal the previous deal's last trick is in every
+    seat's view (with the number of its deal) until the new deal's first trick is complete."""
+    m = batak.Match("cetinsgame-ihaleli", seed=5)
+    assert m.rules.last_trick == "any_time"
+    _play_to_next_deal(m)
+    final = m.games[0].last_trick
+    assert final is not None and len(m.games) == 2
+    for seat in (0, 1, 2, 3, None):
+        v = m.view(seat)
+        assert v["tricks"] == []
+        assert v["last_trick"] == {**final.to_dict(), "deal": 1}
+    while not m.game.tricks:
+        assert m.view(0)["last_trick"]["deal"] == 1
+        m.play(m.legal_moves()[1 if m.game.phase == "bidding" and not m.game.auction else 0])
+    assert m.view(0)["last_trick"] == {**m.game.tricks[0].to_dict(), "deal": 2}
+
+
+@pytest.mark.parametrize("preset", ["sultan-ihaleli", "gamelake-ihaleli", "zipi-ihaleli",
+                                    "esli-acik"])
+def test_other_guides_show_the_last_trick_in_its_own_deal(preset):
+    """Batak Sultan, GameLake, Zipi and açık eşli say nothing about looking back at a trick: the
+    project keeps the last trick to its own deal (last_trick='deal', docs/rules.md decisions)."""
+    m = batak.Match(preset, seed=5)
+    assert m.rules.last_trick == "deal"
+    assert m.view(0)["last_trick"] is None
+    _play_to_next_deal(m)
+    assert m.view(0)["last_trick"] is None
+    while not m.game.tricks:
+        m.play(m.legal_moves()[1 if m.game.phase == "bidding" and not m.game.auction else 0])
+    assert m.view(0)["last_trick"] == {**m.game.tricks[0].to_dict(), "deal": 2}
+
+
+def test_last_trick_skips_a_thrown_in_deal():
+    """CetinsGame "Bazı masalarda ise kartlar toplanıp yeniden dağıtılır" (all_pass='redeal'): a
+    thrown-in deal has no trick, so the last trick shown is still the one before it."""
+    r = Rules.preset("cetinsgame-ihaleli", all_pass="redeal")
+    m = batak.Match(r, seed=5)
+    _play_to_next_deal(m)
+    final = m.games[0].last_trick
+    for _ in range(4):
+        m.play("pass")
+    assert len(m.games) == 3 and m.games[1].redeal
+    assert m.view(1)["last_trick"] == {**final.to_dict(), "deal": 1}
+
+
+# ======================================================================== the first dealer
+def test_cetinsgame_first_dealer_is_drawn_by_lot():
+    """docs/rules.md §The deal: first_dealer='random'. CetinsGame: "İlk elde dağıtan kurayla
+    belirlenir; sonraki her elde dağıtma sırası bir sonraki oyuncuya geçer". A seeded match
+    draws the same lots every time; the lots fall on every seat."""
+    r = Rules.preset("cetinsgame-ihaleli")
+    assert r.first_dealer == "random"
+    assert batak.Match(r, seed=9, dealer=None).first_dealer == batak.Match(
+        r, seed=9, dealer=None).first_dealer
+    drawn = {batak.Match(r, seed=s, dealer=None).first_dealer for s in range(40)}
+    assert drawn == {0, 1, 2, 3}
+    m = batak.Match(r, seed=9, dealer=None)
+    assert m.game.dealer == m.first_dealer == m.view(0)["match"]["first_dealer"]
+    assert m.view(0)["dealer"] == m.first_dealer
+
+
+def test_acik_esli_first_to_sit_deals():
+    """docs/rules.md §The deal: first_dealer='first_seated'. The chip-table site's açık eşli:
+    "Masaya ilk oturan kişi ilk dağıtıcı olur. Dağıtıcılık, her tur'da saat yönünün tersine
+    doğru ilerler"."""
+    from batak.match import first_dealer
+
+    r = Rules.preset("esli-acik")
+    assert r.first_dealer == "first_seated"
+    assert first_dealer(r, seated=[3, 1, 0, 2], lots=1) == 3  # the lots do not matter here
+    assert first_dealer(Rules.preset("standard"), seated=[3, 1, 0, 2], lots=1) == 1
+    assert batak.Match(r, dealer=None, seed=2).first_dealer == 0  # nobody's order known: seat 0
+
+
+def test_explicit_dealer_wins_and_stays_deterministic():
+    """Match(dealer=k) deals from seat k whatever first_dealer says (tests, records, and the
+    server, which passes the dealer it settled on)."""
+    for name in ("standard", "esli-acik"):
+        m = batak.Match(name, seed=4, dealer=2)
+        assert m.first_dealer == 2 and m.game.dealer == 2
+    assert batak.Match("standard", seed=4).first_dealer == 0  # the default stays seat 0
