@@ -1,4 +1,4 @@
-"""Table rules as data: every option of ``RULES.md`` in one frozen dataclass, and the presets.
+"""Table rules as data: every table option (see docs/rules.md) in one dataclass, and presets.
 
 >>> r = Rules.preset("sultan-ihaleli")
 >>> r.min_bid, r.scoring, r.deals
