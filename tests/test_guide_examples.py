@@ -400,8 +400,9 @@ def test_cetinsgame_batmak_examples():
 def test_cetinsgame_primli():
     """S3 'Primli puanlamada ihaleci tutturursa söz verdiği her löve 15, fazlası 10 puan alır;
     batarsa yine ihale x 10 eksi yazar, hiç löve almayan -50 yazar.' RULES.md §Scoring row `primli`
-    (15b + 10(t − b) / −10b / +10t / −50)."""
-    r = Rules.preset("cetinsgame-ihaleli", scoring="primli")
+    (15b + 10(t − b) / −10b / +10t / −50). The −50 is primli's own batak figure, apart from
+    the table's usual "taban ihale kadar" (zero_trick_penalty='scheme', docs/rules.md)."""
+    r = Rules.preset("cetinsgame-ihaleli", scoring="primli", zero_trick_penalty="scheme")
     assert batak.score(r, [7, 3, 3, 0], bidder=0, bid=6) == [100, 30, 30, -50]
     assert batak.score(r, [6, 4, 3, 0], bidder=0, bid=6) == [90, 40, 30, -50]
     assert batak.score(r, [5, 4, 4, 0], bidder=0, bid=6) == [-60, 40, 40, -50]
@@ -409,8 +410,8 @@ def test_cetinsgame_primli():
 
 def test_cetinsgame_primli_played():
     """S3 primli, played: bid 4, take 4 of a 4-card deal: 15 × 4 = 60; the others −50. RULES.md
-    §Scoring row `primli`."""
-    r = Rules.preset("cetinsgame-ihaleli", scoring="primli")
+    §Scoring row `primli` (its own batak figure: zero_trick_penalty='scheme')."""
+    r = Rules.preset("cetinsgame-ihaleli", scoring="primli", zero_trick_penalty="scheme")
     g = Game(r, hands=one_suit_each(4, "H"), dealer=3)
     play_all(g, "bid 4 pass pass pass trump H")
     play_out_first_legal(g)

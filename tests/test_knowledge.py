@@ -55,6 +55,7 @@ def play_random_deal(preset: str, seed: int, check: Any) -> None:
 #: table variants beyond the presets: every switch of the compulsory-play rules
 VARIANTS = {
     "no-overtake": Rules.preset("standard", overtake=False),
+    "zipi-overtake-switch-off": Rules.preset("zipi-ihaleli", overtake=False, overtrump=False),
     "after-ruff-free-discard": Rules.preset(
         "standard", overtake_after_ruff=True, trump_if_cannot_overtrump=False
     ),
@@ -237,13 +238,22 @@ def test_did_not_overtrump(if_cannot: bool) -> None:
     assert k.may_hold(2, "8S") and k.is_void(2, "H")
 
 
-def test_no_overtrump_inference_when_overtake_is_off() -> None:
-    """RULES.md Compulsory play 2: overtake off also switches off overtrumping, so a low trump
-    under a higher one proves nothing about higher trumps."""
-    r = Rules.preset("zipi-ihaleli", overtake=False)
+def test_no_overtrump_inference_when_zipi_overtake_switch_is_off() -> None:
+    """Zipi's overtake switch turns off overtaking and overtrumping (overtake=False,
+    overtrump=False), so a low trump under a higher one proves nothing about higher trumps."""
+    r = Rules.preset("zipi-ihaleli", overtake=False, overtrump=False)
     g = position(r, OVERTRUMP_HANDS, "bid 4, pass, pass, pass, trump S, 5H, 9S, 4S")
     k = knows(g, 0)
     assert k.may_hold(2, "AS") and k.is_void(2, "H")
+
+
+def test_overtrump_inference_stays_when_only_overtake_is_off() -> None:
+    """Overtrumping is a setting of its own (CetinsGame: "büyük koz zorunluluğu"): with overtake
+    off and overtrump on, a low trump under a higher one still shows no higher trump."""
+    r = Rules.preset("standard", overtake=False)
+    g = position(r, OVERTRUMP_HANDS, "bid 4, pass, pass, pass, trump S, 5H, 9S, 4S")
+    k = knows(g, 0)
+    assert not k.may_hold(2, "AS") and k.is_void(2, "H")
 
 
 DISCARD_HANDS = ["KH 5H 2S 3S", "9S 4C 5C 6C", "2C 7C 8C 9C", "AH QH 3C TC"]

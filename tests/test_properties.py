@@ -212,8 +212,8 @@ def oracle_legal(rules: Rules, game: Game, seat: int) -> set[str]:
     trumps = [c for c in hand if trump is not None and c.suit == trump]
     if trumps:  # 4. must trump
         on_table = [int(c.rank) for c in table if c.suit == trump]
-        # overtrump; "Option overtake ... Zipi lets it be switched off, which also switches off 4"
-        if on_table and rules.overtrump and rules.overtake:
+        # overtrump, a setting apart from overtake (CetinsGame: "büyük koz zorunluluğu")
+        if on_table and rules.overtrump:
             higher = [c for c in trumps if int(c.rank) > max(on_table)]
             if higher:
                 return {str(c) for c in higher}
@@ -237,7 +237,7 @@ def expected_scores(game: Game) -> list[int]:
     if r.bidding == "none":
         if r.scoring == "simple":
             return list(t)
-        assert r.scoring == "tens" and r.zero_trick_penalty
+        assert r.scoring == "tens" and r.zero_trick_penalty == "min_bid"
         return [10 * x if x else -10 * r.min_bid for x in t]
     c = game.contract
     assert c is not None
@@ -269,10 +269,10 @@ def expected_scores(game: Game) -> list[int]:
         elif r.scoring == "sultan":
             out.append(-10 * b if x == 0 else x)
         elif r.scoring == "simple":
-            assert not r.zero_trick_penalty
+            assert r.zero_trick_penalty == "none"
             out.append(x)
         else:
-            assert r.scoring == "tens" and r.zero_trick_penalty
+            assert r.scoring == "tens" and r.zero_trick_penalty == "min_bid"
             out.append(-10 * r.min_bid if x == 0 else 10 * x)
     return out
 
@@ -491,6 +491,18 @@ VARIANT_FLAGS = st.fixed_dictionaries(
 )
 
 
+def honourable(overtake: bool, flags: dict[str, object]) -> dict[str, object]:
+    """The flips as a table the rules accept: an option that only qualifies a switched-off one
+    (overtake_after_ruff without overtake, a free discard without overtrump) is refused, so it
+    is left off here; every other combination, overtake off with overtrump on included, stays."""
+    out = dict(flags)
+    if not overtake:
+        out["overtake_after_ruff"] = False
+    if not out["overtrump"]:
+        out["trump_if_cannot_overtrump"] = True
+    return out
+
+
 @pytest.mark.parametrize("overtake", [True, False], ids=["overtake_on", "overtake_off"])
 @settings(
     examples(30),
@@ -506,24 +518,34 @@ def test_legal_cards_agree_with_oracle_in_rule_variants(
     (RULES.md: overtake, overtake_after_ruff, overtrump, trump_if_cannot_overtrump, trump_lead,
     broken_by)."""
     preset = data.draw(st.sampled_from(PRESETS), label="preset")
-    flags = data.draw(VARIANT_FLAGS, label="options")
+    flags = honourable(overtake, data.draw(VARIANT_FLAGS, label="options"))
     rules = Rules.preset(preset).replace(overtake=overtake, **flags)
     game = new_game(rules, seed, data)
     _walk_with_oracle(game, data)
 
 
-def test_overtake_off_also_switches_off_overtrump() -> None:
-    """RULES.md §Compulsory play 2: "Option `overtake` (on everywhere; Zipi lets it be switched
-    off, which also switches off 4)". Zipi (seeds/002_…): "Overtake: if you can beat the highest
-    card on the table you must ... when trumping, beat any trump already down" and "The overtake
-    ... rules can be switched off". So with overtake off a void player must trump but need not
-    overtrump."""
-    rules = Rules.preset("zipi-ihaleli").replace(overtake=False)
+def test_zipi_overtake_switch_off_also_switches_off_overtrump() -> None:
+    """Zipi: "Overtake: if you can beat the highest card on the table you must ... when trumping,
+    beat any trump already down" and "The overtake ... rules can be switched off". Its switch is
+    overtake=False, overtrump=False: a void player must trump but need not overtrump."""
+    rules = Rules.preset("zipi-ihaleli").replace(overtake=False, overtrump=False)
     g = Game(rules, hands=["AH 2S 3S", "5C 4S 6S", "3C 7C 7S", "8S 9S TS"], dealer=3)
     for m in ["bid 4", "pass", "pass", "pass", "trump C", "AH", "5C"]:
         g.play(m)
     assert g.to_move == 2
     assert {str(c) for c in g.legal_moves()} == {"3C", "7C"}
+
+
+def test_overtake_off_keeps_overtrump_on_its_own() -> None:
+    """CetinsGame lists "renk büyütmenin zorunlu olup olmadığı" and "büyük koz zorunluluğu" as
+    separate table settings: with overtake off and overtrump on, the void player must still
+    play the higher trump."""
+    rules = Rules.preset("cetinsgame-ihaleli").replace(overtake=False)
+    g = Game(rules, hands=["AH 2S 3S", "5C 4S 6S", "3C 7C 7S", "8S 9S TS"], dealer=3)
+    for m in ["bid 4", "pass", "pass", "pass", "trump C", "AH", "5C"]:
+        g.play(m)
+    assert g.to_move == 2
+    assert {str(c) for c in g.legal_moves()} == {"7C"}
 
 
 # ---------------------------------------------------------------------- hidden information

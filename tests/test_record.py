@@ -508,3 +508,19 @@ def test_a_refused_record_leaves_nothing_behind(partial: dict[str, Any]) -> None
     good = load_match(partial)
     assert len(good.game.history) == len(partial["deals"][1]["moves"])
     assert dump_match(good) == partial
+
+
+def test_version_1_record_replays_with_its_old_overtake_meaning() -> None:
+    """Version 1 read overtake=false as 'no overtrumping either' (Zipi's single switch); such a
+    record loads as overtake=false, overtrump=false and replays the same moves."""
+    rules = Rules.preset("zipi-ihaleli", overtake=False, overtrump=False, deals=1)
+    m = Match(rules, seed=8)
+    while not m.over:
+        m.play(m.legal_moves()[1 if m.game.phase == "bidding" and not m.game.auction else -1])
+    rec = dump_match(m)
+    rec["version"] = 1
+    rec["rules"] = {**rec["rules"], "overtrump": True, "zero_trick_penalty": False}
+    del rec["rules"]["last_trick"]
+    again = load_match(rec)
+    assert again.rules.overtrump is False and again.rules.last_trick == "deal"
+    assert again.totals == m.totals

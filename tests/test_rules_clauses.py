@@ -390,12 +390,12 @@ def test_overtake_off_follow_with_any_card_of_suit():
     assert_illegal(g, "AS", "must_follow")  # following suit stays compulsory
 
 
-def test_overtake_off_also_switches_off_overtrump():
-    """RULES.md §Compulsory play 2: overtake off 'also switches off 4' (overtrump); must trump
-    stays.
-    S2: 'Overtake: ... when trumping, beat any trump already down' is the one switch that 'can be
-    switched off'; 'Compulsory trump' is a separate rule."""
-    r = Rules.preset("zipi-ihaleli", overtake=False)
+def test_zipi_overtake_switch_off_is_overtake_and_overtrump_off():
+    """RULES.md §Compulsory play 2: "Zipi's single switch sets both off" (overtrump); must trump
+    stays. Zipi: 'Overtake: ... when trumping, beat any trump already down' is the one rule that
+    'can be switched off in Zipi's menu'; 'Compulsory trump' is a separate rule. The Zipi table
+    with that switch off is overtake=False, overtrump=False."""
+    r = Rules.preset("zipi-ihaleli", overtake=False, overtrump=False)
     g = to_play(r, OVERTRUMP_HANDS)
     play_all(g, "AH 5S")
     assert legal(g) == ["9S", "3S"]
@@ -959,21 +959,25 @@ FOUR = dict(players=4, hand_size=13, kitty_size=0, max_bid=13)
 AUCTION = dict(bidding="auction", fixed_trump=None, all_pass="dealer_takes_min",
                trump_lead="after_broken", exposed_partner=False, king=False)
 SULTAN = dict(trump_if_cannot_overtrump=True, overtake_after_ruff=False, broken_by="any_trump",
-              scoring="sultan", deals=11, tie="shared")
+              scoring="sultan", deals=11, tie="shared", first_dealer="random", last_trick="deal")
 GAMELAKE = dict(trump_if_cannot_overtrump=True, overtake_after_ruff=True, broken_by="ruff",
-                scoring="simple", zero_trick_penalty=False, tie="extra_deal")
+                scoring="simple", zero_trick_penalty="none", tie="extra_deal",
+                first_dealer="random", last_trick="deal")
 ZIPI = dict(trump_if_cannot_overtrump=True, overtake_after_ruff=False, broken_by="any_trump",
-            scoring="simple", zero_trick_penalty=False, deals=11, tie="shared")
+            scoring="simple", zero_trick_penalty="none", deals=11, tie="shared",
+            first_dealer="random", last_trick="deal")
 CETINS = dict(trump_if_cannot_overtrump=True, overtake_after_ruff=False, broken_by="ruff",
-              scoring="tens", zero_trick_penalty=True, tie="last_deal_tricks")
+              scoring="tens", zero_trick_penalty="min_bid", tie="last_deal_tricks",
+              first_dealer="random", last_trick="any_time")
 KOZMACA = dict(fixed_trump=Suit.SPADES, trump_lead="after_broken", partners=False)
 
 EXPECTED_PRESETS: dict[str, dict[str, object]] = {
     "sultan-ihaleli": {**FOUR, **AUCTION, **SULTAN, "partners": False, "min_bid": 4,
-                       "zero_trick_penalty": True},
+                       "zero_trick_penalty": "bid"},
     "sultan-esli": {**FOUR, **AUCTION, **SULTAN, "partners": True, "min_bid": 7,
-                    "zero_trick_penalty": True},
-    "sultan-kozmaca": {**FOUR, **SULTAN, **KOZMACA, "bidding": "kozmaca", "min_bid": 1},
+                    "zero_trick_penalty": "bid"},
+    "sultan-kozmaca": {**FOUR, **SULTAN, **KOZMACA, "bidding": "kozmaca", "min_bid": 1,
+                       "zero_trick_penalty": "none"},
     "gamelake-ihaleli": {**FOUR, **AUCTION, **GAMELAKE, "partners": False, "min_bid": 4},
     "gamelake-esli": {**FOUR, **AUCTION, **GAMELAKE, "partners": True, "min_bid": 7},
     "zipi-ihaleli": {**FOUR, **AUCTION, **ZIPI, "partners": False, "min_bid": 4},
@@ -988,6 +992,8 @@ EXPECTED_PRESETS: dict[str, dict[str, object]] = {
                   "exposed_partner": True, "min_bid": 7,
                   "all_pass": "first_speaker_takes_min", "trump_lead": "any_time",
                   "trump_if_cannot_overtrump": True, "scoring": "acik", "king": True,
+                  "zero_trick_penalty": "none", "first_dealer": "first_seated",
+                  "last_trick": "deal",
                   "deals": None, "tie": "extra_deal"},
 }
 EXPECTED_PRESETS["standard"] = EXPECTED_PRESETS["cetinsgame-ihaleli"]
@@ -1024,3 +1030,237 @@ def test_standard_is_the_cetinsgame_table():
     assert std == cg
     assert Game(seed=1).rules.to_dict() | {"name": "x"} == Rules.preset("standard").to_dict() | {
         "name": "x"}
+
+
+# ================================================ overtaking and overtrumping, apart (CetinsGame)
+CETINS_SETTINGS = (
+    "renk büyütmenin zorunlu olup olmadığı, kozla kesilmiş lövede de büyütme, büyük koz "
+    "zorunluluğu, kozu geçemeyenin yine koz atıp atmayacağı"
+)
+
+
+def test_overtake_off_overtrump_on_still_forces_the_higher_trump():
+    """docs/rules.md §Compulsory play: overtake and overtrump are separate table settings.
+    CetinsGame lists them apart among the table settings: "renk büyütmenin zorunlu olup olmadığı
+    … büyük koz zorunluluğu". A table with overtaking off and overtrumping on: a void player
+    must still beat the trump on the table; a follower need not beat the suit led."""
+    assert "renk büyütmenin zorunlu olup olmadığı" in CETINS_SETTINGS
+    r = Rules.preset("cetinsgame-ihaleli", overtake=False)
+    assert r.overtrump is True
+    g = to_play(r, OVERTRUMP_HANDS)
+    play_all(g, "AH 5S")
+    assert legal(g) == ["9S"]
+    assert_illegal(g, "3S", "must_overtrump")
+    g = to_play(r, ["QH 2C 3C", "9H KH AS", "4H 5D 6D", "7H 8D 9D"])
+    g.play("QH")
+    assert legal(g) == ["KH", "9H"]  # no overtaking in the suit led
+
+
+def test_overtake_on_overtrump_off_ruffs_with_any_trump():
+    """docs/rules.md §Compulsory play: CetinsGame's "büyük koz zorunluluğu" switched off alone:
+    a void player must trump (CetinsGame "Koz atma: Açılan renk sende hiç yoksa koz atmak
+    zorundasın") but any trump will do; overtaking in the suit led stays."""
+    r = Rules.preset("cetinsgame-ihaleli", overtrump=False)
+    g = to_play(r, OVERTRUMP_HANDS)
+    play_all(g, "AH 5S")
+    assert legal(g) == ["9S", "3S"]
+    assert_illegal(g, "2D", "must_trump")
+    g = to_play(r, ["QH 2C 3C", "9H KH AS", "4H 5D 6D", "7H 8D 9D"])
+    g.play("QH")
+    assert legal(g) == ["KH"]
+
+
+def test_zipi_presets_spell_out_both_switches():
+    """Zipi: "The overtake and trump-breaking rules can be switched off in Zipi's menu; both are
+    on by default". Its overtake rule covers both ("when trumping, beat any trump already
+    down"), so every Zipi preset sets overtake and overtrump on, explicitly."""
+    for name in ("zipi-ihaleli", "zipi-esli", "zipi-kozmaca", "zipi-kitty"):
+        r = Rules.preset(name)
+        assert (r.overtake, r.overtrump) == (True, True)
+
+
+@pytest.mark.parametrize(
+    ("changes", "names"),
+    [
+        ({"overtake": False, "overtake_after_ruff": True}, ("overtake_after_ruff", "overtake")),
+        (
+            {"overtrump": False, "trump_if_cannot_overtrump": False},
+            ("trump_if_cannot_overtrump", "overtrump"),
+        ),
+    ],
+    ids=["after_ruff_without_overtake", "free_discard_without_overtrump"],
+)
+def test_an_option_that_qualifies_a_switched_off_one_is_refused(changes, names):
+    """docs/rules.md §Compulsory play: CetinsGame's "kozla kesilmiş lövede de büyütme" is a kind
+    of "renk büyütme", and "kozu geçemeyenin yine koz atıp atmayacağı" a kind of "büyük koz
+    zorunluluğu": with the first switched off the second means nothing, so the table is refused
+    with a RulesError naming both options, never quietly changed."""
+    assert "kozla kesilmiş lövede de büyütme" in CETINS_SETTINGS
+    with pytest.raises(batak.RulesError) as info:
+        Rules.preset("gamelake-ihaleli", **changes)
+    assert all(n in str(info.value) for n in names)
+
+
+# ========================================================= the zero-trick penalty, its own setting
+def test_cetinsgame_batak_costs_the_minimum_bid_in_tens():
+    """docs/rules.md §Scoring: zero_trick_penalty='min_bid'. CetinsGame: "İhaleci olmayan bir
+    oyuncu elde hiç löve alamazsa o da batmış sayılır ve yaygın kurala göre taban ihale kadar
+    eksi yazar"; its example under 10 a trick: "hiç löve alamayan -40 yazar"."""
+    r = Rules.preset("cetinsgame-ihaleli")
+    assert r.zero_trick_penalty == "min_bid"
+    assert batak.score(r, [7, 3, 3, 0], bidder=0, bid=6) == [70, 30, 30, -40]
+    assert batak.score(r, [13, 0, 0, 0], bidder=0, bid=13) == [130, -40, -40, -40]
+    esli = Rules.preset("cetinsgame-esli")  # "Takımın sözü olduğu için taban ihale yaygın olarak 7"
+    assert batak.score(esli, [7, 0, 6, 0], bidder=0, bid=8) == [130, -70, 130, -70]
+    kozmaca = Rules.preset("cetinsgame-kozmaca")  # "hiç löve alamayan batar"
+    assert batak.score(kozmaca, [7, 6, 0, 0]) == [70, 60, -40, -40]
+
+
+def test_cetinsgame_batak_is_the_minimum_bid_whatever_the_scheme():
+    """CetinsGame: "Sade puanlamada her löve 1 puandır ve batan ihaleci ihalesi kadar eksi yazar";
+    with the same "taban ihale kadar eksi" the batak costs the minimum bid in that scheme's
+    points: −4 under sade, −5 with "taban ihale … (bazı masalarda 5)"."""
+    sade = Rules.preset("cetinsgame-ihaleli", scoring="simple")
+    assert batak.score(sade, [7, 3, 3, 0], bidder=0, bid=6) == [7, 3, 3, -4]
+    five = Rules.preset("cetinsgame-ihaleli", min_bid=5)
+    assert batak.score(five, [7, 3, 3, 0], bidder=0, bid=6) == [70, 30, 30, -50]
+
+
+def test_primli_keeps_its_own_figure_under_scheme():
+    """CetinsGame: "Primli puanlamada … hiç löve almayan -50 yazar": zero_trick_penalty='scheme'
+    gives each scheme's own figure (primli −50); 'min_bid' gives −10 × the minimum bid."""
+    r = Rules.preset("cetinsgame-ihaleli", scoring="primli", zero_trick_penalty="scheme")
+    assert batak.score(r, [7, 3, 3, 0], bidder=0, bid=6) == [100, 30, 30, -50]
+    r = r.replace(zero_trick_penalty="min_bid")
+    assert batak.score(r, [7, 3, 3, 0], bidder=0, bid=6) == [100, 30, 30, -40]
+
+
+def test_sultan_batak_costs_the_contract_and_zipi_variant_too():
+    """Batak Sultan: "a player who did not win the contract and took no tricks at all ('batak')
+    | −(10 × bid)" (zero_trick_penalty='bid'). Zipi: "some tables also bust any non-bidder who
+    takes no tricks", at "Going bust costs the full bid": 'bid' under simple is − the bid."""
+    sultan = Rules.preset("sultan-ihaleli")
+    assert batak.score(sultan, [8, 3, 2, 0], bidder=0, bid=6) == [62, 3, 2, -60]
+    zipi = Rules.preset("zipi-ihaleli", zero_trick_penalty="bid")
+    assert batak.score(zipi, [7, 3, 3, 0], bidder=0, bid=6) == [7, 3, 3, -6]
+    assert batak.score(Rules.preset("zipi-ihaleli"), [7, 3, 3, 0], bidder=0, bid=6) == [7, 3, 3, 0]
+
+
+def test_zero_trick_penalty_reads_the_old_switch():
+    """Older records and tables stored zero_trick_penalty as true/false: true is each scheme's
+    own figure ('scheme', what the switch meant), false is 'none'."""
+    assert Rules.from_dict({"zero_trick_penalty": True}).zero_trick_penalty == "scheme"
+    assert Rules.from_dict({"zero_trick_penalty": False}).zero_trick_penalty == "none"
+    with pytest.raises(batak.RulesError, match="zero_trick_penalty"):
+        Rules.from_dict({"zero_trick_penalty": "double"})
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"scoring": "acik", "partners": True, "zero_trick_penalty": "min_bid"},
+        {"bidding": "kozmaca", "fixed_trump": "S", "min_bid": 1, "zero_trick_penalty": "bid"},
+    ],
+    ids=["acik", "kozmaca"],
+)
+def test_a_zero_trick_penalty_that_would_be_ignored_is_refused(changes):
+    """Açık eşli: "İhaleye girmeyen kullanıcılar ise minimum 2 alamazlarsa ihale miktarına
+    batarlar" is its own defenders' rule; Batak Sultan's Koz Maça measures every player against
+    their own bid. A separate zero-trick penalty there would be ignored, so it is refused."""
+    with pytest.raises(batak.RulesError, match="zero_trick_penalty"):
+        Rules.preset("standard", **changes)
+
+
+# ================================================================ the last trick (CetinsGame)
+def _play_to_next_deal(m):
+    """Play the match's current deal to its end with the first legal move (a bid if any)."""
+    deals = len(m.games)
+    while len(m.games) == deals and not m.over:
+        moves = m.legal_moves()
+        first_bid = m.game.phase == "bidding" and not m.game.auction and len(moves) > 1
+        m.play(moves[1] if first_bid else moves[0])
+
+
+def test_cetinsgame_last_trick_can_be_seen_at_the_start_of_the_next_deal():
+    """docs/rules.md §Seeing the last trick: last_trick='any_time'. CetinsGame: "Son löve her an
+    görülebilir". At the start of the next deal the previous deal's last trick is in every
+    seat's view (with the number of its deal) until the new deal's first trick is complete."""
+    m = batak.Match("cetinsgame-ihaleli", seed=5)
+    assert m.rules.last_trick == "any_time"
+    _play_to_next_deal(m)
+    final = m.games[0].last_trick
+    assert final is not None and len(m.games) == 2
+    for seat in (0, 1, 2, 3, None):
+        v = m.view(seat)
+        assert v["tricks"] == []
+        assert v["last_trick"] == {**final.to_dict(), "deal": 1}
+    while not m.game.tricks:
+        assert m.view(0)["last_trick"]["deal"] == 1
+        m.play(m.legal_moves()[1 if m.game.phase == "bidding" and not m.game.auction else 0])
+    assert m.view(0)["last_trick"] == {**m.game.tricks[0].to_dict(), "deal": 2}
+
+
+@pytest.mark.parametrize("preset", ["sultan-ihaleli", "gamelake-ihaleli", "zipi-ihaleli",
+                                    "esli-acik"])
+def test_other_guides_show_the_last_trick_in_its_own_deal(preset):
+    """Batak Sultan, GameLake, Zipi and açık eşli say nothing about looking back at a trick: the
+    project keeps the last trick to its own deal (last_trick='deal', docs/rules.md decisions)."""
+    m = batak.Match(preset, seed=5)
+    assert m.rules.last_trick == "deal"
+    assert m.view(0)["last_trick"] is None
+    _play_to_next_deal(m)
+    assert m.view(0)["last_trick"] is None
+    while not m.game.tricks:
+        m.play(m.legal_moves()[1 if m.game.phase == "bidding" and not m.game.auction else 0])
+    assert m.view(0)["last_trick"] == {**m.game.tricks[0].to_dict(), "deal": 2}
+
+
+def test_last_trick_skips_a_thrown_in_deal():
+    """CetinsGame "Bazı masalarda ise kartlar toplanıp yeniden dağıtılır" (all_pass='redeal'): a
+    thrown-in deal has no trick, so the last trick shown is still the one before it."""
+    r = Rules.preset("cetinsgame-ihaleli", all_pass="redeal")
+    m = batak.Match(r, seed=5)
+    _play_to_next_deal(m)
+    final = m.games[0].last_trick
+    for _ in range(4):
+        m.play("pass")
+    assert len(m.games) == 3 and m.games[1].redeal
+    assert m.view(1)["last_trick"] == {**final.to_dict(), "deal": 1}
+
+
+# ======================================================================== the first dealer
+def test_cetinsgame_first_dealer_is_drawn_by_lot():
+    """docs/rules.md §The deal: first_dealer='random'. CetinsGame: "İlk elde dağıtan kurayla
+    belirlenir; sonraki her elde dağıtma sırası bir sonraki oyuncuya geçer". A seeded match
+    draws the same lots every time; the lots fall on every seat."""
+    r = Rules.preset("cetinsgame-ihaleli")
+    assert r.first_dealer == "random"
+    assert batak.Match(r, seed=9, dealer=None).first_dealer == batak.Match(
+        r, seed=9, dealer=None).first_dealer
+    drawn = {batak.Match(r, seed=s, dealer=None).first_dealer for s in range(40)}
+    assert drawn == {0, 1, 2, 3}
+    m = batak.Match(r, seed=9, dealer=None)
+    assert m.game.dealer == m.first_dealer == m.view(0)["match"]["first_dealer"]
+    assert m.view(0)["dealer"] == m.first_dealer
+
+
+def test_acik_esli_first_to_sit_deals():
+    """docs/rules.md §The deal: first_dealer='first_seated'. The chip-table site's açık eşli:
+    "Masaya ilk oturan kişi ilk dağıtıcı olur. Dağıtıcılık, her tur'da saat yönünün tersine
+    doğru ilerler"."""
+    from batak.match import first_dealer
+
+    r = Rules.preset("esli-acik")
+    assert r.first_dealer == "first_seated"
+    assert first_dealer(r, seated=[3, 1, 0, 2], lots=1) == 3  # the lots do not matter here
+    assert first_dealer(Rules.preset("standard"), seated=[3, 1, 0, 2], lots=1) == 1
+    assert batak.Match(r, dealer=None, seed=2).first_dealer == 0  # nobody's order known: seat 0
+
+
+def test_explicit_dealer_wins_and_stays_deterministic():
+    """Match(dealer=k) deals from seat k whatever first_dealer says (tests, records, and the
+    server, which passes the dealer it settled on)."""
+    for name in ("standard", "esli-acik"):
+        m = batak.Match(name, seed=4, dealer=2)
+        assert m.first_dealer == 2 and m.game.dealer == 2
+    assert batak.Match("standard", seed=4).first_dealer == 0  # the default stays seat 0

@@ -27,6 +27,19 @@ PRESETS = Rules.preset_names()
 FLIPS = ("overtake", "overtake_after_ruff", "overtrump", "trump_if_cannot_overtrump")
 
 
+def honourable(r: Rules, changes: dict[str, object]) -> Rules:
+    """``r`` with ``changes``, less the qualifying options Rules refuses once the option they
+    qualify is off (overtake_after_ruff needs overtake; a free discard needs overtrump).
+    Overtake off with overtrump on stays: the two are independent."""
+    want = {o: changes.get(o, getattr(r, o)) for o in FLIPS}
+    fixed = dict(changes)
+    if want["overtake_after_ruff"] and not want["overtake"]:
+        fixed["overtake_after_ruff"] = False
+    if not want["trump_if_cannot_overtrump"] and not want["overtrump"]:
+        fixed["trump_if_cannot_overtrump"] = True
+    return r.replace(**fixed) if fixed else r
+
+
 # ---------------------------------------------------------------------- random positions
 def random_rules(rng: random.Random) -> Rules:
     """A preset with some play options flipped at random."""
@@ -36,7 +49,7 @@ def random_rules(rng: random.Random) -> Rules:
         changes["trump_lead"] = rng.choice(["after_broken", "any_time"])
     if rng.random() < 0.3:
         changes["broken_by"] = rng.choice(["any_trump", "ruff"])
-    return r.replace(**changes) if changes else r
+    return honourable(r, changes)
 
 
 def _to_play_phase(g: Game, rng: random.Random) -> bool:
@@ -133,7 +146,7 @@ def random_rules_from(rng: random.Random, preset: str) -> Rules:
     changes: dict[str, object] = {o: rng.random() < 0.5 for o in FLIPS}
     changes["trump_lead"] = rng.choice(["after_broken", "any_time"])
     changes["broken_by"] = rng.choice(["any_trump", "ruff"])
-    return r.replace(**changes)
+    return honourable(r, changes)
 
 
 def test_reference_matches_brute_force_three_players_and_no_trump() -> None:

@@ -76,7 +76,7 @@ def preset_summary(rules: Rules, lang: str) -> str:
         parts.append(t("sum_bids", lang, low=rules.min_bid, high=rules.max_bid))
     scoring_code = "sum_acik_scoring" if rules.scoring == "acik" else f"sum_{rules.scoring}"
     parts.append(t(scoring_code, lang))
-    if rules.zero_trick_penalty:
+    if rules.zero_trick_penalty != "none":
         parts.append(t("sum_batak", lang))
     if rules.deals is not None:
         code = "sum_deal" if rules.deals == 1 else "sum_deals"

@@ -224,7 +224,7 @@ class Game:
         self._lead_restricted = r.trump_lead == "after_broken"
         self._overtake = r.overtake
         self._overtake_after_ruff = r.overtake_after_ruff
-        self._overtrump = r.overtrump and r.overtake  # RULES.md: no overtake also switches off 4
+        self._overtrump = r.overtrump  # apart from overtake (docs/rules.md, Compulsory play)
         self._trump_if_cannot = r.trump_if_cannot_overtrump
         self._break_on_lead = r.broken_by == "any_trump"
         self._tricks_won = [0] * n

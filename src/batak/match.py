@@ -24,15 +24,47 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import Card
-from .game import Game, IllegalMove, Phase
+from .game import Game, IllegalMove, Phase, Trick
 from .moves import Move
 from .rules import Rules
 from .scoring import is_king
 
-__all__ = ["Match", "ScoreRow"]
+__all__ = ["Match", "ScoreRow", "first_dealer"]
 
 
 DealCards = tuple[Sequence[Iterable[Card | str] | str], Iterable[Card | str] | str | None]
+
+
+def first_dealer(
+    rules: Rules,
+    *,
+    seated: Sequence[int] = (),
+    lots: int | None = None,
+    seed: int | str | bytes | None = None,
+) -> int:
+    """The seat that deals the first deal, as ``rules.first_dealer`` says.
+
+    ``"first_seated"`` (the chip-table site's açık eşli: "Masaya ilk oturan kişi ilk dağıtıcı
+    olur"): the first seat of ``seated`` (seats in the order people sat down), seat 0 if unknown.
+    ``"random"`` (CetinsGame: "İlk elde dağıtan kurayla belirlenir"): ``lots`` if the lots were
+    already drawn, else a draw: reproducible from ``seed``, secure without one.
+
+    >>> first_dealer(Rules.preset("esli-acik"), seated=[2, 0, 1, 3])
+    2
+    >>> first_dealer(Rules.preset("standard"), lots=3)
+    3
+    >>> r = Rules.preset("standard")
+    >>> first_dealer(r, seed=1) == first_dealer(r, seed=1)
+    True
+    """
+    n = rules.players
+    if rules.first_dealer == "first_seated":
+        return seated[0] if seated else 0
+    if lots is not None:
+        return lots
+    if seed is None:
+        return secrets.randbelow(n)
+    return random.Random(f"first dealer {seed!r}").randrange(n)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,19 +121,23 @@ class _Deals:
 class Match:
     """A whole match under ``rules`` (a :class:`Rules` or a preset name).
 
-    ``dealer`` deals first; ``seed`` makes every deal reproducible (default: secure shuffles).
+    ``dealer`` deals first (``None``: as ``rules.first_dealer`` says, see :func:`first_dealer`;
+    a seeded match draws its lots from the seed); ``seed`` makes every deal reproducible
+    (default: secure shuffles).
     """
 
     def __init__(
         self,
         rules: Rules | str = "standard",
         *,
-        dealer: int = 0,
+        dealer: int | None = 0,
         seed: int | str | bytes | None = None,
         deals: Sequence[DealCards] | None = None,
     ) -> None:
         self.rules = Rules.preset(rules) if isinstance(rules, str) else rules
         n = self.rules.players
+        if dealer is None:
+            dealer = first_dealer(self.rules, seed=seed)
         if not isinstance(dealer, int) or not 0 <= dealer < n:
             raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
         self.first_dealer = dealer
@@ -132,8 +168,15 @@ class Match:
         return [] if self.over else self.game.legal_moves()
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """The current deal's view for ``seat`` plus the match's public state."""
+        """The current deal's view for ``seat`` plus the match's public state.
+
+        ``last_trick`` carries the number of the deal it was played in (``deal``, 1-based). With
+        ``rules.last_trick == "any_time"`` (CetinsGame: "Son löve her an görülebilir") a new
+        deal shows the previous deal's last trick until its own first trick is complete.
+        """
         v = self.game.view(seat)
+        last = self.last_trick()
+        v["last_trick"] = None if last is None else {**last[1].to_dict(), "deal": last[0]}
         v["match"] = {
             "deal": len(self.games),
             "deals": self.rules.deals,
@@ -142,8 +185,24 @@ class Match:
             "sheet": [row.to_dict() for row in self.sheet],
             "over": self.over,
             "winners": list(self.winners),
+            "first_dealer": self.first_dealer,
         }
         return v
+
+    def last_trick(self) -> tuple[int, Trick] | None:
+        """The last complete trick a player may look at now, with its deal's number (1-based).
+
+        During a deal it is that deal's last trick. Before the first trick of a deal is complete
+        it is the last trick of the latest deal that had one if ``rules.last_trick`` is
+        ``"any_time"`` (a thrown-in deal has none), else None.
+        """
+        for k in range(len(self.games) - 1, -1, -1):
+            trick = self.games[k].last_trick
+            if trick is not None:
+                return k + 1, trick
+            if self.rules.last_trick != "any_time":
+                return None
+        return None
 
     # ------------------------------------------------------------------ moves
     def play(self, move: Move | str, seat: int | None = None) -> None:

@@ -43,7 +43,9 @@ __all__ = [
 ]
 
 FORMAT = "batak-record"
-VERSION = 1
+VERSION = 2
+#: Older versions this module still reads (their rules are read as they were meant then).
+OLD_VERSIONS = (1,)
 _TOP_KEYS = {
     "format",
     "version",
@@ -108,7 +110,7 @@ def _parse(data: dict[str, Any] | str | bytes) -> dict[str, Any]:
         raise RecordError("a record is a JSON object")
     if data.get("format") != FORMAT:
         raise RecordError(f"not a batak record (format should be {FORMAT!r})")
-    if data.get("version") != VERSION:
+    if data.get("version") != VERSION and data.get("version") not in OLD_VERSIONS:
         raise RecordError(f"unsupported record version {data.get('version')!r} (this is {VERSION})")
     unknown = set(data) - _TOP_KEYS
     if unknown:
@@ -118,11 +120,38 @@ def _parse(data: dict[str, Any] | str | bytes) -> dict[str, Any]:
     return data
 
 
+def rules_of_version_1(data: Any) -> Any:
+    """A version-1 record's rules, spelled as today's options so that it replays as it was played.
+
+    In version 1, ``overtake=false`` switched off overtrumping too, and an option that qualifies
+    a switched-off one (``overtake_after_ruff``, ``trump_if_cannot_overtrump``) had no effect; the
+    zero-trick penalty was on or off (now ``"scheme"`` or ``"none"``, which ``Rules`` reads from
+    true and false); the last trick was shown only during its own deal.
+
+    >>> r = rules_of_version_1({"overtake": False, "overtake_after_ruff": True})
+    >>> r["overtrump"], r["overtake_after_ruff"], r["last_trick"]
+    (False, False, 'deal')
+    """
+    if not isinstance(data, dict):
+        return data
+    out = dict(data)
+    if out.get("overtake") is False:
+        out["overtrump"] = False
+        out["overtake_after_ruff"] = False
+    if out.get("overtrump", True) is False:
+        out["trump_if_cannot_overtrump"] = True
+    out.setdefault("last_trick", "deal")
+    return out
+
+
 def load_match(data: dict[str, Any] | str | bytes) -> Match:
     """Verify a record by replaying it, and return the match where it stopped."""
     rec = _parse(data)
+    rules_data = rec.get("rules")
+    if rec.get("version") == 1:
+        rules_data = rules_of_version_1(rules_data)
     try:
-        rules = Rules.from_dict(rec.get("rules"))  # type: ignore[arg-type]
+        rules = Rules.from_dict(rules_data)  # type: ignore[arg-type]
     except (RulesError, TypeError, ValueError) as e:
         raise RecordError(f"rules: {e}") from None
     dealer = rec.get("dealer", 0)

@@ -1,4 +1,4 @@
-"""Table rules as data: every option of ``RULES.md`` in one frozen dataclass, and the presets.
+"""Table rules as data: every table option (see docs/rules.md) in one dataclass, and presets.
 
 >>> r = Rules.preset("sultan-ihaleli")
 >>> r.min_bid, r.scoring, r.deals
@@ -33,6 +33,9 @@ BrokenBy = Literal["any_trump", "ruff"]
 Scoring = Literal["sultan", "simple", "tens", "primli", "acik"]
 Tie = Literal["shared", "extra_deal", "last_deal_tricks"]
 Direction = Literal["counterclockwise", "clockwise"]
+ZeroTrick = Literal["none", "scheme", "min_bid", "bid"]
+LastTrick = Literal["deal", "any_time"]
+FirstDealer = Literal["random", "first_seated"]
 
 
 class RulesError(ValueError):
@@ -51,6 +54,9 @@ class Rules:
     partners: bool = False  # eşli: seats 0+2 against 1+3, contract and counts per partnership
     exposed_partner: bool = False  # açık eşli: bidder's partner plays face up once trump is named
     direction: Direction = "counterclockwise"  # display only: seats are numbered in play order
+    first_dealer: FirstDealer = "random"  # who deals first: drawn by lot, or the first to sit
+    last_trick: LastTrick = "any_time"  # deal: the last trick shows during its deal; any_time:
+    # also at the start of the next deal, until that deal's first trick is complete
     # -- auction -------------------------------------------------------------------------
     bidding: Bidding = "auction"  # auction (ihale); kozmaca = one bid each, no pass; none
     min_bid: int = 4
@@ -60,13 +66,16 @@ class Rules:
     # -- compulsory play -----------------------------------------------------------------
     overtake: bool = True  # yükseltme: beat the highest card of the suit led if you can
     overtake_after_ruff: bool = False  # still overtake in the led suit after someone ruffed
-    overtrump: bool = True  # beat a trump already in the trick if you can
+    overtrump: bool = True  # beat a trump already in the trick if you can (apart from overtake)
     trump_if_cannot_overtrump: bool = True  # void and cannot beat the trump: still play a trump
     trump_lead: TrumpLead = "after_broken"  # when trumps may be led
     broken_by: BrokenBy = "ruff"  # what breaks trumps: any trump played, or a ruff only
     # -- scoring -------------------------------------------------------------------------
     scoring: Scoring = "tens"
-    zero_trick_penalty: bool = True  # "batak": a defender (team) with no tricks is penalised
+    # "batak": what a defender (team) with no tricks loses: nothing, the scheme's own figure,
+    # what a contract of the minimum bid loses when down, or what this deal's contract loses.
+    # True and False (older records) mean "scheme" and "none".
+    zero_trick_penalty: ZeroTrick = "min_bid"
     overtricks_count: bool = True  # False: the bidder scores only the bid when made (Zipi variant)
     king: bool = False  # açık eşli: 13 bid and made wins the match; 13 unbid: +13 / -13
     # -- match ---------------------------------------------------------------------------
@@ -75,6 +84,10 @@ class Rules:
     tie: Tie = "last_deal_tricks"  # a tie at the top: shared, one more deal, or last deal's tricks
 
     def __post_init__(self) -> None:
+        if isinstance(self.zero_trick_penalty, bool):  # the on/off switch of older records
+            object.__setattr__(
+                self, "zero_trick_penalty", "scheme" if self.zero_trick_penalty else "none"
+            )
         if isinstance(self.fixed_trump, str) and not isinstance(self.fixed_trump, Suit):
             object.__setattr__(self, "fixed_trump", Suit.parse(self.fixed_trump))
         _validate(self)
@@ -139,6 +152,9 @@ _LITERALS: dict[str, tuple[Any, ...]] = {
     "broken_by": get_args(BrokenBy),
     "scoring": get_args(Scoring),
     "tie": get_args(Tie),
+    "zero_trick_penalty": get_args(ZeroTrick),
+    "last_trick": get_args(LastTrick),
+    "first_dealer": get_args(FirstDealer),
 }
 _BOOLS = (
     "partners",
@@ -147,7 +163,6 @@ _BOOLS = (
     "overtake_after_ruff",
     "overtrump",
     "trump_if_cannot_overtrump",
-    "zero_trick_penalty",
     "overtricks_count",
     "king",
 )
@@ -209,10 +224,32 @@ def _validate(r: Rules) -> None:
             f"need 1 <= min_bid <= max_bid <= hand_size "
             f"(got min_bid={r.min_bid}, max_bid={r.max_bid}, hand_size={r.hand_size})"
         )
+    # The compulsory-play options are independent (CetinsGame lists overtaking and overtrumping
+    # as separate table settings), but two of them only qualify another one:
+    if r.overtake_after_ruff and not r.overtake:
+        raise _clash(
+            "overtake_after_ruff=True (overtake even after a ruff) needs overtake=True "
+            "(got overtake=False: there is no overtaking to keep)"
+        )
+    if not r.trump_if_cannot_overtrump and not r.overtrump:
+        raise _clash(
+            "trump_if_cannot_overtrump=False (free discard when you cannot beat the trump) needs "
+            "overtrump=True (got overtrump=False: any trump will do, so nobody 'cannot overtrump')"
+        )
     if r.scoring == "acik" and not r.partners:
         raise _clash("scoring='acik' is the açık eşli scheme and needs partners=True")
     if r.scoring == "acik" and r.bidding != "auction":
         raise _clash("scoring='acik' needs bidding='auction'")
+    if r.scoring == "acik" and r.zero_trick_penalty != "none":
+        raise _clash(
+            f"scoring='acik' has its own rule for defenders (fewer than 2 tricks: − the bid), "
+            f"so it needs zero_trick_penalty='none' (got {r.zero_trick_penalty!r})"
+        )
+    if r.bidding == "kozmaca" and r.zero_trick_penalty != "none":
+        raise _clash(
+            f"bidding='kozmaca' scores every player against their own bid (no tricks is always "
+            f"down), so it needs zero_trick_penalty='none' (got {r.zero_trick_penalty!r})"
+        )
     if r.scoring == "sultan" and r.bidding == "none":
         raise _clash("scoring='sultan' counts against a bid, so it cannot go with bidding='none'")
     if r.king and not (r.partners and r.bidding == "auction"):
@@ -227,35 +264,59 @@ def _preset(name: str, **options: Any) -> Rules:
     return Rules(name=name, **options)
 
 
+# Each guide's table. The compulsory-play options are spelled out in full for every guide, so
+# that changing a default never changes a guide's table.
 _SULTAN: dict[str, Any] = dict(
     scoring="sultan",
-    zero_trick_penalty=True,
+    zero_trick_penalty="bid",  # "−(10 × bid)": what a failed contract of that bid loses
     broken_by="any_trump",
+    overtake=True,
     overtake_after_ruff=False,
+    overtrump=True,
+    trump_if_cannot_overtrump=True,
+    first_dealer="random",  # the guide is silent: drawn by lot
+    last_trick="deal",  # the guide is silent
     deals=11,
     tie="shared",
 )
 _GAMELAKE: dict[str, Any] = dict(
     scoring="simple",
-    zero_trick_penalty=False,
+    zero_trick_penalty="none",
     broken_by="ruff",
+    overtake=True,
     overtake_after_ruff=True,
+    overtrump=True,
+    trump_if_cannot_overtrump=True,
+    first_dealer="random",  # the guide is silent: drawn by lot
+    last_trick="deal",  # the guide is silent
     deals=5,
     tie="extra_deal",
 )
+# Zipi's one "overtake" menu switch covers both overtaking and overtrumping: its "overtake off"
+# table is overtake=False, overtrump=False (see docs/rules.md).
 _ZIPI: dict[str, Any] = dict(
     scoring="simple",
-    zero_trick_penalty=False,
+    zero_trick_penalty="none",
     broken_by="any_trump",
+    overtake=True,
     overtake_after_ruff=False,
+    overtrump=True,
+    trump_if_cannot_overtrump=True,
+    first_dealer="random",  # the guide is silent: drawn by lot
+    last_trick="deal",  # the guide is silent
     deals=11,
     tie="shared",
 )
 _CETINSGAME: dict[str, Any] = dict(
     scoring="tens",
-    zero_trick_penalty=True,
+    zero_trick_penalty="min_bid",  # "taban ihale kadar eksi yazar": −10 × 4 = −40
     broken_by="ruff",
+    overtake=True,
     overtake_after_ruff=False,
+    overtrump=True,
+    trump_if_cannot_overtrump=True,
+    first_dealer="random",  # "İlk elde dağıtan kurayla belirlenir"
+    last_trick="any_time",  # "Son löve her an görülebilir"
     deals=8,
     tie="last_deal_tricks",
 )
@@ -269,7 +330,7 @@ PRESETS: dict[str, Rules] = {
         "sultan-kozmaca",
         bidding="kozmaca",
         min_bid=1,
-        **(_SULTAN | _KOZMACA | {"zero_trick_penalty": False}),
+        **(_SULTAN | _KOZMACA | {"zero_trick_penalty": "none"}),
     ),
     "gamelake-ihaleli": _preset("gamelake-ihaleli", **_GAMELAKE),
     "gamelake-esli": _preset("gamelake-esli", partners=True, min_bid=7, **_GAMELAKE),
@@ -290,9 +351,14 @@ PRESETS: dict[str, Rules] = {
         all_pass="first_speaker_takes_min",
         trump_lead="any_time",
         broken_by="any_trump",
+        overtake=True,
         overtake_after_ruff=True,
+        overtrump=True,
+        trump_if_cannot_overtrump=True,
+        first_dealer="first_seated",  # "Masaya ilk oturan kişi ilk dağıtıcı olur"
+        last_trick="deal",  # the guide is silent
         scoring="acik",
-        zero_trick_penalty=False,
+        zero_trick_penalty="none",  # its own rule: defenders with fewer than 2 tricks go down
         king=True,
         deals=None,
         target_score=51,

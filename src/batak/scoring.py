@@ -1,4 +1,5 @@
-"""Scoring of one deal, as a pure function of the rules and the tricks taken (RULES.md, Scoring).
+"""Scoring of one deal, as a pure function of the rules and the tricks taken (docs/rules.md,
+Scoring).
 
 Batak Sultan, İhaleli, bid 6: the bidder takes 8, the others 3, 2 and 0 (that one is *batak*):
 
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 
 from .rules import Rules
 
-__all__ = ["ScoringError", "deal_score", "is_king", "score"]
+__all__ = ["ScoringError", "deal_score", "is_king", "score", "zero_trick_penalty"]
 
 
 class ScoringError(ValueError):
@@ -46,22 +47,51 @@ def _made_score(rules: Rules, bid: int, tricks: int) -> int:
     raise AssertionError(scheme)  # pragma: no cover - Rules validates the scheme
 
 
+def zero_trick_penalty(rules: Rules, bid: int | None) -> int:
+    """What a defender (or defending team) with no tricks loses under ``rules`` (0: no penalty).
+
+    ``rules.zero_trick_penalty`` chooses the amount apart from the scheme: ``"none"``;
+    ``"scheme"``, the scheme's own figure (Sultan 10 × bid, simple the bid, tens 10 × the
+    minimum bid, primli 50); ``"min_bid"``, what a contract of the minimum bid loses when it goes
+    down under this scheme (CetinsGame: "taban ihale kadar eksi yazar"); ``"bid"``, what this
+    deal's contract loses when it goes down (the minimum bid when there is no contract).
+
+    >>> from batak.rules import Rules
+    >>> zero_trick_penalty(Rules.preset("cetinsgame-ihaleli"), 6)
+    40
+    >>> zero_trick_penalty(Rules.preset("cetinsgame-ihaleli", scoring="simple"), 6)
+    4
+    >>> zero_trick_penalty(Rules.preset("sultan-ihaleli"), 6)
+    60
+    """
+    mode = rules.zero_trick_penalty
+    scheme = rules.scoring
+    if mode == "none":
+        return 0
+    if mode == "scheme":
+        if scheme == "sultan":
+            assert bid is not None
+            return 10 * bid
+        if scheme == "simple":
+            return bid if bid is not None else rules.min_bid
+        if scheme == "tens":
+            return 10 * rules.min_bid
+        if scheme == "primli":
+            return 50
+        return 0  # pragma: no cover - Rules refuses a zero-trick penalty with scoring='acik'
+    amount = bid if mode == "bid" and bid is not None else rules.min_bid
+    # a failed contract loses its bid in the scheme's points: 1 each (simple), 10 each (the rest)
+    return amount if scheme in ("simple", "acik") else 10 * amount
+
+
 def _defender_score(rules: Rules, tricks: int, bid: int | None) -> int:
     """What a player or team outside the contract scores."""
     scheme = rules.scoring
     if scheme == "acik":
         assert bid is not None
         return tricks if tricks >= 2 else -bid
-    if tricks == 0 and rules.zero_trick_penalty:
-        if scheme == "sultan":
-            assert bid is not None
-            return -10 * bid
-        if scheme == "simple":
-            return -(bid if bid is not None else rules.min_bid)
-        if scheme == "tens":
-            return -10 * rules.min_bid
-        if scheme == "primli":
-            return -50
+    if tricks == 0 and rules.zero_trick_penalty != "none":
+        return -zero_trick_penalty(rules, bid)
     if scheme in ("simple", "sultan"):
         return tricks
     return 10 * tricks

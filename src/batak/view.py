@@ -62,6 +62,8 @@ def view_of(game: Game, seat: int | None) -> dict[str, Any]:
         "trump": game.trump.value if game.trump else None,
         "trumps_broken": game.trumps_broken,
         "tricks": [t.to_dict() for t in game.tricks],
+        # the last complete trick (a match's view may show the previous deal's: Match.view)
+        "last_trick": game.last_trick.to_dict() if game.last_trick is not None else None,
         "current_trick": {
             "leader": trick[0][0] if trick else game.to_move,
             "cards": [str(c) for _, c in trick],

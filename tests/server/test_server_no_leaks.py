@@ -61,7 +61,9 @@ def _replay(db: Path, table: str) -> tuple[dict[int, Hidden], int]:
     for version, kind, data in events:
         d = json.loads(data)
         if kind == "start":
-            match = Match(Rules.from_dict(json.loads(rules)), seed=int(seed), dealer=dealer)
+            # the start event names the first dealer (Rules.first_dealer); else the table's lots
+            first = d.get("dealer", dealer)
+            match = Match(Rules.from_dict(json.loads(rules)), seed=int(seed), dealer=first)
         elif kind == "move":
             assert match is not None
             match.play(d["move"], d["seat"])

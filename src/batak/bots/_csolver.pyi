@@ -15,8 +15,8 @@ def solve(
     """Most tricks the side (seats with their bit set in ``side_mask``) takes from this position
     on, the current trick included, against best play.
 
-    ``flags``: 1 overtake, 2 overtake_after_ruff, 4 overtrump (the caller clears it when overtake
-    is off, as the engine does), 8 trump_if_cannot_overtrump,
+    ``flags``: 1 overtake, 2 overtake_after_ruff, 4 overtrump (independent of 1, as in the
+    engine), 8 trump_if_cannot_overtrump,
     16 trump leads restricted until broken (and a trump exists), 32 any trump breaks trumps.
     The table holds at most ``2**tt_bits`` entries (small positions use fewer)."""
 

@@ -14,7 +14,7 @@ cards only ever leave a hand during the play, it stays true:
   when you cannot overtrump (``trump_if_cannot_overtrump`` off), where it only shows no trump
   higher than the highest one on the table;
 - trumped under a trump already in the trick while overtrumping was compulsory (``overtrump``,
-  which ``overtake`` off switches off too): no higher trump;
+  a setting of its own, apart from ``overtake``): no higher trump;
 - led a trump before trumps were broken while the lead rule forbids it (``trump_lead``
   ``after_broken``): nothing but trumps at that moment. What breaks trumps follows ``broken_by``.
 
@@ -250,8 +250,7 @@ def _infer(t: Table, rules: Rules, excluded: list[int]) -> bool:
     tmask = SUIT_MASKS[trump] if trump >= 0 else 0
     restricted = trump >= 0 and rules.trump_lead == "after_broken"
     lead_breaks = rules.broken_by == "any_trump"
-    # RULES.md Compulsory play 2: switching overtaking off also switches off overtrumping
-    overtrump = rules.overtrump and rules.overtake
+    overtrump = rules.overtrump  # a setting of its own, apart from overtake
     broken = False
     tricks = [(leader, cards) for leader, cards, _ in t.tricks]
     if t.trick:

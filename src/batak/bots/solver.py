@@ -145,7 +145,7 @@ class CardRules:
         self.trump_mask = SUIT_MASKS[trump] if trump >= 0 else 0
         self.overtake = rules.overtake
         self.overtake_after_ruff = rules.overtake_after_ruff
-        self.overtrump = rules.overtrump and rules.overtake  # RULES.md: no overtake, no 4
+        self.overtrump = rules.overtrump  # apart from overtake, as in the engine
         self.trump_if_cannot = rules.trump_if_cannot_overtrump
         self.lead_restricted = trump >= 0 and rules.trump_lead == "after_broken"
         self.break_on_lead = rules.broken_by == "any_trump"
@@ -382,7 +382,7 @@ def _c_flags(rules: Rules, trump: int) -> int:
     return (
         (1 if rules.overtake else 0)
         | (2 if rules.overtake_after_ruff else 0)
-        | (4 if rules.overtrump and rules.overtake else 0)  # as the engine: no overtake, no 4
+        | (4 if rules.overtrump else 0)
         | (8 if rules.trump_if_cannot_overtrump else 0)
         | (16 if trump >= 0 and rules.trump_lead == "after_broken" else 0)
         | (32 if rules.broken_by == "any_trump" else 0)

@@ -308,7 +308,7 @@ class Narrator:
             code = "made" if side >= contract.bid else "down"
             who = _unit_label(unit, self.labels, lang)
             say(t(code, lang, who=who, bid=contract.bid, tricks=side))
-        if r.zero_trick_penalty and r.bidding != "kozmaca" and r.scoring != "acik":
+        if r.zero_trick_penalty != "none" and r.bidding != "kozmaca" and r.scoring != "acik":
             bidder_unit = r.team_of(contract.bidder) if contract is not None else ()
             for unit in r.teams:
                 if unit != bidder_unit and sum(tricks[s] for s in unit) == 0:

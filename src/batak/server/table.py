@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import i18n
 from ..game import IllegalMove
-from ..match import Match
+from ..match import Match, first_dealer
 from ..moves import parse_move
 from ..record import dump_match
 from ..rules import Rules
@@ -127,6 +127,7 @@ class Table:
         n = self.rules.players
         self.seats = [Seat() for _ in range(n)]
         self.match: Match | None = None
+        self.sit_order: list[int] = []  # seats in the order they were taken (first_dealer)
         self.buffer: deque[tuple[int, str, dict[str, Any]]] = deque(maxlen=config.event_buffer)
         self.move_ids: list[OrderedDict[str, int]] = [OrderedDict() for _ in range(n)]
         self.subs: dict[Conn, int | None] = {}
@@ -257,10 +258,17 @@ class Table:
             seat.name = data["name"]
             seat.bot = data.get("bot")
             seat.away = False
+            if data["seat"] in self.sit_order:
+                self.sit_order.remove(data["seat"])
+            self.sit_order.append(data["seat"])
         elif kind == "stand":
             self.seats[data["seat"]] = Seat()
+            if data["seat"] in self.sit_order:
+                self.sit_order.remove(data["seat"])
         elif kind == "start":
-            self.match = Match(self.rules, seed=self.row.seed, dealer=self.row.dealer)
+            # the start event names the first dealer (older stored events do not: the lots)
+            dealer = data.get("dealer", self.row.dealer)
+            self.match = Match(self.rules, seed=self.row.seed, dealer=dealer)
             self.status = "playing"
             self.bank = [self.config.bank_seconds] * n
         elif kind == "move":
@@ -669,7 +677,15 @@ class Table:
         if self._fill_task is not None:
             self._fill_task.cancel()
             self._fill_task = None
-        await self.emit("start", {}, status="playing")
+        await self.emit("start", self._start_data(), status="playing")
+
+    def _start_data(self) -> dict[str, Any]:
+        """Who deals first, as the table's rules say (``Rules.first_dealer``): the lots drawn
+        when the table was made (CetinsGame: "İlk elde dağıtan kurayla belirlenir"), or the first
+        person to sit (açık eşli: "Masaya ilk oturan kişi ilk dağıtıcı olur")."""
+        people = [s for s in self.sit_order if self.seats[s].player is not None]
+        dealer = first_dealer(self.rules, seated=people or self.sit_order, lots=self.row.dealer)
+        return {"dealer": dealer, "first_dealer": self.rules.first_dealer}
 
     async def start_by_host(self, conn: Conn) -> None:
         assert conn.player is not None

@@ -329,6 +329,10 @@ function sideEffects(ev, replay) {
       }, 9000);
     }
     if (ev.over) { T.over = ev.over; T.dialog = "over"; }
+  } else if (ev.kind === "start" && ev.dealer != null && !replay) {
+    // who deals first, and why: drawn by lot, or the first to sit (the table's first_dealer)
+    const how = ev.first_dealer === "first_seated" ? "first_dealer_seated" : "first_dealer_lots";
+    notify(t(how, { name: seatName(ev.dealer) }));
   } else if (ev.kind === "adjourn" && !replay) {
     notify(t("adjourned"));
   }
@@ -1065,8 +1069,12 @@ function renderDialog() {
   let body = "";
   if (T.info.status === "over" && T.over && T.dialog !== "sheet" && T.dialog !== "last") T.dialog = "over";
   if (T.dialog === "last" && v) {
-    const last = v.tricks[v.tricks.length - 1];
-    body = `<h3>${esc(t("last_trick"))}</h3>${last ? trickHTML(last, T.info.rules.players, t("won_by", { name: seatName(last.winner) })) : `<p>${esc(t("no_last_trick"))}</p>`}`;
+    // the server's view says which trick may be seen: at CetinsGame's tables the previous deal's
+    // last trick stays until the new deal's first trick is complete (rules.last_trick any_time)
+    const last = v.last_trick !== undefined ? v.last_trick : v.tricks[v.tricks.length - 1];
+    const earlier = last && last.deal != null && v.match && last.deal !== v.match.deal;
+    const title = earlier ? t("last_trick_of_deal", { n: last.deal }) : t("last_trick");
+    body = `<h3>${esc(title)}</h3>${last ? trickHTML(last, T.info.rules.players, t("won_by", { name: seatName(last.winner) })) : `<p>${esc(t("no_last_trick"))}</p>`}`;
   } else if (T.dialog === "sheet") {
     body = `<h3>${esc(t("score_sheet"))}</h3>${sheetHTML()}`;
   } else if (T.dialog === "dealover" && T.dealOver) {
