@@ -84,6 +84,7 @@ def test_no_english_word_in_a_turkish_text() -> None:
             continue
         s = re.sub(r"\{[^}]*\}", " ", str(m.string))  # placeholders
         s = re.sub(r"'[^']*'|`[^`]*`|--[\w-]+|\"[^\"]*\"", " ", s)  # commands and quoted input
+        s = re.sub(r"\w+=\S*|\b[a-z]+_[a-z_]+\b", " ", s)  # option names and their values
         words = {w.lower() for w in re.findall(r"[A-Za-zÇĞİÖŞÜçğıöşü]+", s)}
         if words & ENGLISH:
             found[m.context] = sorted(words & ENGLISH)
@@ -109,7 +110,8 @@ JS_ALL = sources("web/static/*.js")
 #: key prefix -> the files where its keys are asked for, and how a call names one (the key
 #: without the prefix is the call's first argument).
 AREAS: dict[str, tuple[tuple[str, ...], str]] = {
-    "": (("*.py",), r"\btext\(\s*\"(\w+)\""),
+    "": (("*.py",), r"\btext\(\s*\"(\w+)\"\s*,"),
+    "rules_error": (("rules.py", "cli/arena.py"), r"\bRulesError\(\s*\"(\w+)\""),
     "server": (("server/*.py",), r"\bi18n\.text\(\s*\"server\.(\w+)\""),
     "cli": (("cli/*.py",), r"\bt\(\s*\"(\w+)\"(?!\s*\+)"),
     "online": (("cli/online.py",), r"\bo\(\s*\"(\w+)\""),

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from .cards import Suit
+from .i18n import text
 
 __all__ = ["PRESETS", "Rules", "RulesError"]
 
@@ -39,7 +40,29 @@ FirstDealer = Literal["random", "first_seated"]
 
 
 class RulesError(ValueError):
-    """An impossible or unknown rules combination; the message names the clashing options."""
+    """An impossible or unknown rules combination; the message names the clashing options.
+
+    ``code`` and ``params`` say what is wrong; ``str()`` is the English sentence and
+    :meth:`text` the sentence in another language of the catalog (keys ``rules_error.CODE``).
+
+    >>> try:
+    ...     Rules(players=3, hand_size=16, kitty_size=4, partners=True)
+    ... except RulesError as e:
+    ...     error = e
+    >>> error.code, str(error)
+    ('partners_players', 'options clash: partners=True needs players=4 (got players=3)')
+    >>> error.text("tr")
+    'seçenekler çelişiyor: partners=True için players=4 gerekir (verilen: players=3)'
+    """
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        self.code = code
+        self.params = params
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str) -> str:
+        """Why, in ``lang``."""
+        return text(f"rules_error.{self.code}", lang, **self.params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +141,7 @@ class Rules:
         """A named table, optionally with some options changed."""
         base = PRESETS.get(name)
         if base is None:
-            raise RulesError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")
+            raise RulesError("unknown_preset", name=name, names=list(PRESETS))
         if not overrides:
             return base
         return base.replace(**overrides)
@@ -127,7 +150,7 @@ class Rules:
         """A copy with some options changed (validated like any new table)."""
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
         if unknown:
-            raise RulesError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+            raise RulesError("unknown_options", names=sorted(unknown))
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -140,7 +163,7 @@ class Rules:
     def from_dict(data: dict[str, Any]) -> Rules:
         """Inverse of :meth:`to_dict`; unknown or badly typed options are refused."""
         if not isinstance(data, dict):
-            raise RulesError("rules must be a JSON object")
+            raise RulesError("not_object")
         return Rules().replace(**data)
 
 
@@ -169,95 +192,69 @@ _BOOLS = (
 _INTS = ("players", "hand_size", "kitty_size", "min_bid", "max_bid")
 
 
-def _clash(message: str) -> RulesError:
-    return RulesError(f"options clash: {message}")
-
-
 def _validate(r: Rules) -> None:
     if not isinstance(r.name, str):
-        raise RulesError("name must be a string")
+        raise RulesError("name_type")
     for key, allowed in _LITERALS.items():
         value = getattr(r, key)
         if value not in allowed:
-            raise RulesError(
-                f"{key}={value!r} is not allowed; choose one of: {', '.join(map(str, allowed))}"
-            )
+            raise RulesError("not_allowed", key=key, value=value, allowed=list(map(str, allowed)))
     for key in _BOOLS:
         if not isinstance(getattr(r, key), bool):
-            raise RulesError(f"{key} must be true or false, got {getattr(r, key)!r}")
+            raise RulesError("not_bool", key=key, value=getattr(r, key))
     for key in _INTS:
         value = getattr(r, key)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise RulesError(f"{key} must be a whole number, got {value!r}")
+            raise RulesError("not_int", key=key, value=value)
     for key in ("deals", "target_score"):
         value = getattr(r, key)
         if value is not None and (
             not isinstance(value, int) or isinstance(value, bool) or value < 1
         ):
-            raise RulesError(f"{key} must be a positive whole number or null, got {value!r}")
+            raise RulesError("not_positive", key=key, value=value)
     if r.fixed_trump is not None and not isinstance(r.fixed_trump, Suit):
-        raise RulesError(f"fixed_trump must be a suit or null, got {r.fixed_trump!r}")
+        raise RulesError("not_suit", value=r.fixed_trump)
 
     if r.players not in (3, 4):
-        raise RulesError(f"players must be 3 or 4, got {r.players}")
+        raise RulesError("players", players=r.players)
     if r.players * r.hand_size + r.kitty_size != 52:
-        raise _clash(
-            f"players × hand_size + kitty_size must be 52 "
-            f"(got players={r.players}, hand_size={r.hand_size}, kitty_size={r.kitty_size})"
-        )
+        raise RulesError("deck", players=r.players, hand_size=r.hand_size, kitty_size=r.kitty_size)
     if r.kitty_size < 0:
-        raise RulesError(f"kitty_size must be 0 or more, got {r.kitty_size}")
+        raise RulesError("kitty_negative", kitty_size=r.kitty_size)
     if r.partners and r.players != 4:
-        raise _clash(f"partners=True needs players=4 (got players={r.players})")
+        raise RulesError("partners_players", players=r.players)
     if r.exposed_partner and not r.partners:
-        raise _clash("exposed_partner=True needs partners=True")
+        raise RulesError("exposed_partners")
     if r.kitty_size and r.bidding != "auction":
-        raise _clash(f"kitty_size={r.kitty_size} needs bidding='auction' (got {r.bidding!r})")
+        raise RulesError("kitty_auction", kitty_size=r.kitty_size, bidding=r.bidding)
     if r.bidding != "auction" and r.fixed_trump is None:
-        raise _clash(
-            f"bidding={r.bidding!r} has nobody to name trumps, so it needs fixed_trump (e.g. 'S')"
-        )
+        raise RulesError("no_trump_namer", bidding=r.bidding)
     if r.bidding == "kozmaca" and r.partners:
-        raise _clash("bidding='kozmaca' (one bid each) is for players on their own, not partners")
+        raise RulesError("kozmaca_partners")
     if not 1 <= r.min_bid <= r.max_bid <= r.hand_size:
-        raise _clash(
-            f"need 1 <= min_bid <= max_bid <= hand_size "
-            f"(got min_bid={r.min_bid}, max_bid={r.max_bid}, hand_size={r.hand_size})"
-        )
+        raise RulesError("bid_range", min_bid=r.min_bid, max_bid=r.max_bid, hand_size=r.hand_size)
     # The compulsory-play options are independent (CetinsGame lists overtaking and overtrumping
     # as separate table settings), but two of them only qualify another one:
     if r.overtake_after_ruff and not r.overtake:
-        raise _clash(
-            "overtake_after_ruff=True (overtake even after a ruff) needs overtake=True "
-            "(got overtake=False: there is no overtaking to keep)"
-        )
+        raise RulesError("after_ruff_needs_overtake")
     if not r.trump_if_cannot_overtrump and not r.overtrump:
-        raise _clash(
-            "trump_if_cannot_overtrump=False (free discard when you cannot beat the trump) needs "
-            "overtrump=True (got overtrump=False: any trump will do, so nobody 'cannot overtrump')"
-        )
+        raise RulesError("discard_needs_overtrump")
     if r.scoring == "acik" and not r.partners:
-        raise _clash("scoring='acik' is the açık eşli scheme and needs partners=True")
+        raise RulesError("acik_partners")
     if r.scoring == "acik" and r.bidding != "auction":
-        raise _clash("scoring='acik' needs bidding='auction'")
+        raise RulesError("acik_auction")
     if r.scoring == "acik" and r.zero_trick_penalty != "none":
-        raise _clash(
-            f"scoring='acik' has its own rule for defenders (fewer than 2 tricks: − the bid), "
-            f"so it needs zero_trick_penalty='none' (got {r.zero_trick_penalty!r})"
-        )
+        raise RulesError("acik_penalty", penalty=r.zero_trick_penalty)
     if r.bidding == "kozmaca" and r.zero_trick_penalty != "none":
-        raise _clash(
-            f"bidding='kozmaca' scores every player against their own bid (no tricks is always "
-            f"down), so it needs zero_trick_penalty='none' (got {r.zero_trick_penalty!r})"
-        )
+        raise RulesError("kozmaca_penalty", penalty=r.zero_trick_penalty)
     if r.scoring == "sultan" and r.bidding == "none":
-        raise _clash("scoring='sultan' counts against a bid, so it cannot go with bidding='none'")
+        raise RulesError("sultan_needs_bids")
     if r.king and not (r.partners and r.bidding == "auction"):
-        raise _clash("king=True (bid 13 and take 13 wins the match) needs partners and an auction")
+        raise RulesError("king")
     if r.deals is None and r.target_score is None:
-        raise _clash("a match needs deals or target_score (both are null)")
+        raise RulesError("no_end")
     if r.tie == "last_deal_tricks" and r.deals is None:
-        raise _clash("tie='last_deal_tricks' is for matches of a fixed number of deals")
+        raise RulesError("tie_needs_deals")
 
 
 def _preset(name: str, **options: Any) -> Rules:

@@ -103,7 +103,7 @@ def _parse_rules(preset: str, options: Iterable[str]) -> Rules:
     for opt in options:
         key, sep, raw = opt.partition("=")
         if not sep:
-            raise RulesError(f"{opt!r}: write OPTION=VALUE")
+            raise RulesError("write_option", option=opt)
         changes[key.strip()] = _rule_value(raw.strip())
     return rules.replace(**changes) if changes else rules
 
@@ -119,7 +119,7 @@ def config_from_args(args: argparse.Namespace) -> ArenaConfig:
         rules = _parse_rules(args.preset, args.rule)
     except RulesError as e:
         raise ArenaError(
-            text("arena.bad_rule", lang, option=", ".join(args.rule), message=str(e))
+            text("arena.bad_rule", lang, option=", ".join(args.rule), message=e.text(lang))
         ) from e
     if args.deals < 1:
         raise ArenaError(text("arena.bad_deals", lang))

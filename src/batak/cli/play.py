@@ -233,7 +233,7 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
                 else Rules.preset(args.preset)
             )
         except RulesError as e:
-            return fail(con, lang, t("bad_rules", lang, message=str(e)))
+            return fail(con, lang, t("bad_rules", lang, message=e.text(lang)))
         match = Match(rules, seed=seed)
     players = match.rules.players
     human = args.seat

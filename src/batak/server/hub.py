@@ -496,7 +496,9 @@ class Hub:
         changes.pop("name", None)
         try:
             rules = Rules.preset(preset, **changes)
-        except (RulesError, TypeError, ValueError) as e:
+        except RulesError as e:
+            raise TableError("bad_rules", params={"detail": e}) from None
+        except (TypeError, ValueError) as e:
             raise TableError("bad_rules", params={"detail": str(e)}) from None
         seat = msg.get("seat")
         if seat is not None and seat >= rules.players:

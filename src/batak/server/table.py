@@ -71,10 +71,15 @@ class TableError(Exception):
         super().__init__(self.text("en"))
 
     def text(self, lang: str) -> str:
-        """The reason in ``lang`` (``en`` or ``tr``)."""
+        """The reason in ``lang``; a parameter that can say itself in a language (an engine
+        error such as :class:`~batak.rules.RulesError`) is said in ``lang`` too."""
         if self.message is not None:
             return self.message
-        return i18n.text(f"server.{self.key}", lang, **self.params)
+        params = {
+            k: v.text(lang) if callable(getattr(v, "text", None)) else v
+            for k, v in self.params.items()
+        }
+        return i18n.text(f"server.{self.key}", lang, **params)
 
 
 #: Names for bots at tables that do not label them (people's names, Turkish).
