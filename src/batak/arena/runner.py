@@ -47,23 +47,7 @@ from ..game import Game, IllegalMove, Phase
 from ..i18n import phase_name, text
 from ..rules import Rules
 
-__all__ = [
-    "ALL_SEEING",
-    "AllSeeingPlayer",
-    "ArenaConfig",
-    "ArenaError",
-    "check_spec",
-    "fast_solver_available",
-    "mean_ci",
-    "percentile",
-    "play_board",
-    "report_lines",
-    "run",
-    "seat_maps",
-    "summarize",
-    "t_quantile",
-    "write_plot",
-]
+# The public names are those :mod:`batak.arena` re-exports.
 
 #: The arena-only name of the cheating reference player.
 ALL_SEEING = "all-seeing"
