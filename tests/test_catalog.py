@@ -152,7 +152,7 @@ def literal(word: str, text: str) -> bool:
 def dynamic_keys(text: str) -> set[tuple[str, str]]:
     """(prefix, suffix) of keys built at run time: ``f"phase_{…}"`` or ``f"server.field_{…}"``
     in Python, ``"mode_" + m`` or ``"mode_" + m + "_help"`` in JavaScript."""
-    python = {(p, "") for p in re.findall(r"f\"(?:[\w.]*\.)?(\w+_)\{", text)}
+    python = {(p, "") for p in re.findall(r"f[\"'](?:[\w.]*\.)?(\w+_)\{", text)}
     js = set(re.findall(r"\"(\w+_)\"\s*\+\s*\w+(?:\s*\+\s*\"(\w+)\")?", text))
     return python | js
 

@@ -1,6 +1,6 @@
 """The ``batak`` command: play in the terminal, replay a record, explain the tables.
 
-``batak play`` puts you at a table with computer players (:mod:`batak.bots.baseline`), for a whole
+``batak play`` puts you at a table with computer players (:mod:`batak.bots`, any level), for a whole
 match under any preset. ``batak replay FILE`` shows a saved match move by move, and
 ``batak rules [NAME]`` lists the tables or explains one. Every text exists in Turkish and English
 (``--lang``; the default follows the locale).
@@ -54,6 +54,7 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     play.add_argument("--deals", type=int, default=None, metavar="N", help=t("help_deals", lang))
     play.add_argument("--load", default=None, metavar="FILE", help=t("help_load", lang))
     play.add_argument("--save", default=None, metavar="FILE", help=t("help_save", lang))
+    play.add_argument("--level", default="medium", metavar="LEVEL", help=t("help_level", lang))
 
     replay = sub.add_parser(
         "replay", help=t("help_replay", lang), description=t("help_replay", lang)
