@@ -119,6 +119,7 @@ AREAS: dict[str, tuple[tuple[str, ...], str]] = {
     "serve": (("cli/serve.py",), r"\b(?:h\(\s*\"|text\(\s*\"serve\.)(\w+)\""),
     "rules": (("explain.py",), r"\bt\(\s*\"(\w+)\""),
     "teach": (("bots/*.py",), r"\btext\(\s*\"teach\.(\w+)\""),
+    "review": (("bots/review.py",), r"\btext\(\s*\"review\.(\w+)\""),
     "web": (("web/static/*.js",), r"\bt\(\s*\"(\w+)\"(?!\s*\+)"),
 }
 #: Families whose keys are computed from the rules and the game, not written in the code.

@@ -438,3 +438,29 @@ def test_no_to_the_save_offer_saves_nothing(
         )
         assert code == 0
     assert list(tmp_path.iterdir()) == []
+
+
+def test_review_at_the_table_says_where_the_last_deal_lost_tricks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["play", "--seed", "3", "--deals", "2", "--lang", "tr"]
+    code, out, err = run(monkeypatch, capsys, args, "incele\n1\n" * 200)
+    assert code == 0, err
+    assert "Henüz biten bir el yok: incelenecek bir şey yok." in out  # during the first deal
+    assert "1. el inceleniyor" in out  # during the second
+    review = out.split("1. el inceleniyor", 1)[1]
+    assert "bütün eller açık oynansa" in review
+    assert "Bu elde lövelerin nerede kaybedildiğini görmek için" in out
+
+
+def test_replay_with_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    match = Match(Rules.preset("standard", deals=1), seed=4)
+    while not match.over:
+        match.play(match.legal_moves()[-1])
+    path = tmp_path / "r.json"
+    path.write_text(dumps(match), encoding="utf-8")
+    code, out, err = run(monkeypatch, capsys, ["replay", str(path), "--review", "--lang", "en"])
+    assert code == 0, err
+    assert "Reviewing deal 1" in out and "with every hand in view" in out

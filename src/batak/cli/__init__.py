@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..i18n import LANGS, default_lang
+from .analyse import add_analyse_parser, cmd_analyse
 from .arena import add_arena_parser, run_arena
 from .console import EXIT_OK, Console
 from .parser import Parser
@@ -41,7 +42,9 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     parser.add_argument(
         "--version", action="version", version=f"batak {__version__}", help=t("help_version", lang)
     )
-    sub = parser.add_subparsers(dest="command", metavar="{play,replay,rules,arena,serve,online}")
+    sub = parser.add_subparsers(
+        dest="command", metavar="{play,replay,analyse,rules,arena,serve,online}"
+    )
 
     def lang_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
@@ -63,10 +66,12 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     lang_option(replay)
     replay.add_argument("--deal", type=int, default=None, metavar="N", help=t("help_deal", lang))
     replay.add_argument("--step", action="store_true", help=t("help_step", lang))
+    replay.add_argument("--review", action="store_true", help=t("help_review", lang))
 
     rules = sub.add_parser("rules", help=t("help_rules", lang), description=t("help_rules", lang))
     rules.add_argument("name", nargs="?", default=None, metavar="NAME", help=t("help_name", lang))
     lang_option(rules)
+    add_analyse_parser(sub, lang, lang_option)
     add_arena_parser(sub, lang)
     add_serve_parser(sub, lang)
     from .online import add_online_parser
@@ -109,6 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_play(args, con, lang)
         if args.command == "replay":
             return cmd_replay(args, con, lang)
+        if args.command == "analyse":
+            return cmd_analyse(args, con, lang)
         if args.command == "arena":
             return run_arena(args)
         if args.command == "serve":

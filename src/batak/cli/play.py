@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import bots
 from ..bots import Player
+from ..bots.review import DealReview, review_deal, summary_lines
 from ..bots.teach import hint
 from ..explain import preset_summary
 from ..game import Game, IllegalMove, Phase
@@ -58,6 +59,7 @@ class PlaySession:
         self.human = human
         self.lang = lang
         self.players = players  # the computer seats' players
+        self.reviews: dict[int, DealReview] = {}  # deal number -> its review, made once
         self.save_path = save_path
         self.style = Style(con.out)
         self.labels = seat_labels(match.rules.players, human, lang)
@@ -113,7 +115,25 @@ class PlaySession:
         self.narrator.deal_result(game, row)
         self.con.say()
         self.con.lines(sheet_lines(self.match, self.labels, self.lang, self.style, self.short))
+        if game.tricks and not self.match.over:
+            self.con.say(t("review_hint", self.lang))
         self.autosave()
+
+    def review_last_deal(self) -> None:
+        """Where the last finished deal lost its tricks (the deal review)."""
+        finished = [g for g in self.match.games if g.phase is Phase.OVER and g.tricks]
+        if not finished:
+            self.con.say(t("no_review", self.lang))
+            return
+        game = finished[-1]
+        number = self.match.games.index(game) + 1
+        self.con.say(t("reviewing", self.lang, n=number))
+        review = self.reviews.get(number)
+        if review is None:
+            review = self.reviews[number] = review_deal(game)
+        self.con.lines(
+            summary_lines(review, self.labels, self.lang, you=self.human, card=self.style.card)
+        )
 
     # -- the human's turn
     def ask_move(self, game: Game) -> Move:
@@ -134,6 +154,9 @@ class PlaySession:
                 continue
             if word in ("last", "son"):
                 con.say(self.last_trick_text(game))
+                continue
+            if word in ("review", "incele"):
+                self.review_last_deal()
                 continue
             if word in ("hint", "ipucu", "!"):
                 suggestion = hint(view, lang=lang)
