@@ -768,13 +768,14 @@ class Hub:
             table_id = self.codes.get(code)
             if table_id is None:
                 table_id = await self.storage.table_id_by_code(code)
-                if table_id is None:  # unknown, or the room is over: its code expired
-                    now = self.clock.now()
-                    for lock, key in checks:
-                        lock.fail(key, now)
-                    raise TableError("no_table", "no_code", {"code": code})
-                # an adjourned room comes back; otherwise _table says why
-            by_code = True
+            known = self.tables.get(table_id or "")
+            if table_id is None or (known is not None and known.status == "over"):
+                # unknown, or the room is over: its code expired with the match
+                now = self.clock.now()
+                for lock, key in checks:
+                    lock.fail(key, now)
+                raise TableError("no_table", "no_code", {"code": code})
+            by_code = True  # an adjourned room comes back; a closed one: _table says so
         if not table_id:
             raise TableError("bad_message", "join_what")
         table = await self._table(table_id, conn)
