@@ -889,9 +889,11 @@ function seatHTML(seat) {
 function clockHTML(left, bank, decision) {
   const b = bank != null ? `<span class="bank">${esc(t("bank", { s: Math.round(bank) }))}</span>` : "";
   if (left == null) return b;
+  // the bar's width in steps of 5 %, as classes: the page's security policy allows no style
+  // attributes
   const pct = Math.max(0, Math.min(100, (100 * left) / decision));
   const low = left < 6 ? " low" : "";
-  return `<span class="bar${low}" role="timer" aria-label="${esc(t("clock", { s: Math.ceil(left) }))}"><span style="width:${pct.toFixed(1)}%"></span></span><span class="secs${low}">${esc(t("clock", { s: Math.ceil(left) }))}</span>${b}`;
+  return `<span class="bar${low}" role="timer" aria-label="${esc(t("clock", { s: Math.ceil(left) }))}"><span class="w${Math.round(pct / 5) * 5}"></span></span><span class="secs${low}">${esc(t("clock", { s: Math.ceil(left) }))}</span>${b}`;
 }
 
 function tickClocks() {
