@@ -74,7 +74,7 @@ def test_a_bots_clock_runs_like_a_persons_at_a_table_that_hides_its_bots(
     """Whose decision it is, a person's or a bot's, the clock says the same: running, with time
     left (a stopped clock was how to tell a bot's turn from a person's); and a move event has
     the same fields whoever made it."""
-    texts, info = _play(tmp_path, show_bots=False)
+    texts, _ = _play(tmp_path, show_bots=False)
     clocks = 0
     fields: dict[int, set[tuple[str, ...]]] = {}
     for text in texts:
