@@ -66,3 +66,29 @@ def test_a_table_that_shows_its_bots_labels_them(tmp_path: Path) -> None:
     assert [s["name"] for s in seats] == ["Ayşe", "Gizem", "Bot 3", "Bot 4"]
     assert seats[1]["away"] is True  # Gizem left: a bot plays her seat, and it says so
     assert seats[0]["host"] is True
+
+
+def test_a_bots_clock_runs_like_a_persons_at_a_table_that_hides_its_bots(
+    tmp_path: Path,
+) -> None:
+    """Whose decision it is, a person's or a bot's, the clock says the same: running, with time
+    left (a stopped clock was how to tell a bot's turn from a person's); and a move event has
+    the same fields whoever made it."""
+    texts, _ = _play(tmp_path, show_bots=False)
+    clocks = 0
+    fields: dict[int, set[tuple[str, ...]]] = {}
+    for text in texts:
+        msg = json.loads(text)
+        clock = msg.get("clock")
+        if clock is None or clock.get("seat") is None:
+            continue
+        clocks += 1
+        assert clock["running"] is True and clock["left"] is not None, clock
+        assert set(clock) == {"seat", "left", "running", "bank", "decision"}
+        ev = msg.get("event") or {}
+        if ev.get("kind") == "move" and ev.get("by") != "timeout":
+            keys = tuple(sorted(set(ev) - {"deal_over", "over", "id"}))
+            fields.setdefault(ev["seat"], set()).add(keys)
+    assert clocks > 20
+    # Ayşe (seat 0) is a person, seats 2 and 3 bots: their moves look alike
+    assert fields[0] == fields[2] == fields[3], fields

@@ -42,13 +42,15 @@ def set_name(page: Page, name: str) -> None:
     expect(page.locator("#name-input")).to_have_value(name)
     expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
     page.wait_for_function(
-        f"window.batak.state.player && window.batak.state.player.name === {json.dumps(name)}"
+        f"() => window.batak.state.player && window.batak.state.player.name === {json.dumps(name)}"
     )
 
 
 def settle(page: Page) -> None:
     """Wait until every move this page sent is acknowledged or refused."""
-    page.wait_for_function("window.batak.state.pending.size === 0")
+    # a function, not an expression: Playwright evaluates expressions with eval(), which the
+    # page's Content-Security-Policy forbids
+    page.wait_for_function("() => window.batak.state.pending.size === 0")
 
 
 def my_turn(page: Page) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -30,7 +31,7 @@ from .protocol import ProtocolError, error, parse
 from .storage import open_storage
 from .table import record_key
 
-__all__ = ["create_app", "origin_allowed"]
+__all__ = ["SECURITY_HEADERS", "allowed_origins", "create_app", "origin_allowed"]
 
 log = logging.getLogger("batak.server")
 
@@ -45,18 +46,91 @@ class RevalidatedStatic(StaticFiles):
         return response
 
 
-def origin_allowed(origin: str | None, host: str | None, config: ServerConfig) -> bool:
-    """Browsers send an Origin: it must be this server's own address or one allowed by name."""
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+
+
+def _origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of a URL, lower-cased, the default port left out (as browsers
+    write an ``Origin``)."""
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    netloc = parts.netloc.lower()
+    default = {"http": ":80", "https": ":443"}.get(scheme)
+    if default and netloc.endswith(default):
+        netloc = netloc[: -len(default)]
+    return f"{scheme}://{netloc}" if scheme and netloc else ""
+
+
+def allowed_origins(config: ServerConfig) -> frozenset[str]:
+    """The origins a browser's websocket may come from: the server's public address
+    (``--public-url``; without one, the loopback address printed at start, under any of the
+    loopback names), and those given with ``--allow-origin``. Never the request's own ``Host``
+    header, which a DNS-rebinding page controls."""
+    out = {_origin_of(o) for o in config.allowed_origins if o != "*"}
+    out.add(_origin_of(config.base_url))
+    if not config.public_url:
+        out.update(f"http://{name}:{config.port}" for name in LOOPBACK_NAMES)
+    out.discard("")
+    return frozenset(out)
+
+
+def origin_allowed(origin: str | None, config: ServerConfig) -> bool:
+    """Browsers send an Origin: it must be one of :func:`allowed_origins` (or the operator
+    allowed every origin with ``--allow-origin '*'``)."""
     if origin is None:
         return True  # not a browser (the Python client, a bot): nothing to protect
-    if "*" in config.allowed_origins or origin in config.allowed_origins:
+    if "*" in config.allowed_origins:
         return True
-    netloc = urlsplit(origin).netloc.lower()
-    if not netloc:
-        return False
-    if host and netloc == host.lower():
-        return True
-    return netloc == urlsplit(config.base_url).netloc.lower()
+    got = _origin_of(origin)
+    return bool(got) and got in allowed_origins(config)
+
+
+#: Headers on every HTTP answer. The web client keeps to the policy (a browser test checks that
+#: it plays with no violation reported): its own files only, no inline script, no event handler
+#: or style attribute, no framing by other pages, and only its own server to talk to.
+SECURITY_HEADERS: dict[str, str] = {
+    "Content-Security-Policy": "; ".join(
+        (
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self'",
+            "connect-src 'self'",
+            "font-src 'self'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        )
+    ),
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+}
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response (websockets pass)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.raw = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                names = {k.lower() for k, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in self.raw if k not in names]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette:
@@ -126,7 +200,7 @@ def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette
 
     async def ws_endpoint(websocket: WebSocket) -> None:
         origin = websocket.headers.get("origin")
-        if not origin_allowed(origin, websocket.headers.get("host"), config):
+        if not origin_allowed(origin, config):
             await websocket.close(code=1008, reason="origin not allowed")
             return
         await websocket.accept()
@@ -150,6 +224,7 @@ def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette
             WebSocketRoute("/ws", ws_endpoint),
         ],
         lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders)],
     )
     app.state.hub = hub
     return app

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,7 @@ from .protocol import dumps
 __all__ = ["Bucket", "Conn", "Player"]
 
 _ids = itertools.count(1)
+log = logging.getLogger("batak.server")
 
 
 @dataclass
@@ -84,11 +86,38 @@ class Conn:
                     self.sent += 1
                 finally:
                     self._queue.task_done()
-        except Exception:
-            self.closed = True
+        except Exception as e:
+            # A message that cannot be sent (one the socket cannot encode, or a socket that
+            # broke) must not leave a connection that looks alive but says nothing: close it,
+            # so that the client notices, reconnects and resyncs.
+            if not self.closed:
+                # a text the socket cannot encode is the server's fault (and worth a warning);
+                # a socket that went away is not
+                level = logging.WARNING if isinstance(e, UnicodeError) else logging.DEBUG
+                log.log(level, "connection %s: a send failed (%r); closing it", self.id, e)
+                self.closed = True
+                with contextlib.suppress(Exception):
+                    await self._close(1011, "send failed")
 
     def send(self, msg: dict[str, Any]) -> None:
-        self.send_text(dumps(msg))
+        try:
+            text = dumps(msg)
+        except (TypeError, ValueError) as e:  # a message JSON cannot carry: never half-sent
+            log.warning(
+                "connection %s: a %s message could not be encoded (%s); closing it",
+                self.id,
+                msg.get("type"),
+                e,
+            )
+            self._fail()
+            return
+        self.send_text(text)
+
+    def _fail(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(RuntimeError):  # no running loop: nothing to close
+                asyncio.get_running_loop().create_task(self._close(1011, "send failed"))
 
     def send_text(self, text: str) -> None:
         if self.closed:

@@ -17,13 +17,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .. import i18n
+from ..bots import LEVELS
 from ..moves import parse_move
 from ..rules import PRESETS, Rules, RulesError
 from .clock import Clock
 from .config import MODES, ServerConfig
 from .conn import Conn, Player
 from .guard import KeyedBuckets, Lockout
-from .protocol import PROTOCOL_VERSION, REACTIONS, error
+from .protocol import PROTOCOL_VERSION, REACTIONS, ROOM_LIMITS, error
 from .storage import EventRow, PlayerRow, Storage, StorageError, TableRow
 from .table import Table, TableError, record_path
 
@@ -703,17 +704,21 @@ class Hub:
             rules = Rules.preset(preset, **changes)
         except RulesError as e:
             raise TableError("bad_rules", params={"detail": e}) from None
-        except (TypeError, ValueError) as e:
+        except (TypeError, ValueError, KeyError, AttributeError) as e:
             raise TableError("bad_rules", params={"detail": str(e)}) from None
         seat = msg.get("seat")
         if seat is not None and seat >= rules.players:
             raise TableError("bad_seat", params={"last": rules.players - 1})
+        level = msg.get("bot_level")
+        if level is not None and level not in BOT_LEVELS:
+            raise TableError("bad_rules", "bad_bot_level", {"levels": ", ".join(BOT_LEVELS)})
         options = {
             "bots": msg.get("bots", True),
             "show_bots": msg.get("show_bots", True),
             "decision_seconds": msg.get("decision_seconds"),
-            "bot_level": msg.get("bot_level"),
+            "bot_level": level,
         }
+        room_limits(rules.to_dict() | options)
         kind = "public" if msg.get("public") else "private"
         self._room_allowed(conn)
         table = await self.new_table(
@@ -850,6 +855,19 @@ class Hub:
         table = await self._table(msg["table"])
         await table.call(lambda: table.leave(conn))
         self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
+
+
+#: The bot levels a room may ask for.
+BOT_LEVELS: tuple[str, ...] = LEVELS
+
+
+def room_limits(options: dict[str, Any]) -> None:
+    """Refuse a room whose options are out of :data:`ROOM_LIMITS`: one check for the options a
+    room would get, whether they came from ``create``'s own fields or its ``rules`` object."""
+    for name, (low, high) in ROOM_LIMITS.items():
+        value = options.get(name)
+        if value is not None and not low <= value <= high:
+            raise TableError("bad_rules", "option_limit", {"name": name, "low": low, "high": high})
 
 
 #: View phases in which a hint carries the hand's trick estimate per koz choice.

@@ -26,6 +26,7 @@ __all__ = [
     "CLIENT_TYPES",
     "PROTOCOL_VERSION",
     "REACTIONS",
+    "ROOM_LIMITS",
     "ProtocolError",
     "dumps",
     "error",
@@ -93,6 +94,13 @@ def _b(required: bool = False) -> Field:
 
 
 TABLE = _s(32)
+#: The one set of limits on a room's options, however they are set: ``create``'s own fields or
+#: its ``rules`` object (the hub checks the options a room would get, whichever way they came).
+ROOM_LIMITS: dict[str, tuple[int, int]] = {
+    "deals": (1, 50),
+    "target_score": (1, 10000),
+    "decision_seconds": (5, 600),
+}
 #: Every message type a client may send, with its fields.
 CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "hello": {
@@ -104,15 +112,15 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "ping": {"t": Field("any", required=False)},
     "lobby": {},
     "quick": {"mode": _s(16)},
-    "create": {
+    "create": {  # the ranges of a room's options: ROOM_LIMITS, checked by the hub
         "preset": _s(32, required=False),
         "rules": Field("obj", required=False),
-        "deals": _i(1, 50, required=False, nullable=True),
-        "target_score": _i(1, 10000, required=False, nullable=True),
+        "deals": _i(required=False, nullable=True),
+        "target_score": _i(required=False, nullable=True),
         "bots": _b(),
         "show_bots": _b(),
         "public": _b(),
-        "decision_seconds": _i(5, 600, required=False),
+        "decision_seconds": _i(required=False),
         "seat": _i(0, 3, required=False),
         "bot_level": _s(16, required=False),
     },
@@ -205,6 +213,7 @@ def parse(raw: str | bytes, max_bytes: int = 4096) -> dict[str, Any]:
         raise ProtocolError("bad_json", "json_deep") from None
     except ValueError as e:
         raise ProtocolError("bad_json", "not_json", {"detail": str(e)}) from None
+    _check_sound(msg)
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         raise ProtocolError("bad_message", "no_type")
     kind = msg["type"]
@@ -226,10 +235,49 @@ def parse(raw: str | bytes, max_bytes: int = 4096) -> dict[str, Any]:
     except ProtocolError as e:
         e.ref = ref
         raise
-    for value in msg.values():
-        if isinstance(value, float) and not math.isfinite(value):  # pragma: no cover
-            raise ProtocolError("bad_message", "not_finite", ref=ref)
     return msg
+
+
+#: The largest whole number a message may hold anywhere (what every JSON reader, a browser's
+#: included, reads exactly).
+MAX_SAFE_INT = 2**53
+
+
+def _check_sound(value: Any) -> None:
+    """Refuse a parsed JSON value that could not be sent back as it is: a string (or key) that
+    is not valid Unicode text (a lone surrogate such as ``"\\ud800"``, which no UTF-8 encoder
+    accepts), a number that is not finite (``1e999`` reads as infinity), or a whole number beyond
+    ``MAX_SAFE_INT``. Whatever passes can be stored, echoed and sent; walked without recursion
+    (the JSON reader's own depth limit applies first)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if not _is_text(v):
+                raise ProtocolError("bad_message", "bad_text")
+        elif isinstance(v, bool) or v is None:
+            continue
+        elif isinstance(v, int):
+            if abs(v) > MAX_SAFE_INT:
+                raise ProtocolError("bad_message", "too_large")
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                raise ProtocolError("bad_message", "not_finite")
+        elif isinstance(v, dict):
+            for k, item in v.items():
+                if not _is_text(k):
+                    raise ProtocolError("bad_message", "bad_text")
+                stack.append(item)
+        elif isinstance(v, list):
+            stack.extend(v)
+
+
+def _is_text(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def error(code: str, message: str, ref: Any = None, **extra: Any) -> dict[str, Any]:

@@ -897,7 +897,12 @@ class Table:
         self._cancel_timer()
         self.decision_seat = seat
         if self.seats[seat].botted:
-            self.deadline = None
+            # At a table that hides its bots, a bot's clock runs as a person's would (shown
+            # only: the bot moves after its own delay), so that a stopped clock does not say
+            # "a bot's turn".
+            self.deadline = (
+                self.clock.now() + self.decision_seconds + pause if self.hide_bots else None
+            )
             view = match.view(seat)
             self._timer = asyncio.get_running_loop().create_task(
                 self._bot_turn(epoch, seat, view, pause)

@@ -17,6 +17,7 @@ const S = {
   pingTimer: null,
   lastPong: 0,
   pending: new Map(), // move id → message, until acknowledged or refused
+  resent: new Set(), // ids of pending moves sent again after a reconnect
   lobby: null,
   catalog: null,
   table: null, // see newTable()
@@ -189,7 +190,7 @@ function onMessage(m) {
     case "welcome": return onWelcome(m);
     case "sync": return onSync(m);
     case "event": return onEvent(m);
-    case "ack": S.pending.delete(m.id); return;
+    case "ack": S.pending.delete(m.id); S.resent.delete(m.id); return;
     case "error": return onError(m);
     case "created": return go(`/table/${m.table}`, true);
     case "lobby": S.lobby = m; if (route().page === "lobby") renderLobbyTables(); return;
@@ -260,9 +261,12 @@ function onSync(m) {
   else T.view = null;
   setClock(m.clock);
   if (T.info.status === "over" && T.view) T.over = T.over || { totals: T.view.match.totals, winners: T.view.match.winners };
-  // moves sent before the connection dropped and never acknowledged: send them again
+  // moves sent before the connection dropped and never acknowledged: send them again, each
+  // with the version it was made at, so that the server applies it once if it arrived (a lost
+  // ack) and refuses it as stale if the decision it was made for has passed; never with the
+  // current version, which would play a card the player chose for another moment
   for (const [id, msg] of S.pending) {
-    if (msg.table === T.id) { msg.v = T.v; send(msg); } else S.pending.delete(id);
+    if (msg.table === T.id) { S.resent.add(id); send(msg); } else S.pending.delete(id);
   }
   render();
 }
@@ -304,7 +308,7 @@ function onEvent(m) {
   if (m.status) T.info.status = m.status;
   if (m.view) mergeView(m.view);
   setClock(m.clock);
-  if (m.event.id) S.pending.delete(m.event.id);
+  if (m.event.id) { S.pending.delete(m.event.id); S.resent.delete(m.event.id); }
   sideEffects(m.event, false);
   if (m.view || m.seats || m.status) renderTable();
 }
@@ -342,8 +346,15 @@ function sideEffects(ev, replay) {
 function onError(m) {
   const T = S.table;
   if (m.ref != null && S.pending.has(m.ref)) {
+    const move = S.pending.get(m.ref).move;
+    const resent = S.resent.has(m.ref);
     S.pending.delete(m.ref);
-    if (m.code === "stale" || m.code === "away") return; // the new view is on its way
+    S.resent.delete(m.ref);
+    if (m.code === "stale") { // made for a decision that has passed: dropped, and said so
+      notify(t(resent ? "move_dropped_reconnect" : "move_dropped", { move: moveText(move) }), "error");
+      return;
+    }
+    if (m.code === "away") return; // the new view is on its way
     if (T) {
       T.refused = m.message;
       renderPanel();
@@ -890,9 +901,11 @@ function seatHTML(seat) {
 function clockHTML(left, bank, decision) {
   const b = bank != null ? `<span class="bank">${esc(t("bank", { s: Math.round(bank) }))}</span>` : "";
   if (left == null) return b;
+  // the bar's width in steps of 5 %, as classes: the page's security policy allows no style
+  // attributes
   const pct = Math.max(0, Math.min(100, (100 * left) / decision));
   const low = left < 6 ? " low" : "";
-  return `<span class="bar${low}" role="timer" aria-label="${esc(t("clock", { s: Math.ceil(left) }))}"><span style="width:${pct.toFixed(1)}%"></span></span><span class="secs${low}">${esc(t("clock", { s: Math.ceil(left) }))}</span>${b}`;
+  return `<span class="bar${low}" role="timer" aria-label="${esc(t("clock", { s: Math.ceil(left) }))}"><span class="w${Math.round(pct / 5) * 5}"></span></span><span class="secs${low}">${esc(t("clock", { s: Math.ceil(left) }))}</span>${b}`;
 }
 
 function tickClocks() {
