@@ -34,3 +34,19 @@ def test_the_readme_starts_with_the_two_commands() -> None:
         "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"
     )
     assert text.index("```sh") < text.index("\n## ")
+
+
+def test_the_worked_bot_example_plays_in_the_arena(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/bots.md's example, as written there, plays legal moves against our medium player."""
+    from batak.arena import ArenaConfig, run
+
+    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    example = text.split("## A worked example", 1)[1]
+    code = re.search(r"```python\n(.*?)```", example, re.S)
+    assert code is not None
+    (tmp_path / "mybot.py").write_text(code.group(1), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = run(ArenaConfig(bots=("mybot:CheapWinner", "medium"), deals=4), jobs=1)
+    assert len(result["boards"]) == 4  # every move legal: an illegal one raises

@@ -49,6 +49,7 @@ CODES = documented_codes() - {"internal"}
 REPLIES = {
     "welcome",
     "logged_out",
+    "invited",
     "sync",
     "event",
     "ack",

@@ -25,6 +25,7 @@ from .. import __version__
 from ..i18n import LANGS, default_lang
 from .analyse import add_analyse_parser, cmd_analyse
 from .arena import add_arena_parser, run_arena
+from .bot import add_bot_parser, run_bot
 from .console import EXIT_OK, Console
 from .parser import Parser
 from .play import cmd_play
@@ -43,7 +44,7 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
         "--version", action="version", version=f"batak {__version__}", help=t("help_version", lang)
     )
     sub = parser.add_subparsers(
-        dest="command", metavar="{play,replay,analyse,rules,arena,serve,online}"
+        dest="command", metavar="{play,replay,analyse,rules,arena,serve,online,bot}"
     )
 
     def lang_option(p: argparse.ArgumentParser) -> None:
@@ -74,6 +75,7 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     add_analyse_parser(sub, lang, lang_option)
     add_arena_parser(sub, lang)
     add_serve_parser(sub, lang)
+    add_bot_parser(sub, lang)
     from .online import add_online_parser
 
     add_online_parser(sub, lang)
@@ -118,6 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_analyse(args, con, lang)
         if args.command == "arena":
             return run_arena(args)
+        if args.command == "bot":
+            return run_bot(args, lang)
         if args.command == "serve":
             return run_serve(args, lang)
         if args.command == "online":

@@ -294,9 +294,9 @@ class Client:
         return out
 
     async def wait_for(
-        self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10.0
+        self, pred: Callable[[dict[str, Any]], bool], timeout: float | None = 10.0
     ) -> dict[str, Any]:
-        """Read queued messages until one satisfies ``pred``."""
+        """Read queued messages until one satisfies ``pred`` (``timeout`` None: wait on)."""
 
         async def loop() -> dict[str, Any]:
             while True:
@@ -386,6 +386,18 @@ class Client:
         self.token = welcome["token"]
         self.player = welcome["player"]
         return welcome
+
+    async def register(self, username: str, password: str, *, bot: bool = False) -> dict[str, Any]:
+        """Make this connection's guest an account (``bot``: a bot account, marked as a bot at
+        every table)."""
+        return await self.request(
+            {"type": "register", "username": username, "password": password, "bot": bot}
+        )
+
+    async def invite(self, table: str, username: str) -> None:
+        """Ask an account that is online (a friend, or a bot account) to this waiting room: its
+        connections receive ``invited`` with the room's code."""
+        await self.request({"type": "invite", "table": table, "username": username})
 
     async def logout(self, *, everywhere: bool = False) -> dict[str, Any]:
         """End this session (``everywhere``: every session of the player, on every device);

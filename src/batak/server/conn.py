@@ -24,6 +24,7 @@ class Player:
     name: str
     account: str | None = None  # username when logged in to an account
     played: bool = False  # known to have sat at a table (stored: such a guest is kept)
+    bot_account: bool = False  # a program playing through the protocol, marked as a bot
 
 
 class Bucket:

@@ -110,6 +110,7 @@ class Hub:
             "register": self.on_register,
             "login": self.on_login,
             "logout": self.on_logout,
+            "invite": self.on_invite,
         }
 
     # ------------------------------------------------------------------ life
@@ -364,6 +365,7 @@ class Hub:
             if row is None:
                 return None
             player = self._known(row.id, row.name, row.username)
+            player.bot_account = row.is_bot
             self.players[h] = player
         return player
 
@@ -440,16 +442,21 @@ class Hub:
         digest = await self._password_job(self._hasher().hash, msg["password"])
         if await self.storage.player_by("username", username) is not None:
             raise TableError("username_unavailable")
+        bot = bool(msg.get("bot"))
         try:
             await self.storage.update_player(
-                conn.player.id, username=username, password_hash=digest
+                conn.player.id, username=username, password_hash=digest, is_bot=int(bot)
             )
         except StorageError:
             if await self.storage.player_by("username", username) is not None:
                 raise TableError("username_unavailable") from None  # taken meanwhile
             raise
         conn.player.account = username
-        self._reply(conn, {"type": "account", "username": username}, msg.get("ref"))
+        conn.player.bot_account = bot
+        reply: dict[str, Any] = {"type": "account", "username": username}
+        if bot:
+            reply["bot"] = True
+        self._reply(conn, reply, msg.get("ref"))
 
     async def on_login(self, conn: Conn, msg: dict[str, Any]) -> None:
         self._hasher()
@@ -475,6 +482,7 @@ class Hub:
         await self.storage.add_session(row.id, h)  # other devices keep their sessions
         player = self._known(row.id, row.name, row.username)
         player.account = row.username
+        player.bot_account = row.is_bot
         self.players[h] = player
         self._set_player(conn, player, h)
         conn.guest = None
@@ -850,6 +858,31 @@ class Hub:
     async def on_react(self, conn: Conn, msg: dict[str, Any]) -> None:
         table = await self._table(msg["table"])
         await table.call(lambda: table.react(conn, msg["reaction"]))
+
+    async def on_invite(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """The host of a room that waits for players invites an account by its username: each
+        of that player's connections gets ``invited`` with the room's code (how bot accounts,
+        and friends who are online, are asked to a table)."""
+        table = await self._table(msg["table"])
+        assert conn.player is not None
+        if conn.player.id != table.host:
+            raise TableError("not_host_invite")
+        if table.status != "waiting":
+            raise TableError("started")
+        row = await self.storage.player_by("username", msg["username"])
+        conns = self.online.get(row.id, set()) if row is not None else set()
+        if row is None or not conns:
+            raise TableError("not_online", params={"username": msg["username"]})
+        note = {
+            "type": "invited",
+            "table": table.id,
+            "code": table.code,
+            "from": conn.player.name,
+            "preset": table.rules.name,
+        }
+        for other in list(conns):
+            other.send(note)
+        self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
 
     async def on_leave(self, conn: Conn, msg: dict[str, Any]) -> None:
         table = await self._table(msg["table"])

@@ -142,9 +142,10 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "mytables": {},
     "leaderboard": {},
     "stats": {"player": _s(64, required=False)},
-    "register": {"username": _s(32), "password": _s(256)},
+    "register": {"username": _s(32), "password": _s(256), "bot": _b()},
     "login": {"username": _s(32), "password": _s(256)},
     "logout": {"everywhere": _b()},
+    "invite": {"table": TABLE, "username": _s(32)},
 }
 
 

@@ -44,6 +44,12 @@ class PlayerRow:
     created: float
     username: str | None = None
     password_hash: str | None = None
+    is_bot: bool = False  # an account registered as a bot (a program, marked as one everywhere)
+
+
+def _player_row(r: Sequence[Any]) -> PlayerRow:
+    pid, name, token_h, created, username, password_hash, is_bot = r
+    return PlayerRow(pid, name, token_h, created, username, password_hash, bool(is_bot))
 
 
 @dataclass
@@ -131,6 +137,9 @@ MIGRATIONS: list[list[str]] = [
         " SELECT token_hash, id, created, created FROM players",
         "ALTER TABLE players ADD COLUMN played INTEGER NOT NULL DEFAULT 0",
         "UPDATE players SET played = 1",  # everyone from before is kept
+    ],
+    [  # 2: bot accounts (people's own programs playing through the protocol)
+        "ALTER TABLE players ADD COLUMN is_bot INTEGER NOT NULL DEFAULT 0",
     ],
 ]
 
@@ -283,7 +292,7 @@ class Storage:
         """The player of a session (and the session is marked used now)."""
         touch = self._sql("UPDATE sessions SET used = ? WHERE token_hash = ?")
         sql = self._sql(
-            "SELECT p.id, p.name, s.token_hash, p.created, p.username, p.password_hash"
+            "SELECT p.id, p.name, s.token_hash, p.created, p.username, p.password_hash, p.is_bot"
             " FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?"
         )
 
@@ -291,7 +300,7 @@ class Storage:
             cur.execute(touch, (time.time(), token_hash))
             cur.execute(sql, (token_hash,))
             r = cur.fetchone()
-            return PlayerRow(*r) if r else None
+            return _player_row(r) if r else None
 
         return await self._call(job)
 
@@ -360,19 +369,19 @@ class Storage:
         if column not in ("id", "token_hash", "username"):
             raise ValueError(column)
         sql = self._sql(
-            "SELECT id, name, token_hash, created, username, password_hash FROM players "
+            "SELECT id, name, token_hash, created, username, password_hash, is_bot FROM players "
             f"WHERE {column} = ?"
         )
 
         def job(cur: Any) -> PlayerRow | None:
             cur.execute(sql, (value,))
             r = cur.fetchone()
-            return PlayerRow(*r) if r else None
+            return _player_row(r) if r else None
 
         return await self._call(job)
 
     async def update_player(self, player_id: str, **fields: Any) -> None:
-        allowed = {"name", "token_hash", "username", "password_hash"}
+        allowed = {"name", "token_hash", "username", "password_hash", "is_bot"}
         if not fields or set(fields) - allowed:
             raise ValueError(f"bad fields {fields}")
         cols = ", ".join(f"{k} = ?" for k in fields)

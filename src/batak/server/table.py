@@ -95,6 +95,7 @@ class Seat:
     name: str = ""
     bot: str | None = None  # a bot sits here for the whole match (its level)
     away: bool = False  # the person is gone and a bot plays for them
+    bot_account: bool = False  # the player here is a bot account (someone's program)
     conns: set[Conn] = field(default_factory=set)
     hold_task: asyncio.Task[None] | None = None
     hold_until: float | None = None
@@ -269,6 +270,7 @@ class Table:
                     self.others_came = True
             seat.name = data["name"]
             seat.bot = data.get("bot")
+            seat.bot_account = bool(data.get("bot_account"))
             seat.away = False
             if data["seat"] in self.sit_order:
                 self.sit_order.remove(data["seat"])
@@ -429,6 +431,7 @@ class Table:
                     "away": False,
                     "connected": None if s.empty else (bool(s.conns) if s.player else True),
                     "host": s.player is not None and s.player == self.host,
+                    "bot_account": s.bot_account,
                 }
                 for i, s in enumerate(self.seats)
             ]
@@ -441,6 +444,7 @@ class Table:
                 "away": s.away,
                 "connected": bool(s.conns) if s.player else None,
                 "host": s.player is not None and s.player == self.host,
+                "bot_account": s.bot_account,
             }
             for i, s in enumerate(self.seats)
         ]
@@ -550,7 +554,10 @@ class Table:
                 target = free[0]
             else:
                 raise TableError("full")
-            await self.emit("sit", {"seat": target, "player": pid, "name": conn.player.name})
+            sit: dict[str, Any] = {"seat": target, "player": pid, "name": conn.player.name}
+            if conn.player.bot_account:
+                sit["bot_account"] = True
+            await self.emit("sit", sit)
             mine = target
         elif mine is None and not spectate and seat is not None:
             raise TableError("started", "started_watch")

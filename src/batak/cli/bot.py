@@ -1,0 +1,142 @@
+"""``batak bot``: a computer player (one of ours, or your own) plays at a Batak server through
+the public protocol, as a bot account that the server marks as a bot at every table.
+
+It logs in to (or registers) a bot account, then sits at the room given with ``--join`` or
+waits to be invited (the room's host sends ``invite`` with the bot's username) and plays each
+match to the end with the clock, like a person would; ``--games N`` stops after N matches.
+``--player module:Class`` brings your own player (see docs/bots.md): anything with
+``choose(view) -> move``, which is given nothing but the seat's view.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import os
+import sys
+from typing import Any
+
+from .. import bots
+from ..i18n import LANGS
+from .text import t
+
+__all__ = ["add_bot_parser", "load_player", "run_bot", "serve_as_bot"]
+
+
+DAY = 86_400.0
+
+
+def add_bot_parser(sub: Any, lang: str) -> None:
+    p = sub.add_parser("bot", help=t("help_bot", lang), description=t("help_bot", lang))
+    p.add_argument("url", nargs="?", default="http://127.0.0.1:8000", help=t("help_bot_url", lang))
+    p.add_argument("--username", required=True, help=t("help_bot_username", lang))
+    p.add_argument("--password", default=None, help=t("help_bot_password", lang))
+    who = p.add_mutually_exclusive_group()
+    who.add_argument(
+        "--level", default="medium", choices=bots.LEVELS, help=t("help_bot_level", lang)
+    )
+    who.add_argument(
+        "--player", default=None, metavar="MODULE:CLASS", help=t("help_bot_player", lang)
+    )
+    p.add_argument("--join", default=None, metavar="CODE", help=t("help_bot_join", lang))
+    p.add_argument("--games", type=int, default=None, metavar="N", help=t("help_bot_games", lang))
+    p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
+
+
+def load_player(spec: str) -> bots.Player:
+    """``module:Class`` -> an instance (made with ``seed=None``), which must have ``choose``."""
+    module_name, _, class_name = spec.partition(":")
+    if not module_name or not class_name:
+        raise ValueError(spec)
+    cls = getattr(importlib.import_module(module_name), class_name)
+    player = cls(seed=None)
+    if not callable(getattr(player, "choose", None)):
+        raise TypeError(spec)
+    return player  # type: ignore[no-any-return]
+
+
+def _ws_url(url: str) -> str:
+    if "://" not in url:
+        url = "http://" + url
+    url = url.replace("https://", "wss://", 1).replace("http://", "ws://", 1).rstrip("/")
+    return url if url.endswith("/ws") else url + "/ws"
+
+
+async def serve_as_bot(
+    url: str,
+    username: str,
+    password: str,
+    player: bots.Player,
+    *,
+    join: str | None = None,
+    games: int | None = None,
+    say: Any = print,
+    lang: str = "en",
+) -> int:
+    """Log in (or register) the bot account, then play: the room ``join`` once, or each room the
+    bot is invited to, until ``games`` matches are over. Returns the number of matches played."""
+    from ..server.client import Client, ServerError
+
+    within = getattr(player, "choose_within", None)
+
+    def choose(view: dict[str, Any]) -> str:
+        if within is not None:  # a player that can stop early thinks about a second
+            return str(within(view, 1.0))
+        return player.choose(view)
+
+    played = 0
+    async with Client(_ws_url(url), name=username, lang=lang) as c:
+        try:
+            await c.login(username, password)
+        except ServerError as e:
+            if e.code not in ("bad_login",):
+                raise
+            await c.register(username, password, bot=True)
+        say(t("bot_ready", lang, name=username))
+        while games is None or played < games:
+            if join is not None:
+                code = join
+            else:
+                invite = await c.wait_for(lambda m: m.get("type") == "invited", timeout=None)
+                code = invite["code"]
+                say(t("bot_invited", lang, by=invite.get("from", "?"), code=code))
+            state = await c.join(code=code)
+            final = await c.play(state.id, choose, timeout=DAY)
+            played += 1
+            say(t("bot_played", lang, n=played, table=final.id))
+            if join is not None:
+                break
+    return played
+
+
+def run_bot(args: argparse.Namespace, lang: str) -> int:
+    password = args.password or os.environ.get("BATAK_BOT_PASSWORD")
+    if not password:
+        sys.stderr.write(t("error", lang, message=t("bot_no_password", lang)) + "\n")
+        return 2
+    try:
+        player = load_player(args.player) if args.player else bots.get(args.level)
+    except (ImportError, AttributeError, ValueError, TypeError) as e:
+        sys.stderr.write(
+            t("error", lang, message=t("bot_bad_player", lang, spec=args.player, why=str(e))) + "\n"
+        )
+        return 2
+    try:
+        asyncio.run(
+            serve_as_bot(
+                args.url,
+                args.username,
+                password,
+                player,
+                join=args.join,
+                games=args.games,
+                lang=lang,
+            )
+        )
+    except KeyboardInterrupt:
+        return 130
+    except (OSError, ConnectionError) as e:
+        sys.stderr.write(t("error", lang, message=str(e)) + "\n")
+        return 1
+    return 0

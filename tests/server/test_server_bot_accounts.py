@@ -1,0 +1,122 @@
+"""Bring your own bot: a program plays at a real server as a bot account (``batak bot``), is
+invited to a room by its host, plays the match to the end, and is marked as a bot at every
+table, also at one that hides its house bots. A player written outside the package plays too."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import ServerThread, fast_config
+
+from batak.cli import main
+from batak.cli.bot import load_player, serve_as_bot
+from batak.server.client import Client, ServerError
+
+
+class LowestCard:
+    """A bot author's first player: the last legal move (the lowest card, or pass)."""
+
+    name = "lowest"
+
+    def __init__(self, *, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict[str, Any]) -> str:
+        return str(view["legal_moves"][-1])
+
+
+def test_an_invited_bot_account_plays_a_match_and_is_marked_as_a_bot(tmp_path: Path) -> None:
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> None:
+            lines: list[str] = []
+            bot = asyncio.create_task(
+                serve_as_bot(
+                    srv.url, "robot", "uzun-bir-parola", LowestCard(), games=1, say=lines.append
+                )
+            )
+            host = Client(srv.url, name="Ayşe")
+            await host.connect()
+            _, table = await host.create(preset="standard", deals=1, show_bots=False)
+            for _ in range(100):  # the bot logs in (registers the first time)
+                try:
+                    await host.invite(table.id, "robot")
+                    break
+                except ServerError as e:
+                    assert e.code == "not_online"
+                    await asyncio.sleep(0.05)
+            def seated() -> int:
+                return sum(bool(s["name"]) for s in host.tables[table.id].info["seats"])
+
+            await host.until(lambda: seated() == 2)
+            seats = host.tables[table.id].info["seats"]
+            marked = [s for s in seats if s.get("bot_account")]
+            assert [s["name"] for s in marked] == ["robot"]
+            await host.start(table.id)
+            final = await host.play(table.id, timeout=120)
+            assert final.over
+            assert await asyncio.wait_for(bot, 60) == 1
+            assert lines[0] == "Bot account robot is online." and "Match 1 over" in lines[-1]
+            # at a table that hides its house bots, the bot account is still marked as one
+            assert [s["bot"] for s in final.info["seats"]] == [None] * 4
+            assert sum(bool(s.get("bot_account")) for s in final.info["seats"]) == 1
+            # a second run logs in to the same account (no second registration)
+            again = Client(srv.url, name="x")
+            await again.connect()
+            welcome = await again.login("robot", "uzun-bir-parola")
+            assert welcome["player"]["name"]
+            await again.close()
+            await host.close()
+
+        asyncio.run(main_())
+
+
+def test_only_the_host_invites_and_only_someone_online(tmp_path: Path) -> None:
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> None:
+            host = Client(srv.url, name="H", lang="tr")
+            other = Client(srv.url, name="O")
+            for c in (host, other):
+                await c.connect()
+            created, table = await host.create(preset="standard")
+            with pytest.raises(ServerError) as e:
+                await host.invite(table.id, "nobody")
+            assert e.value.code == "not_online" and "çevrim içi değil" in e.value.message
+            await other.join(code=created["code"])
+            await other.request({"type": "register", "username": "ozan", "password": "12345678"})
+            with pytest.raises(ServerError) as e:
+                await other.invite(table.id, "ozan")
+            assert e.value.code == "not_host_invite"
+            await host.invite(table.id, "ozan")  # a person can be invited too
+            note = await other.wait_for(lambda m: m.get("type") == "invited", 5)
+            assert note["code"] == created["code"] and note["from"] == "H"
+            for c in (host, other):
+                await c.close()
+
+        asyncio.run(main_())
+
+
+def test_a_player_from_outside_the_package_is_loaded_by_name() -> None:
+    player = load_player(f"{__name__}:LowestCard")
+    assert player.choose({"legal_moves": ["pass", "bid 4"]}) == "bid 4"
+    with pytest.raises((ValueError, ImportError, AttributeError)):
+        load_player("no_such_module_here:Bot")
+
+
+def test_batak_bot_without_a_password_says_what_is_missing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("BATAK_BOT_PASSWORD", raising=False)
+    monkeypatch.setattr(sys, "argv", ["batak"])
+    assert main(["bot", "--username", "robot", "--lang", "tr"]) == 2
+    assert "bot hesabı için şifre gerekir" in capsys.readouterr().err
+    assert main(["bot", "--username", "r", "--password", "12345678", "--player", "nope"]) == 2
+    assert "cannot load the player 'nope'" in capsys.readouterr().err
