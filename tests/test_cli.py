@@ -15,6 +15,7 @@ import pytest
 from batak import Game, Match, Rules
 from batak.bots.baseline import choose
 from batak.cli import main
+from batak.cli.parser import rules_with_options
 from batak.record import RecordError, dumps, loads
 
 ALL_PRESETS = Rules.preset_names()
@@ -422,3 +423,44 @@ def test_no_to_the_save_offer_saves_nothing(
         )
         assert code == 0
     assert list(tmp_path.iterdir()) == []
+
+
+# docs/rules.md §10: every table variant can be played from the terminal
+PLAY_OPTIONS = [
+    ("standard", ["must_trump=false"]),
+]
+
+
+@pytest.mark.parametrize(("preset", "options"), PLAY_OPTIONS)
+def test_play_with_table_options(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    preset: str,
+    options: list[str],
+) -> None:
+    """``batak play --option NAME=VALUE`` plays a whole match under the changed table, and the
+    saved record keeps the option's value."""
+    path = tmp_path / "m.json"
+    args = ["play", "--preset", preset, "--seed", "3", "--deals", "1", "--save", str(path)]
+    for o in options:
+        args += ["--option", o]
+    code, out, err = run(monkeypatch, capsys, [*args, "--lang", "en"], "1\n" * 3000)
+    assert code == 0, err
+    assert "The match is over." in out
+    rules = loads(path.read_text(encoding="utf-8")).rules
+    for o in options:
+        key, _, raw = o.partition("=")
+        assert getattr(rules, key) == getattr(rules_with_options(preset, [o]), key)
+        assert json.dumps(getattr(rules, key)) == raw or str(getattr(rules, key)) == raw
+
+
+def test_play_refuses_a_clashing_option_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["play", "--option", "must_trump=false", "--option", "trump_if_cannot_overtrump=false"]
+    code, _, err = run(monkeypatch, capsys, [*args, "--lang", "tr"])
+    assert code == 2
+    assert "must_trump=True gerekir" in err
+    code, _, err = run(monkeypatch, capsys, ["play", "--option", "must_trump", "--lang", "en"])
+    assert code == 2 and "must_trump" in err

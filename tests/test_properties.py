@@ -210,7 +210,7 @@ def oracle_legal(rules: Rules, game: Game, seat: int) -> set[str]:
                 return {str(c) for c in higher}
         return {str(c) for c in follow}
     trumps = [c for c in hand if trump is not None and c.suit == trump]
-    if trumps:  # 4. must trump
+    if trumps and rules.must_trump:  # 4. must trump (unless the table says a void is free)
         on_table = [int(c.rank) for c in table if c.suit == trump]
         # overtrump, a setting apart from overtake (CetinsGame: "büyük koz zorunluluğu")
         if on_table and rules.overtrump:
@@ -477,6 +477,7 @@ OPTION_NAMES = (
     "overtake_after_ruff",
     "overtrump",
     "trump_if_cannot_overtrump",
+    "must_trump",
     "trump_lead",
     "broken_by",
 )
@@ -485,6 +486,7 @@ VARIANT_FLAGS = st.fixed_dictionaries(
         "overtake_after_ruff": st.booleans(),
         "overtrump": st.booleans(),
         "trump_if_cannot_overtrump": st.booleans(),
+        "must_trump": st.booleans(),
         "trump_lead": st.sampled_from(["after_broken", "any_time"]),
         "broken_by": st.sampled_from(["any_trump", "ruff"]),
     }
@@ -493,12 +495,13 @@ VARIANT_FLAGS = st.fixed_dictionaries(
 
 def honourable(overtake: bool, flags: dict[str, object]) -> dict[str, object]:
     """The flips as a table the rules accept: an option that only qualifies a switched-off one
-    (overtake_after_ruff without overtake, a free discard without overtrump) is refused, so it
-    is left off here; every other combination, overtake off with overtrump on included, stays."""
+    (overtake_after_ruff without overtake, a free discard without overtrump or without a
+    compulsory trump) is refused, so it is left off here; every other combination, overtake off
+    with overtrump on included, stays."""
     out = dict(flags)
     if not overtake:
         out["overtake_after_ruff"] = False
-    if not out["overtrump"]:
+    if not out["overtrump"] or not out["must_trump"]:
         out["trump_if_cannot_overtrump"] = True
     return out
 

@@ -1264,3 +1264,49 @@ def test_explicit_dealer_wins_and_stays_deterministic():
         m = batak.Match(name, seed=4, dealer=2)
         assert m.first_dealer == 2 and m.game.dealer == 2
     assert batak.Match("standard", seed=4).first_dealer == 0  # the default stays seat 0
+
+
+# ---------------------------------------------------------------------------- table variants
+# docs/rules.md §10: variants beyond the five guides, from other Batak programs and Turkish home
+# tables. Every preset keeps the reading of its guide: each new option's default is the guides'.
+
+
+def test_variant_defaults_keep_every_preset():
+    """docs/rules.md §10: the new options' defaults are the guides' rules, so no preset changes."""
+    for name in ALL_PRESETS:
+        r = Rules.preset(name)
+        assert r.must_trump is True
+
+
+def test_no_compulsory_trump_lets_a_void_player_discard():
+    """docs/rules.md §10, must_trump off (other programs' "koz zorunlu değil", home tables): void
+    in the suit led, any card may be played, a trump or a discard; following suit and the lead
+    rules are unchanged."""
+    r = Rules.preset("standard", must_trump=False)
+    g = to_play(r, ["AH 2C 3C", "2S 3D 4D", "4H 5D 6D", "7H 8D 9D"])
+    g.play("AH")
+    assert legal(g) == ["2S", "4D", "3D"]
+    g.play("3D")
+    assert legal(g) == ["4H"]  # seat 2 still follows suit
+    play_all(g, "4H 7H")
+    assert g.last_trick is not None and g.last_trick.winner == 0
+
+
+def test_no_compulsory_trump_any_card_after_a_ruff_too():
+    """docs/rules.md §10, must_trump off: with a trump already on the table a void player may
+    still discard, or trump low (overtrumping binds only those who must trump)."""
+    r = Rules.preset("standard", must_trump=False)
+    g = to_play(r, OVERTRUMP_HANDS)
+    play_all(g, "AH 5S")
+    assert legal(g) == ["9S", "3S", "2D"]
+    g.play("3S")
+    assert g.current_trick[-1][1] == Card.parse("3S")
+
+
+def test_no_compulsory_trump_refuses_a_free_discard_setting():
+    """docs/rules.md §10: trump_if_cannot_overtrump only qualifies a compulsory trump; with
+    must_trump off it is refused rather than quietly ignored."""
+    with pytest.raises(batak.RulesError) as info:
+        Rules.preset("standard", must_trump=False, trump_if_cannot_overtrump=False)
+    assert info.value.code == "discard_needs_must_trump"
+    assert "must_trump" in info.value.text("tr")

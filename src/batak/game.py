@@ -156,6 +156,7 @@ class Game:
         "_lead_restricted",
         "_lead_suit",
         "_legal_mask",
+        "_must_trump",
         "_n",
         "_overtake",
         "_overtake_after_ruff",
@@ -226,6 +227,7 @@ class Game:
         self._overtake_after_ruff = r.overtake_after_ruff
         self._overtrump = r.overtrump  # apart from overtake (docs/rules.md, Compulsory play)
         self._trump_if_cannot = r.trump_if_cannot_overtrump
+        self._must_trump = r.must_trump  # False: a void player may play any card
         self._break_on_lead = r.broken_by == "any_trump"
         self._tricks_won = [0] * n
         self._trick_cards: list[int] = []
@@ -398,7 +400,7 @@ class Game:
                     higher = hs & _above(self._hi_led)
                     if higher:
                         mask = higher
-            elif trump >= 0 and h & SUIT_MASKS[trump]:
+            elif trump >= 0 and h & SUIT_MASKS[trump] and self._must_trump:
                 ht = h & SUIT_MASKS[trump]
                 mask = ht
                 if self._ruffed and self._overtrump:

@@ -91,6 +91,7 @@ class Rules:
     overtake_after_ruff: bool = False  # still overtake in the led suit after someone ruffed
     overtrump: bool = True  # beat a trump already in the trick if you can (apart from overtake)
     trump_if_cannot_overtrump: bool = True  # void and cannot beat the trump: still play a trump
+    must_trump: bool = True  # void in the suit led: play a trump if you hold one (False: any card)
     trump_lead: TrumpLead = "after_broken"  # when trumps may be led
     broken_by: BrokenBy = "ruff"  # what breaks trumps: any trump played, or a ruff only
     # -- scoring -------------------------------------------------------------------------
@@ -186,6 +187,7 @@ _BOOLS = (
     "overtake_after_ruff",
     "overtrump",
     "trump_if_cannot_overtrump",
+    "must_trump",
     "overtricks_count",
     "king",
 )
@@ -239,6 +241,8 @@ def _validate(r: Rules) -> None:
         raise RulesError("after_ruff_needs_overtake")
     if not r.trump_if_cannot_overtrump and not r.overtrump:
         raise RulesError("discard_needs_overtrump")
+    if not r.must_trump and not r.trump_if_cannot_overtrump:
+        raise RulesError("discard_needs_must_trump")
     if r.scoring == "acik" and not r.partners:
         raise RulesError("acik_partners")
     if r.scoring == "acik" and r.bidding != "auction":
