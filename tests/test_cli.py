@@ -428,6 +428,7 @@ def test_no_to_the_save_offer_saves_nothing(
 # docs/rules.md §10: every table variant can be played from the terminal
 PLAY_OPTIONS = [
     ("standard", ["must_trump=false"]),
+    ("zipi-kitty", ["first_lead=after_dealer"]),
 ]
 
 

@@ -142,9 +142,10 @@ def trick_winner(cards: list[Card] | tuple[Card, ...], trump: Suit | None) -> in
 
 
 def first_leader(game: Game) -> int:
-    """RULES.md: the bidder leads the first trick; in Koz Maça the seat after the dealer."""
+    """RULES.md: the bidder leads the first trick; in Koz Maça the seat after the dealer; with
+    first_lead='after_dealer' (docs/rules.md §10) the seat after the dealer in an auction too."""
     r = game.rules
-    if r.bidding == "auction":
+    if r.bidding == "auction" and r.first_lead == "bidder":
         assert game.contract is not None
         return game.contract.bidder
     return (game.dealer + 1) % r.players

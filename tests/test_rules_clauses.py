@@ -1276,6 +1276,7 @@ def test_variant_defaults_keep_every_preset():
     for name in ALL_PRESETS:
         r = Rules.preset(name)
         assert r.must_trump is True
+        assert r.first_lead == "bidder"
 
 
 def test_no_compulsory_trump_lets_a_void_player_discard():
@@ -1310,3 +1311,36 @@ def test_no_compulsory_trump_refuses_a_free_discard_setting():
         Rules.preset("standard", must_trump=False, trump_if_cannot_overtrump=False)
     assert info.value.code == "discard_needs_must_trump"
     assert "must_trump" in info.value.text("tr")
+
+
+@pytest.mark.parametrize("preset", ["standard", "sultan-esli", "zipi-kitty", "esli-acik"])
+def test_first_lead_after_the_dealer(preset):
+    """docs/rules.md §10, first_lead='after_dealer' (home tables and some programs: "ilk löveyi
+    dağıtanın sağındaki açar"): after the auction the seat after the dealer leads the first
+    trick, whoever holds the contract; later tricks are led by their winner as always."""
+    r = Rules.preset(preset, first_lead="after_dealer")
+    g = Game(r, seed=11, dealer=1)
+    while g.phase is batak.Phase.BIDDING:
+        g.play(g.legal_moves()[-1] if not g.auction else "pass")  # seat 2 bids the maximum
+    assert g.contract is not None and g.contract.bidder == 2
+    while g.phase is not batak.Phase.PLAY:
+        g.play(g.legal_moves()[0])
+    assert g.to_move == 2  # the seat after dealer 1 is the bidder here: try another dealer
+    g = Game(r, seed=11, dealer=0)
+    g.play(g.legal_moves()[-1])  # seat 1 bids the maximum and holds the contract
+    while g.phase is not batak.Phase.PLAY:
+        g.play(g.legal_moves()[0])
+    assert g.contract is not None and g.contract.bidder == 1 and g.to_move == 1
+    g = Game(r, seed=11, dealer=r.players - 1)
+    g.play("pass")
+    g.play(g.legal_moves()[-1])  # seat 1 bids the maximum; seat 0 leads
+    while g.phase is not batak.Phase.PLAY:
+        g.play(g.legal_moves()[0])
+    assert g.contract is not None and g.contract.bidder == 1 and g.to_move == 0
+
+
+def test_first_lead_after_dealer_is_for_auctions():
+    """docs/rules.md §10: without an auction the seat after the dealer leads already."""
+    with pytest.raises(batak.RulesError) as info:
+        Rules.preset("sultan-kozmaca", first_lead="after_dealer")
+    assert info.value.code == "first_lead_auction"

@@ -576,11 +576,18 @@ class Game:
             return
         self._after_bury()
 
+    def _first_leader(self) -> int:
+        """Who leads the first trick after an auction: the bidder, or the seat after the dealer
+        (``rules.first_lead``)."""
+        if self.rules.first_lead == "after_dealer":
+            return (self.dealer + 1) % self._n
+        return self._contract_bidder
+
     def _after_bury(self) -> None:
         r = self.rules
         if r.fixed_trump is not None:
             self._trump = r.fixed_trump.ordinal
-            self._start_play(self._contract_bidder)
+            self._start_play(self._first_leader())
         else:
             self.phase = Phase.TRUMP
             self._to_move = self._contract_bidder
@@ -602,7 +609,7 @@ class Game:
 
     def _choose_trump(self, suit: Suit) -> None:
         self._trump = suit.ordinal
-        self._start_play(self._contract_bidder)
+        self._start_play(self._first_leader())
 
     def _start_play(self, leader: int) -> None:
         self.phase = Phase.PLAY

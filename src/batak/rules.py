@@ -37,6 +37,7 @@ Direction = Literal["counterclockwise", "clockwise"]
 ZeroTrick = Literal["none", "scheme", "min_bid", "bid"]
 LastTrick = Literal["deal", "any_time"]
 FirstDealer = Literal["random", "first_seated"]
+FirstLead = Literal["bidder", "after_dealer"]
 
 
 class RulesError(ValueError):
@@ -86,6 +87,7 @@ class Rules:
     max_bid: int = 13
     all_pass: AllPass = "dealer_takes_min"
     fixed_trump: Suit | None = None  # Suit.SPADES in Koz Maça; None = the bidder names it
+    first_lead: FirstLead = "bidder"  # who leads the first trick after an auction
     # -- compulsory play -----------------------------------------------------------------
     overtake: bool = True  # yükseltme: beat the highest card of the suit led if you can
     overtake_after_ruff: bool = False  # still overtake in the led suit after someone ruffed
@@ -179,6 +181,7 @@ _LITERALS: dict[str, tuple[Any, ...]] = {
     "zero_trick_penalty": get_args(ZeroTrick),
     "last_trick": get_args(LastTrick),
     "first_dealer": get_args(FirstDealer),
+    "first_lead": get_args(FirstLead),
 }
 _BOOLS = (
     "partners",
@@ -231,6 +234,8 @@ def _validate(r: Rules) -> None:
         raise RulesError("kitty_auction", kitty_size=r.kitty_size, bidding=r.bidding)
     if r.bidding != "auction" and r.fixed_trump is None:
         raise RulesError("no_trump_namer", bidding=r.bidding)
+    if r.first_lead != "bidder" and r.bidding != "auction":
+        raise RulesError("first_lead_auction", bidding=r.bidding)
     if r.bidding == "kozmaca" and r.partners:
         raise RulesError("kozmaca_partners")
     if not 1 <= r.min_bid <= r.max_bid <= r.hand_size:

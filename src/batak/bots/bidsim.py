@@ -372,6 +372,8 @@ class BidSim:
         self.memo: dict[tuple[int, int, int, int], int] = {}
         self.table: Any = _solver.new_table(16) if self.solve_at else None
         self.strength: dict[tuple[int, int], float] = {}
+        # who leads the first trick when the contract holder does not (rules.first_lead)
+        self.first = (t.dealer + 1) % t.n if t.rules.first_lead == "after_dealer" else None
 
     def my_side(self) -> int:
         return sum(1 << s for s in self.rules.team_of(self.seat))
@@ -380,7 +382,8 @@ class BidSim:
     def tricks(self, w: int, declarer: int, trump: int, bury: int = -1) -> int:
         """The seat's side's tricks in world ``w`` when ``declarer`` holds the contract with
         ``trump`` (in kitty batak it takes the kitty and buries ``bury``, a mask, or by
-        :func:`quick_bury` when -1) and leads."""
+        :func:`quick_bury` when -1) and leads (or the seat after the dealer leads, as
+        ``rules.first_lead`` says)."""
         key = (w, declarer, trump, bury)
         got = self.memo.get(key)
         if got is not None:
@@ -405,7 +408,7 @@ class BidSim:
         value = playout(
             hands,
             trump,
-            declarer,
+            declarer if self.first is None else self.first,
             self.my_side(),
             rules,
             solve_at=self.solve_at,
