@@ -1277,6 +1277,7 @@ def test_variant_defaults_keep_every_preset():
         r = Rules.preset(name)
         assert r.must_trump is True
         assert r.first_lead == "bidder"
+        assert r.redeal_dealer == "same"
 
 
 def test_no_compulsory_trump_lets_a_void_player_discard():
@@ -1344,3 +1345,25 @@ def test_first_lead_after_dealer_is_for_auctions():
     with pytest.raises(batak.RulesError) as info:
         Rules.preset("sultan-kozmaca", first_lead="after_dealer")
     assert info.value.code == "first_lead_auction"
+
+
+@pytest.mark.parametrize(("who", "step"), [("same", 0), ("next", 1)])
+def test_redeal_dealer(who, step):
+    """docs/rules.md §10, redeal_dealer: after all pass and a throw-in (all_pass='redeal') the
+    same dealer deals again (the project's reading of CetinsGame's "kartlar toplanıp yeniden
+    dağıtılır") or, at many home tables and in some programs, the deal passes to the next
+    dealer as after any deal. The thrown-in deal is still not scored."""
+    r = Rules.preset("cetinsgame-ihaleli", all_pass="redeal", redeal_dealer=who)
+    m = batak.Match(r, seed=5, dealer=2)
+    for _ in range(4):
+        m.play("pass")
+    assert m.sheet[-1].redeal and m.sheet[-1].scores is None
+    assert m.game.dealer == (2 + step) % 4
+    assert m.game.to_move == (3 + step) % 4
+
+
+def test_redeal_dealer_needs_a_redeal():
+    """docs/rules.md §10: redeal_dealer qualifies all_pass='redeal' and is refused without it."""
+    with pytest.raises(batak.RulesError) as info:
+        Rules.preset("standard", redeal_dealer="next")
+    assert info.value.code == "redeal_dealer"

@@ -38,6 +38,7 @@ ZeroTrick = Literal["none", "scheme", "min_bid", "bid"]
 LastTrick = Literal["deal", "any_time"]
 FirstDealer = Literal["random", "first_seated"]
 FirstLead = Literal["bidder", "after_dealer"]
+RedealDealer = Literal["same", "next"]
 
 
 class RulesError(ValueError):
@@ -86,6 +87,7 @@ class Rules:
     min_bid: int = 4
     max_bid: int = 13
     all_pass: AllPass = "dealer_takes_min"
+    redeal_dealer: RedealDealer = "same"  # all_pass="redeal": the same dealer deals again, or next
     fixed_trump: Suit | None = None  # Suit.SPADES in Koz Maça; None = the bidder names it
     first_lead: FirstLead = "bidder"  # who leads the first trick after an auction
     # -- compulsory play -----------------------------------------------------------------
@@ -182,6 +184,7 @@ _LITERALS: dict[str, tuple[Any, ...]] = {
     "last_trick": get_args(LastTrick),
     "first_dealer": get_args(FirstDealer),
     "first_lead": get_args(FirstLead),
+    "redeal_dealer": get_args(RedealDealer),
 }
 _BOOLS = (
     "partners",
@@ -234,6 +237,8 @@ def _validate(r: Rules) -> None:
         raise RulesError("kitty_auction", kitty_size=r.kitty_size, bidding=r.bidding)
     if r.bidding != "auction" and r.fixed_trump is None:
         raise RulesError("no_trump_namer", bidding=r.bidding)
+    if r.redeal_dealer != "same" and r.all_pass != "redeal":
+        raise RulesError("redeal_dealer", all_pass=r.all_pass)
     if r.first_lead != "bidder" and r.bidding != "auction":
         raise RulesError("first_lead_auction", bidding=r.bidding)
     if r.bidding == "kozmaca" and r.partners:
