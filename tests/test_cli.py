@@ -430,6 +430,7 @@ PLAY_OPTIONS = [
     ("standard", ["must_trump=false"]),
     ("zipi-kitty", ["first_lead=after_dealer"]),
     ("standard", ["all_pass=redeal", "redeal_dealer=next"]),
+    ("gamelake-esli", ["defenders_minimum=3"]),
 ]
 
 

@@ -1278,6 +1278,7 @@ def test_variant_defaults_keep_every_preset():
         assert r.must_trump is True
         assert r.first_lead == "bidder"
         assert r.redeal_dealer == "same"
+        assert r.defenders_minimum is None
 
 
 def test_no_compulsory_trump_lets_a_void_player_discard():
@@ -1367,3 +1368,50 @@ def test_redeal_dealer_needs_a_redeal():
     with pytest.raises(batak.RulesError) as info:
         Rules.preset("standard", redeal_dealer="next")
     assert info.value.code == "redeal_dealer"
+
+
+def test_defenders_minimum_default_is_acik_esli_two():
+    """docs/rules.md §10, defenders_minimum: açık eşli's "defenders with fewer than 2 tricks"
+    rule is the case 2, and its scores are unchanged (S4); other eşli presets have none."""
+    acik = Rules.preset("esli-acik")
+    assert batak.score(acik, [8, 1, 3, 0], bidder=0, bid=9) == [11, -9, 11, -9]
+    assert batak.score(acik, [8, 2, 3, 0], bidder=0, bid=9) == [11, 2, 11, 2]
+    same = acik.replace(defenders_minimum=2)
+    assert batak.score(same, [8, 1, 3, 0], bidder=0, bid=9) == [11, -9, 11, -9]
+    free = acik.replace(defenders_minimum=0)
+    assert batak.score(free, [8, 1, 3, 0], bidder=0, bid=9) == [11, 1, 11, 1]
+
+
+@pytest.mark.parametrize("minimum", [1, 2, 3])
+def test_defenders_minimum_in_any_esli(minimum):
+    """docs/rules.md §10, defenders_minimum N (home tables and programs that extend açık eşli's
+    rule to every eşli table): a defending side with fewer than N tricks goes down and loses
+    what the contract loses when down (10 a trick of the bid here); with N or more it scores
+    its tricks as usual."""
+    r = Rules.preset("gamelake-esli", defenders_minimum=minimum)  # 1 a trick, no batak penalty
+    under = [14 - minimum, minimum - 1, 0, 0]  # seats 1 and 3 defend
+    at = [13 - minimum, minimum, 0, 0]
+    assert batak.score(r, under, bidder=0, bid=8)[1::2] == [-8, -8]
+    assert batak.score(r, at, bidder=0, bid=8)[1::2] == [minimum, minimum]
+    t = Rules.preset("cetinsgame-esli", zero_trick_penalty="none", defenders_minimum=minimum)
+    assert batak.score(t, under, bidder=0, bid=7)[1] == -70
+    assert batak.score(t, at, bidder=0, bid=7)[1] == 10 * minimum
+
+
+def test_defenders_minimum_clashes():
+    """docs/rules.md §10: defenders_minimum is an eşli rule, overlaps the zero-trick penalty,
+    and is 0 to 3."""
+    for options, code in [
+        (dict(defenders_minimum=2), "defenders_minimum_partners"),
+    ]:
+        with pytest.raises(batak.RulesError) as info:
+            Rules.preset("standard", **options)
+        assert info.value.code == code
+    with pytest.raises(batak.RulesError) as info:
+        Rules.preset("cetinsgame-esli", defenders_minimum=1)
+    assert info.value.code == "defenders_minimum_penalty"
+    for bad in (4, -1, True, "2"):
+        with pytest.raises(batak.RulesError) as info:
+            Rules.preset("gamelake-esli", defenders_minimum=bad)
+        assert info.value.code == "defenders_minimum_range"
+    assert Rules.preset("cetinsgame-esli", defenders_minimum=0).defenders_minimum == 0

@@ -105,6 +105,9 @@ class Rules:
     # True and False (older records) mean "scheme" and "none".
     zero_trick_penalty: ZeroTrick = "min_bid"
     overtricks_count: bool = True  # False: the bidder scores only the bid when made (Zipi variant)
+    # eşli: a defending side with fewer tricks than this goes down and loses what the contract
+    # loses when down; None: the scheme's own (2 under acik, none otherwise)
+    defenders_minimum: int | None = None
     king: bool = False  # açık eşli: 13 bid and made wins the match; 13 unbid: +13 / -13
     # -- match ---------------------------------------------------------------------------
     deals: int | None = 8  # match length in deals (None: play to target_score)
@@ -220,6 +223,12 @@ def _validate(r: Rules) -> None:
             not isinstance(value, int) or isinstance(value, bool) or value < 1
         ):
             raise RulesError("not_positive", key=key, value=value)
+    if r.defenders_minimum is not None and (
+        not isinstance(r.defenders_minimum, int)
+        or isinstance(r.defenders_minimum, bool)
+        or not 0 <= r.defenders_minimum <= 3
+    ):
+        raise RulesError("defenders_minimum_range", value=r.defenders_minimum)
     if r.fixed_trump is not None and not isinstance(r.fixed_trump, Suit):
         raise RulesError("not_suit", value=r.fixed_trump)
 
@@ -261,6 +270,12 @@ def _validate(r: Rules) -> None:
         raise RulesError("acik_penalty", penalty=r.zero_trick_penalty)
     if r.bidding == "kozmaca" and r.zero_trick_penalty != "none":
         raise RulesError("kozmaca_penalty", penalty=r.zero_trick_penalty)
+    if r.defenders_minimum is not None and not r.partners:
+        raise RulesError("defenders_minimum_partners")
+    if r.defenders_minimum and r.zero_trick_penalty != "none":
+        raise RulesError(
+            "defenders_minimum_penalty", minimum=r.defenders_minimum, penalty=r.zero_trick_penalty
+        )
     if r.scoring == "sultan" and r.bidding == "none":
         raise RulesError("sultan_needs_bids")
     if r.king and not (r.partners and r.bidding == "auction"):

@@ -24,7 +24,14 @@ from collections.abc import Sequence
 
 from .rules import Rules
 
-__all__ = ["ScoringError", "deal_score", "is_king", "score", "zero_trick_penalty"]
+__all__ = [
+    "ScoringError",
+    "deal_score",
+    "defenders_minimum",
+    "is_king",
+    "score",
+    "zero_trick_penalty",
+]
 
 
 class ScoringError(ValueError):
@@ -79,17 +86,43 @@ def zero_trick_penalty(rules: Rules, bid: int | None) -> int:
         if scheme == "primli":
             return 50
         return 0  # pragma: no cover - Rules refuses a zero-trick penalty with scoring='acik'
-    amount = bid if mode == "bid" and bid is not None else rules.min_bid
     # a failed contract loses its bid in the scheme's points: 1 each (simple), 10 each (the rest)
-    return amount if scheme in ("simple", "acik") else 10 * amount
+    return _contract_down(rules, bid if mode == "bid" else None)
+
+
+def defenders_minimum(rules: Rules) -> int:
+    """The fewest tricks a defending side must take not to go down (0: no such rule).
+
+    ``rules.defenders_minimum``, else the scheme's own: açık eşli's "defenders with fewer than 2
+    tricks" (2 under ``acik``), no minimum otherwise.
+
+    >>> from batak.rules import Rules
+    >>> defenders_minimum(Rules.preset("esli-acik")), defenders_minimum(Rules.preset("sultan-esli"))
+    (2, 0)
+    >>> defenders_minimum(Rules.preset("sultan-esli", zero_trick_penalty="none", defenders_minimum=3))
+    3
+    """
+    if rules.defenders_minimum is not None:
+        return rules.defenders_minimum
+    return 2 if rules.scoring == "acik" else 0
+
+
+def _contract_down(rules: Rules, bid: int | None) -> int:
+    """What this deal's contract loses when down, in the scheme's points (the minimum bid's
+    figure when there is no contract): 1 a trick under simple and acik, 10 elsewhere."""
+    amount = bid if bid is not None else rules.min_bid
+    return amount if rules.scoring in ("simple", "acik") else 10 * amount
 
 
 def _defender_score(rules: Rules, tricks: int, bid: int | None) -> int:
     """What a player or team outside the contract scores."""
     scheme = rules.scoring
+    minimum = defenders_minimum(rules) if rules.partners else 0
+    if tricks < minimum:
+        # açık eşli: "defenders with fewer than 2 tricks" lose what the contract loses when down
+        return -_contract_down(rules, bid)
     if scheme == "acik":
-        assert bid is not None
-        return tricks if tricks >= 2 else -bid
+        return tricks
     if tricks == 0 and rules.zero_trick_penalty != "none":
         return -zero_trick_penalty(rules, bid)
     if scheme in ("simple", "sultan"):
