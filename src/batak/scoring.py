@@ -99,7 +99,7 @@ def defenders_minimum(rules: Rules) -> int:
     >>> from batak.rules import Rules
     >>> defenders_minimum(Rules.preset("esli-acik")), defenders_minimum(Rules.preset("sultan-esli"))
     (2, 0)
-    >>> defenders_minimum(Rules.preset("sultan-esli", zero_trick_penalty="none", defenders_minimum=3))
+    >>> defenders_minimum(Rules.preset("gamelake-esli", defenders_minimum=3))
     3
     """
     if rules.defenders_minimum is not None:
