@@ -431,6 +431,8 @@ PLAY_OPTIONS = [
     ("zipi-kitty", ["first_lead=after_dealer"]),
     ("standard", ["all_pass=redeal", "redeal_dealer=next"]),
     ("gamelake-esli", ["defenders_minimum=3"]),
+    ("standard", ["overtrick_points=5", "down_scoring=shortfall"]),
+    ("sultan-kozmaca", ["down_penalty=50"]),
 ]
 
 

@@ -1279,6 +1279,7 @@ def test_variant_defaults_keep_every_preset():
         assert r.first_lead == "bidder"
         assert r.redeal_dealer == "same"
         assert r.defenders_minimum is None
+        assert (r.overtrick_points, r.down_scoring, r.down_penalty) == (None, "bid", None)
 
 
 def test_no_compulsory_trump_lets_a_void_player_discard():
@@ -1415,3 +1416,53 @@ def test_defenders_minimum_clashes():
             Rules.preset("gamelake-esli", defenders_minimum=bad)
         assert info.value.code == "defenders_minimum_range"
     assert Rules.preset("cetinsgame-esli", defenders_minimum=0).defenders_minimum == 0
+
+
+def test_overtrick_points():
+    """docs/rules.md §10, overtrick_points N (programs that score "ihale + N puan her fazla löve
+    için"): a made contract scores the bid's own figure plus N a trick over it; down as usual."""
+    r = Rules.preset("cetinsgame-ihaleli", overtrick_points=1)
+    assert batak.score(r, [8, 3, 2, 0], bidder=0, bid=6)[0] == 60 + 2
+    assert batak.score(r, [6, 3, 2, 2], bidder=0, bid=6)[0] == 60
+    assert batak.score(r, [5, 3, 3, 2], bidder=0, bid=6)[0] == -60
+    s = Rules.preset("zipi-ihaleli", overtrick_points=5)  # 1 a trick: the bid is 6 points
+    assert batak.score(s, [8, 3, 2, 0], bidder=0, bid=6)[0] == 6 + 10
+    k = Rules.preset("sultan-kozmaca", overtrick_points=2)  # each Koz Maça bid too
+    assert batak.score(k, [3, 2, 5, 3], bids=[3, 4, 2, 1])[2] == 20 + 6
+
+
+def test_down_scoring_shortfall():
+    """docs/rules.md §10, down_scoring='shortfall' (home tables: "eksik kaldığı kadar yazar"):
+    a bidder down loses only the tricks missing from the bid, at the scheme's points."""
+    r = Rules.preset("cetinsgame-ihaleli", down_scoring="shortfall")
+    assert batak.score(r, [4, 3, 3, 3], bidder=0, bid=6)[0] == -20
+    assert batak.score(r, [0, 5, 4, 4], bidder=0, bid=6)[0] == -60
+    assert batak.score(r, [7, 3, 3, 0], bidder=0, bid=6) == [70, 30, 30, -40]  # made: as before
+    z = Rules.preset("zipi-esli", down_scoring="shortfall")
+    assert batak.score(z, [3, 3, 2, 5], bidder=0, bid=6)[0::2] == [-1, -1]
+
+
+def test_down_penalty_fixed():
+    """docs/rules.md §10, down_penalty P (programs with "batan ihale sabit ceza"): a bidder down
+    loses P whatever the bid; a made contract scores as before."""
+    r = Rules.preset("sultan-ihaleli", down_penalty=50)
+    assert batak.score(r, [4, 3, 3, 3], bidder=0, bid=9)[0] == -50
+    assert batak.score(r, [10, 3, 0, 0], bidder=0, bid=9)[0] == 91
+    k = Rules.preset("sultan-kozmaca", down_penalty=50)
+    assert batak.score(k, [3, 2, 5, 3], bids=[3, 4, 2, 1])[1] == -50
+
+
+def test_scoring_modes_clashes():
+    """docs/rules.md §10: the new scoring modes are refused where they say nothing or clash."""
+    cases = [
+        ("zipi-ihaleli", dict(overtricks_count=False, overtrick_points=1),
+         "overtrick_points_count"),
+        ("standard", dict(down_scoring="shortfall", down_penalty=30), "down_penalty_shortfall"),
+        ("zipi-kozmaca", dict(down_penalty=30), "contract_scoring_needs_bids"),
+        ("standard", dict(down_penalty=-5), "points_range"),
+        ("standard", dict(overtrick_points="2"), "points_range"),
+    ]
+    for preset, options, code in cases:
+        with pytest.raises(batak.RulesError) as info:
+            Rules.preset(preset, **options)
+        assert info.value.code == code, options

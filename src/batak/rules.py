@@ -39,6 +39,7 @@ LastTrick = Literal["deal", "any_time"]
 FirstDealer = Literal["random", "first_seated"]
 FirstLead = Literal["bidder", "after_dealer"]
 RedealDealer = Literal["same", "next"]
+DownScoring = Literal["bid", "shortfall"]
 
 
 class RulesError(ValueError):
@@ -108,6 +109,10 @@ class Rules:
     # eşli: a defending side with fewer tricks than this goes down and loses what the contract
     # loses when down; None: the scheme's own (2 under acik, none otherwise)
     defenders_minimum: int | None = None
+    # the bid's figure plus this many points per trick over the bid (None: the scheme's own)
+    overtrick_points: int | None = None
+    down_scoring: DownScoring = "bid"  # a bidder down loses the bid's figure, or the shortfall only
+    down_penalty: int | None = None  # a bidder down loses this fixed amount (None: down_scoring)
     king: bool = False  # açık eşli: 13 bid and made wins the match; 13 unbid: +13 / -13
     # -- match ---------------------------------------------------------------------------
     deals: int | None = 8  # match length in deals (None: play to target_score)
@@ -188,6 +193,7 @@ _LITERALS: dict[str, tuple[Any, ...]] = {
     "first_dealer": get_args(FirstDealer),
     "first_lead": get_args(FirstLead),
     "redeal_dealer": get_args(RedealDealer),
+    "down_scoring": get_args(DownScoring),
 }
 _BOOLS = (
     "partners",
@@ -229,6 +235,12 @@ def _validate(r: Rules) -> None:
         or not 0 <= r.defenders_minimum <= 3
     ):
         raise RulesError("defenders_minimum_range", value=r.defenders_minimum)
+    for key in ("overtrick_points", "down_penalty"):
+        value = getattr(r, key)
+        if value is not None and (
+            not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 1000
+        ):
+            raise RulesError("points_range", key=key, value=value)
     if r.fixed_trump is not None and not isinstance(r.fixed_trump, Suit):
         raise RulesError("not_suit", value=r.fixed_trump)
 
@@ -276,6 +288,14 @@ def _validate(r: Rules) -> None:
         raise RulesError(
             "defenders_minimum_penalty", minimum=r.defenders_minimum, penalty=r.zero_trick_penalty
         )
+    if r.overtrick_points is not None and not r.overtricks_count:
+        raise RulesError("overtrick_points_count", points=r.overtrick_points)
+    if r.down_penalty is not None and r.down_scoring != "bid":
+        raise RulesError("down_penalty_shortfall", penalty=r.down_penalty)
+    if r.bidding == "none" and (
+        r.overtrick_points is not None or r.down_scoring != "bid" or r.down_penalty is not None
+    ):
+        raise RulesError("contract_scoring_needs_bids")
     if r.scoring == "sultan" and r.bidding == "none":
         raise RulesError("sultan_needs_bids")
     if r.king and not (r.partners and r.bidding == "auction"):

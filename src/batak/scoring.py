@@ -41,16 +41,28 @@ class ScoringError(ValueError):
 def _made_score(rules: Rules, bid: int, tricks: int) -> int:
     """What a bidder (or a Koz Maça player against their own bid) scores."""
     scheme = rules.scoring
-    made = tricks >= bid
-    counted = tricks if rules.overtricks_count else min(tricks, bid)
+    if tricks < bid:
+        if rules.down_penalty is not None:  # a fixed penalty for going down
+            return -rules.down_penalty
+        if rules.down_scoring == "shortfall":  # only the tricks missing
+            return -_contract_down(rules, bid - tricks)
+        return -_contract_down(rules, bid)
+    counted = tricks if rules.overtricks_count else bid
+    if rules.overtrick_points is not None:  # the bid's figure plus N a trick over it
+        return _scheme_made(scheme, bid, bid) + rules.overtrick_points * (counted - bid)
+    return _scheme_made(scheme, bid, counted)
+
+
+def _scheme_made(scheme: str, bid: int, counted: int) -> int:
+    """A made contract's score under the scheme, ``counted`` tricks counted."""
     if scheme == "sultan":
-        return 10 * bid + (counted - bid) if made else -10 * bid
+        return 10 * bid + (counted - bid)
     if scheme in ("simple", "acik"):
-        return counted if made else -bid
+        return counted
     if scheme == "tens":
-        return 10 * counted if made else -10 * bid
+        return 10 * counted
     if scheme == "primli":
-        return 15 * bid + 10 * (counted - bid) if made else -10 * bid
+        return 15 * bid + 10 * (counted - bid)
     raise AssertionError(scheme)  # pragma: no cover - Rules validates the scheme
 
 
