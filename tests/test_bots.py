@@ -267,3 +267,24 @@ def test_parse_view_round_trip() -> None:
         g.play(g.legal_moves()[1] if g.phase == "bidding" and not g.auction else g.legal_moves()[0])
     t = parse_view(plain(g.view(g.to_move)))
     assert t.exposed_seat is not None and t.exposed.bit_count() == 13
+
+
+# ---------------------------------------------------------------------- table variants
+YAN_HANDS = ["AS AH 2C 3D", "KS 5H 4C 5D", "QS 6H 5C 6D", "JS 7H 6C 7D"]
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_bidder_respects_yan_batar_once_made(level: str) -> None:
+    """docs/rules.md §10, yan batar: the bidder's contract of 1 is made by the first trick; with
+    overtrick_limit=1 two more tricks would put it down, so it leads a card that cannot win
+    rather than its master heart. Without the limit the medium player cashes the heart (the
+    hard player sees that every card makes the same tricks)."""
+    bot = batak.bots.get(level, seed=1)
+    cases = [(1, {"2C", "3D"})] + ([(None, {"AH"})] if level == "medium" else [])
+    for limit, want in cases:
+        r = Rules.preset("standard", min_bid=1, trump_lead="any_time", overtrick_limit=limit)
+        g = Game(r, hands=YAN_HANDS, dealer=3)
+        for m in ["bid 1", "pass", "pass", "pass", "trump S", "AS", "KS", "QS", "JS"]:
+            g.play(m)
+        assert g.to_move == 0 and g.tricks_won[0] == 1
+        assert bot.choose(g.view(0)) in want, limit

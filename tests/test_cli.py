@@ -433,6 +433,7 @@ PLAY_OPTIONS = [
     ("gamelake-esli", ["defenders_minimum=3"]),
     ("standard", ["overtrick_points=5", "down_scoring=shortfall"]),
     ("sultan-kozmaca", ["down_penalty=50"]),
+    ("zipi-esli", ["overtrick_limit=2"]),
 ]
 
 

@@ -1280,6 +1280,7 @@ def test_variant_defaults_keep_every_preset():
         assert r.redeal_dealer == "same"
         assert r.defenders_minimum is None
         assert (r.overtrick_points, r.down_scoring, r.down_penalty) == (None, "bid", None)
+        assert r.overtrick_limit is None
 
 
 def test_no_compulsory_trump_lets_a_void_player_discard():
@@ -1466,3 +1467,42 @@ def test_scoring_modes_clashes():
         with pytest.raises(batak.RulesError) as info:
             Rules.preset(preset, **options)
         assert info.value.code == code, options
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3])
+def test_yan_batar(limit):
+    """docs/rules.md §10, overtrick_limit Y, "yan batar" (Turkish home tables and programs): a
+    bidder who takes more than bid + Y tricks goes down, and loses what a contract down loses
+    (the whole bid's figure, the most common reading); bid + Y is still made."""
+    r = Rules.preset("cetinsgame-ihaleli", overtrick_limit=limit)
+    ok = [6 + limit, 7 - limit, 0, 0]
+    assert batak.score(r, ok, bidder=0, bid=6)[0] == 10 * (6 + limit)
+    over = [7 + limit, 6 - limit, 0, 0]
+    assert batak.score(r, over, bidder=0, bid=6)[0] == -60
+    assert batak.score(r, [5, 3, 3, 2], bidder=0, bid=6)[0] == -60  # under the bid: as ever
+    e = Rules.preset("zipi-esli", overtrick_limit=limit)  # a side's tricks count together
+    assert batak.score(e, [4, 0, 4 + limit, 5 - limit], bidder=0, bid=8)[0::2] == [8 + limit] * 2
+    assert batak.score(e, [5, 0, 4 + limit, 4 - limit], bidder=0, bid=8)[0::2] == [-8, -8]
+
+
+def test_yan_batar_down_follows_the_down_options():
+    """docs/rules.md §10: a yan batar down is scored as the table scores a down: a fixed
+    down_penalty, or with down_scoring='shortfall' the tricks over the limit."""
+    r = Rules.preset("cetinsgame-ihaleli", overtrick_limit=1, down_penalty=50)
+    assert batak.score(r, [9, 4, 0, 0], bidder=0, bid=6)[0] == -50
+    r = Rules.preset("cetinsgame-ihaleli", overtrick_limit=1, down_scoring="shortfall")
+    assert batak.score(r, [9, 4, 0, 0], bidder=0, bid=6)[0] == -20  # 9 is 2 over 6 + 1
+    k = Rules.preset("sultan-kozmaca", overtrick_limit=2)  # each Koz Maça bid too
+    assert batak.score(k, [6, 2, 4, 1], bids=[3, 4, 2, 1])[::2] == [-30, 22]
+
+
+def test_yan_batar_clashes():
+    """docs/rules.md §10: 1 to 3 tricks, and only where there is a bid."""
+    for preset, bad, code in [
+        ("standard", 0, "overtrick_limit_range"),
+        ("standard", 4, "overtrick_limit_range"),
+        ("zipi-kozmaca", 2, "contract_scoring_needs_bids"),
+    ]:
+        with pytest.raises(batak.RulesError) as info:
+            Rules.preset(preset, overtrick_limit=bad)
+        assert info.value.code == code

@@ -113,6 +113,7 @@ class Rules:
     overtrick_points: int | None = None
     down_scoring: DownScoring = "bid"  # a bidder down loses the bid's figure, or the shortfall only
     down_penalty: int | None = None  # a bidder down loses this fixed amount (None: down_scoring)
+    overtrick_limit: int | None = None  # yan batar: more than bid + this many tricks is down too
     king: bool = False  # açık eşli: 13 bid and made wins the match; 13 unbid: +13 / -13
     # -- match ---------------------------------------------------------------------------
     deals: int | None = 8  # match length in deals (None: play to target_score)
@@ -241,6 +242,12 @@ def _validate(r: Rules) -> None:
             not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 1000
         ):
             raise RulesError("points_range", key=key, value=value)
+    if r.overtrick_limit is not None and (
+        not isinstance(r.overtrick_limit, int)
+        or isinstance(r.overtrick_limit, bool)
+        or not 1 <= r.overtrick_limit <= 3
+    ):
+        raise RulesError("overtrick_limit_range", value=r.overtrick_limit)
     if r.fixed_trump is not None and not isinstance(r.fixed_trump, Suit):
         raise RulesError("not_suit", value=r.fixed_trump)
 
@@ -293,7 +300,10 @@ def _validate(r: Rules) -> None:
     if r.down_penalty is not None and r.down_scoring != "bid":
         raise RulesError("down_penalty_shortfall", penalty=r.down_penalty)
     if r.bidding == "none" and (
-        r.overtrick_points is not None or r.down_scoring != "bid" or r.down_penalty is not None
+        r.overtrick_points is not None
+        or r.down_scoring != "bid"
+        or r.down_penalty is not None
+        or r.overtrick_limit is not None
     ):
         raise RulesError("contract_scoring_needs_bids")
     if r.scoring == "sultan" and r.bidding == "none":

@@ -39,13 +39,21 @@ class ScoringError(ValueError):
 
 
 def _made_score(rules: Rules, bid: int, tricks: int) -> int:
-    """What a bidder (or a Koz Maça player against their own bid) scores."""
+    """What a bidder (or a Koz Maça player against their own bid) scores.
+
+    Made: the scheme's figure (or ``overtrick_points``). Down (fewer tricks than the bid, or with
+    ``overtrick_limit``, yan batar, more than bid + limit): ``down_penalty`` if set, else the
+    missing (or excess) tricks with ``down_scoring='shortfall'``, else the whole bid's figure.
+    """
     scheme = rules.scoring
-    if tricks < bid:
+    limit = rules.overtrick_limit
+    over = limit is not None and tricks > bid + limit  # yan batar: too many tricks
+    if tricks < bid or over:
         if rules.down_penalty is not None:  # a fixed penalty for going down
             return -rules.down_penalty
-        if rules.down_scoring == "shortfall":  # only the tricks missing
-            return -_contract_down(rules, bid - tricks)
+        if rules.down_scoring == "shortfall":  # only the tricks missing (or too many)
+            missing = tricks - bid - limit if over and limit is not None else bid - tricks
+            return -_contract_down(rules, missing)
         return -_contract_down(rules, bid)
     counted = tricks if rules.overtricks_count else bid
     if rules.overtrick_points is not None:  # the bid's figure plus N a trick over it

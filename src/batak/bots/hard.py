@@ -127,6 +127,9 @@ class HardPlayer:
                     return decision.move
             self.last.fallback = "not card play"
             return self.medium.choose(view)
+        if t.avoiding_tricks():  # the search counts tricks won; here the side wants none more
+            self.last.fallback = "avoiding tricks"
+            return self.medium.choose(view)
         cards_left = t.hand_sizes[t.seat]
         if cards_left > self.wide_cards:
             self.last.fallback = f"{cards_left} cards in hand > {self.wide_cards}"

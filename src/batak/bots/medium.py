@@ -443,6 +443,8 @@ def _choose_card(t: Table, p: Params, rng: random.Random) -> Decision:
     ctx = _Ctx(t, p)
     st = trick_state(t.trick, t.leader, t.trump, t.n)
     later = t.seats_after()
+    if t.avoiding_tricks():
+        return _duck(ctx, st, later, legal)
     base_value = ctx.hand_value(t.hand)
     leading = not t.trick
     plan = _lead_plan(ctx) if leading else None
@@ -459,6 +461,20 @@ def _choose_card(t: Table, p: Params, rng: random.Random) -> Decision:
     scored.sort(key=lambda x: (-x[0], x[1]))
     card, win = scored[0][1], scored[0][2]
     return Decision(CARD_TEXT[card], *_explain(ctx, st, card, win, legal, leading))
+
+
+def _duck(ctx: _Ctx, st: TrickState, later: list[int], legal: list[int]) -> Decision:
+    """Take no more tricks (a zero bid, or yan batar after the contract is made): the card least
+    likely to win the trick for the side; among those, the highest, to shed the cards that would
+    win a later trick."""
+    t = ctx.t
+    best, best_v, best_win = legal[0], -math.inf, 1.0
+    for c in legal:
+        win = ctx.p_side_wins(_after(st, c, ctx.me, t.trump), later)
+        v = -win + 0.002 * (c % 13) - (0.001 if t.trump >= 0 and c // 13 == t.trump else 0.0)
+        if v > best_v:
+            best, best_v, best_win = c, v, win
+    return Decision(CARD_TEXT[best], "avoid_tricks", {"card": CARD_TEXT[best], "win": best_win})
 
 
 def _lead_plan(ctx: _Ctx) -> dict[int, float]:

@@ -145,6 +145,33 @@ class Table:
     broken: bool
     played_by: list[int] = field(default_factory=list)  # per seat: the cards it has played
 
+    def avoiding_tricks(self) -> bool:
+        """Should the seat to move try to take no more tricks? Yes when its own Koz Maça bid is
+        zero ("el almam", ``rules.zero_bid``), and under yan batar (``rules.overtrick_limit``)
+        once its side's contract is made and the tricks left could still take it over the limit.
+        """
+        seat = self.seat
+        if seat is None or self.phase != "play":
+            return False
+        r = self.rules
+        if self.bidder is None:  # Koz Maça: each player against its own bid
+            bid = (self.seat_bids or [None] * self.n)[seat]
+            mine = self.tricks_won[seat]
+        elif seat in r.team_of(self.bidder):
+            bid = self.bid
+            mine = sum(self.tricks_won[s] for s in r.team_of(seat))
+        else:
+            return False
+        if bid is None:
+            return False
+        if bid == 0:
+            return True
+        limit = r.overtrick_limit
+        if limit is None or mine < bid:
+            return False
+        left = self.hand_sizes[seat]  # the tricks still to finish, this one included
+        return mine + left > bid + limit
+
     @property
     def eval_trump(self) -> int:
         """The trump for valuing hands: the named or fixed trump, else -1."""
