@@ -288,3 +288,29 @@ def test_bidder_respects_yan_batar_once_made(level: str) -> None:
             g.play(m)
         assert g.to_move == 0 and g.tricks_won[0] == 1
         assert bot.choose(g.view(0)) in want, limit
+
+
+ZERO_HAND = "2S 3H 4H 5H 2D 3D 4D 6D 2C 3C 4C 5C 6C"
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_zero_bid_only_with_a_hand_that_can_avoid_tricks(level: str) -> None:
+    """docs/rules.md §10, zero_bid: the medium and hard players bid 0 ("el almam") with a hand
+    of low cards, never with an ace or a high koz, and then duck every trick they can."""
+    r = Rules.preset("sultan-kozmaca", zero_bid=50)
+    rest = [c for c in CARDS if str(c) not in ZERO_HAND.split()]
+    hands = [ZERO_HAND, " ".join(map(str, rest[:13])), " ".join(map(str, rest[13:26]))]
+    hands.append(" ".join(map(str, rest[26:])))
+    g = Game(r, hands=hands, dealer=3)
+    bot = batak.bots.get(level, seed=2)
+    assert bot.choose(g.view(0)) == "bid 0"
+    strong = Game(r, hands=[hands[1], hands[0], hands[2], hands[3]], dealer=3)
+    assert bot.choose(strong.view(0)) != "bid 0"
+    for seat in range(4):  # the others bid, then the zero bidder plays its deal out
+        g.play("bid 0" if seat == 0 else "bid 2")
+    while g.phase is not batak.Phase.OVER:
+        seat = g.to_move
+        assert seat is not None
+        move = bot.choose(g.view(seat)) if seat == 0 else g.legal_moves()[0]
+        g.play(move)
+    assert g.tricks_won[0] == 0 and g.scores is not None and g.scores[0] == 50

@@ -434,6 +434,7 @@ PLAY_OPTIONS = [
     ("standard", ["overtrick_points=5", "down_scoring=shortfall"]),
     ("sultan-kozmaca", ["down_penalty=50"]),
     ("zipi-esli", ["overtrick_limit=2"]),
+    ("sultan-kozmaca", ["zero_bid=50"]),
 ]
 
 

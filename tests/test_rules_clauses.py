@@ -1281,6 +1281,7 @@ def test_variant_defaults_keep_every_preset():
         assert r.defenders_minimum is None
         assert (r.overtrick_points, r.down_scoring, r.down_penalty) == (None, "bid", None)
         assert r.overtrick_limit is None
+        assert r.zero_bid is None
 
 
 def test_no_compulsory_trump_lets_a_void_player_discard():
@@ -1506,3 +1507,30 @@ def test_yan_batar_clashes():
         with pytest.raises(batak.RulesError) as info:
             Rules.preset(preset, overtrick_limit=bad)
         assert info.value.code == code
+
+
+def test_zero_bid_in_koz_maca():
+    """docs/rules.md §10, zero_bid (three other programs and home tables: "el almam", ±50 the
+    usual figure): in Koz Maça a player may bid 0; with no trick it scores +50, with any trick
+    −50, whatever the scheme; the other bids are unchanged."""
+    r = Rules.preset("sultan-kozmaca", zero_bid=50)
+    g = Game(r, hands=["2S 3H", "AS 4H", "KS 5H", "QS 6H"], dealer=3)
+    assert legal(g)[:3] == ["bid 0", "bid 1", "bid 2"]
+    play_all(g, "bid 0 bid 1 bid 1 bid 0")
+    assert g.bids == [0, 1, 1, 0]
+    play_all(g, "3H 4H 5H 6H")  # seat 3 takes the heart trick
+    play_all(g, "QS 2S AS KS")
+    assert g.tricks_won == [0, 1, 0, 1]
+    assert g.scores == [50, 10, -10, -50]
+    assert batak.score(r, [0, 5, 4, 4], bids=[0, 4, 3, 3]) == [50, 41, 31, 31]
+    plain = Rules.preset("sultan-kozmaca")
+    g = Game(plain, hands=["2S 3H", "AS 4H", "KS 5H", "QS 6H"], dealer=3)
+    assert "bid 0" not in legal(g)
+    assert_illegal(g, "bid 0", "bid_too_low")
+
+
+def test_zero_bid_only_in_koz_maca():
+    """docs/rules.md §10: the zero bid is a Koz Maça bid; an auction has its own minimum."""
+    with pytest.raises(batak.RulesError) as info:
+        Rules.preset("standard", zero_bid=50)
+    assert info.value.code == "zero_bid_kozmaca"

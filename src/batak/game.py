@@ -361,7 +361,8 @@ class Game:
         if phase is Phase.BIDDING:
             r = self.rules
             if r.bidding == "kozmaca":
-                return list(BIDS[r.min_bid : r.max_bid + 1])
+                zero = [BIDS[0]] if r.zero_bid is not None else []  # "el almam"
+                return [*zero, *BIDS[r.min_bid : r.max_bid + 1]]
             low = max(r.min_bid, self._high_bid + 1)
             return [PASS, *BIDS[low : r.max_bid + 1]]
         if phase is Phase.BURY:
@@ -460,6 +461,8 @@ class Game:
                 return m
             assert isinstance(m, Bid)
             low = r.min_bid if r.bidding == "kozmaca" else max(r.min_bid, self._high_bid + 1)
+            if m.amount == 0 and r.zero_bid is not None and r.bidding == "kozmaca":
+                return m  # "el almam": a bid to take no trick
             if m.amount < low:
                 return IllegalMove("bid_too_low", m, low=low)
             if m.amount > r.max_bid:

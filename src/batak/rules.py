@@ -91,6 +91,9 @@ class Rules:
     redeal_dealer: RedealDealer = "same"  # all_pass="redeal": the same dealer deals again, or next
     fixed_trump: Suit | None = None  # Suit.SPADES in Koz Maça; None = the bidder names it
     first_lead: FirstLead = "bidder"  # who leads the first trick after an auction
+    zero_bid: int | None = (
+        None  # Koz Maça "el almam": a bid of 0 scores +this with no trick, else -
+    )
     # -- compulsory play -----------------------------------------------------------------
     overtake: bool = True  # yükseltme: beat the highest card of the suit led if you can
     overtake_after_ruff: bool = False  # still overtake in the led suit after someone ruffed
@@ -236,7 +239,7 @@ def _validate(r: Rules) -> None:
         or not 0 <= r.defenders_minimum <= 3
     ):
         raise RulesError("defenders_minimum_range", value=r.defenders_minimum)
-    for key in ("overtrick_points", "down_penalty"):
+    for key in ("overtrick_points", "down_penalty", "zero_bid"):
         value = getattr(r, key)
         if value is not None and (
             not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 1000
@@ -267,6 +270,8 @@ def _validate(r: Rules) -> None:
         raise RulesError("no_trump_namer", bidding=r.bidding)
     if r.redeal_dealer != "same" and r.all_pass != "redeal":
         raise RulesError("redeal_dealer", all_pass=r.all_pass)
+    if r.zero_bid is not None and r.bidding != "kozmaca":
+        raise RulesError("zero_bid_kozmaca", bidding=r.bidding)
     if r.first_lead != "bidder" and r.bidding != "auction":
         raise RulesError("first_lead_auction", bidding=r.bidding)
     if r.bidding == "kozmaca" and r.partners:

@@ -61,6 +61,14 @@ def _made_score(rules: Rules, bid: int, tricks: int) -> int:
     return _scheme_made(scheme, bid, counted)
 
 
+def _bid_score(rules: Rules, bid: int, tricks: int) -> int:
+    """A Koz Maça player's score against its own bid; a zero bid ("el almam", ``zero_bid``)
+    scores a fixed amount, plus with no trick taken, minus otherwise."""
+    if bid == 0 and rules.zero_bid is not None:
+        return rules.zero_bid if tricks == 0 else -rules.zero_bid
+    return _made_score(rules, bid, tricks)
+
+
 def _scheme_made(scheme: str, bid: int, counted: int) -> int:
     """A made contract's score under the scheme, ``counted`` tricks counted."""
     if scheme == "sultan":
@@ -180,8 +188,9 @@ def score(
     n = rules.players
     if bids is not None:
         b = list(bids)
-        if len(b) != n or any(not isinstance(x, int) or x < 1 for x in b):
-            raise ScoringError(f"need {n} bids of at least 1, got {bids!r}")
+        low = 0 if rules.zero_bid is not None else 1
+        if len(b) != n or any(not isinstance(x, int) or x < low for x in b):
+            raise ScoringError(f"need {n} bids of at least {low}, got {bids!r}")
         if rules.partners:
             raise ScoringError("bids per seat are for players on their own, not partners")
         return deal_score(rules, t, None, None, b)
@@ -212,7 +221,7 @@ def deal_score(
     """:func:`score` without the argument checks, for the engine's own well-formed deals."""
     n = rules.players
     if bids is not None:
-        return [_made_score(rules, bids[s], t[s]) for s in range(n)]
+        return [_bid_score(rules, bids[s], t[s]) for s in range(n)]
     if bidder is None or bid is None:
         return [_defender_score(rules, t[s], None) for s in range(n)]
     team_of = [rules.team_of(s) for s in range(n)]

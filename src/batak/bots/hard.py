@@ -120,6 +120,12 @@ class HardPlayer:
             self.last.fallback = "only move"
             return legal[0]
         if t.phase != "play" or t.seat is None:
+            if "bid 0" in legal and t.rules.zero_bid is not None:
+                # a zero bid: the playouts try to take tricks, so the duck plan's judgment rules
+                zero = self.medium.choose(view)
+                if zero == "bid 0":
+                    self.last.fallback = "zero bid"
+                    return zero
             if self.bidding == "sim" and t.seat is not None and self.bid_worlds > 0:
                 decision = self._simulate(t, deadline)
                 self.last.seconds = time.perf_counter() - start

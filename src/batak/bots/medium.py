@@ -61,6 +61,7 @@ from .simple import (
     parse_view,
     table_kind,
     trick_state,
+    zero_trick_chance,
 )
 
 __all__ = ["Decision", "MediumPlayer", "Params", "decide"]
@@ -181,6 +182,10 @@ def _choose_bid(t: Table, p: Params) -> Decision:
     return Decision("pass", "pass_estimate", {"est": mean, "need": low})
 
 
+#: The least chance of taking no trick for which the medium player bids zero in Koz Maça.
+ZERO_BID_CHANCE = 0.6
+
+
 def _kozmaca_bid(t: Table, amounts: list[int], p: Params) -> Decision:
     rules = t.rules
     trump = t.eval_trump
@@ -188,6 +193,8 @@ def _kozmaca_bid(t: Table, amounts: list[int], p: Params) -> Decision:
     best, best_v = amounts[0], -math.inf
     dist = trick_distribution(mean, SIGMA["kozmaca"] * p.bid_sigma, rules.hand_size)
     for b in amounts:
+        if b == 0:
+            continue  # the zero bid ("el almam") is weighed below, by how well the hand ducks
         v = 0.0
         for tricks, pr in enumerate(dist):
             if pr < 1e-9:
@@ -199,6 +206,11 @@ def _kozmaca_bid(t: Table, amounts: list[int], p: Params) -> Decision:
             v += pr * score(rules, won, bids=bids)[0]
         if v > best_v:
             best, best_v = b, v
+    if 0 in amounts and rules.zero_bid is not None:
+        chance = zero_trick_chance(t.hand, trump)
+        # only a hand that can avoid every trick, and only when that is worth more than a bid
+        if chance >= ZERO_BID_CHANCE and rules.zero_bid * (2 * chance - 1) > best_v:
+            return Decision("bid 0", "zero_bid", {"est": chance * 100})
     return Decision(f"bid {best}", "kozmaca_bid", {"n": best, "est": mean})
 
 

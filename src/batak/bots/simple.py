@@ -57,6 +57,7 @@ __all__ = [
     "popcount",
     "rules_of",
     "trick_state",
+    "zero_trick_chance",
 ]
 
 SUIT_LETTERS: Final = "SHDC"
@@ -485,6 +486,30 @@ def estimate_tricks(hand: int, trump: int, rules: Rules) -> float:
     f = hand_features(hand, trump)
     est = sum(a * b for a, b in zip(w, f, strict=True))
     return max(0.0, min(float(rules.hand_size), est))
+
+
+#: How likely a card of each rank (2 .. A) is to win a trick against its holder's will: a side
+#: suit's card, and a trump's.
+_ZERO_SIDE = (0.01, 0.01, 0.01, 0.01, 0.02, 0.03, 0.05, 0.09, 0.16, 0.26, 0.42, 0.62, 0.88)
+_ZERO_TRUMP = (0.1, 0.12, 0.15, 0.19, 0.24, 0.3, 0.38, 0.5, 0.65, 0.8, 0.92, 0.98, 1.0)
+
+
+def zero_trick_chance(hand: int, trump: int) -> float:
+    """The chance that ``hand`` takes no trick when its holder tries to take none (a Koz Maça
+    zero bid, "el almam"): each high card, and every trump (a void player must ruff), may be
+    forced to win. A rough, cautious figure: a hand of low side cards scores about 0.6 to 0.8, a
+    single ace or high trump makes it small.
+
+    >>> zero_trick_chance(mask_from("2S 3H 4H 5H 2D 3D 4D 6D 2C 3C 4C 5C 6C"), 0) > 0.5
+    True
+    >>> zero_trick_chance(mask_from("AS 3H 4H 5H 2D 3D 4D 6D 2C 3C 4C 5C 6C"), 0)
+    0.0
+    """
+    p = 1.0
+    for c in bits(hand):
+        table = _ZERO_TRUMP if c // 13 == trump else _ZERO_SIDE
+        p *= 1.0 - table[c % 13]
+    return p
 
 
 def evaluate_hand(hand: int, rules: Rules) -> dict[str, float]:
