@@ -435,6 +435,7 @@ PLAY_OPTIONS = [
     ("sultan-kozmaca", ["down_penalty=50"]),
     ("zipi-esli", ["overtrick_limit=2"]),
     ("sultan-kozmaca", ["zero_bid=50"]),
+    ("standard", ["king=true"]),
 ]
 
 

@@ -117,7 +117,7 @@ class Rules:
     down_scoring: DownScoring = "bid"  # a bidder down loses the bid's figure, or the shortfall only
     down_penalty: int | None = None  # a bidder down loses this fixed amount (None: down_scoring)
     overtrick_limit: int | None = None  # yan batar: more than bid + this many tricks is down too
-    king: bool = False  # açık eşli: 13 bid and made wins the match; 13 unbid: +13 / -13
+    king: bool = False  # 13 bid and made wins the match; açık eşli also: 13 unbid: +13 / -13
     # -- match ---------------------------------------------------------------------------
     deals: int | None = 8  # match length in deals (None: play to target_score)
     target_score: int | None = None  # the match ends once a total reaches this
@@ -313,8 +313,8 @@ def _validate(r: Rules) -> None:
         raise RulesError("contract_scoring_needs_bids")
     if r.scoring == "sultan" and r.bidding == "none":
         raise RulesError("sultan_needs_bids")
-    if r.king and not (r.partners and r.bidding == "auction"):
-        raise RulesError("king")
+    if r.king and not (r.players == 4 and r.bidding == "auction"):
+        raise RulesError("king", players=r.players, bidding=r.bidding)
     if r.deals is None and r.target_score is None:
         raise RulesError("no_end")
     if r.tie == "last_deal_tricks" and r.deals is None:

@@ -227,8 +227,9 @@ def deal_score(
     team_of = [rules.team_of(s) for s in range(n)]
     unit_tricks = [sum(t[x] for x in team_of[s]) for s in range(n)]
     bidder_team = team_of[bidder]
-    if rules.king:
+    if rules.king and rules.partners:
         # 13 up, 13 down (açık eşli): a team that takes every trick scores +13, the other -13.
+        # (At a solo table KING only ends the match: the deal scores as any other.)
         for s in range(n):
             if unit_tricks[s] == rules.hand_size:
                 return [
