@@ -436,6 +436,8 @@ PLAY_OPTIONS = [
     ("zipi-esli", ["overtrick_limit=2"]),
     ("sultan-kozmaca", ["zero_bid=50"]),
     ("standard", ["king=true"]),
+    ("zipi-kitty", ["kitty_order=bury_take_trump"]),
+    ("zipi-kitty", ["kitty_order=take_trump_bury"]),
 ]
 
 

@@ -1282,6 +1282,7 @@ def test_variant_defaults_keep_every_preset():
         assert (r.overtrick_points, r.down_scoring, r.down_penalty) == (None, "bid", None)
         assert r.overtrick_limit is None
         assert r.zero_bid is None
+        assert r.kitty_order == "take_bury_trump"
 
 
 def test_no_compulsory_trump_lets_a_void_player_discard():
@@ -1534,3 +1535,71 @@ def test_zero_bid_only_in_koz_maca():
     with pytest.raises(batak.RulesError) as info:
         Rules.preset("standard", zero_bid=50)
     assert info.value.code == "zero_bid_kozmaca"
+
+
+KITTY_DEAL = (
+    [
+        "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AH KH QH",
+        "JH TH 9H 8H 7H 6H 5H 4H 3H 2H AD KD QD JD TD 9D",
+        "8D 7D 6D 5D 4D 3D 2D AC KC QC JC TC 9C 8C 7C 6C",
+    ],
+    "5C 4C 3C 2C",
+)
+
+
+def _kitty_game(order):
+    r = Rules.preset("zipi-kitty", kitty_order=order)
+    g = Game(r, hands=KITTY_DEAL[0], kitty=KITTY_DEAL[1], dealer=2)
+    play_all(g, "bid 5 pass pass")
+    return g
+
+
+def test_kitty_order_take_bury_trump_is_the_guides():
+    """docs/rules.md §10, kitty_order take_bury_trump (Zipi's kitty batak): the bidder takes the
+    kitty, buries four cards, then names koz."""
+    g = _kitty_game("take_bury_trump")
+    assert g.phase is batak.Phase.BURY and "bury 2C" in legal(g)
+    play_all(g, "bury 2C bury 3C bury 4C bury 5C")
+    assert g.phase is batak.Phase.TRUMP
+    g.play("trump S")
+    assert g.phase is batak.Phase.PLAY and len(g.hand(0)) == 16
+
+
+def test_kitty_order_bury_before_seeing_the_kitty():
+    """docs/rules.md §10, kitty_order bury_take_trump (home tables: "dipteki kartları görmeden
+    göm"): the bidder buries four of its own cards, the kitty unseen, then takes the kitty and
+    names koz."""
+    g = _kitty_game("bury_take_trump")
+    assert g.phase is batak.Phase.BURY and len(g.hand(0)) == 16
+    assert "bury 2C" not in legal(g)
+    assert_illegal(g, "bury 2C", "not_in_hand")
+    assert "2C" not in json_text(g.view(0))  # the kitty is not seen yet
+    play_all(g, "bury 2S bury 3S bury 4S bury 5S")
+    assert g.phase is batak.Phase.TRUMP
+    assert Card.parse("2C") in g.hand(0) and len(g.hand(0)) == 16
+    g.play("trump S")
+    assert g.phase is batak.Phase.PLAY
+    assert g.buried == [Card.parse(c) for c in ["2S", "3S", "4S", "5S"]]
+
+
+def test_kitty_order_name_koz_before_burying():
+    """docs/rules.md §10, kitty_order take_trump_bury (other programs: koz is named as soon as
+    the kitty is taken): take the kitty, name koz, then bury."""
+    g = _kitty_game("take_trump_bury")
+    assert g.phase is batak.Phase.TRUMP and len(g.hand(0)) == 20
+    g.play("trump H")
+    assert g.phase is batak.Phase.BURY and g.trump is Suit.HEARTS
+    play_all(g, "bury 2C bury 3C bury 4C bury 5C")
+    assert g.phase is batak.Phase.PLAY and g.to_move == 0 and len(g.hand(0)) == 16
+
+
+def test_kitty_order_needs_a_kitty():
+    with pytest.raises(batak.RulesError) as info:
+        Rules.preset("standard", kitty_order="bury_take_trump")
+    assert info.value.code == "kitty_order"
+
+
+def json_text(view):
+    import json
+
+    return json.dumps(view)

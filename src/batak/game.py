@@ -573,11 +573,17 @@ class Game:
         self._contract_bid = bid
         r = self.rules
         if r.kitty_size:
-            self._hands[bidder] |= self._initial_kitty
+            # kitty batak (rules.kitty_order): take the kitty, bury, name koz (the guides); or
+            # bury before seeing the kitty; or take it and name koz before burying
+            if r.kitty_order != "bury_take_trump":
+                self._hands[bidder] |= self._initial_kitty
+            if r.kitty_order == "take_trump_bury":
+                self._name_trump()
+                return
             self.phase = Phase.BURY
             self._to_move = bidder
             return
-        self._after_bury()
+        self._name_trump()
 
     def _first_leader(self) -> int:
         """Who leads the first trick after an auction: the bidder, or the seat after the dealer
@@ -586,14 +592,21 @@ class Game:
             return (self.dealer + 1) % self._n
         return self._contract_bidder
 
-    def _after_bury(self) -> None:
+    def _name_trump(self) -> None:
         r = self.rules
         if r.fixed_trump is not None:
             self._trump = r.fixed_trump.ordinal
-            self._start_play(self._first_leader())
+            self._after_trump()
         else:
             self.phase = Phase.TRUMP
             self._to_move = self._contract_bidder
+
+    def _after_trump(self) -> None:
+        if len(self._buried) < self.rules.kitty_size:  # koz named before burying
+            self.phase = Phase.BURY
+            self._to_move = self._contract_bidder
+        else:
+            self._start_play(self._first_leader())
 
     def _after_contract(self, leader: int) -> None:
         """Koz Maça bids are in: spades are trumps and the seat after the dealer leads."""
@@ -607,12 +620,18 @@ class Game:
         assert seat is not None
         self._hands[seat] &= ~(1 << card.index)
         self._buried.append(card)
-        if len(self._buried) == self.rules.kitty_size:
-            self._after_bury()
+        r = self.rules
+        if len(self._buried) == r.kitty_size:
+            if r.kitty_order == "bury_take_trump":  # only now the bidder takes the kitty
+                self._hands[seat] |= self._initial_kitty
+            if self._trump >= 0:
+                self._start_play(self._first_leader())
+            else:
+                self._name_trump()
 
     def _choose_trump(self, suit: Suit) -> None:
         self._trump = suit.ordinal
-        self._start_play(self._first_leader())
+        self._after_trump()
 
     def _start_play(self, leader: int) -> None:
         self.phase = Phase.PLAY

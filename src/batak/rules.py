@@ -40,6 +40,7 @@ FirstDealer = Literal["random", "first_seated"]
 FirstLead = Literal["bidder", "after_dealer"]
 RedealDealer = Literal["same", "next"]
 DownScoring = Literal["bid", "shortfall"]
+KittyOrder = Literal["take_bury_trump", "bury_take_trump", "take_trump_bury"]
 
 
 class RulesError(ValueError):
@@ -77,6 +78,7 @@ class Rules:
     players: int = 4  # 4, or 3 for kitty batak
     hand_size: int = 13  # cards dealt to each player (16 in kitty batak)
     kitty_size: int = 0  # cards left face down for the bidder (4 in kitty batak)
+    kitty_order: KittyOrder = "take_bury_trump"  # the bidder's steps with the kitty
     partners: bool = False  # eşli: seats 0+2 against 1+3, contract and counts per partnership
     exposed_partner: bool = False  # açık eşli: bidder's partner plays face up once trump is named
     direction: Direction = "counterclockwise"  # display only: seats are numbered in play order
@@ -198,6 +200,7 @@ _LITERALS: dict[str, tuple[Any, ...]] = {
     "first_lead": get_args(FirstLead),
     "redeal_dealer": get_args(RedealDealer),
     "down_scoring": get_args(DownScoring),
+    "kitty_order": get_args(KittyOrder),
 }
 _BOOLS = (
     "partners",
@@ -274,6 +277,8 @@ def _validate(r: Rules) -> None:
         raise RulesError("zero_bid_kozmaca", bidding=r.bidding)
     if r.first_lead != "bidder" and r.bidding != "auction":
         raise RulesError("first_lead_auction", bidding=r.bidding)
+    if r.kitty_order != "take_bury_trump" and not r.kitty_size:
+        raise RulesError("kitty_order", order=r.kitty_order)
     if r.bidding == "kozmaca" and r.partners:
         raise RulesError("kozmaca_partners")
     if not 1 <= r.min_bid <= r.max_bid <= r.hand_size:

@@ -322,6 +322,14 @@ def _bury_by_estimate(hand: int, trump: int, count: int, rules: Rules) -> int:
     return out
 
 
+def kitty_unknown(t: Table) -> bool:
+    """Is the kitty still unseen by the seat? During the auction, and while burying at a table
+    where the bidder buries before taking the kitty (``rules.kitty_order``)."""
+    if not t.rules.kitty_size:
+        return False
+    return t.phase == "bidding" or (t.phase == "bury" and t.rules.kitty_order == "bury_take_trump")
+
+
 # ---------------------------------------------------------------------- the simulation
 def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
@@ -363,7 +371,7 @@ class BidSim:
         self.hand = t.hand
         # what the seat holds, the cards it buried included (kitty batak, bury and trump phase)
         self.holding = t.hand | (t.buried or 0)
-        self.kitty_unknown = bool(t.rules.kitty_size) and t.phase == "bidding"
+        self.kitty_unknown = kitty_unknown(t)
         self.solve_at = solve_at if _solver.c_engine_available() else 0
         self.key = pool_key(t, seed)
         knowledge = Knowledge.from_view(t)
@@ -471,8 +479,7 @@ def pool_key(t: Table, seed: int | str) -> str:
     kitty batak the kitty is unknown only during the auction)."""
     assert t.seat is not None
     holding = t.hand | (t.buried or 0)
-    kitty_unknown = bool(t.rules.kitty_size) and t.phase == "bidding"
-    text = f"{seed}|bidsim|{t.rules.name}|{t.n}|{t.seat}|{t.dealer}|{holding}|{kitty_unknown}"
+    text = f"{seed}|bidsim|{t.rules.name}|{t.n}|{t.seat}|{t.dealer}|{holding}|{kitty_unknown(t)}"
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
