@@ -26,6 +26,7 @@ from .rules import Rules
 
 __all__ = [
     "ScoringError",
+    "contract_made",
     "deal_score",
     "defenders_minimum",
     "is_king",
@@ -36,6 +37,23 @@ __all__ = [
 
 class ScoringError(ValueError):
     """Arguments that do not describe a deal under these rules."""
+
+
+def contract_made(rules: Rules, bid: int, tricks: int) -> bool:
+    """Is a contract of ``bid`` (a side's, or a Koz Maça player's own) made with ``tricks``? At
+    least the bid, and no more than bid + ``overtrick_limit`` (yan batar); a zero bid
+    (``zero_bid``, "el almam") only with no trick.
+
+    >>> from batak.rules import Rules
+    >>> r = Rules.preset("standard", overtrick_limit=1)
+    >>> contract_made(r, 6, 7), contract_made(r, 6, 8), contract_made(r, 6, 5)
+    (True, False, False)
+    """
+    if bid == 0 and rules.zero_bid is not None:
+        return tricks == 0
+    return bid <= tricks and (
+        rules.overtrick_limit is None or tricks <= bid + rules.overtrick_limit
+    )
 
 
 def _made_score(rules: Rules, bid: int, tricks: int) -> int:
