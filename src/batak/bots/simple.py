@@ -510,7 +510,7 @@ def zero_trick_chance(hand: int, trump: int) -> float:
     for c in bits(hand):
         table = _ZERO_TRUMP if c // 13 == trump else _ZERO_SIDE
         p *= 1.0 - table[c % 13]
-    return p**0.25
+    return float(p**0.25)
 
 
 def evaluate_hand(hand: int, rules: Rules) -> dict[str, float]:
