@@ -48,6 +48,7 @@ class Stats:
     first_move: float = 0.0
     last_move: float = 0.0
     spans: list[tuple[float, float]] = field(default_factory=list)  # each table's play, wall
+    records: dict[str, str] = field(default_factory=dict)  # table -> its record's path (key)
 
 
 async def play_seat(c: Client, table: str, stats: Stats, think: float, rng: random.Random) -> None:
@@ -89,7 +90,7 @@ async def run_table(url: str, i: int, args: argparse.Namespace, stats: Stats) ->
             preset=args.preset, deals=args.deals, bots=False, decision_seconds=600
         )
         for c in clients[1:]:
-            await c.join(table.id)
+            await c.join(code=table.info["code"])
         await clients[0].start(table.id)
         stats.playing += 1
         stats.max_playing = max(stats.max_playing, stats.playing)
@@ -101,6 +102,7 @@ async def run_table(url: str, i: int, args: argparse.Namespace, stats: Stats) ->
             stats.playing -= 1
             stats.spans.append((began, time.time()))
         stats.finished += 1
+        stats.records[table.id] = clients[0].tables[table.id].record or ""
         return table.id
     except Exception as e:
         key = f"{phase}: {type(e).__name__}"
@@ -112,10 +114,14 @@ async def run_table(url: str, i: int, args: argparse.Namespace, stats: Stats) ->
                 await c.close()
 
 
-def moves_in_record(http: str, table: str) -> int:
+def moves_in_record(http: str, table: str, path: str) -> int:
+    """The moves in a table's stored record (``path``: the record's path with the key that
+    opens a private table's record, from a seated player's sync)."""
     for _ in range(100):
         try:
-            with urllib.request.urlopen(f"{http}/api/tables/{table}/record", timeout=10) as r:
+            with urllib.request.urlopen(
+                http + (path or f"/api/tables/{table}/record"), timeout=10
+            ) as r:
                 rec = json.loads(r.read())
                 return sum(len(d["moves"]) for d in rec["deals"])
         except urllib.error.HTTPError as e:
@@ -169,6 +175,7 @@ async def run_tables(args: argparse.Namespace, url: str) -> dict[str, object]:
         "tables": [t for t in tables if t is not None],
         "latencies": stats.latencies,
         "acked": stats.acked,
+        "records": stats.records,
         "errors": stats.errors,
         "max_playing": stats.max_playing,
         "finished": stats.finished,
@@ -185,14 +192,16 @@ def summarize(args: argparse.Namespace, http: str, parts: list[dict[str, Any]]) 
     """Merge the processes' results, count lost moves from the stored records, and report."""
     tables = [t for p in parts for t in p["tables"]]
     acked: dict[str, int] = {}
+    records: dict[str, str] = {}
     errors: dict[str, int] = {}
     for p in parts:
         acked.update(p["acked"])
+        records.update(p["records"])
         for k, n in p["errors"].items():
             errors[k] = errors.get(k, 0) + n
     lost = checked = 0
     for t in tables:
-        stored = moves_in_record(http, t)
+        stored = moves_in_record(http, t, records.get(t, ""))
         checked += 1
         lost += max(0, acked.get(t, 0) - stored)
     lat = sorted(x for p in parts for x in p["latencies"])
@@ -288,7 +297,12 @@ def main() -> int:
         port = free_port()
         tmp = tempfile.TemporaryDirectory()
         proc = subprocess.Popen(
-            [sys.executable, "-m", "batak", "serve", "--port", str(port), "--data", tmp.name],
+            [
+                *(sys.executable, "-m", "batak", "serve", "--port", str(port)),
+                *("--data", tmp.name),
+                # every load client comes from this one address
+                *("--rooms-per-address", "1000000", "--creates-per-address", "1000000"),
+            ],
             stdout=subprocess.DEVNULL,
             env=dict(os.environ),
         )

@@ -35,7 +35,6 @@ from batak.arena import (
     t_quantile,
     write_plot,
 )
-from batak.bots.baseline import choose as baseline_choose
 from batak.cli import main
 from batak.cli.arena import Progress
 
@@ -55,15 +54,15 @@ class LocalRandom:
 
 
 class LocalBase:
-    """The simple baseline player of the terminal client."""
+    """A sensible simple player from outside the package: the easy bot behind a class here."""
 
     name = "local-base"
 
     def __init__(self, *, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+        self.player = batak.bots.get("easy", seed=seed)
 
     def choose(self, view: Mapping[str, Any]) -> str:
-        return baseline_choose(view, self.rng)
+        return self.player.choose(view)
 
 
 class AlwaysPass(LocalRandom):

@@ -119,6 +119,7 @@ AREAS: dict[str, tuple[tuple[str, ...], str]] = {
     "serve": (("cli/serve.py",), r"\b(?:h\(\s*\"|text\(\s*\"serve\.)(\w+)\""),
     "rules": (("explain.py",), r"\bt\(\s*\"(\w+)\""),
     "teach": (("bots/*.py",), r"\btext\(\s*\"teach\.(\w+)\""),
+    "review": (("bots/review.py",), r"\btext\(\s*\"review\.(\w+)\""),
     "web": (("web/static/*.js",), r"\bt\(\s*\"(\w+)\"(?!\s*\+)"),
 }
 #: Families whose keys are computed from the rules and the game, not written in the code.
@@ -152,7 +153,7 @@ def literal(word: str, text: str) -> bool:
 def dynamic_keys(text: str) -> set[tuple[str, str]]:
     """(prefix, suffix) of keys built at run time: ``f"phase_{…}"`` or ``f"server.field_{…}"``
     in Python, ``"mode_" + m`` or ``"mode_" + m + "_help"`` in JavaScript."""
-    python = {(p, "") for p in re.findall(r"f\"(?:[\w.]*\.)?(\w+_)\{", text)}
+    python = {(p, "") for p in re.findall(r"f[\"'](?:[\w.]*\.)?(\w+_)\{", text)}
     js = set(re.findall(r"\"(\w+_)\"\s*\+\s*\w+(?:\s*\+\s*\"(\w+)\")?", text))
     return python | js
 

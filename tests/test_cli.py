@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import inspect
 import io
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from batak import Game, Match, Rules
-from batak.bots.baseline import choose
 from batak.cli import main
 from batak.cli.parser import rules_with_options
 from batak.record import RecordError, dumps, loads
@@ -348,53 +345,72 @@ def test_python_dash_m_batak() -> None:
     assert "esli-acik" in done.stdout
 
 
-# ---------------------------------------------------------------------- the baseline player
-def test_baseline_is_given_only_the_view() -> None:
-    assert list(inspect.signature(choose).parameters) == ["view", "rng"]
+# ---------------------------------------------------------------------- levels and hints
+@pytest.mark.parametrize("levels", ["easy", "hard", "hard,medium,easy"])
+def test_play_against_each_level(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], levels: str
+) -> None:
+    args = ["play", "--seed", "5", "--deals", "1", "--lang", "en", "--level", levels]
+    code, out, err = run(monkeypatch, capsys, args, "1\n" * 400)
+    assert code == 0, err
+    assert "The match is over." in out
+    names = levels.split(",") * (3 if "," not in levels else 1)
+    expected = ", ".join(f"Computer {i + 1} ({lv})" for i, lv in enumerate(names))
+    assert f"Computer players: {expected}" in out
 
 
-@pytest.mark.parametrize("preset", ALL_PRESETS)
-def test_baseline_plays_only_legal_moves(preset: str) -> None:
-    rules = Rules.preset(preset)
-    rng = random.Random(preset)
-    for deal in range(8):
-        game = Game(rules, seed=rng.getrandbits(32), dealer=deal % rules.players)
-        while game.phase != "over":
-            seat = game.to_move
-            assert seat is not None
-            view = json.loads(json.dumps(game.view(seat)))  # plain data, nothing else
-            before = json.dumps(view, sort_keys=True)
-            move = choose(view, rng)
-            assert move in view["legal_moves"], (preset, deal, move)
-            assert json.dumps(view, sort_keys=True) == before  # the view is not changed
-            game.play(move)
-        assert sum(game.tricks_won) == rules.hand_size or game.redeal
+def test_the_same_seed_gives_the_same_match_at_every_level(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["play", "--seed", "9", "--deals", "1", "--level", "medium,hard,easy"]
+    first = run(monkeypatch, capsys, args, "1\n" * 400)[1]
+    assert run(monkeypatch, capsys, args, "1\n" * 400)[1] == first
 
 
-def test_baseline_bids_and_names_sensible_koz() -> None:
-    view = Game("standard", seed=1).view(1)
-    strong = ["AS", "KS", "QS", "JS", "TS", "9S", "AH", "KH", "AD", "KD", "AC", "2C", "3C"]
-    view["hand"] = strong
-    assert choose(view, random.Random(0)).startswith("bid ")
-    weak = ["2S", "3S", "4S", "5H", "6H", "7H", "2D", "3D", "4D", "5D", "6C", "7C", "8C"]
-    view["hand"] = weak
-    assert choose(view, random.Random(0)) == "pass"
-    trump_view = dict(
-        view, phase="trump", hand=strong, legal_moves=["trump S", "trump H", "trump D", "trump C"]
-    )
-    assert choose(trump_view, random.Random(0)) == "trump S"
+@pytest.mark.parametrize("level", ["grandmaster", "hard,easy", "easy,,hard"])
+def test_an_unknown_level_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], level: str
+) -> None:
+    code, _out, err = run(monkeypatch, capsys, ["play", "--level", level, "--lang", "tr"])
+    assert code == 2
+    assert "--level easy, medium ya da hard alır" in err and "bu masada 3" in err
 
 
-def test_baseline_wins_cheaply_or_plays_low() -> None:
-    hands = ["QH 2S 3D", "KH AH 4S", "5H 6S 7D", "8H 9S TD"]
-    game = Game("standard", hands=hands, dealer=3)
-    for move in ["bid 4", "pass", "pass", "pass", "trump S", "QH"]:
-        game.play(move)
-    assert choose(game.view(1), random.Random(0)) == "KH"  # the cheapest card that wins
-    game.play("KH")
-    assert choose(game.view(2), random.Random(0)) == "5H"
-    with pytest.raises(ValueError):
-        choose(game.view(0), random.Random(0))  # not seat 0's turn
+def test_the_hint_says_a_move_and_why_and_bang_plays_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["play", "--seed", "3", "--deals", "1", "--lang", "tr"]
+    code, out, err = run(monkeypatch, capsys, args, "ipucu\n!\nquit\n\n")
+    assert code == 0, err
+    hinted = [line for line in out.splitlines() if line.startswith("İpucu: ")]
+    assert len(hinted) == 1 and hinted[0].endswith(".")
+    move = hinted[0].removeprefix("İpucu: ").split(".")[0]  # e.g. "pas" or "ihale 6"
+    assert f"Sen: {move}" in out
+
+
+def test_computer_players_are_given_only_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every computer seat's player receives plain data (a seat's view), never the Game."""
+    import batak.bots
+
+    seen: list[object] = []
+    real_get = batak.bots.get
+
+    def spying_get(level: str, **kw: object) -> batak.bots.Player:
+        player = real_get(level, **kw)  # type: ignore[arg-type]
+        choose = player.choose
+
+        def watched(view: object) -> str:
+            seen.append(view)
+            return choose(view)  # type: ignore[arg-type]
+
+        player.choose = watched  # type: ignore[method-assign]
+        return player
+
+    monkeypatch.setattr(batak.bots, "get", spying_get)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    assert main(["play", "--seed", "2", "--deals", "1"]) == 0
+    assert seen and all(isinstance(v, dict) and "legal_moves" in v for v in seen)
+    assert all(json.loads(json.dumps(v)) == v for v in seen)  # plain JSON data
 
 
 class _Terminal(io.StringIO):
@@ -474,3 +490,29 @@ def test_play_refuses_a_clashing_option_with_the_reason(
     assert "must_trump=True gerekir" in err
     code, _, err = run(monkeypatch, capsys, ["play", "--option", "must_trump", "--lang", "en"])
     assert code == 2 and "must_trump" in err
+
+
+def test_review_at_the_table_says_where_the_last_deal_lost_tricks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["play", "--seed", "3", "--deals", "2", "--lang", "tr"]
+    code, out, err = run(monkeypatch, capsys, args, "incele\n1\n" * 200)
+    assert code == 0, err
+    assert "Henüz biten bir el yok: incelenecek bir şey yok." in out  # during the first deal
+    assert "1. el inceleniyor" in out  # during the second
+    review = out.split("1. el inceleniyor", 1)[1]
+    assert "bütün eller açık oynansa" in review
+    assert "Bu elde lövelerin nerede kaybedildiğini görmek için" in out
+
+
+def test_replay_with_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    match = Match(Rules.preset("standard", deals=1), seed=4)
+    while not match.over:
+        match.play(match.legal_moves()[-1])
+    path = tmp_path / "r.json"
+    path.write_text(dumps(match), encoding="utf-8")
+    code, out, err = run(monkeypatch, capsys, ["replay", str(path), "--review", "--lang", "en"])
+    assert code == 0, err
+    assert "Reviewing deal 1" in out and "with every hand in view" in out

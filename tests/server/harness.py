@@ -43,6 +43,16 @@ def fast_config(data: Path, **changes: Any) -> ServerConfig:
         linger_seconds=600.0,
         rate_per_second=1000.0,
         rate_burst=1000.0,
+        # every test client comes from 127.0.0.1: the per-address limits would join them all
+        # (the tests of those limits set them); the per-player ones stay as they are
+        rooms_per_address=100_000,
+        create_per_minute_address=1e9,
+        create_burst_address=1e9,
+        create_per_minute=1e9,
+        create_burst=1e9,
+        code_failures_free_address=100_000,
+        login_failures_free_address=100_000,
+        register_per_hour_address=1e12,
     )
     return replace(base, **changes)
 
@@ -211,7 +221,7 @@ async def room(
         await c.connect()
     _, table = await clients[0].create(bots=False, **options)
     for c in clients[1:]:
-        await c.join(table.id)
+        await c.join(code=table.info["code"])
     await clients[0].start(table.id)
     for c in clients:
         await c.until(lambda c=c: c.tables[table.id].view is not None)

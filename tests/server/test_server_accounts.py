@@ -43,7 +43,7 @@ def test_register_login_stats_and_leaderboard(tmp_path: Path) -> None:
             await b.connect()
             with pytest.raises(ServerError) as e:
                 await b.request({"type": "register", "username": "ayse", "password": "12345678x"})
-            assert e.value.code == "username_taken"
+            assert e.value.code == "username_unavailable"
             with pytest.raises(ServerError) as e:
                 await b.request({"type": "login", "username": "ayse", "password": "wrong-pass"})
             assert e.value.code == "bad_login"

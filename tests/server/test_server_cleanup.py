@@ -34,7 +34,10 @@ async def _pass_time(srv: ServerThread, clock: ManualClock, seconds: float) -> N
 
 def test_an_abandoned_private_room_is_closed(tmp_path: Path) -> None:
     clock = ManualClock()
-    config = fast_config(tmp_path, hold_seconds=45, abandon_seconds=1800, reap_every=60)
+    # (lonely_seconds as long: the shorter limit for rooms nobody came to is tested elsewhere)
+    config = fast_config(
+        tmp_path, hold_seconds=45, abandon_seconds=1800, lonely_seconds=1800, reap_every=60
+    )
     with ServerThread(config, clock=clock) as srv:
 
         async def main() -> str:

@@ -28,7 +28,7 @@ def _play(tmp_path: Path, show_bots: bool) -> tuple[list[str], dict[str, object]
                 await c.start(table.id)
                 await gizem.close()
                 async with Client(srv.url, name="Can", keep_log=True) as watcher:
-                    await watcher.join(table=table.id, spectate=True)
+                    await watcher.join(code=created["code"], spectate=True)
                     final = await c.play(table.id, timeout=120)
                     texts.extend(watcher.log)
                 texts.extend(c.log)

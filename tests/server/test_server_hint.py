@@ -42,7 +42,7 @@ def test_hint_for_the_seat_to_move_in_its_language(tmp_path: Path) -> None:
             assert e.value.code == "not_your_turn"
             watcher = Client(srv.url, name="W")
             await watcher.connect()
-            await watcher.join(t, spectate=True)
+            await watcher.join(code=srv.hub.tables[t].code, spectate=True)
             with pytest.raises(ServerError) as e:
                 await watcher.hint(t)
             assert e.value.code == "not_seated"

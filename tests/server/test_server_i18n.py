@@ -78,7 +78,7 @@ def test_errors_in_the_connections_language(tmp_path: Path) -> None:
             for c in (en, tr):
                 await c.connect()
             _, table = await en.create(preset="standard", bots=False)
-            await tr.join(table.id)
+            await tr.join(code=table.info["code"])
             got_en = await _refusals(en, table.id)
             got_tr = await _refusals(tr, table.id)
             for (raw, _), e, t in zip(REFUSED, got_en, got_tr, strict=True):

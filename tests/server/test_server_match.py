@@ -61,9 +61,13 @@ def test_four_clients_play_a_private_match_to_the_end(tmp_path: Path) -> None:
                 await clients[0].move(table.id, "pass")
             except ServerError as e:
                 assert e.code == "match_over"
-            # the record is kept and loads with the engine
+            # the record is kept and loads with the engine; a private table's is kept to its
+            # players: the path in their sync has the key that opens it
+            assert _get(f"{srv.http}/api/tables/{table.id}/record")[0] == 403
+            path = finals[0].record
+            assert path is not None and "key=" in path
             for _ in range(50):
-                status, body = _get(f"{srv.http}/api/tables/{table.id}/record")
+                status, body = _get(srv.http + path)
                 if status == 200:
                     break
                 await asyncio.sleep(0.05)
@@ -131,7 +135,7 @@ def test_continue_later_adjourns_and_resumes_a_private_match(tmp_path: Path) -> 
             _, table = await clients[0].create(preset="sultan-kozmaca", deals=1, bots=False)
             t = table.id
             for c in clients[1:]:
-                await c.join(t)
+                await c.join(code=table.info["code"])
             await clients[0].start(t)
             await asyncio.gather(*(c.play(t, stop=lambda s: s.v >= 12) for c in clients))
             try:

@@ -127,10 +127,10 @@ async def _play_one(srv: ServerThread, preset: str, rng: random.Random) -> tuple
     _, table = await clients[0].create(preset=preset, deals=1, bots=False)
     t = table.id
     for c in clients[1:]:
-        await c.join(t)
+        await c.join(code=table.info["code"])
     watcher = Client(srv.url, name="watch", keep_log=True)
     await watcher.connect()
-    await watcher.join(t, spectate=True)
+    await watcher.join(code=table.info["code"], spectate=True)
     await clients[0].start(t)
 
     async def player(c: Client) -> None:

@@ -32,27 +32,27 @@ def test_match_record_stats_and_resume_on_postgresql(tmp_path: Path) -> None:
                     clients.append(c)
                 _, done = await clients[0].create(preset="esli-acik", deals=1, bots=False)
                 for c in clients[1:]:
-                    await c.join(done.id)
+                    await c.join(code=done.info["code"])
                 await clients[0].start(done.id)
                 await asyncio.gather(*(c.play(done.id, timeout=60) for c in clients))
                 _, live = await clients[0].create(preset="zipi-kitty", deals=1, bots=False)
                 for c in clients[1:3]:
-                    await c.join(live.id)
+                    await c.join(code=live.info["code"])
                 await clients[0].start(live.id)
                 await asyncio.gather(
                     *(c.play(live.id, timeout=60, stop=lambda s: s.v >= 20) for c in clients[:3])
                 )
                 tokens = [c.token for c in clients]
+                path = clients[0].tables[done.id].record  # a private record: with its key
                 for c in clients:
                     await c.close()
-                return done.id, live.id, tokens
+                assert path is not None
+                return done.id, live.id, tokens, path
 
-            done, live, tokens = asyncio.run(first())
+            done, live, tokens, path = asyncio.run(first())
             for _ in range(50):
                 try:
-                    with urllib.request.urlopen(
-                        f"{srv.http}/api/tables/{done}/record", timeout=5
-                    ) as r:
+                    with urllib.request.urlopen(srv.http + path, timeout=5) as r:
                         record = loads(r.read())
                         break
                 except urllib.error.HTTPError:
@@ -63,12 +63,12 @@ def test_match_record_stats_and_resume_on_postgresql(tmp_path: Path) -> None:
         with ServerThread(config2) as srv2:
             assert live in srv2.hub.tables and done not in srv2.hub.tables
 
-            async def second() -> None:
+            async def second() -> str | None:
                 again = [Client(srv2.url, token=tok) for tok in tokens[:3]]
                 for c in again:
                     await c.connect()
                     assert live in c.welcome["tables"]
-                    st = await c.join(live)
+                    st = await c.join(live)  # seated there: its id opens it
                     assert st.v >= 20 and st.view is not None
                 finals = await asyncio.gather(*(c.play(live, timeout=60) for c in again))
                 assert all(f.over for f in finals)
@@ -76,7 +76,9 @@ def test_match_record_stats_and_resume_on_postgresql(tmp_path: Path) -> None:
                 assert stats["matches"] == 2
                 for c in again:
                     await c.close()
+                return again[0].tables[live].record
 
-            asyncio.run(second())
-            with urllib.request.urlopen(f"{srv2.http}/api/tables/{live}/record", timeout=5) as r:
+            live_path = asyncio.run(second())
+            assert live_path is not None
+            with urllib.request.urlopen(srv2.http + live_path, timeout=5) as r:
                 assert json.loads(r.read())["over"] is True

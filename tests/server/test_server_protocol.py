@@ -126,7 +126,7 @@ def test_out_of_turn_illegal_stale_and_duplicate_moves(tmp_path: Path) -> None:
             # a spectator cannot move
             watcher = Client(srv.url, name="W")
             await watcher.connect()
-            await watcher.join(t, spectate=True)
+            await watcher.join(code=srv.hub.tables[t].code, spectate=True)
             with pytest.raises(ServerError) as e:
                 await watcher.move(t, "pass")
             assert e.value.code == "not_seated"

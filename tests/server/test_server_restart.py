@@ -62,7 +62,7 @@ def _kill_and_restart(tmp_path: Path, database: str | None) -> None:
             # a second table, still waiting, must come back too
             _, waiting = await clients[1].create(preset="zipi-kitty", deals=1)
             for c in clients[1:]:
-                await c.join(table.id)
+                await c.join(code=table.info["code"])
             await clients[0].start(table.id)
             t = table.id
             tasks = [asyncio.create_task(c.play(t, timeout=60)) for c in clients]

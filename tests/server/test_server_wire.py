@@ -27,7 +27,7 @@ def test_event_views_are_slim_and_the_client_completes_them(tmp_path: Path) -> N
             _, table = await clients[0].create(preset="standard", deals=3, bots=False)
             t = table.id
             for c in clients[1:]:
-                await c.join(t)
+                await c.join(code=table.info["code"])
             await clients[0].start(t)
             rng = random.Random(5)
             checked = 0

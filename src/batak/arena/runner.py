@@ -30,11 +30,9 @@ import importlib.util
 import math
 import multiprocessing
 import platform
-import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any
@@ -48,23 +46,7 @@ from ..i18n import phase_name, text
 from ..rules import Rules
 from ..scoring import contract_made
 
-__all__ = [
-    "ALL_SEEING",
-    "AllSeeingPlayer",
-    "ArenaConfig",
-    "ArenaError",
-    "check_spec",
-    "fast_solver_available",
-    "mean_ci",
-    "percentile",
-    "play_board",
-    "report_lines",
-    "run",
-    "seat_maps",
-    "summarize",
-    "t_quantile",
-    "write_plot",
-]
+# The public names are those :mod:`batak.arena` re-exports.
 
 #: The arena-only name of the cheating reference player.
 ALL_SEEING = "all-seeing"
@@ -168,25 +150,6 @@ def fast_solver_available() -> bool:
     return bool(probe()) if callable(probe) else False
 
 
-@lru_cache(maxsize=1)
-def _medium_available() -> bool:
-    return importlib.util.find_spec("batak.bots.medium") is not None
-
-
-class _BaselinePlayer:
-    """The simple player of :mod:`batak.bots.baseline` behind the player interface."""
-
-    name = "baseline"
-
-    def __init__(self, *, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-
-    def choose(self, view: Mapping[str, Any]) -> str:
-        from ..bots.baseline import choose
-
-        return choose(view, self._rng)
-
-
 def _card_key(card: Card, trump: int) -> tuple[int, int]:
     """Cheapest first: non-trumps before trumps, then low before high."""
     return (int(card.index // 13 == trump), card.index % 13)
@@ -200,7 +163,7 @@ class AllSeeingPlayer:
     ``c_limit`` cards are left in all hands together with the compiled solver (44: eleven per
     hand; a whole 13-card deal can take the C solver minutes), or ``python_limit`` with the
     pure-Python one (28: seven per hand). Before that, and for the auction, the kitty and the
-    trump, it plays like ``helper`` (the medium bot if it exists, else the simple baseline).
+    trump, it plays like ``helper`` (by default the medium bot).
     It is the ceiling of the arena and nothing else: it is not in :func:`batak.bots.get` and no
     table ever seats it.
     """
@@ -222,9 +185,7 @@ class AllSeeingPlayer:
             raise TypeError("the all-seeing player must be given the Game it plays")
         self._game = game
         if helper is None:
-            helper = (
-                get_bot("medium", seed=seed) if _medium_available() else _BaselinePlayer(seed=seed)
-            )
+            helper = get_bot("medium", seed=seed)
         self._helper = helper
         self._fast = fast_solver_available() if fast is None else fast
         self.solved = 0  # decisions taken by the solver (for reports and tests)

@@ -1,6 +1,6 @@
 """The ``batak`` command: play in the terminal, replay a record, explain the tables.
 
-``batak play`` puts you at a table with computer players (:mod:`batak.bots.baseline`), for a whole
+``batak play`` puts you at a table with computer players (:mod:`batak.bots`, any level), for a whole
 match under any preset. ``batak replay FILE`` shows a saved match move by move, and
 ``batak rules [NAME]`` lists the tables or explains one. Every text exists in Turkish and English
 (``--lang``; the default follows the locale).
@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..i18n import LANGS, default_lang
+from .analyse import add_analyse_parser, cmd_analyse
 from .arena import add_arena_parser, run_arena
 from .console import EXIT_OK, Console
 from .parser import Parser
@@ -41,7 +42,9 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     parser.add_argument(
         "--version", action="version", version=f"batak {__version__}", help=t("help_version", lang)
     )
-    sub = parser.add_subparsers(dest="command", metavar="{play,replay,rules,arena,serve,online}")
+    sub = parser.add_subparsers(
+        dest="command", metavar="{play,replay,analyse,rules,arena,serve,online}"
+    )
 
     def lang_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
@@ -61,6 +64,7 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     )
     play.add_argument("--load", default=None, metavar="FILE", help=t("help_load", lang))
     play.add_argument("--save", default=None, metavar="FILE", help=t("help_save", lang))
+    play.add_argument("--level", default="medium", metavar="LEVEL", help=t("help_level", lang))
 
     replay = sub.add_parser(
         "replay", help=t("help_replay", lang), description=t("help_replay", lang)
@@ -69,10 +73,12 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     lang_option(replay)
     replay.add_argument("--deal", type=int, default=None, metavar="N", help=t("help_deal", lang))
     replay.add_argument("--step", action="store_true", help=t("help_step", lang))
+    replay.add_argument("--review", action="store_true", help=t("help_review", lang))
 
     rules = sub.add_parser("rules", help=t("help_rules", lang), description=t("help_rules", lang))
     rules.add_argument("name", nargs="?", default=None, metavar="NAME", help=t("help_name", lang))
     lang_option(rules)
+    add_analyse_parser(sub, lang, lang_option)
     add_arena_parser(sub, lang)
     add_serve_parser(sub, lang)
     from .online import add_online_parser
@@ -115,6 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_play(args, con, lang)
         if args.command == "replay":
             return cmd_replay(args, con, lang)
+        if args.command == "analyse":
+            return cmd_analyse(args, con, lang)
         if args.command == "arena":
             return run_arena(args)
         if args.command == "serve":

@@ -5,9 +5,11 @@ Shared by ``batak play``, ``batak replay`` and ``batak online``.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from ..cards import Card, Suit
@@ -15,6 +17,7 @@ from ..game import Game, Phase
 from ..i18n import suit_name
 from ..match import Match, ScoreRow
 from ..moves import Bid, Bury, Move, Pass, TrumpChoice, parse_move
+from ..record import RecordError, loads
 from ..rules import PRESETS
 from .text import t
 
@@ -512,3 +515,28 @@ def fail(con: Console, lang: str, message: str) -> int:
 
 def unknown_preset(con: Console, lang: str, name: str) -> int:
     return fail(con, lang, t("unknown_preset", lang, name=name, names=", ".join(PRESETS)))
+
+
+class CommandError(Exception):
+    """A reason the command cannot go on, already in the reader's language."""
+
+
+def read_record(path: str, lang: str) -> tuple[Match, int | None]:
+    """The match saved in ``path`` and the seat of the person who saved it (if the record says),
+    or :class:`CommandError` saying why not."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise CommandError(
+            t("cannot_read", lang, path=path, message=e.strerror or str(e))
+        ) from None
+    except UnicodeDecodeError as e:
+        raise CommandError(t("broken_record", lang, path=path, message=str(e))) from None
+    try:
+        match = loads(text)
+    except RecordError as e:
+        raise CommandError(t("broken_record", lang, path=path, message=str(e))) from None
+    meta = json.loads(text).get("meta")
+    seat = meta.get("seat") if isinstance(meta, dict) else None
+    human = seat if isinstance(seat, int) and 0 <= seat < match.rules.players else None
+    return match, human

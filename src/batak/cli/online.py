@@ -244,7 +244,8 @@ class OnlineSession:
         self.con.say(
             self.style.bold(o("over", self.lang, names=", ".join(labels[w] for w in winners)))
         )
-        self.con.say(o("record", self.lang, url=f"{self.http}/api/tables/{self.table}/record"))
+        path = st.record or f"/api/tables/{self.table}/record"  # a private one's has its key
+        self.con.say(o("record", self.lang, url=self.http + path))
 
     async def _decide(self) -> bool:
         """Ask for this seat's decision until one is accepted; False when the player quits."""

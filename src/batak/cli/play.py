@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
-import random
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..bots.baseline import choose
+from .. import bots
+from ..bots import Player
+from ..bots.review import DealReview, review_deal, summary_lines
+from ..bots.teach import hint
 from ..explain import preset_summary
 from ..game import Game, IllegalMove, Phase
 from ..match import Match
@@ -21,6 +25,7 @@ from .console import (
     Narrator,
     Style,
     fail,
+    move_text,
     seat_labels,
     sheet_lines,
     short_labels,
@@ -47,14 +52,15 @@ class PlaySession:
         match: Match,
         human: int,
         lang: str,
-        rng: random.Random,
+        players: Mapping[int, Player],
         save_path: str | None,
     ) -> None:
         self.con = con
         self.match = match
         self.human = human
         self.lang = lang
-        self.rng = rng
+        self.players = players  # the computer seats' players
+        self.reviews: dict[int, DealReview] = {}  # deal number -> its review, made once
         self.save_path = save_path
         self.style = Style(con.out)
         self.labels = seat_labels(match.rules.players, human, lang)
@@ -79,7 +85,7 @@ class PlaySession:
                 if seat == self.human:
                     move = self.ask_move(game)
                 else:
-                    move = parse_move(choose(game.view(seat), self.rng))
+                    move = parse_move(self.computer_move(game, seat))
                 tricks_before = len(game.tricks)
                 match.play(move)
                 self.narrator.move(game, seat, move, tricks_before)
@@ -99,12 +105,36 @@ class PlaySession:
         self.autosave()
         return EXIT_OK
 
+    def computer_move(self, game: Game, seat: int) -> str:
+        """The move of a computer seat, chosen from that seat's view only."""
+        view = game.view(seat)
+        move = self.players[seat].choose(view)
+        return move if move in view["legal_moves"] else str(view["legal_moves"][0])
+
     def deal_over(self, game: Game) -> None:
         row = self.match.sheet[-1] if self.match.sheet else None
         self.narrator.deal_result(game, row)
         self.con.say()
         self.con.lines(sheet_lines(self.match, self.labels, self.lang, self.style, self.short))
+        if game.tricks and not self.match.over:
+            self.con.say(t("review_hint", self.lang))
         self.autosave()
+
+    def review_last_deal(self) -> None:
+        """Where the last finished deal lost its tricks (the deal review)."""
+        finished = [g for g in self.match.games if g.phase is Phase.OVER and g.tricks]
+        if not finished:
+            self.con.say(t("no_review", self.lang))
+            return
+        game = finished[-1]
+        number = self.match.games.index(game) + 1
+        self.con.say(t("reviewing", self.lang, n=number))
+        review = self.reviews.get(number)
+        if review is None:
+            review = self.reviews[number] = review_deal(game)
+        self.con.lines(
+            summary_lines(review, self.labels, self.lang, you=self.human, card=self.style.card)
+        )
 
     # -- the human's turn
     def ask_move(self, game: Game) -> Move:
@@ -125,6 +155,16 @@ class PlaySession:
                 continue
             if word in ("last", "son"):
                 con.say(self.last_trick_text(game))
+                continue
+            if word in ("review", "incele"):
+                self.review_last_deal()
+                continue
+            if word in ("hint", "ipucu", "!"):
+                suggestion = hint(view, lang=lang)
+                if word == "!":
+                    return parse_move(suggestion.move)
+                shown = move_text(suggestion.move, lang, self.style)
+                con.say(t("hint", lang, move=shown, reason=suggestion.reason))
                 continue
             if word in ("sheet", "yazboz", "score", "puan"):
                 con.lines(sheet_lines(self.match, self.labels, lang, self.style, self.short))
@@ -193,6 +233,12 @@ class PlaySession:
 _NO_ANSWERS = frozenset({"n", "no", "h", "hayır", "hayir", "-"})
 
 
+def hash_seed(seed: int | str, seat: int) -> int:
+    """A computer seat's own seed, repeatable for a given match seed."""
+    digest = hashlib.sha256(f"batak-bots:{seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
 def _seed(text: str | None) -> int | str | None:
     if text is None:
         return None
@@ -242,8 +288,17 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
         human = saved_seat if isinstance(saved_seat, int) else 0
     if not 0 <= human < players:
         return fail(con, lang, t("bad_seat", lang, high=players - 1, seat=human))
-    rng = random.Random(f"batak-bots:{seed}") if seed is not None else random.Random()
-    session = PlaySession(con, match, human, lang, rng, args.save)
+    computers = [(human + i) % players for i in range(1, players)]
+    levels = [lv.strip() for lv in (args.level or "medium").split(",")]
+    if len(levels) == 1:
+        levels *= len(computers)
+    if len(levels) != len(computers) or any(lv not in bots.LEVELS for lv in levels):
+        return fail(con, lang, t("bad_level", lang, seats=len(computers), level=args.level))
+    seats = {
+        seat: bots.get(level, seed=None if seed is None else hash_seed(seed, seat))
+        for seat, level in zip(computers, levels, strict=True)
+    }
+    session = PlaySession(con, match, human, lang, seats, args.save)
     labels = session.labels
     r = match.rules
     con.say(style.bold(t("match_title", lang, name=r.name)))
@@ -256,6 +311,10 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
         con.say(t("partner_is", lang, name=labels[(human + 2) % players]))
     if r.target_score is not None:
         con.say(t("to_target", lang, target=r.target_score))
+    names = ", ".join(
+        f"{labels[s]} ({t(f'level_{lv}', lang)})" for s, lv in zip(computers, levels, strict=True)
+    )
+    con.say(t("levels_line", lang, items=names))
     con.say(t("help_hint", lang))
     if resumed and match.sheet:
         con.say()

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
 
+from ..bots.review import review_deal, summary_lines
 from ..explain import preset_summary
 from ..game import Game, Phase
-from ..record import RecordError, loads
 from .console import (
     EXIT_OK,
+    CommandError,
     Console,
     Narrator,
     Style,
     fail,
+    read_record,
     seat_labels,
     sheet_lines,
     short_labels,
@@ -28,18 +28,9 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
     style = Style(con.out)
     path = args.file
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        return fail(con, lang, t("cannot_read", lang, path=path, message=e.strerror or str(e)))
-    except UnicodeDecodeError as e:
-        return fail(con, lang, t("broken_record", lang, path=path, message=str(e)))
-    try:
-        match = loads(text)
-    except RecordError as e:
-        return fail(con, lang, t("broken_record", lang, path=path, message=str(e)))
-    meta = json.loads(text).get("meta")
-    seat = meta.get("seat") if isinstance(meta, dict) else None
-    human = seat if isinstance(seat, int) and 0 <= seat < match.rules.players else None
+        match, human = read_record(path, lang)
+    except CommandError as e:
+        return fail(con, lang, str(e))
     labels = seat_labels(match.rules.players, human, lang)
     narrator = Narrator(con, labels, lang, style, reveal=True, each_card=True)
     games = match.games
@@ -87,6 +78,10 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
                 narrator.move(game, seat, move, tricks_before)
             if game.phase is Phase.OVER:
                 narrator.deal_result(game, row)
+                if args.review and game.tricks:
+                    con.say(t("reviewing", lang, n=i + 1))
+                    review = review_deal(game)
+                    con.lines(summary_lines(review, labels, lang, you=human, card=style.card))
             else:
                 con.say(t("unfinished", lang))
     except EOFError:

@@ -79,11 +79,46 @@ def add_serve_parser(
         help=h("help_abandon_minutes", d.abandon_seconds / 60),
     )
     r.add_argument(
+        "--lonely-minutes",
+        type=float,
+        default=d.lonely_seconds / 60,
+        metavar="MIN",
+        help=h("help_lonely_minutes", d.lonely_seconds / 60),
+    )
+    r.add_argument(
         "--adjourned-days",
         type=float,
         default=d.adjourned_unload_seconds / 86400,
         metavar="DAYS",
         help=h("help_adjourned_days", d.adjourned_unload_seconds / 86400),
+    )
+    q = p.add_argument_group(h("group_limits"))
+    for flag, code, value in (
+        ("--rooms-per-guest", "help_rooms_per_guest", d.rooms_per_guest),
+        ("--rooms-per-account", "help_rooms_per_account", d.rooms_per_account),
+        ("--rooms-per-address", "help_rooms_per_address", d.rooms_per_address),
+        ("--max-rooms", "help_max_rooms", d.max_room_tables),
+        ("--creates-per-address", "help_creates_per_address", int(d.create_burst_address)),
+    ):
+        q.add_argument(flag, type=int, default=value, metavar="N", help=h(code, value))
+    q.add_argument(
+        "--password-checks",
+        type=int,
+        default=d.password_checks,
+        metavar="N",
+        help=text(
+            "serve.help_password_checks",
+            lang,
+            default=d.password_checks,
+            memory=d.argon2_memory_kib // 1024,
+        ),
+    )
+    q.add_argument(
+        "--guest-days",
+        type=float,
+        default=d.guest_unused_seconds / 86400,
+        metavar="DAYS",
+        help=h("help_guest_days", d.guest_unused_seconds / 86400),
     )
     p.add_argument(
         "--log-level",
@@ -113,6 +148,15 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         public_url=args.public_url,
         abandon_seconds=args.abandon_minutes * 60,
         adjourned_unload_seconds=args.adjourned_days * 86400,
+        lonely_seconds=args.lonely_minutes * 60,
+        rooms_per_guest=args.rooms_per_guest,
+        rooms_per_account=args.rooms_per_account,
+        rooms_per_address=args.rooms_per_address,
+        max_room_tables=args.max_rooms,
+        create_burst_address=args.creates_per_address,
+        create_per_minute_address=args.creates_per_address * 1.5,
+        password_checks=args.password_checks,
+        guest_unused_seconds=args.guest_days * 86400,
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import logging
 import time
@@ -27,6 +28,7 @@ from .conn import Bucket, Conn
 from .hub import Hub
 from .protocol import ProtocolError, error, parse
 from .storage import open_storage
+from .table import record_key
 
 __all__ = ["create_app", "origin_allowed"]
 
@@ -104,6 +106,10 @@ def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette
         if stored is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
         row, _ = stored
+        key = request.query_params.get("key", "")
+        if row.kind == "private" and not hmac.compare_digest(key, record_key(row.id, row.seed)):
+            # kept to its players: the key comes in their sync (``record``)
+            return JSONResponse({"error": "a private table's record"}, status_code=403)
         if row.status != "over" or row.record is None:
             return JSONResponse({"error": "the match is not over yet"}, status_code=409)
         return Response(
@@ -156,7 +162,8 @@ async def serve_socket(hub: Hub, config: ServerConfig, websocket: WebSocket) -> 
         with contextlib.suppress(Exception):
             await websocket.close(code=code, reason=reason)
 
-    conn = Conn(websocket.send_text, close, queue_size=config.send_queue)
+    address = websocket.client.host if websocket.client else ""
+    conn = Conn(websocket.send_text, close, queue_size=config.send_queue, address=address)
     conn.start()
     hub.connections += 1
     bucket = Bucket(config.rate_per_second, config.rate_burst, time.monotonic())

@@ -69,6 +69,9 @@ class TableState:
     over: bool = False
     #: the score sheet so far: from the last sync's view, then each ``deal_over`` row
     sheet: list[dict[str, Any]] = field(default_factory=list)
+    #: the HTTP path of the table's record, given to a seated player (with the key that opens
+    #: a private table's record)
+    record: str | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -147,15 +150,7 @@ class Client:
         self._ws = await connect(self.url, **kwargs)
         self.closed = False
         self._reader = asyncio.get_running_loop().create_task(self._read())
-        hello: dict[str, Any] = {"type": "hello", "lang": self.lang}
-        if self.name:
-            hello["name"] = self.name
-        if self.token:
-            hello["token"] = self.token
-        self.welcome = await self.request(hello)
-        self.token = self.welcome.get("token", self.token)
-        self.player = self.welcome["player"]
-        return self.welcome
+        return await self.hello()
 
     async def close(self) -> None:
         """Close the socket politely."""
@@ -261,6 +256,7 @@ class Client:
                 st.sheet = list(st.view["match"]["sheet"])
             else:
                 st.sheet = []
+            st.record = msg.get("record", st.record)
             st.events.extend(msg.get("events") or [])
             st.over = st.info.get("status") == "over"
         elif kind == "event":
@@ -382,6 +378,35 @@ class Client:
 
     async def adjourn(self, table: str) -> None:
         await self.request({"type": "adjourn", "table": table})
+
+    async def login(self, username: str, password: str) -> dict[str, Any]:
+        """Become an account's player on this connection (a new session: the token is kept
+        for the next :meth:`connect`); other devices keep their own sessions."""
+        welcome = await self.request({"type": "login", "username": username, "password": password})
+        self.token = welcome["token"]
+        self.player = welcome["player"]
+        return welcome
+
+    async def logout(self, *, everywhere: bool = False) -> dict[str, Any]:
+        """End this session (``everywhere``: every session of the player, on every device);
+        the token is forgotten and the connection must say hello again (:meth:`hello`)."""
+        reply = await self.request({"type": "logout", "everywhere": everywhere})
+        self.token = None
+        self.player = {}
+        return reply
+
+    async def hello(self) -> dict[str, Any]:
+        """Say hello again on this connection (after :meth:`logout`): a new guest, or the
+        player of :attr:`token`."""
+        msg: dict[str, Any] = {"type": "hello", "lang": self.lang}
+        if self.name:
+            msg["name"] = self.name
+        if self.token:
+            msg["token"] = self.token
+        self.welcome = await self.request(msg)
+        self.token = self.welcome.get("token", self.token)
+        self.player = self.welcome["player"]
+        return self.welcome
 
     async def hint(self, table: str) -> dict[str, Any]:
         """Teach me: ``{"move", "reason", "estimate", "v"}`` for this seat's current decision

@@ -37,6 +37,7 @@ class ServerConfig:
     quick_deals: int | None = None  # public tables: match length (None: the preset's own)
     linger_seconds: float = 600.0  # a finished table stays in memory this long
     abandon_seconds: float = 1800.0  # a private room never started, with nobody there: closed
+    lonely_seconds: float = 180.0  # the same for a room nobody but its host ever came to
     adjourned_unload_seconds: float = 30 * 86400.0  # an adjourned room nobody visits: unloaded
     reap_every: float = 30.0  # how often the hub looks for tables to drop
     retry_base: float = 0.25  # a bot's or timeout's move that could not be stored is retried
@@ -56,6 +57,30 @@ class ServerConfig:
     send_queue: int = 2048  # messages waiting for a slow client before it is dropped
     event_buffer: int = 512  # events kept in memory per table for reconnects
     max_tables: int = 20000
+    # -- quotas (against one script filling the server) ------------------------------------
+    max_room_tables: int = 10000  # tables made with ``create`` (quick play keeps the rest)
+    rooms_per_guest: int = 3  # rooms not yet started that one guest may have
+    rooms_per_account: int = 10  # ... that one account may have
+    rooms_per_address: int = 20  # ... that one network address may have (all its players)
+    create_per_minute: float = 6.0  # ``create`` per player (bursts of create_burst)
+    create_burst: float = 5.0
+    create_per_minute_address: float = 30.0  # ``create`` per address
+    create_burst_address: float = 20.0
+    # -- codes and logins (lockouts: free failures, then base seconds doubling up to cap) --
+    code_failures_free: int = 10  # unknown room codes per player / address before a lockout
+    code_failures_free_address: int = 30
+    login_failures_free: int = 5  # wrong passwords per account name before a lockout
+    login_failures_free_address: int = 20  # ... per address
+    lockout_base: float = 30.0
+    lockout_cap: float = 900.0
+    lockout_window: float = 900.0  # failures further apart than this are forgotten
+    register_per_hour_address: float = 10.0  # ``register`` attempts per address (bursts of 5)
+    password_checks: int = 2  # argon2 hashes computed at once (each takes argon2_memory_kib)
+    password_queue: int = 64  # logins waiting for a check beyond this are told ``busy``
+    argon2_memory_kib: int = 19456  # 19 MiB, t=2, p=1 (OWASP's argon2id minimum)
+    argon2_time_cost: int = 2
+    # -- guests -----------------------------------------------------------------------------
+    guest_unused_seconds: float = 86400.0  # a guest who never sat at a table is deleted
     # -- origin -------------------------------------------------------------------------
     allowed_origins: tuple[str, ...] = ()  # besides the server's own address
     public_url: str | None = None  # the address printed and used in invite links

@@ -21,6 +21,7 @@ class Player:
     id: str
     name: str
     account: str | None = None  # username when logged in to an account
+    played: bool = False  # known to have sat at a table (stored: such a guest is kept)
 
 
 class Bucket:
@@ -53,9 +54,13 @@ class Conn:
         *,
         queue_size: int = 2048,
         lang: str = "en",
+        address: str = "",
     ) -> None:
         self.id = next(_ids)
         self.player: Player | None = None
+        self.address = address  # the client's network address (for per-address limits)
+        self.token_hash: str | None = None  # the session this connection speaks for
+        self.guest: tuple[Player, str] | None = None  # the guest made here, with its token
         self.lang = lang
         self.tables: set[str] = set()
         self._send_text = send_text

@@ -9,6 +9,7 @@ import asyncio
 import functools
 import hashlib
 import logging
+import math
 import secrets
 import time
 import unicodedata
@@ -21,15 +22,19 @@ from ..rules import PRESETS, Rules, RulesError
 from .clock import Clock
 from .config import MODES, ServerConfig
 from .conn import Conn, Player
+from .guard import KeyedBuckets, Lockout
 from .protocol import PROTOCOL_VERSION, REACTIONS, error
 from .storage import EventRow, PlayerRow, Storage, StorageError, TableRow
-from .table import Table, TableError
+from .table import Table, TableError, record_path
 
 __all__ = ["Hub"]
 
 log = logging.getLogger("batak.server")
 
+#: Room codes: 8 characters of 32 that cannot be mistaken for one another (no I, O, 0, 1):
+#: 2^40 codes, and guessing is slowed by a lockout (``code_failures_free``).
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
 #: Messages a connection may send before ``hello``.
 OPEN_TYPES = frozenset({"hello", "ping", "lobby", "leaderboard"})
 
@@ -59,6 +64,26 @@ class Hub:
         self.codes: dict[str, str] = {}
         self.forming: dict[str, str] = {}  # mode -> public table being filled
         self.players: dict[str, Player] = {}  # by token hash
+        self._by_id: dict[str, Player] = {}
+        self.online: dict[str, set[Conn]] = {}  # player id -> their connections
+        self._closing: set[asyncio.Task[None]] = set()
+        cfg = config
+        locks = {"window": cfg.lockout_window, "base": cfg.lockout_base, "cap": cfg.lockout_cap}
+        self.login_fails = Lockout(free=cfg.login_failures_free, **locks)
+        self.login_fails_address = Lockout(free=cfg.login_failures_free_address, **locks)
+        self.code_fails = Lockout(free=cfg.code_failures_free, **locks)
+        self.code_fails_address = Lockout(free=cfg.code_failures_free_address, **locks)
+        self.create_rate = KeyedBuckets(cfg.create_per_minute / 60, cfg.create_burst)
+        self.create_rate_address = KeyedBuckets(
+            cfg.create_per_minute_address / 60, cfg.create_burst_address
+        )
+        self.register_rate = KeyedBuckets(cfg.register_per_hour_address / 3600, 5.0)
+        self._argon: Any = None
+        self._dummy: str | None = None
+        self._dummy_lock = asyncio.Lock()
+        self._password_slots = asyncio.Semaphore(max(1, cfg.password_checks))
+        self._password_waiting = 0
+        self.rooms = 0  # tables in memory made with ``create``
         self.ready = False
         self.connections = 0
         self._load_lock = asyncio.Lock()
@@ -83,6 +108,7 @@ class Hub:
             "stats": self.on_stats,
             "register": self.on_register,
             "login": self.on_login,
+            "logout": self.on_logout,
         }
 
     # ------------------------------------------------------------------ life
@@ -124,7 +150,10 @@ class Hub:
 
     def _add(self, table: Table) -> None:
         self.tables[table.id] = table
-        self.codes[table.code] = table.id
+        if table.host is not None:
+            self.rooms += 1
+        if table.status != "over":
+            self.codes[table.code] = table.id
         if table.kind == "public" and table.status == "waiting" and table.mode:
             self.forming.setdefault(table.mode, table.id)
 
@@ -154,7 +183,8 @@ class Hub:
                 continue
             reason, limit = "", 0.0
             if table.kind == "private" and table.status == "waiting":
-                reason, limit = "abandoned", cfg.abandon_seconds
+                reason = "abandoned"
+                limit = cfg.abandon_seconds if table.others_came else cfg.lonely_seconds
             elif table.status == "adjourned":
                 reason, limit = "unload", cfg.adjourned_unload_seconds
             if reason and idle >= limit:
@@ -165,11 +195,39 @@ class Hub:
                     continue
                 if done:
                     await self._drop(table)
+        await self._forget(now)
+
+    async def _forget(self, now: float) -> None:
+        """Delete guests who never sat at a table (``guest_unused_seconds`` after they were
+        made and last used), and forget limits and players nobody needs in memory now."""
+        keep = frozenset(self.online)
+        gone = set(
+            await self.storage.delete_unused_guests(
+                time.time() - self.config.guest_unused_seconds, keep
+            )
+        )
+        for h, p in list(self.players.items()):
+            if p.id in gone or p.id not in self.online:
+                del self.players[h]
+        for pid in [pid for pid in self._by_id if pid not in self.online]:
+            del self._by_id[pid]
+        for limit in (
+            self.login_fails,
+            self.login_fails_address,
+            self.code_fails,
+            self.code_fails_address,
+            self.create_rate,
+            self.create_rate_address,
+            self.register_rate,
+        ):
+            limit.prune(now)
 
     async def _drop(self, table: Table) -> None:
         table.gone = True
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
+            if table.host is not None:
+                self.rooms -= 1
         if self.codes.get(table.code) == table.id:
             del self.codes[table.code]
         if self.forming.get(table.mode or "") == table.id:
@@ -177,6 +235,8 @@ class Hub:
         await table.stop()
 
     def table_over(self, table: Table) -> None:
+        if self.codes.get(table.code) == table.id:
+            del self.codes[table.code]  # a finished room's code opens nothing any more
         if self.forming.get(table.mode or "") == table.id:
             del self.forming[table.mode or ""]
 
@@ -196,6 +256,11 @@ class Hub:
             conn.send(error("storage", i18n.text("server.storage", conn.lang), ref))
 
     async def disconnect(self, conn: Conn) -> None:
+        """The connection is gone."""
+        self._set_player(conn, None, None)
+        await self._leave_tables(conn)
+
+    async def _leave_tables(self, conn: Conn) -> None:
         for table_id in list(conn.tables):
             table = self.tables.get(table_id)
             if table is not None:
@@ -207,6 +272,26 @@ class Hub:
         conn.send(msg)
 
     # ------------------------------------------------------------------ players
+    def _set_player(self, conn: Conn, player: Player | None, token_h: str | None) -> None:
+        """Say who ``conn`` speaks for (and with which session), keeping :attr:`online`."""
+        if conn.player is not None:
+            others = self.online.get(conn.player.id)
+            if others is not None:
+                others.discard(conn)
+                if not others:
+                    del self.online[conn.player.id]
+        conn.player = player
+        conn.token_hash = token_h
+        if player is not None:
+            self.online.setdefault(player.id, set()).add(conn)
+
+    def _known(self, pid: str, name: str, account: str | None) -> Player:
+        """The one :class:`Player` object of a player id (shared by their sessions)."""
+        player = self._by_id.get(pid)
+        if player is None:
+            player = self._by_id[pid] = Player(pid, name, account)
+        return player
+
     async def on_hello(self, conn: Conn, msg: dict[str, Any]) -> None:
         ref = msg.get("ref")
         if conn.tables:
@@ -216,23 +301,35 @@ class Hub:
         name = clean_name(msg.get("name"), self.config.name_max_chars)
         token: str | None = msg.get("token")
         player: Player | None = None
+        token_h: str | None = None
         new_token: str | None = None
         if token:
             player = await self._player_by_token(token)
-        if player is None:
+            token_h = token_hash(token) if player is not None else None
+        if player is None and not token and conn.player is not None:
+            player, token_h = conn.player, conn.token_hash  # a second hello: the same player
+            if conn.guest is not None and conn.guest[0] is player:
+                new_token = conn.guest[1]
+        elif player is None and conn.guest is not None:
+            player, new_token = conn.guest  # one guest per connection
+            token_h = token_hash(new_token)
+        elif player is None:
             new_token = secrets.token_urlsafe(32)
-            player = Player(
-                id="p" + secrets.token_hex(6),
-                name=name or f"Misafir {secrets.randbelow(9000) + 1000}",
+            token_h = token_hash(new_token)
+            player = self._known(
+                "p" + secrets.token_hex(6),
+                name or f"Misafir {secrets.randbelow(9000) + 1000}",
+                None,
             )
             await self.storage.create_player(
-                PlayerRow(player.id, player.name, token_hash(new_token), time.time())
+                PlayerRow(player.id, player.name, token_h, time.time())
             )
-            self.players[token_hash(new_token)] = player
-        elif name and name != player.name:
+            self.players[token_h] = player
+            conn.guest = (player, new_token)
+        if name and name != player.name:
             player.name = name
             await self.storage.update_player(player.id, name=name)
-        conn.player = player
+        self._set_player(conn, player, token_h)
         mine = [
             t.id
             for t in self.tables.values()
@@ -262,16 +359,75 @@ class Hub:
         h = token_hash(token)
         player = self.players.get(h)
         if player is None:
-            row = await self.storage.player_by("token_hash", h)
+            row = await self.storage.player_by_token(h)
             if row is None:
                 return None
-            player = Player(row.id, row.name, row.username)
+            player = self._known(row.id, row.name, row.username)
             self.players[h] = player
         return player
 
+    # ------------------------------------------------------------------ passwords
+    def _hasher(self) -> Any:
+        if self._argon is None:
+            try:
+                from argon2 import PasswordHasher
+            except ImportError:
+                raise TableError("no_accounts") from None
+            cfg = self.config
+            # bounded memory: each check takes argon2_memory_kib, and at most password_checks
+            # run at once (a hash made with other parameters is remade at the next login)
+            self._argon = PasswordHasher(
+                time_cost=cfg.argon2_time_cost, memory_cost=cfg.argon2_memory_kib, parallelism=1
+            )
+        return self._argon
+
+    async def _password_job(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run an argon2 job in a worker thread, at most ``password_checks`` at once; beyond
+        ``password_queue`` waiting, refuse (``busy``)."""
+        if self._password_waiting >= self.config.password_queue:
+            raise TableError("busy", "busy_login")
+        self._password_waiting += 1
+        try:
+            async with self._password_slots:
+                return await asyncio.to_thread(fn, *args)
+        finally:
+            self._password_waiting -= 1
+
+    async def _verify(self, digest: str, password: str) -> bool:
+        hasher = self._hasher()
+
+        def check() -> bool:
+            try:
+                return bool(hasher.verify(digest, password))
+            except Exception:  # a wrong password, or a hash that cannot be read
+                return False
+
+        return bool(await self._password_job(check))
+
+    async def _dummy_hash(self) -> str:
+        """A hash of no one's password, checked for unknown names so that they take as long
+        to refuse as a wrong password."""
+        async with self._dummy_lock:  # made once, not by every unknown name waiting for it
+            if self._dummy is None:
+                self._dummy = await self._password_job(
+                    self._hasher().hash, secrets.token_urlsafe(16)
+                )
+        assert self._dummy is not None
+        return self._dummy
+
+    def _locked(self, *checks: tuple[Lockout, str]) -> None:
+        now = self.clock.now()
+        wait = max(lock.wait(key, now) for lock, key in checks)
+        if wait > 0:
+            seconds = math.ceil(wait)
+            raise TableError("locked", params={"seconds": seconds}, retry_after=seconds)
+
     async def on_register(self, conn: Conn, msg: dict[str, Any]) -> None:
-        hasher = _argon2()
+        self._hasher()
         assert conn.player is not None
+        if not self.register_rate.take(conn.address, self.clock.now()):
+            seconds = math.ceil(self.register_rate.wait(conn.address, self.clock.now()))
+            raise TableError("register_rate", params={"seconds": seconds}, retry_after=seconds)
         username = clean_name(msg["username"], 32)
         if not username or username != msg["username"] or " " in username:
             raise TableError("bad_username")
@@ -279,34 +435,48 @@ class Hub:
             raise TableError("weak_password")
         if conn.player.account:
             raise TableError("has_account")
+        # the hash first: a name that is taken costs the same time as one that is free
+        digest = await self._password_job(self._hasher().hash, msg["password"])
         if await self.storage.player_by("username", username) is not None:
-            raise TableError("username_taken", params={"username": username})
-        digest = await asyncio.to_thread(hasher.hash, msg["password"])
-        await self.storage.update_player(conn.player.id, username=username, password_hash=digest)
+            raise TableError("username_unavailable")
+        try:
+            await self.storage.update_player(
+                conn.player.id, username=username, password_hash=digest
+            )
+        except StorageError:
+            if await self.storage.player_by("username", username) is not None:
+                raise TableError("username_unavailable") from None  # taken meanwhile
+            raise
         conn.player.account = username
         self._reply(conn, {"type": "account", "username": username}, msg.get("ref"))
 
     async def on_login(self, conn: Conn, msg: dict[str, Any]) -> None:
-        hasher = _argon2()
+        self._hasher()
         if conn.tables:
             raise TableError("already_hello", "already_hello_login")
+        name_key = "u:" + msg["username"].casefold()
+        self._locked((self.login_fails, name_key), (self.login_fails_address, conn.address))
         row = await self.storage.player_by("username", msg["username"])
-        ok = False
-        if row is not None and row.password_hash:
-            try:
-                ok = await asyncio.to_thread(hasher.verify, row.password_hash, msg["password"])
-            except Exception:
-                ok = False
-        if row is None or not ok:
+        known = row is not None and bool(row.password_hash)
+        digest = row.password_hash if row is not None and row.password_hash else None
+        ok = await self._verify(digest or await self._dummy_hash(), msg["password"])
+        if row is None or not known or not ok:
+            now = self.clock.now()
+            self.login_fails.fail(name_key, now)
+            self.login_fails_address.fail(conn.address, now)
             raise TableError("bad_login")
+        assert digest is not None
+        if self._hasher().check_needs_rehash(digest):  # made with costlier parameters
+            new = await self._password_job(self._hasher().hash, msg["password"])
+            await self.storage.update_player(row.id, password_hash=new)
         token = secrets.token_urlsafe(32)
-        await self.storage.update_player(row.id, token_hash=token_hash(token))
-        for h, p in list(self.players.items()):
-            if p.id == row.id:
-                del self.players[h]
-        player = Player(row.id, row.name, row.username)
-        self.players[token_hash(token)] = player
-        conn.player = player
+        h = token_hash(token)
+        await self.storage.add_session(row.id, h)  # other devices keep their sessions
+        player = self._known(row.id, row.name, row.username)
+        player.account = row.username
+        self.players[h] = player
+        self._set_player(conn, player, h)
+        conn.guest = None
         self._reply(
             conn,
             {
@@ -322,6 +492,37 @@ class Hub:
             },
             msg.get("ref"),
         )
+
+    async def on_logout(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """End this connection's session, or every session of its player (``everywhere``):
+        those tokens no longer open the player; the other connections of a revoked session
+        are told (``logged_out``) and closed. This connection must say ``hello`` again."""
+        player = conn.player
+        assert player is not None
+        everywhere = bool(msg.get("everywhere"))
+        if everywhere:
+            hashes = await self.storage.end_sessions(player.id)
+        elif conn.token_hash is not None:
+            hashes = await self.storage.end_sessions(player.id, conn.token_hash)
+        else:
+            hashes = []
+        await self._leave_tables(conn)  # off every table (a seat is held, then a bot plays it)
+        revoked = set(hashes)
+        for h in revoked:
+            self.players.pop(h, None)
+        out = {"type": "logged_out", "sessions": len(revoked), "everywhere": everywhere}
+        self._set_player(conn, None, None)
+        conn.guest = None
+        self._reply(conn, dict(out), msg.get("ref"))
+        for other in list(self.online.get(player.id, ())):
+            if everywhere or other.token_hash in revoked:
+                self._set_player(other, None, None)
+                other.send(out)
+                task = asyncio.get_running_loop().create_task(
+                    other.flush_and_close(4001, "logged out")
+                )
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
 
     async def on_ping(self, conn: Conn, msg: dict[str, Any]) -> None:
         self._reply(conn, {"type": "pong", "t": msg.get("t")}, msg.get("ref"))
@@ -379,12 +580,14 @@ class Hub:
     ) -> Table:
         if len(self.tables) >= self.config.max_tables:
             raise TableError("busy")
+        if host is not None and self.rooms >= self.config.max_room_tables:
+            raise TableError("busy")  # quick play keeps the rest of max_tables
         # No lock and no look-up round trip: a new code is reserved in memory at once, and the
         # database's UNIQUE constraint catches a clash with a stored (finished) table, on which
         # another code is tried. (A lock held across two database round trips made table
         # creation one at a time: under load, setting up tables timed out.)
         for attempt in range(5):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code in self.codes:
                 continue
             row = TableRow(
@@ -416,7 +619,7 @@ class Hub:
             return table
         raise TableError("busy")
 
-    async def _table(self, table_id: str) -> Table:
+    async def _table(self, table_id: str, conn: Conn | None = None) -> Table:
         table = self.tables.get(table_id)
         if table is None:
             async with self._load_lock:
@@ -425,11 +628,13 @@ class Hub:
                     return table
                 stored = await self.storage.table(table_id) if len(table_id) <= 32 else None
                 if stored is not None and stored[0].status == "over":
-                    raise TableError(
-                        "match_over",
-                        "match_over_record",
-                        {"url": f"{self.config.base_url}/api/tables/{table_id}/record"},
-                    )
+                    row, events = stored
+                    pid = conn.player.id if conn is not None and conn.player else None
+                    seated = any(e.kind == "sit" and e.data.get("player") == pid for e in events)
+                    if row.kind == "private" and not seated:  # kept to its players
+                        raise TableError("no_table", params={"table": table_id})
+                    url = self.config.base_url + record_path(row.id, row.kind, row.seed)
+                    raise TableError("match_over", "match_over_record", {"url": url})
                 if stored is not None and stored[0].status == "closed":
                     raise TableError("no_table", "closed", {"table": stored[0].code})
                 if stored is not None and stored[0].status == "adjourned":
@@ -510,9 +715,11 @@ class Hub:
             "bot_level": msg.get("bot_level"),
         }
         kind = "public" if msg.get("public") else "private"
+        self._room_allowed(conn)
         table = await self.new_table(
             kind=kind, mode=None, rules=rules, options=options, host=conn.player.id
         )
+        table.address = conn.address
         conn.send(
             {
                 "type": "created",
@@ -524,20 +731,54 @@ class Hub:
         )
         await self._join(conn, table, seat, False, None, msg.get("ref"))
 
+    def _room_allowed(self, conn: Conn) -> None:
+        """Quotas on rooms not yet started (per player and per address) and the rate of
+        ``create`` (per player and per address)."""
+        assert conn.player is not None
+        cfg = self.config
+        pid, address = conn.player.id, conn.address
+        mine = theirs = 0
+        for t in self.tables.values():  # rooms waiting with their host still there
+            if t.host is not None and t.status == "waiting" and t.seat_of(t.host) is not None:
+                mine += t.host == pid
+                theirs += bool(address) and t.address == address
+        limit = cfg.rooms_per_account if conn.player.account else cfg.rooms_per_guest
+        if mine >= limit:
+            raise TableError("room_quota", params={"limit": limit})
+        if theirs >= cfg.rooms_per_address:
+            raise TableError("room_quota", "room_quota_address", {"limit": cfg.rooms_per_address})
+        now = self.clock.now()
+        rates = ((self.create_rate, pid), (self.create_rate_address, address))
+        wait = max(rate.wait(key, now) for rate, key in rates)
+        if wait > 0:  # (a refused request takes nothing from either)
+            seconds = math.ceil(wait)
+            raise TableError("create_rate", params={"seconds": seconds}, retry_after=seconds)
+        for rate, key in rates:
+            rate.take(key, now)
+
     async def on_join(self, conn: Conn, msg: dict[str, Any]) -> None:
+        assert conn.player is not None
         table_id = msg.get("table")
         code = msg.get("code")
+        by_code = False
         if code:
             code = code.strip().upper()
+            checks = ((self.code_fails, conn.player.id), (self.code_fails_address, conn.address))
+            self._locked(*checks)
             table_id = self.codes.get(code)
             if table_id is None:
-                stored = await self.storage.table_id_by_code(code)
-                if stored is None:
-                    raise TableError("no_table", "no_code", {"code": code})
-                table_id = stored  # an adjourned room comes back; otherwise _table says why
+                table_id = await self.storage.table_id_by_code(code)
+            known = self.tables.get(table_id or "")
+            if table_id is None or (known is not None and known.status == "over"):
+                # unknown, or the room is over: its code expired with the match
+                now = self.clock.now()
+                for lock, key in checks:
+                    lock.fail(key, now)
+                raise TableError("no_table", "no_code", {"code": code})
+            by_code = True  # an adjourned room comes back; a closed one: _table says so
         if not table_id:
             raise TableError("bad_message", "join_what")
-        table = await self._table(table_id)
+        table = await self._table(table_id, conn)
         await self._join(
             conn,
             table,
@@ -545,6 +786,7 @@ class Hub:
             bool(msg.get("spectate")),
             msg.get("since"),
             msg.get("ref"),
+            by_code=by_code,
         )
 
     async def _join(
@@ -555,12 +797,25 @@ class Hub:
         spectate: bool,
         since: int | None,
         ref: Any,
+        *,
+        by_code: bool = True,
     ) -> None:
-        await table.call(lambda: table.join(conn, seat, spectate, since, ref))
+        """Sit or watch (``by_code``: the player came with the room's code or was let in by
+        the server: a private room opens by its id only to those it knows)."""
+        assert conn.player is not None
+        player = conn.player
+        sat = await table.call(lambda: table.join(conn, seat, spectate, since, ref, by_code))
+        if sat is not None and not player.played:
+            try:
+                await self.storage.mark_played(player.id)
+            except StorageError as e:  # the seat is taken all the same; marked next time
+                log.warning("could not mark %s as having played: %s", player.id, e)
+            else:
+                player.played = True
 
     async def on_sync(self, conn: Conn, msg: dict[str, Any]) -> None:
-        table = await self._table(msg["table"])
-        await self._join(conn, table, None, False, msg.get("since"), msg.get("ref"))
+        table = await self._table(msg["table"], conn)
+        await self._join(conn, table, None, False, msg.get("since"), msg.get("ref"), by_code=False)
 
     async def on_start(self, conn: Conn, msg: dict[str, Any]) -> None:
         table = await self._table(msg["table"])
@@ -610,11 +865,3 @@ def _hint(view: dict[str, Any], lang: str, seed: int) -> dict[str, Any]:
     if view.get("phase") in ESTIMATE_PHASES:
         est = {k: round(float(x), 1) for k, x in estimate(view).items()}
     return {"move": str(parse_move(h.move)), "reason": h.reason, "estimate": est}
-
-
-def _argon2() -> Any:
-    try:
-        from argon2 import PasswordHasher
-    except ImportError:
-        raise TableError("no_accounts") from None
-    return PasswordHasher()

@@ -136,6 +136,7 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "stats": {"player": _s(64, required=False)},
     "register": {"username": _s(32), "password": _s(256)},
     "login": {"username": _s(32), "password": _s(256)},
+    "logout": {"everywhere": _b()},
 }
 
 

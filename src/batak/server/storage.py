@@ -113,6 +113,25 @@ SCHEMA = [
         finished DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (table_id, player_id, seat))""",
     "CREATE INDEX IF NOT EXISTS results_player ON results (player_id)",
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+]
+
+#: Changes to a database made by an earlier version, in order; each runs once (the number done
+#: is kept in ``meta``), so a database from before opens and is brought up to date. A new
+#: database runs them all too.
+MIGRATIONS: list[list[str]] = [
+    [  # 1: several sessions (tokens) per player; guests who never sat at a table
+        """CREATE TABLE IF NOT EXISTS sessions (
+            token_hash TEXT PRIMARY KEY,
+            player_id TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            used DOUBLE PRECISION NOT NULL)""",
+        "CREATE INDEX IF NOT EXISTS sessions_player ON sessions (player_id)",
+        "INSERT INTO sessions (token_hash, player_id, created, used)"
+        " SELECT token_hash, id, created, created FROM players",
+        "ALTER TABLE players ADD COLUMN played INTEGER NOT NULL DEFAULT 0",
+        "UPDATE players SET played = 1",  # everyone from before is kept
+    ],
 ]
 
 
@@ -208,10 +227,32 @@ class Storage:
         conn = await loop.run_in_executor(None, self._connect)
         for stmt in SCHEMA:
             await loop.run_in_executor(None, conn.execute, stmt)
+        await loop.run_in_executor(None, self._migrate, conn)
         self._thread = threading.Thread(
             target=self._run, args=(conn,), name="batak-storage", daemon=True
         )
         self._thread.start()
+
+    def _migrate(self, conn: Any) -> None:
+        """Run the :data:`MIGRATIONS` this database has not had yet, each in a transaction."""
+        cur = conn.cursor()
+        cur.execute(self._sql("SELECT value FROM meta WHERE key = ?"), ("schema",))
+        r = cur.fetchone()
+        done = int(r[0]) if r else 0
+        for number, stmts in enumerate(MIGRATIONS[done:], start=done + 1):
+            cur.execute("BEGIN")
+            try:
+                for stmt in stmts:
+                    cur.execute(stmt)
+                cur.execute(self._sql("DELETE FROM meta WHERE key = ?"), ("schema",))
+                cur.execute(
+                    self._sql("INSERT INTO meta (key, value) VALUES (?, ?)"),
+                    ("schema", str(number)),
+                )
+                cur.execute("COMMIT")
+            except Exception:
+                cur.execute("ROLLBACK")
+                raise
 
     async def close(self) -> None:
         if self._thread is None:
@@ -228,7 +269,92 @@ class Storage:
             "VALUES (?, ?, ?, ?, ?, ?)"
         )
         args = (row.id, row.name, row.token_hash, row.created, row.username, row.password_hash)
-        await self._call(lambda cur: cur.execute(sql, args))
+        ses = self._sql(
+            "INSERT INTO sessions (token_hash, player_id, created, used) VALUES (?, ?, ?, ?)"
+        )
+
+        def job(cur: Any) -> None:
+            cur.execute(sql, args)
+            cur.execute(ses, (row.token_hash, row.id, row.created, row.created))
+
+        await self._call(job)
+
+    async def player_by_token(self, token_hash: str) -> PlayerRow | None:
+        """The player of a session (and the session is marked used now)."""
+        touch = self._sql("UPDATE sessions SET used = ? WHERE token_hash = ?")
+        sql = self._sql(
+            "SELECT p.id, p.name, s.token_hash, p.created, p.username, p.password_hash"
+            " FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?"
+        )
+
+        def job(cur: Any) -> PlayerRow | None:
+            cur.execute(touch, (time.time(), token_hash))
+            cur.execute(sql, (token_hash,))
+            r = cur.fetchone()
+            return PlayerRow(*r) if r else None
+
+        return await self._call(job)
+
+    async def add_session(self, player_id: str, token_hash: str) -> None:
+        sql = self._sql(
+            "INSERT INTO sessions (token_hash, player_id, created, used) VALUES (?, ?, ?, ?)"
+        )
+        now = time.time()
+        await self._call(lambda cur: cur.execute(sql, (token_hash, player_id, now, now)))
+
+    async def end_sessions(self, player_id: str, token_hash: str | None = None) -> list[str]:
+        """Revoke one session of a player (``token_hash``) or all of them; returns the token
+        hashes revoked."""
+        where = "player_id = ?" + (" AND token_hash = ?" if token_hash else "")
+        args = (player_id, token_hash) if token_hash else (player_id,)
+        sel = self._sql(f"SELECT token_hash FROM sessions WHERE {where}")
+        dele = self._sql(f"DELETE FROM sessions WHERE {where}")
+
+        def job(cur: Any) -> list[str]:
+            cur.execute(sel, args)
+            hashes = [str(r[0]) for r in cur.fetchall()]
+            cur.execute(dele, args)
+            return hashes
+
+        return await self._call(job)
+
+    async def sessions_of(self, player_id: str) -> int:
+        sql = self._sql("SELECT COUNT(*) FROM sessions WHERE player_id = ?")
+
+        def job(cur: Any) -> int:
+            cur.execute(sql, (player_id,))
+            return int(cur.fetchone()[0])
+
+        return await self._call(job)
+
+    async def mark_played(self, player_id: str) -> None:
+        """The player sat at a table: a guest who did is kept (see :meth:`delete_unused_guests`)."""
+        sql = self._sql("UPDATE players SET played = 1 WHERE id = ? AND played = 0")
+        await self._call(lambda cur: cur.execute(sql, (player_id,)))
+
+    async def delete_unused_guests(
+        self, before: float, keep: frozenset[str] = frozenset(), limit: int = 1000
+    ) -> list[str]:
+        """Delete guests (no account) made before ``before`` who never sat at a table and whose
+        sessions were not used since ``before``, except the players in ``keep``; returns the ids
+        deleted (at most ``limit`` at a time)."""
+        sel = self._sql(
+            "SELECT p.id FROM players p WHERE p.username IS NULL AND p.played = 0"
+            " AND p.created < ? AND NOT EXISTS (SELECT 1 FROM sessions s"
+            " WHERE s.player_id = p.id AND s.used >= ?) LIMIT ?"
+        )
+        del_s = self._sql("DELETE FROM sessions WHERE player_id = ?")
+        del_p = self._sql("DELETE FROM players WHERE id = ? AND played = 0")
+
+        def job(cur: Any) -> list[str]:
+            cur.execute(sel, (before, before, limit))
+            ids = [str(r[0]) for r in cur.fetchall() if str(r[0]) not in keep]
+            if ids:
+                cur.executemany(del_s, [(i,) for i in ids])
+                cur.executemany(del_p, [(i,) for i in ids])
+            return ids
+
+        return await self._call(job)
 
     async def player_by(self, column: str, value: str) -> PlayerRow | None:
         if column not in ("id", "token_hash", "username"):
@@ -368,7 +494,8 @@ class Storage:
         return await self._call(job)
 
     async def table_id_by_code(self, code: str) -> str | None:
-        sql = self._sql("SELECT id FROM tables WHERE code = ?")
+        """The table a code opens: not a finished one (its code expired with the match)."""
+        sql = self._sql("SELECT id FROM tables WHERE code = ? AND status <> 'over'")
 
         def job(cur: Any) -> str | None:
             cur.execute(sql, (code,))

@@ -36,7 +36,7 @@ from .storage import EventRow, Storage, StorageError, TableRow
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["Seat", "Table", "TableError"]
+__all__ = ["Seat", "Table", "TableError", "record_key", "record_path"]
 
 log = logging.getLogger("batak.server")
 T = TypeVar("T")
@@ -155,6 +155,9 @@ class Table:
         self.last_activity = clock.now()  # the last event, or the last (un)subscription
         self.finished = False
         self.gone = False  # closed or put away: the hub no longer holds it
+        self.address = ""  # the network address its host made it from (room quotas)
+        self.others_came = False  # anyone but the host ever sat or watched here
+        self.admitted: set[str] = set()  # players who came with the code (or were seated)
 
     # ------------------------------------------------------------------ the actor
     def start_actor(self) -> None:
@@ -260,6 +263,10 @@ class Table:
         if kind == "sit":
             seat = self.seats[data["seat"]]
             seat.player = data.get("player")
+            if seat.player is not None:
+                self.admitted.add(seat.player)
+                if seat.player != self.host:
+                    self.others_came = True
             seat.name = data["name"]
             seat.bot = data.get("bot")
             seat.away = False
@@ -489,6 +496,8 @@ class Table:
             "view": self.view(seat),
             "clock": self.clock_info(),
         }
+        if seat is not None:  # the record's address (a private one's is kept to its players)
+            msg["record"] = record_path(self.id, self.kind, self.row.seed)
         first = self.buffer[0][0] if self.buffer else self.version + 1
         if since is not None and since <= self.version and since >= first - 1:
             msg["full"] = False
@@ -510,12 +519,25 @@ class Table:
         return [i for i, s in enumerate(self.seats) if s.empty]
 
     async def join(
-        self, conn: Conn, seat: int | None, spectate: bool, since: int | None, ref: Any
+        self,
+        conn: Conn,
+        seat: int | None,
+        spectate: bool,
+        since: int | None,
+        ref: Any,
+        by_code: bool = True,
     ) -> int | None:
-        """Sit (or come back to one's seat, or watch), subscribe, and send the sync."""
+        """Sit (or come back to one's seat, or watch), subscribe, and send the sync. A private
+        room is opened by its id (``by_code`` false) only to its host, the players who sat
+        there and those who came with its code: to anyone else it is not there."""
         assert conn.player is not None
         pid = conn.player.id
         mine = self.seat_of(pid)
+        if self.kind == "private" and pid != self.host:
+            if by_code:
+                self.admitted.add(pid)
+            elif pid not in self.admitted:
+                raise TableError("no_table", params={"table": self.id})
         if mine is None and not spectate and self.status == "waiting":
             free = self.free_seats()
             if seat is not None:
@@ -544,6 +566,8 @@ class Table:
     def _subscribe(self, conn: Conn, seat: int | None) -> None:
         self.subs[conn] = seat
         self.last_activity = self.clock.now()
+        if conn.player is not None and conn.player.id != self.host:
+            self.others_came = True
         conn.tables.add(self.id)
         if seat is None:
             return
@@ -1032,6 +1056,18 @@ def slim_views(match: Match, seats: set[int | None]) -> dict[int | None, dict[st
             view["buried"] = [str(c) for c in game.buried]
         out[seat] = view
     return out
+
+
+def record_key(table_id: str, seed: int) -> str:
+    """The key that opens a private table's record: known to the server (made from the
+    table's secret seed) and given only to the players seated there."""
+    return hashlib.sha256(f"batak-record:{table_id}:{seed}".encode()).hexdigest()[:32]
+
+
+def record_path(table_id: str, kind: str, seed: int) -> str:
+    """The HTTP path of a table's record (with its key for a private table)."""
+    path = f"/api/tables/{table_id}/record"
+    return path + (f"?key={record_key(table_id, seed)}" if kind == "private" else "")
 
 
 def options_get(options: dict[str, Any], key: str, config: ServerConfig) -> Any:

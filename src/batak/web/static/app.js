@@ -253,6 +253,7 @@ function onSync(m) {
   T.v = m.v;
   T.you = m.you;
   T.info = m.table_info;
+  if (m.record) T.record = m.record; // the record's path (a private table's carries its key)
   if (m.you == null) S.spectate.add(m.table);
   if (!m.full) for (const ev of m.events || []) sideEffects(ev, true);
   if (m.view) mergeView(m.view);
@@ -1097,7 +1098,7 @@ function renderDialog() {
       <p>${esc(t(winners.length > 1 ? "winners" : "winner", { names }))}</p>
       ${T.you != null ? `<p><b>${esc(t(me ? "you_won" : "you_lost"))}</b></p>` : ""}
       ${sheetHTML()}
-      <p><a href="/api/tables/${esc(T.id)}/record" download data-testid="record">${esc(t("download_record"))}</a></p>
+      <p><a href="${esc(T.record || `/api/tables/${T.id}/record`)}" download data-testid="record">${esc(t("download_record"))}</a></p>
       <p><a href="/" data-action="nav" data-href="/" class="button">${esc(t("new_game"))}</a></p>`;
   }
   if (!body) { el.innerHTML = ""; return; }

@@ -1,0 +1,236 @@
+"""Deal review: where was a trick lost? Every decision of a finished deal, judged double dummy.
+
+For each card played, :func:`review_deal` asks the solver what the mover's side could still take
+in the whole deal after each legal card, with best play from everyone afterwards: the card played
+against the best card, and the tricks it cost (0 when it was as good as the best). For the
+auction it says what the bidder's hand was worth, double dummy, with each koz (or each player's
+own hand in Koz Maça), against what was bid. Double dummy means every hand in view: a card can
+"cost" a trick only a player who saw everything would have kept, so read it as "where the deal
+could have gone better", not as a verdict.
+
+>>> from batak.game import Game
+>>> g = Game("standard", hands=["KD JH 2C", "TH 5H AC", "4D KC 5C", "6C 9S 2H"], dealer=3)
+>>> for m in "bid 4,pass,pass,pass,trump S,KD,5H,4D,9S,6C,2C,AC,5C,TH,KC,2H,JH".split(","):
+...     g.play(m)
+>>> review = review_deal(g)
+>>> d = review.costly()[0]
+>>> d.trick, d.seat, d.card, d.value, d.best, d.best_cards
+(1, 0, 'KD', 0, 1, ('2C', 'JH'))
+>>> for line in summary_lines(review, ["You", "West", "North", "East"], "en", you=0)[1:]:
+...     print(line)
+Trick 1: you played K♦, which cost a trick; 2♣ or J♥ was best.
+Tricks the cards cost, in all — You: 1
+>>> summary_lines(review, ["Sen", "Batı", "Kuzey", "Doğu"], "tr", you=0)[1]
+'1. löve: K♦ oynadın, bu bir löveye mal oldu; en iyisi 2♣ ya da J♥ idi.'
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..cards import Card, Suit
+from ..game import Game, Phase
+from ..i18n import text
+from ..moves import TrumpChoice
+from .solver import card_values, solve
+
+__all__ = ["BidWorth", "CardDecision", "DealReview", "review_deal", "summary_lines"]
+
+
+@dataclass(frozen=True, slots=True)
+class CardDecision:
+    """One card played: what the mover's side could take in the whole deal after it (``value``)
+    and after the best card (``best``), both with best play from everyone afterwards."""
+
+    trick: int  # 1-based
+    seat: int
+    card: str
+    value: int
+    best: int
+    best_cards: tuple[str, ...]
+
+    @property
+    def cost(self) -> int:
+        """Tricks the card gave away against the best card (0: it was among the best)."""
+        return self.best - self.value
+
+
+@dataclass(frozen=True, slots=True)
+class BidWorth:
+    """What a seat's side could take double dummy with each koz (one koz when it is fixed),
+    against what the seat bid (None for a pass or no bid)."""
+
+    seat: int
+    bid: int | None
+    worth: dict[str, int]
+
+
+@dataclass(slots=True)
+class DealReview:
+    decisions: list[CardDecision] = field(default_factory=list)
+    bidding: list[BidWorth] = field(default_factory=list)
+    complete: bool = True  # False when the time limit stopped the review early
+
+    def costly(self, limit: int | None = None, seat: int | None = None) -> list[CardDecision]:
+        """The decisions that cost tricks, most first (then in the order played)."""
+        found = [d for d in self.decisions if d.cost > 0 and (seat is None or d.seat == seat)]
+        found.sort(key=lambda d: -d.cost)
+        return found if limit is None else found[:limit]
+
+    def lost(self, seat: int) -> int:
+        """Tricks the seat's own cards cost its side over the deal."""
+        return sum(d.cost for d in self.decisions if d.seat == seat)
+
+
+def _replay(game: Game) -> Game:
+    return Game(
+        game.rules,
+        hands=game.initial_hands,
+        kitty=game.initial_kitty or None,
+        dealer=game.dealer,
+    )
+
+
+def review_deal(
+    game: Game,
+    *,
+    seconds: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> DealReview:
+    """Review a deal that was played (``game`` holds its history: a finished or stopped deal).
+
+    ``seconds`` bounds the time: the review stops after the decision in progress and says it is
+    not complete. ``progress(done, total)`` is called after every card.
+    """
+    deadline = None if seconds is None else time.monotonic() + seconds
+    out = DealReview()
+    moves = game.history
+    g = _replay(game)
+    cards_total = sum(1 for m in moves if isinstance(m, Card))
+    done = 0
+    worth_done = False
+    for move in moves:
+        if not worth_done and g.phase in (Phase.PLAY, Phase.TRUMP):
+            out.bidding = _bid_worth(g)
+            worth_done = True
+        if g.phase is Phase.PLAY and isinstance(move, Card):
+            if deadline is not None and time.monotonic() > deadline:
+                out.complete = False
+                break
+            seat = g.to_move
+            assert seat is not None
+            values = card_values(g, g.rules.team_of(seat))
+            best = max(values.values())
+            out.decisions.append(
+                CardDecision(
+                    trick=len(g.tricks) + 1,
+                    seat=seat,
+                    card=str(move),
+                    value=values[move],
+                    best=best,
+                    best_cards=tuple(sorted(str(c) for c, v in values.items() if v == best)),
+                )
+            )
+            done += 1
+            if progress is not None:
+                progress(done, cards_total)
+        g.play(move)
+    return out
+
+
+def _bid_worth(g: Game) -> list[BidWorth]:
+    """At the trump choice or the first card: each bidder's side, double dummy, per koz."""
+    rules = g.rules
+    if rules.bidding == "kozmaca":
+        bids = g.bids
+        out = []
+        for seat in range(g.players):
+            tricks = solve(g, (seat,))
+            trump = g.trump.value if g.trump is not None else "S"
+            out.append(BidWorth(seat, bids[seat], {trump: tricks}))
+        return out
+    contract = g.contract
+    if contract is None:
+        return []
+    side = rules.team_of(contract.bidder)
+    if g.phase is Phase.PLAY:
+        trump = g.trump.value if g.trump is not None else ""
+        return [BidWorth(contract.bidder, contract.bid, {trump: solve(g, side)})]
+    worth = {}
+    for suit in Suit:
+        trial = g.copy()
+        trial.play(TrumpChoice(suit))
+        worth[suit.value] = solve(trial, side)
+    return [BidWorth(contract.bidder, contract.bid, worth)]
+
+
+def card_label(card: str) -> str:
+    """``TH`` -> ``10♥``: a card as a person reads it."""
+    c = Card.parse(card)
+    rank = "10" if c.rank.char == "T" else c.rank.char
+    return rank + c.suit.symbol
+
+
+#: sentence -> (its key about another player, its key speaking to the reader)
+_KEYS: dict[str, tuple[str, str]] = {
+    "worth": ("review.worth", "review.worth_you"),
+    "worth_nobid": ("review.worth_nobid", "review.worth_nobid_you"),
+    "cost_one": ("review.cost_one", "review.cost_one_you"),
+    "cost_many": ("review.cost_many", "review.cost_many_you"),
+}
+
+
+def summary_lines(
+    review: DealReview,
+    names: Sequence[str],
+    lang: str,
+    *,
+    you: int | None = None,
+    limit: int = 5,
+    card: Callable[[str], str] = card_label,
+) -> list[str]:
+    """The review in a few sentences: the bidding's worth, the decisions that cost the most, and
+    what each seat's cards cost in all (``names`` by seat; ``you``, the reader's seat, is spoken
+    to in the second person)."""
+
+    def key(base: str, seat: int) -> str:
+        return _KEYS[base][seat == you]
+
+    out: list[str] = []
+    for b in review.bidding:
+        items = ", ".join(f"{Suit.parse(s).symbol} {n}" for s, n in b.worth.items())
+        base = "worth_nobid" if b.bid is None else "worth"
+        out.append(text(key(base, b.seat), lang, who=names[b.seat], bid=b.bid, items=items))
+    costly = review.costly(limit)
+    if not costly:
+        out.append(text("review.no_loss", lang))
+    for d in costly:
+        shown = [card(c) for c in d.best_cards]
+        best = (
+            shown[-1]
+            if len(shown) == 1
+            else (", ".join(shown[:-1]) + text("review.or", lang) + shown[-1])
+        )
+        out.append(
+            text(
+                key("cost_one" if d.cost == 1 else "cost_many", d.seat),
+                lang,
+                trick=d.trick,
+                who=names[d.seat],
+                card=card(d.card),
+                n=d.cost,
+                best=best,
+            )
+        )
+    losses = [
+        text("review.lost_item", lang, who=names[s], n=review.lost(s))
+        for s in range(len(names))
+        if review.lost(s)
+    ]
+    if losses:
+        out.append(text("review.lost_total", lang, items=", ".join(losses)))
+    if not review.complete:
+        out.append(text("review.incomplete", lang))
+    return out

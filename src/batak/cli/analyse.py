@@ -1,0 +1,113 @@
+"""``batak analyse RECORD``: where each deal of a saved match lost its tricks (the deal review of
+:mod:`batak.bots.review`: every card judged double dummy, the bidding against what the hands were
+worth), in the reader's language, with a progress bar and an optional JSON file."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..bots.review import review_deal, summary_lines
+from .console import (
+    EXIT_OK,
+    CommandError,
+    Console,
+    Style,
+    fail,
+    read_record,
+    seat_labels,
+)
+from .text import t
+
+__all__ = ["add_analyse_parser", "cmd_analyse"]
+
+
+def add_analyse_parser(sub: Any, lang: str, lang_option: Any) -> None:
+    p = sub.add_parser("analyse", help=t("help_analyse", lang), description=t("help_analyse", lang))
+    p.add_argument("file", metavar="FILE", help=t("help_file", lang))
+    lang_option(p)
+    p.add_argument("--deal", type=int, default=None, metavar="N", help=t("help_deal", lang))
+    p.add_argument("--top", type=int, default=5, metavar="N", help=t("help_top", lang))
+    p.add_argument("--seconds", type=float, default=None, metavar="S", help=t("help_seconds", lang))
+    p.add_argument("--json", default=None, metavar="FILE", help=t("help_analyse_json", lang))
+
+
+class _Bar:
+    """A one-line progress bar on a terminal's stderr (nothing when stderr is not one)."""
+
+    def __init__(self, lang: str) -> None:
+        isatty = getattr(sys.stderr, "isatty", None)
+        self.on = bool(isatty and isatty())
+        self.lang = lang
+
+    def show(self, deal: int, deals: int, done: int, total: int) -> None:
+        if not self.on:
+            return
+        filled = round(20 * done / max(total, 1))
+        bar = "#" * filled + "-" * (20 - filled)
+        line = t("analysing", self.lang, deal=deal, deals=deals, done=done, total=total)
+        sys.stderr.write(f"\r[{bar}] {line}")
+        sys.stderr.flush()
+
+    def end(self) -> None:
+        if self.on:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
+    style = Style(con.out)
+    try:
+        match, human = read_record(args.file, lang)
+    except CommandError as e:
+        return fail(con, lang, str(e))
+    games = match.games
+    if args.deal is not None and not 1 <= args.deal <= len(games):
+        return fail(con, lang, t("no_such_deal", lang, high=len(games), deal=args.deal))
+    chosen = range(len(games)) if args.deal is None else [args.deal - 1]
+    labels = seat_labels(match.rules.players, human, lang)
+    bar = _Bar(lang)
+    report: list[dict[str, Any]] = []
+    con.say(style.bold(t("analyse_title", lang, path=args.file, name=match.rules.name)))
+    con.say(t("analyse_note", lang))
+    for n, i in enumerate(chosen, 1):
+        game = games[i]
+        con.say()
+        con.say(style.bold(t("deal_header", lang, n=i + 1, of="", dealer=labels[game.dealer])))
+        if game.contract is None and game.rules.bidding == "auction":
+            con.say(t("redeal_note", lang))
+            continue
+
+        def progress(done: int, total: int, n: int = n) -> None:
+            bar.show(n, len(chosen), done, total)
+
+        review = review_deal(game, seconds=args.seconds, progress=progress)
+        bar.end()
+        lines = summary_lines(
+            review, labels, lang, you=human, limit=max(args.top, 0), card=style.card
+        )
+        con.lines(lines)
+        report.append(
+            {
+                "deal": i + 1,
+                "complete": review.complete,
+                "bidding": [dataclasses.asdict(b) for b in review.bidding],
+                "decisions": [{**dataclasses.asdict(d), "cost": d.cost} for d in review.decisions],
+            }
+        )
+    if args.json:
+        try:
+            Path(args.json).write_text(
+                json.dumps({"file": args.file, "deals": report}, ensure_ascii=False, indent=1)
+                + "\n",
+                encoding="utf-8",
+            )
+        except OSError as e:
+            msg = e.strerror or str(e)
+            return fail(con, lang, t("save_failed", lang, path=args.json, message=msg))
+        con.say(t("saved", lang, path=args.json))
+    return EXIT_OK

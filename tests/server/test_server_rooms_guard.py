@@ -1,0 +1,154 @@
+"""Room codes cannot be guessed nor private rooms reached around them: 8-character codes,
+a lockout on failed look-ups (per player and per address), a finished room's code opens
+nothing, a private room does not open by its id without the code, and a finished private
+record is kept to its players. Over real sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from harness import ServerThread, fast_config
+
+from batak.server.client import Client, ServerError
+from batak.server.hub import CODE_ALPHABET
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return int(r.status)
+    except urllib.error.HTTPError as e:
+        return int(e.code)
+
+
+async def _code(c: Client, code: str) -> str:
+    try:
+        await c.join(code=code)
+    except ServerError as e:
+        return e.code
+    return "ok"
+
+
+def test_failed_code_lookups_lock_the_player_and_the_address(tmp_path: Path) -> None:
+    config = fast_config(tmp_path, code_failures_free=3, code_failures_free_address=5)
+    with ServerThread(config) as srv:
+
+        async def main() -> None:
+            host = Client(srv.url, name="Host")
+            await host.connect()
+            created, _ = await host.create(bots=False)
+            code = created["code"]
+            assert len(code) == 8 and set(code) <= set(CODE_ALPHABET)
+            guesser = Client(srv.url, name="G", lang="tr")
+            await guesser.connect()
+            answers = [await _code(guesser, f"ZZZZZZZ{d}") for d in "2345"]
+            assert answers == ["no_table"] * 4
+            # locked: even the right code is refused now, with the time to wait
+            with pytest.raises(ServerError) as e:
+                await guesser.join(code=code)
+            assert e.value.code == "locked" and e.value.data["retry_after"] == 30
+            # another player from the same address: the address has failed 4 times
+            other = Client(srv.url, name="O")
+            await other.connect()
+            assert await _code(other, "ZZZZZZZ6") == "no_table"
+            assert await _code(other, "ZZZZZZZ7") == "no_table"
+            assert await _code(other, code) == "locked"
+            for c in (host, guesser, other):
+                await c.close()
+
+        asyncio.run(main())
+
+
+def test_a_private_room_opens_by_id_only_to_its_people_and_its_record_to_its_players(
+    tmp_path: Path,
+) -> None:
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            host = Client(srv.url, name="Host")
+            await host.connect()
+            created, table = await host.create(preset="standard", deals=1)
+            t, code = table.id, created["code"]
+            outsider = Client(srv.url, name="Out")
+            await outsider.connect()
+            for how in ({"table": t}, {"table": t, "spectate": True}):
+                with pytest.raises(ServerError) as e:
+                    await outsider.join(**how)  # type: ignore[arg-type]
+                assert e.value.code == "no_table"
+            with pytest.raises(ServerError) as e:
+                await outsider.sync(t)
+            assert e.value.code == "no_table"
+            # with the code: in, and after that the id opens it too (a reconnect's sync)
+            watcher = Client(srv.url, name="Watch")
+            await watcher.connect()
+            await watcher.join(code=code, spectate=True)
+            await host.start(t)
+            await watcher.sync(t)
+            assert watcher.tables[t].seat is None
+            assert watcher.tables[t].record is None  # not seated: no record key
+            final = await host.play(t, timeout=90)
+            assert final.over and final.record is not None
+            await watcher.until(lambda: watcher.tables[t].over, 20)
+            # the code of a finished room opens nothing (nor says where its record is)
+            with pytest.raises(ServerError) as e:
+                await outsider.join(code=code)
+            assert e.value.code == "no_table" and "record" not in e.value.message
+            # its record: to its players only
+            for _ in range(100):
+                if _status(srv.http + final.record) == 200:
+                    break
+                await asyncio.sleep(0.05)
+            assert _status(srv.http + final.record) == 200
+            assert _status(f"{srv.http}/api/tables/{t}/record") == 403
+            assert _status(f"{srv.http}/api/tables/{t}/record?key=0123456789abcdef") == 403
+
+        asyncio.run(main())
+
+
+def test_a_finished_private_table_by_id_after_it_left_memory(tmp_path: Path) -> None:
+    """After a restart (the table only in storage), its id answers with the record's address
+    to a player who sat there, and as if there were no table to anyone else."""
+    config = fast_config(tmp_path)
+    with ServerThread(config) as srv:
+
+        async def first() -> tuple[str, str, str, str]:
+            host = Client(srv.url, name="Host")
+            await host.connect()
+            _, table = await host.create(preset="standard", deals=1)
+            await host.start(table.id)
+            final = await host.play(table.id, timeout=90)
+            assert final.record is not None
+            for _ in range(100):
+                if _status(srv.http + final.record) == 200:
+                    break
+                await asyncio.sleep(0.05)
+            other = Client(srv.url, name="Other")
+            await other.connect()
+            assert host.token and other.token
+            await host.close()
+            await other.close()
+            return table.id, final.record, host.token, other.token
+
+        t, path, host_token, other_token = asyncio.run(first())
+    with ServerThread(fast_config(tmp_path)) as srv2:
+        assert t not in srv2.hub.tables
+
+        async def second() -> None:
+            host = Client(srv2.url, token=host_token)
+            other = Client(srv2.url, token=other_token)
+            for c in (host, other):
+                await c.connect()
+            with pytest.raises(ServerError) as e:
+                await host.join(t)
+            assert e.value.code == "match_over" and path in e.value.message
+            with pytest.raises(ServerError) as e:
+                await other.join(t)
+            assert e.value.code == "no_table" and "record" not in e.value.message
+            for c in (host, other):
+                await c.close()
+
+        asyncio.run(second())

@@ -1,0 +1,162 @@
+"""The deal review (batak.bots.review) and ``batak analyse``: its numbers equal a brute-force
+search on small endings, it says where a trick was lost in both languages, and the command reads
+a saved record."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from batak import Game, Match, Rules
+from batak.bots.review import review_deal, summary_lines
+from batak.cards import full_deck
+from batak.cli import main
+from batak.record import dumps
+
+PLAYED = ["bid 4", "pass", "pass", "pass", "trump S"]
+PLAYED += ["KD", "5H", "4D", "9S", "6C", "2C", "AC", "5C", "TH", "KC", "2H", "JH"]
+
+
+def brute_force(start: Game, side: tuple[int, ...]) -> int:
+    """The most tricks ``side`` takes in the whole deal from ``start``, every move tried."""
+
+    @cache
+    def best(history: tuple[str, ...]) -> int:
+        g = start.copy()
+        for m in history:
+            g.play(m)
+        if g.phase == "over":
+            return sum(g.tricks_won[s] for s in side)
+        assert g.to_move is not None
+        results = [best((*history, str(m))) for m in g.legal_moves()]
+        return max(results) if g.to_move in side else min(results)
+
+    return best(())
+
+
+def small_deal(rng: random.Random, preset: str, cards: int) -> Game:
+    rules = Rules.preset(preset)
+    deck = [str(c) for c in full_deck()]
+    rng.shuffle(deck)
+    n = rules.players
+    hands = [" ".join(deck[i * cards : (i + 1) * cards]) for i in range(n)]
+    kitty = " ".join(deck[n * cards : n * cards + rules.kitty_size]) or None
+    return Game(rules, hands=hands, kitty=kitty, dealer=n - 1)
+
+
+@pytest.mark.parametrize("preset", ["standard", "sultan-esli", "zipi-ihaleli", "gamelake-ihaleli"])
+def test_every_decision_equals_brute_force(preset: str) -> None:
+    rng = random.Random(preset)
+    checked = 0
+    for _ in range(6):
+        game = small_deal(rng, preset, 3)
+        to_play(game)
+        while game.phase != "over":
+            game.play(rng.choice(game.legal_moves()))
+        review = review_deal(game)
+        replay = Game(game.rules, hands=game.initial_hands, dealer=game.dealer)
+        decisions = iter(review.decisions)
+        for move in game.history:
+            if replay.phase == "play":
+                d = next(decisions)
+                side = game.rules.team_of(replay.to_move or 0)
+                after = replay.copy()
+                after.play(move)
+                assert d.card == str(move)
+                assert d.value == brute_force(after, side)
+                values = {}
+                for alt in replay.legal_moves():
+                    trial = replay.copy()
+                    trial.play(alt)
+                    values[str(alt)] = brute_force(trial, side)
+                assert d.best == max(values.values())
+                assert set(d.best_cards) == {c for c, v in values.items() if v == d.best}
+                checked += 1
+            replay.play(move)
+        assert next(decisions, None) is None
+    assert checked >= 60
+
+
+def to_play(game: Game) -> None:
+    """The first speaker bids the lowest, everyone else passes, the first koz is named."""
+    while game.phase != "play":
+        legal = [str(m) for m in game.legal_moves()]
+        if game.phase == "bidding" and not game.auction:
+            game.play(next(m for m in legal if m.startswith("bid")))
+        else:
+            game.play("pass" if "pass" in legal else legal[0])
+
+
+def test_the_bidding_worth_is_the_solvers_per_koz() -> None:
+    hands = ["KD JH 2C", "TH 5H AC", "4D KC 5C", "6C 9S 2H"]
+    game = Game("standard", hands=hands, dealer=3)
+    for m in PLAYED:
+        game.play(m)
+    worth = review_deal(game).bidding[0]
+    assert (worth.seat, worth.bid) == (0, 4)
+    for suit, tricks in worth.worth.items():
+        trial = Game("standard", hands=hands, dealer=3)
+        for m in ["bid 4", "pass", "pass", "pass", f"trump {suit}"]:
+            trial.play(m)
+        assert tricks == brute_force(trial, (0,))
+
+
+def test_the_summary_names_the_costly_card_in_both_languages() -> None:
+    game = Game("standard", hands=["KD JH 2C", "TH 5H AC", "4D KC 5C", "6C 9S 2H"], dealer=3)
+    for m in PLAYED:
+        game.play(m)
+    review = review_deal(game)
+    en = summary_lines(review, ["Ayşe", "Cem", "Deniz", "Burak"], "en")
+    assert "Trick 1: Ayşe played K♦, which cost a trick; 2♣ or J♥ was best." in en
+    tr = summary_lines(review, ["Sen", "Cem", "Deniz", "Burak"], "tr", you=0)
+    assert "1. löve: K♦ oynadın, bu bir löveye mal oldu; en iyisi 2♣ ya da J♥ idi." in tr
+    assert tr[0].startswith("İhalen 4; bütün eller açık oynansa")
+
+
+def test_a_time_limit_stops_the_review_and_says_so() -> None:
+    game = Game("standard", seed=5)
+    while game.phase != "over":
+        game.play(game.legal_moves()[0])
+    review = review_deal(game, seconds=0.0)
+    assert not review.complete and len(review.decisions) == 0
+    assert summary_lines(review, ["A", "B", "C", "D"], "en")[-1].startswith("(the review stopped")
+
+
+def _saved_match(tmp_path: Path) -> Path:
+    match = Match(Rules.preset("standard", deals=1), seed=11)
+    rng = random.Random(1)
+    while not match.over:
+        match.play(rng.choice(match.legal_moves()))
+    path = tmp_path / "match.json"
+    path.write_text(dumps(match, meta={"seat": 0}), encoding="utf-8")
+    return path
+
+
+def test_batak_analyse_reads_a_saved_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _saved_match(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["analyse", str(path), "--lang", "tr", "--json", str(tmp_path / "r.json")]) == 0
+    out = capsys.readouterr().out
+    assert "1. el" in out and "ihale" in out
+    assert "löveye mal oldu" in out  # random play loses tricks somewhere
+    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    deal = data["deals"][0]
+    assert len(deal["decisions"]) == 52
+    assert all(d["best"] >= d["value"] for d in deal["decisions"])
+
+
+def test_batak_analyse_refuses_a_broken_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}", encoding="utf-8")
+    assert main(["analyse", str(bad), "--lang", "en"]) == 2
+    assert "is broken" in capsys.readouterr().err
