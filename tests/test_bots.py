@@ -267,3 +267,50 @@ def test_parse_view_round_trip() -> None:
         g.play(g.legal_moves()[1] if g.phase == "bidding" and not g.auction else g.legal_moves()[0])
     t = parse_view(plain(g.view(g.to_move)))
     assert t.exposed_seat is not None and t.exposed.bit_count() == 13
+
+
+# ---------------------------------------------------------------------- table variants
+YAN_HANDS = ["AS AH 2C 3D", "KS 5H 4C 5D", "QS 6H 5C 6D", "JS 7H 6C 7D"]
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_bidder_respects_yan_batar_once_made(level: str) -> None:
+    """docs/rules.md §10, yan batar: the bidder's contract of 1 is made by the first trick; with
+    overtrick_limit=1 two more tricks would put it down, so it leads a card that cannot win
+    rather than its master heart. Without the limit the medium player cashes the heart (the
+    hard player sees that every card makes the same tricks)."""
+    bot = batak.bots.get(level, seed=1)
+    cases = [(1, {"2C", "3D"})] + ([(None, {"AH"})] if level == "medium" else [])
+    for limit, want in cases:
+        r = Rules.preset("standard", min_bid=1, trump_lead="any_time", overtrick_limit=limit)
+        g = Game(r, hands=YAN_HANDS, dealer=3)
+        for m in ["bid 1", "pass", "pass", "pass", "trump S", "AS", "KS", "QS", "JS"]:
+            g.play(m)
+        assert g.to_move == 0 and g.tricks_won[0] == 1
+        assert bot.choose(g.view(0)) in want, limit
+
+
+ZERO_HAND = "2S 3H 4H 5H 2D 3D 4D 6D 2C 3C 4C 5C 6C"
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_zero_bid_only_with_a_hand_that_can_avoid_tricks(level: str) -> None:
+    """docs/rules.md §10, zero_bid: the medium and hard players bid 0 ("el almam") with a hand
+    of low cards, never with an ace or a high koz, and then duck every trick they can."""
+    r = Rules.preset("sultan-kozmaca", zero_bid=50)
+    rest = [c for c in CARDS if str(c) not in ZERO_HAND.split()]
+    hands = [ZERO_HAND, " ".join(map(str, rest[:13])), " ".join(map(str, rest[13:26]))]
+    hands.append(" ".join(map(str, rest[26:])))
+    g = Game(r, hands=hands, dealer=3)
+    bot = batak.bots.get(level, seed=2)
+    assert bot.choose(g.view(0)) == "bid 0"
+    strong = Game(r, hands=[hands[1], hands[0], hands[2], hands[3]], dealer=3)
+    assert bot.choose(strong.view(0)) != "bid 0"
+    for seat in range(4):  # the others bid, then the zero bidder plays its deal out
+        g.play("bid 0" if seat == 0 else "bid 2")
+    while g.phase is not batak.Phase.OVER:
+        seat = g.to_move
+        assert seat is not None
+        move = bot.choose(g.view(seat)) if seat == 0 else g.legal_moves()[0]
+        g.play(move)
+    assert g.tricks_won[0] == 0 and g.scores is not None and g.scores[0] == 50

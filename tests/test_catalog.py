@@ -111,7 +111,7 @@ JS_ALL = sources("web/static/*.js")
 #: without the prefix is the call's first argument).
 AREAS: dict[str, tuple[tuple[str, ...], str]] = {
     "": (("*.py",), r"\btext\(\s*\"(\w+)\"\s*,"),
-    "rules_error": (("rules.py", "cli/arena.py"), r"\bRulesError\(\s*\"(\w+)\""),
+    "rules_error": (("rules.py", "cli/parser.py"), r"\bRulesError\(\s*\"(\w+)\""),
     "server": (("server/*.py",), r"\bi18n\.text\(\s*\"server\.(\w+)\""),
     "cli": (("cli/*.py",), r"\bt\(\s*\"(\w+)\"(?!\s*\+)"),
     "online": (("cli/online.py",), r"\bo\(\s*\"(\w+)\""),

@@ -12,6 +12,7 @@ import pytest
 
 from batak import Game, Match, Rules
 from batak.cli import main
+from batak.cli.parser import rules_with_options
 from batak.record import RecordError, dumps, loads
 
 ALL_PRESETS = Rules.preset_names()
@@ -438,6 +439,57 @@ def test_no_to_the_save_offer_saves_nothing(
         )
         assert code == 0
     assert list(tmp_path.iterdir()) == []
+
+
+# docs/rules.md §10: every table variant can be played from the terminal
+PLAY_OPTIONS = [
+    ("standard", ["must_trump=false"]),
+    ("zipi-kitty", ["first_lead=after_dealer"]),
+    ("standard", ["all_pass=redeal", "redeal_dealer=next"]),
+    ("gamelake-esli", ["defenders_minimum=3"]),
+    ("standard", ["overtrick_points=5", "down_scoring=shortfall"]),
+    ("sultan-kozmaca", ["down_penalty=50"]),
+    ("zipi-esli", ["overtrick_limit=2"]),
+    ("sultan-kozmaca", ["zero_bid=50"]),
+    ("standard", ["king=true"]),
+    ("zipi-kitty", ["kitty_order=bury_take_trump"]),
+    ("zipi-kitty", ["kitty_order=take_trump_bury"]),
+]
+
+
+@pytest.mark.parametrize(("preset", "options"), PLAY_OPTIONS)
+def test_play_with_table_options(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    preset: str,
+    options: list[str],
+) -> None:
+    """``batak play --option NAME=VALUE`` plays a whole match under the changed table, and the
+    saved record keeps the option's value."""
+    path = tmp_path / "m.json"
+    args = ["play", "--preset", preset, "--seed", "3", "--deals", "1", "--save", str(path)]
+    for o in options:
+        args += ["--option", o]
+    code, out, err = run(monkeypatch, capsys, [*args, "--lang", "en"], "1\n" * 3000)
+    assert code == 0, err
+    assert "The match is over." in out
+    rules = loads(path.read_text(encoding="utf-8")).rules
+    assert rules == rules_with_options(preset, [*options, "deals=1"])
+    for o in options:
+        key, _, raw = o.partition("=")
+        assert json.dumps(getattr(rules, key)) == raw or str(getattr(rules, key)) == raw
+
+
+def test_play_refuses_a_clashing_option_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["play", "--option", "must_trump=false", "--option", "trump_if_cannot_overtrump=false"]
+    code, _, err = run(monkeypatch, capsys, [*args, "--lang", "tr"])
+    assert code == 2
+    assert "must_trump=True gerekir" in err
+    code, _, err = run(monkeypatch, capsys, ["play", "--option", "must_trump", "--lang", "en"])
+    assert code == 2 and "must_trump" in err
 
 
 def test_review_at_the_table_says_where_the_last_deal_lost_tricks(

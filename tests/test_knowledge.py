@@ -270,6 +270,18 @@ def test_discard_after_a_ruff(if_cannot: bool) -> None:
     assert k.may_hold(2, "8S") is (not if_cannot)
 
 
+def test_no_compulsory_trump_a_discard_or_low_trump_proves_nothing_of_trumps() -> None:
+    """docs/rules.md §10, must_trump off: a void player may play any card, so a discard shows
+    only the void, and a trump under a higher one shows no missing higher trump."""
+    r = Rules.preset("standard", must_trump=False)
+    g = position(r, DISCARD_HANDS, "bid 4, pass, pass, pass, trump S, 5H, 9S, 2C")
+    k = knows(g, 0)
+    assert k.may_hold(2, "TS") and k.may_hold(2, "8S") and k.is_void(2, "H")
+    g = position(r, OVERTRUMP_HANDS, "bid 4, pass, pass, pass, trump S, 5H, 9S, 4S")
+    k = knows(g, 0)
+    assert k.may_hold(2, "AS") and k.is_void(2, "H")
+
+
 LEAD_HANDS = ["AS KS 2H 3H", "3S 4C 5C 6C", "2C 7C 8C 9C", "4H 5H 3C TC"]
 
 

@@ -521,3 +521,41 @@ def test_no_move_after_the_match_is_over(preset: str) -> None:
     assert (m.sheet, m.totals, m.winners) == (sheet, totals, winners)
     assert [g.history for g in m.games] == history
     assert len(m.games) == len(history)
+
+
+@pytest.mark.parametrize("preset", ["standard", "sultan-ihaleli", "gamelake-ihaleli"])
+def test_king_at_a_four_player_solo_table(preset: str) -> None:
+    """docs/rules.md §10, king at a solo table (other programs' "13 deyip 13 alan oyunu
+    kazanır"): a player who bids 13 and takes all 13 wins the match at once; the deal itself
+    scores as any other (13 up, 13 down is açık eşli's own rule); taking 13 without that bid
+    does not end the match."""
+    rules = Rules.preset(preset, king=True)
+    m = Match(rules, deals=[KING_DEAL])
+    m.play(Bid(13))
+    m.play(TrumpChoice("S"))
+    _run_spades(m)
+    row = m.sheet[-1]
+    assert row.king and m.over and m.winners == [1]
+    plain = Match(Rules.preset(preset), deals=[KING_DEAL])
+    plain.play(Bid(13))
+    plain.play(TrumpChoice("S"))
+    _run_spades(plain)
+    assert row.scores == plain.sheet[-1].scores and not plain.over
+    again = loads(dumps(m))
+    assert again.over and again.winners == [1]
+    m = Match(rules, deals=[KING_DEAL])
+    m.play(Bid(12))
+    for _ in range(3):
+        m.play(PASS)
+    m.play(TrumpChoice("S"))
+    _run_spades(m)
+    assert m.sheet[-1].tricks == [0, 13, 0, 0] and not m.sheet[-1].king and not m.over
+
+
+def test_king_needs_four_players_and_an_auction() -> None:
+    from batak import RulesError
+
+    for preset in ("zipi-kitty", "sultan-kozmaca"):
+        with pytest.raises(RulesError) as info:
+            Rules.preset(preset, king=True)
+        assert info.value.code == "king"

@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import Phase as Phase_
 from hypothesis import strategies as st
 
@@ -142,9 +142,10 @@ def trick_winner(cards: list[Card] | tuple[Card, ...], trump: Suit | None) -> in
 
 
 def first_leader(game: Game) -> int:
-    """RULES.md: the bidder leads the first trick; in Koz Maça the seat after the dealer."""
+    """RULES.md: the bidder leads the first trick; in Koz Maça the seat after the dealer; with
+    first_lead='after_dealer' (docs/rules.md §10) the seat after the dealer in an auction too."""
     r = game.rules
-    if r.bidding == "auction":
+    if r.bidding == "auction" and r.first_lead == "bidder":
         assert game.contract is not None
         return game.contract.bidder
     return (game.dealer + 1) % r.players
@@ -210,7 +211,7 @@ def oracle_legal(rules: Rules, game: Game, seat: int) -> set[str]:
                 return {str(c) for c in higher}
         return {str(c) for c in follow}
     trumps = [c for c in hand if trump is not None and c.suit == trump]
-    if trumps:  # 4. must trump
+    if trumps and rules.must_trump:  # 4. must trump (unless the table says a void is free)
         on_table = [int(c.rank) for c in table if c.suit == trump]
         # overtrump, a setting apart from overtake (CetinsGame: "büyük koz zorunluluğu")
         if on_table and rules.overtrump:
@@ -223,21 +224,43 @@ def oracle_legal(rules: Rules, game: Game, seat: int) -> set[str]:
     return {str(c) for c in hand}  # 5. anything
 
 
+def contract_score(r: Rules, b: int, x: int) -> int:
+    """RULES.md §Scoring and docs/rules.md §10: what a contract of ``b`` taking ``x`` scores
+    (the bidder's side, or a Koz Maça player against its own bid)."""
+    if b == 0 and r.zero_bid is not None:  # el almam
+        return r.zero_bid if x == 0 else -r.zero_bid
+    unit = 1 if r.scoring in ("simple", "acik") else 10
+    over = r.overtrick_limit is not None and x > b + r.overtrick_limit  # yan batar
+    if x < b or over:
+        if r.down_penalty is not None:
+            return -r.down_penalty
+        if r.down_scoring == "shortfall":
+            assert r.overtrick_limit is not None or not over
+            return -unit * (x - b - (r.overtrick_limit or 0) if over else b - x)
+        return -unit * b
+    counted = x if r.overtricks_count else b
+    base = {"sultan": 10 * b, "simple": b, "acik": b, "tens": 10 * b, "primli": 15 * b}
+    per = {"sultan": 1, "simple": 1, "acik": 1, "tens": 10, "primli": 10}[r.scoring]
+    if r.overtrick_points is not None:
+        per = r.overtrick_points
+    return base[r.scoring] + per * (counted - b)
+
+
 def expected_scores(game: Game) -> list[int]:
-    """RULES.md §Scoring, per deal, for the schemes the presets use."""
+    """RULES.md §Scoring, per deal, for the schemes the presets use, and the table variants of
+    docs/rules.md §10."""
     r = game.rules
     t = game.tricks_won
     n = r.players
     if r.bidding == "kozmaca":  # each player against their own bid
         assert r.scoring == "sultan"
-        return [
-            10 * b + (x - b) if x >= b else -10 * b
-            for b, x in zip(game.bids, t, strict=True)  # type: ignore[misc]
-        ]
+        return [contract_score(r, b, x) for b, x in zip(game.bids, t, strict=True)]  # type: ignore[arg-type]
     if r.bidding == "none":
         if r.scoring == "simple":
             return list(t)
-        assert r.scoring == "tens" and r.zero_trick_penalty == "min_bid"
+        assert r.scoring == "tens" and r.zero_trick_penalty in ("min_bid", "none")
+        if r.zero_trick_penalty == "none":
+            return [10 * x for x in t]
         return [10 * x if x else -10 * r.min_bid for x in t]
     c = game.contract
     assert c is not None
@@ -246,34 +269,31 @@ def expected_scores(game: Game) -> list[int]:
     def unit(s: int) -> int:
         return t[s] + t[(s + 2) % 4] if r.partners else t[s]
 
-    if r.king:
+    if r.king and r.partners:
         for s in range(n):
             if unit(s) == r.hand_size:
                 return [13 if x % 2 == s % 2 else -13 for x in range(n)]
+    minimum = 0
+    if r.partners:
+        minimum = r.defenders_minimum if r.defenders_minimum is not None else 0
+        if r.defenders_minimum is None and r.scoring == "acik":
+            minimum = 2
     out = []
     for s in range(n):
         x = unit(s)
         mine = s == c.bidder or (r.partners and s % 2 == c.bidder % 2)
         if mine:
-            made = x >= b
-            out.append(
-                {
-                    "sultan": 10 * b + (x - b) if made else -10 * b,
-                    "simple": x if made else -b,
-                    "acik": x if made else -b,
-                    "tens": 10 * x if made else -10 * b,
-                }[r.scoring]
-            )
+            out.append(contract_score(r, b, x))
+        elif x < minimum:
+            out.append(-b if r.scoring in ("simple", "acik") else -10 * b)
         elif r.scoring == "acik":
-            out.append(x if x >= 2 else -b)
-        elif r.scoring == "sultan":
-            out.append(-10 * b if x == 0 else x)
-        elif r.scoring == "simple":
-            assert r.zero_trick_penalty == "none"
             out.append(x)
+        elif x == 0 and r.zero_trick_penalty != "none":  # batak: the presets' two amounts
+            assert r.zero_trick_penalty in ("bid", "min_bid")
+            amount = b if r.zero_trick_penalty == "bid" else r.min_bid
+            out.append(-amount if r.scoring == "simple" else -10 * amount)
         else:
-            assert r.scoring == "tens" and r.zero_trick_penalty == "min_bid"
-            out.append(-10 * r.min_bid if x == 0 else 10 * x)
+            out.append(x if r.scoring in ("sultan", "simple") else 10 * x)
     return out
 
 
@@ -284,7 +304,10 @@ def expected_scores(game: Game) -> list[int]:
 def test_cards_conserved_and_tricks_add_up(preset: str, seed: int, data: st.DataObject) -> None:
     """RULES.md §The core: 52 cards, every one somewhere exactly once; a trick goes to the
     highest trump, else the highest card of the suit led, and the winner leads."""
-    game = new_game(preset, seed, data)
+    _conserved(new_game(preset, seed, data), data)
+
+
+def _conserved(game: Game, data: st.DataObject) -> None:
     r = game.rules
     n = r.players
 
@@ -303,6 +326,8 @@ def test_cards_conserved_and_tricks_add_up(preset: str, seed: int, data: st.Data
             everything += g.initial_kitty  # the kitty is still face down on the table
         else:
             everything += g.buried  # (empty without a kitty)
+            if r.kitty_order == "bury_take_trump" and len(g.buried) < r.kitty_size:
+                everything += g.initial_kitty  # buried first: the kitty is still on the table
         if len(everything) != 52 or set(everything) != ALL:
             dup = [str(c) for c, k in Counter(everything).items() if k > 1]
             lost = [str(c) for c in ALL - set(everything)]
@@ -400,8 +425,10 @@ def test_legal_moves_accepted_everything_else_refused(
     range, moves of another phase, nonsense text, the wrong seat) raises IllegalMove, check()
     says the same, and nothing changes (README: "A move the rules forbid is refused with the
     reason ... and nothing changes")."""
-    game = new_game(preset, seed, data)
+    _legal_accepted_rest_refused(new_game(preset, seed, data), data)
 
+
+def _legal_accepted_rest_refused(game: Game, data: st.DataObject) -> None:
     def check(g: Game) -> None:
         before = snapshot(g)
         legal = g.legal_moves()
@@ -477,6 +504,7 @@ OPTION_NAMES = (
     "overtake_after_ruff",
     "overtrump",
     "trump_if_cannot_overtrump",
+    "must_trump",
     "trump_lead",
     "broken_by",
 )
@@ -485,6 +513,7 @@ VARIANT_FLAGS = st.fixed_dictionaries(
         "overtake_after_ruff": st.booleans(),
         "overtrump": st.booleans(),
         "trump_if_cannot_overtrump": st.booleans(),
+        "must_trump": st.booleans(),
         "trump_lead": st.sampled_from(["after_broken", "any_time"]),
         "broken_by": st.sampled_from(["any_trump", "ruff"]),
     }
@@ -493,12 +522,13 @@ VARIANT_FLAGS = st.fixed_dictionaries(
 
 def honourable(overtake: bool, flags: dict[str, object]) -> dict[str, object]:
     """The flips as a table the rules accept: an option that only qualifies a switched-off one
-    (overtake_after_ruff without overtake, a free discard without overtrump) is refused, so it
-    is left off here; every other combination, overtake off with overtrump on included, stays."""
+    (overtake_after_ruff without overtake, a free discard without overtrump or without a
+    compulsory trump) is refused, so it is left off here; every other combination, overtake off
+    with overtrump on included, stays."""
     out = dict(flags)
     if not overtake:
         out["overtake_after_ruff"] = False
-    if not out["overtrump"]:
+    if not out["overtrump"] or not out["must_trump"]:
         out["trump_if_cannot_overtrump"] = True
     return out
 
@@ -556,7 +586,10 @@ def test_views_never_show_hidden_cards(preset: str, seed: int, data: st.DataObje
     """A seat sees its own hand, the cards played, the exposed partner's hand in açık eşli once
     trump is named (RULES.md §Partners; seeds/004_…: "İhaleyi alan kullanıcının takım arkadaşı
     elinde ki kartları masaya açar"), and, as the bidder, its buried cards. Nothing else."""
-    game = new_game(preset, seed, data)
+    _views_sealed(new_game(preset, seed, data), data)
+
+
+def _views_sealed(game: Game, data: st.DataObject) -> None:
     r = game.rules
     n = r.players
 
@@ -608,7 +641,10 @@ def test_views_never_show_hidden_cards(preset: str, seed: int, data: st.DataObje
 def test_record_round_trip(preset: str, seed: int, data: st.DataObject) -> None:
     """A record loads back to the same match, replays each deal to the same scores, and
     ``replay(..., ply=k)`` is the deal after k moves."""
-    rules = Rules.preset(preset)
+    _record_round_trip(Rules.preset(preset), seed, data)
+
+
+def _record_round_trip(rules: Rules, seed: int, data: st.DataObject) -> None:
     dealer = data.draw(st.integers(0, rules.players - 1), label="dealer")
     match = Match(rules, dealer=dealer, seed=seed)
     steps = data.draw(st.integers(0, 170), label="moves")
@@ -647,3 +683,76 @@ def test_record_round_trip(preset: str, seed: int, data: st.DataObject) -> None:
 
 def test_record_error_is_exported() -> None:
     assert issubclass(batak.RecordError, ValueError)
+
+
+# ---------------------------------------------------------------------- table variants
+NO_SHRINK = [Phase_.explicit, Phase_.reuse, Phase_.generate]  # a failure prints the options
+
+#: docs/rules.md §10: each new option with the values it takes (its default among them)
+NEW_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
+    "must_trump": st.booleans(),
+    "first_lead": st.sampled_from(["bidder", "after_dealer"]),
+    "all_pass": st.just("redeal"),
+    "redeal_dealer": st.sampled_from(["same", "next"]),
+    "zero_trick_penalty": st.just("none"),
+    "defenders_minimum": st.sampled_from([None, 0, 1, 2, 3]),
+    "overtrick_points": st.sampled_from([None, 0, 2, 5]),
+    "down_scoring": st.sampled_from(["bid", "shortfall"]),
+    "down_penalty": st.sampled_from([None, 50]),
+    "overtrick_limit": st.sampled_from([None, 1, 2, 3]),
+    "zero_bid": st.sampled_from([None, 50]),
+    "king": st.booleans(),
+    "kitty_order": st.sampled_from(["take_bury_trump", "bury_take_trump", "take_trump_bury"]),
+    "min_bid": st.just(1),  # short contracts: yan batar and zero bids actually happen
+}
+
+
+def variant_rules(data: st.DataObject, preset: str) -> Rules:
+    """The preset with some of §10's options set at random; an option the table refuses in the
+    combination drawn so far (it clashes, or qualifies something switched off) is left out."""
+    rules = Rules.preset(preset)
+    keys = data.draw(st.lists(st.sampled_from(sorted(NEW_OPTIONS)), unique=True), label="keys")
+    for key in keys:
+        value = data.draw(NEW_OPTIONS[key], label=key)
+        try:
+            rules = rules.replace(**{key: value})
+        except batak.RulesError:
+            continue
+        event(f"{key}={value}")
+    return rules
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(examples(12), phases=NO_SHRINK)
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_table_variants_conserve_cards_and_score_as_written(
+    preset: str, seed: int, data: st.DataObject
+) -> None:
+    """docs/rules.md §10 with random option flips: cards conserved, tricks, first leader and
+    the deal's scores as written, legal cards as the oracle says."""
+    rules = variant_rules(data, preset)
+    _conserved(new_game(rules, seed, data), data)
+    _walk_with_oracle(new_game(rules, seed, data), data)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(examples(4), phases=NO_SHRINK)
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_table_variants_accept_legal_refuse_the_rest_and_seal_views(
+    preset: str, seed: int, data: st.DataObject
+) -> None:
+    """docs/rules.md §10 with random option flips: every legal move accepted, every other move
+    refused with nothing changed, and no view shows a hidden card (the kitty included while a
+    bidder buries before taking it)."""
+    rules = variant_rules(data, preset)
+    _legal_accepted_rest_refused(new_game(rules, seed, data), data)
+    _views_sealed(new_game(rules, seed, data), data)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(examples(4), phases=NO_SHRINK)
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_table_variants_in_records(preset: str, seed: int, data: st.DataObject) -> None:
+    """Records keep the new options with their values and replay matches under them (the
+    redeal dealer and KING included)."""
+    _record_round_trip(variant_rules(data, preset), seed, data)

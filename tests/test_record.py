@@ -524,3 +524,41 @@ def test_version_1_record_replays_with_its_old_overtake_meaning() -> None:
     again = load_match(rec)
     assert again.rules.overtrump is False and again.rules.last_trick == "deal"
     assert again.totals == m.totals
+
+
+NEW_OPTION_NAMES = [
+    "must_trump",
+    "first_lead",
+    "redeal_dealer",
+    "zero_bid",
+    "defenders_minimum",
+    "overtrick_points",
+    "down_scoring",
+    "down_penalty",
+    "overtrick_limit",
+    "kitty_order",
+]
+
+
+@pytest.mark.parametrize("preset", ["standard", "zipi-kitty", "sultan-kozmaca", "esli-acik"])
+def test_records_from_before_the_table_variants_load_as_played(preset: str) -> None:
+    """A record saved before the options of docs/rules.md §10 existed has none of them: it
+    loads with each at its default (the rule it was played under) and replays the same."""
+    m = Match(Rules.preset(preset, deals=1), seed=12)
+    while not m.over:
+        m.play(m.legal_moves()[1 if m.game.phase == "bidding" and not m.game.auction else -1])
+    rec = dump_match(m)
+    for name in NEW_OPTION_NAMES:
+        del rec["rules"][name]
+    again = load_match(rec)
+    assert again.rules == m.rules and again.totals == m.totals and again.sheet == m.sheet
+
+
+def test_new_options_are_in_records_with_their_values() -> None:
+    rules = Rules.preset("zipi-kitty", kitty_order="take_trump_bury", must_trump=False, deals=1)
+    m = Match(rules, seed=3)
+    while not m.over:
+        m.play(m.legal_moves()[-1])
+    rec = dump_match(m)
+    assert rec["rules"]["kitty_order"] == "take_trump_bury" and rec["rules"]["must_trump"] is False
+    assert load_match(rec).rules == rules

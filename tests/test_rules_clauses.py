@@ -1264,3 +1264,342 @@ def test_explicit_dealer_wins_and_stays_deterministic():
         m = batak.Match(name, seed=4, dealer=2)
         assert m.first_dealer == 2 and m.game.dealer == 2
     assert batak.Match("standard", seed=4).first_dealer == 0  # the default stays seat 0
+
+
+# ---------------------------------------------------------------------------- table variants
+# docs/rules.md §10: variants beyond the five guides, from other Batak programs and Turkish home
+# tables. Every preset keeps the reading of its guide: each new option's default is the guides'.
+
+
+def test_variant_defaults_keep_every_preset():
+    """docs/rules.md §10: the new options' defaults are the guides' rules, so no preset changes."""
+    for name in ALL_PRESETS:
+        r = Rules.preset(name)
+        assert r.must_trump is True
+        assert r.first_lead == "bidder"
+        assert r.redeal_dealer == "same"
+        assert r.defenders_minimum is None
+        assert (r.overtrick_points, r.down_scoring, r.down_penalty) == (None, "bid", None)
+        assert r.overtrick_limit is None
+        assert r.zero_bid is None
+        assert r.kitty_order == "take_bury_trump"
+
+
+def test_no_compulsory_trump_lets_a_void_player_discard():
+    """docs/rules.md §10, must_trump off (other programs' "koz zorunlu değil", home tables): void
+    in the suit led, any card may be played, a trump or a discard; following suit and the lead
+    rules are unchanged."""
+    r = Rules.preset("standard", must_trump=False)
+    g = to_play(r, ["AH 2C 3C", "2S 3D 4D", "4H 5D 6D", "7H 8D 9D"])
+    g.play("AH")
+    assert legal(g) == ["2S", "4D", "3D"]
+    g.play("3D")
+    assert legal(g) == ["4H"]  # seat 2 still follows suit
+    play_all(g, "4H 7H")
+    assert g.last_trick is not None and g.last_trick.winner == 0
+
+
+def test_no_compulsory_trump_any_card_after_a_ruff_too():
+    """docs/rules.md §10, must_trump off: with a trump already on the table a void player may
+    still discard, or trump low (overtrumping binds only those who must trump)."""
+    r = Rules.preset("standard", must_trump=False)
+    g = to_play(r, OVERTRUMP_HANDS)
+    play_all(g, "AH 5S")
+    assert legal(g) == ["9S", "3S", "2D"]
+    g.play("3S")
+    assert g.current_trick[-1][1] == Card.parse("3S")
+
+
+def test_no_compulsory_trump_refuses_a_free_discard_setting():
+    """docs/rules.md §10: trump_if_cannot_overtrump only qualifies a compulsory trump; with
+    must_trump off it is refused rather than quietly ignored."""
+    with pytest.raises(batak.RulesError) as info:
+        Rules.preset("standard", must_trump=False, trump_if_cannot_overtrump=False)
+    assert info.value.code == "discard_needs_must_trump"
+    assert "must_trump" in info.value.text("tr")
+
+
+@pytest.mark.parametrize("preset", ["standard", "sultan-esli", "zipi-kitty", "esli-acik"])
+def test_first_lead_after_the_dealer(preset):
+    """docs/rules.md §10, first_lead='after_dealer' (home tables and some programs: "ilk löveyi
+    dağıtanın sağındaki açar"): after the auction the seat after the dealer leads the first
+    trick, whoever holds the contract; later tricks are led by their winner as always."""
+    r = Rules.preset(preset, first_lead="after_dealer")
+    g = Game(r, seed=11, dealer=1)
+    while g.phase is batak.Phase.BIDDING:
+        g.play(g.legal_moves()[-1] if not g.auction else "pass")  # seat 2 bids the maximum
+    assert g.contract is not None and g.contract.bidder == 2
+    while g.phase is not batak.Phase.PLAY:
+        g.play(g.legal_moves()[0])
+    assert g.to_move == 2  # the seat after dealer 1 is the bidder here: try another dealer
+    g = Game(r, seed=11, dealer=0)
+    g.play(g.legal_moves()[-1])  # seat 1 bids the maximum and holds the contract
+    while g.phase is not batak.Phase.PLAY:
+        g.play(g.legal_moves()[0])
+    assert g.contract is not None and g.contract.bidder == 1 and g.to_move == 1
+    g = Game(r, seed=11, dealer=r.players - 1)
+    g.play("pass")
+    g.play(g.legal_moves()[-1])  # seat 1 bids the maximum; seat 0 leads
+    while g.phase is not batak.Phase.PLAY:
+        g.play(g.legal_moves()[0])
+    assert g.contract is not None and g.contract.bidder == 1 and g.to_move == 0
+
+
+def test_first_lead_after_dealer_is_for_auctions():
+    """docs/rules.md §10: without an auction the seat after the dealer leads already."""
+    with pytest.raises(batak.RulesError) as info:
+        Rules.preset("sultan-kozmaca", first_lead="after_dealer")
+    assert info.value.code == "first_lead_auction"
+
+
+@pytest.mark.parametrize(("who", "step"), [("same", 0), ("next", 1)])
+def test_redeal_dealer(who, step):
+    """docs/rules.md §10, redeal_dealer: after all pass and a throw-in (all_pass='redeal') the
+    same dealer deals again (the project's reading of CetinsGame's "kartlar toplanıp yeniden
+    dağıtılır") or, at many home tables and in some programs, the deal passes to the next
+    dealer as after any deal. The thrown-in deal is still not scored."""
+    r = Rules.preset("cetinsgame-ihaleli", all_pass="redeal", redeal_dealer=who)
+    m = batak.Match(r, seed=5, dealer=2)
+    for _ in range(4):
+        m.play("pass")
+    assert m.sheet[-1].redeal and m.sheet[-1].scores is None
+    assert m.game.dealer == (2 + step) % 4
+    assert m.game.to_move == (3 + step) % 4
+
+
+def test_redeal_dealer_needs_a_redeal():
+    """docs/rules.md §10: redeal_dealer qualifies all_pass='redeal' and is refused without it."""
+    with pytest.raises(batak.RulesError) as info:
+        Rules.preset("standard", redeal_dealer="next")
+    assert info.value.code == "redeal_dealer"
+
+
+def test_defenders_minimum_default_is_acik_esli_two():
+    """docs/rules.md §10, defenders_minimum: açık eşli's "defenders with fewer than 2 tricks"
+    rule is the case 2, and its scores are unchanged (S4); other eşli presets have none."""
+    acik = Rules.preset("esli-acik")
+    assert batak.score(acik, [8, 1, 3, 0], bidder=0, bid=9) == [11, -9, 11, -9]
+    assert batak.score(acik, [8, 2, 3, 0], bidder=0, bid=9) == [11, 2, 11, 2]
+    same = acik.replace(defenders_minimum=2)
+    assert batak.score(same, [8, 1, 3, 0], bidder=0, bid=9) == [11, -9, 11, -9]
+    free = acik.replace(defenders_minimum=0)
+    assert batak.score(free, [8, 1, 3, 0], bidder=0, bid=9) == [11, 1, 11, 1]
+
+
+@pytest.mark.parametrize("minimum", [1, 2, 3])
+def test_defenders_minimum_in_any_esli(minimum):
+    """docs/rules.md §10, defenders_minimum N (home tables and programs that extend açık eşli's
+    rule to every eşli table): a defending side with fewer than N tricks goes down and loses
+    what the contract loses when down (10 a trick of the bid here); with N or more it scores
+    its tricks as usual."""
+    r = Rules.preset("gamelake-esli", defenders_minimum=minimum)  # 1 a trick, no batak penalty
+    under = [14 - minimum, minimum - 1, 0, 0]  # seats 1 and 3 defend
+    at = [13 - minimum, minimum, 0, 0]
+    assert batak.score(r, under, bidder=0, bid=8)[1::2] == [-8, -8]
+    assert batak.score(r, at, bidder=0, bid=8)[1::2] == [minimum, minimum]
+    t = Rules.preset("cetinsgame-esli", zero_trick_penalty="none", defenders_minimum=minimum)
+    assert batak.score(t, under, bidder=0, bid=7)[1] == -70
+    assert batak.score(t, at, bidder=0, bid=7)[1] == 10 * minimum
+
+
+def test_defenders_minimum_clashes():
+    """docs/rules.md §10: defenders_minimum is an eşli rule, overlaps the zero-trick penalty,
+    and is 0 to 3."""
+    for options, code in [
+        (dict(defenders_minimum=2), "defenders_minimum_partners"),
+    ]:
+        with pytest.raises(batak.RulesError) as info:
+            Rules.preset("standard", **options)
+        assert info.value.code == code
+    with pytest.raises(batak.RulesError) as info:
+        Rules.preset("cetinsgame-esli", defenders_minimum=1)
+    assert info.value.code == "defenders_minimum_penalty"
+    for bad in (4, -1, True, "2"):
+        with pytest.raises(batak.RulesError) as info:
+            Rules.preset("gamelake-esli", defenders_minimum=bad)
+        assert info.value.code == "defenders_minimum_range"
+    assert Rules.preset("cetinsgame-esli", defenders_minimum=0).defenders_minimum == 0
+
+
+def test_overtrick_points():
+    """docs/rules.md §10, overtrick_points N (programs that score "ihale + N puan her fazla löve
+    için"): a made contract scores the bid's own figure plus N a trick over it; down as usual."""
+    r = Rules.preset("cetinsgame-ihaleli", overtrick_points=1)
+    assert batak.score(r, [8, 3, 2, 0], bidder=0, bid=6)[0] == 60 + 2
+    assert batak.score(r, [6, 3, 2, 2], bidder=0, bid=6)[0] == 60
+    assert batak.score(r, [5, 3, 3, 2], bidder=0, bid=6)[0] == -60
+    s = Rules.preset("zipi-ihaleli", overtrick_points=5)  # 1 a trick: the bid is 6 points
+    assert batak.score(s, [8, 3, 2, 0], bidder=0, bid=6)[0] == 6 + 10
+    k = Rules.preset("sultan-kozmaca", overtrick_points=2)  # each Koz Maça bid too
+    assert batak.score(k, [3, 2, 5, 3], bids=[3, 4, 2, 1])[2] == 20 + 6
+
+
+def test_down_scoring_shortfall():
+    """docs/rules.md §10, down_scoring='shortfall' (home tables: "eksik kaldığı kadar yazar"):
+    a bidder down loses only the tricks missing from the bid, at the scheme's points."""
+    r = Rules.preset("cetinsgame-ihaleli", down_scoring="shortfall")
+    assert batak.score(r, [4, 3, 3, 3], bidder=0, bid=6)[0] == -20
+    assert batak.score(r, [0, 5, 4, 4], bidder=0, bid=6)[0] == -60
+    assert batak.score(r, [7, 3, 3, 0], bidder=0, bid=6) == [70, 30, 30, -40]  # made: as before
+    z = Rules.preset("zipi-esli", down_scoring="shortfall")
+    assert batak.score(z, [3, 3, 2, 5], bidder=0, bid=6)[0::2] == [-1, -1]
+
+
+def test_down_penalty_fixed():
+    """docs/rules.md §10, down_penalty P (programs with "batan ihale sabit ceza"): a bidder down
+    loses P whatever the bid; a made contract scores as before."""
+    r = Rules.preset("sultan-ihaleli", down_penalty=50)
+    assert batak.score(r, [4, 3, 3, 3], bidder=0, bid=9)[0] == -50
+    assert batak.score(r, [10, 3, 0, 0], bidder=0, bid=9)[0] == 91
+    k = Rules.preset("sultan-kozmaca", down_penalty=50)
+    assert batak.score(k, [3, 2, 5, 3], bids=[3, 4, 2, 1])[1] == -50
+
+
+def test_scoring_modes_clashes():
+    """docs/rules.md §10: the new scoring modes are refused where they say nothing or clash."""
+    cases = [
+        ("zipi-ihaleli", dict(overtricks_count=False, overtrick_points=1),
+         "overtrick_points_count"),
+        ("standard", dict(down_scoring="shortfall", down_penalty=30), "down_penalty_shortfall"),
+        ("zipi-kozmaca", dict(down_penalty=30), "contract_scoring_needs_bids"),
+        ("standard", dict(down_penalty=-5), "points_range"),
+        ("standard", dict(overtrick_points="2"), "points_range"),
+    ]
+    for preset, options, code in cases:
+        with pytest.raises(batak.RulesError) as info:
+            Rules.preset(preset, **options)
+        assert info.value.code == code, options
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3])
+def test_yan_batar(limit):
+    """docs/rules.md §10, overtrick_limit Y, "yan batar" (Turkish home tables and programs): a
+    bidder who takes more than bid + Y tricks goes down, and loses what a contract down loses
+    (the whole bid's figure, the most common reading); bid + Y is still made."""
+    r = Rules.preset("cetinsgame-ihaleli", overtrick_limit=limit)
+    ok = [6 + limit, 7 - limit, 0, 0]
+    assert batak.score(r, ok, bidder=0, bid=6)[0] == 10 * (6 + limit)
+    over = [7 + limit, 6 - limit, 0, 0]
+    assert batak.score(r, over, bidder=0, bid=6)[0] == -60
+    assert batak.score(r, [5, 3, 3, 2], bidder=0, bid=6)[0] == -60  # under the bid: as ever
+    e = Rules.preset("zipi-esli", overtrick_limit=limit)  # a side's tricks count together
+    assert batak.score(e, [4, 0, 4 + limit, 5 - limit], bidder=0, bid=8)[0::2] == [8 + limit] * 2
+    assert batak.score(e, [5, 0, 4 + limit, 4 - limit], bidder=0, bid=8)[0::2] == [-8, -8]
+
+
+def test_yan_batar_down_follows_the_down_options():
+    """docs/rules.md §10: a yan batar down is scored as the table scores a down: a fixed
+    down_penalty, or with down_scoring='shortfall' the tricks over the limit."""
+    r = Rules.preset("cetinsgame-ihaleli", overtrick_limit=1, down_penalty=50)
+    assert batak.score(r, [9, 4, 0, 0], bidder=0, bid=6)[0] == -50
+    r = Rules.preset("cetinsgame-ihaleli", overtrick_limit=1, down_scoring="shortfall")
+    assert batak.score(r, [9, 4, 0, 0], bidder=0, bid=6)[0] == -20  # 9 is 2 over 6 + 1
+    k = Rules.preset("sultan-kozmaca", overtrick_limit=2)  # each Koz Maça bid too
+    assert batak.score(k, [6, 2, 4, 1], bids=[3, 4, 2, 1])[::2] == [-30, 22]
+
+
+def test_yan_batar_clashes():
+    """docs/rules.md §10: 1 to 3 tricks, and only where there is a bid."""
+    for preset, bad, code in [
+        ("standard", 0, "overtrick_limit_range"),
+        ("standard", 4, "overtrick_limit_range"),
+        ("zipi-kozmaca", 2, "contract_scoring_needs_bids"),
+    ]:
+        with pytest.raises(batak.RulesError) as info:
+            Rules.preset(preset, overtrick_limit=bad)
+        assert info.value.code == code
+
+
+def test_zero_bid_in_koz_maca():
+    """docs/rules.md §10, zero_bid (three other programs and home tables: "el almam", ±50 the
+    usual figure): in Koz Maça a player may bid 0; with no trick it scores +50, with any trick
+    −50, whatever the scheme; the other bids are unchanged."""
+    r = Rules.preset("sultan-kozmaca", zero_bid=50)
+    g = Game(r, hands=["2S 3H", "AS 4H", "KS 5H", "QS 6H"], dealer=3)
+    assert legal(g)[:3] == ["bid 0", "bid 1", "bid 2"]
+    play_all(g, "bid 0 bid 1 bid 1 bid 0")
+    assert g.bids == [0, 1, 1, 0]
+    play_all(g, "3H 4H 5H 6H")  # seat 3 takes the heart trick
+    play_all(g, "QS 2S AS KS")
+    assert g.tricks_won == [0, 1, 0, 1]
+    assert g.scores == [50, 10, -10, -50]
+    assert batak.score(r, [0, 5, 4, 4], bids=[0, 4, 3, 3]) == [50, 41, 31, 31]
+    plain = Rules.preset("sultan-kozmaca")
+    g = Game(plain, hands=["2S 3H", "AS 4H", "KS 5H", "QS 6H"], dealer=3)
+    assert "bid 0" not in legal(g)
+    assert_illegal(g, "bid 0", "bid_too_low")
+
+
+def test_zero_bid_only_in_koz_maca():
+    """docs/rules.md §10: the zero bid is a Koz Maça bid; an auction has its own minimum."""
+    with pytest.raises(batak.RulesError) as info:
+        Rules.preset("standard", zero_bid=50)
+    assert info.value.code == "zero_bid_kozmaca"
+
+
+KITTY_DEAL = (
+    [
+        "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AH KH QH",
+        "JH TH 9H 8H 7H 6H 5H 4H 3H 2H AD KD QD JD TD 9D",
+        "8D 7D 6D 5D 4D 3D 2D AC KC QC JC TC 9C 8C 7C 6C",
+    ],
+    "5C 4C 3C 2C",
+)
+
+
+def _kitty_game(order):
+    r = Rules.preset("zipi-kitty", kitty_order=order)
+    g = Game(r, hands=KITTY_DEAL[0], kitty=KITTY_DEAL[1], dealer=2)
+    play_all(g, "bid 5 pass pass")
+    return g
+
+
+def test_kitty_order_take_bury_trump_is_the_guides():
+    """docs/rules.md §10, kitty_order take_bury_trump (Zipi's kitty batak): the bidder takes the
+    kitty, buries four cards, then names koz."""
+    g = _kitty_game("take_bury_trump")
+    assert g.phase is batak.Phase.BURY and "bury 2C" in legal(g)
+    play_all(g, "bury 2C bury 3C bury 4C bury 5C")
+    assert g.phase is batak.Phase.TRUMP
+    g.play("trump S")
+    assert g.phase is batak.Phase.PLAY and len(g.hand(0)) == 16
+
+
+def test_kitty_order_bury_before_seeing_the_kitty():
+    """docs/rules.md §10, kitty_order bury_take_trump (home tables: "dipteki kartları görmeden
+    göm"): the bidder buries four of its own cards, the kitty unseen, then takes the kitty and
+    names koz."""
+    g = _kitty_game("bury_take_trump")
+    assert g.phase is batak.Phase.BURY and len(g.hand(0)) == 16
+    assert "bury 2C" not in legal(g)
+    assert_illegal(g, "bury 2C", "not_in_hand")
+    assert "2C" not in json_text(g.view(0))  # the kitty is not seen yet
+    play_all(g, "bury 2S bury 3S bury 4S bury 5S")
+    assert g.phase is batak.Phase.TRUMP
+    assert Card.parse("2C") in g.hand(0) and len(g.hand(0)) == 16
+    g.play("trump S")
+    assert g.phase is batak.Phase.PLAY
+    assert g.buried == [Card.parse(c) for c in ["2S", "3S", "4S", "5S"]]
+
+
+def test_kitty_order_name_koz_before_burying():
+    """docs/rules.md §10, kitty_order take_trump_bury (other programs: koz is named as soon as
+    the kitty is taken): take the kitty, name koz, then bury."""
+    g = _kitty_game("take_trump_bury")
+    assert g.phase is batak.Phase.TRUMP and len(g.hand(0)) == 20
+    g.play("trump H")
+    assert g.phase is batak.Phase.BURY and g.trump is Suit.HEARTS
+    play_all(g, "bury 2C bury 3C bury 4C bury 5C")
+    assert g.phase is batak.Phase.PLAY and g.to_move == 0 and len(g.hand(0)) == 16
+
+
+def test_kitty_order_needs_a_kitty():
+    with pytest.raises(batak.RulesError) as info:
+        Rules.preset("standard", kitty_order="bury_take_trump")
+    assert info.value.code == "kitty_order"
+
+
+def json_text(view):
+    import json
+
+    return json.dumps(view)

@@ -24,18 +24,19 @@ HAVE_C = S.c_engine_available()
 needs_c = pytest.mark.skipif(not HAVE_C, reason="the compiled solver _csolver is not built")
 
 PRESETS = Rules.preset_names()
-FLIPS = ("overtake", "overtake_after_ruff", "overtrump", "trump_if_cannot_overtrump")
+FLIPS = ("overtake", "overtake_after_ruff", "overtrump", "trump_if_cannot_overtrump", "must_trump")
 
 
 def honourable(r: Rules, changes: dict[str, object]) -> Rules:
     """``r`` with ``changes``, less the qualifying options Rules refuses once the option they
-    qualify is off (overtake_after_ruff needs overtake; a free discard needs overtrump).
+    qualify is off (overtake_after_ruff needs overtake; a free discard needs overtrump and a
+    compulsory trump).
     Overtake off with overtrump on stays: the two are independent."""
     want = {o: changes.get(o, getattr(r, o)) for o in FLIPS}
     fixed = dict(changes)
     if want["overtake_after_ruff"] and not want["overtake"]:
         fixed["overtake_after_ruff"] = False
-    if not want["trump_if_cannot_overtrump"] and not want["overtrump"]:
+    if not want["trump_if_cannot_overtrump"] and not (want["overtrump"] and want["must_trump"]):
         fixed["trump_if_cannot_overtrump"] = True
     return r.replace(**fixed) if fixed else r
 

@@ -156,6 +156,7 @@ class Game:
         "_lead_restricted",
         "_lead_suit",
         "_legal_mask",
+        "_must_trump",
         "_n",
         "_overtake",
         "_overtake_after_ruff",
@@ -226,6 +227,7 @@ class Game:
         self._overtake_after_ruff = r.overtake_after_ruff
         self._overtrump = r.overtrump  # apart from overtake (docs/rules.md, Compulsory play)
         self._trump_if_cannot = r.trump_if_cannot_overtrump
+        self._must_trump = r.must_trump  # False: a void player may play any card
         self._break_on_lead = r.broken_by == "any_trump"
         self._tricks_won = [0] * n
         self._trick_cards: list[int] = []
@@ -359,7 +361,8 @@ class Game:
         if phase is Phase.BIDDING:
             r = self.rules
             if r.bidding == "kozmaca":
-                return list(BIDS[r.min_bid : r.max_bid + 1])
+                zero = [BIDS[0]] if r.zero_bid is not None else []  # "el almam"
+                return [*zero, *BIDS[r.min_bid : r.max_bid + 1]]
             low = max(r.min_bid, self._high_bid + 1)
             return [PASS, *BIDS[low : r.max_bid + 1]]
         if phase is Phase.BURY:
@@ -398,7 +401,7 @@ class Game:
                     higher = hs & _above(self._hi_led)
                     if higher:
                         mask = higher
-            elif trump >= 0 and h & SUIT_MASKS[trump]:
+            elif trump >= 0 and h & SUIT_MASKS[trump] and self._must_trump:
                 ht = h & SUIT_MASKS[trump]
                 mask = ht
                 if self._ruffed and self._overtrump:
@@ -458,6 +461,8 @@ class Game:
                 return m
             assert isinstance(m, Bid)
             low = r.min_bid if r.bidding == "kozmaca" else max(r.min_bid, self._high_bid + 1)
+            if m.amount == 0 and r.zero_bid is not None and r.bidding == "kozmaca":
+                return m  # "el almam": a bid to take no trick
             if m.amount < low:
                 return IllegalMove("bid_too_low", m, low=low)
             if m.amount > r.max_bid:
@@ -568,20 +573,40 @@ class Game:
         self._contract_bid = bid
         r = self.rules
         if r.kitty_size:
-            self._hands[bidder] |= self._initial_kitty
+            # kitty batak (rules.kitty_order): take the kitty, bury, name koz (the guides); or
+            # bury before seeing the kitty; or take it and name koz before burying
+            if r.kitty_order != "bury_take_trump":
+                self._hands[bidder] |= self._initial_kitty
+            if r.kitty_order == "take_trump_bury":
+                self._name_trump()
+                return
             self.phase = Phase.BURY
             self._to_move = bidder
             return
-        self._after_bury()
+        self._name_trump()
 
-    def _after_bury(self) -> None:
+    def _first_leader(self) -> int:
+        """Who leads the first trick after an auction: the bidder, or the seat after the dealer
+        (``rules.first_lead``)."""
+        if self.rules.first_lead == "after_dealer":
+            return (self.dealer + 1) % self._n
+        return self._contract_bidder
+
+    def _name_trump(self) -> None:
         r = self.rules
         if r.fixed_trump is not None:
             self._trump = r.fixed_trump.ordinal
-            self._start_play(self._contract_bidder)
+            self._after_trump()
         else:
             self.phase = Phase.TRUMP
             self._to_move = self._contract_bidder
+
+    def _after_trump(self) -> None:
+        if len(self._buried) < self.rules.kitty_size:  # koz named before burying
+            self.phase = Phase.BURY
+            self._to_move = self._contract_bidder
+        else:
+            self._start_play(self._first_leader())
 
     def _after_contract(self, leader: int) -> None:
         """Koz Maça bids are in: spades are trumps and the seat after the dealer leads."""
@@ -595,12 +620,18 @@ class Game:
         assert seat is not None
         self._hands[seat] &= ~(1 << card.index)
         self._buried.append(card)
-        if len(self._buried) == self.rules.kitty_size:
-            self._after_bury()
+        r = self.rules
+        if len(self._buried) == r.kitty_size:
+            if r.kitty_order == "bury_take_trump":  # only now the bidder takes the kitty
+                self._hands[seat] |= self._initial_kitty
+            if self._trump >= 0:
+                self._start_play(self._first_leader())
+            else:
+                self._name_trump()
 
     def _choose_trump(self, suit: Suit) -> None:
         self._trump = suit.ordinal
-        self._start_play(self._contract_bidder)
+        self._after_trump()
 
     def _start_play(self, leader: int) -> None:
         self.phase = Phase.PLAY

@@ -233,7 +233,9 @@ class Match:
                     redeal=True,
                 )
             )
-            self.games.append(self._deals.next_game(r, game.dealer))
+            # a thrown-in deal: the same dealer deals again, or the next one (rules.redeal_dealer)
+            dealer = game.dealer if r.redeal_dealer == "same" else (game.dealer + 1) % n
+            self.games.append(self._deals.next_game(r, dealer))
             return
         scores = game.scores
         assert scores is not None

@@ -37,6 +37,10 @@ Direction = Literal["counterclockwise", "clockwise"]
 ZeroTrick = Literal["none", "scheme", "min_bid", "bid"]
 LastTrick = Literal["deal", "any_time"]
 FirstDealer = Literal["random", "first_seated"]
+FirstLead = Literal["bidder", "after_dealer"]
+RedealDealer = Literal["same", "next"]
+DownScoring = Literal["bid", "shortfall"]
+KittyOrder = Literal["take_bury_trump", "bury_take_trump", "take_trump_bury"]
 
 
 class RulesError(ValueError):
@@ -74,6 +78,7 @@ class Rules:
     players: int = 4  # 4, or 3 for kitty batak
     hand_size: int = 13  # cards dealt to each player (16 in kitty batak)
     kitty_size: int = 0  # cards left face down for the bidder (4 in kitty batak)
+    kitty_order: KittyOrder = "take_bury_trump"  # the bidder's steps with the kitty
     partners: bool = False  # eşli: seats 0+2 against 1+3, contract and counts per partnership
     exposed_partner: bool = False  # açık eşli: bidder's partner plays face up once trump is named
     direction: Direction = "counterclockwise"  # display only: seats are numbered in play order
@@ -85,12 +90,18 @@ class Rules:
     min_bid: int = 4
     max_bid: int = 13
     all_pass: AllPass = "dealer_takes_min"
+    redeal_dealer: RedealDealer = "same"  # all_pass="redeal": the same dealer deals again, or next
     fixed_trump: Suit | None = None  # Suit.SPADES in Koz Maça; None = the bidder names it
+    first_lead: FirstLead = "bidder"  # who leads the first trick after an auction
+    zero_bid: int | None = (
+        None  # Koz Maça "el almam": a bid of 0 scores +this with no trick, else -
+    )
     # -- compulsory play -----------------------------------------------------------------
     overtake: bool = True  # yükseltme: beat the highest card of the suit led if you can
     overtake_after_ruff: bool = False  # still overtake in the led suit after someone ruffed
     overtrump: bool = True  # beat a trump already in the trick if you can (apart from overtake)
     trump_if_cannot_overtrump: bool = True  # void and cannot beat the trump: still play a trump
+    must_trump: bool = True  # void in the suit led: play a trump if you hold one (False: any card)
     trump_lead: TrumpLead = "after_broken"  # when trumps may be led
     broken_by: BrokenBy = "ruff"  # what breaks trumps: any trump played, or a ruff only
     # -- scoring -------------------------------------------------------------------------
@@ -100,7 +111,15 @@ class Rules:
     # True and False (older records) mean "scheme" and "none".
     zero_trick_penalty: ZeroTrick = "min_bid"
     overtricks_count: bool = True  # False: the bidder scores only the bid when made (Zipi variant)
-    king: bool = False  # açık eşli: 13 bid and made wins the match; 13 unbid: +13 / -13
+    # eşli: a defending side with fewer tricks than this goes down and loses what the contract
+    # loses when down; None: the scheme's own (2 under acik, none otherwise)
+    defenders_minimum: int | None = None
+    # the bid's figure plus this many points per trick over the bid (None: the scheme's own)
+    overtrick_points: int | None = None
+    down_scoring: DownScoring = "bid"  # a bidder down loses the bid's figure, or the shortfall only
+    down_penalty: int | None = None  # a bidder down loses this fixed amount (None: down_scoring)
+    overtrick_limit: int | None = None  # yan batar: more than bid + this many tricks is down too
+    king: bool = False  # 13 bid and made wins the match; açık eşli also: 13 unbid: +13 / -13
     # -- match ---------------------------------------------------------------------------
     deals: int | None = 8  # match length in deals (None: play to target_score)
     target_score: int | None = None  # the match ends once a total reaches this
@@ -178,6 +197,10 @@ _LITERALS: dict[str, tuple[Any, ...]] = {
     "zero_trick_penalty": get_args(ZeroTrick),
     "last_trick": get_args(LastTrick),
     "first_dealer": get_args(FirstDealer),
+    "first_lead": get_args(FirstLead),
+    "redeal_dealer": get_args(RedealDealer),
+    "down_scoring": get_args(DownScoring),
+    "kitty_order": get_args(KittyOrder),
 }
 _BOOLS = (
     "partners",
@@ -186,6 +209,7 @@ _BOOLS = (
     "overtake_after_ruff",
     "overtrump",
     "trump_if_cannot_overtrump",
+    "must_trump",
     "overtricks_count",
     "king",
 )
@@ -212,6 +236,24 @@ def _validate(r: Rules) -> None:
             not isinstance(value, int) or isinstance(value, bool) or value < 1
         ):
             raise RulesError("not_positive", key=key, value=value)
+    if r.defenders_minimum is not None and (
+        not isinstance(r.defenders_minimum, int)
+        or isinstance(r.defenders_minimum, bool)
+        or not 0 <= r.defenders_minimum <= 3
+    ):
+        raise RulesError("defenders_minimum_range", value=r.defenders_minimum)
+    for key in ("overtrick_points", "down_penalty", "zero_bid"):
+        value = getattr(r, key)
+        if value is not None and (
+            not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 1000
+        ):
+            raise RulesError("points_range", key=key, value=value)
+    if r.overtrick_limit is not None and (
+        not isinstance(r.overtrick_limit, int)
+        or isinstance(r.overtrick_limit, bool)
+        or not 1 <= r.overtrick_limit <= 3
+    ):
+        raise RulesError("overtrick_limit_range", value=r.overtrick_limit)
     if r.fixed_trump is not None and not isinstance(r.fixed_trump, Suit):
         raise RulesError("not_suit", value=r.fixed_trump)
 
@@ -229,6 +271,14 @@ def _validate(r: Rules) -> None:
         raise RulesError("kitty_auction", kitty_size=r.kitty_size, bidding=r.bidding)
     if r.bidding != "auction" and r.fixed_trump is None:
         raise RulesError("no_trump_namer", bidding=r.bidding)
+    if r.redeal_dealer != "same" and r.all_pass != "redeal":
+        raise RulesError("redeal_dealer", all_pass=r.all_pass)
+    if r.zero_bid is not None and r.bidding != "kozmaca":
+        raise RulesError("zero_bid_kozmaca", bidding=r.bidding)
+    if r.first_lead != "bidder" and r.bidding != "auction":
+        raise RulesError("first_lead_auction", bidding=r.bidding)
+    if r.kitty_order != "take_bury_trump" and not r.kitty_size:
+        raise RulesError("kitty_order", order=r.kitty_order)
     if r.bidding == "kozmaca" and r.partners:
         raise RulesError("kozmaca_partners")
     if not 1 <= r.min_bid <= r.max_bid <= r.hand_size:
@@ -239,6 +289,8 @@ def _validate(r: Rules) -> None:
         raise RulesError("after_ruff_needs_overtake")
     if not r.trump_if_cannot_overtrump and not r.overtrump:
         raise RulesError("discard_needs_overtrump")
+    if not r.must_trump and not r.trump_if_cannot_overtrump:
+        raise RulesError("discard_needs_must_trump")
     if r.scoring == "acik" and not r.partners:
         raise RulesError("acik_partners")
     if r.scoring == "acik" and r.bidding != "auction":
@@ -247,10 +299,27 @@ def _validate(r: Rules) -> None:
         raise RulesError("acik_penalty", penalty=r.zero_trick_penalty)
     if r.bidding == "kozmaca" and r.zero_trick_penalty != "none":
         raise RulesError("kozmaca_penalty", penalty=r.zero_trick_penalty)
+    if r.defenders_minimum is not None and not r.partners:
+        raise RulesError("defenders_minimum_partners")
+    if r.defenders_minimum and r.zero_trick_penalty != "none":
+        raise RulesError(
+            "defenders_minimum_penalty", minimum=r.defenders_minimum, penalty=r.zero_trick_penalty
+        )
+    if r.overtrick_points is not None and not r.overtricks_count:
+        raise RulesError("overtrick_points_count", points=r.overtrick_points)
+    if r.down_penalty is not None and r.down_scoring != "bid":
+        raise RulesError("down_penalty_shortfall", penalty=r.down_penalty)
+    if r.bidding == "none" and (
+        r.overtrick_points is not None
+        or r.down_scoring != "bid"
+        or r.down_penalty is not None
+        or r.overtrick_limit is not None
+    ):
+        raise RulesError("contract_scoring_needs_bids")
     if r.scoring == "sultan" and r.bidding == "none":
         raise RulesError("sultan_needs_bids")
-    if r.king and not (r.partners and r.bidding == "auction"):
-        raise RulesError("king")
+    if r.king and not (r.players == 4 and r.bidding == "auction"):
+        raise RulesError("king", players=r.players, bidding=r.bidding)
     if r.deals is None and r.target_score is None:
         raise RulesError("no_end")
     if r.tie == "last_deal_tricks" and r.deals is None:

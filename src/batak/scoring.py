@@ -24,26 +24,79 @@ from collections.abc import Sequence
 
 from .rules import Rules
 
-__all__ = ["ScoringError", "deal_score", "is_king", "score", "zero_trick_penalty"]
+__all__ = [
+    "ScoringError",
+    "contract_made",
+    "deal_score",
+    "defenders_minimum",
+    "is_king",
+    "score",
+    "zero_trick_penalty",
+]
 
 
 class ScoringError(ValueError):
     """Arguments that do not describe a deal under these rules."""
 
 
+def contract_made(rules: Rules, bid: int, tricks: int) -> bool:
+    """Is a contract of ``bid`` (a side's, or a Koz Maça player's own) made with ``tricks``? At
+    least the bid, and no more than bid + ``overtrick_limit`` (yan batar); a zero bid
+    (``zero_bid``, "el almam") only with no trick.
+
+    >>> from batak.rules import Rules
+    >>> r = Rules.preset("standard", overtrick_limit=1)
+    >>> contract_made(r, 6, 7), contract_made(r, 6, 8), contract_made(r, 6, 5)
+    (True, False, False)
+    """
+    if bid == 0 and rules.zero_bid is not None:
+        return tricks == 0
+    return bid <= tricks and (
+        rules.overtrick_limit is None or tricks <= bid + rules.overtrick_limit
+    )
+
+
 def _made_score(rules: Rules, bid: int, tricks: int) -> int:
-    """What a bidder (or a Koz Maça player against their own bid) scores."""
+    """What a bidder (or a Koz Maça player against their own bid) scores.
+
+    Made: the scheme's figure (or ``overtrick_points``). Down (fewer tricks than the bid, or with
+    ``overtrick_limit``, yan batar, more than bid + limit): ``down_penalty`` if set, else the
+    missing (or excess) tricks with ``down_scoring='shortfall'``, else the whole bid's figure.
+    """
     scheme = rules.scoring
-    made = tricks >= bid
-    counted = tricks if rules.overtricks_count else min(tricks, bid)
+    limit = rules.overtrick_limit
+    over = limit is not None and tricks > bid + limit  # yan batar: too many tricks
+    if tricks < bid or over:
+        if rules.down_penalty is not None:  # a fixed penalty for going down
+            return -rules.down_penalty
+        if rules.down_scoring == "shortfall":  # only the tricks missing (or too many)
+            missing = tricks - bid - limit if over and limit is not None else bid - tricks
+            return -_contract_down(rules, missing)
+        return -_contract_down(rules, bid)
+    counted = tricks if rules.overtricks_count else bid
+    if rules.overtrick_points is not None:  # the bid's figure plus N a trick over it
+        return _scheme_made(scheme, bid, bid) + rules.overtrick_points * (counted - bid)
+    return _scheme_made(scheme, bid, counted)
+
+
+def _bid_score(rules: Rules, bid: int, tricks: int) -> int:
+    """A Koz Maça player's score against its own bid; a zero bid ("el almam", ``zero_bid``)
+    scores a fixed amount, plus with no trick taken, minus otherwise."""
+    if bid == 0 and rules.zero_bid is not None:
+        return rules.zero_bid if tricks == 0 else -rules.zero_bid
+    return _made_score(rules, bid, tricks)
+
+
+def _scheme_made(scheme: str, bid: int, counted: int) -> int:
+    """A made contract's score under the scheme, ``counted`` tricks counted."""
     if scheme == "sultan":
-        return 10 * bid + (counted - bid) if made else -10 * bid
+        return 10 * bid + (counted - bid)
     if scheme in ("simple", "acik"):
-        return counted if made else -bid
+        return counted
     if scheme == "tens":
-        return 10 * counted if made else -10 * bid
+        return 10 * counted
     if scheme == "primli":
-        return 15 * bid + 10 * (counted - bid) if made else -10 * bid
+        return 15 * bid + 10 * (counted - bid)
     raise AssertionError(scheme)  # pragma: no cover - Rules validates the scheme
 
 
@@ -79,17 +132,43 @@ def zero_trick_penalty(rules: Rules, bid: int | None) -> int:
         if scheme == "primli":
             return 50
         return 0  # pragma: no cover - Rules refuses a zero-trick penalty with scoring='acik'
-    amount = bid if mode == "bid" and bid is not None else rules.min_bid
     # a failed contract loses its bid in the scheme's points: 1 each (simple), 10 each (the rest)
-    return amount if scheme in ("simple", "acik") else 10 * amount
+    return _contract_down(rules, bid if mode == "bid" else None)
+
+
+def defenders_minimum(rules: Rules) -> int:
+    """The fewest tricks a defending side must take not to go down (0: no such rule).
+
+    ``rules.defenders_minimum``, else the scheme's own: açık eşli's "defenders with fewer than 2
+    tricks" (2 under ``acik``), no minimum otherwise.
+
+    >>> from batak.rules import Rules
+    >>> defenders_minimum(Rules.preset("esli-acik")), defenders_minimum(Rules.preset("sultan-esli"))
+    (2, 0)
+    >>> defenders_minimum(Rules.preset("gamelake-esli", defenders_minimum=3))
+    3
+    """
+    if rules.defenders_minimum is not None:
+        return rules.defenders_minimum
+    return 2 if rules.scoring == "acik" else 0
+
+
+def _contract_down(rules: Rules, bid: int | None) -> int:
+    """What this deal's contract loses when down, in the scheme's points (the minimum bid's
+    figure when there is no contract): 1 a trick under simple and acik, 10 elsewhere."""
+    amount = bid if bid is not None else rules.min_bid
+    return amount if rules.scoring in ("simple", "acik") else 10 * amount
 
 
 def _defender_score(rules: Rules, tricks: int, bid: int | None) -> int:
     """What a player or team outside the contract scores."""
     scheme = rules.scoring
+    minimum = defenders_minimum(rules) if rules.partners else 0
+    if tricks < minimum:
+        # açık eşli: "defenders with fewer than 2 tricks" lose what the contract loses when down
+        return -_contract_down(rules, bid)
     if scheme == "acik":
-        assert bid is not None
-        return tricks if tricks >= 2 else -bid
+        return tricks
     if tricks == 0 and rules.zero_trick_penalty != "none":
         return -zero_trick_penalty(rules, bid)
     if scheme in ("simple", "sultan"):
@@ -127,8 +206,9 @@ def score(
     n = rules.players
     if bids is not None:
         b = list(bids)
-        if len(b) != n or any(not isinstance(x, int) or x < 1 for x in b):
-            raise ScoringError(f"need {n} bids of at least 1, got {bids!r}")
+        low = 0 if rules.zero_bid is not None else 1
+        if len(b) != n or any(not isinstance(x, int) or x < low for x in b):
+            raise ScoringError(f"need {n} bids of at least {low}, got {bids!r}")
         if rules.partners:
             raise ScoringError("bids per seat are for players on their own, not partners")
         return deal_score(rules, t, None, None, b)
@@ -159,14 +239,15 @@ def deal_score(
     """:func:`score` without the argument checks, for the engine's own well-formed deals."""
     n = rules.players
     if bids is not None:
-        return [_made_score(rules, bids[s], t[s]) for s in range(n)]
+        return [_bid_score(rules, bids[s], t[s]) for s in range(n)]
     if bidder is None or bid is None:
         return [_defender_score(rules, t[s], None) for s in range(n)]
     team_of = [rules.team_of(s) for s in range(n)]
     unit_tricks = [sum(t[x] for x in team_of[s]) for s in range(n)]
     bidder_team = team_of[bidder]
-    if rules.king:
+    if rules.king and rules.partners:
         # 13 up, 13 down (açık eşli): a team that takes every trick scores +13, the other -13.
+        # (At a solo table KING only ends the match: the deal scores as any other.)
         for s in range(n):
             if unit_tricks[s] == rules.hand_size:
                 return [

@@ -603,3 +603,56 @@ def test_the_server_serves_the_client_and_the_rules_data(server: ServerProcess) 
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(server.http + "/static/nope.js")
     assert e.value.code == 404
+
+
+# ---------------------------------------------------------------------- table variants
+NEW_OPTIONS = [
+    "must_trump",
+    "first_lead",
+    "redeal_dealer",
+    "zero_bid",
+    "defenders_minimum",
+    "overtrick_points",
+    "down_scoring",
+    "down_penalty",
+    "overtrick_limit",
+    "kitty_order",
+]
+
+
+def test_the_private_room_form_offers_every_table_variant_and_plays_one(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """docs/rules.md §10: each new option is in the private-room form with its explanation (from
+    /api/rules), and a kitty table that names koz before burying plays a deal to the end."""
+    page = open_page(browser, server, errors)
+    page.select_option("#preset-select", "zipi-kitty")
+    page.locator("#create-form details summary").click()  # the table options
+    for name in NEW_OPTIONS:
+        expect(page.locator(f"#opt-{name}")).to_have_count(1)
+    option = page.locator(".option", has=page.locator("#opt-kitty_order"))
+    expect(option).to_contain_text("name koz")
+    expect(page.locator("#opt-kitty_order option[value=take_trump_bury]")).to_have_text(
+        re.compile("name koz, then bury")
+    )
+    page.select_option("#opt-kitty_order", "take_trump_bury")
+    page.fill("input[name=deals]", "1")
+    page.get_by_test_id("create-room").click()
+    page.get_by_test_id("start").click()
+    expect(page.locator(".seat")).to_have_count(3)
+    order: list[str] = []
+    deadline = time.monotonic() + 120
+    while not page.get_by_test_id("match-over").count():
+        assert time.monotonic() < deadline, "the deal did not finish"
+        view = page.evaluate("window.batak.state.table.view")
+        mine = bool(view and view["to_move"] == view["seat"] and view["legal_moves"])
+        if mine and (not order or order[-1] != view["phase"]):
+            order.append(view["phase"])
+        if mine and view["phase"] == "bidding" and my_turn(page):
+            assert view["rules"]["kitty_order"] == "take_trump_bury"
+            page.locator(".bids button").last.click()  # the highest bid: the kitty is ours
+            settle(page)
+        elif not act(page):
+            time.sleep(0.05)
+    assert order[:4] == ["bidding", "trump", "bury", "play"], order
+    no_js_errors(errors)

@@ -44,6 +44,7 @@ from ..cards import Card
 from ..game import Game, IllegalMove, Phase
 from ..i18n import phase_name, text
 from ..rules import Rules
+from ..scoring import contract_made
 
 # The public names are those :mod:`batak.arena` re-exports.
 
@@ -395,14 +396,14 @@ def _rotation_record(game: Game, seats: list[str], r: int) -> dict[str, Any]:
     if rules.bidding == "kozmaca":
         bids = [b or 0 for b in game.bids]
         rec["bids"] = bids
-        rec["made_bids"] = [game.tricks_won[s] >= bids[s] for s in range(n)]
+        rec["made_bids"] = [contract_made(rules, bids[s], game.tricks_won[s]) for s in range(n)]
     elif c is not None and not game.redeal:
         team_tricks = sum(game.tricks_won[s] for s in rules.team_of(c.bidder))
         rec.update(
             bidder=c.bidder,
             bid=c.bid,
             trump=c.trump.value if c.trump is not None else None,
-            made=team_tricks >= c.bid,
+            made=contract_made(rules, c.bid, team_tricks),
         )
     return rec
 

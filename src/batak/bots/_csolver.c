@@ -110,7 +110,8 @@ static inline uint64_t top_run(uint64_t h, uint64_t others, int suit) {
 #define F_TRUMP_IF_CANNOT 8
 #define F_LEAD_RESTRICTED 16
 #define F_BREAK_ON_LEAD 32
-#define F_ALL 63
+#define F_FREE_DISCARD 64 /* no compulsory trump: a void player may play any card */
+#define F_ALL 127
 
 /* the most cards a hand holds: 52 cards over at least 3 equal hands */
 #define MAXHAND 18
@@ -258,7 +259,7 @@ static inline uint64_t follow_mask(const Ctx *c, uint64_t h, const Trick *t) {
         return hs;
     }
     uint64_t ht = h & c->tmask;
-    if (ht) {
+    if (ht && !(c->flags & F_FREE_DISCARD)) {
         if (t->ruffed && (c->flags & F_OVERTRUMP)) {
             uint64_t higher = ht & above(t->hi_trump);
             if (higher) return higher;
@@ -403,7 +404,9 @@ static inline uint64_t drop_lowest(uint64_t m, int k) {
  * discard when the player has no trump left; but its last trump won a trick, so from then on it
  * leads and cashes the runs (no run card was spent before: while it holds a trump, a void in the
  * suit led means a ruff, and a trick in a suit where it has no run costs no run card).  Runs only
- * grow as other cards go. */
+ * grow as other cards go.  With F_FREE_DISCARD the ruff is that player's choice, which it may
+ * make: a bound on what a team can secure never suffers from its own freedom, and the other
+ * team, holding no trump, has no choice to gain. */
 static int top_runs(uint64_t h, uint64_t all, int trump) {
     uint64_t others = all & ~h;
     int m = 0;
@@ -420,7 +423,8 @@ static int top_runs(uint64_t h, uint64_t all, int trump) {
  *     every other player must follow with a trump while it holds one, and cannot beat it), then
  *     its runs of top cards in the other suits.  A suit's run counts only while every other
  *     player that may still hold a trump also holds a card of that suit to follow with (a player
- *     void in the suit with a trump must ruff; one without trumps cannot hurt, whatever it
+ *     void in the suit with a trump must (or, with F_FREE_DISCARD, may) ruff; one without trumps
+ *     cannot hurt, whatever it
  *     discards).  Those tricks take no trump from anyone, so afterwards the leader's remaining
  *     trumps still win as trump_winners says against the other team's remaining trumps (each of
  *     them has given up k, the lowest ones at worst);
@@ -860,7 +864,7 @@ static int parse_problem(PyObject *hands, int trump, int leader, PyObject *trick
         return -1;
     }
     if (flags < 0 || flags > F_ALL) {
-        PyErr_SetString(PyExc_ValueError, "flags must be 0..63");
+        PyErr_SetString(PyExc_ValueError, "flags must be 0..127");
         return -1;
     }
     if (trump < 0) flags &= ~F_LEAD_RESTRICTED;
@@ -927,7 +931,7 @@ PyDoc_STRVAR(solve_doc,
              "Most tricks the side (seats whose bit is set in side_mask) takes from this position "
              "on,\nthe current trick included, against best play.  flags: 1 overtake, 2 "
              "overtake_after_ruff,\n4 overtrump, 8 trump_if_cannot_overtrump, 16 trump leads "
-             "restricted until broken,\n32 any trump breaks trumps.  The transposition table holds at "
+             "restricted until broken,\n32 any trump breaks trumps, 64 no compulsory trump when void.  The transposition table holds at "
              "most 2**tt_bits\nentries (small positions use 2**max(12, 2 * tricks left)).");
 
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw) {

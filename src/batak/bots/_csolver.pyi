@@ -17,7 +17,8 @@ def solve(
 
     ``flags``: 1 overtake, 2 overtake_after_ruff, 4 overtrump (independent of 1, as in the
     engine), 8 trump_if_cannot_overtrump,
-    16 trump leads restricted until broken (and a trump exists), 32 any trump breaks trumps.
+    16 trump leads restricted until broken (and a trump exists), 32 any trump breaks trumps,
+    64 no compulsory trump when void (``must_trump`` off).
     The table holds at most ``2**tt_bits`` entries (small positions use fewer)."""
 
 @final

@@ -322,6 +322,14 @@ def _bury_by_estimate(hand: int, trump: int, count: int, rules: Rules) -> int:
     return out
 
 
+def kitty_unknown(t: Table) -> bool:
+    """Is the kitty still unseen by the seat? During the auction, and while burying at a table
+    where the bidder buries before taking the kitty (``rules.kitty_order``)."""
+    if not t.rules.kitty_size:
+        return False
+    return t.phase == "bidding" or (t.phase == "bury" and t.rules.kitty_order == "bury_take_trump")
+
+
 # ---------------------------------------------------------------------- the simulation
 def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
@@ -363,7 +371,7 @@ class BidSim:
         self.hand = t.hand
         # what the seat holds, the cards it buried included (kitty batak, bury and trump phase)
         self.holding = t.hand | (t.buried or 0)
-        self.kitty_unknown = bool(t.rules.kitty_size) and t.phase == "bidding"
+        self.kitty_unknown = kitty_unknown(t)
         self.solve_at = solve_at if _solver.c_engine_available() else 0
         self.key = pool_key(t, seed)
         knowledge = Knowledge.from_view(t)
@@ -372,6 +380,8 @@ class BidSim:
         self.memo: dict[tuple[int, int, int, int], int] = {}
         self.table: Any = _solver.new_table(16) if self.solve_at else None
         self.strength: dict[tuple[int, int], float] = {}
+        # who leads the first trick when the contract holder does not (rules.first_lead)
+        self.first = (t.dealer + 1) % t.n if t.rules.first_lead == "after_dealer" else None
 
     def my_side(self) -> int:
         return sum(1 << s for s in self.rules.team_of(self.seat))
@@ -380,7 +390,8 @@ class BidSim:
     def tricks(self, w: int, declarer: int, trump: int, bury: int = -1) -> int:
         """The seat's side's tricks in world ``w`` when ``declarer`` holds the contract with
         ``trump`` (in kitty batak it takes the kitty and buries ``bury``, a mask, or by
-        :func:`quick_bury` when -1) and leads."""
+        :func:`quick_bury` when -1) and leads (or the seat after the dealer leads, as
+        ``rules.first_lead`` says)."""
         key = (w, declarer, trump, bury)
         got = self.memo.get(key)
         if got is not None:
@@ -405,7 +416,7 @@ class BidSim:
         value = playout(
             hands,
             trump,
-            declarer,
+            declarer if self.first is None else self.first,
             self.my_side(),
             rules,
             solve_at=self.solve_at,
@@ -468,8 +479,7 @@ def pool_key(t: Table, seed: int | str) -> str:
     kitty batak the kitty is unknown only during the auction)."""
     assert t.seat is not None
     holding = t.hand | (t.buried or 0)
-    kitty_unknown = bool(t.rules.kitty_size) and t.phase == "bidding"
-    text = f"{seed}|bidsim|{t.rules.name}|{t.n}|{t.seat}|{t.dealer}|{holding}|{kitty_unknown}"
+    text = f"{seed}|bidsim|{t.rules.name}|{t.n}|{t.seat}|{t.dealer}|{holding}|{kitty_unknown(t)}"
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 

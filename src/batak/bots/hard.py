@@ -120,12 +120,21 @@ class HardPlayer:
             self.last.fallback = "only move"
             return legal[0]
         if t.phase != "play" or t.seat is None:
+            if "bid 0" in legal and t.rules.zero_bid is not None:
+                # a zero bid: the playouts try to take tricks, so the duck plan's judgment rules
+                zero = self.medium.choose(view)
+                if zero == "bid 0":
+                    self.last.fallback = "zero bid"
+                    return zero
             if self.bidding == "sim" and t.seat is not None and self.bid_worlds > 0:
                 decision = self._simulate(t, deadline)
                 self.last.seconds = time.perf_counter() - start
                 if decision is not None and decision.move in legal:
                     return decision.move
             self.last.fallback = "not card play"
+            return self.medium.choose(view)
+        if t.avoiding_tricks():  # the search counts tricks won; here the side wants none more
+            self.last.fallback = "avoiding tricks"
             return self.medium.choose(view)
         cards_left = t.hand_sizes[t.seat]
         if cards_left > self.wide_cards:

@@ -12,7 +12,8 @@ cards only ever leave a hand during the play, it stays true:
   the highest one on the table at that moment;
 - void and did not trump: no trumps at all; except after a ruff at a table where you may discard
   when you cannot overtrump (``trump_if_cannot_overtrump`` off), where it only shows no trump
-  higher than the highest one on the table;
+  higher than the highest one on the table; and at a table with no compulsory trump
+  (``must_trump`` off) a void player's card says nothing about its trumps;
 - trumped under a trump already in the trick while overtrumping was compulsory (``overtrump``,
   a setting of its own, apart from ``overtake``): no higher trump;
 - led a trump before trumps were broken while the lead rule forbids it (``trump_lead``
@@ -282,7 +283,12 @@ def _infer(t: Table, rules: Rules, excluded: list[int]) -> bool:
                         hi_trump = c
                 continue
             excluded[s] |= SUIT_MASKS[lead]  # did not follow: void in the led suit
-            if trump < 0:
+            if trump < 0 or not rules.must_trump:
+                if suit == trump:  # (free to discard: a void player's trump proves nothing more)
+                    ruffed = True
+                    broken = True
+                    if c > hi_trump:
+                        hi_trump = c
                 continue
             if suit == trump:
                 if ruffed and overtrump and c < hi_trump:

@@ -61,6 +61,7 @@ from .simple import (
     parse_view,
     table_kind,
     trick_state,
+    zero_trick_chance,
 )
 
 __all__ = ["Decision", "MediumPlayer", "Params", "decide"]
@@ -181,6 +182,10 @@ def _choose_bid(t: Table, p: Params) -> Decision:
     return Decision("pass", "pass_estimate", {"est": mean, "need": low})
 
 
+#: The least chance of taking no trick for which the medium player bids zero in Koz Maça.
+ZERO_BID_CHANCE = 0.6
+
+
 def _kozmaca_bid(t: Table, amounts: list[int], p: Params) -> Decision:
     rules = t.rules
     trump = t.eval_trump
@@ -188,6 +193,8 @@ def _kozmaca_bid(t: Table, amounts: list[int], p: Params) -> Decision:
     best, best_v = amounts[0], -math.inf
     dist = trick_distribution(mean, SIGMA["kozmaca"] * p.bid_sigma, rules.hand_size)
     for b in amounts:
+        if b == 0:
+            continue  # the zero bid ("el almam") is weighed below, by how well the hand ducks
         v = 0.0
         for tricks, pr in enumerate(dist):
             if pr < 1e-9:
@@ -199,6 +206,11 @@ def _kozmaca_bid(t: Table, amounts: list[int], p: Params) -> Decision:
             v += pr * score(rules, won, bids=bids)[0]
         if v > best_v:
             best, best_v = b, v
+    if 0 in amounts and rules.zero_bid is not None:
+        chance = zero_trick_chance(t.hand, trump)
+        # only a hand that can avoid every trick, and only when that is worth more than a bid
+        if chance >= ZERO_BID_CHANCE and rules.zero_bid * (2 * chance - 1) > best_v:
+            return Decision("bid 0", "zero_bid", {"est": chance * 100})
     return Decision(f"bid {best}", "kozmaca_bid", {"n": best, "est": mean})
 
 
@@ -443,6 +455,8 @@ def _choose_card(t: Table, p: Params, rng: random.Random) -> Decision:
     ctx = _Ctx(t, p)
     st = trick_state(t.trick, t.leader, t.trump, t.n)
     later = t.seats_after()
+    if t.avoiding_tricks():
+        return _duck(ctx, st, later, legal)
     base_value = ctx.hand_value(t.hand)
     leading = not t.trick
     plan = _lead_plan(ctx) if leading else None
@@ -459,6 +473,20 @@ def _choose_card(t: Table, p: Params, rng: random.Random) -> Decision:
     scored.sort(key=lambda x: (-x[0], x[1]))
     card, win = scored[0][1], scored[0][2]
     return Decision(CARD_TEXT[card], *_explain(ctx, st, card, win, legal, leading))
+
+
+def _duck(ctx: _Ctx, st: TrickState, later: list[int], legal: list[int]) -> Decision:
+    """Take no more tricks (a zero bid, or yan batar after the contract is made): the card least
+    likely to win the trick for the side; among those, the highest, to shed the cards that would
+    win a later trick."""
+    t = ctx.t
+    best, best_v, best_win = legal[0], -math.inf, 1.0
+    for c in legal:
+        win = ctx.p_side_wins(_after(st, c, ctx.me, t.trump), later)
+        v = -win + 0.002 * (c % 13) - (0.001 if t.trump >= 0 and c // 13 == t.trump else 0.0)
+        if v > best_v:
+            best, best_v, best_win = c, v, win
+    return Decision(CARD_TEXT[best], "avoid_tricks", {"card": CARD_TEXT[best], "win": best_win})
 
 
 def _lead_plan(ctx: _Ctx) -> dict[int, float]:

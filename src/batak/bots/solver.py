@@ -3,7 +3,7 @@
 Given a position in the card play, :func:`solve` returns the most tricks a side (by default the
 bidder's team) can take in the whole deal against best defence, and :func:`card_values` the value
 of each legal card for the side to move. It follows every table option that shapes the play
-(compulsory overtake, overtake after a ruff, must trump, overtrump, trump if you cannot
+(compulsory overtake, overtake after a ruff, must trump or not, overtrump, trump if you cannot
 overtrump, the trump-lead restriction and what breaks trumps).
 
 The search is what bridge double-dummy solvers taught: a boolean search "can the side take at least
@@ -132,6 +132,7 @@ class CardRules:
     __slots__ = (
         "break_on_lead",
         "lead_restricted",
+        "must_trump",
         "overtake",
         "overtake_after_ruff",
         "overtrump",
@@ -147,6 +148,7 @@ class CardRules:
         self.overtake_after_ruff = rules.overtake_after_ruff
         self.overtrump = rules.overtrump  # apart from overtake, as in the engine
         self.trump_if_cannot = rules.trump_if_cannot_overtrump
+        self.must_trump = rules.must_trump
         self.lead_restricted = trump >= 0 and rules.trump_lead == "after_broken"
         self.break_on_lead = rules.broken_by == "any_trump"
 
@@ -166,7 +168,7 @@ class CardRules:
                     return higher
             return hs
         ht = h & self.trump_mask
-        if ht:
+        if ht and self.must_trump:
             if ruffed and self.overtrump:
                 higher = ht & _above(hi_trump)
                 if higher:
@@ -386,6 +388,7 @@ def _c_flags(rules: Rules, trump: int) -> int:
         | (8 if rules.trump_if_cannot_overtrump else 0)
         | (16 if trump >= 0 and rules.trump_lead == "after_broken" else 0)
         | (32 if rules.broken_by == "any_trump" else 0)
+        | (0 if rules.must_trump else 64)
     )
 
 

@@ -56,6 +56,13 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     play.add_argument("--seed", default=None, metavar="S", help=t("help_seed", lang))
     lang_option(play)
     play.add_argument("--deals", type=int, default=None, metavar="N", help=t("help_deals", lang))
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="OPTION=VALUE",
+        help=t("help_option", lang),
+    )
     play.add_argument("--load", default=None, metavar="FILE", help=t("help_load", lang))
     play.add_argument("--save", default=None, metavar="FILE", help=t("help_save", lang))
     play.add_argument("--level", default="medium", metavar="LEVEL", help=t("help_level", lang))

@@ -10,13 +10,13 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..arena.runner import ArenaConfig, ArenaError, check_spec, report_lines, run, write_plot
 from ..i18n import LANGS, default_lang, text
-from ..rules import PRESETS, Rules, RulesError
+from ..rules import PRESETS, RulesError
+from .parser import rules_with_options
 
 
 class Progress:
@@ -90,24 +90,6 @@ def add_arena_parser(subparsers: Any, lang: str | None = None) -> argparse.Argum
     return p
 
 
-def _rule_value(raw: str) -> Any:
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError:
-        return raw
-
-
-def _parse_rules(preset: str, options: Iterable[str]) -> Rules:
-    rules = Rules.preset(preset)
-    changes: dict[str, Any] = {}
-    for opt in options:
-        key, sep, raw = opt.partition("=")
-        if not sep:
-            raise RulesError("write_option", option=opt)
-        changes[key.strip()] = _rule_value(raw.strip())
-    return rules.replace(**changes) if changes else rules
-
-
 def config_from_args(args: argparse.Namespace) -> ArenaConfig:
     """The :class:`ArenaConfig` of parsed ``batak arena`` arguments (raises ArenaError)."""
     lang = args.lang or default_lang()
@@ -116,7 +98,7 @@ def config_from_args(args: argparse.Namespace) -> ArenaConfig:
             text("arena.unknown_preset", lang, name=args.preset, names=", ".join(PRESETS))
         )
     try:
-        rules = _parse_rules(args.preset, args.rule)
+        rules = rules_with_options(args.preset, args.rule)
     except RulesError as e:
         raise ArenaError(
             text("arena.bad_rule", lang, option=", ".join(args.rule), message=e.text(lang))

@@ -12,13 +12,40 @@ help option) and its errors come from the catalog like every other text of ``bat
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
+from collections.abc import Iterable
 from typing import Any, NoReturn
 
+from ..rules import Rules, RulesError
 from .text import t
 
-__all__ = ["Parser"]
+__all__ = ["Parser", "rules_with_options"]
+
+
+def _option_value(raw: str) -> Any:
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return raw
+
+
+def rules_with_options(preset: str, options: Iterable[str]) -> Rules:
+    """The preset with ``OPTION=VALUE`` changes (``batak play --option``, ``batak arena --rule``):
+    a value is read as JSON when it is JSON (``true``, ``3``, ``null``), else as a word.
+
+    >>> rules_with_options("standard", ["must_trump=false", "all_pass=redeal"]).must_trump
+    False
+    """
+    rules = Rules.preset(preset)
+    changes: dict[str, Any] = {}
+    for opt in options:
+        key, sep, raw = opt.partition("=")
+        if not sep:
+            raise RulesError("write_option", option=opt)
+        changes[key.strip()] = _option_value(raw.strip())
+    return rules.replace(**changes) if changes else rules
 
 
 class Parser(argparse.ArgumentParser):

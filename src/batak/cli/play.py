@@ -18,7 +18,7 @@ from ..game import Game, IllegalMove, Phase
 from ..match import Match
 from ..moves import Move, parse_move
 from ..record import RecordError, dumps, loads
-from ..rules import PRESETS, Rules, RulesError
+from ..rules import PRESETS, RulesError
 from .console import (
     EXIT_OK,
     Console,
@@ -34,6 +34,7 @@ from .console import (
     unknown_preset,
     winner_lines,
 )
+from .parser import rules_with_options
 from .text import t
 
 
@@ -273,11 +274,10 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
         if args.deals is not None and args.deals < 1:
             return fail(con, lang, t("bad_deals", lang, deals=args.deals))
         try:
-            rules = (
-                Rules.preset(args.preset, deals=args.deals)
-                if args.deals is not None
-                else Rules.preset(args.preset)
-            )
+            options = list(args.option)
+            if args.deals is not None:
+                options.append(f"deals={args.deals}")
+            rules = rules_with_options(args.preset, options)
         except RulesError as e:
             return fail(con, lang, t("bad_rules", lang, message=e.text(lang)))
         match = Match(rules, seed=seed)

@@ -711,7 +711,7 @@ function renderCreateOptions() {
       const id = "opt-" + name;
       let input;
       if (opt.kind === "bool") input = `<input type="checkbox" id="${id}" name="${id}"${v ? " checked" : ""}>`;
-      else if (opt.kind === "int") input = `<input type="number" id="${id}" name="${id}" value="${v ?? ""}" min="0" max="52">`;
+      else if (opt.kind === "int") input = `<input type="number" id="${id}" name="${id}" value="${v ?? ""}" min="0" max="1000">`;
       else {
         const choices = (opt.nullable ? [""] : []).concat(opt.choices);
         input = `<select id="${id}" name="${id}">${choices.map((c) => `<option value="${esc(c)}"${(v ?? "") === c ? " selected" : ""}>${esc(c === "" ? t("none") : optionValueText(name, c))}</option>`).join("")}</select>`;
