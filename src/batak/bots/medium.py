@@ -166,7 +166,12 @@ def _choose_bid(t: Table, p: Params) -> Decision:
         return Decision("pass", "pass_partner", {"bid": high_bid})
     kind = table_kind(rules)
     sigma = SIGMA[kind] * p.bid_sigma
-    value = contract_value(rules, low, mean, sigma)
+    bid = low
+    if rules.overtrick_limit is not None:
+        # yan batar: a contract far below the tricks the hand takes goes down too, so weigh
+        # every amount and bid at once the one worth the most, rather than creeping up
+        bid = max(amounts, key=lambda b: (contract_value(rules, b, mean, sigma), -b))
+    value = contract_value(rules, bid, mean, sigma)
     defend = defence_value(
         rules, max(low, high_bid), defence_tricks(t.hand, rules), SIGMA["defence_" + kind]
     )
@@ -175,9 +180,13 @@ def _choose_bid(t: Table, p: Params) -> Decision:
     trick_points = max(1, _defender_score(rules, low, 4) - _defender_score(rules, low, 3))
     if forced or value > defend + p.bid_edge * trick_points:
         return Decision(
-            f"bid {low}", "bid_estimate", {"n": low, "est": mean, "trump": trump_letter}
+            f"bid {bid}", "bid_estimate", {"n": bid, "est": mean, "trump": trump_letter}
         )
     if all_passed and rules.all_pass == "dealer_takes_min" and t.seat == t.dealer:
+        if bid != low:  # yan batar: the contract is ours anyway, so at the amount worth most
+            return Decision(
+                f"bid {bid}", "bid_estimate", {"n": bid, "est": mean, "trump": trump_letter}
+            )
         return Decision("pass", "pass_dealer", {"est": mean, "n": rules.min_bid})
     return Decision("pass", "pass_estimate", {"est": mean, "need": low})
 
