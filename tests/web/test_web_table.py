@@ -1,0 +1,71 @@
+"""The table as players know it (issue 10): what a player sees and hears at the web table.
+
+Each test measures what it claims in a real Chromium against a real server: computed colours
+and their contrast, bounding boxes, widths, the tab title, the texts shown.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from harness import ServerProcess
+from playwright.sync_api import Browser, Page, expect
+from test_web import no_js_errors, open_page
+
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+PHONE_CTX = {"viewport": PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+
+
+def _lum(rgb: list[float]) -> float:
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _rgb(css: str) -> list[float]:
+    nums = [float(x) for x in re.findall(r"[\d.]+", css)[:3]]
+    return [x / 255 for x in nums]
+
+
+def contrast(a: str, b: str) -> float:
+    la, lb = sorted((_lum(_rgb(a)), _lum(_rgb(b))), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def private_room(page: Page, preset: str = "standard") -> None:
+    page.select_option("#preset-select", preset)
+    page.get_by_test_id("create-room").click()
+    expect(page.get_by_test_id("start")).to_be_visible()
+
+
+# ---------------------------------------------------------------------- item 9
+def test_the_start_button_stands_out_from_the_felt(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale, ctx, name in (
+        ("en", "en-US", {"viewport": DESKTOP}, "desktop"),
+        ("tr", "tr-TR", PHONE_CTX, "phone"),
+    ):
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page)
+        colours = page.get_by_test_id("start").evaluate(
+            """(b) => {
+                let el = b.parentElement;
+                let behind = getComputedStyle(el).backgroundColor;
+                while (el && /rgba\\(.*, 0\\)|transparent/.test(behind)) {
+                    el = el.parentElement;
+                    behind = getComputedStyle(el).backgroundColor;
+                }
+                const s = getComputedStyle(b);
+                return {button: s.backgroundColor, text: s.color, behind};
+            }"""
+        )
+        # a large control: WCAG 1.4.11 asks 3:1 against what is next to it; its label 4.5:1
+        assert contrast(colours["button"], colours["behind"]) >= 3, colours
+        assert contrast(colours["text"], colours["button"]) >= 4.5, colours
+        box = page.get_by_test_id("start").bounding_box()
+        assert box and box["height"] >= 40, box
+        page.screenshot(path=str(artifacts / f"start-button-{name}-{lang}.png"))
+        page.context.close()
+    no_js_errors(errors)
