@@ -7,11 +7,12 @@ and their contrast, bounding boxes, widths, the tab title, the texts shown.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
-from test_web import no_js_errors, open_page
+from test_web import act, my_turn, no_js_errors, open_page
 
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
@@ -67,5 +68,54 @@ def test_the_start_button_stands_out_from_the_felt(
         box = page.get_by_test_id("start").bounding_box()
         assert box and box["height"] >= 40, box
         page.screenshot(path=str(artifacts / f"start-button-{name}-{lang}.png"))
+        page.context.close()
+    no_js_errors(errors)
+
+
+def until_my_card_turn(page: Page) -> None:
+    """Start the room and bid/koz with the first choice until this page has cards to play."""
+    page.get_by_test_id("start").click()
+    expect(page.locator("#hand .card")).to_have_count(13)
+    deadline = time.monotonic() + 90
+    while not page.locator("#hand .card.legal").count():
+        assert time.monotonic() < deadline, "never my turn to play a card"
+        if page.locator(".bids button").count() and my_turn(page):
+            act(page)
+        else:
+            time.sleep(0.05)
+
+
+# ---------------------------------------------------------------------- item 4
+def test_raised_cards_are_not_clipped_by_the_hand(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale, ctx, name in (
+        ("en", "en-US", {"viewport": DESKTOP}, "desktop"),
+        ("tr", "tr-TR", PHONE_CTX, "phone"),
+    ):
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page)
+        until_my_card_turn(page)
+        measure = """(hand) => {
+            const h = hand.getBoundingClientRect();
+            const cs = getComputedStyle(hand);
+            // the part of the hand a person sees: inside its borders, as it clips its overflow
+            const top = h.top + parseFloat(cs.borderTopWidth);
+            return [...hand.querySelectorAll('.card.legal')].map((c) => {
+                const r = c.getBoundingClientRect();
+                return {card: c.dataset.card, top: r.top, visibleTop: top};
+            });
+        }"""
+        hand = page.locator("#hand")
+        lifted = hand.evaluate(measure)
+        assert lifted
+        for c in lifted:
+            assert c["top"] >= c["visibleTop"] - 0.5, (name, c)
+        # a focused (or hovered) card lifts higher still: its corner index stays in view too
+        page.locator("#hand .card.legal").first.focus()
+        page.wait_for_timeout(300)  # the lift's transition (0.1 s) has ended
+        for c in hand.evaluate(measure):
+            assert c["top"] >= c["visibleTop"] - 0.5, (name, "focused", c)
+        page.screenshot(path=str(artifacts / f"hand-lifted-{name}-{lang}.png"))
         page.context.close()
     no_js_errors(errors)
