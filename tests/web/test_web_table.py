@@ -12,7 +12,7 @@ from pathlib import Path
 
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
-from test_web import act, my_turn, no_js_errors, open_page
+from test_web import act, my_turn, no_js_errors, open_page, settle
 
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
@@ -117,5 +117,37 @@ def test_raised_cards_are_not_clipped_by_the_hand(
         for c in hand.evaluate(measure):
             assert c["top"] >= c["visibleTop"] - 0.5, (name, "focused", c)
         page.screenshot(path=str(artifacts / f"hand-lifted-{name}-{lang}.png"))
+        page.context.close()
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 16
+CARD_CODE = re.compile(r"(?<![\w])(?:[2-9TJQKA]|10)[SHDC](?![\w])")
+
+
+def test_cards_in_texts_are_written_as_people_read_them(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """The server's refusal reason and the hint, shown in the page, say 10♥, never TH."""
+    for lang, locale in (("en", "en-US"), ("tr", "tr-TR")):
+        page = open_page(browser, server, errors, locale=locale, viewport=DESKTOP)
+        private_room(page)
+        until_my_card_turn(page)
+        deadline = time.monotonic() + 120
+        # a turn where some card is forbidden: the refusal names the cards one must play
+        while not (my_turn(page) and page.locator("#hand .card.dimmed").count()):
+            assert time.monotonic() < deadline, "never a forbidden card"
+            if not act(page):
+                time.sleep(0.05)
+        page.locator("#hand .card.dimmed").first.click()
+        settle(page)
+        refused = page.get_by_test_id("refused").inner_text()
+        assert re.search(r"[♠♥♦♣]", refused), refused
+        assert not CARD_CODE.search(refused), refused
+        page.get_by_test_id("teach").click()
+        hint = page.get_by_test_id("hint")
+        expect(hint).to_contain_text(re.compile("[♠♥♦♣]"))
+        assert not CARD_CODE.search(hint.inner_text()), hint.inner_text()
+        page.screenshot(path=str(artifacts / f"refusal-readable-cards-{lang}.png"))
         page.context.close()
     no_js_errors(errors)

@@ -923,7 +923,7 @@ function moveText(move) {
   if (move === "pass") return t("said_pass");
   if (move.startsWith("bid ")) return t("said_bid", { n: move.slice(4) });
   if (move.startsWith("trump ")) return SYMBOL[move.slice(6)] + " " + t("suit_" + move.slice(6));
-  if (move.startsWith("bury")) return move;
+  if (move.startsWith("bury ")) return t("move_bury", { card: cardLabel(move.slice(5)) });
   return cardLabel(move);
 }
 
