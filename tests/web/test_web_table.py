@@ -151,3 +151,35 @@ def test_cards_in_texts_are_written_as_people_read_them(
         page.screenshot(path=str(artifacts / f"refusal-readable-cards-{lang}.png"))
         page.context.close()
     no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 14
+def test_all_table_options_fit_the_screen_with_human_labels(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    raw = re.compile(r"\b[a-z]+_[a-z_]+\b")  # overtake_after_ruff, kitty_size, ...
+    for lang, locale in (("en", "en-US"), ("tr", "tr-TR")):
+        for ctx, name in (({"viewport": DESKTOP}, "desktop"), (PHONE_CTX, "phone")):
+            page = open_page(browser, server, errors, locale=locale, **ctx)
+            page.locator("#create-form details summary").click()
+            options = page.locator("#create-options .option")
+            expect(options.first).to_be_visible()
+            assert options.count() >= 20
+            labels = page.locator("#create-options .option label").all_inner_texts()
+            assert all(label.strip() for label in labels)
+            assert not [x for x in labels if raw.search(x)], labels
+            expect(page.locator("[data-option=overtake_after_ruff] label")).to_have_text(
+                "Overtake after a ruff" if lang == "en" else "Koz çakıldıktan sonra da yükseltme"
+            )
+            width = page.evaluate("() => window.innerWidth")
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width, name
+            # no option, select or help text sticks out of the screen
+            right = page.locator("#create-options").evaluate(
+                """(box) => Math.max(...[...box.querySelectorAll('*')].map(
+                    (e) => e.getBoundingClientRect().right))"""
+            )
+            assert right <= width, (name, right, width)
+            page.locator("#create-options").scroll_into_view_if_needed()
+            page.screenshot(path=str(artifacts / f"lobby-options-{name}-{lang}.png"))
+            page.context.close()
+    no_js_errors(errors)

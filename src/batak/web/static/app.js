@@ -716,7 +716,7 @@ function renderCreateOptions() {
         const choices = (opt.nullable ? [""] : []).concat(opt.choices);
         input = `<select id="${id}" name="${id}">${choices.map((c) => `<option value="${esc(c)}"${(v ?? "") === c ? " selected" : ""}>${esc(c === "" ? t("none") : optionValueText(name, c))}</option>`).join("")}</select>`;
       }
-      return `<div class="option"><label for="${id}"><code>${esc(name)}</code></label>${input}<p class="help">${esc(pick(opt.help))}</p></div>`;
+      return `<div class="option" data-option="${esc(name)}"><label for="${id}">${esc(pick(opt.label))}</label>${input}<p class="help">${esc(pick(opt.help))}</p></div>`;
     })
     .join("");
 }
@@ -752,7 +752,7 @@ function renderRules(name) {
     <p><b>${esc(pick(p.summary))}</b></p>
     <p>${esc(t("rules_intro"))}</p>
     <table class="rules"><thead><tr><th>${esc(t("option"))}</th><th>${esc(t("value"))}</th></tr></thead><tbody>
-    ${Object.entries(S.catalog.options).map(([o, opt]) => `<tr><td><code>${esc(o)}</code><br><span class="help">${esc(pick(opt.help))}</span></td><td>${esc(optionValueText(o, p.rules[o]))}</td></tr>`).join("")}
+    ${Object.entries(S.catalog.options).map(([o, opt]) => `<tr data-option="${esc(o)}"><td><b>${esc(pick(opt.label))}</b><br><span class="help">${esc(pick(opt.help))}</span></td><td>${esc(optionValueText(o, p.rules[o]))}</td></tr>`).join("")}
     </tbody></table></div>`;
 }
 
