@@ -183,3 +183,43 @@ def test_all_table_options_fit_the_screen_with_human_labels(
             page.screenshot(path=str(artifacts / f"lobby-options-{name}-{lang}.png"))
             page.context.close()
     no_js_errors(errors)
+
+
+def play_to_the_end(page: Page, seconds: float = 150) -> None:
+    deadline = time.monotonic() + seconds
+    while not page.get_by_test_id("match-over").count():
+        assert time.monotonic() < deadline, "the match did not end in time"
+        # the keyboard: on a phone the overlapping cards' middles belong to their neighbours
+        if not act(page, keyboard=True):
+            time.sleep(0.05)
+
+
+# ---------------------------------------------------------------------- item 11
+def test_the_score_sheet_shows_each_deals_tricks_and_result(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale, ctx, name in (
+        ("en", "en-US", {"viewport": DESKTOP}, "desktop"),
+        ("tr", "tr-TR", PHONE_CTX, "phone"),
+    ):
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        page.fill("input[name=deals]", "1")
+        private_room(page)
+        page.get_by_test_id("start").click()
+        play_to_the_end(page)
+        row = page.evaluate("() => window.batak.state.table.sheet[0]")
+        sheet = page.locator(".dialog").get_by_test_id("sheet")
+        cells = sheet.locator("tbody tr").first.get_by_test_id("sheet-tricks").all_inner_texts()
+        assert [int(x) for x in cells] == row["tricks"], (cells, row)
+        assert sum(row["tricks"]) == 13
+        won = row["tricks"][row["bidder"]]
+        made = won >= row["bid"]
+        word = {("en", True): "made", ("en", False): "down", ("tr", True): "çıktı"}.get(
+            (lang, made), "battı"
+        )
+        expect(sheet.get_by_test_id("sheet-result")).to_have_text(f"{word} {won}/{row['bid']}")
+        # the contract names the koz as a suit symbol
+        expect(sheet.locator("tbody tr td").nth(1)).to_contain_text(re.compile("[♠♥♦♣]"))
+        page.screenshot(path=str(artifacts / f"score-sheet-{name}-{lang}.png"), full_page=True)
+        page.context.close()
+    no_js_errors(errors)

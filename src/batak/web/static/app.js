@@ -1067,12 +1067,29 @@ function sheetHTML() {
   const rows = T.sheet;
   if (!rows.length) return `<p class="help">${esc(t("sheet_empty"))}</p>`;
   const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${esc(seatName(i))}</th>`).join("")}</tr>`;
+  const partners = T.info.rules.partners;
   const body = rows.map((r) => {
-    const con = r.redeal ? t("sheet_redeal") : (r.bidder != null ? `${seatName(r.bidder)} ${r.bid ?? ""}${r.trump ? " " + SYMBOL[r.trump] : ""}` : (r.bids ? r.bids.join("/") : ""));
-    return `<tr><td>${r.deal}</td><td>${esc(con)}</td>${r.scores.map((s, i) => `<td class="num${r.bidder === i ? " bidder" : ""}">${s > 0 ? "+" : ""}${s}<small> (${r.totals[i]})</small></td>`).join("")}</tr>`;
+    // the contract: bidder, bid and koz, then made or down with the bidder's (side's) tricks
+    let con = "";
+    let result = "";
+    if (r.redeal) con = esc(t("sheet_redeal"));
+    else if (r.bidder != null) {
+      con = `${esc(seatName(r.bidder))} ${r.bid ?? ""}${r.trump ? ` <span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>` : ""}`;
+      if (r.bid != null && r.tricks) {
+        const won = partners ? r.tricks[r.bidder] + r.tricks[(r.bidder + 2) % n] : r.tricks[r.bidder];
+        const made = won >= r.bid;
+        result = ` <span class="${made ? "made" : "down"}" data-testid="sheet-result">${esc(t(made ? "sheet_made" : "sheet_down", { won, bid: r.bid }))}</span>`;
+      }
+    } else if (r.trump) con = `<span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>`;
+    const cells = Array.from({ length: n }, (_, i) => {
+      const tk = r.tricks ? (r.bids ? `${r.tricks[i]}/${r.bids[i]}` : String(r.tricks[i])) : "";
+      const pts = r.scores ? `${r.scores[i] > 0 ? "+" : ""}${r.scores[i]}` : "–";
+      return `<td class="num${r.bidder === i ? " bidder" : ""}"><span class="tk" data-testid="sheet-tricks">${tk}</span> ${pts}<small> (${r.totals[i]})</small></td>`;
+    }).join("");
+    return `<tr><td>${r.deal}</td><td>${con}${result}</td>${cells}</tr>`;
   }).join("");
   const totals = rows[rows.length - 1].totals;
-  return `<table class="sheet" data-testid="sheet"><thead>${head}</thead><tbody>${body}</tbody><tfoot><tr><th colspan="2">${esc(t("sheet_total"))}</th>${totals.map((x) => `<th class="num">${x}</th>`).join("")}</tr></tfoot></table>`;
+  return `<table class="sheet" data-testid="sheet"><thead>${head}</thead><tbody>${body}</tbody><tfoot><tr><th colspan="2">${esc(t("sheet_total"))}</th>${totals.map((x) => `<th class="num">${x}</th>`).join("")}</tr></tfoot></table><p class="help sheet-legend">${esc(t("sheet_legend"))}</p>`;
 }
 
 function renderDialog() {
