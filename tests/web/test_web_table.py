@@ -223,3 +223,81 @@ def test_the_score_sheet_shows_each_deals_tricks_and_result(
         page.screenshot(path=str(artifacts / f"score-sheet-{name}-{lang}.png"), full_page=True)
         page.context.close()
     no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 8
+#: (key, key for this player, params): every sentence of the web table about a seat
+SENTENCES = [
+    ("made", "made_you", {"bid": 5, "won": 6}),
+    ("down", "down_you", {"bid": 5, "won": 3}),
+    ("contract", "contract_you", {"bid": 5}),
+    ("won_by", "won_by_you", {}),
+    ("sheet_made", "sheet_made_you", {"bid": 5, "won": 6}),
+    ("sheet_down", "sheet_down_you", {"bid": 5, "won": 3}),
+]
+EXPECTED_YOU = {
+    "en": {
+        "made": "You made 5 (took 6)",
+        "down": "You went down: 3 of 5",
+        "contract": "Your ihale: 5",
+        "won_by": "you took it",
+        "sheet_made": "made 6/5",
+        "sheet_down": "down 3/5",
+    },
+    "tr": {
+        "made": "5 ihaleyi çıkardın (6 löve)",
+        "down": "Battın: 3 / 5",
+        "contract": "İhale sende: 5",
+        "won_by": "sen aldın",
+        "sheet_made": "çıkardın 6/5",
+        "sheet_down": "battın 3/5",
+    },
+}
+
+
+def test_sentences_about_the_player_are_in_the_second_person(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, viewport=DESKTOP)
+    page.select_option("#preset-select", "standard")  # (a new preset redraws the options)
+    page.locator("#create-form details summary").click()
+    page.select_option("#opt-first_dealer", "first_seated")
+    page.fill("input[name=deals]", "1")
+    page.get_by_test_id("create-room").click()
+    page.get_by_test_id("start").click()
+    # the first to sit deals first: the notice speaks to this player
+    expect(page.locator("#notice")).to_have_text("You deal first (first to sit)")
+    expect(page.locator("#hand .card")).to_have_count(13)
+    for lang in ("en", "tr"):
+        if page.evaluate("() => window.batak.lang()") != lang:
+            page.get_by_test_id("lang").click()
+            expect(page.locator("#table-root")).to_have_attribute("data-lang", lang)
+        said = page.evaluate(
+            """(sentences) => {
+                const b = window.batak, T = b.state.table, me = T.you, other = (me + 1) % 4;
+                return sentences.map(([key, youKey, params]) => ({
+                    key,
+                    you: b.sentence(me, key, youKey, params),
+                    other: b.sentence(other, key, youKey, params),
+                    name: T.info.seats[other].name,
+                    wrong: b.t(key, {...params, name: b.t("you")}),
+                }));
+            }""",
+            SENTENCES,
+        )
+        for s in said:
+            assert s["you"] == EXPECTED_YOU[lang][s["key"]], (lang, s)
+            if lang == "tr" or not s["key"].startswith("sheet_"):  # (English: "made 6/5")
+                assert s["you"] != s["wrong"], (lang, s)
+            if not s["key"].startswith("sheet_"):  # (the sheet names the bidder in its column)
+                assert s["name"] in s["other"], (lang, s)
+        labels = page.evaluate(
+            "() => [window.batak.seatLabel(window.batak.state.table.you), window.batak.t('you')]"
+        )
+        assert labels == (["You", "you"] if lang == "en" else ["Sen", "sen"])
+    play_to_the_end(page)
+    # the score sheet's column for this player is headed "Sen" (capital), not "sen"
+    heads = page.locator(".dialog table.sheet thead th").all_inner_texts()
+    assert "Sen" in heads and "sen" not in heads, heads
+    page.screenshot(path=str(artifacts / "second-person-match-over-tr.png"))
+    no_js_errors(errors)

@@ -337,7 +337,7 @@ function sideEffects(ev, replay) {
   } else if (ev.kind === "start" && ev.dealer != null && !replay) {
     // who deals first, and why: drawn by lot, or the first to sit (the table's first_dealer)
     const how = ev.first_dealer === "first_seated" ? "first_dealer_seated" : "first_dealer_lots";
-    notify(t(how, { name: seatName(ev.dealer) }));
+    notify(ev.dealer === T.you ? t(how === "first_dealer_seated" ? "first_dealer_seated_you" : "first_dealer_lots_you") : t(how, { name: seatName(ev.dealer) }));
   } else if (ev.kind === "adjourn" && !replay) {
     notify(t("adjourned"));
   }
@@ -764,6 +764,21 @@ function seatName(seat) {
   return (s && s.name) || t("seat_n", { n: seat + 1 });
 }
 
+// A seat named at the start of a line or in a heading: "You" / "Sen" for this browser's seat.
+function seatLabel(seat) {
+  return seat === S.table.you ? t("you_label") : seatName(seat);
+}
+
+// A sentence about a seat: in the second person when the seat is this browser's ("You went
+// down", "Battın"), never "you went down" / "sen battı".
+function sentence(seat, key, youKey, params = {}) {
+  return seat === S.table.you ? t(youKey, params) : t(key, { ...params, name: seatName(seat) });
+}
+
+function wonBy(seat) {
+  return sentence(seat, "won_by", "won_by_you");
+}
+
 // Where a seat sits on the screen: "bottom" is this browser's seat (seat 0 for spectators).
 function position(seat) {
   const T = S.table;
@@ -812,7 +827,7 @@ function renderTable(full = false) {
 
 function contractText(v) {
   if (!v || !v.contract) return "";
-  return t("contract", { name: seatName(v.contract.bidder), bid: v.contract.bid });
+  return sentence(v.contract.bidder, "contract", "contract_you", { bid: v.contract.bid });
 }
 
 function renderTopbar() {
@@ -930,7 +945,7 @@ function moveText(move) {
 function trickHTML(trick, n, label) {
   return `<div class="trick">${trick.cards.map((c, i) => {
     const seat = (trick.leader + i) % n;
-    return `<div class="played at-${position(seat)}" data-testid="played-${position(seat)}" title="${esc(seatName(seat))}: ${esc(cardName(c))}">${cardSVG(c)}</div>`;
+    return `<div class="played at-${position(seat)}" data-testid="played-${position(seat)}" title="${esc(seatLabel(seat))}: ${esc(cardName(c))}">${cardSVG(c)}</div>`;
   }).join("")}${label ? `<div class="trick-label">${esc(label)}</div>` : ""}</div>`;
 }
 
@@ -948,7 +963,7 @@ function renderFelt() {
     if (cur && cur.cards.length) centre = trickHTML(cur, n, "");
     else if (v.tricks.length) {
       const last = v.tricks[v.tricks.length - 1];
-      centre = `<div class="faded">${trickHTML(last, n, t("won_by", { name: seatName(last.winner) }))}</div>`;
+      centre = `<div class="faded">${trickHTML(last, n, wonBy(last.winner))}</div>`;
     }
   } else if (v.phase === "bidding") {
     centre = auctionHTML(v);
@@ -960,7 +975,7 @@ function renderFelt() {
 function auctionHTML(v) {
   if (v.redeal) return `<p>${esc(t("redeal"))}</p>`;
   if (!v.auction.length) return "";
-  return `<div class="auction"><h4>${esc(t("auction"))}</h4><ol>${v.auction.map((a) => `<li>${esc(seatName(a.seat))}: <b>${esc(moveText(a.move))}</b></li>`).join("")}</ol></div>`;
+  return `<div class="auction"><h4>${esc(t("auction"))}</h4><ol>${v.auction.map((a) => `<li>${esc(seatLabel(a.seat))}: <b>${esc(moveText(a.move))}</b></li>`).join("")}</ol></div>`;
 }
 
 function waitingRoomHTML() {
@@ -1066,7 +1081,7 @@ function sheetHTML() {
   const n = T.info.rules.players;
   const rows = T.sheet;
   if (!rows.length) return `<p class="help">${esc(t("sheet_empty"))}</p>`;
-  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${esc(seatName(i))}</th>`).join("")}</tr>`;
+  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${esc(seatLabel(i))}</th>`).join("")}</tr>`;
   const partners = T.info.rules.partners;
   const body = rows.map((r) => {
     // the contract: bidder, bid and koz, then made or down with the bidder's (side's) tricks
@@ -1074,11 +1089,11 @@ function sheetHTML() {
     let result = "";
     if (r.redeal) con = esc(t("sheet_redeal"));
     else if (r.bidder != null) {
-      con = `${esc(seatName(r.bidder))} ${r.bid ?? ""}${r.trump ? ` <span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>` : ""}`;
+      con = `${esc(seatLabel(r.bidder))} ${r.bid ?? ""}${r.trump ? ` <span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>` : ""}`;
       if (r.bid != null && r.tricks) {
         const won = partners ? r.tricks[r.bidder] + r.tricks[(r.bidder + 2) % n] : r.tricks[r.bidder];
         const made = won >= r.bid;
-        result = ` <span class="${made ? "made" : "down"}" data-testid="sheet-result">${esc(t(made ? "sheet_made" : "sheet_down", { won, bid: r.bid }))}</span>`;
+        result = ` <span class="${made ? "made" : "down"}" data-testid="sheet-result">${esc(made ? sentence(r.bidder, "sheet_made", "sheet_made_you", { won, bid: r.bid }) : sentence(r.bidder, "sheet_down", "sheet_down_you", { won, bid: r.bid }))}</span>`;
       }
     } else if (r.trump) con = `<span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>`;
     const cells = Array.from({ length: n }, (_, i) => {
@@ -1105,7 +1120,7 @@ function renderDialog() {
     const last = v.last_trick !== undefined ? v.last_trick : v.tricks[v.tricks.length - 1];
     const earlier = last && last.deal != null && v.match && last.deal !== v.match.deal;
     const title = earlier ? t("last_trick_of_deal", { n: last.deal }) : t("last_trick");
-    body = `<h3>${esc(title)}</h3>${last ? trickHTML(last, T.info.rules.players, t("won_by", { name: seatName(last.winner) })) : `<p>${esc(t("no_last_trick"))}</p>`}`;
+    body = `<h3>${esc(title)}</h3>${last ? trickHTML(last, T.info.rules.players, wonBy(last.winner)) : `<p>${esc(t("no_last_trick"))}</p>`}`;
   } else if (T.dialog === "sheet") {
     body = `<h3>${esc(t("score_sheet"))}</h3>${sheetHTML()}`;
   } else if (T.dialog === "dealover" && T.dealOver) {
@@ -1114,11 +1129,11 @@ function renderDialog() {
     if (row.bidder != null && row.bid != null) {
       const r = T.info.rules;
       const won = r.partners ? row.tricks[row.bidder] + row.tricks[(row.bidder + 2) % 4] : row.tricks[row.bidder];
-      res = t(won >= row.bid ? "made" : "down", { name: seatName(row.bidder), bid: row.bid, won });
+      res = won >= row.bid ? sentence(row.bidder, "made", "made_you", { bid: row.bid, won }) : sentence(row.bidder, "down", "down_you", { bid: row.bid, won });
     }
     const tricks = T.dealOver.tricks || [];
     const final = tricks[tricks.length - 1];
-    const finalTrick = final ? `<h4>${esc(t("last_trick"))}</h4>${trickHTML(final, T.info.rules.players, t("won_by", { name: seatName(final.winner) }))}` : "";
+    const finalTrick = final ? `<h4>${esc(t("last_trick"))}</h4>${trickHTML(final, T.info.rules.players, wonBy(final.winner))}` : "";
     body = `<h3 data-testid="deal-over">${esc(t("deal_over", { n: T.dealOver.deal }))}</h3>${res ? `<p>${esc(res)}</p>` : ""}${finalTrick}${sheetHTML()}`;
   } else if (T.dialog === "over" && T.over) {
     const winners = T.over.winners || [];
@@ -1138,7 +1153,7 @@ function renderDialog() {
 
 // ------------------------------------------------------------------ start
 setLang(initialLang());
-window.batak = { state: S, TEXT, t, lang }; // for tests and the curious
+window.batak = { state: S, TEXT, t, lang, sentence, seatLabel }; // for tests and the curious
 render();
 connect();
 onRoute();
