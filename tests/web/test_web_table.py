@@ -301,3 +301,63 @@ def test_sentences_about_the_player_are_in_the_second_person(
     assert "Sen" in heads and "sen" not in heads, heads
     page.screenshot(path=str(artifacts / "second-person-match-over-tr.png"))
     no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 12
+SPY = """() => {
+    window.__beeps = [];
+    window.__vibrations = [];
+    window.batak.beep = () => window.__beeps.push(Date.now());
+    navigator.vibrate = (pattern) => { window.__vibrations.push(pattern); return true; };
+}"""
+
+
+def wait_turn_and_title(page: Page, title: str) -> None:
+    expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=60_000)
+    page.wait_for_function(f"() => document.title === {title!r}")
+
+
+def test_the_turn_is_signalled_by_title_sound_and_vibration(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    private_room(page)
+    page.evaluate(SPY)
+    page.get_by_test_id("start").click()
+    wait_turn_and_title(page, "● Sıra sende — Batak")
+    assert len(page.evaluate("() => window.__beeps")) == 1
+    assert page.evaluate("() => window.__vibrations") == [120]
+    expect(page.get_by_test_id("sound")).to_have_attribute("aria-pressed", "true")
+    page.screenshot(path=str(artifacts / "turn-signal-phone-tr.png"))
+    # one signal per decision, not one per redraw: the clock's ticks and others' events add none
+    page.wait_for_timeout(600)
+    assert len(page.evaluate("() => window.__beeps")) == 1
+    act(page, keyboard=True)
+    page.wait_for_function("() => document.title === 'Batak' || window.__beeps.length === 2")
+    # the switch turns the sound off, and the page remembers it after a reload
+    page.get_by_test_id("sound").click()
+    expect(page.get_by_test_id("sound")).to_have_text("🔕 Ses kapalı")
+    assert page.evaluate("() => localStorage.getItem('batak.sound')") == "off"
+    page.reload()
+    expect(page.get_by_test_id("sound")).to_have_attribute("aria-pressed", "false")
+    expect(page.get_by_test_id("sound")).to_have_text("🔕 Ses kapalı")
+    page.evaluate(SPY)
+    act(page, keyboard=True)  # the decision of the moment, if it is one; then the next one
+    wait_turn_and_title(page, "● Sıra sende — Batak")
+    assert page.evaluate("() => window.__beeps") == []
+    assert page.evaluate("() => window.__vibrations") == []
+    act(page, keyboard=True)
+    no_js_errors(errors)
+
+
+def test_the_title_says_your_turn_in_english_on_a_desktop(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, viewport=DESKTOP)
+    private_room(page)
+    assert page.title() == "Batak"
+    page.evaluate(SPY)
+    page.get_by_test_id("start").click()
+    wait_turn_and_title(page, "● Your turn — Batak")
+    assert len(page.evaluate("() => window.__beeps")) == 1
+    no_js_errors(errors)

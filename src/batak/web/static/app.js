@@ -29,6 +29,8 @@ const S = {
   leaderboard: null,
   mytables: [],
   pendingLogin: null,
+  sound: localStorage.getItem("batak.sound") !== "off", // the turn signal, remembered
+  audio: null, // an AudioContext, made at the first click (browsers start sound on a gesture)
 };
 
 function newTable(id) {
@@ -493,6 +495,11 @@ const ACTIONS = {
       () => { notify(text); },
     );
   },
+  sound() {
+    S.sound = !S.sound;
+    localStorage.setItem("batak.sound", S.sound ? "on" : "off");
+    renderTopbar();
+  },
   react(el) { send({ type: "react", table: S.table.id, reaction: el.dataset.reaction }); },
   chat() {
     const input = $("#chat-input");
@@ -504,6 +511,7 @@ const ACTIONS = {
 };
 
 document.addEventListener("click", (e) => {
+  unlockAudio();
   const el = e.target.closest("[data-action]");
   if (!el || el.tagName === "FORM") return; // forms act on submit only
   const a = el.getAttribute("data-action");
@@ -855,6 +863,7 @@ function renderTopbar() {
       ${playing && T.you != null ? `<button class="small" data-action="hint" data-testid="teach">${esc(t("teach_me"))}</button>` : ""}
       ${host && playing && info.kind === "private" ? `<button class="small" data-action="adjourn">${esc(t("adjourn"))}</button>` : ""}
       ${T.you != null && info.status !== "over" ? `<button class="small" data-action="leave" data-testid="leave">${esc(t("leave"))}</button>` : ""}
+      ${T.you != null ? `<button class="small" data-action="sound" data-testid="sound" aria-pressed="${S.sound}" title="${esc(t("sound_label"))}" aria-label="${esc(t("sound_label"))}">${esc(t(S.sound ? "sound_on" : "sound_off"))}</button>` : ""}
     </span>`;
 }
 
@@ -1008,6 +1017,7 @@ function renderPanel() {
   if (!v) { el.innerHTML = ""; return; }
   const out = [];
   const mine = myTurn();
+  turnSignal(mine);
   if (T.info.status === "over") {
     out.push(`<p>${esc(t("match_over"))}</p>`);
   } else if (T.info.status === "adjourned") {
@@ -1027,6 +1037,46 @@ function renderPanel() {
   if (T.refused) out.push(`<p class="refused" role="alert" data-testid="refused">${esc(t("refused", { reason: T.refused }))}</p>`);
   if (T.hint) out.push(`<p class="hint" data-testid="hint">${esc(T.hint.move ? t("hint", { move: moveText(T.hint.move), reason: T.hint.reason }) : T.hint.reason)}</p>`);
   el.innerHTML = out.join("");
+}
+
+// It is this player's turn: the tab's title says so (seen in the background), and once per
+// decision a short beep and, on phones, a vibration, unless the player switched them off.
+function turnSignal(mine) {
+  const T = S.table;
+  const v = T.view;
+  document.title = t(mine ? "title_your_turn" : "title");
+  if (!mine) return;
+  const key = [v.match?.deal, v.phase, v.auction.length, v.tricks.length, v.current_trick ? v.current_trick.cards.length : 0, v.hand.length].join(":");
+  if (T.signalled === key) return;
+  T.signalled = key;
+  if (!S.sound) return;
+  window.batak.beep();
+  if (navigator.vibrate) navigator.vibrate(120);
+}
+
+function unlockAudio() {
+  if (S.audio || !window.AudioContext) return;
+  try { S.audio = new AudioContext(); } catch { S.audio = null; }
+}
+
+// Two short tones made in the page (no sound file): 660 Hz then 880 Hz, a tenth of a second each.
+function beep() {
+  const ctx = S.audio;
+  if (!ctx) return;
+  if (ctx.state === "suspended") ctx.resume();
+  const now = ctx.currentTime;
+  [[660, 0], [880, 0.12]].forEach(([freq, at]) => {
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.type = "sine";
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.0001, now + at);
+    gain.gain.exponentialRampToValueAtTime(0.25, now + at + 0.01);
+    gain.gain.exponentialRampToValueAtTime(0.0001, now + at + 0.1);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start(now + at);
+    osc.stop(now + at + 0.11);
+  });
 }
 
 function phasePrompt(v) {
@@ -1153,7 +1203,7 @@ function renderDialog() {
 
 // ------------------------------------------------------------------ start
 setLang(initialLang());
-window.batak = { state: S, TEXT, t, lang, sentence, seatLabel }; // for tests and the curious
+window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, beep }; // for tests and the curious
 render();
 connect();
 onRoute();
