@@ -361,3 +361,33 @@ def test_the_title_says_your_turn_in_english_on_a_desktop(
     wait_turn_and_title(page, "● Your turn — Batak")
     assert len(page.evaluate("() => window.__beeps")) == 1
     no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 13
+def test_chat_stays_after_a_reload_and_a_spectator_sees_it(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    host = open_page(browser, server, errors, viewport=DESKTOP)
+    private_room(host)
+    code = host.get_by_test_id("room-code").inner_text()
+    for line in ("Merhaba!", "Kim geliyor?"):
+        host.fill("#chat-input", line)
+        host.press("#chat-input", "Enter")
+        expect(host.locator("#chat-log")).to_contain_text(line)
+    host.reload()
+    expect(host.locator("#felt")).to_be_visible()
+    expect(host.locator("#chat-log p")).to_have_count(2)
+    expect(host.locator("#chat-log p").first).to_have_text(re.compile(r": Merhaba!$"))
+    expect(host.locator("#chat-log p").last).to_have_text(re.compile(r": Kim geliyor\?$"))
+    # someone who comes to watch reads the conversation so far
+    watcher = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    watcher.fill("#code-input", code)
+    watcher.check("#watch-input")
+    watcher.press("#code-input", "Enter")
+    expect(watcher.locator("#felt")).to_be_visible()
+    expect(watcher.locator("#chat-log p")).to_have_count(2)
+    expect(watcher.locator("#chat-log")).to_contain_text("Kim geliyor?")
+    watcher.locator("#chat-log").scroll_into_view_if_needed()
+    watcher.screenshot(path=str(artifacts / "chat-spectator-phone-tr.png"))
+    host.screenshot(path=str(artifacts / "chat-after-reload-desktop-en.png"))
+    no_js_errors(errors)

@@ -259,6 +259,8 @@ function onSync(m) {
   if (m.record) T.record = m.record; // the record's path (a private table's carries its key)
   if (m.you == null) S.spectate.add(m.table);
   if (!m.full) for (const ev of m.events || []) sideEffects(ev, true);
+  // the table's recent chat comes with every sync: after a reload, and for a spectator too
+  if (Array.isArray(m.chat)) T.chat = m.chat.map((c) => ({ seat: c.seat, name: c.name, text: c.text }));
   if (m.view) mergeView(m.view);
   else T.view = null;
   setClock(m.clock);
