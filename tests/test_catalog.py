@@ -127,6 +127,7 @@ FAMILIES: dict[str, set[str]] = {
     "suit": set("SHDC"),
     "phase": {p.value for p in Phase},
     "option": set(option_names()),
+    "option_label": set(option_names()),
     "value": {
         f"{name}.{v}" for name, opt in rules_catalog()["options"].items() for v in opt["choices"]
     },

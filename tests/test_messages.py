@@ -42,8 +42,8 @@ def test_must_follow_message():
     """RULES.md §Compulsory play 1. S2; S3 'Renge uyma'."""
     g = in_play(["AH 2C 3C", "9H 3H 2S", "4H 5D 6D", "7H 8D 9D"], "AH")
     err = refused(g, "2S", "must_follow")
-    assert err.text("en") == "you must follow suit: hearts were led and you hold 9H, 3H"
-    assert err.text("tr") == "renge uymalısın: kupa açıldı ve elinde 9H, 3H var"
+    assert err.text("en") == "you must follow suit: hearts were led and you hold 9♥, 3♥"
+    assert err.text("tr") == "renge uymalısın: kupa açıldı ve elinde 9♥, 3♥ var"
 
 
 def test_must_overtake_message():
@@ -51,8 +51,8 @@ def test_must_overtake_message():
     varsa papazı atmak zorundasın'."""
     g = in_play(["QH 2C 3C", "9H KH AS", "4H 5D 6D", "7H 8D 9D"], "QH")
     err = refused(g, "9H", "must_overtake")
-    assert err.text("en") == "you must overtake: QH is on the table and you hold KH"
-    assert err.text("tr") == "büyütmelisin: yerde QH var ve elinde KH var"
+    assert err.text("en") == "you must overtake: Q♥ is on the table and you hold K♥"
+    assert err.text("tr") == "büyütmelisin: yerde Q♥ var ve elinde K♥ var"
 
 
 def test_must_overtake_message_after_ruff_names_led_suit_top():
@@ -60,7 +60,7 @@ def test_must_overtake_message_after_ruff_names_led_suit_top():
     suit led, not the trump. S1 (seeds/001_8d1ad90c5bd37df6.txt) 'Play higher if you can'."""
     g = in_play(["5H 2C 3C", "2S 4D 5D", "9H 3H 6D", "7H 8D 9D"], "5H 2S", "gamelake-ihaleli")
     err = refused(g, "3H", "must_overtake")
-    assert str(err) == "you must overtake: 5H is on the table and you hold 9H"
+    assert str(err) == "you must overtake: 5♥ is on the table and you hold 9♥"
 
 
 def test_must_trump_message():
@@ -68,16 +68,16 @@ def test_must_trump_message():
     atmalısın'."""
     g = in_play(["AH 2C 3C", "2S 3D 4D", "4H 5D 6D", "7H 8D 9D"], "AH")
     err = refused(g, "3D", "must_trump")
-    assert err.text("en") == "you must trump: you have no hearts and you hold trumps 2S"
-    assert err.text("tr") == "koz atmalısın: elinde kupa yok ve kozların var: 2S"
+    assert err.text("en") == "you must trump: you have no hearts and you hold trumps 2♠"
+    assert err.text("tr") == "koz atmalısın: elinde kupa yok ve kozların var: 2♠"
 
 
 def test_must_overtrump_message():
     """RULES.md §Compulsory play 4 (overtrump). S3 'Büyük koz'."""
     g = in_play(["AH 2C 3C", "5S 4D 5D", "3S 9S 2D", "6H 7D 8D"], "AH 5S")
     err = refused(g, "3S", "must_overtrump")
-    assert err.text("en") == "you must overtrump: 5S is on the table and you hold 9S"
-    assert err.text("tr") == "büyük koz atmalısın: yerde 5S var ve elinde 9S var"
+    assert err.text("en") == "you must overtrump: 5♠ is on the table and you hold 9♠"
+    assert err.text("tr") == "büyük koz atmalısın: yerde 5♠ var ve elinde 9♠ var"
 
 
 def test_trump_not_broken_message():
@@ -93,10 +93,10 @@ def test_not_in_hand_message_card_and_card_object():
     """RULES.md §The core (you play a card you hold). S2; S3."""
     g = in_play(["AS KH 2H", "3H 4C 5C", "4H 6C 7C", "5H 8C 9C"])
     err = refused(g, "2C", "not_in_hand")
-    assert err.text("en") == "you do not hold 2C"
-    assert err.text("tr") == "2C elinde yok"
+    assert err.text("en") == "you do not hold 2♣"
+    assert err.text("tr") == "2♣ elinde yok"
     err2 = refused(g, Card.parse("3H"), "not_in_hand")  # a Card object takes the fast path
-    assert str(err2) == "you do not hold 3H"
+    assert str(err2) == "you do not hold 3♥"
 
 
 # =================================================================== auction messages

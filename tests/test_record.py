@@ -20,6 +20,7 @@ import pytest
 
 from batak import PASS, Game, Match, Phase, RecordError, Rules
 from batak.cards import CARDS
+from batak.i18n import card_text
 from batak.record import FORMAT, VERSION, dump_match, dumps, load_match, loads, replay
 
 
@@ -239,13 +240,15 @@ def first_card_move(rec: dict[str, Any], deal: int) -> int:
 
 
 def test_illegal_card_not_in_hand(finished: dict[str, Any]) -> None:
-    """A card the player does not hold: 'deal 2, move J ('XX'): you do not hold XX'."""
+    """A card the player does not hold: 'deal 2, move J ('XX'): you do not hold X♥' (the record's
+    code, then the card as a person reads it)."""
     rec = copy.deepcopy(finished)
     j = first_card_move(rec, 1) + 2
     g = game_at(rec, 1, j)
     other = next(c for s in range(4) if s != g.to_move for c in g.hand(s))
     rec["deals"][1]["moves"][j] = str(other)
-    refused(rec, re.escape(f"deal 2, move {j + 1} ('{other}'): you do not hold {other}") + "$")
+    readable = card_text(str(other))
+    refused(rec, re.escape(f"deal 2, move {j + 1} ('{other}'): you do not hold {readable}") + "$")
 
 
 def test_illegal_card_breaking_a_rule(finished: dict[str, Any]) -> None:

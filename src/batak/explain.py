@@ -11,6 +11,7 @@ from .rules import PRESETS, Rules
 
 __all__ = [
     "option_help",
+    "option_label",
     "option_names",
     "preset_source",
     "preset_summary",
@@ -31,6 +32,11 @@ def option_names() -> list[str]:
 def option_help(option: str, lang: str) -> str:
     """What the option decides, in a sentence."""
     return text(f"option.{option}", lang)
+
+
+def option_label(option: str, lang: str) -> str:
+    """The option's short name for a form or a table of rules ("Must overtake")."""
+    return text(f"option_label.{option}", lang)
 
 
 def value_help(option: str, value: object, lang: str) -> str | None:
@@ -115,8 +121,8 @@ def rules_catalog() -> dict[str, Any]:
     >>> [p["name"] for p in cat["presets"]][:2]
     ['standard', 'sultan-ihaleli']
     >>> opt = cat["options"]["overtake"]
-    >>> opt["kind"], opt["help"]["tr"].split(":")[0]
-    ('bool', 'yükseltme')
+    >>> opt["kind"], opt["help"]["tr"].split(":")[0], opt["label"]["en"]
+    ('bool', 'yükseltme', 'Must overtake')
     """
     hints = get_type_hints(Rules)
     options: dict[str, Any] = {}
@@ -130,6 +136,7 @@ def rules_catalog() -> dict[str, Any]:
             "kind": kind,
             "choices": choices,
             "nullable": nullable,
+            "label": {lang: option_label(name, lang) for lang in LANGS},
             "help": {lang: option_help(name, lang) for lang in LANGS},
             "values": values,
         }

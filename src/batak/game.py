@@ -17,11 +17,11 @@ A move that breaks a rule raises :class:`IllegalMove` naming the rule, and chang
 >>> g = Game("standard", hands=["AH 2S", "KH 3S", "QH 4S", "5H 6S"], dealer=3)
 >>> for m in ["bid 4", "pass", "pass", "pass", "trump S", "AH"]: g.play(m)
 >>> g.why_illegal("3S")
-'you must follow suit: hearts were led and you hold KH'
+'you must follow suit: hearts were led and you hold K♥'
 >>> g.play("3S")
 Traceback (most recent call last):
 ...
-batak.game.IllegalMove: you must follow suit: hearts were led and you hold KH
+batak.game.IllegalMove: you must follow suit: hearts were led and you hold K♥
 """
 
 from __future__ import annotations

@@ -514,11 +514,11 @@ def test_rules_pages_come_from_the_rules_data(
     expect(page.locator("h2")).to_have_text("Rules: zipi-kitty")
 
     def row(option: str) -> Any:
-        code = page.locator("code", has_text=re.compile(f"^{option}$"))
-        return page.locator("table.rules tr", has=code)
+        return page.locator(f"table.rules tr[data-option={option}]")
 
     expect(row("kitty_size").locator("td").nth(1)).to_have_text("4")
     expect(row("overtake")).to_contain_text("yükseltme")
+    expect(row("overtake_after_ruff").locator("b")).to_have_text("Overtake after a ruff")
     no_js_errors(errors)
 
 

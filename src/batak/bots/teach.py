@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..i18n import MESSAGES, capitalize, lang_of, text
+from ..i18n import CARD_PARAMS, MESSAGES, capitalize, card_text, lang_of, text
 from .medium import Decision, decide
 from .simple import SUIT_LETTERS, decision_rng, evaluate_hand, parse_view
 
@@ -69,6 +69,8 @@ def reason_text(decision: Decision, lang: str = "en") -> str:
     led = params.get("led")
     if isinstance(led, str) and led in SUIT_LETTERS:
         params["led"] = _suit(led, True, lg)
+    for key in CARD_PARAMS & params.keys():  # "Play 10♥", not "Play TH"
+        params[key] = card_text(params[key])
     for key in ("est",):
         if isinstance(params.get(key), float):
             params[key] = f"{params[key]:.1f}".replace(".", text("format.decimal_point", lg))

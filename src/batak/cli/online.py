@@ -220,10 +220,16 @@ class OnlineSession:
                     self._deal_over(ev["deal_over"], labels)
             elif kind == "chat":
                 self.con.say(o("chat", lang, who=ev.get("name") or "?", text=ev.get("text")))
-            elif kind == "away":
-                self.con.say(o("away", lang, who=labels[ev["seat"]]))
+            elif kind == "away":  # in the second person when it is this player
+                mine = ev["seat"] == st.seat
+                self.con.say(
+                    o("away_you", lang) if mine else o("away", lang, who=labels[ev["seat"]])
+                )
             elif kind == "back":
-                self.con.say(o("back", lang, who=labels[ev["seat"]]))
+                mine = ev["seat"] == st.seat
+                self.con.say(
+                    o("back_you", lang) if mine else o("back", lang, who=labels[ev["seat"]])
+                )
         self.shown = len(st.events)
 
     def _deal_over(self, info: dict[str, Any], labels: Sequence[str]) -> None:
@@ -362,7 +368,11 @@ class OnlineSession:
         return (
             o("last_trick", self.lang, cards=cards)
             + " "
-            + o("trick_won", self.lang, who=labels[tr["winner"]])
+            + (
+                o("trick_won_you", self.lang)
+                if tr["winner"] == self.client.tables[self.table].seat
+                else o("trick_won", self.lang, who=labels[tr["winner"]])
+            )
         )
 
     def _sheet(self, view: dict[str, Any]) -> None:

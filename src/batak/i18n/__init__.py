@@ -10,9 +10,9 @@ reads with the standard library's :mod:`gettext`. A language is one ``.po`` file
 The engine raises errors with a message code and parameters; :func:`text` turns them into words.
 
 >>> text("must_follow", "tr", suit="H", cards=["KH", "9H"])
-'renge uymalısın: kupa açıldı ve elinde KH, 9H var'
+'renge uymalısın: kupa açıldı ve elinde K♥, 9♥ var'
 >>> text("must_follow", "en", suit="H", cards=["KH", "9H"])
-'you must follow suit: hearts were led and you hold KH, 9H'
+'you must follow suit: hearts were led and you hold K♥, 9♥'
 >>> LANGS
 ('en', 'tr')
 """
@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "CARD_PARAMS",
     "LANGS",
     "LOCALE_DIR",
     "MESSAGES",
@@ -35,6 +36,7 @@ __all__ = [
     "CatalogError",
     "Lang",
     "capitalize",
+    "card_text",
     "client_catalog",
     "default_lang",
     "lang_of",
@@ -177,11 +179,36 @@ def capitalize(sentence: str, lang: str) -> str:
     return first.upper() + sentence[1:]
 
 
+_CARD_SYMBOL = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+_CARD_RANKS = frozenset("23456789TJQKA")
+#: The parameters that name cards (or a move, which may be a card): their engine codes ("TH")
+#: are shown as a person reads them.
+CARD_PARAMS = frozenset({"card", "cards", "top", "high", "best", "best_cards", "move"})
+
+
+def card_text(value: object) -> object:
+    """An engine card code as a person reads it: ``TH`` → ``10♥``, ``QS`` → ``Q♠``; anything
+    else (a number, text already written for people) is returned unchanged.
+
+    >>> card_text("TH"), card_text("QS"), card_text("10♥"), card_text(3)
+    ('10♥', 'Q♠', '10♥', 3)
+    """
+    if isinstance(value, str) and len(value) == 2:
+        rank, suit = value[0], value[1]
+        if rank in _CARD_RANKS and suit in _CARD_SYMBOL:
+            return ("10" if rank == "T" else rank) + _CARD_SYMBOL[suit]
+    return value
+
+
 def _render_value(key: str, value: Any, lang: str) -> Any:
     if key == "suit" and isinstance(value, str) and f"suit.{value}" in MESSAGES:
         return suit_name(value, lang)
     if key == "phase" and isinstance(value, str) and f"phase.{value}" in MESSAGES:
         return phase_name(value, lang)
+    if key in CARD_PARAMS:
+        if isinstance(value, list | tuple):
+            return ", ".join(str(card_text(v)) for v in value)
+        return card_text(value)
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value)
     return value
@@ -189,7 +216,8 @@ def _render_value(key: str, value: Any, lang: str) -> Any:
 
 def text(code: str, lang: str = "en", /, **params: Any) -> str:
     """The text ``code`` in ``lang`` (English if the catalog lacks that language), filled in with
-    ``params``: a ``suit`` letter becomes the suit's name, a list is joined with commas."""
+    ``params``: a ``suit`` letter becomes the suit's name, a card code in a card parameter
+    (:data:`CARD_PARAMS`) the card as people write it (``10♥``), a list is joined with commas."""
     lg = lang_of(lang)
     template = MESSAGES.get_text(code, lg)
     return template.format(**{k: _render_value(k, v, lg) for k, v in params.items()})

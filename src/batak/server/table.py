@@ -44,6 +44,9 @@ T = TypeVar("T")
 #: Events that change the game or the seating: a move made before one of them is stale.
 STATE_EVENTS = frozenset({"sit", "stand", "start", "move", "away", "back", "adjourn", "resume"})
 MOVE_IDS_KEPT = 256
+#: Chat lines a table keeps and sends with every sync, so that a reload or a spectator sees the
+#: conversation (the lines are events in the table's log, so they survive a restart too).
+CHAT_KEPT = 50
 
 
 class TableError(Exception):
@@ -135,6 +138,7 @@ class Table:
         self.match: Match | None = None
         self.sit_order: list[int] = []  # seats in the order they were taken (first_dealer)
         self.buffer: deque[tuple[int, str, dict[str, Any]]] = deque(maxlen=config.event_buffer)
+        self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         self.move_ids: list[OrderedDict[str, int]] = [OrderedDict() for _ in range(n)]
         self.subs: dict[Conn, int | None] = {}
         self.decision_seconds = float(options_get(row.options, "decision_seconds", config))
@@ -313,6 +317,10 @@ class Table:
             self.seats[data["seat"]].away = True
         elif kind == "back":
             self.seats[data["seat"]].away = False
+        elif kind == "chat":
+            self.chat_log.append(
+                {"v": version, "seat": data.get("seat"), "name": data["name"], "text": data["text"]}
+            )
         elif kind == "adjourn":
             self.status = "adjourned"
         elif kind == "resume":
@@ -499,6 +507,7 @@ class Table:
             "table_info": self.info(),
             "view": self.view(seat),
             "clock": self.clock_info(),
+            "chat": list(self.chat_log),  # the recent conversation, oldest first
         }
         if seat is not None:  # the record's address (a private one's is kept to its players)
             msg["record"] = record_path(self.id, self.kind, self.row.seed)

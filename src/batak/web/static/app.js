@@ -29,6 +29,8 @@ const S = {
   leaderboard: null,
   mytables: [],
   pendingLogin: null,
+  sound: localStorage.getItem("batak.sound") !== "off", // the turn signal, remembered
+  audio: null, // an AudioContext, made at the first click (browsers start sound on a gesture)
 };
 
 function newTable(id) {
@@ -257,6 +259,8 @@ function onSync(m) {
   if (m.record) T.record = m.record; // the record's path (a private table's carries its key)
   if (m.you == null) S.spectate.add(m.table);
   if (!m.full) for (const ev of m.events || []) sideEffects(ev, true);
+  // the table's recent chat comes with every sync: after a reload, and for a spectator too
+  if (Array.isArray(m.chat)) T.chat = m.chat.map((c) => ({ seat: c.seat, name: c.name, text: c.text }));
   if (m.view) mergeView(m.view);
   else T.view = null;
   setClock(m.clock);
@@ -337,7 +341,7 @@ function sideEffects(ev, replay) {
   } else if (ev.kind === "start" && ev.dealer != null && !replay) {
     // who deals first, and why: drawn by lot, or the first to sit (the table's first_dealer)
     const how = ev.first_dealer === "first_seated" ? "first_dealer_seated" : "first_dealer_lots";
-    notify(t(how, { name: seatName(ev.dealer) }));
+    notify(ev.dealer === T.you ? t(how === "first_dealer_seated" ? "first_dealer_seated_you" : "first_dealer_lots_you") : t(how, { name: seatName(ev.dealer) }));
   } else if (ev.kind === "adjourn" && !replay) {
     notify(t("adjourned"));
   }
@@ -493,6 +497,11 @@ const ACTIONS = {
       () => { notify(text); },
     );
   },
+  sound() {
+    S.sound = !S.sound;
+    localStorage.setItem("batak.sound", S.sound ? "on" : "off");
+    renderTopbar();
+  },
   react(el) { send({ type: "react", table: S.table.id, reaction: el.dataset.reaction }); },
   chat() {
     const input = $("#chat-input");
@@ -504,6 +513,7 @@ const ACTIONS = {
 };
 
 document.addEventListener("click", (e) => {
+  unlockAudio();
   const el = e.target.closest("[data-action]");
   if (!el || el.tagName === "FORM") return; // forms act on submit only
   const a = el.getAttribute("data-action");
@@ -716,7 +726,7 @@ function renderCreateOptions() {
         const choices = (opt.nullable ? [""] : []).concat(opt.choices);
         input = `<select id="${id}" name="${id}">${choices.map((c) => `<option value="${esc(c)}"${(v ?? "") === c ? " selected" : ""}>${esc(c === "" ? t("none") : optionValueText(name, c))}</option>`).join("")}</select>`;
       }
-      return `<div class="option"><label for="${id}"><code>${esc(name)}</code></label>${input}<p class="help">${esc(pick(opt.help))}</p></div>`;
+      return `<div class="option" data-option="${esc(name)}"><label for="${id}">${esc(pick(opt.label))}</label>${input}<p class="help">${esc(pick(opt.help))}</p></div>`;
     })
     .join("");
 }
@@ -752,7 +762,7 @@ function renderRules(name) {
     <p><b>${esc(pick(p.summary))}</b></p>
     <p>${esc(t("rules_intro"))}</p>
     <table class="rules"><thead><tr><th>${esc(t("option"))}</th><th>${esc(t("value"))}</th></tr></thead><tbody>
-    ${Object.entries(S.catalog.options).map(([o, opt]) => `<tr><td><code>${esc(o)}</code><br><span class="help">${esc(pick(opt.help))}</span></td><td>${esc(optionValueText(o, p.rules[o]))}</td></tr>`).join("")}
+    ${Object.entries(S.catalog.options).map(([o, opt]) => `<tr data-option="${esc(o)}"><td><b>${esc(pick(opt.label))}</b><br><span class="help">${esc(pick(opt.help))}</span></td><td>${esc(optionValueText(o, p.rules[o]))}</td></tr>`).join("")}
     </tbody></table></div>`;
 }
 
@@ -762,6 +772,21 @@ function seatName(seat) {
   const s = T.info && T.info.seats[seat];
   if (seat === T.you) return t("you");
   return (s && s.name) || t("seat_n", { n: seat + 1 });
+}
+
+// A seat named at the start of a line or in a heading: "You" / "Sen" for this browser's seat.
+function seatLabel(seat) {
+  return seat === S.table.you ? t("you_label") : seatName(seat);
+}
+
+// A sentence about a seat: in the second person when the seat is this browser's ("You went
+// down", "Battın"), never "you went down" / "sen battı".
+function sentence(seat, key, youKey, params = {}) {
+  return seat === S.table.you ? t(youKey, params) : t(key, { ...params, name: seatName(seat) });
+}
+
+function wonBy(seat) {
+  return sentence(seat, "won_by", "won_by_you");
 }
 
 // Where a seat sits on the screen: "bottom" is this browser's seat (seat 0 for spectators).
@@ -812,7 +837,7 @@ function renderTable(full = false) {
 
 function contractText(v) {
   if (!v || !v.contract) return "";
-  return t("contract", { name: seatName(v.contract.bidder), bid: v.contract.bid });
+  return sentence(v.contract.bidder, "contract", "contract_you", { bid: v.contract.bid });
 }
 
 function renderTopbar() {
@@ -840,6 +865,7 @@ function renderTopbar() {
       ${playing && T.you != null ? `<button class="small" data-action="hint" data-testid="teach">${esc(t("teach_me"))}</button>` : ""}
       ${host && playing && info.kind === "private" ? `<button class="small" data-action="adjourn">${esc(t("adjourn"))}</button>` : ""}
       ${T.you != null && info.status !== "over" ? `<button class="small" data-action="leave" data-testid="leave">${esc(t("leave"))}</button>` : ""}
+      ${T.you != null ? `<button class="small" data-action="sound" data-testid="sound" aria-pressed="${S.sound}" title="${esc(t("sound_label"))}" aria-label="${esc(t("sound_label"))}">${esc(t(S.sound ? "sound_on" : "sound_off"))}</button>` : ""}
     </span>`;
 }
 
@@ -923,14 +949,14 @@ function moveText(move) {
   if (move === "pass") return t("said_pass");
   if (move.startsWith("bid ")) return t("said_bid", { n: move.slice(4) });
   if (move.startsWith("trump ")) return SYMBOL[move.slice(6)] + " " + t("suit_" + move.slice(6));
-  if (move.startsWith("bury")) return move;
+  if (move.startsWith("bury ")) return t("move_bury", { card: cardLabel(move.slice(5)) });
   return cardLabel(move);
 }
 
 function trickHTML(trick, n, label) {
   return `<div class="trick">${trick.cards.map((c, i) => {
     const seat = (trick.leader + i) % n;
-    return `<div class="played at-${position(seat)}" data-testid="played-${position(seat)}" title="${esc(seatName(seat))}: ${esc(cardName(c))}">${cardSVG(c)}</div>`;
+    return `<div class="played at-${position(seat)}" data-testid="played-${position(seat)}" title="${esc(seatLabel(seat))}: ${esc(cardName(c))}">${cardSVG(c)}</div>`;
   }).join("")}${label ? `<div class="trick-label">${esc(label)}</div>` : ""}</div>`;
 }
 
@@ -948,7 +974,7 @@ function renderFelt() {
     if (cur && cur.cards.length) centre = trickHTML(cur, n, "");
     else if (v.tricks.length) {
       const last = v.tricks[v.tricks.length - 1];
-      centre = `<div class="faded">${trickHTML(last, n, t("won_by", { name: seatName(last.winner) }))}</div>`;
+      centre = `<div class="faded">${trickHTML(last, n, wonBy(last.winner))}</div>`;
     }
   } else if (v.phase === "bidding") {
     centre = auctionHTML(v);
@@ -960,7 +986,7 @@ function renderFelt() {
 function auctionHTML(v) {
   if (v.redeal) return `<p>${esc(t("redeal"))}</p>`;
   if (!v.auction.length) return "";
-  return `<div class="auction"><h4>${esc(t("auction"))}</h4><ol>${v.auction.map((a) => `<li>${esc(seatName(a.seat))}: <b>${esc(moveText(a.move))}</b></li>`).join("")}</ol></div>`;
+  return `<div class="auction"><h4>${esc(t("auction"))}</h4><ol>${v.auction.map((a) => `<li>${esc(seatLabel(a.seat))}: <b>${esc(moveText(a.move))}</b></li>`).join("")}</ol></div>`;
 }
 
 function waitingRoomHTML() {
@@ -993,6 +1019,7 @@ function renderPanel() {
   if (!v) { el.innerHTML = ""; return; }
   const out = [];
   const mine = myTurn();
+  turnSignal(mine);
   if (T.info.status === "over") {
     out.push(`<p>${esc(t("match_over"))}</p>`);
   } else if (T.info.status === "adjourned") {
@@ -1012,6 +1039,46 @@ function renderPanel() {
   if (T.refused) out.push(`<p class="refused" role="alert" data-testid="refused">${esc(t("refused", { reason: T.refused }))}</p>`);
   if (T.hint) out.push(`<p class="hint" data-testid="hint">${esc(T.hint.move ? t("hint", { move: moveText(T.hint.move), reason: T.hint.reason }) : T.hint.reason)}</p>`);
   el.innerHTML = out.join("");
+}
+
+// It is this player's turn: the tab's title says so (seen in the background), and once per
+// decision a short beep and, on phones, a vibration, unless the player switched them off.
+function turnSignal(mine) {
+  const T = S.table;
+  const v = T.view;
+  document.title = t(mine ? "title_your_turn" : "title");
+  if (!mine) return;
+  const key = [v.match?.deal, v.phase, v.auction.length, v.tricks.length, v.current_trick ? v.current_trick.cards.length : 0, v.hand.length].join(":");
+  if (T.signalled === key) return;
+  T.signalled = key;
+  if (!S.sound) return;
+  window.batak.beep();
+  if (navigator.vibrate) navigator.vibrate(120);
+}
+
+function unlockAudio() {
+  if (S.audio || !window.AudioContext) return;
+  try { S.audio = new AudioContext(); } catch { S.audio = null; }
+}
+
+// Two short tones made in the page (no sound file): 660 Hz then 880 Hz, a tenth of a second each.
+function beep() {
+  const ctx = S.audio;
+  if (!ctx) return;
+  if (ctx.state === "suspended") ctx.resume();
+  const now = ctx.currentTime;
+  [[660, 0], [880, 0.12]].forEach(([freq, at]) => {
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.type = "sine";
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.0001, now + at);
+    gain.gain.exponentialRampToValueAtTime(0.25, now + at + 0.01);
+    gain.gain.exponentialRampToValueAtTime(0.0001, now + at + 0.1);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start(now + at);
+    osc.stop(now + at + 0.11);
+  });
 }
 
 function phasePrompt(v) {
@@ -1066,13 +1133,30 @@ function sheetHTML() {
   const n = T.info.rules.players;
   const rows = T.sheet;
   if (!rows.length) return `<p class="help">${esc(t("sheet_empty"))}</p>`;
-  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${esc(seatName(i))}</th>`).join("")}</tr>`;
+  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${esc(seatLabel(i))}</th>`).join("")}</tr>`;
+  const partners = T.info.rules.partners;
   const body = rows.map((r) => {
-    const con = r.redeal ? t("sheet_redeal") : (r.bidder != null ? `${seatName(r.bidder)} ${r.bid ?? ""}${r.trump ? " " + SYMBOL[r.trump] : ""}` : (r.bids ? r.bids.join("/") : ""));
-    return `<tr><td>${r.deal}</td><td>${esc(con)}</td>${r.scores.map((s, i) => `<td class="num${r.bidder === i ? " bidder" : ""}">${s > 0 ? "+" : ""}${s}<small> (${r.totals[i]})</small></td>`).join("")}</tr>`;
+    // the contract: bidder, bid and koz, then made or down with the bidder's (side's) tricks
+    let con = "";
+    let result = "";
+    if (r.redeal) con = esc(t("sheet_redeal"));
+    else if (r.bidder != null) {
+      con = `${esc(seatLabel(r.bidder))} ${r.bid ?? ""}${r.trump ? ` <span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>` : ""}`;
+      if (r.bid != null && r.tricks) {
+        const won = partners ? r.tricks[r.bidder] + r.tricks[(r.bidder + 2) % n] : r.tricks[r.bidder];
+        const made = won >= r.bid;
+        result = ` <span class="${made ? "made" : "down"}" data-testid="sheet-result">${esc(made ? sentence(r.bidder, "sheet_made", "sheet_made_you", { won, bid: r.bid }) : sentence(r.bidder, "sheet_down", "sheet_down_you", { won, bid: r.bid }))}</span>`;
+      }
+    } else if (r.trump) con = `<span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>`;
+    const cells = Array.from({ length: n }, (_, i) => {
+      const tk = r.tricks ? (r.bids ? `${r.tricks[i]}/${r.bids[i]}` : String(r.tricks[i])) : "";
+      const pts = r.scores ? `${r.scores[i] > 0 ? "+" : ""}${r.scores[i]}` : "–";
+      return `<td class="num${r.bidder === i ? " bidder" : ""}"><span class="tk" data-testid="sheet-tricks">${tk}</span> ${pts}<small> (${r.totals[i]})</small></td>`;
+    }).join("");
+    return `<tr><td>${r.deal}</td><td>${con}${result}</td>${cells}</tr>`;
   }).join("");
   const totals = rows[rows.length - 1].totals;
-  return `<table class="sheet" data-testid="sheet"><thead>${head}</thead><tbody>${body}</tbody><tfoot><tr><th colspan="2">${esc(t("sheet_total"))}</th>${totals.map((x) => `<th class="num">${x}</th>`).join("")}</tr></tfoot></table>`;
+  return `<table class="sheet" data-testid="sheet"><thead>${head}</thead><tbody>${body}</tbody><tfoot><tr><th colspan="2">${esc(t("sheet_total"))}</th>${totals.map((x) => `<th class="num">${x}</th>`).join("")}</tr></tfoot></table><p class="help sheet-legend">${esc(t("sheet_legend"))}</p>`;
 }
 
 function renderDialog() {
@@ -1088,7 +1172,7 @@ function renderDialog() {
     const last = v.last_trick !== undefined ? v.last_trick : v.tricks[v.tricks.length - 1];
     const earlier = last && last.deal != null && v.match && last.deal !== v.match.deal;
     const title = earlier ? t("last_trick_of_deal", { n: last.deal }) : t("last_trick");
-    body = `<h3>${esc(title)}</h3>${last ? trickHTML(last, T.info.rules.players, t("won_by", { name: seatName(last.winner) })) : `<p>${esc(t("no_last_trick"))}</p>`}`;
+    body = `<h3>${esc(title)}</h3>${last ? trickHTML(last, T.info.rules.players, wonBy(last.winner)) : `<p>${esc(t("no_last_trick"))}</p>`}`;
   } else if (T.dialog === "sheet") {
     body = `<h3>${esc(t("score_sheet"))}</h3>${sheetHTML()}`;
   } else if (T.dialog === "dealover" && T.dealOver) {
@@ -1097,11 +1181,11 @@ function renderDialog() {
     if (row.bidder != null && row.bid != null) {
       const r = T.info.rules;
       const won = r.partners ? row.tricks[row.bidder] + row.tricks[(row.bidder + 2) % 4] : row.tricks[row.bidder];
-      res = t(won >= row.bid ? "made" : "down", { name: seatName(row.bidder), bid: row.bid, won });
+      res = won >= row.bid ? sentence(row.bidder, "made", "made_you", { bid: row.bid, won }) : sentence(row.bidder, "down", "down_you", { bid: row.bid, won });
     }
     const tricks = T.dealOver.tricks || [];
     const final = tricks[tricks.length - 1];
-    const finalTrick = final ? `<h4>${esc(t("last_trick"))}</h4>${trickHTML(final, T.info.rules.players, t("won_by", { name: seatName(final.winner) }))}` : "";
+    const finalTrick = final ? `<h4>${esc(t("last_trick"))}</h4>${trickHTML(final, T.info.rules.players, wonBy(final.winner))}` : "";
     body = `<h3 data-testid="deal-over">${esc(t("deal_over", { n: T.dealOver.deal }))}</h3>${res ? `<p>${esc(res)}</p>` : ""}${finalTrick}${sheetHTML()}`;
   } else if (T.dialog === "over" && T.over) {
     const winners = T.over.winners || [];
@@ -1121,7 +1205,7 @@ function renderDialog() {
 
 // ------------------------------------------------------------------ start
 setLang(initialLang());
-window.batak = { state: S, TEXT, t, lang }; // for tests and the curious
+window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, beep }; // for tests and the curious
 render();
 connect();
 onRoute();

@@ -1,0 +1,57 @@
+"""``batak online`` speaks to its player in the second person (issue 10 item 8): "You take the
+trick." / "Löveyi sen aldın.", never "You takes the trick." / "Löveyi Sen aldı."; others by name."""
+
+from __future__ import annotations
+
+import argparse
+import io
+from types import SimpleNamespace
+
+import pytest
+
+from batak.cli.console import Console
+from batak.cli.online import OnlineSession
+from batak.server.client import TableState
+
+EXPECTED = {
+    "en": ("You take the trick.", "A computer plays for you now.", "You are back."),
+    "tr": ("Löveyi sen aldın.", "Artık senin yerine bilgisayar oynuyor.", "Geri döndün."),
+}
+WRONG = ("You takes", "for You", "You is back", "Löveyi Sen aldı", "Sen için", "Sen geri döndü")
+
+
+def session(lang: str) -> tuple[OnlineSession, io.StringIO]:
+    out = io.StringIO()
+    s = OnlineSession(argparse.Namespace(url="127.0.0.1:1"), Console(out, io.StringIO()), lang)
+    seats = [{"name": "Ayşe"}, {"name": "Bot 2"}, {"name": "Bot 3"}, {"name": "Bot 4"}]
+    st = TableState(id="t1", seat=0, info={"seats": seats})
+    s.client = SimpleNamespace(tables={"t1": st})  # type: ignore[attr-defined]
+    s.table = "t1"
+    return s, out
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_player_is_you_and_others_are_named(lang: str) -> None:
+    s, out = session(lang)
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.events = [
+        {"kind": "away", "seat": 0},
+        {"kind": "back", "seat": 0},
+        {"kind": "away", "seat": 2},
+    ]
+    s._narrate()
+    mine = {
+        "kind": "play",
+        "players": 4,
+        "tricks": [{"leader": 1, "cards": ["2H", "KH", "3H", "4H"], "winner": 0}],
+    }
+    theirs = {
+        "kind": "play",
+        "players": 4,
+        "tricks": [{"leader": 0, "cards": ["2H", "KH", "3H", "4H"], "winner": 1}],
+    }
+    text = out.getvalue() + "\n" + s._last_trick(mine) + "\n" + s._last_trick(theirs)
+    take, away, back = EXPECTED[lang]
+    assert take in text and away in text and back in text, text
+    assert "Bot 2" in text.splitlines()[-1] and "K♥" in text, text
+    assert not [w for w in WRONG if w in text], text

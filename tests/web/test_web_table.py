@@ -1,0 +1,393 @@
+"""The table as players know it (issue 10): what a player sees and hears at the web table.
+
+Each test measures what it claims in a real Chromium against a real server: computed colours
+and their contrast, bounding boxes, widths, the tab title, the texts shown.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from harness import ServerProcess
+from playwright.sync_api import Browser, Page, expect
+from test_web import act, my_turn, no_js_errors, open_page, settle
+
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+PHONE_CTX = {"viewport": PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+
+
+def _lum(rgb: list[float]) -> float:
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _rgb(css: str) -> list[float]:
+    nums = [float(x) for x in re.findall(r"[\d.]+", css)[:3]]
+    return [x / 255 for x in nums]
+
+
+def contrast(a: str, b: str) -> float:
+    la, lb = sorted((_lum(_rgb(a)), _lum(_rgb(b))), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def private_room(page: Page, preset: str = "standard") -> None:
+    page.select_option("#preset-select", preset)
+    page.get_by_test_id("create-room").click()
+    expect(page.get_by_test_id("start")).to_be_visible()
+
+
+# ---------------------------------------------------------------------- item 9
+def test_the_start_button_stands_out_from_the_felt(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale, ctx, name in (
+        ("en", "en-US", {"viewport": DESKTOP}, "desktop"),
+        ("tr", "tr-TR", PHONE_CTX, "phone"),
+    ):
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page)
+        colours = page.get_by_test_id("start").evaluate(
+            """(b) => {
+                let el = b.parentElement;
+                let behind = getComputedStyle(el).backgroundColor;
+                while (el && /rgba\\(.*, 0\\)|transparent/.test(behind)) {
+                    el = el.parentElement;
+                    behind = getComputedStyle(el).backgroundColor;
+                }
+                const s = getComputedStyle(b);
+                return {button: s.backgroundColor, text: s.color, behind};
+            }"""
+        )
+        # a large control: WCAG 1.4.11 asks 3:1 against what is next to it; its label 4.5:1
+        assert contrast(colours["button"], colours["behind"]) >= 3, colours
+        assert contrast(colours["text"], colours["button"]) >= 4.5, colours
+        box = page.get_by_test_id("start").bounding_box()
+        assert box and box["height"] >= 40, box
+        page.screenshot(path=str(artifacts / f"start-button-{name}-{lang}.png"))
+        page.context.close()
+    no_js_errors(errors)
+
+
+def until_my_card_turn(page: Page) -> None:
+    """Start the room and bid/koz with the first choice until this page has cards to play."""
+    page.get_by_test_id("start").click()
+    expect(page.locator("#hand .card")).to_have_count(13)
+    deadline = time.monotonic() + 90
+    while not page.locator("#hand .card.legal").count():
+        assert time.monotonic() < deadline, "never my turn to play a card"
+        if page.locator(".bids button").count() and my_turn(page):
+            act(page)
+        else:
+            time.sleep(0.05)
+
+
+# ---------------------------------------------------------------------- item 4
+def test_raised_cards_are_not_clipped_by_the_hand(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale, ctx, name in (
+        ("en", "en-US", {"viewport": DESKTOP}, "desktop"),
+        ("tr", "tr-TR", PHONE_CTX, "phone"),
+    ):
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page)
+        until_my_card_turn(page)
+        measure = """(hand) => {
+            const h = hand.getBoundingClientRect();
+            const cs = getComputedStyle(hand);
+            // the part of the hand a person sees: inside its borders, as it clips its overflow
+            const top = h.top + parseFloat(cs.borderTopWidth);
+            return [...hand.querySelectorAll('.card.legal')].map((c) => {
+                const r = c.getBoundingClientRect();
+                return {card: c.dataset.card, top: r.top, visibleTop: top};
+            });
+        }"""
+        hand = page.locator("#hand")
+        lifted = hand.evaluate(measure)
+        assert lifted
+        for c in lifted:
+            assert c["top"] >= c["visibleTop"] - 0.5, (name, c)
+        # a focused (or hovered) card lifts higher still: its corner index stays in view too
+        page.locator("#hand .card.legal").first.focus()
+        page.wait_for_timeout(300)  # the lift's transition (0.1 s) has ended
+        for c in hand.evaluate(measure):
+            assert c["top"] >= c["visibleTop"] - 0.5, (name, "focused", c)
+        page.screenshot(path=str(artifacts / f"hand-lifted-{name}-{lang}.png"))
+        page.context.close()
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 16
+CARD_CODE = re.compile(r"(?<![\w])(?:[2-9TJQKA]|10)[SHDC](?![\w])")
+
+
+def test_cards_in_texts_are_written_as_people_read_them(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """The server's refusal reason and the hint, shown in the page, say 10♥, never TH."""
+    for lang, locale in (("en", "en-US"), ("tr", "tr-TR")):
+        page = open_page(browser, server, errors, locale=locale, viewport=DESKTOP)
+        private_room(page)
+        until_my_card_turn(page)
+        deadline = time.monotonic() + 120
+        # a turn where some card is forbidden: the refusal names the cards one must play
+        while not (my_turn(page) and page.locator("#hand .card.dimmed").count()):
+            assert time.monotonic() < deadline, "never a forbidden card"
+            if not act(page):
+                time.sleep(0.05)
+        page.locator("#hand .card.dimmed").first.click()
+        settle(page)
+        refused = page.get_by_test_id("refused").inner_text()
+        assert re.search(r"[♠♥♦♣]", refused), refused
+        assert not CARD_CODE.search(refused), refused
+        page.get_by_test_id("teach").click()
+        hint = page.get_by_test_id("hint")
+        expect(hint).to_contain_text(re.compile("[♠♥♦♣]"))
+        assert not CARD_CODE.search(hint.inner_text()), hint.inner_text()
+        page.screenshot(path=str(artifacts / f"refusal-readable-cards-{lang}.png"))
+        page.context.close()
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 14
+def test_all_table_options_fit_the_screen_with_human_labels(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    raw = re.compile(r"\b[a-z]+_[a-z_]+\b")  # overtake_after_ruff, kitty_size, ...
+    for lang, locale in (("en", "en-US"), ("tr", "tr-TR")):
+        for ctx, name in (({"viewport": DESKTOP}, "desktop"), (PHONE_CTX, "phone")):
+            page = open_page(browser, server, errors, locale=locale, **ctx)
+            page.locator("#create-form details summary").click()
+            options = page.locator("#create-options .option")
+            expect(options.first).to_be_visible()
+            assert options.count() >= 20
+            labels = page.locator("#create-options .option label").all_inner_texts()
+            assert all(label.strip() for label in labels)
+            assert not [x for x in labels if raw.search(x)], labels
+            expect(page.locator("[data-option=overtake_after_ruff] label")).to_have_text(
+                "Overtake after a ruff" if lang == "en" else "Koz çakıldıktan sonra da yükseltme"
+            )
+            width = page.evaluate("() => window.innerWidth")
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width, name
+            # no option, select or help text sticks out of the screen
+            right = page.locator("#create-options").evaluate(
+                """(box) => Math.max(...[...box.querySelectorAll('*')].map(
+                    (e) => e.getBoundingClientRect().right))"""
+            )
+            assert right <= width, (name, right, width)
+            page.locator("#create-options").scroll_into_view_if_needed()
+            page.screenshot(path=str(artifacts / f"lobby-options-{name}-{lang}.png"))
+            page.context.close()
+    no_js_errors(errors)
+
+
+def play_to_the_end(page: Page, seconds: float = 150) -> None:
+    deadline = time.monotonic() + seconds
+    while not page.get_by_test_id("match-over").count():
+        assert time.monotonic() < deadline, "the match did not end in time"
+        # the keyboard: on a phone the overlapping cards' middles belong to their neighbours
+        if not act(page, keyboard=True):
+            time.sleep(0.05)
+
+
+# ---------------------------------------------------------------------- item 11
+def test_the_score_sheet_shows_each_deals_tricks_and_result(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale, ctx, name in (
+        ("en", "en-US", {"viewport": DESKTOP}, "desktop"),
+        ("tr", "tr-TR", PHONE_CTX, "phone"),
+    ):
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        page.fill("input[name=deals]", "1")
+        private_room(page)
+        page.get_by_test_id("start").click()
+        play_to_the_end(page)
+        row = page.evaluate("() => window.batak.state.table.sheet[0]")
+        sheet = page.locator(".dialog").get_by_test_id("sheet")
+        cells = sheet.locator("tbody tr").first.get_by_test_id("sheet-tricks").all_inner_texts()
+        assert [int(x) for x in cells] == row["tricks"], (cells, row)
+        assert sum(row["tricks"]) == 13
+        won = row["tricks"][row["bidder"]]
+        made = won >= row["bid"]
+        word = {("en", True): "made", ("en", False): "down", ("tr", True): "çıktı"}.get(
+            (lang, made), "battı"
+        )
+        expect(sheet.get_by_test_id("sheet-result")).to_have_text(f"{word} {won}/{row['bid']}")
+        # the contract names the koz as a suit symbol
+        expect(sheet.locator("tbody tr td").nth(1)).to_contain_text(re.compile("[♠♥♦♣]"))
+        page.screenshot(path=str(artifacts / f"score-sheet-{name}-{lang}.png"), full_page=True)
+        page.context.close()
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 8
+#: (key, key for this player, params): every sentence of the web table about a seat
+SENTENCES = [
+    ("made", "made_you", {"bid": 5, "won": 6}),
+    ("down", "down_you", {"bid": 5, "won": 3}),
+    ("contract", "contract_you", {"bid": 5}),
+    ("won_by", "won_by_you", {}),
+    ("sheet_made", "sheet_made_you", {"bid": 5, "won": 6}),
+    ("sheet_down", "sheet_down_you", {"bid": 5, "won": 3}),
+]
+EXPECTED_YOU = {
+    "en": {
+        "made": "You made 5 (took 6)",
+        "down": "You went down: 3 of 5",
+        "contract": "Your ihale: 5",
+        "won_by": "you took it",
+        "sheet_made": "made 6/5",
+        "sheet_down": "down 3/5",
+    },
+    "tr": {
+        "made": "5 ihaleyi çıkardın (6 löve)",
+        "down": "Battın: 3 / 5",
+        "contract": "İhale sende: 5",
+        "won_by": "sen aldın",
+        "sheet_made": "çıkardın 6/5",
+        "sheet_down": "battın 3/5",
+    },
+}
+
+
+def test_sentences_about_the_player_are_in_the_second_person(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, viewport=DESKTOP)
+    page.select_option("#preset-select", "standard")  # (a new preset redraws the options)
+    page.locator("#create-form details summary").click()
+    page.select_option("#opt-first_dealer", "first_seated")
+    page.fill("input[name=deals]", "1")
+    page.get_by_test_id("create-room").click()
+    page.get_by_test_id("start").click()
+    # the first to sit deals first: the notice speaks to this player
+    expect(page.locator("#notice")).to_have_text("You deal first (first to sit)")
+    expect(page.locator("#hand .card")).to_have_count(13)
+    for lang in ("en", "tr"):
+        if page.evaluate("() => window.batak.lang()") != lang:
+            page.get_by_test_id("lang").click()
+            expect(page.locator("#table-root")).to_have_attribute("data-lang", lang)
+        said = page.evaluate(
+            """(sentences) => {
+                const b = window.batak, T = b.state.table, me = T.you, other = (me + 1) % 4;
+                return sentences.map(([key, youKey, params]) => ({
+                    key,
+                    you: b.sentence(me, key, youKey, params),
+                    other: b.sentence(other, key, youKey, params),
+                    name: T.info.seats[other].name,
+                    wrong: b.t(key, {...params, name: b.t("you")}),
+                }));
+            }""",
+            SENTENCES,
+        )
+        for s in said:
+            assert s["you"] == EXPECTED_YOU[lang][s["key"]], (lang, s)
+            if lang == "tr" or not s["key"].startswith("sheet_"):  # (English: "made 6/5")
+                assert s["you"] != s["wrong"], (lang, s)
+            if not s["key"].startswith("sheet_"):  # (the sheet names the bidder in its column)
+                assert s["name"] in s["other"], (lang, s)
+        labels = page.evaluate(
+            "() => [window.batak.seatLabel(window.batak.state.table.you), window.batak.t('you')]"
+        )
+        assert labels == (["You", "you"] if lang == "en" else ["Sen", "sen"])
+    play_to_the_end(page)
+    # the score sheet's column for this player is headed "Sen" (capital), not "sen"
+    heads = page.locator(".dialog table.sheet thead th").all_inner_texts()
+    assert "Sen" in heads and "sen" not in heads, heads
+    page.screenshot(path=str(artifacts / "second-person-match-over-tr.png"))
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 12
+SPY = """() => {
+    window.__beeps = [];
+    window.__vibrations = [];
+    window.batak.beep = () => window.__beeps.push(Date.now());
+    navigator.vibrate = (pattern) => { window.__vibrations.push(pattern); return true; };
+}"""
+
+
+def wait_turn_and_title(page: Page, title: str) -> None:
+    expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=60_000)
+    page.wait_for_function(f"() => document.title === {title!r}")
+
+
+def test_the_turn_is_signalled_by_title_sound_and_vibration(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    private_room(page)
+    page.evaluate(SPY)
+    page.get_by_test_id("start").click()
+    wait_turn_and_title(page, "● Sıra sende — Batak")
+    assert len(page.evaluate("() => window.__beeps")) == 1
+    assert page.evaluate("() => window.__vibrations") == [120]
+    expect(page.get_by_test_id("sound")).to_have_attribute("aria-pressed", "true")
+    page.screenshot(path=str(artifacts / "turn-signal-phone-tr.png"))
+    # one signal per decision, not one per redraw: the clock's ticks and others' events add none
+    page.wait_for_timeout(600)
+    assert len(page.evaluate("() => window.__beeps")) == 1
+    act(page, keyboard=True)
+    page.wait_for_function("() => document.title === 'Batak' || window.__beeps.length === 2")
+    # the switch turns the sound off, and the page remembers it after a reload
+    page.get_by_test_id("sound").click()
+    expect(page.get_by_test_id("sound")).to_have_text("🔕 Ses kapalı")
+    assert page.evaluate("() => localStorage.getItem('batak.sound')") == "off"
+    page.reload()
+    expect(page.get_by_test_id("sound")).to_have_attribute("aria-pressed", "false")
+    expect(page.get_by_test_id("sound")).to_have_text("🔕 Ses kapalı")
+    page.evaluate(SPY)
+    act(page, keyboard=True)  # the decision of the moment, if it is one; then the next one
+    wait_turn_and_title(page, "● Sıra sende — Batak")
+    assert page.evaluate("() => window.__beeps") == []
+    assert page.evaluate("() => window.__vibrations") == []
+    act(page, keyboard=True)
+    no_js_errors(errors)
+
+
+def test_the_title_says_your_turn_in_english_on_a_desktop(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, viewport=DESKTOP)
+    private_room(page)
+    assert page.title() == "Batak"
+    page.evaluate(SPY)
+    page.get_by_test_id("start").click()
+    wait_turn_and_title(page, "● Your turn — Batak")
+    assert len(page.evaluate("() => window.__beeps")) == 1
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 13
+def test_chat_stays_after_a_reload_and_a_spectator_sees_it(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    host = open_page(browser, server, errors, viewport=DESKTOP)
+    private_room(host)
+    code = host.get_by_test_id("room-code").inner_text()
+    for line in ("Merhaba!", "Kim geliyor?"):
+        host.fill("#chat-input", line)
+        host.press("#chat-input", "Enter")
+        expect(host.locator("#chat-log")).to_contain_text(line)
+    host.reload()
+    expect(host.locator("#felt")).to_be_visible()
+    expect(host.locator("#chat-log p")).to_have_count(2)
+    expect(host.locator("#chat-log p").first).to_have_text(re.compile(r": Merhaba!$"))
+    expect(host.locator("#chat-log p").last).to_have_text(re.compile(r": Kim geliyor\?$"))
+    # someone who comes to watch reads the conversation so far
+    watcher = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    watcher.fill("#code-input", code)
+    watcher.check("#watch-input")
+    watcher.press("#code-input", "Enter")
+    expect(watcher.locator("#felt")).to_be_visible()
+    expect(watcher.locator("#chat-log p")).to_have_count(2)
+    expect(watcher.locator("#chat-log")).to_contain_text("Kim geliyor?")
+    watcher.locator("#chat-log").scroll_into_view_if_needed()
+    watcher.screenshot(path=str(artifacts / "chat-spectator-phone-tr.png"))
+    host.screenshot(path=str(artifacts / "chat-after-reload-desktop-en.png"))
+    no_js_errors(errors)
