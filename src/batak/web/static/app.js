@@ -129,6 +129,7 @@ function connect() {
     ws.send(JSON.stringify(hello));
   };
   ws.onmessage = (e) => {
+    S.lastPong = Date.now(); // any message shows the connection is alive
     let msg;
     try { msg = JSON.parse(e.data); } catch { return; }
     onMessage(msg);
@@ -166,16 +167,37 @@ function send(msg) {
   return true;
 }
 
+// Heartbeat: a ping every PING_EVERY ms; a connection that has said nothing at all for
+// SILENT_DEAD ms is dead (a dropped network can leave a socket "open" for minutes), so it is
+// dropped at once, "Offline" shows, and a new connection resyncs the table.
+const PING_EVERY = 3000;
+const SILENT_DEAD = 8000;
+
 function startPings() {
   clearInterval(S.pingTimer);
   S.lastPong = Date.now();
   S.pingTimer = setInterval(() => {
-    if (Date.now() - S.lastPong > 25000 && S.ws) {
-      S.ws.close(); // a silent connection is a dead one
+    if (Date.now() - S.lastPong > SILENT_DEAD && S.ws) {
+      dropDeadSocket();
       return;
     }
     send({ type: "ping", t: Date.now() });
-  }, 10000);
+  }, PING_EVERY);
+}
+
+function dropDeadSocket() {
+  const ws = S.ws;
+  S.ws = null;
+  S.online = false;
+  clearInterval(S.pingTimer);
+  if (ws) {
+    ws.onmessage = null;
+    ws.onclose = null;
+    try { ws.close(); } catch { /* already gone */ }
+  }
+  renderStatus();
+  S.retries = 0;
+  scheduleReconnect();
 }
 
 function joinTable(id) {
