@@ -142,3 +142,21 @@ def test_every_server_text_has_both_languages_and_every_used_key_exists() -> Non
     engine = {"illegal", "not_your_turn"}
     several = {"bad_json", "bad_message", "not_host"}  # said with several keys (see above)
     assert codes - keys - engine - several == set(), codes - keys - engine - several
+
+
+def test_a_guests_name_is_in_the_language_of_its_hello(tmp_path: Path) -> None:
+    """Issue 10 item 18: the English client's guest was called 'Misafir 1234'."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            for lang, word in (("en", "Guest"), ("tr", "Misafir")):
+                async with connect(srv.url) as ws:
+                    await ws.send(json.dumps({"type": "hello", "lang": lang}))
+                    welcome = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                    assert re.fullmatch(rf"{word} \d{{4}}", welcome["player"]["name"]), welcome
+            async with connect(srv.url) as ws:  # a name given is kept as it is
+                await ws.send(json.dumps({"type": "hello", "lang": "tr", "name": "Ayşe"}))
+                welcome = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                assert welcome["player"]["name"] == "Ayşe"
+
+        asyncio.run(main())

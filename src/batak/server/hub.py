@@ -320,7 +320,7 @@ class Hub:
             token_h = token_hash(new_token)
             player = self._known(
                 "p" + secrets.token_hex(6),
-                name or f"Misafir {secrets.randbelow(9000) + 1000}",
+                name or i18n.text("server.guest_name", conn.lang, n=secrets.randbelow(9000) + 1000),
                 None,
             )
             await self.storage.create_player(
