@@ -364,8 +364,8 @@ def test_a_phone_can_play(
         assert box[0] >= -1 and box[1] <= width + 1, box
     expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=60_000)
     page.screenshot(path=str(artifacts / "table-phone-tr.png"))
-    # the bidding panel shows the hand's estimated tricks for each koz
-    expect(page.get_by_test_id("estimate")).to_contain_text(re.compile(r"♠ \d+\.\d"))
+    # the bidding panel shows the hand's estimated tricks for each koz, the Turkish way (4,3)
+    expect(page.get_by_test_id("estimate")).to_contain_text(re.compile(r"♠ \d+,\d"))
     page.locator(".bids button").first.tap()
     settle(page)
     expect(page.get_by_test_id("your-turn")).to_have_count(0)

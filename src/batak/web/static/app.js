@@ -107,6 +107,11 @@ async function loadCatalog() {
   }
 }
 
+// A number with one decimal, the reader's way ("4,3" in Turkish, "4.3" in English).
+function decimal(x) {
+  return Number(x).toLocaleString(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}
+
 // ------------------------------------------------------------------ connection
 function wsUrl() {
   return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
@@ -1114,7 +1119,7 @@ function estimateHTML(v) {
   const T = S.table;
   const est = T.estimate;
   const body = est
-    ? Object.entries(est).map(([s, x]) => `<span class="suit-${s}">${SYMBOL[s]} ${Number(x).toFixed(1)}</span>`).join(" ")
+    ? Object.entries(est).map(([s, x]) => `<span class="suit-${s}">${SYMBOL[s]} ${decimal(x)}</span>`).join(" ")
     : esc(t("estimate_loading"));
   return `<p class="estimate" data-testid="estimate">${esc(t("estimate"))}: ${body}</p>`;
 }
