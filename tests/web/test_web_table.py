@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
@@ -17,6 +18,11 @@ from test_web import act, my_turn, no_js_errors, open_page, settle
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 PHONE_CTX = {"viewport": PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+#: (language, browser locale, context, screenshot name): a desktop in English, a phone in Turkish
+DESKTOP_EN_PHONE_TR: tuple[tuple[str, str, dict[str, Any], str], ...] = (
+    ("en", "en-US", {"viewport": DESKTOP}, "desktop"),
+    ("tr", "tr-TR", PHONE_CTX, "phone"),
+)
 
 
 def _lum(rgb: list[float]) -> float:
@@ -44,10 +50,7 @@ def private_room(page: Page, preset: str = "standard") -> None:
 def test_the_start_button_stands_out_from_the_felt(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:
-    for lang, locale, ctx, name in (
-        ("en", "en-US", {"viewport": DESKTOP}, "desktop"),
-        ("tr", "tr-TR", PHONE_CTX, "phone"),
-    ):
+    for lang, locale, ctx, name in DESKTOP_EN_PHONE_TR:
         page = open_page(browser, server, errors, locale=locale, **ctx)
         private_room(page)
         colours = page.get_by_test_id("start").evaluate(
@@ -89,10 +92,7 @@ def until_my_card_turn(page: Page) -> None:
 def test_raised_cards_are_not_clipped_by_the_hand(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:
-    for lang, locale, ctx, name in (
-        ("en", "en-US", {"viewport": DESKTOP}, "desktop"),
-        ("tr", "tr-TR", PHONE_CTX, "phone"),
-    ):
+    for lang, locale, ctx, name in DESKTOP_EN_PHONE_TR:
         page = open_page(browser, server, errors, locale=locale, **ctx)
         private_room(page)
         until_my_card_turn(page)
@@ -198,10 +198,7 @@ def play_to_the_end(page: Page, seconds: float = 150) -> None:
 def test_the_score_sheet_shows_each_deals_tricks_and_result(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:
-    for lang, locale, ctx, name in (
-        ("en", "en-US", {"viewport": DESKTOP}, "desktop"),
-        ("tr", "tr-TR", PHONE_CTX, "phone"),
-    ):
+    for lang, locale, ctx, name in DESKTOP_EN_PHONE_TR:
         page = open_page(browser, server, errors, locale=locale, **ctx)
         page.fill("input[name=deals]", "1")
         private_room(page)

@@ -19,6 +19,7 @@ from typing import Any
 
 from .. import bots
 from ..i18n import LANGS
+from .online import ws_url
 from .text import t
 
 __all__ = ["add_bot_parser", "load_player", "run_bot", "serve_as_bot"]
@@ -56,13 +57,6 @@ def load_player(spec: str) -> bots.Player:
     return player  # type: ignore[no-any-return]
 
 
-def _ws_url(url: str) -> str:
-    if "://" not in url:
-        url = "http://" + url
-    url = url.replace("https://", "wss://", 1).replace("http://", "ws://", 1).rstrip("/")
-    return url if url.endswith("/ws") else url + "/ws"
-
-
 async def serve_as_bot(
     url: str,
     username: str,
@@ -86,7 +80,7 @@ async def serve_as_bot(
         return player.choose(view)
 
     played = 0
-    async with Client(_ws_url(url), name=username, lang=lang) as c:
+    async with Client(ws_url(url), name=username, lang=lang) as c:
         try:
             await c.login(username, password)
         except ServerError as e:

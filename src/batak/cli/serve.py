@@ -71,27 +71,12 @@ def add_serve_parser(
     )
     b.add_argument("--hide-bots", action="store_true", help=h("help_hide_bots"))
     r = p.add_argument_group(h("group_rooms"))
-    r.add_argument(
-        "--abandon-minutes",
-        type=float,
-        default=d.abandon_seconds / 60,
-        metavar="MIN",
-        help=h("help_abandon_minutes", d.abandon_seconds / 60),
-    )
-    r.add_argument(
-        "--lonely-minutes",
-        type=float,
-        default=d.lonely_seconds / 60,
-        metavar="MIN",
-        help=h("help_lonely_minutes", d.lonely_seconds / 60),
-    )
-    r.add_argument(
-        "--adjourned-days",
-        type=float,
-        default=d.adjourned_unload_seconds / 86400,
-        metavar="DAYS",
-        help=h("help_adjourned_days", d.adjourned_unload_seconds / 86400),
-    )
+    for flag, code, metavar, value in (
+        ("--abandon-minutes", "help_abandon_minutes", "MIN", d.abandon_seconds / 60),
+        ("--lonely-minutes", "help_lonely_minutes", "MIN", d.lonely_seconds / 60),
+        ("--adjourned-days", "help_adjourned_days", "DAYS", d.adjourned_unload_seconds / 86400),
+    ):
+        r.add_argument(flag, type=float, default=value, metavar=metavar, help=h(code, value))
     q = p.add_argument_group(h("group_limits"))
     for flag, code, value in (
         ("--rooms-per-guest", "help_rooms_per_guest", d.rooms_per_guest),
