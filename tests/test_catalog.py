@@ -120,6 +120,7 @@ AREAS: dict[str, tuple[tuple[str, ...], str]] = {
     "rules": (("explain.py",), r"\bt\(\s*\"(\w+)\""),
     "teach": (("bots/*.py",), r"\btext\(\s*\"teach\.(\w+)\""),
     "review": (("bots/review.py",), r"\btext\(\s*\"review\.(\w+)\""),
+    "story": (("bots/story.py",), r"\btext\(\s*\"story\.(\w+)\""),
     "web": (("web/static/*.js",), r"\bt\(\s*\"(\w+)\"(?!\s*\+)"),
 }
 #: Families whose keys are computed from the rules and the game, not written in the code.

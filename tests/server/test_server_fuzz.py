@@ -48,6 +48,10 @@ CODES = documented_codes() - {"internal"}
 #: The server's message types (docs/protocol.md, "Server → client").
 REPLIES = {
     "welcome",
+    "tourney",
+    "tourneys",
+    "tourney_table",
+    "story",
     "logged_out",
     "invited",
     "sync",

@@ -198,6 +198,20 @@ def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette
     async def stats(request: Request) -> Response:
         return JSONResponse(await hub.storage.stats(str(request.path_params["player_id"])[:64]))
 
+    async def tournaments(request: Request) -> Response:
+        docs = await hub.storage.tournaments()
+        items = [
+            hub.tournaments.public(hub.tournaments.docs.get(d["id"], d), full=False) for d in docs
+        ]
+        return JSONResponse({"tournaments": items})
+
+    async def tournament(request: Request) -> Response:
+        tid = str(request.path_params["tid"])[:32]
+        doc = hub.tournaments.docs.get(tid) or await hub.storage.tournament(tid)
+        if doc is None:
+            return JSONResponse({"error": "no such tournament"}, status_code=404)
+        return JSONResponse(hub.tournaments.public(doc))
+
     async def ws_endpoint(websocket: WebSocket) -> None:
         origin = websocket.headers.get("origin")
         if not origin_allowed(origin, config):
@@ -221,6 +235,11 @@ def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette
             Route("/api/leaderboard", leaderboard),
             Route("/api/players/{player_id}/stats", stats),
             Route("/api/tables/{table_id}/record", record),
+            Route("/api/tournaments", tournaments),
+            Route("/api/tournaments/{tid}", tournament),
+            Route("/tournaments", index),
+            Route("/tournaments/{tid}", index),
+            Route("/story", index),
             WebSocketRoute("/ws", ws_endpoint),
         ],
         lifespan=lifespan,

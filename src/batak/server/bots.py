@@ -18,9 +18,21 @@ class ServerBot:
     def __init__(self, level: str, seed: int | None = None, budget: float = 1.0) -> None:
         from batak import bots
 
-        self.level = level if level in bots.LEVELS or level == "random" else "medium"
         self.budget = budget  # seconds a player that can stop early (hard) may think
-        self._player: Any = bots.get(self.level, seed=seed)
+        self._player: Any
+        if level.startswith("story:"):  # a character of the story mode: its level and style
+            from batak.bots.story import StyledPlayer, character
+
+            try:
+                c = character(level[len("story:") :])
+            except KeyError:
+                level = "medium"
+            else:
+                self.level = c.level
+                self._player = StyledPlayer(c.level, c.style, seed=seed)
+                return
+        self.level = level if level in bots.LEVELS or level == "random" else "medium"
+        self._player = bots.get(self.level, seed=seed)
 
     def choose(self, view: Mapping[str, Any]) -> str:
         legal: list[str] = list(view["legal_moves"])

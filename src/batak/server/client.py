@@ -451,6 +451,45 @@ class Client:
             self._unacked.pop(msg["id"], None)
             raise
 
+    # ------------------------------------------------------------------ tournaments, story
+    async def tourney_create(self, **options: Any) -> dict[str, Any]:
+        """Schedule a tournament (``name``, ``preset``, ``rounds``, ``deals``, ``start``: unix
+        seconds, ``join``); returns it as in the ``tourney`` message."""
+        reply = await self.request({"type": "tourney_create", **options})
+        return dict(reply["tournament"])
+
+    async def tourneys(self) -> list[dict[str, Any]]:
+        """Tournaments scheduled, playing and over (summaries)."""
+        reply = await self.request({"type": "tourney_list"})
+        return list(reply["tournaments"])
+
+    async def tourney(self, tournament: str) -> dict[str, Any]:
+        """A tournament with its tables and live standings (and its later changes are sent)."""
+        reply = await self.request({"type": "tourney", "tournament": tournament})
+        return dict(reply["tournament"])
+
+    async def tourney_join(self, tournament: str) -> dict[str, Any]:
+        reply = await self.request({"type": "tourney_join", "tournament": tournament})
+        return dict(reply["tournament"])
+
+    async def tourney_leave(self, tournament: str) -> dict[str, Any]:
+        reply = await self.request({"type": "tourney_leave", "tournament": tournament})
+        return dict(reply["tournament"])
+
+    async def tourney_start(self, tournament: str) -> None:
+        await self.request({"type": "tourney_start", "tournament": tournament})
+
+    async def story(self) -> dict[str, Any]:
+        """The story mode's stages and this player's progress (the ``story`` message)."""
+        return await self.request({"type": "story"})
+
+    async def story_play(self, stage: int) -> TableState:
+        """Sit at a story stage's table with its characters; the match starts at once."""
+        ref = next(self._refs)
+        sync = await self.request({"type": "story_play", "stage": stage}, ref=ref)
+        self._created.pop(ref, None)
+        return self.tables[sync["table"]]
+
     async def play(
         self,
         table: str,

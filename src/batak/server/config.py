@@ -84,6 +84,8 @@ class ServerConfig:
     # -- origin -------------------------------------------------------------------------
     allowed_origins: tuple[str, ...] = ()  # besides the server's own address
     public_url: str | None = None  # the address printed and used in invite links
+    # -- tournaments ------------------------------------------------------------------------
+    operators: tuple[str, ...] = ()  # accounts that may schedule any number of tournaments
 
     @property
     def base_url(self) -> str:

@@ -26,7 +26,9 @@ from .conn import Conn, Player
 from .guard import KeyedBuckets, Lockout
 from .protocol import PROTOCOL_VERSION, REACTIONS, ROOM_LIMITS, error
 from .storage import EventRow, PlayerRow, Storage, StorageError, TableRow
+from .story import Story
 from .table import Table, TableError, record_path
+from .tournament import Tournaments
 
 __all__ = ["Hub"]
 
@@ -112,6 +114,11 @@ class Hub:
             "logout": self.on_logout,
             "invite": self.on_invite,
         }
+        # tournaments and the story mode (issue 13 items 4 and 5)
+        self.tournaments = Tournaments(self)
+        self.story = Story(self)
+        self._handlers.update(self.tournaments.handlers())
+        self._handlers.update(self.story.handlers())
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -123,6 +130,7 @@ class Hub:
                 continue  # stays stored; loaded when someone asks for it
             self._load(row, events, age)
         self._reaper = asyncio.get_running_loop().create_task(self._reap())
+        await self.tournaments.start()
         self.ready = True
 
     def _load(self, row: TableRow, events: list[EventRow], age: float) -> Table | None:
@@ -146,6 +154,7 @@ class Hub:
         self.ready = False
         if self._reaper is not None:
             self._reaper.cancel()
+        self.tournaments.stop()
         for table in list(self.tables.values()):
             await table.stop()
         await self.storage.close()
@@ -237,6 +246,8 @@ class Hub:
         await table.stop()
 
     def table_over(self, table: Table) -> None:
+        self.tournaments.table_over(table)
+        self.story.table_over(table)
         if self.codes.get(table.code) == table.id:
             del self.codes[table.code]  # a finished room's code opens nothing any more
         if self.forming.get(table.mode or "") == table.id:
@@ -586,6 +597,8 @@ class Hub:
         rules: Rules,
         options: dict[str, Any],
         host: str | None,
+        seed: int | None = None,
+        dealer: int | None = None,
     ) -> Table:
         if len(self.tables) >= self.config.max_tables:
             raise TableError("busy")
@@ -605,8 +618,8 @@ class Hub:
                 kind=kind,
                 mode=mode,
                 rules=rules.to_dict(),
-                seed=secrets.randbits(63),
-                dealer=secrets.randbelow(rules.players),
+                seed=secrets.randbits(63) if seed is None else seed,
+                dealer=secrets.randbelow(rules.players) if dealer is None else dealer,
                 options=options,
                 host=host,
                 status="waiting",

@@ -146,6 +146,22 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "login": {"username": _s(32), "password": _s(256)},
     "logout": {"everywhere": _b()},
     "invite": {"table": TABLE, "username": _s(32)},
+    # tournaments and the story mode (issue 13 items 4 and 5)
+    "tourney_create": {
+        "name": _s(64, required=False, nullable=True),
+        "preset": _s(32, required=False),
+        "rounds": _i(1, 10, required=False),
+        "deals": _i(1, 12, required=False),
+        "start": _i(0, required=False),
+        "join": _b(),
+    },
+    "tourney_list": {},
+    "tourney": {"tournament": TABLE},
+    "tourney_join": {"tournament": TABLE},
+    "tourney_leave": {"tournament": TABLE},
+    "tourney_start": {"tournament": TABLE},
+    "story": {},
+    "story_play": {"stage": _i(0, 20)},
 }
 
 

@@ -141,6 +141,19 @@ MIGRATIONS: list[list[str]] = [
     [  # 2: bot accounts (people's own programs playing through the protocol)
         "ALTER TABLE players ADD COLUMN is_bot INTEGER NOT NULL DEFAULT 0",
     ],
+    [  # tournaments and the story mode (issue 13 items 4 and 5): one JSON document each
+        """CREATE TABLE IF NOT EXISTS tournaments (
+            id TEXT PRIMARY KEY,
+            status TEXT NOT NULL,
+            start_at DOUBLE PRECISION NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            data TEXT NOT NULL)""",
+        "CREATE INDEX IF NOT EXISTS tournaments_status ON tournaments (status)",
+        """CREATE TABLE IF NOT EXISTS story_progress (
+            player_id TEXT PRIMARY KEY,
+            data TEXT NOT NULL,
+            updated DOUBLE PRECISION NOT NULL)""",
+    ],
 ]
 
 
@@ -607,6 +620,69 @@ class Storage:
             return [self._stat(r) for r in cur.fetchall()]
 
         return await self._call(job)
+
+    # ------------------------------------------------------------------ tournaments, story
+    # (issue 13 items 4 and 5: a tournament is one JSON document, written by the one hub that
+    # runs it; its tables and their records are ordinary tables)
+    async def save_tournament(
+        self, tid: str, status: str, start_at: float, created: float, data: dict[str, Any]
+    ) -> None:
+        sql = self._sql(
+            "INSERT INTO tournaments (id, status, start_at, created, data) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (id) DO UPDATE SET status = excluded.status,"
+            " start_at = excluded.start_at, data = excluded.data"
+        )
+        args = (tid, status, start_at, created, json.dumps(data, ensure_ascii=False))
+        await self._call(lambda cur: cur.execute(sql, args))
+
+    async def tournaments(self, limit: int = 200) -> list[dict[str, Any]]:
+        """Tournaments, newest start first (each its stored document)."""
+        sql = self._sql("SELECT data FROM tournaments ORDER BY start_at DESC LIMIT ?")
+
+        def job(cur: Any) -> list[dict[str, Any]]:
+            cur.execute(sql, (limit,))
+            return [json.loads(r[0]) for r in cur.fetchall()]
+
+        return await self._call(job)
+
+    async def live_tournaments(self) -> list[dict[str, Any]]:
+        """Tournaments not yet over (to go on with after a restart)."""
+        sql = self._sql("SELECT data FROM tournaments WHERE status <> ?")
+
+        def job(cur: Any) -> list[dict[str, Any]]:
+            cur.execute(sql, ("over",))
+            return [json.loads(r[0]) for r in cur.fetchall()]
+
+        return await self._call(job)
+
+    async def tournament(self, tid: str) -> dict[str, Any] | None:
+        sql = self._sql("SELECT data FROM tournaments WHERE id = ?")
+
+        def job(cur: Any) -> dict[str, Any] | None:
+            cur.execute(sql, (tid,))
+            r = cur.fetchone()
+            return json.loads(r[0]) if r else None
+
+        return await self._call(job)
+
+    async def story_progress(self, player_id: str) -> dict[str, Any] | None:
+        sql = self._sql("SELECT data FROM story_progress WHERE player_id = ?")
+
+        def job(cur: Any) -> dict[str, Any] | None:
+            cur.execute(sql, (player_id,))
+            r = cur.fetchone()
+            return json.loads(r[0]) if r else None
+
+        return await self._call(job)
+
+    async def save_story_progress(self, player_id: str, data: dict[str, Any]) -> None:
+        sql = self._sql(
+            "INSERT INTO story_progress (player_id, data, updated) VALUES (?, ?, ?)"
+            " ON CONFLICT (player_id) DO UPDATE SET data = excluded.data,"
+            " updated = excluded.updated"
+        )
+        args = (player_id, json.dumps(data), time.time())
+        await self._call(lambda cur: cur.execute(sql, args))
 
 
 def _settle(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import i18n
 from ..game import IllegalMove
-from ..match import Match, first_dealer
+from ..match import DealCards, Match, first_dealer
 from ..moves import parse_move
 from ..record import dump_match
 from ..rules import Rules
@@ -163,6 +163,7 @@ class Table:
         self.address = ""  # the network address its host made it from (room quotas)
         self.others_came = False  # anyone but the host ever sat or watched here
         self.admitted: set[str] = set()  # players who came with the code (or were seated)
+        self.scripted_deals: list[DealCards] = []  # the story mode's test hook (not stored)
 
     # ------------------------------------------------------------------ the actor
     def start_actor(self) -> None:
@@ -286,7 +287,9 @@ class Table:
         elif kind == "start":
             # the start event names the first dealer (older stored events do not: the lots)
             dealer = data.get("dealer", self.row.dealer)
-            self.match = Match(self.rules, seed=self.row.seed, dealer=dealer)
+            self.match = Match(
+                self.rules, seed=self.row.seed, dealer=dealer, deals=self.scripted_deals
+            )
             self.status = "playing"
             self.bank = [self.config.bank_seconds] * n
         elif kind == "move":
@@ -848,6 +851,8 @@ class Table:
         if move_id is not None:
             data["id"] = move_id
         await self.emit("move", data, before=before)
+        if "tournament" in self.options and (len(match.games) > data["deal"] or match.over):
+            self.hub.tournaments.deal_over(self)  # live standings
         if match.over and not self.finished:
             try:
                 await self._finish()

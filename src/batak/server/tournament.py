@@ -1,0 +1,573 @@
+"""Duplicate tournaments: scheduled by a player with an account (or an operator), registered for,
+played in Swiss rounds at tables filled with bots, scored board by board.
+
+**Duplicate boards.** Every table of a round is made with the same seed and the same first
+dealer, and its rules never throw a deal in (``all_pass`` is not ``redeal``), never end early
+(no target score, no king, no extra deals): so deal *b* of the round deals the same 13 cards to
+seat *s* at every table, with the same dealer. A board is (round, deal); its result for the
+player at seat *s* is compared only with the players who sat at seat *s* of the other tables,
+who held the same cards.
+
+**Matchpoints.** On each board, a seat's score earns 1 point for every other table's player at
+the same seat it beat, and ½ for each it tied (bridge's matchpoints). A player's tournament
+score is the sum of their matchpoints; ties are broken by the sum of their deal scores. A round
+has at least two tables, so that every board is compared: with fewer players than one table
+needs, the second table is all bots (the par of the field), and bots fill the last table's
+empty seats.
+
+**Swiss pairing.** Round 1 seats players in an order drawn from the tournament's seed; every
+later round groups them by the standings so far (the leaders at table 1, the next ones at table
+2, …), each player at another seat number than in the round before.
+
+A tournament is one JSON document in storage; its tables are ordinary public tables (not in the
+lobby), so every game record is kept and can be fetched as any other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import math
+import random
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING, Any
+
+from ..record import loads as load_record
+from ..rules import PRESETS, Rules, RulesError
+from .conn import Conn
+from .storage import StorageError
+from .table import Table, TableError
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+__all__ = ["Tournaments", "standings"]
+
+log = logging.getLogger("batak.server")
+
+#: Limits of a tournament's settings.
+ROUNDS = (1, 10)
+DEALS = (1, 12)
+MAX_PLAYERS = 64
+#: How far ahead a tournament may be scheduled (seconds).
+AHEAD = 60 * 86400.0
+#: Tournaments not yet over that one account may have scheduled (operators: no limit).
+PER_ACCOUNT = 3
+
+
+def duplicate_rules(preset: str, deals: int) -> Rules:
+    """The preset's rules made fit for duplicate boards (see the module's text)."""
+    rules = Rules.preset(preset)
+    changes: dict[str, Any] = {"deals": deals, "target_score": None}
+    if rules.all_pass == "redeal":
+        changes["all_pass"] = "dealer_takes_min"
+        changes["redeal_dealer"] = "same"
+    if rules.tie == "extra_deal":
+        changes["tie"] = "last_deal_tricks"
+    if rules.king:
+        changes["king"] = False
+    return rules.replace(**changes)
+
+
+def _scores(sheet: list[Any]) -> list[list[int]]:
+    """Each scored deal's scores per seat (thrown-in deals skipped)."""
+    out = []
+    for row in sheet:
+        d = row if isinstance(row, dict) else row.to_dict()
+        if d.get("redeal") or d.get("scores") is None:
+            continue
+        out.append([int(x) for x in d["scores"]])
+    return out
+
+
+def standings(
+    doc: dict[str, Any], live: dict[str, list[list[int]]] | None = None
+) -> list[dict[str, Any]]:
+    """The standings of a tournament document: per registered player their matchpoints
+    (``mp``), deal scores summed (``score``), boards compared (``boards``) and ``rank``.
+    ``live``: the scores so far of tables still playing (by table id)."""
+    live = live or {}
+    players = {
+        p["id"]: {"player": p["id"], "name": p["name"], "mp": 0.0, "score": 0, "boards": 0}
+        for p in doc["players"]
+    }
+    by_round: dict[int, list[dict[str, Any]]] = {}
+    for t in doc["tables"]:
+        by_round.setdefault(t["round"], []).append(t)
+    for tables in by_round.values():
+        results = [(t, t.get("scores") or live.get(t["id"]) or []) for t in tables]
+        size = max((len(t["seats"]) for t in tables), default=0)
+        boards = max((len(r) for _, r in results), default=0)
+        for b in range(boards):
+            for s in range(size):
+                entries = [(t["seats"][s], r[b][s]) for t, r in results if len(r) > b]
+                for i, (pid, mine) in enumerate(entries):
+                    if pid not in players:
+                        continue
+                    p = players[pid]
+                    p["score"] += mine
+                    if len(entries) < 2:
+                        continue
+                    p["boards"] += 1
+                    for j, (_, theirs) in enumerate(entries):
+                        if j != i:
+                            p["mp"] += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+    rows = sorted(players.values(), key=lambda p: (-p["mp"], -p["score"], p["name"]))
+    rank = 0
+    last: tuple[float, int] | None = None
+    for i, p in enumerate(rows):
+        key = (p["mp"], p["score"])
+        if key != last:
+            rank = i + 1
+            last = key
+        p["rank"] = rank
+    return rows
+
+
+class Tournaments:
+    """The tournaments one hub runs."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.docs: dict[str, dict[str, Any]] = {}  # tournaments not yet over
+        self.by_table: dict[str, str] = {}  # table id -> tournament id
+        self.watchers: dict[str, set[Conn]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._timers: dict[str, asyncio.Task[None]] = {}
+
+    def handlers(self) -> dict[str, Callable[[Conn, dict[str, Any]], Awaitable[None]]]:
+        return {
+            "tourney_create": self.on_create,
+            "tourney_list": self.on_list,
+            "tourney": self.on_show,
+            "tourney_join": self.on_join,
+            "tourney_leave": self.on_leave,
+            "tourney_start": self.on_start,
+        }
+
+    # ------------------------------------------------------------------ life
+    async def start(self) -> None:
+        for doc in await self.hub.storage.live_tournaments():
+            self.docs[doc["id"]] = doc
+            for t in doc["tables"]:
+                self.by_table[t["id"]] = doc["id"]
+            if doc["status"] == "scheduled":
+                self._schedule(doc)
+            else:
+                self._spawn(self._catch_up(doc["id"]))
+
+    def stop(self) -> None:
+        for task in list(self._tasks) + list(self._timers.values()):
+            task.cancel()
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _lock(self, tid: str) -> asyncio.Lock:
+        return self._locks.setdefault(tid, asyncio.Lock())
+
+    def _schedule(self, doc: dict[str, Any]) -> None:
+        tid = doc["id"]
+
+        async def wait() -> None:
+            await asyncio.sleep(max(0.0, doc["start_at"] - time.time()))
+            self._timers.pop(tid, None)
+            await self._begin(tid)
+
+        old = self._timers.pop(tid, None)
+        if old is not None:
+            old.cancel()
+        self._timers[tid] = asyncio.get_running_loop().create_task(wait())
+
+    async def _save(self, doc: dict[str, Any]) -> None:
+        await self.hub.storage.save_tournament(
+            doc["id"], doc["status"], doc["start_at"], doc["created"], doc
+        )
+
+    async def _doc(self, tid: str) -> dict[str, Any]:
+        doc = self.docs.get(tid)
+        if doc is None and len(tid) <= 32:
+            doc = await self.hub.storage.tournament(tid)
+        if doc is None:
+            raise TableError("no_tourney", params={"tournament": tid})
+        return doc
+
+    # ------------------------------------------------------------------ what clients see
+    def _live_scores(self, doc: dict[str, Any]) -> dict[str, list[list[int]]]:
+        out = {}
+        for t in doc["tables"]:
+            table = self.hub.tables.get(t["id"])
+            if t.get("scores") is None and table is not None and table.match is not None:
+                out[t["id"]] = _scores(table.match.sheet)
+        return out
+
+    def public(self, doc: dict[str, Any], *, full: bool = True) -> dict[str, Any]:
+        out = {
+            k: doc[k]
+            for k in ("id", "name", "preset", "rounds", "deals", "start_at", "status", "round")
+        }
+        out["creator"] = doc["creator_name"]
+        out["players"] = len(doc["players"])
+        if full:
+            out["rules"] = doc["rules"]
+            out["registered"] = [{"id": p["id"], "name": p["name"]} for p in doc["players"]]
+            live = self._live_scores(doc)
+            tables = []
+            for t in doc["tables"]:
+                table = self.hub.tables.get(t["id"])
+                scores = t.get("scores") or live.get(t["id"]) or []
+                tables.append(
+                    {
+                        "id": t["id"],
+                        "round": t["round"],
+                        "number": t["number"],
+                        "names": t["names"],
+                        "players": t["seats"],
+                        "deals_played": len(scores),
+                        "totals": [sum(r[s] for r in scores) for s in range(len(t["names"]))],
+                        "over": t.get("scores") is not None,
+                        "record": f"/api/tables/{t['id']}/record",
+                        "status": table.status if table is not None else "over",
+                    }
+                )
+            out["tables"] = tables
+            out["standings"] = standings(doc, live)
+        return out
+
+    def _push(self, doc: dict[str, Any]) -> None:
+        conns = set(self.watchers.get(doc["id"], ()))
+        for p in doc["players"]:
+            conns |= self.hub.online.get(p["id"], set())
+        if not conns:
+            return
+        msg = {"type": "tourney", "tournament": self.public(doc)}
+        for c in conns:
+            c.send(msg)
+
+    # ------------------------------------------------------------------ messages
+    async def on_create(self, conn: Conn, msg: dict[str, Any]) -> None:
+        player = conn.player
+        assert player is not None
+        operator = bool(player.account) and player.account in self.hub.config.operators
+        if not player.account:
+            raise TableError("tourney_account")
+        mine = sum(1 for d in self.docs.values() if d["creator"] == player.id)
+        if not operator and mine >= PER_ACCOUNT:
+            raise TableError("tourney_quota", params={"limit": PER_ACCOUNT})
+        preset = msg.get("preset") or "standard"
+        if preset not in PRESETS:
+            raise TableError(
+                "bad_rules", "bad_preset", {"preset": preset, "presets": list(PRESETS)}
+            )
+        rounds = msg.get("rounds") or 3
+        deals = msg.get("deals") or 4
+        if not ROUNDS[0] <= rounds <= ROUNDS[1]:
+            raise TableError(
+                "bad_rules", "option_limit", {"name": "rounds", "low": ROUNDS[0], "high": ROUNDS[1]}
+            )
+        if not DEALS[0] <= deals <= DEALS[1]:
+            raise TableError(
+                "bad_rules", "option_limit", {"name": "deals", "low": DEALS[0], "high": DEALS[1]}
+            )
+        now = time.time()
+        start = msg.get("start")
+        start_at = now if start is None else float(start)
+        if start_at < now - 60 or start_at > now + AHEAD:
+            raise TableError("tourney_start_time", params={"days": int(AHEAD // 86400)})
+        try:
+            rules = duplicate_rules(preset, deals)
+        except (RulesError, TypeError, ValueError) as e:
+            raise TableError("bad_rules", params={"detail": str(e)}) from None
+        name = " ".join((msg.get("name") or "").split())[:40] or rules.name
+        tid = "T" + secrets.token_hex(6)
+        doc: dict[str, Any] = {
+            "id": tid,
+            "name": name,
+            "preset": preset,
+            "rules": rules.to_dict(),
+            "rounds": rounds,
+            "deals": deals,
+            "start_at": max(start_at, now),
+            "created": now,
+            "creator": player.id,
+            "creator_name": player.name,
+            "status": "scheduled",
+            "round": 0,
+            "bot_level": self.hub.config.bot_level,
+            "seed": secrets.randbits(63),
+            "players": [],
+            "tables": [],
+            "finished": None,
+        }
+        if msg.get("join") is not False:
+            doc["players"].append({"id": player.id, "name": player.name})
+        await self._save(doc)
+        self.docs[tid] = doc
+        self._schedule(doc)
+        self.watchers.setdefault(tid, set()).add(conn)
+        self._reply(conn, {"type": "tourney", "tournament": self.public(doc)}, msg)
+
+    def _reply(self, conn: Conn, out: dict[str, Any], msg: dict[str, Any]) -> None:
+        if msg.get("ref") is not None:
+            out["ref"] = msg["ref"]
+        conn.send(out)
+
+    async def on_list(self, conn: Conn, msg: dict[str, Any]) -> None:
+        docs = await self.hub.storage.tournaments()
+        docs = [self.docs.get(d["id"], d) for d in docs]
+        order = {"playing": 0, "scheduled": 1, "over": 2}
+        docs.sort(
+            key=lambda d: (
+                order.get(d["status"], 3),
+                d["start_at"] * (1 if d["status"] == "scheduled" else -1),
+            )
+        )
+        pid = conn.player.id if conn.player is not None else None
+        items = []
+        for d in docs[:100]:
+            item = self.public(d, full=False)
+            item["registered"] = any(p["id"] == pid for p in d["players"])
+            items.append(item)
+        self._reply(conn, {"type": "tourneys", "tournaments": items}, msg)
+
+    async def on_show(self, conn: Conn, msg: dict[str, Any]) -> None:
+        doc = await self._doc(msg["tournament"])
+        if doc["status"] != "over":
+            self.watchers.setdefault(doc["id"], set()).add(conn)
+        self._reply(conn, {"type": "tourney", "tournament": self.public(doc)}, msg)
+
+    async def on_join(self, conn: Conn, msg: dict[str, Any]) -> None:
+        player = conn.player
+        assert player is not None
+        doc = await self._doc(msg["tournament"])
+        async with self._lock(doc["id"]):
+            if doc["status"] != "scheduled":
+                raise TableError("tourney_started")
+            if not any(p["id"] == player.id for p in doc["players"]):
+                if len(doc["players"]) >= MAX_PLAYERS:
+                    raise TableError("tourney_full", params={"limit": MAX_PLAYERS})
+                doc["players"].append({"id": player.id, "name": player.name})
+                await self._save(doc)
+        self.watchers.setdefault(doc["id"], set()).add(conn)
+        self._reply(conn, {"type": "tourney", "tournament": self.public(doc)}, msg)
+        self._push(doc)
+
+    async def on_leave(self, conn: Conn, msg: dict[str, Any]) -> None:
+        player = conn.player
+        assert player is not None
+        doc = await self._doc(msg["tournament"])
+        async with self._lock(doc["id"]):
+            if doc["status"] != "scheduled":
+                raise TableError("tourney_started")
+            doc["players"] = [p for p in doc["players"] if p["id"] != player.id]
+            await self._save(doc)
+        self._reply(conn, {"type": "tourney", "tournament": self.public(doc)}, msg)
+        self._push(doc)
+
+    async def on_start(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """Its creator (or an operator) starts a scheduled tournament now."""
+        player = conn.player
+        assert player is not None
+        doc = await self._doc(msg["tournament"])
+        operator = bool(player.account) and player.account in self.hub.config.operators
+        if doc["creator"] != player.id and not operator:
+            raise TableError("tourney_not_creator")
+        if doc["status"] != "scheduled":
+            raise TableError("tourney_started")
+        timer = self._timers.pop(doc["id"], None)
+        if timer is not None:
+            timer.cancel()
+        await self._begin(doc["id"])
+        self._reply(conn, {"type": "ok", "tournament": doc["id"]}, msg)
+
+    # ------------------------------------------------------------------ rounds
+    async def _begin(self, tid: str) -> None:
+        doc = self.docs.get(tid)
+        if doc is None:
+            return
+        async with self._lock(tid):
+            if doc["status"] != "scheduled":
+                return
+            if not doc["players"]:  # nobody came: over, with no results
+                doc["status"] = "over"
+                doc["finished"] = time.time()
+                await self._save(doc)
+                self.docs.pop(tid, None)
+                return
+            doc["status"] = "playing"
+            await self._next_round(doc)
+        self._push(doc)
+
+    def _pairing(self, doc: dict[str, Any], size: int) -> list[list[str | None]]:
+        """The round's tables, each a list of player ids by seat (None: a bot)."""
+        r = doc["round"]  # the round about to be played (1-based)
+        ids = [p["id"] for p in doc["players"]]
+        if r == 1:
+            random.Random(doc["seed"]).shuffle(ids)
+        else:
+            ids = [p["player"] for p in standings(doc)]
+        count = max(2, math.ceil(len(ids) / size))
+        groups: list[list[str | None]] = []
+        for k in range(count):
+            group: list[str | None] = list(ids[k * size : (k + 1) * size])
+            group += [None] * (size - len(group))
+            # another seat number each round: rotate the group by the round
+            shift = (r - 1) % size
+            groups.append(group[shift:] + group[:shift])
+        return groups
+
+    async def _next_round(self, doc: dict[str, Any]) -> None:
+        doc["round"] += 1
+        r = doc["round"]
+        rules = Rules.from_dict(doc["rules"])
+        size = rules.players
+        rng = random.Random(f"{doc['seed']}:{r}")
+        seed = rng.getrandbits(63)
+        dealer = rng.randrange(size)
+        names = {p["id"]: p["name"] for p in doc["players"]}
+        made: list[tuple[Table, list[str | None]]] = []
+        for number, group in enumerate(self._pairing(doc, size), start=1):
+            table = await self.hub.new_table(
+                kind="public",
+                mode=None,
+                rules=rules,
+                options={
+                    "bots": True,
+                    "show_bots": True,
+                    "bot_level": doc["bot_level"],
+                    "tournament": doc["id"],
+                    "round": r,
+                    "number": number,
+                },
+                host=None,
+                seed=seed,
+                dealer=dealer,
+            )
+            seat_names = [
+                names[pid] if pid is not None else f"Bot {number}.{i + 1}"
+                for i, pid in enumerate(group)
+            ]
+            doc["tables"].append(
+                {
+                    "id": table.id,
+                    "round": r,
+                    "number": number,
+                    "seats": group,
+                    "names": seat_names,
+                    "scores": None,
+                }
+            )
+            self.by_table[table.id] = doc["id"]
+            made.append((table, group))
+        await self._save(doc)
+        for table, group in made:
+            await table.call(functools.partial(self._seat, table, group, dealer))
+            for seat, pid in enumerate(group):
+                if pid is None:
+                    continue
+                note = {
+                    "type": "tourney_table",
+                    "tournament": doc["id"],
+                    "round": r,
+                    "table": table.id,
+                    "seat": seat,
+                }
+                for c in list(self.hub.online.get(pid, ())):
+                    c.send(note)
+
+    async def _seat(self, table: Table, group: list[str | None], dealer: int) -> None:
+        """Inside the table's actor: sit everyone, start; people not there are held for a
+        while, then a bot plays for them until they come."""
+        opts = table.options
+        for seat, pid in enumerate(group):
+            if pid is None:
+                name = f"Bot {opts['number']}.{seat + 1}"
+                await table.emit(
+                    "sit", {"seat": seat, "player": None, "name": name, "bot": opts["bot_level"]}
+                )
+            else:
+                doc = self.docs[opts["tournament"]]
+                name = next(p["name"] for p in doc["players"] if p["id"] == pid)
+                await table.emit("sit", {"seat": seat, "player": pid, "name": name})
+        await table.emit(
+            "start", {"dealer": dealer, "first_dealer": table.rules.first_dealer}, status="playing"
+        )
+        for seat, pid in enumerate(group):
+            if pid is not None and not table.seats[seat].conns:
+                table._hold(seat)
+
+    # ------------------------------------------------------------------ results
+    def deal_over(self, table: Table) -> None:
+        """A deal ended at a tournament table: the live standings changed."""
+        tid = self.by_table.get(table.id)
+        doc = self.docs.get(tid or "")
+        if doc is not None:
+            self._push(doc)
+
+    def table_over(self, table: Table) -> None:
+        if table.id in self.by_table:
+            scores = _scores(table.match.sheet) if table.match is not None else None
+            self._spawn(self._table_done(table.id, scores))
+
+    async def _table_done(self, table_id: str, scores: list[list[int]] | None) -> None:
+        tid = self.by_table.get(table_id)
+        doc = self.docs.get(tid or "")
+        if doc is None:
+            return
+        async with self._lock(doc["id"]):
+            for t in doc["tables"]:
+                if t["id"] == table_id and t.get("scores") is None:
+                    t["scores"] = scores if scores is not None else await self._stored(table_id)
+            await self._advance(doc)
+        self._push(doc)
+
+    async def _stored(self, table_id: str) -> list[list[int]] | None:
+        stored = await self.hub.storage.table(table_id)
+        if stored is None or stored[0].record is None:
+            return None
+        return _scores(load_record_sheet(stored[0].record))
+
+    async def _catch_up(self, tid: str) -> None:
+        """After a restart: tables that finished while the tournament did not hear of it."""
+        doc = self.docs.get(tid)
+        if doc is None:
+            return
+        async with self._lock(tid):
+            for t in doc["tables"]:
+                if t.get("scores") is None and t["id"] not in self.hub.tables:
+                    t["scores"] = await self._stored(t["id"])
+            await self._advance(doc)
+
+    async def _advance(self, doc: dict[str, Any]) -> None:
+        """If every table of the round is over: the next round, or the end."""
+        current = [t for t in doc["tables"] if t["round"] == doc["round"]]
+        if not current or any(t.get("scores") is None for t in current):
+            await self._save(doc)
+            return
+        if doc["round"] < doc["rounds"]:
+            await self._next_round(doc)
+            return
+        doc["status"] = "over"
+        doc["finished"] = time.time()
+        doc["standings"] = standings(doc)
+        try:
+            await self._save(doc)
+        except StorageError:
+            doc["status"] = "playing"
+            raise
+        self.docs.pop(doc["id"], None)
+        self._push(doc)
+        self.watchers.pop(doc["id"], None)
+
+
+def load_record_sheet(record: dict[str, Any]) -> list[Any]:
+    """The score sheet of a stored record."""
+    import json
+
+    return list(load_record(json.dumps(record)).sheet)

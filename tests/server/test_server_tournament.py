@@ -1,0 +1,187 @@
+"""Duplicate tournaments and the story mode over real sockets (issue 13 items 4 and 5)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import ServerThread, fast_config
+
+from batak.server.client import Client, ServerError
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=20) as r:
+        return json.loads(r.read())
+
+
+def _first_legal(view: dict[str, Any]) -> str:
+    return str(view["legal_moves"][0])
+
+
+def test_a_duplicate_tournament_runs_to_the_end_and_its_standings_are_the_hand_computed_ones(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            a = Client(srv.url, name="Ayşe")
+            b = Client(srv.url, name="Berk")
+            c = Client(srv.url, name="Cem")
+            for x in (a, b, c):
+                await x.connect()
+            # a guest may not schedule one
+            with pytest.raises(ServerError) as e:
+                await b.tourney_create(rounds=2, deals=2)
+            assert e.value.code == "tourney_account"
+            await a.request({"type": "register", "username": "ayse", "password": "uzun-parola-1"})
+            start = int(time.time()) + 3600
+            t = await a.tourney_create(name="Kış kupası", rounds=2, deals=2, start=start)
+            tid = t["id"]
+            assert t["status"] == "scheduled" and t["players"] == 1
+            assert [p["name"] for p in t["registered"]] == ["Ayşe"]
+            await b.tourney_join(tid)
+            await c.tourney_join(tid)
+            await c.tourney_leave(tid)  # changed their mind
+            listed = await b.tourneys()
+            assert [x["id"] for x in listed] == [tid] and listed[0]["registered"]
+            with pytest.raises(ServerError) as e:
+                await b.tourney_start(tid)
+            assert e.value.code == "tourney_not_creator"
+            await a.tourney_start(tid)
+            with pytest.raises(ServerError) as e:
+                await c.tourney_join(tid)
+            assert e.value.code == "tourney_started"
+
+            async def play_rounds(x: Client) -> None:
+                for _ in range(2):
+                    note = await x.wait_for(lambda m: m.get("type") == "tourney_table", 60)
+                    st = await x.join(note["table"])
+                    assert st.seat == note["seat"]
+                    await x.play(note["table"], _first_legal, timeout=120)
+
+            await asyncio.gather(play_rounds(a), play_rounds(b))
+            final = await c.tourney(tid)
+            for _ in range(200):
+                if final["status"] == "over":
+                    break
+                await asyncio.sleep(0.1)
+                final = await c.tourney(tid)
+            assert final["status"] == "over"
+            return final
+
+        final = asyncio.run(main())
+    # every round had two tables (the second all bots, the par), both with the same deals
+    tables = final["tables"]
+    assert sorted((t["round"], t["number"]) for t in tables) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    records = {}
+    with ServerThread(fast_config(tmp_path)) as srv:  # the records outlive the server
+        for t in tables:
+            records[t["id"]] = _get(srv.http + t["record"])
+        again = _get(srv.http + f"/api/tournaments/{final['id']}")
+    for r in (1, 2):
+        one, two = (
+            records[t["id"]] for t in sorted(tables, key=lambda t: t["number"]) if t["round"] == r
+        )
+        assert [d["hands"] for d in one["deals"]] == [d["hands"] for d in two["deals"]]
+        assert [d["dealer"] for d in one["deals"]] == [d["dealer"] for d in two["deals"]]
+        assert len(one["deals"]) == 2
+    # the standings, computed here by hand from the game records: on each board a player earns
+    # 1 for each player at the same seat of the other table they beat, 1/2 for a tie
+    mine: dict[str, list[float]] = {}
+    for r in (1, 2):
+        rnd = [t for t in tables if t["round"] == r]
+        for board in range(2):
+            for seat in range(4):
+                entries = [
+                    (t["players"][seat], records[t["id"]]["deals"][board]["result"]["scores"][seat])
+                    for t in rnd
+                ]
+                (p, x), (q, y) = entries
+                for who, me, them in ((p, x, y), (q, y, x)):
+                    if who is None:
+                        continue
+                    row = mine.setdefault(who, [0.0, 0])
+                    row[0] += 1.0 if me > them else 0.5 if me == them else 0.0
+                    row[1] += me
+    got = {s["player"]: [s["mp"], s["score"]] for s in final["standings"]}
+    assert got == mine
+    assert len(got) == 2
+    ranked = sorted(got.items(), key=lambda kv: (-kv[1][0], -kv[1][1]))
+    assert final["standings"][0]["player"] == ranked[0][0]
+    assert again["status"] == "over" and again["standings"] == final["standings"]
+
+
+def _winning_deal() -> tuple[list[str], None]:
+    """Seat 0 holds all thirteen spades; the others share the rest, no hand worth 13."""
+    ranks = "A K Q J 10 9 8 7 6 5 4 3 2".split()
+    rest = [f"{r}{s}" for s in "HDC" for r in ranks]
+    hands = [" ".join(f"{r}S" for r in ranks)] + [" ".join(rest[i::3]) for i in range(3)]
+    return hands, None
+
+
+def _take_all(view: dict[str, Any]) -> str:
+    legal = [str(m) for m in view["legal_moves"]]
+    if view["phase"] == "bidding":
+        assert "bid 13" in legal
+        return "bid 13"
+    if "trump S" in legal:
+        return "trump S"
+    return legal[0]
+
+
+def test_the_story_mode_first_table_won_opens_the_next(tmp_path: Path) -> None:
+    """Winning is made certain, not lucky: a test hook (``hub.story.deal_hook``, an attribute of
+    the server process no client can reach) deals the player all thirteen spades four times; bid
+    13 with spades as koz, every trick is theirs whatever the characters do."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+        srv.hub.story.deal_hook = lambda stage: [_winning_deal()] * 4 if stage == 0 else None
+
+        async def main() -> None:
+            a = Client(srv.url, name="Ayşe", lang="tr")
+            other = Client(srv.url, name="Deniz")
+            await a.connect()
+            await other.connect()
+            story = await a.story()
+            assert story["cleared"] == 0 and len(story["stages"]) == 5
+            assert [s["open"] for s in story["stages"]] == [True] + [False] * 4
+            assert story["stages"][0]["name"] == "Köşe kahvesi"
+            names = {c["name"] for s in story["stages"] for c in s["characters"]}
+            assert len(names) == 10
+            styles = {c["style"] for s in story["stages"] for c in s["characters"]}
+            assert {"bold", "careful"} <= styles
+            with pytest.raises(ServerError) as e:
+                await a.story_play(1)
+            assert e.value.code == "story_locked"
+            st = await a.story_play(0)
+            assert st.seat == 0
+            seats = st.info["seats"]
+            assert [s["name"] for s in seats[1:]] == ["Hasan Amca", "Sevim Abla", "Çırak Cemil"]
+            assert seats[1]["bot"] == "story:hasan"
+            final = await a.play(st.id, _take_all, timeout=120)
+            assert final.over
+            assert final.view is not None and final.view["match"]["winners"] == [0]
+            msg = await a.wait_for(lambda m: m.get("type") == "story" and "result" in m, 30)
+            assert msg["result"] == {"stage": 0, "won": True, "score": 4 * 130}
+            assert msg["cleared"] == 1
+            story = await a.story()
+            assert [s["open"] for s in story["stages"]] == [True, True, False, False, False]
+            assert story["stages"][0]["won"] and story["stages"][0]["best"] == 520
+            st2 = await a.story_play(1)  # the next table is open now
+            assert [s["name"] for s in st2.info["seats"][1:]] == [
+                "Emekli Nuri",
+                "Derya",
+                "Sevim Abla",
+            ]
+            # progress is the player's own
+            with pytest.raises(ServerError) as e:
+                await other.story_play(1)
+            assert e.value.code == "story_locked"
+
+        asyncio.run(main())
