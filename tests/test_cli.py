@@ -519,3 +519,31 @@ def test_replay_with_review(
     code, out, err = run(monkeypatch, capsys, ["replay", str(path), "--review", "--lang", "en"])
     assert code == 0, err
     assert "Reviewing deal 1" in out and "with every hand in view" in out
+
+
+# ---------------------------------------------------------------------- the story mode
+def test_play_story_runs_a_table_and_saves_progress(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setenv("BATAK_DATA_DIR", str(tmp_path))
+    args = ["play", "--story", "--seed", "1", "--lang", "tr"]
+    code, out, err = run(monkeypatch, capsys, args, "1\n" * 3000)
+    assert code == 0, err
+    assert "Hikâye modu: köşe kahvesinden şehir finaline" in out
+    assert "Hasan Amca: temkinli ihaleci" in out and "Sevim Abla: gözü kara ihaleci" in out
+    assert "Bilgisayar 1" not in out  # the characters' names, not "Computer 1"
+    assert "Oyun bitti." in out
+    saved = json.loads((tmp_path / "story.json").read_text(encoding="utf-8"))
+    assert saved["stages"][0]["plays"] == 1
+    assert saved["stages"][0]["best"] is not None
+    won = "kazandın" in out
+    assert saved["cleared"] == int(won)
+    # a locked table is refused; after a win (saved progress), the next table is played
+    code, out, err = run(monkeypatch, capsys, ["play", "--story", "3", "--lang", "en"], "")
+    assert code == 2 and "table 3 is not open yet" in err + out
+    saved["cleared"] = 1
+    (tmp_path / "story.json").write_text(json.dumps(saved), encoding="utf-8")
+    code, out, err = run(monkeypatch, capsys, ["play", "--story", "--lang", "en"], "quit\n\n")
+    assert code == 0, err
+    assert " ✓ 1. ☕ The corner café" in out
+    assert "The tea garden in the park" in out and "Emekli Nuri: a careful bidder" in out

@@ -120,7 +120,7 @@ def test_a_duplicate_tournament_runs_to_the_end_and_its_standings_are_the_hand_c
 
 def _winning_deal() -> tuple[list[str], None]:
     """Seat 0 holds all thirteen spades; the others share the rest, no hand worth 13."""
-    ranks = "A K Q J 10 9 8 7 6 5 4 3 2".split()
+    ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
     rest = [f"{r}{s}" for s in "HDC" for r in ranks]
     hands = [" ".join(f"{r}S" for r in ranks)] + [" ".join(rest[i::3]) for i in range(3)]
     return hands, None

@@ -31,6 +31,7 @@ from .parser import Parser
 from .play import cmd_play
 from .replay import cmd_replay
 from .rules import cmd_rules
+from .story import cmd_story
 from .serve import add_serve_parser, run_serve
 from .text import t
 
@@ -66,6 +67,15 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     play.add_argument("--load", default=None, metavar="FILE", help=t("help_load", lang))
     play.add_argument("--save", default=None, metavar="FILE", help=t("help_save", lang))
     play.add_argument("--level", default="medium", metavar="LEVEL", help=t("help_level", lang))
+    play.add_argument(  # the story mode (issue 13 item 5)
+        "--story",
+        nargs="?",
+        type=int,
+        const=0,
+        default=None,
+        metavar="N",
+        help=t("help_story", lang),
+    )
 
     replay = sub.add_parser(
         "replay", help=t("help_replay", lang), description=t("help_replay", lang)
@@ -120,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     con = Console(sys.stdout, sys.stdin)
     try:
         if args.command == "play":
+            if args.story is not None:
+                return cmd_story(args, con, lang)
             return cmd_play(args, con, lang)
         if args.command == "replay":
             return cmd_replay(args, con, lang)
