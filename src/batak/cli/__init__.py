@@ -31,8 +31,8 @@ from .parser import Parser
 from .play import cmd_play
 from .replay import cmd_replay
 from .rules import cmd_rules
-from .story import cmd_story
 from .serve import add_serve_parser, run_serve
+from .story import cmd_story
 from .text import t
 
 __all__ = ["build_parser", "main"]
