@@ -566,7 +566,10 @@ def test_every_text_the_client_uses_exists_in_every_language(server: ServerProce
     assert data["names"]["en"] == "English" and data["names"]["tr"] == "Türkçe"
     texts = data["texts"]
     assert all(set(v) == set(data["langs"]) and all(v.values()) for v in texts.values())
-    scripts = "".join((STATIC / f).read_text(encoding="utf-8") for f in ("app.js", "cards.js"))
+    scripts = "".join(
+        (STATIC / f).read_text(encoding="utf-8")
+        for f in ("app.js", "cards.js", "tournament.js", "story.js")
+    )
     used = set(re.findall(r"\bt\(\s*\"(\w+)\"(?!\s*\+)", scripts))
     missing = used - set(texts)
     assert not missing, missing

@@ -3,6 +3,8 @@
 // the server, which asks the engine.
 import { NAMES, TEXT, initialLang, lang, nextLang, pick, setLang, t } from "./i18n.js";
 import { SYMBOL, backSVG, cardLabel, cardName, cardSVG, sortHand, suitOf } from "./cards.js";
+import * as tourney from "./tournament.js";
+import * as story from "./story.js";
 
 // ------------------------------------------------------------------ state
 const S = {
@@ -71,7 +73,7 @@ function route() {
   if (p === "/rules") return { page: "rules" };
   if ((m = p.match(/^\/rules\/([\w-]+)$/))) return { page: "rules", preset: m[1] };
   if (p === "/") return { page: "lobby" };
-  return { page: "missing" };
+  return tourney.route(p) || story.route(p) || { page: "missing" };
 }
 
 function go(path, replace = false) {
@@ -92,6 +94,7 @@ function onRoute() {
     if (S.online) send({ type: "join", code: r.code, ref: "invite" });
   }
   if (r.page === "lobby" && S.online) lobbyRequests();
+  if (S.online) featureRequests(r);
   if (r.page === "rules" || r.page === "lobby") loadCatalog();
   render();
 }
@@ -230,6 +233,8 @@ function onMessage(m) {
     case "stats": S.stats = m.stats; renderAccount(); return;
     case "mytables": S.mytables = m.tables; renderMyTables(); return;
     case "leaderboard": S.leaderboard = m.players; renderAccount(); return;
+    case "tourneys": case "tourney": case "tourney_table": return tourney.onMessage(CTX, m);
+    case "story": return story.onMessage(CTX, m);
     case "account":
       S.player.account = m.username;
       notify(t("registered", { name: m.username }));
@@ -261,7 +266,20 @@ function onWelcome(m) {
   if (r.page === "table") joinTable(r.id);
   else if (r.page === "join") send({ type: "join", code: r.code, ref: "invite" });
   else if (r.page === "lobby") lobbyRequests();
+  featureRequests(r);
+  send({ type: "story" }); // the characters' portraits at story tables
   render();
+}
+
+// Tournaments and the story mode (issue 13): their own modules, given what they need.
+const CTX = {
+  send, go, esc, notify, route, app,
+  player: () => S.player,
+  presets: () => S.welcome && S.welcome.presets,
+};
+
+function featureRequests(r) {
+  if (r.page === "tournaments" || r.page === "tournament") tourney.request(CTX, r);
 }
 
 function lobbyRequests() {
@@ -454,6 +472,8 @@ function playMove(move) {
 }
 
 const ACTIONS = {
+  ...tourney.actions(CTX),
+  ...story.actions(CTX),
   lang() {
     setLang(nextLang());
     reconnect(); // the server's own texts (refusals, hints) follow the hello's language
@@ -607,6 +627,8 @@ function render() {
   else if (r.page === "table") renderTable(true);
   else if (r.page === "join") app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`;
   else if (r.page === "rules") renderRules(r.preset);
+  else if (r.page === "tournaments" || r.page === "tournament") tourney.render(CTX, r);
+  else if (r.page === "story") story.render(CTX);
   else app().innerHTML = `<p class="center">${esc(t("no_such_page"))} <a href="/" data-action="nav" data-href="/">${esc(t("back_to_lobby"))}</a></p>`;
 }
 
@@ -678,7 +700,9 @@ function renderLobby() {
       <label class="check"><input type="checkbox" id="watch-input"> ${esc(t("watch_only"))}</label>
       <h2>${esc(t("public_tables"))} <button class="small" data-action="refreshLobby">${esc(t("refresh"))}</button></h2>
       <div id="lobby-tables"></div>
-      <p><a href="/rules" data-action="nav" data-href="/rules">${esc(t("rules_title"))}</a></p>
+      <p><a href="/rules" data-action="nav" data-href="/rules">${esc(t("rules_title"))}</a>
+        · <a href="/tournaments" data-action="nav" data-href="/tournaments" data-testid="link-tournaments">${esc(t("tournaments"))}</a>
+        · <a href="/story" data-action="nav" data-href="/story" data-testid="link-story">${esc(t("story_title"))}</a></p>
     </section>
   </div>`;
   renderCreateOptions();
@@ -943,7 +967,7 @@ function seatHTML(seat) {
   const bubble = T.bubbles[seat] && T.bubbles[seat].until > Date.now() ? `<span class="bubble">${esc(T.bubbles[seat].text)}</span>` : "";
   const count = v && seat !== T.you && !(v.exposed && v.exposed.seat === seat) ? `<span class="count" title="${v.hand_sizes[seat]}">${backSVG()}<b>${v.hand_sizes[seat]}</b></span>` : "";
   return `<div class="seat pos-${position(seat)}${toMove ? " to-move" : ""}" data-seat="${seat}" data-testid="seat-${position(seat)}">
-    <div class="who">${count}<span class="name">${esc(s.name || (s.bot ? t("bot") : t("empty_seat")))}</span>${bubble}</div>
+    <div class="who">${count}${story.portrait(s.bot, esc)}<span class="name">${esc(s.name || (s.bot ? t("bot") : t("empty_seat")))}</span>${bubble}</div>
     <div class="labels">${labels.map((l) => `<span class="tag">${esc(l)}</span>`).join("")}</div>
     <div class="tricks">${tricks}${said ? ` <span class="said">${said}</span>` : ""}</div>
     <div class="clock" data-clock-seat="${seat}">${clockHTML(left, bank, decision)}</div>

@@ -1,0 +1,146 @@
+// Duplicate tournaments (issue 13 item 4): the list, scheduling one, registering, and a
+// tournament's rounds, tables and live standings. The server pairs, seats and scores; this
+// module only shows what the "tourneys" and "tourney" messages say (docs/protocol.md).
+import { lang, t } from "./i18n.js";
+
+const TS = { list: null, current: null };
+
+export function route(p) {
+  let m;
+  if (p === "/tournaments") return { page: "tournaments" };
+  if ((m = p.match(/^\/tournaments\/([\w-]+)$/))) return { page: "tournament", id: m[1] };
+  return null;
+}
+
+export function request(ctx, r) {
+  if (r.page === "tournaments") ctx.send({ type: "tourney_list" });
+  if (r.page === "tournament") ctx.send({ type: "tourney", tournament: r.id, ref: "tourney" });
+}
+
+export function onMessage(ctx, m) {
+  const r = ctx.route();
+  if (m.type === "tourneys") {
+    TS.list = m.tournaments;
+    if (r.page === "tournaments") render(ctx, r);
+  } else if (m.type === "tourney") {
+    TS.current = m.tournament;
+    if (m.ref === "tourney_create") return ctx.go(`/tournaments/${m.tournament.id}`);
+    if (r.page === "tournament" && r.id === m.tournament.id) render(ctx, r);
+    if (r.page === "tournaments") ctx.send({ type: "tourney_list" });
+  } else if (m.type === "tourney_table") {
+    ctx.notify(t("tourney_your_table", { round: m.round }));
+    ctx.go(`/table/${m.table}`);
+  }
+}
+
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString(lang() === "tr" ? "tr-TR" : "en-GB",
+    { dateStyle: "medium", timeStyle: "short" });
+}
+
+function statusText(s) {
+  return t("tourney_status_" + s);
+}
+
+function points(x) {
+  return lang() === "tr" ? String(x).replace(".", ",") : String(x);
+}
+
+export function render(ctx, r) {
+  const { esc } = ctx;
+  if (r.page === "tournaments") return renderList(ctx);
+  const d = TS.current && TS.current.id === r.id ? TS.current : null;
+  if (!d) {
+    ctx.app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`;
+    return;
+  }
+  const me = ctx.player();
+  const registered = me && d.registered.some((p) => p.id === me.id);
+  let buttons = "";
+  if (d.status === "scheduled" && me) {
+    buttons += registered
+      ? `<button data-action="tourneyLeave" data-id="${esc(d.id)}" data-testid="tourney-leave">${esc(t("tourney_unregister"))}</button>`
+      : `<button class="primary" data-action="tourneyJoin" data-id="${esc(d.id)}" data-testid="tourney-join">${esc(t("tourney_register"))}</button>`;
+    if (me.account && d.creator === me.name) {
+      buttons += ` <button data-action="tourneyStart" data-id="${esc(d.id)}" data-testid="tourney-start">${esc(t("tourney_start_now"))}</button>`;
+    }
+  }
+  const rounds = [];
+  for (let n = 1; n <= d.round; n++) {
+    const tables = d.tables.filter((x) => x.round === n);
+    rounds.push(`<h3>${esc(t("tourney_round_n", { n, of: d.rounds }))}</h3>
+      <ul class="plain tourney-tables">${tables.map((x) => `<li><b>${esc(t("tourney_table_n", { n: x.number }))}</b>
+        <span>${x.names.map((name, i) => `${esc(name)} <span class="num">${x.totals[i]}</span>`).join(" · ")}</span>
+        <span class="help">${esc(t("tourney_deals_played", { n: x.deals_played, of: d.deals }))}</span>
+        ${x.over ? `<a href="${esc(x.record)}" download>${esc(t("tourney_record"))}</a>`
+          : `<a href="/table/${esc(x.id)}" data-action="nav" data-href="/table/${esc(x.id)}">${esc(t("tourney_watch"))}</a>`}</li>`).join("")}</ul>`);
+  }
+  const standings = d.standings.length ? `<table class="stats" data-testid="tourney-standings">
+      <thead><tr><th>${esc(t("tourney_rank"))}</th><th>${esc(t("tourney_player"))}</th><th class="num">${esc(t("tourney_mp"))}</th><th class="num">${esc(t("tourney_score"))}</th><th class="num">${esc(t("tourney_boards"))}</th></tr></thead>
+      <tbody>${d.standings.map((s) => `<tr${me && s.player === me.id ? ` class="me"` : ""}><td>${s.rank}</td><td>${esc(s.name)}</td><td class="num">${esc(points(s.mp))}</td><td class="num">${s.score}</td><td class="num">${s.boards}</td></tr>`).join("")}</tbody>
+    </table>` : `<p class="help">${esc(t("tourney_nobody"))}</p>`;
+  ctx.app().innerHTML = `<div class="lobby tourney">
+    <section class="card-box">
+      <p><a href="/tournaments" data-action="nav" data-href="/tournaments">← ${esc(t("tournaments"))}</a></p>
+      <h2 data-testid="tourney-name">${esc(d.name)}</h2>
+      <p><span class="tag">${esc(statusText(d.status))}</span> ${esc(t("tourney_summary", { preset: d.preset, rounds: d.rounds, deals: d.deals, players: d.players }))}</p>
+      <p class="help">${esc(t("tourney_starts", { when: when(d.start_at), by: d.creator }))}</p>
+      <p class="help">${esc(t("tourney_duplicate_help"))}</p>
+      <p>${buttons}</p>
+    </section>
+    <section class="card-box">
+      <h2>${esc(t("tourney_standings"))}</h2>
+      ${standings}
+      ${rounds.join("")}
+    </section>
+  </div>`;
+}
+
+function renderList(ctx) {
+  const { esc } = ctx;
+  const me = ctx.player();
+  const list = TS.list || [];
+  const presets = (ctx.presets() || ["standard"]);
+  const soon = new Date(Date.now() + 3600 * 1000);
+  soon.setMinutes(0, 0, 0);
+  const local = new Date(soon.getTime() - soon.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+  const form = me && me.account ? `<form id="tourney-form" data-action="tourneyCreate">
+      <label>${esc(t("tourney_name"))}<input name="name" maxlength="40"></label>
+      <div class="grid2">
+        <label>${esc(t("preset"))}<select name="preset">${presets.map((p) => `<option value="${esc(p)}">${esc(p)}</option>`).join("")}</select></label>
+        <label>${esc(t("tourney_rounds"))}<input name="rounds" type="number" min="1" max="10" value="3"></label>
+        <label>${esc(t("tourney_deals"))}<input name="deals" type="number" min="1" max="12" value="4"></label>
+        <label>${esc(t("tourney_start_at"))}<input name="start" type="datetime-local" value="${local}"></label>
+      </div>
+      <button type="submit" class="primary" data-testid="tourney-create">${esc(t("tourney_schedule"))}</button>
+    </form>` : `<p class="help">${esc(t("tourney_need_account"))}</p>`;
+  ctx.app().innerHTML = `<div class="lobby tourney">
+    <section class="card-box">
+      <p><a href="/" data-action="nav" data-href="/">← ${esc(t("back_to_lobby"))}</a></p>
+      <h2>${esc(t("tournaments"))}</h2>
+      <p class="help">${esc(t("tourney_duplicate_help"))}</p>
+      ${list.length ? `<ul class="plain tables" data-testid="tourney-list">${list.map((d) => `<li><span><b>${esc(d.name)}</b> · ${esc(statusText(d.status))} · ${esc(when(d.start_at))} · ${esc(t("tourney_players_n", { n: d.players }))}${d.registered ? " · " + esc(t("tourney_you_are_in")) : ""}</span>
+        <button data-action="nav" data-href="/tournaments/${esc(d.id)}">${esc(t("tourney_open"))}</button></li>`).join("")}</ul>`
+        : `<p class="help">${esc(t("tourney_none"))}</p>`}
+    </section>
+    <section class="card-box">
+      <h2>${esc(t("tourney_create_title"))}</h2>
+      ${form}
+    </section>
+  </div>`;
+}
+
+export function actions(ctx) {
+  return {
+    tourneyCreate(form) {
+      const start = form.start.value ? Math.round(new Date(form.start.value).getTime() / 1000) : null;
+      const msg = { type: "tourney_create", preset: form.preset.value, rounds: Number(form.rounds.value), deals: Number(form.deals.value), ref: "tourney_create" };
+      if (form.name.value.trim()) msg.name = form.name.value.trim();
+      if (start) msg.start = Math.max(start, Math.floor(Date.now() / 1000));
+      ctx.send(msg);
+    },
+    tourneyJoin(el) { ctx.send({ type: "tourney_join", tournament: el.dataset.id }); },
+    tourneyLeave(el) { ctx.send({ type: "tourney_leave", tournament: el.dataset.id }); },
+    tourneyStart(el) { ctx.send({ type: "tourney_start", tournament: el.dataset.id }); },
+  };
+}
