@@ -70,6 +70,9 @@ def add_serve_parser(
         help=h("help_bot_delay", d.bot_delay),
     )
     b.add_argument("--hide-bots", action="store_true", help=h("help_hide_bots"))
+    b.add_argument(  # tournaments (issue 13 item 4)
+        "--operator", action="append", default=[], metavar="USERNAME", help=h("help_operator")
+    )
     r = p.add_argument_group(h("group_rooms"))
     for flag, code, metavar, value in (
         ("--abandon-minutes", "help_abandon_minutes", "MIN", d.abandon_seconds / 60),
@@ -129,6 +132,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         deal_pause=args.deal_pause,
         bot_level=args.bot_level,
         hide_bots=args.hide_bots,
+        operators=tuple(args.operator),
         allowed_origins=tuple(args.allow_origin),
         public_url=args.public_url,
         abandon_seconds=args.abandon_minutes * 60,
