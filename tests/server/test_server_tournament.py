@@ -6,13 +6,27 @@ import asyncio
 import json
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ServerThread, fast_config
+from harness import ServerThread, fast_config, postgres_database
 
 from batak.server.client import Client, ServerError
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """None (SQLite in the test's folder) or a fresh PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        yield None
+        return
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    with pg as url:
+        yield url
 
 
 def _get(url: str) -> Any:
@@ -25,10 +39,11 @@ def _first_legal(view: dict[str, Any]) -> str:
 
 
 def test_a_duplicate_tournament_runs_to_the_end_and_its_standings_are_the_hand_computed_ones(
-    tmp_path: Path,
+    tmp_path: Path, database: str | None
 ) -> None:
     pytest.importorskip("argon2")
-    with ServerThread(fast_config(tmp_path)) as srv:
+    config = fast_config(tmp_path, database=database)
+    with ServerThread(config) as srv:
 
         async def main() -> None:
             a = Client(srv.url, name="Ayşe")
@@ -81,7 +96,7 @@ def test_a_duplicate_tournament_runs_to_the_end_and_its_standings_are_the_hand_c
     tables = final["tables"]
     assert sorted((t["round"], t["number"]) for t in tables) == [(1, 1), (1, 2), (2, 1), (2, 2)]
     records = {}
-    with ServerThread(fast_config(tmp_path)) as srv:  # the records outlive the server
+    with ServerThread(config) as srv:  # the records outlive the server
         for t in tables:
             records[t["id"]] = _get(srv.http + t["record"])
         again = _get(srv.http + f"/api/tournaments/{final['id']}")
@@ -136,11 +151,13 @@ def _take_all(view: dict[str, Any]) -> str:
     return legal[0]
 
 
-def test_the_story_mode_first_table_won_opens_the_next(tmp_path: Path) -> None:
+def test_the_story_mode_first_table_won_opens_the_next(
+    tmp_path: Path, database: str | None
+) -> None:
     """Winning is made certain, not lucky: a test hook (``hub.story.deal_hook``, an attribute of
     the server process no client can reach) deals the player all thirteen spades four times; bid
     13 with spades as koz, every trick is theirs whatever the characters do."""
-    with ServerThread(fast_config(tmp_path)) as srv:
+    with ServerThread(fast_config(tmp_path, database=database)) as srv:
         srv.hub.story.deal_hook = lambda stage: [_winning_deal()] * 4 if stage == 0 else None
 
         async def main() -> None:
@@ -185,3 +202,62 @@ def test_the_story_mode_first_table_won_opens_the_next(tmp_path: Path) -> None:
             assert e.value.code == "story_locked"
 
         asyncio.run(main())
+
+
+def test_a_story_table_a_bot_played_for_you_is_not_won(tmp_path: Path) -> None:
+    """Leave the table at once: a bot plays your seat (holding all the spades, as above). Even
+    if it finishes first, the table is not won: it counts only when you play it yourself."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+        srv.hub.story.deal_hook = lambda stage: [_winning_deal()] * 4
+
+        async def main() -> None:
+            a = Client(srv.url, name="Ayşe")
+            await a.connect()
+            st = await a.story_play(0)
+            await a.leave(st.id)
+            msg = await a.wait_for(lambda m: m.get("type") == "story" and "result" in m, 120)
+            assert msg["result"]["won"] is False and msg["cleared"] == 0
+            story = await a.story()
+            assert story["stages"][0]["plays"] == 1 and story["stages"][0]["wins"] == 0
+            assert [s["open"] for s in story["stages"]] == [True] + [False] * 4
+
+        asyncio.run(main())
+
+
+def test_a_scheduled_tournament_survives_a_restart_and_starts_by_itself(tmp_path: Path) -> None:
+    pytest.importorskip("argon2")
+    config = fast_config(tmp_path)
+
+    async def schedule() -> tuple[str, str]:
+        a = Client(srv.url, name="Ayşe")
+        await a.connect()
+        await a.request({"type": "register", "username": "ayse", "password": "uzun-parola-1"})
+        t = await a.tourney_create(name="Bahar", rounds=1, deals=1, start=int(time.time()) + 4)
+        token = a.token
+        await a.close()
+        assert token is not None
+        return t["id"], token
+
+    with ServerThread(config) as srv:
+        tid, token = asyncio.run(schedule())
+    with ServerThread(config) as srv:
+
+        async def after() -> dict[str, Any]:
+            a = Client(srv.url, token=token)
+            await a.connect()
+            t = await a.tourney(tid)
+            assert t["status"] == "scheduled" and [p["name"] for p in t["registered"]] == ["Ayşe"]
+            note = await a.wait_for(lambda m: m.get("type") == "tourney_table", 60)
+            await a.join(note["table"])
+            await a.leave(note["table"])  # a bot plays the seat
+            for _ in range(600):
+                t = await a.tourney(tid)
+                if t["status"] == "over":
+                    break
+                await asyncio.sleep(0.1)
+            return t
+
+        t = asyncio.run(after())
+    assert t["status"] == "over" and t["round"] == 1
+    assert [s["name"] for s in t["standings"]] == ["Ayşe"]
+    assert all(x["over"] and x["deals_played"] == 1 for x in t["tables"])

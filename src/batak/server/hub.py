@@ -271,6 +271,7 @@ class Hub:
     async def disconnect(self, conn: Conn) -> None:
         """The connection is gone."""
         self._set_player(conn, None, None)
+        self.tournaments.forget(conn)
         await self._leave_tables(conn)
 
     async def _leave_tables(self, conn: Conn) -> None:

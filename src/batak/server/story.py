@@ -124,7 +124,10 @@ class Story:
         seat = table.seat_of(pid)
         if seat is None:
             return
-        won = seat in table.match.winners
+        # a win counts only if the player made their own decisions (a bot that played for
+        # them while they were away does not win them the table; a late move that timed out
+        # does not matter)
+        won = seat in table.match.winners and table.bot_moves[seat] == 0
         score = table.match.totals[seat]
         task = asyncio.get_running_loop().create_task(self._record(pid, stage, won, score))
         self._tasks.add(task)

@@ -164,6 +164,7 @@ class Table:
         self.others_came = False  # anyone but the host ever sat or watched here
         self.admitted: set[str] = set()  # players who came with the code (or were seated)
         self.scripted_deals: list[DealCards] = []  # the story mode's test hook (not stored)
+        self.bot_moves = [0] * n  # moves a bot made for a person who was away, by seat
 
     # ------------------------------------------------------------------ the actor
     def start_actor(self) -> None:
@@ -298,6 +299,8 @@ class Table:
             seat_no = data["seat"]
             games = len(match.games)
             match.play(data["move"], seat_no)
+            if data.get("by") == "bot" and self.seats[seat_no].player is not None:
+                self.bot_moves[seat_no] += 1
             if data.get("id"):
                 ids = self.move_ids[seat_no]
                 ids[data["id"]] = version

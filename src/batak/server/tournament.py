@@ -240,6 +240,11 @@ class Tournaments:
             out["standings"] = standings(doc, live)
         return out
 
+    def forget(self, conn: Conn) -> None:
+        """A connection closed: it watches nothing any more."""
+        for conns in self.watchers.values():
+            conns.discard(conn)
+
     def _push(self, doc: dict[str, Any]) -> None:
         conns = set(self.watchers.get(doc["id"], ()))
         for p in doc["players"]:
