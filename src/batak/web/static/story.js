@@ -29,7 +29,9 @@ export function onMessage(ctx, m) {
   ST.data = m;
   if (m.result) {
     const stage = m.stages[m.result.stage];
-    ctx.notify(t(m.result.won ? "story_won_note" : "story_lost_note", { name: stage.name, score: m.result.score }));
+    const last = m.result.stage === m.stages.length - 1;
+    const key = !m.result.won ? "story_lost_note" : last ? "story_champion_note" : "story_won_note";
+    ctx.notify(t(key, { name: stage.name, score: m.result.score }));
   }
   const r = ctx.route();
   if (r.page === "story") render(ctx);
