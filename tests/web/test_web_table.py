@@ -211,9 +211,14 @@ def test_the_score_sheet_shows_each_deals_tricks_and_result(
         assert sum(row["tricks"]) == 13
         won = row["tricks"][row["bidder"]]
         made = won >= row["bid"]
-        word = {("en", True): "made", ("en", False): "down", ("tr", True): "çıktı"}.get(
-            (lang, made), "battı"
-        )
+        mine = row["bidder"] == page.evaluate("() => window.batak.state.table.you")
+        # Turkish speaks to you when the contract was yours ("battın"), of the bidder otherwise
+        word = {
+            ("en", True): "made",
+            ("en", False): "down",
+            ("tr", True): "çıkardın" if mine else "çıktı",
+            ("tr", False): "battın" if mine else "battı",
+        }[(lang, made)]
         expect(sheet.get_by_test_id("sheet-result")).to_have_text(f"{word} {won}/{row['bid']}")
         # the contract names the koz as a suit symbol
         expect(sheet.locator("tbody tr td").nth(1)).to_contain_text(re.compile("[♠♥♦♣]"))
