@@ -26,6 +26,7 @@ from ..match import Match, first_dealer
 from ..moves import parse_move
 from ..record import dump_match
 from ..rules import Rules
+from . import chips
 from .bots import ServerBot, make_bot
 from .clock import Clock
 from .config import ServerConfig
@@ -163,6 +164,8 @@ class Table:
         self.address = ""  # the network address its host made it from (room quotas)
         self.others_came = False  # anyone but the host ever sat or watched here
         self.admitted: set[str] = set()  # players who came with the code (or were seated)
+        self.stake = int(row.options.get("stake") or 0)  # chips each person puts in (issue 12)
+        self.payout: dict[str, Any] | None = None  # the staked match's settlement, once paid
 
     # ------------------------------------------------------------------ the actor
     def start_actor(self) -> None:
@@ -364,12 +367,16 @@ class Table:
         *,
         before: Callable[[int], None] | None = None,
         status: str | None = None,
+        also: Callable[[Any], Any] | None = None,
     ) -> int:
-        """Store, apply, and send one event. Nothing changes if storing fails."""
+        """Store, apply, and send one event. Nothing changes if storing fails (nor what
+        ``also`` wrote in the same transaction: a staked table's buy-in)."""
         version = self.version + 1
-        await self.storage.append_events(
-            self.id, [EventRow(version, kind, data, time.time())], status
-        )
+        rows = [EventRow(version, kind, data, time.time())]
+        if also is None:
+            await self.storage.append_events(self.id, rows, status)
+        else:
+            await self.storage.append_events(self.id, rows, status, also)
         ev = self.apply(version, kind, data)
         self.last_activity = self.clock.now()
         if before is not None:
@@ -386,6 +393,7 @@ class Table:
         views = self.event_views({seat for _, seat in subs}) if kind in STATE_EVENTS else {}
         seats = self.seats_info() if kind in ("sit", "stand", "away", "back", "start") else None
         clock = self.clock_info()
+        chips_info = self.chips_info() if self.stake and kind in ("start", "stand") else None
         texts: dict[int | None, str] = {}
         for conn, seat in subs:
             text = texts.get(seat)
@@ -403,6 +411,8 @@ class Table:
                     msg["status"] = self.status
                 if seats is not None:
                     msg["seats"] = seats
+                if chips_info is not None:
+                    msg["chips"] = chips_info
                 text = texts[seat] = dumps(msg)
             conn.send_text(text)
 
@@ -482,6 +492,7 @@ class Table:
             "options": self.options,
             "seats": self.seats_info(),
             "invite": f"{self.config.base_url}/join/{self.code}",
+            **({"chips": self.chips_info()} if self.stake else {}),
         }
 
     def summary(self) -> dict[str, Any]:
@@ -495,6 +506,8 @@ class Table:
             "seats": [s.name or None for s in self.seats],
             "free": sum(1 for s in self.seats if s.empty),
             "deal": len(self.match.games) if self.match else 0,
+            "stake": self.stake,
+            **({"kasa": self.kasa_shown()} if self.salon_kasa else {}),
         }
 
     def sync_message(self, seat: int | None, since: int | None) -> dict[str, Any]:
@@ -563,6 +576,8 @@ class Table:
                 target = free[0]
             else:
                 raise TableError("full")
+            if self.stake:
+                await self.hub.chips_can_sit(conn.player, self.stake)
             sit: dict[str, Any] = {"seat": target, "player": pid, "name": conn.player.name}
             if conn.player.bot_account:
                 sit["bot_account"] = True
@@ -722,7 +737,85 @@ class Table:
         if self._fill_task is not None:
             self._fill_task.cancel()
             self._fill_task = None
+        buyin = None
+        if self.stake:
+            if not await self._stakes_covered():
+                return
+            data = self._start_data() | {"stake": self.stake, "payers": self.payers()}
+            buyin = self.hub.chips.buyin(self.id, self.stake, self.payers())
+            await self.emit("start", data, status="playing", also=buyin)
+            return
         await self.emit("start", self._start_data(), status="playing")
+
+    # ------------------------------------------------------------------ chips (issue 12)
+    def payers(self) -> dict[int, str]:
+        """The seats whose person puts the stake in (house bots put nothing in)."""
+        return {i: s.player for i, s in enumerate(self.seats) if s.player is not None}
+
+    async def _stakes_covered(self) -> bool:
+        """Before a staked start: a person whose balance no longer covers the stake (spent at
+        another table meanwhile) is stood up, and the table waits for the seat to fill."""
+        short = []
+        for seat, pid in self.payers().items():
+            if await self.hub.chips.balance(pid) < self.stake:
+                short.append(seat)
+        for seat in short:
+            await self.emit("stand", {"seat": seat, "reason": "stake"})
+        if short and self.kind == "private":
+            raise TableError("stake_short", params={"stake": self.stake})
+        if short:
+            self._maybe_start_public()
+        return not short
+
+    @property
+    def salon(self) -> str:
+        return f"{self.mode}:{self.stake}"
+
+    @property
+    def salon_kasa(self) -> str | None:
+        """The kasa account this table feeds and may win (public açık eşli staked tables)."""
+        if self.stake and self.kind == "public" and self.rules.scoring == "acik":
+            return chips.kasa_account(self.salon)
+        return None
+
+    def kasa_shown(self) -> int:
+        """What the kasa is worth to this match: the salon's banked kasa plus the quarter of
+        this table's stakes (a full table's, before the start)."""
+        banked = self.hub.chips.kasa.get(self.salon, 0)
+        if self.payout is not None:
+            return int(self.payout.get("kasa_after", banked))
+        people = len(self.payers()) if self.status != "waiting" else self.rules.players
+        pot = self.stake * people
+        return banked + pot - pot * 3 // 4
+
+    def chips_info(self) -> dict[str, Any]:
+        started = self.status != "waiting"
+        out: dict[str, Any] = {
+            "stake": self.stake,
+            "scoring": "acik" if self.rules.scoring == "acik" else "sultan",
+            "pot": self.stake * len(self.payers()) if started else 0,
+            "fee_percent": self.config.fee_percent,
+            "payout": self.payout,
+        }
+        if self.salon_kasa:
+            out["kasa"] = self.kasa_shown()
+        return out
+
+    def _plan(self, match: Match) -> chips.Plan:
+        payers = self.payers()
+        kasa = self.salon_kasa
+        return chips.Plan(
+            table=self.id,
+            scoring="acik" if self.rules.scoring == "acik" else "sultan",
+            stake=self.stake,
+            payers=payers,
+            winners=list(match.winners),
+            abandoned=bool(payers) and all(self.seats[s].away for s in payers),
+            kasa=kasa,
+            kasa_team=chips.kasa_team(match.sheet, self.rules.teams) if kasa else None,
+            fee_percent=self.config.fee_percent,
+            vip_fee_percent=self.config.vip_fee_percent,
+        )
 
     def _start_data(self) -> dict[str, Any]:
         """Who deals first, as the table's rules say (``Rules.first_dealer``): the lots drawn
@@ -755,6 +848,8 @@ class Table:
             raise TableError("not_host", "not_host_adjourn")
         if self.status != "playing":
             raise TableError("not_playing")
+        if self.stake:
+            raise TableError("stake_adjourn")
         await self.emit("adjourn", {}, status="adjourned")
 
     # ------------------------------------------------------------------ moves
@@ -873,8 +968,21 @@ class Table:
             "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
         record = dump_match(match, meta=meta)
-        await self.storage.finish_table(self.id, record, results)
+        pay = self.hub.chips.payout(self._plan(match)) if self.stake else None
+        if pay is None:
+            paid = None
+            await self.storage.finish_table(self.id, record, results)
+        else:
+            paid = await self.storage.finish_table(self.id, record, results, pay)
         self.finished = True
+        if paid is not None:
+            for key in ("payouts", "kasa_payouts"):  # by seat, as lists
+                if key in paid:
+                    paid[key] = [int(paid[key].get(i, 0)) for i in range(len(self.seats))]
+            self.payout = paid
+            if "kasa_after" in paid:
+                self.hub.chips.kasa[self.salon] = int(paid["kasa_after"])
+            self.notice({"type": "payout", "table": self.id, "payout": paid})
         for s in self.seats:
             if s.hold_task is not None:
                 s.hold_task.cancel()
