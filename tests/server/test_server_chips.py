@@ -292,3 +292,48 @@ def test_daily_grant_once_a_day_and_chip_leaderboard(tmp_path: Path) -> None:
             ledger_exact(srv)
 
         asyncio.run(main())
+
+
+def test_chip_dumping_report_ledger_check_and_vip_by_the_operator(
+    tmp_path: Path, seeded: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from batak.cli import main as batak
+
+    rules = Rules.preset("sultan-ihaleli").replace(deals=1, target_score=None)
+    seed, m = find_seed(rules, lambda m: len(m.winners) == 1)
+    (w,) = m.winners
+    with ServerThread(config(tmp_path)) as srv:
+
+        async def main() -> None:
+            clients = await accounts(srv, 4, "D")
+            # the same four meet three times; 'd1' always sits where the cards win
+            order = [c for c in clients if c.player["name"] != "D1"]
+            order.insert(w, clients[1])
+            for _ in range(3):
+                seeded.append(seed)
+                _, st = await order[0].create(
+                    bots=False, preset="sultan-ihaleli", deals=1, stake=1000
+                )
+                for seat, c in enumerate(order[1:], start=1):
+                    await c.join(code=st.info["code"], seat=seat)
+                await order[0].start(st.id)
+                await play_out(order, st.id)
+            assert await balances(clients) == [2000, 5000 - 3000 + 3 * 3800, 2000, 2000]
+
+        asyncio.run(main())
+        data = ["admin", "--data", str(tmp_path), "--lang", "en"]
+        capsys.readouterr()
+        assert batak([*data, "chip-report"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert len(lines) == 3 and all("→ d1: 3000 chips over 3 rooms" in x for x in lines)
+        assert batak([*data, "ledger-check"]) == 0
+        assert "The chip ledger is exact" in capsys.readouterr().out
+        assert batak([*data, "--lang", "tr", "chip-report", "--min-matches", "4"]) == 0
+        assert "Bahisli özel odalarda 4" in capsys.readouterr().out
+        assert batak([*data, "vip", "d1", "on"]) == 0
+        assert srv.call(lambda: srv.hub.chips.wallet(clients_id(srv, "d1"), grant=False))["vip"]
+
+
+def clients_id(srv: ServerThread, username: str) -> str:
+    row = srv.call(lambda: srv.hub.storage.player_by("username", username))
+    return str(row.id)
