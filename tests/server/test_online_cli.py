@@ -40,6 +40,10 @@ def test_a_terminal_player_creates_a_room_and_plays_it_to_the_end(
         assert "Not a move here. Legal:" in out  # 'zz'
         assert "Hint: " in out
         assert "Deal 1 is over." in out and "The match is over. Winners:" in out
+        # verifiable deals (issue 12): the commitment before, the seed checked after
+        assert "Deal 1 is committed: " in out
+        assert "Deal 1's seed " in out and "matches the commitment given before it." in out
+        assert "Check every deal: batak verify http" in out
         url = out.rsplit("The game record: ", 1)[1].split()[0]
         with urllib.request.urlopen(url) as r:
             record = json.load(r)

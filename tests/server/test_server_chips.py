@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ServerThread, fast_config
+from harness import ServerThread, fast_config, postgres_database
 
 from batak.match import Match
 from batak.rules import Rules
+from batak.server import fair
 from batak.server.chips import kasa_team
 from batak.server.client import Client, ServerError
 
@@ -32,7 +33,7 @@ def first_legal(view: dict[str, Any]) -> str:
 
 def simulate(rules: Rules, seed: int, dealer: int = 0) -> Match:
     """The match the server will play with this seed when every seat plays ``first_legal``."""
-    m = Match(rules, seed=seed, dealer=dealer)
+    m = Match(rules, dealer=dealer, deal_seed=lambda k: DEAL_SEED(seed, "test", k))
     while not m.over:
         seat = m.to_move
         assert seat is not None
@@ -48,14 +49,32 @@ def find_seed(rules: Rules, want: Any) -> tuple[int, Match]:
     raise AssertionError("no seed found")  # pragma: no cover
 
 
+DEAL_SEED = fair.deal_seed
+
+
 @pytest.fixture
 def seeded(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """The next table's seed is the list's first number (and the lots give seat 0)."""
+    """The next table's secret is the list's first number (and the lots give seat 0); its deals'
+    seeds do not depend on the table's id (which the test cannot know in advance)."""
     queue: list[int] = []
     real = secrets.randbits
     monkeypatch.setattr(secrets, "randbits", lambda n: queue.pop(0) if queue else real(n))
     monkeypatch.setattr(secrets, "randbelow", lambda n: 0)
+    monkeypatch.setattr(fair, "deal_seed", lambda secret, table, k: DEAL_SEED(secret, "test", k))
     yield queue
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """The database of the server (PostgreSQL when BATAK_TEST_POSTGRES is set, as in CI)."""
+    if request.param == "sqlite":
+        yield None
+        return
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    with pg as url:
+        yield url
 
 
 def config(tmp_path: Path, **changes: Any) -> Any:
@@ -103,11 +122,13 @@ async def room(clients: list[Client], **options: Any) -> str:
     return st.id
 
 
-def test_sultan_pot_less_the_fee_and_vip(tmp_path: Path, seeded: list[int]) -> None:
+def test_sultan_pot_less_the_fee_and_vip(
+    tmp_path: Path, seeded: list[int], database: str | None
+) -> None:
     rules = Rules.preset("sultan-ihaleli").replace(deals=1, target_score=None)
     seed, m = find_seed(rules, lambda m: len(m.winners) == 1)
     (winner,) = m.winners
-    with ServerThread(config(tmp_path)) as srv:
+    with ServerThread(config(tmp_path, database=database)) as srv:
 
         async def main() -> None:
             clients = await accounts(srv, 4, "S")
@@ -157,13 +178,15 @@ def test_tie_shares_the_pot(tmp_path: Path, seeded: list[int]) -> None:
         asyncio.run(main())
 
 
-def test_acik_three_quarters_and_the_kasa(tmp_path: Path, seeded: list[int]) -> None:
+def test_acik_three_quarters_and_the_kasa(
+    tmp_path: Path, seeded: list[int], database: str | None
+) -> None:
     rules = Rules.preset("esli-acik").replace(deals=1, target_score=None)
     dry, m1 = find_seed(rules, lambda m: kasa_team(m.sheet, rules.teams) is None)
     wet, m2 = find_seed(rules, lambda m: kasa_team(m.sheet, rules.teams) is not None)
     team = kasa_team(m2.sheet, rules.teams)
     assert team is not None
-    with ServerThread(config(tmp_path)) as srv:
+    with ServerThread(config(tmp_path, database=database)) as srv:
 
         async def main() -> None:
             clients = await accounts(srv, 4, "A")

@@ -567,7 +567,8 @@ def test_every_text_the_client_uses_exists_in_every_language(server: ServerProce
     texts = data["texts"]
     assert all(set(v) == set(data["langs"]) and all(v.values()) for v in texts.values())
     scripts = "".join(
-        (STATIC / f).read_text(encoding="utf-8") for f in ("app.js", "cards.js", "chips.js")
+        (STATIC / f).read_text(encoding="utf-8")
+        for f in ("app.js", "cards.js", "chips.js", "fair.js")
     )
     used = set(re.findall(r"\bt\(\s*\"(\w+)\"(?!\s*\+)", scripts))
     missing = used - set(texts)

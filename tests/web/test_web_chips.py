@@ -64,7 +64,20 @@ def test_a_staked_quick_play_shows_the_buy_in_and_the_payout(
     expect(page.locator("#hand .card")).to_have_count(13, timeout=30_000)
     # one person and three house bots: the pot is the person's stake
     expect(page.get_by_test_id("table-chips")).to_have_text("Stake 1,000 · Pot 1,000")
+    # verifiable deals: the deal's commitment is listed with the score sheet before it is played
+    commitment = page.evaluate("window.batak.state.table.info.fair.commitment")
+    assert re.fullmatch(r"[0-9a-f]{64}", commitment)
+    page.locator("button[data-dialog=sheet]").click()
+    expect(page.get_by_test_id("fair-commitment")).to_have_text(
+        f"Deal 1 is committed: {commitment}"
+    )
+    page.get_by_test_id("close-dialog").click()
     play_to_the_end(page)
+    # ... and its seed, revealed at its end, was checked in the page against that commitment
+    page.wait_for_function(
+        "() => { const f = window.batak.state.table.info.fair;"
+        " return f.revealed.length === 1 && f.revealed[0].checked === true; }"
+    )
     payout = page.get_by_test_id("payout")
     expect(payout).to_be_visible()
     text = payout.inner_text()

@@ -90,6 +90,9 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     from .admin import add_admin_parser  # chips (issue 12): the operator's commands
 
     add_admin_parser(sub, lang)
+    from .verify import add_verify_parser  # issue 12: deals anyone can verify
+
+    add_verify_parser(sub, lang)
     return parser
 
 
@@ -135,6 +138,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_bot(args, lang)
         if args.command == "serve":
             return run_serve(args, lang)
+        if args.command == "verify":
+            from .verify import run_verify
+
+            return run_verify(args, lang)
         if args.command == "admin":
             from .admin import run_admin
 

@@ -123,6 +123,7 @@ class OnlineSession:
         self.table = ""
         self.shown = 0  # events already narrated
         self.hinted: str | None = None
+        self.commitments: dict[int, str] = {}  # deal -> the commitment seen before it
 
     async def run(self) -> int:
         from ..server.client import Client, ServerError
@@ -223,6 +224,9 @@ class OnlineSession:
             )
         )
         self._stake_line()
+        f = st.info.get("fair") or {}
+        if f.get("commitment"):
+            self._commit(int(f["deal"]), str(f["commitment"]))
         self.con.say(o("commands", lang))
         tried = -1
         while True:
@@ -283,6 +287,22 @@ class OnlineSession:
         self.con.say(self.style.bold(o("deal_over", self.lang, n=info["deal"])))
         self.con.say(self._scores("sheet_line", row["scores"], labels, n=row["deal"]))
         self.con.say(self._scores("totals", row["totals"], labels))
+        if "seed" in info:  # the deal's seed, checked against the commitment seen before it
+            import hashlib
+
+            n, seed = int(info["deal"]), str(info["seed"])
+            seen = self.commitments.get(n)
+            digest = hashlib.sha256(f"{self.table}:{seed}".encode()).hexdigest()
+            key = "fair_unseen" if seen is None else ("fair_ok" if digest == seen else "fair_bad")
+            self.con.say(o(key, self.lang, n=n, seed=seed))
+        if info.get("next_commitment"):
+            self._commit(int(info["deal"]) + 1, str(info["next_commitment"]))
+
+    def _commit(self, deal: int, commitment: str) -> None:
+        if self.commitments.get(deal) == commitment:
+            return
+        self.commitments[deal] = commitment
+        self.con.say(o("fair_commitment", self.lang, n=deal, commitment=commitment))
 
     def _scores(self, code: str, scores: Sequence[int], labels: Sequence[str], **kw: Any) -> str:
         items = ", ".join(f"{labels[i]} {s:+d}" for i, s in enumerate(scores))
@@ -298,6 +318,8 @@ class OnlineSession:
         )
         path = st.record or f"/api/tables/{self.table}/record"  # a private one's has its key
         self.con.say(o("record", self.lang, url=self.http + path))
+        if self.commitments:
+            self.con.say(o("fair_verify", self.lang, url=self.http + path))
 
     # ------------------------------------------------------------------ chips (issue 12)
     def _stake_line(self) -> None:

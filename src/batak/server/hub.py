@@ -658,7 +658,7 @@ class Hub:
                 kind=kind,
                 mode=mode,
                 rules=rules.to_dict(),
-                seed=secrets.randbits(63),
+                seed=secrets.randbits(128),  # the table's secret: its deals' seeds (fair.py)
                 dealer=secrets.randbelow(rules.players),
                 options=options,
                 host=host,

@@ -26,7 +26,7 @@ from ..match import Match, first_dealer
 from ..moves import parse_move
 from ..record import dump_match
 from ..rules import Rules
-from . import chips
+from . import chips, fair
 from .bots import ServerBot, make_bot
 from .clock import Clock
 from .config import ServerConfig
@@ -289,7 +289,14 @@ class Table:
         elif kind == "start":
             # the start event names the first dealer (older stored events do not: the lots)
             dealer = data.get("dealer", self.row.dealer)
-            self.match = Match(self.rules, seed=self.row.seed, dealer=dealer)
+            # a table started since issue 12 deals each deal from its own committed seed
+            self.fair_deals = bool(data.get("fair"))
+            self.match = Match(
+                self.rules,
+                seed=self.row.seed,
+                dealer=dealer,
+                deal_seed=self.deal_seed if self.fair_deals else None,
+            )
             self.status = "playing"
             self.bank = [self.config.bank_seconds] * n
         elif kind == "move":
@@ -311,6 +318,11 @@ class Table:
                     "tricks": [t.to_dict() for t in finished.tricks],
                     "row": row.to_dict(),
                 }
+                if self.fair_deals:  # the deal's seed revealed, the next deal's committed
+                    ev["deal_over"]["seed"] = self.deal_seed(games - 1)
+                    ev["deal_over"]["commitment"] = self.commitment(games - 1)
+                    if not match.over:
+                        ev["deal_over"]["next_commitment"] = self.commitment(games)
             if match.over:
                 self.status = "over"
                 ev["over"] = {"totals": list(match.totals), "winners": list(match.winners)}
@@ -493,6 +505,7 @@ class Table:
             "seats": self.seats_info(),
             "invite": f"{self.config.base_url}/join/{self.code}",
             **({"chips": self.chips_info()} if self.stake else {}),
+            **({"fair": f} if (f := self.fair_info()) is not None else {}),
         }
 
     def summary(self) -> dict[str, Any]:
@@ -823,7 +836,46 @@ class Table:
         person to sit (açık eşli: "Masaya ilk oturan kişi ilk dağıtıcı olur")."""
         people = [s for s in self.sit_order if self.seats[s].player is not None]
         dealer = first_dealer(self.rules, seated=people or self.sit_order, lots=self.row.dealer)
-        return {"dealer": dealer, "first_dealer": self.rules.first_dealer}
+        return {
+            "dealer": dealer,
+            "first_dealer": self.rules.first_dealer,
+            "fair": fair.FAIR_VERSION,
+            "commitment": self.commitment(0),
+        }
+
+    # ------------------------------------------------------------------ verifiable deals
+    fair_deals = False  # set by the start event: deals come from committed seeds
+
+    def deal_seed(self, deal: int) -> str:
+        """Deal ``deal``'s seed (from 0): secret until that deal is over."""
+        return fair.deal_seed(self.row.seed, self.id, deal)
+
+    def commitment(self, deal: int) -> str:
+        return fair.commitment(self.id, self.deal_seed(deal))
+
+    def fair_info(self) -> dict[str, Any] | None:
+        """The commitment of the deal being played (deal 1's while the table waits) and the
+        seeds of the deals that are over."""
+        match = self.match
+        if match is None:
+            if self.status != "waiting":
+                return None
+            return {"version": fair.FAIR_VERSION, "deal": 1, "commitment": self.commitment(0)}
+        if not self.fair_deals:
+            return None
+        games = len(match.games)
+        done = games if match.over else games - 1
+        out: dict[str, Any] = {
+            "version": fair.FAIR_VERSION,
+            "revealed": [
+                {"deal": k + 1, "seed": self.deal_seed(k), "commitment": self.commitment(k)}
+                for k in range(done)
+            ],
+        }
+        if not match.over:
+            out["deal"] = games
+            out["commitment"] = self.commitment(games - 1)
+        return out
 
     async def start_by_host(self, conn: Conn) -> None:
         assert conn.player is not None
@@ -962,11 +1014,13 @@ class Table:
             if s.player is None:
                 continue
             results.append(_result(match, seat, s.player))
-        meta = {
+        meta: dict[str, Any] = {
             "table": self.id,
             "players": [s.name for s in self.seats],
             "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
+        if self.fair_deals:  # every deal's seed, to check against the commitments: batak verify
+            meta["fair"] = {"table": self.id, **(self.fair_info() or {})}
         record = dump_match(match, meta=meta)
         pay = self.hub.chips.payout(self._plan(match)) if self.stake else None
         if pay is None:

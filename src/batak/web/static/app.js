@@ -3,7 +3,8 @@
 // the server, which asks the engine.
 import { NAMES, TEXT, initialLang, lang, nextLang, pick, setLang, t } from "./i18n.js";
 import { SYMBOL, backSVG, cardLabel, cardName, cardSVG, sortHand, suitOf } from "./cards.js";
-import { chipsBoxHTML, chipsRequests, onChipsMessage, payoutHTML, quickStake, stakeSelectHTML, tableChipsHTML } from "./chips.js";
+import { fairHTML, noteDealOver } from "./fair.js";
+import { chipsBoxHTML, chipsNumber, chipsRequests, onChipsMessage, payoutHTML, quickStake, stakeSelectHTML, tableChipsHTML } from "./chips.js";
 
 // ------------------------------------------------------------------ state
 const S = {
@@ -346,6 +347,7 @@ function onEvent(m) {
   if (m.view) mergeView(m.view);
   setClock(m.clock);
   if (m.event.id) { S.pending.delete(m.event.id); S.resent.delete(m.event.id); }
+  if (m.event.deal_over) noteDealOver(T, m.event.deal_over, renderDialog);
   sideEffects(m.event, false);
   if (m.view || m.seats || m.status) renderTable();
 }
@@ -783,7 +785,7 @@ function renderLobbyTables() {
   }
   if (!rows.length) { box.innerHTML = `<p class="help">${esc(t("no_public"))}</p>`; return; }
   box.innerHTML = `<ul class="plain tables">${rows.map((s) => `<li>
-    <span><b>${esc(t("mode_" + s.mode))}</b> · ${esc(t("status_" + s.status))} · ${s.seats.map((n) => esc(n || "—")).join(", ")}</span>
+    <span><b>${esc(t("mode_" + s.mode))}</b>${s.stake ? " · " + esc(t("table_stake", { n: chipsNumber(s.stake) })) : ""} · ${esc(t("status_" + s.status))} · ${s.seats.map((n) => esc(n || "—")).join(", ")}</span>
     ${s.status === "waiting" && s.free ? `<button data-action="joinTable" data-table="${esc(s.id)}">${esc(t("join"))} (${esc(t("free_seats", { n: s.free }))})</button>` : ""}
     <button data-action="joinTable" data-table="${esc(s.id)}" data-spectate="1">${esc(t("watch"))}</button>
   </li>`).join("")}</ul>`;
@@ -1218,7 +1220,7 @@ function renderDialog() {
     const title = earlier ? t("last_trick_of_deal", { n: last.deal }) : t("last_trick");
     body = `<h3>${esc(title)}</h3>${last ? trickHTML(last, T.info.rules.players, wonBy(last.winner)) : `<p>${esc(t("no_last_trick"))}</p>`}`;
   } else if (T.dialog === "sheet") {
-    body = `<h3>${esc(t("score_sheet"))}</h3>${sheetHTML()}`;
+    body = `<h3>${esc(t("score_sheet"))}</h3>${sheetHTML()}${fairHTML(T.info)}`;
   } else if (T.dialog === "dealover" && T.dealOver) {
     const row = T.dealOver.row;
     let res = "";
