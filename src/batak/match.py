@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,11 +107,18 @@ class _Deals:
 
     rng: random.Random | None
     scripted: list[DealCards] = field(default_factory=list)
+    #: each deal's own seed, by the deal's index (from 0): deals that can be proven afterwards
+    seed_of: Callable[[int], int | str | bytes] | None = None
+    dealt: int = 0
 
     def next_game(self, rules: Rules, dealer: int) -> Game:
         # A seeded match draws one number per deal, scripted or not, so that a match loaded from
         # its record goes on with exactly the deals the original would have had.
+        seed: int | str | bytes
         seed = self.rng.getrandbits(64) if self.rng is not None else secrets.randbits(64)
+        if self.seed_of is not None:
+            seed = self.seed_of(self.dealt)
+        self.dealt += 1
         if self.scripted:
             hands, kitty = self.scripted.pop(0)
             return Game(rules, hands=hands, kitty=kitty, dealer=dealer)
@@ -123,7 +130,9 @@ class Match:
 
     ``dealer`` deals first (``None``: as ``rules.first_dealer`` says, see :func:`first_dealer`;
     a seeded match draws its lots from the seed); ``seed`` makes every deal reproducible
-    (default: secure shuffles).
+    (default: secure shuffles). ``deal_seed(k)``, if given, is deal ``k``'s own seed (from 0):
+    the server derives each from a secret so that it can reveal one deal's seed after that deal
+    and nothing about the others (see docs/protocol.md, "Deals anyone can verify").
     """
 
     def __init__(
@@ -133,6 +142,7 @@ class Match:
         dealer: int | None = 0,
         seed: int | str | bytes | None = None,
         deals: Sequence[DealCards] | None = None,
+        deal_seed: Callable[[int], int | str | bytes] | None = None,
     ) -> None:
         self.rules = Rules.preset(rules) if isinstance(rules, str) else rules
         n = self.rules.players
@@ -142,7 +152,9 @@ class Match:
             raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
         self.first_dealer = dealer
         self.seed = seed
-        self._deals = _Deals(random.Random(seed) if seed is not None else None, list(deals or []))
+        self._deals = _Deals(
+            random.Random(seed) if seed is not None else None, list(deals or []), deal_seed
+        )
         self.sheet: list[ScoreRow] = []
         self.totals = [0] * n
         self.over = False

@@ -40,6 +40,10 @@ def test_a_terminal_player_creates_a_room_and_plays_it_to_the_end(
         assert "Not a move here. Legal:" in out  # 'zz'
         assert "Hint: " in out
         assert "Deal 1 is over." in out and "The match is over. Winners:" in out
+        # verifiable deals (issue 12): the commitment before, the seed checked after
+        assert "Deal 1 is committed: " in out
+        assert "Deal 1's seed " in out and "matches the commitment given before it." in out
+        assert "Check every deal: batak verify http" in out
         url = out.rsplit("The game record: ", 1)[1].split()[0]
         with urllib.request.urlopen(url) as r:
             record = json.load(r)
@@ -71,3 +75,40 @@ def test_an_unreachable_server_is_said_plainly(
     code, out = _run(["http://127.0.0.1:9"], [])
     assert code == 1
     assert "Could not reach the server at ws://127.0.0.1:9/ws" in out
+
+
+def test_a_terminal_player_logs_in_and_plays_a_staked_quick_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chips (issue 12): ``--username``/``--password`` and ``--stake``: the grant, the stake,
+    what the match paid and the balance after it, in both languages."""
+    import asyncio
+
+    pytest.importorskip("argon2")
+    from batak.server.client import Client
+
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    cfg = fast_config(tmp_path / "data", quick_deals=1, daily_grant=2000)
+    with ServerThread(cfg) as srv:
+
+        async def register() -> None:
+            async with Client(srv.url) as c:
+                await c.register("terminal", "uzun-bir-parola")
+
+        asyncio.run(register())
+        argv = [srv.http, "--username", "terminal", "--password", "uzun-bir-parola"]
+        code, out = _run([*argv, "--quick", "ihaleli", "--stake", "1000"], ["!"] * 80)
+        assert code == 0, out
+        assert "Today's chips: +2,000. Your chips: 2,000." in out
+        assert "Stake: 1,000 chips each, taken when the match starts." in out
+        assert "You won " in out or "Your stake of 1,000 chips is lost." in out
+        balance = out.rsplit("Your chips: ", 1)[1].split(".")[0]
+        won = out.split("You won ", 1)[1].split(" ")[0] if "You won " in out else "0"
+        assert int(balance.replace(",", "")) == 1000 + int(won.replace(",", ""))
+        args = build_parser("tr").parse_args(["online", *argv, "--quick", "acik", "--stake", "100"])
+        out_tr = io.StringIO()
+        lines = io.StringIO("".join("!\n" for _ in range(200)))
+        assert run_online(args, Console(out_tr, lines), "tr") == 0
+        text = out_tr.getvalue()
+        assert "Bahis: kişi başı 100 çip" in text and "Kasa: " in text
+        assert "Çipin: " in text

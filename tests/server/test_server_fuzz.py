@@ -69,6 +69,9 @@ REPLIES = {
     "leaderboard",
     "account",
     "error",
+    "wallet",  # chips (issue 12)
+    "chip_leaderboard",
+    "payout",
 }
 
 

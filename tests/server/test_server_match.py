@@ -88,7 +88,7 @@ def test_quick_play_fills_with_bots_and_plays_to_the_end(tmp_path: Path) -> None
         async def main() -> None:
             async with Client(srv.url, name="Solo") as c:
                 lobby = await c.lobby()
-                assert set(lobby["modes"]) == {"ihaleli", "kozmaca", "esli", "kitty"}
+                assert set(lobby["modes"]) == {"ihaleli", "kozmaca", "esli", "kitty", "acik"}
                 for mode in ("ihaleli", "kitty"):
                     st = await c.quick(mode)
                     assert st.seat is not None

@@ -22,6 +22,7 @@ from harness import ServerThread, fast_config
 from batak.game import Phase
 from batak.match import Match
 from batak.rules import PRESETS, Rules
+from batak.server import fair
 from batak.server.client import Client
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC])(?![A-Za-z0-9])")
@@ -63,7 +64,17 @@ def _replay(db: Path, table: str) -> tuple[dict[int, Hidden], int]:
         if kind == "start":
             # the start event names the first dealer (Rules.first_dealer); else the table's lots
             first = d.get("dealer", dealer)
-            match = Match(Rules.from_dict(json.loads(rules)), seed=int(seed), dealer=first)
+            # a table started with verifiable deals deals each from its own seed (server/fair.py)
+            deal_seed = None
+            if d.get("fair"):
+                secret = int(seed)
+                deal_seed = lambda k, secret=secret: fair.deal_seed(secret, table, k)  # noqa: E731
+            match = Match(
+                Rules.from_dict(json.loads(rules)),
+                seed=int(seed),
+                dealer=first,
+                deal_seed=deal_seed,
+            )
         elif kind == "move":
             assert match is not None
             match.play(d["move"], d["seat"])

@@ -568,14 +568,14 @@ def test_every_text_the_client_uses_exists_in_every_language(server: ServerProce
     assert all(set(v) == set(data["langs"]) and all(v.values()) for v in texts.values())
     scripts = "".join(
         (STATIC / f).read_text(encoding="utf-8")
-        for f in ("app.js", "cards.js", "tournament.js", "story.js")
+        for f in ("app.js", "cards.js", "tournament.js", "story.js", "chips.js", "fair.js")
     )
     used = set(re.findall(r"\bt\(\s*\"(\w+)\"(?!\s*\+)", scripts))
     missing = used - set(texts)
     assert not missing, missing
     # keys built at run time: t("mode_" + m), t("status_" + s), t("level_" + l), t("suit_" + s)
     for prefix, names in {
-        "mode_": ["ihaleli", "kozmaca", "esli", "kitty"],
+        "mode_": ["ihaleli", "kozmaca", "esli", "kitty", "acik"],
         "status_": ["waiting", "playing", "adjourned", "over"],
         "level_": ["easy", "medium", "hard"],
         "suit_": ["S", "H", "D", "C"],

@@ -45,7 +45,8 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
         "--version", action="version", version=f"batak {__version__}", help=t("help_version", lang)
     )
     sub = parser.add_subparsers(
-        dest="command", metavar="{play,replay,analyse,rules,arena,serve,online,bot}"
+        dest="command",
+        metavar="{play,replay,analyse,rules,arena,serve,online,bot,admin,verify}",
     )
 
     def lang_option(p: argparse.ArgumentParser) -> None:
@@ -96,6 +97,12 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     from .online import add_online_parser
 
     add_online_parser(sub, lang)
+    from .admin import add_admin_parser  # chips (issue 12): the operator's commands
+
+    add_admin_parser(sub, lang)
+    from .verify import add_verify_parser  # issue 12: deals anyone can verify
+
+    add_verify_parser(sub, lang)
     return parser
 
 
@@ -143,6 +150,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_bot(args, lang)
         if args.command == "serve":
             return run_serve(args, lang)
+        if args.command == "verify":
+            from .verify import run_verify
+
+            return run_verify(args, lang)
+        if args.command == "admin":
+            from .admin import run_admin
+
+            return run_admin(args, lang)
         if args.command == "online":
             from .online import run_online
 

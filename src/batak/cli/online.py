@@ -32,6 +32,12 @@ __all__ = ["add_online_parser", "run_online"]
 EXIT_OK, EXIT_FAIL = 0, 1
 
 
+def chips_text(n: int, lang: str) -> str:
+    """A number of chips as people of ``lang`` write it: 1,500 in English, 1.500 in Turkish."""
+    out = f"{int(n):,}"
+    return out.replace(",", ".") if lang == "tr" else out
+
+
 def o(code: str, lang: str, /, **params: Any) -> str:
     """The terminal client's text ``code`` in ``lang``."""
     return text(f"online.{code}", lang, **params)
@@ -46,6 +52,14 @@ def add_online_parser(sub: Any, lang: str) -> None:
     group.add_argument("--join", default=None, metavar="CODE", help=o("help_join", lang))
     group.add_argument("--create", default=None, metavar="PRESET", help=o("help_create", lang))
     p.add_argument("--deals", type=int, default=None, metavar="N", help=o("help_deals", lang))
+    # chips (issue 12): a staked table needs an account
+    p.add_argument("--stake", type=int, default=0, metavar="CHIPS", help=o("help_stake", lang))
+    p.add_argument("--username", default=None, help=o("help_username", lang))
+    p.add_argument(
+        "--password",
+        default=None,
+        help=o("help_password", lang),
+    )
     p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
 
 
@@ -109,6 +123,7 @@ class OnlineSession:
         self.table = ""
         self.shown = 0  # events already narrated
         self.hinted: str | None = None
+        self.commitments: dict[int, str] = {}  # deal -> the commitment seen before it
 
     async def run(self) -> int:
         from ..server.client import Client, ServerError
@@ -121,10 +136,11 @@ class OnlineSession:
         except (OSError, ServerError, TimeoutError) as e:
             self.con.say(o("failed", lang, url=self.url, error=e))
             return EXIT_FAIL
-        save_token(self.url, client.token)
         self.client = client
         try:
             try:
+                await self._account()
+                save_token(self.url, client.token)
                 state = await self._sit()
             except ServerError as e:
                 self.con.say(o("refused_table", lang, reason=e.message))
@@ -135,6 +151,33 @@ class OnlineSession:
         finally:
             await client.close()
 
+    async def _account(self) -> None:
+        """With ``--username``: log in (the password from ``--password``, BATAK_PASSWORD or a
+        prompt); then an account's chips are said (the day's grant comes with the first look)."""
+        a, c = self.args, self.client
+        if a.username and c.player.get("account") != a.username:
+            password = a.password or os.environ.get("BATAK_PASSWORD")
+            if password is None:
+                import getpass
+
+                password = await asyncio.to_thread(getpass.getpass, o("password_prompt", self.lang))
+            await c.login(a.username, password)
+        if c.player.get("account"):
+            w = await c.wallet()
+            if w.get("granted"):
+                self.con.say(
+                    o(
+                        "chips_granted",
+                        self.lang,
+                        n=chips_text(w["granted"], self.lang),
+                        balance=chips_text(w["balance"], self.lang),
+                    )
+                )
+            else:
+                self.con.say(
+                    o("chips_balance", self.lang, balance=chips_text(w["balance"], self.lang))
+                )
+
     async def _sit(self) -> Any:
         a, c = self.args, self.client
         if a.join:
@@ -143,6 +186,8 @@ class OnlineSession:
             options: dict[str, Any] = {"preset": a.create}
             if a.deals:
                 options["deals"] = a.deals
+            if a.stake:
+                options["stake"] = a.stake
             created, state = await c.create(**options)
             self.con.say(o("room", self.lang, code=created["code"], invite=created["invite"]))
             await asyncio.to_thread(self.con.ask, o("start_prompt", self.lang))
@@ -152,7 +197,7 @@ class OnlineSession:
         mine = [tid for tid in c.welcome.get("tables", []) if tid]
         if mine:  # an unfinished table of ours: go back to it
             return await c.join(table=mine[0])
-        return await c.quick(a.quick or "ihaleli")
+        return await c.quick(a.quick or "ihaleli", stake=a.stake)
 
     # ------------------------------------------------------------------ the game
     def _labels(self) -> list[str]:
@@ -178,6 +223,10 @@ class OnlineSession:
                 names=", ".join(labels),
             )
         )
+        self._stake_line()
+        f = st.info.get("fair") or {}
+        if f.get("commitment"):
+            self._commit(int(f["deal"]), str(f["commitment"]))
         self.con.say(o("commands", lang))
         tried = -1
         while True:
@@ -185,6 +234,7 @@ class OnlineSession:
             self._narrate()
             if st.over:
                 self._finish()
+                await self._payout()
                 return EXIT_OK
             if st.view is None:
                 self.con.say(o("waiting", lang))
@@ -237,6 +287,22 @@ class OnlineSession:
         self.con.say(self.style.bold(o("deal_over", self.lang, n=info["deal"])))
         self.con.say(self._scores("sheet_line", row["scores"], labels, n=row["deal"]))
         self.con.say(self._scores("totals", row["totals"], labels))
+        if "seed" in info:  # the deal's seed, checked against the commitment seen before it
+            import hashlib
+
+            n, seed = int(info["deal"]), str(info["seed"])
+            seen = self.commitments.get(n)
+            digest = hashlib.sha256(f"{self.table}:{seed}".encode()).hexdigest()
+            key = "fair_unseen" if seen is None else ("fair_ok" if digest == seen else "fair_bad")
+            self.con.say(o(key, self.lang, n=n, seed=seed))
+        if info.get("next_commitment"):
+            self._commit(int(info["deal"]) + 1, str(info["next_commitment"]))
+
+    def _commit(self, deal: int, commitment: str) -> None:
+        if self.commitments.get(deal) == commitment:
+            return
+        self.commitments[deal] = commitment
+        self.con.say(o("fair_commitment", self.lang, n=deal, commitment=commitment))
 
     def _scores(self, code: str, scores: Sequence[int], labels: Sequence[str], **kw: Any) -> str:
         items = ", ".join(f"{labels[i]} {s:+d}" for i, s in enumerate(scores))
@@ -252,6 +318,42 @@ class OnlineSession:
         )
         path = st.record or f"/api/tables/{self.table}/record"  # a private one's has its key
         self.con.say(o("record", self.lang, url=self.http + path))
+        if self.commitments:
+            self.con.say(o("fair_verify", self.lang, url=self.http + path))
+
+    # ------------------------------------------------------------------ chips (issue 12)
+    def _stake_line(self) -> None:
+        chips = self.client.tables[self.table].info.get("chips")
+        if not chips:
+            return
+        self.con.say(o("stake", self.lang, stake=chips_text(chips["stake"], self.lang)))
+        if "kasa" in chips:
+            self.con.say(o("kasa", self.lang, kasa=chips_text(chips["kasa"], self.lang)))
+
+    async def _payout(self) -> None:
+        """At a staked table: what the match paid this seat, and the balance after it."""
+        c = self.client
+        st = c.tables[self.table]
+        if not st.info.get("chips"):
+            return
+        with contextlib.suppress(TimeoutError):
+            await c.until(lambda: c.tables[self.table].payout is not None, 30)
+        pay = st.payout
+        if pay is None or st.seat is None:
+            return
+        lang = self.lang
+        if pay.get("refund"):
+            self.con.say(o("payout_refund", lang, stake=chips_text(pay["stake"], lang)))
+        else:
+            mine = pay["payouts"][st.seat]
+            if mine:
+                self.con.say(o("payout_won", lang, n=chips_text(mine, lang)))
+            else:
+                self.con.say(o("payout_lost", lang, stake=chips_text(pay["stake"], lang)))
+            if pay.get("kasa_won") and pay.get("kasa_payouts"):
+                self.con.say(o("payout_kasa", lang, n=chips_text(pay["kasa_won"], lang)))
+        w = await c.wallet()
+        self.con.say(o("chips_balance", lang, balance=chips_text(w["balance"], lang)))
 
     async def _decide(self) -> bool:
         """Ask for this seat's decision until one is accepted; False when the player quits."""

@@ -108,6 +108,20 @@ def add_serve_parser(
         metavar="DAYS",
         help=h("help_guest_days", d.guest_unused_seconds / 86400),
     )
+    m = p.add_argument_group(h("group_chips"))  # chips (issue 12)
+    for flag, code, value in (
+        ("--daily-grant", "help_daily_grant", d.daily_grant),
+        ("--fee-percent", "help_fee_percent", d.fee_percent),
+        ("--vip-fee-percent", "help_vip_fee_percent", d.vip_fee_percent),
+    ):
+        m.add_argument(flag, type=int, default=value, metavar="N", help=h(code, value))
+    m.add_argument("--quick-deals", type=int, default=None, metavar="N", help=h("help_quick_deals"))
+    m.add_argument(
+        "--stakes",
+        default=",".join(str(x) for x in d.stakes),
+        metavar="N,N,N",
+        help=h("help_stakes", ",".join(str(x) for x in d.stakes)),
+    )
     p.add_argument(
         "--log-level",
         default="warning",
@@ -146,6 +160,11 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         create_per_minute_address=args.creates_per_address * 1.5,
         password_checks=args.password_checks,
         guest_unused_seconds=args.guest_days * 86400,
+        daily_grant=args.daily_grant,
+        quick_deals=args.quick_deals,
+        fee_percent=args.fee_percent,
+        vip_fee_percent=args.vip_fee_percent,
+        stakes=tuple(int(x) for x in str(args.stakes).split(",") if x.strip()),
     )
 
 

@@ -72,6 +72,8 @@ class TableState:
     #: the HTTP path of the table's record, given to a seated player (with the key that opens
     #: a private table's record)
     record: str | None = None
+    #: a staked table's settlement (the ``payout`` message, or ``table_info.chips.payout``)
+    payout: dict[str, Any] | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -257,6 +259,7 @@ class Client:
             else:
                 st.sheet = []
             st.record = msg.get("record", st.record)
+            st.payout = (st.info.get("chips") or {}).get("payout") or st.payout
             st.events.extend(msg.get("events") or [])
             st.over = st.info.get("status") == "over"
         elif kind == "event":
@@ -274,6 +277,8 @@ class Client:
                 st.view = _complete(msg["view"], st)
             if "seats" in msg:
                 st.info["seats"] = msg["seats"]
+            if "chips" in msg:
+                st.info["chips"] = msg["chips"]
             if "status" in msg:
                 st.info["status"] = msg["status"]
             st.clock = msg.get("clock", st.clock)
@@ -282,6 +287,11 @@ class Client:
                 st.info["status"] = "over"
         elif kind == "ack":
             self._unacked.pop(msg["id"], None)
+        elif kind == "payout":
+            st = self.tables.setdefault(msg["table"], TableState(msg["table"]))
+            st.payout = msg["payout"]
+            if isinstance(st.info.get("chips"), dict):
+                st.info["chips"]["payout"] = msg["payout"]
 
     async def next_message(self, timeout: float = 10.0) -> dict[str, Any]:
         return await asyncio.wait_for(self._queue.get(), timeout)
@@ -327,10 +337,20 @@ class Client:
     async def lobby(self) -> dict[str, Any]:
         return await self.request({"type": "lobby"})
 
-    async def quick(self, mode: str) -> TableState:
-        """Quick play: a seat at a public table of ``mode``."""
-        reply = await self.request({"type": "quick", "mode": mode})
+    async def quick(self, mode: str, stake: int = 0) -> TableState:
+        """Quick play: a seat at a public table of ``mode`` (in the salon of ``stake`` chips)."""
+        msg: dict[str, Any] = {"type": "quick", "mode": mode}
+        if stake:
+            msg["stake"] = stake
+        reply = await self.request(msg)
         return self.tables[reply["table"]]
+
+    async def wallet(self) -> dict[str, Any]:
+        """This player's chips (``balance``; the day's grant is given when due: ``granted``)."""
+        return await self.request({"type": "wallet"})
+
+    async def chip_leaderboard(self) -> dict[str, Any]:
+        return await self.request({"type": "chip_leaderboard"})
 
     async def create(self, **options: Any) -> tuple[dict[str, Any], TableState]:
         """A private room (options as in the ``create`` message); you sit at it.

@@ -13,6 +13,7 @@ MODES: dict[str, str] = {
     "kozmaca": "cetinsgame-kozmaca",
     "esli": "cetinsgame-esli",
     "kitty": "zipi-kitty",
+    "acik": "esli-acik",  # açık eşli: the chip-table site's game, with its kasa (issue 12)
 }
 
 
@@ -81,6 +82,13 @@ class ServerConfig:
     argon2_time_cost: int = 2
     # -- guests -----------------------------------------------------------------------------
     guest_unused_seconds: float = 86400.0  # a guest who never sat at a table is deleted
+    # -- chips (issue 12; virtual: nothing bought, nothing transferable) ------------------
+    stakes: tuple[int, ...] = (100, 1000, 10000)  # the lobby's staked salons (per mode)
+    daily_grant: int = 1000  # chips a player with an account may have once per UTC day
+    fee_percent: int = 5  # the table fee on a Batak Sultan pot ("5% for regular members")
+    vip_fee_percent: int = 3  # ... for a player an operator marked VIP (nothing is sold)
+    dumping_min_matches: int = 3  # the report flags a pair met at this many staked rooms
+    dumping_one_sided: float = 0.8  # ... of which one lost this share to the other
     # -- origin -------------------------------------------------------------------------
     allowed_origins: tuple[str, ...] = ()  # besides the server's own address
     public_url: str | None = None  # the address printed and used in invite links

@@ -20,6 +20,7 @@ from .. import i18n
 from ..bots import LEVELS
 from ..moves import parse_move
 from ..rules import PRESETS, Rules, RulesError
+from .chips import Desk
 from .clock import Clock
 from .config import MODES, ServerConfig
 from .conn import Conn, Player
@@ -64,6 +65,7 @@ class Hub:
         self.storage = storage
         self.clock = clock
         self.tables: dict[str, Table] = {}
+        self.chips = Desk(storage, config)  # wallets, stakes, the kasa (issue 12)
         self.codes: dict[str, str] = {}
         self.forming: dict[str, str] = {}  # mode -> public table being filled
         self.players: dict[str, Player] = {}  # by token hash
@@ -113,6 +115,8 @@ class Hub:
             "login": self.on_login,
             "logout": self.on_logout,
             "invite": self.on_invite,
+            "wallet": self.on_wallet,
+            "chip_leaderboard": self.on_chip_leaderboard,
         }
         # tournaments and the story mode (issue 13 items 4 and 5)
         self.tournaments = Tournaments(self)
@@ -124,6 +128,7 @@ class Hub:
     async def start(self) -> None:
         """Open storage and resume every table that was not over."""
         await self.storage.open()
+        await self.chips.load()
         for row, events in await self.storage.live_tables():
             age = time.time() - (events[-1].at if events else row.created)
             if row.status == "adjourned" and age > self.config.adjourned_unload_seconds:
@@ -166,7 +171,7 @@ class Hub:
         if table.status != "over":
             self.codes[table.code] = table.id
         if table.kind == "public" and table.status == "waiting" and table.mode:
-            self.forming.setdefault(table.mode, table.id)
+            self.forming.setdefault(forming_key(table.mode, table.stake), table.id)
 
     async def _reap(self) -> None:
         """Every ``reap_every`` seconds (on the server's clock), drop from memory: finished
@@ -241,8 +246,9 @@ class Hub:
                 self.rooms -= 1
         if self.codes.get(table.code) == table.id:
             del self.codes[table.code]
-        if self.forming.get(table.mode or "") == table.id:
-            del self.forming[table.mode or ""]
+        key = forming_key(table.mode or "", table.stake)
+        if self.forming.get(key) == table.id:
+            del self.forming[key]
         await table.stop()
 
     def table_over(self, table: Table) -> None:
@@ -250,8 +256,9 @@ class Hub:
         self.story.table_over(table)
         if self.codes.get(table.code) == table.id:
             del self.codes[table.code]  # a finished room's code opens nothing any more
-        if self.forming.get(table.mode or "") == table.id:
-            del self.forming[table.mode or ""]
+        key = forming_key(table.mode or "", table.stake)
+        if self.forming.get(key) == table.id:
+            del self.forming[key]
 
     # ------------------------------------------------------------------ messages
     async def handle(self, conn: Conn, msg: dict[str, Any]) -> None:
@@ -565,6 +572,8 @@ class Hub:
             "modes": modes,
             "presets": {m: MODES[m] for m in MODES},
             "tables_playing": playing,
+            "stakes": list(self.config.stakes),
+            "kasa": self.kasa_salons(),
         }
 
     async def on_lobby(self, conn: Conn, msg: dict[str, Any]) -> None:
@@ -588,6 +597,50 @@ class Hub:
         assert conn.player is not None
         pid = msg.get("player") or conn.player.id
         self._reply(conn, {"type": "stats", "stats": await self.storage.stats(pid)}, msg.get("ref"))
+
+    # ------------------------------------------------------------------ chips (issue 12)
+    def check_stake(self, stake: int) -> None:
+        if stake and stake not in self.config.stakes:
+            raise TableError(
+                "bad_stake", params={"stakes": ", ".join(str(s) for s in self.config.stakes)}
+            )
+
+    async def chips_can_sit(self, player: Player, stake: int) -> None:
+        """A staked seat wants an account (not a bot account) whose balance covers the stake."""
+        if not player.account:
+            raise TableError("stake_account")
+        if player.bot_account:
+            raise TableError("stake_bot")
+        have = await self.chips.balance(player.id)
+        if have < stake:
+            raise TableError("stake_cover", params={"stake": stake, "balance": have})
+
+    def kasa_salons(self) -> dict[str, int]:
+        """Each açık eşli salon's kasa as a new table there plays for (see Table.kasa_shown)."""
+        out = {}
+        for mode, preset in MODES.items():
+            if Rules.preset(preset).scoring != "acik":
+                continue
+            for stake in self.config.stakes:
+                salon = f"{mode}:{stake}"
+                out[salon] = self.chips.kasa.get(salon, 0) + stake * 4 - stake * 4 * 3 // 4
+        return out
+
+    async def on_wallet(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """The player's chips (the day's grant is given here when it is due)."""
+        assert conn.player is not None
+        player = conn.player
+        out: dict[str, Any] = {"type": "wallet", "account": bool(player.account)}
+        if player.account and not player.bot_account:
+            out |= await self.chips.wallet(player.id)
+        else:
+            out |= {"balance": 0, "vip": False, "granted": 0, "grant": 0}
+        out["stakes"] = list(self.config.stakes)
+        self._reply(conn, out, msg.get("ref"))
+
+    async def on_chip_leaderboard(self, conn: Conn, msg: dict[str, Any]) -> None:
+        rows = await self.chips.leaderboard()
+        self._reply(conn, {"type": "chip_leaderboard", "players": rows}, msg.get("ref"))
 
     # ------------------------------------------------------------------ tables
     async def new_table(
@@ -619,7 +672,8 @@ class Hub:
                 kind=kind,
                 mode=mode,
                 rules=rules.to_dict(),
-                seed=secrets.randbits(63) if seed is None else seed,
+                # the table's secret: its deals' seeds (fair.py); a tournament's round shares one
+                seed=secrets.randbits(128) if seed is None else seed,
                 dealer=secrets.randbelow(rules.players) if dealer is None else dealer,
                 options=options,
                 host=host,
@@ -672,39 +726,44 @@ class Hub:
         mode = msg["mode"]
         if mode not in MODES:
             raise TableError("bad_mode", params={"mode": mode, "modes": list(MODES)})
+        stake = int(msg.get("stake") or 0)
+        self.check_stake(stake)
         pid = conn.player.id
         for t in self.tables.values():
             if (
                 t.kind == "public"
                 and t.mode == mode
+                and t.stake == stake
                 and t.status != "over"
                 and t.seat_of(pid) is not None
             ):
                 await self._join(conn, t, None, False, None, msg.get("ref"))
                 return
+        if stake:
+            await self.chips_can_sit(conn.player, stake)
+        key = forming_key(mode, stake)
         for _ in range(5):
-            table_id = self.forming.get(mode)
+            table_id = self.forming.get(key)
             table = self.tables.get(table_id) if table_id else None
             if table is None or table.status != "waiting" or not table.free_seats():
                 rules = Rules.preset(MODES[mode])
                 if self.config.quick_deals:
                     rules = rules.replace(deals=self.config.quick_deals, target_score=None)
+                options: dict[str, Any] = {"bots": True, "show_bots": not self.config.hide_bots}
+                if stake:
+                    options["stake"] = stake
                 table = await self.new_table(
-                    kind="public",
-                    mode=mode,
-                    rules=rules,
-                    options={"bots": True, "show_bots": not self.config.hide_bots},
-                    host=None,
+                    kind="public", mode=mode, rules=rules, options=options, host=None
                 )
-                self.forming[mode] = table.id
+                self.forming[key] = table.id
             try:
                 await self._join(conn, table, None, False, None, msg.get("ref"))
                 return
             except TableError as e:
                 if e.code not in ("full", "started"):
                     raise
-                if self.forming.get(mode) == table.id:
-                    del self.forming[mode]
+                if self.forming.get(key) == table.id:
+                    del self.forming[key]
         raise TableError("busy", "busy_seat")
 
     async def on_create(self, conn: Conn, msg: dict[str, Any]) -> None:
@@ -740,6 +799,11 @@ class Hub:
             "decision_seconds": msg.get("decision_seconds"),
             "bot_level": level,
         }
+        stake = int(msg.get("stake") or 0)
+        if stake:
+            self.check_stake(stake)
+            await self.chips_can_sit(conn.player, stake)
+            options["stake"] = stake
         room_limits(rules.to_dict() | options)
         kind = "public" if msg.get("public") else "private"
         self._room_allowed(conn)
@@ -906,6 +970,11 @@ class Hub:
 
 #: The bot levels a room may ask for.
 BOT_LEVELS: tuple[str, ...] = LEVELS
+
+
+def forming_key(mode: str, stake: int) -> str:
+    """The quick-play salon a forming table belongs to: its mode, and its stake if any."""
+    return f"{mode}:{stake}" if stake else mode
 
 
 def room_limits(options: dict[str, Any]) -> None:

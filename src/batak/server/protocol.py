@@ -111,7 +111,7 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     },
     "ping": {"t": Field("any", required=False)},
     "lobby": {},
-    "quick": {"mode": _s(16)},
+    "quick": {"mode": _s(16), "stake": _i(0, 10**9, required=False)},
     "create": {  # the ranges of a room's options: ROOM_LIMITS, checked by the hub
         "preset": _s(32, required=False),
         "rules": Field("obj", required=False),
@@ -123,6 +123,7 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
         "decision_seconds": _i(required=False),
         "seat": _i(0, 3, required=False),
         "bot_level": _s(16, required=False),
+        "stake": _i(0, 10**9, required=False),
     },
     "join": {
         "table": _s(32, required=False),
@@ -162,6 +163,8 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "tourney_start": {"tournament": TABLE},
     "story": {},
     "story_play": {"stage": _i(0, 20)},
+    "wallet": {},  # chips (issue 12)
+    "chip_leaderboard": {},
 }
 
 

@@ -141,7 +141,7 @@ MIGRATIONS: list[list[str]] = [
     [  # 2: bot accounts (people's own programs playing through the protocol)
         "ALTER TABLE players ADD COLUMN is_bot INTEGER NOT NULL DEFAULT 0",
     ],
-    [  # tournaments and the story mode (issue 13 items 4 and 5): one JSON document each
+    [  # 3: tournaments and the story mode (issue 13 items 4 and 5): one JSON document each
         """CREATE TABLE IF NOT EXISTS tournaments (
             id TEXT PRIMARY KEY,
             status TEXT NOT NULL,
@@ -153,6 +153,23 @@ MIGRATIONS: list[list[str]] = [
             player_id TEXT PRIMARY KEY,
             data TEXT NOT NULL,
             updated DOUBLE PRECISION NOT NULL)""",
+    ],
+    [  # 4: chips (issue 12): wallets and the append-only double-entry ledger (server/chips.py)
+        """CREATE TABLE IF NOT EXISTS chip_accounts (
+            account TEXT PRIMARY KEY,
+            balance BIGINT NOT NULL DEFAULT 0,
+            vip INTEGER NOT NULL DEFAULT 0)""",
+        """CREATE TABLE IF NOT EXISTS ledger (
+            txn TEXT NOT NULL,
+            leg INTEGER NOT NULL,
+            account TEXT NOT NULL,
+            amount BIGINT NOT NULL,
+            kind TEXT NOT NULL,
+            table_id TEXT,
+            at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (txn, leg))""",
+        "CREATE INDEX IF NOT EXISTS ledger_account ON ledger (account)",
+        "CREATE INDEX IF NOT EXISTS ledger_table ON ledger (table_id)",
     ],
 ]
 
@@ -443,13 +460,21 @@ class Storage:
         return sql, args
 
     async def append_events(
-        self, table_id: str, events: Sequence[EventRow], status: str | None = None
+        self,
+        table_id: str,
+        events: Sequence[EventRow],
+        status: str | None = None,
+        also: Callable[[Any], Any] | None = None,
     ) -> None:
-        """Write events (and optionally the table's new status); returns once committed."""
+        """Write events (and optionally the table's new status); returns once committed.
+        ``also`` runs in the same transaction (a staked table's buy-in): if it fails, nothing
+        is written."""
         sql, args = self._events_sql(table_id, events)
         st_sql = self._sql("UPDATE tables SET status = ? WHERE id = ?")
 
         def job(cur: Any) -> None:
+            if also is not None:
+                also(cur)
             cur.executemany(sql, args)
             if status is not None:
                 cur.execute(st_sql, (status, table_id))
@@ -530,9 +555,15 @@ class Storage:
         return await self._call(lambda cur: self._events(cur, table_id))
 
     async def finish_table(
-        self, table_id: str, record: dict[str, Any], results: Sequence[dict[str, Any]]
-    ) -> None:
-        """Mark a table over with its record, and store each player's result, in one go."""
+        self,
+        table_id: str,
+        record: dict[str, Any],
+        results: Sequence[dict[str, Any]],
+        also: Callable[[Any], T] | None = None,
+    ) -> T | None:
+        """Mark a table over with its record, and store each player's result, in one go
+        (with ``also``, a staked table's payout, in the same transaction; its result is
+        returned)."""
         now = time.time()
         up = self._sql("UPDATE tables SET status = ?, finished = ?, record = ? WHERE id = ?")
         ins = self._sql(
@@ -555,12 +586,13 @@ class Storage:
             for r in results
         ]
 
-        def job(cur: Any) -> None:
+        def job(cur: Any) -> T | None:
             cur.execute(up, ("over", now, rec, table_id))
             if args:
                 cur.executemany(ins, args)
+            return also(cur) if also is not None else None
 
-        await self._call(job)
+        return await self._call(job)
 
     # ------------------------------------------------------------------ statistics
     _STATS = (
@@ -683,6 +715,15 @@ class Storage:
         )
         args = (player_id, json.dumps(data), time.time())
         await self._call(lambda cur: cur.execute(sql, args))
+    # ------------------------------------------------------------------ chips (issue 12)
+    async def run(self, fn: Callable[[Any], T]) -> T:
+        """Run ``fn(cursor)`` as one job (one transaction) of the worker; ``fn`` writes its SQL
+        with ``?`` placeholders through :meth:`q`."""
+        return await self._call(fn)
+
+    def q(self, text: str) -> str:
+        """SQL with ``?`` placeholders, in this database's own."""
+        return self._sql(text)
 
 
 def _settle(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:

@@ -26,6 +26,7 @@ from ..match import DealCards, Match, first_dealer
 from ..moves import parse_move
 from ..record import dump_match
 from ..rules import Rules
+from . import chips, fair
 from .bots import ServerBot, make_bot
 from .clock import Clock
 from .config import ServerConfig
@@ -165,6 +166,8 @@ class Table:
         self.admitted: set[str] = set()  # players who came with the code (or were seated)
         self.scripted_deals: list[DealCards] = []  # the story mode's test hook (not stored)
         self.bot_moves = [0] * n  # moves a bot made for a person who was away, by seat
+        self.stake = int(row.options.get("stake") or 0)  # chips each person puts in (issue 12)
+        self.payout: dict[str, Any] | None = None  # the staked match's settlement, once paid
 
     # ------------------------------------------------------------------ the actor
     def start_actor(self) -> None:
@@ -288,8 +291,14 @@ class Table:
         elif kind == "start":
             # the start event names the first dealer (older stored events do not: the lots)
             dealer = data.get("dealer", self.row.dealer)
+            # a table started since issue 12 deals each deal from its own committed seed
+            self.fair_deals = bool(data.get("fair"))
             self.match = Match(
-                self.rules, seed=self.row.seed, dealer=dealer, deals=self.scripted_deals
+                self.rules,
+                seed=self.row.seed,
+                dealer=dealer,
+                deal_seed=self.deal_seed if self.fair_deals else None,
+                deals=self.scripted_deals,
             )
             self.status = "playing"
             self.bank = [self.config.bank_seconds] * n
@@ -314,6 +323,11 @@ class Table:
                     "tricks": [t.to_dict() for t in finished.tricks],
                     "row": row.to_dict(),
                 }
+                if self.fair_deals:  # the deal's seed revealed, the next deal's committed
+                    ev["deal_over"]["seed"] = self.deal_seed(games - 1)
+                    ev["deal_over"]["commitment"] = self.commitment(games - 1)
+                    if not match.over:
+                        ev["deal_over"]["next_commitment"] = self.commitment(games)
             if match.over:
                 self.status = "over"
                 ev["over"] = {"totals": list(match.totals), "winners": list(match.winners)}
@@ -370,12 +384,16 @@ class Table:
         *,
         before: Callable[[int], None] | None = None,
         status: str | None = None,
+        also: Callable[[Any], Any] | None = None,
     ) -> int:
-        """Store, apply, and send one event. Nothing changes if storing fails."""
+        """Store, apply, and send one event. Nothing changes if storing fails (nor what
+        ``also`` wrote in the same transaction: a staked table's buy-in)."""
         version = self.version + 1
-        await self.storage.append_events(
-            self.id, [EventRow(version, kind, data, time.time())], status
-        )
+        rows = [EventRow(version, kind, data, time.time())]
+        if also is None:
+            await self.storage.append_events(self.id, rows, status)
+        else:
+            await self.storage.append_events(self.id, rows, status, also)
         ev = self.apply(version, kind, data)
         self.last_activity = self.clock.now()
         if before is not None:
@@ -392,6 +410,7 @@ class Table:
         views = self.event_views({seat for _, seat in subs}) if kind in STATE_EVENTS else {}
         seats = self.seats_info() if kind in ("sit", "stand", "away", "back", "start") else None
         clock = self.clock_info()
+        chips_info = self.chips_info() if self.stake and kind in ("start", "stand") else None
         texts: dict[int | None, str] = {}
         for conn, seat in subs:
             text = texts.get(seat)
@@ -409,6 +428,8 @@ class Table:
                     msg["status"] = self.status
                 if seats is not None:
                     msg["seats"] = seats
+                if chips_info is not None:
+                    msg["chips"] = chips_info
                 text = texts[seat] = dumps(msg)
             conn.send_text(text)
 
@@ -488,6 +509,8 @@ class Table:
             "options": self.options,
             "seats": self.seats_info(),
             "invite": f"{self.config.base_url}/join/{self.code}",
+            **({"chips": self.chips_info()} if self.stake else {}),
+            **({"fair": f} if (f := self.fair_info()) is not None else {}),
         }
 
     def summary(self) -> dict[str, Any]:
@@ -501,6 +524,8 @@ class Table:
             "seats": [s.name or None for s in self.seats],
             "free": sum(1 for s in self.seats if s.empty),
             "deal": len(self.match.games) if self.match else 0,
+            "stake": self.stake,
+            **({"kasa": self.kasa_shown()} if self.salon_kasa else {}),
         }
 
     def sync_message(self, seat: int | None, since: int | None) -> dict[str, Any]:
@@ -569,6 +594,8 @@ class Table:
                 target = free[0]
             else:
                 raise TableError("full")
+            if self.stake:
+                await self.hub.chips_can_sit(conn.player, self.stake)
             sit: dict[str, Any] = {"seat": target, "player": pid, "name": conn.player.name}
             if conn.player.bot_account:
                 sit["bot_account"] = True
@@ -728,7 +755,85 @@ class Table:
         if self._fill_task is not None:
             self._fill_task.cancel()
             self._fill_task = None
+        buyin = None
+        if self.stake:
+            if not await self._stakes_covered():
+                return
+            data = self._start_data() | {"stake": self.stake, "payers": self.payers()}
+            buyin = self.hub.chips.buyin(self.id, self.stake, self.payers())
+            await self.emit("start", data, status="playing", also=buyin)
+            return
         await self.emit("start", self._start_data(), status="playing")
+
+    # ------------------------------------------------------------------ chips (issue 12)
+    def payers(self) -> dict[int, str]:
+        """The seats whose person puts the stake in (house bots put nothing in)."""
+        return {i: s.player for i, s in enumerate(self.seats) if s.player is not None}
+
+    async def _stakes_covered(self) -> bool:
+        """Before a staked start: a person whose balance no longer covers the stake (spent at
+        another table meanwhile) is stood up, and the table waits for the seat to fill."""
+        short = []
+        for seat, pid in self.payers().items():
+            if await self.hub.chips.balance(pid) < self.stake:
+                short.append(seat)
+        for seat in short:
+            await self.emit("stand", {"seat": seat, "reason": "stake"})
+        if short and self.kind == "private":
+            raise TableError("stake_short", params={"stake": self.stake})
+        if short:
+            self._maybe_start_public()
+        return not short
+
+    @property
+    def salon(self) -> str:
+        return f"{self.mode}:{self.stake}"
+
+    @property
+    def salon_kasa(self) -> str | None:
+        """The kasa account this table feeds and may win (public açık eşli staked tables)."""
+        if self.stake and self.kind == "public" and self.rules.scoring == "acik":
+            return chips.kasa_account(self.salon)
+        return None
+
+    def kasa_shown(self) -> int:
+        """What the kasa is worth to this match: the salon's banked kasa plus the quarter of
+        this table's stakes (a full table's, before the start)."""
+        banked = self.hub.chips.kasa.get(self.salon, 0)
+        if self.payout is not None:
+            return int(self.payout.get("kasa_after", banked))
+        people = len(self.payers()) if self.status != "waiting" else self.rules.players
+        pot = self.stake * people
+        return banked + pot - pot * 3 // 4
+
+    def chips_info(self) -> dict[str, Any]:
+        started = self.status != "waiting"
+        out: dict[str, Any] = {
+            "stake": self.stake,
+            "scoring": "acik" if self.rules.scoring == "acik" else "sultan",
+            "pot": self.stake * len(self.payers()) if started else 0,
+            "fee_percent": self.config.fee_percent,
+            "payout": self.payout,
+        }
+        if self.salon_kasa:
+            out["kasa"] = self.kasa_shown()
+        return out
+
+    def _plan(self, match: Match) -> chips.Plan:
+        payers = self.payers()
+        kasa = self.salon_kasa
+        return chips.Plan(
+            table=self.id,
+            scoring="acik" if self.rules.scoring == "acik" else "sultan",
+            stake=self.stake,
+            payers=payers,
+            winners=list(match.winners),
+            abandoned=bool(payers) and all(self.seats[s].away for s in payers),
+            kasa=kasa,
+            kasa_team=chips.kasa_team(match.sheet, self.rules.teams) if kasa else None,
+            fee_percent=self.config.fee_percent,
+            vip_fee_percent=self.config.vip_fee_percent,
+        )
 
     def _start_data(self) -> dict[str, Any]:
         """Who deals first, as the table's rules say (``Rules.first_dealer``): the lots drawn
@@ -736,7 +841,51 @@ class Table:
         person to sit (açık eşli: "Masaya ilk oturan kişi ilk dağıtıcı olur")."""
         people = [s for s in self.sit_order if self.seats[s].player is not None]
         dealer = first_dealer(self.rules, seated=people or self.sit_order, lots=self.row.dealer)
-        return {"dealer": dealer, "first_dealer": self.rules.first_dealer}
+        return {
+            "dealer": dealer,
+            "first_dealer": self.rules.first_dealer,
+            "fair": fair.FAIR_VERSION,
+            "commitment": self.commitment(0),
+        }
+
+    # ------------------------------------------------------------------ verifiable deals
+    fair_deals = False  # set by the start event: deals come from committed seeds
+
+    def deal_seed(self, deal: int) -> str:
+        """Deal ``deal``'s seed (from 0): secret until that deal is over. The tables of a
+        tournament's round derive it from the round, not the table, with the round's shared
+        secret: duplicate boards, the same cards at the same seat of every table."""
+        key = self.id
+        if (tid := self.row.options.get("tournament")) is not None:
+            key = f"{tid}:{self.row.options.get('round')}"
+        return fair.deal_seed(self.row.seed, key, deal)
+
+    def commitment(self, deal: int) -> str:
+        return fair.commitment(self.id, self.deal_seed(deal))
+
+    def fair_info(self) -> dict[str, Any] | None:
+        """The commitment of the deal being played (deal 1's while the table waits) and the
+        seeds of the deals that are over."""
+        match = self.match
+        if match is None:
+            if self.status != "waiting":
+                return None
+            return {"version": fair.FAIR_VERSION, "deal": 1, "commitment": self.commitment(0)}
+        if not self.fair_deals:
+            return None
+        games = len(match.games)
+        done = games if match.over else games - 1
+        out: dict[str, Any] = {
+            "version": fair.FAIR_VERSION,
+            "revealed": [
+                {"deal": k + 1, "seed": self.deal_seed(k), "commitment": self.commitment(k)}
+                for k in range(done)
+            ],
+        }
+        if not match.over:
+            out["deal"] = games
+            out["commitment"] = self.commitment(games - 1)
+        return out
 
     async def start_by_host(self, conn: Conn) -> None:
         assert conn.player is not None
@@ -761,6 +910,8 @@ class Table:
             raise TableError("not_host", "not_host_adjourn")
         if self.status != "playing":
             raise TableError("not_playing")
+        if self.stake:
+            raise TableError("stake_adjourn")
         await self.emit("adjourn", {}, status="adjourned")
 
     # ------------------------------------------------------------------ moves
@@ -875,14 +1026,29 @@ class Table:
             if s.player is None:
                 continue
             results.append(_result(match, seat, s.player))
-        meta = {
+        meta: dict[str, Any] = {
             "table": self.id,
             "players": [s.name for s in self.seats],
             "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
+        if self.fair_deals:  # every deal's seed, to check against the commitments: batak verify
+            meta["fair"] = {"table": self.id, **(self.fair_info() or {})}
         record = dump_match(match, meta=meta)
-        await self.storage.finish_table(self.id, record, results)
+        pay = self.hub.chips.payout(self._plan(match)) if self.stake else None
+        if pay is None:
+            paid = None
+            await self.storage.finish_table(self.id, record, results)
+        else:
+            paid = await self.storage.finish_table(self.id, record, results, pay)
         self.finished = True
+        if paid is not None:
+            for key in ("payouts", "kasa_payouts"):  # by seat, as lists
+                if key in paid:
+                    paid[key] = [int(paid[key].get(i, 0)) for i in range(len(self.seats))]
+            self.payout = paid
+            if "kasa_after" in paid:
+                self.hub.chips.kasa[self.salon] = int(paid["kasa_after"])
+            self.notice({"type": "payout", "table": self.id, "payout": paid})
         for s in self.seats:
             if s.hold_task is not None:
                 s.hold_task.cancel()

@@ -5,6 +5,8 @@ import { NAMES, TEXT, initialLang, lang, nextLang, pick, setLang, t } from "./i1
 import { SYMBOL, backSVG, cardLabel, cardName, cardSVG, sortHand, suitOf } from "./cards.js";
 import * as tourney from "./tournament.js";
 import * as story from "./story.js";
+import { fairHTML, noteDealOver } from "./fair.js";
+import { chipsBoxHTML, chipsNumber, chipsRequests, onChipsMessage, payoutHTML, quickStake, stakeSelectHTML, tableChipsHTML } from "./chips.js";
 
 // ------------------------------------------------------------------ state
 const S = {
@@ -225,7 +227,7 @@ function onMessage(m) {
     case "ack": S.pending.delete(m.id); S.resent.delete(m.id); return;
     case "error": return onError(m);
     case "created": return go(`/table/${m.table}`, true);
-    case "lobby": S.lobby = m; if (route().page === "lobby") renderLobbyTables(); return;
+    case "lobby": S.lobby = m; if (route().page === "lobby") { renderLobbyTables(); renderChips(); } return;
     case "presence": return onPresence(m);
     case "reaction": return onReaction(m);
     case "hint": return onHint(m);
@@ -239,8 +241,11 @@ function onMessage(m) {
       S.player.account = m.username;
       notify(t("registered", { name: m.username }));
       renderAccount();
+      chipsRequests(send);
       return;
-    default: return;
+    default:
+      if (onChipsMessage(m, S.table)) { if (route().page === "lobby") renderChips(); else if (S.table) renderTable(); }
+      return;
   }
 }
 
@@ -287,6 +292,7 @@ function lobbyRequests() {
   send({ type: "mytables" });
   send({ type: "stats", ref: "stats" });
   send({ type: "leaderboard", ref: "leaderboard" });
+  chipsRequests(send);
 }
 
 function onSync(m) {
@@ -355,9 +361,11 @@ function onEvent(m) {
   T.v = m.v;
   if (m.seats) T.info.seats = m.seats;
   if (m.status) T.info.status = m.status;
+  if (m.chips) T.info.chips = { ...m.chips, payout: (T.info.chips || {}).payout || m.chips.payout };
   if (m.view) mergeView(m.view);
   setClock(m.clock);
   if (m.event.id) { S.pending.delete(m.event.id); S.resent.delete(m.event.id); }
+  if (m.event.deal_over) noteDealOver(T, m.event.deal_over, renderDialog);
   sideEffects(m.event, false);
   if (m.view || m.seats || m.status) renderTable();
 }
@@ -480,7 +488,7 @@ const ACTIONS = {
     render();
   },
   nav(el) { go(el.dataset.href); },
-  quick(el) { send({ type: "quick", mode: el.dataset.mode, ref: "quick" }); },
+  quick(el) { send({ type: "quick", mode: el.dataset.mode, ...quickStake(), ref: "quick" }); },
   saveName() {
     const v = $("#name-input").value.trim().slice(0, 24);
     if (!v) return;
@@ -648,7 +656,7 @@ function renderNotice() {
 }
 
 // ---------------- lobby
-const MODES = ["ihaleli", "kozmaca", "esli", "kitty"];
+const MODES = ["ihaleli", "kozmaca", "esli", "kitty", "acik"];
 
 function renderLobby() {
   const presets = S.catalog ? S.catalog.presets : [];
@@ -666,6 +674,7 @@ function renderLobby() {
     <section class="card-box" aria-labelledby="h-quick">
       <h2 id="h-quick">${esc(t("quick_play"))}</h2>
       <p class="help">${esc(t("quick_help"))}</p>
+      <div id="stake-box">${stakeSelectHTML(S.lobby)}</div>
       <div class="modes">
         ${MODES.map((m) => `<button class="mode" data-action="quick" data-mode="${m}" data-testid="quick-${m}"><b>${esc(t("mode_" + m))}</b><span>${esc(t("mode_" + m + "_help"))}</span></button>`).join("")}
       </div>
@@ -691,6 +700,7 @@ function renderLobby() {
       </form>
     </section>
     <section class="card-box" aria-labelledby="h-account" id="account-box"></section>
+    <section class="card-box" aria-labelledby="h-chips" id="chips-box"></section>
     <section class="card-box" aria-labelledby="h-join">
       <h2 id="h-join">${esc(t("join_code"))}</h2>
       <form data-action="joinCode" class="row">
@@ -709,6 +719,14 @@ function renderLobby() {
   renderLobbyTables();
   renderAccount();
   renderMyTables();
+  renderChips();
+}
+
+function renderChips() {
+  const box = $("#chips-box");
+  if (box) box.innerHTML = chipsBoxHTML(S.player);
+  const stake = $("#stake-box");
+  if (stake && !stake.contains(document.activeElement)) stake.innerHTML = stakeSelectHTML(S.lobby);
 }
 
 function renderMyTables() {
@@ -791,7 +809,7 @@ function renderLobbyTables() {
   }
   if (!rows.length) { box.innerHTML = `<p class="help">${esc(t("no_public"))}</p>`; return; }
   box.innerHTML = `<ul class="plain tables">${rows.map((s) => `<li>
-    <span><b>${esc(t("mode_" + s.mode))}</b> · ${esc(t("status_" + s.status))} · ${s.seats.map((n) => esc(n || "—")).join(", ")}</span>
+    <span><b>${esc(t("mode_" + s.mode))}</b>${s.stake ? " · " + esc(t("table_stake", { n: chipsNumber(s.stake) })) : ""} · ${esc(t("status_" + s.status))} · ${s.seats.map((n) => esc(n || "—")).join(", ")}</span>
     ${s.status === "waiting" && s.free ? `<button data-action="joinTable" data-table="${esc(s.id)}">${esc(t("join"))} (${esc(t("free_seats", { n: s.free }))})</button>` : ""}
     <button data-action="joinTable" data-table="${esc(s.id)}" data-spectate="1">${esc(t("watch"))}</button>
   </li>`).join("")}</ul>`;
@@ -910,6 +928,7 @@ function renderTopbar() {
     <a href="/" data-action="nav" data-href="/" class="button small">← ${esc(t("back_to_lobby"))}</a>
     <span class="room">${esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener">${esc(info.preset)}</a></span>
     <span class="facts" data-testid="facts">${parts.join(" · ")}</span>
+    ${tableChipsHTML(info)}
     <span class="tools">
       ${v ? `<button class="small" data-action="dialog" data-dialog="last">${esc(t("last_trick"))}</button>` : ""}
       ${v ? `<button class="small" data-action="dialog" data-dialog="sheet">${esc(t("score_sheet"))}</button>` : ""}
@@ -1225,7 +1244,7 @@ function renderDialog() {
     const title = earlier ? t("last_trick_of_deal", { n: last.deal }) : t("last_trick");
     body = `<h3>${esc(title)}</h3>${last ? trickHTML(last, T.info.rules.players, wonBy(last.winner)) : `<p>${esc(t("no_last_trick"))}</p>`}`;
   } else if (T.dialog === "sheet") {
-    body = `<h3>${esc(t("score_sheet"))}</h3>${sheetHTML()}`;
+    body = `<h3>${esc(t("score_sheet"))}</h3>${sheetHTML()}${fairHTML(T.info)}`;
   } else if (T.dialog === "dealover" && T.dealOver) {
     const row = T.dealOver.row;
     let res = "";
@@ -1245,6 +1264,7 @@ function renderDialog() {
     body = `<h3 data-testid="match-over">${esc(t("match_over"))}</h3>
       <p>${esc(t(winners.length > 1 ? "winners" : "winner", { names }))}</p>
       ${T.you != null ? `<p><b>${esc(t(me ? "you_won" : "you_lost"))}</b></p>` : ""}
+      ${payoutHTML(T.info, T.you, seatName)}
       ${sheetHTML()}
       <p><a href="${esc(T.record || `/api/tables/${T.id}/record`)}" download data-testid="record">${esc(t("download_record"))}</a></p>
       <p><a href="/" data-action="nav" data-href="/" class="button">${esc(t("new_game"))}</a></p>`;

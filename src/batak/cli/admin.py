@@ -1,0 +1,104 @@
+"""``batak admin``: the operator's look at a server's database (the chips of issue 12).
+
+``ledger-check`` sums the whole chip ledger and says whether it is exact (exit 1 if not);
+``chip-report`` lists pairs of players whose results at staked private rooms look like chip
+dumping (one keeps losing to the other); ``vip USERNAME on|off`` sets the VIP flag that lowers
+a player's Batak Sultan table fee (an operator's decision: nothing is sold). It opens the same
+database as ``batak serve`` (``--data`` or ``--database``) and may run while the server does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from ..i18n import LANGS
+from .text import t
+
+__all__ = ["add_admin_parser", "run_admin"]
+
+
+def add_admin_parser(sub: Any, lang: str) -> None:
+    from ..server.config import ServerConfig
+
+    d = ServerConfig()
+    p = sub.add_parser("admin", help=t("help_admin", lang), description=t("help_admin", lang))
+    p.add_argument("--data", default=str(d.data), metavar="DIR", help=t("help_admin_data", lang))
+    p.add_argument("--database", default=None, metavar="URL", help=t("help_admin_database", lang))
+    p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
+    jobs = p.add_subparsers(dest="job", metavar="{ledger-check,chip-report,vip}", required=True)
+    jobs.add_parser("ledger-check", help=t("help_admin_ledger_check", lang))
+    report = jobs.add_parser("chip-report", help=t("help_admin_chip_report", lang))
+    report.add_argument(
+        "--min-matches",
+        type=int,
+        default=d.dumping_min_matches,
+        metavar="N",
+        help=t("help_admin_min_matches", lang, default=d.dumping_min_matches),
+    )
+    vip = jobs.add_parser("vip", help=t("help_admin_vip", lang))
+    vip.add_argument("username")
+    vip.add_argument("flag", choices=["on", "off"])
+
+
+def run_admin(args: argparse.Namespace, lang: str) -> int:
+    return asyncio.run(_admin(args, lang))
+
+
+async def _admin(args: argparse.Namespace, lang: str) -> int:
+    from dataclasses import replace
+
+    from ..server.chips import Desk
+    from ..server.config import ServerConfig
+    from ..server.storage import open_storage
+
+    config = ServerConfig(data=Path(args.data), database=args.database)
+    if args.job == "chip-report":
+        config = replace(config, dumping_min_matches=args.min_matches)
+    storage = open_storage(config.database_url)
+    await storage.open()
+    try:
+        desk = Desk(storage, config)
+        if args.job == "ledger-check":
+            problems = await desk.check()
+
+            def counts(cur: Any) -> tuple[int, int]:
+                cur.execute("SELECT COUNT(DISTINCT txn) FROM ledger")
+                txns = int(cur.fetchone()[0])
+                cur.execute("SELECT COUNT(*) FROM chip_accounts")
+                return txns, int(cur.fetchone()[0])
+
+            txns, accounts = await storage.run(counts)
+            for p in problems:
+                print(p)
+            key = "admin_ledger_bad" if problems else "admin_ledger_ok"
+            print(t(key, lang, txns=txns, accounts=accounts, problems=len(problems)))
+            return 1 if problems else 0
+        if args.job == "chip-report":
+            rows = await desk.report()
+            if not rows:
+                print(t("admin_report_none", lang, n=args.min_matches))
+            for r in rows:
+                print(
+                    t(
+                        "admin_report_row",
+                        lang,
+                        loser=r["from_name"],
+                        winner=r["to_name"],
+                        matches=r["matches"],
+                        chips=r["chips"],
+                        share=round(100 * r["one_sided"]),
+                    )
+                )
+            return 0
+        row = await storage.player_by("username", args.username)
+        if row is None:
+            print(t("admin_no_player", lang, name=args.username))
+            return 2
+        await desk.set_vip(row.id, args.flag == "on")
+        print(t("admin_vip_" + args.flag, lang, name=args.username))
+        return 0
+    finally:
+        await storage.close()

@@ -1,0 +1,115 @@
+// Chips (issue 12): the wallet, the stake salons of quick play, the kasa, a staked table's pot and
+// payout, the chip leaderboard. Chips are virtual: nothing is bought, nothing can be given to
+// another player. Every number comes from the server (docs/protocol.md, "Chips").
+import { lang, t } from "./i18n.js";
+
+export const CHIPS = {
+  wallet: null, // the last "wallet" reply
+  board: null, // the last "chip_leaderboard" players
+  stake: Number(localStorage.getItem("batak.stake") || 0), // the salon chosen for quick play
+};
+
+function esc(s) {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+// 1,500 in English, 1.500 in Turkish
+export function chipsNumber(n) {
+  return new Intl.NumberFormat(lang() === "tr" ? "tr-TR" : "en-US").format(Number(n) || 0);
+}
+
+// The requests the lobby makes for chips.
+export function chipsRequests(send) {
+  send({ type: "wallet", ref: "wallet" });
+  send({ type: "chip_leaderboard", ref: "chip_leaderboard" });
+}
+
+// A chips message from the server: true if it was one (the caller renders).
+export function onChipsMessage(m, table) {
+  if (m.type === "wallet") {
+    CHIPS.wallet = m;
+    return true;
+  }
+  if (m.type === "chip_leaderboard") {
+    CHIPS.board = m.players;
+    return true;
+  }
+  if (m.type === "payout") {
+    if (table && table.id === m.table && table.info) {
+      table.info.chips = { ...(table.info.chips || {}), payout: m.payout };
+    }
+    return true;
+  }
+  return false;
+}
+
+// The quick-play salon: no stake, or one of the lobby's stakes (with the kasa of açık eşli's).
+export function stakeSelectHTML(lobby) {
+  const stakes = (lobby && lobby.stakes) || (CHIPS.wallet && CHIPS.wallet.stakes) || [];
+  if (!stakes.length) return "";
+  if (!stakes.includes(CHIPS.stake)) CHIPS.stake = 0;
+  const kasa = (lobby && lobby.kasa) || {};
+  const options = [0, ...stakes].map((s) => `<option value="${s}"${s === CHIPS.stake ? " selected" : ""}>${esc(s ? t("stake_option", { n: chipsNumber(s) }) : t("stake_none"))}</option>`).join("");
+  const kasas = stakes.filter((s) => kasa["acik:" + s] != null)
+    .map((s) => `<li data-testid="lobby-kasa-${s}">${esc(t("kasa_salon", { stake: chipsNumber(s), n: chipsNumber(kasa["acik:" + s]) }))}</li>`).join("");
+  return `<label class="stake-pick">${esc(t("stake_label"))}
+      <select id="stake-select" data-testid="stake-select">${options}</select></label>
+    ${kasas ? `<ul class="plain kasa-list">${kasas}</ul>` : ""}`;
+}
+
+// The stake field of a "quick" message, as chosen in the lobby.
+export function quickStake() {
+  const el = document.querySelector("#stake-select");
+  if (el) {
+    CHIPS.stake = Number(el.value) || 0;
+    localStorage.setItem("batak.stake", String(CHIPS.stake));
+  }
+  return CHIPS.stake ? { stake: CHIPS.stake } : {};
+}
+
+// The lobby's chips box: the balance (or why there is none) and the chip leaderboard.
+export function chipsBoxHTML(player) {
+  const w = CHIPS.wallet;
+  let mine;
+  if (!player || !player.account) mine = `<p class="help" data-testid="chips-guest">${esc(t("chips_account_needed"))}</p>`;
+  else if (w && w.account) {
+    mine = `<p class="balance" data-testid="chips-balance">${esc(t("chips_balance", { n: chipsNumber(w.balance) }))}</p>`
+      + (w.granted ? `<p class="help" data-testid="chips-granted">${esc(t("chips_granted", { n: chipsNumber(w.granted) }))}</p>` : "");
+  } else mine = "";
+  const board = CHIPS.board || [];
+  const rows = board.length
+    ? `<table class="stats" data-testid="chip-leaderboard"><thead><tr><th>${esc(t("player"))}</th><th class="num">${esc(t("chips_title"))}</th></tr></thead><tbody>${board.slice(0, 10).map((r) => `<tr><td>${esc(r.name)}</td><td class="num">${esc(chipsNumber(r.balance))}</td></tr>`).join("")}</tbody></table>`
+    : `<p class="help">${esc(t("chip_leaderboard_empty"))}</p>`;
+  return `<h2 id="h-chips">${esc(t("chips_title"))}</h2>${mine}
+    <p class="help">${esc(t("chips_virtual"))}</p>
+    <h3>${esc(t("chip_leaderboard"))}</h3>${rows}`;
+}
+
+// The staked table's facts for the top bar: stake, pot, kasa.
+export function tableChipsHTML(info) {
+  const c = info && info.chips;
+  if (!c) return "";
+  const parts = [t("table_stake", { n: chipsNumber(c.stake) })];
+  if (c.pot) parts.push(t("table_pot", { n: chipsNumber(c.pot) }));
+  const kasa = c.kasa != null ? ` · <b class="kasa" data-testid="table-kasa">${esc(t("table_kasa", { n: chipsNumber(c.kasa) }))}</b>` : "";
+  return `<span class="chips-facts" data-testid="table-chips">${esc(parts.join(" · "))}${kasa}</span>`;
+}
+
+// What the match paid, for the result dialog (a staked table only).
+export function payoutHTML(info, you, seatName) {
+  const c = info && info.chips;
+  if (!c) return "";
+  const p = c.payout;
+  if (!p) return `<p class="help" data-testid="payout-waiting">${esc(t("payout_waiting"))}</p>`;
+  const lines = [];
+  if (p.refund) lines.push(t("payout_refund", { n: chipsNumber(p.stake) }));
+  else {
+    if (you != null) {
+      const mine = (p.payouts || [])[you] || 0;
+      lines.push(mine ? t("payout_won", { n: chipsNumber(mine) }) : t("payout_lost", { n: chipsNumber(p.stake) }));
+    }
+    if (p.fee) lines.push(t("payout_fee", { n: chipsNumber(p.fee) }));
+    if (p.kasa_won && p.kasa_team) lines.push(t("payout_kasa", { n: chipsNumber(p.kasa_won), names: p.kasa_team.map(seatName).join(", ") }));
+  }
+  return `<div class="payout" data-testid="payout">${lines.map((x) => `<p><b>${esc(x)}</b></p>`).join("")}</div>`;
+}

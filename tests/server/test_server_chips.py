@@ -1,0 +1,362 @@
+"""Chips over real sockets (issue 12): buy-ins, every payout rule, the kasa growing and being won,
+bots as a sink, the cover check, refunds, and the ledger exact after each.
+
+A match's cards come from its table's seed; these tests fix the seed (and the lots for the first
+dealer) and play a fixed choice (the first legal move) at every seat, so that the engine tells in
+advance who wins, who ties and who takes 11 tricks, and the test checks the chips against it."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import ServerThread, fast_config, postgres_database
+
+from batak.match import Match
+from batak.rules import Rules
+from batak.server import fair
+from batak.server.chips import kasa_team
+from batak.server.client import Client, ServerError
+
+pytest.importorskip("argon2")
+
+GRANT = 5000
+
+
+def first_legal(view: dict[str, Any]) -> str:
+    return str(view["legal_moves"][0])
+
+
+def simulate(rules: Rules, seed: int, dealer: int = 0) -> Match:
+    """The match the server will play with this seed when every seat plays ``first_legal``."""
+    m = Match(rules, dealer=dealer, deal_seed=lambda k: DEAL_SEED(seed, "test", k))
+    while not m.over:
+        seat = m.to_move
+        assert seat is not None
+        m.play(first_legal(m.view(seat)), seat)
+    return m
+
+
+def find_seed(rules: Rules, want: Any) -> tuple[int, Match]:
+    for seed in range(1, 5000):
+        m = simulate(rules, seed)
+        if want(m):
+            return seed, m
+    raise AssertionError("no seed found")  # pragma: no cover
+
+
+DEAL_SEED = fair.deal_seed
+
+
+@pytest.fixture
+def seeded(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """The next table's secret is the list's first number (and the lots give seat 0); its deals'
+    seeds do not depend on the table's id (which the test cannot know in advance)."""
+    queue: list[int] = []
+    real = secrets.randbits
+    monkeypatch.setattr(secrets, "randbits", lambda n: queue.pop(0) if queue else real(n))
+    monkeypatch.setattr(secrets, "randbelow", lambda n: 0)
+    monkeypatch.setattr(fair, "deal_seed", lambda secret, table, k: DEAL_SEED(secret, "test", k))
+    yield queue
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """The database of the server (PostgreSQL when BATAK_TEST_POSTGRES is set, as in CI)."""
+    if request.param == "sqlite":
+        yield None
+        return
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    with pg as url:
+        yield url
+
+
+def config(tmp_path: Path, **changes: Any) -> Any:
+    base = {
+        "daily_grant": GRANT,
+        "quick_deals": 1,
+        "quick_fill_seconds": 60.0,
+        "decision_seconds": 600.0,
+    }
+    return fast_config(tmp_path, **(base | changes))
+
+
+async def accounts(srv: ServerThread, n: int, prefix: str) -> list[Client]:
+    out = []
+    for i in range(n):
+        c = Client(srv.url, name=f"{prefix}{i}")
+        await c.connect()
+        await c.register(f"{prefix.lower()}{i}", "uzun-bir-parola")
+        w = await c.wallet()
+        assert w["balance"] == GRANT and w["granted"] == GRANT
+        out.append(c)
+    return out
+
+
+async def balances(clients: list[Client]) -> list[int]:
+    return [int((await c.wallet())["balance"]) for c in clients]
+
+
+def ledger_exact(srv: ServerThread) -> None:
+    assert srv.call(srv.hub.chips.check) == []
+
+
+async def play_out(clients: list[Client], table: str) -> list[dict[str, Any]]:
+    await asyncio.gather(*(c.play(table, first_legal, timeout=120) for c in clients))
+    for c in clients:
+        await c.until(lambda c=c: c.tables[table].payout is not None, 30)
+    return [c.tables[table].payout for c in clients]  # type: ignore[misc]
+
+
+async def room(clients: list[Client], **options: Any) -> str:
+    _, st = await clients[0].create(bots=False, **options)
+    for c in clients[1:]:
+        await c.join(code=st.info["code"])
+    await clients[0].start(st.id)
+    return st.id
+
+
+def test_sultan_pot_less_the_fee_and_vip(
+    tmp_path: Path, seeded: list[int], database: str | None
+) -> None:
+    rules = Rules.preset("sultan-ihaleli").replace(deals=1, target_score=None)
+    seed, m = find_seed(rules, lambda m: len(m.winners) == 1)
+    (winner,) = m.winners
+    with ServerThread(config(tmp_path, database=database)) as srv:
+
+        async def main() -> None:
+            clients = await accounts(srv, 4, "S")
+            ids = [c.player["id"] for c in clients]
+            seeded.append(seed)
+            t = await room(clients, preset="sultan-ihaleli", deals=1, stake=1000)
+            st = clients[0].tables[t]
+            assert st.info["chips"]["stake"] == 1000 and st.info["chips"]["pot"] == 4000
+            assert await balances(clients) == [GRANT - 1000] * 4  # the buy-in at the start
+            pay = (await play_out(clients, t))[0]
+            assert pay["pot"] == 4000 and pay["fee"] == 200  # 5% of the pot
+            assert pay["payouts"] == [3800 if s == winner else 0 for s in range(4)]
+            assert await balances(clients) == [
+                GRANT - 1000 + (3800 if s == winner else 0) for s in range(4)
+            ]
+            ledger_exact(srv)
+            # the same cards again with the winner marked VIP by the operator: a 3% fee
+            srv.call(lambda: srv.hub.chips.set_vip(ids[winner], True))
+            seeded.append(seed)
+            t2 = await room(clients, preset="sultan-ihaleli", deals=1, stake=1000)
+            pay = (await play_out(clients, t2))[0]
+            assert pay["fee"] == 120 and pay["payouts"][winner] == 3880
+            ledger_exact(srv)
+
+        asyncio.run(main())
+
+
+def test_tie_shares_the_pot(tmp_path: Path, seeded: list[int]) -> None:
+    rules = Rules.preset("sultan-ihaleli").replace(deals=1, target_score=None)
+    assert rules.tie == "shared"
+    seed, m = find_seed(rules, lambda m: len(m.winners) == 2)
+    with ServerThread(config(tmp_path)) as srv:
+
+        async def main() -> None:
+            clients = await accounts(srv, 4, "T")
+            seeded.append(seed)
+            t = await room(clients, preset="sultan-ihaleli", deals=1, stake=100)
+            pay = (await play_out(clients, t))[0]
+            # 400 in; two winners: 200 each, less 5% (10) each
+            assert pay["payouts"] == [190 if s in m.winners else 0 for s in range(4)]
+            assert pay["fee"] == 20
+            assert await balances(clients) == [
+                GRANT - 100 + (190 if s in m.winners else 0) for s in range(4)
+            ]
+            ledger_exact(srv)
+
+        asyncio.run(main())
+
+
+def test_acik_three_quarters_and_the_kasa(
+    tmp_path: Path, seeded: list[int], database: str | None
+) -> None:
+    rules = Rules.preset("esli-acik").replace(deals=1, target_score=None)
+    dry, m1 = find_seed(rules, lambda m: kasa_team(m.sheet, rules.teams) is None)
+    wet, m2 = find_seed(rules, lambda m: kasa_team(m.sheet, rules.teams) is not None)
+    team = kasa_team(m2.sheet, rules.teams)
+    assert team is not None
+    with ServerThread(config(tmp_path, database=database)) as srv:
+
+        async def main() -> None:
+            clients = await accounts(srv, 4, "A")
+            lobby = await clients[0].lobby()
+            assert lobby["stakes"] == [100, 1000, 10000]
+            assert lobby["kasa"]["acik:1000"] == 1000  # a new salon's kasa starts at 1,000
+
+            async def quick(seed: int) -> str:
+                seeded.append(seed)
+                tables = []
+                for c in clients:  # one after another: seat 0 sits first and deals first
+                    tables.append((await c.quick("acik", stake=1000)).id)
+                assert len(set(tables)) == 1
+                t = tables[0]
+                await clients[0].until(lambda: clients[0].tables[t].view is not None)
+                return t
+
+            t = await quick(dry)
+            assert clients[0].tables[t].info["chips"]["kasa"] == 1000
+            pay = (await play_out(clients, t))[0]
+            # 4,000 in; the winning team gets 3/4, 1,500 each; the quarter goes to the kasa
+            assert pay["payouts"] == [1500 if s in m1.winners else 0 for s in range(4)]
+            assert pay["kasa_added"] == 1000 and pay["kasa_won"] == 0 and pay["fee"] == 0
+            assert pay["kasa_after"] == 1000
+            assert (await clients[0].lobby())["kasa"]["acik:1000"] == 2000  # grown by 1,000
+            ledger_exact(srv)
+
+            t = await quick(wet)
+            assert clients[0].tables[t].info["chips"]["kasa"] == 2000
+            pay = (await play_out(clients, t))[0]
+            # the team that first took 11 tricks shares the kasa (1,000 kept + this match's)
+            assert pay["kasa_team"] == team and pay["kasa_won"] == 2000
+            assert pay["kasa_after"] == 0
+            expect = [
+                (1500 if s in m2.winners else 0) + (1000 if s in team else 0) for s in range(4)
+            ]
+            assert pay["payouts"] == expect
+            assert (await clients[0].lobby())["kasa"]["acik:1000"] == 1000  # starts again
+            assert await balances(clients) == [
+                GRANT - 2000 + (1500 if s in m1.winners else 0) + expect[s] for s in range(4)
+            ]
+            ledger_exact(srv)
+
+        asyncio.run(main())
+
+
+def test_cover_account_and_bot_sink(tmp_path: Path) -> None:
+    with ServerThread(config(tmp_path, quick_fill_seconds=0.2)) as srv:
+
+        async def main() -> None:
+            guest = Client(srv.url, name="Misafir")
+            await guest.connect()
+            with pytest.raises(ServerError) as e:
+                await guest.quick("ihaleli", stake=100)
+            assert e.value.code == "stake_account"
+            (a,) = await accounts(srv, 1, "C")
+            with pytest.raises(ServerError) as e:
+                await a.quick("ihaleli", stake=10000)
+            assert e.value.code == "stake_cover"
+            assert "10000" in e.value.message and str(GRANT) in e.value.message
+            with pytest.raises(ServerError) as e:
+                await a.quick("ihaleli", stake=555)
+            assert e.value.code == "bad_stake"
+            # one person and three house bots: the bots put nothing in, and what they win
+            # leaves the game
+            st = await a.quick("ihaleli", stake=100)
+            await a.until(lambda: a.tables[st.id].view is not None, 30)
+            await a.play(st.id, timeout=120)
+            await a.until(lambda: a.tables[st.id].payout is not None, 30)
+            pay = a.tables[st.id].payout
+            assert pay is not None and pay["pot"] == 100
+            seat = a.tables[st.id].seat
+            assert seat is not None
+            won = seat in a.tables[st.id].view["match"]["winners"]  # type: ignore[index]
+            paid = pay["payouts"][seat]
+            assert paid + pay["fee"] + pay["bots"] == 100
+            if won:
+                assert paid > 0
+            else:
+                assert paid == 0 and pay["bots"] > 0
+            assert (await a.wallet())["balance"] == GRANT - 100 + paid
+            ledger_exact(srv)
+
+        asyncio.run(main())
+
+
+def test_abandoned_match_is_refunded_and_unstarted_costs_nothing(tmp_path: Path) -> None:
+    with ServerThread(config(tmp_path)) as srv:
+
+        async def main() -> None:
+            clients = await accounts(srv, 4, "R")
+            # a room that never starts takes nothing
+            _, waiting = await clients[0].create(bots=False, preset="standard", stake=1000)
+            await clients[1].join(code=waiting.info["code"])
+            await clients[1].leave(waiting.id)
+            assert await balances(clients) == [GRANT] * 4
+            t = await room(clients, preset="standard", deals=1, stake=1000)
+            assert await balances(clients) == [GRANT - 1000] * 4
+            with pytest.raises(ServerError) as e:
+                await clients[0].adjourn(t)
+            assert e.value.code == "stake_adjourn"
+            for c in clients:  # everybody leaves; bots finish the match for them
+                await c.leave(t)
+            for _ in range(600):
+                if await balances(clients) == [GRANT] * 4:
+                    break
+                await asyncio.sleep(0.1)
+            assert await balances(clients) == [GRANT] * 4
+            assert srv.hub.tables[t].payout is not None
+            assert srv.hub.tables[t].payout["refund"] is True
+            ledger_exact(srv)
+
+        asyncio.run(main())
+
+
+def test_daily_grant_once_a_day_and_chip_leaderboard(tmp_path: Path) -> None:
+    with ServerThread(config(tmp_path)) as srv:
+
+        async def main() -> None:
+            a, b = await accounts(srv, 2, "G")
+            again = await a.wallet()
+            assert again["granted"] == 0 and again["balance"] == GRANT
+            board = (await b.chip_leaderboard())["players"]
+            assert [r["account"] for r in board] == ["g0", "g1"]
+            assert all(r["balance"] == GRANT for r in board)
+            ledger_exact(srv)
+
+        asyncio.run(main())
+
+
+def test_chip_dumping_report_ledger_check_and_vip_by_the_operator(
+    tmp_path: Path, seeded: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from batak.cli import main as batak
+
+    rules = Rules.preset("sultan-ihaleli").replace(deals=1, target_score=None)
+    seed, m = find_seed(rules, lambda m: len(m.winners) == 1)
+    (w,) = m.winners
+    with ServerThread(config(tmp_path)) as srv:
+
+        async def main() -> None:
+            clients = await accounts(srv, 4, "D")
+            # the same four meet three times; 'd1' always sits where the cards win
+            order = [c for c in clients if c.player["name"] != "D1"]
+            order.insert(w, clients[1])
+            for _ in range(3):
+                seeded.append(seed)
+                _, st = await order[0].create(
+                    bots=False, preset="sultan-ihaleli", deals=1, stake=1000
+                )
+                for seat, c in enumerate(order[1:], start=1):
+                    await c.join(code=st.info["code"], seat=seat)
+                await order[0].start(st.id)
+                await play_out(order, st.id)
+            assert await balances(clients) == [2000, 5000 - 3000 + 3 * 3800, 2000, 2000]
+
+        asyncio.run(main())
+        data = ["admin", "--data", str(tmp_path), "--lang", "en"]
+        capsys.readouterr()
+        assert batak([*data, "chip-report"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert len(lines) == 3 and all("→ d1: 3000 chips over 3 rooms" in x for x in lines)
+        assert batak([*data, "ledger-check"]) == 0
+        assert "The chip ledger is exact" in capsys.readouterr().out
+        assert batak([*data, "--lang", "tr", "chip-report", "--min-matches", "4"]) == 0
+        assert "Bahisli özel odalarda 4" in capsys.readouterr().out
+        assert batak([*data, "vip", "d1", "on"]) == 0
+        assert srv.call(lambda: srv.hub.chips.wallet(clients_id(srv, "d1"), grant=False))["vip"]
+
+
+def clients_id(srv: ServerThread, username: str) -> str:
+    row = srv.call(lambda: srv.hub.storage.player_by("username", username))
+    return str(row.id)

@@ -1,0 +1,123 @@
+"""Chips in the browser (issue 12): the balance and the chip leaderboard in the lobby, the stake
+salons with the açık eşli kasa, a staked quick play showing its stake, pot and kasa at the table
+and what it paid at the end; desktop in English, a phone in Turkish."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import SERVE_ARGS, watch
+from harness import ServerProcess, free_port
+from playwright.sync_api import Browser, Page, expect
+from test_web import TIMEOUT, act, no_js_errors, register
+
+
+@pytest.fixture
+def chips_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    extra = ("--quick-deals", "1", "--daily-grant", "5000")
+    s = ServerProcess(tmp_path, free_port(), *SERVE_ARGS, *extra)
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def open_page(browser: Browser, server: ServerProcess, errors: list[str], **ctx: object) -> Page:
+    context = browser.new_context(**ctx)  # type: ignore[arg-type]
+    context.set_default_timeout(TIMEOUT)
+    page = watch(context.new_page(), errors)
+    page.goto(server.http + "/")
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    return page
+
+
+def play_to_the_end(page: Page) -> None:
+    deadline = time.monotonic() + 120
+    while not page.get_by_test_id("match-over").count():
+        assert time.monotonic() < deadline, "the match did not finish"
+        if not act(page):
+            time.sleep(0.05)
+
+
+def test_a_staked_quick_play_shows_the_buy_in_and_the_payout(
+    browser: Browser, chips_server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, chips_server, errors, locale="en-US")
+    expect(page.get_by_test_id("chips-guest")).to_contain_text("register or log in")
+    register(page, "kasaci", "kupa-papaz-7")
+    expect(page.get_by_test_id("chips-balance")).to_have_text("Your chips: 5,000")
+    expect(page.get_by_test_id("chips-granted")).to_have_text("Today's chips: +5,000")
+    board = page.get_by_test_id("chip-leaderboard")
+    expect(board).to_contain_text(page.evaluate("window.batak.state.player.name"))
+    expect(board).to_contain_text("5,000")
+    expect(page.get_by_test_id("lobby-kasa-1000")).to_have_text(
+        "Açık eşli kasa at 1,000: 1,000 chips"
+    )
+    page.select_option("#stake-select", "1000")
+    page.screenshot(path=str(artifacts / "chips-lobby-en.png"), full_page=True)
+    page.get_by_test_id("quick-ihaleli").click()
+    expect(page.locator("#hand .card")).to_have_count(13, timeout=30_000)
+    # one person and three house bots: the pot is the person's stake
+    expect(page.get_by_test_id("table-chips")).to_have_text("Stake 1,000 · Pot 1,000")
+    # verifiable deals: the deal's commitment is listed with the score sheet before it is played
+    commitment = page.evaluate("window.batak.state.table.info.fair.commitment")
+    assert re.fullmatch(r"[0-9a-f]{64}", commitment)
+    page.locator("button[data-dialog=sheet]").click()
+    expect(page.get_by_test_id("fair-commitment")).to_have_text(
+        f"Deal 1 is committed: {commitment}"
+    )
+    page.get_by_test_id("close-dialog").click()
+    play_to_the_end(page)
+    # ... and its seed, revealed at its end, was checked in the page against that commitment
+    page.wait_for_function(
+        "() => { const f = window.batak.state.table.info.fair;"
+        " return f.revealed.length === 1 && f.revealed[0].checked === true; }"
+    )
+    payout = page.get_by_test_id("payout")
+    expect(payout).to_be_visible()
+    text = payout.inner_text()
+    won = re.search(r"You won ([\d,]+) chips\.", text)
+    assert won or "Your stake of 1,000 chips is lost." in text, text
+    page.screenshot(path=str(artifacts / "chips-payout-en.png"))
+    gained = int(won.group(1).replace(",", "")) if won else 0
+    page.goto(chips_server.http + "/")
+    expect(page.get_by_test_id("chips-balance")).to_have_text(f"Your chips: {4000 + gained:,}")
+    no_js_errors(errors)
+
+
+def test_the_kasa_on_an_acik_esli_table_and_the_chips_in_turkish_on_a_phone(
+    browser: Browser, chips_server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(
+        browser,
+        chips_server,
+        errors,
+        locale="tr-TR",
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+    )
+    register(page, "acikci", "karo-kiz-12")
+    expect(page.get_by_test_id("chips-balance")).to_have_text("Çipin: 5.000")
+    expect(page.get_by_test_id("chip-leaderboard")).to_contain_text("5.000")
+    expect(page.locator("#h-chips")).to_have_text("Çipler")
+    expect(page.get_by_test_id("lobby-kasa-10000")).to_have_text(
+        "10.000 salonunda açık eşli kasası: 10.000 çip"
+    )
+    width = page.evaluate("window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+    page.screenshot(path=str(artifacts / "chips-lobby-phone-tr.png"), full_page=True)
+    page.select_option("#stake-select", "100")
+    page.get_by_test_id("quick-acik").tap()
+    expect(page.locator("#hand .card")).to_have_count(13, timeout=30_000)
+    # the kasa this match plays for: the quarter of the one person's stake (bots put nothing in)
+    expect(page.get_by_test_id("table-kasa")).to_have_text("Kasa 25")
+    expect(page.get_by_test_id("table-chips")).to_contain_text("Bahis 100 · Pot 100")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+    page.screenshot(path=str(artifacts / "chips-table-phone-tr.png"))
+    no_js_errors(errors)
