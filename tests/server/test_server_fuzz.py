@@ -64,6 +64,10 @@ REPLIES = {
     "stats",
     "leaderboard",
     "account",
+    "awarded",
+    "progress",
+    "ratings",
+    "league",
     "error",
 }
 

@@ -146,6 +146,10 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "login": {"username": _s(32), "password": _s(256)},
     "logout": {"everywhere": _b()},
     "invite": {"table": TABLE, "username": _s(32)},
+    # progress (server/progress.py): XP and level, the rated leaderboard, the weekly league
+    "progress": {"player": _s(64, required=False)},
+    "ratings": {},
+    "league": {},
 }
 
 

@@ -141,6 +141,46 @@ MIGRATIONS: list[list[str]] = [
     [  # 2: bot accounts (people's own programs playing through the protocol)
         "ALTER TABLE players ADD COLUMN is_bot INTEGER NOT NULL DEFAULT 0",
     ],
+    [  # progress (issue 13, items 1-3): XP and levels, ratings, the weekly league
+        #    (see server/progress.py)
+        """CREATE TABLE IF NOT EXISTS progress (
+            player_id TEXT PRIMARY KEY,
+            xp INTEGER NOT NULL DEFAULT 0,
+            mu DOUBLE PRECISION,
+            sigma DOUBLE PRECISION,
+            rated INTEGER NOT NULL DEFAULT 0,
+            tier INTEGER)""",
+        """CREATE TABLE IF NOT EXISTS awards (
+            table_id TEXT NOT NULL,
+            player_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            xp INTEGER NOT NULL,
+            mu_before DOUBLE PRECISION,
+            sigma_before DOUBLE PRECISION,
+            mu DOUBLE PRECISION,
+            sigma DOUBLE PRECISION,
+            week INTEGER NOT NULL,
+            points INTEGER,
+            at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (table_id, player_id))""",
+        "CREATE INDEX IF NOT EXISTS awards_player ON awards (player_id)",
+        """CREATE TABLE IF NOT EXISTS league (
+            week INTEGER NOT NULL,
+            player_id TEXT NOT NULL,
+            tier INTEGER NOT NULL,
+            grp INTEGER NOT NULL,
+            points INTEGER NOT NULL,
+            matches INTEGER NOT NULL,
+            updated DOUBLE PRECISION NOT NULL,
+            place INTEGER,
+            outcome TEXT,
+            PRIMARY KEY (week, player_id))""",
+        "CREATE INDEX IF NOT EXISTS league_group ON league (week, tier, grp)",
+        "CREATE INDEX IF NOT EXISTS league_player ON league (player_id)",
+        """CREATE TABLE IF NOT EXISTS league_weeks (
+            week INTEGER PRIMARY KEY,
+            closed DOUBLE PRECISION NOT NULL)""",
+    ],
 ]
 
 
@@ -517,9 +557,15 @@ class Storage:
         return await self._call(lambda cur: self._events(cur, table_id))
 
     async def finish_table(
-        self, table_id: str, record: dict[str, Any], results: Sequence[dict[str, Any]]
-    ) -> None:
-        """Mark a table over with its record, and store each player's result, in one go."""
+        self,
+        table_id: str,
+        record: dict[str, Any],
+        results: Sequence[dict[str, Any]],
+        also: Callable[[Any], T] | None = None,
+    ) -> T | None:
+        """Mark a table over with its record, and store each player's result, in one go;
+        ``also`` (a job, e.g. awarding XP and ratings) runs in the same transaction and its
+        value is returned."""
         now = time.time()
         up = self._sql("UPDATE tables SET status = ?, finished = ?, record = ? WHERE id = ?")
         ins = self._sql(
@@ -542,12 +588,13 @@ class Storage:
             for r in results
         ]
 
-        def job(cur: Any) -> None:
+        def job(cur: Any) -> T | None:
             cur.execute(up, ("over", now, rec, table_id))
             if args:
                 cur.executemany(ins, args)
+            return also(cur) if also is not None else None
 
-        await self._call(job)
+        return await self._call(job)
 
     # ------------------------------------------------------------------ statistics
     _STATS = (

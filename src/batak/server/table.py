@@ -30,6 +30,7 @@ from .bots import ServerBot, make_bot
 from .clock import Clock
 from .config import ServerConfig
 from .conn import Bucket, Conn
+from .progress import Sitter
 from .protocol import REACTIONS, dumps
 from .storage import EventRow, Storage, StorageError, TableRow
 
@@ -99,6 +100,7 @@ class Seat:
     bot: str | None = None  # a bot sits here for the whole match (its level)
     away: bool = False  # the person is gone and a bot plays for them
     bot_account: bool = False  # the player here is a bot account (someone's program)
+    level: int | None = None  # the person's level (XP) when they sat down
     conns: set[Conn] = field(default_factory=set)
     hold_task: asyncio.Task[None] | None = None
     hold_until: float | None = None
@@ -275,6 +277,7 @@ class Table:
             seat.name = data["name"]
             seat.bot = data.get("bot")
             seat.bot_account = bool(data.get("bot_account"))
+            seat.level = data.get("level")
             seat.away = False
             if data["seat"] in self.sit_order:
                 self.sit_order.remove(data["seat"])
@@ -440,6 +443,7 @@ class Table:
                     "connected": None if s.empty else (bool(s.conns) if s.player else True),
                     "host": s.player is not None and s.player == self.host,
                     "bot_account": s.bot_account,
+                    "level": s.level,
                 }
                 for i, s in enumerate(self.seats)
             ]
@@ -453,6 +457,7 @@ class Table:
                 "connected": bool(s.conns) if s.player else None,
                 "host": s.player is not None and s.player == self.host,
                 "bot_account": s.bot_account,
+                "level": s.level,
             }
             for i, s in enumerate(self.seats)
         ]
@@ -493,6 +498,7 @@ class Table:
             "preset": self.rules.name,
             "status": self.status,
             "seats": [s.name or None for s in self.seats],
+            "levels": [s.level for s in self.seats],
             "free": sum(1 for s in self.seats if s.empty),
             "deal": len(self.match.games) if self.match else 0,
         }
@@ -566,6 +572,8 @@ class Table:
             sit: dict[str, Any] = {"seat": target, "player": pid, "name": conn.player.name}
             if conn.player.bot_account:
                 sit["bot_account"] = True
+            if conn.player.level is not None:
+                sit["level"] = conn.player.level
             await self.emit("sit", sit)
             mine = target
         elif mine is None and not spectate and seat is not None:
@@ -863,18 +871,23 @@ class Table:
         self.deadline = None
         self.decision_seat = None
         results = []
+        sitters = []
         for seat, s in enumerate(self.seats):
-            if s.player is None:
-                continue
-            results.append(_result(match, seat, s.player))
+            result = _result(match, seat, s.player) if s.player is not None else None
+            sitters.append(Sitter(seat, s.player, s.bot if s.player is None else None, result))
+            if result is not None:
+                results.append(result)
         meta = {
             "table": self.id,
             "players": [s.name for s in self.seats],
             "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
         record = dump_match(match, meta=meta)
-        await self.storage.finish_table(self.id, record, results)
+        awards = await self.storage.finish_table(
+            self.id, record, results, self.hub.progress.award_job(self.id, match, sitters)
+        )
         self.finished = True
+        self.hub.awarded(self, awards or {})
         for s in self.seats:
             if s.hold_task is not None:
                 s.hold_task.cancel()
