@@ -3,18 +3,33 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ServerThread, fast_config
+from harness import ServerThread, fast_config, postgres_database
 
 from batak.server.client import Client, TableState
 from batak.server.progress import WEEK, level_of, week_of, week_start
 
 pytest.importorskip("argon2")
+
+
+@contextlib.contextmanager
+def database(kind: str) -> Iterator[dict[str, Any]]:
+    """Config changes for the database ``kind`` (PostgreSQL when BATAK_TEST_POSTGRES is set)."""
+    if kind == "sqlite":
+        yield {}
+        return
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    with pg as url:
+        yield {"database": url}
 
 
 class MovedWall:
@@ -130,8 +145,9 @@ def test_xp_and_levels_after_matches(tmp_path: Path) -> None:
         assert [p["username"] for p in rows] == ["ayse"]  # not the guest, not the bots
 
 
-def test_ratings_move_for_winner_and_loser_solo_and_pairs(tmp_path: Path) -> None:
-    with ServerThread(fast_config(tmp_path)) as srv:
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_ratings_move_for_winner_and_loser_solo_and_pairs(tmp_path: Path, kind: str) -> None:
+    with database(kind) as db, ServerThread(fast_config(tmp_path, **db)) as srv:
 
         async def main() -> None:
             names = ["ali", "banu", "cem", "dila"]
@@ -174,11 +190,15 @@ def test_ratings_move_for_winner_and_loser_solo_and_pairs(tmp_path: Path) -> Non
         asyncio.run(main())
 
 
-def test_week_closes_with_promotion_and_relegation(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_week_closes_with_promotion_and_relegation(tmp_path: Path, kind: str) -> None:
     monday = week_start(week_of(1_796_256_000.0))  # 2026-11-30 00:00 UTC
     wall = MovedWall(monday + 3600)
-    config = fast_config(tmp_path, quick_deals=1)
-    srv = ServerThread(config, wall=wall)
+    with database(kind) as db:
+        run_weeks(ServerThread(fast_config(tmp_path, quick_deals=1, **db), wall=wall), wall, monday)
+
+
+def run_weeks(srv: ServerThread, wall: MovedWall, monday: float) -> None:
     with srv:
 
         async def main() -> None:
@@ -222,7 +242,9 @@ def test_week_closes_with_promotion_and_relegation(tmp_path: Path) -> None:
                 def job(cur: Any) -> None:
                     for u in others:
                         cur.execute(
-                            "UPDATE progress SET tier = 1 WHERE player_id = ?",
+                            srv.hub.storage._sql(
+                                "UPDATE progress SET tier = 1 WHERE player_id = ?"
+                            ),
                             (ps[u].player["id"],),
                         )
 
