@@ -349,6 +349,7 @@ class Table:
             if ev["kind"] == "sit":
                 out.pop("bot", None)
                 out.pop("player", None)
+                out.pop("level", None)  # bots have none: a level would tell a person
             elif ev["kind"] in ("away", "back"):
                 out = {"kind": "seat", "seat": ev["seat"], "v": version}
             elif ev["kind"] == "move" and ev.get("by") != "timeout":
@@ -443,7 +444,7 @@ class Table:
                     "connected": None if s.empty else (bool(s.conns) if s.player else True),
                     "host": s.player is not None and s.player == self.host,
                     "bot_account": s.bot_account,
-                    "level": s.level,
+                    "level": None,  # bots have none: a level would tell a person
                 }
                 for i, s in enumerate(self.seats)
             ]
@@ -498,7 +499,7 @@ class Table:
             "preset": self.rules.name,
             "status": self.status,
             "seats": [s.name or None for s in self.seats],
-            "levels": [s.level for s in self.seats],
+            "levels": [None if self.hide_bots else s.level for s in self.seats],
             "free": sum(1 for s in self.seats if s.empty),
             "deal": len(self.match.games) if self.match else 0,
         }
