@@ -3,7 +3,7 @@
 // the server, which asks the engine.
 import { NAMES, TEXT, initialLang, lang, nextLang, pick, setLang, t } from "./i18n.js";
 import { SYMBOL, backSVG, cardLabel, cardName, cardSVG, sortHand, suitOf } from "./cards.js";
-import { awardedHTML, initProgress, levelBadge, onProgress, progressRequests, renderProgress } from "./progress.js";
+import { awardedHTML, initProgress, levelBadge, onProgress, progressRequests, renderProgress, sheetLevelsHTML } from "./progress.js";
 
 // ------------------------------------------------------------------ state
 const S = {
@@ -1165,7 +1165,7 @@ function sheetHTML() {
   const n = T.info.rules.players;
   const rows = T.sheet;
   if (!rows.length) return `<p class="help">${esc(t("sheet_empty"))}</p>`;
-  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${esc(seatLabel(i))}${levelBadge(T.info.seats[i] && T.info.seats[i].level)}</th>`).join("")}</tr>`;
+  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${esc(seatLabel(i))}</th>`).join("")}</tr>${sheetLevelsHTML(T.info.seats, n)}`;
   const partners = T.info.rules.partners;
   const body = rows.map((r) => {
     // the contract: bidder, bid and koz, then made or down with the bidder's (side's) tricks

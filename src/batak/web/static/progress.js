@@ -32,6 +32,13 @@ export function levelBadge(level) {
   return ` <span class="lvl" title="${esc(t("level_n", { n: level }))}" data-testid="level">${esc(t("level_short", { n: level }))}</span>`;
 }
 
+// The score sheet's row of levels under the players' names ("" when nobody has one).
+export function sheetLevelsHTML(seats, n) {
+  if (!seats || !seats.some((s) => s && s.level != null)) return "";
+  const cells = Array.from({ length: n }, (_, i) => `<th>${seats[i] ? levelBadge(seats[i].level) : ""}</th>`).join("");
+  return `<tr class="sheet-levels"><th colspan="2"><span class="sr">${esc(t("levels"))}</span></th>${cells}</tr>`;
+}
+
 export function initProgress(send, notify) {
   P.send = send;
   P.notify = notify;
