@@ -60,9 +60,11 @@ def fast_config(data: Path, **changes: Any) -> ServerConfig:
 class ServerThread:
     """uvicorn serving the app in a background thread with its own event loop."""
 
-    def __init__(self, config: ServerConfig, clock: Clock | None = None) -> None:
+    def __init__(
+        self, config: ServerConfig, clock: Clock | None = None, wall: Any = None
+    ) -> None:
         self.config = config
-        self.app = create_app(config, clock=clock)
+        self.app = create_app(config, clock=clock, wall=wall)
         self.hub: Hub = self.app.state.hub
         self.server = uvicorn.Server(
             uvicorn.Config(

@@ -68,6 +68,10 @@ REPLIES = {
     "stats",
     "leaderboard",
     "account",
+    "awarded",
+    "progress",
+    "ratings",
+    "league",
     "error",
     "wallet",  # chips (issue 12)
     "chip_leaderboard",

@@ -51,10 +51,12 @@ def test_a_table_that_hides_its_bots_sends_nothing_that_tells_them_apart(
         msg = json.loads(text)
         for s in msg.get("seats") or (msg.get("table_info") or {}).get("seats") or []:
             assert s["bot"] is None and s["away"] is False and s["player"] is None, s
+            assert s["level"] is None, s  # people have levels, bots none: not shown here
         events = [msg["event"]] if msg.get("type") == "event" else msg.get("events") or []
         for ev in events:
             assert ev["kind"] not in ("away", "back"), ev
             assert "bot" not in ev and ev.get("by") in (None, "timeout"), ev
+            assert "level" not in ev, ev
             assert "Bot " not in json.dumps(ev, ensure_ascii=False)
 
 
@@ -66,6 +68,7 @@ def test_a_table_that_shows_its_bots_labels_them(tmp_path: Path) -> None:
     assert [s["name"] for s in seats] == ["Ayşe", "Gizem", "Bot 3", "Bot 4"]
     assert seats[1]["away"] is True  # Gizem left: a bot plays her seat, and it says so
     assert seats[0]["host"] is True
+    assert [s["level"] for s in seats] == [1, 1, None, None]  # people's levels, no bot's
 
 
 def test_a_bots_clock_runs_like_a_persons_at_a_table_that_hides_its_bots(

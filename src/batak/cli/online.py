@@ -8,7 +8,9 @@ computer plays it until you return.
 
 At your turn, type a move (its number in the list, or ``KH``, ``10h``, ``bid 7``, ``pas``, a
 koz letter or name, a card to bury), ``hint``, ``!`` to play the hinted move, ``last``,
-``sheet``, ``say TEXT``, ``?`` for help, or ``quit``.
+``sheet``, ``say TEXT``, ``level``, ``ratings``, ``league``, ``?`` for help, or ``quit``. At the
+end of a match it says what the match earned (XP, level, rating, league points);
+``--show progress|ratings|league`` only shows that and exits.
 """
 
 from __future__ import annotations
@@ -59,6 +61,9 @@ def add_online_parser(sub: Any, lang: str) -> None:
         "--password",
         default=None,
         help=o("help_password", lang),
+    )
+    p.add_argument(
+        "--show", choices=("progress", "ratings", "league"), default=None, help=o("help_show", lang)
     )
     p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
 
@@ -138,6 +143,9 @@ class OnlineSession:
             return EXIT_FAIL
         self.client = client
         try:
+            if self.args.show:
+                await self._show(self.args.show)
+                return EXIT_OK
             try:
                 await self._account()
                 save_token(self.url, client.token)
@@ -235,6 +243,7 @@ class OnlineSession:
             if st.over:
                 self._finish()
                 await self._payout()
+                await self._awarded()
                 return EXIT_OK
             if st.view is None:
                 self.con.say(o("waiting", lang))
@@ -355,6 +364,73 @@ class OnlineSession:
         w = await c.wallet()
         self.con.say(o("chips_balance", lang, balance=chips_text(w["balance"], lang)))
 
+    async def _awarded(self) -> None:
+        """What the finished match earned: XP and level, rating, league points."""
+        lang = self.lang
+        try:
+            got = await self.client.awarded(self.table, timeout=10)
+        except (TimeoutError, ConnectionError):
+            return
+        self.con.say(o("awarded", lang, gained=got["xp_gained"], xp=got["xp"], level=got["level"]))
+        if got["level"] > got["level_before"]:
+            self.con.say(self.style.bold(o("level_up", lang, level=got["level"])))
+        if got.get("rating"):
+            r, b = got["rating"], got["rating_before"]
+            change = f"{r['ordinal'] - b['ordinal']:+.1f}"
+            if lang == "tr":
+                change = change.replace(".", ",")
+            self.con.say(o("rating_change", lang, **_rating(r, lang), change=change))
+        if got.get("league"):
+            lg = got["league"]
+            tier = o(f"tier_{lg['tier']}", lang)
+            self.con.say(o("league_points", lang, tier=tier, points=lg["points"]))
+
+    async def _show(self, what: str) -> None:
+        """``level`` (progress), ``ratings`` or ``league``."""
+        from ..server.client import ServerError
+
+        c, lang, say = self.client, self.lang, self.con.say
+        try:
+            if what == "progress":
+                p = await c.progress()
+                say(o("progress", lang, level=p["level"], xp=p["xp"], next=p["next_level_xp"]))
+                if p["rating"] is None:
+                    say(o("unrated", lang))
+                else:
+                    say(o("rating", lang, **_rating(p["rating"], lang), n=p["rated_matches"]))
+                if p["tier"]:
+                    say(o("tier", lang, tier=o(f"tier_{p['tier']}", lang)))
+            elif what == "ratings":
+                rows = await c.ratings()
+                say(self.style.bold(o("ratings_title", lang)))
+                for r in rows[:20]:
+                    say(o("ratings_row", lang, rank=r["rank"], name=r["name"], level=r["level"],
+                          matches=r["matches"], **_rating(r["rating"], lang)))  # fmt: skip
+                if not rows:
+                    say(o("ratings_empty", lang))
+            else:
+                lg = await c.league()
+                if not lg["eligible"]:
+                    say(o("unrated", lang))
+                    return
+                days, rest = divmod(max(0, int(lg["seconds_left"])), 86400)
+                tier = o(f"tier_{lg['tier']}", lang)
+                say(self.style.bold(o("league_title", lang, week=lg["week"], tier=tier,
+                                      days=days, hours=rest // 3600)))  # fmt: skip
+                for r in lg["standings"]:
+                    zone = o(f"zone_{r['zone']}", lang) if r["zone"] != "stay" else ""
+                    say(o("league_row", lang, place=r["place"], name=r["name"], level=r["level"],
+                          points=r["points"], zone=zone).rstrip())  # fmt: skip
+                if not lg["joined"]:
+                    say(o("league_join", lang))
+                last = lg.get("last")
+                if last:
+                    say(o("league_last", lang, week=last["week"], place=last["place"],
+                          tier=o(f"tier_{last['tier']}", lang),
+                          outcome=o(f"outcome_{last['outcome']}", lang)))  # fmt: skip
+        except ServerError as e:
+            say(o("refused", lang, reason=e.message))
+
     async def _decide(self) -> bool:
         """Ask for this seat's decision until one is accepted; False when the player quits."""
         from ..server.client import ServerError
@@ -390,6 +466,15 @@ class OnlineSession:
                     self.con.say(o("hint", lang, move=shown, reason=h["reason"]))
                     continue
                 line = h["move"]
+            elif low in ("level", "seviye", "progress"):
+                await self._show("progress")
+                continue
+            elif low in ("ratings", "rating", "reyting", "sıralama", "siralama"):
+                await self._show("ratings")
+                continue
+            elif low in ("league", "lig"):
+                await self._show("league")
+                continue
             elif low in ("last", "son"):
                 self.con.say(self._last_trick(view))
                 continue
@@ -486,3 +571,12 @@ class OnlineSession:
         for row in rows:
             self.con.say(self._scores("sheet_line", row["scores"], labels, n=row["deal"]))
         self.con.say(self._scores("totals", rows[-1]["totals"], labels))
+
+
+def _rating(r: dict[str, Any], lang: str) -> dict[str, str]:
+    """A rating's ordinal and ± in the reader's decimals (``3,0 ± 24,8`` in Turkish)."""
+    sep = "," if lang == "tr" else "."
+    return {
+        "ordinal": f"{r['ordinal']:.1f}".replace(".", sep),
+        "spread": f"{r['spread']:.1f}".replace(".", sep),
+    }

@@ -27,6 +27,7 @@ from .clock import Clock, SystemClock
 from .config import ServerConfig
 from .conn import Bucket, Conn
 from .hub import Hub
+from .progress import WallClock
 from .protocol import ProtocolError, error, parse
 from .storage import open_storage
 from .table import record_key
@@ -133,9 +134,12 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette:
-    """The server as an ASGI app; ``app.state.hub`` is the :class:`Hub` once started."""
-    hub = Hub(config, open_storage(config.database_url), clock or SystemClock())
+def create_app(
+    config: ServerConfig, *, clock: Clock | None = None, wall: WallClock | None = None
+) -> Starlette:
+    """The server as an ASGI app; ``app.state.hub`` is the :class:`Hub` once started
+    (``clock``: its monotonic time; ``wall``: the date the weekly league reads)."""
+    hub = Hub(config, open_storage(config.database_url), clock or SystemClock(), wall)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -195,6 +199,12 @@ def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette
     async def leaderboard(request: Request) -> Response:
         return JSONResponse({"players": await hub.storage.leaderboard()})
 
+    async def ratings(request: Request) -> Response:
+        return JSONResponse({"players": await hub.progress.ratings()})
+
+    async def progress(request: Request) -> Response:
+        return JSONResponse(await hub.progress.of(str(request.path_params["player_id"])[:64]))
+
     async def stats(request: Request) -> Response:
         return JSONResponse(await hub.storage.stats(str(request.path_params["player_id"])[:64]))
 
@@ -233,6 +243,8 @@ def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette
             Mount("/static", RevalidatedStatic(directory=STATIC_DIR), name="static"),
             Route("/api/lobby", lobby),
             Route("/api/leaderboard", leaderboard),
+            Route("/api/ratings", ratings),
+            Route("/api/players/{player_id}/progress", progress),
             Route("/api/players/{player_id}/stats", stats),
             Route("/api/tables/{table_id}/record", record),
             Route("/api/tournaments", tournaments),

@@ -440,6 +440,29 @@ class Client:
         self.player = self.welcome["player"]
         return self.welcome
 
+    # ------------------------------------------------------------------ progress
+    async def progress(self, player: str | None = None) -> dict[str, Any]:
+        """XP, level, rating (``{"mu", "sigma", "ordinal", "spread"}`` or None) and league
+        tier of this player or of ``player`` (an id)."""
+        msg: dict[str, Any] = {"type": "progress"}
+        if player:
+            msg["player"] = player
+        return dict((await self.request(msg))["progress"])
+
+    async def ratings(self) -> list[dict[str, Any]]:
+        """The rated leaderboard (accounts, best ordinal first)."""
+        return list((await self.request({"type": "ratings"}))["players"])
+
+    async def league(self) -> dict[str, Any]:
+        """This player's weekly league: the week, tier, group standings, last week's outcome."""
+        return await self.request({"type": "league"})
+
+    async def awarded(self, table: str, timeout: float = 15.0) -> dict[str, Any]:
+        """Wait for what this player got from the finished match at ``table`` (``awarded``)."""
+        return await self.wait_for(
+            lambda m: m.get("type") == "awarded" and m.get("table") == table, timeout
+        )
+
     async def hint(self, table: str) -> dict[str, Any]:
         """Teach me: ``{"move", "reason", "estimate", "v"}`` for this seat's current decision
         (``estimate``: expected tricks per koz choice during the auction and trump choice, or

@@ -25,6 +25,7 @@ class Player:
     account: str | None = None  # username when logged in to an account
     played: bool = False  # known to have sat at a table (stored: such a guest is kept)
     bot_account: bool = False  # a program playing through the protocol, marked as a bot
+    level: int | None = None  # from their XP (server/progress.py); None until looked up
 
 
 class Bucket:

@@ -25,6 +25,7 @@ from .clock import Clock
 from .config import MODES, ServerConfig
 from .conn import Conn, Player
 from .guard import KeyedBuckets, Lockout
+from .progress import Progress, WallClock
 from .protocol import PROTOCOL_VERSION, REACTIONS, ROOM_LIMITS, error
 from .storage import EventRow, PlayerRow, Storage, StorageError, TableRow
 from .story import Story
@@ -40,7 +41,7 @@ log = logging.getLogger("batak.server")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
 #: Messages a connection may send before ``hello``.
-OPEN_TYPES = frozenset({"hello", "ping", "lobby", "leaderboard"})
+OPEN_TYPES = frozenset({"hello", "ping", "lobby", "leaderboard", "ratings"})
 
 
 def token_hash(token: str) -> str:
@@ -60,10 +61,13 @@ def clean_name(name: str | None, limit: int) -> str | None:
 class Hub:
     """Everything one server process holds (see the module's text)."""
 
-    def __init__(self, config: ServerConfig, storage: Storage, clock: Clock) -> None:
+    def __init__(
+        self, config: ServerConfig, storage: Storage, clock: Clock, wall: WallClock | None = None
+    ) -> None:
         self.config = config
         self.storage = storage
         self.clock = clock
+        self.progress = Progress(storage, wall)  # XP, ratings, the weekly league
         self.tables: dict[str, Table] = {}
         self.chips = Desk(storage, config)  # wallets, stakes, the kasa (issue 12)
         self.codes: dict[str, str] = {}
@@ -117,6 +121,9 @@ class Hub:
             "invite": self.on_invite,
             "wallet": self.on_wallet,
             "chip_leaderboard": self.on_chip_leaderboard,
+            "progress": self.on_progress,
+            "ratings": self.on_ratings,
+            "league": self.on_league,
         }
         # tournaments and the story mode (issue 13 items 4 and 5)
         self.tournaments = Tournaments(self)
@@ -214,6 +221,7 @@ class Hub:
         await self._forget(now)
 
     async def _forget(self, now: float) -> None:
+        await self.progress.close_weeks()  # a week that is over is closed without waiting
         """Delete guests who never sat at a table (``guest_unused_seconds`` after they were
         made and last used), and forget limits and players nobody needs in memory now."""
         keep = frozenset(self.online)
@@ -642,6 +650,31 @@ class Hub:
         rows = await self.chips.leaderboard()
         self._reply(conn, {"type": "chip_leaderboard", "players": rows}, msg.get("ref"))
 
+    # ------------------------------------------------------------------ progress
+    def awarded(self, table: Table, awards: dict[str, dict[str, Any]]) -> None:
+        """A match was awarded (XP, rating, league points): each player's connections are told
+        (``awarded``) and their level is kept for the next table they sit at."""
+        for pid, info in awards.items():
+            player = self._by_id.get(pid)
+            if player is not None:
+                player.level = info["level"]
+            for conn in list(self.online.get(pid, ())):
+                conn.send({"type": "awarded", "table": table.id, **info})
+
+    async def on_progress(self, conn: Conn, msg: dict[str, Any]) -> None:
+        assert conn.player is not None
+        pid = msg.get("player") or conn.player.id
+        out = await self.progress.of(pid)
+        self._reply(conn, {"type": "progress", "progress": out}, msg.get("ref"))
+
+    async def on_ratings(self, conn: Conn, msg: dict[str, Any]) -> None:
+        rows = await self.progress.ratings()
+        self._reply(conn, {"type": "ratings", "players": rows}, msg.get("ref"))
+
+    async def on_league(self, conn: Conn, msg: dict[str, Any]) -> None:
+        assert conn.player is not None
+        self._reply(conn, await self.progress.league(conn.player.id), msg.get("ref"))
+
     # ------------------------------------------------------------------ tables
     async def new_table(
         self,
@@ -895,6 +928,11 @@ class Hub:
         the server: a private room opens by its id only to those it knows)."""
         assert conn.player is not None
         player = conn.player
+        if player.level is None and not spectate:
+            try:
+                player.level = (await self.progress.levels([player.id]))[player.id]
+            except StorageError as e:  # the seat is taken all the same, without the level
+                log.warning("could not read the level of %s: %s", player.id, e)
         sat = await table.call(lambda: table.join(conn, seat, spectate, since, ref, by_code))
         if sat is not None and not player.played:
             try:

@@ -165,6 +165,10 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "story_play": {"stage": _i(0, 20)},
     "wallet": {},  # chips (issue 12)
     "chip_leaderboard": {},
+    # progress (server/progress.py): XP and level, the rated leaderboard, the weekly league
+    "progress": {"player": _s(64, required=False)},
+    "ratings": {},
+    "league": {},
 }
 
 

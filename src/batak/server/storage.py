@@ -171,6 +171,46 @@ MIGRATIONS: list[list[str]] = [
         "CREATE INDEX IF NOT EXISTS ledger_account ON ledger (account)",
         "CREATE INDEX IF NOT EXISTS ledger_table ON ledger (table_id)",
     ],
+    [  # 5: progress (issue 13, items 1-3): XP and levels, ratings, the weekly league
+        #    (see server/progress.py)
+        """CREATE TABLE IF NOT EXISTS progress (
+            player_id TEXT PRIMARY KEY,
+            xp INTEGER NOT NULL DEFAULT 0,
+            mu DOUBLE PRECISION,
+            sigma DOUBLE PRECISION,
+            rated INTEGER NOT NULL DEFAULT 0,
+            tier INTEGER)""",
+        """CREATE TABLE IF NOT EXISTS awards (
+            table_id TEXT NOT NULL,
+            player_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            xp INTEGER NOT NULL,
+            mu_before DOUBLE PRECISION,
+            sigma_before DOUBLE PRECISION,
+            mu DOUBLE PRECISION,
+            sigma DOUBLE PRECISION,
+            week INTEGER NOT NULL,
+            points INTEGER,
+            at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (table_id, player_id))""",
+        "CREATE INDEX IF NOT EXISTS awards_player ON awards (player_id)",
+        """CREATE TABLE IF NOT EXISTS league (
+            week INTEGER NOT NULL,
+            player_id TEXT NOT NULL,
+            tier INTEGER NOT NULL,
+            grp INTEGER NOT NULL,
+            points INTEGER NOT NULL,
+            matches INTEGER NOT NULL,
+            updated DOUBLE PRECISION NOT NULL,
+            place INTEGER,
+            outcome TEXT,
+            PRIMARY KEY (week, player_id))""",
+        "CREATE INDEX IF NOT EXISTS league_group ON league (week, tier, grp)",
+        "CREATE INDEX IF NOT EXISTS league_player ON league (player_id)",
+        """CREATE TABLE IF NOT EXISTS league_weeks (
+            week INTEGER PRIMARY KEY,
+            closed DOUBLE PRECISION NOT NULL)""",
+    ],
 ]
 
 
@@ -561,9 +601,9 @@ class Storage:
         results: Sequence[dict[str, Any]],
         also: Callable[[Any], T] | None = None,
     ) -> T | None:
-        """Mark a table over with its record, and store each player's result, in one go
-        (with ``also``, a staked table's payout, in the same transaction; its result is
-        returned)."""
+        """Mark a table over with its record, and store each player's result, in one go;
+        ``also`` (a job: a staked table's payout, XP and ratings) runs in the same transaction
+        and its value is returned."""
         now = time.time()
         up = self._sql("UPDATE tables SET status = ?, finished = ?, record = ? WHERE id = ?")
         ins = self._sql(
@@ -715,6 +755,7 @@ class Storage:
         )
         args = (player_id, json.dumps(data), time.time())
         await self._call(lambda cur: cur.execute(sql, args))
+
     # ------------------------------------------------------------------ chips (issue 12)
     async def run(self, fn: Callable[[Any], T]) -> T:
         """Run ``fn(cursor)`` as one job (one transaction) of the worker; ``fn`` writes its SQL

@@ -31,6 +31,7 @@ from .bots import ServerBot, make_bot
 from .clock import Clock
 from .config import ServerConfig
 from .conn import Bucket, Conn
+from .progress import Sitter
 from .protocol import REACTIONS, dumps
 from .storage import EventRow, Storage, StorageError, TableRow
 
@@ -100,6 +101,7 @@ class Seat:
     bot: str | None = None  # a bot sits here for the whole match (its level)
     away: bool = False  # the person is gone and a bot plays for them
     bot_account: bool = False  # the player here is a bot account (someone's program)
+    level: int | None = None  # the person's level (XP) when they sat down
     conns: set[Conn] = field(default_factory=set)
     hold_task: asyncio.Task[None] | None = None
     hold_until: float | None = None
@@ -280,6 +282,7 @@ class Table:
             seat.name = data["name"]
             seat.bot = data.get("bot")
             seat.bot_account = bool(data.get("bot_account"))
+            seat.level = data.get("level")
             seat.away = False
             if data["seat"] in self.sit_order:
                 self.sit_order.remove(data["seat"])
@@ -366,6 +369,7 @@ class Table:
             if ev["kind"] == "sit":
                 out.pop("bot", None)
                 out.pop("player", None)
+                out.pop("level", None)  # bots have none: a level would tell a person
             elif ev["kind"] in ("away", "back"):
                 out = {"kind": "seat", "seat": ev["seat"], "v": version}
             elif ev["kind"] == "move" and ev.get("by") != "timeout":
@@ -467,6 +471,7 @@ class Table:
                     "connected": None if s.empty else (bool(s.conns) if s.player else True),
                     "host": s.player is not None and s.player == self.host,
                     "bot_account": s.bot_account,
+                    "level": None,  # bots have none: a level would tell a person
                 }
                 for i, s in enumerate(self.seats)
             ]
@@ -480,6 +485,7 @@ class Table:
                 "connected": bool(s.conns) if s.player else None,
                 "host": s.player is not None and s.player == self.host,
                 "bot_account": s.bot_account,
+                "level": s.level,
             }
             for i, s in enumerate(self.seats)
         ]
@@ -522,6 +528,7 @@ class Table:
             "preset": self.rules.name,
             "status": self.status,
             "seats": [s.name or None for s in self.seats],
+            "levels": [None if self.hide_bots else s.level for s in self.seats],
             "free": sum(1 for s in self.seats if s.empty),
             "deal": len(self.match.games) if self.match else 0,
             "stake": self.stake,
@@ -599,6 +606,8 @@ class Table:
             sit: dict[str, Any] = {"seat": target, "player": pid, "name": conn.player.name}
             if conn.player.bot_account:
                 sit["bot_account"] = True
+            if conn.player.level is not None:
+                sit["level"] = conn.player.level
             await self.emit("sit", sit)
             mine = target
         elif mine is None and not spectate and seat is not None:
@@ -1022,10 +1031,12 @@ class Table:
         self.deadline = None
         self.decision_seat = None
         results = []
+        sitters = []
         for seat, s in enumerate(self.seats):
-            if s.player is None:
-                continue
-            results.append(_result(match, seat, s.player))
+            result = _result(match, seat, s.player) if s.player is not None else None
+            sitters.append(Sitter(seat, s.player, s.bot if s.player is None else None, result))
+            if result is not None:
+                results.append(result)
         meta: dict[str, Any] = {
             "table": self.id,
             "players": [s.name for s in self.seats],
@@ -1035,11 +1046,14 @@ class Table:
             meta["fair"] = {"table": self.id, **(self.fair_info() or {})}
         record = dump_match(match, meta=meta)
         pay = self.hub.chips.payout(self._plan(match)) if self.stake else None
-        if pay is None:
-            paid = None
-            await self.storage.finish_table(self.id, record, results)
-        else:
-            paid = await self.storage.finish_table(self.id, record, results, pay)
+        award = self.hub.progress.award_job(self.id, match, sitters)
+
+        def job(cur: Any) -> tuple[dict[str, Any] | None, dict[str, dict[str, Any]]]:
+            # the payout and the awards in the transaction that stores the finished match
+            return (pay(cur) if pay is not None else None), award(cur)
+
+        done = await self.storage.finish_table(self.id, record, results, job)
+        paid, awards = done if done is not None else (None, {})
         self.finished = True
         if paid is not None:
             for key in ("payouts", "kasa_payouts"):  # by seat, as lists
@@ -1049,6 +1063,7 @@ class Table:
             if "kasa_after" in paid:
                 self.hub.chips.kasa[self.salon] = int(paid["kasa_after"])
             self.notice({"type": "payout", "table": self.id, "payout": paid})
+        self.hub.awarded(self, awards or {})
         for s in self.seats:
             if s.hold_task is not None:
                 s.hold_task.cancel()

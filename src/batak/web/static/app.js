@@ -7,6 +7,7 @@ import * as tourney from "./tournament.js";
 import * as story from "./story.js";
 import { fairHTML, noteDealOver } from "./fair.js";
 import { chipsBoxHTML, chipsNumber, chipsRequests, onChipsMessage, payoutHTML, quickStake, stakeSelectHTML, tableChipsHTML } from "./chips.js";
+import { awardedHTML, initProgress, levelBadge, onProgress, progressRequests, renderProgress, sheetLevelsHTML } from "./progress.js";
 
 // ------------------------------------------------------------------ state
 const S = {
@@ -242,9 +243,11 @@ function onMessage(m) {
       notify(t("registered", { name: m.username }));
       renderAccount();
       chipsRequests(send);
+      progressRequests();
       return;
     default:
       if (onChipsMessage(m, S.table)) { if (route().page === "lobby") renderChips(); else if (S.table) renderTable(); }
+      else onProgress(m);
       return;
   }
 }
@@ -293,6 +296,7 @@ function lobbyRequests() {
   send({ type: "stats", ref: "stats" });
   send({ type: "leaderboard", ref: "leaderboard" });
   chipsRequests(send);
+  progressRequests();
 }
 
 function onSync(m) {
@@ -699,6 +703,7 @@ function renderLobby() {
         <button type="submit" class="primary" data-testid="create-room">${esc(t("create_room"))}</button>
       </form>
     </section>
+    <section class="card-box" aria-labelledby="h-progress" id="progress-box" data-testid="progress-box"></section>
     <section class="card-box" aria-labelledby="h-account" id="account-box"></section>
     <section class="card-box" aria-labelledby="h-chips" id="chips-box"></section>
     <section class="card-box" aria-labelledby="h-join">
@@ -718,6 +723,7 @@ function renderLobby() {
   renderCreateOptions();
   renderLobbyTables();
   renderAccount();
+  renderProgress();
   renderMyTables();
   renderChips();
 }
@@ -809,7 +815,7 @@ function renderLobbyTables() {
   }
   if (!rows.length) { box.innerHTML = `<p class="help">${esc(t("no_public"))}</p>`; return; }
   box.innerHTML = `<ul class="plain tables">${rows.map((s) => `<li>
-    <span><b>${esc(t("mode_" + s.mode))}</b>${s.stake ? " · " + esc(t("table_stake", { n: chipsNumber(s.stake) })) : ""} · ${esc(t("status_" + s.status))} · ${s.seats.map((n) => esc(n || "—")).join(", ")}</span>
+    <span><b>${esc(t("mode_" + s.mode))}</b>${s.stake ? " · " + esc(t("table_stake", { n: chipsNumber(s.stake) })) : ""} · ${esc(t("status_" + s.status))} · ${s.seats.map((n, i) => esc(n || "—") + (n && s.levels ? levelBadge(s.levels[i]) : "")).join(", ")}</span>
     ${s.status === "waiting" && s.free ? `<button data-action="joinTable" data-table="${esc(s.id)}">${esc(t("join"))} (${esc(t("free_seats", { n: s.free }))})</button>` : ""}
     <button data-action="joinTable" data-table="${esc(s.id)}" data-spectate="1">${esc(t("watch"))}</button>
   </li>`).join("")}</ul>`;
@@ -986,7 +992,7 @@ function seatHTML(seat) {
   const bubble = T.bubbles[seat] && T.bubbles[seat].until > Date.now() ? `<span class="bubble">${esc(T.bubbles[seat].text)}</span>` : "";
   const count = v && seat !== T.you && !(v.exposed && v.exposed.seat === seat) ? `<span class="count" title="${v.hand_sizes[seat]}">${backSVG()}<b>${v.hand_sizes[seat]}</b></span>` : "";
   return `<div class="seat pos-${position(seat)}${toMove ? " to-move" : ""}" data-seat="${seat}" data-testid="seat-${position(seat)}">
-    <div class="who">${count}${story.portrait(s.bot, esc)}<span class="name">${esc(s.name || (s.bot ? t("bot") : t("empty_seat")))}</span>${bubble}</div>
+    <div class="who">${count}${story.portrait(s.bot, esc)}<span class="name">${esc(s.name || (s.bot ? t("bot") : t("empty_seat")))}</span>${levelBadge(s.level)}${bubble}</div>
     <div class="labels">${labels.map((l) => `<span class="tag">${esc(l)}</span>`).join("")}</div>
     <div class="tricks">${tricks}${said ? ` <span class="said">${said}</span>` : ""}</div>
     <div class="clock" data-clock-seat="${seat}">${clockHTML(left, bank, decision)}</div>
@@ -1203,7 +1209,7 @@ function sheetHTML() {
   const n = T.info.rules.players;
   const rows = T.sheet;
   if (!rows.length) return `<p class="help">${esc(t("sheet_empty"))}</p>`;
-  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${esc(seatLabel(i))}</th>`).join("")}</tr>`;
+  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${esc(seatLabel(i))}</th>`).join("")}</tr>${sheetLevelsHTML(T.info.seats, n)}`;
   const partners = T.info.rules.partners;
   const body = rows.map((r) => {
     // the contract: bidder, bid and koz, then made or down with the bidder's (side's) tricks
@@ -1265,6 +1271,7 @@ function renderDialog() {
       <p>${esc(t(winners.length > 1 ? "winners" : "winner", { names }))}</p>
       ${T.you != null ? `<p><b>${esc(t(me ? "you_won" : "you_lost"))}</b></p>` : ""}
       ${payoutHTML(T.info, T.you, seatName)}
+      ${awardedHTML(T.id)}
       ${sheetHTML()}
       <p><a href="${esc(T.record || `/api/tables/${T.id}/record`)}" download data-testid="record">${esc(t("download_record"))}</a></p>
       <p><a href="/" data-action="nav" data-href="/" class="button">${esc(t("new_game"))}</a></p>`;
@@ -1276,6 +1283,7 @@ function renderDialog() {
 
 // ------------------------------------------------------------------ start
 setLang(initialLang());
+initProgress(send, (text) => { notify(text); if (S.table && route().page === "table") renderDialog(); });
 window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, beep }; // for tests and the curious
 render();
 connect();

@@ -1,0 +1,174 @@
+"""Levels, the rated leaderboard and the weekly league in a real Chromium (issue 13, items 1-3):
+a browser plays a match and sees what it earned and the level badges; the progress box shows the
+level, the rating, the league's standings and the rated leaderboard, in English on a desktop and
+in Turkish on a 390 px phone."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import re
+import time
+import urllib.request
+from pathlib import Path
+
+from conftest import watch
+from harness import ServerProcess
+from playwright.sync_api import Browser, Page, expect
+from test_web import STATIC, TIMEOUT, act, no_js_errors, register, set_name
+
+from batak.server.client import Client
+
+
+def rated_players(server: ServerProcess, names: dict[str, str]) -> None:
+    """Accounts that each finish a one-deal match (so they are rated and in the league)."""
+
+    async def main() -> None:
+        for username, name in names.items():
+            c = Client(server.url, name=name)
+            await c.connect()
+            await c.register(username, "uzun-bir-parola")
+            _, st = await c.create(preset="standard", deals=1)
+            await c.start(st.id)
+            await c.play(st.id, timeout=120)
+            await c.awarded(st.id)
+            await c.close()
+
+    # in a thread of its own: Playwright's sync API runs an event loop in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, main()).result()
+
+
+def page_for(browser: Browser, server: ServerProcess, errors: list[str], **ctx: object) -> Page:
+    context = browser.new_context(**ctx)  # type: ignore[arg-type]
+    context.set_default_timeout(TIMEOUT)
+    page = watch(context.new_page(), errors)
+    page.goto(server.http + "/")
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    return page
+
+
+def play_one_deal(page: Page) -> None:
+    page.fill("input[name=deals]", "1")
+    page.get_by_test_id("create-room").click()
+    page.get_by_test_id("start").click()
+    deadline = time.monotonic() + 150
+    while not page.get_by_test_id("match-over").count():
+        assert time.monotonic() < deadline, "the match did not finish"
+        if not act(page):
+            time.sleep(0.05)
+
+
+def no_overflow(page: Page) -> None:
+    width = page.evaluate("window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+
+
+def test_league_and_rated_leaderboard_in_both_languages(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    rated_players(server, {"ayse": "Ayşe", "mehmet": "Mehmet"})
+
+    # English, desktop: a guest sees a level, no rating, no league
+    page = page_for(
+        browser, server, errors, locale="en-US", viewport={"width": 1280, "height": 900}
+    )
+    box = page.get_by_test_id("progress-box")
+    expect(box.get_by_test_id("my-level")).to_contain_text("Level 1")
+    expect(box.get_by_test_id("my-rating")).to_contain_text("Guests are not rated")
+    expect(box.get_by_test_id("league-guest")).to_be_visible()
+    set_name(page, "Emre")
+    register(page, "emre", "sinek-vale-9")
+    expect(box.get_by_test_id("my-rating")).to_contain_text("Rating: 0.0 ± 25.0")
+    expect(box.get_by_test_id("league-empty")).to_contain_text("Finish a match this week")
+
+    # a match: what it earned, in the match-over dialog; the level next to the names
+    play_one_deal(page)
+    awarded = page.get_by_test_id("awarded")
+    expect(awarded).to_contain_text(re.compile(r"\+\d+ XP · \d+ XP, level \d"))
+    expect(awarded).to_contain_text(re.compile(r"Rating -?\d+\.\d ± \d+\.\d \([+-]\d+\.\d\)"))
+    expect(awarded).to_contain_text(re.compile(r"Bronze league: \d+ points this week"))
+    expect(page.locator(".dialog .sheet-levels .lvl")).to_have_count(1)  # the person; no bot
+    expect(page.locator(".seat .lvl")).to_have_count(1)
+    page.screenshot(path=str(artifacts / "progress-match-over-en.png"))
+    gained = int(re.search(r"\+(\d+) XP", awarded.inner_text()).group(1))  # type: ignore[union-attr]
+
+    page.locator(".dialog a.button").click()  # back to the lobby
+    league = page.get_by_test_id("league")
+    expect(league.locator("tbody tr")).to_have_count(3)
+    expect(page.get_by_test_id("league-tier")).to_have_text("Bronze")
+    expect(league.locator("tr.mine")).to_contain_text("Emre")
+    expect(league.locator("tr.mine")).to_contain_text(str(gained))
+    points = [int(x) for x in league.locator("tbody td:nth-child(3)").all_inner_texts()]
+    assert points == sorted(points, reverse=True)
+    expect(league.locator(".zone-up")).to_have_count(1)  # 3 players: one up, one down
+    expect(league.locator(".zone-down")).to_have_count(0)  # bronze: nobody goes down
+    expect(page.get_by_test_id("my-level")).to_contain_text(f"{gained} XP")
+    page.screenshot(path=str(artifacts / "progress-league-en.png"), full_page=True)
+
+    page.get_by_test_id("tab-ratings").click()
+    ratings = page.get_by_test_id("ratings")
+    expect(ratings.locator("tbody tr")).to_have_count(3)
+    expect(ratings).to_contain_text("Ayşe")
+    expect(ratings.locator("tr.mine")).to_contain_text("Emre")
+    with urllib.request.urlopen(server.http + "/api/ratings") as r:
+        rows = json.load(r)["players"]
+    shown = [c.split(" ")[0] for c in ratings.locator("tbody td:nth-child(3)").all_inner_texts()]
+    assert len(shown) == len(rows)
+    for text, row in zip(shown, rows, strict=True):  # one decimal of the server's ordinal
+        assert abs(float(text) - row["rating"]["ordinal"]) <= 0.051, (text, row)
+    page.screenshot(path=str(artifacts / "progress-ratings-en.png"), full_page=True)
+
+    # Turkish: the same box, in Turkish, with the reader's decimal comma
+    page.get_by_test_id("lang").click()
+    expect(page.get_by_test_id("tab-ratings")).to_have_text("Reytingli sıralama")
+    expect(ratings).to_contain_text(re.compile(r"\d,\d ± \d+,\d"))
+    page.get_by_test_id("tab-league").click()
+    expect(page.get_by_test_id("league-tier")).to_have_text("Bronz")
+    expect(page.get_by_test_id("league")).to_contain_text("Emre")
+    expect(page.get_by_test_id("my-level")).to_contain_text("seviye")
+    no_js_errors(errors)
+
+    # Turkish, a 390 px phone, the same account signed in
+    phone = page_for(
+        browser,
+        server,
+        errors,
+        locale="tr-TR",
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    phone.fill("#account-form input[name=username]", "emre")
+    phone.fill("#account-form input[name=password]", "sinek-vale-9")
+    phone.get_by_test_id("login").click()
+    expect(phone.get_by_test_id("signed-in")).to_contain_text("emre")
+    pbox = phone.get_by_test_id("progress-box")
+    expect(pbox.get_by_test_id("league")).to_contain_text("Emre")
+    expect(pbox).to_contain_text("Haftalık lig")
+    expect(pbox.get_by_test_id("my-rating")).to_contain_text("Reyting:")
+    pbox.scroll_into_view_if_needed()
+    no_overflow(phone)
+    phone.screenshot(path=str(artifacts / "progress-league-phone-tr.png"), full_page=True)
+    phone.get_by_test_id("tab-ratings").tap()
+    expect(pbox.get_by_test_id("ratings").locator("tbody tr")).to_have_count(3)
+    no_overflow(phone)
+    pbox.screenshot(path=str(artifacts / "progress-ratings-phone-tr.png"))
+    no_js_errors(errors)
+
+
+def test_every_progress_text_exists_in_every_language(server: ServerProcess) -> None:
+    with urllib.request.urlopen(server.http + "/api/texts") as r:
+        texts = json.load(r)["texts"]
+    script = (STATIC / "progress.js").read_text(encoding="utf-8")
+    used = set(re.findall(r"\bt\(\s*\"(\w+)\"(?!\s*\+)", script))
+    assert used and not used - set(texts), used - set(texts)
+    for prefix, names in {
+        "tier_": ["bronze", "silver", "gold", "platinum", "diamond"],
+        "zone_": ["up", "down"],
+        "outcome_": ["up", "down", "stay"],
+    }.items():
+        for n in names:
+            assert set(texts[prefix + n]) == {"en", "tr"}, prefix + n
