@@ -105,6 +105,16 @@ def add_serve_parser(
         metavar="DAYS",
         help=h("help_guest_days", d.guest_unused_seconds / 86400),
     )
+    k = p.add_argument_group(h("group_cluster"))
+    k.add_argument("--node", default=None, metavar="NAME", help=h("help_node"))
+    k.add_argument("--redis", default=None, metavar="URL", help=h("help_redis"))
+    k.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=d.lease_seconds,
+        metavar="S",
+        help=h("help_lease_seconds", d.lease_seconds),
+    )
     p.add_argument(
         "--log-level",
         default="warning",
@@ -142,6 +152,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         create_per_minute_address=args.creates_per_address * 1.5,
         password_checks=args.password_checks,
         guest_unused_seconds=args.guest_days * 86400,
+        node=args.node,
+        redis=args.redis,
+        lease_seconds=args.lease_seconds,
     )
 
 

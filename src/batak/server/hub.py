@@ -89,6 +89,11 @@ class Hub:
         self.connections = 0
         self._load_lock = asyncio.Lock()
         self._reaper: asyncio.Task[None] | None = None
+        self.cluster: Any = None  # batak.server.cluster.Cluster with --node, else None
+        if config.node:
+            from .cluster import Cluster
+
+            self.cluster = Cluster(self)
         self._handlers: dict[str, Callable[[Conn, dict[str, Any]], Awaitable[None]]] = {
             "hello": self.on_hello,
             "ping": self.on_ping,
@@ -117,7 +122,9 @@ class Hub:
     async def start(self) -> None:
         """Open storage and resume every table that was not over."""
         await self.storage.open()
-        for row, events in await self.storage.live_tables():
+        if self.cluster is not None:  # this node's tables, and those nobody alive holds
+            await self.cluster.start()
+        for row, events in [] if self.cluster else await self.storage.live_tables():
             age = time.time() - (events[-1].at if events else row.created)
             if row.status == "adjourned" and age > self.config.adjourned_unload_seconds:
                 continue  # stays stored; loaded when someone asks for it
@@ -146,6 +153,8 @@ class Hub:
         self.ready = False
         if self._reaper is not None:
             self._reaper.cancel()
+        if self.cluster is not None:  # hand the tables over to the other nodes
+            await self.cluster.stop()
         for table in list(self.tables.values()):
             await table.stop()
         await self.storage.close()
@@ -234,6 +243,8 @@ class Hub:
             del self.codes[table.code]
         if self.forming.get(table.mode or "") == table.id:
             del self.forming[table.mode or ""]
+        if self.cluster is not None:
+            self.cluster.released(table)
         await table.stop()
 
     def table_over(self, table: Table) -> None:
@@ -250,6 +261,8 @@ class Hub:
             conn.send(error("hello_first", i18n.text("server.hello_first", conn.lang), ref))
             return
         try:
+            if self.cluster is not None and await self.cluster.route(conn, msg):
+                return  # went to the process that owns the table
             await self._handlers[kind](conn, msg)
         except TableError as e:
             conn.send(error(e.code, e.text(conn.lang), ref, **e.extra))
@@ -259,6 +272,8 @@ class Hub:
 
     async def disconnect(self, conn: Conn) -> None:
         """The connection is gone."""
+        if self.cluster is not None:
+            self.cluster.disconnected(conn)
         self._set_player(conn, None, None)
         await self._leave_tables(conn)
 
@@ -538,6 +553,11 @@ class Hub:
 
     # ------------------------------------------------------------------ lobby
     def lobby(self) -> dict[str, Any]:
+        """The lobby (in a cluster: every node's tables)."""
+        local = self.local_lobby()
+        return self.cluster.lobby(local) if self.cluster is not None else local
+
+    def local_lobby(self) -> dict[str, Any]:
         modes: dict[str, list[dict[str, Any]]] = {m: [] for m in MODES}
         playing = 0
         for t in self.tables.values():
