@@ -148,7 +148,14 @@ def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette
     async def healthz(request: Request) -> Response:
         if not hub.ready:
             return JSONResponse({"ok": False, "ready": False}, status_code=503)
-        return JSONResponse({"ok": True, "tables": len(hub.tables), "connections": hub.connections})
+        body: dict[str, Any] = {
+            "ok": True,
+            "tables": len(hub.tables),
+            "connections": hub.connections,
+        }
+        if hub.cluster is not None:  # which process of the cluster answered
+            body["node"] = hub.cluster.node
+        return JSONResponse(body)
 
     async def index(request: Request) -> Response:
         """The web client: one page for the lobby, tables (``/table/ID``), invite links

@@ -88,6 +88,7 @@ class Hub:
         self.ready = False
         self.connections = 0
         self._load_lock = asyncio.Lock()
+        self._quick_locks: dict[str, asyncio.Lock] = {}
         self._reaper: asyncio.Task[None] | None = None
         self.cluster: Any = None  # batak.server.cluster.Cluster with --node, else None
         if config.node:
@@ -678,6 +679,15 @@ class Hub:
         mode = msg["mode"]
         if mode not in MODES:
             raise TableError("bad_mode", params={"mode": mode, "modes": list(MODES)})
+        # one at a time per mode: people arriving together fill the same forming table
+        # (without this, each made a table of its own while the first one was being stored),
+        # and nobody gets two seats by asking twice at once
+        lock = self._quick_locks.setdefault(mode, asyncio.Lock())
+        async with lock:
+            await self._quick_seat(conn, mode, msg)
+
+    async def _quick_seat(self, conn: Conn, mode: str, msg: dict[str, Any]) -> None:
+        assert conn.player is not None
         pid = conn.player.id
         for t in self.tables.values():
             if (
