@@ -153,6 +153,7 @@ class Player:
         self.seen: dict[str, dict[int, tuple[Any, ...]]] = {}
         self.reconnects = 0
         self.rng = random.Random()
+        self.think = 0.0  # seconds before each move
 
     def _record(self, table: str, ev: dict[str, Any]) -> None:
         move = ev.get("move")
@@ -242,6 +243,11 @@ class Player:
                     if st.my_turn and st.state_v != tried:
                         tried = st.state_v
                         assert st.view is not None
+                        if self.think:
+                            await asyncio.sleep(self.think)
+                            st = c.tables[table]
+                            if not st.my_turn or st.view is None:
+                                continue
                         await self.move(table, random_move(st.view, self.rng))
                         continue
                     await c.next_change(timeout=5)
