@@ -13,7 +13,9 @@ import secrets
 import shutil
 import signal
 import subprocess
+import sys
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -98,13 +100,27 @@ class Node(ServerProcess):
         self.log = folder / "stderr.log"
 
     def start(self) -> None:
-        super().start()
+        """Start and wait for /healthz; what the process writes goes to ``self.log`` (a pipe
+        nobody reads would fill up and stop the process)."""
+        cmd = [sys.executable, "-m", "batak", "serve", "--port", str(self.port),
+               "--data", str(self.data), *self.extra]  # fmt: skip
+        with self.log.open("ab") as err:
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.http}/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the node did not start: {self.stderr()[-2000:]}")
+            time.sleep(0.05)
 
     def stderr(self) -> str:
-        """What the process wrote (once it has stopped)."""
-        if self.proc is None or self.proc.stderr is None or self.proc.poll() is None:
-            return ""
-        return self.proc.stderr.read().decode(errors="replace")
+        """What the process wrote so far (every run under this name)."""
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
 
     @property
     def alive(self) -> bool:

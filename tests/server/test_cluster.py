@@ -201,6 +201,9 @@ def test_sigstop_past_the_lease_then_sigcont_is_fenced(tmp_path: Path) -> None:
             finals = await asyncio.gather(*games)
             assert all(f.over for f in finals)
             check_log(db, table, players)
+            # the old owner, running again, found the table was not its own any more
+            log = nodes[0].stderr()
+            assert "is no longer ours" in log or "every table is dropped" in log, log[-3000:]
 
         asyncio.run(main())
 

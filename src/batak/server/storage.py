@@ -169,6 +169,8 @@ class Storage:
         #: transaction; it raises :class:`Fenced` when this process no longer owns the table.
         #: None (one process): nothing is checked.
         self.fence: Callable[[Any, str, bool], None] | None = None
+        #: statements run on each new PostgreSQL connection (a cluster sets time limits)
+        self.session: list[str] = []
 
     # ------------------------------------------------------------------ the worker
     def _connect(self) -> Any:
@@ -179,7 +181,10 @@ class Storage:
                 raise StorageError(
                     "PostgreSQL needs psycopg 3: pip install 'psycopg[binary]'"
                 ) from e
-            return psycopg.connect(self.url, autocommit=True)
+            conn: Any = psycopg.connect(self.url, autocommit=True)
+            for stmt in self.session:
+                conn.execute(stmt)
+            return conn
         path = self.url.removeprefix("sqlite:///")
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -225,6 +230,10 @@ class Storage:
                 with contextlib.suppress(Exception):
                     conn.execute("ROLLBACK")
                 results = [(False, e)] * len(batch)
+                if getattr(conn, "closed", False) or getattr(conn, "broken", False):
+                    # PostgreSQL ended the session (or the link broke): a new one
+                    with contextlib.suppress(Exception):
+                        conn = self._connect()
             for (_, fut, loop), (ok, value) in zip(batch, results, strict=True):
                 loop.call_soon_threadsafe(_settle, fut, ok, value)
             if stop:

@@ -103,8 +103,15 @@ class Cluster:
         self.alive: list[str] = []  # live nodes at the last look, sorted
         self.stopping = False
         self.takeovers = 0
-        self._ctl: Any = None  # leases and takeover
-        self._look: Any = None  # owner look-ups for routing
+        self._ctl: Any = None  # leases
+        self._look: Any = None  # owner look-ups and claims for routing
+        self._scan: Any = None  # the takeover scan and its claims
+        self._scan_task: asyncio.Task[None] | None = None
+        # A process paused in the middle of a transaction (SIGSTOP, a stalled VM) holds its
+        # row locks, which would stop every claim of its tables: PostgreSQL ends such a session
+        # after half a lease, and a claim waits for a lock at most that long.
+        self.wait_ms = int(max(500.0, self.lease * 500))
+        hub.storage.session = [f"SET idle_in_transaction_session_timeout = {self.wait_ms}"]
         self._beat_task: asyncio.Task[None] | None = None
         self._claim_lock = asyncio.Lock()
         self._scan_now = asyncio.Event()
@@ -116,15 +123,19 @@ class Cluster:
             self.bus = Bus(self, cfg.redis)
 
     # ------------------------------------------------------------------ life
-    async def _connect(self) -> Any:
+    async def _connect(self, lock_wait: bool = False) -> Any:
         import psycopg
 
-        return await psycopg.AsyncConnection.connect(self.hub.storage.url, autocommit=True)
+        conn = await psycopg.AsyncConnection.connect(self.hub.storage.url, autocommit=True)
+        if lock_wait:
+            await conn.execute(f"SET lock_timeout = {self.wait_ms}")
+        return conn
 
     async def start(self) -> None:
         """Register the node, claim back what is still ours and orphans, start the beat."""
         self._ctl = await self._connect()
-        self._look = await self._connect()
+        self._look = await self._connect(lock_wait=True)
+        self._scan = await self._connect(lock_wait=True)
         for stmt in SCHEMA:
             with contextlib.suppress(Exception):  # two nodes starting at once: one wins
                 await self._ctl.execute(stmt)
@@ -143,14 +154,16 @@ class Cluster:
         await self._look_alive()
         await self.scan()
         self._beat_task = asyncio.get_running_loop().create_task(self._beat())
+        self._scan_task = asyncio.get_running_loop().create_task(self._scanner())
 
     async def stop(self) -> None:
         """A graceful stop: every table's actor stops (nothing more is written), then the
         tables are released in the storage queue after every write already queued, the node is
         marked gone and the others are told to take the tables at once."""
         self.stopping = True
-        if self._beat_task is not None:
-            self._beat_task.cancel()
+        for task in (self._beat_task, self._scan_task):
+            if task is not None:
+                task.cancel()
         hub = self.hub
         ids = list(self.owned)
         me = self.node
@@ -177,7 +190,7 @@ class Cluster:
             log.warning("node %s: could not release its tables: %s", me, e)
         if self.bus is not None:
             await self.bus.stop()
-        for conn in (self._ctl, self._look):
+        for conn in (self._ctl, self._look, self._scan):
             if conn is not None:
                 with contextlib.suppress(Exception):
                     await conn.close()
@@ -245,10 +258,9 @@ class Cluster:
 
     # ------------------------------------------------------------------ the beat
     async def _beat(self) -> None:
+        """Renew the lease every third of it (nothing else waits in this loop)."""
         while True:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._scan_now.wait(), self.lease / 3)
-            self._scan_now.clear()
+            await asyncio.sleep(self.lease / 3)
             t0 = time.monotonic()
             try:
                 lapsed = await asyncio.wait_for(self._renew(), self.lease / 3)
@@ -264,13 +276,24 @@ class Cluster:
             self.valid_until = t0 + self.lease - self.margin
             if lapsed:
                 self._lose_all("the lease had lapsed")
+            self._scan_now.set()
+
+    async def _scanner(self) -> None:
+        """After each renewal (or when a node says it released its tables): who is alive,
+        take what nobody alive holds, keep the lobby in Redis."""
+        while True:
+            await self._scan_now.wait()
+            self._scan_now.clear()
             try:
                 await self._look_alive()
                 await self.scan()
-                if self.bus is not None:
-                    await self.bus.beat()
-            except Exception:
-                log.exception("node %s: takeover scan", self.node)
+            except Exception as e:
+                log.warning("node %s: takeover scan: %s", self.node, e)
+                if self._scan.closed:
+                    with contextlib.suppress(Exception):
+                        self._scan = await self._connect(lock_wait=True)
+            if self.bus is not None:
+                await self.bus.beat()
 
     async def _renew(self) -> bool:
         """Renew the lease; True if it had lapsed (others may have taken our tables)."""
@@ -299,7 +322,7 @@ class Cluster:
             self.fenced(table)
 
     async def _look_alive(self) -> None:
-        cur = await self._ctl.execute(
+        cur = await self._scan.execute(
             "SELECT id FROM cluster_nodes WHERE state = 'alive' AND lease_until > now() ORDER BY id"
         )
         alive = [str(r[0]) for r in await cur.fetchall()]
@@ -314,7 +337,7 @@ class Cluster:
         hash of their id picks this node among the live ones."""
         if self.stopping:
             return
-        cur = await self._ctl.execute(
+        cur = await self._scan.execute(
             "SELECT o.table_id, o.owner FROM table_owners o JOIN tables t ON t.id = o.table_id"
             " WHERE t.status IN ('waiting', 'playing') AND " + CLAIMABLE,
             {"me": self.node},
@@ -326,10 +349,10 @@ class Cluster:
                 continue
             if owner != self.node and rendezvous(table_id, alive) != self.node:
                 continue
-            await self.claim(str(table_id))
+            await self.claim(str(table_id), self._scan)
 
     # ------------------------------------------------------------------ claiming
-    async def claim(self, table_id: str) -> bool:
+    async def claim(self, table_id: str, db: Any = None) -> bool:
         """Take ``table_id`` if it is claimable, and load it from its log (seats held, the
         decision in progress on a fresh clock, bots playing on). True if it is here now."""
         async with self._claim_lock:
@@ -337,12 +360,13 @@ class Cluster:
                 return True
             if time.monotonic() > self.valid_until or self.stopping:
                 return False
-            await self._look.execute(
+            db = db or self._look
+            await db.execute(
                 "INSERT INTO table_owners (table_id, owner, epoch) SELECT id, NULL, 0"
                 " FROM tables WHERE id = %s ON CONFLICT DO NOTHING",
                 (table_id,),
             )
-            cur = await self._look.execute(
+            cur = await db.execute(
                 "UPDATE table_owners o SET owner = %(me)s, epoch = o.epoch + 1"
                 " WHERE o.table_id = %(t)s AND " + CLAIMABLE + " RETURNING o.epoch, o.owner",
                 {"me": self.node, "t": table_id},
