@@ -33,7 +33,7 @@ FAST = (
     "--deal-pause",
     "0",
     "--quick-fill-seconds",
-    "0.3",
+    "2",
     "--rooms-per-address",
     "100000",
     "--creates-per-address",
@@ -46,12 +46,17 @@ FAST = (
 
 
 def need_services() -> None:
-    """Skip when PostgreSQL or redis-server is missing here (``.ci/run`` provides both and
-    fails when it cannot, so in CI these tests always run)."""
+    """Skip when PostgreSQL or redis-server is missing here; under CI (``CI=true``, where
+    ``.ci/run`` installs and starts both) a missing one fails the test instead."""
+    missing = []
     if not os.environ.get("BATAK_TEST_POSTGRES"):
-        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+        missing.append("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
     if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed (.ci/run installs Debian's redis-server)")
+        missing.append("redis-server is not installed (.ci/run installs Debian's package)")
+    if missing and os.environ.get("CI") == "true":
+        pytest.fail("; ".join(missing))
+    if missing:
+        pytest.skip("; ".join(missing))
 
 
 class Redis:
@@ -136,17 +141,29 @@ class Node(ServerProcess):
 
 
 @contextlib.contextmanager
-def cluster(tmp: Path, n: int) -> Iterator[tuple[list[Node], Redis, str]]:
-    """``n`` nodes named n0, n1, … on a fresh database and a fresh redis-server."""
+def cluster(
+    tmp: Path, n: int, *, own_redis: bool = False
+) -> Iterator[tuple[list[Node], Redis, str]]:
+    """``n`` nodes named n0, n1, … on a fresh database, and Redis: the one .ci/run started
+    (BATAK_TEST_REDIS, its database 0 emptied first), or (``own_redis``, or no such server) a
+    redis-server of the test's own, which it may kill and start again."""
     pg = postgres_database()
     assert pg is not None
     with pg as url:
         redis = Redis(tmp)
-        redis.start()
+        shared = os.environ.get("BATAK_TEST_REDIS")
+        if shared and not own_redis:
+            import redis as redis_py
+
+            redis_py.Redis.from_url(shared).flushdb()
+            redis.port = int(shared.rsplit(":", 1)[1].split("/")[0])
+        else:
+            redis.start()
         nodes = [Node(tmp / f"n{i}", f"n{i}", url, redis.url) for i in range(n)]
         try:
             for node in nodes:
                 node.start()
+            settle(nodes)
             yield nodes, redis, url
         finally:
             for node in nodes:
@@ -155,6 +172,19 @@ def cluster(tmp: Path, n: int) -> Iterator[tuple[list[Node], Redis, str]]:
                         node.resume()
                 node.stop()
             redis.kill()
+
+
+def settle(nodes: list[Node], timeout: float = 20.0) -> None:
+    """Wait until every running node knows every other one is alive."""
+    deadline = time.monotonic() + timeout
+    running = [n for n in nodes if n.alive]
+    for node in running:
+        while True:
+            with urllib.request.urlopen(f"{node.http}/healthz", timeout=2) as r:
+                if json.loads(r.read()).get("nodes", 0) >= len(running):
+                    break
+            assert time.monotonic() < deadline, f"{node.name} does not see the others"
+            time.sleep(0.05)
 
 
 class Player:

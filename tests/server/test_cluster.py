@@ -212,7 +212,7 @@ def test_redis_killed_and_restarted_mid_play(tmp_path: Path) -> None:
     """Redis dies in the middle of a match and comes back: no acknowledged move is lost,
     forwarded clients are closed, come back and resync, and the match finishes."""
     need_services()
-    with cluster(tmp_path, 2) as (nodes, redis, db):
+    with cluster(tmp_path, 2, own_redis=True) as (nodes, redis, db):
 
         async def main() -> None:
             players = [Player(f"R{i}", lambda: _urls(nodes)) for i in range(4)]

@@ -155,6 +155,7 @@ def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette
         }
         if hub.cluster is not None:  # which process of the cluster answered
             body["node"] = hub.cluster.node
+            body["nodes"] = len(hub.cluster.alive)  # live nodes it knows of
         return JSONResponse(body)
 
     async def index(request: Request) -> Response:

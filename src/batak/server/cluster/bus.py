@@ -214,6 +214,8 @@ class Bus:
                 for conn_id, routes in list(self.routes.items()):
                     if table in routes and routes[table] != msg.get("node"):
                         self._close_local(conn_id)
+        elif op == "joined" and msg.get("node") != self.node:
+            self.cluster._scan_now.set()
         elif op == "released" and msg.get("node") != self.node:
             self.nodes_gone({msg["node"]})
             self.cluster._scan_now.set()

@@ -153,6 +153,8 @@ class Cluster:
             await self.bus.start()
         await self._look_alive()
         await self.scan()
+        if self.bus is not None:  # the others look again at who is alive (quick play's home)
+            await self.bus.announce({"op": "joined", "node": self.node})
         self._beat_task = asyncio.get_running_loop().create_task(self._beat())
         self._scan_task = asyncio.get_running_loop().create_task(self._scanner())
 
