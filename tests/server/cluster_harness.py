@@ -26,7 +26,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from batak.server.client import Client, ServerError, TableState, random_move
 
-LEASE = 3.0
+LEASE = 4.0
 FAST = (
     "--bot-delay",
     "0",

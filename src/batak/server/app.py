@@ -156,6 +156,9 @@ def create_app(config: ServerConfig, *, clock: Clock | None = None) -> Starlette
         if hub.cluster is not None:  # which process of the cluster answered
             body["node"] = hub.cluster.node
             body["nodes"] = len(hub.cluster.alive)  # live nodes it knows of
+            if hub.cluster.bus is not None:  # client messages sent to / taken from others
+                body["forwarded"] = hub.cluster.bus.forwarded
+                body["handled"] = hub.cluster.bus.handled
         return JSONResponse(body)
 
     async def index(request: Request) -> Response:

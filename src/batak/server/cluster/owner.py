@@ -109,8 +109,8 @@ class Cluster:
         self._scan_task: asyncio.Task[None] | None = None
         # A process paused in the middle of a transaction (SIGSTOP, a stalled VM) holds its
         # row locks, which would stop every claim of its tables: PostgreSQL ends such a session
-        # after half a lease, and a claim waits for a lock at most that long.
-        self.wait_ms = int(max(500.0, self.lease * 500))
+        # after half a lease (2 s at least), and a claim waits for a lock at most that long.
+        self.wait_ms = int(max(2000.0, self.lease * 500))
         hub.storage.session = [f"SET idle_in_transaction_session_timeout = {self.wait_ms}"]
         self._beat_task: asyncio.Task[None] | None = None
         self._claim_lock = asyncio.Lock()
@@ -265,7 +265,7 @@ class Cluster:
             await asyncio.sleep(self.lease / 3)
             t0 = time.monotonic()
             try:
-                lapsed = await asyncio.wait_for(self._renew(), self.lease / 3)
+                lapsed = await asyncio.wait_for(self._renew(), self.lease / 2)
             except Exception as e:
                 log.warning("node %s: lease not renewed: %s", self.node, e)
                 if time.monotonic() > self.valid_until:
