@@ -142,7 +142,7 @@ class Node(ServerProcess):
 
 @contextlib.contextmanager
 def cluster(
-    tmp: Path, n: int, *, own_redis: bool = False
+    tmp: Path, n: int, *, own_redis: bool = False, first: int = 0
 ) -> Iterator[tuple[list[Node], Redis, str]]:
     """``n`` nodes named n0, n1, … on a fresh database, and Redis: the one .ci/run started
     (BATAK_TEST_REDIS, its database 0 emptied first), or (``own_redis``, or no such server) a
@@ -159,7 +159,8 @@ def cluster(
             redis.port = int(shared.rsplit(":", 1)[1].split("/")[0])
         else:
             redis.start()
-        nodes = [Node(tmp / f"n{i}", f"n{i}", url, redis.url) for i in range(n)]
+        names = [f"n{i}" for i in range(first, first + n)]
+        nodes = [Node(tmp / name, name, url, redis.url) for name in names]
         try:
             for node in nodes:
                 node.start()

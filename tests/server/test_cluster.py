@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
+import subprocess
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 from cluster_harness import LEASE, Player, check_log, cluster, need_services, owner, stored_log
+from harness import free_port
 
 from batak.server.client import Client
 
@@ -269,3 +273,54 @@ def test_healthz_names_the_node(tmp_path: Path) -> None:
         with urllib.request.urlopen(nodes[0].http + "/healthz", timeout=5) as r:
             body = json.loads(r.read())
         assert body["node"] == "n0"
+
+
+def test_through_haproxy_with_the_deploy_example(tmp_path: Path) -> None:
+    """deploy/haproxy.cfg in front of three nodes: ?node=NAME reaches that node, and a room
+    whose four players all come through HAProxy plays to the end."""
+    need_services()
+    if shutil.which("haproxy") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("haproxy is not installed (.ci/run installs Debian's package)")
+        pytest.skip("haproxy is not installed")
+    config = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
+    with cluster(tmp_path, 3, first=1) as (nodes, _redis, db):
+        front = free_port()
+        env = dict(os.environ, BATAK_FRONT=f"127.0.0.1:{front}")
+        for node in nodes:
+            env[f"BATAK_{node.name.upper()}"] = f"127.0.0.1:{node.port}"
+        proxy = subprocess.Popen(
+            ["haproxy", "-db", "-f", str(config)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            http = f"http://127.0.0.1:{front}"
+            for name in ("n2", "n3", "n1"):
+                for _ in range(200):  # until HAProxy's health checks found the node up
+                    try:
+                        with urllib.request.urlopen(f"{http}/healthz?node={name}", timeout=2) as r:
+                            if json.loads(r.read())["node"] == name:
+                                break
+                    except OSError:
+                        pass
+                    time.sleep(0.1)
+                else:
+                    raise AssertionError(f"?node={name} did not reach {name}")
+
+            async def main() -> None:
+                players = [
+                    Player(f"H{i}", lambda: [f"ws://127.0.0.1:{front}/ws"]) for i in range(4)
+                ]
+                table = await _room(players, deals=1)
+                finals = await asyncio.gather(*(p.play(table) for p in players))
+                assert all(f.over for f in finals)
+                check_log(db, table, players)
+                sync = await players[0].client.sync(table)
+                assert sync["node"] == owner(db, table)[0]
+
+            asyncio.run(main())
+        finally:
+            proxy.terminate()
+            proxy.wait(10)
