@@ -15,8 +15,10 @@ PostgreSQL holds the truth:
 
 A process renews its lease every third of the lease time. It acknowledges nothing once its
 local view of the lease (measured from before the last successful renewal, on the monotonic
-clock) has run out, and when a renewal finds that the lease had lapsed, it drops every table
-(another process may have taken them) and claims back only those still its own.
+clock) has run out (its writes are refused, its tables kept), and when a renewal finds that the
+lease had lapsed, it drops the tables another process claimed meanwhile and carries on with the
+others (nobody may claim them while its lease holds). If it cannot renew for a whole lease past
+the end of its own, it drops every table.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..storage import Fenced
+from ..storage import Fenced, StorageError
 
 if TYPE_CHECKING:
     from ..conn import Conn
@@ -167,7 +169,7 @@ class Cluster:
             if task is not None:
                 task.cancel()
         hub = self.hub
-        ids = list(self.owned)
+        ids = list(self.owned.copy())
         me = self.node
         for table in list(hub.tables.values()):
             await hub._drop(table)
@@ -201,7 +203,9 @@ class Cluster:
     def _fence(self, cur: Any, table_id: str, created: bool) -> None:
         """Inside every transaction that writes a table (the storage thread)."""
         if time.monotonic() > self.valid_until:
-            raise Fenced(f"node {self.node}: lease not renewed; the write is refused")
+            # refused, not acknowledged, but the table is kept: once the lease is renewed, the
+            # tables nobody claimed meanwhile carry on (see _recheck)
+            raise StorageError(f"node {self.node}: lease not renewed; the write is refused")
         if created:
             cur.execute(
                 "INSERT INTO table_owners (table_id, owner, epoch) VALUES (%s, %s, 1)",
@@ -268,7 +272,8 @@ class Cluster:
                 lapsed = await asyncio.wait_for(self._renew(), self.lease / 2)
             except Exception as e:
                 log.warning("node %s: lease not renewed: %s", self.node, e)
-                if time.monotonic() > self.valid_until:
+                if time.monotonic() > self.valid_until + self.lease:
+                    # long enough for the others to have taken every table
                     self._lose_all("the lease ran out")
                 with contextlib.suppress(Exception):
                     await self._ctl.close()
@@ -277,7 +282,11 @@ class Cluster:
                 continue
             self.valid_until = t0 + self.lease - self.margin
             if lapsed:
-                self._lose_all("the lease had lapsed")
+                try:
+                    await self._recheck()
+                except Exception as e:
+                    log.warning("node %s: after a lapse: %s", self.node, e)
+                    self._lose_all("the lease had lapsed")
             self._scan_now.set()
 
     async def _scanner(self) -> None:
@@ -315,6 +324,22 @@ class Cluster:
             )
             return True
         return bool(row[0])
+
+    async def _recheck(self) -> None:
+        """The lease had lapsed and is renewed: drop the tables another node claimed in the
+        meantime; the others are still ours (nobody may claim them while the lease holds)."""
+        cur = await self._ctl.execute(
+            "SELECT table_id, owner, epoch FROM table_owners WHERE table_id = ANY(%s)",
+            (list(self.owned.copy()),),
+        )
+        now = {str(t): (o, int(e)) for t, o, e in await cur.fetchall()}
+        lost = 0
+        for table in list(self.hub.tables.values()):
+            epoch = self.owned.get(table.id)
+            if epoch is not None and now.get(table.id) != (self.node, epoch):
+                self.fenced(table)
+                lost += 1
+        log.warning("node %s: the lease had lapsed; %d tables were taken", self.node, lost)
 
     def _lose_all(self, why: str) -> None:
         if not self.hub.tables:
