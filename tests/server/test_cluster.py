@@ -328,3 +328,17 @@ def test_through_haproxy_with_the_deploy_example(tmp_path: Path) -> None:
         finally:
             proxy.terminate()
             proxy.wait(10)
+
+
+def test_a_node_without_postgresql_is_refused(tmp_path: Path) -> None:
+    """--node on SQLite: a clear refusal at start (no service needed for this one)."""
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", "batak", "serve", "--node", "n1", "--data", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2
+    assert "--node needs --database postgresql://" in run.stderr

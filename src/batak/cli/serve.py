@@ -164,6 +164,11 @@ def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
     from ..server.serve import run
 
     config = config_from_args(args)
+    if config.node and not (config.database or "").startswith(("postgresql://", "postgres://")):
+        import sys
+
+        print(text("serve.node_needs_postgresql", lang), file=sys.stderr)
+        return 2
     where = config.database if config.database else os.fspath(Path(config.data).resolve())
 
     def started() -> None:
