@@ -167,7 +167,11 @@ def test_kill_9_of_the_owner_repeatedly(tmp_path: Path) -> None:
                 victim.start()  # the same name again: a new process under it
             finals = await asyncio.gather(*games)
             assert all(f.over for f in finals)
-            _events, status = stored_log(db, table)
+            for _ in range(300):  # the record is written just after the last event
+                _events, status = stored_log(db, table)
+                if status == "over":
+                    break
+                await asyncio.sleep(0.1)
             assert status == "over"
             check_log(db, table, players)
             assert sum(p.reconnects for p in players) > 0
