@@ -9,6 +9,13 @@ sent to the next state received (p50, p99, max), and checks that no acknowledged
     python benchmarks/load.py --url ws://127.0.0.1:8000/ws --tables 200
 
 ``--spawn`` starts ``batak serve`` in a subprocess on a free port with a fresh data folder.
+``--nodes K`` starts K processes of a cluster instead (``batak serve --node nI`` on PostgreSQL and
+Redis: ``--database`` and ``--redis``, or throwaway servers started with .ci/postgres.sh and
+.ci/redis.sh); the four clients of table i connect to nodes i, i+1, i+2, i+3 (mod K), so that
+most messages are forwarded to the table's owner, or with ``--steer`` all to the node that made
+the table (none forwarded). It reports each node's CPU and the share of messages forwarded.
+
+    python benchmarks/load.py --nodes 2 --tables 200 --think 3 --deals 1
 The clients run in several processes (``--procs``, by default one per 250 tables), so that the
 load generator's own event loop does not add its delays to what is measured; the server is one
 process. Traffic goes to this machine only; the run stops by itself.
@@ -81,7 +88,11 @@ async def play_seat(c: Client, table: str, stats: Stats, think: float, rng: rand
 
 async def run_table(url: str, i: int, args: argparse.Namespace, stats: Stats) -> str | None:
     rng = random.Random(i)
-    clients = [Client(url, name=f"load{i}-{s}") for s in range(4)]
+    urls = url.split(",")  # the nodes of a cluster: seat s of table i goes to node i + s
+    if args.steer:
+        clients = [Client(urls[i % len(urls)], name=f"load{i}-{s}") for s in range(4)]
+    else:
+        clients = [Client(urls[(i + s) % len(urls)], name=f"load{i}-{s}") for s in range(4)]
     phase = "setup"
     try:
         for c in clients:
@@ -255,6 +266,27 @@ def server_stats(pid: int | None) -> str:
         return ""
 
 
+def cluster_stats(http: list[str], pids: list[int]) -> None:
+    """Each node's CPU and what it forwarded (from /proc and /healthz)."""
+    forwarded = handled = 0
+    for h, pid in zip(http, pids, strict=True):
+        with urllib.request.urlopen(f"{h}/healthz", timeout=5) as r:
+            health = json.loads(r.read())
+        forwarded += int(health.get("forwarded", 0))
+        handled += int(health.get("handled", 0))
+        print(f"  node {health.get('node')}: {server_stats(pid)}")
+    print(f"client messages forwarded to another node: {forwarded} (handled for others {handled})")
+
+
+def server_cpu(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -276,6 +308,12 @@ def main() -> int:
         default=0,
         help="load processes (default: one per 250 tables); the server is one process",
     )
+    p.add_argument("--nodes", type=int, default=0, help="start a cluster of this many processes")
+    p.add_argument("--database", default=None, help="PostgreSQL URL for --nodes")
+    p.add_argument("--redis", default=None, help="Redis URL for --nodes")
+    p.add_argument(
+        "--steer", action="store_true", help="--nodes: every client of a table on its node"
+    )
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -293,7 +331,11 @@ def main() -> int:
         return 0
     proc = None
     tmp = None
-    if args.spawn or not args.url:
+    nodes: list[subprocess.Popen[bytes]] = []
+    services: list[tuple[str, str]] = []  # (script, folder) to stop at the end
+    if args.nodes:
+        url, nodes, services, tmp = start_cluster(args)
+    elif args.spawn or not args.url:
         port = free_port()
         tmp = tempfile.TemporaryDirectory()
         proc = subprocess.Popen(
@@ -315,7 +357,11 @@ def main() -> int:
                 time.sleep(0.05)
     else:
         url = args.url
-    http = url.replace("ws://", "http://").replace("wss://", "https://").removesuffix("/ws")
+    https = [
+        u.replace("ws://", "http://").replace("wss://", "https://").removesuffix("/ws")
+        for u in url.split(",")
+    ]
+    http = https[0]
     procs = args.procs or max(1, min(4, (args.tables + 249) // 250))
     print(
         f"load: {args.tables} tables x 4 clients in {procs} load process(es), "
@@ -345,6 +391,7 @@ def main() -> int:
                 str(args.think),
                 "--ramp",
                 str(args.ramp / procs),
+                *(["--steer"] if args.steer else []),
             ]
             workers.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, env=dict(os.environ)))
             first += n
@@ -354,14 +401,76 @@ def main() -> int:
             parts.append(json.loads(out))
         code = summarize(args, http, parts)
         print(server_stats(proc.pid if proc is not None else None))
+        if nodes:
+            cluster_stats(https, [n.pid for n in nodes])
+            cpu = sum(server_cpu(n.pid) for n in nodes)
+            moves = sum(len(p["latencies"]) for p in parts)
+            print(
+                f"servers: {cpu:.1f} s of CPU in all, {cpu / max(moves, 1) * 1000:.2f} ms per move"
+            )
         print(f"load average at the end: {os.getloadavg()[0]:.2f}")
         return code
     finally:
         if proc is not None:
             proc.terminate()
             proc.wait(10)
+        for n in nodes:
+            n.terminate()
+        for n in nodes:
+            n.wait(30)
+        for script, folder in services:
+            subprocess.run(["bash", script, "stop", folder], check=False)
         if tmp is not None:
             tmp.cleanup()
+
+
+def start_cluster(
+    args: argparse.Namespace,
+) -> tuple[
+    str, list[subprocess.Popen[bytes]], list[tuple[str, str]], tempfile.TemporaryDirectory[str]
+]:
+    """K nodes on PostgreSQL and Redis (started here when not given); their URLs, joined by
+    commas."""
+    ci = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".ci")
+    services = []
+    database, redis = args.database, args.redis
+    if not database:
+        out = subprocess.run(
+            ["bash", os.path.join(ci, "postgres.sh")], capture_output=True, text=True, check=True
+        ).stdout.split()
+        database = out[0]
+        services.append((os.path.join(ci, "postgres.sh"), out[1]))
+    if not redis:
+        out = subprocess.run(
+            ["bash", os.path.join(ci, "redis.sh")], capture_output=True, text=True, check=True
+        ).stdout.split()
+        redis = out[0]
+        services.append((os.path.join(ci, "redis.sh"), out[1]))
+    tmp = tempfile.TemporaryDirectory()
+    nodes, urls = [], []
+    for k in range(args.nodes):
+        port = free_port()
+        nodes.append(
+            subprocess.Popen(
+                [
+                    *(sys.executable, "-m", "batak", "serve", "--port", str(port)),
+                    *("--data", os.path.join(tmp.name, f"n{k}")),
+                    *("--database", database, "--node", f"n{k}", "--redis", redis),
+                    *("--rooms-per-address", "1000000", "--creates-per-address", "1000000"),
+                ],
+                stdout=subprocess.DEVNULL,
+                env=dict(os.environ),
+            )
+        )
+        for _ in range(400):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.05)
+        urls.append(f"ws://127.0.0.1:{port}/ws")
+    time.sleep(2.5)  # every node sees the others
+    return ",".join(urls), nodes, services, tmp
 
 
 if __name__ == "__main__":

@@ -112,7 +112,7 @@ JS_ALL = sources("web/static/*.js")
 AREAS: dict[str, tuple[tuple[str, ...], str]] = {
     "": (("*.py",), r"\btext\(\s*\"(\w+)\"\s*,"),
     "rules_error": (("rules.py", "cli/parser.py"), r"\bRulesError\(\s*\"(\w+)\""),
-    "server": (("server/*.py",), r"\bi18n\.text\(\s*\"server\.(\w+)\""),
+    "server": (("server/*.py", "server/cluster/*.py"), r"\bi18n\.text\(\s*\"server\.(\w+)\""),
     "cli": (("cli/*.py",), r"\bt\(\s*\"(\w+)\"(?!\s*\+)"),
     "online": (("cli/online.py",), r"\bo\(\s*\"(\w+)\""),
     "arena": (("arena/*.py", "cli/arena.py"), r"\b(?:h\(\s*\"|text\(\s*\"arena\.)(\w+)\""),

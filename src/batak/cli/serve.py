@@ -122,6 +122,16 @@ def add_serve_parser(
         metavar="N,N,N",
         help=h("help_stakes", ",".join(str(x) for x in d.stakes)),
     )
+    k = p.add_argument_group(h("group_cluster"))
+    k.add_argument("--node", default=None, metavar="NAME", help=h("help_node"))
+    k.add_argument("--redis", default=None, metavar="URL", help=h("help_redis"))
+    k.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=d.lease_seconds,
+        metavar="S",
+        help=h("help_lease_seconds", d.lease_seconds),
+    )
     p.add_argument(
         "--log-level",
         default="warning",
@@ -165,6 +175,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         fee_percent=args.fee_percent,
         vip_fee_percent=args.vip_fee_percent,
         stakes=tuple(int(x) for x in str(args.stakes).split(",") if x.strip()),
+        node=args.node,
+        redis=args.redis,
+        lease_seconds=args.lease_seconds,
     )
 
 
@@ -174,6 +187,11 @@ def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
     from ..server.serve import run
 
     config = config_from_args(args)
+    if config.node and not (config.database or "").startswith(("postgresql://", "postgres://")):
+        import sys
+
+        print(text("serve.node_needs_postgresql", lang), file=sys.stderr)
+        return 2
     where = config.database if config.database else os.fspath(Path(config.data).resolve())
 
     def started() -> None:

@@ -152,7 +152,18 @@ def create_app(
     async def healthz(request: Request) -> Response:
         if not hub.ready:
             return JSONResponse({"ok": False, "ready": False}, status_code=503)
-        return JSONResponse({"ok": True, "tables": len(hub.tables), "connections": hub.connections})
+        body: dict[str, Any] = {
+            "ok": True,
+            "tables": len(hub.tables),
+            "connections": hub.connections,
+        }
+        if hub.cluster is not None:  # which process of the cluster answered
+            body["node"] = hub.cluster.node
+            body["nodes"] = len(hub.cluster.alive)  # live nodes it knows of
+            if hub.cluster.bus is not None:  # client messages sent to / taken from others
+                body["forwarded"] = hub.cluster.bus.forwarded
+                body["handled"] = hub.cluster.bus.handled
+        return JSONResponse(body)
 
     async def index(request: Request) -> Response:
         """The web client: one page for the lobby, tables (``/table/ID``), invite links

@@ -94,6 +94,10 @@ class ServerConfig:
     public_url: str | None = None  # the address printed and used in invite links
     # -- tournaments ------------------------------------------------------------------------
     operators: tuple[str, ...] = ()  # accounts that may schedule any number of tournaments
+    # -- cluster (batak.server.cluster; all None: one process, as ever) ----------------------
+    node: str | None = None  # this process's name in a cluster (needs PostgreSQL)
+    redis: str | None = None  # redis://… for forwarding between processes, lobby, quick play
+    lease_seconds: float = 6.0  # a process that has not renewed its lease this long is dead
 
     @property
     def base_url(self) -> str:

@@ -96,7 +96,13 @@ class Hub:
         self.ready = False
         self.connections = 0
         self._load_lock = asyncio.Lock()
+        self._quick_locks: dict[str, asyncio.Lock] = {}
         self._reaper: asyncio.Task[None] | None = None
+        self.cluster: Any = None  # batak.server.cluster.Cluster with --node, else None
+        if config.node:
+            from .cluster import Cluster
+
+            self.cluster = Cluster(self)
         self._handlers: dict[str, Callable[[Conn, dict[str, Any]], Awaitable[None]]] = {
             "hello": self.on_hello,
             "ping": self.on_ping,
@@ -136,7 +142,9 @@ class Hub:
         """Open storage and resume every table that was not over."""
         await self.storage.open()
         await self.chips.load()
-        for row, events in await self.storage.live_tables():
+        if self.cluster is not None:  # this node's tables, and those nobody alive holds
+            await self.cluster.start()
+        for row, events in [] if self.cluster else await self.storage.live_tables():
             age = time.time() - (events[-1].at if events else row.created)
             if row.status == "adjourned" and age > self.config.adjourned_unload_seconds:
                 continue  # stays stored; loaded when someone asks for it
@@ -167,6 +175,8 @@ class Hub:
         if self._reaper is not None:
             self._reaper.cancel()
         self.tournaments.stop()
+        if self.cluster is not None:  # hand the tables over to the other nodes
+            await self.cluster.stop()
         for table in list(self.tables.values()):
             await table.stop()
         await self.storage.close()
@@ -257,6 +267,8 @@ class Hub:
         key = forming_key(table.mode or "", table.stake)
         if self.forming.get(key) == table.id:
             del self.forming[key]
+        if self.cluster is not None:
+            self.cluster.released(table)
         await table.stop()
 
     def table_over(self, table: Table) -> None:
@@ -276,6 +288,8 @@ class Hub:
             conn.send(error("hello_first", i18n.text("server.hello_first", conn.lang), ref))
             return
         try:
+            if self.cluster is not None and await self.cluster.route(conn, msg):
+                return  # went to the process that owns the table
             await self._handlers[kind](conn, msg)
         except TableError as e:
             conn.send(error(e.code, e.text(conn.lang), ref, **e.extra))
@@ -285,6 +299,8 @@ class Hub:
 
     async def disconnect(self, conn: Conn) -> None:
         """The connection is gone."""
+        if self.cluster is not None:
+            self.cluster.disconnected(conn)
         self._set_player(conn, None, None)
         self.tournaments.forget(conn)
         await self._leave_tables(conn)
@@ -565,6 +581,11 @@ class Hub:
 
     # ------------------------------------------------------------------ lobby
     def lobby(self) -> dict[str, Any]:
+        """The lobby (in a cluster: every node's tables)."""
+        local = self.local_lobby()
+        return self.cluster.lobby(local) if self.cluster is not None else local
+
+    def local_lobby(self) -> dict[str, Any]:
         modes: dict[str, list[dict[str, Any]]] = {m: [] for m in MODES}
         playing = 0
         for t in self.tables.values():
@@ -759,6 +780,15 @@ class Hub:
         mode = msg["mode"]
         if mode not in MODES:
             raise TableError("bad_mode", params={"mode": mode, "modes": list(MODES)})
+        # one at a time per mode: people arriving together fill the same forming table
+        # (without this, each made a table of its own while the first one was being stored),
+        # and nobody gets two seats by asking twice at once
+        lock = self._quick_locks.setdefault(mode, asyncio.Lock())
+        async with lock:
+            await self._quick_seat(conn, mode, msg)
+
+    async def _quick_seat(self, conn: Conn, mode: str, msg: dict[str, Any]) -> None:
+        assert conn.player is not None
         stake = int(msg.get("stake") or 0)
         self.check_stake(stake)
         pid = conn.player.id

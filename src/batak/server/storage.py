@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 __all__ = [
     "EventRow",
+    "Fenced",
     "PlayerRow",
     "Storage",
     "StorageError",
@@ -34,6 +35,13 @@ T = TypeVar("T")
 
 class StorageError(RuntimeError):
     """The database refused or failed a job."""
+
+
+class Fenced(StorageError):
+    """A write refused because this process no longer owns the table (cluster: its lease
+    lapsed, or another process took the table over with a higher owner epoch)."""
+
+    fenced = True
 
 
 @dataclass
@@ -226,6 +234,13 @@ class Storage:
         self._thread: threading.Thread | None = None
         self._ph = "%s" if self.kind == "postgresql" else "?"
         self.commits = 0
+        #: In a cluster (:mod:`batak.server.cluster`): called in the worker thread inside every
+        #: job that writes a table (``fence(cursor, table_id, created)``), in the same
+        #: transaction; it raises :class:`Fenced` when this process no longer owns the table.
+        #: None (one process): nothing is checked.
+        self.fence: Callable[[Any, str, bool], None] | None = None
+        #: statements run on each new PostgreSQL connection (a cluster sets time limits)
+        self.session: list[str] = []
 
     # ------------------------------------------------------------------ the worker
     def _connect(self) -> Any:
@@ -236,7 +251,10 @@ class Storage:
                 raise StorageError(
                     "PostgreSQL needs psycopg 3: pip install 'psycopg[binary]'"
                 ) from e
-            return psycopg.connect(self.url, autocommit=True)
+            conn: Any = psycopg.connect(self.url, autocommit=True)
+            for stmt in self.session:
+                conn.execute(stmt)
+            return conn
         path = self.url.removeprefix("sqlite:///")
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -282,6 +300,10 @@ class Storage:
                 with contextlib.suppress(Exception):
                     conn.execute("ROLLBACK")
                 results = [(False, e)] * len(batch)
+                if getattr(conn, "closed", False) or getattr(conn, "broken", False):
+                    # PostgreSQL ended the session (or the link broke): a new one
+                    with contextlib.suppress(Exception):
+                        conn = self._connect()
             for (_, fut, loop), (ok, value) in zip(batch, results, strict=True):
                 loop.call_soon_threadsafe(_settle, fut, ok, value)
             if stop:
@@ -480,8 +502,12 @@ class Storage:
         )
         ev_sql, ev_args = self._events_sql(row.id, events)
 
+        fence = self.fence
+
         def job(cur: Any) -> None:
             cur.execute(sql, args)
+            if fence is not None:
+                fence(cur, row.id, True)
             if ev_args:
                 cur.executemany(ev_sql, ev_args)
 
@@ -512,7 +538,11 @@ class Storage:
         sql, args = self._events_sql(table_id, events)
         st_sql = self._sql("UPDATE tables SET status = ? WHERE id = ?")
 
+        fence = self.fence
+
         def job(cur: Any) -> None:
+            if fence is not None:
+                fence(cur, table_id, False)
             if also is not None:
                 also(cur)
             cur.executemany(sql, args)
@@ -523,7 +553,14 @@ class Storage:
 
     async def set_status(self, table_id: str, status: str) -> None:
         sql = self._sql("UPDATE tables SET status = ? WHERE id = ?")
-        await self._call(lambda cur: cur.execute(sql, (status, table_id)))
+        fence = self.fence
+
+        def job(cur: Any) -> None:
+            if fence is not None:
+                fence(cur, table_id, False)
+            cur.execute(sql, (status, table_id))
+
+        await self._call(job)
 
     def _table_rows(self, cur: Any, where: str, args: tuple[Any, ...]) -> list[TableRow]:
         cur.execute(
@@ -626,7 +663,11 @@ class Storage:
             for r in results
         ]
 
+        fence = self.fence
+
         def job(cur: Any) -> T | None:
+            if fence is not None:
+                fence(cur, table_id, False)
             cur.execute(up, ("over", now, rec, table_id))
             if args:
                 cur.executemany(ins, args)
@@ -772,6 +813,8 @@ def _settle(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
         return
     if ok:
         fut.set_result(value)
+    elif isinstance(value, StorageError):  # already says what went wrong (e.g. Fenced)
+        fut.set_exception(value)
     elif isinstance(value, Exception):
         fut.set_exception(StorageError(f"{type(value).__name__}: {value}"))
     else:  # pragma: no cover

@@ -185,6 +185,8 @@ class Table:
             try:
                 result = await fn()
             except Exception as e:
+                if getattr(e, "fenced", False) and self.hub.cluster is not None:
+                    self.hub.cluster.fenced(self)  # another process owns the table now
                 if fut is not None and not fut.done():
                     fut.set_exception(e)  # a request: its sender hears of it
                 elif isinstance(e, StorageError):
@@ -547,6 +549,8 @@ class Table:
             "clock": self.clock_info(),
             "chat": list(self.chat_log),  # the recent conversation, oldest first
         }
+        if self.hub.cluster is not None:  # the process that holds the table (for steering)
+            msg["node"] = self.hub.cluster.node
         if seat is not None:  # the record's address (a private one's is kept to its players)
             msg["record"] = record_path(self.id, self.kind, self.row.seed)
         first = self.buffer[0][0] if self.buffer else self.version + 1

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The cluster on one machine, from Debian's packages: PostgreSQL, Redis, three `batak serve`
+# processes (n1, n2, n3) and HAProxy in front of them. Everything lives in $DIR (default
+# ./batak-cluster): data, logs, pid files.
+#
+#   apt-get install -y postgresql redis-server haproxy
+#   pip install 'batak[cluster]'            # or, from a checkout: pip install -e '.[cluster]'
+#   deploy/local.sh start                    # then open http://127.0.0.1:8080
+#   deploy/local.sh restart-node n2          # a rolling restart, one node at a time
+#   deploy/local.sh stop
+#
+# Ports: FRONT_PORT (8080) for the clients, NODE_PORT_BASE+1..3 (8001-8003) for the nodes,
+# PG_PORT (5433) for PostgreSQL, REDIS_PORT (6380) for Redis.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+DIR=${DIR:-$PWD/batak-cluster}
+BATAK=${BATAK:-batak}
+FRONT_PORT=${FRONT_PORT:-8080}
+PG_PORT=${PG_PORT:-5433}
+REDIS_PORT=${REDIS_PORT:-6380}
+LEASE=${LEASE:-6}
+NODES=(n1 n2 n3)
+BASE=${NODE_PORT_BASE:-8000}
+declare -A PORT=([n1]=$((BASE + 1)) [n2]=$((BASE + 2)) [n3]=$((BASE + 3)))
+DB="postgresql://postgres@127.0.0.1:$PG_PORT/batak"
+REDIS="redis://127.0.0.1:$REDIS_PORT/0"
+as_pg=()
+[ "$(id -u)" = 0 ] && as_pg=(runuser -u postgres --)
+pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+
+start_node() {
+    local n=$1
+    nohup "$BATAK" serve --host 127.0.0.1 --port "${PORT[$n]}" --data "$DIR/$n" \
+        --database "$DB" --node "$n" --redis "$REDIS" --lease-seconds "$LEASE" \
+        --public-url "http://127.0.0.1:$FRONT_PORT" >>"$DIR/$n.log" 2>&1 &
+    echo $! >"$DIR/$n.pid"
+    for _ in $(seq 100); do
+        curl -fs "http://127.0.0.1:${PORT[$n]}/healthz" >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    echo "node $n did not start: see $DIR/$n.log" >&2
+    return 1
+}
+
+stop_node() {  # SIGTERM: the node hands its tables over to the others, then exits
+    local n=$1
+    if [ -f "$DIR/$n.pid" ]; then
+        kill -TERM "$(cat "$DIR/$n.pid")" 2>/dev/null || true
+        while kill -0 "$(cat "$DIR/$n.pid")" 2>/dev/null; do sleep 0.1; done
+        rm -f "$DIR/$n.pid"
+    fi
+}
+
+case "${1:-}" in
+start)
+    mkdir -p "$DIR"
+    if [ ! -d "$DIR/pg" ]; then
+        mkdir -p "$DIR/pg"
+        [ "$(id -u)" = 0 ] && chown postgres "$DIR/pg"
+        "${as_pg[@]}" "$pgbin/initdb" -D "$DIR/pg/data" -U postgres --auth=trust -E UTF8 >/dev/null
+    fi
+    "${as_pg[@]}" "$pgbin/pg_ctl" -D "$DIR/pg/data" -l "$DIR/pg/log" -w \
+        -o "-p $PG_PORT -k $DIR/pg -c listen_addresses=127.0.0.1" start >/dev/null
+    "${as_pg[@]}" "$pgbin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE batak" \
+        2>/dev/null || true
+    redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
+        --pidfile "$DIR/redis.pid" --logfile "$DIR/redis.log" --dir "$DIR"
+    for n in "${NODES[@]}"; do start_node "$n"; done
+    BATAK_FRONT="127.0.0.1:$FRONT_PORT" BATAK_N1="127.0.0.1:${PORT[n1]}" \
+        BATAK_N2="127.0.0.1:${PORT[n2]}" BATAK_N3="127.0.0.1:${PORT[n3]}" \
+        haproxy -D -p "$DIR/haproxy.pid" -f "$here/haproxy.cfg"
+    echo "batak: http://127.0.0.1:$FRONT_PORT (nodes ${NODES[*]}, data and logs in $DIR)"
+    ;;
+restart-node)
+    stop_node "$2"
+    start_node "$2"
+    ;;
+stop)
+    [ -f "$DIR/haproxy.pid" ] && kill "$(cat "$DIR/haproxy.pid")" 2>/dev/null || true
+    for n in "${NODES[@]}"; do stop_node "$n"; done
+    [ -f "$DIR/redis.pid" ] && kill "$(cat "$DIR/redis.pid")" 2>/dev/null || true
+    "${as_pg[@]}" "$pgbin/pg_ctl" -D "$DIR/pg/data" -m fast stop >/dev/null 2>&1 || true
+    ;;
+status)
+    for n in "${NODES[@]}"; do
+        printf '%s: ' "$n"
+        curl -fs "http://127.0.0.1:${PORT[$n]}/healthz" || printf 'down'
+        echo
+    done
+    ;;
+*)
+    echo "usage: $0 start | stop | status | restart-node NAME" >&2
+    exit 2
+    ;;
+esac

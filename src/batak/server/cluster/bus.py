@@ -1,0 +1,333 @@
+"""Redis pub/sub between the processes of a cluster (see :mod:`batak.server.cluster`).
+
+Each node listens on ``batak:node:NAME`` and on ``batak:cluster``. A client's message for a
+table owned by another node goes to that node as ``req`` (with who the client is); the owner
+handles it with a :class:`RemoteConn` standing for the client, whose every outgoing text comes
+back as ``out`` and is sent on the client's socket; ``gone`` says the client left; ``close``
+closes the client's socket. On ``batak:cluster``: ``moved`` (a table has a new owner) and
+``released`` (a node stopped and let go of its tables): clients forwarded to the old owner are
+closed with 1012 and come back (``sync`` with ``since``) through the new route.
+
+Pub/sub may drop messages (around a reconnect, on overload), so nothing here must survive: a
+move is acknowledged only once it is in PostgreSQL, and when the connection to Redis breaks, every
+forwarded client is closed with 1012 and resyncs. The lobby's summaries are kept under
+``batak:lobby:NAME`` with an expiry, renewed at each beat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from ..conn import Conn
+
+if TYPE_CHECKING:
+    from .owner import Cluster
+
+__all__ = ["Bus", "RemoteConn"]
+
+log = logging.getLogger("batak.server.cluster")
+
+CLUSTER = "batak:cluster"
+
+
+def node_channel(node: str) -> str:
+    return f"batak:node:{node}"
+
+
+class RemoteConn(Conn):
+    """A client connected to another node, as the owner's tables see it."""
+
+    remote = True
+
+    def __init__(self, bus: Bus, origin: str, conn_id: int, lang: str, address: str) -> None:
+        super().__init__(self._no_send, self._no_close, lang=lang, address=address)
+        self.bus = bus
+        self.origin = origin
+        self.conn_id = conn_id
+        self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.worker: asyncio.Task[None] | None = None
+
+    async def _no_send(self, text: str) -> None:  # pragma: no cover - send_text is overridden
+        raise RuntimeError("a remote connection sends through the bus")
+
+    async def _no_close(self, code: int, reason: str) -> None:  # pragma: no cover
+        raise RuntimeError("a remote connection closes through the bus")
+
+    def send_text(self, text: str) -> None:
+        if not self.closed:
+            self.bus.publish(
+                node_channel(self.origin), {"op": "out", "conn": self.conn_id, "text": text}
+            )
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        if not self.closed:
+            self.closed = True
+            self.bus.publish(
+                node_channel(self.origin),
+                {"op": "close", "conn": self.conn_id, "code": code, "reason": reason},
+            )
+
+    async def flush_and_close(self, code: int, reason: str, timeout: float = 2.0) -> None:
+        await self.close(code, reason)
+
+
+class Bus:
+    """This node's end of the Redis bus (see the module's text)."""
+
+    def __init__(self, cluster: Cluster, url: str) -> None:
+        self.cluster = cluster
+        self.url = url
+        self.node = cluster.node
+        self.up = False
+        self.forwarded = 0  # client messages sent to another node
+        self.handled = 0  # messages handled here for clients of other nodes
+        self._redis: Any = None
+        self._out: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._spawned: set[asyncio.Task[Any]] = set()
+        #: origin side: our clients with messages forwarded, and where each table went
+        self.local: dict[int, Conn] = {}
+        self.routes: dict[int, dict[str, str]] = {}
+        #: owner side: clients of other nodes
+        self.remotes: dict[tuple[str, int], RemoteConn] = {}
+        self.others: list[dict[str, Any]] = []  # the other nodes' lobbies at the last beat
+
+    # ------------------------------------------------------------------ life
+    async def start(self) -> None:
+        import redis.asyncio as aioredis
+
+        self._redis = aioredis.Redis.from_url(self.url, socket_timeout=5, socket_connect_timeout=2)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._publisher())]
+        for _ in range(100):  # wait a little for the subscription (a node may start without)
+            if self.up:
+                break
+            await asyncio.sleep(0.02)
+
+    async def stop(self) -> None:
+        for _ in range(100):  # let the last answers and announcements go
+            if self._out.empty():
+                break
+            await asyncio.sleep(0.01)
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.aclose()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._spawned.add(task)
+        task.add_done_callback(self._spawned.discard)
+
+    # ------------------------------------------------------------------ sending
+    def publish(self, channel: str, msg: dict[str, Any]) -> None:
+        if self.up:
+            self._out.put_nowait((channel, orjson.dumps(msg)))
+
+    async def announce(self, msg: dict[str, Any]) -> None:
+        self.publish(CLUSTER, msg)
+
+    async def _publisher(self) -> None:
+        while True:
+            channel, data = await self._out.get()
+            batch = [(channel, data)]
+            while not self._out.empty() and len(batch) < 500:
+                batch.append(self._out.get_nowait())
+            try:
+                if len(batch) == 1:
+                    await self._redis.publish(channel, data)
+                else:
+                    pipe = self._redis.pipeline(transaction=False)
+                    for ch, d in batch:
+                        pipe.publish(ch, d)
+                    await pipe.execute()
+            except Exception as e:
+                log.warning("node %s: Redis publish failed: %s", self.node, e)
+                self._down()
+
+    # ------------------------------------------------------------------ receiving
+    async def _listen(self) -> None:
+        while True:
+            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(node_channel(self.node), CLUSTER)
+                if not self.up:
+                    log.info("node %s: Redis bus up", self.node)
+                self.up = True
+                while True:
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is None:
+                        await self._redis.ping()
+                        continue
+                    try:
+                        self._on(orjson.loads(message["data"]))
+                    except Exception:
+                        log.exception("node %s: bad bus message", self.node)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                if self.up:
+                    log.warning("node %s: Redis bus lost: %s", self.node, e)
+                self._down()
+                await asyncio.sleep(0.5)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    def _down(self) -> None:
+        """Redis is gone: forwarded clients are closed (1012) and come back, clients of other
+        nodes leave our tables (their seats are held as for any lost connection)."""
+        self.up = False
+        while not self._out.empty():
+            self._out.get_nowait()
+        for conn_id in list(self.routes):
+            self._close_local(conn_id)
+        for key in list(self.remotes):
+            self._remote_gone(key)
+
+    def _on(self, msg: dict[str, Any]) -> None:
+        op = msg.get("op")
+        if op == "req":
+            self._request(msg)
+        elif op == "out":
+            conn = self.local.get(msg["conn"])
+            if conn is not None:
+                conn.send_text(msg["text"])
+        elif op == "close":
+            conn = self.local.get(msg["conn"])
+            if conn is not None:
+                self._spawn(conn.close(int(msg.get("code", 1012)), str(msg.get("reason", ""))))
+        elif op == "gone":
+            self._remote_gone((msg["from"], msg["conn"]))
+        elif op == "moved":
+            if msg.get("node") != self.node:
+                table = msg["table"]
+                for conn_id, routes in list(self.routes.items()):
+                    if table in routes and routes[table] != msg.get("node"):
+                        self._close_local(conn_id)
+        elif op == "joined" and msg.get("node") != self.node:
+            self.cluster._scan_now.set()
+        elif op == "released" and msg.get("node") != self.node:
+            self.nodes_gone({msg["node"]})
+            self.cluster._scan_now.set()
+
+    # ------------------------------------------------------------------ origin side
+    def forward(self, conn: Conn, node: str, table: str | None, msg: dict[str, Any]) -> bool:
+        """Send a client's message to the node that owns its table (or, for quick play, the
+        node that matches players of the mode)."""
+        player = conn.player
+        assert player is not None
+        self.local[conn.id] = conn
+        self.routes.setdefault(conn.id, {})[table or "quick"] = node
+        self.publish(
+            node_channel(node),
+            {
+                "op": "req",
+                "from": self.node,
+                "conn": conn.id,
+                "p": [player.id, player.name, player.account, player.played, player.bot_account],
+                "lang": conn.lang,
+                "addr": conn.address,
+                "msg": msg,
+            },
+        )
+        self.forwarded += 1
+        return True
+
+    def disconnected(self, conn: Conn) -> None:
+        routes = self.routes.pop(conn.id, None)
+        self.local.pop(conn.id, None)
+        for node in set((routes or {}).values()):
+            self.publish(node_channel(node), {"op": "gone", "from": self.node, "conn": conn.id})
+
+    def _close_local(self, conn_id: int) -> None:
+        conn = self.local.pop(conn_id, None)
+        routes = self.routes.pop(conn_id, None)
+        if conn is not None:
+            for node in set((routes or {}).values()):
+                self.publish(node_channel(node), {"op": "gone", "from": self.node, "conn": conn_id})
+            self._spawn(conn.close(1012, "table moved"))
+
+    def nodes_gone(self, nodes: set[str]) -> None:
+        """Clients forwarded to nodes that are gone: closed, to come back by the new route."""
+        for conn_id, routes in list(self.routes.items()):
+            if any(n in nodes for n in routes.values()):
+                self._close_local(conn_id)
+
+    # ------------------------------------------------------------------ owner side
+    def _request(self, env: dict[str, Any]) -> None:
+        key = (str(env["from"]), int(env["conn"]))
+        rconn = self.remotes.get(key)
+        if rconn is None:
+            rconn = RemoteConn(self, key[0], key[1], env.get("lang") or "en", env.get("addr") or "")
+            self.remotes[key] = rconn
+            rconn.worker = asyncio.get_running_loop().create_task(self._work(rconn))
+        pid, name, account, played, bot_account = env["p"]
+        hub = self.cluster.hub
+        player = rconn.player
+        if player is None or player.id != pid:
+            player = hub._known(pid, name, account)
+        player.name, player.account = name, account
+        player.played = player.played or bool(played)
+        player.bot_account = bool(bot_account)
+        rconn.player = player
+        rconn.lang = env.get("lang") or rconn.lang
+        rconn.inbox.put_nowait(env["msg"])
+
+    async def _work(self, rconn: RemoteConn) -> None:
+        hub = self.cluster.hub
+        while True:
+            msg = await rconn.inbox.get()
+            if msg is None:
+                break
+            self.handled += 1
+            try:
+                await hub.handle(rconn, msg)
+            except Exception:
+                log.exception("node %s: forwarded %s", self.node, msg.get("type"))
+        with contextlib.suppress(Exception):
+            await hub.disconnect(rconn)
+
+    def _remote_gone(self, key: tuple[str, int]) -> None:
+        rconn = self.remotes.pop(key, None)
+        if rconn is not None:
+            rconn.closed = True
+            rconn.inbox.put_nowait(None)
+
+    # ------------------------------------------------------------------ lobby
+    async def beat(self) -> None:
+        """Keep this node's lobby under its key and read the others'."""
+        if not self.up:
+            self.others = []
+            return
+        local = self.cluster.hub.local_lobby()
+        ttl = max(2, int(self.cluster.lease * 2))
+        try:
+            await self._redis.set(f"batak:lobby:{self.node}", orjson.dumps(local), ex=ttl)
+            others = [n for n in self.cluster.alive if n != self.node]
+            got = await self._redis.mget([f"batak:lobby:{n}" for n in others]) if others else []
+            self.others = [orjson.loads(g) for g in got if g]
+        except Exception as e:
+            log.warning("node %s: lobby via Redis: %s", self.node, e)
+            self.others = []
+
+    def lobby(self, local: dict[str, Any]) -> dict[str, Any]:
+        """The lobby of every node: this node's now, the others' as of their last beat."""
+        out = {**local, "modes": {m: list(v) for m, v in local["modes"].items()}}
+        for other in self.others:
+            out["tables_playing"] += int(other.get("tables_playing", 0))
+            for mode, lst in other.get("modes", {}).items():
+                out["modes"].setdefault(mode, []).extend(lst)
+        for lst in out["modes"].values():
+            lst.sort(key=lambda s: (s["status"] != "waiting", s["id"]))
+            del lst[50:]
+        return out

@@ -1,0 +1,482 @@
+"""Table ownership, leases, fencing and takeover (see :mod:`batak.server.cluster`).
+
+PostgreSQL holds the truth:
+
+* ``cluster_nodes`` — one row per process name: its lease (``lease_until``, on PostgreSQL's
+  clock), its state (``alive``, or ``gone`` after a graceful stop), the address clients may be
+  steered to.
+* ``table_owners`` — one row per table: the owning node (NULL: released) and ``epoch``, a number
+  that grows by one at every change of owner. The owner writes with the epoch it claimed; the
+  check (``SELECT … FOR SHARE`` of the owner row, in the same transaction as the events) refuses
+  a write once another process has claimed the table, whatever the old owner believes (a process
+  paused past its lease, cut off, or slow). Claiming takes the row lock, so a claim and a write
+  are ordered: a write that passed its check commits before the claim, and the new owner reads
+  the log after its claim committed, so it sees every acknowledged move.
+
+A process renews its lease every third of the lease time. It acknowledges nothing once its
+local view of the lease (measured from before the last successful renewal, on the monotonic
+clock) has run out (its writes are refused, its tables kept), and when a renewal finds that the
+lease had lapsed, it drops the tables another process claimed meanwhile and carries on with the
+others (nobody may claim them while its lease holds). If it cannot renew for a whole lease past
+the end of its own, it drops every table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..storage import Fenced, StorageError
+
+if TYPE_CHECKING:
+    from ..conn import Conn
+    from ..hub import Hub
+    from ..table import Table
+    from .bus import Bus
+
+__all__ = ["Cluster", "rendezvous"]
+
+log = logging.getLogger("batak.server.cluster")
+
+SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS cluster_nodes (
+        id TEXT PRIMARY KEY,
+        url TEXT,
+        state TEXT NOT NULL,
+        lease_until TIMESTAMPTZ NOT NULL,
+        started TIMESTAMPTZ NOT NULL DEFAULT now())""",
+    """CREATE TABLE IF NOT EXISTS table_owners (
+        table_id TEXT PRIMARY KEY,
+        owner TEXT,
+        epoch BIGINT NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS table_owners_owner ON table_owners (owner)",
+]
+
+#: The condition under which a node may claim a table: nobody owns it, it is its own, or its
+#: owner's lease ran out (or the owner stopped).
+CLAIMABLE = (
+    "(o.owner IS NULL OR o.owner = %(me)s OR NOT EXISTS (SELECT 1 FROM cluster_nodes n"
+    " WHERE n.id = o.owner AND n.state = 'alive' AND n.lease_until > now()))"
+)
+
+#: Messages about one table: forwarded to the table's owner when it is another process.
+TABLE_TYPES = frozenset(
+    {"join", "sync", "start", "move", "hint", "chat", "react", "leave", "adjourn", "invite"}
+)
+
+
+def rendezvous(key: str, nodes: Iterable[str]) -> str | None:
+    """The node that ``key`` belongs to among ``nodes`` (highest random weight hashing: a
+    stable choice that moves only the keys of a node that leaves).
+
+    >>> rendezvous("t1", ["a", "b", "c"]) == rendezvous("t1", ["c", "a", "b"])
+    True
+    >>> rendezvous("t1", []) is None
+    True
+    """
+    best: tuple[bytes, str] | None = None
+    for node in nodes:
+        weight = hashlib.sha256(f"{key}\0{node}".encode()).digest()
+        if best is None or weight > best[0]:
+            best = (weight, node)
+    return best[1] if best else None
+
+
+class Cluster:
+    """One process's part in the cluster (see the module's text)."""
+
+    def __init__(self, hub: Hub) -> None:
+        cfg = hub.config
+        assert cfg.node is not None
+        if hub.storage.kind != "postgresql":
+            raise ValueError("a cluster node (--node) needs --database postgresql://…")
+        self.hub = hub
+        self.node: str = cfg.node
+        self.lease = float(cfg.lease_seconds)
+        self.margin = min(1.0, self.lease / 4)
+        #: the tables this process owns, with the epoch it claimed (read by the storage thread)
+        self.owned: dict[str, int] = {}
+        self.valid_until = 0.0  # monotonic: acknowledge nothing after this
+        self.alive: list[str] = []  # live nodes at the last look, sorted
+        self.stopping = False
+        self.takeovers = 0
+        self._ctl: Any = None  # leases
+        self._look: Any = None  # owner look-ups and claims for routing
+        self._scan: Any = None  # the takeover scan and its claims
+        self._scan_task: asyncio.Task[None] | None = None
+        # A process paused in the middle of a transaction (SIGSTOP, a stalled VM) holds its
+        # row locks, which would stop every claim of its tables: PostgreSQL ends such a session
+        # after half a lease (2 s at least), and a claim waits for a lock at most that long.
+        self.wait_ms = int(max(2000.0, self.lease * 500))
+        hub.storage.session = [f"SET idle_in_transaction_session_timeout = {self.wait_ms}"]
+        self._beat_task: asyncio.Task[None] | None = None
+        self._claim_lock = asyncio.Lock()
+        self._scan_now = asyncio.Event()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.bus: Bus | None = None
+        if cfg.redis:
+            from .bus import Bus
+
+            self.bus = Bus(self, cfg.redis)
+
+    # ------------------------------------------------------------------ life
+    async def _connect(self, lock_wait: bool = False) -> Any:
+        import psycopg
+
+        conn = await psycopg.AsyncConnection.connect(self.hub.storage.url, autocommit=True)
+        if lock_wait:
+            await conn.execute(f"SET lock_timeout = {self.wait_ms}")
+        return conn
+
+    async def start(self) -> None:
+        """Register the node, claim back what is still ours and orphans, start the beat."""
+        self._ctl = await self._connect()
+        self._look = await self._connect(lock_wait=True)
+        self._scan = await self._connect(lock_wait=True)
+        for stmt in SCHEMA:
+            with contextlib.suppress(Exception):  # two nodes starting at once: one wins
+                await self._ctl.execute(stmt)
+        self.hub.storage.fence = self._fence
+        t0 = time.monotonic()
+        await self._ctl.execute(
+            "INSERT INTO cluster_nodes (id, url, state, lease_until) VALUES"
+            " (%s, %s, 'alive', now() + make_interval(secs => %s)) ON CONFLICT (id) DO UPDATE"
+            " SET state = 'alive', url = EXCLUDED.url, lease_until = EXCLUDED.lease_until,"
+            " started = now()",
+            (self.node, self.hub.config.base_url, self.lease),
+        )
+        self.valid_until = t0 + self.lease - self.margin
+        if self.bus is not None:
+            await self.bus.start()
+        await self._look_alive()
+        await self.scan()
+        if self.bus is not None:  # the others look again at who is alive (quick play's home)
+            await self.bus.announce({"op": "joined", "node": self.node})
+        self._beat_task = asyncio.get_running_loop().create_task(self._beat())
+        self._scan_task = asyncio.get_running_loop().create_task(self._scanner())
+
+    async def stop(self) -> None:
+        """A graceful stop: every table's actor stops (nothing more is written), then the
+        tables are released in the storage queue after every write already queued, the node is
+        marked gone and the others are told to take the tables at once."""
+        self.stopping = True
+        for task in (self._beat_task, self._scan_task):
+            if task is not None:
+                task.cancel()
+        hub = self.hub
+        ids = list(self.owned.copy())
+        me = self.node
+        for table in list(hub.tables.values()):
+            await hub._drop(table)
+
+        def release(cur: Any) -> None:
+            cur.execute(
+                "UPDATE table_owners SET owner = NULL WHERE owner = %s AND table_id = ANY(%s)",
+                (me, ids),
+            )
+            cur.execute(
+                "UPDATE cluster_nodes SET state = 'gone', lease_until = now() WHERE id = %s",
+                (me,),
+            )
+
+        try:
+            await hub.storage._call(release)
+            self.owned.clear()
+            log.info("node %s: released %d tables", me, len(ids))
+            if self.bus is not None:
+                await self.bus.announce({"op": "released", "node": me})
+        except Exception as e:  # the lease runs out and the others take them all the same
+            log.warning("node %s: could not release its tables: %s", me, e)
+        if self.bus is not None:
+            await self.bus.stop()
+        for conn in (self._ctl, self._look, self._scan):
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+
+    # ------------------------------------------------------------------ fencing
+    def _fence(self, cur: Any, table_id: str, created: bool) -> None:
+        """Inside every transaction that writes a table (the storage thread)."""
+        if time.monotonic() > self.valid_until:
+            # refused, not acknowledged, but the table is kept: once the lease is renewed, the
+            # tables nobody claimed meanwhile carry on (see _recheck)
+            raise StorageError(f"node {self.node}: lease not renewed; the write is refused")
+        if created:
+            cur.execute(
+                "INSERT INTO table_owners (table_id, owner, epoch) VALUES (%s, %s, 1)",
+                (table_id, self.node),
+            )
+            self.owned[table_id] = 1
+            return
+        epoch = self.owned.get(table_id)
+        if epoch is not None:
+            cur.execute(
+                "SELECT 1 FROM table_owners WHERE table_id = %s AND owner = %s AND epoch = %s"
+                " FOR SHARE",
+                (table_id, self.node, epoch),
+            )
+            if cur.fetchone() is not None:
+                return
+        raise Fenced(f"node {self.node}: table {table_id} is owned elsewhere now")
+
+    def fenced(self, table: Table) -> None:
+        """A write of ``table`` was refused: it is not ours any more. Drop it and close its
+        clients' sockets (1012) so that they come back and find the new owner."""
+        self.owned.pop(table.id, None)
+        if table.gone:
+            return
+        log.warning("node %s: table %s is no longer ours; dropped", self.node, table.id)
+        table.gone = True
+        for conn in list(table.subs):
+            self._spawn(conn.close(1012, "table moved"))
+        self._spawn(self.hub._drop(table))
+
+    def released(self, table: Table) -> None:
+        """The hub put a table away (adjourned and unvisited, closed, finished and gone from
+        memory): it is no longer held here; another process may load it when asked."""
+        epoch = self.owned.pop(table.id, None)
+        if epoch is None or self.stopping:
+            return
+        me = self.node
+
+        def job(cur: Any) -> None:
+            cur.execute(
+                "UPDATE table_owners SET owner = NULL WHERE table_id = %s AND owner = %s"
+                " AND epoch = %s",
+                (table.id, me, epoch),
+            )
+
+        async def run() -> None:
+            with contextlib.suppress(Exception):
+                await self.hub.storage._call(job)
+
+        self._spawn(run())
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------ the beat
+    async def _beat(self) -> None:
+        """Renew the lease every third of it (nothing else waits in this loop)."""
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            t0 = time.monotonic()
+            try:
+                lapsed = await asyncio.wait_for(self._renew(), self.lease / 2)
+            except Exception as e:
+                log.warning("node %s: lease not renewed: %s", self.node, e)
+                if time.monotonic() > self.valid_until + self.lease:
+                    # long enough for the others to have taken every table
+                    self._lose_all("the lease ran out")
+                with contextlib.suppress(Exception):
+                    await self._ctl.close()
+                with contextlib.suppress(Exception):
+                    self._ctl = await self._connect()
+                continue
+            self.valid_until = t0 + self.lease - self.margin
+            if lapsed:
+                try:
+                    await self._recheck()
+                except Exception as e:
+                    log.warning("node %s: after a lapse: %s", self.node, e)
+                    self._lose_all("the lease had lapsed")
+            self._scan_now.set()
+
+    async def _scanner(self) -> None:
+        """After each renewal (or when a node says it released its tables): who is alive,
+        take what nobody alive holds, keep the lobby in Redis."""
+        while True:
+            await self._scan_now.wait()
+            self._scan_now.clear()
+            try:
+                await self._look_alive()
+                await self.scan()
+            except Exception as e:
+                log.warning("node %s: takeover scan: %s", self.node, e)
+                if self._scan.closed:
+                    with contextlib.suppress(Exception):
+                        self._scan = await self._connect(lock_wait=True)
+            if self.bus is not None:
+                await self.bus.beat()
+
+    async def _renew(self) -> bool:
+        """Renew the lease; True if it had lapsed (others may have taken our tables)."""
+        cur = await self._ctl.execute(
+            "WITH old AS (SELECT lease_until < now() OR state <> 'alive' AS lapsed"
+            " FROM cluster_nodes WHERE id = %(me)s FOR UPDATE)"
+            " UPDATE cluster_nodes SET lease_until = now() + make_interval(secs => %(lease)s),"
+            " state = 'alive' WHERE id = %(me)s RETURNING (SELECT lapsed FROM old)",
+            {"me": self.node, "lease": self.lease},
+        )
+        row = await cur.fetchone()
+        if row is None:  # the row was deleted: register again
+            await self._ctl.execute(
+                "INSERT INTO cluster_nodes (id, url, state, lease_until) VALUES"
+                " (%s, %s, 'alive', now() + make_interval(secs => %s))",
+                (self.node, self.hub.config.base_url, self.lease),
+            )
+            return True
+        return bool(row[0])
+
+    async def _recheck(self) -> None:
+        """The lease had lapsed and is renewed: drop the tables another node claimed in the
+        meantime; the others are still ours (nobody may claim them while the lease holds)."""
+        cur = await self._ctl.execute(
+            "SELECT table_id, owner, epoch FROM table_owners WHERE table_id = ANY(%s)",
+            (list(self.owned.copy()),),
+        )
+        now = {str(t): (o, int(e)) for t, o, e in await cur.fetchall()}
+        lost = 0
+        for table in list(self.hub.tables.values()):
+            epoch = self.owned.get(table.id)
+            if epoch is not None and now.get(table.id) != (self.node, epoch):
+                self.fenced(table)
+                lost += 1
+        log.warning("node %s: the lease had lapsed; %d tables were taken", self.node, lost)
+
+    def _lose_all(self, why: str) -> None:
+        if not self.hub.tables:
+            return
+        log.warning("node %s: %s; every table is dropped", self.node, why)
+        for table in list(self.hub.tables.values()):
+            self.fenced(table)
+
+    async def _look_alive(self) -> None:
+        cur = await self._scan.execute(
+            "SELECT id FROM cluster_nodes WHERE state = 'alive' AND lease_until > now() ORDER BY id"
+        )
+        alive = [str(r[0]) for r in await cur.fetchall()]
+        gone = set(self.alive) - set(alive)
+        self.alive = alive
+        if gone and self.bus is not None:
+            self.bus.nodes_gone(gone)
+
+    async def scan(self) -> None:
+        """Claim the tables in play that nobody alive owns: our own that are not in memory
+        (after a lapse or a restart under the same name) at once, the others when the stable
+        hash of their id picks this node among the live ones."""
+        if self.stopping:
+            return
+        cur = await self._scan.execute(
+            "SELECT o.table_id, o.owner FROM table_owners o JOIN tables t ON t.id = o.table_id"
+            " WHERE t.status IN ('waiting', 'playing') AND " + CLAIMABLE,
+            {"me": self.node},
+        )
+        rows = await cur.fetchall()
+        alive = self.alive or [self.node]
+        for table_id, owner in rows:
+            if table_id in self.hub.tables:
+                continue
+            if owner != self.node and rendezvous(table_id, alive) != self.node:
+                continue
+            await self.claim(str(table_id), self._scan)
+
+    # ------------------------------------------------------------------ claiming
+    async def claim(self, table_id: str, db: Any = None) -> bool:
+        """Take ``table_id`` if it is claimable, and load it from its log (seats held, the
+        decision in progress on a fresh clock, bots playing on). True if it is here now."""
+        async with self._claim_lock:
+            if table_id in self.hub.tables:
+                return True
+            if time.monotonic() > self.valid_until or self.stopping:
+                return False
+            db = db or self._look
+            await db.execute(
+                "INSERT INTO table_owners (table_id, owner, epoch) SELECT id, NULL, 0"
+                " FROM tables WHERE id = %s ON CONFLICT DO NOTHING",
+                (table_id,),
+            )
+            cur = await db.execute(
+                "UPDATE table_owners o SET owner = %(me)s, epoch = o.epoch + 1"
+                " WHERE o.table_id = %(t)s AND " + CLAIMABLE + " RETURNING o.epoch, o.owner",
+                {"me": self.node, "t": table_id},
+            )
+            row = await cur.fetchone()
+            if row is None:
+                return False
+            self.owned[table_id] = int(row[0])
+            stored = await self.hub.storage.table(table_id)
+            if stored is None or stored[0].status in ("over", "closed"):
+                return False
+            row_, events = stored
+            age = time.time() - (events[-1].at if events else row_.created)
+            t0 = time.monotonic()
+            table = self.hub._load(row_, events, age)
+            if table is None:
+                self.owned.pop(table_id, None)
+                return False
+            self.takeovers += 1
+            log.info(
+                "node %s: took table %s (epoch %s, %d events, %.1f ms)",
+                self.node,
+                table_id,
+                row[0],
+                len(events),
+                (time.monotonic() - t0) * 1000,
+            )
+            if self.bus is not None:
+                await self.bus.announce({"op": "moved", "table": table_id, "node": self.node})
+            return True
+
+    async def owner_of(self, table_id: str) -> tuple[str | None, bool] | None:
+        """The owner of a table and whether it is alive (None: no owner row)."""
+        cur = await self._look.execute(
+            "SELECT o.owner, COALESCE(n.state = 'alive' AND n.lease_until > now(), false)"
+            " FROM table_owners o LEFT JOIN cluster_nodes n ON n.id = o.owner"
+            " WHERE o.table_id = %s",
+            (table_id,),
+        )
+        row = await cur.fetchone()
+        return (row[0], bool(row[1])) if row else None
+
+    # ------------------------------------------------------------------ routing
+    async def route(self, conn: Conn, msg: dict[str, Any]) -> bool:
+        """Before the hub handles ``msg``: True if it went to another process (the answers
+        come back over the bus); False to handle it here (claiming the table first if nobody
+        alive holds it)."""
+        kind = msg["type"]
+        if getattr(conn, "remote", False):
+            # forwarded here because this process owned the table; if it no longer does, the
+            # client's process closes the socket and the client asks again
+            table_id = msg.get("table")
+            moved = kind in TABLE_TYPES and table_id and table_id not in self.hub.tables
+            if moved and not await self.claim(str(table_id)):
+                await conn.close(1012, "table moved")
+                return True
+            return False
+        if kind == "quick":
+            home = rendezvous("quick:" + str(msg.get("mode")), self.alive)
+            if home is None or home == self.node or self.bus is None or not self.bus.up:
+                return False
+            return self.bus.forward(conn, home, None, msg)
+        if kind not in TABLE_TYPES:
+            return False
+        table_id = msg.get("table")
+        if kind == "join" and msg.get("code"):
+            code = str(msg["code"]).strip().upper()
+            table_id = self.hub.codes.get(code) or await self.hub.storage.table_id_by_code(code)
+        if not table_id or table_id in self.hub.tables or len(table_id) > 32:
+            return False
+        owner = await self.owner_of(table_id)
+        if owner is not None and owner[0] not in (None, self.node) and owner[1]:
+            if self.bus is None or not self.bus.up:
+                from ..table import TableError
+
+                raise TableError("elsewhere", params={"node": owner[0]}, node=owner[0])
+            return self.bus.forward(conn, owner[0], table_id, msg)
+        await self.claim(table_id)
+        return False
+
+    def disconnected(self, conn: Conn) -> None:
+        if self.bus is not None:
+            self.bus.disconnected(conn)
+
+    def lobby(self, local: dict[str, Any]) -> dict[str, Any]:
+        return self.bus.lobby(local) if self.bus is not None else local

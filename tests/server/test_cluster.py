@@ -1,0 +1,348 @@
+"""The server as several processes (issue 15): real ``batak serve --node`` processes over
+loopback on a real PostgreSQL and a throwaway redis-server; kill -9, SIGSTOP/SIGCONT, SIGTERM
+of real processes, Redis killed and started again."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from cluster_harness import LEASE, Player, check_log, cluster, need_services, owner, stored_log
+from harness import free_port
+
+from batak.server.client import Client
+
+
+def _urls(nodes: list) -> list[str]:  # type: ignore[type-arg]
+    return [n.url for n in nodes if n.alive]
+
+
+async def _room(players: list[Player], **options: object) -> str:
+    for p in players:
+        await p.connect()
+    _, table = await players[0].client.create(bots=False, **options)
+    for p in players[1:]:
+        await p.client.join(code=table.info["code"])
+    if not options.get("public"):  # a public room starts by itself once full
+        await players[0].client.start(table.id)
+    for p in players:
+        await p.client.until(lambda p=p: p.client.tables[table.id].view is not None)
+    return table.id
+
+
+def test_private_room_across_three_processes(tmp_path: Path) -> None:
+    """Created on process 1, joined by code through processes 2 and 3, played to the end:
+    every client sees the same versions with no gap; the lobby of every process lists a table
+    of any process."""
+    need_services()
+    with cluster(tmp_path, 3) as (nodes, _redis, db):
+
+        async def main() -> None:
+            players = [Player(f"P{i}", lambda i=i: [nodes[i % 3].url]) for i in range(4)]
+            table = await _room(players, deals=1)
+            # a quick-play table (made on the node that matches that mode) is in the lobby of
+            # every process: the summaries go round through Redis
+            waiting = Client(nodes[2].url, name="W")
+            await waiting.connect()
+            public = (await waiting.quick("kozmaca")).id
+            for node in nodes:
+                looker = Client(node.url)
+                await looker.connect()
+                for _ in range(100):
+                    lobby = await looker.lobby()
+                    if any(t["id"] == public for t in lobby["modes"]["kozmaca"]):
+                        break
+                    await asyncio.sleep(0.1)
+                else:
+                    raise AssertionError(f"the table is not in the lobby of {node.name}")
+                await looker.close()
+            await waiting.close()
+            finals = await asyncio.gather(*(p.play(table) for p in players))
+            assert all(f.over for f in finals)
+            assert len({f.v for f in finals}) == 1
+            events = check_log(db, table, players)
+            for p in players:
+                seen = sorted(p.seen[table])
+                assert seen == list(range(seen[0], events[-1][0] + 1)), "a gap in the events"
+                assert p.reconnects == 0
+            sync = await players[2].client.sync(table)
+            assert sync["node"] == owner(db, table)[0] == "n0"
+
+        asyncio.run(main())
+
+
+def test_quick_play_over_two_processes(tmp_path: Path) -> None:
+    """Many quick plays arriving together through 2 processes: nobody sits at two tables, and
+    the people who came together share tables (one table forms at a time per mode)."""
+    need_services()
+    with cluster(tmp_path, 2) as (nodes, _redis, _db):
+
+        async def main() -> None:
+            clients = [Client(nodes[i % 2].url, name=f"Q{i}") for i in range(8)]
+            for c in clients:
+                await c.connect()
+            tables = await asyncio.gather(*(c.quick("ihaleli") for c in clients))
+            where = [t.id for t in tables]
+            assert len(set(where)) == 2, where  # 8 people, 4 seats: two full tables
+            for c, t in zip(clients, tables, strict=True):
+                seats = [s.get("player") for s in t.info["seats"]]
+                assert seats.count(c.player["id"]) == 1
+            again = await clients[0].quick("ihaleli")  # asking again: the same seat
+            assert again.id == where[0]
+            for c in clients:
+                await c.close()
+
+        asyncio.run(main())
+
+
+def test_fencing_refuses_a_write_after_another_owner_claimed(tmp_path: Path) -> None:
+    """The check in the database itself: a process whose table was claimed by another (its
+    epoch raised) has its next write refused, though its own lease is still good."""
+    need_services()
+    import psycopg
+
+    with cluster(tmp_path, 2) as (nodes, _redis, db):
+
+        async def main() -> None:
+            players = [Player(f"F{i}", lambda: [nodes[0].url]) for i in range(4)]
+            table = await _room(players, deals=1)
+            name, _epoch = owner(db, table)
+            assert name == "n0"
+            with psycopg.connect(db, autocommit=True) as conn:  # as a new owner would
+                conn.execute(
+                    "UPDATE table_owners SET owner = 'n1', epoch = epoch + 1 WHERE table_id = %s",
+                    (table,),
+                )
+            before = stored_log(db, table)[0]
+            p = next(p for p in players if p.client.tables[table].my_turn)
+            view = p.client.tables[table].view
+            assert view is not None
+            with pytest.raises(Exception) as refused:
+                await p.client.move(table, view["legal_moves"][0])
+            assert "storage" in str(refused.value) or isinstance(refused.value, ConnectionError)
+            assert stored_log(db, table)[0] == before  # nothing was written
+            for q in players:
+                await q.client.close()
+
+        asyncio.run(main())
+
+
+def test_kill_9_of_the_owner_repeatedly(tmp_path: Path) -> None:
+    """kill -9 of the table's owner at random moments, twice: every acknowledged move is in
+    the final log, no move is there twice, the match finishes on another process, and the
+    table is back (its next event) within the lease and a few seconds."""
+    need_services()
+    with cluster(tmp_path, 3) as (nodes, _redis, db):
+        back_after: list[float] = []
+
+        async def main() -> None:
+            players = [Player(f"K{i}", lambda: _urls(nodes)) for i in range(4)]
+            for i, p in enumerate(players):
+                p.client.url = nodes[i % 3].url
+            table = await _room(players, deals=4)
+            for p in players:
+                p.think = 0.03
+            games = [asyncio.create_task(p.play(table, timeout=240)) for p in players]
+            for _ in range(2):
+                await asyncio.sleep(0.5 + players[0].rng.random() * 2)
+                name, _epoch = owner(db, table)
+                victim = next(n for n in nodes if n.name == name)
+                victim.kill()
+                killed = time.monotonic()
+                while owner(db, table)[0] == name:  # a survivor claims it after the lease
+                    assert time.monotonic() - killed < LEASE + 15
+                    await asyncio.sleep(0.05)
+                claimed = stored_log(db, table)[0][-1][0]
+                while stored_log(db, table)[0][-1][0] == claimed:  # and play goes on
+                    assert time.monotonic() - killed < LEASE + 30
+                    await asyncio.sleep(0.05)
+                back_after.append(time.monotonic() - killed)
+                victim.start()  # the same name again: a new process under it
+            finals = await asyncio.gather(*games)
+            assert all(f.over for f in finals)
+            for _ in range(300):  # the record is written just after the last event
+                _events, status = stored_log(db, table)
+                if status == "over":
+                    break
+                await asyncio.sleep(0.1)
+            assert status == "over"
+            check_log(db, table, players)
+            assert sum(p.reconnects for p in players) > 0
+
+        asyncio.run(main())
+        print(f"kill -9 -> next event: {[round(s, 2) for s in back_after]} s (lease {LEASE} s)")
+        for s in back_after:
+            assert s < LEASE + 10
+
+
+def test_sigstop_past_the_lease_then_sigcont_is_fenced(tmp_path: Path) -> None:
+    """The owner is paused past its lease; another process takes the table and play goes on;
+    when the old owner runs again it writes nothing more: no client ever sees two different
+    events at one version, and every acknowledged move is stored once."""
+    need_services()
+    with cluster(tmp_path, 3) as (nodes, _redis, db):
+
+        async def main() -> None:
+            # the first player comes through n0, which owns the table; the others through
+            # n1 and n2; when n0 stops answering, everyone comes back through n1 or n2
+            players = [Player(f"S{i}", lambda: [n.url for n in nodes[1:]]) for i in range(4)]
+            for i, p in enumerate(players):
+                p.client.url = nodes[0].url if i == 0 else nodes[1 + i % 2].url
+            table = await _room(players, deals=2)
+            assert owner(db, table)[0] == "n0"
+            games = [asyncio.create_task(p.play(table, timeout=240)) for p in players]
+            await asyncio.sleep(1.5)
+            nodes[0].pause()
+            paused = time.monotonic()
+            while owner(db, table)[0] == "n0":
+                await asyncio.sleep(0.1)
+                assert time.monotonic() - paused < LEASE + 15
+            await asyncio.sleep(2.0)  # play goes on elsewhere
+            nodes[0].resume()
+            finals = await asyncio.gather(*games)
+            assert all(f.over for f in finals)
+            check_log(db, table, players)
+            # the old owner, running again, finds the table is not its own any more (at its next
+            # renewal of the lease, or at its next write, whichever comes first)
+            resumed = time.monotonic()
+            while "is no longer ours" not in nodes[0].stderr():
+                assert time.monotonic() - resumed < 4 * LEASE + 20, nodes[0].stderr()[-3000:]
+                await asyncio.sleep(0.2)
+            check_log(db, table, players)
+
+        asyncio.run(main())
+
+
+def test_redis_killed_and_restarted_mid_play(tmp_path: Path) -> None:
+    """Redis dies in the middle of a match and comes back: no acknowledged move is lost,
+    forwarded clients are closed, come back and resync, and the match finishes."""
+    need_services()
+    with cluster(tmp_path, 2, own_redis=True) as (nodes, redis, db):
+
+        async def main() -> None:
+            players = [Player(f"R{i}", lambda: _urls(nodes)) for i in range(4)]
+            for i, p in enumerate(players):
+                p.client.url = nodes[i % 2].url
+            table = await _room(players, deals=2)
+            games = [asyncio.create_task(p.play(table, timeout=240)) for p in players]
+            await asyncio.sleep(1.5)
+            redis.kill()
+            await asyncio.sleep(2.0)
+            redis.start()
+            finals = await asyncio.gather(*games)
+            assert all(f.over for f in finals)
+            check_log(db, table, players)
+            assert sum(p.reconnects for p in players) > 0
+
+        asyncio.run(main())
+
+
+def test_rolling_sigterm_of_every_process(tmp_path: Path) -> None:
+    """Each process in turn gets SIGTERM and is started again while tables are in play: its
+    tables go to the others, no acknowledged move is lost, every match finishes."""
+    need_services()
+    with cluster(tmp_path, 3) as (nodes, _redis, db):
+
+        async def main() -> None:
+            tables = []
+            everyone: list[Player] = []
+            for k in range(3):
+                players = [Player(f"T{k}{i}", lambda: _urls(nodes)) for i in range(4)]
+                for i, p in enumerate(players):
+                    p.client.url = nodes[(k + i) % 3].url
+                tables.append(await _room(players, deals=2))
+                everyone.extend(players)
+            games = [
+                asyncio.create_task(p.play(tables[i // 4], timeout=300))
+                for i, p in enumerate(everyone)
+            ]
+            for node in nodes:
+                await asyncio.sleep(1.0)
+                await asyncio.get_running_loop().run_in_executor(None, node.stop)
+                await asyncio.get_running_loop().run_in_executor(None, node.start)
+            finals = await asyncio.gather(*games)
+            assert all(f.over for f in finals)
+            for k, table in enumerate(tables):
+                check_log(db, table, everyone[4 * k : 4 * k + 4])
+
+        asyncio.run(main())
+
+
+def test_healthz_names_the_node(tmp_path: Path) -> None:
+    need_services()
+    with cluster(tmp_path, 1) as (nodes, _redis, _db):
+        with urllib.request.urlopen(nodes[0].http + "/healthz", timeout=5) as r:
+            body = json.loads(r.read())
+        assert body["node"] == "n0"
+
+
+def test_through_haproxy_with_the_deploy_example(tmp_path: Path) -> None:
+    """deploy/haproxy.cfg in front of three nodes: ?node=NAME reaches that node, and a room
+    whose four players all come through HAProxy plays to the end."""
+    need_services()
+    if shutil.which("haproxy") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("haproxy is not installed (.ci/run installs Debian's package)")
+        pytest.skip("haproxy is not installed")
+    config = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
+    with cluster(tmp_path, 3, first=1) as (nodes, _redis, db):
+        front = free_port()
+        env = dict(os.environ, BATAK_FRONT=f"127.0.0.1:{front}")
+        for node in nodes:
+            env[f"BATAK_{node.name.upper()}"] = f"127.0.0.1:{node.port}"
+        proxy = subprocess.Popen(
+            ["haproxy", "-db", "-f", str(config)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            http = f"http://127.0.0.1:{front}"
+            for name in ("n2", "n3", "n1"):
+                for _ in range(200):  # until HAProxy's health checks found the node up
+                    try:
+                        with urllib.request.urlopen(f"{http}/healthz?node={name}", timeout=2) as r:
+                            if json.loads(r.read())["node"] == name:
+                                break
+                    except OSError:
+                        pass
+                    time.sleep(0.1)
+                else:
+                    raise AssertionError(f"?node={name} did not reach {name}")
+
+            async def main() -> None:
+                players = [
+                    Player(f"H{i}", lambda: [f"ws://127.0.0.1:{front}/ws"]) for i in range(4)
+                ]
+                table = await _room(players, deals=1)
+                finals = await asyncio.gather(*(p.play(table) for p in players))
+                assert all(f.over for f in finals)
+                check_log(db, table, players)
+                sync = await players[0].client.sync(table)
+                assert sync["node"] == owner(db, table)[0]
+
+            asyncio.run(main())
+        finally:
+            proxy.terminate()
+            proxy.wait(10)
+
+
+def test_a_node_without_postgresql_is_refused(tmp_path: Path) -> None:
+    """--node on SQLite: a clear refusal at start (no service needed for this one)."""
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", "batak", "serve", "--node", "n1", "--data", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2
+    assert "--node needs --database postgresql://" in run.stderr
