@@ -725,6 +725,8 @@ class Hub:
             "show_bots": msg.get("show_bots", True),
             "decision_seconds": msg.get("decision_seconds"),
             "bot_level": level,
+            "trick_pause_ms": msg.get("trick_pause_ms"),
+            "deal_pause_ms": msg.get("deal_pause_ms"),
         }
         room_limits(rules.to_dict() | options)
         kind = "public" if msg.get("public") else "private"

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import random
 import time
 import unicodedata
 from collections import OrderedDict, deque
@@ -142,6 +143,13 @@ class Table:
         self.move_ids: list[OrderedDict[str, int]] = [OrderedDict() for _ in range(n)]
         self.subs: dict[Conn, int | None] = {}
         self.decision_seconds = float(options_get(row.options, "decision_seconds", config))
+        #: the pacing of the table (options ``trick_pause_ms`` and ``deal_pause_ms``, else the
+        #: server's): a finished trick, and a finished deal's result, stay in view this long
+        #: before the next decision starts (its clock starts as much later, so no second of a
+        #: person's time is lost while they look)
+        self.trick_pause = _pause(row.options, "trick_pause", config)
+        self.deal_pause = _pause(row.options, "deal_pause", config)
+        self._think = random.Random()
         self.bank: list[float] = [config.bank_seconds] * n
         self.deadline: float | None = None
         self.decision_seat: int | None = None
@@ -480,6 +488,8 @@ class Table:
             "status": self.status,
             "host": self.host,
             "options": self.options,
+            # the pauses in force (the options' or the server's), for the client's motion
+            "pace": {"trick_pause": self.trick_pause, "deal_pause": self.deal_pause},
             "seats": self.seats_info(),
             "invite": f"{self.config.base_url}/join/{self.code}",
         }
@@ -899,11 +909,16 @@ class Table:
         assert seat is not None
         # A new deal has begun: its first decision waits a little longer (bots hold back, the
         # clock starts later), so that people can see how the last deal ended.
+        # A finished trick, likewise, stays in view a moment before the next lead.
         pause = 0.0
         deals = len(match.games)
+        tricks = sum(match.game.tricks_won)
         if self._deals_seen is not None and deals > self._deals_seen:
-            pause = self.config.deal_pause
+            pause = self.deal_pause
+        elif self._deals_seen == deals and tricks > (self._tricks_seen or 0):
+            pause = self.trick_pause
         self._deals_seen = deals
+        self._tricks_seen = tricks
         key = (seat, self.state_version)
         if self._decision_key == key and self._timer is not None:
             return  # the same decision is already being timed (e.g. a bank step)
@@ -929,6 +944,7 @@ class Table:
 
     _decision_key: tuple[int, int] | None = None
     _deals_seen: int | None = None  # deals begun when the last decision started (None: none yet)
+    _tricks_seen: int | None = None  # the deal's finished tricks then
 
     async def _clock_wait(self, epoch: int) -> None:
         deadline = self.deadline
@@ -968,8 +984,9 @@ class Table:
     async def _bot_turn(
         self, epoch: int, seat: int, view: dict[str, Any], pause: float = 0.0
     ) -> None:
-        if self.config.bot_delay + pause > 0:
-            await asyncio.sleep(self.config.bot_delay + pause)
+        wait = self.bot_think() + pause
+        if wait > 0:
+            await asyncio.sleep(wait)
         move = await asyncio.to_thread(self._bot(seat).choose, view)
 
         async def play() -> None:
@@ -978,6 +995,12 @@ class Table:
                 await self._play(seat, move, "bot")
 
         self.post(play)
+
+    def bot_think(self) -> float:
+        """How long a bot thinks before a move: ``bot_delay`` times a factor drawn between
+        ``bot_spread``'s bounds (a person's pace varies; a bot's clock-like one is spotted)."""
+        low, high = self.config.bot_spread
+        return self.config.bot_delay * self._think.uniform(low, high)
 
     def _bot(self, seat: int) -> ServerBot:
         bot = self._bots.get(seat)
@@ -1094,6 +1117,12 @@ def record_path(table_id: str, kind: str, seed: int) -> str:
 def options_get(options: dict[str, Any], key: str, config: ServerConfig) -> Any:
     value = options.get(key)
     return value if value is not None else getattr(config, key)
+
+
+def _pause(options: dict[str, Any], name: str, config: ServerConfig) -> float:
+    """A table's pause in seconds: its option ``NAME_ms`` if set, else the server's ``NAME``."""
+    ms = options.get(f"{name}_ms")
+    return ms / 1000 if ms is not None else float(getattr(config, name))
 
 
 def _canonical(move: str) -> str:
