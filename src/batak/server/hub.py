@@ -103,6 +103,7 @@ class Hub:
             "chat": self.on_chat,
             "react": self.on_react,
             "leave": self.on_leave,
+            "rematch": self.on_rematch,
             "adjourn": self.on_adjourn,
             "mytables": self.on_mytables,
             "leaderboard": self.on_leaderboard,
@@ -889,6 +890,13 @@ class Hub:
     async def on_leave(self, conn: Conn, msg: dict[str, Any]) -> None:
         table = await self._table(msg["table"])
         await table.call(lambda: table.leave(conn))
+        self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
+
+    async def on_rematch(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """After the match: ask for (or agree to, or with ``accept`` false refuse) a rematch
+        with the same seats and options; see :meth:`Table.rematch`."""
+        table = await self._table(msg["table"])
+        await table.call(lambda: table.rematch(conn, msg.get("accept", True)))
         self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
 
 

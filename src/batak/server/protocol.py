@@ -142,6 +142,7 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "chat": {"table": TABLE, "text": _s(2000)},
     "react": {"table": TABLE, "reaction": _s(16)},
     "leave": {"table": TABLE},
+    "rematch": {"table": TABLE, "accept": _b()},
     "adjourn": {"table": TABLE},
     "mytables": {},
     "leaderboard": {},

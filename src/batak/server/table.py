@@ -171,6 +171,10 @@ class Table:
         self.address = ""  # the network address its host made it from (room quotas)
         self.others_came = False  # anyone but the host ever sat or watched here
         self.admitted: set[str] = set()  # players who came with the code (or were seated)
+        #: a rematch asked for after the match (memory only): the seats that said yes, and
+        #: the new table once everyone did
+        self.rematch_yes: set[int] = set()
+        self.rematch_table: str | None = None
 
     # ------------------------------------------------------------------ the actor
     def start_actor(self) -> None:
@@ -519,6 +523,8 @@ class Table:
             "clock": self.clock_info(),
             "chat": list(self.chat_log),  # the recent conversation, oldest first
         }
+        if self.rematch_yes or self.rematch_table:
+            msg["rematch"] = self.rematch_state()
         if seat is not None:  # the record's address (a private one's is kept to its players)
             msg["record"] = record_path(self.id, self.kind, self.row.seed)
         first = self.buffer[0][0] if self.buffer else self.version + 1
@@ -669,6 +675,9 @@ class Table:
         await self.unsubscribe(conn)
         if seat is None:
             return
+        if self.status == "over" and self.rematch_yes and self.rematch_table is None:
+            self.rematch_yes.clear()  # a person who leaves says no to the rematch
+            self.notice(self.rematch_state(declined=seat))
         s = self.seats[seat]
         for other in list(s.conns):
             self.subs.pop(other, None)
@@ -1057,6 +1066,81 @@ class Table:
                 "reaction": reaction,
             }
         )
+
+    # ------------------------------------------------------------------ rematch
+    def rematch_people(self) -> list[int]:
+        """The seats whose person must say yes to a rematch: every person still at the table
+        (a seat a bot took over for a person who went away gets a bot in the new match)."""
+        return [i for i, s in enumerate(self.seats) if s.player is not None and not s.away]
+
+    def rematch_state(self, declined: int | None = None) -> dict[str, Any]:
+        """The ``rematch`` message: who said yes, who is still asked, the new table if made."""
+        people = self.rematch_people()
+        msg: dict[str, Any] = {
+            "type": "rematch",
+            "table": self.id,
+            "accepted": sorted(self.rematch_yes),
+            "waiting": [i for i in people if i not in self.rematch_yes],
+            "table_new": self.rematch_table,
+        }
+        if declined is not None:
+            msg["declined"] = declined
+        return msg
+
+    async def rematch(self, conn: Conn, accept: bool) -> None:
+        """Inside the actor: a seated person asks for (or agrees to) a rematch after the match,
+        or says no (``accept`` false: the offer is withdrawn and everyone is told). When every
+        person at the table has said yes, a new table is made with the same rules, options and
+        seats (bots keep their seats), started at once, and everyone here is told its id."""
+        assert conn.player is not None
+        seat = self.seat_of(conn.player.id)
+        if seat is None or self.seats[seat].away:
+            raise TableError("not_seated")
+        if self.status != "over":
+            raise TableError("not_over")
+        if self.rematch_table is not None:  # already made: say where it is
+            conn.send(self.rematch_state())
+            return
+        if not accept:
+            if self.rematch_yes:
+                self.rematch_yes.clear()
+                self.notice(self.rematch_state(declined=seat))
+            return
+        self.rematch_yes.add(seat)
+        if all(i in self.rematch_yes for i in self.rematch_people()):
+            new = await self.hub.new_table(
+                kind=self.kind,
+                mode=self.mode,
+                rules=self.rules,
+                options=dict(self.options),
+                host=self.host,
+            )
+            new.address = self.address
+            seats = [
+                {"seat": i, "player": s.player, "name": s.name, "bot_account": s.bot_account}
+                if s.player is not None and not s.away
+                else {"seat": i, "player": None, "name": s.name, "bot": self._rematch_bot(i)}
+                for i, s in enumerate(self.seats)
+            ]
+            await new.call(lambda: new.seat_rematch(seats))
+            self.rematch_table = new.id
+            log.info("table %s: rematch at %s", self.id, new.id)
+        self.notice(self.rematch_state())
+
+    def _rematch_bot(self, seat: int) -> str:
+        s = self.seats[seat]
+        return s.bot or str(self.options.get("bot_level") or self.config.bot_level)
+
+    async def seat_rematch(self, seats: list[dict[str, Any]]) -> None:
+        """Inside the new table's actor: seat everyone where they sat, and start. A person who
+        does not come within ``hold_seconds`` is played by a bot, as after a disconnection."""
+        for sit in seats:
+            data = {k: v for k, v in sit.items() if k in ("seat", "player") or v}
+            await self.emit("sit", data)
+        await self._start()
+        for i, s in enumerate(self.seats):
+            if s.player is not None and not s.conns:
+                self._hold(i)
 
     # ------------------------------------------------------------------ restart
     def resume(self, events: list[EventRow]) -> None:
