@@ -71,6 +71,7 @@ def add_serve_parser(
         help=h("help_bot_delay", d.bot_delay),
     )
     b.add_argument("--hide-bots", action="store_true", help=h("help_hide_bots"))
+    b.add_argument("--quick-deals", type=int, default=None, metavar="N", help=h("help_quick_deals"))
     r = p.add_argument_group(h("group_rooms"))
     for flag, code, metavar, value in (
         ("--abandon-minutes", "help_abandon_minutes", "MIN", d.abandon_seconds / 60),
@@ -131,6 +132,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         trick_pause=args.trick_pause,
         bot_level=args.bot_level,
         hide_bots=args.hide_bots,
+        quick_deals=args.quick_deals,
         allowed_origins=tuple(args.allow_origin),
         public_url=args.public_url,
         abandon_seconds=args.abandon_minutes * 60,

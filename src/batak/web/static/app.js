@@ -3,6 +3,8 @@
 // the server, which asks the engine.
 import { NAMES, TEXT, initialLang, lang, nextLang, pick, setLang, t } from "./i18n.js";
 import { SYMBOL, backSVG, cardLabel, cardName, cardSVG, sortHand, suitOf } from "./cards.js";
+import * as motion from "./motion.js";
+import { initResult, matchOverHTML, onDealOver, onRematch, resultActions, resultCentre } from "./result.js";
 
 // ------------------------------------------------------------------ state
 const S = {
@@ -226,6 +228,7 @@ function onMessage(m) {
     case "presence": return onPresence(m);
     case "reaction": return onReaction(m);
     case "hint": return onHint(m);
+    case "rematch": return onRematch(S.table, m);
     case "pong": S.lastPong = Date.now(); return;
     case "stats": S.stats = m.stats; renderAccount(); return;
     case "mytables": S.mytables = m.tables; renderMyTables(); return;
@@ -291,6 +294,8 @@ function onSync(m) {
   if (m.view) mergeView(m.view);
   else T.view = null;
   setClock(m.clock);
+  T.rematch = m.rematch || null;
+  motion.reset(T); // a sync draws the table as it is, whatever was moving
   if (T.info.status === "over" && T.view) T.over = T.over || { totals: T.view.match.totals, winners: T.view.match.winners };
   // moves sent before the connection dropped and never acknowledged: send them again, each
   // with the version it was made at, so that the server applies it once if it arrived (a lost
@@ -339,6 +344,7 @@ function onEvent(m) {
   if (m.status) T.info.status = m.status;
   if (m.view) mergeView(m.view);
   setClock(m.clock);
+  motion.onEvent(T, m); // the felt draws each event in turn, with its motion
   if (m.event.id) { S.pending.delete(m.event.id); S.resent.delete(m.event.id); }
   sideEffects(m.event, false);
   if (m.view || m.seats || m.status) renderTable();
@@ -355,15 +361,7 @@ function sideEffects(ev, replay) {
     // a slim view carries no sheet: the row comes with the event (once, even when replayed)
     const row = JSON.stringify(ev.deal_over.row);
     if (!T.sheet.some((r) => JSON.stringify(r) === row)) T.sheet.push(ev.deal_over.row);
-    if (!replay) {
-      T.dealOver = ev.deal_over;
-      T.dialog = "dealover";
-      // the next deal has begun: the result steps aside by itself after a while
-      const shown = ev.deal_over;
-      setTimeout(() => {
-        if (S.table === T && T.dialog === "dealover" && T.dealOver === shown) { T.dialog = null; renderDialog(); }
-      }, 9000);
-    }
+    if (!replay) onDealOver(T, ev.deal_over); // a panel on the felt, never over the next decision
     if (ev.over) { T.over = ev.over; T.dialog = "over"; }
   } else if (ev.kind === "start" && ev.dealer != null && !replay) {
     // who deals first, and why: drawn by lot, or the first to sit (the table's first_dealer)
@@ -864,7 +862,9 @@ function renderTable(full = false) {
 
 function contractText(v) {
   if (!v || !v.contract) return "";
-  return sentence(v.contract.bidder, "contract", "contract_you", { bid: v.contract.bid });
+  // "İhale: Bot 4 · 5 ♠" (the koz once named)
+  const bid = v.contract.bid + (v.trump ? ` ${SYMBOL[v.trump]}` : "");
+  return sentence(v.contract.bidder, "contract", "contract_you", { bid });
 }
 
 function renderTopbar() {
@@ -933,7 +933,7 @@ function seatHTML(seat) {
     if (mine.length) said = esc(moveText(mine[mine.length - 1].move));
   }
   const left = clockLeft(seat);
-  const bank = T.clock && T.clock.bank ? T.clock.bank[seat] : null;
+  const bank = T.clock && T.clock.bank && !s.bot ? T.clock.bank[seat] : null; // bots have no bank
   const toMove = v && v.to_move === seat && T.info.status === "playing";
   const decision = (T.clock && T.clock.decision) || 25;
   let exposed = "";
@@ -966,7 +966,7 @@ function tickClocks() {
   if (!T || !T.info || !T.clock) return;
   for (const el of document.querySelectorAll("[data-clock-seat]")) {
     const seat = Number(el.dataset.clockSeat);
-    const bank = T.clock.bank ? T.clock.bank[seat] : null;
+    const bank = T.clock.bank && !(T.info.seats[seat] || {}).bot ? T.clock.bank[seat] : null;
     el.innerHTML = clockHTML(clockLeft(seat), bank, T.clock.decision || 25);
   }
 }
@@ -989,20 +989,23 @@ function trickHTML(trick, n, label) {
 
 function renderFelt() {
   const T = S.table;
-  const v = T.view;
+  if (!T || !T.info || !$("#felt") || motion.feltLocked()) return;
+  const v = motion.shownView(T); // the view being drawn (events are drawn in turn)
   const n = T.info.rules.players;
   const seats = [];
   for (let i = 0; i < n; i++) seats.push(seatHTML(i));
   let centre = "";
-  if (!v) {
+  const held = motion.heldTrick(); // a finished trick in view, before it goes to its winner
+  const result = held ? "" : resultCentre(T);
+  if (held) {
+    centre = trickHTML(held.trick, n, wonBy(held.winner));
+  } else if (result) {
+    centre = result;
+  } else if (!v) {
     centre = waitingRoomHTML();
   } else if (v.phase === "play" || v.phase === "over") {
     const cur = v.current_trick;
     if (cur && cur.cards.length) centre = trickHTML(cur, n, "");
-    else if (v.tricks.length) {
-      const last = v.tricks[v.tricks.length - 1];
-      centre = `<div class="faded">${trickHTML(last, n, wonBy(last.winner))}</div>`;
-    }
   } else if (v.phase === "bidding") {
     centre = auctionHTML(v);
   }
@@ -1145,6 +1148,7 @@ function renderHand() {
     return `<button class="${cls.join(" ")}" data-action="card" data-card="${c}" data-testid="card-${c}" aria-label="${esc(cardName(c))}"${cardPhase ? "" : " tabindex=\"-1\""}>${cardSVG(c)}</button>`;
   }).join("");
   if (focused) { const b = el.querySelector(`[data-card="${focused}"]`); if (b) b.focus(); }
+  motion.afterHand(T); // a new deal is dealt out
 }
 
 function renderChat() {
@@ -1202,28 +1206,8 @@ function renderDialog() {
     body = `<h3>${esc(title)}</h3>${last ? trickHTML(last, T.info.rules.players, wonBy(last.winner)) : `<p>${esc(t("no_last_trick"))}</p>`}`;
   } else if (T.dialog === "sheet") {
     body = `<h3>${esc(t("score_sheet"))}</h3>${sheetHTML()}`;
-  } else if (T.dialog === "dealover" && T.dealOver) {
-    const row = T.dealOver.row;
-    let res = "";
-    if (row.bidder != null && row.bid != null) {
-      const r = T.info.rules;
-      const won = r.partners ? row.tricks[row.bidder] + row.tricks[(row.bidder + 2) % 4] : row.tricks[row.bidder];
-      res = won >= row.bid ? sentence(row.bidder, "made", "made_you", { bid: row.bid, won }) : sentence(row.bidder, "down", "down_you", { bid: row.bid, won });
-    }
-    const tricks = T.dealOver.tricks || [];
-    const final = tricks[tricks.length - 1];
-    const finalTrick = final ? `<h4>${esc(t("last_trick"))}</h4>${trickHTML(final, T.info.rules.players, wonBy(final.winner))}` : "";
-    body = `<h3 data-testid="deal-over">${esc(t("deal_over", { n: T.dealOver.deal }))}</h3>${res ? `<p>${esc(res)}</p>` : ""}${finalTrick}${sheetHTML()}`;
   } else if (T.dialog === "over" && T.over) {
-    const winners = T.over.winners || [];
-    const names = winners.map(seatName).join(", ");
-    const me = T.you != null && winners.includes(T.you);
-    body = `<h3 data-testid="match-over">${esc(t("match_over"))}</h3>
-      <p>${esc(t(winners.length > 1 ? "winners" : "winner", { names }))}</p>
-      ${T.you != null ? `<p><b>${esc(t(me ? "you_won" : "you_lost"))}</b></p>` : ""}
-      ${sheetHTML()}
-      <p><a href="${esc(T.record || `/api/tables/${T.id}/record`)}" download data-testid="record">${esc(t("download_record"))}</a></p>
-      <p><a href="/" data-action="nav" data-href="/" class="button">${esc(t("new_game"))}</a></p>`;
+    body = matchOverHTML(T, sheetHTML(), T.record || `/api/tables/${T.id}/record`);
   }
   if (!body) { el.innerHTML = ""; return; }
   const closable = T.dialog !== "over";
@@ -1232,6 +1216,11 @@ function renderDialog() {
 
 // ------------------------------------------------------------------ start
 setLang(initialLang());
+Object.assign(ACTIONS, resultActions);
+motion.initMotion({ renderFelt, position, table: () => S.table });
+initResult({
+  table: () => S.table, seatName, seatLabel, sentence, renderFelt, renderDialog, send, go,
+});
 window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, beep }; // for tests and the curious
 render();
 connect();
