@@ -173,6 +173,8 @@ def test_cards_fly_tricks_stay_then_slide_and_nothing_is_lost_or_reordered(
     assert len(cards) == 52, len(cards)
     # cards travel (a few may be drawn still when the queue catches up)
     assert sum(d["anim"] == "fly" for d in cards) >= 40, [d["anim"] for d in cards]
+    # the hand was dealt out when the match started
+    assert [d["anim"] for d in drawn if d["kind"] == "deal"] == ["deal"], drawn[:5]
     tricks = [d for d in drawn if d["kind"] == "trick"]
     assert len(tricks) == 13
     assert sum(t["anim"] == "slide" for t in tricks) >= 10, tricks
@@ -396,4 +398,19 @@ def test_play_again_after_quick_play(browser: Browser, tmp_path: Path, errors: l
             " && location.pathname.startsWith('/table/')"
         )
         expect(page.locator(".seat.pos-bottom")).to_be_visible()
+    no_js_errors(errors)
+
+
+def test_a_private_room_sets_its_own_pace(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """The trick and result pauses are options of the room, labelled in the reader's language."""
+    page = open_page(browser, server, errors, locale="tr-TR", viewport=DESKTOP)
+    expect(page.locator("#create-form")).to_contain_text("Löve ekranda kalır (saniye)")
+    page.fill("input[name=trick_pause]", "2.5")
+    page.fill("input[name=deal_pause]", "6")
+    page.get_by_test_id("create-room").click()
+    expect(page.get_by_test_id("start")).to_be_visible()
+    pace = page.evaluate("() => window.batak.state.table.info.pace")
+    assert pace == {"trick_pause": 2.5, "deal_pause": 6.0}
     no_js_errors(errors)

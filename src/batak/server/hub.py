@@ -351,6 +351,8 @@ class Hub:
                 "messages_per_second": self.config.rate_per_second,
                 "chat_chars": self.config.chat_max_chars,
             },
+            # the server's pace, which a room keeps unless it sets its own (docs: "Pace")
+            "pace": {"trick_pause": self.config.trick_pause, "deal_pause": self.config.deal_pause},
         }
         if new_token is not None:
             out["token"] = new_token

@@ -588,6 +588,9 @@ function createRoom() {
   const target = f.target.value ? Number(f.target.value) : null;
   if (target) { msg.target_score = target; msg.deals = null; } else if (f.deals.value) msg.deals = Number(f.deals.value);
   if (f.seconds.value) msg.decision_seconds = Number(f.seconds.value);
+  // the table's pace (seconds in the form, milliseconds on the wire)
+  if (f.trick_pause.value !== "") msg.trick_pause_ms = Math.round(Number(f.trick_pause.value) * 1000);
+  if (f.deal_pause.value !== "") msg.deal_pause_ms = Math.round(Number(f.deal_pause.value) * 1000);
   send(msg);
 }
 
@@ -658,6 +661,8 @@ function renderLobby() {
           <label>${esc(t("deals"))}<input name="deals" type="number" min="1" max="50"></label>
           <label>${esc(t("target_score"))}<input name="target" type="number" min="1" max="10000"></label>
           <label>${esc(t("decision_seconds"))}<input name="seconds" type="number" min="5" max="300" placeholder="25"></label>
+          <label>${esc(t("trick_pause"))}<input name="trick_pause" type="number" min="0" max="5" step="0.5" placeholder="${esc(decimal(S.welcome && S.welcome.pace ? S.welcome.pace.trick_pause : 1.5))}"></label>
+          <label>${esc(t("deal_pause"))}<input name="deal_pause" type="number" min="0" max="30" step="1" placeholder="${esc(S.welcome && S.welcome.pace ? S.welcome.pace.deal_pause : 4)}"></label>
           <label>${esc(t("bot_level"))}<select name="bot_level">${["easy", "medium", "hard"].map((l) => `<option value="${l}"${l === "medium" ? " selected" : ""}>${esc(t("level_" + l))}</option>`).join("")}</select></label>
         </div>
         <label class="check"><input type="checkbox" name="bots" checked> ${esc(t("bots_allowed"))}</label>
@@ -1207,7 +1212,8 @@ function renderDialog() {
   } else if (T.dialog === "sheet") {
     body = `<h3>${esc(t("score_sheet"))}</h3>${sheetHTML()}`;
   } else if (T.dialog === "over" && T.over) {
-    body = matchOverHTML(T, sheetHTML(), T.record || `/api/tables/${T.id}/record`);
+    // (after the last trick has been seen)
+    body = motion.busy() ? "" : matchOverHTML(T, sheetHTML(), T.record || `/api/tables/${T.id}/record`);
   }
   if (!body) { el.innerHTML = ""; return; }
   const closable = T.dialog !== "over";
@@ -1217,7 +1223,7 @@ function renderDialog() {
 // ------------------------------------------------------------------ start
 setLang(initialLang());
 Object.assign(ACTIONS, resultActions);
-motion.initMotion({ renderFelt, position, table: () => S.table });
+motion.initMotion({ renderFelt, position, table: () => S.table, idle: () => { if (S.table && S.table.over) renderDialog(); } });
 initResult({
   table: () => S.table, seatName, seatLabel, sentence, renderFelt, renderDialog, send, go,
 });

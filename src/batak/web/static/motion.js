@@ -57,6 +57,11 @@ export function feltLocked() {
   return M.locked;
 }
 
+// Something is still being drawn (the match's result waits for the last trick to be seen).
+export function busy() {
+  return M.busy || !!M.held;
+}
+
 // The finished trick held in view, if any: {trick, winner}.
 export function heldTrick() {
   return M.held;
@@ -70,7 +75,8 @@ export function reset(T) {
   M.held = null;
   M.locked = false;
   M.busy = false;
-  M.dealKey = T && T.view && T.view.match ? `${T.id}:${T.view.match.deal}` : null;
+  // a hand already there is drawn as it is; one that comes later (the start) is dealt out
+  M.dealKey = T && T.view && T.view.match ? `${T.id}:${T.view.match.deal}` : `${T && T.id}:-`;
   for (const a of document.getAnimations ? document.getAnimations() : []) {
     if (a.id && a.id.startsWith("batak-")) a.cancel();
   }
@@ -144,6 +150,7 @@ async function run(T) {
     M.shown = null;
     M.busy = false;
     draw();
+    if (H && H.idle) H.idle();
   }
 }
 
