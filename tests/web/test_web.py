@@ -455,6 +455,7 @@ def test_a_finished_deal_shows_its_result_and_the_sheet(
 ) -> None:
     page = open_page(browser, server, errors)
     page.fill("input[name=deals]", "2")
+    page.fill("input[name=deal_pause]", "30")  # the result stays until closed (a slow machine)
     page.get_by_test_id("create-room").click()
     page.get_by_test_id("start").click()
     expect(page.locator("#hand .card")).to_have_count(13)
