@@ -108,7 +108,8 @@ def test_a_click_on_a_bid_works_right_after_a_deal_ends(
         for other in ("#panel", "#hand"):
             o = page.locator(other).bounding_box()
             assert o and not boxes_overlap(box, o), (lang, other, box, o)
-        assert page.locator(".overlay").count() == 0, lang
+        overlay = page.locator(".overlay")
+        assert overlay.count() == 0, (lang, overlay.first.inner_text()[:300])
         page.screenshot(
             path=str(artifacts / f"deal-result-{'desktop' if lang == 'en' else 'phone'}-{lang}.png")
         )

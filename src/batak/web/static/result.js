@@ -159,7 +159,7 @@ export function matchOverHTML(T, sheetHTML, recordHref) {
     ${T.you != null ? `<p><b>${esc(t(me ? "you_won" : "you_lost"))}</b></p>` : ""}
     ${rankingHTML(T)}
     <div data-testid="rematch-box">${rematchHTML(T)}</div>
-    <details class="over-sheet"><summary>${esc(t("score_sheet"))}</summary>${sheetHTML}</details>
+    <details class="over-sheet" open><summary>${esc(t("score_sheet"))}</summary>${sheetHTML}</details>
     <p><a href="${esc(recordHref)}" download data-testid="record">${esc(t("download_record"))}</a>
     · <a href="/" data-action="nav" data-href="/">${esc(t("new_game"))}</a></p>`;
 }
