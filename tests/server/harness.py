@@ -38,6 +38,7 @@ def fast_config(data: Path, **changes: Any) -> ServerConfig:
         data=data,
         bot_delay=0.0,
         deal_pause=0.0,
+        trick_pause=0.0,
         quick_fill_seconds=0.2,
         hold_seconds=30.0,
         linger_seconds=600.0,

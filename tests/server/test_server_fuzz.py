@@ -47,6 +47,7 @@ def documented_codes() -> set[str]:
 CODES = documented_codes() - {"internal"}
 #: The server's message types (docs/protocol.md, "Server → client").
 REPLIES = {
+    "rematch",
     "welcome",
     "tourney",
     "tourneys",

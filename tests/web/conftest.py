@@ -43,7 +43,10 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
 from harness import ServerProcess, free_port  # noqa: E402
 
 #: Fast bots, quick tables, quiet logs.
-SERVE_ARGS = ("--bot-delay", "0.05", "--quick-fill-seconds", "1", "--log-level", "warning")
+SERVE_ARGS = (
+    *("--bot-delay", "0.05", "--trick-pause", "0", "--quick-fill-seconds", "1"),
+    *("--log-level", "warning"),
+)
 
 
 @pytest.fixture

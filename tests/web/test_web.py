@@ -450,11 +450,12 @@ def test_a_deal_of_every_kind_of_table_plays_to_the_end_in_the_browser(
 
 
 # ---------------------------------------------------------------------- between deals
-def test_a_finished_deal_shows_its_last_trick_and_the_sheet(
+def test_a_finished_deal_shows_its_result_and_the_sheet(
     browser: Browser, server: ServerProcess, errors: list[str]
 ) -> None:
     page = open_page(browser, server, errors)
     page.fill("input[name=deals]", "2")
+    page.fill("input[name=deal_pause]", "30")  # the result stays until closed (a slow machine)
     page.get_by_test_id("create-room").click()
     page.get_by_test_id("start").click()
     expect(page.locator("#hand .card")).to_have_count(13)
@@ -463,13 +464,19 @@ def test_a_finished_deal_shows_its_last_trick_and_the_sheet(
         assert time.monotonic() < deadline, "the first deal did not finish"
         if not act(page):
             time.sleep(0.05)
-    dialog = page.locator(".dialog")
-    expect(dialog.locator(".played")).to_have_count(4)  # the deal's final trick
-    expect(dialog.locator(".trick-label")).to_contain_text("won by")
-    expect(dialog.get_by_test_id("sheet").locator("tbody tr")).to_have_count(1)
-    page.get_by_test_id("close-dialog").click()
-    expect(page.locator(".dialog")).to_have_count(0)
+    # the result: a panel on the felt (not a window over the table) with each seat's points
+    result = page.get_by_test_id("deal-result")
+    expect(result).to_contain_text(re.compile(r"made|went down|You made|Everyone passed"))
+    expect(result.locator(".result-points tr")).to_have_count(4)
+    expect(page.locator(".overlay")).to_have_count(0)
+    expect(page.locator("#sheet-side").get_by_test_id("sheet").locator("tbody tr")).to_have_count(1)
+    page.get_by_test_id("close-result").click()
+    expect(result).to_have_count(0)
     expect(page.get_by_test_id("facts")).to_contain_text("Deal 2 of 2")
+    # the deal's last trick is still there to look at
+    page.get_by_role("button", name="Last trick").click()
+    expect(page.locator(".dialog .played")).to_have_count(4)
+    expect(page.locator(".dialog .trick-label")).to_contain_text("won by")
     no_js_errors(errors)
 
 

@@ -54,6 +54,7 @@ def add_serve_parser(
         ("--bank-seconds", "help_bank_seconds", d.bank_seconds),
         ("--bank-step", "help_bank_step", d.bank_step),
         ("--deal-pause", "help_deal_pause", d.deal_pause),
+        ("--trick-pause", "help_trick_pause", d.trick_pause),
         ("--hold-seconds", "help_hold_seconds", d.hold_seconds),
         ("--quick-fill-seconds", "help_quick_fill_seconds", d.quick_fill_seconds),
     ):
@@ -154,6 +155,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         quick_fill_seconds=args.quick_fill_seconds,
         bot_delay=args.bot_delay,
         deal_pause=args.deal_pause,
+        trick_pause=args.trick_pause,
         bot_level=args.bot_level,
         hide_bots=args.hide_bots,
         operators=tuple(args.operator),

@@ -396,6 +396,12 @@ class Client:
     async def leave(self, table: str) -> None:
         await self.request({"type": "leave", "table": table})
 
+    async def rematch(self, table: str, *, accept: bool = True) -> None:
+        """After the match: ask for a rematch (or agree to one; ``accept`` false: refuse it).
+        Every ``rematch`` message that follows says who agreed; the one with ``table_new`` set
+        names the new table (join it with :meth:`join`)."""
+        await self.request({"type": "rematch", "table": table, "accept": accept})
+
     async def adjourn(self, table: str) -> None:
         await self.request({"type": "adjourn", "table": table})
 

@@ -31,8 +31,12 @@ class ServerConfig:
     bank_step: float = 15.0  # the bank is drawn in steps of this size
     hold_seconds: float = 45.0  # a disconnected seat is held this long, then a bot plays it
     quick_fill_seconds: float = 8.0  # quick play: bots fill the empty seats after this wait
-    bot_delay: float = 0.6  # a bot waits this long before its move (so people can follow)
+    # a bot "thinks" about this long before its move (so people can follow): each wait is this
+    # times a factor drawn between bot_spread's bounds, so that bots do not tick like a metronome
+    bot_delay: float = 1.0
+    bot_spread: tuple[float, float] = (0.6, 1.5)
     deal_pause: float = 4.0  # after a deal: the next deal's first decision waits this long more
+    trick_pause: float = 1.5  # after a trick: the next decision waits this long more (it is seen)
     bot_level: str = "medium"  # preferred bot; falls back to what is installed
     hide_bots: bool = False  # public tables: bots get people's names and are not labelled
     quick_deals: int | None = None  # public tables: match length (None: the preset's own)

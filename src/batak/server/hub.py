@@ -117,6 +117,7 @@ class Hub:
             "chat": self.on_chat,
             "react": self.on_react,
             "leave": self.on_leave,
+            "rematch": self.on_rematch,
             "adjourn": self.on_adjourn,
             "mytables": self.on_mytables,
             "leaderboard": self.on_leaderboard,
@@ -393,6 +394,8 @@ class Hub:
                 "messages_per_second": self.config.rate_per_second,
                 "chat_chars": self.config.chat_max_chars,
             },
+            # the server's pace, which a room keeps unless it sets its own (docs: "Pace")
+            "pace": {"trick_pause": self.config.trick_pause, "deal_pause": self.config.deal_pause},
         }
         if new_token is not None:
             out["token"] = new_token
@@ -861,6 +864,8 @@ class Hub:
             "show_bots": msg.get("show_bots", True),
             "decision_seconds": msg.get("decision_seconds"),
             "bot_level": level,
+            "trick_pause_ms": msg.get("trick_pause_ms"),
+            "deal_pause_ms": msg.get("deal_pause_ms"),
         }
         stake = int(msg.get("stake") or 0)
         if stake:
@@ -1033,6 +1038,13 @@ class Hub:
     async def on_leave(self, conn: Conn, msg: dict[str, Any]) -> None:
         table = await self._table(msg["table"])
         await table.call(lambda: table.leave(conn))
+        self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
+
+    async def on_rematch(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """After the match: ask for (or agree to, or with ``accept`` false refuse) a rematch
+        with the same seats and options; see :meth:`Table.rematch`."""
+        table = await self._table(msg["table"])
+        await table.call(lambda: table.rematch(conn, msg.get("accept", True)))
         self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
 
 

@@ -100,6 +100,8 @@ ROOM_LIMITS: dict[str, tuple[int, int]] = {
     "deals": (1, 50),
     "target_score": (1, 10000),
     "decision_seconds": (5, 600),
+    "trick_pause_ms": (0, 5000),
+    "deal_pause_ms": (0, 30000),
 }
 #: Every message type a client may send, with its fields.
 CLIENT_TYPES: dict[str, dict[str, Field]] = {
@@ -121,6 +123,8 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
         "show_bots": _b(),
         "public": _b(),
         "decision_seconds": _i(required=False),
+        "trick_pause_ms": _i(required=False),
+        "deal_pause_ms": _i(required=False),
         "seat": _i(0, 3, required=False),
         "bot_level": _s(16, required=False),
         "stake": _i(0, 10**9, required=False),
@@ -139,6 +143,7 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "chat": {"table": TABLE, "text": _s(2000)},
     "react": {"table": TABLE, "reaction": _s(16)},
     "leave": {"table": TABLE},
+    "rematch": {"table": TABLE, "accept": _b()},
     "adjourn": {"table": TABLE},
     "mytables": {},
     "leaderboard": {},

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import random
 import time
 import unicodedata
 from collections import OrderedDict, deque
@@ -145,6 +146,13 @@ class Table:
         self.move_ids: list[OrderedDict[str, int]] = [OrderedDict() for _ in range(n)]
         self.subs: dict[Conn, int | None] = {}
         self.decision_seconds = float(options_get(row.options, "decision_seconds", config))
+        #: the pacing of the table (options ``trick_pause_ms`` and ``deal_pause_ms``, else the
+        #: server's): a finished trick, and a finished deal's result, stay in view this long
+        #: before the next decision starts (its clock starts as much later, so no second of a
+        #: person's time is lost while they look)
+        self.trick_pause = _pause(row.options, "trick_pause", config)
+        self.deal_pause = _pause(row.options, "deal_pause", config)
+        self._think = random.Random()
         self.bank: list[float] = [config.bank_seconds] * n
         self.deadline: float | None = None
         self.decision_seat: int | None = None
@@ -170,6 +178,10 @@ class Table:
         self.bot_moves = [0] * n  # moves a bot made for a person who was away, by seat
         self.stake = int(row.options.get("stake") or 0)  # chips each person puts in (issue 12)
         self.payout: dict[str, Any] | None = None  # the staked match's settlement, once paid
+        #: a rematch asked for after the match (memory only): the seats that said yes, and
+        #: the new table once everyone did
+        self.rematch_yes: set[int] = set()
+        self.rematch_table: str | None = None
 
     # ------------------------------------------------------------------ the actor
     def start_actor(self) -> None:
@@ -515,6 +527,8 @@ class Table:
             "status": self.status,
             "host": self.host,
             "options": self.options,
+            # the pauses in force (the options' or the server's), for the client's motion
+            "pace": {"trick_pause": self.trick_pause, "deal_pause": self.deal_pause},
             "seats": self.seats_info(),
             "invite": f"{self.config.base_url}/join/{self.code}",
             **({"chips": self.chips_info()} if self.stake else {}),
@@ -551,6 +565,8 @@ class Table:
         }
         if self.hub.cluster is not None:  # the process that holds the table (for steering)
             msg["node"] = self.hub.cluster.node
+        if self.rematch_yes or self.rematch_table:
+            msg["rematch"] = self.rematch_state()
         if seat is not None:  # the record's address (a private one's is kept to its players)
             msg["record"] = record_path(self.id, self.kind, self.row.seed)
         first = self.buffer[0][0] if self.buffer else self.version + 1
@@ -705,6 +721,9 @@ class Table:
         await self.unsubscribe(conn)
         if seat is None:
             return
+        if self.status == "over" and self.rematch_yes and self.rematch_table is None:
+            self.rematch_yes.clear()  # a person who leaves says no to the rematch
+            self.notice(self.rematch_state(declined=seat))
         s = self.seats[seat]
         for other in list(s.conns):
             self.subs.pop(other, None)
@@ -1092,11 +1111,16 @@ class Table:
         assert seat is not None
         # A new deal has begun: its first decision waits a little longer (bots hold back, the
         # clock starts later), so that people can see how the last deal ended.
+        # A finished trick, likewise, stays in view a moment before the next lead.
         pause = 0.0
         deals = len(match.games)
+        tricks = sum(match.game.tricks_won)
         if self._deals_seen is not None and deals > self._deals_seen:
-            pause = self.config.deal_pause
+            pause = self.deal_pause
+        elif self._deals_seen == deals and tricks > (self._tricks_seen or 0):
+            pause = self.trick_pause
         self._deals_seen = deals
+        self._tricks_seen = tricks
         key = (seat, self.state_version)
         if self._decision_key == key and self._timer is not None:
             return  # the same decision is already being timed (e.g. a bank step)
@@ -1122,6 +1146,7 @@ class Table:
 
     _decision_key: tuple[int, int] | None = None
     _deals_seen: int | None = None  # deals begun when the last decision started (None: none yet)
+    _tricks_seen: int | None = None  # the deal's finished tricks then
 
     async def _clock_wait(self, epoch: int) -> None:
         deadline = self.deadline
@@ -1161,8 +1186,9 @@ class Table:
     async def _bot_turn(
         self, epoch: int, seat: int, view: dict[str, Any], pause: float = 0.0
     ) -> None:
-        if self.config.bot_delay + pause > 0:
-            await asyncio.sleep(self.config.bot_delay + pause)
+        wait = self.bot_think() + pause
+        if wait > 0:
+            await asyncio.sleep(wait)
         move = await asyncio.to_thread(self._bot(seat).choose, view)
 
         async def play() -> None:
@@ -1171,6 +1197,12 @@ class Table:
                 await self._play(seat, move, "bot")
 
         self.post(play)
+
+    def bot_think(self) -> float:
+        """How long a bot thinks before a move: ``bot_delay`` times a factor drawn between
+        ``bot_spread``'s bounds (a person's pace varies; a bot's clock-like one is spotted)."""
+        low, high = self.config.bot_spread
+        return self.config.bot_delay * self._think.uniform(low, high)
 
     def _bot(self, seat: int) -> ServerBot:
         bot = self._bots.get(seat)
@@ -1227,6 +1259,81 @@ class Table:
                 "reaction": reaction,
             }
         )
+
+    # ------------------------------------------------------------------ rematch
+    def rematch_people(self) -> list[int]:
+        """The seats whose person must say yes to a rematch: every person still at the table
+        (a seat a bot took over for a person who went away gets a bot in the new match)."""
+        return [i for i, s in enumerate(self.seats) if s.player is not None and not s.away]
+
+    def rematch_state(self, declined: int | None = None) -> dict[str, Any]:
+        """The ``rematch`` message: who said yes, who is still asked, the new table if made."""
+        people = self.rematch_people()
+        msg: dict[str, Any] = {
+            "type": "rematch",
+            "table": self.id,
+            "accepted": sorted(self.rematch_yes),
+            "waiting": [i for i in people if i not in self.rematch_yes],
+            "table_new": self.rematch_table,
+        }
+        if declined is not None:
+            msg["declined"] = declined
+        return msg
+
+    async def rematch(self, conn: Conn, accept: bool) -> None:
+        """Inside the actor: a seated person asks for (or agrees to) a rematch after the match,
+        or says no (``accept`` false: the offer is withdrawn and everyone is told). When every
+        person at the table has said yes, a new table is made with the same rules, options and
+        seats (bots keep their seats), started at once, and everyone here is told its id."""
+        assert conn.player is not None
+        seat = self.seat_of(conn.player.id)
+        if seat is None or self.seats[seat].away:
+            raise TableError("not_seated")
+        if self.status != "over":
+            raise TableError("not_over")
+        if self.rematch_table is not None:  # already made: say where it is
+            conn.send(self.rematch_state())
+            return
+        if not accept:
+            if self.rematch_yes:
+                self.rematch_yes.clear()
+                self.notice(self.rematch_state(declined=seat))
+            return
+        self.rematch_yes.add(seat)
+        if all(i in self.rematch_yes for i in self.rematch_people()):
+            new = await self.hub.new_table(
+                kind=self.kind,
+                mode=self.mode,
+                rules=self.rules,
+                options=dict(self.options),
+                host=self.host,
+            )
+            new.address = self.address
+            seats = [
+                {"seat": i, "player": s.player, "name": s.name, "bot_account": s.bot_account}
+                if s.player is not None and not s.away
+                else {"seat": i, "player": None, "name": s.name, "bot": self._rematch_bot(i)}
+                for i, s in enumerate(self.seats)
+            ]
+            await new.call(lambda: new.seat_rematch(seats))
+            self.rematch_table = new.id
+            log.info("table %s: rematch at %s", self.id, new.id)
+        self.notice(self.rematch_state())
+
+    def _rematch_bot(self, seat: int) -> str:
+        s = self.seats[seat]
+        return s.bot or str(self.options.get("bot_level") or self.config.bot_level)
+
+    async def seat_rematch(self, seats: list[dict[str, Any]]) -> None:
+        """Inside the new table's actor: seat everyone where they sat, and start. A person who
+        does not come within ``hold_seconds`` is played by a bot, as after a disconnection."""
+        for sit in seats:
+            data = {k: v for k, v in sit.items() if k in ("seat", "player") or v}
+            await self.emit("sit", data)
+        await self._start()
+        for i, s in enumerate(self.seats):
+            if s.player is not None and not s.conns:
+                self._hold(i)
 
     # ------------------------------------------------------------------ restart
     def resume(self, events: list[EventRow]) -> None:
@@ -1287,6 +1394,12 @@ def record_path(table_id: str, kind: str, seed: int) -> str:
 def options_get(options: dict[str, Any], key: str, config: ServerConfig) -> Any:
     value = options.get(key)
     return value if value is not None else getattr(config, key)
+
+
+def _pause(options: dict[str, Any], name: str, config: ServerConfig) -> float:
+    """A table's pause in seconds: its option ``NAME_ms`` if set, else the server's ``NAME``."""
+    ms = options.get(f"{name}_ms")
+    return ms / 1000 if ms is not None else float(getattr(config, name))
 
 
 def _canonical(move: str) -> str:

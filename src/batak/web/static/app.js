@@ -8,6 +8,8 @@ import * as story from "./story.js";
 import { fairHTML, noteDealOver } from "./fair.js";
 import { chipsBoxHTML, chipsNumber, chipsRequests, onChipsMessage, payoutHTML, quickStake, stakeSelectHTML, tableChipsHTML } from "./chips.js";
 import { awardedHTML, initProgress, levelBadge, onProgress, progressRequests, renderProgress, sheetLevelsHTML } from "./progress.js";
+import * as motion from "./motion.js";
+import { initResult, matchOverHTML, onDealOver, onRematch, resultActions, resultCentre } from "./result.js";
 
 // ------------------------------------------------------------------ state
 const S = {
@@ -232,6 +234,7 @@ function onMessage(m) {
     case "presence": return onPresence(m);
     case "reaction": return onReaction(m);
     case "hint": return onHint(m);
+    case "rematch": return onRematch(S.table, m);
     case "pong": S.lastPong = Date.now(); return;
     case "stats": S.stats = m.stats; renderAccount(); return;
     case "mytables": S.mytables = m.tables; renderMyTables(); return;
@@ -319,6 +322,8 @@ function onSync(m) {
   if (m.view) mergeView(m.view);
   else T.view = null;
   setClock(m.clock);
+  T.rematch = m.rematch || null;
+  motion.reset(T); // a sync draws the table as it is, whatever was moving
   if (T.info.status === "over" && T.view) T.over = T.over || { totals: T.view.match.totals, winners: T.view.match.winners };
   // moves sent before the connection dropped and never acknowledged: send them again, each
   // with the version it was made at, so that the server applies it once if it arrived (a lost
@@ -368,6 +373,7 @@ function onEvent(m) {
   if (m.chips) T.info.chips = { ...m.chips, payout: (T.info.chips || {}).payout || m.chips.payout };
   if (m.view) mergeView(m.view);
   setClock(m.clock);
+  motion.onEvent(T, m); // the felt draws each event in turn, with its motion
   if (m.event.id) { S.pending.delete(m.event.id); S.resent.delete(m.event.id); }
   if (m.event.deal_over) noteDealOver(T, m.event.deal_over, renderDialog);
   sideEffects(m.event, false);
@@ -385,15 +391,7 @@ function sideEffects(ev, replay) {
     // a slim view carries no sheet: the row comes with the event (once, even when replayed)
     const row = JSON.stringify(ev.deal_over.row);
     if (!T.sheet.some((r) => JSON.stringify(r) === row)) T.sheet.push(ev.deal_over.row);
-    if (!replay) {
-      T.dealOver = ev.deal_over;
-      T.dialog = "dealover";
-      // the next deal has begun: the result steps aside by itself after a while
-      const shown = ev.deal_over;
-      setTimeout(() => {
-        if (S.table === T && T.dialog === "dealover" && T.dealOver === shown) { T.dialog = null; renderDialog(); }
-      }, 9000);
-    }
+    if (!replay) onDealOver(T, ev.deal_over); // a panel on the felt, never over the next decision
     if (ev.over) { T.over = ev.over; T.dialog = "over"; }
   } else if (ev.kind === "start" && ev.dealer != null && !replay) {
     // who deals first, and why: drawn by lot, or the first to sit (the table's first_dealer)
@@ -622,6 +620,9 @@ function createRoom() {
   const target = f.target.value ? Number(f.target.value) : null;
   if (target) { msg.target_score = target; msg.deals = null; } else if (f.deals.value) msg.deals = Number(f.deals.value);
   if (f.seconds.value) msg.decision_seconds = Number(f.seconds.value);
+  // the table's pace (seconds in the form, milliseconds on the wire)
+  if (f.trick_pause.value !== "") msg.trick_pause_ms = Math.round(Number(f.trick_pause.value) * 1000);
+  if (f.deal_pause.value !== "") msg.deal_pause_ms = Math.round(Number(f.deal_pause.value) * 1000);
   send(msg);
 }
 
@@ -695,6 +696,8 @@ function renderLobby() {
           <label>${esc(t("deals"))}<input name="deals" type="number" min="1" max="50"></label>
           <label>${esc(t("target_score"))}<input name="target" type="number" min="1" max="10000"></label>
           <label>${esc(t("decision_seconds"))}<input name="seconds" type="number" min="5" max="300" placeholder="25"></label>
+          <label>${esc(t("trick_pause"))}<input name="trick_pause" type="number" min="0" max="5" step="0.5" placeholder="${esc(decimal(S.welcome && S.welcome.pace ? S.welcome.pace.trick_pause : 1.5))}"></label>
+          <label>${esc(t("deal_pause"))}<input name="deal_pause" type="number" min="0" max="30" step="1" placeholder="${esc(S.welcome && S.welcome.pace ? S.welcome.pace.deal_pause : 4)}"></label>
           <label>${esc(t("bot_level"))}<select name="bot_level">${["easy", "medium", "hard"].map((l) => `<option value="${l}"${l === "medium" ? " selected" : ""}>${esc(t("level_" + l))}</option>`).join("")}</select></label>
         </div>
         <label class="check"><input type="checkbox" name="bots" checked> ${esc(t("bots_allowed"))}</label>
@@ -912,7 +915,9 @@ function renderTable(full = false) {
 
 function contractText(v) {
   if (!v || !v.contract) return "";
-  return sentence(v.contract.bidder, "contract", "contract_you", { bid: v.contract.bid });
+  // "İhale: Bot 4 · 5 ♠" (the koz once named)
+  const bid = v.contract.bid + (v.trump ? ` ${SYMBOL[v.trump]}` : "");
+  return sentence(v.contract.bidder, "contract", "contract_you", { bid });
 }
 
 function renderTopbar() {
@@ -982,7 +987,7 @@ function seatHTML(seat) {
     if (mine.length) said = esc(moveText(mine[mine.length - 1].move));
   }
   const left = clockLeft(seat);
-  const bank = T.clock && T.clock.bank ? T.clock.bank[seat] : null;
+  const bank = T.clock && T.clock.bank && !s.bot ? T.clock.bank[seat] : null; // bots have no bank
   const toMove = v && v.to_move === seat && T.info.status === "playing";
   const decision = (T.clock && T.clock.decision) || 25;
   let exposed = "";
@@ -1015,7 +1020,7 @@ function tickClocks() {
   if (!T || !T.info || !T.clock) return;
   for (const el of document.querySelectorAll("[data-clock-seat]")) {
     const seat = Number(el.dataset.clockSeat);
-    const bank = T.clock.bank ? T.clock.bank[seat] : null;
+    const bank = T.clock.bank && !(T.info.seats[seat] || {}).bot ? T.clock.bank[seat] : null;
     el.innerHTML = clockHTML(clockLeft(seat), bank, T.clock.decision || 25);
   }
 }
@@ -1038,20 +1043,23 @@ function trickHTML(trick, n, label) {
 
 function renderFelt() {
   const T = S.table;
-  const v = T.view;
+  if (!T || !T.info || !$("#felt") || motion.feltLocked()) return;
+  const v = motion.shownView(T); // the view being drawn (events are drawn in turn)
   const n = T.info.rules.players;
   const seats = [];
   for (let i = 0; i < n; i++) seats.push(seatHTML(i));
   let centre = "";
-  if (!v) {
+  const held = motion.heldTrick(); // a finished trick in view, before it goes to its winner
+  const result = held ? "" : resultCentre(T);
+  if (held) {
+    centre = trickHTML(held.trick, n, wonBy(held.winner));
+  } else if (result) {
+    centre = result;
+  } else if (!v) {
     centre = waitingRoomHTML();
   } else if (v.phase === "play" || v.phase === "over") {
     const cur = v.current_trick;
     if (cur && cur.cards.length) centre = trickHTML(cur, n, "");
-    else if (v.tricks.length) {
-      const last = v.tricks[v.tricks.length - 1];
-      centre = `<div class="faded">${trickHTML(last, n, wonBy(last.winner))}</div>`;
-    }
   } else if (v.phase === "bidding") {
     centre = auctionHTML(v);
   }
@@ -1194,6 +1202,7 @@ function renderHand() {
     return `<button class="${cls.join(" ")}" data-action="card" data-card="${c}" data-testid="card-${c}" aria-label="${esc(cardName(c))}"${cardPhase ? "" : " tabindex=\"-1\""}>${cardSVG(c)}</button>`;
   }).join("");
   if (focused) { const b = el.querySelector(`[data-card="${focused}"]`); if (b) b.focus(); }
+  motion.afterHand(T); // a new deal is dealt out
 }
 
 function renderChat() {
@@ -1251,30 +1260,10 @@ function renderDialog() {
     body = `<h3>${esc(title)}</h3>${last ? trickHTML(last, T.info.rules.players, wonBy(last.winner)) : `<p>${esc(t("no_last_trick"))}</p>`}`;
   } else if (T.dialog === "sheet") {
     body = `<h3>${esc(t("score_sheet"))}</h3>${sheetHTML()}${fairHTML(T.info)}`;
-  } else if (T.dialog === "dealover" && T.dealOver) {
-    const row = T.dealOver.row;
-    let res = "";
-    if (row.bidder != null && row.bid != null) {
-      const r = T.info.rules;
-      const won = r.partners ? row.tricks[row.bidder] + row.tricks[(row.bidder + 2) % 4] : row.tricks[row.bidder];
-      res = won >= row.bid ? sentence(row.bidder, "made", "made_you", { bid: row.bid, won }) : sentence(row.bidder, "down", "down_you", { bid: row.bid, won });
-    }
-    const tricks = T.dealOver.tricks || [];
-    const final = tricks[tricks.length - 1];
-    const finalTrick = final ? `<h4>${esc(t("last_trick"))}</h4>${trickHTML(final, T.info.rules.players, wonBy(final.winner))}` : "";
-    body = `<h3 data-testid="deal-over">${esc(t("deal_over", { n: T.dealOver.deal }))}</h3>${res ? `<p>${esc(res)}</p>` : ""}${finalTrick}${sheetHTML()}`;
   } else if (T.dialog === "over" && T.over) {
-    const winners = T.over.winners || [];
-    const names = winners.map(seatName).join(", ");
-    const me = T.you != null && winners.includes(T.you);
-    body = `<h3 data-testid="match-over">${esc(t("match_over"))}</h3>
-      <p>${esc(t(winners.length > 1 ? "winners" : "winner", { names }))}</p>
-      ${T.you != null ? `<p><b>${esc(t(me ? "you_won" : "you_lost"))}</b></p>` : ""}
-      ${payoutHTML(T.info, T.you, seatName)}
-      ${awardedHTML(T.id)}
-      ${sheetHTML()}
-      <p><a href="${esc(T.record || `/api/tables/${T.id}/record`)}" download data-testid="record">${esc(t("download_record"))}</a></p>
-      <p><a href="/" data-action="nav" data-href="/" class="button">${esc(t("new_game"))}</a></p>`;
+    // (after the last trick has been seen)
+    const extra = payoutHTML(T.info, T.you, seatName) + awardedHTML(T.id);
+    body = motion.busy() ? "" : matchOverHTML(T, sheetHTML(), T.record || `/api/tables/${T.id}/record`, extra);
   }
   if (!body) { el.innerHTML = ""; return; }
   const closable = T.dialog !== "over";
@@ -1284,6 +1273,11 @@ function renderDialog() {
 // ------------------------------------------------------------------ start
 setLang(initialLang());
 initProgress(send, (text) => { notify(text); if (S.table && route().page === "table") renderDialog(); });
+Object.assign(ACTIONS, resultActions);
+motion.initMotion({ renderFelt, position, table: () => S.table, idle: () => { if (S.table && S.table.over) renderDialog(); } });
+initResult({
+  table: () => S.table, seatName, seatLabel, sentence, renderFelt, renderDialog, send, go,
+});
 window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, beep }; // for tests and the curious
 render();
 connect();

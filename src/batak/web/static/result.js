@@ -1,0 +1,190 @@
+// The end of a deal and of a match (issue 10 items 1 and 10).
+//
+// A deal's result is a panel in the middle of the felt, never a window over the table: the next
+// deal's buttons, hand and clock stay free (the server holds the next deal's first decision for
+// the table's deal pause, and its clock starts that much later). The panel closes by itself
+// after that pause, when the new deal's first card is played, or with its button.
+//
+// The match's end shows the ranking (totals, winners, the contracts each player made), the
+// rematch (same seats and options, a new match: every person at the table is asked and must
+// agree; bots stay) and, after quick play, "Play again".
+import { t } from "./i18n.js";
+
+let H = null; // the client's hooks: {table, seatName, seatLabel, sentence, renderFelt,
+// renderDialog, send, go, spectating}
+
+export function initResult(hooks) {
+  H = hooks;
+}
+
+function esc(s) {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+// ------------------------------------------------------------------ a deal's result
+export function onDealOver(T, dealOver) {
+  if (T.result && T.result.timer) clearTimeout(T.result.timer);
+  T.result = { deal: dealOver, timer: null };
+}
+
+function closeResult(T) {
+  if (!T.result) return;
+  clearTimeout(T.result.timer);
+  T.result = null;
+  H.renderFelt();
+}
+
+// Who made or lost the contract, in the second person when it is the reader's.
+function outcome(T, row) {
+  if (row.redeal) return t("redeal");
+  if (row.bidder == null || row.bid == null || !row.tricks) return "";
+  const r = T.info.rules;
+  const n = r.players;
+  const won = r.partners ? row.tricks[row.bidder] + row.tricks[(row.bidder + 2) % n] : row.tricks[row.bidder];
+  return won >= row.bid
+    ? H.sentence(row.bidder, "made", "made_you", { bid: row.bid, won })
+    : H.sentence(row.bidder, "down", "down_you", { bid: row.bid, won });
+}
+
+// The panel for the felt's middle, or "" when there is none to show.
+export function resultCentre(T) {
+  const res = T.result;
+  if (!res) return "";
+  const v = T.view;
+  // the new deal's play has begun: the result has had its time
+  if (v && v.match && v.match.deal !== res.deal.deal && v.phase === "play" && (v.tricks.length || (v.current_trick && v.current_trick.cards.length))) {
+    T.result = null;
+    return "";
+  }
+  if (!res.timer && T.info.status !== "over") {
+    const pause = (T.info.pace && T.info.pace.deal_pause) || 0;
+    res.timer = setTimeout(() => { if (T.result === res) closeResult(T); }, Math.max(3000, pause * 1000));
+  }
+  const row = res.deal.row;
+  const n = T.info.rules.players;
+  const said = outcome(T, row);
+  const points = row.scores
+    ? `<table class="result-points">${Array.from({ length: n }, (_, i) => {
+      const p = row.scores[i];
+      return `<tr${i === row.bidder ? ' class="bidder"' : ""}><th scope="row">${esc(H.seatLabel(i))}</th><td class="num">${p > 0 ? "+" : ""}${p}</td><td class="num total">${row.totals[i]}</td></tr>`;
+    }).join("")}</table>`
+    : "";
+  return `<div class="result-panel" role="status" data-testid="deal-result">
+    <h3 data-testid="deal-over">${esc(t("deal_over", { n: res.deal.deal }))}</h3>
+    ${said ? `<p class="result-said">${esc(said)}</p>` : ""}
+    ${points}
+    <button class="small" data-action="closeResult" data-testid="close-result">${esc(t("result_ok"))}</button>
+  </div>`;
+}
+
+// ------------------------------------------------------------------ the match's end
+// Contracts made and bid, per seat, from the score sheet (as the server's statistics count them).
+function contracts(T) {
+  const r = T.info.rules;
+  const n = r.players;
+  const made = new Array(n).fill(0);
+  const bid = new Array(n).fill(0);
+  for (const row of T.sheet) {
+    if (row.redeal || !row.scores || !row.tricks) continue;
+    if (row.bids) {
+      for (let i = 0; i < n; i++) {
+        bid[i] += 1;
+        if (row.tricks[i] >= row.bids[i]) made[i] += 1;
+      }
+    } else if (row.bidder != null && row.bid != null) {
+      const won = r.partners ? row.tricks[row.bidder] + row.tricks[(row.bidder + 2) % n] : row.tricks[row.bidder];
+      bid[row.bidder] += 1;
+      if (won >= row.bid) made[row.bidder] += 1;
+    }
+  }
+  return { made, bid };
+}
+
+function rankingHTML(T) {
+  const totals = T.over.totals || [];
+  const winners = new Set(T.over.winners || []);
+  const { made, bid } = contracts(T);
+  const order = totals.map((x, i) => i).sort((a, b) => totals[b] - totals[a] || a - b);
+  let rank = 0;
+  const rows = order.map((seat, k) => {
+    if (k === 0 || totals[seat] !== totals[order[k - 1]]) rank = k + 1;
+    const win = winners.has(seat);
+    return `<tr class="${win ? "winner" : ""}${seat === T.you ? " me" : ""}" data-testid="rank-row" data-seat="${seat}">
+      <td class="num">${rank}.</td>
+      <th scope="row">${win ? '<span class="cup" aria-hidden="true">🏆</span> ' : ""}${esc(H.seatLabel(seat))}</th>
+      <td class="num" data-testid="rank-total">${totals[seat]}</td>
+      <td class="num" data-testid="rank-made">${made[seat]} / ${bid[seat]}</td>
+    </tr>`;
+  }).join("");
+  return `<table class="ranking" data-testid="ranking"><thead><tr><th scope="col">${esc(t("ranking_place"))}</th><th scope="col">${esc(t("player"))}</th><th scope="col">${esc(t("sheet_total"))}</th><th scope="col">${esc(t("ranking_made"))}</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function names(seats) {
+  return seats.map((s) => H.seatLabel(s)).join(", ");
+}
+
+function rematchHTML(T) {
+  const info = T.info;
+  const out = [];
+  const quick = info.kind === "public" && info.mode;
+  const offer = T.rematch;
+  if (T.you != null) {
+    if (offer && offer.table_new) {
+      out.push(`<p><button class="primary" data-action="nav" data-href="/table/${esc(offer.table_new)}" data-testid="rematch-go">${esc(t("rematch_go"))}</button></p>`);
+    } else if (offer && offer.accepted.includes(T.you)) {
+      out.push(`<p data-testid="rematch-waiting">${esc(t("rematch_waiting", { names: names(offer.waiting) }))}</p>`);
+    } else if (offer && offer.accepted.length) {
+      out.push(`<p data-testid="rematch-asked">${esc(t("rematch_asked", { names: names(offer.accepted) }))}</p>
+        <p class="row-buttons"><button class="primary" data-action="rematch" data-testid="rematch-accept">${esc(t("rematch_accept"))}</button>
+        <button data-action="rematchNo" data-testid="rematch-decline">${esc(t("rematch_decline"))}</button></p>`);
+    } else {
+      if (offer && offer.declined != null) {
+        out.push(`<p class="help" data-testid="rematch-declined">${esc(offer.declined === T.you ? t("rematch_declined_you") : t("rematch_declined", { name: H.seatName(offer.declined) }))}</p>`);
+      }
+      out.push(`<p class="row-buttons"><button class="primary" data-action="rematch" data-testid="rematch">${esc(t("rematch"))}</button>${quick ? ` <button data-action="playAgain" data-mode="${esc(info.mode)}" data-testid="play-again">${esc(t("play_again"))}</button>` : ""}</p>
+        <p class="help">${esc(t("rematch_help"))}</p>`);
+    }
+  } else if (offer && offer.table_new) {
+    out.push(`<p><button data-action="nav" data-href="/table/${esc(offer.table_new)}" data-testid="rematch-go">${esc(t("rematch_watch"))}</button></p>`);
+  }
+  return out.join("");
+}
+
+// The match-over window's body.
+// extra: what the match paid and earned (chips, XP), under the ranking
+export function matchOverHTML(T, sheetHTML, recordHref, extra = "") {
+  const winners = T.over.winners || [];
+  const me = T.you != null && winners.includes(T.you);
+  return `<h3 data-testid="match-over">${esc(t("match_over"))}</h3>
+    <p class="winners">${esc(t(winners.length > 1 ? "winners" : "winner", { names: winners.map((s) => H.seatName(s)).join(", ") }))}</p>
+    ${T.you != null ? `<p><b>${esc(t(me ? "you_won" : "you_lost"))}</b></p>` : ""}
+    ${rankingHTML(T)}
+    ${extra}
+    <div data-testid="rematch-box">${rematchHTML(T)}</div>
+    <details class="over-sheet" open><summary>${esc(t("score_sheet"))}</summary>${sheetHTML}</details>
+    <p><a href="${esc(recordHref)}" download data-testid="record">${esc(t("download_record"))}</a>
+    · <a href="/" data-action="nav" data-href="/">${esc(t("new_game"))}</a></p>`;
+}
+
+// ------------------------------------------------------------------ the rematch on the wire
+export function onRematch(T, m) {
+  if (!T || m.table !== T.id) return;
+  T.rematch = m;
+  // everyone agreed: a person who said yes goes to the new table, seated where they sat
+  if (m.table_new && T.you != null && m.accepted.includes(T.you)) {
+    H.go(`/table/${m.table_new}`);
+    return;
+  }
+  H.renderDialog();
+}
+
+export const resultActions = {
+  closeResult() { if (H.table()) closeResult(H.table()); },
+  rematch() { H.send({ type: "rematch", table: H.table().id, ref: "rematch" }); },
+  rematchNo() { H.send({ type: "rematch", table: H.table().id, accept: false, ref: "rematch" }); },
+  playAgain(el) {
+    const mode = el.dataset.mode;
+    H.go("/");
+    H.send({ type: "quick", mode, ref: "quick" });
+  },
+};
