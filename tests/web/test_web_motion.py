@@ -373,7 +373,7 @@ def test_the_match_end_ranks_the_players_and_both_people_agree_to_a_rematch(
     assert new_a[1] == 0 and new_b[1] == 1 and new_a[2] == "playing"
     expect(a.locator("#hand .card")).to_have_count(13)
     # (the phone was never tapped, only clicked: Chromium refuses its turn vibration and says so)
-    no_js_errors(errors, allow=("navigator.vibrate",))
+    no_js_errors(errors)
 
 
 def test_play_again_after_quick_play(browser: Browser, tmp_path: Path, errors: list[str]) -> None:

@@ -1137,7 +1137,9 @@ function turnSignal(mine) {
   T.signalled = key;
   if (!S.sound) return;
   window.batak.beep();
-  if (navigator.vibrate) navigator.vibrate(120);
+  // a phone refuses (and logs) a vibration before the person has touched the page
+  const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+  if (navigator.vibrate && touched) navigator.vibrate(120);
 }
 
 function unlockAudio() {
