@@ -80,6 +80,19 @@ def view_of(game: Game, seat: int | None) -> dict[str, Any]:
             if contract is not None and seat == contract.bidder
             else None
         ),
+        # kitty batak: the kitty's cards, to the bidder only and once taken (the web client
+        # shows them as they join the hand); None for everyone else and before
+        "kitty": (
+            [str(c) for c in game.initial_kitty]
+            if contract is not None
+            and seat == contract.bidder
+            and game.rules.kitty_size
+            and (
+                game.rules.kitty_order != "bury_take_trump"
+                or len(game.buried) == game.rules.kitty_size
+            )
+            else None
+        ),
         "legal_moves": (
             [str(m) for m in game.legal_moves()]
             if seat is not None and seat == game.to_move

@@ -75,6 +75,8 @@ def act(page: Page, *, keyboard: bool = False) -> str | None:
             page.keyboard.press("Enter")
         else:
             cards.first.click()
+            if page.locator("#hand .card.lifted").count():  # a phone: a tap lifts, one more plays
+                page.locator("#hand .card.lifted").click()
     settle(page)
     return move
 

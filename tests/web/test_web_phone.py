@@ -1,0 +1,231 @@
+"""Phone play, teams, the kitty and screen readers at the web table (issue 10, items 5, 6, 7, 15,
+17 and part of 18).
+
+Each test measures what it claims in a real Chromium against a real server: the width of the
+part of each card that a tap really reaches (``document.elementFromPoint``), bounding boxes that
+must not overlap, the tab order, the hand's accessible names and states.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from harness import ServerProcess
+from playwright.sync_api import Browser, Page, expect
+from test_web import act, my_turn, no_js_errors, open_page, settle
+from test_web_table import DESKTOP, PHONE, PHONE_CTX, private_room, until_my_card_turn
+
+#: For each card of the hand: the widest horizontal run of points where a tap lands on that
+#: card and not on a neighbour, searched over the card's height, and the middle of that run.
+HIT_AREAS = """(hand) => [...hand.querySelectorAll('.card')].map((c) => {
+    const r = c.getBoundingClientRect();
+    let best = {width: 0, x: 0, y: 0};
+    for (let y = Math.ceil(r.top) + 2; y < r.bottom - 1; y += 3) {
+        let run = 0, start = 0;
+        for (let x = Math.ceil(r.left); x <= Math.floor(r.right); x++) {
+            const el = document.elementFromPoint(x, y);
+            if (el && el.closest('.card') === c) {
+                if (!run) start = x;
+                run++;
+                if (run > best.width) best = {width: run, x: start + run / 2, y};
+            } else run = 0;
+        }
+    }
+    return {card: c.dataset.card, legal: c.classList.contains('legal'), ...best};
+})"""
+
+
+def hit_areas(page: Page) -> list[dict[str, Any]]:
+    page.wait_for_timeout(250)  # a lifted card's transition (0.1 s) has ended
+    return page.locator("#hand").evaluate(HIT_AREAS)
+
+
+def lifted(page: Page) -> list[str]:
+    return page.locator("#hand .card.lifted").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
+
+
+# ---------------------------------------------------------------------- item 5
+def test_every_card_is_a_wide_target_and_a_tap_lifts_before_it_plays(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    private_room(page)
+    until_my_card_turn(page)
+    areas = hit_areas(page)
+    assert len(areas) == 13
+    narrow = [a for a in areas if a["width"] < 40]
+    assert not narrow, narrow
+    # every card is on the screen
+    for a in areas:
+        assert 0 <= a["x"] <= PHONE["width"], a
+    legal = [a for a in areas if a["legal"]]
+    first = legal[0]
+    # a tap in the middle of a card's area lifts that card, and plays nothing
+    page.touchscreen.tap(first["x"], first["y"])
+    expect(page.get_by_test_id("lifted")).to_be_visible()
+    assert lifted(page) == [first["card"]]
+    assert page.evaluate("() => window.batak.state.pending.size") == 0
+    expect(page.locator("#hand .card")).to_have_count(13)
+    page.screenshot(path=str(artifacts / "phone-card-lifted-tr.png"))
+    # a mis-tap is undone: Cancel puts the card back, and nothing was played
+    page.get_by_test_id("unlift").tap()
+    assert lifted(page) == []
+    expect(page.locator("#hand .card")).to_have_count(13)
+    # another card lifted, then a tap on another legal card lifts that one instead
+    page.touchscreen.tap(first["x"], first["y"])
+    if len(legal) > 1:
+        second = next(a for a in hit_areas(page) if a["legal"] and a["card"] != first["card"])
+        page.touchscreen.tap(second["x"], second["y"])
+        assert lifted(page) == [second["card"]]
+        first = second
+    # a second tap on the lifted card plays it (the areas are measured again: it has risen)
+    again = next(a for a in hit_areas(page) if a["card"] == first["card"])
+    assert again["width"] >= 40
+    page.touchscreen.tap(again["x"], again["y"])
+    settle(page)
+    page.wait_for_function(
+        "(c) => !window.batak.state.table.view.hand.includes(c)", arg=first["card"]
+    )
+    assert first["card"] not in page.locator("#hand .card").evaluate_all(
+        "(cs) => cs.map((c) => c.dataset.card)"
+    )
+    no_js_errors(errors)
+
+
+def test_a_desktop_click_plays_at_once_and_cards_are_wide_enough(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, viewport=DESKTOP)
+    private_room(page)
+    until_my_card_turn(page)
+    areas = hit_areas(page)
+    assert all(a["width"] >= 40 for a in areas), areas
+    card = next(a for a in areas if a["legal"])
+    page.mouse.click(card["x"], card["y"])
+    settle(page)
+    page.wait_for_function(
+        "(c) => !window.batak.state.table.view.hand.includes(c)", arg=card["card"]
+    )
+    no_js_errors(errors)
+
+
+def seat_tags(page: Page) -> list[dict[str, Any]]:
+    """Each seat label's text and how many line boxes it takes (2 or more: broken inside)."""
+    return page.locator("#felt").evaluate(
+        """(felt) => [...felt.querySelectorAll('.seat .tag, .seat .name')].map((e) => {
+            const seat = e.closest('.seat').getBoundingClientRect();
+            const r = e.getBoundingClientRect();
+            return {text: e.textContent, lines: e.getClientRects().length,
+                    height: r.height, lineHeight: parseFloat(getComputedStyle(e).lineHeight) ||
+                    1.3 * parseFloat(getComputedStyle(e).fontSize),
+                    inside: r.left >= seat.left - 0.5 && r.right <= seat.right + 0.5};
+        })"""
+    )
+
+
+# ---------------------------------------------------------------------- item 15
+def test_on_a_phone_the_table_comes_first_and_seat_labels_keep_their_words(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for locale in ("tr-TR", "en-US"):
+        page = open_page(browser, server, errors, locale=locale, **PHONE_CTX)
+        private_room(page)
+        page.get_by_test_id("start").click()
+        expect(page.locator("#hand .card")).to_have_count(13)
+        expect(page.locator(".seat .tag").first).to_be_visible()
+        # the dealer's label, "bilgisayar", "ev sahibi": one line each, inside its seat
+        tags = seat_tags(page)
+        assert any(t["text"] in ("dağıtan", "dealer") for t in tags), tags
+        for t in tags:
+            assert t["lines"] == 1 and t["height"] < 1.6 * t["lineHeight"], (locale, t)
+            assert t["inside"], (locale, t)
+        # the first deal's notice ("… deals first") goes by itself; then nothing but a slim
+        # header and one line of facts is above the felt: the table is the first thing seen
+        expect(page.locator("#notice")).to_be_hidden(timeout=15_000)
+        top = page.locator("#felt").bounding_box()
+        assert top is not None
+        assert top["y"] <= 0.12 * PHONE["height"], top
+        # the table's tools are still there, under the hand
+        hand = page.locator("#hand").bounding_box()
+        tools = page.locator("#topbar .tools").bounding_box()
+        assert hand and tools and tools["y"] >= hand["y"] + hand["height"] - 1, (hand, tools)
+        expect(page.get_by_test_id("facts")).to_be_visible()
+        page.screenshot(path=str(artifacts / f"phone-table-first-{locale[:2]}.png"))
+        page.context.close()
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 17
+def test_screen_readers_hear_the_truth_and_the_keyboard_reaches_the_cards_at_once(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, viewport=DESKTOP)
+    private_room(page)
+    page.get_by_test_id("start").click()
+    expect(page.locator("#hand .card")).to_have_count(13)
+    # the hand says "Your turn" only when it is
+    deadline = time.monotonic() + 60
+    checked = {"mine": False, "theirs": False}
+    while not all(checked.values()):
+        assert time.monotonic() < deadline, checked
+        state = page.evaluate(
+            """() => ({label: document.querySelector('#hand').getAttribute('aria-label'),
+                       mine: !!document.querySelector('[data-testid=your-turn]')})"""
+        )
+        if state["mine"]:
+            assert "Your turn" in state["label"], state
+            checked["mine"] = True
+            if not page.locator("#hand .card.legal").count():
+                act(page)
+        else:
+            assert state["label"] == "Your hand", state
+            checked["theirs"] = True
+            time.sleep(0.05)
+    until_my_card_turn_started(page)
+    # cards that may not be played are marked disabled for assistive technology
+    cards = page.locator("#hand .card").evaluate_all(
+        "(cs) => cs.map((c) => [c.classList.contains('legal'), c.getAttribute('aria-disabled')])"
+    )
+    assert all((d == "true") != legal for legal, d in cards), cards
+    # from the top of the page: Tab reaches the skip link first, Enter takes it to the cards
+    page.reload()
+    expect(page.locator("#hand .card.legal").first).to_be_visible()
+    presses = 0
+    while not page.evaluate(
+        "() => !!(document.activeElement && document.activeElement.closest('#hand'))"
+    ):
+        presses += 1
+        assert presses <= 3, page.evaluate("() => document.activeElement.outerHTML")
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.id") == "skip-link":
+            expect(page.get_by_test_id("skip")).to_be_visible()
+            page.screenshot(path=str(artifacts / "skip-link-desktop-en.png"))
+            page.keyboard.press("Enter")
+    assert presses <= 2
+    focused = page.evaluate("() => document.activeElement.dataset.card")
+    assert page.locator(f"[data-card='{focused}']").get_attribute("class").count("legal")
+    # the arrow keys move along the hand; Enter plays the focused card
+    page.keyboard.press("End")
+    last = page.evaluate("() => document.activeElement.dataset.card")
+    page.keyboard.press("Home")
+    first = page.evaluate("() => document.activeElement.dataset.card")
+    assert first != last
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("() => document.activeElement.dataset.card") not in (None, first)
+    target = page.locator("#hand .card.legal").first.get_attribute("data-card")
+    page.locator(f"[data-card='{target}']").focus()
+    page.keyboard.press("Enter")
+    settle(page)
+    page.wait_for_function("(c) => !window.batak.state.table.view.hand.includes(c)", arg=target)
+    no_js_errors(errors)
+
+
+def until_my_card_turn_started(page: Page) -> None:
+    deadline = time.monotonic() + 90
+    while not page.locator("#hand .card.legal").count():
+        assert time.monotonic() < deadline, "never my turn to play a card"
+        if not act(page):
+            time.sleep(0.05)
