@@ -229,3 +229,153 @@ def until_my_card_turn_started(page: Page) -> None:
         assert time.monotonic() < deadline, "never my turn to play a card"
         if not act(page):
             time.sleep(0.05)
+
+
+# ---------------------------------------------------------------------- item 6
+def test_esli_marks_the_partner_counts_both_teams_and_keeps_the_sheet_in_team_columns(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale, ctx, name in (
+        ("tr", "tr-TR", PHONE_CTX, "phone"),
+        ("en", "en-US", {"viewport": DESKTOP}, "desktop"),
+    ):
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        page.fill("input[name=deals]", "1")
+        private_room(page, "sultan-esli")
+        page.get_by_test_id("start").click()
+        expect(page.locator("#hand .card")).to_have_count(13)
+        you = page.evaluate("() => window.batak.state.table.you")
+        partner = (you + 2) % 4
+        word = {"tr": "eşin", "en": "partner"}[lang]
+        expect(page.locator(f".seat[data-seat='{partner}'] .tag", has_text=word)).to_have_count(1)
+        expect(page.locator(".seat .tag", has_text=word)).to_have_count(1)
+        # the two teams in two colours: this player and the partner in one, the others in the other
+        colours = page.locator(".seat").evaluate_all(
+            "(ss) => ss.map((s) => [Number(s.dataset.seat), getComputedStyle(s).boxShadow])"
+        )
+        by_seat = dict(colours)
+        assert by_seat[you] == by_seat[partner] != "none", by_seat
+        assert by_seat[(you + 1) % 4] == by_seat[(you + 3) % 4] != by_seat[you], by_seat
+        # play until some tricks are in: both teams' tricks against the contract
+        deadline = time.monotonic() + 120
+        while True:
+            assert time.monotonic() < deadline, "no tricks taken"
+            v = page.evaluate("() => window.batak.state.table.view")
+            if v["phase"] == "play" and len(v["tricks"]) >= 2:
+                break
+            if not act(page, keyboard=True):
+                time.sleep(0.05)
+        board = page.evaluate(
+            """() => { const v = window.batak.state.table.view;
+                return {won: v.tricks_won, c: v.contract, you: v.seat,
+                        us: document.querySelector('[data-testid=team-us] .team-tricks').textContent,
+                        them: document.querySelector('[data-testid=team-them] .team-tricks').textContent,
+                        labels: [...document.querySelectorAll('.team-row b')].map((b) => b.textContent)}; }"""
+        )
+        w, c, me = board["won"], board["c"], board["you"]
+        ours = w[me % 2] + w[me % 2 + 2]
+        theirs = w[1 - me % 2] + w[3 - me % 2]
+        we_bid = c["bidder"] % 2 == me % 2
+        goal_us = c["bid"] if we_bid else 14 - c["bid"]
+        goal_them = 14 - c["bid"] if we_bid else c["bid"]
+        # (a trick may end between the two reads: the board is read again if it moved)
+        assert board["us"].split(" / ")[1] == str(goal_us), board
+        assert board["them"].split(" / ")[1] == str(goal_them), board
+        assert int(board["us"].split(" / ")[0]) in (ours, ours + 1), board
+        assert int(board["them"].split(" / ")[0]) in (theirs, theirs + 1), board
+        assert board["labels"] == ({"tr": ["Biz", "Onlar"], "en": ["Us", "Them"]}[lang]), board
+        page.screenshot(path=str(artifacts / f"esli-teams-{name}-{lang}.png"))
+        # the score sheet at the end: one column per team, the team's tricks and totals
+        deadline = time.monotonic() + 150
+        while not page.get_by_test_id("match-over").count():
+            assert time.monotonic() < deadline, "the deal did not end"
+            if not act(page, keyboard=True):
+                time.sleep(0.05)
+        sheet = page.locator(".dialog").get_by_test_id("sheet")
+        heads = sheet.get_by_test_id("team-column").all_inner_texts()
+        assert heads == ({"tr": ["Biz", "Onlar"], "en": ["Us", "Them"]}[lang]), heads
+        row = page.evaluate("() => window.batak.state.table.sheet[0]")
+        tricks = [int(x) for x in sheet.get_by_test_id("sheet-tricks").all_inner_texts()]
+        t = row["tricks"]
+        assert tricks == [t[me % 2] + t[me % 2 + 2], t[1 - me % 2] + t[3 - me % 2]], (tricks, t)
+        totals = [int(x) for x in sheet.get_by_test_id("team-total").all_inner_texts()]
+        assert totals == [row["totals"][me % 2], row["totals"][1 - me % 2]], (totals, row)
+        page.screenshot(path=str(artifacts / f"esli-sheet-{name}-{lang}.png"))
+        page.context.close()
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 7
+def test_the_kitty_is_shown_and_the_bidder_picks_four_cards_to_bury_and_confirms(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale, ctx, name in (
+        ("en", "en-US", {"viewport": DESKTOP}, "desktop"),
+        ("tr", "tr-TR", PHONE_CTX, "phone"),
+    ):
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page, "zipi-kitty")
+        code = page.get_by_test_id("room-code").inner_text()
+        page.get_by_test_id("start").click()
+        deadline = time.monotonic() + 120
+        while True:  # bid the most at once: the kitty is ours
+            assert time.monotonic() < deadline, "never the bidder"
+            v = page.evaluate("() => window.batak.state.table.view")
+            if v and v["phase"] == "bury" and v["to_move"] == v["seat"]:
+                break
+            if v and v["phase"] == "bidding" and my_turn(page):
+                page.locator(".bids button").last.click()
+                settle(page)
+            elif not act(page, keyboard=True):
+                time.sleep(0.05)
+        kitty = v["kitty"]
+        assert len(kitty) == 4 and set(kitty) <= set(v["hand"]), v
+        # the kitty face up in the middle, and its cards marked in the hand
+        expect(page.get_by_test_id("kitty").locator(".kc")).to_have_count(4)
+        marked = page.locator("#hand .card.from-kitty").evaluate_all(
+            "(cs) => cs.map((c) => c.dataset.card)"
+        )
+        assert sorted(marked) == sorted(kitty)
+        size = len(v["hand"])
+        confirm = page.get_by_test_id("bury-confirm")
+        expect(confirm).to_be_disabled()
+        legal = page.locator("#hand .card.legal").evaluate_all(
+            "(cs) => cs.map((c) => c.dataset.card)"
+        )
+        # a pick buries nothing yet; Undo forgets the picks
+        for card in legal[:2]:
+            page.locator(f"[data-card='{card}']").click()
+        expect(page.locator("#hand .card.picked")).to_have_count(2)
+        page.get_by_test_id("bury-undo").click()
+        expect(page.locator("#hand .card.picked")).to_have_count(0)
+        # four picks, one taken back and another picked: those four are buried on Confirm
+        for card in legal[:5]:
+            page.locator(f"[data-card='{card}']").click()
+        page.locator(f"[data-card='{legal[0]}']").click()  # (the oldest pick gave way)
+        chosen = page.evaluate("() => window.batak.state.table.burySel")
+        assert len(chosen) == 4
+        assert page.evaluate("() => window.batak.state.table.view.buried") == []
+        expect(page.locator("#hand .card")).to_have_count(size)
+        expect(confirm).to_be_enabled()
+        page.screenshot(path=str(artifacts / f"kitty-bury-{name}-{lang}.png"))
+        confirm.click()
+        page.wait_for_function(
+            "() => (window.batak.state.table.view.buried || []).length === 4", timeout=20_000
+        )
+        assert sorted(page.evaluate("() => window.batak.state.table.view.buried")) == sorted(
+            chosen
+        )
+        expect(page.locator("#panel")).to_contain_text({"en": "Buried:", "tr": "Gömülen:"}[lang])
+        # a spectator sees neither the kitty nor the buried cards
+        watcher = open_page(browser, server, errors, viewport=DESKTOP)
+        watcher.fill("#code-input", code)
+        watcher.check("#watch-input")
+        watcher.press("#code-input", "Enter")
+        expect(watcher.locator("#felt")).to_be_visible()
+        watcher.wait_for_function("() => !!window.batak.state.table.view")
+        seen = watcher.evaluate("() => window.batak.state.table.view")
+        assert seen["kitty"] is None and seen["buried"] is None, seen
+        assert not set(chosen) & set(watcher.locator("body").inner_text().split())
+        watcher.context.close()
+        page.context.close()
+    no_js_errors(errors)

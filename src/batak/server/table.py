@@ -26,6 +26,7 @@ from ..match import Match, first_dealer
 from ..moves import parse_move
 from ..record import dump_match
 from ..rules import Rules
+from ..view import kitty_of
 from .bots import ServerBot, make_bot
 from .clock import Clock
 from .config import ServerConfig
@@ -1075,6 +1076,7 @@ def slim_views(match: Match, seats: set[int | None]) -> dict[int | None, dict[st
             view["legal_moves"] = [str(m) for m in game.legal_moves()]
         if contract is not None and seat == contract.bidder:
             view["buried"] = [str(c) for c in game.buried]
+            view["kitty"] = kitty_of(game, seat)
         out[seat] = view
     return out
 

@@ -4,7 +4,7 @@
 import { NAMES, TEXT, initialLang, lang, nextLang, pick, setLang, t } from "./i18n.js";
 import { SYMBOL, backSVG, cardLabel, cardName, cardSVG, sortHand, suitOf } from "./cards.js";
 import { applyLook, estimateShown, lookHTML, setBack, setFelt, toggleEstimate } from "./prefs.js";
-import { partners, seatTeam, teamBoardHTML, teamSheetHTML } from "./teams.js";
+import { partners as teamsPlay, seatTeam, teamBoardHTML, teamSheetHTML } from "./teams.js";
 import { cardClicked, continueBurial, handHTML, handKey, handLabel, handPanelHTML, kittyHTML, skipToPlay } from "./hand.js";
 
 // ------------------------------------------------------------------ state
@@ -1175,7 +1175,7 @@ function sheetHTML() {
   const n = T.info.rules.players;
   const rows = T.sheet;
   if (!rows.length) return `<p class="help">${esc(t("sheet_empty"))}</p>`;
-  if (partners(T)) return teamSheetHTML(T, seatName, seatLabel, sentence);
+  if (teamsPlay(T)) return teamSheetHTML(T, seatName, seatLabel, sentence);
   const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${esc(seatLabel(i))}</th>`).join("")}</tr>`;
   const partners = T.info.rules.partners;
   const body = rows.map((r) => {
