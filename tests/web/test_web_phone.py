@@ -267,10 +267,12 @@ def test_esli_marks_the_partner_counts_both_teams_and_keeps_the_sheet_in_team_co
                 time.sleep(0.05)
         board = page.evaluate(
             """() => { const v = window.batak.state.table.view;
+                const text = (sel) => document.querySelector(sel).textContent;
                 return {won: v.tricks_won, c: v.contract, you: v.seat,
-                        us: document.querySelector('[data-testid=team-us] .team-tricks').textContent,
-                        them: document.querySelector('[data-testid=team-them] .team-tricks').textContent,
-                        labels: [...document.querySelectorAll('.team-row b')].map((b) => b.textContent)}; }"""
+                        us: text('[data-testid=team-us] .team-tricks'),
+                        them: text('[data-testid=team-them] .team-tricks'),
+                        labels: [...document.querySelectorAll('.team-row b')].map(
+                            (b) => b.textContent)}; }"""
         )
         w, c, me = board["won"], board["c"], board["you"]
         ours = w[me % 2] + w[me % 2 + 2]
@@ -362,9 +364,7 @@ def test_the_kitty_is_shown_and_the_bidder_picks_four_cards_to_bury_and_confirms
         page.wait_for_function(
             "() => (window.batak.state.table.view.buried || []).length === 4", timeout=20_000
         )
-        assert sorted(page.evaluate("() => window.batak.state.table.view.buried")) == sorted(
-            chosen
-        )
+        assert sorted(page.evaluate("() => window.batak.state.table.view.buried")) == sorted(chosen)
         expect(page.locator("#panel")).to_contain_text({"en": "Buried:", "tr": "Gömülen:"}[lang])
         # a spectator sees neither the kitty nor the buried cards
         watcher = open_page(browser, server, errors, viewport=DESKTOP)
@@ -378,4 +378,164 @@ def test_the_kitty_is_shown_and_the_bidder_picks_four_cards_to_bury_and_confirms
         assert not set(chosen) & set(watcher.locator("body").inner_text().split())
         watcher.context.close()
         page.context.close()
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 18
+def boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"] - 0.5
+        and b["x"] < a["x"] + a["width"] - 0.5
+        and a["y"] < b["y"] + b["height"] - 0.5
+        and b["y"] < a["y"] + a["height"] - 0.5
+    )
+
+
+COVERABLE = "h1, h2, h3, .header, .topbar > *, #felt, #hand, #panel, #lang-button, #status"
+
+
+def covered(page: Page) -> list[str]:
+    """What the notice covers of the headings, the header, the toolbar and the table."""
+    box = page.locator("#notice").bounding_box()
+    assert box is not None
+    out = []
+    for el in page.locator(COVERABLE).all():
+        other = el.bounding_box()
+        if other and el.is_visible() and boxes_overlap(box, other):
+            out.append(el.evaluate("(e) => e.outerHTML.slice(0, 60)"))
+    return out
+
+
+def test_a_notice_covers_no_heading_and_no_toolbar(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale, ctx, name in (
+        ("en", "en-US", {"viewport": DESKTOP}, "desktop"),
+        ("tr", "tr-TR", PHONE_CTX, "phone"),
+    ):
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        page.fill("#name-input", "Ayşe")
+        page.press("#name-input", "Enter")
+        notice = page.locator("#notice")
+        expect(notice).to_be_visible()
+
+        assert not covered(page), covered(page)
+        page.screenshot(path=str(artifacts / f"notice-lobby-{name}-{lang}.png"))
+        # at a table: "… deals first" covers neither the toolbar nor the table
+        private_room(page)
+        page.get_by_test_id("start").click()
+        expect(notice).to_be_visible()
+        expect(page.locator("#felt .seat").first).to_be_visible()
+        assert not covered(page), covered(page)
+        page.context.close()
+    no_js_errors(errors)
+
+
+def png_pixels(data: bytes) -> list[tuple[int, int, int]]:
+    """The RGB pixels of a PNG screenshot (8-bit RGB or RGBA, as Chromium writes them)."""
+    import struct
+    import zlib
+
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width, height, kind = 8, b"", 0, 0, 0
+    while pos < len(data):
+        size, tag = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + size]
+        if tag == b"IHDR":
+            width, height, depth, kind = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and kind in (2, 6) and body[12] == 0, body
+        elif tag == b"IDAT":
+            idat += body
+        pos += 12 + size
+    bpp = 4 if kind == 6 else 3
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows: list[bytearray] = []
+    prev = bytearray(stride)
+    for y in range(height):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (line[i] + pred) & 255
+        rows.append(line)
+        prev = line
+    return [(r[i], r[i + 1], r[i + 2]) for r in rows for i in range(0, stride, bpp)]
+
+
+def colourful(pixels: list[tuple[int, int, int]]) -> int:
+    """How many pixels are clearly coloured (not grey, black or white)."""
+    return sum(1 for r, g, b in pixels if max(r, g, b) - min(r, g, b) > 60)
+
+
+def test_reaction_emoji_are_in_colour(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, viewport=DESKTOP)
+    private_room(page)
+    buttons = page.locator(".reactions button")
+    expect(buttons.first).to_be_visible()
+    page.evaluate("() => document.fonts.ready")
+    faces = [b for b in buttons.all() if b.inner_text() != "GG"]
+    assert len(faces) >= 5
+    for b in faces:
+        shot = b.screenshot()
+        assert colourful(png_pixels(shot)) >= 20, b.inner_text()
+    page.locator(".reactions").screenshot(path=str(artifacts / "reactions-desktop-en.png"))
+    # a reaction shows over its seat, in colour too
+    faces[0].click()
+    bubble = page.locator(".seat .bubble")
+    expect(bubble).to_be_visible()
+    assert colourful(png_pixels(bubble.screenshot())) >= 20
+    no_js_errors(errors)
+
+
+def test_the_hand_strength_can_be_hidden_and_stays_hidden(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    private_room(page)
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("estimate")).to_be_visible(timeout=60_000)
+    page.get_by_test_id("estimate-hide").tap()
+    expect(page.get_by_test_id("estimate")).to_have_count(0)
+    expect(page.get_by_test_id("estimate-show")).to_be_visible()
+    # remembered: after a reload, and at the next decision
+    page.reload()
+    expect(page.get_by_test_id("estimate-show")).to_be_visible(timeout=60_000)
+    expect(page.get_by_test_id("estimate")).to_have_count(0)
+    page.get_by_test_id("estimate-show").tap()
+    expect(page.get_by_test_id("estimate")).to_contain_text(re.compile(r"♠ \d+,\d"))
+    no_js_errors(errors)
+
+
+def test_felt_and_card_backs_are_chosen_and_remembered(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, viewport=DESKTOP)
+    page.locator("details.look summary").click()
+    page.get_by_test_id("felt-blue").check()
+    page.get_by_test_id("back-red").check()
+    page.reload()
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    private_room(page)
+    page.get_by_test_id("start").click()
+    expect(page.locator("#hand .card")).to_have_count(13)
+    felt = page.locator("#felt").evaluate("(e) => getComputedStyle(e).backgroundColor")
+    assert felt == "rgb(22, 70, 110)", felt
+    back = page.locator(".seat .count .back-bg").first.evaluate("(e) => getComputedStyle(e).fill")
+    assert back == "rgb(142, 27, 36)", back
+    page.screenshot(path=str(artifacts / "felt-blue-backs-red-desktop-en.png"))
     no_js_errors(errors)
