@@ -3,6 +3,7 @@
 // the server, which asks the engine.
 import { NAMES, TEXT, initialLang, lang, nextLang, pick, setLang, t } from "./i18n.js";
 import { SYMBOL, backSVG, cardLabel, cardName, cardSVG, sortHand, suitOf } from "./cards.js";
+import { registerServiceWorker } from "./pwa.js";
 import { applyLook, estimateShown, lookHTML, setBack, setFelt, toggleEstimate } from "./prefs.js";
 import { partners as teamsPlay, seatTeam, teamBoardHTML, teamSheetHTML } from "./teams.js";
 import { cardClicked, continueBurial, handHTML, handKey, handLabel, handPanelHTML, kittyHTML, skipToPlay } from "./hand.js";
@@ -1249,6 +1250,7 @@ function renderDialog() {
 // ------------------------------------------------------------------ start
 setLang(initialLang());
 applyLook();
+registerServiceWorker();
 window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, beep }; // for tests and the curious
 render();
 connect();
