@@ -1244,7 +1244,7 @@ function renderDialog() {
   }
   if (!body) { el.innerHTML = ""; return; }
   const closable = T.dialog !== "over";
-  el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true">${body}${closable ? `<p><button data-action="dialog" data-dialog="" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
+  el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title">${body.replace("<h3", '<h3 id="dialog-title"')}${closable ? `<p><button data-action="dialog" data-dialog="" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
 }
 
 // ------------------------------------------------------------------ start
