@@ -78,7 +78,12 @@ def in_play(page: Page) -> bool:
 @pytest.mark.parametrize("lang", ["tr", "en"])
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_screenshots_of_every_screen(
-    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str], size: str, lang: str
+    browser: Browser,
+    server: ServerProcess,
+    artifacts: Path,
+    errors: list[str],
+    size: str,
+    lang: str,
 ) -> None:
     out = artifacts / "screenshots"
     out.mkdir(exist_ok=True)

@@ -346,7 +346,7 @@ function onEvent(m) {
   if (m.event.id) { S.pending.delete(m.event.id); S.resent.delete(m.event.id); }
   sideEffects(m.event, false);
   if (m.view || m.seats || m.status) renderTable();
-  continueBurial(T, myTurn(), playMove);
+  continueBurial(T, myTurn(), playMove, [...S.pending.values()].some((p) => p.table === T.id));
 }
 
 // What an event means beyond the new view: chat lines, deal and match results.
@@ -386,6 +386,7 @@ function onError(m) {
     const resent = S.resent.has(m.ref);
     S.pending.delete(m.ref);
     S.resent.delete(m.ref);
+    if (T) T.buryQueue = []; // a refused burial stops there: the panel shows what is left
     if (m.code === "stale") { // made for a decision that has passed: dropped, and said so
       notify(t(resent ? "move_dropped_reconnect" : "move_dropped", { move: moveText(move) }), "error");
       return;
@@ -931,6 +932,7 @@ function seatHTML(seat) {
   if (s.away) labels.push(t("away"));
   else if (s.connected === false) labels.push(t("disconnected"));
   if (v && v.dealer === seat) labels.push(t("dealer"));
+  if (v && v.phase === "play" && v.current_trick && v.current_trick.leader === seat) labels.push(t("leads"));
   if (s.host && T.info.kind === "private") labels.push(t("host"));
   const team = seatTeam(T, seat);
   if (team.label) labels.unshift(team.label);

@@ -122,10 +122,11 @@ export function kittyHTML(v, bidderName, mine, backSVG) {
 }
 
 // Sends the next card of a confirmed burial, if it is still this player's burial and nothing
-// is on its way. Called after every event.
-export function continueBurial(T, mine, play) {
+// is on its way (`busy`: a move not yet acknowledged; the next one waits for its event, as a
+// move is made at the version it saw). Called after every event.
+export function continueBurial(T, mine, play, busy = false) {
   const v = T.view;
-  if (!T.buryQueue || !T.buryQueue.length) return;
+  if (!T.buryQueue || !T.buryQueue.length || busy) return;
   if (!v || !mine || v.phase !== "bury") { T.buryQueue = []; T.burySel = []; return; }
   const card = T.buryQueue.shift();
   play(`bury ${card}`);
