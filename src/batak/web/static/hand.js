@@ -101,7 +101,7 @@ export function handPanelHTML(T, mine) {
     const list = sel.length ? sel.map(cardLabel).join(" ") : "—";
     return `<div class="bury-choice" data-testid="bury-choice">
       <p>${esc(t("bury_pick", { n: need }))} <b data-testid="bury-picked">${esc(list)}</b> (${sel.length}/${need})</p>
-      <div class="bids"><button class="primary" data-action="buryConfirm" data-testid="bury-confirm"${sel.length === need && !T.buryQueue?.length ? "" : " disabled"}>${esc(t("bury_confirm", { n: need }))}</button>
+      <div class="bury-actions"><button class="primary" data-action="buryConfirm" data-testid="bury-confirm"${sel.length === need && !T.buryQueue?.length ? "" : " disabled"}>${esc(t("bury_confirm", { n: need }))}</button>
       <button data-action="buryUndo" data-testid="bury-undo"${sel.length ? "" : " disabled"}>${esc(t("bury_undo"))}</button></div></div>`;
   }
   if (v.phase === "play" && T.lifted) {
