@@ -116,7 +116,7 @@ def test_screenshots_of_every_screen(
         if kind == "ihaleli":
             play_until(page, lambda p=page: p.get_by_test_id("deal-over").count() > 0)
             shot(page, "deal-result")
-            page.get_by_test_id("close-dialog").click()
+            page.keyboard.press("Escape")  # (closes the result, if it has not gone by itself)
             play_until(page, lambda p=page: p.get_by_test_id("match-over").count() > 0)
             shot(page, "match-result")
         page.context.close()
