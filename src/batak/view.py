@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["VIEW_VERSION", "view_of"]
+__all__ = ["VIEW_VERSION", "kitty_of", "view_of"]
 
 VIEW_VERSION = 1
 
@@ -80,6 +80,9 @@ def view_of(game: Game, seat: int | None) -> dict[str, Any]:
             if contract is not None and seat == contract.bidder
             else None
         ),
+        # kitty batak: the kitty's cards, to the bidder only and once taken (the web client
+        # shows them as they join the hand); None for everyone else and before
+        "kitty": kitty_of(game, seat),
         "legal_moves": (
             [str(m) for m in game.legal_moves()]
             if seat is not None and seat == game.to_move
@@ -89,3 +92,14 @@ def view_of(game: Game, seat: int | None) -> dict[str, Any]:
         "scores": game.scores,
     }
     return view
+
+
+def kitty_of(game: Game, seat: int | None) -> list[str] | None:
+    """Kitty batak: the kitty's cards, for the bidder once taken; None for everyone else."""
+    contract = game.contract
+    r = game.rules
+    if not r.kitty_size or contract is None or seat != contract.bidder:
+        return None
+    if r.kitty_order == "bury_take_trump" and len(game.buried) < r.kitty_size:
+        return None  # this bidder buries first and sees the kitty only then
+    return [str(c) for c in game.initial_kitty]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 import urllib.request
 from pathlib import Path
 
@@ -112,3 +113,24 @@ def test_a_terminal_player_logs_in_and_plays_a_staked_quick_match(
         text = out_tr.getvalue()
         assert "Bahis: kişi başı 100 çip" in text and "Kasa: " in text
         assert "Çipin: " in text
+
+
+def test_quick_play_names_each_seat_the_same_in_the_list_and_in_the_moves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 10, item 18: a quick table's seats are empty when the player sits; the bots that
+    fill them later were "Player 2" in the list and "Bot 4" in the moves. Now an empty seat is
+    said to be empty and the list is said again, as the moves name the players."""
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        code, out = _run([srv.http, "--quick", "ihaleli"], ["!"] * 6 + ["quit"])
+    assert code == 0, out
+    assert "Player 2" not in out and "Player 3" not in out, out
+    lists = [line.split(": ", 1)[1] for line in out.splitlines() if "Players" in line]
+    assert lists, out
+    names = set(lists[-1].split(", "))
+    assert len(names) == 4 and "You" in names, lists
+    # the seats named in the moves ("Bot 3: 7♠") are the ones the last list names
+    movers = set(re.findall(r"^(Bot \d|Player \d): ", out, re.M))
+    assert movers, out
+    assert movers <= names, (movers, names)

@@ -213,7 +213,9 @@ class OnlineSession:
         seats = st.info.get("seats") or []
         out = []
         for i, s in enumerate(seats):
-            name = s.get("name") or t("player", self.lang, n=i + 1)
+            # an empty seat is said to be empty, never "Player 2": a bot or a person who sits
+            # there later is named by its own name, in the list and in the moves alike
+            name = s.get("name") or o("empty_seat", self.lang, n=i + 1)
             out.append(t("you", self.lang) if i == st.seat else name)
         return out
 
@@ -236,9 +238,14 @@ class OnlineSession:
         if f.get("commitment"):
             self._commit(int(f["deal"]), str(f["commitment"]))
         self.con.say(o("commands", lang))
+        said = labels
         tried = -1
         while True:
             st = c.tables[self.table]
+            labels = self._labels()
+            if labels != said:  # someone sat or stood: the players again, as the moves name them
+                said = labels
+                self.con.say(o("players", lang, names=", ".join(labels)))
             self._narrate()
             if st.over:
                 self._finish()

@@ -170,6 +170,15 @@ def create_app(
         (``/join/CODE``) and the rules pages (``/rules/PRESET``); the script reads the path."""
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
+    async def service_worker(request: Request) -> Response:
+        """The web client's service worker (static/sw.js), served at the root so that it may
+        look after every page; revalidated on each visit like the client's other files."""
+        return FileResponse(
+            STATIC_DIR / "sw.js",
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        )
+
     catalog = rules_catalog()
 
     async def rules_api(request: Request) -> Response:
@@ -245,6 +254,7 @@ def create_app(
         routes=[
             Route("/", index),
             Route("/healthz", healthz),
+            Route("/sw.js", service_worker),
             Route("/join/{code}", index),
             Route("/table/{table_id}", index),
             Route("/rules", index),

@@ -27,6 +27,7 @@ from ..match import DealCards, Match, first_dealer
 from ..moves import parse_move
 from ..record import dump_match
 from ..rules import Rules
+from ..view import kitty_of
 from . import chips, fair
 from .bots import ServerBot, make_bot
 from .clock import Clock
@@ -1375,6 +1376,7 @@ def slim_views(match: Match, seats: set[int | None]) -> dict[int | None, dict[st
             view["legal_moves"] = [str(m) for m in game.legal_moves()]
         if contract is not None and seat == contract.bidder:
             view["buried"] = [str(c) for c in game.buried]
+            view["kitty"] = kitty_of(game, seat)
         out[seat] = view
     return out
 

@@ -10,6 +10,10 @@ import { chipsBoxHTML, chipsNumber, chipsRequests, onChipsMessage, payoutHTML, q
 import { awardedHTML, initProgress, levelBadge, onProgress, progressRequests, renderProgress, sheetLevelsHTML } from "./progress.js";
 import * as motion from "./motion.js";
 import { initResult, matchOverHTML, onDealOver, onRematch, resultActions, resultCentre } from "./result.js";
+import { registerServiceWorker } from "./pwa.js";
+import { applyLook, estimateShown, lookHTML, setBack, setFelt, toggleEstimate } from "./prefs.js";
+import { partners as teamsPlay, seatTeam, teamBoardHTML, teamSheetHTML } from "./teams.js";
+import { cardClicked, continueBurial, handHTML, handKey, handLabel, handPanelHTML, kittyHTML, skipToPlay } from "./hand.js";
 
 // ------------------------------------------------------------------ state
 const S = {
@@ -378,6 +382,7 @@ function onEvent(m) {
   if (m.event.deal_over) noteDealOver(T, m.event.deal_over, renderDialog);
   sideEffects(m.event, false);
   if (m.view || m.seats || m.status) renderTable();
+  continueBurial(T, myTurn(), playMove, [...S.pending.values()].some((p) => p.table === T.id));
 }
 
 // What an event means beyond the new view: chat lines, deal and match results.
@@ -409,6 +414,7 @@ function onError(m) {
     const resent = S.resent.has(m.ref);
     S.pending.delete(m.ref);
     S.resent.delete(m.ref);
+    if (T) T.buryQueue = []; // a refused burial stops there: the panel shows what is left
     if (m.code === "stale") { // made for a decision that has passed: dropped, and said so
       notify(t(resent ? "move_dropped_reconnect" : "move_dropped", { move: moveText(move) }), "error");
       return;
@@ -524,14 +530,23 @@ const ACTIONS = {
     reconnect();
   },
   create() { createRoom(); },
-  card(el) {
+  card(el, e) {
     const T = S.table;
     const v = T && T.view;
     if (!v || T.you == null) return;
-    const card = el.dataset.card;
-    if (v.phase === "bury") playMove(`bury ${card}`);
-    else playMove(card);
+    cardClicked(T, el, e, playMove, () => { renderHand(); renderPanel(); });
   },
+  unlift() { S.table.lifted = null; renderHand(); renderPanel(); skipToPlay(); },
+  buryUndo() { S.table.burySel = []; renderHand(); renderPanel(); },
+  buryConfirm() {
+    const T = S.table;
+    T.buryQueue = [...(T.burySel || [])];
+    continueBurial(T, myTurn(), playMove);
+  },
+  skip() { skipToPlay(); },
+  estimateToggle() { toggleEstimate(); renderPanel(); },
+  setFelt(el) { setFelt(el.dataset.value); },
+  setBack(el) { setBack(el.dataset.value); },
   move(el) { playMove(el.dataset.move); },
   hint() { send({ type: "hint", table: S.table.id, ref: "hint" }); },
   start() { send({ type: "start", table: S.table.id, ref: "start" }); },
@@ -575,7 +590,7 @@ document.addEventListener("click", (e) => {
   if (!el || el.tagName === "FORM") return; // forms act on submit only
   const a = el.getAttribute("data-action");
   if (el.tagName === "A") e.preventDefault();
-  if (ACTIONS[a]) ACTIONS[a](el);
+  if (ACTIONS[a]) ACTIONS[a](el, e);
 });
 
 document.addEventListener("submit", (e) => {
@@ -585,6 +600,8 @@ document.addEventListener("submit", (e) => {
 });
 
 document.addEventListener("keydown", (e) => {
+  if (handKey(e)) return;
+  if (e.key === "Escape" && S.table && S.table.lifted && !S.table.dialog) ACTIONS.unlift();
   if (e.key === "Escape" && S.table && S.table.dialog && S.table.dialog !== "over") {
     S.table.dialog = null;
     renderDialog();
@@ -633,6 +650,7 @@ function render() {
   $("#lang-button").setAttribute("aria-label", t("language_label", { language: NAMES[nextLang()] }));
   $("#lang-button").lang = nextLang();
   $("#tagline").textContent = t("tagline");
+  $("#skip-link").textContent = t(route().page === "table" ? "skip_to_cards" : "skip_to_main");
   renderStatus();
   renderNotice();
   const r = route();
@@ -674,6 +692,7 @@ function renderLobby() {
         <input id="name-input" maxlength="24" autocomplete="nickname" value="${esc(S.player ? S.player.name : S.name)}" aria-labelledby="h-name">
         <button type="submit">${esc(t("save_name"))}</button>
       </form>
+      <details class="look"><summary>${esc(t("table_look"))}</summary>${lookHTML()}</details>
       <div id="my-tables"></div>
     </section>
     <section class="card-box" aria-labelledby="h-quick">
@@ -967,7 +986,10 @@ function seatHTML(seat) {
   if (s.away) labels.push(t("away"));
   else if (s.connected === false) labels.push(t("disconnected"));
   if (v && v.dealer === seat) labels.push(t("dealer"));
+  if (v && v.phase === "play" && v.current_trick && v.current_trick.leader === seat) labels.push(t("leads"));
   if (s.host && T.info.kind === "private") labels.push(t("host"));
+  const team = seatTeam(T, seat);
+  if (team.label) labels.unshift(team.label);
   let tricks = "";
   if (v && v.phase !== "bidding") {
     const won = v.tricks_won[seat];
@@ -996,7 +1018,7 @@ function seatHTML(seat) {
   }
   const bubble = T.bubbles[seat] && T.bubbles[seat].until > Date.now() ? `<span class="bubble">${esc(T.bubbles[seat].text)}</span>` : "";
   const count = v && seat !== T.you && !(v.exposed && v.exposed.seat === seat) ? `<span class="count" title="${v.hand_sizes[seat]}">${backSVG()}<b>${v.hand_sizes[seat]}</b></span>` : "";
-  return `<div class="seat pos-${position(seat)}${toMove ? " to-move" : ""}" data-seat="${seat}" data-testid="seat-${position(seat)}">
+  return `<div class="seat pos-${position(seat)}${toMove ? " to-move" : ""}${team.cls}" data-seat="${seat}" data-testid="seat-${position(seat)}">
     <div class="who">${count}${story.portrait(s.bot, esc)}<span class="name">${esc(s.name || (s.bot ? t("bot") : t("empty_seat")))}</span>${levelBadge(s.level)}${bubble}</div>
     <div class="labels">${labels.map((l) => `<span class="tag">${esc(l)}</span>`).join("")}</div>
     <div class="tricks">${tricks}${said ? ` <span class="said">${said}</span>` : ""}</div>
@@ -1062,9 +1084,11 @@ function renderFelt() {
     if (cur && cur.cards.length) centre = trickHTML(cur, n, "");
   } else if (v.phase === "bidding") {
     centre = auctionHTML(v);
+  } else if (v.contract) {
+    centre = kittyHTML(v, seatName(v.contract.bidder), v.contract.bidder === T.you, backSVG);
   }
   $("#felt").className = `felt players-${n}`;
-  $("#felt").innerHTML = seats.join("") + `<div class="centre">${centre}</div>`;
+  $("#felt").innerHTML = seats.join("") + `<div class="centre">${centre}</div>` + teamBoardHTML(T, seatName);
 }
 
 function auctionHTML(v) {
@@ -1119,6 +1143,7 @@ function renderPanel() {
   } else if (v.to_move != null) {
     out.push(`<p>${esc(t("waiting_for", { name: seatName(v.to_move) }))}</p>`);
   }
+  out.push(handPanelHTML(T, mine));
   if (v.buried && v.buried.length) out.push(`<p class="help">${esc(t("buried", { cards: v.buried.map(cardLabel).join(" ") }))}</p>`);
   if (T.refused) out.push(`<p class="refused" role="alert" data-testid="refused">${esc(t("refused", { reason: T.refused }))}</p>`);
   if (T.hint) out.push(`<p class="hint" data-testid="hint">${esc(T.hint.move ? t("hint", { move: moveText(T.hint.move), reason: T.hint.reason }) : T.hint.reason)}</p>`);
@@ -1177,10 +1202,12 @@ function phasePrompt(v) {
 function estimateHTML(v) {
   const T = S.table;
   const est = T.estimate;
+  if (!estimateShown()) return `<p class="estimate"><button class="small" data-action="estimateToggle" data-testid="estimate-show">${esc(t("estimate_show"))}</button></p>`;
+  const hide = `<button class="small" data-action="estimateToggle" data-testid="estimate-hide">${esc(t("estimate_hide"))}</button>`;
   const body = est
     ? Object.entries(est).map(([s, x]) => `<span class="suit-${s}">${SYMBOL[s]} ${decimal(x)}</span>`).join(" ")
     : esc(t("estimate_loading"));
-  return `<p class="estimate" data-testid="estimate">${esc(t("estimate"))}: ${body}</p>`;
+  return `<p class="estimate" data-testid="estimate">${esc(t("estimate"))}: ${body}${hide}</p>`;
 }
 
 function renderHand() {
@@ -1191,18 +1218,8 @@ function renderHand() {
   if (!v || !v.hand) { el.innerHTML = ""; return; }
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
   const mine = myTurn();
-  const legal = new Set();
-  if (mine) for (const m of v.legal_moves) legal.add(m.startsWith("bury ") ? m.slice(5) : m);
-  const cardPhase = mine && (v.phase === "play" || v.phase === "bury");
-  const hinted = T.hint && T.hint.move ? T.hint.move.replace(/^bury /, "") : null;
-  el.setAttribute("aria-label", t("your_turn"));
-  el.innerHTML = sortHand(v.hand, v.trump).map((c) => {
-    const cls = ["card"];
-    if (cardPhase) cls.push(legal.has(c) ? "legal" : "dimmed");
-    if (c === hinted) cls.push("hinted");
-    if (v.trump && suitOf(c) === v.trump) cls.push("koz");
-    return `<button class="${cls.join(" ")}" data-action="card" data-card="${c}" data-testid="card-${c}" aria-label="${esc(cardName(c))}"${cardPhase ? "" : " tabindex=\"-1\""}>${cardSVG(c)}</button>`;
-  }).join("");
+  el.setAttribute("aria-label", handLabel(mine));
+  el.innerHTML = handHTML(T, mine);
   if (focused) { const b = el.querySelector(`[data-card="${focused}"]`); if (b) b.focus(); }
   motion.afterHand(T); // a new deal is dealt out
 }
@@ -1220,6 +1237,7 @@ function sheetHTML() {
   const n = T.info.rules.players;
   const rows = T.sheet;
   if (!rows.length) return `<p class="help">${esc(t("sheet_empty"))}</p>`;
+  if (teamsPlay(T)) return teamSheetHTML(T, seatName, seatLabel, sentence);
   const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${esc(seatLabel(i))}</th>`).join("")}</tr>${sheetLevelsHTML(T.info.seats, n)}`;
   const partners = T.info.rules.partners;
   const body = rows.map((r) => {
@@ -1269,7 +1287,7 @@ function renderDialog() {
   }
   if (!body) { el.innerHTML = ""; return; }
   const closable = T.dialog !== "over";
-  el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true">${body}${closable ? `<p><button data-action="dialog" data-dialog="" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
+  el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title">${body.replace("<h3", '<h3 id="dialog-title"')}${closable ? `<p><button data-action="dialog" data-dialog="" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
 }
 
 // ------------------------------------------------------------------ start
@@ -1280,6 +1298,8 @@ motion.initMotion({ renderFelt, position, table: () => S.table, idle: () => { if
 initResult({
   table: () => S.table, seatName, seatLabel, sentence, renderFelt, renderDialog, send, go,
 });
+applyLook();
+registerServiceWorker();
 window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, beep }; // for tests and the curious
 render();
 connect();

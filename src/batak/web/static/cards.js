@@ -93,8 +93,9 @@ export function cardSVG(card) {
 export function backSVG() {
   return (
     `<svg class="face" viewBox="0 0 60 84" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">` +
-    `<rect x="0.5" y="0.5" width="59" height="83" rx="5" fill="#23407a" stroke="#fff"/>` +
-    `<rect x="5" y="5" width="50" height="74" rx="3" fill="none" stroke="#9fb4e0" stroke-dasharray="3 2"/>` +
+    `<rect class="back-bg" x="0.5" y="0.5" width="59" height="83" rx="5" fill="#23407a" stroke="#fff"/>` +
+    `<path class="back-line" d="M5 19 L19 5 M5 33 L33 5 M5 47 L47 5 M5 61 L55 11 M5 75 L55 25 M13 79 L55 37 M27 79 L55 51 M41 79 L55 65 M5 5 L55 55 M5 19 L55 69 M5 33 L51 79 M5 47 L37 79 M5 61 L23 79 M19 5 L55 41 M33 5 L55 27 M47 5 L55 13" stroke="#9fb4e0" stroke-width="0.8" fill="none"/>` +
+    `<rect x="5" y="5" width="50" height="74" rx="3" fill="none" stroke="#fff" stroke-opacity="0.6"/>` +
     `</svg>`
   );
 }

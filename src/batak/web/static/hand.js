@@ -1,0 +1,162 @@
+// The player's hand (issue 10, items 5, 7 and 17): how it is drawn, tapped and read aloud.
+//
+// - On a phone (a coarse pointer or a narrow screen) the cards lie in rows, each card fully
+//   tappable (at least 40 px wide), and a tap only lifts a card: a second tap on it plays it, a
+//   tap on another card lifts that one instead, and Cancel (or Escape) puts it back. With a
+//   mouse a click plays at once; from the keyboard Enter plays the focused card, and the arrow
+//   keys move along the hand.
+// - Kitty batak: the bidder sees the kitty's cards as they join the hand, picks the cards to
+//   bury (a tap picks or unpicks), and confirms; the client then sends one `bury` move per card,
+//   each after the event of the one before. What was buried is shown to the bidder only (the
+//   server sends `buried` to the bidder alone).
+// - Screen readers: the hand is "Your hand" (and says "your turn" only when it is), a card that
+//   may not be played now is aria-disabled.
+import { t } from "./i18n.js";
+import { cardLabel, cardName, cardSVG, sortHand, suitOf } from "./cards.js";
+
+function esc(s) {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+// A phone: tap to lift, tap again to play.
+export function liftToPlay() {
+  return window.matchMedia("(pointer: coarse)").matches || window.innerWidth <= 600;
+}
+
+// How many cards are still to bury, when it is this player's burial.
+export function toBury(v) {
+  return v.rules.kitty_size - (v.buried ? v.buried.length : 0);
+}
+
+// The hand's buttons. `mine`: it is this player's decision.
+export function handHTML(T, mine) {
+  const v = T.view;
+  const legal = new Set();
+  if (mine) for (const m of v.legal_moves) legal.add(m.startsWith("bury ") ? m.slice(5) : m);
+  const cardPhase = mine && (v.phase === "play" || v.phase === "bury");
+  const bury = mine && v.phase === "bury";
+  if (T.burySel) T.burySel = T.burySel.filter((c) => v.hand.includes(c));
+  const picked = new Set(bury ? T.burySel || [] : []);
+  const kitty = new Set(v.kitty || []);
+  const hinted = T.hint && T.hint.move ? T.hint.move.replace(/^bury /, "") : null;
+  if (!cardPhase || !legal.has(T.lifted)) T.lifted = null;
+  return sortHand(v.hand, v.trump).map((c) => {
+    const cls = ["card"];
+    const ok = cardPhase && legal.has(c);
+    if (cardPhase) cls.push(ok ? "legal" : "dimmed");
+    if (c === hinted) cls.push("hinted");
+    if (c === T.lifted) cls.push("lifted");
+    if (picked.has(c)) cls.push("picked");
+    if (kitty.has(c) && v.phase !== "play") cls.push("from-kitty");
+    if (v.trump && suitOf(c) === v.trump) cls.push("koz");
+    let name = cardName(c);
+    if (kitty.has(c) && v.phase !== "play") name += ` (${t("from_kitty")})`;
+    const attrs = [
+      `class="${cls.join(" ")}"`, `data-action="card"`, `data-card="${c}"`, `data-testid="card-${c}"`,
+      `aria-label="${esc(name)}"`,
+    ];
+    if (!ok) attrs.push(`aria-disabled="true"`);
+    if (bury) attrs.push(`aria-pressed="${picked.has(c)}"`);
+    if (!cardPhase) attrs.push(`tabindex="-1"`);
+    return `<button ${attrs.join(" ")}>${cardSVG(c)}</button>`;
+  }).join("");
+}
+
+export function handLabel(mine) {
+  return mine ? `${t("your_hand")}: ${t("your_turn")}` : t("your_hand");
+}
+
+// A click or tap on a card. `play(move)` sends a move; `redraw()` draws the hand and panel.
+// Returns nothing; changes T.lifted / T.burySel.
+export function cardClicked(T, el, e, play, redraw) {
+  const v = T.view;
+  const card = el.dataset.card;
+  if (v.phase === "bury") {
+    if (!el.classList.contains("legal")) return;
+    const sel = T.burySel || (T.burySel = []);
+    const i = sel.indexOf(card);
+    if (i >= 0) sel.splice(i, 1);
+    else if (sel.length < toBury(v)) sel.push(card);
+    else { sel.shift(); sel.push(card); } // all chosen: the oldest choice gives way
+    redraw();
+    return;
+  }
+  const pointer = e && e.detail > 0; // a keyboard's Enter or Space clicks with detail 0
+  if (pointer && liftToPlay() && el.classList.contains("legal") && T.lifted !== card) {
+    T.lifted = card;
+    redraw();
+    return;
+  }
+  T.lifted = null;
+  play(card);
+}
+
+// The panel's lines for the hand: the lifted card, or the burial being chosen.
+export function handPanelHTML(T, mine) {
+  const v = T.view;
+  if (!mine) return "";
+  if (v.phase === "bury") {
+    const need = toBury(v);
+    const sel = T.burySel || [];
+    const list = sel.length ? sel.map(cardLabel).join(" ") : "—";
+    return `<div class="bury-choice" data-testid="bury-choice">
+      <p>${esc(t("bury_pick", { n: need }))} <b data-testid="bury-picked">${esc(list)}</b> (${sel.length}/${need})</p>
+      <div class="bury-actions"><button class="primary" data-action="buryConfirm" data-testid="bury-confirm"${sel.length === need && !T.buryQueue?.length ? "" : " disabled"}>${esc(t("bury_confirm", { n: need }))}</button>
+      <button data-action="buryUndo" data-testid="bury-undo"${sel.length ? "" : " disabled"}>${esc(t("bury_undo"))}</button></div></div>`;
+  }
+  if (v.phase === "play" && T.lifted) {
+    return `<p class="lifted-note" data-testid="lifted">${esc(t("tap_again", { card: cardLabel(T.lifted) }))} <button class="small" data-action="unlift" data-testid="unlift">${esc(t("cancel"))}</button></p>`;
+  }
+  return "";
+}
+
+// The middle of the felt while the kitty is with the bidder: its cards to the bidder, face
+// down to everyone else.
+export function kittyHTML(v, bidderName, mine, backSVG) {
+  if (!v.rules.kitty_size || !v.contract || !["bury", "trump"].includes(v.phase)) return "";
+  const cards = v.kitty && v.kitty.length
+    ? v.kitty.map((c) => `<span class="kc" title="${esc(cardName(c))}">${cardSVG(c)}</span>`).join("")
+    : Array.from({ length: v.rules.kitty_size }, () => `<span class="kc">${backSVG()}</span>`).join("");
+  const title = mine ? t("kitty_yours") : t("kitty_taken", { name: bidderName });
+  return `<div class="kitty" data-testid="kitty"><h4>${esc(title)}</h4><div class="kitty-cards">${cards}</div></div>`;
+}
+
+// Sends the next card of a confirmed burial, if it is still this player's burial and nothing
+// is on its way (`busy`: a move not yet acknowledged; the next one waits for its event, as a
+// move is made at the version it saw). Called after every event.
+export function continueBurial(T, mine, play, busy = false) {
+  const v = T.view;
+  if (!T.buryQueue || !T.buryQueue.length || busy) return;
+  if (!v || !mine || v.phase !== "bury") { T.buryQueue = []; T.burySel = []; return; }
+  const card = T.buryQueue.shift();
+  play(`bury ${card}`);
+  if (!T.buryQueue.length) T.burySel = [];
+}
+
+// The arrow keys move along the hand.
+export function handKey(e) {
+  const card = e.target.closest && e.target.closest("#hand .card");
+  if (!card || !["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return false;
+  const all = [...document.querySelectorAll("#hand .card:not([tabindex='-1'])")];
+  if (!all.length) return false;
+  let i = all.indexOf(card);
+  if (e.key === "ArrowLeft") i = Math.max(0, i - 1);
+  else if (e.key === "ArrowRight") i = Math.min(all.length - 1, i + 1);
+  else if (e.key === "Home") i = 0;
+  else i = all.length - 1;
+  all[i].focus();
+  e.preventDefault();
+  return true;
+}
+
+// The skip link: to the first playable card, or the decision's first button, or the hand.
+export function skipToPlay() {
+  const target = document.querySelector("#hand .card.legal")
+    || document.querySelector("#panel .bids button:not([disabled])")
+    || document.querySelector("#hand .card:not([tabindex='-1'])")
+    || document.querySelector("#hand")
+    || document.querySelector("#app");
+  if (!target) return;
+  if (!target.hasAttribute("tabindex") && !/^(BUTTON|A|INPUT|SELECT)$/.test(target.tagName)) target.setAttribute("tabindex", "-1");
+  target.focus();
+}

@@ -1,0 +1,158 @@
+"""Screenshots of the web client for people to look at (issue 10): the lobby, a table of each
+kind (ihaleli, eşli, açık eşli, Koz Maça, kitty), a deal's result and the match's result, on a
+desktop (1280 × 800) and a phone (390 × 844), in Turkish and English. They are saved under
+``test-artifacts/screenshots/`` (README, "Screenshots", lists them); the checks here are only
+that each screen is the one named and that nothing is wider than the screen. The client's page
+weight, the bytes a first visit loads, is measured here too and written next to them."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from harness import ServerProcess
+from playwright.sync_api import Browser, Page, expect
+from test_web import act, my_turn, no_js_errors, open_page
+
+SIZES: dict[str, dict[str, Any]] = {
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+    "phone": {
+        "viewport": {"width": 390, "height": 844},
+        "is_mobile": True,
+        "has_touch": True,
+        "device_scale_factor": 2,
+    },
+}
+#: kind of table → the private room's preset
+KINDS = {
+    "ihaleli": "standard",
+    "esli": "sultan-esli",
+    "acik-esli": "esli-acik",
+    "kozmaca": "sultan-kozmaca",
+    "kitty": "zipi-kitty",
+}
+
+
+def fits(page: Page) -> None:
+    width = page.evaluate("() => window.innerWidth")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 1
+
+
+def play_until(page: Page, done: Any, seconds: float = 150) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "the table did not get there in time"
+        view = page.evaluate("() => window.batak.state.table.view")
+        if view and view["phase"] == "bidding" and my_turn(page) and view["rules"]["kitty_size"]:
+            page.locator(".bids button").last.click()  # the kitty is ours: a bidder's view
+            continue
+        if view and view["phase"] == "bury" and view["to_move"] == view["seat"]:
+            if page.locator("#hand .card.picked").count():
+                page.get_by_test_id("bury-undo").click()
+            legal = page.locator("#hand .card.legal")
+            for i in range(view["rules"]["kitty_size"] - len(view["buried"] or [])):
+                legal.nth(i).click()
+            page.get_by_test_id("bury-confirm").click()
+            page.wait_for_function("() => window.batak.state.table.view.phase !== 'bury'")
+            continue
+        if not act(page, keyboard=True):
+            time.sleep(0.05)
+
+
+def in_play(page: Page) -> bool:
+    v = page.evaluate("() => window.batak.state.table.view")
+    return bool(
+        v
+        and v["phase"] == "play"
+        and len(v["tricks"]) >= 2
+        and v["current_trick"]["cards"]
+        and (v["to_move"] == v["seat"])
+    )
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_screenshots_of_every_screen(
+    browser: Browser,
+    server: ServerProcess,
+    artifacts: Path,
+    errors: list[str],
+    size: str,
+    lang: str,
+) -> None:
+    out = artifacts / "screenshots"
+    out.mkdir(exist_ok=True)
+    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+
+    def shot(page: Page, name: str) -> None:
+        fits(page)
+        page.wait_for_timeout(300)  # transitions (0.1 s) have ended
+        page.screenshot(path=str(out / f"{name}-{size}-{lang}.png"))
+
+    page = open_page(browser, server, errors, locale=locale, **SIZES[size])
+    expect(page.get_by_test_id("quick-ihaleli")).to_be_visible()
+    shot(page, "lobby")
+    page.context.close()
+    for kind, preset in KINDS.items():
+        page = open_page(browser, server, errors, locale=locale, **SIZES[size])
+        page.select_option("#preset-select", preset)
+        page.fill("input[name=deals]", "2" if kind == "ihaleli" else "1")
+        page.get_by_test_id("create-room").click()
+        page.get_by_test_id("start").click()
+        expect(page.locator(".seat")).to_have_count(3 if kind == "kitty" else 4)
+        if kind == "kitty":
+            play_until(page, lambda p=page: p.get_by_test_id("bury-confirm").count() > 0)
+            for i in range(3):
+                page.locator("#hand .card.legal").nth(i).click()
+            shot(page, "table-kitty-bury")
+        play_until(page, lambda p=page: in_play(p))
+        expect(page.locator("#notice")).to_be_hidden(timeout=15_000)
+        shot(page, f"table-{kind}")
+        if kind == "ihaleli":
+            play_until(page, lambda p=page: p.get_by_test_id("deal-over").count() > 0)
+            shot(page, "deal-result")
+            page.keyboard.press("Escape")  # (closes the result, if it has not gone by itself)
+            play_until(page, lambda p=page: p.get_by_test_id("match-over").count() > 0)
+            shot(page, "match-result")
+        page.context.close()
+    no_js_errors(errors)
+
+
+def test_page_weight(browser: Browser, server: ServerProcess, artifacts: Path) -> None:
+    """The bytes of the files a first visit to the lobby loads (the page, its scripts and style,
+    the texts and rules, icons; and what the service worker stores), uncompressed."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    paths: set[str] = set()
+    context.on("request", lambda r: paths.add(urlsplit(r.url).path))
+    page = context.new_page()
+    page.goto(server.http + "/")
+    expect(page.get_by_test_id("status")).to_have_class("status online")
+    page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
+    page.wait_for_function(
+        "async () => (await (await caches.open('batak-client-v1')).keys()).length >= 10"
+    )
+    paths |= set(
+        page.evaluate(
+            """async () => (await (await caches.open('batak-client-v1')).keys())
+                .map((r) => new URL(r.url).pathname)"""
+        )
+    )
+    context.close()
+    paths.discard("/ws")
+    sizes = {}
+    for path in sorted(paths):
+        with urllib.request.urlopen(server.http + path) as r:
+            sizes[path] = len(r.read())
+    total = sum(sizes.values())
+    scripts = sum(n for p, n in sizes.items() if p.endswith(".js"))
+    (artifacts / "page-weight.json").write_text(
+        json.dumps({"total": total, "scripts": scripts, "files": sizes}, indent=1) + "\n"
+    )
+    assert "/static/app.js" in sizes and "/api/texts" in sizes
+    # small: no framework, no build step; well under half a megabyte on a first visit
+    assert total < 400_000, sizes
