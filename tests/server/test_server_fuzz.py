@@ -54,6 +54,7 @@ REPLIES = {
     "event",
     "ack",
     "hint",
+    "review",
     "presence",
     "reaction",
     "pong",

@@ -426,6 +426,13 @@ class Client:
         None). Raises :class:`ServerError` (``not_your_turn``, ``hint_rate``, ...)."""
         return await self.request({"type": "hint", "table": table})
 
+    async def review(self, table: str, deal: int) -> dict[str, Any]:
+        """The deal review of finished deal ``deal`` (1-based): ``{"lines", "decisions",
+        "bidding", "names", "complete", ...}`` (docs/protocol.md, "Deal review"). Raises
+        :class:`ServerError` (``no_deal``, ``busy``, ``not_at_table``, ...). It may take
+        seconds: the request waits up to the server's review time limit."""
+        return await self.request({"type": "review", "table": table, "deal": deal}, timeout=90.0)
+
     async def chat(self, table: str, text: str) -> None:
         await self.send({"type": "chat", "table": table, "text": text})
 

@@ -14,6 +14,7 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from .. import i18n
@@ -84,6 +85,13 @@ class Hub:
         self._dummy_lock = asyncio.Lock()
         self._password_slots = asyncio.Semaphore(max(1, cfg.password_checks))
         self._password_waiting = 0
+        # deal reviews: their own worker threads (the C solver frees the GIL), so a review never
+        # waits behind hints nor delays play; counted to refuse politely when all are busy
+        self._review_pool = ThreadPoolExecutor(
+            max_workers=max(1, cfg.review_workers), thread_name_prefix="batak-review"
+        )
+        self._reviews_running = 0
+        self._reviews: dict[tuple[str, int], Any] = {}  # (table, deal) -> DealReview
         self.rooms = 0  # tables in memory made with ``create``
         self.ready = False
         self.connections = 0
@@ -100,6 +108,7 @@ class Hub:
             "start": self.on_start,
             "move": self.on_move,
             "hint": self.on_hint,
+            "review": self.on_review,
             "chat": self.on_chat,
             "react": self.on_react,
             "leave": self.on_leave,
@@ -148,6 +157,7 @@ class Hub:
             self._reaper.cancel()
         for table in list(self.tables.values()):
             await table.stop()
+        self._review_pool.shutdown(wait=False, cancel_futures=True)
         await self.storage.close()
 
     def _add(self, table: Table) -> None:
@@ -851,6 +861,36 @@ class Hub:
         out = await asyncio.to_thread(_hint, view, conn.lang, seed)
         self._reply(conn, {"type": "hint", "table": table.id, "v": version, **out}, msg.get("ref"))
 
+    async def on_review(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """The deal review (batak.bots.review) of a finished deal, solved in the review worker
+        with a time limit, never in the event loop; a busy worker refuses with ``busy`` rather
+        than queue without end, and a deal once reviewed is kept in a small cache (only the
+        sentences differ between askers: their language and their seat)."""
+        table = await self._table(msg["table"])
+        deal = int(msg["deal"])
+        game, names, you = await table.call(lambda: table.review_game(conn, deal))
+        key = (table.id, deal)
+        review = self._reviews.get(key)
+        if review is None:
+            if self._reviews_running >= self.config.review_workers + self.config.review_queue:
+                raise TableError("busy", "review_busy")
+            self._reviews_running += 1
+            try:
+                loop = asyncio.get_running_loop()
+                review = await loop.run_in_executor(
+                    self._review_pool,
+                    functools.partial(_review, game, self.config.review_seconds),
+                )
+            finally:
+                self._reviews_running -= 1
+            self._reviews[key] = review
+            while len(self._reviews) > REVIEW_CACHE:
+                self._reviews.pop(next(iter(self._reviews)))
+        out = _review_reply(review, names, conn.lang, you)
+        self._reply(
+            conn, {"type": "review", "table": table.id, "deal": deal, **out}, msg.get("ref")
+        )
+
     async def on_chat(self, conn: Conn, msg: dict[str, Any]) -> None:
         table = await self._table(msg["table"])
         await table.call(lambda: table.chat(conn, msg["text"]))
@@ -901,6 +941,42 @@ def room_limits(options: dict[str, Any]) -> None:
         value = options.get(name)
         if value is not None and not low <= value <= high:
             raise TableError("bad_rules", "option_limit", {"name": name, "low": low, "high": high})
+
+
+#: Deal reviews kept in memory (per table and deal).
+REVIEW_CACHE = 64
+
+
+def _review(game: Any, seconds: float) -> Any:
+    """A finished deal's review (runs in the review worker: the solver frees the GIL)."""
+    from ..bots.review import review_deal
+
+    return review_deal(game, seconds=seconds)
+
+
+def _review_reply(review: Any, names: list[str], lang: str, you: int | None) -> dict[str, Any]:
+    """The ``review`` reply's fields for one asker (its language, its seat spoken to)."""
+    from ..bots.review import card_label, summary_lines
+
+    return {
+        "complete": review.complete,
+        "lines": summary_lines(review, names, lang, you=you, limit=5),
+        "names": names,
+        "bidding": [{"seat": b.seat, "bid": b.bid, "worth": dict(b.worth)} for b in review.bidding],
+        "decisions": [
+            {
+                "trick": d.trick,
+                "seat": d.seat,
+                "card": d.card,
+                "label": card_label(d.card),
+                "value": d.value,
+                "best": d.best,
+                "best_cards": list(d.best_cards),
+                "cost": d.cost,
+            }
+            for d in review.decisions
+        ],
+    }
 
 
 #: View phases in which a hint carries the hand's trick estimate per koz choice.
