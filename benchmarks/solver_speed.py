@@ -16,6 +16,10 @@ What is measured, over ``--deals`` seeded deals of the ``standard`` table (4 pla
   side on lead, one declarer/strain) on the same 52 cards dealt as a bridge deal, the same
   leader and the same trump suit; and its 8-card position after 5 tricks of random legal bridge
   play. DDS keeps its own tables between calls, as ours does inside one call only.
+* **``--bridge``**: our C engine on DDS's own positions under bridge rules (follow suit, no
+  compulsory overtaking or trumping: ``flags=64``, no trump-lead restriction), for the leader's
+  partnership, so both solvers answer the same question; the script asserts equal trick counts.
+  Much slower for ours than Batak rules (no forced overtaking to narrow the moves).
 
 Figures are the median and p90 over deals; the ratio is ours/DDS (median/median). Progress goes
 to stderr, a table to stdout, everything to ``--json`` (default
@@ -141,6 +145,19 @@ def dds_timer() -> Callable[[list[int], int, int], tuple[float, int]] | None:
     return run
 
 
+def bridge_solve(hands: list[int], leader: int, trump: int) -> int:
+    """Our compiled engine under bridge rules: the tricks of the leader's partnership."""
+    from batak.bots import _csolver
+
+    side = 1 << leader | 1 << (leader + 2) % 4
+    return _csolver.solve(tuple(hands), trump, leader, (), False, side, BRIDGE_FLAGS, 20)
+
+
+#: the compiled solver's flags for bridge: no compulsory overtaking or trumping (64: a player
+#: void in the suit led may discard anything); trump leads are never restricted (no 16)
+BRIDGE_FLAGS = 64
+
+
 # ---------------------------------------------------------------------- measurements
 def timed(fn: Callable[[], int]) -> tuple[float, int]:
     t = time.perf_counter()
@@ -165,6 +182,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=30, help="seeded deals (default 30)")
     ap.add_argument("--seed", type=int, default=1, help="first deal's seed")
     ap.add_argument("--no-python", action="store_true", help="skip the Python engine")
+    ap.add_argument(
+        "--bridge",
+        action="store_true",
+        help="also solve DDS's bridge positions with our engine under bridge rules (slow)",
+    )
     ap.add_argument("--json", type=Path, default=DEFAULT_JSON)
     args = ap.parse_args(argv)
     if not S.c_engine_available():
@@ -176,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         peer(hand_masks(auctioned_deal(0)), 0, 0)  # warm-up: DDS allocates its tables
 
-    series: dict[str, list[float]] = {k: [] for k in ("c_13", "c_8", "python_8", "dds_13", "dds_8")}
+    keys = ("c_13", "c_8", "python_8", "dds_13", "dds_8", "c_bridge_13", "c_bridge_8")
+    series: dict[str, list[float]] = {k: [] for k in keys}
     values: list[dict[str, int]] = []
     start = time.perf_counter()
     for i in range(args.deals):
@@ -201,6 +224,13 @@ def main(argv: list[str] | None = None) -> int:
             h8, lead8 = bridge_after_tricks(hands, pos13.leader, pos13.trump, 5, seed)
             t, row["dds_8"] = peer(h8, lead8, pos13.trump)
             series["dds_8"].append(t)
+            if args.bridge:
+                for key, (h, first) in (("13", (hands, pos13.leader)), ("8", (h8, lead8))):
+                    t, row[f"c_bridge_{key}"] = timed(
+                        lambda h=h, first=first, tr=pos13.trump: bridge_solve(h, first, tr)
+                    )
+                    series[f"c_bridge_{key}"].append(t)
+                    assert row[f"c_bridge_{key}"] == row[f"dds_{key}"], (seed, row)
         values.append(row)
         elapsed = time.perf_counter() - start
         sys.stderr.write(
@@ -216,6 +246,11 @@ def main(argv: list[str] | None = None) -> int:
     if peer is not None:
         ratios["c_13_vs_dds_13"] = results["c_13"]["median_ms"] / results["dds_13"]["median_ms"]
         ratios["c_8_vs_dds_8"] = results["c_8"]["median_ms"] / results["dds_8"]["median_ms"]
+    if "c_bridge_13" in results:
+        for k in ("13", "8"):
+            ratios[f"c_bridge_{k}_vs_dds_{k}"] = (
+                results[f"c_bridge_{k}"]["median_ms"] / results[f"dds_{k}"]["median_ms"]
+            )
     if "python_8" in results:
         ratios["python_8_vs_c_8"] = results["python_8"]["median_ms"] / results["c_8"]["median_ms"]
     labels = {
@@ -224,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
         "python_8": "batak Python, 8 cards per hand",
         "dds_13": "DDS (endplay), bridge full deal",
         "dds_8": "DDS (endplay), bridge 8 cards",
+        "c_bridge_13": "batak C, bridge rules, full deal",
+        "c_bridge_8": "batak C, bridge rules, 8 cards",
     }
     print(f"{'':34} {'median ms':>10} {'p90 ms':>10} {'max ms':>10}")
     for k, r in results.items():

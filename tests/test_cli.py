@@ -276,6 +276,10 @@ def test_rules_of_every_preset(
     for lang in ("en", "tr"):
         code, out, _ = run(monkeypatch, capsys, ["rules", preset, "--lang", lang])
         assert code == 0 and preset in out
+        # the partners' signalling convention, where partners do not see each other's cards
+        rules = Rules.preset(preset)
+        heading = "Partner signals" if lang == "en" else "Eş işareti"
+        assert (heading in out) == (rules.partners and not rules.exposed_partner), preset
 
 
 def test_default_language_follows_the_locale(

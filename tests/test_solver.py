@@ -436,3 +436,45 @@ def test_card_values_last_card_of_the_deal() -> None:
         g.play(m)
     assert card_values(g, [0]) == {Card("JS"): 1}
     assert card_values(g) == {Card("JS"): 0}
+
+
+# ---------------------------------------------------------------------- (3) C = DDS on bridge
+def _pbn(hands: tuple[int, ...]) -> str:
+    def hand(mask: int) -> str:
+        return ".".join(
+            "".join("AKQJT98765432"[12 - r] for r in range(12, -1, -1) if mask >> (s * 13 + r) & 1)
+            for s in range(4)
+        )
+
+    return "N:" + " ".join(hand(h) for h in hands)
+
+
+@needs_c
+def test_c_matches_dds_under_bridge_rules() -> None:
+    """An independent check of the compiled search at sizes the reference cannot reach: with
+    no compulsory overtaking or trumping and free trump leads (flags=64) Batak's card play is
+    bridge's, so the tricks of the leader's partnership must equal DDS's (through endplay,
+    when installed) on random deals of 6 to 10 cards a hand, with and without a trump (full
+    deals: ``benchmarks/solver_speed.py --bridge``, seconds each under bridge rules)."""
+    pytest.importorskip("endplay")
+    from endplay.dds import solve_board
+    from endplay.dds.solve import SolveMode
+    from endplay.types import Deal, Denom, Player
+
+    from batak.bots import _csolver
+
+    rng = random.Random("c-vs-dds")
+    table = _csolver.Solver(20)
+    for i in range(80):
+        cards = rng.choice((6, 7, 8, 9, 10))
+        deck = rng.sample(range(52), 4 * cards)
+        hands = tuple(sum(1 << c for c in deck[s * cards : (s + 1) * cards]) for s in range(4))
+        trump = rng.randrange(-1, 4)
+        leader = rng.randrange(4)
+        side = 1 << leader | 1 << (leader + 2) % 4
+        deal = Deal(_pbn(hands))
+        deal.first = Player(leader)
+        deal.trump = Denom(trump if trump >= 0 else 4)
+        want = max(t for _, t in solve_board(deal, SolveMode.OptimalOne))
+        solver = table.solve if i % 2 else _csolver.solve
+        assert solver(hands, trump, leader, (), False, side, 64) == want, (i, hands, trump)

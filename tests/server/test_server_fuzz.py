@@ -59,6 +59,7 @@ REPLIES = {
     "event",
     "ack",
     "hint",
+    "review",
     "presence",
     "reaction",
     "pong",

@@ -51,6 +51,11 @@ from ..scoring import contract_made
 #: The arena-only name of the cheating reference player.
 ALL_SEEING = "all-seeing"
 ALL_SEEING_LABEL = "all-seeing (cheats)"
+#: The same cheat bidding, naming trumps and burying by simulation (the hard player's auction):
+#: the ceiling issue 14 measures the hard player against.
+ALL_SEEING_SIM = "all-seeing-sim"
+ALL_SEEING_SIM_LABEL = "all-seeing-sim (cheats)"
+CHEATS = {ALL_SEEING: ALL_SEEING_LABEL, ALL_SEEING_SIM: ALL_SEEING_SIM_LABEL}
 PHASES = ("bidding", "bury", "trump", "play")
 
 
@@ -268,8 +273,8 @@ class ArenaConfig:
 
 
 def _label_of(spec: str) -> str:
-    if spec == ALL_SEEING:
-        return ALL_SEEING_LABEL
+    if spec in CHEATS:
+        return CHEATS[spec]
     if ":" in spec:
         return spec.rsplit(":", 1)[1]
     return spec
@@ -306,6 +311,8 @@ def _deal_id(game: Game) -> str:
 def _make_player(spec: str, game: Game, seed: int, budget: float | None) -> Player:
     if spec == ALL_SEEING:
         return AllSeeingPlayer(game, seed=seed)
+    if spec == ALL_SEEING_SIM:  # the auction, trump and kitty as the hard player decides them
+        return AllSeeingPlayer(game, seed=seed, helper=get_bot("hard", seed=seed))
     if ":" in spec:
         module_name, class_name = spec.rsplit(":", 1)
         cls = getattr(importlib.import_module(module_name), class_name)
@@ -680,8 +687,9 @@ def report_lines(result: Mapping[str, Any], lang: str = "en") -> list[str]:
         notes.append(text("arena.no_contracts", lang))
     elif summ["contracts"] == "kozmaca":
         notes.append(text("arena.kozmaca_note", lang))
-    if ALL_SEEING in cfg["bots"] or cfg.get("field") == ALL_SEEING:
-        notes.append("* " + text("arena.cheat_note", lang, name=ALL_SEEING_LABEL))
+    for spec, label in CHEATS.items():
+        if spec in cfg["bots"] or cfg.get("field") == spec:
+            notes.append("* " + text("arena.cheat_note", lang, name=label))
     if notes:
         lines.append("")
         lines.extend(notes)
@@ -752,7 +760,7 @@ def _matplotlib_plot(
     names = [b[0] for b in bars]
     means = [b[1] for b in bars]
     err = [[b[1] - b[2] for b in bars], [b[3] - b[1] for b in bars]]
-    colors = ["#b0413e" if n == ALL_SEEING_LABEL else "#3b6ea5" for n in names]
+    colors = ["#b0413e" if n in CHEATS.values() else "#3b6ea5" for n in names]
     fig, ax = plt.subplots(figsize=(max(4.0, 1.6 * len(bars) + 2), 4.2))
     xs = list(range(len(bars)))
     ax.bar(xs, means, width=0.5, yerr=err, capsize=8, color=colors)
@@ -828,7 +836,7 @@ def svg_chart(
         cx = left + slot * (i + 0.5)
         bw = slot * 0.5
         top_y, bot_y = sorted((y(mean), zero))
-        color = "#b0413e" if name == ALL_SEEING_LABEL else "#3b6ea5"
+        color = "#b0413e" if name in CHEATS.values() else "#3b6ea5"
         out.append(
             f'<rect x="{cx - bw / 2:.1f}" y="{top_y:.1f}" width="{bw:.1f}" '
             f'height="{max(bot_y - top_y, 0.5):.1f}" fill="{color}"><title>{_esc(name)}: '

@@ -37,9 +37,15 @@ from . import solver as _solver
 from .bidsim import BidSim, SimDecision, SimParams, decide_bid, decide_bury, decide_trump, pool_key
 from .knowledge import Knowledge, auction_bias, sample_world
 from .medium import MediumPlayer
+from .medium import Params as MediumParams
+from .signals import is_first_discard, signal_weight, wanted_suit
 from .simple import CARD_INDEX, Table, card_text, decision_rng, parse_view, trick_state
 
-__all__ = ["HARD_SIM", "HardPlayer", "HardPlayerMediumBids", "HardStats"]
+__all__ = ["HARD_SIM", "HardPlayer", "HardPlayerMediumBids", "HardPlayerNoSignals", "HardStats"]
+
+#: How much average worth (tricks, plus the contract's bonus) the first discard may give up to
+#: send the partners' signal.
+SIGNAL_SLACK = 0.15
 
 #: The simulated auction, trump and kitty decisions' tuning (see :mod:`batak.bots.bidsim`).
 HARD_SIM = SimParams()
@@ -62,7 +68,8 @@ class HardPlayer:
     solver has searched ``node_budget`` nodes in the decision (a count, not a clock, so the move
     stays a function of the seed and the view); above it the medium player decides.
     ``bidding``: ``"sim"`` (the auction, kitty and trump by simulation, :mod:`.bidsim`, with
-    ``bid_worlds`` worlds) or ``"medium"`` (the medium player's)."""
+    ``bid_worlds`` worlds) or ``"medium"`` (the medium player's). ``signals``: in eşli, send the
+    partners' first-discard signal and read the partner's (:mod:`.signals`)."""
 
     name = "hard"
 
@@ -78,6 +85,7 @@ class HardPlayer:
         bidding: str = "sim",
         bid_worlds: int | None = None,
         sim: SimParams | None = None,
+        signals: bool = True,
         **_options: Any,
     ) -> None:
         if bidding not in ("sim", "medium"):
@@ -93,7 +101,8 @@ class HardPlayer:
             self.wide_cards = self.max_cards
         self.wide_worlds = wide_worlds
         self.node_budget = node_budget
-        self.medium = MediumPlayer(seed=self.seed)
+        self.signals = signals  # eşli: send and read the first-discard signal (.signals)
+        self.medium = MediumPlayer(seed=self.seed, params=MediumParams(signals=signals))
         self.bidding = bidding
         self.sim_params = sim or HARD_SIM
         self.bid_worlds = bid_worlds if bid_worlds is not None else self.sim_params.worlds
@@ -204,6 +213,13 @@ class HardPlayer:
         assert seat is not None
         knowledge = Knowledge.from_view(t)
         weight = auction_bias(t)
+        told = signal_weight(t) if self.signals else None
+        if told is not None:  # the partner's first discard promised a card: deal it there more
+            bias = weight
+
+            def weight(holder: int, card: int) -> float:
+                return bias(holder, card) * told(holder, card)
+
         side = self._side(t, seat)
         side_mask = sum(1 << s for s in side)
         already = sum(t.tricks_won[s] for s in side)
@@ -230,6 +246,12 @@ class HardPlayer:
         if not worlds:
             return None
         best = max(legal, key=lambda c: (totals[c], -(c % 13), -c))  # ties: the lower card
+        if self.signals and rules.partners and is_first_discard(t):
+            want = wanted_suit(t.hand, t.played, t.trump)
+            low = [c for c in legal if c // 13 == want]
+            # the first discard asks the partner for a suit, when that costs (almost) nothing
+            if low and totals[min(low)] >= totals[best] - SIGNAL_SLACK * worlds:
+                best = min(low)
         return card_text(best)
 
     def _value_after(
@@ -289,4 +311,14 @@ class HardPlayerMediumBids(HardPlayer):
 
     def __init__(self, *, seed: int | None = None, **options: Any) -> None:
         options["bidding"] = "medium"
+        super().__init__(seed=seed, **options)
+
+
+class HardPlayerNoSignals(HardPlayer):
+    """The hard player without the partners' signal (for measuring it in the arena)."""
+
+    name = "hard-no-signals"
+
+    def __init__(self, *, seed: int | None = None, **options: Any) -> None:
+        options["signals"] = False
         super().__init__(seed=seed, **options)

@@ -44,6 +44,7 @@ from ..cards import DECK_MASK, SUIT_MASKS
 from ..rules import Rules
 from ..scoring import score
 from .knowledge import Knowledge
+from .signals import is_first_discard, partner_signal, wanted_suit
 from .simple import (
     CARD_TEXT,
     SIGMA,
@@ -64,7 +65,7 @@ from .simple import (
     zero_trick_chance,
 )
 
-__all__ = ["Decision", "MediumPlayer", "Params", "decide"]
+__all__ = ["Decision", "MediumPlayer", "MediumPlayerNoSignals", "Params", "decide"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,9 @@ class Params:
     short_lead: float = 0.08  # lead a singleton (to ruff later) when holding spare trumps
     future_weight: float = 1.0  # a trick later is worth less than a trick now
     lead_value: float = 0.3  # winning the trick also wins the next lead
+    signals: bool = True  # eşli: send and read the first-discard signal (batak.bots.signals)
+    signal_discard: float = 0.3  # first discard: a low card of the suit we want led
+    signal_lead: float = 0.4  # lead the suit the partner asked for
 
 
 DEFAULT = Params()
@@ -469,6 +473,11 @@ def _choose_card(t: Table, p: Params, rng: random.Random) -> Decision:
     base_value = ctx.hand_value(t.hand)
     leading = not t.trick
     plan = _lead_plan(ctx) if leading else None
+    if not leading and p.signals and t.rules.partners and is_first_discard(t):
+        want = wanted_suit(t.hand, t.played, t.trump)
+        low = [c for c in legal if c // 13 == want]
+        if low:  # the first discard asks the partner to lead this suit (docs/rules.md)
+            plan = {min(low): p.signal_discard}
     scored: list[tuple[float, int, float, float]] = []
     for c in legal:
         after = _after(st, c, ctx.me, t.trump)
@@ -550,6 +559,17 @@ def _lead_plan(ctx: _Ctx) -> dict[int, float]:
             )
             if led_before:
                 bonus[c] = bonus.get(c, 0.0) + p.partner_lead * 0.5
+    sig = partner_signal(t) if p.signals else None
+    if (
+        sig is not None
+        and sig.suit != trump
+        and not k.is_void(sig.seat, sig.suit)
+        and sig.promised >= 0
+        and not (t.played | t.hand) >> sig.promised & 1
+    ):
+        for c in legal:
+            if c // 13 == sig.suit:  # the partner asked for this suit with its first discard
+                bonus[c] = bonus.get(c, 0.0) + p.signal_lead
     if trump >= 0 and my_trumps >= 2:
         for c in legal:
             s = c // 13
@@ -659,3 +679,12 @@ class MediumPlayer:
 
     def choose(self, view: Mapping[str, Any]) -> str:
         return self.decide(view).move
+
+
+class MediumPlayerNoSignals(MediumPlayer):
+    """The medium player without the partners' signal (for measuring it in the arena)."""
+
+    name = "medium-no-signals"
+
+    def __init__(self, *, seed: int | None = None, **options: Any) -> None:
+        super().__init__(seed=seed, params=Params(signals=False), **options)

@@ -51,6 +51,11 @@ def rules_lines(name: str | None, lang: str, style: Style) -> list[str]:
                 option_help(option, lang), 92, initial_indent=indent, subsequent_indent=indent
             )
         )
+    if rules.partners and not rules.exposed_partner:  # the bots' convention (bots.signals)
+        out += ["", style.bold(t("rules_signals_title", lang))]
+        out += textwrap.wrap(
+            t("rules_signals", lang), 94, initial_indent="  ", subsequent_indent="  "
+        )
     return out
 
 

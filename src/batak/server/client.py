@@ -475,6 +475,14 @@ class Client:
         None). Raises :class:`ServerError` (``not_your_turn``, ``hint_rate``, ...)."""
         return await self.request({"type": "hint", "table": table})
 
+    async def review(self, table: str, deal: int) -> dict[str, Any]:
+        """The deal review of finished deal ``deal`` (1-based): ``{"lines", "decisions",
+        "bidding", "names", "complete", ...}`` (docs/protocol.md, "Deal review"). Raises
+        :class:`ServerError` (``no_deal``, ``busy``, ``not_at_table``, ...). It may take
+        seconds: the request waits up to two minutes (the server answers by its review time
+        limit, ``review_seconds`` + 5 s)."""
+        return await self.request({"type": "review", "table": table, "deal": deal}, timeout=120.0)
+
     async def chat(self, table: str, text: str) -> None:
         await self.send({"type": "chat", "table": table, "text": text})
 

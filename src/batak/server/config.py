@@ -58,6 +58,10 @@ class ServerConfig:
     chat_burst: float = 5.0
     hint_per_second: float = 1.0  # "hint" requests per player per table (token bucket)
     hint_burst: float = 3.0
+    # deal reviews (``review``): solved in worker processes, each stopped after review_seconds
+    review_workers: int = 1  # reviews computed at once (worker processes)
+    review_queue: int = 2  # reviews waiting beyond these are refused with ``busy``
+    review_seconds: float = 20.0  # a review stops here and says it is incomplete
     name_max_chars: int = 24
     send_queue: int = 2048  # messages waiting for a slow client before it is dropped
     event_buffer: int = 512  # events kept in memory per table for reconnects

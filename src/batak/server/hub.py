@@ -6,14 +6,17 @@ It reads each checked message of a connection and hands table business to the ta
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import hashlib
 import logging
 import math
+import multiprocessing
 import secrets
 import time
 import unicodedata
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from .. import i18n
@@ -92,6 +95,12 @@ class Hub:
         self._dummy_lock = asyncio.Lock()
         self._password_slots = asyncio.Semaphore(max(1, cfg.password_checks))
         self._password_waiting = 0
+        # deal reviews: worker processes started at the first review, so a review never waits
+        # behind hints nor delays play; counted to refuse politely when all are busy
+        self._review_pool: ProcessPoolExecutor | None = None
+        self._reviews_running = 0
+        self._reviews: dict[tuple[str, int], Any] = {}  # (table, deal) -> DealReview
+        self._reviews_under_way: dict[tuple[str, int], asyncio.Future[Any]] = {}
         self.rooms = 0  # tables in memory made with ``create``
         self.ready = False
         self.connections = 0
@@ -114,6 +123,7 @@ class Hub:
             "start": self.on_start,
             "move": self.on_move,
             "hint": self.on_hint,
+            "review": self.on_review,
             "chat": self.on_chat,
             "react": self.on_react,
             "leave": self.on_leave,
@@ -180,6 +190,8 @@ class Hub:
             await self.cluster.stop()
         for table in list(self.tables.values()):
             await table.stop()
+        if self._review_pool is not None:
+            self._review_pool.shutdown(wait=False, cancel_futures=True)
         await self.storage.close()
 
     def _add(self, table: Table) -> None:
@@ -1002,6 +1014,62 @@ class Hub:
         out = await asyncio.to_thread(_hint, view, conn.lang, seed)
         self._reply(conn, {"type": "hint", "table": table.id, "v": version, **out}, msg.get("ref"))
 
+    async def on_review(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """The deal review (batak.bots.review) of a finished deal, solved in a worker process
+        with a time limit, never in the server's process (a search takes a core and memory,
+        and must not starve the event loop); a busy worker refuses with ``busy`` rather than
+        queue without end, and a deal once reviewed is kept in a small cache (only the
+        sentences differ between askers: their language and their seat)."""
+        table = await self._table(msg["table"])
+        deal = int(msg["deal"])
+        game, names, you = await table.call(lambda: table.review_game(conn, deal))
+        key = (table.id, deal)
+        review = self._reviews.get(key)
+        seconds = self.config.review_seconds
+        if review is None:
+            fut = self._reviews_under_way.get(key)  # asked again (a reconnect, another player)
+            if fut is None:
+                if self._reviews_running >= self.config.review_workers + self.config.review_queue:
+                    raise TableError("busy", "review_busy")
+                self._reviews_running += 1
+                fut = asyncio.get_running_loop().run_in_executor(
+                    self._review_workers(), functools.partial(_review, _deal_data(game), seconds)
+                )
+                self._reviews_under_way[key] = fut
+                fut.add_done_callback(functools.partial(self._review_done, key))
+            try:
+                # the review stops itself after ``seconds``, but only between two cards: if one
+                # card takes long (a hard 13-card position on a busy machine), the reply goes
+                # out without the cards, and the worker finishes alone
+                data = await asyncio.wait_for(asyncio.shield(fut), seconds + REVIEW_GRACE)
+            except TimeoutError:
+                data = {"decisions": [], "bidding": [], "complete": False}
+            review = _review_from(data)
+        out = _review_reply(review, names, conn.lang, you)
+        self._reply(
+            conn, {"type": "review", "table": table.id, "deal": deal, **out}, msg.get("ref")
+        )
+
+    def _review_workers(self) -> ProcessPoolExecutor:
+        """The review worker processes, started at the first review (spawned: the server's
+        threads and sockets are not copied into them)."""
+        if self._review_pool is None:
+            self._review_pool = ProcessPoolExecutor(
+                max_workers=max(1, self.config.review_workers),
+                mp_context=multiprocessing.get_context("spawn"),
+            )
+        return self._review_pool
+
+    def _review_done(self, key: tuple[str, int], fut: asyncio.Future[Any]) -> None:
+        """A review worker finished: free its place, keep what it found."""
+        self._reviews_running -= 1
+        self._reviews_under_way.pop(key, None)
+        if fut.cancelled() or fut.exception() is not None:
+            return
+        self._reviews[key] = _review_from(fut.result())
+        while len(self._reviews) > REVIEW_CACHE:
+            self._reviews.pop(next(iter(self._reviews)))
+
     async def on_chat(self, conn: Conn, msg: dict[str, Any]) -> None:
         table = await self._table(msg["table"])
         await table.call(lambda: table.chat(conn, msg["text"]))
@@ -1064,6 +1132,83 @@ def room_limits(options: dict[str, Any]) -> None:
         value = options.get(name)
         if value is not None and not low <= value <= high:
             raise TableError("bad_rules", "option_limit", {"name": name, "low": low, "high": high})
+
+
+#: Deal reviews kept in memory (per table and deal).
+REVIEW_CACHE = 64
+#: Seconds past ``review_seconds`` after which a review is answered with what is done.
+REVIEW_GRACE = 5.0
+
+
+def _deal_data(game: Any) -> dict[str, Any]:
+    """A finished deal as plain data for a worker process: the table, the cards, the moves."""
+    return {
+        "rules": game.rules.to_dict(),
+        "hands": [[str(c) for c in h] for h in game.initial_hands],
+        "kitty": [str(c) for c in game.initial_kitty],
+        "dealer": game.dealer,
+        "moves": [str(m) for m in game.history],
+    }
+
+
+def _review(data: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """A finished deal's review, in a worker process: plain data back."""
+    from ..bots.review import review_deal
+    from ..game import Game
+
+    g = Game(
+        Rules.from_dict(data["rules"]),
+        hands=[" ".join(h) for h in data["hands"]],
+        kitty=" ".join(data["kitty"]) or None,
+        dealer=data["dealer"],
+    )
+    for move in data["moves"]:
+        g.play(move)
+    review = review_deal(g, seconds=seconds)
+    return {
+        "decisions": [dataclasses.asdict(d) for d in review.decisions],
+        "bidding": [dataclasses.asdict(b) for b in review.bidding],
+        "complete": review.complete,
+    }
+
+
+def _review_from(data: dict[str, Any]) -> Any:
+    from ..bots.review import BidWorth, CardDecision, DealReview
+
+    return DealReview(
+        [CardDecision(**{**d, "best_cards": tuple(d["best_cards"])}) for d in data["decisions"]],
+        [BidWorth(**b) for b in data["bidding"]],
+        data["complete"],
+    )
+
+
+def _review_reply(review: Any, names: list[str], lang: str, you: int | None) -> dict[str, Any]:
+    """The ``review`` reply's fields for one asker (its language, its seat spoken to)."""
+    from ..bots.review import card_label, summary_lines
+
+    if review.complete or review.decisions or review.bidding:
+        lines = summary_lines(review, names, lang, you=you, limit=5)
+    else:  # the time limit passed before the first card: say only that
+        lines = [i18n.text("review.incomplete", lang)]
+    return {
+        "complete": review.complete,
+        "lines": lines,
+        "names": names,
+        "bidding": [{"seat": b.seat, "bid": b.bid, "worth": dict(b.worth)} for b in review.bidding],
+        "decisions": [
+            {
+                "trick": d.trick,
+                "seat": d.seat,
+                "card": d.card,
+                "label": card_label(d.card),
+                "value": d.value,
+                "best": d.best,
+                "best_cards": list(d.best_cards),
+                "cost": d.cost,
+            }
+            for d in review.decisions
+        ],
+    }
 
 
 #: View phases in which a hint carries the hand's trick estimate per koz choice.

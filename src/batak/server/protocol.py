@@ -140,6 +140,7 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "start": {"table": TABLE},
     "move": {"table": TABLE, "id": _s(64), "v": _i(0), "move": _s(16)},
     "hint": {"table": TABLE},
+    "review": {"table": TABLE, "deal": _i(1, 1000)},
     "chat": {"table": TABLE, "text": _s(2000)},
     "react": {"table": TABLE, "reaction": _s(16)},
     "leave": {"table": TABLE},

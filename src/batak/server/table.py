@@ -1001,6 +1001,26 @@ class Table:
             raise TableError("match_over")
         return match
 
+    async def review_game(self, conn: Conn, deal: int) -> tuple[Any, list[str], int | None]:
+        """For a ``review``: a copy of finished deal ``deal`` (1-based) of this table's match,
+        the seats' names and the asker's seat (None for a spectator). Anyone at the table may
+        ask: a finished deal's cards are no secret any more (the record shows them too)."""
+        from ..game import Phase
+
+        if conn not in self.subs:
+            raise TableError("not_at_table")
+        match = self.match
+        if match is None or self.status == "waiting":
+            raise TableError("not_started")
+        games = match.games
+        if not 1 <= deal <= len(games) or games[deal - 1].phase is not Phase.OVER:
+            raise TableError("no_deal", params={"deal": deal})
+        names = [
+            s.name or i18n.text("server.review_seat", conn.lang, n=i + 1)
+            for i, s in enumerate(self.seats)
+        ]
+        return games[deal - 1].copy(), names, self.subs.get(conn)
+
     async def hint_view(self, conn: Conn) -> tuple[int, int, dict[str, Any]]:
         """For a ``hint``: the asking seat, the version and that seat's own view, after checking
         that the decision is the asker's (the hint itself is computed outside the actor)."""

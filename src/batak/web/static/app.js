@@ -14,6 +14,7 @@ import { registerServiceWorker } from "./pwa.js";
 import { applyLook, estimateShown, lookHTML, setBack, setFelt, toggleEstimate } from "./prefs.js";
 import { partners as teamsPlay, seatTeam, teamBoardHTML, teamSheetHTML } from "./teams.js";
 import { cardClicked, continueBurial, handHTML, handKey, handLabel, handPanelHTML, kittyHTML, skipToPlay } from "./hand.js";
+import { askReview, onReview, onReviewError, resendReview, reviewButton, reviewHTML } from "./review.js";
 
 // ------------------------------------------------------------------ state
 const S = {
@@ -239,6 +240,7 @@ function onMessage(m) {
     case "reaction": return onReaction(m);
     case "hint": return onHint(m);
     case "rematch": return onRematch(S.table, m);
+    case "review": if (onReview(S.table, m)) renderDialog(); return;
     case "pong": S.lastPong = Date.now(); return;
     case "stats": S.stats = m.stats; renderAccount(); return;
     case "mytables": S.mytables = m.tables; renderMyTables(); return;
@@ -336,6 +338,7 @@ function onSync(m) {
   for (const [id, msg] of S.pending) {
     if (msg.table === T.id) { S.resent.add(id); send(msg); } else S.pending.delete(id);
   }
+  resendReview(T, send); // a review asked for on a connection that dropped
   render();
 }
 
@@ -427,6 +430,7 @@ function onError(m) {
     }
   }
   if (m.ref === "estimate") return; // a silent request for the bidding panel
+  if (m.ref === "review" && onReviewError(T, m)) { renderDialog(); return; }
   if (m.ref === "invite" || (m.ref === "join" && route().page === "table")) {
     notify(t("error", { message: m.message }), "error");
     if (m.code !== "rate_limited") go("/", true);
@@ -549,6 +553,7 @@ const ACTIONS = {
   setBack(el) { setBack(el.dataset.value); },
   move(el) { playMove(el.dataset.move); },
   hint() { send({ type: "hint", table: S.table.id, ref: "hint" }); },
+  review(el) { askReview(S.table, Number(el.dataset.deal), send); renderDialog(); },
   start() { send({ type: "start", table: S.table.id, ref: "start" }); },
   adjourn() { send({ type: "adjourn", table: S.table.id, ref: "adjourn" }); },
   leave() {
@@ -1258,7 +1263,7 @@ function sheetHTML() {
       const pts = r.scores ? `${r.scores[i] > 0 ? "+" : ""}${r.scores[i]}` : "–";
       return `<td class="num${r.bidder === i ? " bidder" : ""}"><span class="tk" data-testid="sheet-tricks">${tk}</span> ${pts}<small> (${r.totals[i]})</small></td>`;
     }).join("");
-    return `<tr><td>${r.deal}</td><td>${con}${result}</td>${cells}</tr>`;
+    return `<tr><td>${r.deal}${r.redeal ? "" : ` ${reviewButton(r.deal)}`}</td><td>${con}${result}</td>${cells}</tr>`;
   }).join("");
   const totals = rows[rows.length - 1].totals;
   return `<table class="sheet" data-testid="sheet"><thead>${head}</thead><tbody>${body}</tbody><tfoot><tr><th colspan="2">${esc(t("sheet_total"))}</th>${totals.map((x) => `<th class="num">${x}</th>`).join("")}</tr></tfoot></table><p class="help sheet-legend">${esc(t("sheet_legend"))}</p>`;
@@ -1270,7 +1275,7 @@ function renderDialog() {
   if (!T || !el) return;
   const v = T.view;
   let body = "";
-  if (T.info.status === "over" && T.over && T.dialog !== "sheet" && T.dialog !== "last") T.dialog = "over";
+  if (T.info.status === "over" && T.over && !["sheet", "last", "review"].includes(T.dialog)) T.dialog = "over";
   if (T.dialog === "last" && v) {
     // the server's view says which trick may be seen: at CetinsGame's tables the previous deal's
     // last trick stays until the new deal's first trick is complete (rules.last_trick any_time)
@@ -1280,6 +1285,8 @@ function renderDialog() {
     body = `<h3>${esc(title)}</h3>${last ? trickHTML(last, T.info.rules.players, wonBy(last.winner)) : `<p>${esc(t("no_last_trick"))}</p>`}`;
   } else if (T.dialog === "sheet") {
     body = `<h3>${esc(t("score_sheet"))}</h3>${sheetHTML()}${fairHTML(T.info)}`;
+  } else if (T.dialog === "review") {
+    body = reviewHTML(T, seatLabel);
   } else if (T.dialog === "over" && T.over) {
     // (after the last trick has been seen)
     const extra = payoutHTML(T.info, T.you, seatName) + awardedHTML(T.id);

@@ -1,0 +1,144 @@
+"""The partners' signal in eşli: a player's first discard names the suit it wants led.
+
+The convention (docs/rules.md, "Partner signals", and ``batak rules`` for every eşli table):
+
+* A **discard** is a card that neither follows the suit led nor is a trump: the player had no card
+  of the suit led, and played another side suit.
+* A player's **first discard** of the deal names the suit it asks its partner to lead: it holds
+  the highest card still out in that suit (and keeps it: it discards a low card of the suit, so
+  it needs two cards there at least). With no such suit its first discard promises nothing, and
+  partners read a first discard as a strong hint, not as a fact.
+* A trump is never a signal; a player who has already discarded signals nothing more.
+
+The bots only see their own player's view: the signal is read from the finished tricks and the
+current trick like any player at the table would (:func:`partner_signal`). The medium player
+(and the hard one, which plays like medium early in the deal) sends the signal when it costs
+little (:func:`wanted_suit`) and leads the suit its partner asked for; the hard player also deals
+the partner the top card of that suit more often in its sampled worlds (:func:`signal_weight`).
+
+>>> from batak.cards import mask_of, parse_cards
+>>> wanted_suit(mask_of(parse_cards("AH 4H 9S")), played=0, trump=3)  # hearts (suit 1)
+1
+>>> wanted_suit(mask_of(parse_cards("KH 4H 9S")), played=0, trump=3) is None  # AH is out
+True
+>>> wanted_suit(mask_of(parse_cards("KH 4H 9S")), played=mask_of(parse_cards("AH")), trump=3)
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..cards import SUIT_MASKS
+from .simple import Table
+
+__all__ = [
+    "Signal",
+    "first_discard",
+    "is_first_discard",
+    "partner_signal",
+    "signal_weight",
+    "wanted_suit",
+]
+
+DECK = (1 << 52) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """A partner's first discard: the suit it asked for, and the card of that suit it then
+    promised (the highest still out when it discarded), or -1 if that card was its own."""
+
+    seat: int
+    suit: int
+    card: int  # the discard itself
+    promised: int  # the highest card of ``suit`` out of sight of everyone at that moment
+
+
+def _discards(t: Table, seat: int) -> list[tuple[int, int]]:
+    """``(card, cards played before it)`` for each discard of ``seat``, in order (the finished
+    tricks, then the current one)."""
+    out: list[tuple[int, int]] = []
+    played = 0
+    tricks = [*t.tricks, (t.leader, list(t.trick), -1)]
+    for leader, cards, _winner in tricks:
+        if not cards:
+            continue
+        lead = cards[0] // 13
+        for i, c in enumerate(cards):
+            who = (leader + i) % t.n
+            if i and who == seat and c // 13 != lead and c // 13 != t.trump:
+                out.append((c, played))
+            played |= 1 << c
+    return out
+
+
+def first_discard(t: Table, seat: int) -> int | None:
+    """The first card ``seat`` discarded in this deal, if any."""
+    found = _discards(t, seat)
+    return found[0][0] if found else None
+
+
+def partner_signal(t: Table) -> Signal | None:
+    """The suit the mover's partner asked for with its first discard (eşli only; nothing when
+    the partner's hand is face up, with ``exposed_partner``)."""
+    if not t.rules.partners or t.seat is None or t.rules.exposed_partner:
+        return None
+    partner = t.partner()
+    if partner is None:
+        return None
+    found = _discards(t, partner)
+    if not found:
+        return None
+    card, before = found[0]
+    suit = card // 13
+    out = DECK & ~before & ~(1 << card) & SUIT_MASKS[suit]
+    promised = out.bit_length() - 1 if out else -1
+    return Signal(partner, suit, card, promised)
+
+
+def wanted_suit(hand: int, played: int, trump: int) -> int | None:
+    """The side suit this hand would ask its partner to lead: one where it holds the highest card
+    still out and a low card to discard besides; the longest such suit, then the higher suit."""
+    best: tuple[int, int] | None = None
+    for s in range(4):
+        if s == trump:
+            continue
+        mine = hand & SUIT_MASKS[s]
+        if mine.bit_count() < 2:
+            continue
+        out = SUIT_MASKS[s] & ~played
+        if mine.bit_length() != out.bit_length():  # the top card out is not ours
+            continue
+        key = (mine.bit_count(), s)
+        if best is None or key > best:
+            best = key
+    return None if best is None else best[1]
+
+
+def is_first_discard(t: Table) -> bool:
+    """Is the mover about to make its first discard (no card of the suit led, none discarded)?"""
+    if not t.trick or t.seat is None:
+        return False
+    lead = t.trick[0] // 13
+    if t.hand & SUIT_MASKS[lead]:
+        return False
+    return first_discard(t, t.seat) is None
+
+
+def signal_weight(t: Table, strength: float = 8.0) -> Callable[[int, int], float] | None:
+    """A ``weight(holder, card)`` factor for :func:`batak.bots.knowledge.sample_world`: the
+    partner likely holds the card its first discard promised (``strength`` times as likely as
+    without the signal), if that card is still out of sight."""
+    sig = partner_signal(t)
+    if sig is None or sig.promised < 0 or t.played >> sig.promised & 1:
+        return None
+    if t.hand >> sig.promised & 1:
+        return None
+    promised, partner = sig.promised, sig.seat
+
+    def weight(holder: int, card: int) -> float:
+        return strength if card == promised and holder == partner else 1.0
+
+    return weight

@@ -1,0 +1,68 @@
+// The deal review screen: where was a trick lost? It asks the server for the double-dummy review
+// of a finished deal (the "review" request, docs/protocol.md "Deal review"), which the server
+// solves in a worker with a time limit, and shows its summary (sentences in the reader's language,
+// from the server) and every card that cost tricks, trick by trick. It is reached from the
+// result after a deal and from every row of the score sheet.
+import { t } from "./i18n.js";
+import { cardLabel } from "./cards.js";
+
+function esc(s) {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+// The button that opens the review of deal ``deal`` (in the score sheet and after a deal).
+export function reviewButton(deal) {
+  return `<button class="small review-open" data-action="review" data-deal="${deal}" data-testid="review-open">${esc(t("review_open"))}</button>`;
+}
+
+// Ask for the review of ``deal`` at table ``T``; the reply comes as a "review" message.
+export function askReview(T, deal, send) {
+  T.review = { deal, waiting: true };
+  T.dialog = "review";
+  send({ type: "review", table: T.id, deal, ref: "review" });
+}
+
+// After a reconnect: a review still awaited was asked on the old connection, whose reply is
+// lost; ask again (the server shares the work already under way, or its cached result).
+export function resendReview(T, send) {
+  if (T && T.review && T.review.waiting) {
+    send({ type: "review", table: T.id, deal: T.review.deal, ref: "review" });
+  }
+}
+
+// The server's reply, or its refusal (busy, no_deal, ...), for the table on screen.
+export function onReview(T, m) {
+  if (!T || m.table !== T.id) return false;
+  T.review = { deal: m.deal, data: m };
+  return true;
+}
+
+export function onReviewError(T, m) {
+  if (!T || !T.review) return false;
+  T.review = { deal: T.review.deal, error: m.message };
+  return true;
+}
+
+// The dialog's body. ``seatLabel(seat)`` names a seat as the table shows it.
+export function reviewHTML(T, seatLabel) {
+  const R = T.review;
+  if (!R) return "";
+  const title = `<h3 data-testid="review-title">${esc(t("review_title", { n: R.deal }))}</h3>`;
+  if (R.waiting) return `${title}<p class="help" data-testid="review-wait">${esc(t("review_wait"))}</p>`;
+  if (R.error) {
+    return `${title}<p class="review-error" data-testid="review-error">${esc(R.error)}</p>
+      <p><button data-action="review" data-deal="${R.deal}">${esc(t("review_retry"))}</button></p>`;
+  }
+  const m = R.data;
+  const lines = m.lines.map((x) => `<li>${esc(x)}</li>`).join("");
+  const costly = m.decisions.filter((d) => d.cost > 0);
+  const rows = costly.map((d) => `<tr data-testid="review-row"><td class="num">${d.trick}</td><td>${esc(seatLabel(d.seat))}</td>`
+    + `<td>${esc(cardLabel(d.card))}</td><td>${d.best_cards.map((c) => esc(cardLabel(c))).join(" ")}</td>`
+    + `<td class="num">${d.cost}</td></tr>`).join("");
+  const head = `<tr><th>${esc(t("review_trick"))}</th><th>${esc(t("review_player"))}</th><th>${esc(t("review_card"))}</th><th>${esc(t("review_best"))}</th><th>${esc(t("review_cost"))}</th></tr>`;
+  const table = costly.length
+    ? `<table class="sheet review-table" data-testid="review-table"><thead>${head}</thead><tbody>${rows}</tbody></table>`
+    : "";
+  const checked = `<p class="help">${esc(t("review_checked", { n: m.decisions.length }))}</p>`;
+  return `${title}<ul class="review-lines" data-testid="review-lines">${lines}</ul>${table}${checked}<p class="help">${esc(t("review_note"))}</p>`;
+}

@@ -1,0 +1,108 @@
+"""The partners' first-discard signal (batak.bots.signals): read from a player's view only, sent
+and followed by the medium player (and so by the hard one early in the deal)."""
+
+from __future__ import annotations
+
+from batak import Game
+from batak.bots import get as get_bot
+from batak.bots.medium import MediumPlayer, MediumPlayerNoSignals
+from batak.bots.signals import first_discard, is_first_discard, partner_signal, wanted_suit
+from batak.bots.simple import parse_view
+from batak.cards import SUIT_MASKS
+
+
+def _play(preset: str, seed: int, signals: bool) -> list[tuple[dict, str]]:
+    """One deal by four medium players, with or without the signal: every (view, move)."""
+    cls = MediumPlayer if signals else MediumPlayerNoSignals
+    bots = [cls(seed=seed * 10 + s) for s in range(4)]
+    g = Game(preset, seed=seed)
+    out = []
+    while g.to_move is not None and g.phase.value != "over":
+        seat = g.to_move
+        view = g.view(seat)
+        move = bots[seat].choose(view)
+        out.append((view, move))
+        g.play(move)
+        if g.phase.value == "over":
+            break
+    return out
+
+
+def _rates(signals: bool, deals: int = 40) -> tuple[float, float]:
+    """(first discards in the wanted suit / first discards with a wanted suit to show,
+    leads in the partner's signalled suit / leads after a live signal)."""
+    sent = could = followed = asked = 0
+    for seed in range(deals):
+        for view, move in _play("sultan-esli", seed, signals):
+            t = parse_view(view)
+            if t.phase != "play":
+                continue
+            card = next(c for c in range(52) if f"{move}" == _text(c))
+            if is_first_discard(t):
+                want = wanted_suit(t.hand, t.played, t.trump)
+                legal_in_want = want is not None and t.legal_cards & SUIT_MASKS[want]
+                if legal_in_want:
+                    could += 1
+                    sent += card // 13 == want
+            if not t.trick:
+                sig = partner_signal(t)
+                if (
+                    sig is not None
+                    and sig.suit != t.trump
+                    and t.hand & SUIT_MASKS[sig.suit]
+                    and sig.promised >= 0
+                    and not (t.played | t.hand) >> sig.promised & 1
+                ):
+                    asked += 1
+                    followed += card // 13 == sig.suit
+    assert could >= 10 and asked >= 10, (could, asked)
+    return sent / could, followed / asked
+
+
+def _text(card: int) -> str:
+    from batak.bots.simple import CARD_TEXT
+
+    return CARD_TEXT[card]
+
+
+def test_signal_is_sent_and_followed_more_than_by_chance() -> None:
+    sent, followed = _rates(True)
+    sent_off, followed_off = _rates(False)
+    # without the convention medium often discards low from a long suit it is master in anyway
+    # (two thirds of the time here), and leads its partner's discard suit about half the time
+    assert sent >= 0.8 and sent >= sent_off + 0.1, (sent, sent_off)
+    assert followed >= 0.9 and followed >= followed_off + 0.25, (followed, followed_off)
+
+
+def test_signal_read_from_the_view_only_in_esli() -> None:
+    """The partner's first discard, as every seat's view shows it; none outside eşli."""
+    found = 0
+    for seed in range(10):
+        g = Game("sultan-esli", seed=seed)
+        bot = get_bot("medium", seed=seed)
+        while g.phase.value != "over":
+            g.play(bot.choose(g.view(g.to_move)))
+            if g.phase.value != "play" or g.to_move is None:
+                continue
+            t = parse_view(g.view(g.to_move))
+            partner = t.partner()
+            assert partner is not None
+            sig = partner_signal(t)
+            first = first_discard(t, partner)
+            if first is None:
+                assert sig is None
+                continue
+            found += 1
+            assert sig is not None and sig.card == first and sig.suit == first // 13
+            assert sig.suit != t.trump
+            # the same card is the partner's first discard from its partner's opponents' seats
+            other = parse_view(g.view((g.to_move + 1) % 4))
+            assert first_discard(other, partner) == first
+    assert found > 20
+    g = Game("standard", seed=3)
+    bot = get_bot("medium", seed=3)
+    while g.phase.value != "play":
+        g.play(bot.choose(g.view(g.to_move)))
+    for _ in range(40):
+        assert partner_signal(parse_view(g.view(g.to_move))) is None
+        g.play(bot.choose(g.view(g.to_move)))

@@ -1,0 +1,55 @@
+"""The deal review screen (issue 14): from the score sheet after a match, the server's review of
+the deal in the reader's language, with the cards that cost tricks; in Chromium, English on a
+desktop and Turkish on a phone."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from harness import ServerProcess
+from playwright.sync_api import Browser, expect
+from test_web import no_js_errors, open_page
+from test_web_table import DESKTOP_EN_PHONE_TR, play_to_the_end, private_room
+
+TITLE = {"en": re.compile(r"Deal 1: where were tricks lost\?"), "tr": re.compile(r"1\. el: löve")}
+
+
+def test_the_review_of_a_deal_from_the_score_sheet(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale, ctx, name in DESKTOP_EN_PHONE_TR:
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        page.fill("input[name=deals]", "1")
+        private_room(page)
+        page.get_by_test_id("start").click()
+        play_to_the_end(page)
+        dialog = page.locator(".dialog")
+        dialog.get_by_test_id("review-open").first.click()
+        expect(dialog.get_by_test_id("review-title")).to_have_text(TITLE[lang])
+        lines = dialog.get_by_test_id("review-lines")
+        expect(lines).to_be_visible(timeout=120_000)
+        data = page.evaluate("() => window.batak.state.table.review.data")
+        assert data["deal"] == 1
+        # (a machine too busy to solve even the first card in the time limit says so instead)
+        assert data["decisions"] or data["complete"] is False, data
+        shown = lines.locator("li").all_inner_texts()
+        assert shown == data["lines"] and shown
+        costly = [d for d in data["decisions"] if d["cost"] > 0]
+        expect(dialog.get_by_test_id("review-row")).to_have_count(len(costly))
+        if costly:  # the first costly card, as people write cards (10♥, not TH)
+            first = dialog.get_by_test_id("review-row").first
+            expect(first).to_contain_text(re.compile("[♠♥♦♣]"))
+            assert "T" not in first.locator("td").nth(2).inner_text()
+        # the reader's language: the server's sentences and the screen's own words
+        if lang == "tr":
+            assert any(w in " ".join(shown) for w in ("löve", "koz", "ihale", "el"))
+            expect(dialog).to_contain_text("Açık elle çözüm")
+        else:
+            expect(dialog).to_contain_text("Double dummy")
+        page.screenshot(path=str(artifacts / f"review-{name}-{lang}.png"), full_page=True)
+        # closing the review brings the match result back
+        dialog.get_by_test_id("close-dialog").click()
+        expect(page.get_by_test_id("match-over")).to_be_visible()
+        page.context.close()
+    no_js_errors(errors)
