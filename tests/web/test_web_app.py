@@ -49,6 +49,11 @@ def test_the_manifest_and_its_icons(server: ServerProcess) -> None:
     assert headers["Cache-Control"] == "no-cache"
     assert "default-src 'self'" in headers["Content-Security-Policy"]
     assert b"/api/texts" in script
+    # every script of the client is kept: one left out stops the page from opening offline
+    static = Path(icons.__file__).parent / "static"
+    for js in static.glob("*.js"):
+        if js.name != "sw.js":
+            assert f'"/static/{js.name}"'.encode() in script, js.name
 
 
 def test_the_icons_in_the_package_are_what_the_code_draws() -> None:

@@ -282,11 +282,12 @@ def test_esli_marks_the_partner_counts_both_teams_and_keeps_the_sheet_in_team_co
         we_bid = c["bidder"] % 2 == me % 2
         goal_us = c["bid"] if we_bid else 14 - c["bid"]
         goal_them = 14 - c["bid"] if we_bid else c["bid"]
-        # (a trick may end between the two reads: the board is read again if it moved)
+        # (a trick may end between the two reads, and the felt, board included, is drawn one
+        # step after the state while a finished trick is held in view: one trick either way)
         assert board["us"].split(" / ")[1] == str(goal_us), board
         assert board["them"].split(" / ")[1] == str(goal_them), board
-        assert int(board["us"].split(" / ")[0]) in (ours, ours + 1), board
-        assert int(board["them"].split(" / ")[0]) in (theirs, theirs + 1), board
+        assert int(board["us"].split(" / ")[0]) in (ours - 1, ours, ours + 1), board
+        assert int(board["them"].split(" / ")[0]) in (theirs - 1, theirs, theirs + 1), board
         assert board["labels"] == ({"tr": ["Biz", "Onlar"], "en": ["Us", "Them"]}[lang]), board
         page.screenshot(path=str(artifacts / f"esli-teams-{name}-{lang}.png"))
         # the score sheet at the end: one column per team, the team's tricks and totals

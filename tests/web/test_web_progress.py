@@ -94,7 +94,7 @@ def test_league_and_rated_leaderboard_in_both_languages(
     page.screenshot(path=str(artifacts / "progress-match-over-en.png"))
     gained = int(re.search(r"\+(\d+) XP", awarded.inner_text()).group(1))  # type: ignore[union-attr]
 
-    page.locator(".dialog a.button").click()  # back to the lobby
+    page.locator('.dialog a[data-href="/"]').click()  # back to the lobby
     league = page.get_by_test_id("league")
     expect(league.locator("tbody tr")).to_have_count(3)
     expect(page.get_by_test_id("league-tier")).to_have_text("Bronze")

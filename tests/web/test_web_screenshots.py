@@ -40,7 +40,16 @@ KINDS = {
 
 def fits(page: Page) -> None:
     width = page.evaluate("() => window.innerWidth")
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 1
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    if wide > width + 1:  # name what sticks out
+        out = page.evaluate(
+            """(w) => [...document.querySelectorAll('body *')]
+                .filter((e) => e.getBoundingClientRect().right > w + 1)
+                .map((e) => e.tagName + '.' + e.className + ' ' + Math.round(
+                    e.getBoundingClientRect().right)).slice(0, 12)""",
+            width,
+        )
+        raise AssertionError(f"the page is {wide} px wide on a {width} px screen: {out}")
 
 
 def play_until(page: Page, done: Any, seconds: float = 150) -> None:

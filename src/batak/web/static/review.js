@@ -12,7 +12,9 @@ function esc(s) {
 
 // The button that opens the review of deal ``deal`` (in the score sheet and after a deal).
 export function reviewButton(deal) {
-  return `<button class="small review-open" data-action="review" data-deal="${deal}" data-testid="review-open">${esc(t("review_open"))}</button>`;
+  // a small magnifier in the deal's cell (the sheet stays narrow); its name is the text
+  const name = esc(t("review_open"));
+  return `<button class="small review-open" data-action="review" data-deal="${deal}" data-testid="review-open" aria-label="${name}" title="${name}">🔍</button>`;
 }
 
 // Ask for the review of ``deal`` at table ``T``; the reply comes as a "review" message.

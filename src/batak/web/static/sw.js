@@ -6,13 +6,17 @@
 // fails. Served at /sw.js so that it looks after every page of the site.
 const CACHE = "batak-client-v1";
 const SHELL = "/";
+// every script of the client (tests/web/test_web_app.py checks that none is missing: a module
+// left out would stop the whole page from opening offline)
 const FILES = [
   SHELL, "/static/app.js", "/static/i18n.js", "/static/cards.js", "/static/hand.js",
-  "/static/teams.js", "/static/prefs.js", "/static/pwa.js", "/static/style.css",
+  "/static/teams.js", "/static/prefs.js", "/static/pwa.js", "/static/motion.js",
+  "/static/result.js", "/static/chips.js", "/static/fair.js", "/static/progress.js",
+  "/static/tournament.js", "/static/story.js", "/static/review.js", "/static/style.css",
   "/static/favicon.svg", "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png",
   "/static/manifest.webmanifest", "/api/texts", "/api/rules",
 ];
-const PAGES = /^\/(?:$|table\/|join\/|rules(?:\/|$))/; // the one page, under every path
+const PAGES = /^\/(?:$|table\/|join\/|rules(?:\/|$)|tournaments(?:\/|$)|story$)/; // the one page, under every path
 
 self.addEventListener("install", (e) => {
   e.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));
