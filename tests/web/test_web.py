@@ -486,7 +486,8 @@ def test_a_finished_deal_shows_its_result_and_the_sheet(
     result = page.get_by_test_id("deal-result")
     expect(result).to_contain_text(re.compile(r"made|went down|You made|Everyone passed"))
     expect(result.locator(".result-points tr")).to_have_count(4)
-    expect(page.locator(".overlay")).to_have_count(0)
+    overlay = page.locator(".overlay")
+    assert overlay.count() == 0, overlay.first.inner_text()[:300]
     expect(page.locator("#sheet-side").get_by_test_id("sheet").locator("tbody tr")).to_have_count(1)
     page.get_by_test_id("close-result").click()
     expect(result).to_have_count(0)

@@ -538,7 +538,12 @@ def test_felt_and_card_backs_are_chosen_and_remembered(
     expect(page.locator("#hand .card")).to_have_count(13)
     felt = page.locator("#felt").evaluate("(e) => getComputedStyle(e).backgroundColor")
     assert felt == "rgb(22, 70, 110)", felt
-    back = page.locator(".seat .count .back-bg").first.evaluate("(e) => getComputedStyle(e).fill")
+    # found and read in one step: the felt is redrawn as the bots play, and a detached
+    # element has no computed style
+    back = page.wait_for_function(
+        """() => { const e = document.querySelector('.seat .count .back-bg');
+            return e && e.isConnected && getComputedStyle(e).fill; }"""
+    ).json_value()
     assert back == "rgb(142, 27, 36)", back
     page.screenshot(path=str(artifacts / "felt-blue-backs-red-desktop-en.png"))
     no_js_errors(errors)

@@ -399,7 +399,9 @@ function sideEffects(ev, replay) {
     // a slim view carries no sheet: the row comes with the event (once, even when replayed)
     const row = JSON.stringify(ev.deal_over.row);
     if (!T.sheet.some((r) => JSON.stringify(r) === row)) T.sheet.push(ev.deal_over.row);
-    if (!replay) onDealOver(T, ev.deal_over); // a panel on the felt, never over the next decision
+    // a panel on the felt, never over the next decision; also when the deal's end came in a
+    // sync (a reconnect, a reload): it goes once the next deal's play has begun
+    onDealOver(T, ev.deal_over);
     if (ev.over) { T.over = ev.over; T.dialog = "over"; }
   } else if (ev.kind === "start" && ev.dealer != null && !replay) {
     // who deals first, and why: drawn by lot, or the first to sit (the table's first_dealer)
