@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ServerThread, fast_config, postgres_database
+from harness import ServerThread, fast_config
 
 from batak.match import Match
 from batak.rules import Rules
@@ -62,19 +62,6 @@ def seeded(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     monkeypatch.setattr(secrets, "randbelow", lambda n: 0)
     monkeypatch.setattr(fair, "deal_seed", lambda secret, table, k: DEAL_SEED(secret, "test", k))
     yield queue
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
-    """The database of the server (PostgreSQL when BATAK_TEST_POSTGRES is set, as in CI)."""
-    if request.param == "sqlite":
-        yield None
-        return
-    pg = postgres_database()
-    if pg is None:
-        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
-    with pg as url:
-        yield url
 
 
 def config(tmp_path: Path, **changes: Any) -> Any:

@@ -6,27 +6,13 @@ import asyncio
 import json
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ServerThread, fast_config, postgres_database
+from harness import ServerThread, fast_config
 
 from batak.server.client import Client, ServerError
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
-    """None (SQLite in the test's folder) or a fresh PostgreSQL database's URL."""
-    if request.param == "sqlite":
-        yield None
-        return
-    pg = postgres_database()
-    if pg is None:
-        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
-    with pg as url:
-        yield url
 
 
 def _get(url: str) -> Any:
