@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
-from test_web import act, my_turn, no_js_errors, open_page
+from test_web import act, no_js_errors, open_page, settle
 
 SIZES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
@@ -52,15 +52,35 @@ def fits(page: Page) -> None:
         raise AssertionError(f"the page is {wide} px wide on a {width} px screen: {out}")
 
 
-def play_until(page: Page, done: Any, seconds: float = 150) -> None:
+def play_until(
+    page: Page, done: Any, seconds: float = 150, deal: int | None = None, bury: bool = True
+) -> None:
+    """Play the page's seat until ``done()``; with ``deal``, make no decision in a later deal
+    (the deal's result stays in view until the next deal's play begins); without ``bury``, leave
+    a burial to the test (the view may say "bury" before the page has drawn its buttons)."""
     deadline = time.monotonic() + seconds
     while not done():
         assert time.monotonic() < deadline, "the table did not get there in time"
         view = page.evaluate("() => window.batak.state.table.view")
-        if view and view["phase"] == "bidding" and my_turn(page) and view["rules"]["kitty_size"]:
-            page.locator(".bids button").last.click()  # the kitty is ours: a bidder's view
+        if deal is not None and view and view["match"]["deal"] != deal:
+            time.sleep(0.05)
+            continue
+        mine = bool(view and view["to_move"] == view["seat"] and view["legal_moves"])
+        if mine and view["phase"] == "bidding" and view["rules"]["kitty_size"]:
+            # the highest bid: the kitty is ours (a bidder's view); the button named by its move
+            # (the buttons are redrawn when other seats bid), waited for if the page has not
+            # drawn the turn yet (act() would see no turn and come back to pass)
+            top = view["legal_moves"][-1]
+            page.locator(f'.bids button[data-move="{top}"]').click()
+            settle(page)  # the view says it is our bid until the server has answered
+            continue
+        if view and view["phase"] == "bidding" and view["rules"]["kitty_size"]:
+            time.sleep(0.05)  # not our bid yet (act() might see the turn come and pass)
             continue
         if view and view["phase"] == "bury" and view["to_move"] == view["seat"]:
+            if not bury:
+                time.sleep(0.05)
+                continue
             if page.locator("#hand .card.picked").count():
                 page.get_by_test_id("bury-undo").click()
             legal = page.locator("#hand .card.legal")
@@ -111,11 +131,17 @@ def test_screenshots_of_every_screen(
         page = open_page(browser, server, errors, locale=locale, **SIZES[size])
         page.select_option("#preset-select", preset)
         page.fill("input[name=deals]", "2" if kind == "ihaleli" else "1")
+        # a long clock and deal pause: under load the seat's time must not run out (a bot would
+        # take the kitty), and the deal's result must stay until it is photographed
+        page.fill("input[name=seconds]", "300")
+        page.fill("input[name=deal_pause]", "30")
         page.get_by_test_id("create-room").click()
         page.get_by_test_id("start").click()
         expect(page.locator(".seat")).to_have_count(3 if kind == "kitty" else 4)
         if kind == "kitty":
-            play_until(page, lambda p=page: p.get_by_test_id("bury-confirm").count() > 0)
+            play_until(
+                page, lambda p=page: p.get_by_test_id("bury-confirm").count() > 0, bury=False
+            )
             for i in range(3):
                 page.locator("#hand .card.legal").nth(i).click()
             shot(page, "table-kitty-bury")
@@ -123,7 +149,7 @@ def test_screenshots_of_every_screen(
         expect(page.locator("#notice")).to_be_hidden(timeout=15_000)
         shot(page, f"table-{kind}")
         if kind == "ihaleli":
-            play_until(page, lambda p=page: p.get_by_test_id("deal-over").count() > 0)
+            play_until(page, lambda p=page: p.get_by_test_id("deal-over").count() > 0, deal=1)
             shot(page, "deal-result")
             page.keyboard.press("Escape")  # (closes the result, if it has not gone by itself)
             play_until(page, lambda p=page: p.get_by_test_id("match-over").count() > 0)
