@@ -23,8 +23,10 @@
  *   - exact bounds at every trick boundary (team_bounds): each player's trumps that win whatever
  *     the other team does (a matching of its trumps against the other team's higher ones); the
  *     leader's quick tricks (top trumps drawing k rounds, then top cards of the other suits that
- *     nobody can ruff, then its remaining trumps against what the others kept); and a player
- *     holding every trump left also wins its runs of top cards.
+ *     nobody can ruff, then its remaining trumps against what the others kept); a player
+ *     holding every trump left also wins its runs of top cards; and a player alone in its team
+ *     whose trumps win at least one trick also wins its runs of top cards that nobody can ruff,
+ *     lead or not (safe_runs).
  *
  * No global mutable state: everything lives in a per-call (or per-Solver-object) context, and the
  * GIL is released during the search, so calls from several threads run in parallel.
@@ -223,6 +225,8 @@ typedef struct {
     int flags;
     uint64_t tmask; /* the trump suit's cards (0 without trump) */
     int on_side[4];
+    int solo[2];     /* a team of one player */
+    int must_ruff;   /* a player void in the suit led who holds a trump must play one */
     uint64_t hands[4];
     uint64_t key[2]; /* the relative-rank code of the cards in the hands (see make_key) */
     Table *tt;
@@ -415,6 +419,29 @@ static int top_runs(uint64_t h, uint64_t all, int trump) {
     return m;
 }
 
+/* The cards of ``seat``'s runs of top cards in the suits other than the trump that no other
+ * player can ruff: in each suit, as many as the shortest holding of that suit among the other
+ * players who still hold a trump.  Where a player void in the suit led must play a trump
+ * (``must_ruff``), such a player parts with cards of the suit only in tricks of that suit, and
+ * ``seat`` plays one of its top cards in each of them: so while it holds one, nobody can ruff
+ * it, whether the others lead the suit or ``seat`` cashes it once it has the lead. */
+static int safe_runs(const Ctx *c, int seat, uint64_t all) {
+    uint64_t h = c->hands[seat];
+    uint64_t others = all & ~h;
+    int m = 0;
+    for (int su = 0; su < 4; su++) {
+        if (su == c->trump) continue;
+        int r = suit_count(top_run(h, others, su), su);
+        for (int s = 0; s < c->n && r; s++) {
+            if (s == seat || !(c->hands[s] & c->tmask)) continue;
+            int len = suit_count(c->hands[s], su);
+            if (len < r) r = len;
+        }
+        m += r;
+    }
+    return m;
+}
+
 /* Lower bounds on the tricks each team takes from this trick boundary on: bound[1] for the side,
  * bound[0] for the others.
  *
@@ -489,6 +516,12 @@ static void team_bounds(const Ctx *c, int leader, int broken, uint64_t all, int 
             /* the only player with trumps: each of them wins the trick it falls in, and so does
              * each card of its runs of top cards in the other suits (top_runs) */
             w = suit_count(mine, c->trump) + top_runs(c->hands[s], all, c->trump);
+        } else if (c->solo[team] && c->must_ruff) {
+            /* alone in its team: its sure trumps, and once one of them has won (it holds a
+             * trump until then, so it never has to discard), the runs nobody can ruff
+             * (safe_runs) */
+            w = trump_winners(mine, team_trumps[!team], c->trump);
+            if (w) w += safe_runs(c, s, all);
         } else {
             if (suit_count(mine, c->trump) < target[team]) continue; /* cannot reach a cut-off */
             w = trump_winners(mine, team_trumps[!team], c->trump);
@@ -818,6 +851,12 @@ static void ctx_init(Ctx *c, const Problem *p, Table *tt) {
         c->on_side[s] = s < p->n ? (p->side_mask >> s) & 1 : 0;
         c->hands[s] = s < p->n ? p->hands[s] : 0;
     }
+    int size[2] = {0, 0};
+    for (int s = 0; s < p->n; s++) size[c->on_side[s]]++;
+    c->solo[0] = size[0] == 1;
+    c->solo[1] = size[1] == 1;
+    c->must_ruff = !(p->flags & F_FREE_DISCARD) &&
+                   (!(p->flags & F_OVERTRUMP) || (p->flags & F_TRUMP_IF_CANNOT));
     c->tt = tt;
     c->nodes = 0;
     memset(c->hist, 0, sizeof c->hist);
