@@ -635,7 +635,7 @@ static int follow(Ctx *c, int leader, int i, const Trick *t, int need, uint64_t 
         int cd = cards[j];
         Trick next = play_follow(c, t, seat, cd);
         uint64_t k0 = c->key[0], k1 = c->key[1];
-        key_remove(c, all, cd);
+        if (left > TT_MIN_LEFT) key_remove(c, all, cd); /* below, no table: no key */
         c->hands[seat] = h & ~(1ULL << cd);
         int r = follow(c, leader, i + 1, &next, need, all & ~(1ULL << cd), left);
         c->hands[seat] = h;
@@ -662,7 +662,7 @@ static inline int try_lead(Ctx *c, int leader, int broken, int need, uint64_t al
                            int cd) {
     uint64_t h = c->hands[leader];
     uint64_t k0 = c->key[0], k1 = c->key[1];
-    key_remove(c, all, cd);
+    if (left > TT_MIN_LEFT) key_remove(c, all, cd); /* below, no table: no key */
     c->hands[leader] = h & ~(1ULL << cd);
     Trick t = play_lead(c, leader, cd, broken);
     int r = follow(c, leader, 1, &t, need, all & ~(1ULL << cd), left);
