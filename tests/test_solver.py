@@ -386,6 +386,34 @@ def test_c_table_reuse_across_positions_and_options() -> None:
 
 
 @needs_c
+def test_thread_tables_are_reused_and_start_empty() -> None:
+    """solve_position keeps one compiled table per size and thread, cleared at each call: the
+    answers are those of a fresh table (the module-level solve), and the table is the same
+    object from call to call in a thread, another one in another thread."""
+    from batak.bots import _csolver
+
+    for i, pos in enumerate(_positions("thread-tables", 120, (4, 5, 6, 7))):
+        fresh = _csolver.solve(
+            pos.hands,
+            pos.trump,
+            pos.leader,
+            pos.trick,
+            pos.broken,
+            sum(1 << s for s in pos.side),
+            S._c_flags(pos.rules, pos.trump),
+            S._c_tt_bits(pos),
+        )
+        assert solve_position(pos, engine="c") == pos.side_tricks + fresh, i
+    mine = S._fresh_table(12)
+    assert S._fresh_table(12) is mine
+    theirs: list[object] = []
+    t = threading.Thread(target=lambda: theirs.append(S._fresh_table(12)))
+    t.start()
+    t.join()
+    assert theirs and theirs[0] is not mine
+
+
+@needs_c
 def test_c_from_threads() -> None:
     """The search releases the GIL and shares nothing: threads get the same answers."""
     positions = _positions("threads", 60, (6, 7))
