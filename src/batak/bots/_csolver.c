@@ -26,7 +26,8 @@
  *     nobody can ruff, then its remaining trumps against what the others kept); a player
  *     holding every trump left also wins its runs of top cards; and a player alone in its team
  *     whose trumps win at least one trick also wins its runs of top cards that nobody can ruff,
- *     lead or not (safe_runs).
+ *     lead or not (safe_runs), and one holding the highest trump, not on lead, wins a first
+ *     trick and then the leader's plan (after_first_win).
  *
  * No global mutable state: everything lives in a per-call (or per-Solver-object) context, and the
  * GIL is released during the search, so calls from several threads run in parallel.
@@ -442,6 +443,50 @@ static int safe_runs(const Ctx *c, int seat, uint64_t all) {
     return m;
 }
 
+/* A lower bound on the tricks of ``seat``, alone in its team, not on lead, holding the highest
+ * trump left, where a player void in the suit led must play a trump (``must_ruff``).  Its
+ * play: whenever it must play a trump it plays its highest (it wins: nobody holds a higher
+ * one), and when a suit where it holds top cards is led it plays one.  So until it first wins
+ * a trick it plays none of its other trumps and none of its top cards, and never discards (it
+ * holds a trump); the others' trumps only go.  That first trick is one; then it leads, and the
+ * leader's plan of team_bounds from there takes at least what it takes here with its highest
+ * trump gone (as when the first trick was won with it; won with a top card of a suit, the plan
+ * keeps one more top trump and has one card fewer in that suit): its next top trumps, k rounds
+ * (if it may lead trumps now, it may then), then its top cards of the suits in which every
+ * player holding a trump now holds as many cards (those suits are not led before: it would
+ * have won), then its other trumps against the others' trumps after k rounds.  Each step only
+ * gains as the others' cards go. */
+static int after_first_win(const Ctx *c, int seat, int broken, uint64_t all) {
+    uint64_t tm = c->tmask;
+    uint64_t top = 1ULL << HIBIT(c->hands[seat] & tm);
+    uint64_t h = c->hands[seat] & ~top;
+    uint64_t rest = all & ~top;
+    uint64_t others = rest & ~h;
+    int k = 0;
+    uint64_t rest_mine = h & tm;
+    if (!(c->flags & F_LEAD_RESTRICTED) || broken || !(h & ~tm)) {
+        uint64_t run = top_run(h, others, c->trump);
+        k = suit_count(run, c->trump);
+        rest_mine &= ~run;
+    }
+    uint64_t rest_theirs = 0;
+    int q = 1 + k;
+    for (int s = 0; s < c->n; s++)
+        if (s != seat) rest_theirs |= drop_lowest(c->hands[s] & tm, k);
+    for (int su = 0; su < 4; su++) {
+        if (su == c->trump) continue;
+        int m = suit_count(top_run(h, others, su), su);
+        for (int s = 0; s < c->n && m; s++) {
+            if (s == seat || !(c->hands[s] & tm)) continue;
+            int len = suit_count(c->hands[s], su);
+            if (len < m) m = len;
+        }
+        q += m;
+    }
+    if (rest_mine) q += trump_winners(rest_mine, rest_theirs, c->trump);
+    return q;
+}
+
 /* Lower bounds on the tricks each team takes from this trick boundary on: bound[1] for the side,
  * bound[0] for the others.
  *
@@ -522,6 +567,10 @@ static void team_bounds(const Ctx *c, int leader, int broken, uint64_t all, int 
              * (safe_runs) */
             w = trump_winners(mine, team_trumps[!team], c->trump);
             if (w) w += safe_runs(c, s, all);
+            if (HIBIT(trumps) == HIBIT(mine)) {
+                int f = after_first_win(c, s, broken, all);
+                if (f > w) w = f;
+            }
         } else {
             if (suit_count(mine, c->trump) < target[team]) continue; /* cannot reach a cut-off */
             w = trump_winners(mine, team_trumps[!team], c->trump);
