@@ -310,6 +310,49 @@ def test_c_matches_reference_with_one_trump_holder() -> None:
         assert solve_position(pos, engine="c") == solve_position(pos, engine="python"), (i, pos)
 
 
+def _lone_side_not_on_lead(rng: random.Random, rules: Rules, cards: int) -> Position:
+    """A position where a player alone in its team holds high trumps and the top cards of
+    other suits while the others, some holding lower trumps, have the lead (the compiled solver
+    counts such a player's top cards that nobody can ruff as sure tricks once a trump of its has
+    won)."""
+    n = rules.players
+    trump = rng.randrange(4)
+    holder = rng.randrange(n)
+    by_rank = sorted(range(52), key=lambda c: -(c % 13))
+    tops = [c for c in by_rank[:16] if c // 13 != trump]
+    trumps = list(range(trump * 13 + 12, trump * 13 - 1, -1))
+    mine = trumps[: rng.randint(1, 3)] if rng.random() < 0.7 else trumps[1 : rng.randint(2, 4)]
+    mine += rng.sample(tops, rng.randint(1, min(4, cards - len(mine))))
+    rest = [c for c in range(52) if c not in mine]
+    rng.shuffle(rest)
+    mine += rest[: cards - len(mine)]
+    deck = [c for c in rest if c not in mine][: (n - 1) * cards]
+    hands = []
+    for s in range(n):
+        if s == holder:
+            hands.append(sum(1 << c for c in mine))
+        else:
+            hand, deck = deck[:cards], deck[cards:]
+            hands.append(sum(1 << c for c in hand))
+    leader = rng.choice([s for s in range(n) if s != holder])
+    side = frozenset({holder})
+    return Position(rules, tuple(hands), trump, leader, (), rng.random() < 0.5, side, 0)
+
+
+@needs_c
+def test_c_matches_reference_with_a_lone_side_not_on_lead() -> None:
+    rng = random.Random("lone-side")
+    checked = 0
+    for i in range(400):
+        rules = random_rules(rng)
+        if len(rules.team_of(0)) != 1:
+            continue
+        pos = _lone_side_not_on_lead(rng, rules, rng.choice((4, 5, 6, 7)))
+        assert solve_position(pos, engine="c") == solve_position(pos, engine="python"), (i, pos)
+        checked += 1
+    assert checked > 100
+
+
 @needs_c
 def test_c_consistent_on_big_hands() -> None:
     """Beyond the reference's reach (10 to 12 cards): the value is the mover's best card value
@@ -340,6 +383,34 @@ def test_c_table_reuse_across_positions_and_options() -> None:
     for i, pos in enumerate(_positions("reuse", 400, (4, 5, 6))):
         assert pos.side_tricks + S._solve_c(pos, table) == solve_position(pos, engine="c"), i
     assert table.nodes > 0
+
+
+@needs_c
+def test_thread_tables_are_reused_and_start_empty() -> None:
+    """solve_position keeps one compiled table per size and thread, cleared at each call: the
+    answers are those of a fresh table (the module-level solve), and the table is the same
+    object from call to call in a thread, another one in another thread."""
+    from batak.bots import _csolver
+
+    for i, pos in enumerate(_positions("thread-tables", 120, (4, 5, 6, 7))):
+        fresh = _csolver.solve(
+            pos.hands,
+            pos.trump,
+            pos.leader,
+            pos.trick,
+            pos.broken,
+            sum(1 << s for s in pos.side),
+            S._c_flags(pos.rules, pos.trump),
+            S._c_tt_bits(pos),
+        )
+        assert solve_position(pos, engine="c") == pos.side_tricks + fresh, i
+    mine = S._fresh_table(12)
+    assert S._fresh_table(12) is mine
+    theirs: list[object] = []
+    t = threading.Thread(target=lambda: theirs.append(S._fresh_table(12)))
+    t.start()
+    t.join()
+    assert theirs and theirs[0] is not mine
 
 
 @needs_c

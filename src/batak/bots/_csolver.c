@@ -23,8 +23,11 @@
  *   - exact bounds at every trick boundary (team_bounds): each player's trumps that win whatever
  *     the other team does (a matching of its trumps against the other team's higher ones); the
  *     leader's quick tricks (top trumps drawing k rounds, then top cards of the other suits that
- *     nobody can ruff, then its remaining trumps against what the others kept); and a player
- *     holding every trump left also wins its runs of top cards.
+ *     nobody can ruff, then its remaining trumps against what the others kept); a player
+ *     holding every trump left also wins its runs of top cards; and a player alone in its team
+ *     whose trumps win at least one trick also wins its runs of top cards that nobody can ruff,
+ *     lead or not (safe_runs), and one holding the highest trump, not on lead, wins a first
+ *     trick and then the leader's plan (after_first_win).
  *
  * No global mutable state: everything lives in a per-call (or per-Solver-object) context, and the
  * GIL is released during the search, so calls from several threads run in parallel.
@@ -223,6 +226,8 @@ typedef struct {
     int flags;
     uint64_t tmask; /* the trump suit's cards (0 without trump) */
     int on_side[4];
+    int solo[2];     /* a team of one player */
+    int must_ruff;   /* a player void in the suit led who holds a trump must play one */
     uint64_t hands[4];
     uint64_t key[2]; /* the relative-rank code of the cards in the hands (see make_key) */
     Table *tt;
@@ -415,6 +420,73 @@ static int top_runs(uint64_t h, uint64_t all, int trump) {
     return m;
 }
 
+/* The cards of ``seat``'s runs of top cards in the suits other than the trump that no other
+ * player can ruff: in each suit, as many as the shortest holding of that suit among the other
+ * players who still hold a trump.  Where a player void in the suit led must play a trump
+ * (``must_ruff``), such a player parts with cards of the suit only in tricks of that suit, and
+ * ``seat`` plays one of its top cards in each of them: so while it holds one, nobody can ruff
+ * it, whether the others lead the suit or ``seat`` cashes it once it has the lead. */
+static int safe_runs(const Ctx *c, int seat, uint64_t all) {
+    uint64_t h = c->hands[seat];
+    uint64_t others = all & ~h;
+    int m = 0;
+    for (int su = 0; su < 4; su++) {
+        if (su == c->trump) continue;
+        int r = suit_count(top_run(h, others, su), su);
+        for (int s = 0; s < c->n && r; s++) {
+            if (s == seat || !(c->hands[s] & c->tmask)) continue;
+            int len = suit_count(c->hands[s], su);
+            if (len < r) r = len;
+        }
+        m += r;
+    }
+    return m;
+}
+
+/* A lower bound on the tricks of ``seat``, alone in its team, not on lead, holding the highest
+ * trump left, where a player void in the suit led must play a trump (``must_ruff``).  Its
+ * play: whenever it must play a trump it plays its highest (it wins: nobody holds a higher
+ * one), and when a suit where it holds top cards is led it plays one.  So until it first wins
+ * a trick it plays none of its other trumps and none of its top cards, and never discards (it
+ * holds a trump); the others' trumps only go.  That first trick is one; then it leads, and the
+ * leader's plan of team_bounds from there takes at least what it takes here with its highest
+ * trump gone (as when the first trick was won with it; won with a top card of a suit, the plan
+ * keeps one more top trump and has one card fewer in that suit): its next top trumps, k rounds
+ * (if it may lead trumps now, it may then), then its top cards of the suits in which every
+ * player holding a trump now holds as many cards (those suits are not led before: it would
+ * have won), then its other trumps against the others' trumps after k rounds.  Each step only
+ * gains as the others' cards go. */
+static int after_first_win(const Ctx *c, int seat, int broken, uint64_t all) {
+    uint64_t tm = c->tmask;
+    uint64_t top = 1ULL << HIBIT(c->hands[seat] & tm);
+    uint64_t h = c->hands[seat] & ~top;
+    uint64_t rest = all & ~top;
+    uint64_t others = rest & ~h;
+    int k = 0;
+    uint64_t rest_mine = h & tm;
+    if (!(c->flags & F_LEAD_RESTRICTED) || broken || !(h & ~tm)) {
+        uint64_t run = top_run(h, others, c->trump);
+        k = suit_count(run, c->trump);
+        rest_mine &= ~run;
+    }
+    uint64_t rest_theirs = 0;
+    int q = 1 + k;
+    for (int s = 0; s < c->n; s++)
+        if (s != seat) rest_theirs |= drop_lowest(c->hands[s] & tm, k);
+    for (int su = 0; su < 4; su++) {
+        if (su == c->trump) continue;
+        int m = suit_count(top_run(h, others, su), su);
+        for (int s = 0; s < c->n && m; s++) {
+            if (s == seat || !(c->hands[s] & tm)) continue;
+            int len = suit_count(c->hands[s], su);
+            if (len < m) m = len;
+        }
+        q += m;
+    }
+    if (rest_mine) q += trump_winners(rest_mine, rest_theirs, c->trump);
+    return q;
+}
+
 /* Lower bounds on the tricks each team takes from this trick boundary on: bound[1] for the side,
  * bound[0] for the others.
  *
@@ -489,6 +561,16 @@ static void team_bounds(const Ctx *c, int leader, int broken, uint64_t all, int 
             /* the only player with trumps: each of them wins the trick it falls in, and so does
              * each card of its runs of top cards in the other suits (top_runs) */
             w = suit_count(mine, c->trump) + top_runs(c->hands[s], all, c->trump);
+        } else if (c->solo[team] && c->must_ruff) {
+            /* alone in its team: its sure trumps, and once one of them has won (it holds a
+             * trump until then, so it never has to discard), the runs nobody can ruff
+             * (safe_runs) */
+            w = trump_winners(mine, team_trumps[!team], c->trump);
+            if (w) w += safe_runs(c, s, all);
+            if (HIBIT(trumps) == HIBIT(mine)) {
+                int f = after_first_win(c, s, broken, all);
+                if (f > w) w = f;
+            }
         } else {
             if (suit_count(mine, c->trump) < target[team]) continue; /* cannot reach a cut-off */
             w = trump_winners(mine, team_trumps[!team], c->trump);
@@ -602,7 +684,7 @@ static int follow(Ctx *c, int leader, int i, const Trick *t, int need, uint64_t 
         int cd = cards[j];
         Trick next = play_follow(c, t, seat, cd);
         uint64_t k0 = c->key[0], k1 = c->key[1];
-        key_remove(c, all, cd);
+        if (left > TT_MIN_LEFT) key_remove(c, all, cd); /* below, no table: no key */
         c->hands[seat] = h & ~(1ULL << cd);
         int r = follow(c, leader, i + 1, &next, need, all & ~(1ULL << cd), left);
         c->hands[seat] = h;
@@ -629,7 +711,7 @@ static inline int try_lead(Ctx *c, int leader, int broken, int need, uint64_t al
                            int cd) {
     uint64_t h = c->hands[leader];
     uint64_t k0 = c->key[0], k1 = c->key[1];
-    key_remove(c, all, cd);
+    if (left > TT_MIN_LEFT) key_remove(c, all, cd); /* below, no table: no key */
     c->hands[leader] = h & ~(1ULL << cd);
     Trick t = play_lead(c, leader, cd, broken);
     int r = follow(c, leader, 1, &t, need, all & ~(1ULL << cd), left);
@@ -818,6 +900,12 @@ static void ctx_init(Ctx *c, const Problem *p, Table *tt) {
         c->on_side[s] = s < p->n ? (p->side_mask >> s) & 1 : 0;
         c->hands[s] = s < p->n ? p->hands[s] : 0;
     }
+    int size[2] = {0, 0};
+    for (int s = 0; s < p->n; s++) size[c->on_side[s]]++;
+    c->solo[0] = size[0] == 1;
+    c->solo[1] = size[1] == 1;
+    c->must_ruff = !(p->flags & F_FREE_DISCARD) &&
+                   (!(p->flags & F_OVERTRUMP) || (p->flags & F_TRUMP_IF_CANNOT));
     c->tt = tt;
     c->nodes = 0;
     memset(c->hist, 0, sizeof c->hist);
