@@ -10,10 +10,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import SERVE_ARGS, watch
+from conftest import SERVE_ARGS
 from harness import ServerProcess, free_port
 from playwright.sync_api import Browser, Page, expect
-from test_web import TIMEOUT, act, no_js_errors, register
+from test_web import act, no_js_errors, open_page, register
 
 
 @pytest.fixture
@@ -25,15 +25,6 @@ def chips_server(tmp_path: Path) -> Iterator[ServerProcess]:
         yield s
     finally:
         s.stop()
-
-
-def open_page(browser: Browser, server: ServerProcess, errors: list[str], **ctx: object) -> Page:
-    context = browser.new_context(**ctx)  # type: ignore[arg-type]
-    context.set_default_timeout(TIMEOUT)
-    page = watch(context.new_page(), errors)
-    page.goto(server.http + "/")
-    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
-    return page
 
 
 def play_to_the_end(page: Page) -> None:

@@ -13,10 +13,9 @@ import time
 import urllib.request
 from pathlib import Path
 
-from conftest import watch
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
-from test_web import STATIC, TIMEOUT, act, no_js_errors, register, set_name
+from test_web import STATIC, act, no_js_errors, open_page, register, set_name
 
 from batak.server.client import Client
 
@@ -38,15 +37,6 @@ def rated_players(server: ServerProcess, names: dict[str, str]) -> None:
     # in a thread of its own: Playwright's sync API runs an event loop in this one
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, main()).result()
-
-
-def page_for(browser: Browser, server: ServerProcess, errors: list[str], **ctx: object) -> Page:
-    context = browser.new_context(**ctx)  # type: ignore[arg-type]
-    context.set_default_timeout(TIMEOUT)
-    page = watch(context.new_page(), errors)
-    page.goto(server.http + "/")
-    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
-    return page
 
 
 def play_one_deal(page: Page) -> None:
@@ -71,7 +61,7 @@ def test_league_and_rated_leaderboard_in_both_languages(
     rated_players(server, {"ayse": "Ayşe", "mehmet": "Mehmet"})
 
     # English, desktop: a guest sees a level, no rating, no league
-    page = page_for(
+    page = open_page(
         browser, server, errors, locale="en-US", viewport={"width": 1280, "height": 900}
     )
     box = page.get_by_test_id("progress-box")
@@ -131,7 +121,7 @@ def test_league_and_rated_leaderboard_in_both_languages(
     no_js_errors(errors)
 
     # Turkish, a 390 px phone, the same account signed in
-    phone = page_for(
+    phone = open_page(
         browser,
         server,
         errors,

@@ -52,6 +52,13 @@ def fits(page: Page) -> None:
         raise AssertionError(f"the page is {wide} px wide on a {width} px screen: {out}")
 
 
+WHERE = """() => { const T = window.batak.state.table; const v = T && T.view;
+  return "the table did not get there in time: " + JSON.stringify({
+    deal: v && v.match && v.match.deal, phase: v && v.phase, to_move: v && v.to_move,
+    seat: v && v.seat, status: T && T.info && T.info.status, result: !!(T && T.result),
+    drawn: window.batakMotion.drawn.slice(-8) }); }"""
+
+
 def play_until(
     page: Page, done: Any, seconds: float = 150, deal: int | None = None, bury: bool = True
 ) -> None:
@@ -60,7 +67,8 @@ def play_until(
     a burial to the test (the view may say "bury" before the page has drawn its buttons)."""
     deadline = time.monotonic() + seconds
     while not done():
-        assert time.monotonic() < deadline, "the table did not get there in time"
+        # (if not: where the table is, and what the felt drew last)
+        assert time.monotonic() < deadline, page.evaluate(WHERE)
         view = page.evaluate("() => window.batak.state.table.view")
         if deal is not None and view and view["match"]["deal"] != deal:
             time.sleep(0.05)
