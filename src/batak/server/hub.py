@@ -28,7 +28,7 @@ from .clock import Clock
 from .config import MODES, ServerConfig
 from .conn import Conn, Player
 from .guard import KeyedBuckets, Lockout
-from .progress import Progress, WallClock
+from .progress import Progress, WallClock, level_of
 from .protocol import PROTOCOL_VERSION, REACTIONS, ROOM_LIMITS, error
 from .storage import EventRow, PlayerRow, Storage, StorageError, TableRow
 from .story import Story
@@ -386,6 +386,7 @@ class Hub:
             self.players[token_h] = player
             conn.guest = (player, new_token)
             fresh = True
+            player.level = level_of(0)  # no XP yet: nothing to look up when they sit
         if name and name != player.name:
             player.name = name
             await self.storage.update_player(player.id, name=name)
