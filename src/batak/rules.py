@@ -69,6 +69,10 @@ class RulesError(ValueError):
         return text(f"rules_error.{self.code}", lang, **self.params)
 
 
+#: :meth:`Rules.to_dict` of rules met lately (the values are immutable: only the dict is copied)
+_AS_DICT: dict[Rules, dict[str, Any]] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Every table option. The defaults are the project's ``standard`` table (CetinsGame)."""
@@ -173,10 +177,16 @@ class Rules:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict of every option."""
-        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        d["fixed_trump"] = self.fixed_trump.value if self.fixed_trump is not None else None
-        return d
+        """A JSON-ready dict of every option (a new dict each time; made once per table's
+        rules: every view carries it)."""
+        d = _AS_DICT.get(self)
+        if d is None:
+            d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+            d["fixed_trump"] = self.fixed_trump.value if self.fixed_trump is not None else None
+            if len(_AS_DICT) >= 1024:  # a bound: rooms may have rules of their own
+                _AS_DICT.clear()
+            _AS_DICT[self] = d
+        return dict(d)
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> Rules:

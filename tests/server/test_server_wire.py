@@ -86,3 +86,49 @@ def test_slim_views_are_the_engine_views_without_rules_and_sheet() -> None:
             assert seat is not None
             match.play(rng.choice(match.view(seat)["legal_moves"]), seat)
             steps += 1
+
+
+def test_event_texts_are_the_event_messages_each_seat_would_get() -> None:
+    """An event's text for each seat, made from one encoding of what the seats share plus the
+    seat's own parts, is the JSON of the whole message: the event as that seat may see it
+    (a buried card hidden, the mover's own move id), the clock, the status and its slim view,
+    in every preset, at every step (spectators too)."""
+    from batak.server.clock import SystemClock
+    from batak.server.config import ServerConfig
+    from batak.server.storage import TableRow
+    from batak.server.table import Table
+
+    rng = random.Random(5)
+    for preset in PRESETS:
+        rules = PRESETS[preset]
+        row = TableRow("t1", "CODE2345", "private", None, rules.to_dict(), 7, 0, {}, "p0",
+                       "playing", 0.0)  # fmt: skip
+        table = Table(None, row, config=ServerConfig(), clock=SystemClock(), storage=None)  # type: ignore[arg-type]
+        match = table.match = Match(preset, seed=rng.randrange(1000))
+        table.status = "playing"
+        n = match.rules.players
+        version = steps = 0
+        while not match.over and steps < 400:
+            seat = match.to_move
+            assert seat is not None
+            move = rng.choice(match.view(seat)["legal_moves"])
+            match.play(move, seat)
+            steps += 1
+            version += 1
+            ev = {"kind": "move", "seat": seat, "move": move, "by": "player", "id": f"m{steps}"}
+            seats: set[int | None] = {None, *range(n)}
+            texts = table.event_texts(version, "move", ev, seats)
+            views = slim_views(match, seats)
+            for s in seats:
+                want = {
+                    "type": "event",
+                    "table": "t1",
+                    "v": version,
+                    "event": table.public_event(version, ev, s),
+                    "clock": table.clock_info(),
+                    "view": views[s],
+                    "status": "playing",
+                }
+                assert json.loads(texts[s]) == want, (preset, s, steps)
+            chat = table.event_texts(version, "chat", {"kind": "chat", "text": "x"}, {0})
+            assert "view" not in json.loads(chat[0])

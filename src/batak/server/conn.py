@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
@@ -69,7 +70,13 @@ class Conn:
         self.tables: set[str] = set()
         self._send_text = send_text
         self._close = close
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
+        # the outgoing messages (None: stop) and the sender's wake-up: a plain deque and one
+        # future rather than an asyncio.Queue, whose bookkeeping cost more than the message
+        self._queue: deque[str | None] = deque()
+        self._queue_size = queue_size
+        self._wake: asyncio.Future[None] | None = None
+        self._sending = False  # a message taken from the queue is being written
+        self._drained: asyncio.Future[None] | None = None  # flush_and_close waits on it
         self.closed = False
         self.sent = 0
         self._task: asyncio.Task[None] | None = None
@@ -78,16 +85,27 @@ class Conn:
         self._task = asyncio.get_running_loop().create_task(self._pump())
 
     async def _pump(self) -> None:
+        queue = self._queue
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                text = await self._queue.get()
+                if not queue:
+                    self._set_drained()
+                    self._wake = loop.create_future()
+                    try:
+                        await self._wake
+                    finally:
+                        self._wake = None
+                    continue
+                text = queue.popleft()
+                if text is None:
+                    break
+                self._sending = True
                 try:
-                    if text is None:
-                        break
                     await self._send_text(text)
-                    self.sent += 1
                 finally:
-                    self._queue.task_done()
+                    self._sending = False
+                self.sent += 1
         except Exception as e:
             # A message that cannot be sent (one the socket cannot encode, or a socket that
             # broke) must not leave a connection that looks alive but says nothing: close it,
@@ -124,11 +142,19 @@ class Conn:
     def send_text(self, text: str) -> None:
         if self.closed:
             return
-        try:
-            self._queue.put_nowait(text)
-        except asyncio.QueueFull:  # a client that cannot keep up is dropped
+        if len(self._queue) >= self._queue_size:  # a client that cannot keep up is dropped
             self.closed = True
             asyncio.get_running_loop().create_task(self._close(1013, "too slow"))
+            return
+        self._queue.append(text)
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
+
+    def _set_drained(self) -> None:
+        drained = self._drained
+        if drained is not None and not drained.done():
+            drained.set_result(None)
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         if not self.closed:
@@ -137,8 +163,11 @@ class Conn:
 
     async def flush_and_close(self, code: int, reason: str, timeout: float = 2.0) -> None:
         """Send what is queued, then close."""
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._queue.join(), timeout)
+        if self._queue or self._sending:
+            if self._drained is None or self._drained.done():
+                self._drained = asyncio.get_running_loop().create_future()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._drained), timeout)
         await self.close(code, reason)
 
     async def finish(self) -> None:

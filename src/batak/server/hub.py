@@ -28,7 +28,7 @@ from .clock import Clock
 from .config import MODES, ServerConfig
 from .conn import Conn, Player
 from .guard import KeyedBuckets, Lockout
-from .progress import Progress, WallClock
+from .progress import Progress, WallClock, level_of
 from .protocol import PROTOCOL_VERSION, REACTIONS, ROOM_LIMITS, error
 from .storage import EventRow, PlayerRow, Storage, StorageError, TableRow
 from .story import Story
@@ -361,6 +361,7 @@ class Hub:
         player: Player | None = None
         token_h: str | None = None
         new_token: str | None = None
+        fresh = False  # a guest made just now
         if token:
             player = await self._player_by_token(token)
             token_h = token_hash(token) if player is not None else None
@@ -384,15 +385,22 @@ class Hub:
             )
             self.players[token_h] = player
             conn.guest = (player, new_token)
+            fresh = True
+            player.level = level_of(0)  # no XP yet: nothing to look up when they sit
         if name and name != player.name:
             player.name = name
             await self.storage.update_player(player.id, name=name)
         self._set_player(conn, player, token_h)
-        mine = [
-            t.id
-            for t in self.tables.values()
-            if t.status != "over" and t.seat_of(player.id) is not None
-        ]
+        # a guest made by this hello sits nowhere yet: no need to look through every table
+        mine = (
+            []
+            if fresh
+            else [
+                t.id
+                for t in self.tables.values()
+                if t.status != "over" and t.seat_of(player.id) is not None
+            ]
+        )
         out: dict[str, Any] = {
             "type": "welcome",
             "protocol": PROTOCOL_VERSION,

@@ -285,17 +285,27 @@ class Storage:
             try:
                 cur = conn.cursor()
                 cur.execute("BEGIN")
-                for fn, _, _ in batch:
-                    cur.execute("SAVEPOINT job")
+                if len(batch) == 1:  # alone: a failure rolls back the transaction, no savepoint
                     try:
-                        results.append((True, fn(cur)))
-                        cur.execute("RELEASE SAVEPOINT job")
-                    except Exception as e:  # one bad job must not sink the batch
-                        cur.execute("ROLLBACK TO SAVEPOINT job")
-                        cur.execute("RELEASE SAVEPOINT job")
+                        results.append((True, batch[0][0](cur)))
+                    except Exception as e:
+                        cur.execute("ROLLBACK")
                         results.append((False, e))
-                cur.execute("COMMIT")
-                self.commits += 1
+                    else:
+                        cur.execute("COMMIT")
+                        self.commits += 1
+                else:
+                    for fn, _, _ in batch:
+                        cur.execute("SAVEPOINT job")
+                        try:
+                            results.append((True, fn(cur)))
+                            cur.execute("RELEASE SAVEPOINT job")
+                        except Exception as e:  # one bad job must not sink the batch
+                            cur.execute("ROLLBACK TO SAVEPOINT job")
+                            cur.execute("RELEASE SAVEPOINT job")
+                            results.append((False, e))
+                    cur.execute("COMMIT")
+                    self.commits += 1
             except Exception as e:
                 with contextlib.suppress(Exception):
                     conn.execute("ROLLBACK")
@@ -304,8 +314,13 @@ class Storage:
                     # PostgreSQL ended the session (or the link broke): a new one
                     with contextlib.suppress(Exception):
                         conn = self._connect()
+            # one wake-up of each event loop for the whole batch, not one per job
+            by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Any, bool, Any]]] = {}
             for (_, fut, loop), (ok, value) in zip(batch, results, strict=True):
-                loop.call_soon_threadsafe(_settle, fut, ok, value)
+                by_loop.setdefault(loop, []).append((fut, ok, value))
+            for loop, settled in by_loop.items():
+                with contextlib.suppress(RuntimeError):  # a loop that closed meanwhile
+                    loop.call_soon_threadsafe(_settle_all, settled)
             if stop:
                 break
         conn.close()
@@ -806,6 +821,11 @@ class Storage:
     def q(self, text: str) -> str:
         """SQL with ``?`` placeholders, in this database's own."""
         return self._sql(text)
+
+
+def _settle_all(settled: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    for fut, ok, value in settled:
+        _settle(fut, ok, value)
 
 
 def _settle(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:

@@ -158,7 +158,9 @@ class Table:
         self.deadline: float | None = None
         self.decision_seat: int | None = None
         self._epoch = 0
-        self._timer: asyncio.Task[None] | None = None
+        #: the decision's clock (a timer handle, or a task with a clock that has no call_at) or
+        #: a bot's turn (a task)
+        self._timer: asyncio.Task[None] | asyncio.TimerHandle | None = None
         self._fill_task: asyncio.Task[None] | None = None
         #: (job, the caller's future or None for timers, how many times a timer job failed)
         self._inbox: asyncio.Queue[
@@ -423,34 +425,56 @@ class Table:
         return version
 
     def _broadcast(self, version: int, kind: str, ev: dict[str, Any]) -> None:
+        """Send the event to every subscriber, each seat's text made once (see
+        :meth:`event_texts`)."""
         if not self.subs:
             return
         subs = list(self.subs.items())
-        views = self.event_views({seat for _, seat in subs}) if kind in STATE_EVENTS else {}
-        seats = self.seats_info() if kind in ("sit", "stand", "away", "back", "start") else None
-        clock = self.clock_info()
-        chips_info = self.chips_info() if self.stake and kind in ("start", "stand") else None
-        texts: dict[int | None, str] = {}
+        texts = self.event_texts(version, kind, ev, {seat for _, seat in subs})
         for conn, seat in subs:
-            text = texts.get(seat)
-            if text is None:
-                msg: dict[str, Any] = {
-                    "type": "event",
-                    "table": self.id,
-                    "v": version,
-                    "event": self.public_event(version, ev, seat),
-                    "clock": clock,
-                }
-                if seat in views:
-                    msg["view"] = views[seat]
-                if kind in STATE_EVENTS:
-                    msg["status"] = self.status
-                if seats is not None:
-                    msg["seats"] = seats
-                if chips_info is not None:
-                    msg["chips"] = chips_info
-                text = texts[seat] = dumps(msg)
-            conn.send_text(text)
+            conn.send_text(texts[seat])
+
+    def event_texts(
+        self, version: int, kind: str, ev: dict[str, Any], seats: set[int | None]
+    ) -> dict[int | None, str]:
+        """The ``event`` message's JSON text for each of ``seats`` (None: spectators).
+
+        What every seat gets alike (the clock, the status, the seats, the public view without
+        the seat's own parts) is encoded once; each seat's text is that with its own parts
+        (the event as it may see it, and its ``seat``, ``hand``, ``legal_moves``, ``buried``
+        and ``kitty``: :func:`personal_view`) joined in. The text is the JSON of the same
+        object as ``{"type": "event", ..., "view": slim_views(...)[seat]}`` (a test checks it
+        in every preset)."""
+        state = kind in STATE_EVENTS
+        common: dict[str, Any] = {
+            "type": "event",
+            "table": self.id,
+            "v": version,
+            "clock": self.clock_info(),
+        }
+        if state:
+            common["status"] = self.status
+        if kind in ("sit", "stand", "away", "back", "start"):
+            common["seats"] = self.seats_info()
+        if self.stake and kind in ("start", "stand"):
+            common["chips"] = self.chips_info()
+        head = dumps(common)[:-1]  # the object left open
+        match = self.match
+        public: dict[str, Any] | None = None
+        shared = ""
+        if state and match is not None:
+            public = public_view(match)
+            shared = dumps({k: v for k, v in public.items() if k not in PERSONAL_KEYS})[:-1]
+        texts: dict[int | None, str] = {}
+        for seat in seats:
+            parts = [head, ',"event":', dumps(self.public_event(version, ev, seat))]
+            if public is not None:
+                assert match is not None
+                own = dumps(personal_view(match, public, seat))
+                parts += [',"view":', shared, ",", own[1:]]
+            parts.append("}")
+            texts[seat] = "".join(parts)
+        return texts
 
     def view(self, seat: int | None) -> dict[str, Any] | None:
         """The whole view (for ``sync``)."""
@@ -1163,11 +1187,25 @@ class Table:
             )
         else:
             self.deadline = self.clock.now() + self.decision_seconds + pause
-            self._timer = asyncio.get_running_loop().create_task(self._clock_wait(epoch))
+            self._timer = self._clock_timer(epoch)
 
     _decision_key: tuple[int, int] | None = None
     _deals_seen: int | None = None  # deals begun when the last decision started (None: none yet)
     _tricks_seen: int | None = None  # the deal's finished tricks then
+
+    def _clock_timer(self, epoch: int) -> asyncio.Task[None] | asyncio.TimerHandle:
+        """Post :meth:`_on_deadline` at the deadline: a timer of the event loop when the clock
+        offers one (the real clock: far cheaper, made and cancelled at every move, than a
+        task), else a task that sleeps on the clock (a test's hand-moved clock)."""
+        call_at = getattr(self.clock, "call_at", None)
+        if call_at is None:
+            return asyncio.get_running_loop().create_task(self._clock_wait(epoch))
+        deadline = self.deadline
+        assert deadline is not None
+        handle: asyncio.TimerHandle = call_at(
+            deadline, lambda: self.post(lambda: self._on_deadline(epoch))
+        )
+        return handle
 
     async def _clock_wait(self, epoch: int) -> None:
         deadline = self.deadline
@@ -1192,7 +1230,7 @@ class Table:
             await self.emit(
                 "bank", {"seat": seat, "left": round(left - step, 3), "step": step}, before=extend
             )
-            self._timer = asyncio.get_running_loop().create_task(self._clock_wait(epoch))
+            self._timer = self._clock_timer(epoch)
             return
         view = self.match.view(seat)
         legal = view["legal_moves"]
@@ -1376,29 +1414,43 @@ class Table:
         self._after_change()
 
 
-def slim_views(match: Match, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
-    """``Match.view(seat)`` for each of ``seats`` without ``rules`` and ``match.sheet``, made
-    from one spectator's view (see :meth:`Table.event_views`)."""
+#: The parts of a seat's view that are its own (a spectator's are empty or None).
+PERSONAL_KEYS = ("seat", "hand", "legal_moves", "buried", "kitty")
+
+
+def public_view(match: Match) -> dict[str, Any]:
+    """A spectator's view (it holds no hidden card) without ``rules`` and ``match.sheet``: what
+    every seat's slim view shares (see :meth:`Table.event_views`)."""
     public = match.view(None)
     public.pop("rules", None)
     public["match"].pop("sheet", None)
+    return public
+
+
+def personal_view(match: Match, public: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The :data:`PERSONAL_KEYS` of ``seat``'s view: its hand, its legal moves when it is to
+    move, the buried cards and the kitty when it is the bidder; the rest of its view is
+    ``public``'s."""
+    out = {k: public[k] for k in PERSONAL_KEYS}
+    if seat is None:
+        return out
     game = match.game
     contract = game.contract
-    out: dict[int | None, dict[str, Any]] = {}
-    for seat in seats:
-        if seat is None:
-            out[None] = public
-            continue
-        view = dict(public)
-        view["seat"] = seat
-        view["hand"] = [str(c) for c in game.hand(seat)]
-        if seat == game.to_move:
-            view["legal_moves"] = [str(m) for m in game.legal_moves()]
-        if contract is not None and seat == contract.bidder:
-            view["buried"] = [str(c) for c in game.buried]
-            view["kitty"] = kitty_of(game, seat)
-        out[seat] = view
+    out["seat"] = seat
+    out["hand"] = [str(c) for c in game.hand(seat)]
+    if seat == game.to_move:
+        out["legal_moves"] = [str(m) for m in game.legal_moves()]
+    if contract is not None and seat == contract.bidder:
+        out["buried"] = [str(c) for c in game.buried]
+        out["kitty"] = kitty_of(game, seat)
     return out
+
+
+def slim_views(match: Match, seats: set[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``Match.view(seat)`` for each of ``seats`` without ``rules`` and ``match.sheet``, made
+    from one spectator's view (see :meth:`Table.event_views`)."""
+    public = public_view(match)
+    return {seat: public | personal_view(match, public, seat) for seat in seats}
 
 
 def record_key(table_id: str, seed: int) -> str:
