@@ -53,3 +53,23 @@ def test_the_review_of_a_deal_from_the_score_sheet(
         expect(page.get_by_test_id("match-over")).to_be_visible()
         page.context.close()
     no_js_errors(errors)
+
+
+def test_the_review_of_an_esli_deal_from_the_team_sheet(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """The eşli score sheet has a column per team; each deal has its review too (the side is the
+    bidder's team)."""
+    page = open_page(browser, server, errors)
+    page.fill("input[name=deals]", "1")
+    private_room(page, "sultan-esli")
+    page.get_by_test_id("start").click()
+    play_to_the_end(page)
+    dialog = page.locator(".dialog")
+    expect(dialog.locator("table.sheet.teams")).to_be_visible()
+    dialog.locator("table.sheet.teams").get_by_test_id("review-open").click()
+    expect(dialog.get_by_test_id("review-title")).to_have_text(TITLE["en"])
+    expect(dialog.get_by_test_id("review-lines")).to_be_visible(timeout=120_000)
+    data = page.evaluate("() => window.batak.state.table.review.data")
+    assert data["deal"] == 1 and (data["decisions"] or data["complete"] is False), data
+    no_js_errors(errors)
