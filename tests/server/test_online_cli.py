@@ -134,3 +134,41 @@ def test_quick_play_names_each_seat_the_same_in_the_list_and_in_the_moves(
     movers = set(re.findall(r"^(Bot \d|Player \d): ", out, re.M))
     assert movers, out
     assert movers <= names, (movers, names)
+
+
+class _Answers(io.StringIO):
+    """Input that answers the rematch prompt (yes, then no) and asks for the hint's move at
+    every other prompt, looking at what the program last wrote."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        super().__init__()
+        self.out, self.rematches, self.lines = out, 0, 0
+
+    def readline(self, size: int | None = -1) -> str:
+        self.lines += 1
+        if self.lines > 400:
+            return ""
+        if self.out.getvalue().rstrip().endswith("(y/n)"):
+            self.rematches += 1
+            return "y\n" if self.rematches == 1 else "n\n"
+        return "!\n"
+
+
+def test_a_terminal_player_asks_for_a_rematch_and_plays_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        args = build_parser("en").parse_args(
+            ["online", srv.http, "--create", "standard", "--deals", "1", "--name", "Ayşe"]
+        )
+        out = io.StringIO()
+        code = run_online(args, Console(out, _Answers(out)), "en")
+        text = out.getvalue()
+        assert code == 0, text
+        assert text.count("Another match with the same players and rules? (y/n)") == 2, text
+        assert "Everyone agreed: the new match starts." in text
+        assert text.count("The match is over. Winners:") == 2
+        # the second match is a table of its own, with its own record
+        records = re.findall(r"The game record: (\S+)", text)
+        assert len(records) == 2 and records[0] != records[1]

@@ -32,6 +32,8 @@ from .text import t
 __all__ = ["add_online_parser", "run_online"]
 
 EXIT_OK, EXIT_FAIL = 0, 1
+#: how long a rematch waits for the others' yes (seconds)
+REMATCH_WAIT = 120.0
 
 
 def chips_text(n: int, lang: str) -> str:
@@ -251,7 +253,9 @@ class OnlineSession:
                 self._finish()
                 await self._payout()
                 await self._awarded()
-                return EXIT_OK
+                if not await self._rematch():
+                    return EXIT_OK
+                return await self._play()  # the new table, from its start
             if st.view is None:
                 self.con.say(o("waiting", lang))
             elif st.my_turn and st.state_v != tried:
@@ -266,6 +270,69 @@ class OnlineSession:
                 continue
             with contextlib.suppress(TimeoutError):
                 await c.next_change(30)
+
+    async def _rematch(self) -> bool:
+        """After the match: ask the player for a rematch (same players, same rules). True when
+        the new table is made and joined; False when the player, or someone else, says no, or
+        nobody answers in time."""
+        from ..server.client import ServerError
+
+        c, lang = self.client, self.lang
+        st = c.tables[self.table]
+        if st.seat is None:
+            return False
+        try:
+            line = await asyncio.to_thread(self.con.ask, o("rematch_prompt", lang))
+        except EOFError:
+            line = ""
+        yes = line.strip().lower() in ("y", "yes", "e", "evet")
+        try:
+            await c.rematch(self.table, accept=yes)
+        except ServerError as e:
+            self.con.say(o("refused", lang, reason=e.message))
+            return False
+        if not yes:
+            return False
+        labels, said = self._labels(), None
+        deadline = asyncio.get_running_loop().time() + REMATCH_WAIT
+        while True:
+            offer = st.rematch or {}
+            if offer.get("table_new"):
+                break
+            if offer.get("declined") is not None:
+                who = offer.get("declined")
+                name = labels[who] if isinstance(who, int) and who < len(labels) else "?"
+                self.con.say(o("rematch_declined", lang, name=name))
+                return False
+            waiting = offer.get("waiting") or []
+            if waiting and waiting != said:
+                said = waiting
+                self.con.say(
+                    o("rematch_waiting", lang, names=", ".join(labels[i] for i in waiting))
+                )
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                self.con.say(o("rematch_timeout", lang))
+                with contextlib.suppress(ServerError, TimeoutError, ConnectionError):
+                    await c.rematch(self.table, accept=False)
+                return False
+            try:
+                await c.next_change(min(left, 5))
+            except TimeoutError:
+                pass
+            except ConnectionError:
+                self.con.say(o("lost", lang))
+                await c.reconnect()
+        try:
+            state = await c.join(table=st.rematch["table_new"])  # type: ignore[index]
+        except ServerError as e:
+            self.con.say(o("refused_table", lang, reason=e.message))
+            return False
+        self.con.say(o("rematch_new", lang))
+        self.table = state.id
+        self.shown = len(state.events)
+        self.commitments = {}
+        return True
 
     def _narrate(self) -> None:
         """Say what happened at the table since last time (others' moves, chat, results)."""

@@ -74,6 +74,8 @@ class TableState:
     record: str | None = None
     #: a staked table's settlement (the ``payout`` message, or ``table_info.chips.payout``)
     payout: dict[str, Any] | None = None
+    #: after the match: the last ``rematch`` message (who agreed, who is asked, the new table)
+    rematch: dict[str, Any] | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -262,6 +264,7 @@ class Client:
             st.payout = (st.info.get("chips") or {}).get("payout") or st.payout
             st.events.extend(msg.get("events") or [])
             st.over = st.info.get("status") == "over"
+            st.rematch = msg.get("rematch") or st.rematch
         elif kind == "event":
             st = self.tables.setdefault(msg["table"], TableState(msg["table"]))
             if msg["v"] <= st.v:
@@ -287,6 +290,8 @@ class Client:
                 st.info["status"] = "over"
         elif kind == "ack":
             self._unacked.pop(msg["id"], None)
+        elif kind == "rematch":
+            self.tables.setdefault(msg["table"], TableState(msg["table"])).rematch = msg
         elif kind == "payout":
             st = self.tables.setdefault(msg["table"], TableState(msg["table"]))
             st.payout = msg["payout"]
