@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
-from test_web import act, no_js_errors, open_page, settle
+from test_web import act, bid_for_the_kitty, no_js_errors, open_page
 
 SIZES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
@@ -73,17 +73,7 @@ def play_until(
         if deal is not None and view and view["match"]["deal"] != deal:
             time.sleep(0.05)
             continue
-        mine = bool(view and view["to_move"] == view["seat"] and view["legal_moves"])
-        if mine and view["phase"] == "bidding" and view["rules"]["kitty_size"]:
-            # the highest bid: the kitty is ours (a bidder's view); the button named by its move
-            # (the buttons are redrawn when other seats bid), waited for if the page has not
-            # drawn the turn yet (act() would see no turn and come back to pass)
-            top = view["legal_moves"][-1]
-            page.locator(f'.bids button[data-move="{top}"]').click()
-            settle(page)  # the view says it is our bid until the server has answered
-            continue
-        if view and view["phase"] == "bidding" and view["rules"]["kitty_size"]:
-            time.sleep(0.05)  # not our bid yet (act() might see the turn come and pass)
+        if view and view["rules"]["kitty_size"] and bid_for_the_kitty(page, view):
             continue
         if view and view["phase"] == "bury" and view["to_move"] == view["seat"]:
             if not bury:
