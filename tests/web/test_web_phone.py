@@ -15,7 +15,7 @@ from typing import Any
 
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
-from test_web import act, my_turn, no_js_errors, open_page, settle
+from test_web import act, bid_for_the_kitty, no_js_errors, open_page, settle
 from test_web_table import DESKTOP, PHONE, PHONE_CTX, private_room, until_my_card_turn
 
 #: For each card of the hand: the widest horizontal run of points where a tap lands on that
@@ -328,10 +328,9 @@ def test_the_kitty_is_shown_and_the_bidder_picks_four_cards_to_bury_and_confirms
             v = page.evaluate("() => window.batak.state.table.view")
             if v and v["phase"] == "bury" and v["to_move"] == v["seat"]:
                 break
-            if v and v["phase"] == "bidding" and my_turn(page):
-                page.locator(".bids button").last.click()
-                settle(page)
-            elif not act(page, keyboard=True):
+            if bid_for_the_kitty(page, v):
+                continue
+            if not act(page, keyboard=True):
                 time.sleep(0.05)
         kitty = v["kitty"]
         assert len(kitty) == 4 and set(kitty) <= set(v["hand"]), v
