@@ -53,8 +53,11 @@ def test_the_start_button_stands_out_from_the_felt(
     for lang, locale, ctx, name in DESKTOP_EN_PHONE_TR:
         page = open_page(browser, server, errors, locale=locale, **ctx)
         private_room(page)
-        colours = page.get_by_test_id("start").evaluate(
-            """(b) => {
+        # found and measured in one run of the page's script: the waiting room is redrawn as
+        # things change, and a button taken out of the page has no computed colours
+        colours = page.evaluate(
+            """() => {
+                const b = document.querySelector('[data-testid="start"]');
                 let el = b.parentElement;
                 let behind = getComputedStyle(el).backgroundColor;
                 while (el && /rgba\\(.*, 0\\)|transparent/.test(behind)) {
