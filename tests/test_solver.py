@@ -393,16 +393,7 @@ def test_thread_tables_are_reused_and_start_empty() -> None:
     from batak.bots import _csolver
 
     for i, pos in enumerate(_positions("thread-tables", 120, (4, 5, 6, 7))):
-        fresh = _csolver.solve(
-            pos.hands,
-            pos.trump,
-            pos.leader,
-            pos.trick,
-            pos.broken,
-            sum(1 << s for s in pos.side),
-            S._c_flags(pos.rules, pos.trump),
-            S._c_tt_bits(pos),
-        )
+        fresh = _csolver.solve(*S._c_args(pos), S._c_tt_bits(pos))
         assert solve_position(pos, engine="c") == pos.side_tricks + fresh, i
     mine = S._fresh_table(12)
     assert S._fresh_table(12) is mine

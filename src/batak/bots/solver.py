@@ -418,10 +418,9 @@ def _fresh_table(tt_bits: int) -> _csolver.Solver:
     return table
 
 
-def _solve_c(pos: Position, table: _csolver.Solver | None = None) -> int:
-    """The side's tricks from ``pos`` on (not counting ``side_tricks``), by the compiled solver."""
-    assert _csolver is not None
-    args = (
+def _c_args(pos: Position) -> tuple[Any, ...]:
+    """``pos`` as the compiled solver takes it (hands, koz, leader, trick, broken, side, flags)."""
+    return (
         pos.hands,
         pos.trump,
         pos.leader,
@@ -430,7 +429,12 @@ def _solve_c(pos: Position, table: _csolver.Solver | None = None) -> int:
         sum(1 << s for s in pos.side),
         _c_flags(pos.rules, pos.trump),
     )
-    return (table or _fresh_table(_c_tt_bits(pos))).solve(*args)
+
+
+def _solve_c(pos: Position, table: _csolver.Solver | None = None) -> int:
+    """The side's tricks from ``pos`` on (not counting ``side_tricks``), by the compiled solver."""
+    assert _csolver is not None
+    return (table or _fresh_table(_c_tt_bits(pos))).solve(*_c_args(pos))
 
 
 # ---------------------------------------------------------------------- entry points

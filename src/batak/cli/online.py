@@ -297,7 +297,8 @@ class OnlineSession:
         deadline = asyncio.get_running_loop().time() + REMATCH_WAIT
         while True:
             offer = st.rematch or {}
-            if offer.get("table_new"):
+            new = offer.get("table_new")
+            if new:
                 break
             if offer.get("declined") is not None:
                 who = offer.get("declined")
@@ -324,7 +325,7 @@ class OnlineSession:
                 self.con.say(o("lost", lang))
                 await c.reconnect()
         try:
-            state = await c.join(table=st.rematch["table_new"])  # type: ignore[index]
+            state = await c.join(table=new)
         except ServerError as e:
             self.con.say(o("refused_table", lang, reason=e.message))
             return False

@@ -14,7 +14,7 @@ import { registerServiceWorker } from "./pwa.js";
 import { applyLook, estimateShown, lookHTML, setBack, setFelt, toggleEstimate } from "./prefs.js";
 import { partners as teamsPlay, seatTeam, teamBoardHTML, teamSheetHTML } from "./teams.js";
 import { cardClicked, continueBurial, handHTML, handKey, handLabel, handPanelHTML, kittyHTML, skipToPlay } from "./hand.js";
-import { askReview, onReview, onReviewError, resendReview, reviewButton, reviewHTML } from "./review.js";
+import { askReview, dealCell, onReview, onReviewError, resendReview, reviewHTML } from "./review.js";
 
 // ------------------------------------------------------------------ state
 const S = {
@@ -1265,7 +1265,7 @@ function sheetHTML() {
       const pts = r.scores ? `${r.scores[i] > 0 ? "+" : ""}${r.scores[i]}` : "–";
       return `<td class="num${r.bidder === i ? " bidder" : ""}"><span class="tk" data-testid="sheet-tricks">${tk}</span> ${pts}<small> (${r.totals[i]})</small></td>`;
     }).join("");
-    return `<tr><td>${r.deal}${r.redeal ? "" : ` ${reviewButton(r.deal)}`}</td><td>${con}${result}</td>${cells}</tr>`;
+    return `<tr>${dealCell(r)}<td>${con}${result}</td>${cells}</tr>`;
   }).join("");
   const totals = rows[rows.length - 1].totals;
   return `<table class="sheet" data-testid="sheet"><thead>${head}</thead><tbody>${body}</tbody><tfoot><tr><th colspan="2">${esc(t("sheet_total"))}</th>${totals.map((x) => `<th class="num">${x}</th>`).join("")}</tr></tfoot></table><p class="help sheet-legend">${esc(t("sheet_legend"))}</p>`;

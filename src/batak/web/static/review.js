@@ -11,10 +11,15 @@ function esc(s) {
 }
 
 // The button that opens the review of deal ``deal`` (in the score sheet and after a deal).
-export function reviewButton(deal) {
+function reviewButton(deal) {
   // a small magnifier in the deal's cell (the sheet stays narrow); its name is the text
   const name = esc(t("review_open"));
   return `<button class="small review-open" data-action="review" data-deal="${deal}" data-testid="review-open" aria-label="${name}" title="${name}">🔍</button>`;
+}
+
+// A score-sheet row's deal cell: its number and, unless it was redealt, its review button.
+export function dealCell(row) {
+  return `<td>${row.deal}${row.redeal ? "" : ` ${reviewButton(row.deal)}`}</td>`;
 }
 
 // Ask for the review of ``deal`` at table ``T``; the reply comes as a "review" message.

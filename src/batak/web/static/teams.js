@@ -4,7 +4,7 @@
 // spectator. Seats 0 and 2 are one team, 1 and 3 the other (rules.teams).
 import { t } from "./i18n.js";
 import { SYMBOL } from "./cards.js";
-import { reviewButton } from "./review.js";
+import { dealCell } from "./review.js";
 
 function esc(s) {
   return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -80,7 +80,7 @@ export function teamSheetHTML(T, seatName, seatLabel, sentence) {
       const bidder = r.bidder != null && teamOf(r.bidder) === team;
       return `<td class="num${bidder ? " bidder" : ""}"><span class="tk" data-testid="sheet-tricks">${tk}</span> ${pts}<small> (${r.totals[team]})</small></td>`;
     }).join("");
-    return `<tr><td>${r.deal}${r.redeal ? "" : ` ${reviewButton(r.deal)}`}</td><td>${con}${result}</td>${cells}</tr>`;
+    return `<tr>${dealCell(r)}<td>${con}${result}</td>${cells}</tr>`;
   }).join("");
   const totals = rows[rows.length - 1].totals;
   return `<table class="sheet teams" data-testid="sheet"><thead>${head}</thead><tbody>${body}</tbody><tfoot><tr><th colspan="2">${esc(t("sheet_total"))}</th>${teams.map((team) => `<th class="num" data-testid="team-total">${totals[team]}</th>`).join("")}</tr></tfoot></table><p class="help sheet-legend">${esc(t("sheet_legend_teams"))}</p>`;
