@@ -1,0 +1,121 @@
+"""The server's garbage collection by the clock (:class:`batak.server.serve.GcPacer`).
+
+`batak serve` switches CPython's own collection triggers off and collects on the event loop's
+clock instead (benchmarks/README.md, "Garbage collection by the clock"): these tests check that
+reference cycles are still freed, that the generations come in the stated order, and that the
+pacer stops with the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from batak.server.serve import GcPacer
+
+
+class Node:
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+@pytest.fixture
+def collector_off() -> Iterator[None]:
+    """As under `batak serve`: no collection happens unless the pacer runs one."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def make_cycle() -> weakref.ref[Node]:
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+
+def test_a_dropped_reference_cycle_is_freed_by_the_pacer(collector_off: None) -> None:
+    async def main() -> tuple[bool, bool]:
+        loop = asyncio.get_running_loop()
+        ref = make_cycle()
+        await asyncio.sleep(0.15)
+        before = ref() is not None  # the collector's triggers are off: nothing freed it yet
+        pacer = GcPacer(loop, young=0.02, middle=3)
+        try:
+            await asyncio.sleep(0.2)
+        finally:
+            pacer.stop()
+        return before, ref() is None
+
+    before, freed = asyncio.run(main())
+    assert before, "the cycle was freed without the pacer: the test proves nothing"
+    assert freed
+
+
+def test_a_cycle_that_outlived_young_collections_is_freed_by_a_middle_one(
+    collector_off: None,
+) -> None:
+    async def main() -> list[bool]:
+        # the pacer's own timer never fires here: each step is run by hand
+        pacer = GcPacer(asyncio.get_running_loop(), young=3600.0, middle=4)
+        try:
+            keep = Node()
+            keep.other = keep
+            ref = weakref.ref(keep)
+            pacer.tick()  # young: it survives, into the middle generation
+            del keep
+            alive = []
+            for _ in range(3):  # two more young ones leave it alone; the fourth step is middle
+                pacer.tick()
+                alive.append(ref() is not None)
+            return alive
+        finally:
+            pacer.stop()
+
+    assert asyncio.run(main()) == [True, True, False]
+
+
+def test_the_generations_come_young_middle_and_full_on_schedule(collector_off: None) -> None:
+    seen: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    async def main() -> GcPacer:
+        pacer = GcPacer(asyncio.get_running_loop(), young=3600.0, middle=3, full=3600.0)
+        gc.callbacks.append(note)
+        try:
+            for _ in range(9):
+                pacer.tick()
+            pacer.full = 0.0  # the next step is due a full collection
+            pacer.tick()
+            pacer.full = 3600.0
+            pacer.tick()
+        finally:
+            gc.callbacks.remove(note)
+            pacer.stop()
+        return pacer
+
+    pacer = asyncio.run(main())
+    assert seen == [0, 0, 1, 0, 0, 1, 0, 0, 1, 2, 0]
+    assert pacer.longest > 0
+
+
+def test_the_pacer_stops(collector_off: None) -> None:
+    async def main() -> int:
+        pacer = GcPacer(asyncio.get_running_loop(), young=0.01)
+        await asyncio.sleep(0.05)
+        pacer.stop()
+        ticks = pacer.ticks
+        await asyncio.sleep(0.05)
+        return pacer.ticks - ticks
+
+    assert asyncio.run(main()) == 0
