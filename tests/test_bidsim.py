@@ -200,3 +200,33 @@ def test_trump_and_bury_by_simulation() -> None:
     t = parse_view(_view(game))
     d = decide_trump(t, BidSim(t, 1, worlds=6), SimParams())
     assert d.move in t.legal and set(d.mean_tricks) <= set(SUIT_LETTERS)
+
+
+@pytest.mark.parametrize("preset", ["standard", "sultan-esli", "zipi-kitty"])
+def test_a_playout_from_a_begun_trick_goes_on_as_the_greedy_play_would(preset: str) -> None:
+    """``playout(trick=...)``: the trick's first cards are given, the others finish it and the
+    deal goes on greedily. From a greedy lead it gives what the play-out from the trick's start
+    gives, and a finished trick counts for its winner."""
+    rules = Rules.preset(preset)
+    rng = random.Random(7)
+    n = rules.players
+    size = 52 // n if n == 4 else 16
+    for _ in range(20):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[size * i : size * i + size]) for i in range(n)]
+        trump = rng.randrange(4)
+        leader = rng.randrange(n)
+        side = 1 << leader
+        whole = playout(hands, trump, leader, side, rules)
+        lead = _Play(list(hands), trump, side, rules).lead(leader, False)
+        rest = list(hands)
+        rest[leader] &= ~(1 << lead)
+        assert playout(rest, trump, leader, side, rules, trick=[lead]) == whole
+    # a whole trick on the table: its winner's side counts it, then the play goes on
+    hands = [0b1 << 12, 0b1 << 11, 0b1 << 10, 0b1 << 9]  # one spade each: A, K, Q, J
+    played = [0b1 << 25, 0b1 << 24, 0b1 << 23, 0b1 << 22]  # hearts: A by seat 0
+    rules4 = Rules.preset("standard")
+    trick = [c.bit_length() - 1 for c in played]
+    assert playout(hands, 0, 0, 0b0001, rules4, trick=trick) == 2
+    assert playout(hands, 0, 0, 0b0010, rules4, trick=trick) == 0

@@ -202,3 +202,29 @@ def test_wide_search_uses_fewer_worlds_and_a_node_budget() -> None:
     above = HardPlayer(seed=2, max_cards=3, wide_cards=7)
     above.choose(view)
     assert not above.last.searched
+
+
+@pytest.mark.skipif(not solver.c_engine_available(), reason="needs the compiled solver")
+@pytest.mark.parametrize("preset", ["standard", "sultan-esli", "zipi-kitty"])
+def test_the_early_player_judges_its_first_cards_by_play_outs(preset: str) -> None:
+    """With ``early``, the first cards (above ``wide_cards``) are judged over sampled worlds by
+    quick play-outs, not handed to the medium player; the moves are legal and the same view gives
+    the same move."""
+    from batak.bots.hard import HardPlayerEarly
+
+    game = batak.Game(preset, seed=8)
+    bot = HardPlayerEarly(seed=4, early_worlds=6, worlds=6)
+    twin = HardPlayerEarly(seed=4, early_worlds=6, worlds=6)
+    early_searches = 0
+    while game.phase != "over":
+        view = _view(game)
+        move = bot.choose(view)
+        assert move in view["legal_moves"]
+        if game.phase == "play":
+            assert twin.choose(view) == move
+            big = len(view["hand"]) > bot.wide_cards
+            if big and len(view["legal_moves"]) > 1 and bot.last.fallback != "avoiding tricks":
+                assert bot.last.searched and bot.last.worlds == 6, bot.last
+                early_searches += 1
+        game.play(move)
+    assert early_searches > 0

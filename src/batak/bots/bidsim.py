@@ -41,7 +41,7 @@ from ..rules import Rules
 from ..scoring import deal_score
 from . import solver as _solver
 from .knowledge import Knowledge, sample_world
-from .simple import CARD_TEXT, SUIT_LETTERS, Table, bits, estimate_tricks
+from .simple import CARD_TEXT, SUIT_LETTERS, Table, bits, estimate_tricks, trick_state
 
 __all__ = [
     "BidSim",
@@ -224,6 +224,7 @@ def playout(
     solve_at: int = 0,
     table: Any = None,
     declarers: int | None = None,
+    trick: Sequence[int] = (),
 ) -> int:
     """The tricks the seats in ``side_mask`` take from the first lead, every hand visible.
 
@@ -236,6 +237,8 @@ def playout(
     :func:`batak.bots.solver.new_table`); with ``solve_at`` 0 or no table the greedy play goes on
     to the end. ``declarers`` (default ``side_mask``): the seats that play together in the greedy
     part (the contract's side, which draws trumps); the others play together against them.
+    ``trick``: the cards already played to the current trick, led by ``leader`` (not in
+    ``hands``); the others finish it greedily and it counts.
     """
     hs = list(hands)
     play = _Play(hs, trump, side_mask if declarers is None else declarers, rules)
@@ -243,20 +246,30 @@ def playout(
     won = 0
     flags = _solver._c_flags(rules, trump)
     break_on_lead = play.break_on_lead
-    while hs[leader]:
-        if table is not None and solve_at and hs[leader].bit_count() <= solve_at:
-            value: int = table.solve(tuple(hs), trump, leader, (), broken, side_mask, flags)
-            return won + value
-        c = play.lead(leader, broken)
-        hs[leader] &= ~(1 << c)
-        lead = c // 13
-        if lead == trump and break_on_lead:
-            broken = True
-        hi_led = c
-        hi_trump = c if lead == trump else -1
-        ruffed = False
-        winner, win = leader, c
-        order = [(leader + i) % n for i in range(1, n)]
+    on_table = list(trick)
+    while on_table or hs[leader]:
+        if on_table:  # the current trick, already begun: the engine's own bookkeeping
+            st = trick_state(on_table, leader, trump, n)
+            lead, hi_led, hi_trump, ruffed = st.lead, st.hi_led, st.hi_trump, st.ruffed
+            winner, win = st.winner, st.win_card
+            if (lead == trump and break_on_lead) or ruffed:
+                broken = True
+            order = [(leader + i) % n for i in range(len(on_table), n)]
+            on_table = []
+        else:
+            if table is not None and solve_at and hs[leader].bit_count() <= solve_at:
+                value: int = table.solve(tuple(hs), trump, leader, (), broken, side_mask, flags)
+                return won + value
+            c = play.lead(leader, broken)
+            hs[leader] &= ~(1 << c)
+            lead = c // 13
+            if lead == trump and break_on_lead:
+                broken = True
+            hi_led = c
+            hi_trump = c if lead == trump else -1
+            ruffed = False
+            winner, win = leader, c
+            order = [(leader + i) % n for i in range(1, n)]
         for i, seat in enumerate(order):
             c = play.follow(seat, order[i + 1 :], lead, hi_led, hi_trump, ruffed, winner, win)
             hs[seat] &= ~(1 << c)

@@ -34,14 +34,30 @@ from typing import Any
 
 from ..rules import Rules
 from . import solver as _solver
-from .bidsim import BidSim, SimDecision, SimParams, decide_bid, decide_bury, decide_trump, pool_key
+from .bidsim import (
+    BidSim,
+    SimDecision,
+    SimParams,
+    decide_bid,
+    decide_bury,
+    decide_trump,
+    playout,
+    pool_key,
+)
 from .knowledge import Knowledge, auction_bias, sample_world
 from .medium import MediumPlayer
 from .medium import Params as MediumParams
 from .signals import is_first_discard, signal_weight, wanted_suit
 from .simple import CARD_INDEX, Table, card_text, decision_rng, parse_view, trick_state
 
-__all__ = ["HARD_SIM", "HardPlayer", "HardPlayerMediumBids", "HardPlayerNoSignals", "HardStats"]
+__all__ = [
+    "HARD_SIM",
+    "HardPlayer",
+    "HardPlayerEarly",
+    "HardPlayerMediumBids",
+    "HardPlayerNoSignals",
+    "HardStats",
+]
 
 #: How much average worth (tricks, plus the contract's bonus) the first discard may give up to
 #: send the partners' signal.
@@ -69,7 +85,10 @@ class HardPlayer:
     stays a function of the seed and the view); above it the medium player decides.
     ``bidding``: ``"sim"`` (the auction, kitty and trump by simulation, :mod:`.bidsim`, with
     ``bid_worlds`` worlds) or ``"medium"`` (the medium player's). ``signals``: in eşli, send the
-    partners' first-discard signal and read the partner's (:mod:`.signals`)."""
+    partners' first-discard signal and read the partner's (:mod:`.signals`). ``early``: above
+    ``wide_cards``, judge each card over ``early_worlds`` worlds by a quick play-out (the rest of
+    the trick and the next ones greedy, every hand visible, then the solver from ``solve_at``
+    cards; :func:`.bidsim.playout`) instead of handing the decision to the medium player."""
 
     name = "hard"
 
@@ -86,6 +105,9 @@ class HardPlayer:
         bid_worlds: int | None = None,
         sim: SimParams | None = None,
         signals: bool = True,
+        early: bool = False,
+        early_worlds: int = 24,
+        solve_at: int = 8,
         **_options: Any,
     ) -> None:
         if bidding not in ("sim", "medium"):
@@ -101,6 +123,9 @@ class HardPlayer:
             self.wide_cards = self.max_cards
         self.wide_worlds = wide_worlds
         self.node_budget = node_budget
+        self.early = early and _solver.c_engine_available()
+        self.early_worlds = early_worlds
+        self.solve_at = solve_at
         self.signals = signals  # eşli: send and read the first-discard signal (.signals)
         self.medium = MediumPlayer(seed=self.seed, params=MediumParams(signals=signals))
         self.bidding = bidding
@@ -146,11 +171,13 @@ class HardPlayer:
             self.last.fallback = "avoiding tricks"
             return self.medium.choose(view)
         cards_left = t.hand_sizes[t.seat]
-        if cards_left > self.wide_cards:
+        early = cards_left > self.wide_cards
+        if early and not self.early:
             self.last.fallback = f"{cards_left} cards in hand > {self.wide_cards}"
             return self.medium.choose(view)
         wide = cards_left > self.max_cards
-        move = self._search(t, decision_rng(self.seed, view, "hard"), deadline, wide=wide)
+        rng = decision_rng(self.seed, view, "hard")
+        move = self._search(t, rng, deadline, wide=wide and not early, early=early)
         self.last.seconds = time.perf_counter() - start
         if move is None:
             self.last.fallback = "no world finished before the deadline"
@@ -208,6 +235,7 @@ class HardPlayer:
         deadline: float | None,
         *,
         wide: bool = False,
+        early: bool = False,
     ) -> str | None:
         seat = t.seat
         assert seat is not None
@@ -230,7 +258,11 @@ class HardPlayer:
         totals = dict.fromkeys(legal, 0.0)
         worlds = 0
         table = _solver.new_table(16) if use_c else None
-        for _ in range(self.wide_worlds if wide else self.worlds):
+        count = self.early_worlds if early else self.wide_worlds if wide else self.worlds
+        declarers = side_mask
+        if t.bidder is not None:
+            declarers = sum(1 << s for s in rules.team_of(t.bidder))
+        for _ in range(count):
             if deadline is not None and worlds and time.perf_counter() > deadline:
                 break
             if wide and worlds >= 4 and table is not None and table.nodes > self.node_budget:
@@ -238,7 +270,10 @@ class HardPlayer:
             world = sample_world(knowledge, rng, weight=weight)
             hands = world[: t.n]
             for card in legal:
-                value = self._value_after(t, rules, hands, card, side, side_mask, flags, table)
+                if early:
+                    value = self._rollout_after(t, rules, hands, card, side_mask, declarers, table)
+                else:
+                    value = self._value_after(t, rules, hands, card, side, side_mask, flags, table)
                 totals[card] += self._utility(t, side, seat, already + value)
             worlds += 1
         self.last.worlds = worlds
@@ -253,6 +288,35 @@ class HardPlayer:
             if low and totals[min(low)] >= totals[best] - SIGNAL_SLACK * worlds:
                 best = min(low)
         return card_text(best)
+
+    def _rollout_after(
+        self,
+        t: Table,
+        rules: Rules,
+        hands: list[int],
+        card: int,
+        side_mask: int,
+        declarers: int,
+        table: Any,
+    ) -> int:
+        """The side's tricks from now on (this trick included) after ``card``, by a quick
+        play-out: greedy, every hand visible, then double-dummy from ``solve_at`` cards."""
+        seat = t.seat
+        assert seat is not None
+        new_hands = list(hands)
+        new_hands[seat] &= ~(1 << card)
+        return playout(
+            new_hands,
+            t.trump,
+            t.leader if t.trick else seat,
+            side_mask,
+            rules,
+            broken=_broken_after(t, rules, card),
+            solve_at=self.solve_at,
+            table=table,
+            declarers=declarers,
+            trick=[*t.trick, card],
+        )
 
     def _value_after(
         self,
@@ -273,11 +337,7 @@ class HardPlayer:
         new_hands[seat] &= ~(1 << card)
         trick = [*t.trick, card]
         leader = t.leader if t.trick else seat
-        broken = t.broken
-        if t.trump >= 0 and card // 13 == t.trump:
-            ruff = len(trick) > 1 and trick[0] // 13 != t.trump
-            if ruff or (len(trick) == 1 and rules.broken_by == "any_trump"):
-                broken = True
+        broken = _broken_after(t, rules, card)
         gained = 0
         if len(trick) == n:
             winner = trick_state(trick, leader, t.trump, n).winner
@@ -301,6 +361,26 @@ class HardPlayer:
             )
             return gained + value
         return gained + _solver.solve_position(pos, engine="python")
+
+
+def _broken_after(t: Table, rules: Rules, card: int) -> bool:
+    """Are trumps broken once the mover has played ``card`` to the current trick?"""
+    if t.trump >= 0 and card // 13 == t.trump:
+        ruff = bool(t.trick) and t.trick[0] // 13 != t.trump
+        if ruff or (not t.trick and rules.broken_by == "any_trump"):
+            return True
+    return t.broken
+
+
+class HardPlayerEarly(HardPlayer):
+    """The hard player that also judges its first cards (above ``wide_cards``) by quick
+    play-outs over sampled worlds instead of the medium player's rules (for the arena)."""
+
+    name = "hard-early"
+
+    def __init__(self, *, seed: int | None = None, **options: Any) -> None:
+        options["early"] = True
+        super().__init__(seed=seed, **options)
 
 
 class HardPlayerMediumBids(HardPlayer):
