@@ -252,8 +252,12 @@ def test_esli_marks_the_partner_counts_both_teams_and_keeps_the_sheet_in_team_co
         expect(page.locator(f".seat[data-seat='{partner}'] .tag", has_text=word)).to_have_count(1)
         expect(page.locator(".seat .tag", has_text=word)).to_have_count(1)
         # the two teams in two colours: this player and the partner in one, the others in the other
-        colours = page.locator(".seat").evaluate_all(
-            "(ss) => ss.map((s) => [Number(s.dataset.seat), getComputedStyle(s).boxShadow])"
+        # found and measured in one run of the page's script: the seats are redrawn at every
+        # state, and a seat found in one step and measured in the next can be detached by then
+        # (no computed style at all; a clean-clone run failed so)
+        colours = page.evaluate(
+            """() => Array.from(document.querySelectorAll('.seat'), (s) =>
+                [Number(s.dataset.seat), getComputedStyle(s).boxShadow])"""
         )
         by_seat = dict(colours)
         assert by_seat[you] == by_seat[partner] != "none", by_seat
