@@ -36,22 +36,39 @@ def board_diffs(result: dict[str, Any]) -> dict[int, float]:
     return out
 
 
+def load_pair(paths: list[str]) -> list[dict[str, Any]]:
+    """The two arena results at ``paths``, read; exits with a message unless they were played on
+    the same boards (preset, rules, seed and number of boards)."""
+    runs = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            runs.append(json.load(f))
+    same = ("preset", "rules", "seed", "deals")
+    if any(runs[0]["config"][k] != runs[1]["config"][k] for k in same):
+        raise SystemExit("the two runs were not played on the same boards (preset, rules, seed)")
+    return runs
+
+
+def paired_diffs(paths: list[str]) -> tuple[list[dict[str, Any]], list[float], list[float]]:
+    """The two runs at ``paths`` and their per-board differences (:func:`board_diffs`) on the
+    boards both played, in the same order."""
+    runs = load_pair(paths)
+    d0, d1 = (board_diffs(r) for r in runs)
+    common = sorted(set(d0) & set(d1))
+    return runs, [d0[b] for b in common], [d1[b] for b in common]
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    runs = []
-    for path in argv:
-        with open(path, encoding="utf-8") as f:
-            runs.append(json.load(f))
-    d0, d1 = (board_diffs(r) for r in runs)
-    common = sorted(set(d0) & set(d1))
-    deltas = [d1[b] - d0[b] for b in common]
+    runs, first, second = paired_diffs(argv)
+    deltas = [b - a for a, b in zip(first, second, strict=True)]
     m, lo, hi = mean_ci(deltas)
     print(f"first run:  {runs[0]['pairs'][0]['a']} - {runs[0]['pairs'][0]['b']}")
     print(f"second run: {runs[1]['pairs'][0]['a']} - {runs[1]['pairs'][0]['b']}")
     print(f"second - first: {m:+.2f} per deal, 95% CI [{lo:+.2f}, {hi:+.2f}]", end=" ")
-    print(f"over {len(common)} boards")
+    print(f"over {len(deltas)} boards")
     return 0
 
 

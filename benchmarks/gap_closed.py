@@ -3,7 +3,7 @@
 Both runs pit a player against the same reference on the same boards (same preset, seed and
 number of boards): the first the player under test (``hard,medium``), the second the ceiling
 (``all-seeing-sim,medium``). Per board, each run gives the first player's mean score per
-deal-seat minus medium's (:func:`compare_arena.board_diffs`); the share of the gap closed is
+deal-seat minus medium's (:func:`compare_arena.paired_diffs`); the share of the gap closed is
 mean(player's difference) / mean(ceiling's difference). Its 95% interval comes from a bootstrap
 over boards (the boards are resampled together, so the pairing is kept), seeded, 2,000 draws.
 
@@ -12,13 +12,12 @@ over boards (the boards are resampled together, so the pairing is kept), seeded,
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from collections.abc import Sequence
 
 from batak.arena import mean_ci
-from compare_arena import board_diffs
+from compare_arena import paired_diffs
 
 
 def bootstrap_ratio(
@@ -44,18 +43,7 @@ def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    runs = []
-    for path in argv:
-        with open(path, encoding="utf-8") as f:
-            runs.append(json.load(f))
-    same = ("preset", "rules", "seed", "deals")
-    if any(runs[0]["config"][k] != runs[1]["config"][k] for k in same):
-        print("the two runs are not on the same boards (preset or seed differ)", file=sys.stderr)
-        return 2
-    player, ceiling = (board_diffs(r) for r in runs)
-    common = sorted(set(player) & set(ceiling))
-    p = [player[b] for b in common]
-    c = [ceiling[b] for b in common]
+    runs, p, c = paired_diffs(argv)
     for label, run, values in (("player", runs[0], p), ("ceiling", runs[1], c)):
         pair = run["pairs"][0]
         m, lo, hi = mean_ci(values)
@@ -64,7 +52,7 @@ def main(argv: list[str]) -> int:
         )
     share = sum(p) / sum(c) if sum(c) else float("nan")
     lo, hi = bootstrap_ratio(p, c)
-    print(f"gap closed: {share:.0%} (95% CI {lo:.0%} to {hi:.0%}) over {len(common)} boards")
+    print(f"gap closed: {share:.0%} (95% CI {lo:.0%} to {hi:.0%}) over {len(p)} boards")
     return 0
 
 
