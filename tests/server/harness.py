@@ -23,6 +23,7 @@ from batak.server.client import Client
 from batak.server.clock import Clock
 from batak.server.config import ServerConfig
 from batak.server.hub import Hub
+from batak.server.serve import websocket_protocol
 
 
 def free_port() -> int:
@@ -61,9 +62,7 @@ def fast_config(data: Path, **changes: Any) -> ServerConfig:
 class ServerThread:
     """uvicorn serving the app in a background thread with its own event loop."""
 
-    def __init__(
-        self, config: ServerConfig, clock: Clock | None = None, wall: Any = None
-    ) -> None:
+    def __init__(self, config: ServerConfig, clock: Clock | None = None, wall: Any = None) -> None:
         self.config = config
         self.app = create_app(config, clock=clock, wall=wall)
         self.hub: Hub = self.app.state.hub
@@ -72,7 +71,7 @@ class ServerThread:
                 self.app,
                 host=config.host,
                 port=config.port,
-                ws="websockets-sansio",
+                ws=websocket_protocol(),
                 ws_max_size=config.transport_max_bytes,
                 log_level="warning",
                 lifespan="on",

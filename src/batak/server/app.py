@@ -31,6 +31,7 @@ from .progress import WallClock
 from .protocol import ProtocolError, error, parse
 from .storage import open_storage
 from .table import record_key
+from .wsfast import direct_sender
 
 __all__ = ["SECURITY_HEADERS", "allowed_origins", "create_app", "origin_allowed"]
 
@@ -290,7 +291,13 @@ async def serve_socket(hub: Hub, config: ServerConfig, websocket: WebSocket) -> 
             await websocket.close(code=code, reason=reason)
 
     address = websocket.client.host if websocket.client else ""
-    conn = Conn(websocket.send_text, close, queue_size=config.send_queue, address=address)
+    conn = Conn(
+        websocket.send_text,
+        close,
+        queue_size=config.send_queue,
+        address=address,
+        direct=direct_sender(websocket.scope),
+    )
     conn.start()
     hub.connections += 1
     bucket = Bucket(config.rate_per_second, config.rate_burst, time.monotonic())

@@ -60,6 +60,7 @@ class Conn:
         queue_size: int = 2048,
         lang: str = "en",
         address: str = "",
+        direct: Callable[[str], bool] | None = None,
     ) -> None:
         self.id = next(_ids)
         self.player: Player | None = None
@@ -69,6 +70,9 @@ class Conn:
         self.lang = lang
         self.tables: set[str] = set()
         self._send_text = send_text
+        # writes a message at once when the socket takes it (False: it must wait); see
+        # batak.server.wsfast. Used only when nothing is queued, so the order is kept.
+        self._direct = direct
         self._close = close
         # the outgoing messages (None: stop) and the sender's wake-up: a plain deque and one
         # future rather than an asyncio.Queue, whose bookkeeping cost more than the message
@@ -107,17 +111,20 @@ class Conn:
                     self._sending = False
                 self.sent += 1
         except Exception as e:
-            # A message that cannot be sent (one the socket cannot encode, or a socket that
-            # broke) must not leave a connection that looks alive but says nothing: close it,
-            # so that the client notices, reconnects and resyncs.
             if not self.closed:
-                # a text the socket cannot encode is the server's fault (and worth a warning);
-                # a socket that went away is not
-                level = logging.WARNING if isinstance(e, UnicodeError) else logging.DEBUG
-                log.log(level, "connection %s: a send failed (%r); closing it", self.id, e)
+                self._send_failed(e)
                 self.closed = True
                 with contextlib.suppress(Exception):
                     await self._close(1011, "send failed")
+
+    def _send_failed(self, e: Exception) -> None:
+        """A message that cannot be sent (one the socket cannot encode, or a socket that broke)
+        must not leave a connection that looks alive but says nothing: it is closed (by the
+        caller), so that the client notices, reconnects and resyncs."""
+        # a text the socket cannot encode is the server's fault (and worth a warning); a socket
+        # that went away is not
+        level = logging.WARNING if isinstance(e, UnicodeError) else logging.DEBUG
+        log.log(level, "connection %s: a send failed (%r); closing it", self.id, e)
 
     def send(self, msg: dict[str, Any]) -> None:
         try:
@@ -142,6 +149,15 @@ class Conn:
     def send_text(self, text: str) -> None:
         if self.closed:
             return
+        if self._direct is not None and not self._queue and not self._sending:
+            try:
+                if self._direct(text):
+                    self.sent += 1
+                    return
+            except Exception as e:
+                self._send_failed(e)
+                self._fail()
+                return
         if len(self._queue) >= self._queue_size:  # a client that cannot keep up is dropped
             self.closed = True
             asyncio.get_running_loop().create_task(self._close(1013, "too slow"))

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from .config import ServerConfig
 
-__all__ = ["GcPacer", "event_loop", "run", "tune_gc"]
+__all__ = ["GcPacer", "event_loop", "run", "tune_gc", "websocket_protocol"]
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ def run(
             host=config.host,
             port=config.port,
             loop=event_loop(),
-            ws="websockets-sansio",
+            ws=websocket_protocol(),
             ws_max_size=config.transport_max_bytes,
             ws_per_message_deflate=False,
             log_level=log_level,
@@ -55,6 +55,13 @@ def run(
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
         runner.run(serve())
     return 0
+
+
+def websocket_protocol() -> type:
+    """uvicorn's websocket protocol with the server's shortcuts (:mod:`batak.server.wsfast`)."""
+    from .wsfast import BatakWebSockets
+
+    return BatakWebSockets
 
 
 def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:

@@ -1,0 +1,98 @@
+"""uvicorn's websocket protocol with two shortcuts for a server that sends many small messages.
+
+The server sends about five messages for every move a player makes (the mover's ``ack`` and an
+``event`` to each seat). Through ASGI each one is a coroutine chain: the connection's sender
+task wakes, Starlette's ``send_text`` builds a message dict, uvicorn's ``send`` awaits that the
+socket is writable and hands the text to the websockets library, which builds a frame object
+and serialises it. :class:`BatakWebSockets` keeps that path and adds, as an ASGI extension in
+the connection's scope (:data:`DIRECT_SEND`), a plain function that frames a text message and
+writes it to the socket at once when it may: the handshake is done, no close was sent or
+received, and the socket's buffer is under its high-water mark (else it answers False and the
+caller takes the ASGI path, which waits). The frame is the same the websockets library writes
+for a server's text message (unmasked, final, opcode 1; no compression is negotiated).
+
+The second shortcut is on the way in: uvicorn stops reading a socket after every message until
+the app has taken it (two system calls a message); here a socket is stopped only when
+:data:`BACKLOG` messages wait unread, which still bounds what a client can queue.
+
+``batak serve`` and the test harness use this protocol; an app under another ASGI server gets
+no :data:`DIRECT_SEND` and uses ASGI alone (:class:`batak.server.conn.Conn` handles both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request
+from websockets.protocol import State
+
+__all__ = ["BACKLOG", "DIRECT_SEND", "BatakWebSockets", "direct_sender", "text_frame"]
+
+#: The scope extension's name; its value is ``{"send_text": function(str) -> bool}``.
+DIRECT_SEND = "batak.direct_send"
+
+#: Messages read from a socket and not yet taken by the app before the socket is paused.
+BACKLOG = 16
+
+
+def text_frame(data: bytes) -> bytes:
+    """A server's final, unmasked text frame carrying ``data`` (RFC 6455, section 5.2)."""
+    n = len(data)
+    if n < 126:
+        return bytes((0x81, n)) + data
+    if n < 65536:
+        return b"\x81\x7e" + n.to_bytes(2, "big") + data
+    return b"\x81\x7f" + n.to_bytes(8, "big") + data
+
+
+def direct_sender(scope: Any) -> Callable[[str], bool] | None:
+    """The connection's direct send from an ASGI websocket scope, or None under another server."""
+    ext = scope.get("extensions") or {}
+    found = ext.get(DIRECT_SEND)
+    return found.get("send_text") if isinstance(found, dict) else None
+
+
+class BatakWebSockets(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O websocket protocol, with :data:`DIRECT_SEND` and reading paused only
+    for a backlog (see the module's text)."""
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        if not self.close_sent:  # the handshake was accepted: the app will be called
+            self.scope["extensions"][DIRECT_SEND] = {"send_text": self.send_text_now}
+
+    def send_text_now(self, text: str) -> bool:
+        """Write ``text`` as one frame now, if the socket takes it without waiting; False when
+        it must go through ASGI (handshake not done, closing, or the buffer is full)."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.conn.state is not State.OPEN
+            or not self.writable.is_set()
+            or self.transport.is_closing()
+        ):
+            return False
+        self.transport.write(text_frame(text.encode()))
+        return True
+
+    def send_receive_event_to_app(self) -> None:
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent:
+            return  # past our close: the message is dropped, reading goes on to the close reply
+        if self.curr_msg_data_type == "text":
+            try:
+                message: Any = {"type": "websocket.receive", "text": data.decode()}
+            except UnicodeDecodeError:
+                # invalid UTF-8 in a text message (the websockets parser catches it first)
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+        else:
+            message = {"type": "websocket.receive", "bytes": data}
+        self.queue.put_nowait(message)
+        if not self.read_paused and self.queue.qsize() >= BACKLOG:
+            self.read_paused = True
+            self.transport.pause_reading()

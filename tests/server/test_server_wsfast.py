@@ -1,0 +1,98 @@
+"""The server's websocket shortcuts (batak.server.wsfast): the frames it writes itself are the
+websockets library's own, messages keep their order when a slow reader makes them wait and
+then go direct again, and a client that sends many messages at once has them all answered."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from harness import ServerThread, fast_config
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.frames import Frame, Opcode
+
+from batak.server.wsfast import BACKLOG, text_frame
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 200_000])
+def test_a_direct_frame_is_the_one_the_websockets_library_writes(size: int) -> None:
+    data = ("é" * size).encode()[:size]  # any bytes: the frame does not look inside
+    assert text_frame(data) == Frame(Opcode.TEXT, data).serialize(mask=False)
+
+
+async def _seated(ws: ClientConnection) -> str:
+    """hello and create on a raw connection; the new table's id."""
+    await ws.send('{"type": "hello"}')
+    await ws.send('{"type": "create"}')
+    while True:
+        m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if m["type"] == "sync":
+            return str(m["table"])
+
+
+def test_messages_keep_their_order_when_a_slow_reader_makes_them_wait(tmp_path: Path) -> None:
+    """A reader that stops reading fills the socket; the server then queues (the direct write
+    says no) and sends the queue in order once the reader goes on; every message arrives once,
+    in order, and the connection lives."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            async with connect(srv.url, max_queue=4, max_size=None) as ws:
+                table_id = await _seated(ws)
+                table = srv.hub.tables[table_id]
+                conn = next(iter(table.subs))
+                assert conn._direct is not None, "the harness serves with BatakWebSockets"
+                pad = "x" * 20_000
+
+                async def flood() -> tuple[int, int]:
+                    before = len(conn._queue)
+                    most = 0
+                    for i in range(400):  # 8 MB, more than the socket's buffers hold
+                        table.notice({"type": "presence", "table": table_id, "i": i, "pad": pad})
+                        most = max(most, len(conn._queue))
+                    return before, most
+
+                before, most = srv.call(flood)
+                assert before == 0
+                assert most > 0, "the socket never filled: the test proves nothing"
+                seen = []
+                while len(seen) < 400:
+                    m = json.loads(await asyncio.wait_for(ws.recv(), 20))
+                    if m["type"] == "presence" and "i" in m:
+                        seen.append(m["i"])
+                assert seen == list(range(400))
+                await ws.send('{"type": "ping", "t": 3}')
+                while True:
+                    m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if m["type"] == "pong":
+                        break
+
+                async def queued() -> int:
+                    return len(conn._queue)
+
+                assert srv.call(queued) == 0  # drained, so the next ones go direct again
+
+        asyncio.run(main())
+
+
+def test_a_burst_of_messages_is_answered_in_full_and_in_order(tmp_path: Path) -> None:
+    """More messages at once than the server reads ahead (BACKLOG) are all answered, in
+    order: reading pauses and resumes without losing one."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            async with connect(srv.url) as ws:
+                await ws.send('{"type": "hello"}')
+                count = BACKLOG * 3
+                for t in range(count):
+                    await ws.send(json.dumps({"type": "ping", "t": t}))
+                got = []
+                while len(got) < count:
+                    m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if m["type"] == "pong":
+                        got.append(m["t"])
+                assert got == list(range(count))
+
+        asyncio.run(main())
