@@ -617,6 +617,9 @@ def _views_sealed(game: Game, data: st.DataObject) -> None:
             seen = set(CARD_RE.findall(text))
             own = {str(x) for x in g.hand(seat)} if seat is not None else set()
             assert v["hand"] == sorted(own, key=lambda x: Card.parse(x).sort_key())
+            # the view's fast paths (card texts from tables) say what the Card objects say
+            assert v["hand_sizes"] == [len(g.hand(s)) for s in range(n)]
+            assert v["tricks"] == [t.to_dict() for t in g.tricks]
             allowed = own | played | exposed
             if c is not None and seat == c.bidder:
                 allowed |= {str(x) for x in g.buried}

@@ -24,6 +24,7 @@ from typing import Final
 
 __all__ = [
     "CARDS",
+    "CARD_TEXTS",
     "DECK_MASK",
     "SUIT_MASKS",
     "Card",
@@ -35,6 +36,7 @@ __all__ = [
     "full_deck",
     "mask_of",
     "parse_cards",
+    "texts_of",
 ]
 
 
@@ -271,6 +273,31 @@ def cards_of(mask: int) -> list[Card]:
     [Card('AS'), Card('2S'), Card('KH')]
     """
     t0, t1, t2, t3 = _SUIT_TABLES
+    return [
+        *t0[mask & 0x1FFF],
+        *t1[(mask >> 13) & 0x1FFF],
+        *t2[(mask >> 26) & 0x1FFF],
+        *t3[(mask >> 39) & 0x1FFF],
+    ]
+
+
+#: Each card's text (``str(card)``), by card index.
+CARD_TEXTS: Final[tuple[str, ...]] = tuple(str(c) for c in CARDS)
+
+# _SUIT_TABLES with the cards' texts: a hand's texts without making or asking its Card objects
+_SUIT_TEXTS: Final[tuple[tuple[tuple[str, ...], ...], ...]] = tuple(
+    tuple(tuple(str(c) for c in cards) for cards in table) for table in _SUIT_TABLES
+)
+
+
+def texts_of(mask: int) -> list[str]:
+    """The texts of the cards in a mask, in display order: ``[str(c) for c in cards_of(mask)]``,
+    made faster (views carry every hand as texts at every move).
+
+    >>> texts_of(mask_of(parse_cards("2S AS KH")))
+    ['AS', '2S', 'KH']
+    """
+    t0, t1, t2, t3 = _SUIT_TEXTS
     return [
         *t0[mask & 0x1FFF],
         *t1[(mask >> 13) & 0x1FFF],

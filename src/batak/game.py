@@ -34,7 +34,17 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .cards import CARDS, SUIT_MASKS, Card, Suit, cards_of, mask_of, parse_cards
+from .cards import (
+    CARD_TEXTS,
+    CARDS,
+    SUIT_MASKS,
+    Card,
+    Suit,
+    cards_of,
+    mask_of,
+    parse_cards,
+    texts_of,
+)
 from .i18n import text
 from .moves import (
     BIDS,
@@ -297,6 +307,15 @@ class Game:
             Trick(lead, tuple(CARDS[c] for c in cards), win) for lead, cards, win in self._trick_log
         ]
 
+    def trick_dicts(self) -> list[dict[str, Any]]:
+        """The finished tricks as :meth:`Trick.to_dict` gives them (made without Card objects:
+        a view carries them all at every move)."""
+        t = CARD_TEXTS
+        return [
+            {"leader": lead, "cards": [t[c] for c in cards], "winner": win}
+            for lead, cards, win in self._trick_log
+        ]
+
     @property
     def last_trick(self) -> Trick | None:
         if not self._trick_log:
@@ -335,6 +354,15 @@ class Game:
     def hand(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds now, in display order."""
         return cards_of(self._hands[seat])
+
+    def hand_texts(self, seat: int) -> list[str]:
+        """``[str(c) for c in hand(seat)]``, made faster."""
+        return texts_of(self._hands[seat])
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        """How many cards each seat holds now."""
+        return [h.bit_count() for h in self._hands]
 
     @property
     def hands(self) -> list[list[Card]]:

@@ -35,8 +35,7 @@ def view_of(game: Game, seat: int | None) -> dict[str, Any]:
     exposed = game.exposed_seat
     phase = game.phase.value
     over = phase == "over"
-    hand = [str(c) for c in game.hand(seat)] if seat is not None else []
-    hands_left = [len(game.hand(s)) for s in range(n)]
+    hand = game.hand_texts(seat) if seat is not None else []
     trick = game.current_trick
     view: dict[str, Any] = {
         "version": VIEW_VERSION,
@@ -47,7 +46,7 @@ def view_of(game: Game, seat: int | None) -> dict[str, Any]:
         "phase": phase,
         "to_move": game.to_move,
         "hand": hand,
-        "hand_sizes": hands_left,
+        "hand_sizes": game.hand_sizes,
         "auction": [{"seat": s, "move": str(m)} for s, m in game.auction],
         "bids": game.bids if game.rules.bidding == "kozmaca" else None,
         "contract": (
@@ -61,7 +60,7 @@ def view_of(game: Game, seat: int | None) -> dict[str, Any]:
         ),
         "trump": game.trump.value if game.trump else None,
         "trumps_broken": game.trumps_broken,
-        "tricks": [t.to_dict() for t in game.tricks],
+        "tricks": game.trick_dicts(),
         # the last complete trick (a match's view may show the previous deal's: Match.view)
         "last_trick": game.last_trick.to_dict() if game.last_trick is not None else None,
         "current_trick": {
@@ -70,7 +69,7 @@ def view_of(game: Game, seat: int | None) -> dict[str, Any]:
         },
         "tricks_won": game.tricks_won,
         "exposed": (
-            {"seat": exposed, "cards": [str(c) for c in game.hand(exposed)]}
+            {"seat": exposed, "cards": game.hand_texts(exposed)}
             if exposed is not None and not over
             else None
         ),

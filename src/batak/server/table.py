@@ -1437,7 +1437,7 @@ def personal_view(match: Match, public: dict[str, Any], seat: int | None) -> dic
     game = match.game
     contract = game.contract
     out["seat"] = seat
-    out["hand"] = [str(c) for c in game.hand(seat)]
+    out["hand"] = game.hand_texts(seat)
     if seat == game.to_move:
         out["legal_moves"] = [str(m) for m in game.legal_moves()]
     if contract is not None and seat == contract.bidder:
