@@ -119,3 +119,61 @@ def test_the_pacer_stops(collector_off: None) -> None:
         return pacer.ticks - ticks
 
     assert asyncio.run(main()) == 0
+
+
+def _generations(pacer_steps: int, **options: object) -> tuple[list[int], GcPacer, list[int]]:
+    """Run ``pacer_steps`` steps by hand with a fake memory reading that grows by a third at
+    the third step; the generations collected, the pacer, and the fake sizes."""
+    seen: list[int] = []
+    sizes = [100 << 20]
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    async def main() -> GcPacer:
+        pacer = GcPacer(
+            asyncio.get_running_loop(),
+            young=3600.0,
+            middle=0,
+            full=3600.0,
+            check_every=2,
+            memory=lambda: sizes[0],
+            **options,  # type: ignore[arg-type]
+        )
+        gc.callbacks.append(note)
+        try:
+            for step in range(1, pacer_steps + 1):
+                if step == 3:
+                    sizes[0] = 140 << 20  # grown by 40%
+                pacer.tick()
+        finally:
+            gc.callbacks.remove(note)
+            pacer.stop()
+        return pacer
+
+    pacer = asyncio.run(main())
+    return seen, pacer, sizes
+
+
+def test_a_process_that_grew_by_a_quarter_gets_a_full_collection(collector_off: None) -> None:
+    seen, pacer, _ = _generations(8, full_gap=0.0)
+    # checked at every second step: at step 2 it had not grown, at step 4 it had; the full
+    # collection resets the measure, so 140 MiB is the new base and no other one follows
+    assert seen == [0, 0, 0, 2, 0, 0, 0, 0]
+    assert pacer.full_collections == 1
+
+
+def test_growth_waits_for_the_gap_since_the_last_full_collection(collector_off: None) -> None:
+    seen, pacer, _ = _generations(8, full_gap=3600.0)
+    assert seen == [0] * 8
+    assert pacer.full_collections == 0
+
+
+def test_resident_memory_is_read() -> None:
+    from batak.server.serve import resident_bytes
+
+    size = resident_bytes()
+    if size is None:
+        pytest.skip("no /proc here")
+    assert 10 << 20 < size < 10 << 30  # a Python process with the server imported

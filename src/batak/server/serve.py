@@ -5,12 +5,20 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
 import time
 from collections.abc import Callable
 
 from .config import ServerConfig
 
-__all__ = ["GcPacer", "event_loop", "run", "tune_gc", "websocket_protocol"]
+__all__ = [
+    "GcPacer",
+    "event_loop",
+    "resident_bytes",
+    "run",
+    "tune_gc",
+    "websocket_protocol",
+]
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +91,19 @@ def event_loop() -> str:
     return "uvloop"
 
 
+def resident_bytes() -> int | None:
+    """This process's resident memory in bytes (Linux's /proc), or None where it cannot be
+    read."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
 def tune_gc() -> None:
     """What was made at start-up is frozen out of the collector's sight, and the collector's own
     triggers are switched off: :class:`GcPacer` runs the collections on the event loop's clock
@@ -106,7 +127,11 @@ class GcPacer:
     pause is a few milliseconds; every ``middle``-th time the middle generation is collected too
     (what survived the last ``young * middle`` seconds). A full collection, the only one that
     walks the whole heap, runs every ``full`` seconds, for the reference cycles that outlived
-    both."""
+    both, and sooner when the process has grown: when its resident memory (read every
+    ``check_every`` steps) is more than ``grow`` times what it was after the last full collection
+    (or at the start), and ``full_gap`` seconds have passed since that one. At 2,000 tables a
+    full collection pauses the loop for about a second, so it stays rare; growing by a quarter
+    is CPython's own rule for its full collections, counted there in objects."""
 
     def __init__(
         self,
@@ -115,14 +140,24 @@ class GcPacer:
         young: float = 0.1,
         middle: int = 5,
         full: float = 6 * 3600.0,
+        grow: float = 1.25,
+        full_gap: float = 600.0,
+        check_every: int = 100,
+        memory: Callable[[], int | None] | None = None,
     ) -> None:
         self.loop = loop
         self.young = young
         self.middle = middle
         self.full = full
+        self.grow = grow
+        self.full_gap = full_gap
+        self.check_every = check_every
+        self._memory = memory if memory is not None else resident_bytes
         self.ticks = 0
+        self.full_collections = 0
         self.longest = 0.0  # the longest pause so far, in seconds (for the log)
         self._last_full = loop.time()
+        self._baseline = self._memory()  # resident bytes after the last full collection
         self._timer: asyncio.TimerHandle | None = loop.call_later(young, self.tick)
 
     def tick(self) -> None:
@@ -131,9 +166,8 @@ class GcPacer:
             self._timer.cancel()
         self.ticks += 1
         now = self.loop.time()
-        if now - self._last_full >= self.full:
+        if now - self._last_full >= self.full or self._grown(now):
             generation = 2
-            self._last_full = now
         elif self.middle and self.ticks % self.middle == 0:
             generation = 1
         else:
@@ -141,10 +175,30 @@ class GcPacer:
         start = time.perf_counter()
         gc.collect(generation)
         pause = time.perf_counter() - start
+        if generation == 2:
+            self.full_collections += 1
+            self._last_full = now
+            self._baseline = self._memory()
         if pause > self.longest:
             self.longest = pause
             log.info("garbage collection of generation %d took %.1f ms", generation, pause * 1e3)
         self._timer = self.loop.call_later(self.young, self.tick)
+
+    def _grown(self, now: float) -> bool:
+        """Is a full collection due because the process grew (see the class's text)?"""
+        if self.ticks % self.check_every or now - self._last_full < self.full_gap:
+            return False
+        if self._baseline is None:
+            return False
+        size = self._memory()
+        if size is None or size <= self._baseline * self.grow:
+            return False
+        log.info(
+            "a full garbage collection: the process grew from %d to %d MiB",
+            self._baseline >> 20,
+            size >> 20,
+        )
+        return True
 
     def stop(self) -> None:
         if self._timer is not None:
