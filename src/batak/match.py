@@ -28,6 +28,7 @@ from .game import Game, IllegalMove, Phase, Trick
 from .moves import Move
 from .rules import Rules
 from .scoring import is_king
+from .view import view_of
 
 __all__ = ["Match", "ScoreRow", "first_dealer"]
 
@@ -179,14 +180,16 @@ class Match:
     def legal_moves(self) -> list[Move]:
         return [] if self.over else self.game.legal_moves()
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None, *, slim: bool = False) -> dict[str, Any]:
         """The current deal's view for ``seat`` plus the match's public state.
 
         ``last_trick`` carries the number of the deal it was played in (``deal``, 1-based). With
         ``rules.last_trick == "any_time"`` (CetinsGame: "Son löve her an görülebilir") a new
         deal shows the previous deal's last trick until its own first trick is complete.
+        ``slim``: without ``rules`` and ``match.sheet``, which do not change during a deal (the
+        server sends them once and at each deal's end, not with every move).
         """
-        v = self.game.view(seat)
+        v = view_of(self.game, seat, with_rules=not slim)
         last = self.last_trick()
         v["last_trick"] = None if last is None else {**last[1].to_dict(), "deal": last[0]}
         v["match"] = {
@@ -194,11 +197,12 @@ class Match:
             "deals": self.rules.deals,
             "target_score": self.rules.target_score,
             "totals": list(self.totals),
-            "sheet": [row.to_dict() for row in self.sheet],
             "over": self.over,
             "winners": list(self.winners),
             "first_dealer": self.first_dealer,
         }
+        if not slim:
+            v["match"]["sheet"] = [row.to_dict() for row in self.sheet]
         return v
 
     def last_trick(self) -> tuple[int, Trick] | None:

@@ -27,7 +27,9 @@ __all__ = ["VIEW_VERSION", "kitty_of", "view_of"]
 VIEW_VERSION = 1
 
 
-def view_of(game: Game, seat: int | None) -> dict[str, Any]:
+def view_of(game: Game, seat: int | None, *, with_rules: bool = True) -> dict[str, Any]:
+    """What ``seat`` may see of ``game`` (see the module's text); ``with_rules=False`` leaves
+    ``rules`` out (for a caller that sends them once)."""
     n = game.players
     if seat is not None and (not isinstance(seat, int) or not 0 <= seat < n):
         raise ValueError(f"seat must be 0..{n - 1} or None, got {seat!r}")
@@ -40,7 +42,7 @@ def view_of(game: Game, seat: int | None) -> dict[str, Any]:
     view: dict[str, Any] = {
         "version": VIEW_VERSION,
         "seat": seat,
-        "rules": game.rules.to_dict(),
+        "rules": game.rules.to_dict() if with_rules else None,
         "players": n,
         "dealer": game.dealer,
         "phase": phase,
@@ -90,6 +92,8 @@ def view_of(game: Game, seat: int | None) -> dict[str, Any]:
         "redeal": game.redeal,
         "scores": game.scores,
     }
+    if not with_rules:
+        del view["rules"]
     return view
 
 

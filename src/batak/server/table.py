@@ -1421,10 +1421,7 @@ PERSONAL_KEYS = ("seat", "hand", "legal_moves", "buried", "kitty")
 def public_view(match: Match) -> dict[str, Any]:
     """A spectator's view (it holds no hidden card) without ``rules`` and ``match.sheet``: what
     every seat's slim view shares (see :meth:`Table.event_views`)."""
-    public = match.view(None)
-    public.pop("rules", None)
-    public["match"].pop("sheet", None)
-    return public
+    return match.view(None, slim=True)
 
 
 def personal_view(match: Match, public: dict[str, Any], seat: int | None) -> dict[str, Any]:
