@@ -62,7 +62,14 @@ def fast_config(data: Path, **changes: Any) -> ServerConfig:
 class ServerThread:
     """uvicorn serving the app in a background thread with its own event loop."""
 
-    def __init__(self, config: ServerConfig, clock: Clock | None = None, wall: Any = None) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        clock: Clock | None = None,
+        wall: Any = None,
+        *,
+        deflate: bool = False,
+    ) -> None:
         self.config = config
         self.app = create_app(config, clock=clock, wall=wall)
         self.hub: Hub = self.app.state.hub
@@ -73,6 +80,7 @@ class ServerThread:
                 port=config.port,
                 ws=websocket_protocol(),
                 ws_max_size=config.transport_max_bytes,
+                ws_per_message_deflate=deflate,  # off, as in batak serve, unless asked
                 log_level="warning",
                 lifespan="on",
             )

@@ -96,3 +96,20 @@ def test_a_burst_of_messages_is_answered_in_full_and_in_order(tmp_path: Path) ->
                 assert got == list(range(count))
 
         asyncio.run(main())
+
+
+def test_a_connection_that_agreed_on_compression_gets_no_direct_writes(tmp_path: Path) -> None:
+    """Under a server that offers compression (batak serve does not), a client that takes it
+    gets compressed frames through the websockets library: the direct write stays off."""
+    with ServerThread(fast_config(tmp_path), deflate=True) as srv:
+
+        async def main() -> None:
+            async with connect(srv.url, compression="deflate") as ws:
+                table_id = await _seated(ws)
+                conn = next(iter(srv.hub.tables[table_id].subs))
+                assert conn._direct is None
+                await ws.send('{"type": "ping", "t": 1}')
+                while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "pong":
+                    pass
+
+        asyncio.run(main())

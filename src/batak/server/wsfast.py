@@ -9,7 +9,8 @@ the connection's scope (:data:`DIRECT_SEND`), a plain function that frames a tex
 writes it to the socket at once when it may: the handshake is done, no close was sent or
 received, and the socket's buffer is under its high-water mark (else it answers False and the
 caller takes the ASGI path, which waits). The frame is the same the websockets library writes
-for a server's text message (unmasked, final, opcode 1; no compression is negotiated).
+for a server's text message (unmasked, final, opcode 1); a connection that agreed on an
+extension (compression: ``batak serve`` offers none) gets no direct writes.
 
 The second shortcut is on the way in: uvicorn stops reading a socket after every message until
 the app has taken it (two system calls a message); here a socket is stopped only when
@@ -60,7 +61,9 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
-        if not self.close_sent:  # the handshake was accepted: the app will be called
+        # only when the handshake was accepted (the app will be called) and no extension such
+        # as compression was agreed, which would change the frames (batak serve agrees none)
+        if not self.close_sent and not self.conn.extensions:
             self.scope["extensions"][DIRECT_SEND] = {"send_text": self.send_text_now}
 
     def send_text_now(self, text: str) -> bool:
