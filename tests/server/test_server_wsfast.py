@@ -5,15 +5,19 @@ then go direct again, and a client that sends many messages at once has them all
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
+import time
+import weakref
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harness import ServerThread, fast_config
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.frames import Frame, Opcode
 
-from batak.server.wsfast import BACKLOG, text_frame
+from batak.server.wsfast import BACKLOG, BatakWebSockets, text_frame
 
 
 @pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 200_000])
@@ -113,3 +117,33 @@ def test_a_connection_that_agreed_on_compression_gets_no_direct_writes(tmp_path:
                     pass
 
         asyncio.run(main())
+
+
+def test_a_closed_connection_is_freed_without_waiting_for_the_collector(tmp_path: Path) -> None:
+    """The direct write is a bound method kept in the connection's scope; when the connection
+    ends that entry goes, so the protocol object is freed by reference counting alone (batak
+    serve runs full garbage collections rarely)."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> list[weakref.ref[Any]]:
+            refs = []
+            for _ in range(3):
+                async with connect(srv.url) as ws:
+                    await ws.send('{"type": "ping", "t": 1}')
+                    await asyncio.wait_for(ws.recv(), 10)
+                    protocols = list(srv.server.server_state.connections)
+                    refs += [weakref.ref(p) for p in protocols if isinstance(p, BatakWebSockets)]
+            return refs
+
+        gc.collect()
+        gc.disable()
+        try:
+            refs = asyncio.run(main())
+            assert refs, "no BatakWebSockets connection seen: the test proves nothing"
+            deadline = time.monotonic() + 10
+            while any(r() is not None for r in refs) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            alive = sum(r() is not None for r in refs)
+        finally:
+            gc.enable()
+        assert alive == 0, f"{alive} of {len(refs)} closed connections still held"

@@ -26,7 +26,6 @@ from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.http11 import Request
 from websockets.protocol import State
 
 __all__ = ["BACKLOG", "DIRECT_SEND", "BatakWebSockets", "direct_sender", "text_frame"]
@@ -55,16 +54,47 @@ def direct_sender(scope: Any) -> Callable[[str], bool] | None:
     return found.get("send_text") if isinstance(found, dict) else None
 
 
+#: What the shortcuts use of uvicorn's protocol object besides its documented methods; under a
+#: uvicorn whose protocol lacks any of them the class behaves exactly as uvicorn's own.
+_NEEDED = (
+    "conn",
+    "transport",
+    "scope",
+    "queue",
+    "writable",
+    "frames",
+    "curr_msg_data_type",
+    "read_paused",
+    "close_sent",
+    "handshake_complete",
+)
+
+
 class BatakWebSockets(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O websocket protocol, with :data:`DIRECT_SEND` and reading paused only
     for a backlog (see the module's text)."""
 
-    def handle_connect(self, event: Request) -> None:
-        super().handle_connect(event)
-        # only when the handshake was accepted (the app will be called) and no extension such
-        # as compression was agreed, which would change the frames (batak serve agrees none)
-        if not self.close_sent and not self.conn.extensions:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # "scope" is set at the handshake: the others must be there from the start
+        self.shortcuts = all(hasattr(self, name) for name in _NEEDED if name != "scope")
+
+    async def run_asgi(self) -> None:
+        # the entry is made before the app runs (it reads it at once), and only when no
+        # extension such as compression was agreed, which would change the frames (batak serve
+        # offers none)
+        if self.shortcuts and not self.conn.extensions:
             self.scope["extensions"][DIRECT_SEND] = {"send_text": self.send_text_now}
+        await super().run_asgi()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        # the scope holds a bound method of this object: without the entry, the protocol, its
+        # scope and its buffers are freed as soon as the connection is, not at the next full
+        # garbage collection (batak serve runs those rarely: see serve.GcPacer)
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"].pop(DIRECT_SEND, None)
 
     def send_text_now(self, text: str) -> bool:
         """Write ``text`` as one frame now, if the socket takes it without waiting; False when
@@ -81,6 +111,9 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
         return True
 
     def send_receive_event_to_app(self) -> None:
+        if not self.shortcuts:
+            super().send_receive_event_to_app()
+            return
         data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
         self.frames = []
         if self.close_sent:
@@ -89,7 +122,8 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
             try:
                 message: Any = {"type": "websocket.receive", "text": data.decode()}
             except UnicodeDecodeError:
-                # invalid UTF-8 in a text message (the websockets parser catches it first)
+                # invalid UTF-8 in a text message: closed with 1007, as uvicorn does
+                self.logger.info("a websocket client sent a text message that is not UTF-8")
                 self.conn.send_close(1007)
                 self.handle_parser_exception()
                 return
