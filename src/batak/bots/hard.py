@@ -66,6 +66,11 @@ SIGNAL_SLACK = 0.15
 #: The simulated auction, trump and kitty decisions' tuning (see :mod:`batak.bots.bidsim`).
 HARD_SIM = SimParams()
 
+#: The largest hand the hard player searches by default (with the compiled solver), with at
+#: most ``wide_worlds`` worlds above ``max_cards``: searching from 10 cards instead of 9 was
+#: stronger in the arena (benchmarks/README.md, "Searching from 10 cards a hand").
+WIDE_CARDS = 10
+
 
 @dataclass(slots=True)
 class HardStats:
@@ -118,7 +123,11 @@ class HardPlayer:
         # small endgames. Above this size a world takes too long for the move clock.
         default_cards = 9 if _solver.c_engine_available() else 4
         self.max_cards = max_cards if max_cards is not None else default_cards
-        self.wide_cards = max(self.max_cards, wide_cards if wide_cards is not None else 0)
+        if wide_cards is None:
+            # by default one card more with fewer worlds (WIDE_CARDS); with a max_cards of its
+            # own, a player searches up to that and no further unless told
+            wide_cards = WIDE_CARDS if max_cards is None else self.max_cards
+        self.wide_cards = max(self.max_cards, wide_cards)
         if not _solver.c_engine_available():
             self.wide_cards = self.max_cards
         self.wide_worlds = wide_worlds
