@@ -14,7 +14,7 @@ import pytest
 import batak
 import batak.bots
 from batak.bots import solver
-from batak.bots.hard import HardPlayer
+from batak.bots.hard import WIDE_CARDS, HardPlayer
 
 
 def _view(game: batak.Game) -> dict[str, Any]:
@@ -202,6 +202,25 @@ def test_wide_search_uses_fewer_worlds_and_a_node_budget() -> None:
     above = HardPlayer(seed=2, max_cards=3, wide_cards=7)
     above.choose(view)
     assert not above.last.searched
+
+
+@pytest.mark.skipif(not solver.c_engine_available(), reason="wide search needs the C solver")
+def test_by_default_hard_searches_from_ten_cards_with_fewer_worlds() -> None:
+    """The default (benchmarks/README.md, "Searching from 10 cards a hand"): 24 worlds from 9
+    cards a hand, at most 12 at 10 cards, the medium player's judgement above."""
+    assert WIDE_CARDS == 10
+    bot = HardPlayer(seed=3)
+    assert (bot.max_cards, bot.wide_cards, bot.wide_worlds) == (9, 10, 12)
+    for cards, searched in ((10, True), (11, False)):
+        game = _position_with(cards, 5)
+        view = _view(game)
+        assert len(view["legal_moves"]) > 1  # a real choice (the only legal card is no search)
+        assert bot.choose(view) in view["legal_moves"]
+        assert bot.last.searched == searched, (cards, bot.last)
+        if searched:
+            assert 0 < bot.last.worlds <= 12
+    # a player given its own max_cards searches up to that only, as before
+    assert HardPlayer(seed=3, max_cards=6).wide_cards == 6
 
 
 @pytest.mark.skipif(not solver.c_engine_available(), reason="needs the compiled solver")
