@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import IntEnum, StrEnum
-from typing import Final
+from typing import Final, TypeVar
 
 __all__ = [
     "CARDS",
@@ -256,6 +256,8 @@ def mask_of(cards: Iterable[Card]) -> int:
     return m
 
 
+_T = TypeVar("_T")
+
 # For each suit, each 13-bit pattern -> the cards it holds, highest first.
 _SUIT_TABLES: Final[tuple[tuple[tuple[Card, ...], ...], ...]] = tuple(
     tuple(
@@ -272,7 +274,13 @@ def cards_of(mask: int) -> list[Card]:
     >>> cards_of(mask_of(parse_cards("2S AS KH")))
     [Card('AS'), Card('2S'), Card('KH')]
     """
-    t0, t1, t2, t3 = _SUIT_TABLES
+    return _in_display_order(_SUIT_TABLES, mask)
+
+
+def _in_display_order(tables: tuple[tuple[tuple[_T, ...], ...], ...], mask: int) -> list[_T]:
+    """What ``tables`` (one per suit, indexed by the suit's 13-bit pattern) give for the cards of
+    ``mask``, suit by suit."""
+    t0, t1, t2, t3 = tables
     return [
         *t0[mask & 0x1FFF],
         *t1[(mask >> 13) & 0x1FFF],
@@ -297,13 +305,7 @@ def texts_of(mask: int) -> list[str]:
     >>> texts_of(mask_of(parse_cards("2S AS KH")))
     ['AS', '2S', 'KH']
     """
-    t0, t1, t2, t3 = _SUIT_TEXTS
-    return [
-        *t0[mask & 0x1FFF],
-        *t1[(mask >> 13) & 0x1FFF],
-        *t2[(mask >> 26) & 0x1FFF],
-        *t3[(mask >> 39) & 0x1FFF],
-    ]
+    return _in_display_order(_SUIT_TEXTS, mask)
 
 
 def iter_cards(mask: int) -> Iterator[Card]:
