@@ -9,6 +9,7 @@ pacer stops with the loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import weakref
 from collections.abc import Iterator
@@ -82,16 +83,25 @@ def test_a_cycle_that_outlived_young_collections_is_freed_by_a_middle_one(
     assert asyncio.run(main()) == [True, True, False]
 
 
-def test_the_generations_come_young_middle_and_full_on_schedule(collector_off: None) -> None:
+@contextlib.contextmanager
+def generations_collected() -> Iterator[list[int]]:
+    """The generation of every collection started inside the block, in order."""
     seen: list[int] = []
 
     def note(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             seen.append(info["generation"])
 
+    gc.callbacks.append(note)
+    try:
+        yield seen
+    finally:
+        gc.callbacks.remove(note)
+
+
+def test_the_generations_come_young_middle_and_full_on_schedule(collector_off: None) -> None:
     async def main() -> GcPacer:
         pacer = GcPacer(asyncio.get_running_loop(), young=3600.0, middle=3, full=3600.0)
-        gc.callbacks.append(note)
         try:
             for _ in range(9):
                 pacer.tick()
@@ -100,11 +110,11 @@ def test_the_generations_come_young_middle_and_full_on_schedule(collector_off: N
             pacer.full = 3600.0
             pacer.tick()
         finally:
-            gc.callbacks.remove(note)
             pacer.stop()
         return pacer
 
-    pacer = asyncio.run(main())
+    with generations_collected() as seen:
+        pacer = asyncio.run(main())
     assert seen == [0, 0, 1, 0, 0, 1, 0, 0, 1, 2, 0]
     assert pacer.longest > 0
 
@@ -121,15 +131,10 @@ def test_the_pacer_stops(collector_off: None) -> None:
     assert asyncio.run(main()) == 0
 
 
-def _generations(pacer_steps: int, **options: object) -> tuple[list[int], GcPacer, list[int]]:
-    """Run ``pacer_steps`` steps by hand with a fake memory reading that grows by a third at
-    the third step; the generations collected, the pacer, and the fake sizes."""
-    seen: list[int] = []
+def _generations(pacer_steps: int, **options: object) -> tuple[list[int], GcPacer]:
+    """Run ``pacer_steps`` steps by hand with a fake memory reading that grows by 40% at the
+    third step; the generations collected and the pacer."""
     sizes = [100 << 20]
-
-    def note(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            seen.append(info["generation"])
 
     async def main() -> GcPacer:
         pacer = GcPacer(
@@ -141,23 +146,22 @@ def _generations(pacer_steps: int, **options: object) -> tuple[list[int], GcPace
             memory=lambda: sizes[0],
             **options,  # type: ignore[arg-type]
         )
-        gc.callbacks.append(note)
         try:
             for step in range(1, pacer_steps + 1):
                 if step == 3:
                     sizes[0] = 140 << 20  # grown by 40%
                 pacer.tick()
         finally:
-            gc.callbacks.remove(note)
             pacer.stop()
         return pacer
 
-    pacer = asyncio.run(main())
-    return seen, pacer, sizes
+    with generations_collected() as seen:
+        pacer = asyncio.run(main())
+    return seen, pacer
 
 
 def test_a_process_that_grew_by_a_quarter_gets_a_full_collection(collector_off: None) -> None:
-    seen, pacer, _ = _generations(8, full_gap=0.0)
+    seen, pacer = _generations(8, full_gap=0.0)
     # checked at every second step: at step 2 it had not grown, at step 4 it had; the full
     # collection resets the measure, so 140 MiB is the new base and no other one follows
     assert seen == [0, 0, 0, 2, 0, 0, 0, 0]
@@ -165,7 +169,7 @@ def test_a_process_that_grew_by_a_quarter_gets_a_full_collection(collector_off: 
 
 
 def test_growth_waits_for_the_gap_since_the_last_full_collection(collector_off: None) -> None:
-    seen, pacer, _ = _generations(8, full_gap=3600.0)
+    seen, pacer = _generations(8, full_gap=3600.0)
     assert seen == [0] * 8
     assert pacer.full_collections == 0
 
