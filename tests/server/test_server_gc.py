@@ -9,10 +9,10 @@ pacer stops with the loop.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -83,38 +83,38 @@ def test_a_cycle_that_outlived_young_collections_is_freed_by_a_middle_one(
     assert asyncio.run(main()) == [True, True, False]
 
 
-@contextlib.contextmanager
-def generations_collected() -> Iterator[list[int]]:
-    """The generation of every collection started inside the block, in order."""
+def collections_of(steps: Callable[[GcPacer], None], **options: Any) -> tuple[list[int], GcPacer]:
+    """Make a pacer with ``options`` (its own timer never fires: every step is run by hand in
+    ``steps``); the generation of every collection it started, in order, and the pacer."""
     seen: list[int] = []
 
     def note(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             seen.append(info["generation"])
 
-    gc.callbacks.append(note)
-    try:
-        yield seen
-    finally:
-        gc.callbacks.remove(note)
-
-
-def test_the_generations_come_young_middle_and_full_on_schedule(collector_off: None) -> None:
     async def main() -> GcPacer:
-        pacer = GcPacer(asyncio.get_running_loop(), young=3600.0, middle=3, full=3600.0)
+        pacer = GcPacer(asyncio.get_running_loop(), young=3600.0, **options)
+        gc.callbacks.append(note)
         try:
-            for _ in range(9):
-                pacer.tick()
-            pacer.full = 0.0  # the next step is due a full collection
-            pacer.tick()
-            pacer.full = 3600.0
-            pacer.tick()
+            steps(pacer)
         finally:
+            gc.callbacks.remove(note)
             pacer.stop()
         return pacer
 
-    with generations_collected() as seen:
-        pacer = asyncio.run(main())
+    return seen, asyncio.run(main())
+
+
+def test_the_generations_come_young_middle_and_full_on_schedule(collector_off: None) -> None:
+    def steps(pacer: GcPacer) -> None:
+        for _ in range(9):
+            pacer.tick()
+        pacer.full = 0.0  # the next step is due a full collection
+        pacer.tick()
+        pacer.full = 3600.0
+        pacer.tick()
+
+    seen, pacer = collections_of(steps, middle=3, full=3600.0)
     assert seen == [0, 0, 1, 0, 0, 1, 0, 0, 1, 2, 0]
     assert pacer.longest > 0
 
@@ -131,33 +131,20 @@ def test_the_pacer_stops(collector_off: None) -> None:
     assert asyncio.run(main()) == 0
 
 
-def _generations(pacer_steps: int, **options: object) -> tuple[list[int], GcPacer]:
-    """Run ``pacer_steps`` steps by hand with a fake memory reading that grows by 40% at the
-    third step; the generations collected and the pacer."""
+def _generations(pacer_steps: int, **options: Any) -> tuple[list[int], GcPacer]:
+    """Run ``pacer_steps`` steps with a fake memory reading that grows by 40% at the third step
+    (checked every second step); the generations collected and the pacer."""
     sizes = [100 << 20]
 
-    async def main() -> GcPacer:
-        pacer = GcPacer(
-            asyncio.get_running_loop(),
-            young=3600.0,
-            middle=0,
-            full=3600.0,
-            check_every=2,
-            memory=lambda: sizes[0],
-            **options,  # type: ignore[arg-type]
-        )
-        try:
-            for step in range(1, pacer_steps + 1):
-                if step == 3:
-                    sizes[0] = 140 << 20  # grown by 40%
-                pacer.tick()
-        finally:
-            pacer.stop()
-        return pacer
+    def steps(pacer: GcPacer) -> None:
+        for step in range(1, pacer_steps + 1):
+            if step == 3:
+                sizes[0] = 140 << 20  # grown by 40%
+            pacer.tick()
 
-    with generations_collected() as seen:
-        pacer = asyncio.run(main())
-    return seen, pacer
+    return collections_of(
+        steps, middle=0, full=3600.0, check_every=2, memory=lambda: sizes[0], **options
+    )
 
 
 def test_a_process_that_grew_by_a_quarter_gets_a_full_collection(collector_off: None) -> None:
