@@ -41,7 +41,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import batak
-from batak.bots import medium
+from batak.bots import simple
 from batak.bots.medium import Decision, MediumPlayer, Params
 from batak.bots.simple import (
     SIGMA,
@@ -256,13 +256,11 @@ def fit(path: str, out_path: str, hidden: int, seed: int, epochs: int) -> None:
     print(f"  linear refit (15 terms)  RMSE {rmse(refit, y_test):.3f}")
     err = rmse(learned, y_test)
     print(f"  network ({hidden} hidden)      RMSE {err:.3f} (validation {val_err:.3f})")
-    # the bidding decision rides on the best trump's estimate: how far is that one off
-    best_rows = []
-    for d in range(test0 // 4, deals):
-        rows = range(4 * d, 4 * d + 4)
-        best_rows.append(max(rows, key=lambda r: model.predict(int(hands[r]), int(trumps[r]))))
-    br = np.array(best_rows)
-    learned_best = np.array([model.predict(int(hands[r]), int(trumps[r])) for r in br])
+    # the bidding decision rides on the best trump's estimate: how far is that one off (each
+    # test deal's four rows, one per trump, are consecutive)
+    best = learned.reshape(-1, 4).argmax(axis=1)
+    br = test0 + 4 * np.arange(len(best)) + best
+    learned_best = learned[br - test0]
     print(
         f"  the network's best trump: it predicts {learned_best.mean():.2f} tricks, the side took"
         f" {tricks[br].mean():.2f} (RMSE {rmse(learned_best, tricks[br]):.3f})"
@@ -290,28 +288,19 @@ def _network() -> Network:
 
 @contextlib.contextmanager
 def _learned_estimates(net: Network) -> Iterator[None]:
-    """Medium's auction and trump choice with the network's estimates (this process only)."""
+    """Medium's auction and trump choice with the network's estimates (this process only):
+    ``simple.evaluate_hand`` and ``simple.best_trump``, which medium calls there, read their
+    estimates from ``simple.estimate_tricks``."""
 
     def estimate(hand: int, trump: int, rules: Rules) -> float:
         return max(0.0, min(float(rules.hand_size), net.predict(hand, trump)))
 
-    def evaluate(hand: int, rules: Rules) -> dict[str, float]:
-        choices = [rules.fixed_trump.ordinal] if rules.fixed_trump is not None else [0, 1, 2, 3]
-        return {SUIT_LETTERS[t]: round(estimate(hand, t, rules), 2) for t in choices}
-
-    def best(hand: int, rules: Rules) -> tuple[int, float]:
-        est = evaluate(hand, rules)
-        letter = max(
-            est, key=lambda s: (est[s], (hand & SUIT_MASKS[SUIT_LETTERS.index(s)]).bit_count())
-        )
-        return SUIT_LETTERS.index(letter), est[letter]
-
-    saved = medium.evaluate_hand, medium.best_trump
-    medium.evaluate_hand, medium.best_trump = evaluate, best
+    saved = simple.estimate_tricks
+    simple.estimate_tricks = estimate
     try:
         yield
     finally:
-        medium.evaluate_hand, medium.best_trump = saved
+        simple.estimate_tricks = saved
 
 
 class LearnedMedium(MediumPlayer):
