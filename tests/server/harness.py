@@ -69,6 +69,8 @@ class ServerThread:
         wall: Any = None,
         *,
         deflate: bool = False,
+        ping_interval: float = 20.0,
+        ping_timeout: float = 20.0,
     ) -> None:
         self.config = config
         self.app = create_app(config, clock=clock, wall=wall)
@@ -81,6 +83,8 @@ class ServerThread:
                 ws=websocket_protocol(),
                 ws_max_size=config.transport_max_bytes,
                 ws_per_message_deflate=deflate,  # off, as in batak serve, unless asked
+                ws_ping_interval=ping_interval,  # uvicorn's defaults, as in batak serve
+                ws_ping_timeout=ping_timeout,
                 log_level="warning",
                 lifespan="on",
             )

@@ -147,3 +147,41 @@ def test_a_closed_connection_is_freed_without_waiting_for_the_collector(tmp_path
         finally:
             gc.enable()
         assert alive == 0, f"{alive} of {len(refs)} closed connections still held"
+
+
+def test_keepalive_pings_go_only_to_quiet_connections(tmp_path: Path) -> None:
+    """A client heard from within the ping interval is not pinged; a quiet one is, and answers;
+    one that stops answering (its reading paused, so no pong) is closed within the interval plus
+    the timeout."""
+    interval, timeout = 0.4, 0.4
+    with ServerThread(fast_config(tmp_path), ping_interval=interval, ping_timeout=timeout) as srv:
+
+        async def main() -> None:
+            # the client itself never pings: only what it says shows it is alive
+            async with connect(srv.url, ping_interval=None) as ws:
+                await ws.send('{"type": "hello"}')
+                await asyncio.wait_for(ws.recv(), 10)
+                (proto,) = [
+                    p for p in srv.server.server_state.connections if isinstance(p, BatakWebSockets)
+                ]
+                assert proto.shortcuts
+                end = time.monotonic() + 4 * interval
+                while time.monotonic() < end:  # busy: a message every quarter interval
+                    await ws.send('{"type": "ping", "t": 1}')
+                    await asyncio.sleep(interval / 4)
+                assert proto.ping_sent_at == 0.0, "a busy connection was pinged"
+                pinged = time.monotonic()
+                while proto.ping_sent_at == 0.0:  # quiet: pinged after an interval, it answers
+                    assert time.monotonic() < pinged + 5 * interval, "a quiet one was never pinged"
+                    await asyncio.sleep(interval / 8)
+                await asyncio.sleep(timeout * 2)
+                assert not proto.transport.is_closing(), "closed although it answered the ping"
+                ws.transport.pause_reading()  # now deaf: the next ping gets no pong
+                deaf = time.monotonic()
+                while not proto.transport.is_closing():
+                    assert time.monotonic() < deaf + 5 * (interval + timeout), "never dropped"
+                    await asyncio.sleep(interval / 8)
+                waited = time.monotonic() - deaf
+                assert waited > timeout, waited  # it was given the timeout to answer
+
+        asyncio.run(main())

@@ -16,6 +16,13 @@ The second shortcut is on the way in: uvicorn stops reading a socket after every
 the app has taken it (two system calls a message); here a socket is stopped only when
 :data:`BACKLOG` messages wait unread, which still bounds what a client can queue.
 
+Third, the keepalive ping (every ``ws_ping_interval``, 20 s by default, closed when no pong comes
+within ``ws_ping_timeout``) goes only to a connection that has been quiet for the interval:
+anything it sent, a message or its own ping, shows it is alive as well as a pong would. A
+playing client is heard from every few seconds (the web client says ``ping`` every 3 s), so the
+server writes no pings to it and reads no pongs; a silent or dead one is pinged and dropped as
+before, within the interval plus the timeout of the last thing it sent.
+
 ``batak serve`` and the test harness use this protocol; an app under another ASGI server gets
 no :data:`DIRECT_SEND` and uses ASGI alone (:class:`batak.server.conn.Conn` handles both).
 """
@@ -67,6 +74,7 @@ _NEEDED = (
     "read_paused",
     "close_sent",
     "handshake_complete",
+    "ping_interval",
 )
 
 
@@ -78,6 +86,21 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         # "scope" is set at the handshake: the others must be there from the start
         self.shortcuts = all(hasattr(self, name) for name in _NEEDED if name != "scope")
+        #: the loop's time when the client last sent anything (for the keepalive)
+        self.heard = self.loop.time()
+
+    def data_received(self, data: bytes) -> None:
+        self.heard = self.loop.time()
+        super().data_received(data)
+
+    def send_keepalive_ping(self) -> None:
+        interval = self.ping_interval if self.shortcuts else None
+        if interval:
+            quiet = self.loop.time() - self.heard
+            if quiet < interval:  # heard from lately: ask again when it has been quiet so long
+                self.ping_timer = self.loop.call_later(interval - quiet, self.send_keepalive_ping)
+                return
+        super().send_keepalive_ping()
 
     async def run_asgi(self) -> None:
         # the entry is made before the app runs (it reads it at once), and only when no
