@@ -90,9 +90,14 @@ async def run_table(url: str, i: int, args: argparse.Namespace, stats: Stats) ->
     rng = random.Random(i)
     urls = url.split(",")  # the nodes of a cluster: seat s of table i goes to node i + s
     if args.steer:
-        clients = [Client(urls[i % len(urls)], name=f"load{i}-{s}") for s in range(4)]
+        clients = [
+            Client(urls[i % len(urls)], name=f"load{i}-{s}", ack_in_event=True) for s in range(4)
+        ]
     else:
-        clients = [Client(urls[(i + s) % len(urls)], name=f"load{i}-{s}") for s in range(4)]
+        clients = [
+            Client(urls[(i + s) % len(urls)], name=f"load{i}-{s}", ack_in_event=True)
+            for s in range(4)
+        ]
     phase = "setup"
     try:
         for c in clients:

@@ -226,11 +226,19 @@ def postgres_database() -> Any:
 
 
 async def room(
-    srv: ServerThread, *, langs: Sequence[str] = ("en",) * 4, **options: Any
+    srv: ServerThread,
+    *,
+    langs: Sequence[str] = ("en",) * 4,
+    ack_in_event: bool = False,
+    **options: Any,
 ) -> tuple[list[Client], str]:
     """A private room of four connected clients (no bots), started, every client with a view.
-    ``options`` go to ``create`` (e.g. ``preset``, ``deals``); ``langs``: each client's language."""
-    clients = [Client(srv.url, name=f"P{i}", lang=lang) for i, lang in enumerate(langs)]
+    ``options`` go to ``create`` (e.g. ``preset``, ``deals``); ``langs``: each client's language;
+    ``ack_in_event``: the clients say so in ``hello``."""
+    clients = [
+        Client(srv.url, name=f"P{i}", lang=lang, ack_in_event=ack_in_event)
+        for i, lang in enumerate(langs)
+    ]
     for c in clients:
         await c.connect()
     _, table = await clients[0].create(bots=False, **options)

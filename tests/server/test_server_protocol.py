@@ -156,6 +156,61 @@ def test_out_of_turn_illegal_stale_and_duplicate_moves(tmp_path: Path) -> None:
         asyncio.run(main())
 
 
+def test_a_move_is_acknowledged_by_its_event_for_a_client_that_asks(tmp_path: Path) -> None:
+    """With ``ack_in_event`` in hello the mover's connection gets no ``ack``: its event carries
+    the move's ``ref`` (and, as always, ``event.id``). Another connection of the same seat and
+    the other seats get the same event without the ref; a client that did not ask still gets
+    the ``ack`` first; a repeated move id is answered by an ``ack`` (duplicate) either way."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            clients, t = await room(srv, preset="standard", deals=1, ack_in_event=True)
+            by_seat = {c.tables[t].seat: c for c in clients}
+            mover = by_seat[srv.hub.tables[t].match.to_move]  # type: ignore[union-attr]
+            twin = Client(srv.url, token=mover.token, keep_log=True)  # the same seat, not asking
+            await twin.connect()
+            await twin.join(t)
+            for c in clients:
+                c.keep_log = True
+            v0 = srv.hub.tables[t].version
+            reply = await mover.move(t, "bid 4", move_id="m-1")
+            assert reply["type"] == "event" and reply["v"] == v0 + 1
+            assert reply["event"]["id"] == "m-1" and reply["ref"] is not None
+            await twin.until(lambda: twin.tables[t].v == v0 + 1)
+            for c in clients:
+                await c.until(lambda c=c: c.tables[t].v == v0 + 1)
+            mine = [json.loads(x) for x in mover.log]
+            assert [m["type"] for m in mine] == ["event"], "no separate ack"
+            seen = [json.loads(x) for x in twin.log if '"event"' in x]
+            twins = [m for m in seen if m["type"] == "event" and m["v"] == v0 + 1]
+            assert len(twins) == 1 and "ref" not in twins[0]
+            assert {k: v for k, v in mine[0].items() if k != "ref"} == twins[0]
+            for c in clients:
+                if c is not mover:
+                    (ev,) = [json.loads(x) for x in c.log if json.loads(x)["type"] == "event"]
+                    assert "ref" not in ev and "id" not in ev["event"]
+            # the next seat's player moves through a connection that did not ask: ack, then event
+            nxt = by_seat[srv.hub.tables[t].match.to_move]  # type: ignore[union-attr]
+            plain = Client(srv.url, token=nxt.token, keep_log=True)
+            await plain.connect()
+            await plain.join(t)
+            plain.log.clear()
+            ack = await plain.move(t, "pass")
+            assert ack["type"] == "ack" and ack["v"] == v0 + 2
+            await plain.until(lambda: plain.tables[t].v == v0 + 2)
+            kinds = [json.loads(x)["type"] for x in plain.log]
+            assert kinds[:2] == ["ack", "event"], kinds
+            assert "ref" not in json.loads(plain.log[1])
+            # the first move's id again, by the client that asks: an ack, applied once
+            again = await mover.move(t, "bid 4", move_id="m-1", v=v0)
+            assert again["type"] == "ack" and again["duplicate"] is True
+            assert again["v"] == v0 + 1 and srv.hub.tables[t].version == v0 + 2
+            for c in [*clients, twin, plain]:
+                await c.close()
+
+        asyncio.run(main())
+
+
 def test_rate_limit_closes_a_flooding_socket(tmp_path: Path) -> None:
     config = fast_config(tmp_path, rate_per_second=5.0, rate_burst=5.0, rate_strikes=20)
     with ServerThread(config) as srv:

@@ -80,7 +80,7 @@ async def serve_as_bot(
         return player.choose(view)
 
     played = 0
-    async with Client(ws_url(url), name=username, lang=lang) as c:
+    async with Client(ws_url(url), name=username, lang=lang, ack_in_event=True) as c:
         try:
             await c.login(username, password)
         except ServerError as e:

@@ -137,7 +137,13 @@ class OnlineSession:
 
         lang = self.lang
         self.con.say(o("connecting", lang, url=self.url))
-        client = Client(self.url, name=self.args.name, token=load_token(self.url), lang=lang)
+        client = Client(
+            self.url,
+            name=self.args.name,
+            token=load_token(self.url),
+            lang=lang,
+            ack_in_event=True,
+        )
         try:
             await client.connect()
         except (OSError, ServerError, TimeoutError) as e:

@@ -115,8 +115,12 @@ class Client:
         lang: str = "en",
         origin: str | None = None,
         keep_log: bool = False,
+        ack_in_event: bool = False,
     ) -> None:
         self.url = url
+        #: say ``ack_in_event`` in hello: an applied move's event answers :meth:`move` (it
+        #: carries the move's ``ref``) instead of a separate ``ack`` (one message less a move)
+        self.ack_in_event = ack_in_event
         self.name = name
         self.token = token
         self.lang = lang
@@ -267,6 +271,8 @@ class Client:
             st.rematch = msg.get("rematch") or st.rematch
         elif kind == "event":
             st = self.tables.setdefault(msg["table"], TableState(msg["table"]))
+            if msg["event"].get("id"):  # one of this seat's moves, applied
+                self._unacked.pop(msg["event"]["id"], None)
             if msg["v"] <= st.v:
                 return
             st.v = msg["v"]
@@ -442,6 +448,8 @@ class Client:
         """Say hello again on this connection (after :meth:`logout`): a new guest, or the
         player of :attr:`token`."""
         msg: dict[str, Any] = {"type": "hello", "lang": self.lang}
+        if self.ack_in_event:
+            msg["ack_in_event"] = True
         if self.name:
             msg["name"] = self.name
         if self.token:
@@ -497,7 +505,9 @@ class Client:
     async def move(
         self, table: str, move: str, *, move_id: str | None = None, v: int | None = None
     ) -> dict[str, Any]:
-        """Send a move with the version this client saw; returns the server's ``ack``."""
+        """Send a move with the version this client saw; returns the server's ``ack``, or with
+        :attr:`ack_in_event` the move's ``event`` (both have the move's version as ``v``; a
+        move already applied is answered by an ``ack`` with ``duplicate: true`` either way)."""
         st = self.tables[table]
         msg: dict[str, Any] = {
             "type": "move",

@@ -69,6 +69,8 @@ class Conn:
         self.guest: tuple[Player, str] | None = None  # the guest made here, with its token
         self.lang = lang
         self.tables: set[str] = set()
+        #: said in ``hello``: the event of an applied move is its acknowledgement (no ``ack``)
+        self.ack_in_event = False
         self._send_text = send_text
         # writes a message at once when the socket takes it (False: it must wait); see
         # batak.server.wsfast. Used only when nothing is queued, so the order is kept.

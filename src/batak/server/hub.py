@@ -356,6 +356,7 @@ class Hub:
             raise TableError("already_hello")
         lang = msg.get("lang") or conn.lang
         conn.lang = i18n.lang_of(lang)
+        conn.ack_in_event = bool(msg.get("ack_in_event"))
         name = clean_name(msg.get("name"), self.config.name_max_chars)
         token: str | None = msg.get("token")
         player: Player | None = None

@@ -110,6 +110,7 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
         "name": _s(64, required=False, nullable=True),
         "lang": _s(8, required=False, nullable=True),
         "protocol": _i(1, 100, required=False),
+        "ack_in_event": _b(),
     },
     "ping": {"t": Field("any", required=False)},
     "lobby": {},

@@ -406,9 +406,12 @@ class Table:
         before: Callable[[int], None] | None = None,
         status: str | None = None,
         also: Callable[[Any], Any] | None = None,
+        mover: tuple[Conn, Any] | None = None,
     ) -> int:
         """Store, apply, and send one event. Nothing changes if storing fails (nor what
-        ``also`` wrote in the same transaction: a staked table's buy-in)."""
+        ``also`` wrote in the same transaction: a staked table's buy-in). ``mover``: the
+        connection that sent the move (with its ``ref``) when its event is its acknowledgement
+        (:meth:`_broadcast`)."""
         version = self.version + 1
         rows = [EventRow(version, kind, data, time.time())]
         if also is None:
@@ -421,18 +424,28 @@ class Table:
             before(version)
         if kind in STATE_EVENTS:
             self._after_change()  # first, so that the clock sent with the event is the new one
-        self._broadcast(version, kind, ev)
+        self._broadcast(version, kind, ev, mover)
         return version
 
-    def _broadcast(self, version: int, kind: str, ev: dict[str, Any]) -> None:
+    def _broadcast(
+        self,
+        version: int,
+        kind: str,
+        ev: dict[str, Any],
+        mover: tuple[Conn, Any] | None = None,
+    ) -> None:
         """Send the event to every subscriber, each seat's text made once (see
-        :meth:`event_texts`)."""
+        :meth:`event_texts`). The mover's connection (when it said ``ack_in_event``) gets its
+        seat's text with the move's ``ref`` added, as the move's acknowledgement."""
         if not self.subs:
             return
         subs = list(self.subs.items())
         texts = self.event_texts(version, kind, ev, {seat for _, seat in subs})
         for conn, seat in subs:
-            conn.send_text(texts[seat])
+            text = texts[seat]
+            if mover is not None and conn is mover[0] and mover[1] is not None:
+                text = f'{text[:-1]},"ref":{dumps(mover[1])}}}'
+            conn.send_text(text)
 
     def event_texts(
         self, version: int, kind: str, ev: dict[str, Any], seats: set[int | None]
@@ -1006,12 +1019,15 @@ class Table:
         text = _canonical(msg["move"])
 
         def ack(version: int) -> None:
+            if conn.ack_in_event and conn in self.subs:
+                return  # the event it gets next is the acknowledgement (see _broadcast)
             out: dict[str, Any] = {"type": "ack", "table": self.id, "id": move_id, "v": version}
             if ref is not None:
                 out["ref"] = ref
             conn.send(out)
 
-        await self._play(seat, text, "player", move_id, before=ack)
+        mover = (conn, ref) if conn.ack_in_event else None
+        await self._play(seat, text, "player", move_id, before=ack, mover=mover)
 
     def _match_in_play(self) -> Match:
         """The match, if a seat may make a decision in it now (else why not: adjourned, not
@@ -1075,13 +1091,14 @@ class Table:
         by: str,
         move_id: str | None = None,
         before: Callable[[int], None] | None = None,
+        mover: tuple[Conn, Any] | None = None,
     ) -> None:
         match = self.match
         assert match is not None
         data: dict[str, Any] = {"seat": seat, "move": move, "by": by, "deal": len(match.games)}
         if move_id is not None:
             data["id"] = move_id
-        await self.emit("move", data, before=before)
+        await self.emit("move", data, before=before, mover=mover)
         if "tournament" in self.options and (len(match.games) > data["deal"] or match.over):
             self.hub.tournaments.deal_over(self)  # live standings
         if match.over and not self.finished:

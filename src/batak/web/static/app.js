@@ -141,7 +141,7 @@ function connect() {
   }
   S.ws = ws;
   ws.onopen = () => {
-    const hello = { type: "hello", lang: lang() };
+    const hello = { type: "hello", lang: lang(), ack_in_event: true }; // a move's event is its ack
     if (S.token) hello.token = S.token;
     if (S.name) hello.name = S.name;
     ws.send(JSON.stringify(hello));
