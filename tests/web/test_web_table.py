@@ -407,6 +407,37 @@ def test_chat_stays_after_a_reload_and_a_spectator_sees_it(
 
 
 # ---------------------------------------------------------------------- item 3
+def test_the_heartbeat_pings_only_when_the_server_has_been_quiet(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """While the server keeps talking (here: an answer every second) the page sends no ping:
+    any message shows the link is alive, and at a table in play each ping would cost the server
+    as much as a move. Once the server is quiet for 3 s it pings, and keeps the link."""
+    page = open_page(browser, server, errors)
+    private_room(page)
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    page.evaluate(
+        """() => {
+          const ws = window.batak.state.ws;
+          window.__pings = [];
+          const send = ws.send.bind(ws);
+          ws.send = (text) => {
+            if (JSON.parse(text).type === "ping") window.__pings.push(Date.now());
+            send(text);
+          };
+          window.__ask = () => send(JSON.stringify({ type: "mytables" }));
+        }"""
+    )
+    for _ in range(7):  # busy: the server answers something every second
+        page.evaluate("window.__ask()")
+        page.wait_for_timeout(1000)
+    assert page.evaluate("window.__pings.length") == 0
+    page.wait_for_timeout(7000)  # quiet: pinged within about 4 s, then every 3 s
+    assert page.evaluate("window.__pings.length") >= 1
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    no_js_errors(errors)
+
+
 def test_a_silently_dead_connection_shows_offline_within_ten_seconds_and_comes_back(
     browser: Browser, server: ServerProcess, errors: list[str]
 ) -> None:
@@ -436,7 +467,7 @@ def test_a_silently_dead_connection_shows_offline_within_ten_seconds_and_comes_b
           ws.addEventListener = () => {};
         }"""
     )
-    # the heartbeat gives up after 8 s of silence (pings every 3 s); the old client waited 25 s
+    # the heartbeat gives up after 8 s of silence (pings after 3 s); the old client waited 25 s
     # and then for a close handshake that never came. The wait below is a bound, not a measure.
     page.wait_for_function(
         "() => window.__shown.some((c) => c.includes('offline'))", timeout=20_000

@@ -28,6 +28,7 @@ const S = {
   retryTimer: null,
   pingTimer: null,
   lastPong: 0,
+  lastPing: 0, // when the heartbeat last sent a ping
   pending: new Map(), // move id → message, until acknowledged or refused
   resent: new Set(), // ids of pending moves sent again after a reconnect
   lobby: null,
@@ -185,22 +186,30 @@ function send(msg) {
   return true;
 }
 
-// Heartbeat: a ping every PING_EVERY ms; a connection that has said nothing at all for
+// Heartbeat: a connection that has heard nothing from the server for PING_EVERY ms sends a ping
+// (again every PING_EVERY ms while that lasts); one that has heard nothing at all for
 // SILENT_DEAD ms is dead (a dropped network can leave a socket "open" for minutes), so it is
-// dropped at once, "Offline" shows, and a new connection resyncs the table.
+// dropped at once, "Offline" shows, and a new connection resyncs the table. Any message shows the
+// connection is alive, so at a table in play the client sends no pings: each would cost the server
+// as much as a move.
 const PING_EVERY = 3000;
 const SILENT_DEAD = 8000;
 
 function startPings() {
   clearInterval(S.pingTimer);
   S.lastPong = Date.now();
+  S.lastPing = 0;
   S.pingTimer = setInterval(() => {
-    if (Date.now() - S.lastPong > SILENT_DEAD && S.ws) {
+    const now = Date.now();
+    if (now - S.lastPong > SILENT_DEAD && S.ws) {
       dropDeadSocket();
       return;
     }
-    send({ type: "ping", t: Date.now() });
-  }, PING_EVERY);
+    if (now - S.lastPong >= PING_EVERY && now - S.lastPing >= PING_EVERY) {
+      S.lastPing = now;
+      send({ type: "ping", t: now });
+    }
+  }, 1000);
 }
 
 function dropDeadSocket() {
