@@ -18,10 +18,11 @@ the app has taken it (two system calls a message); here a socket is stopped only
 
 Third, the keepalive ping (every ``ws_ping_interval``, 20 s by default, closed when no pong comes
 within ``ws_ping_timeout``) goes only to a connection that has been quiet for the interval:
-anything it sent, a message or its own ping, shows it is alive as well as a pong would. A
-playing client is heard from every few seconds (the web client says ``ping`` every 3 s), so the
-server writes no pings to it and reads no pongs; a silent or dead one is pinged and dropped as
-before, within the interval plus the timeout of the last thing it sent.
+anything it sent, a message or its own ping, shows it is alive as well as a pong would. A client
+that says something within every interval (a move, a chat, a ``ping``) is never pinged, so the
+server writes no pings to it and reads no pongs; one that only listens is pinged once an interval
+as before, and a dead one is dropped within the interval plus the timeout of the last thing it
+sent.
 
 ``batak serve`` and the test harness use this protocol; an app under another ASGI server gets
 no :data:`DIRECT_SEND` and uses ASGI alone (:class:`batak.server.conn.Conn` handles both).
