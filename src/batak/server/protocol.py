@@ -183,6 +183,10 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
 
 
+#: made once: ``json.loads`` with an option builds a new decoder for every message
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def _check(kind: str, spec: Mapping[str, Field], msg: Mapping[str, Any]) -> None:
     unknown = sorted(set(msg) - set(spec) - {"type", "ref"})
     if unknown:
@@ -239,7 +243,7 @@ def parse(raw: str | bytes, max_bytes: int = 4096) -> dict[str, Any]:
     if isinstance(raw, bytes):
         raise ProtocolError("bad_json", "binary")
     try:
-        msg = json.loads(raw, parse_constant=_reject_constant)
+        msg = _DECODER.decode(raw)
     except RecursionError:
         raise ProtocolError("bad_json", "json_deep") from None
     except ValueError as e:
