@@ -8,6 +8,10 @@ sent to the next state received (p50, p99, max), and checks that no acknowledged
     python benchmarks/load.py --spawn --tables 1000 --think 3 --deals 1
     python benchmarks/load.py --url ws://127.0.0.1:8000/ws --tables 200
 
+By default the clients send only their moves (and the websockets library's protocol pings every
+20 s). ``--heartbeat always`` or ``quiet`` adds the web client's own ``ping`` (see
+:func:`heartbeat`), to see what browsers' heartbeats cost the server.
+
 ``--spawn`` starts ``batak serve`` in a subprocess on a free port with a fresh data folder.
 ``--nodes K`` starts K processes of a cluster instead (``batak serve --node nI`` on PostgreSQL and
 Redis: ``--database`` and ``--redis``, or throwaway servers started with .ci/postgres.sh and
@@ -86,6 +90,24 @@ async def play_seat(c: Client, table: str, stats: Stats, think: float, rng: rand
         await c.next_change()
 
 
+#: seconds between the web client's heartbeat pings (src/batak/web/static/app.js: PING_EVERY)
+PING_EVERY = 3.0
+
+
+async def heartbeat(c: Client, mode: str) -> None:
+    """The web client's application-level ``ping``, for ``--heartbeat``: ``always`` every 3 s
+    (the web client before 2026-12-01), ``quiet`` only after 3 s without a word from the server
+    (checked every second, as the web client does now)."""
+    last = 0.0
+    while not c.closed:
+        await asyncio.sleep(PING_EVERY if mode == "always" else 1.0)
+        now = time.monotonic()
+        if mode == "always" or (now - c.heard >= PING_EVERY and now - last >= PING_EVERY):
+            last = now
+            with contextlib.suppress(Exception):
+                await c.send({"type": "ping", "t": int(time.time() * 1000)})
+
+
 async def run_table(url: str, i: int, args: argparse.Namespace, stats: Stats) -> str | None:
     rng = random.Random(i)
     urls = url.split(",")  # the nodes of a cluster: seat s of table i goes to node i + s
@@ -112,9 +134,16 @@ async def run_table(url: str, i: int, args: argparse.Namespace, stats: Stats) ->
         stats.max_playing = max(stats.max_playing, stats.playing)
         began = time.time()
         phase = "play"
+        beats = [
+            asyncio.create_task(heartbeat(c, args.heartbeat))
+            for c in clients
+            if args.heartbeat != "none"
+        ]
         try:
             await asyncio.gather(*(play_seat(c, table.id, stats, args.think, rng) for c in clients))
         finally:
+            for b in beats:
+                b.cancel()
             stats.playing -= 1
             stats.spans.append((began, time.time()))
         stats.finished += 1
@@ -319,6 +348,13 @@ def main() -> int:
     p.add_argument(
         "--steer", action="store_true", help="--nodes: every client of a table on its node"
     )
+    p.add_argument(
+        "--heartbeat",
+        choices=("none", "always", "quiet"),
+        default="none",
+        help="clients also send the web client's ping: 'always' every 3 s (its old heartbeat),\n"
+        "'quiet' after 3 s without a message from the server (its heartbeat now)",
+    )
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -396,6 +432,8 @@ def main() -> int:
                 str(args.think),
                 "--ramp",
                 str(args.ramp / procs),
+                "--heartbeat",
+                args.heartbeat,
                 *(["--steer"] if args.steer else []),
             ]
             workers.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, env=dict(os.environ)))

@@ -21,6 +21,7 @@ import itertools
 import json
 import random
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -139,6 +140,7 @@ class Client:
         self._created: dict[Any, dict[str, Any]] = {}
         self._changed = asyncio.Event()
         self.closed = True
+        self.heard = 0.0  # time.monotonic() when the last message came from the server
 
     async def __aenter__(self) -> Client:
         await self.connect()
@@ -225,6 +227,7 @@ class Client:
         assert self._ws is not None
         try:
             async for raw in self._ws:
+                self.heard = time.monotonic()
                 text = raw if isinstance(raw, str) else raw.decode()
                 if self.keep_log:
                     self.log.append(text)
