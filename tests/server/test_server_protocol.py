@@ -15,6 +15,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from batak.server.client import Client, ServerError
+from batak.server.protocol import CLIENT_TYPES
 
 
 async def _error(c: Client, raw: str | bytes) -> dict[str, Any]:
@@ -206,6 +207,26 @@ def test_a_move_is_acknowledged_by_its_event_for_a_client_that_asks(tmp_path: Pa
             assert again["type"] == "ack" and again["duplicate"] is True
             assert again["v"] == v0 + 1 and srv.hub.tables[t].version == v0 + 2
             for c in [*clients, twin, plain]:
+                await c.close()
+
+        asyncio.run(main())
+
+
+def test_a_client_asking_for_acks_in_events_still_talks_to_an_older_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server from before ``ack_in_event`` refuses the field as unknown: the Python client
+    (``batak online``, ``batak bot``) says hello again without it and gets plain ``ack``s."""
+    monkeypatch.delitem(CLIENT_TYPES["hello"], "ack_in_event")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            clients, t = await room(srv, preset="standard", deals=1, ack_in_event=True)
+            assert not any(c.ack_in_event for c in clients)
+            mover = next(c for c in clients if c.tables[t].my_turn)
+            reply = await mover.move(t, "pass")
+            assert reply["type"] == "ack"
+            for c in clients:
                 await c.close()
 
         asyncio.run(main())

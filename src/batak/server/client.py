@@ -457,7 +457,17 @@ class Client:
             msg["name"] = self.name
         if self.token:
             msg["token"] = self.token
-        self.welcome = await self.request(msg)
+        try:
+            self.welcome = await self.request(msg)
+        except ServerError as e:
+            # a server from before ack_in_event refuses the unknown field: plain acks, then
+            if not (
+                msg.get("ack_in_event") and e.code == "bad_message" and "ack_in_event" in e.message
+            ):
+                raise
+            self.ack_in_event = False
+            del msg["ack_in_event"]
+            self.welcome = await self.request(msg)
         self.token = self.welcome.get("token", self.token)
         self.player = self.welcome["player"]
         return self.welcome
