@@ -193,9 +193,12 @@ class Player:
     each move it sees acknowledged is kept (``acked``: move id -> version), and so is every
     event it saw (``seen``: version -> what the event was)."""
 
-    def __init__(self, name: str, urls: Callable[[], list[str]]) -> None:
+    def __init__(
+        self, name: str, urls: Callable[[], list[str]], *, ack_in_event: bool = False
+    ) -> None:
         self.urls = urls
-        self.client = Client(urls()[0], name=name, keep_log=False)
+        self.client = Client(urls()[0], name=name, keep_log=False, ack_in_event=ack_in_event)
+        self.kinds: dict[str, int] = {}  # how many messages of each type it got
         self.acked: dict[str, int] = {}
         self.seen: dict[str, dict[int, tuple[Any, ...]]] = {}
         self.reconnects = 0
@@ -215,6 +218,8 @@ class Player:
         update = self.client._update
 
         def wrapped(msg: dict[str, Any]) -> None:
+            kind = str(msg.get("type"))
+            self.kinds[kind] = self.kinds.get(kind, 0) + 1
             if msg.get("type") == "event":
                 self._record(msg["table"], msg["event"])
             elif msg.get("type") == "sync":
@@ -243,8 +248,8 @@ class Player:
                     await c.request({"type": "sync", "table": st.id, "since": st.v}, timeout=3)
                 for msg in list(c._unacked.values()):
                     try:
-                        ack = await c.request(dict(msg), timeout=3)
-                        self.acked[ack["id"]] = ack["v"]
+                        ack = await c.request(dict(msg), timeout=3)  # ack, or the event
+                        self.acked[msg["id"]] = ack["v"]
                     except ServerError:
                         c._unacked.pop(msg["id"], None)
                 return
@@ -268,11 +273,11 @@ class Player:
         }
         c._unacked[msg["id"]] = msg
         try:
-            ack = await c.request(msg, timeout=4)
+            ack = await c.request(msg, timeout=4)  # the ack, or with ack_in_event the event
         except ServerError:
             c._unacked.pop(msg["id"], None)
             raise
-        self.acked[ack["id"]] = ack["v"]
+        self.acked[msg["id"]] = ack["v"]
 
     async def play(self, table: str, timeout: float = 180.0) -> TableState:
         c = self.client

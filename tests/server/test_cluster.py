@@ -53,12 +53,16 @@ async def _until_moves(db: str, table: str, n: int) -> None:
 def test_private_room_across_three_processes(tmp_path: Path) -> None:
     """Created on process 1, joined by code through processes 2 and 3, played to the end:
     every client sees the same versions with no gap; the lobby of every process lists a table
-    of any process."""
+    of any process. Two of the players ask for acks in events (one on the owner, one whose
+    moves are forwarded): they get no ``ack`` at all, the others one per move."""
     need_services()
     with cluster(tmp_path, 3) as (nodes, _redis, db):
 
         async def main() -> None:
-            players = [Player(f"P{i}", lambda i=i: [nodes[i % 3].url]) for i in range(4)]
+            players = [
+                Player(f"P{i}", lambda i=i: [nodes[i % 3].url], ack_in_event=i in (1, 3))
+                for i in range(4)
+            ]
             table = await _room(players, deals=1)
             # a quick-play table (made on the node that matches that mode) is in the lobby of
             # every process: the summaries go round through Redis
@@ -81,10 +85,13 @@ def test_private_room_across_three_processes(tmp_path: Path) -> None:
             assert all(f.over for f in finals)
             assert len({f.v for f in finals}) == 1
             events = check_log(db, table, players)
-            for p in players:
+            for i, p in enumerate(players):
                 seen = sorted(p.seen[table])
                 assert seen == list(range(seen[0], events[-1][0] + 1)), "a gap in the events"
                 assert p.reconnects == 0
+                acks = p.kinds.get("ack", 0)
+                assert acks == (0 if i in (1, 3) else len(p.acked)), (p.client.name, acks)
+                assert p.acked, "the player made no move: the test proves nothing"
             sync = await players[2].client.sync(table)
             assert sync["node"] == owner(db, table)[0] == "n0"
 

@@ -237,6 +237,7 @@ class Bus:
                 "p": [player.id, player.name, player.account, player.played, player.bot_account],
                 "lang": conn.lang,
                 "addr": conn.address,
+                "aie": conn.ack_in_event,  # the client's hello asked for acks in events
                 "msg": msg,
             },
         )
@@ -281,6 +282,7 @@ class Bus:
         player.bot_account = bool(bot_account)
         rconn.player = player
         rconn.lang = env.get("lang") or rconn.lang
+        rconn.ack_in_event = bool(env.get("aie"))
         rconn.inbox.put_nowait(env["msg"])
 
     async def _work(self, rconn: RemoteConn) -> None:
