@@ -157,8 +157,9 @@ def test_keepalive_pings_go_only_to_quiet_connections(tmp_path: Path) -> None:
     with ServerThread(fast_config(tmp_path), ping_interval=interval, ping_timeout=timeout) as srv:
 
         async def main() -> None:
-            # the client itself never pings: only what it says shows it is alive
-            async with connect(srv.url, ping_interval=None) as ws:
+            # the client itself never pings: only what it says shows it is alive (and it reads
+            # none of the pongs: no limit on what waits unread, so it never stops reading)
+            async with connect(srv.url, ping_interval=None, max_queue=None) as ws:
                 await ws.send('{"type": "hello"}')
                 await asyncio.wait_for(ws.recv(), 10)
                 (proto,) = [

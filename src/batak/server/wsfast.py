@@ -98,7 +98,9 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
         interval = self.ping_interval if self.shortcuts else None
         if interval:
             quiet = self.loop.time() - self.heard
-            if quiet < interval:  # heard from lately: ask again when it has been quiet so long
+            # heard from lately: ask again when it has been quiet so long (a millisecond's
+            # slack: uvloop's clock counts whole milliseconds)
+            if quiet < interval - 0.001:
                 self.ping_timer = self.loop.call_later(interval - quiet, self.send_keepalive_ping)
                 return
         super().send_keepalive_ping()

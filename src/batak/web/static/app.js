@@ -378,6 +378,8 @@ function setClock(clock) {
 
 function onEvent(m) {
   const T = S.table;
+  // one of our moves, applied (with ack_in_event its event is the only acknowledgement)
+  if (m.event.id) { S.pending.delete(m.event.id); S.resent.delete(m.event.id); }
   if (!T || m.table !== T.id || m.v <= T.v) return;
   if (m.v !== T.v + 1) { // missed something: ask for it
     send({ type: "sync", table: T.id, since: T.v });
@@ -390,7 +392,6 @@ function onEvent(m) {
   if (m.view) mergeView(m.view);
   setClock(m.clock);
   motion.onEvent(T, m); // the felt draws each event in turn, with its motion
-  if (m.event.id) { S.pending.delete(m.event.id); S.resent.delete(m.event.id); }
   if (m.event.deal_over) noteDealOver(T, m.event.deal_over, renderDialog);
   sideEffects(m.event, false);
   if (m.view || m.seats || m.status) renderTable();
