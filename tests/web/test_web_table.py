@@ -411,8 +411,8 @@ def test_the_heartbeat_pings_only_when_the_server_has_been_quiet(
     browser: Browser, server: ServerProcess, errors: list[str]
 ) -> None:
     """While the server keeps talking (here: an answer every second) the page sends no ping:
-    any message shows the link is alive, and at a table in play each ping would cost the server
-    as much as a move. Once the server is quiet for 3 s it pings, and keeps the link."""
+    any message shows the link is alive, and each ping is a message the server must read and
+    answer. Once the server is quiet for 3 s it pings, and keeps the link."""
     page = open_page(browser, server, errors)
     private_room(page)
     expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
