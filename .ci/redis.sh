@@ -5,8 +5,14 @@
 set -euo pipefail
 if [ "${1:-}" = "stop" ]; then
     dir="$2"
-    if [ -f "$dir/redis.pid" ]; then kill "$(cat "$dir/redis.pid")" 2>/dev/null || true; fi
-    rm -rf "$dir"
+    if [ -f "$dir/redis.pid" ]; then
+        pid="$(cat "$dir/redis.pid")"
+        kill "$pid" 2>/dev/null || true
+        # wait for it to exit: it writes in its folder while it shuts down, and an rm that
+        # races it fails ("Directory not empty"), which failed a green CI run at its exit
+        for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    fi
+    rm -rf "$dir" 2>/dev/null || { sleep 0.5; rm -rf "$dir"; } || true
     exit 0
 fi
 if ! command -v redis-server >/dev/null 2>&1; then
