@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from conftest import watch
 from harness import ServerProcess
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from batak.record import loads
 
@@ -371,6 +371,50 @@ def test_switching_language_changes_every_visible_text(
     expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=60_000)
     page.get_by_test_id("teach").click()
     expect(page.get_by_test_id("hint")).to_contain_text("Suggestion:")
+    no_js_errors(errors)
+
+
+def test_what_is_typed_in_the_lobby_survives_its_redraws(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """The lobby is drawn again when the rules catalog arrives, after a reconnect and in another
+    language. A person typing then must not lose what they typed: a login typed before the
+    catalog came was once emptied, and the click on "Log in" did nothing (a red CI)."""
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(TIMEOUT)
+    page = watch(context.new_page(), errors)
+    held: list[Route] = []
+    page.route("**/api/rules", lambda route: held.append(route))  # comes when the test says
+    page.goto(server.http + "/")
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    page.fill("#account-form input[name=username]", "kemal")
+    page.fill("#account-form input[name=password]", "maca-kizi-7")
+    page.fill("#code-input", "ABC")
+    page.locator("#watch-input").check()
+    page.locator("#code-input").focus()
+    for _ in range(200):  # let the held request reach the route
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.locator("#preset-select option")).not_to_have_count(0)  # drawn with the catalog
+    expect(page.locator("#account-form input[name=username]")).to_have_value("kemal")
+    expect(page.locator("#account-form input[name=password]")).to_have_value("maca-kizi-7")
+    expect(page.locator("#code-input")).to_have_value("ABC")
+    expect(page.locator("#code-input")).to_be_focused()
+    expect(page.locator("#watch-input")).to_be_checked()
+
+    # another language: a new hello, a new welcome, the lobby drawn again in Turkish
+    page.locator("#create-form details summary").click()
+    page.get_by_test_id("lang").click()
+    expect(page.locator("#h-quick")).to_have_text("Hızlı oyun")
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    expect(page.locator("#account-form input[name=username]")).to_have_value("kemal")
+    expect(page.locator("#code-input")).to_have_value("ABC")
+    expect(page.locator("#create-form details")).to_have_attribute("open", "")
+    page.get_by_test_id("register").click()
+    expect(page.get_by_test_id("signed-in")).to_contain_text("kemal")
     no_js_errors(errors)
 
 

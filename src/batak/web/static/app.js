@@ -699,7 +699,56 @@ function renderNotice() {
 // ---------------- lobby
 const MODES = ["ihaleli", "kozmaca", "esli", "kitty", "acik"];
 
+// The lobby is redrawn whole when something it shows arrives (the rules catalog, a welcome after
+// a reconnect, another language): what the person has typed or chosen there and not yet sent, and
+// where the focus was, survive the redraw.
+function fieldKey(el) {
+  if (el.id) return "#" + el.id;
+  const form = el.form;
+  return form && el.name ? `${form.id || form.dataset.action}/${el.name}` : null;
+}
+
+function changedFields(root) {
+  const kept = new Map();
+  for (const el of root.querySelectorAll("input, select, textarea")) {
+    const key = fieldKey(el);
+    if (!key) continue;
+    if (el.type === "checkbox" || el.type === "radio") {
+      if (el.checked !== el.defaultChecked) kept.set(key, { checked: el.checked });
+    } else if (el.tagName === "SELECT") {
+      if ([...el.options].some((o) => o.selected !== o.defaultSelected)) kept.set(key, { value: el.value });
+    } else if (el.value !== el.defaultValue) {
+      kept.set(key, { value: el.value });
+    }
+  }
+  const active = document.activeElement;
+  const focus = active && root.contains(active) ? fieldKey(active) : null;
+  const open = [...root.querySelectorAll("details")].map((d) => d.open); // in page order
+  return { kept, focus, open };
+}
+
+function restoreFields(root, { kept, focus, open }) {
+  for (const el of root.querySelectorAll("input, select, textarea")) {
+    const key = fieldKey(el);
+    const v = key && kept.get(key);
+    if (!v) continue;
+    if ("checked" in v) el.checked = v.checked; else el.value = v.value;
+  }
+  const details = root.querySelectorAll("details");
+  if (details.length === open.length) details.forEach((d, i) => { d.open = open[i]; });
+  if (focus) {
+    const el = [...root.querySelectorAll("input, select, textarea")].find((x) => fieldKey(x) === focus);
+    if (el) el.focus();
+  }
+}
+
 function renderLobby() {
+  const before = $(".lobby") ? changedFields(app()) : null;
+  drawLobby();
+  if (before) restoreFields(app(), before);
+}
+
+function drawLobby() {
   const presets = S.catalog ? S.catalog.presets : [];
   const mine = (S.welcome && S.welcome.tables) || [];
   app().innerHTML = `
