@@ -205,6 +205,30 @@ def test_wide_search_uses_fewer_worlds_and_a_node_budget() -> None:
 
 
 @pytest.mark.skipif(not solver.c_engine_available(), reason="wide search needs the C solver")
+def test_a_decision_stops_at_its_node_cap() -> None:
+    """Some rare positions take the solver seconds; a decision never searches past ``node_cap``
+    nodes: the world in progress is dropped, the finished ones decide, and with none finished
+    the medium player does."""
+    game = _position_with(8, 3)
+    view = _view(game)
+    free = HardPlayer(seed=2, worlds=6, max_cards=8)
+    assert free.choose(view) in view["legal_moves"]
+    assert free.last.worlds == 6 and not free.last.fallback
+    one = HardPlayer(seed=2, worlds=6, max_cards=8, node_cap=1)
+    assert one.choose(view) == one.medium.choose(view)
+    assert one.last.fallback == "node cap" and one.last.worlds == 0
+    # a cap a little above what the first world takes: that world counts, the search then stops
+    table = solver.thread_table(8)
+    assert table is not None
+    start = table.nodes
+    HardPlayer(seed=2, worlds=1, max_cards=8).choose(view)  # the same first world
+    cap = table.nodes - start + 10
+    some = HardPlayer(seed=2, worlds=6, max_cards=8, node_cap=cap)
+    assert some.choose(view) in view["legal_moves"]
+    assert some.last.fallback == "node cap" and 1 <= some.last.worlds < 6
+
+
+@pytest.mark.skipif(not solver.c_engine_available(), reason="wide search needs the C solver")
 def test_by_default_hard_searches_from_ten_cards_with_fewer_worlds() -> None:
     """The default (benchmarks/README.md, "Searching from 10 cards a hand"): 24 worlds from 9
     cards a hand, at most 12 at 10 cards, the medium player's judgement above."""

@@ -386,6 +386,31 @@ def test_c_table_reuse_across_positions_and_options() -> None:
 
 
 @needs_c
+def test_c_gives_up_past_max_nodes_and_its_table_stays_sound() -> None:
+    """``Solver.solve(..., max_nodes=N)`` returns None once it has searched N nodes without an
+    answer (the hard player's bound on one decision); what the table learnt until then is true:
+    the same table then answers every position as a fresh one does."""
+    from batak.bots import _csolver
+
+    table = _csolver.Solver(12)
+    gave_up = 0
+    for i, pos in enumerate(_positions("max-nodes", 80, (6, 7))):
+        args = S._c_args(pos)
+        fresh = _csolver.solve(*args, S._c_tt_bits(pos))
+        before = table.nodes
+        cut = table.solve(*args, max_nodes=40)
+        used = table.nodes - before
+        if cut is None:
+            gave_up += 1
+            assert used == 41, i  # stopped at the first node past the limit
+        else:
+            assert cut == fresh and used <= 40, i
+        assert table.solve(*args) == fresh, i  # goes on from what the table holds
+        assert table.solve(*args, max_nodes=0) == fresh, i  # 0: no limit
+    assert gave_up > 10  # the limit was reached often enough to test something
+
+
+@needs_c
 def test_thread_tables_are_reused_and_start_empty() -> None:
     """solve_position keeps one compiled table per size and thread, cleared at each call: the
     answers are those of a fresh table (the module-level solve), and the table is the same

@@ -37,6 +37,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +233,8 @@ typedef struct {
     uint64_t key[2]; /* the relative-rank code of the cards in the hands (see make_key) */
     Table *tt;
     uint64_t nodes;
+    uint64_t limit;    /* give up past this many nodes (0: never); see run_solve */
+    jmp_buf *give_up;  /* where giving up returns to */
     uint32_t hist[4][52]; /* leads that cut, weighted by the tricks left (move ordering) */
 } Ctx;
 
@@ -805,7 +808,7 @@ static int at_least(Ctx *c, int leader, int broken, int need, uint64_t all, int 
     int ours = bound[1], theirs = bound[0];
     if (ours >= need) return ours;
     if (need > left - theirs) return left - theirs;
-    c->nodes++;
+    if (++c->nodes > c->limit && c->limit) longjmp(*c->give_up, 1);
     if (!use_tt) {
         int b = -1;
         return lead(c, leader, broken, need, all, left, -1, &b);
@@ -908,12 +911,24 @@ static void ctx_init(Ctx *c, const Problem *p, Table *tt) {
                    (!(p->flags & F_OVERTRUMP) || (p->flags & F_TRUMP_IF_CANNOT));
     c->tt = tt;
     c->nodes = 0;
+    c->limit = 0;
+    c->give_up = NULL;
     memset(c->hist, 0, sizeof c->hist);
 }
 
-static int run_solve(const Problem *p, Table *tt, uint64_t *nodes) {
+/* The side's most tricks, or -1 when ``limit`` (0: none) nodes did not suffice.  Giving up
+ * leaves the table sound: an entry is written only once the search below it has finished, and
+ * the jump leaves from a node count, between two such writes. */
+static int run_solve(const Problem *p, Table *tt, uint64_t *nodes, uint64_t limit) {
     Ctx c;
     ctx_init(&c, p, tt);
+    jmp_buf give_up;
+    c.limit = limit;
+    c.give_up = &give_up;
+    if (setjmp(give_up)) {
+        if (nodes) *nodes = c.nodes;
+        return -1;
+    }
     int left = POPC(p->hands[p->leader]) + (p->ntrick ? 1 : 0);
     int lo = 0, hi = left;
     /* bisection with zero-window probes; the table keeps the bounds each probe learnt, so the
@@ -1045,7 +1060,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw) {
     if (table_init(&tt, bits) < 0) return PyErr_NoMemory();
     int v;
     Py_BEGIN_ALLOW_THREADS
-    v = run_solve(&p, &tt, NULL);
+    v = run_solve(&p, &tt, NULL, 0);
     Py_END_ALLOW_THREADS
     table_free(&tt);
     return PyLong_FromLong(v);
@@ -1087,19 +1102,22 @@ static void Solver_dealloc(SolverObject *self) {
 }
 
 PyDoc_STRVAR(Solver_solve_doc,
-             "solve(hands, trump, leader, trick, broken, side_mask, flags) -> int\n"
+             "solve(hands, trump, leader, trick, broken, side_mask, flags, max_nodes=0) -> int | None\n"
              "\n"
              "Like the module's solve(), keeping the table between calls: entries stay valid "
              "while trump,\nside_mask, flags and the number of players stay the same (keys are "
-             "exact positions), and\nare dropped when they change.  One thread at a time.");
+             "exact positions), and\nare dropped when they change.  One thread at a time.  With "
+             "max_nodes (0: no limit) it\ngives up past that many nodes and returns None; the "
+             "table stays sound.");
 
 static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"hands", "trump", "leader", "trick", "broken",
-                             "side_mask", "flags", NULL};
+                             "side_mask", "flags", "max_nodes", NULL};
     PyObject *hands, *trick;
     int trump, leader, broken, side_mask, flags;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OiiOpii:solve", kwlist, &hands, &trump, &leader,
-                                     &trick, &broken, &side_mask, &flags))
+    unsigned long long max_nodes = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OiiOpii|K:solve", kwlist, &hands, &trump,
+                                     &leader, &trick, &broken, &side_mask, &flags, &max_nodes))
         return NULL;
     if (!self->tt.slots) {
         PyErr_SetString(PyExc_RuntimeError, "Solver was not initialised");
@@ -1124,10 +1142,11 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kw) 
     int v;
     uint64_t nodes = 0;
     Py_BEGIN_ALLOW_THREADS
-    v = run_solve(&p, &self->tt, &nodes);
+    v = run_solve(&p, &self->tt, &nodes, (uint64_t)max_nodes);
     Py_END_ALLOW_THREADS
     self->busy = 0;
     self->nodes += nodes;
+    if (v < 0) Py_RETURN_NONE; /* gave up: more than max_nodes nodes */
     return PyLong_FromLong(v);
 }
 

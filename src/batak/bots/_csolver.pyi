@@ -38,7 +38,10 @@ class Solver:
         broken: bool,
         side_mask: int,
         flags: int,
-    ) -> int: ...
+        max_nodes: int = 0,
+    ) -> int | None:
+        """As :func:`solve`, with this table. ``max_nodes`` (0: no limit): give up past that many
+        trick-boundary nodes and return None (what the table learnt so far stays true)."""
     def clear(self) -> None:
         """Forget every entry."""
     @property

@@ -87,7 +87,10 @@ class HardPlayer:
     ``max_cards``: the largest hand size it searches with all its worlds; ``wide_cards``: the
     largest it searches at all, with at most ``wide_worlds`` worlds and no new world once the
     solver has searched ``node_budget`` nodes in the decision (a count, not a clock, so the move
-    stays a function of the seed and the view); above it the medium player decides.
+    stays a function of the seed and the view); above it the medium player decides. A decision
+    never searches more than ``node_cap`` nodes: the world in progress then is dropped (some
+    rare positions take the solver seconds), and with no world finished the medium player
+    decides.
     ``bidding``: ``"sim"`` (the auction, kitty and trump by simulation, :mod:`.bidsim`, with
     ``bid_worlds`` worlds) or ``"medium"`` (the medium player's). ``signals``: in eşli, send the
     partners' first-discard signal and read the partner's (:mod:`.signals`). ``early``: above
@@ -106,6 +109,7 @@ class HardPlayer:
         wide_cards: int | None = None,
         wide_worlds: int = 12,
         node_budget: int = 1_500_000,
+        node_cap: int = 6_000_000,
         bidding: str = "sim",
         bid_worlds: int | None = None,
         sim: SimParams | None = None,
@@ -132,6 +136,7 @@ class HardPlayer:
             self.wide_cards = self.max_cards
         self.wide_worlds = wide_worlds
         self.node_budget = node_budget
+        self.node_cap = node_cap
         self.early = early and _solver.c_engine_available()
         self.early_worlds = early_worlds
         self.solve_at = solve_at
@@ -189,7 +194,7 @@ class HardPlayer:
         move = self._search(t, rng, deadline, wide=wide and not early, early=early)
         self.last.seconds = time.perf_counter() - start
         if move is None:
-            self.last.fallback = "no world finished before the deadline"
+            self.last.fallback = self.last.fallback or "no world finished before the deadline"
             return self.medium.choose(view)
         return move
 
@@ -266,7 +271,13 @@ class HardPlayer:
         legal = [CARD_INDEX[m] for m in t.legal]
         totals = dict.fromkeys(legal, 0.0)
         worlds = 0
-        table = _solver.new_table(16) if use_c else None
+        if not use_c:
+            table = None
+        elif early:  # play-outs solve from solve_at cards
+            table = _solver.new_table(16)
+        else:  # big enough: too small a table makes some 11-card worlds take minutes
+            table = _solver.thread_table(t.hand_sizes[seat])
+        start_nodes = table.nodes if table is not None else 0
         count = self.early_worlds if early else self.wide_worlds if wide else self.worlds
         declarers = side_mask
         if t.bidder is not None:
@@ -274,16 +285,29 @@ class HardPlayer:
         for _ in range(count):
             if deadline is not None and worlds and time.perf_counter() > deadline:
                 break
-            if wide and worlds >= 4 and table is not None and table.nodes > self.node_budget:
+            used = table.nodes - start_nodes if table is not None else 0
+            if wide and worlds >= 4 and used > self.node_budget:
                 break
             world = sample_world(knowledge, rng, weight=weight)
             hands = world[: t.n]
+            values: list[float] = []
             for card in legal:
                 if early:
                     value = self._rollout_after(t, rules, hands, card, side_mask, declarers, table)
                 else:
-                    value = self._value_after(t, rules, hands, card, side, side_mask, flags, table)
-                totals[card] += self._utility(t, side, seat, already + value)
+                    left = self.node_cap - (table.nodes - start_nodes) if table is not None else 0
+                    got = self._value_after(
+                        t, rules, hands, card, side, side_mask, flags, table, max(1, left)
+                    )
+                    if got is None:  # past node_cap: this world is dropped, the search ends
+                        break
+                    value = got
+                values.append(self._utility(t, side, seat, already + value))
+            if len(values) < len(legal):
+                self.last.fallback = "node cap"
+                break
+            for card, v in zip(legal, values, strict=True):
+                totals[card] += v
             worlds += 1
         self.last.worlds = worlds
         self.last.searched = worlds > 0
@@ -337,8 +361,10 @@ class HardPlayer:
         side_mask: int,
         flags: int,
         table: Any,
-    ) -> int:
-        """The side's tricks from now on (this trick included) after ``card``, double-dummy."""
+        max_nodes: int = 0,
+    ) -> int | None:
+        """The side's tricks from now on (this trick included) after ``card``, double-dummy;
+        None when the solver gave up past ``max_nodes`` nodes (0: no limit)."""
         n = t.n
         seat = t.seat
         assert seat is not None
@@ -365,10 +391,10 @@ class HardPlayer:
             side_tricks=0,
         )
         if table is not None:
-            value: int = table.solve(
-                pos.hands, pos.trump, pos.leader, pos.trick, pos.broken, side_mask, flags
+            value: int | None = table.solve(
+                pos.hands, pos.trump, pos.leader, pos.trick, pos.broken, side_mask, flags, max_nodes
             )
-            return gained + value
+            return None if value is None else gained + value
         return gained + _solver.solve_position(pos, engine="python")
 
 

@@ -395,7 +395,21 @@ def _c_flags(rules: Rules, trump: int) -> int:
 
 def _c_tt_bits(pos: Position) -> int:
     """A table big enough for the position (2**20 entries, 16 MiB, for a full deal)."""
-    return min(20, max(12, 2 * pos.tricks_left))
+    return table_bits(pos.tricks_left)
+
+
+def table_bits(tricks_left: int) -> int:
+    """The size (``2**bits`` entries) of a table for positions of ``tricks_left`` tricks. Too
+    small a table costs far more than its memory: one 11-card position took 1.2 s in 2**19
+    entries, 36 s in 2**17 and minutes in 2**16 (benchmarks/README.md)."""
+    return min(20, max(12, 2 * tricks_left))
+
+
+def thread_table(tricks_left: int) -> Any:
+    """This thread's compiled table for positions of ``tricks_left`` tricks, emptied (see
+    :func:`table_bits`), for a run of related solves such as one decision's worlds; None when
+    the compiled solver is not built. Its ``nodes`` count goes on from call to call."""
+    return _fresh_table(table_bits(tricks_left)) if _csolver is not None else None
 
 
 #: each thread's compiled tables, one per size (``_c_tt_bits``), reused from call to call:
@@ -434,7 +448,9 @@ def _c_args(pos: Position) -> tuple[Any, ...]:
 def _solve_c(pos: Position, table: _csolver.Solver | None = None) -> int:
     """The side's tricks from ``pos`` on (not counting ``side_tricks``), by the compiled solver."""
     assert _csolver is not None
-    return (table or _fresh_table(_c_tt_bits(pos))).solve(*_c_args(pos))
+    value = (table or _fresh_table(_c_tt_bits(pos))).solve(*_c_args(pos))
+    assert value is not None  # no node limit given
+    return value
 
 
 # ---------------------------------------------------------------------- entry points
