@@ -48,6 +48,28 @@ class HardWide(HardPlayer):
         super().__init__(seed=seed, wide_cards=10)
 
 
+class Hard11(HardPlayer):
+    """The hard player searching from 11 cards a hand (at most 8 worlds above 9 cards, no new
+    world after 3 million nodes): ``PYTHONPATH=benchmarks batak arena --bots
+    fit_bidsim:Hard11,medium``. It gained nothing over 10 cards (benchmarks/README.md,
+    "Searching from 11 cards")."""
+
+    name = "hard-11"
+
+    def __init__(self, *, seed: int | None = None, **options: object) -> None:
+        super().__init__(seed=seed, wide_cards=11, wide_worlds=8, node_budget=3_000_000)
+
+
+class HardMore(HardPlayer):
+    """The hard player with twice the worlds: 48 up to 9 cards, 24 at 10 (no new world after
+    3 million nodes)."""
+
+    name = "hard-more"
+
+    def __init__(self, *, seed: int | None = None, **options: object) -> None:
+        super().__init__(seed=seed, worlds=48, wide_worlds=24, node_budget=3_000_000)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--preset", default="standard")
