@@ -216,7 +216,7 @@ def test_a_decision_stops_at_its_node_cap() -> None:
     assert free.last.worlds == 6 and not free.last.fallback
     one = HardPlayer(seed=2, worlds=6, max_cards=8, node_cap=1)
     assert one.choose(view) == one.medium.choose(view)
-    assert one.last.fallback == "node cap" and one.last.worlds == 0
+    assert one.last.fallback == "node cap" and one.last.capped and one.last.worlds == 0
     # a cap a little above what the first world takes: that world counts, the search then stops
     table = solver.thread_table(8)
     assert table is not None
@@ -225,7 +225,11 @@ def test_a_decision_stops_at_its_node_cap() -> None:
     cap = table.nodes - start + 10
     some = HardPlayer(seed=2, worlds=6, max_cards=8, node_cap=cap)
     assert some.choose(view) in view["legal_moves"]
-    assert some.last.fallback == "node cap" and 1 <= some.last.worlds < 6
+    assert some.last.capped and not some.last.fallback and 1 <= some.last.worlds < 6
+    assert some.last.searched
+    unbounded = HardPlayer(seed=2, worlds=6, max_cards=8, node_cap=0)  # 0: no cap
+    assert unbounded.choose(view) == free.choose(view)
+    assert unbounded.last.worlds == 6 and not unbounded.last.capped
 
 
 @pytest.mark.skipif(not solver.c_engine_available(), reason="wide search needs the C solver")

@@ -926,7 +926,9 @@ static int run_solve(const Problem *p, Table *tt, uint64_t *nodes, uint64_t limi
     c.limit = limit;
     c.give_up = &give_up;
     if (setjmp(give_up)) {
-        if (nodes) *nodes = c.nodes;
+        /* c changed since setjmp: its value is not to be read here (C11 7.13.2.1); the jump
+         * always leaves at the node past the limit */
+        if (nodes) *nodes = limit + 1;
         return -1;
     }
     int left = POPC(p->hands[p->leader]) + (p->ntrick ? 1 : 0);

@@ -80,6 +80,7 @@ class HardStats:
     seconds: float = 0.0
     searched: bool = False
     fallback: str = ""
+    capped: bool = False  # the search stopped at node_cap (a world was dropped)
 
 
 class HardPlayer:
@@ -88,9 +89,9 @@ class HardPlayer:
     largest it searches at all, with at most ``wide_worlds`` worlds and no new world once the
     solver has searched ``node_budget`` nodes in the decision (a count, not a clock, so the move
     stays a function of the seed and the view); above it the medium player decides. A decision
-    never searches more than ``node_cap`` nodes: the world in progress then is dropped (some
-    rare positions take the solver seconds), and with no world finished the medium player
-    decides.
+    never searches more than ``node_cap`` nodes in the compiled solver (0: no cap; the play-outs
+    of ``early`` have none): the world in progress then is dropped (some rare positions take
+    the solver seconds), and with no world finished the medium player decides.
     ``bidding``: ``"sim"`` (the auction, kitty and trump by simulation, :mod:`.bidsim`, with
     ``bid_worlds`` worlds) or ``"medium"`` (the medium player's). ``signals``: in eşli, send the
     partners' first-discard signal and read the partner's (:mod:`.signals`). ``early``: above
@@ -194,7 +195,10 @@ class HardPlayer:
         move = self._search(t, rng, deadline, wide=wide and not early, early=early)
         self.last.seconds = time.perf_counter() - start
         if move is None:
-            self.last.fallback = self.last.fallback or "no world finished before the deadline"
+            if self.last.capped:
+                self.last.fallback = "node cap"
+            else:
+                self.last.fallback = "no world finished before the deadline"
             return self.medium.choose(view)
         return move
 
@@ -271,12 +275,17 @@ class HardPlayer:
         legal = [CARD_INDEX[m] for m in t.legal]
         totals = dict.fromkeys(legal, 0.0)
         worlds = 0
+        cards = t.hand_sizes[seat]
         if not use_c:
             table = None
         elif early:  # play-outs solve from solve_at cards
             table = _solver.new_table(16)
-        else:  # big enough: too small a table makes some 11-card worlds take minutes
-            table = _solver.thread_table(t.hand_sizes[seat])
+        elif _solver.table_bits(cards) > 18:
+            # big enough (too small a table made some 11-card worlds take minutes), and freed
+            # after the decision: 16 MiB kept in every thread that ever ran a bot would add up
+            table = _solver.new_table(_solver.table_bits(cards))
+        else:  # up to 4 MiB: this thread's, kept from decision to decision
+            table = _solver.thread_table(cards)
         start_nodes = table.nodes if table is not None else 0
         count = self.early_worlds if early else self.wide_worlds if wide else self.worlds
         declarers = side_mask
@@ -295,16 +304,18 @@ class HardPlayer:
                 if early:
                     value = self._rollout_after(t, rules, hands, card, side_mask, declarers, table)
                 else:
-                    left = self.node_cap - (table.nodes - start_nodes) if table is not None else 0
+                    limit = 0  # none
+                    if table is not None and self.node_cap:
+                        limit = max(1, self.node_cap - (table.nodes - start_nodes))
                     got = self._value_after(
-                        t, rules, hands, card, side, side_mask, flags, table, max(1, left)
+                        t, rules, hands, card, side, side_mask, flags, table, limit
                     )
                     if got is None:  # past node_cap: this world is dropped, the search ends
                         break
                     value = got
                 values.append(self._utility(t, side, seat, already + value))
             if len(values) < len(legal):
-                self.last.fallback = "node cap"
+                self.last.capped = True
                 break
             for card, v in zip(legal, values, strict=True):
                 totals[card] += v

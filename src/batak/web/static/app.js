@@ -519,6 +519,7 @@ const ACTIONS = {
     if (!v) return;
     S.name = v;
     localStorage.setItem("batak.name", v);
+    $("#name-input").defaultValue = v; // sent: the redraw shows the name as the server keeps it
     notify(t("name_saved"));
     reconnect();
   },
@@ -716,29 +717,36 @@ function changedFields(root) {
     if (el.type === "checkbox" || el.type === "radio") {
       if (el.checked !== el.defaultChecked) kept.set(key, { checked: el.checked });
     } else if (el.tagName === "SELECT") {
-      if ([...el.options].some((o) => o.selected !== o.defaultSelected)) kept.set(key, { value: el.value });
+      const chosen = [...el.options].find((o) => o.defaultSelected) || el.options[0];
+      if (chosen && el.value !== chosen.value) kept.set(key, { value: el.value });
     } else if (el.value !== el.defaultValue) {
       kept.set(key, { value: el.value });
     }
   }
   const active = document.activeElement;
   const focus = active && root.contains(active) ? fieldKey(active) : null;
+  let caret = null; // where the cursor was in the focused field (null where it has none)
+  try { caret = active ? [active.selectionStart, active.selectionEnd] : null; } catch { caret = null; }
   const open = [...root.querySelectorAll("details")].map((d) => d.open); // in page order
-  return { kept, focus, open };
+  return { kept, focus, caret, open };
 }
 
-function restoreFields(root, { kept, focus, open }) {
+function restoreFields(root, { kept, focus, caret, open }) {
   for (const el of root.querySelectorAll("input, select, textarea")) {
     const key = fieldKey(el);
     const v = key && kept.get(key);
     if (!v) continue;
-    if ("checked" in v) el.checked = v.checked; else el.value = v.value;
+    if ("checked" in v) el.checked = v.checked;
+    else if (el.tagName !== "SELECT" || [...el.options].some((o) => o.value === v.value)) el.value = v.value;
   }
   const details = root.querySelectorAll("details");
   if (details.length === open.length) details.forEach((d, i) => { d.open = open[i]; });
   if (focus) {
     const el = [...root.querySelectorAll("input, select, textarea")].find((x) => fieldKey(x) === focus);
-    if (el) el.focus();
+    if (el) {
+      el.focus();
+      try { if (caret && caret[0] != null) el.setSelectionRange(caret[0], caret[1]); } catch { /* no caret here */ }
+    }
   }
 }
 
