@@ -276,14 +276,15 @@ class HardPlayer:
         totals = dict.fromkeys(legal, 0.0)
         worlds = 0
         cards = t.hand_sizes[seat]
+        bits = _solver.table_bits(cards)
         if not use_c:
             table = None
         elif early:  # play-outs solve from solve_at cards
             table = _solver.new_table(16)
-        elif _solver.table_bits(cards) > 18:
+        elif bits > 18:
             # big enough (too small a table made some 11-card worlds take minutes), and freed
             # after the decision: 16 MiB kept in every thread that ever ran a bot would add up
-            table = _solver.new_table(_solver.table_bits(cards))
+            table = _solver.new_table(bits)
         else:  # up to 4 MiB: this thread's, kept from decision to decision
             table = _solver.thread_table(cards)
         start_nodes = table.nodes if table is not None else 0

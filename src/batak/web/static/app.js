@@ -701,8 +701,8 @@ function renderNotice() {
 const MODES = ["ihaleli", "kozmaca", "esli", "kitty", "acik"];
 
 // The lobby is redrawn whole when something it shows arrives (the rules catalog, a welcome after
-// a reconnect, another language): what the person has typed or chosen there and not yet sent, and
-// where the focus was, survive the redraw.
+// a reconnect, another language), and its account box when the statistics do: what the person
+// has typed or chosen there and not yet sent, and where the focus was, survive the redraw.
 function fieldKey(el) {
   if (el.id) return "#" + el.id;
   const form = el.form;
@@ -726,7 +726,7 @@ function changedFields(root) {
   const active = document.activeElement;
   const focus = active && root.contains(active) ? fieldKey(active) : null;
   let caret = null; // where the cursor was in the focused field (null where it has none)
-  try { caret = active ? [active.selectionStart, active.selectionEnd] : null; } catch { caret = null; }
+  try { caret = focus ? [active.selectionStart, active.selectionEnd] : null; } catch { caret = null; }
   const open = [...root.querySelectorAll("details")].map((d) => d.open); // in page order
   return { kept, focus, caret, open };
 }
@@ -862,12 +862,9 @@ function renderAccount() {
   const board = lb.length
     ? `<table class="stats" data-testid="leaderboard"><thead><tr><th>${esc(t("player"))}</th><th>${esc(t("stat_wins"))}</th><th>${esc(t("stat_matches"))}</th><th>${esc(t("stat_average"))}</th></tr></thead><tbody>${lb.slice(0, 10).map((r) => `<tr><td>${esc(r.name)}</td><td class="num">${r.wins}</td><td class="num">${r.matches}</td><td class="num">${r.average}</td></tr>`).join("")}</tbody></table>`
     : `<p class="help">${esc(t("leaderboard_empty"))}</p>`;
-  // keep what the person is typing
-  const f = $("#account-form");
-  const typed = f ? { u: f.username.value, p: f.password.value } : null;
+  const before = changedFields(box); // keep what the person is typing, and where
   box.innerHTML = `<h2 id="h-account">${esc(t("account"))}</h2>${form}<h3>${esc(t("your_stats"))}</h3>${stats}<h3>${esc(t("leaderboard"))}</h3>${board}`;
-  const g = $("#account-form");
-  if (g && typed) { g.username.value = typed.u; g.password.value = typed.p; }
+  restoreFields(box, before);
 }
 
 function optionValueText(name, value) {
