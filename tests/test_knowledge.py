@@ -17,7 +17,17 @@ from typing import Any
 import pytest
 
 from batak import Game, Rules
-from batak.bots.knowledge import Knowledge, auction_bias, sample_world
+from batak.bots.knowledge import (
+    FLOOR,
+    PLAY_FACTORS,
+    Knowledge,
+    auction_bias,
+    play_bias,
+    play_clues,
+    product,
+    sample_world,
+)
+from batak.bots.simple import CARD_INDEX as CARD
 from batak.bots.simple import mask_from, parse_view
 from batak.cards import DECK_MASK, SUIT_MASKS, mask_of
 
@@ -102,7 +112,7 @@ def test_sampled_worlds_are_consistent_deals(preset: str) -> None:
         viewer = game.to_move
         assert viewer is not None
         k = Knowledge.from_view(game.view(viewer))
-        for weight in (None, auction_bias(game.view(viewer))):
+        for weight in (None, auction_bias(game.view(viewer)), play_bias(game.view(viewer))):
             check_world(k, sample_world(k, rng, weight=weight))
 
     for seed in range(3):
@@ -128,6 +138,73 @@ def test_auction_bias_tilts_the_bidder_towards_trumps() -> None:
         check_world(k, w)
         tilted_mean += (w[0] & hearts).bit_count()
     assert tilted_mean > plain_mean * 1.15
+
+
+def test_play_clues_read_a_low_lead_and_a_card_that_could_not_win() -> None:
+    """Seat 0 leads the 5 of hearts while higher hearts are out (a low lead: fewer lower hearts,
+    fewer top cards of the other side suits); seat 1 cannot beat it and plays the 4 (so it is
+    unlikely to hold the 2 or the 3); seat 2 must overtake, which says nothing. Seen from seat 3,
+    whose own cards and the played ones are never named."""
+    g = Game("standard", hands=["5H AS 2C", "3H 4H 6C", "KH 9C 3C", "AH 8C 7D"], dealer=3)
+    for m in ["bid 4", "pass", "pass", "pass", "trump S", "5H", "4H", "KH"]:
+        g.play(m)
+    view = g.view(3)
+    clues = {(s, kind, rel): cards for s, kind, rel, cards in play_clues(parse_view(view))}
+    assert clues == {
+        (0, "lead_low", "lower"): mask_from("2H 3H"),
+        (0, "lead_low", "other_top"): mask_from("AC AD"),
+        (1, "not_winning", "lower"): mask_from("2H 3H"),
+    }
+    weight = play_bias(view)
+    assert weight(0, CARD["3H"]) == pytest.approx(PLAY_FACTORS[("lead_low", "lower")])
+    assert weight(1, CARD["3H"]) == FLOOR  # 0.02, kept at the floor: a preference only
+    assert weight(2, CARD["3H"]) == 1.0
+    assert weight(0, CARD["AC"]) == pytest.approx(PLAY_FACTORS[("lead_low", "other_top")])
+    assert weight(0, CARD["KC"]) == 1.0
+
+
+def test_a_seat_avoiding_tricks_gives_no_clue() -> None:
+    """Under yan batar a side whose contract is made plays the other way round (high cards that
+    lose), so its cards are not read."""
+    rules = Rules.preset("standard", overtrick_limit=1, min_bid=1)
+    g = Game(rules, hands=["AS KS QS", "2S 3H 6C", "3S 9C 3C", "4S 8C 7D"], dealer=3)
+    for m in ["bid 1", "pass", "pass", "pass", "trump S", "AS", "2S", "3S", "4S"]:
+        g.play(m)
+    before = [c for c in play_clues(parse_view(g.view(3))) if c[0] == 0]
+    assert [kind for _, kind, _, _ in before] == ["lead_trump"]  # read: the contract not made
+    g.play("KS")  # the contract is made: seat 0 now ducks, and this lead is not read
+    assert parse_view(g.view(3)).tricks_won[0] == 1
+    assert [c for c in play_clues(parse_view(g.view(3))) if c[0] == 0] == before
+
+
+def test_play_clues_put_hidden_cards_where_they_are_more_often() -> None:
+    """Over deals of medium players, worlds drawn with the clues put the hidden cards in the
+    right hands more often than the rules and the auction alone (about 0.44 against 0.39)."""
+    from batak.bots import get
+
+    right = [0, 0]
+    total = 0
+    for d in range(6):
+        g = Game("standard", seed=500 + d)
+        players = [get("medium", seed=d * 10 + i) for i in range(4)]
+        while g.phase != "over":
+            seat = g.to_move
+            assert seat is not None
+            view = g.view(seat)
+            if g.phase == "play" and 4 <= len(g.hand(seat)) <= 9:
+                k = Knowledge.from_view(view)
+                truth = [mask_of(g.hand(s)) for s in range(4)]
+                by_auction, by_play = auction_bias(view), play_bias(view)
+                weights = [by_auction, product(by_auction, by_play)]
+                for i, weight in enumerate(weights):
+                    rng = random.Random(d)
+                    for _ in range(10):
+                        w = sample_world(k, rng, weight=weight)
+                        right[i] += sum((w[s] & truth[s] & k.unknown).bit_count() for s in range(4))
+                total += 10 * k.unknown.bit_count()
+            g.play(players[seat].choose(view))
+    assert total > 1000
+    assert right[1] / total > right[0] / total + 0.02, (right[0] / total, right[1] / total)
 
 
 def test_sampler_reaches_the_true_world_late_in_a_deal() -> None:

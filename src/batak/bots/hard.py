@@ -44,7 +44,7 @@ from .bidsim import (
     playout,
     pool_key,
 )
-from .knowledge import Knowledge, auction_bias, sample_world
+from .knowledge import Knowledge, auction_bias, play_bias, product, sample_world
 from .medium import MediumPlayer
 from .medium import Params as MediumParams
 from .signals import is_first_discard, signal_weight, wanted_suit
@@ -118,6 +118,7 @@ class HardPlayer:
         early: bool = False,
         early_worlds: int = 24,
         solve_at: int = 8,
+        inference: float = 0.0,
         **_options: Any,
     ) -> None:
         if bidding not in ("sim", "medium"):
@@ -141,6 +142,7 @@ class HardPlayer:
         self.early = early and _solver.c_engine_available()
         self.early_worlds = early_worlds
         self.solve_at = solve_at
+        self.inference = inference  # play_bias strength (0: off)
         self.signals = signals  # eşli: send and read the first-discard signal (.signals)
         self.medium = MediumPlayer(seed=self.seed, params=MediumParams(signals=signals))
         self.bidding = bidding
@@ -258,13 +260,13 @@ class HardPlayer:
         seat = t.seat
         assert seat is not None
         knowledge = Knowledge.from_view(t)
-        weight = auction_bias(t)
+        weights = [auction_bias(t)]
+        if self.inference > 0:  # what the others' choices of card suggest
+            weights.append(play_bias(t, self.inference))
         told = signal_weight(t) if self.signals else None
         if told is not None:  # the partner's first discard promised a card: deal it there more
-            bias = weight
-
-            def weight(holder: int, card: int) -> float:
-                return bias(holder, card) * told(holder, card)
+            weights.append(told)
+        weight = product(*weights)
 
         side = self._side(t, seat)
         side_mask = sum(1 << s for s in side)
