@@ -70,16 +70,6 @@ class HardMore(HardPlayer):
         super().__init__(seed=seed, worlds=48, wide_worlds=24, node_budget=3_000_000)
 
 
-class HardInfer(HardPlayer):
-    """The hard player drawing its worlds also by how the others chose their cards
-    (:func:`batak.bots.knowledge.play_bias`)."""
-
-    name = "hard-infer"
-
-    def __init__(self, *, seed: int | None = None, **options: object) -> None:
-        super().__init__(seed=seed, inference=1.0)
-
-
 class HardInfer2(HardPlayer):
     """The hard player reading the others' choices twice as hard (each factor squared)."""
 

@@ -1,8 +1,9 @@
 """The hard player: perfect-information Monte Carlo over worlds consistent with what it has seen.
 
 In the card play it deals the cards it cannot see many times over (:func:`~batak.bots.knowledge.
-sample_world`: every inference from the compulsory rules holds in every world, and the auction
-tilts the deal towards what the bidding suggests), solves each world double-dummy for every legal
+sample_world`: every inference from the compulsory rules holds in every world; the auction and
+the others' choices of card tilt the deal towards what they suggest, :func:`~batak.bots.knowledge.
+play_bias`), solves each world double-dummy for every legal
 card (the compiled solver in :mod:`batak.bots.solver`), turns the tricks into what they are worth
 at this table (making or defeating the contract matters more than one trick), and plays the card
 with the best average. Positions too big to solve within the thinking budget are played with the
@@ -55,6 +56,7 @@ __all__ = [
     "HardPlayer",
     "HardPlayerEarly",
     "HardPlayerMediumBids",
+    "HardPlayerNoInference",
     "HardPlayerNoSignals",
     "HardStats",
 ]
@@ -92,8 +94,10 @@ class HardPlayer:
     never searches more than ``node_cap`` nodes in the compiled solver (0: no cap; the play-outs
     of ``early`` have none): the world in progress then is dropped (some rare positions take
     the solver seconds), and with no world finished the medium player decides.
-    ``bidding``: ``"sim"`` (the auction, kitty and trump by simulation, :mod:`.bidsim`, with
-    ``bid_worlds`` worlds) or ``"medium"`` (the medium player's). ``signals``: in eşli, send the
+    ``inference``: how strongly the worlds follow what the others' choices of card suggest
+    (:func:`.knowledge.play_bias`; 0: not at all). ``bidding``: ``"sim"`` (the auction, kitty
+    and trump by simulation, :mod:`.bidsim`, with ``bid_worlds`` worlds) or ``"medium"`` (the
+    medium player's). ``signals``: in eşli, send the
     partners' first-discard signal and read the partner's (:mod:`.signals`). ``early``: above
     ``wide_cards``, judge each card over ``early_worlds`` worlds by a quick play-out (the rest of
     the trick and the next ones greedy, every hand visible, then the solver from ``solve_at``
@@ -118,7 +122,7 @@ class HardPlayer:
         early: bool = False,
         early_worlds: int = 24,
         solve_at: int = 8,
-        inference: float = 0.0,
+        inference: float = 1.0,
         **_options: Any,
     ) -> None:
         if bidding not in ("sim", "medium"):
@@ -142,7 +146,7 @@ class HardPlayer:
         self.early = early and _solver.c_engine_available()
         self.early_worlds = early_worlds
         self.solve_at = solve_at
-        self.inference = inference  # play_bias strength (0: off)
+        self.inference = inference  # how hard it reads the others' choices (0: not at all)
         self.signals = signals  # eşli: send and read the first-discard signal (.signals)
         self.medium = MediumPlayer(seed=self.seed, params=MediumParams(signals=signals))
         self.bidding = bidding
@@ -440,6 +444,17 @@ class HardPlayerMediumBids(HardPlayer):
 
     def __init__(self, *, seed: int | None = None, **options: Any) -> None:
         options["bidding"] = "medium"
+        super().__init__(seed=seed, **options)
+
+
+class HardPlayerNoInference(HardPlayer):
+    """The hard player that draws its worlds from the rules, the auction and the partner's signal
+    only, not from how the others chose their cards (for measuring that in the arena)."""
+
+    name = "hard-no-inference"
+
+    def __init__(self, *, seed: int | None = None, **options: Any) -> None:
+        options["inference"] = 0.0
         super().__init__(seed=seed, **options)
 
 

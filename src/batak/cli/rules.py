@@ -56,6 +56,8 @@ def rules_lines(name: str | None, lang: str, style: Style) -> list[str]:
         out += textwrap.wrap(
             t("rules_signals", lang), 94, initial_indent="  ", subsequent_indent="  "
         )
+    out += ["", style.bold(t("rules_habits_title", lang))]  # bots.knowledge.play_bias
+    out += textwrap.wrap(t("rules_habits", lang), 94, initial_indent="  ", subsequent_indent="  ")
     return out
 
 
