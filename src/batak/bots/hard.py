@@ -45,7 +45,7 @@ from .bidsim import (
     playout,
     pool_key,
 )
-from .knowledge import Knowledge, auction_bias, play_bias, product, sample_world
+from .knowledge import Knowledge, Weight, auction_bias, play_bias, product, sample_world
 from .medium import MediumPlayer
 from .medium import Params as MediumParams
 from .signals import is_first_discard, signal_weight, wanted_suit
@@ -237,6 +237,11 @@ class HardPlayer:
             return declarers
         return frozenset(range(t.n)) - declarers  # the defenders act together against the bid
 
+    def _auction_weight(self, t: Table) -> Weight:
+        """How the auction tilts the worlds (:func:`.knowledge.auction_bias`; a variant in the
+        arena may draw them otherwise)."""
+        return auction_bias(t)
+
     def _utility(self, t: Table, side: frozenset[int], seat: int, side_tricks: int) -> float:
         """What a deal ending with ``side_tricks`` for the side is worth to the side: its tricks,
         plus a bonus worth twice the bid for making the contract (or, defending, defeating it)."""
@@ -264,7 +269,7 @@ class HardPlayer:
         seat = t.seat
         assert seat is not None
         knowledge = Knowledge.from_view(t)
-        weights = [auction_bias(t)]
+        weights = [self._auction_weight(t)]
         if self.inference > 0:  # what the others' choices of card suggest
             weights.append(play_bias(t, self.inference))
         told = signal_weight(t) if self.signals else None
