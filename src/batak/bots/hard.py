@@ -2,12 +2,12 @@
 
 In the card play it deals the cards it cannot see many times over (:func:`~batak.bots.knowledge.
 sample_world`: every inference from the compulsory rules holds in every world; the auction and
-the others' choices of card tilt the deal towards what they suggest, :func:`~batak.bots.knowledge.
-play_bias`), solves each world double-dummy for every legal
-card (the compiled solver in :mod:`batak.bots.solver`), turns the tricks into what they are worth
-at this table (making or defeating the contract matters more than one trick), and plays the card
-with the best average. Positions too big to solve within the thinking budget are played with the
-medium player's judgement. The auction, the kitty and the trump are decided by simulation
+the others' choices of card tilt the deal towards what they suggest, :func:`~batak.bots.
+knowledge.play_bias`), solves each world double-dummy for every legal card (the compiled solver
+in :mod:`batak.bots.solver`), turns the tricks into what they are worth at this table (making or
+defeating the contract matters more than one trick), and plays the card with the best average.
+Positions too big to solve within the thinking budget are played with the medium player's
+judgement. The auction, the kitty and the trump are decided by simulation
 (:mod:`batak.bots.bidsim`): worlds dealt from the seat's view, weighted by the auction, played
 out for every trump by a cheap evaluator (greedy, then the solver at 8 cards) and scored with the
 table's scoring.

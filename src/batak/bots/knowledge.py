@@ -75,6 +75,15 @@ def _suit(suit: int | str) -> int:
     return suit if isinstance(suit, int) else SUIT_LETTERS.index(suit)
 
 
+def unseen(t: Table) -> int:
+    """The cards this seat cannot see: not in its hand, not played, not in the exposed hand of
+    açık eşli, not among the cards it buried as the kitty bidder."""
+    seen = t.hand | t.played | (t.buried or 0)
+    if t.exposed_seat is not None and t.exposed_seat != t.seat:
+        seen |= t.exposed
+    return DECK_MASK & ~seen
+
+
 @dataclass(slots=True)
 class Knowledge:
     """For each holder (seats ``0..players-1`` and the kitty, ``players``): the cards it may hold
@@ -111,10 +120,8 @@ class Knowledge:
         rules = t.rules
         kitty = n
         exposed_seat = t.exposed_seat if t.exposed_seat != t.seat else None
-        known_to_me = t.hand | t.played | (t.exposed if exposed_seat is not None else 0)
         buried = t.buried or 0
-        known_to_me |= buried
-        unknown = DECK_MASK & ~known_to_me
+        unknown = unseen(t)
         counts = [*t.hand_sizes, 0]
         counts[kitty] = max(0, 52 - sum(t.hand_sizes) - t.played.bit_count())
         excluded = [0] * (n + 1)
@@ -539,12 +546,7 @@ def play_clues(t: Table) -> list[tuple[int, str, str, int]]:
             st = nxt
         if k < len(t.tricks):
             won[t.tricks[k][2]] += 1
-    # only what this seat has not seen can be anywhere else
-    hidden = DECK_MASK & ~t.hand & ~t.played
-    if t.exposed_seat is not None and t.exposed_seat != t.seat:
-        hidden &= ~t.exposed
-    if t.buried:
-        hidden &= ~t.buried
+    hidden = unseen(t)  # only what this seat has not seen can be anywhere else
     out = [(s, kind, relation, cards & hidden) for s, kind, relation, cards in out]
     return [clue for clue in out if clue[3]]
 
