@@ -51,7 +51,7 @@ def main() -> int:
     placed = {"rules and auction": [0.0, 0.0], "with the clues": [0.0, 0.0]}
     for d in range(args.deals):
         g = Game(args.preset, seed=args.seed + d)
-        players = [batak.bots.get(args.bots, seed=args.seed + d * 10 + i) for i in range(8)]
+        players = [batak.bots.get(args.bots, seed=args.seed + d * 10 + i) for i in range(g.players)]
         while g.phase != "over":
             seat = g.to_move
             assert seat is not None

@@ -204,6 +204,31 @@ def test_wide_search_uses_fewer_worlds_and_a_node_budget() -> None:
     assert not above.last.searched
 
 
+@pytest.mark.skipif(not solver.c_engine_available(), reason="searching 8 cards needs the C solver")
+def test_the_worlds_follow_the_clues_of_the_play_unless_told_not_to(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """By default the worlds are drawn with knowledge.play_bias (at its strength); with
+    ``inference=0`` they are not."""
+    import batak.bots.hard as hard_module
+
+    real = hard_module.play_bias
+    seen: list[float] = []
+
+    def spy(view: Any, strength: float = 1.0) -> Any:
+        seen.append(strength)
+        return real(view, strength)
+
+    monkeypatch.setattr(hard_module, "play_bias", spy)
+    view = _view(_position_with(8, 3))
+    HardPlayer(seed=2, worlds=2, max_cards=8).choose(view)
+    assert seen == [1.0]
+    HardPlayer(seed=2, worlds=2, max_cards=8, inference=2.5).choose(view)
+    assert seen == [1.0, 2.5]
+    HardPlayer(seed=2, worlds=2, max_cards=8, inference=0).choose(view)
+    assert seen == [1.0, 2.5]
+
+
 @pytest.mark.skipif(not solver.c_engine_available(), reason="wide search needs the C solver")
 def test_a_decision_stops_at_its_node_cap() -> None:
     """Some rare positions take the solver seconds; a decision never searches past ``node_cap``

@@ -163,6 +163,60 @@ def test_play_clues_read_a_low_lead_and_a_card_that_could_not_win() -> None:
     assert weight(0, CARD["KC"]) == 1.0
 
 
+def test_play_clues_read_winners_ruffs_and_leads() -> None:
+    """Trick 1: 5H, 3H (could not win), 7H (won, not last: says nothing), KH (won last: no
+    cheaper winner). Trick 2: 7D (a low lead), 5S (a ruff before the last card: no cheaper
+    trump), 4C (a discard: no lower club), 3D (could not win). Seen from seat 1."""
+    g = Game("standard", hands=["5H 5S 3C", "3H 4C 5C", "7H 9C 3D", "KH 8C 7D"], dealer=3)
+    for m in ["bid 4", "pass", "pass", "pass", "trump S", "5H", "3H", "7H", "KH"]:
+        g.play(m)
+    for m in ["7D", "5S", "4C", "3D"]:
+        g.play(m)
+    clues = play_clues(parse_view(g.view(1)))
+    assert clues == [
+        (0, "lead_low", "lower", mask_from("2H 4H")),
+        (0, "lead_low", "other_top", mask_from("AC AD")),
+        (3, "won_last", "cheaper_winner", mask_from("8H 9H TH JH QH")),
+        (3, "lead_low", "lower", mask_from("2D 4D 5D 6D")),
+        (3, "lead_low", "other_top", mask_from("AH AC")),
+        (0, "ruff", "cheaper_winner", mask_from("2S 3S 4S")),
+        (2, "not_winning", "lower", mask_from("2D")),
+    ]
+
+
+def test_a_card_the_rules_forced_up_after_a_ruff_says_nothing_of_lower_ones() -> None:
+    """GameLake: the led suit must still be overtaken after a ruff. Seat 2 holds QH and 3H and
+    has to play QH over the 5H: only the hearts between them were its choice."""
+    rules = Rules.preset("gamelake-ihaleli", min_bid=1)
+    assert rules.overtake_after_ruff
+    g = Game(rules, hands=["5H 2C 3C", "2S 4C 5C", "QH 3H 6C", "AH 7C 8C"], dealer=3)
+    for m in ["bid 1", "pass", "pass", "pass", "trump S", "5H", "2S", "QH"]:
+        g.play(m)
+    view = g.view(3)
+    assert (2, "not_winning", "lower", mask_from("6H 7H 8H 9H TH JH")) in play_clues(
+        parse_view(view)
+    )
+    weight = play_bias(view)
+    assert weight(2, CARD["3H"]) == 1.0  # it holds it: the rules, not a choice, kept it
+    assert weight(2, CARD["7H"]) == FLOOR
+
+
+def test_the_weights_multiply_and_the_kitty_is_not_read() -> None:
+    g = Game("zipi-kitty", seed=3)
+    rng = random.Random(3)
+    while not (g.phase == "play" and len(g.tricks) >= 3):
+        g.play(rng.choice(g.legal_moves()))
+    view = g.view(g.to_move)
+    by_auction, by_play = auction_bias(view), play_bias(view)
+    both = product(by_auction, by_play)
+    n = g.players
+    for holder in range(n + 1):
+        for card in range(52):
+            assert both(holder, card) == by_auction(holder, card) * by_play(holder, card)
+            if holder == n:
+                assert by_play(holder, card) == 1.0  # the kitty chose nothing
+
+
 def test_a_seat_avoiding_tricks_gives_no_clue() -> None:
     """Under yan batar a side whose contract is made plays the other way round (high cards that
     lose), so its cards are not read."""

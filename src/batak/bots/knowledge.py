@@ -61,6 +61,7 @@ __all__ = [
     "play_clues",
     "product",
     "sample_world",
+    "unseen",
 ]
 
 #: ``weight(holder, card) -> float``: a preference (not a rule) used by :func:`sample_world`.
@@ -452,24 +453,6 @@ def auction_bias(view: Mapping[str, Any] | Table, strength: float = 2.0) -> Weig
     return weight
 
 
-def _ducking(t: Table, seat: int, won: list[int]) -> bool:
-    """Was ``seat`` (with ``won`` tricks per seat at that moment) trying to take no more tricks:
-    its own zero bid (Koz Maça), or its side's contract made under yan batar? (The same test as
-    :meth:`Table.avoiding_tricks`, for a moment in the past; near the limit it says yes.)"""
-    r = t.rules
-    if t.bidder is None:
-        bid = (t.seat_bids or [None] * t.n)[seat]
-        mine = won[seat]
-    elif seat in r.team_of(t.bidder):
-        bid = t.bid
-        mine = sum(won[s] for s in r.team_of(seat))
-    else:
-        return False
-    if bid is None:
-        return False
-    return bid == 0 or (r.overtrick_limit is not None and mine >= bid)
-
-
 #: How much less likely a card is in a hand after a choice of card, by what the card was and how
 #: the hidden card relates to it (:func:`play_clues`): how often hands held such cards against
 #: how often the rules alone allow it, measured with ``benchmarks/fit_inference.py`` over seeded
@@ -487,8 +470,9 @@ PLAY_FACTORS: dict[tuple[str, str], float] = {
     ("lead_trump", "other_top"): 0.6,
 }
 
-#: The least the factors of :data:`PLAY_FACTORS` leave when several choices multiply: people do
-#: not always play by the book, and the bias must stay a preference, never a rule.
+#: No clue, alone or with others, takes a card's weight below this (a factor under it, such as
+#: the 0.02 measured for a card that did not win, counts as this): people do not always play by
+#: the book, and the bias must stay a preference, never a rule.
 FLOOR = 0.05
 
 
@@ -505,8 +489,10 @@ def play_clues(t: Table) -> list[tuple[int, str, str, int]]:
     take no more tricks (a zero bid, yan batar) are skipped: it plays the other way round."""
     n = t.n
     trump = t.trump
+    rules = t.rules
     out: list[tuple[int, str, str, int]] = []
     won = [0] * n
+    start = len(t.tricks) + max(t.hand_sizes)  # cards in a hand when the card play began
     gone = 0  # the cards played before the one looked at: what its player knew was out of play
     tricks = [(leader, cards) for leader, cards, _ in t.tricks]
     if t.trick:
@@ -518,11 +504,11 @@ def play_clues(t: Table) -> list[tuple[int, str, str, int]]:
             suit = c // 13
             lower = SUIT_MASKS[suit] & ((1 << c) - 1) & ~gone
             nxt = after_card(st, c, s, trump)
-            if s != t.seat and not _ducking(t, s, won):
+            if s != t.seat and not t.avoiding_tricks(s, won, start - k):
                 if i == 0:
                     if suit == trump:
                         kind = "lead_trump"
-                    elif SUIT_MASKS[suit] & ~((2 << c) - 1) & ~gone:  # a higher card still out
+                    elif above(c) & ~gone:  # a higher card of the suit still out
                         kind = "lead_low"
                         out.append((s, kind, "lower", lower))
                     else:
@@ -534,6 +520,11 @@ def play_clues(t: Table) -> list[tuple[int, str, str, int]]:
                             tops |= 1 << (rest.bit_length() - 1)
                     out.append((s, kind, "other_top", tops))
                 elif nxt.winner != s:  # followed, discarded or trumped under
+                    # after a ruff, where the led suit must still be overtaken when it can be,
+                    # a card that overtook it had only the cards above its highest to choose from
+                    overtook = suit == st.lead and st.ruffed and c > st.hi_led
+                    if overtook and rules.overtake and rules.overtake_after_ruff:
+                        lower &= above(st.hi_led)
                     out.append((s, "not_winning", "lower", lower))
                 elif i == n - 1 or (suit == trump and suit != st.lead):
                     cheaper = 0

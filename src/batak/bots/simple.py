@@ -146,21 +146,29 @@ class Table:
     broken: bool
     played_by: list[int] = field(default_factory=list)  # per seat: the cards it has played
 
-    def avoiding_tricks(self) -> bool:
-        """Should the seat to move try to take no more tricks? Yes when its own Koz Maça bid is
-        zero ("el almam", ``rules.zero_bid``), and under yan batar (``rules.overtrick_limit``)
-        once its side's contract is made and the tricks left could still take it over the limit.
+    def avoiding_tricks(
+        self, seat: int | None = None, won: Sequence[int] | None = None, left: int | None = None
+    ) -> bool:
+        """Should ``seat`` (by default this view's seat) try to take no more tricks? Yes when its
+        own Koz Maça bid is zero ("el almam", ``rules.zero_bid``), and under yan batar
+        (``rules.overtrick_limit``) once its side's contract is made and the tricks left could
+        still take it over the limit. ``won`` (tricks won per seat) and ``left`` (the tricks still
+        to finish, the current one included) ask it of an earlier moment of the card play; by
+        default they are the present's.
         """
-        seat = self.seat
+        if seat is None:
+            seat = self.seat
         if seat is None or self.phase != "play":
             return False
+        if won is None:
+            won = self.tricks_won
         r = self.rules
         if self.bidder is None:  # Koz Maça: each player against its own bid
             bid = (self.seat_bids or [None] * self.n)[seat]
-            mine = self.tricks_won[seat]
+            mine = won[seat]
         elif seat in r.team_of(self.bidder):
             bid = self.bid
-            mine = sum(self.tricks_won[s] for s in r.team_of(seat))
+            mine = sum(won[s] for s in r.team_of(seat))
         else:
             return False
         if bid is None:
@@ -170,7 +178,8 @@ class Table:
         limit = r.overtrick_limit
         if limit is None or mine < bid:
             return False
-        left = self.hand_sizes[seat]  # the tricks still to finish, this one included
+        if left is None:
+            left = self.hand_sizes[seat]
         return mine + left > bid + limit
 
     @property
