@@ -41,7 +41,8 @@ class HardWide(HardPlayer):
     """The hard player searching from 10 cards a hand (at most 12 worlds there, and no new world
     after 1.5 million solver nodes in the decision): ``PYTHONPATH=benchmarks batak arena --bots
     fit_bidsim:HardWide,medium``. Since it won in the arena this is the hard player's default
-    (``batak.bots.hard.WIDE_CARDS``); the class pins it for runs that compare."""
+    without partners (``batak.bots.hard.WIDE_CARDS``); the class pins it, with partners too, for
+    runs that compare."""
 
     name = "hard-wide"
 
@@ -52,8 +53,9 @@ class HardWide(HardPlayer):
 class Hard11(HardPlayer):
     """The hard player searching from 11 cards a hand (at most 8 worlds above 9 cards, no new
     world after 3 million nodes): ``PYTHONPATH=benchmarks batak arena --bots
-    fit_bidsim:Hard11,medium``. It gained nothing over 10 cards (benchmarks/README.md,
-    "Searching from 11 cards")."""
+    fit_bidsim:Hard11,medium``. It gained nothing over 10 cards in ``standard`` (benchmarks/
+    README.md, "Searching from 11 cards") and won with partners, where it is now the default
+    (``batak.bots.hard.PARTNER_WIDE``, "From 11 cards at a table with partners")."""
 
     name = "hard-11"
 

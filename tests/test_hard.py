@@ -14,7 +14,8 @@ import pytest
 import batak
 import batak.bots
 from batak.bots import solver
-from batak.bots.hard import WIDE_CARDS, HardPlayer
+from batak.bots.hard import PARTNER_WIDE, WIDE_CARDS, HardPlayer
+from batak.bots.simple import parse_view
 
 
 def _view(game: batak.Game) -> dict[str, Any]:
@@ -276,6 +277,28 @@ def test_by_default_hard_searches_from_ten_cards_with_fewer_worlds() -> None:
     assert HardPlayer(seed=3, max_cards=6).wide_cards == 6
 
 
+@pytest.mark.skipif(not solver.c_engine_available(), reason="wide search needs the C solver")
+def test_with_partners_hard_searches_from_eleven_cards() -> None:
+    """With partners (benchmarks/README.md, "From 11 cards at a table with partners"): from 11
+    cards a hand, at most 8 worlds above 9 cards; a player with a reach of its own keeps it."""
+    assert PARTNER_WIDE == (11, 8, 3_000_000)
+    bot = HardPlayer(seed=3)
+    game = batak.Game("sultan-esli", seed=4)
+    medium = batak.bots.get("medium", seed=1)
+    while game.phase != "play" or len(game.hand(game.to_move or 0)) > 11:
+        game.play(medium.choose(_view(game)))
+    while len(_view(game)["legal_moves"]) < 2:
+        game.play(medium.choose(_view(game)))
+    view = _view(game)
+    assert len(view["hand"]) == 11
+    assert bot.choose(view) in view["legal_moves"]
+    assert bot.last.searched and 0 < bot.last.worlds <= 8
+    pinned = HardPlayer(seed=3, wide_cards=10)
+    pinned.choose(view)
+    assert not pinned.last.searched  # 11 cards > its own 10
+    assert HardPlayer(seed=3, wide_worlds=5).partner_wide == (11, 5, 3_000_000)
+
+
 @pytest.mark.skipif(not solver.c_engine_available(), reason="needs the compiled solver")
 @pytest.mark.parametrize("preset", ["standard", "sultan-esli", "zipi-kitty"])
 def test_the_early_player_judges_its_first_cards_by_play_outs(preset: str) -> None:
@@ -294,7 +317,7 @@ def test_the_early_player_judges_its_first_cards_by_play_outs(preset: str) -> No
         assert move in view["legal_moves"]
         if game.phase == "play":
             assert twin.choose(view) == move
-            big = len(view["hand"]) > bot.wide_cards
+            big = len(view["hand"]) > bot.reach(parse_view(view))[0]
             if big and len(view["legal_moves"]) > 1 and bot.last.fallback != "avoiding tricks":
                 assert bot.last.searched and bot.last.worlds == 6, bot.last
                 early_searches += 1

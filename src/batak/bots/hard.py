@@ -73,6 +73,13 @@ HARD_SIM = SimParams()
 #: stronger in the arena (benchmarks/README.md, "Searching from 10 cards a hand").
 WIDE_CARDS = 10
 
+#: At a table with partners (eşli) the default search starts one card earlier again: from 11
+#: cards a hand, with at most 8 worlds above 9 cards and no new world after 3 million solver
+#: nodes (cards, worlds, node budget). It was stronger in ``sultan-esli`` over 1,500 boards and
+#: gained nothing in ``standard`` (benchmarks/README.md, "From 11 cards at a table with
+#: partners").
+PARTNER_WIDE = (11, 8, 3_000_000)
+
 
 @dataclass(slots=True)
 class HardStats:
@@ -90,18 +97,20 @@ class HardPlayer:
     ``max_cards``: the largest hand size it searches with all its worlds; ``wide_cards``: the
     largest it searches at all, with at most ``wide_worlds`` worlds and no new world once the
     solver has searched ``node_budget`` nodes in the decision (a count, not a clock, so the move
-    stays a function of the seed and the view); above it the medium player decides. A decision
-    never searches more than ``node_cap`` nodes in the compiled solver (0: no cap; the play-outs
-    of ``early`` have none): the world in progress then is dropped (some rare positions take
-    the solver seconds), and with no world finished the medium player decides.
+    stays a function of the seed and the view); above it the medium player decides. At a table
+    with partners a player given neither ``wide_cards`` nor ``max_cards`` goes one card further
+    (:data:`PARTNER_WIDE`; with its own ``wide_worlds`` and ``node_budget`` if given). A
+    decision never searches more than ``node_cap`` nodes in the compiled solver (0: no cap; the
+    play-outs of ``early`` have none): the world in progress then is dropped (some rare positions
+    take the solver seconds), and with no world finished the medium player decides.
     ``inference``: how strongly the worlds follow what the others' choices of card suggest
     (:func:`.knowledge.play_bias`; 0: not at all). ``bidding``: ``"sim"`` (the auction, kitty
     and trump by simulation, :mod:`.bidsim`, with ``bid_worlds`` worlds) or ``"medium"`` (the
-    medium player's). ``signals``: in eşli, send the
-    partners' first-discard signal and read the partner's (:mod:`.signals`). ``early``: above
-    ``wide_cards``, judge each card over ``early_worlds`` worlds by a quick play-out (the rest of
-    the trick and the next ones greedy, every hand visible, then the solver from ``solve_at``
-    cards; :func:`.bidsim.playout`) instead of handing the decision to the medium player."""
+    medium player's). ``signals``: in eşli, send the partners' first-discard signal and read the
+    partner's (:mod:`.signals`). ``early``: above ``wide_cards``, judge each card over
+    ``early_worlds`` worlds by a quick play-out (the rest of the trick and the next ones greedy,
+    every hand visible, then the solver from ``solve_at`` cards; :func:`.bidsim.playout`)
+    instead of handing the decision to the medium player."""
 
     name = "hard"
 
@@ -112,8 +121,8 @@ class HardPlayer:
         worlds: int = 24,
         max_cards: int | None = None,
         wide_cards: int | None = None,
-        wide_worlds: int = 12,
-        node_budget: int = 1_500_000,
+        wide_worlds: int | None = None,
+        node_budget: int | None = None,
         node_cap: int = 6_000_000,
         bidding: str = "sim",
         bid_worlds: int | None = None,
@@ -133,6 +142,7 @@ class HardPlayer:
         # small endgames. Above this size a world takes too long for the move clock.
         default_cards = 9 if _solver.c_engine_available() else 4
         self.max_cards = max_cards if max_cards is not None else default_cards
+        default_reach = wide_cards is None and max_cards is None
         if wide_cards is None:
             # by default one card more with fewer worlds (WIDE_CARDS); with a max_cards of its
             # own, a player searches up to that and no further unless told
@@ -140,8 +150,17 @@ class HardPlayer:
         self.wide_cards = max(self.max_cards, wide_cards)
         if not _solver.c_engine_available():
             self.wide_cards = self.max_cards
-        self.wide_worlds = wide_worlds
-        self.node_budget = node_budget
+        self.wide_worlds = wide_worlds if wide_worlds is not None else 12
+        self.node_budget = node_budget if node_budget is not None else 1_500_000
+        #: (wide_cards, wide_worlds, node_budget) at a table with partners, when not the same
+        self.partner_wide: tuple[int, int, int] | None = None
+        if default_reach and self.wide_cards == WIDE_CARDS:
+            cards, worlds_there, budget = PARTNER_WIDE
+            self.partner_wide = (
+                cards,
+                wide_worlds if wide_worlds is not None else worlds_there,
+                node_budget if node_budget is not None else budget,
+            )
         self.node_cap = node_cap
         self.early = early and _solver.c_engine_available()
         self.early_worlds = early_worlds
@@ -192,9 +211,10 @@ class HardPlayer:
             self.last.fallback = "avoiding tricks"
             return self.medium.choose(view)
         cards_left = t.hand_sizes[t.seat]
-        early = cards_left > self.wide_cards
+        wide_cards = self.reach(t)[0]
+        early = cards_left > wide_cards
         if early and not self.early:
-            self.last.fallback = f"{cards_left} cards in hand > {self.wide_cards}"
+            self.last.fallback = f"{cards_left} cards in hand > {wide_cards}"
             return self.medium.choose(view)
         wide = cards_left > self.max_cards
         rng = decision_rng(self.seed, view, "hard")
@@ -236,6 +256,13 @@ class HardPlayer:
         if seat in declarers:
             return declarers
         return frozenset(range(t.n)) - declarers  # the defenders act together against the bid
+
+    def reach(self, t: Table) -> tuple[int, int, int]:
+        """How far this table's search goes: the largest hand it searches, the worlds above
+        ``max_cards`` and the node budget there (:data:`PARTNER_WIDE` with partners)."""
+        if self.partner_wide is not None and t.rules.partners:
+            return self.partner_wide
+        return self.wide_cards, self.wide_worlds, self.node_budget
 
     def _auction_weight(self, t: Table) -> Weight:
         """How the auction tilts the worlds (:func:`.knowledge.auction_bias`; a variant in the
@@ -299,7 +326,8 @@ class HardPlayer:
         else:  # up to 4 MiB: this thread's, kept from decision to decision
             table = _solver.thread_table(cards)
         start_nodes = table.nodes if table is not None else 0
-        count = self.early_worlds if early else self.wide_worlds if wide else self.worlds
+        _, wide_worlds, node_budget = self.reach(t)
+        count = self.early_worlds if early else wide_worlds if wide else self.worlds
         declarers = side_mask
         if t.bidder is not None:
             declarers = sum(1 << s for s in rules.team_of(t.bidder))
@@ -307,7 +335,7 @@ class HardPlayer:
             if deadline is not None and worlds and time.perf_counter() > deadline:
                 break
             used = table.nodes - start_nodes if table is not None else 0
-            if wide and worlds >= 4 and used > self.node_budget:
+            if wide and worlds >= 4 and used > node_budget:
                 break
             world = sample_world(knowledge, rng, weight=weight)
             hands = world[: t.n]
