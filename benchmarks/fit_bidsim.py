@@ -24,6 +24,7 @@ from batak.bots.bidsim import BidSim
 from batak.bots.hard import HardPlayer
 from batak.bots.knowledge import Weight
 from batak.bots.simple import Table, parse_view
+from fit_inference import auction_parts, rank_group
 
 
 class SimBidMedium(HardPlayer):
@@ -119,17 +120,14 @@ def auction_odds(t: Table, power: float = 4.0) -> Weight:
     often than with :func:`batak.bots.knowledge.auction_bias`). Not kept: in the arena it played
     no better (benchmarks/README.md, "Reading the play")."""
     trump = t.eval_trump
-    bidders = {s for s, m in t.auction if m.startswith("bid")}
     n = t.n
     table = {key: float(f**power) for key, f in AUCTION_FACTORS.items()}
-    part = ["bidder" if s == t.bidder else "bid" if s in bidders else "passed" for s in range(n)]
+    part = auction_parts(t)
 
     def weight(holder: int, card: int) -> float:
         if holder >= n:
             return 1.0
-        rank = card % 13
-        group = 2 if rank >= 10 else 1 if rank >= 7 else 0
-        return table[(part[holder], card // 13 == trump, group)]
+        return table[(part[holder], card // 13 == trump, rank_group(card))]
 
     return weight
 

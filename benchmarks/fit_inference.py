@@ -31,7 +31,7 @@ from batak.bots.knowledge import (
     product,
     sample_world,
 )
-from batak.bots.simple import bits, parse_view
+from batak.bots.simple import Table, bits, parse_view
 from batak.game import Game
 
 
@@ -47,7 +47,8 @@ def main() -> int:
 
     # (choice, relation) -> [cards held, cards the rules expected there, cards counted]
     acc: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
-    auction: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    # (part in the auction, trump?, rank group) -> the same
+    auction: dict[tuple[str, bool, int], list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
     placed = {"rules and auction": [0.0, 0.0], "with the clues": [0.0, 0.0]}
     for d in range(args.deals):
         g = Game(args.preset, seed=args.seed + d)
@@ -62,25 +63,15 @@ def main() -> int:
                 clues = play_clues(t)
                 truth = {s: parse_view(g.view(s)).hand for s in k.hidden if s < t.n}
                 probs = k.probabilities()
-                bidders = {s for s, m in t.auction if m.startswith("bid")}
+                part = auction_parts(t)
                 for s, hand in truth.items():
-                    role = "bidder" if s == t.bidder else "bid" if s in bidders else "passed"
                     for y in bits(k.possible[s] & k.unknown):
-                        suit = "trump" if y // 13 == t.eval_trump else "side"
-                        rank = "AKQ" if y % 13 >= 10 else "JT9" if y % 13 >= 7 else "low"
-                        a = auction[(role, f"{suit} {rank}")]
-                        a[0] += hand >> y & 1
-                        a[1] += probs[s].get(y, 0.0)
-                        a[2] += 1
-                if clues:
-                    for s, kind, relation, cards in clues:
-                        if s not in truth:
-                            continue
-                        a = acc[(kind, relation)]
+                        key = (part[s], y // 13 == t.eval_trump, rank_group(y))
+                        _count(auction[key], hand >> y & 1, probs[s].get(y, 0.0))
+                for s, kind, relation, cards in clues:
+                    if s in truth:
                         for y in bits(cards & k.possible[s]):
-                            a[0] += truth[s] >> y & 1
-                            a[1] += probs[s].get(y, 0.0)
-                            a[2] += 1
+                            _count(acc[(kind, relation)], truth[s] >> y & 1, probs[s].get(y, 0.0))
                 if args.check and truth and 4 <= t.hand_sizes[seat] <= 10:
                     _check(k, t, truth, placed, d, args.worlds)
             g.play(players[seat].choose(view))
@@ -90,24 +81,50 @@ def main() -> int:
     print(f"{args.preset}, {args.deals} deals of {args.bots}:")
     head = ("choice", "relation", "cards", "held", "rules", "factor", "used")
     print("{:12} {:15} {:>8} {:>6} {:>6} {:>7} {:>6}".format(*head))
-    for key in sorted(acc):
-        held, expected, count = acc[key]
-        used = PLAY_FACTORS.get(key)
-        print(
-            f"{key[0]:12} {key[1]:15} {int(count):8d} {held / count:6.3f} {expected / count:6.3f}"
-            f" {held / max(expected, 1e-9):7.2f} {used if used is not None else '':>6}"
-        )
+    for (kind, relation), row in sorted(acc.items()):
+        used = PLAY_FACTORS.get((kind, relation))
+        print(_row(kind, relation, row), f"{used if used is not None else '':>6}")
     print("\nthe auction (every hidden card, by the seat's part in the auction):")
-    for key in sorted(auction):
-        held, expected, count = auction[key]
-        print(
-            f"{key[0]:12} {key[1]:15} {int(count):8d} {held / count:6.3f} {expected / count:6.3f}"
-            f" {held / max(expected, 1e-9):7.2f}"
-        )
+    rows = {
+        (role, f"{'trump' if trump else 'side'} {GROUP_NAMES[group]}"): row
+        for (role, trump, group), row in auction.items()
+    }
+    for (role, holding), row in sorted(rows.items()):
+        print(_row(role, holding, row))
     if args.check:
         for name, (right, total) in placed.items():
             print(f"hidden cards placed right, {name}: {right / max(total, 1):.3f}")
     return 0
+
+
+#: The rank groups of :func:`rank_group`, by number.
+GROUP_NAMES = ("low", "JT9", "AKQ")
+
+
+def rank_group(card: int) -> int:
+    """2 for an ace, king or queen, 1 for a jack, ten or nine, 0 for a lower card."""
+    rank = card % 13
+    return 2 if rank >= 10 else 1 if rank >= 7 else 0
+
+
+def auction_parts(t: Table) -> list[str]:
+    """Each seat's part in the auction: ``bidder``, ``bid`` (bid and was outbid) or ``passed``."""
+    bidders = {s for s, m in t.auction if m.startswith("bid")}
+    return ["bidder" if s == t.bidder else "bid" if s in bidders else "passed" for s in range(t.n)]
+
+
+def _count(row: list[float], held: int, expected: float) -> None:
+    row[0] += held
+    row[1] += expected
+    row[2] += 1
+
+
+def _row(first: str, second: str, row: list[float]) -> str:
+    held, expected, count = row
+    return (
+        f"{first:12} {second:15} {int(count):8d} {held / count:6.3f} {expected / count:6.3f}"
+        f" {held / max(expected, 1e-9):7.2f}"
+    )
 
 
 def _check(k, t, truth, placed, d, worlds) -> None:  # type: ignore[no-untyped-def]
