@@ -277,6 +277,12 @@ def summarize(args: argparse.Namespace, http: str, parts: list[dict[str, Any]]) 
             f"p99 {lags[int(len(lags) * 0.99)] * 1000:.1f} ms, max {lags[-1] * 1000:.1f} ms"
         )
     print(f"load processes: {sum(p['cpu'] for p in parts):.1f} s of CPU in all")
+    stored = storage_stats(http)
+    if stored is not None and stored.get("jobs"):
+        print(
+            f"storage: {stored['jobs']} jobs in {stored['commits']} commits "
+            f"({stored['jobs'] / max(stored['commits'], 1):.2f} jobs a commit)"
+        )
     for p in parts:
         if p["stalls"]:
             print(f"  load process stalls over 100 ms (s from its start, ms): {p['stalls'][:12]}")
@@ -298,6 +304,16 @@ def server_stats(pid: int | None) -> str:
         return f"server: {cpu:.1f} s of CPU, {rss:.0f} MiB resident"
     except (OSError, IndexError, ValueError):
         return ""
+
+
+def storage_stats(http: str) -> dict[str, Any] | None:
+    """The server's storage jobs and commits so far (its /healthz), None if it does not say."""
+    try:
+        with urllib.request.urlopen(f"{http}/healthz", timeout=5) as r:
+            got = json.loads(r.read()).get("storage")
+    except (OSError, ValueError):
+        return None
+    return got if isinstance(got, dict) else None
 
 
 def cluster_stats(http: list[str], pids: list[int]) -> None:
@@ -342,6 +358,14 @@ def main() -> int:
         default=0,
         help="load processes (default: one per 250 tables); the server is one process",
     )
+    p.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="with --spawn: one more argument for batak serve (repeat it: "
+        "--server-arg=--sqlite-sync --server-arg=normal)",
+    )
     p.add_argument("--nodes", type=int, default=0, help="start a cluster of this many processes")
     p.add_argument("--database", default=None, help="PostgreSQL URL for --nodes")
     p.add_argument("--redis", default=None, help="Redis URL for --nodes")
@@ -385,6 +409,7 @@ def main() -> int:
                 *("--data", tmp.name),
                 # every load client comes from this one address
                 *("--rooms-per-address", "1000000", "--creates-per-address", "1000000"),
+                *args.server_arg,
             ],
             stdout=subprocess.DEVNULL,
             env=dict(os.environ),

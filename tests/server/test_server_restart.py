@@ -33,8 +33,10 @@ def _stored_moves(tmp_path: Path, database: str | None, table: str) -> dict[str,
     return {json.loads(d).get("id"): v for v, d in rows}
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("backend", ["sqlite", "sqlite-normal", "postgresql"])
 def test_kill_mid_deal_and_restart_loses_no_acknowledged_move(tmp_path: Path, backend: str) -> None:
+    """Also with ``--sqlite-sync normal``: SQLite then leaves the flush to disk to the operating
+    system, which still holds every committed move when only the process dies."""
     with contextlib.ExitStack() as stack:
         database = None
         if backend == "postgresql":
@@ -42,12 +44,13 @@ def test_kill_mid_deal_and_restart_loses_no_acknowledged_move(tmp_path: Path, ba
             if pg is None:
                 pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
             database = stack.enter_context(pg)
-        _kill_and_restart(tmp_path, database)
+        extra = ["--sqlite-sync", "normal"] if backend == "sqlite-normal" else []
+        _kill_and_restart(tmp_path, database, extra)
 
 
-def _kill_and_restart(tmp_path: Path, database: str | None) -> None:
+def _kill_and_restart(tmp_path: Path, database: str | None, extra: list[str]) -> None:
     port = free_port()
-    args = ["--bot-delay", "0", "--hold-seconds", "600", "--decision-seconds", "600"]
+    args = ["--bot-delay", "0", "--hold-seconds", "600", "--decision-seconds", "600", *extra]
     if database:
         args += ["--database", database]
     server = ServerProcess(tmp_path, port, *args)

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from ..i18n import LANGS
-from ..server.config import ServerConfig
+from ..server.config import SQLITE_SYNC, ServerConfig
 from .text import t as cli_text
 
 __all__ = ["add_serve_parser", "config_from_args", "run_serve"]
@@ -40,6 +40,12 @@ def add_serve_parser(
     g.add_argument("--port", type=int, default=d.port, help=h("help_port", d.port))
     g.add_argument("--data", default=str(d.data), metavar="DIR", help=h("help_data", d.data))
     g.add_argument("--database", default=None, metavar="URL", help=h("help_database"))
+    g.add_argument(
+        "--sqlite-sync",
+        choices=SQLITE_SYNC,
+        default=d.sqlite_sync,
+        help=h("help_sqlite_sync", d.sqlite_sync),
+    )
     g.add_argument("--public-url", default=None, metavar="URL", help=h("help_public_url"))
     g.add_argument(
         "--allow-origin",
@@ -148,6 +154,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         port=args.port,
         data=Path(args.data),
         database=args.database,
+        sqlite_sync=args.sqlite_sync,
         decision_seconds=args.decision_seconds,
         bank_seconds=args.bank_seconds,
         bank_step=args.bank_step,

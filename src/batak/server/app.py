@@ -140,7 +140,8 @@ def create_app(
 ) -> Starlette:
     """The server as an ASGI app; ``app.state.hub`` is the :class:`Hub` once started
     (``clock``: its monotonic time; ``wall``: the date the weekly league reads)."""
-    hub = Hub(config, open_storage(config.database_url), clock or SystemClock(), wall)
+    storage = open_storage(config.database_url, sqlite_sync=config.sqlite_sync)
+    hub = Hub(config, storage, clock or SystemClock(), wall)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -157,6 +158,8 @@ def create_app(
             "ok": True,
             "tables": len(hub.tables),
             "connections": hub.connections,
+            # the storage's jobs and the commits they took (group commit: see storage.py)
+            "storage": {"jobs": hub.storage.jobs, "commits": hub.storage.commits},
         }
         if hub.cluster is not None:  # which process of the cluster answered
             body["node"] = hub.cluster.node

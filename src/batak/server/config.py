@@ -5,7 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["MODES", "ServerConfig"]
+#: SQLite's choices of flush at each commit (WAL mode): ``full`` writes the log to the disk
+#: before a commit returns, so a committed move survives a power cut; ``normal`` leaves that to
+#: the operating system (flushed at checkpoints), so a committed move survives the process's own
+#: crash or kill but the last ones before a power cut or an OS crash may be lost.
+SQLITE_SYNC = ("full", "normal")
+
+__all__ = ["MODES", "SQLITE_SYNC", "ServerConfig"]
 
 #: The lobby's modes and the preset each one plays.
 MODES: dict[str, str] = {
@@ -25,6 +31,10 @@ class ServerConfig:
     port: int = 8000
     data: Path = field(default_factory=lambda: Path("batak-data"))
     database: str | None = None  # None: SQLite in ``data``; or "postgresql://…"
+    # SQLite's flush at each commit: "full" (an acknowledged move survives even a power cut or
+    # an operating-system crash) or "normal" (it survives the server process's crash or kill,
+    # and the last moves before a power cut may be lost; less CPU and steadier latency)
+    sqlite_sync: str = "full"
     # -- clocks -------------------------------------------------------------------------
     decision_seconds: float = 25.0  # time for one bid, bury, trump choice or card
     bank_seconds: float = 60.0  # time bank per seat per match

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .config import SQLITE_SYNC
+
 __all__ = [
     "EventRow",
     "Fenced",
@@ -225,8 +227,12 @@ MIGRATIONS: list[list[str]] = [
 class Storage:
     """The database behind one server process (see the module's text)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, sqlite_sync: str = "full") -> None:
+        if sqlite_sync not in SQLITE_SYNC:
+            raise ValueError(f"sqlite_sync must be one of {', '.join(SQLITE_SYNC)}")
         self.url = url
+        #: SQLite's ``synchronous`` setting in WAL mode (:data:`SQLITE_SYNC`)
+        self.sqlite_sync = sqlite_sync
         self.kind = "postgresql" if url.startswith(("postgresql://", "postgres://")) else "sqlite"
         self._jobs: queue.SimpleQueue[
             tuple[Callable[[Any], Any], asyncio.Future[Any], asyncio.AbstractEventLoop] | None
@@ -234,6 +240,7 @@ class Storage:
         self._thread: threading.Thread | None = None
         self._ph = "%s" if self.kind == "postgresql" else "?"
         self.commits = 0
+        self.jobs = 0  # jobs committed or refused, for the commits per job (/healthz)
         #: In a cluster (:mod:`batak.server.cluster`): called in the worker thread inside every
         #: job that writes a table (``fence(cursor, table_id, created)``), in the same
         #: transaction; it raises :class:`Fenced` when this process no longer owns the table.
@@ -260,7 +267,7 @@ class Storage:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute(f"PRAGMA synchronous={self.sqlite_sync.upper()}")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA busy_timeout=5000")
         return conn
@@ -281,6 +288,7 @@ class Storage:
                     stop = True
                     break
                 batch.append(nxt)
+            self.jobs += len(batch)
             results: list[tuple[bool, Any]] = []
             try:
                 cur = conn.cursor()
@@ -841,8 +849,9 @@ def _settle(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
         fut.set_exception(StorageError(str(value)))
 
 
-def open_storage(url: str) -> Storage:
-    """A :class:`Storage` for ``sqlite:///path`` or ``postgresql://…`` (not yet opened)."""
+def open_storage(url: str, *, sqlite_sync: str = "full") -> Storage:
+    """A :class:`Storage` for ``sqlite:///path`` or ``postgresql://…`` (not yet opened);
+    ``sqlite_sync``: see :data:`SQLITE_SYNC` (PostgreSQL has its own ``synchronous_commit``)."""
     if not url.startswith(("sqlite:///", "postgresql://", "postgres://")):
         raise ValueError(f"unsupported database {url!r}: use sqlite:///PATH or postgresql://…")
-    return Storage(url)
+    return Storage(url, sqlite_sync=sqlite_sync)
