@@ -12,7 +12,9 @@ By default the clients send only their moves (and the websockets library's proto
 20 s). ``--heartbeat always`` or ``quiet`` adds the web client's own ``ping`` (see
 :func:`heartbeat`), to see what browsers' heartbeats cost the server.
 
-``--spawn`` starts ``batak serve`` in a subprocess on a free port with a fresh data folder.
+``--spawn`` starts ``batak serve`` in a subprocess on a free port with a fresh data folder
+(``--server-arg`` passes it one more argument, repeated for each: ``--server-arg=--sqlite-sync
+--server-arg=normal``); at the end it prints the storage's jobs a commit (from /healthz).
 ``--nodes K`` starts K processes of a cluster instead (``batak serve --node nI`` on PostgreSQL and
 Redis: ``--database`` and ``--redis``, or throwaway servers started with .ci/postgres.sh and
 .ci/redis.sh); the four clients of table i connect to nodes i, i+1, i+2, i+3 (mod K), so that
@@ -398,6 +400,8 @@ def main() -> int:
     tmp = None
     nodes: list[subprocess.Popen[bytes]] = []
     services: list[tuple[str, str]] = []  # (script, folder) to stop at the end
+    if args.server_arg and (args.nodes or not (args.spawn or not args.url)):
+        raise SystemExit("--server-arg goes to a server this script starts: use it with --spawn")
     if args.nodes:
         url, nodes, services, tmp = start_cluster(args)
     elif args.spawn or not args.url:

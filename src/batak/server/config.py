@@ -31,10 +31,7 @@ class ServerConfig:
     port: int = 8000
     data: Path = field(default_factory=lambda: Path("batak-data"))
     database: str | None = None  # None: SQLite in ``data``; or "postgresql://…"
-    # SQLite's flush at each commit: "full" (an acknowledged move survives even a power cut or
-    # an operating-system crash) or "normal" (it survives the server process's crash or kill,
-    # and the last moves before a power cut may be lost; less CPU and steadier latency)
-    sqlite_sync: str = "full"
+    sqlite_sync: str = "full"  # one of SQLITE_SYNC (see there); ignored with PostgreSQL
     # -- clocks -------------------------------------------------------------------------
     decision_seconds: float = 25.0  # time for one bid, bury, trump choice or card
     bank_seconds: float = 60.0  # time bank per seat per match

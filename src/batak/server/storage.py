@@ -240,7 +240,7 @@ class Storage:
         self._thread: threading.Thread | None = None
         self._ph = "%s" if self.kind == "postgresql" else "?"
         self.commits = 0
-        self.jobs = 0  # jobs committed or refused, for the commits per job (/healthz)
+        self.jobs = 0  # jobs run, reads included (/healthz: the jobs a commit)
         #: In a cluster (:mod:`batak.server.cluster`): called in the worker thread inside every
         #: job that writes a table (``fence(cursor, table_id, created)``), in the same
         #: transaction; it raises :class:`Fenced` when this process no longer owns the table.
