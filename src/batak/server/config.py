@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-#: SQLite's choices of flush at each commit (WAL mode): ``full`` writes the log to the disk
-#: before a commit returns, so a committed move survives a power cut; ``normal`` leaves that to
-#: the operating system (flushed at checkpoints), so a committed move survives the process's own
-#: crash or kill but the last ones before a power cut or an OS crash may be lost.
+#: SQLite's choices of flush at each commit (WAL mode): ``full`` forces the log onto the disk
+#: before a commit returns, so a committed move survives a power cut; ``normal`` does not (SQLite
+#: forces it only at its checkpoints, and the operating system writes it back when it likes), so
+#: a committed move survives the process's own crash or kill, but the last ones before a power
+#: cut or an OS crash may be lost (the database stays consistent).
 SQLITE_SYNC = ("full", "normal")
 
 __all__ = ["MODES", "SQLITE_SYNC", "ServerConfig"]
