@@ -16,10 +16,11 @@ ceiling's lead over the player in "player − medium".
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import defaultdict
 from typing import Any
+
+from compare_arena import load_pair
 
 Key = tuple[int, int, int]  # board, rotation, seat
 
@@ -49,8 +50,6 @@ def split(player_run: dict[str, Any], ceiling_run: dict[str, Any]) -> tuple[dict
     """The ceiling's lead in "player − medium", a deal, split by role and side; and how many
     deal-seats had another role in the ceiling's run."""
     a, b = roles(player_run), roles(ceiling_run)
-    if a.keys() != b.keys():
-        raise SystemExit("the two runs are not on the same boards")
     tested_seats = sum(1 for _, t, _ in a.values() if t)
     other_seats = len(a) - tested_seats
     parts: dict[str, float] = defaultdict(float)
@@ -61,7 +60,6 @@ def split(player_run: dict[str, Any], ceiling_run: dict[str, Any]) -> tuple[dict
         side = "tested seat" if tested else "medium seat"
         # the measure is mean(tested) − mean(medium): a medium seat's gain counts against
         weight = 1 / tested_seats if tested else -1 / other_seats
-        # per deal: each board is played in every rotation, a deal-seat mean over them
         parts[f"{side}, {role}"] += (score_c - score) * weight
     return dict(parts), differ
 
@@ -70,15 +68,13 @@ def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print(__doc__)
         return 2
-    with open(argv[0]) as f:
-        player_run = json.load(f)
-    with open(argv[1]) as f:
-        ceiling_run = json.load(f)
+    player_run, ceiling_run = load_pair(argv)  # refuses runs on other boards
     parts, differ = split(player_run, ceiling_run)
     total = sum(parts.values())
     print(f"the ceiling's lead in 'player − medium': {total:+.2f} a deal")
     for name, value in sorted(parts.items(), key=lambda kv: -abs(kv[1])):
-        print(f"  {name:55s} {value:+.2f}  ({value / total:.0%})" if total else name)
+        share = f"  ({value / total:.0%})" if total else ""
+        print(f"  {name:55s} {value:+.2f}{share}")
     if differ:
         print(f"({differ} deal-seats had another role in the ceiling's run)")
     return 0

@@ -400,11 +400,12 @@ def main() -> int:
     tmp = None
     nodes: list[subprocess.Popen[bytes]] = []
     services: list[tuple[str, str]] = []  # (script, folder) to stop at the end
-    if args.server_arg and (args.nodes or not (args.spawn or not args.url)):
+    spawn = not args.nodes and (args.spawn or not args.url)  # one server of its own
+    if args.server_arg and not spawn:
         raise SystemExit("--server-arg goes to a server this script starts: use it with --spawn")
     if args.nodes:
         url, nodes, services, tmp = start_cluster(args)
-    elif args.spawn or not args.url:
+    elif spawn:
         port = free_port()
         tmp = tempfile.TemporaryDirectory()
         proc = subprocess.Popen(

@@ -19,11 +19,16 @@ from batak.server.config import SQLITE_SYNC, ServerConfig
 from batak.server.storage import Storage, open_storage
 
 
+def _level(cur: Any) -> Any:
+    """A storage job: SQLite's ``synchronous`` level on the storage's connection."""
+    return cur.execute("PRAGMA synchronous").fetchone()[0]
+
+
 def _synchronous(storage: Storage) -> Any:
     async def main() -> Any:
         await storage.open()
         try:
-            return await storage._call(lambda cur: cur.execute("PRAGMA synchronous").fetchone()[0])
+            return await storage._call(_level)
         finally:
             await storage.close()
 
@@ -48,9 +53,7 @@ def test_the_server_s_storage_uses_the_configured_setting(tmp_path: Path) -> Non
     with ServerThread(fast_config(tmp_path, sqlite_sync="normal")) as srv:
 
         async def level() -> Any:
-            return await srv.hub.storage._call(
-                lambda cur: cur.execute("PRAGMA synchronous").fetchone()[0]
-            )
+            return await srv.hub.storage._call(_level)
 
         assert srv.call(level) == 1
 
