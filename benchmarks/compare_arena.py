@@ -7,6 +7,11 @@ of (second run's difference − first run's) with its 95% interval over boards. 
 removes the luck of the cards that both runs share.
 
     python benchmarks/compare_arena.py results/old.json results/new.json
+
+Several pairs (``old1 new1 old2 new2 ...``, each pair on its own boards, e.g. another seed) print
+each pair's line and then the mean over all their boards pooled, with its interval:
+
+    python benchmarks/compare_arena.py old_2026.json new_2026.json old_2027.json new_2027.json
 """
 
 from __future__ import annotations
@@ -59,16 +64,27 @@ def paired_diffs(paths: list[str]) -> tuple[list[dict[str, Any]], list[float], l
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
+    if not argv or len(argv) % 2:
         print(__doc__, file=sys.stderr)
         return 2
-    runs, first, second = paired_diffs(argv)
-    deltas = [b - a for a, b in zip(first, second, strict=True)]
-    m, lo, hi = mean_ci(deltas)
-    print(f"first run:  {runs[0]['pairs'][0]['a']} - {runs[0]['pairs'][0]['b']}")
-    print(f"second run: {runs[1]['pairs'][0]['a']} - {runs[1]['pairs'][0]['b']}")
-    print(f"second - first: {m:+.2f} per deal, 95% CI [{lo:+.2f}, {hi:+.2f}]", end=" ")
-    print(f"over {len(deltas)} boards")
+    pooled: list[float] = []
+    for i in range(0, len(argv), 2):
+        runs, first, second = paired_diffs(argv[i : i + 2])
+        deltas = [b - a for a, b in zip(first, second, strict=True)]
+        pooled += deltas
+        m, lo, hi = mean_ci(deltas)
+        if len(argv) > 2:
+            print(f"seed {runs[0]['config']['seed']}, {runs[0]['config']['preset']}:")
+        print(f"first run:  {runs[0]['pairs'][0]['a']} - {runs[0]['pairs'][0]['b']}")
+        print(f"second run: {runs[1]['pairs'][0]['a']} - {runs[1]['pairs'][0]['b']}")
+        print(f"second - first: {m:+.2f} per deal, 95% CI [{lo:+.2f}, {hi:+.2f}]", end=" ")
+        print(f"over {len(deltas)} boards")
+    if len(argv) > 2:
+        m, lo, hi = mean_ci(pooled)
+        print(
+            f"all {len(argv) // 2} pairs: second - first: {m:+.2f} per deal, "
+            f"95% CI [{lo:+.2f}, {hi:+.2f}] over {len(pooled)} boards"
+        )
     return 0
 
 

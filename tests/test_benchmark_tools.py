@@ -1,0 +1,58 @@
+"""benchmarks/compare_arena.py: the paired comparison of arena runs, one pair or several pooled
+(benchmarks/README.md uses both)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import compare_arena
+
+
+def _run(path: Path, seed: int, a: str, scores: list[tuple[float, float]]) -> str:
+    """An arena result of ``a`` against medium: per board, one seating each way, with ``a``'s
+    and medium's score in each."""
+    boards: list[dict[str, Any]] = []
+    for i, (mine, theirs) in enumerate(scores):
+        boards.append(
+            {
+                "board": i,
+                "rotations": [
+                    {"seats": [a, "medium", a, "medium"], "scores": [mine, theirs, mine, theirs]},
+                    {"seats": ["medium", a, "medium", a], "scores": [theirs, mine, theirs, mine]},
+                ],
+            }
+        )
+    result = {
+        "config": {"preset": "standard", "rules": {}, "seed": seed, "deals": len(scores)},
+        "pairs": [{"a": a, "b": "medium"}],
+        "boards": boards,
+    }
+    path.write_text(json.dumps(result), encoding="utf-8")
+    return str(path)
+
+
+def test_pairs_are_compared_board_by_board_and_pooled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old1 = _run(tmp_path / "o1.json", 1, "hard", [(10, 8), (4, 6), (7, 7)])  # +2, -2, 0
+    new1 = _run(tmp_path / "n1.json", 1, "new", [(11, 8), (4, 5), (8, 7)])  # +3, -1, +1
+    old2 = _run(tmp_path / "o2.json", 2, "hard", [(5, 5), (9, 3)])  # 0, +6
+    new2 = _run(tmp_path / "n2.json", 2, "new", [(5, 5), (9, 4)])  # 0, +5
+    assert compare_arena.main([old1, new1]) == 0
+    one = capsys.readouterr().out
+    assert "second - first: +1.00 per deal" in one and "over 3 boards" in one
+    assert compare_arena.main([old1, new1, old2, new2]) == 0
+    out = capsys.readouterr().out
+    assert "seed 2, standard:" in out and "second - first: -0.50 per deal" in out
+    # pooled: (1 + 1 + 1 + 0 - 1) / 5
+    assert "all 2 pairs: second - first: +0.40 per deal" in out and "over 5 boards" in out
+    # an odd number of files, or two runs on other boards, are refused
+    assert compare_arena.main([old1]) == 2
+    with pytest.raises(SystemExit, match="same boards"):
+        compare_arena.main([old1, new2])
