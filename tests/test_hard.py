@@ -14,7 +14,13 @@ import pytest
 import batak
 import batak.bots
 from batak.bots import solver
-from batak.bots.hard import PARTNER_WIDE, WIDE_CARDS, HardPlayer
+from batak.bots.hard import (
+    DECLARER_WIDE,
+    PARTNER_WIDE,
+    WIDE_CARDS,
+    HardPlayer,
+    HardPlayerNarrowDeclarer,
+)
 from batak.bots.simple import parse_view
 
 
@@ -261,18 +267,28 @@ def test_a_decision_stops_at_its_node_cap() -> None:
 @pytest.mark.skipif(not solver.c_engine_available(), reason="wide search needs the C solver")
 def test_by_default_hard_searches_from_ten_cards_with_fewer_worlds() -> None:
     """The default (benchmarks/README.md, "Searching from 10 cards a hand"): 24 worlds from 9
-    cards a hand, at most 12 at 10 cards, the medium player's judgement above."""
+    cards a hand, at most 12 at 10 cards, the medium player's judgement above (but for the
+    declarer, test_the_declarer_searches_from_twelve_cards)."""
     assert WIDE_CARDS == 10
     bot = HardPlayer(seed=3)
     assert (bot.max_cards, bot.wide_cards, bot.wide_worlds) == (9, 10, 12)
-    for cards, searched in ((10, True), (11, False)):
-        game = _position_with(cards, 5)
+    roles = set()
+    for cards, seed in [(10, 5)] + [(11, seed) for seed in range(5, 30)]:
+        game = _position_with(cards, seed)
         view = _view(game)
-        assert len(view["legal_moves"]) > 1  # a real choice (the only legal card is no search)
+        if len(view["legal_moves"]) < 2:  # a real choice (the only legal card is no search)
+            continue
+        declarer = view["seat"] == view["contract"]["bidder"]
+        searched = cards == 10 or declarer
         assert bot.choose(view) in view["legal_moves"]
-        assert bot.last.searched == searched, (cards, bot.last)
+        assert bot.last.searched == searched, (cards, declarer, bot.last)
         if searched:
             assert 0 < bot.last.worlds <= 12
+        if cards == 11:
+            roles.add(declarer)
+            if len(roles) == 2:
+                break
+    assert roles == {True, False}  # an 11-card decision of each
     # a player given its own max_cards searches up to that only, as before
     assert HardPlayer(seed=3, max_cards=6).wide_cards == 6
 
@@ -297,6 +313,45 @@ def test_with_partners_hard_searches_from_eleven_cards() -> None:
     pinned.choose(view)
     assert not pinned.last.searched  # 11 cards > its own 10
     assert HardPlayer(seed=3, wide_worlds=5).partner_wide == (11, 5, 3_000_000)
+
+
+@pytest.mark.skipif(not solver.c_engine_available(), reason="wide search needs the C solver")
+def test_the_declarer_searches_from_twelve_cards() -> None:
+    """Without partners the declarer searches from 12 cards a hand, with at most 8 worlds
+    (benchmarks/README.md, "The declarer searches from 12 cards"); a defender holding 12 cards
+    plays by the medium player's rules, as do a player with a reach of its own and the arena's
+    narrow-declarer variant."""
+    assert DECLARER_WIDE == (12, 8, 3_000_000)
+    medium = batak.bots.get("medium", seed=1)
+    seen = {"declarer": 0, "defender": 0}
+    for seed in range(1, 40):
+        game = batak.Game("standard", seed=seed)
+        while game.phase != "over" and (
+            game.phase != "play" or len(game.hand(game.to_move or 0)) > 12
+        ):
+            game.play(medium.choose(_view(game)))
+        while game.phase == "play" and len(game.hand(game.to_move or 0)) == 12:
+            view = _view(game)
+            if len(view["legal_moves"]) > 1:
+                role = "declarer" if view["seat"] == view["contract"]["bidder"] else "defender"
+                bot = HardPlayer(seed=3)
+                assert bot.choose(view) in view["legal_moves"]
+                if role == "declarer":
+                    assert bot.last.searched and 0 < bot.last.worlds <= 8, bot.last
+                    pinned = HardPlayer(seed=3, wide_cards=10)
+                    pinned.choose(view)
+                    assert not pinned.last.searched  # 12 cards > its own 10
+                    narrow = HardPlayerNarrowDeclarer(seed=3)  # the arena's "before"
+                    narrow.choose(view)
+                    assert not narrow.last.searched
+                else:
+                    assert not bot.last.searched, bot.last
+                seen[role] += 1
+            game.play(medium.choose(view))
+        if all(seen.values()):
+            break
+    assert all(seen.values()), seen
+    assert HardPlayer(seed=3, node_budget=9).declarer_wide == (12, 8, 9)
 
 
 @pytest.mark.skipif(not solver.c_engine_available(), reason="needs the compiled solver")
