@@ -9,7 +9,8 @@ removes the luck of the cards that both runs share.
     python benchmarks/compare_arena.py results/old.json results/new.json
 
 Several pairs (``old1 new1 old2 new2 ...``, each pair on its own boards, e.g. another seed) print
-each pair's line and then the mean over all their boards pooled, with its interval:
+each pair's line and then the mean over all their boards pooled, with its interval (a pooled mean
+means something only over presets whose scores are of a size; no boards may come twice):
 
     python benchmarks/compare_arena.py old_2026.json new_2026.json old_2027.json new_2027.json
 """
@@ -21,6 +22,9 @@ import sys
 from typing import Any
 
 from batak.arena import mean_ci
+
+#: what makes two runs' boards the same
+SAME_BOARDS = ("preset", "rules", "seed", "deals")
 
 
 def board_diffs(result: dict[str, Any]) -> dict[int, float]:
@@ -48,8 +52,7 @@ def load_pair(paths: list[str]) -> list[dict[str, Any]]:
     for path in paths:
         with open(path, encoding="utf-8") as f:
             runs.append(json.load(f))
-    same = ("preset", "rules", "seed", "deals")
-    if any(runs[0]["config"][k] != runs[1]["config"][k] for k in same):
+    if any(runs[0]["config"][k] != runs[1]["config"][k] for k in SAME_BOARDS):
         raise SystemExit("the two runs were not played on the same boards (preset, rules, seed)")
     return runs
 
@@ -68,8 +71,13 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     pooled: list[float] = []
+    boards_seen: set[str] = set()
     for i in range(0, len(argv), 2):
         runs, first, second = paired_diffs(argv[i : i + 2])
+        boards = json.dumps([runs[0]["config"][k] for k in SAME_BOARDS], sort_keys=True)
+        if boards in boards_seen:
+            raise SystemExit(f"{argv[i]}: these boards are already in an earlier pair")
+        boards_seen.add(boards)
         deltas = [b - a for a, b in zip(first, second, strict=True)]
         pooled += deltas
         m, lo, hi = mean_ci(deltas)

@@ -56,3 +56,6 @@ def test_pairs_are_compared_board_by_board_and_pooled(
     assert compare_arena.main([old1]) == 2
     with pytest.raises(SystemExit, match="same boards"):
         compare_arena.main([old1, new2])
+    # the same boards twice would count them twice
+    with pytest.raises(SystemExit, match="already in an earlier pair"):
+        compare_arena.main([old1, new1, old2, new2, new1, old1])

@@ -277,6 +277,7 @@ def test_by_default_hard_searches_from_ten_cards_with_fewer_worlds() -> None:
         game = _position_with(cards, seed)
         view = _view(game)
         if len(view["legal_moves"]) < 2:  # a real choice (the only legal card is no search)
+            assert cards == 11  # the 10-card position is one
             continue
         declarer = view["seat"] == view["contract"]["bidder"]
         searched = cards == 10 or declarer

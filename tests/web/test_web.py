@@ -59,9 +59,9 @@ def my_turn(page: Page) -> bool:
 
 def turn_in_deal(page: Page, deal: int) -> bool:
     """Whether the view shows the page's own turn in deal ``deal``. Before an act() that must not
-    land in a later deal: the next deal cannot begin while this decision is pending, so it cannot
-    arrive between this check and act() (a check of the deal alone lets it: act() would then make
-    the next deal's first decision)."""
+    land in a later deal: the next deal cannot begin while this decision is pending (unless the
+    seat's clock runs out), so it cannot arrive between this check and act() (a check of the deal
+    alone lets it: act() would then make the next deal's first decision)."""
     return bool(
         page.evaluate(
             "(d) => { const v = window.batak.state.table.view;"

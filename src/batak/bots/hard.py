@@ -84,9 +84,10 @@ PARTNER_WIDE = (11, 8, 3_000_000)
 #: At a table without partners the declarer (the seat that won the auction) searches from 12
 #: cards a hand, with at most 8 worlds above 9 cards and no new world after 3 million nodes:
 #: about three quarters of what the hard player left to an all-seeing one was its play as
-#: declarer (benchmarks/README.md, "Where the rest of the gap lies"), and searching its second
-#: trick instead of playing it by the medium player's rules was stronger over 3,000 boards of
-#: ``standard`` ("The declarer searches from 12 cards"). Defenders keep ``wide_cards``.
+#: declarer (benchmarks/README.md, "Where the rest of the gap lies"), and searching its 12- and
+#: 11-card decisions (in ``standard`` its second and third tricks), which the medium player's
+#: rules made before, was stronger over 4,500 boards of ``standard`` and ``sultan-ihaleli``
+#: ("The declarer searches from 12 cards"). Defenders keep ``wide_cards``.
 DECLARER_WIDE = (12, 8, 3_000_000)
 
 
@@ -108,7 +109,8 @@ class HardPlayer:
     solver has searched ``node_budget`` nodes in the decision (a count, not a clock, so the move
     stays a function of the seed and the view); above it the medium player decides. At a table
     with partners a player given neither ``wide_cards`` nor ``max_cards`` goes one card further
-    (:data:`PARTNER_WIDE`; with its own ``wide_worlds`` and ``node_budget`` if given). A
+    (:data:`PARTNER_WIDE`), and at a table without, as declarer, two cards further
+    (:data:`DECLARER_WIDE`); each with its own ``wide_worlds`` and ``node_budget`` if given. A
     decision never searches more than ``node_cap`` nodes in the compiled solver (0: no cap; the
     play-outs of ``early`` have none): the world in progress then is dropped (some rare positions
     take the solver seconds), and with no world finished the medium player decides.
@@ -161,9 +163,9 @@ class HardPlayer:
             self.wide_cards = self.max_cards
         self.wide_worlds = wide_worlds if wide_worlds is not None else 12
         self.node_budget = node_budget if node_budget is not None else 1_500_000
-        #: (wide_cards, wide_worlds, node_budget) at a table with partners, and for the
-        #: declarer at a table without, when not the same
+        #: (wide_cards, wide_worlds, node_budget) at a table with partners, when not the same
         self.partner_wide: tuple[int, int, int] | None = None
+        #: (wide_cards, wide_worlds, node_budget) for the declarer at a table without partners
         self.declarer_wide: tuple[int, int, int] | None = None
         if default_reach and self.wide_cards == WIDE_CARDS:
 
