@@ -57,18 +57,13 @@ def my_turn(page: Page) -> bool:
     return page.get_by_test_id("your-turn").count() > 0
 
 
-def turn_in_deal(page: Page, deal: int) -> bool:
-    """Whether the view shows the page's own turn in deal ``deal``. Before an act() that must not
-    land in a later deal: the next deal cannot begin while this decision is pending (unless the
-    seat's clock runs out), so it cannot arrive between this check and act() (a check of the deal
-    alone lets it: act() would then make the next deal's first decision)."""
-    return bool(
-        page.evaluate(
-            "(d) => { const v = window.batak.state.table.view;"
-            " return !!v && v.match.deal === d && v.to_move === v.seat; }",
-            deal,
-        )
-    )
+def turn_in_deal(view: dict[str, Any] | None, deal: int) -> bool:
+    """Whether ``view`` (the page's table view) shows the page's own turn in deal ``deal``.
+    Before an act() that must not land in a later deal: the next deal cannot begin while this
+    decision is pending (unless the seat's clock runs out), so it cannot arrive between this check
+    and act() (a check of the deal alone lets it: act() would then make the next deal's first
+    decision)."""
+    return bool(view and view["match"]["deal"] == deal and view["to_move"] == view["seat"])
 
 
 def act(page: Page, *, keyboard: bool = False, bid: bool = False) -> str | None:
@@ -565,7 +560,8 @@ def test_a_finished_deal_shows_its_result_and_the_sheet(
         # only deal 1's decisions: the next deal's play (which ends the panel) waits for ours, so
         # the panel is not gone before this loop looks (the felt may still be drawing the last
         # trick when the new deal's first decision is ours)
-        if not turn_in_deal(page, 1) or not act(page, bid=True):  # a bid: a contract
+        view = page.evaluate("() => window.batak.state.table.view")
+        if not turn_in_deal(view, 1) or not act(page, bid=True):  # a bid: a contract
             time.sleep(0.05)
     # the result: a panel on the felt (not a window over the table) with each seat's points
     result = page.get_by_test_id("deal-result")

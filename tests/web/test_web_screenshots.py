@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
-from test_web import act, bid_for_the_kitty, no_js_errors, open_page
+from test_web import act, bid_for_the_kitty, no_js_errors, open_page, turn_in_deal
 
 SIZES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
@@ -70,12 +70,9 @@ def play_until(
         # (if not: where the table is, and what the felt drew last)
         assert time.monotonic() < deadline, page.evaluate(WHERE)
         view = page.evaluate("() => window.batak.state.table.view")
-        # with ``deal``: only the page's own turns in it (test_web.turn_in_deal: a check of the
-        # deal alone once passed in the next deal, whose play then began and took the result
-        # away)
-        if deal is not None and not (
-            view and view["match"]["deal"] == deal and view["to_move"] == view["seat"]
-        ):
+        # with ``deal``: only the page's own turns in it (a check of the deal alone once passed
+        # in the next deal, whose play then began and took the result away)
+        if deal is not None and not turn_in_deal(view, deal):
             time.sleep(0.05)
             continue
         if view and view["rules"]["kitty_size"] and bid_for_the_kitty(page, view):
