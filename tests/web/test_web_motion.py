@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from harness import ServerProcess, free_port
 from playwright.sync_api import Browser, Page, expect
-from test_web import TIMEOUT, no_js_errors, open_page, set_name, settle
+from test_web import TIMEOUT, no_js_errors, open_page, set_name, settle, turn_in_deal
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE_CTX = {
@@ -73,10 +73,17 @@ def new_room(page: Page, deals: int = 1, deal_pause: int | None = None) -> None:
     expect(page.locator("#hand .card").first).to_be_visible()
 
 
-def play_until(page: Page, done: Any, limit: float = 150) -> None:
+def play_until(page: Page, done: Any, limit: float = 150, deal: int | None = None) -> None:
+    """Play the page's seat until ``done()``; with ``deal``, make no decision in a later deal
+    (:func:`test_web.turn_in_deal`)."""
     deadline = time.monotonic() + limit
     while not done():
         assert time.monotonic() < deadline, "the table did not get there in time"
+        if deal is not None and not turn_in_deal(
+            page.evaluate("() => window.batak.state.table.view"), deal
+        ):
+            time.sleep(0.05)
+            continue
         if not act_js(page):
             time.sleep(0.05)
 
@@ -99,11 +106,11 @@ def test_a_click_on_a_bid_works_right_after_a_deal_ends(
     the table took such a click for 9 s while the clock ran)."""
     for lang, locale, ctx in (("en", "en-US", {"viewport": DESKTOP}), ("tr", "tr-TR", PHONE_CTX)):
         page = open_page(browser, server, errors, locale=locale, **ctx)
-        # the result stays 8 s (a slow machine); 3 deals, so that a result the test's loop
-        # missed while the machine stalled still leaves a next deal to bid in
-        new_room(page, deals=3, deal_pause=8)
+        # the result stays 8 s (a slow machine), or until deal 2's first card: the loop below
+        # makes no decision in deal 2, so that card cannot come before the test's own bid
+        new_room(page, deals=2, deal_pause=8)
         result = page.get_by_test_id("deal-result")
-        play_until(page, lambda page=page: page.get_by_test_id("deal-result").count() > 0)
+        play_until(page, lambda page=page: page.get_by_test_id("deal-result").count() > 0, deal=1)
         # the result covers nothing a person acts on
         box = result.bounding_box()
         assert box
@@ -123,8 +130,8 @@ def test_a_click_on_a_bid_works_right_after_a_deal_ends(
             assert time.monotonic() < deadline, "never my bid in the next deal"
             time.sleep(0.05)
         view = page.evaluate("() => window.batak.state.table.view")
-        deal = view["match"]["deal"]  # 2, or 3 if the loop saw deal 2's result first
-        assert deal >= 2 and view["phase"] == "bidding"
+        deal = view["match"]["deal"]
+        assert deal == 2 and view["phase"] == "bidding"
         button = page.locator(".bids button").first
         move = button.get_attribute("data-move")
         button.click(timeout=3000)  # refused by Playwright if anything lies over the button
@@ -135,10 +142,13 @@ def test_a_click_on_a_bid_works_right_after_a_deal_ends(
                     || v.phase !== 'bidding' || v.match.deal !== deal; }""",
             arg=[move, deal],
         )
-        # the result's own button closes it
-        if result.count():
-            page.get_by_test_id("close-result").click()
-            expect(result).to_have_count(0)
+        # the result's own button closes it (found and clicked in one step: deal 2's first
+        # card, which the bots may play any moment now, takes the result away too)
+        page.evaluate(
+            """() => { const b = document.querySelector('[data-testid="close-result"]');
+                if (b) b.click(); }"""
+        )
+        expect(result).to_have_count(0)
         page.context.close()
     no_js_errors(errors)
 
@@ -266,18 +276,23 @@ def test_the_trick_winners_label_is_under_the_cards_and_bots_have_no_time_bank(
         for s in seats:
             bank = page.locator(f'.seat[data-seat="{s["seat"]}"] .bank')
             expect(bank).to_have_count(0 if s["bot"] else 1)
+        # the label and the trick's cards, read in one step while the felt holds the finished
+        # trick still (the label lives about 1.2 s; the cards fly in, then slide away): a read
+        # in several steps could meet the slide, or a label already gone
+        read = """() => {
+            const box = (e) => { const r = e.getBoundingClientRect();
+                return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+            const label = document.querySelector("#felt .centre .trick-label");
+            const played = [...document.querySelectorAll("#felt .centre .played")];
+            if (!label || window.batakMotion.locked || played.length !== 4) return null;
+            return {label: box(label), cards: played.map(box)};
+        }"""
         deadline = time.monotonic() + 120
-        while not page.locator("#felt .centre .trick-label").count():
+        while not (shown := page.evaluate(read)):
             assert time.monotonic() < deadline, "no finished trick was shown"
             if not act_js(page):
                 time.sleep(0.02)
-        page.wait_for_function("() => !window.batakMotion.locked")
-        label = page.locator("#felt .centre .trick-label").bounding_box()
-        cards = page.locator("#felt .centre .played").evaluate_all(
-            "(els) => els.map((e) => { const r = e.getBoundingClientRect();"
-            " return {x: r.x, y: r.y, width: r.width, height: r.height}; })"
-        )
-        assert label and len(cards) == 4
+        label, cards = shown["label"], shown["cards"]
         for c in cards:
             assert not boxes_overlap(label, c), (lang, label, c)
         page.screenshot(
