@@ -231,8 +231,10 @@ def test_the_score_sheet_shows_each_deals_tricks_and_result(
             ("tr", False): "battın" if mine else "battı",
         }[(lang, made)]
         expect(sheet.get_by_test_id("sheet-result")).to_have_text(f"{word} {won}/{row['bid']}")
-        # the contract names the koz as a suit symbol
+        # the contract names the koz as a suit symbol, and the bid after a colon (a number
+        # in the bidder's name, "Bot 3", never runs into it)
         expect(sheet.locator("tbody tr td").nth(1)).to_contain_text(re.compile("[♠♥♦♣]"))
+        expect(sheet.locator("tbody tr td").nth(1)).to_contain_text(f": {row['bid']} ")
         page.screenshot(path=str(artifacts / f"score-sheet-{name}-{lang}.png"), full_page=True)
         page.context.close()
     no_js_errors(errors)
@@ -250,7 +252,7 @@ SENTENCES = [
 ]
 EXPECTED_YOU = {
     "en": {
-        "made": "You made 5 (took 6)",
+        "made": "You made the ihale: bid 5, took 6",
         "down": "You went down: 3 of 5",
         "contract": "Your ihale: 5",
         "won_by": "you took it",
@@ -258,13 +260,19 @@ EXPECTED_YOU = {
         "sheet_down": "down 3/5",
     },
     "tr": {
-        "made": "5 ihaleyi çıkardın (6 löve)",
+        "made": "İhaleyi çıkardın: 5 dedin, 6 löve aldın",
         "down": "Battın: 3 / 5",
         "contract": "İhale sende: 5",
         "won_by": "sen aldın",
         "sheet_made": "çıkardın 6/5",
         "sheet_down": "battın 3/5",
     },
+}
+
+#: "made" about another seat (bid 5, took 6): the bid is never written next to the name
+EXPECTED_OTHER_MADE = {
+    "en": "{name} made the ihale: bid 5, took 6",
+    "tr": "{name} ihaleyi çıkardı: 5 dedi, 6 löve aldı",
 }
 
 
@@ -304,6 +312,8 @@ def test_sentences_about_the_player_are_in_the_second_person(
                 assert s["you"] != s["wrong"], (lang, s)
             if not s["key"].startswith("sheet_"):  # (the sheet names the bidder in its column)
                 assert s["name"] in s["other"], (lang, s)
+            if s["key"] == "made":  # a number in a name ("Bot 2") never runs into the bid
+                assert s["other"] == EXPECTED_OTHER_MADE[lang].format(name=s["name"]), (lang, s)
         labels = page.evaluate(
             "() => [window.batak.seatLabel(window.batak.state.table.you), window.batak.t('you')]"
         )

@@ -1318,7 +1318,7 @@ function sheetHTML() {
     let result = "";
     if (r.redeal) con = esc(t("sheet_redeal"));
     else if (r.bidder != null) {
-      con = `${esc(seatLabel(r.bidder))} ${r.bid ?? ""}${r.trump ? ` <span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>` : ""}`;
+      con = `${esc(seatLabel(r.bidder))}${r.bid != null ? `: ${r.bid}` : ""}${r.trump ? ` <span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>` : ""}`;
       if (r.bid != null && r.tricks) {
         const won = partners ? r.tricks[r.bidder] + r.tricks[(r.bidder + 2) % n] : r.tricks[r.bidder];
         const made = won >= r.bid;

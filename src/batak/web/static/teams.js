@@ -67,7 +67,7 @@ export function teamSheetHTML(T, seatName, seatLabel, sentence) {
     let result = "";
     if (r.redeal) con = esc(t("sheet_redeal"));
     else if (r.bidder != null) {
-      con = `${esc(seatLabel(r.bidder))} ${r.bid ?? ""}${r.trump ? ` <span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>` : ""}`;
+      con = `${esc(seatLabel(r.bidder))}${r.bid != null ? `: ${r.bid}` : ""}${r.trump ? ` <span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>` : ""}`;
       if (r.bid != null && r.tricks) {
         const won = r.tricks[r.bidder] + r.tricks[(r.bidder + 2) % 4];
         const made = won >= r.bid;
