@@ -1,5 +1,6 @@
 """benchmarks/compare_arena.py: the paired comparison of arena runs, one pair or several pooled
-(benchmarks/README.md uses both)."""
+(benchmarks/README.md uses both); benchmarks/decision_loss.py: two players' cards on the same
+positions, valued double dummy."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ from typing import Any
 
 import pytest
 
+from batak.game import Game, Phase
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import compare_arena
+import decision_loss
 
 
 def _run(path: Path, seed: int, a: str, scores: list[tuple[float, float]]) -> str:
@@ -59,3 +63,50 @@ def test_pairs_are_compared_board_by_board_and_pooled(
     # the same boards twice would count them twice
     with pytest.raises(SystemExit, match="already in an earlier pair"):
         compare_arena.main([old1, new1, old2, new2, new1, old1])
+
+
+# ---------------------------------------------------------------------- decision_loss.py
+
+
+def _in_play(seed: int) -> Game:
+    """A standard deal at its first card, after the same auction as decision_loss's."""
+    g, _ = decision_loss.deal_in_play("standard", seed)
+    assert g.phase is Phase.PLAY
+    return g
+
+
+def test_a_cards_worth_counts_the_contract_as_the_hard_player_does() -> None:
+    g = _in_play(3)
+    assert g.contract is not None
+    bidder, bid = g.contract.bidder, g.contract.bid
+    declarers = frozenset(g.team_of(bidder))
+    defenders = frozenset(range(4)) - declarers
+    assert decision_loss.worth(g, declarers, bid) == bid + 2 * bid  # made
+    assert decision_loss.worth(g, declarers, bid - 1) == bid - 1  # down
+    assert decision_loss.worth(g, defenders, 13 - bid) == 13 - bid  # the contract made
+    assert decision_loss.worth(g, defenders, 14 - bid) == 14 - bid + 2 * bid  # defeated
+
+
+def test_the_same_player_twice_never_differs() -> None:
+    deal = decision_loss.one_deal(("medium", "medium", "standard", 5, "all", False))
+    assert deal["decisions"], deal
+    assert all(d["a"] == d["b"] and "tricks" not in d for d in deal["decisions"])
+    lines = decision_loss.summarize([deal], absolute=False)
+    assert "chosen differently 0 (0.0%)" in lines[0]
+
+
+def test_each_decision_is_valued_on_the_true_hands() -> None:
+    deal = decision_loss.one_deal(("medium", "easy", "standard", 5, "declarer", True))
+    g = _in_play(5)
+    assert g.contract is not None
+    declarers = frozenset(g.team_of(g.contract.bidder))
+    first = deal["decisions"][0]  # the declarer's first card: the opening lead (bidder leads)
+    assert first["cards"] == 13 and g.to_move in declarers
+    values = {str(c): v for c, v in decision_loss.card_values(g, declarers).items()}
+    assert first["tricks"] == [values[first["a"]], values[first["b"]], max(values.values())]
+    for d in deal["decisions"]:
+        a, b, best = d["tricks"]
+        assert a <= best and b <= best
+        assert (d["a"] == d["b"]) <= (a == b)
+        assert d["worth"][2] >= max(d["worth"][0], d["worth"][1])
+    assert any(d["a"] != d["b"] for d in deal["decisions"])  # easy and medium differ somewhere
