@@ -83,7 +83,9 @@ def deal_in_play(preset: str, seed: int) -> tuple[Game, list[MediumPlayer]]:
     game = Game(preset, seed=seed, dealer=seed % players)
     medium = [MediumPlayer(seed=seed_of("medium", seed, s)) for s in range(players)]
     while game.phase not in (Phase.PLAY, Phase.OVER):
-        game.play(medium[game.to_move].choose(view_of(game, game.to_move)))
+        seat = game.to_move
+        assert seat is not None
+        game.play(medium[seat].choose(view_of(game, seat)))
     return game, medium
 
 
