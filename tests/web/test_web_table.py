@@ -235,6 +235,12 @@ def test_the_score_sheet_shows_each_deals_tricks_and_result(
         # in the bidder's name, "Bot 3", never runs into it)
         expect(sheet.locator("tbody tr td").nth(1)).to_contain_text(re.compile("[♠♥♦♣]"))
         expect(sheet.locator("tbody tr td").nth(1)).to_contain_text(f": {row['bid']} ")
+        # the sheet at the table's side fits its column: no sideways scrolling, no cut border
+        side = page.evaluate(
+            "() => { const p = document.getElementById('sheet-side');"
+            " return [p.scrollWidth, p.clientWidth]; }"
+        )
+        assert side[0] <= side[1], (name, side)
         page.screenshot(path=str(artifacts / f"score-sheet-{name}-{lang}.png"), full_page=True)
         page.context.close()
     no_js_errors(errors)
