@@ -12,8 +12,11 @@ it may see, nothing more). Where they choose differently, the solver values both
 true hands: the tricks the mover's side takes in the whole deal after the card, with best play
 from everyone afterwards (:func:`batak.bots.solver.card_values`), and that plus the contract's
 bonus as the hard player counts it (twice the bid for making the contract, or for defeating
-it). With ``--absolute`` every decision is valued, so each player's own loss against the best
-card is printed too (slower: 12- and 13-card positions take the solver up to a second or more).
+it). Both players get the same seed at a seat (common random numbers): a variant that draws its
+worlds as the player it varies draws the same worlds, so the two differ only where the change
+does, not by the luck of their draws. With ``--absolute`` every decision is valued, so each
+player's own loss against the best card is printed too (slower: 12- and 13-card positions take
+the solver up to a second or more).
 
 Printed: the decisions and how many differ; per deal, the second player's value minus the
 first's (tricks, and tricks with the bonus), mean and 95% interval over deals (Student's t),
@@ -113,8 +116,8 @@ def one_deal(job: tuple[str, str, str, int, str, bool]) -> dict[str, Any]:
         ):
             if seat not in players:
                 players[seat] = (
-                    make_player(spec_a, seed_of("a", seed, seat)),
-                    make_player(spec_b, seed_of("b", seed, seat)),
+                    make_player(spec_a, seed_of("player", seed, seat)),
+                    make_player(spec_b, seed_of("player", seed, seat)),
                 )
             pa, pb = players[seat]
             t0 = time.perf_counter()
