@@ -95,6 +95,9 @@ def test_league_and_rated_leaderboard_in_both_languages(
     expect(league.locator(".zone-up")).to_have_count(1)  # 3 players: one up, one down
     expect(league.locator(".zone-down")).to_have_count(0)  # bronze: nobody goes down
     expect(page.get_by_test_id("my-level")).to_contain_text(f"{gained} XP")
+    # the week as people say it (the server names it 2026-W49), one match with no plural "s"
+    expect(page.get_by_test_id("progress-box")).to_contain_text(re.compile(r"week \d+ of 20\d\d"))
+    expect(page.get_by_test_id("my-rating")).to_contain_text("(rated matches: 1)")
     page.screenshot(path=str(artifacts / "progress-league-en.png"), full_page=True)
 
     page.get_by_test_id("tab-ratings").click()
@@ -118,6 +121,8 @@ def test_league_and_rated_leaderboard_in_both_languages(
     expect(page.get_by_test_id("league-tier")).to_have_text("Bronz")
     expect(page.get_by_test_id("league")).to_contain_text("Emre")
     expect(page.get_by_test_id("my-level")).to_contain_text("seviye")
+    expect(page.get_by_test_id("progress-box")).to_contain_text(re.compile(r"20\d\d, \d+\. hafta"))
+    expect(page.get_by_test_id("my-rating")).to_contain_text("(reytingli oyun: 1)")
     no_js_errors(errors)
 
     # Turkish, a 390 px phone, the same account signed in

@@ -74,11 +74,13 @@ def test_a_tournaments_standings_in_both_languages_on_desktop_and_phone(
     expect(standings.locator("tbody tr").first).to_contain_text("Ayşe")
     expect(page.locator(".tourney-tables li")).to_have_count(2)  # the par table of bots too
     expect(page.get_by_text("Game record").first).to_be_visible()
+    expect(page.get_by_text(re.compile("^Started .* · scheduled by"))).to_be_visible()  # over
     page.screenshot(path=str(artifacts / "tournament-en.png"), full_page=True)
     page.get_by_test_id("lang").click()
     expect(standings).to_contain_text("Maç puanı")
     expect(page.get_by_text("Sıralama", exact=True)).to_be_visible()
     expect(page.get_by_text("Oyun kaydı").first).to_be_visible()
+    expect(page.get_by_text(re.compile("^Başladı: .* · düzenleyen"))).to_be_visible()
 
     phone = open_page(browser, server, errors, locale="tr-TR", **PHONE)
     phone.goto(server.http + f"/tournaments/{tid}")
@@ -99,6 +101,7 @@ def test_the_story_map_and_its_first_table_in_both_languages(
     expect(stages).to_have_count(5)
     expect(page.locator(".stage.open")).to_have_count(1)
     expect(page.locator(".stage.locked")).to_have_count(4)
+    expect(page.get_by_text("Win the previous table to sit at this one.").first).to_be_visible()
     expect(page.get_by_test_id("stage-0")).to_contain_text("The corner café")
     expect(page.get_by_test_id("stage-0")).to_contain_text("Hasan Amca")
     expect(page.get_by_test_id("stage-0")).to_contain_text("a careful bidder")

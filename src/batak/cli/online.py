@@ -506,7 +506,7 @@ class OnlineSession:
                     say(o("league_join", lang))
                 last = lg.get("last")
                 if last:
-                    say(o("league_last", lang, week=last["week"], place=last["place"],
+                    say(o("league_last", lang, place=last["place"],
                           tier=o(f"tier_{last['tier']}", lang),
                           outcome=o(f"outcome_{last['outcome']}", lang)))  # fmt: skip
         except ServerError as e:

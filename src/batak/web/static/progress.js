@@ -102,11 +102,17 @@ function leftText(seconds) {
   return t("league_ends", { d, h });
 }
 
+/* "2026-W49" (the ISO week the server names) as people say it: "week 49 of 2026" */
+function weekText(label) {
+  const m = /^(\d{4})-W(\d{1,2})$/.exec(String(label));
+  return m ? t("league_week", { year: m[1], n: Number(m[2]) }) : String(label);
+}
+
 function leagueHTML() {
   const L = P.league;
   if (!L) return `<p class="help">${esc(t("connecting"))}</p>`;
   if (!L.eligible) return `<p class="help" data-testid="league-guest">${esc(t("league_guest"))}</p>`;
-  const head = `<p><b data-testid="league-tier" class="tier tier-${esc(L.tier)}">${esc(t("tier_" + L.tier))}</b> · ${esc(t("league_week", { week: L.week }))} · ${esc(leftText(L.seconds_left))}</p>`;
+  const head = `<p><b data-testid="league-tier" class="tier tier-${esc(L.tier)}">${esc(t("tier_" + L.tier))}</b> · ${esc(weekText(L.week))} · ${esc(leftText(L.seconds_left))}</p>`;
   const rows = L.standings.map((r) => {
     const mine = P.me && r.player === P.me.player;
     const zone = r.zone !== "stay" ? `<span class="zone zone-${r.zone}" title="${esc(t("zone_" + r.zone))}">${r.zone === "up" ? "▲" : "▼"}</span>` : "";
@@ -115,7 +121,7 @@ function leagueHTML() {
   const table = L.standings.length
     ? `<table class="stats league" data-testid="league"><thead><tr><th>#</th><th>${esc(t("player"))}</th><th>${esc(t("league_points"))}</th><th>${esc(t("stat_matches"))}</th><th><span class="sr">${esc(t("league_zone"))}</span></th></tr></thead><tbody>${rows}</tbody></table>`
     : `<p class="help" data-testid="league-empty">${esc(t("league_join"))}</p>`;
-  const last = L.last ? `<p class="help" data-testid="league-last">${esc(t("league_last", { week: L.last.week, place: L.last.place, tier: t("tier_" + L.last.tier), outcome: t("outcome_" + L.last.outcome) }))}</p>` : "";
+  const last = L.last ? `<p class="help" data-testid="league-last">${esc(t("league_last", { place: L.last.place, tier: t("tier_" + L.last.tier), outcome: t("outcome_" + L.last.outcome) }))}</p>` : "";
   return `${head}${table}<p class="help">${esc(t("league_help"))}</p>${last}`;
 }
 

@@ -84,7 +84,7 @@ export function render(ctx, r) {
       <p><a href="/tournaments" data-action="nav" data-href="/tournaments">← ${esc(t("tournaments"))}</a></p>
       <h2 data-testid="tourney-name">${esc(d.name)}</h2>
       <p><span class="tag">${esc(statusText(d.status))}</span> ${esc(t("tourney_summary", { preset: d.preset, rounds: d.rounds, deals: d.deals, players: d.players }))}</p>
-      <p class="help">${esc(t("tourney_starts", { when: when(d.start_at), by: d.creator }))}</p>
+      <p class="help">${esc(t(d.status === "scheduled" ? "tourney_starts" : "tourney_started", { when: when(d.start_at), by: d.creator }))}</p>
       <p class="help">${esc(t("tourney_duplicate_help"))}</p>
       <p>${buttons}</p>
     </section>
