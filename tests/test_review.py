@@ -117,6 +117,10 @@ def test_the_summary_names_the_costly_card_in_both_languages() -> None:
     tr = summary_lines(review, ["Sen", "Cem", "Deniz", "Burak"], "tr", you=0)
     assert "1. löve: K♦ oynadın, bu bir löveye mal oldu; en iyisi 2♣ ya da J♥ idi." in tr
     assert tr[0].startswith("İhalen 4; bütün eller açık oynansa")
+    # another's card: the name in brackets after it, so a number in a name ("Bot 4") never
+    # runs into the card
+    tr = summary_lines(review, ["Ayşe", "Bot 2", "Bot 3", "Bot 4"], "tr", you=1)
+    assert "1. löve: K♦ (Ayşe) bir löveye mal oldu; en iyisi 2♣ ya da J♥ idi." in tr
 
 
 def test_a_time_limit_stops_the_review_and_says_so() -> None:

@@ -319,6 +319,11 @@ def test_the_top_bar_names_the_contract_naturally(
         assert re.search(
             r"(İhale: .+ · \d+ [♠♥♦♣]|ihale: \d+ [♠♥♦♣]|İhale sende: \d+ [♠♥♦♣])", facts
         ), facts
+        # each fact stays on one line ("İhale: Bot / 2" was broken inside the name)
+        lines = page.locator("#topbar .fact").evaluate_all(
+            "(els) => els.map((e) => new Set([...e.getClientRects()].map((r) => r.top)).size)"
+        )
+        assert len(lines) >= 3 and set(lines) == {1}, lines
         page.context.close()
     no_js_errors(errors)
 

@@ -1029,7 +1029,7 @@ function renderTopbar() {
   $("#topbar").innerHTML = `
     <a href="/" data-action="nav" data-href="/" class="button small">← ${esc(t("back_to_lobby"))}</a>
     <span class="room">${esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener">${esc(info.preset)}</a></span>
-    <span class="facts" data-testid="facts">${parts.join(" · ")}</span>
+    <span class="facts" data-testid="facts">${parts.map((x) => `<span class="fact">${x}</span>`).join(" · ")}</span>
     ${tableChipsHTML(info)}
     <span class="tools">
       ${v ? `<button class="small" data-action="dialog" data-dialog="last">${esc(t("last_trick"))}</button>` : ""}
