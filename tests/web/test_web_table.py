@@ -73,6 +73,26 @@ def test_the_start_button_stands_out_from_the_felt(
         assert contrast(colours["text"], colours["button"]) >= 4.5, colours
         box = page.get_by_test_id("start").bounding_box()
         assert box and box["height"] >= 40, box
+        # a short label, what it does said under it; the top bar says the match has not
+        # started; an empty seat shows no time bank (the person's own seat does)
+        start, help_text, not_started = {
+            "en": ("Start", "Computer players take the seats still empty.", "Not started yet"),
+            "tr": ("Başlat", "Hâlâ boş olan koltuklara bilgisayar oturur.", "Henüz başlamadı"),
+        }[lang]
+        expect(page.get_by_test_id("start")).to_have_text(start)
+        expect(page.locator(".waiting .help")).to_have_text(help_text)
+        expect(page.get_by_test_id("facts")).to_have_text(not_started)
+        expect(page.locator(".seat .bank")).to_have_count(1)
+        # the invite link breaks only after a slash, where it must
+        lines = page.get_by_test_id("invite").evaluate(
+            "(a) => new Set([...a.getClientRects()].map((r) => Math.round(r.top))).size"
+        )
+        link = page.get_by_test_id("invite").inner_text().replace("\n", "")
+        assert link.startswith("http://") and lines <= 3, (link, lines)
+        assert page.get_by_test_id("invite").evaluate(
+            "(a) => !a.innerHTML.includes(':/<wbr>')"
+        )  # never "http:/" at a line's end
+        expect(page.locator("#panel")).to_be_hidden()  # nothing to say yet: no empty box
         page.screenshot(path=str(artifacts / f"start-button-{name}-{lang}.png"))
         page.context.close()
     no_js_errors(errors)

@@ -1022,7 +1022,7 @@ function renderTopbar() {
     if (v.contract) parts.push(esc(contractText(v)));
     parts.push(v.trump ? `${esc(t("koz"))}: <b class="suit-${v.trump}">${SYMBOL[v.trump]}</b> ${esc(t("suit_" + v.trump))}` : esc(t("no_koz_yet")));
   } else {
-    parts.push(esc(t("status_" + info.status)));
+    parts.push(esc(t(info.status === "waiting" ? "not_started" : "status_" + info.status)));
   }
   const host = S.player && info.host === S.player.id;
   const playing = info.status === "playing";
@@ -1081,7 +1081,7 @@ function seatHTML(seat) {
     if (mine.length) said = esc(moveText(mine[mine.length - 1].move));
   }
   const left = clockLeft(seat);
-  const bank = T.clock && T.clock.bank && !s.bot ? T.clock.bank[seat] : null; // bots have no bank
+  const bank = seatBank(T, seat);
   const toMove = v && v.to_move === seat && T.info.status === "playing";
   const decision = (T.clock && T.clock.decision) || 25;
   let exposed = "";
@@ -1099,6 +1099,12 @@ function seatHTML(seat) {
   </div>`;
 }
 
+/* a seat's time bank, if it has one: bots have none, and an empty seat none yet */
+function seatBank(T, seat) {
+  const s = T.info.seats[seat] || {};
+  return T.clock && T.clock.bank && !s.bot && s.name ? T.clock.bank[seat] : null;
+}
+
 function clockHTML(left, bank, decision) {
   const b = bank != null ? `<span class="bank">${esc(t("bank", { s: Math.round(bank) }))}</span>` : "";
   if (left == null) return b;
@@ -1114,8 +1120,7 @@ function tickClocks() {
   if (!T || !T.info || !T.clock) return;
   for (const el of document.querySelectorAll("[data-clock-seat]")) {
     const seat = Number(el.dataset.clockSeat);
-    const bank = T.clock.bank && !(T.info.seats[seat] || {}).bot ? T.clock.bank[seat] : null;
-    el.innerHTML = clockHTML(clockLeft(seat), bank, T.clock.decision || 25);
+    el.innerHTML = clockHTML(clockLeft(seat), seatBank(T, seat), T.clock.decision || 25);
   }
 }
 setInterval(tickClocks, 250);
@@ -1180,8 +1185,8 @@ function waitingRoomHTML() {
   return `<div class="waiting">
     <p>${esc(t(quick ? "waiting_quick" : "waiting_for_players"))}</p>
     ${info.kind === "private" ? `<p class="code">${esc(t("code"))}: <b data-testid="room-code">${esc(info.code)}</b> <button class="small" data-action="copy" data-text="${esc(info.code)}">${esc(t("copy"))}</button></p>
-    <p>${esc(t("invite"))}: <a href="${esc(info.invite)}" data-testid="invite">${esc(info.invite)}</a> <button class="small" data-action="copy" data-text="${esc(info.invite)}">${esc(t("copy"))}</button></p>` : ""}
-    ${host && info.kind === "private" ? `<button class="primary" data-action="start" data-testid="start">${esc(t("start"))}</button>` : ""}
+    <p>${esc(t("invite"))}: <a href="${esc(info.invite)}" data-testid="invite">${esc(info.invite).replace(/([^/])\/(?!\/)/g, "$1/<wbr>")}</a> <button class="small" data-action="copy" data-text="${esc(info.invite)}">${esc(t("copy"))}</button></p>` : ""}
+    ${host && info.kind === "private" ? `<button class="primary" data-action="start" data-testid="start">${esc(t("start"))}</button><p class="help">${esc(t("start_help"))}</p>` : ""}
   </div>`;
 }
 
