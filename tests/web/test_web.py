@@ -456,6 +456,12 @@ def test_a_phone_can_play(
         assert box[0] >= -1 and box[1] <= width + 1, box
     expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=60_000)
     page.screenshot(path=str(artifacts / "table-phone-tr.png"))
+    # the table's buttons and the reactions are a finger's size (44 px)
+    small = page.locator("#topbar button, #topbar .button, .reactions button").evaluate_all(
+        "(els) => els.map((e) => [e.textContent.trim(), e.getBoundingClientRect().height,"
+        " e.getBoundingClientRect().width]).filter(([, h, w]) => h < 44 || w < 44)"
+    )
+    assert not small, small
     # the bidding panel shows the hand's estimated tricks for each koz, the Turkish way (4,3)
     expect(page.get_by_test_id("estimate")).to_contain_text(re.compile(r"♠ \d+,\d"))
     first = page.locator(".bids button").first
