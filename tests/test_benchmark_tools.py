@@ -14,6 +14,7 @@ import pytest
 from batak.game import Game, Phase
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import bot_variants
 import compare_arena
 import decision_loss
 
@@ -111,3 +112,23 @@ def test_each_decision_is_valued_on_the_true_hands() -> None:
         assert (d["a"] == d["b"]) <= (a == b)
         assert d["worth"][2] >= max(d["worth"][0], d["worth"][1])
     assert any(d["a"] != d["b"] for d in deal["decisions"])  # easy and medium differ somewhere
+
+
+def test_the_variants_change_only_what_they_say() -> None:
+    from batak.bots.hard import DECLARER_WIDE, HardPlayer
+    from batak.bots.simple import parse_view
+    from batak.view import view_of
+
+    g = _in_play(3)
+    assert g.contract is not None
+    bidder = g.contract.bidder
+    declarer = parse_view(view_of(g, bidder))
+    defender = parse_view(view_of(g, (bidder + 1) % 4))
+    hard = HardPlayer(seed=1)
+    decl16 = bot_variants.HardDeclarerWorlds16(seed=1)
+    everyone = bot_variants.HardEveryoneFrom12(seed=1)
+    assert hard.reach(declarer) == DECLARER_WIDE
+    assert decl16.reach(declarer) == (DECLARER_WIDE[0], 16, 6_000_000)
+    assert decl16.reach(defender) == hard.reach(defender) != DECLARER_WIDE
+    assert everyone.reach(defender) == everyone.reach(declarer) == DECLARER_WIDE
+    assert bot_variants.HardWorlds48(seed=1).worlds == 48 and hard.worlds == 24

@@ -1,0 +1,49 @@
+"""Variants of the hard player measured in benchmarks/README.md and not kept, for rerunning the
+measurements (``python benchmarks/decision_loss.py hard bot_variants:HardWorlds48 ...``; in the
+arena: ``PYTHONPATH=benchmarks batak arena --bots bot_variants:HardWorlds48,medium ...``).
+
+Each changes one thing about :class:`batak.bots.hard.HardPlayer` and nothing else, so that with
+the same seed it draws the same worlds as the default wherever the change does not reach.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from batak.bots.hard import HardPlayer
+from batak.bots.simple import Table
+
+
+class HardWorlds48(HardPlayer):
+    """48 worlds (the default 24) for the decisions of 9 cards and fewer."""
+
+    name = "hard-worlds-48"
+
+    def __init__(self, *, seed: int | None = None, **options: Any) -> None:
+        options["worlds"] = 48
+        super().__init__(seed=seed, **options)
+
+
+class HardDeclarerWorlds16(HardPlayer):
+    """The declarer's 10- to 12-card decisions at a table without partners over at most 16
+    worlds with 6 million nodes (the default: 8 and 3 million, :data:`DECLARER_WIDE`)."""
+
+    name = "hard-declarer-worlds-16"
+
+    def reach(self, t: Table) -> tuple[int, int, int]:
+        r = super().reach(t)
+        if self.declarer_wide is not None and r == self.declarer_wide:
+            return r[0], 16, 6_000_000
+        return r
+
+
+class HardEveryoneFrom12(HardPlayer):
+    """Every seat, the defenders too, searches from 12 cards at a table without partners (the
+    default: the declarer only; defenders from 10)."""
+
+    name = "hard-everyone-from-12"
+
+    def reach(self, t: Table) -> tuple[int, int, int]:
+        if not t.rules.partners and self.declarer_wide is not None:
+            return self.declarer_wide
+        return super().reach(t)
