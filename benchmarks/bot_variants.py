@@ -47,3 +47,16 @@ class HardEveryoneFrom12(HardPlayer):
         if not t.rules.partners and self.declarer_wide is not None:
             return self.declarer_wide
         return super().reach(t)
+
+
+class HardDeclarerFrom13(HardPlayer):
+    """The declarer at a table without partners searches from 13 cards (its opening lead when
+    it leads the first trick), at most 8 worlds with 6 million nodes; the rest as the default."""
+
+    name = "hard-declarer-from-13"
+
+    def reach(self, t: Table) -> tuple[int, int, int]:
+        r = super().reach(t)
+        if self.declarer_wide is not None and r == self.declarer_wide:
+            return 13, r[1], 6_000_000
+        return r
