@@ -70,10 +70,51 @@ def test_placeholders_are_the_same_in_every_language(lang: str) -> None:
 #: English words that never belong in a Turkish sentence (the game's Turkish words, names and
 #: commands are fine: they are the same in both languages).
 ENGLISH = {
-    "the", "and", "you", "your", "is", "are", "of", "to", "with", "not", "has", "have", "this",
-    "that", "from", "for", "bid", "trick", "tricks", "play", "player", "score", "table", "deal",
-    "wins", "won", "lost", "trump", "spades", "hearts", "diamonds", "clubs", "partner", "turn",
-    "wait", "join", "leave", "start", "open", "close", "name", "seat", "room", "game", "match",
+    "the",
+    "and",
+    "you",
+    "your",
+    "is",
+    "are",
+    "of",
+    "to",
+    "with",
+    "not",
+    "has",
+    "have",
+    "this",
+    "that",
+    "from",
+    "for",
+    "bid",
+    "trick",
+    "tricks",
+    "play",
+    "player",
+    "score",
+    "table",
+    "deal",
+    "wins",
+    "won",
+    "lost",
+    "trump",
+    "spades",
+    "hearts",
+    "diamonds",
+    "clubs",
+    "partner",
+    "turn",
+    "wait",
+    "join",
+    "leave",
+    "start",
+    "open",
+    "close",
+    "name",
+    "seat",
+    "room",
+    "game",
+    "match",
 }
 
 
@@ -133,6 +174,7 @@ FAMILIES: dict[str, set[str]] = {
         f"{name}.{v}" for name, opt in rules_catalog()["options"].items() for v in opt["choices"]
     },
     "source": {n.split("-")[0] for n in PRESETS} | set(PRESETS),
+    "title": set(PRESETS),
     "teach.suit_one": set("SHDC"),
     "teach.suit_many": set("SHDC"),
     "language": {"name"},
@@ -228,3 +270,11 @@ def test_an_unbuilt_catalog_says_how_to_build_it(tmp_path: Path) -> None:
 def test_a_language_the_catalog_lacks_falls_back_to_english() -> None:
     assert i18n.text("game_over", "de") == i18n.text("game_over", "en") == "the deal is over"
     assert i18n.lang_of("de") == "en" and i18n.default_lang({"LANG": "de_DE.UTF-8"}) == "en"
+
+
+def test_every_preset_has_a_name_players_read() -> None:
+    from batak.explain import preset_title
+
+    for name in PRESETS:
+        for lang in ("en", "tr"):
+            assert preset_title(name, lang) != name, (name, lang)

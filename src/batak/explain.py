@@ -15,6 +15,7 @@ __all__ = [
     "option_names",
     "preset_source",
     "preset_summary",
+    "preset_title",
     "rules_catalog",
     "value_help",
 ]
@@ -51,6 +52,16 @@ def preset_source(name: str, lang: str) -> str:
         if key in MESSAGES:
             return text(key, lang)
     return name
+
+
+def preset_title(name: str, lang: str) -> str:
+    """A preset's name as players read it; the preset's own name is what the programs take.
+
+    >>> preset_title("sultan-esli", "en"), preset_title("zipi-kitty", "tr")
+    ('Batak Sultan · eşli', 'Zipi · üç kişilik (yerden kart)')
+    """
+    key = f"title.{name}"
+    return text(key, lang) if key in MESSAGES else name
 
 
 def preset_summary(rules: Rules, lang: str) -> str:
@@ -143,6 +154,7 @@ def rules_catalog() -> dict[str, Any]:
     presets = [
         {
             "name": name,
+            "title": {lang: preset_title(name, lang) for lang in LANGS},
             "source": {lang: preset_source(name, lang) for lang in LANGS},
             "summary": {lang: preset_summary(rules, lang) for lang in LANGS},
             "rules": rules.to_dict(),

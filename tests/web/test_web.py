@@ -633,8 +633,12 @@ def test_rules_pages_come_from_the_rules_data(
     page = open_page(browser, server, errors)
     page.goto(server.http + "/rules")
     expect(page.locator("ul.presets li")).to_have_count(14)
-    page.get_by_role("link", name="zipi-kitty").click()
-    expect(page.locator("h2")).to_have_text("Rules: zipi-kitty")
+    # tables by the names players read; the preset's own name for the terminal programs
+    page.get_by_role("link", name="Zipi · three players (kitty)").click()
+    expect(page.locator("h2")).to_have_text("Rules: Zipi · three players (kitty)")
+    expect(page.get_by_test_id("preset-id")).to_have_text(
+        "Its name for 'batak play --preset': zipi-kitty"
+    )
 
     def row(option: str) -> Any:
         return page.locator(f"table.rules tr[data-option={option}]")
@@ -642,6 +646,22 @@ def test_rules_pages_come_from_the_rules_data(
     expect(row("kitty_size").locator("td").nth(1)).to_have_text("4")
     expect(row("overtake")).to_contain_text("yükseltme")
     expect(row("overtake_after_ruff").locator("b")).to_have_text("Overtake after a ruff")
+    page.get_by_test_id("lang").click()
+    expect(page.locator("h2")).to_have_text("Kurallar: Zipi · üç kişilik (yerden kart)")
+    expect(page.get_by_test_id("preset-id")).to_have_text(
+        "'batak play --preset' için adı: zipi-kitty"
+    )
+    # the lobby's list of tables and a table's own link say the same names
+    page.goto(server.http + "/")
+    expect(page.locator('#preset-select option[value="sultan-esli"]')).to_have_text(
+        "Batak Sultan · eşli"
+    )
+    expect(page.locator('#preset-select option[value="standard"]')).to_have_text(
+        "Standart (ihaleli)"
+    )
+    page.select_option("#preset-select", "standard")
+    page.get_by_test_id("create-room").click()
+    expect(page.get_by_test_id("rules-link")).to_have_text("Standart (ihaleli)")
     no_js_errors(errors)
 
 

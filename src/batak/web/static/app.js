@@ -106,7 +106,7 @@ function onRoute() {
   }
   if (r.page === "lobby" && S.online) lobbyRequests();
   if (S.online) featureRequests(r);
-  if (r.page === "rules" || r.page === "lobby") loadCatalog();
+  loadCatalog(); // every page names tables by their titles (the lobby, a table, a tournament)
   render();
 }
 
@@ -299,8 +299,14 @@ function onWelcome(m) {
 }
 
 // Tournaments and the story mode (issue 13): their own modules, given what they need.
+/* a preset's name as players read it ("Batak Sultan · eşli"), from the rules catalog */
+function presetTitle(name) {
+  const p = S.catalog && S.catalog.presets.find((x) => x.name === name);
+  return p && p.title ? pick(p.title) : name;
+}
+
 const CTX = {
-  send, go, esc, notify, route, app,
+  send, go, esc, notify, route, app, presetTitle,
   player: () => S.player,
   presets: () => S.welcome && S.welcome.presets,
 };
@@ -783,7 +789,7 @@ function drawLobby() {
       <p class="help">${esc(t("private_help"))}</p>
       <form id="create-form" data-action="create">
         <label>${esc(t("preset"))}
-          <select id="preset-select" name="preset">${presets.map((p) => `<option value="${esc(p.name)}"${p.name === S.formPreset ? " selected" : ""}>${esc(p.name)}: ${esc(pick(p.source))}</option>`).join("")}</select>
+          <select id="preset-select" name="preset">${presets.map((p) => `<option value="${esc(p.name)}"${p.name === S.formPreset ? " selected" : ""}>${esc(pick(p.title))}</option>`).join("")}</select>
         </label>
         <p class="help" id="preset-summary"></p>
         <div class="grid2">
@@ -837,7 +843,7 @@ function renderMyTables() {
   if (!box) return;
   const mine = S.mytables || [];
   box.innerHTML = mine.length
-    ? `<h3>${esc(t("your_tables"))}</h3><ul class="plain tables" data-testid="my-tables">${mine.map((s) => `<li><span>${esc(s.mode ? t("mode_" + s.mode) : s.preset)} · ${esc(t("status_" + s.status))}${s.code && s.kind === "private" ? " · " + esc(s.code) : ""}</span><button data-action="joinTable" data-table="${esc(s.id)}">${esc(t("rejoin"))}</button></li>`).join("")}</ul>`
+    ? `<h3>${esc(t("your_tables"))}</h3><ul class="plain tables" data-testid="my-tables">${mine.map((s) => `<li><span>${esc(s.mode ? t("mode_" + s.mode) : presetTitle(s.preset))} · ${esc(t("status_" + s.status))}${s.code && s.kind === "private" ? " · " + esc(s.code) : ""}</span><button data-action="joinTable" data-table="${esc(s.id)}">${esc(t("rejoin"))}</button></li>`).join("")}</ul>`
     : "";
 }
 
@@ -920,14 +926,15 @@ function renderRules(name) {
   if (!S.catalog) { app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`; return; }
   const nav = `<p><a href="/" data-action="nav" data-href="/">← ${esc(t("back_to_lobby"))}</a>${name ? ` · <a href="/rules" data-action="nav" data-href="/rules">${esc(t("all_tables"))}</a>` : ""}</p>`;
   if (!name) {
-    app().innerHTML = `<div class="page">${nav}<h2>${esc(t("rules_title"))}</h2><p>${esc(t("rules_intro"))}</p><ul class="plain presets">${S.catalog.presets.map((p) => `<li><a href="/rules/${esc(p.name)}" data-action="nav" data-href="/rules/${esc(p.name)}"><b>${esc(p.name)}</b></a>: ${esc(pick(p.source))}. ${esc(pick(p.summary))}</li>`).join("")}</ul></div>`;
+    app().innerHTML = `<div class="page">${nav}<h2>${esc(t("rules_title"))}</h2><p>${esc(t("rules_intro"))}</p><ul class="plain presets">${S.catalog.presets.map((p) => `<li><a href="/rules/${esc(p.name)}" data-action="nav" data-href="/rules/${esc(p.name)}"><b>${esc(pick(p.title))}</b></a>: ${esc(pick(p.summary))}</li>`).join("")}</ul></div>`;
     return;
   }
   const p = S.catalog.presets.find((x) => x.name === name);
   if (!p) { app().innerHTML = `<div class="page">${nav}<p>${esc(t("no_such_page"))}</p></div>`; return; }
   app().innerHTML = `<div class="page">${nav}
-    <h2>${esc(t("rules_of", { name: p.name }))}</h2>
+    <h2>${esc(t("rules_of", { name: pick(p.title) }))}</h2>
     <p>${esc(t("rules_source", { source: pick(p.source) }))}</p>
+    <p class="help" data-testid="preset-id">${esc(t("preset_id", { name: p.name }))}</p>
     <p><b>${esc(pick(p.summary))}</b></p>
     <p>${esc(t("rules_intro"))}</p>
     <table class="rules"><thead><tr><th>${esc(t("option"))}</th><th>${esc(t("value"))}</th></tr></thead><tbody>
@@ -1028,7 +1035,7 @@ function renderTopbar() {
   const playing = info.status === "playing";
   $("#topbar").innerHTML = `
     <a href="/" data-action="nav" data-href="/" class="button small">← ${esc(t("back_to_lobby"))}</a>
-    <span class="room">${esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener">${esc(info.preset)}</a></span>
+    <span class="room">${esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener" data-testid="rules-link">${esc(presetTitle(info.preset))}</a></span>
     <span class="facts" data-testid="facts">${parts.map((x) => `<span class="fact">${x}</span>`).join(" · ")}</span>
     ${tableChipsHTML(info)}
     <span class="tools">

@@ -83,7 +83,7 @@ export function render(ctx, r) {
     <section class="card-box">
       <p><a href="/tournaments" data-action="nav" data-href="/tournaments">← ${esc(t("tournaments"))}</a></p>
       <h2 data-testid="tourney-name">${esc(d.name)}</h2>
-      <p><span class="tag">${esc(statusText(d.status))}</span> ${esc(t("tourney_summary", { preset: d.preset, rounds: d.rounds, deals: d.deals, players: d.players }))}</p>
+      <p><span class="tag">${esc(statusText(d.status))}</span> ${esc(t("tourney_summary", { preset: ctx.presetTitle(d.preset), rounds: d.rounds, deals: d.deals, players: d.players }))}</p>
       <p class="help">${esc(t(d.status === "scheduled" ? "tourney_starts" : "tourney_started", { when: when(d.start_at), by: d.creator }))}</p>
       <p class="help">${esc(t("tourney_duplicate_help"))}</p>
       <p>${buttons}</p>
@@ -107,7 +107,7 @@ function renderList(ctx) {
   const form = me && me.account ? `<form id="tourney-form" data-action="tourneyCreate">
       <label>${esc(t("tourney_name"))}<input name="name" maxlength="40"></label>
       <div class="grid2">
-        <label>${esc(t("preset"))}<select name="preset">${presets.map((p) => `<option value="${esc(p)}">${esc(p)}</option>`).join("")}</select></label>
+        <label>${esc(t("preset"))}<select name="preset">${presets.map((p) => `<option value="${esc(p)}">${esc(ctx.presetTitle(p))}</option>`).join("")}</select></label>
         <label>${esc(t("tourney_rounds"))}<input name="rounds" type="number" min="1" max="10" value="3"></label>
         <label>${esc(t("tourney_deals"))}<input name="deals" type="number" min="1" max="12" value="4"></label>
         <label>${esc(t("tourney_start_at"))}<input name="start" type="datetime-local" value="${local}"></label>
