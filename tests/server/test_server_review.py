@@ -90,3 +90,52 @@ def test_review_of_a_finished_deal(tmp_path: Path) -> None:
                 await c.close()
 
         asyncio.run(main())
+
+
+#: a server in a process of its own, reduced to what matters here: it starts the review workers
+#: as the hub does, has one do some work, says who the worker is, and waits to be killed
+_PARENT = """
+import multiprocessing, os, time
+from concurrent.futures import ProcessPoolExecutor
+from batak.server.hub import _end_with_parent
+pool = ProcessPoolExecutor(
+    max_workers=1,
+    mp_context=multiprocessing.get_context("spawn"),
+    initializer=_end_with_parent,
+    initargs=(os.getpid(), 0.1),
+)
+print(pool.submit(os.getpid).result(), flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_review_worker_ends_when_its_server_is_killed() -> None:
+    """``kill -9`` of the server: its review worker does not wait for work forever (without
+    the watch it does: it holds a copy of its work queue's writing end, so the queue never
+    closes for it)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    parent = subprocess.Popen([sys.executable, "-c", _PARENT], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        worker = int(parent.stdout.readline())
+        os.kill(worker, 0)  # it runs
+    finally:
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            break  # gone
+        # (an orphan is adopted by init, or by a subreaper that may not reap it: a zombie counts)
+        stat = Path(f"/proc/{worker}/stat")
+        if stat.exists() and stat.read_text().split(") ")[-1].startswith("Z"):
+            break
+        assert time.monotonic() < deadline, "the review worker outlived its server"
+        time.sleep(0.05)

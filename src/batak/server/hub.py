@@ -12,7 +12,9 @@ import hashlib
 import logging
 import math
 import multiprocessing
+import os
 import secrets
+import threading
 import time
 import unicodedata
 from collections.abc import Awaitable, Callable
@@ -1066,6 +1068,8 @@ class Hub:
             self._review_pool = ProcessPoolExecutor(
                 max_workers=max(1, self.config.review_workers),
                 mp_context=multiprocessing.get_context("spawn"),
+                initializer=_end_with_parent,
+                initargs=(os.getpid(), PARENT_CHECK_SECONDS),
             )
         return self._review_pool
 
@@ -1158,6 +1162,25 @@ def _deal_data(game: Any) -> dict[str, Any]:
         "dealer": game.dealer,
         "moves": [str(m) for m in game.history],
     }
+
+
+#: how often a review worker looks whether the server that started it is still there
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _end_with_parent(parent: int, every: float) -> None:
+    """A review worker's first step: a thread that ends the worker once the server that started
+    it is gone. A server that stops shuts its workers down, but one killed (``kill -9``, a
+    crash, the out-of-memory killer) cannot, and its workers would wait for work forever: each
+    holds a copy of its work queue's writing end, so it never sees the queue close."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _review(data: dict[str, Any], seconds: float) -> dict[str, Any]:
