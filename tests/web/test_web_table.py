@@ -289,7 +289,7 @@ EXPECTED_YOU = {
         "made": "İhaleyi çıkardın: 5 dedin, 6 löve aldın",
         "down": "Battın: 3 / 5",
         "contract": "İhale sende: 5",
-        "won_by": "sen aldın",
+        "won_by": "löveyi sen aldın",
         "sheet_made": "çıkardın 6/5",
         "sheet_down": "battın 3/5",
     },

@@ -1070,6 +1070,7 @@ function seatHTML(seat) {
   const team = seatTeam(T, seat);
   if (team.label) labels.unshift(team.label);
   let tricks = "";
+  let teamPart = "";
   if (v && v.phase !== "bidding") {
     const won = v.tricks_won[seat];
     const r = T.info.rules;
@@ -1077,10 +1078,12 @@ function seatHTML(seat) {
     else if (v.contract && (v.contract.bidder === seat || (r.partners && (v.contract.bidder + 2) % 4 === seat))) {
       if (r.partners) {
         const team = won + v.tricks_won[(seat + 2) % 4];
-        tricks = `${won} · ${t("team_tricks", { won: team, bid: v.contract.bid })}`;
+        teamPart = t("team_tricks", { won: team, bid: v.contract.bid });
+        tricks = String(won);
       } else tricks = t("tricks_of", { won, bid: v.contract.bid });
     } else tricks = String(won);
-    tricks = `${esc(t("tricks"))}: <b>${esc(tricks)}</b>`;
+    // the team's count its own piece: on a phone it goes on a line of its own, with no dot
+    tricks = `${esc(t("tricks"))}: <b>${esc(tricks)}</b>${teamPart ? `<span class="team-part"><b>${esc(teamPart)}</b></span>` : ""}`;
   }
   let said = "";
   if (v && v.phase === "bidding") {
