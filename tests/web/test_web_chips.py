@@ -46,9 +46,8 @@ def test_a_staked_quick_play_shows_the_buy_in_and_the_payout(
     board = page.get_by_test_id("chip-leaderboard")
     expect(board).to_contain_text(page.evaluate("window.batak.state.player.name"))
     expect(board).to_contain_text("5,000")
-    expect(page.get_by_test_id("lobby-kasa-1000")).to_have_text(
-        "Açık eşli kasa at 1,000: 1,000 chips"
-    )
+    expect(page.get_by_test_id("lobby-kasa-1000")).to_have_text("1,000 salon: 1,000 chips")
+    expect(page.locator(".kasa-heading")).to_have_text("The açık eşli kasa in each salon:")
     page.select_option("#stake-select", "1000")
     page.screenshot(path=str(artifacts / "chips-lobby-en.png"), full_page=True)
     page.get_by_test_id("quick-ihaleli").click()
@@ -97,9 +96,8 @@ def test_the_kasa_on_an_acik_esli_table_and_the_chips_in_turkish_on_a_phone(
     expect(page.get_by_test_id("chips-balance")).to_have_text("Çipin: 5.000")
     expect(page.get_by_test_id("chip-leaderboard")).to_contain_text("5.000")
     expect(page.locator("#h-chips")).to_have_text("Çipler")
-    expect(page.get_by_test_id("lobby-kasa-10000")).to_have_text(
-        "10.000 salonunda açık eşli kasası: 10.000 çip"
-    )
+    expect(page.get_by_test_id("lobby-kasa-10000")).to_have_text("10.000 salonu: 10.000 çip")
+    expect(page.locator(".kasa-heading")).to_have_text("Salonlara göre açık eşli kasası:")
     width = page.evaluate("window.innerWidth")
     assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
     page.screenshot(path=str(artifacts / "chips-lobby-phone-tr.png"), full_page=True)

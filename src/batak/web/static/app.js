@@ -816,7 +816,7 @@ function drawLobby() {
         <button type="submit">${esc(t("join"))}</button>
       </form>
       <label class="check"><input type="checkbox" id="watch-input"> ${esc(t("watch_only"))}</label>
-      <h2>${esc(t("public_tables"))} <button class="small" data-action="refreshLobby">${esc(t("refresh"))}</button></h2>
+      <h2 class="public-tables">${esc(t("public_tables"))} <button class="small" data-action="refreshLobby">${esc(t("refresh"))}</button></h2>
       <div id="lobby-tables"></div>
       <p><a href="/rules" data-action="nav" data-href="/rules">${esc(t("rules_title"))}</a>
         · <a href="/tournaments" data-action="nav" data-href="/tournaments" data-testid="link-tournaments">${esc(t("tournaments"))}</a>

@@ -54,7 +54,7 @@ export function stakeSelectHTML(lobby) {
     .map((s) => `<li data-testid="lobby-kasa-${s}">${esc(t("kasa_salon", { stake: chipsNumber(s), n: chipsNumber(kasa["acik:" + s]) }))}</li>`).join("");
   return `<label class="stake-pick">${esc(t("stake_label"))}
       <select id="stake-select" data-testid="stake-select">${options}</select></label>
-    ${kasas ? `<ul class="plain kasa-list">${kasas}</ul>` : ""}`;
+    ${kasas ? `<p class="kasa-heading">${esc(t("kasa_heading"))}</p><ul class="plain kasa-list">${kasas}</ul>` : ""}`;
 }
 
 // The stake field of a "quick" message, as chosen in the lobby.
