@@ -60,3 +60,21 @@ class HardDeclarerFrom13(HardPlayer):
         if self.declarer_wide is not None and r == self.declarer_wide:
             return 13, r[1], 6_000_000
         return r
+
+
+class HardDeclaringSideFrom12(HardPlayer):
+    """At a table with partners, both partners of the declaring side search from 12 cards (at
+    most 8 worlds, 3 million nodes), as the declarer does without partners; defenders as the
+    default (from 11 cards, :data:`PARTNER_WIDE`)."""
+
+    name = "hard-declaring-side-from-12"
+
+    def reach(self, t: Table) -> tuple[int, int, int]:
+        if (
+            t.rules.partners
+            and self.declarer_wide is not None
+            and t.bidder is not None
+            and t.seat in t.rules.team_of(t.bidder)
+        ):
+            return self.declarer_wide
+        return super().reach(t)

@@ -135,3 +135,17 @@ def test_the_variants_change_only_what_they_say() -> None:
     from13 = bot_variants.HardDeclarerFrom13(seed=1)
     assert from13.reach(declarer) == (13, DECLARER_WIDE[1], 6_000_000)
     assert from13.reach(defender) == hard.reach(defender)
+
+
+def test_the_declaring_side_from_12_at_a_table_with_partners() -> None:
+    from batak.bots.hard import DECLARER_WIDE, PARTNER_WIDE
+    from batak.bots.simple import parse_view
+    from batak.view import view_of
+
+    g, _ = decision_loss.deal_in_play("sultan-esli", 4)
+    assert g.contract is not None
+    bidder = g.contract.bidder
+    variant = bot_variants.HardDeclaringSideFrom12(seed=1)
+    for seat in range(4):
+        reach = variant.reach(parse_view(view_of(g, seat)))
+        assert reach == (DECLARER_WIDE if seat in (bidder, (bidder + 2) % 4) else PARTNER_WIDE)
