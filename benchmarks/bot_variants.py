@@ -1,6 +1,7 @@
-"""Variants of the hard player measured in benchmarks/README.md and not kept, for rerunning the
-measurements (``python benchmarks/decision_loss.py hard bot_variants:HardWorlds48 ...``; in the
-arena: ``PYTHONPATH=benchmarks batak arena --bots bot_variants:HardWorlds48,medium ...``).
+"""Variants of the hard player measured in benchmarks/README.md (and the defaults they were
+measured against, where the default has changed since), for rerunning the measurements
+(``python benchmarks/decision_loss.py bot_variants:HardWorlds24 hard ...``; in the arena:
+``PYTHONPATH=benchmarks batak arena --bots bot_variants:HardWorlds24,medium ...``).
 
 Each changes one thing about :class:`batak.bots.hard.HardPlayer` and nothing else, so that with
 the same seed it draws the same worlds as the default wherever the change does not reach.
@@ -14,13 +15,14 @@ from batak.bots.hard import HardPlayer
 from batak.bots.simple import Table
 
 
-class HardWorlds48(HardPlayer):
-    """48 worlds (the default 24) for the decisions of 9 cards and fewer."""
+class HardWorlds24(HardPlayer):
+    """24 worlds for the decisions of 9 cards and fewer, the default until 2026-12-02 (now 48,
+    :data:`batak.bots.hard.WORLDS`)."""
 
-    name = "hard-worlds-48"
+    name = "hard-worlds-24"
 
     def __init__(self, *, seed: int | None = None, **options: Any) -> None:
-        options["worlds"] = 48
+        options["worlds"] = 24
         super().__init__(seed=seed, **options)
 
 

@@ -131,7 +131,7 @@ def test_the_variants_change_only_what_they_say() -> None:
     assert decl16.reach(declarer) == (DECLARER_WIDE[0], 16, 6_000_000)
     assert decl16.reach(defender) == hard.reach(defender) != DECLARER_WIDE
     assert everyone.reach(defender) == everyone.reach(declarer) == DECLARER_WIDE
-    assert bot_variants.HardWorlds48(seed=1).worlds == 48 and hard.worlds == 24
+    assert bot_variants.HardWorlds24(seed=1).worlds == 24 and hard.worlds == 48
     from13 = bot_variants.HardDeclarerFrom13(seed=1)
     assert from13.reach(declarer) == (13, DECLARER_WIDE[1], 6_000_000)
     assert from13.reach(defender) == hard.reach(defender)
