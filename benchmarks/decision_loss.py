@@ -23,13 +23,13 @@ first's (tricks, and tricks with the bonus), mean and 95% interval over deals (S
 overall and by cards in hand; each player's decision time (p50, p95). Per-deal figures go to
 ``--json`` for pooling runs.
 
-Read it as a screen, not a verdict: "double dummy" values a card as if everyone saw every hand
-from then on, and the positions come from the medium player's deals (its auction, its play),
-not from the player's own. A change that shows here is then measured in the arena
-(``batak arena``, :mod:`compare_arena`), which plays whole matches. Paired on the same
-decisions, most differences are zero, so a few hundred deals separate changes the arena needs
-thousands of boards for.
-"""
+Only tables with a contract are judged (not Koz Maça, where every player bids for itself: its deals
+give no decisions). Read it as a screen, not a verdict: "double dummy" values a card as if everyone
+saw every hand from then on, and the positions come from the medium player's deals (its auction, its
+play), not from the player's own. A change that shows here is then measured in the arena (``batak
+arena``, :mod:`compare_arena`), which plays whole matches. Paired on the same decisions, most
+differences are zero, so a few hundred deals separate changes the arena needs thousands of boards
+for. """
 
 from __future__ import annotations
 
@@ -92,6 +92,12 @@ def deal_in_play(preset: str, seed: int) -> tuple[Game, list[MediumPlayer]]:
     return game, medium
 
 
+def timed_choice(player: Any, view: Any) -> tuple[str, float]:
+    t = time.perf_counter()
+    move = player.choose(view)
+    return move, time.perf_counter() - t
+
+
 def one_deal(job: tuple[str, str, str, int, str, bool]) -> dict[str, Any]:
     """Play deal ``seed`` with the medium player everywhere; at each decision of the role, ask
     both players. Returns the deal's figures."""
@@ -120,17 +126,19 @@ def one_deal(job: tuple[str, str, str, int, str, bool]) -> dict[str, Any]:
                     make_player(spec_b, seed_of("player", seed, seat)),
                 )
             pa, pb = players[seat]
-            t0 = time.perf_counter()
-            move_a = pa.choose(view)
-            t1 = time.perf_counter()
-            move_b = pb.choose(view)
-            t2 = time.perf_counter()
+            # who goes first alternates, so that neither pays the other's warm-up in its times
+            if len(out["decisions"]) % 2 == 0:
+                move_a, ta = timed_choice(pa, view)
+                move_b, tb = timed_choice(pb, view)
+            else:
+                move_b, tb = timed_choice(pb, view)
+                move_a, ta = timed_choice(pa, view)
             d: dict[str, Any] = {
                 "cards": game.hand_sizes[seat],
                 "a": move_a,
                 "b": move_b,
-                "ta": t1 - t0,
-                "tb": t2 - t1,
+                "ta": ta,
+                "tb": tb,
             }
             if move_a != move_b or absolute:
                 side = declarers if ours else frozenset(range(n)) - declarers

@@ -65,8 +65,8 @@ class Hard11(HardPlayer):
 
 
 class HardMore(HardPlayer):
-    """The hard player with twice the worlds: 48 up to 9 cards, 24 at 10 (no new world after
-    3 million nodes)."""
+    """The hard player with 48 worlds up to 9 cards (24 until 2026-12-02, now the default too)
+    and 24 at 10 (twice the default 12; no new world after 3 million nodes)."""
 
     name = "hard-more"
 

@@ -93,17 +93,11 @@ def test_review_of_a_finished_deal(tmp_path: Path) -> None:
 
 
 #: a server in a process of its own, reduced to what matters here: it starts the review workers
-#: as the hub does, has one do some work, says who the worker is, and waits to be killed
+#: as the hub does (the same function), has one do some work, says who the worker is, and waits
 _PARENT = """
-import multiprocessing, os, time
-from concurrent.futures import ProcessPoolExecutor
-from batak.server.hub import _end_with_parent
-pool = ProcessPoolExecutor(
-    max_workers=1,
-    mp_context=multiprocessing.get_context("spawn"),
-    initializer=_end_with_parent,
-    initargs=(os.getpid(), 0.1),
-)
+import os, time
+from batak.server.hub import review_pool
+pool = review_pool(1)
 print(pool.submit(os.getpid).result(), flush=True)
 time.sleep(120)
 """
@@ -114,6 +108,7 @@ def test_a_review_worker_ends_when_its_server_is_killed() -> None:
     the watch it does: it holds a copy of its work queue's writing end, so the queue never
     closes for it)."""
     import os
+    import select
     import signal
     import subprocess
     import sys
@@ -122,6 +117,8 @@ def test_a_review_worker_ends_when_its_server_is_killed() -> None:
     parent = subprocess.Popen([sys.executable, "-c", _PARENT], stdout=subprocess.PIPE, text=True)
     try:
         assert parent.stdout is not None
+        ready, _, _ = select.select([parent.stdout], [], [], 60)
+        assert ready, "the worker never answered"
         worker = int(parent.stdout.readline())
         os.kill(worker, 0)  # it runs
     finally:

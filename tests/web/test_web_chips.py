@@ -97,7 +97,7 @@ def test_the_kasa_on_an_acik_esli_table_and_the_chips_in_turkish_on_a_phone(
     expect(page.get_by_test_id("chip-leaderboard")).to_contain_text("5.000")
     expect(page.locator("#h-chips")).to_have_text("Çipler")
     expect(page.get_by_test_id("lobby-kasa-10000")).to_have_text("10.000 salonu: 10.000 çip")
-    expect(page.locator(".kasa-heading")).to_have_text("Salonlara göre açık eşli kasası:")
+    expect(page.locator(".kasa-heading")).to_have_text("Her salonun açık eşli kasası:")
     width = page.evaluate("window.innerWidth")
     assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
     page.screenshot(path=str(artifacts / "chips-lobby-phone-tr.png"), full_page=True)

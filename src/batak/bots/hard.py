@@ -110,26 +110,25 @@ class HardStats:
 
 
 class HardPlayer:
-    """Samples hidden hands and searches them double-dummy. ``worlds``: worlds per card
-    decision (:data:`WORLDS`); ``max_cards``: the largest hand size it searches with all its
-    worlds; ``wide_cards``: the
-    largest it searches at all, with at most ``wide_worlds`` worlds and no new world once the
-    solver has searched ``node_budget`` nodes in the decision (a count, not a clock, so the move
-    stays a function of the seed and the view); above it the medium player decides. At a table
-    with partners a player given neither ``wide_cards`` nor ``max_cards`` goes one card further
-    (:data:`PARTNER_WIDE`), and at a table without, as declarer, two cards further
+    """Samples hidden hands and searches them double-dummy. ``worlds``: worlds per card decision
+    (:data:`WORLDS`); ``max_cards``: the largest hand size it searches with all its worlds;
+    ``wide_cards``: the largest it searches at all, with at most ``wide_worlds`` worlds and no new
+    world once the solver has searched ``node_budget`` nodes in the decision (a count, not a clock,
+    so the move stays a function of the seed and the view); above it the medium player decides. At a
+    table with partners a player given neither ``wide_cards`` nor ``max_cards`` goes one card
+    further (:data:`PARTNER_WIDE`), and at a table without, as declarer, two cards further
     (:data:`DECLARER_WIDE`); each with its own ``wide_worlds`` and ``node_budget`` if given. A
     decision never searches more than ``node_cap`` nodes in the compiled solver (0: no cap; the
     play-outs of ``early`` have none): the world in progress then is dropped (some rare positions
-    take the solver seconds), and with no world finished the medium player decides.
-    ``inference``: how strongly the worlds follow what the others' choices of card suggest
-    (:func:`.knowledge.play_bias`; 0: not at all). ``bidding``: ``"sim"`` (the auction, kitty
-    and trump by simulation, :mod:`.bidsim`, with ``bid_worlds`` worlds) or ``"medium"`` (the
-    medium player's). ``signals``: in eşli, send the partners' first-discard signal and read the
-    partner's (:mod:`.signals`). ``early``: above ``wide_cards``, judge each card over
-    ``early_worlds`` worlds by a quick play-out (the rest of the trick and the next ones greedy,
-    every hand visible, then the solver from ``solve_at`` cards; :func:`.bidsim.playout`)
-    instead of handing the decision to the medium player."""
+    take the solver seconds), and with no world finished the medium player decides. ``inference``:
+    how strongly the worlds follow what the others' choices of card suggest
+    (:func:`.knowledge.play_bias`; 0: not at all). ``bidding``: ``"sim"`` (the auction, kitty and
+    trump by simulation, :mod:`.bidsim`, with ``bid_worlds`` worlds) or ``"medium"`` (the medium
+    player's). ``signals``: in eşli, send the partners' first-discard signal and read the partner's
+    (:mod:`.signals`). ``early``: above ``wide_cards``, judge each card over ``early_worlds`` worlds
+    by a quick play-out (the rest of the trick and the next ones greedy, every hand visible, then
+    the solver from ``solve_at`` cards; :func:`.bidsim.playout`) instead of handing the decision to
+    the medium player."""
 
     name = "hard"
 

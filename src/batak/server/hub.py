@@ -12,6 +12,7 @@ import hashlib
 import logging
 import math
 import multiprocessing
+import multiprocessing.connection
 import os
 import secrets
 import threading
@@ -1062,15 +1063,9 @@ class Hub:
         )
 
     def _review_workers(self) -> ProcessPoolExecutor:
-        """The review worker processes, started at the first review (spawned: the server's
-        threads and sockets are not copied into them)."""
+        """The review worker processes (:func:`review_pool`), started at the first review."""
         if self._review_pool is None:
-            self._review_pool = ProcessPoolExecutor(
-                max_workers=max(1, self.config.review_workers),
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_end_with_parent,
-                initargs=(os.getpid(), PARENT_CHECK_SECONDS),
-            )
+            self._review_pool = review_pool(self.config.review_workers)
         return self._review_pool
 
     def _review_done(self, key: tuple[str, int], fut: asyncio.Future[Any]) -> None:
@@ -1164,21 +1159,29 @@ def _deal_data(game: Any) -> dict[str, Any]:
     }
 
 
-#: how often a review worker looks whether the server that started it is still there
-PARENT_CHECK_SECONDS = 1.0
+def review_pool(workers: int) -> ProcessPoolExecutor:
+    """The review worker processes: spawned (the server's threads and sockets are not copied
+    into them), each ending with the server that started it (:func:`_end_with_parent`)."""
+    return ProcessPoolExecutor(
+        max_workers=max(1, workers),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_end_with_parent,
+    )
 
 
-def _end_with_parent(parent: int, every: float) -> None:
-    """A review worker's first step: a thread that ends the worker once the server that started
-    it is gone. A server that stops shuts its workers down, but one killed (``kill -9``, a
-    crash, the out-of-memory killer) cannot, and its workers would wait for work forever: each
-    holds a copy of its work queue's writing end, so it never sees the queue close."""
+def _end_with_parent() -> None:
+    """A review worker's first step: a thread that ends the worker once the process that
+    started it is gone. A server that stops shuts its workers down, but one killed (``kill
+    -9``, a crash, the out-of-memory killer) cannot, and its workers would wait for work forever:
+    each holds a copy of its work queue's writing end, so it never sees the queue close. The
+    parent's sentinel (a pipe whose other end the parent holds until it ends) says when."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not a worker: nothing to watch
+        return
 
     def watch() -> None:
-        while True:
-            time.sleep(every)
-            if os.getppid() != parent:
-                os._exit(0)
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
