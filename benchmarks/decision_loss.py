@@ -34,8 +34,6 @@ for. """
 from __future__ import annotations
 
 import argparse
-import hashlib
-import importlib
 import json
 import multiprocessing
 import statistics
@@ -44,26 +42,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from batak.arena import mean_ci, percentile
-from batak.bots import get as get_bot
+from batak.arena import check_spec, mean_ci, percentile
+from batak.arena.runner import _derived_seed as seed_of
+from batak.arena.runner import _make_player as make_player
 from batak.bots.medium import MediumPlayer
 from batak.bots.solver import card_values
 from batak.game import Game, Phase
 from batak.view import view_of
 
 ROLES = ("declarer", "defender", "all")
-
-
-def make_player(spec: str, seed: int) -> Any:
-    """A player from a bot name (``hard``) or ``module:Class``."""
-    if ":" in spec:
-        module_name, class_name = spec.rsplit(":", 1)
-        return getattr(importlib.import_module(module_name), class_name)(seed=seed)
-    return get_bot(spec, seed=seed)
-
-
-def seed_of(*parts: object) -> int:
-    return int.from_bytes(hashlib.sha256(":".join(map(str, parts)).encode()).digest()[:8], "big")
 
 
 def worth(game: Game, side: frozenset[int], side_tricks: int) -> float:
@@ -121,9 +108,11 @@ def one_deal(job: tuple[str, str, str, int, str, bool]) -> dict[str, Any]:
             and (role == "all" or (role == "declarer") == ours)
         ):
             if seat not in players:
+                # the arena's own players and seeds: a bot name, module:Class, all-seeing
+                same = seed_of("player", seed, seat)
                 players[seat] = (
-                    make_player(spec_a, seed_of("player", seed, seat)),
-                    make_player(spec_b, seed_of("player", seed, seat)),
+                    make_player(spec_a, game, same, None),
+                    make_player(spec_b, game, same, None),
                 )
             pa, pb = players[seat]
             # who goes first alternates, so that neither pays the other's warm-up in its times
@@ -209,7 +198,7 @@ def summarize(deals: list[dict[str, Any]], absolute: bool) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("a", help="first player: a bot name (hard) or module:Class")
+    ap.add_argument("a", help="first player: a bot name (hard), module:Class, or all-seeing")
     ap.add_argument("b", help="second player, the same way")
     ap.add_argument("--preset", default="standard")
     ap.add_argument("--deals", type=int, default=200)
@@ -220,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write every deal's figures here")
     args = ap.parse_args(argv)
     for spec in (args.a, args.b):
-        make_player(spec, 0)  # a bad name fails now, not in a worker
+        check_spec(spec)  # a bad name fails now, not in a worker
     jobs = [
         (args.a, args.b, args.preset, seed, args.role, args.absolute)
         for seed in range(args.seed, args.seed + args.deals)
