@@ -80,3 +80,15 @@ class HardDeclaringSideFrom12(HardPlayer):
         ):
             return self.declarer_wide
         return super().reach(t)
+
+
+class HardZeroTrick(HardPlayer):
+    """A defender that has taken no trick yet also counts what ending the deal without one
+    costs it at this table ("batak": in Sultan scoring ten times the bid, against one point a
+    trick), searching its own tricks double dummy when it has no partner."""
+
+    name = "hard-zero-trick"
+
+    def __init__(self, *, seed: int | None = None, **options: Any) -> None:
+        options["zero_trick"] = True
+        super().__init__(seed=seed, **options)

@@ -330,3 +330,52 @@ def test_the_all_seeing_player_plays_the_double_dummy_card() -> None:
     assert player.solved >= 1
     with pytest.raises(ArenaError):
         player.choose(Game("standard", seed=5).view(1))  # a view of another game
+
+
+def _gone(pid: int) -> bool:
+    """Has process ``pid`` ended (a zombie counts: an orphan's reaper may not reap it)?"""
+    stat = Path(f"/proc/{pid}/stat")
+    try:
+        return stat.read_text().split(") ")[-1].startswith("Z")
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+
+
+def test_the_arena_workers_end_when_the_arena_is_killed() -> None:
+    """``kill -9`` of ``batak arena --jobs 2`` alone (not its process group): its workers stop
+    too, in the middle of their boards, instead of playing on for nobody (a worker without the
+    watch plays its share of boards to the end, 25 boards of the hard player here, and only
+    then finds no one to give them to)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    arena = subprocess.Popen(
+        [sys.executable, "-m", "batak", "arena", "--bots", "hard,medium", "--deals", "5000"]
+        + ["--jobs", "2", "--no-plot", "--quiet"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2:
+            assert time.monotonic() < deadline, "the arena started no workers"
+            assert arena.poll() is None, "the arena ended early"
+            time.sleep(0.1)
+            children = Path(f"/proc/{arena.pid}/task/{arena.pid}/children").read_text().split()
+            workers = [
+                int(c)
+                for c in children
+                if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()
+            ]
+        time.sleep(1.0)  # into their first boards
+        assert not any(_gone(w) for w in workers)
+    finally:
+        arena.send_signal(signal.SIGKILL)
+        arena.wait()
+    deadline = time.monotonic() + 5
+    while not all(_gone(w) for w in workers):
+        assert time.monotonic() < deadline, "an arena worker outlived the arena"
+        time.sleep(0.05)

@@ -379,3 +379,91 @@ def test_the_early_player_judges_its_first_cards_by_play_outs(preset: str) -> No
                 early_searches += 1
         game.play(move)
     assert early_searches > 0
+
+
+def _defender_without_a_trick(preset: str, seed: int, cards: int = 9) -> batak.Game:
+    """A deal played by medium players until a defender whose side has taken no trick yet has
+    a choice of cards with ``cards`` cards in hand (or fewer)."""
+    game = batak.Game(preset, seed=seed)
+    medium = batak.bots.get("medium", seed=1)
+    while game.phase != "over":
+        view = _view(game)
+        t = parse_view(view)
+        seat = t.seat
+        if (
+            game.phase == "play"
+            and len(view["hand"]) <= cards
+            and t.bidder is not None
+            and seat is not None
+            and seat not in game.rules.team_of(t.bidder)
+            and not any(t.tricks_won[s] for s in game.rules.team_of(seat))
+            and len(view["legal_moves"]) > 1
+        ):
+            return game
+        game.play(medium.choose(view))
+    raise AssertionError("no such position")
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "expected"),
+    [
+        # Sultan (RULES.md, Scoring; Batak Sultan's guide): a defender's trick is 1 point, no
+        # trick loses ten times the bid, so a first trick is worth the bid's figure more
+        ("sultan-ihaleli", {}, lambda bid: 10 * bid),
+        # CetinsGame: 10 a trick; no trick "taban ihale kadar eksi yazar" (minus the minimum
+        # bid's figure, 40): worth 4 tricks more than a trick
+        ("standard", {}, lambda bid: 4),
+        ("standard", {"zero_trick_penalty": "none"}, lambda bid: 0),
+    ],
+)
+def test_a_defender_without_a_trick_counts_what_none_would_cost(
+    preset: str, options: dict[str, Any], expected: Any
+) -> None:
+    game = batak.Game(batak.Rules.preset(preset, **options), seed=3)
+    medium = batak.bots.get("medium", seed=1)
+    on = HardPlayer(seed=1, zero_trick=True)
+    off = HardPlayer(seed=1)
+    seen = 0
+    while game.phase != "over":
+        view = _view(game)
+        t = parse_view(view)
+        seat = t.seat
+        if game.phase == "play" and seat is not None and t.bidder is not None:
+            side = on._side(t, seat)
+            cost = on._zero_cost(t, seat, side)
+            assert off._zero_cost(t, seat, side) == 0
+            if seat == t.bidder or t.tricks_won[seat] > 0:
+                assert cost == 0  # the declarer, or a defender that has its trick
+            else:
+                assert cost == expected(t.bid)
+                seen += 1
+        game.play(medium.choose(view))
+    assert seen > 0
+
+
+def test_with_partners_the_side_without_a_trick_counts_the_cost() -> None:
+    game = _defender_without_a_trick("sultan-esli", 4)
+    t = parse_view(_view(game))
+    assert t.seat is not None and t.bid is not None
+    player = HardPlayer(seed=1, zero_trick=True)
+    side = player._side(t, t.seat)
+    assert len(side) == 2
+    assert player._zero_cost(t, t.seat, side) == 10 * t.bid
+
+
+def test_a_defender_without_a_trick_keeps_one_for_itself() -> None:
+    """Sultan: the defender that takes no trick loses ten times the bid. In these positions
+    (seeded medium play) the player that counts it keeps a trick of its own on the real
+    cards; the one that counts only its side's tricks gives its last chance away."""
+    lost_by_plain = 0
+    for seed, cards in ((154, 4), (181, 5), (198, 7)):
+        game = _defender_without_a_trick("sultan-ihaleli", seed, cards)
+        view = _view(game)
+        seat = game.to_move
+        own = solver.card_values(game, side=[seat])
+        values = {str(card): tricks for card, tricks in own.items()}
+        careful = HardPlayer(seed=2, worlds=16, zero_trick=True).choose(view)
+        plain = HardPlayer(seed=2, worlds=16).choose(view)
+        assert values[careful] >= 1, (seed, careful, values)
+        lost_by_plain += values[plain] == 0
+    assert lost_by_plain > 0

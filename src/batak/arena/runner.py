@@ -40,6 +40,7 @@ from typing import Any
 from .. import __version__
 from ..bots import Player
 from ..bots import get as get_bot
+from ..bots.workers import end_with_parent
 from ..cards import Card
 from ..game import Game, IllegalMove, Phase
 from ..i18n import phase_name, text
@@ -456,7 +457,8 @@ def run(
         size = max(1, min(25, math.ceil(boards_n / (jobs * 8))))
         chunks = [list(range(i, min(i + size, boards_n))) for i in range(0, boards_n, size)]
         ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(jobs) as pool:
+        # each worker ends with this process, even when it is killed
+        with ctx.Pool(jobs, initializer=end_with_parent) as pool:
             for part in pool.imap_unordered(_run_chunk, [(config, c) for c in chunks]):
                 for rec, tm in part:
                     records.append(rec)

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules import Rules
+from ..scoring import score
 from . import solver as _solver
 from .bidsim import (
     BidSim,
@@ -128,7 +129,8 @@ class HardPlayer:
     (:mod:`.signals`). ``early``: above ``wide_cards``, judge each card over ``early_worlds`` worlds
     by a quick play-out (the rest of the trick and the next ones greedy, every hand visible, then
     the solver from ``solve_at`` cards; :func:`.bidsim.playout`) instead of handing the decision to
-    the medium player."""
+    the medium player. ``zero_trick``: a defender that has taken no trick yet also counts what
+    ending the deal without one costs it at this table (:meth:`_zero_cost`)."""
 
     name = "hard"
 
@@ -150,6 +152,7 @@ class HardPlayer:
         early_worlds: int = 24,
         solve_at: int = 8,
         inference: float = 1.0,
+        zero_trick: bool = False,
         **_options: Any,
     ) -> None:
         if bidding not in ("sim", "medium"):
@@ -193,6 +196,9 @@ class HardPlayer:
         self.solve_at = solve_at
         self.inference = inference  # how hard it reads the others' choices (0: not at all)
         self.signals = signals  # eşli: send and read the first-discard signal (.signals)
+        #: a defender without a trick yet counts what ending the deal without one costs
+        #: (:meth:`_zero_cost`), searching its own tricks when it has no partner
+        self.zero_trick = zero_trick
         self.medium = MediumPlayer(seed=self.seed, params=MediumParams(signals=signals))
         self.bidding = bidding
         self.sim_params = sim or HARD_SIM
@@ -313,6 +319,33 @@ class HardPlayer:
         declarer_tricks = deal_tricks - side_tricks
         return side_tricks + (2.0 * bid if declarer_tricks < bid else 0.0)
 
+    def _zero_cost(self, t: Table, seat: int, side: frozenset[int]) -> float:
+        """What ending the deal without a trick costs ``seat``, a defender (with partners: its
+        side) that has taken none yet, beyond the trick itself, in tricks of :meth:`_utility`
+        (the table's zero-trick penalty, "batak", over what a defender's trick is worth); 0 when
+        it cannot happen or costs nothing more. Read from the table's own scoring, so every
+        scheme and option is counted as the score sheet counts it."""
+        rules = t.rules
+        bidder, bid = t.bidder, t.bid
+        if not self.zero_trick or bidder is None or bid is None or bidder in side:
+            return 0.0
+        if any(t.tricks_won[s] for s in (side if rules.partners else (seat,))):
+            return 0.0
+        n, size = t.n, rules.hand_size
+
+        def defender_score(tricks: int) -> int:
+            counts = [0] * n
+            counts[bidder] = size - tricks
+            counts[seat] = tricks
+            return score(rules, counts, bidder=bidder, bid=bid)[seat]
+
+        one, two = defender_score(1), defender_score(2)
+        trick = two - one
+        if trick <= 0:
+            return 0.0
+        extra = one - defender_score(0) - trick
+        return extra / trick if extra > 0 else 0.0
+
     def _search(
         self,
         t: Table,
@@ -360,6 +393,12 @@ class HardPlayer:
         declarers = side_mask
         if t.bidder is not None:
             declarers = sum(1 << s for s in rules.team_of(t.bidder))
+        zero_cost = 0.0 if early else self._zero_cost(t, seat, side)
+        # without partners the seat's own tricks are not its side's: a search of their own, in
+        # a table of their own (another side changes what a table's entries mean)
+        alone = frozenset((seat,))
+        by_itself = bool(zero_cost) and not rules.partners
+        solo = _solver.thread_table(min(cards, 9), slot=1) if by_itself else None  # <= 4 MiB
         for _ in range(count):
             if deadline is not None and worlds and time.perf_counter() > deadline:
                 break
@@ -382,7 +421,16 @@ class HardPlayer:
                     if got is None:  # past node_cap: this world is dropped, the search ends
                         break
                     value = got
-                values.append(self._utility(t, side, seat, already + value))
+                worth = self._utility(t, side, seat, already + value)
+                if zero_cost:
+                    own: int | None = value  # with partners: the side's tricks from now on
+                    if by_itself:
+                        own = self._value_after(
+                            t, rules, hands, card, alone, 1 << seat, flags, solo
+                        )
+                    if own == 0:
+                        worth -= zero_cost
+                values.append(worth)
             if len(values) < len(legal):
                 self.last.capped = True
                 break

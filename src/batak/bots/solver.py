@@ -405,29 +405,30 @@ def table_bits(tricks_left: int) -> int:
     return min(20, max(12, 2 * tricks_left))
 
 
-def thread_table(tricks_left: int) -> Any:
+def thread_table(tricks_left: int, slot: int = 0) -> Any:
     """This thread's compiled table for positions of ``tricks_left`` tricks, emptied (see
     :func:`table_bits`), for a run of related solves such as one decision's worlds; None when
-    the compiled solver is not built. Its ``nodes`` count goes on from call to call."""
-    return _fresh_table(table_bits(tricks_left)) if _csolver is not None else None
+    the compiled solver is not built. Its ``nodes`` count goes on from call to call. A caller
+    that needs a second table alongside (solves for another side) asks for another ``slot``."""
+    return _fresh_table(table_bits(tricks_left), slot) if _csolver is not None else None
 
 
-#: each thread's compiled tables, one per size (``_c_tt_bits``), reused from call to call:
+#: each thread's compiled tables, one per size (``_c_tt_bits``) and slot, reused from call to call:
 #: allocating and zeroing a fresh table took a quarter of the time of an 8-card solve
 _THREAD_TABLES = threading.local()
 
 
-def _fresh_table(tt_bits: int) -> _csolver.Solver:
+def _fresh_table(tt_bits: int, slot: int = 0) -> _csolver.Solver:
     """This thread's table of ``2**tt_bits`` entries, emptied (``clear`` only starts a new
-    generation of its entries: no memory is touched). At most about 21 MiB per thread, freed
-    with the thread."""
+    generation of its entries: no memory is touched). At most about 21 MiB per thread and slot,
+    freed with the thread."""
     assert _csolver is not None
-    tables: dict[int, _csolver.Solver] | None = getattr(_THREAD_TABLES, "tables", None)
+    tables: dict[tuple[int, int], _csolver.Solver] | None = getattr(_THREAD_TABLES, "tables", None)
     if tables is None:
         tables = _THREAD_TABLES.tables = {}
-    table = tables.get(tt_bits)
+    table = tables.get((tt_bits, slot))
     if table is None:
-        table = tables[tt_bits] = _csolver.Solver(tt_bits)
+        table = tables[tt_bits, slot] = _csolver.Solver(tt_bits)
     table.clear()
     return table
 

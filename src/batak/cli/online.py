@@ -496,7 +496,8 @@ class OnlineSession:
                     return
                 days, rest = divmod(max(0, int(lg["seconds_left"])), 86400)
                 tier = o(f"tier_{lg['tier']}", lang)
-                say(self.style.bold(o("league_title", lang, week=lg["week"], tier=tier,
+                year, week = _week(lg["week"])
+                say(self.style.bold(o("league_title", lang, year=year, n=week, tier=tier,
                                       days=days, hours=rest // 3600)))  # fmt: skip
                 for r in lg["standings"]:
                     zone = o(f"zone_{r['zone']}", lang) if r["zone"] != "stay" else ""
@@ -652,6 +653,15 @@ class OnlineSession:
         for row in rows:
             self.con.say(self._scores("sheet_line", row["scores"], labels, n=row["deal"]))
         self.con.say(self._scores("totals", rows[-1]["totals"], labels))
+
+
+def _week(label: str) -> tuple[str, str]:
+    """The year and the week's number of the ISO week the server names (``"2026-W49"`` gives
+    ``("2026", "49")``), to be said as people say it; a label of another shape stays whole."""
+    year, sep, week = str(label).partition("-W")
+    if sep and year.isdigit() and week.isdigit():
+        return year, str(int(week))
+    return str(label), "?"
 
 
 def _rating(r: dict[str, Any], lang: str) -> dict[str, str]:

@@ -12,10 +12,7 @@ import hashlib
 import logging
 import math
 import multiprocessing
-import multiprocessing.connection
-import os
 import secrets
-import threading
 import time
 import unicodedata
 from collections.abc import Awaitable, Callable
@@ -24,6 +21,7 @@ from typing import Any
 
 from .. import i18n
 from ..bots import LEVELS
+from ..bots.workers import end_with_parent
 from ..moves import parse_move
 from ..rules import PRESETS, Rules, RulesError
 from .chips import Desk
@@ -1161,29 +1159,13 @@ def _deal_data(game: Any) -> dict[str, Any]:
 
 def review_pool(workers: int) -> ProcessPoolExecutor:
     """The review worker processes: spawned (the server's threads and sockets are not copied
-    into them), each ending with the server that started it (:func:`_end_with_parent`)."""
+    into them), each ending with the server that started it, even one killed
+    (:func:`batak.bots.workers.end_with_parent`)."""
     return ProcessPoolExecutor(
         max_workers=max(1, workers),
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_end_with_parent,
+        initializer=end_with_parent,
     )
-
-
-def _end_with_parent() -> None:
-    """A review worker's first step: a thread that ends the worker once the process that
-    started it is gone. A server that stops shuts its workers down, but one killed (``kill
-    -9``, a crash, the out-of-memory killer) cannot, and its workers would wait for work forever:
-    each holds a copy of its work queue's writing end, so it never sees the queue close. The
-    parent's sentinel (a pipe whose other end the parent holds until it ends) says when."""
-    parent = multiprocessing.parent_process()
-    if parent is None:  # not a worker: nothing to watch
-        return
-
-    def watch() -> None:
-        multiprocessing.connection.wait([parent.sentinel])
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _review(data: dict[str, Any], seconds: float) -> dict[str, Any]:
