@@ -352,8 +352,10 @@ def test_the_arena_workers_end_when_the_arena_is_killed() -> None:
     import time
 
     arena = subprocess.Popen(
-        [sys.executable, "-m", "batak", "arena", "--bots", "hard,medium", "--deals", "5000"]
-        + ["--jobs", "2", "--no-plot", "--quiet"],
+        [
+            *(sys.executable, "-m", "batak", "arena", "--bots", "hard,medium"),
+            *("--deals", "5000", "--jobs", "2", "--no-plot", "--quiet"),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -366,9 +368,7 @@ def test_the_arena_workers_end_when_the_arena_is_killed() -> None:
             time.sleep(0.1)
             children = Path(f"/proc/{arena.pid}/task/{arena.pid}/children").read_text().split()
             workers = [
-                int(c)
-                for c in children
-                if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()
+                int(c) for c in children if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()
             ]
         time.sleep(1.0)  # into their first boards
         assert not any(_gone(w) for w in workers)
