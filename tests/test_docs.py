@@ -50,3 +50,21 @@ def test_the_worked_bot_example_plays_in_the_arena(
     monkeypatch.syspath_prepend(str(tmp_path))
     result = run(ArenaConfig(bots=("mybot:CheapWinner", "medium"), deals=4), jobs=1)
     assert len(result["boards"]) == 4  # every move legal: an illegal one raises
+
+
+def test_every_module_and_web_file_is_in_the_architecture_page() -> None:
+    """docs/architecture.md names every module of the package and every script of the web
+    client, so a newcomer finds where each thing lives (and a new file is not forgotten)."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    src = ROOT / "src"
+    missing = []
+    for path in sorted((src / "batak").rglob("*.py")):
+        parts = list(path.relative_to(src).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        if f"`{'.'.join(parts)}`" not in page:
+            missing.append(".".join(parts))
+    for path in sorted((src / "batak" / "web" / "static").glob("*.js")):
+        if f"`{path.name}`" not in page:
+            missing.append(path.name)
+    assert not missing, f"not in docs/architecture.md: {', '.join(missing)}"
