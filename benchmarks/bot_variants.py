@@ -92,3 +92,28 @@ class HardZeroTrick(HardPlayer):
     def __init__(self, *, seed: int | None = None, **options: Any) -> None:
         options["zero_trick"] = True
         super().__init__(seed=seed, **options)
+
+
+class HardPressZero(HardPlayer):
+    """As the default, and the declarer at a table without partners also counts a defender
+    that it can keep without a trick: a third of what that defender loses (its penalty over
+    its trick's worth, :meth:`HardPlayer._zero_cost`) for each, a third because a rival's loss
+    is shared among the declarer's rivals in a standing (searched for each such defender
+    alone against the other three, double dummy: an optimistic count)."""
+
+    name = "hard-press-zero"
+
+    def __init__(self, *, seed: int | None = None, **options: Any) -> None:
+        options["zero_trick"] = True
+        super().__init__(seed=seed, **options)
+
+    def _zero_watch(self, t: Table, seat: int, side: frozenset[int]) -> list[tuple[int, float]]:
+        watch = super()._zero_watch(t, seat, side)
+        if t.rules.partners or t.bidder != seat:
+            return watch
+        for other in range(t.n):
+            if other != seat:
+                cost = self._zero_cost(t, other, self._side(t, other))
+                if cost:
+                    watch.append((other, cost / (t.n - 1)))
+        return watch

@@ -346,6 +346,13 @@ class HardPlayer:
         extra = one - defender_score(0) - trick
         return extra / trick if extra > 0 else 0.0
 
+    def _zero_watch(self, t: Table, seat: int, side: frozenset[int]) -> list[tuple[int, float]]:
+        """The seats whose ending the deal without a trick changes what a card is worth to
+        ``seat``, each with the change (in tricks of :meth:`_utility`): a defender without a
+        trick yet watches itself, at the cost of :meth:`_zero_cost`."""
+        cost = self._zero_cost(t, seat, side)
+        return [(seat, -cost)] if cost else []
+
     def _search(
         self,
         t: Table,
@@ -393,12 +400,11 @@ class HardPlayer:
         declarers = side_mask
         if t.bidder is not None:
             declarers = sum(1 << s for s in rules.team_of(t.bidder))
-        zero_cost = 0.0 if early else self._zero_cost(t, seat, side)
-        # without partners the seat's own tricks are not its side's: a search of their own, in
-        # a table of their own (another side changes what a table's entries mean)
-        alone = frozenset((seat,))
-        by_itself = bool(zero_cost) and not rules.partners
-        solo = _solver.thread_table(min(cards, 9), slot=1) if by_itself else None  # <= 4 MiB
+        watch = [] if early else self._zero_watch(t, seat, side)
+        # a seat's own tricks, when they are not its side's, by a search of their own in a
+        # table of their own (another side changes what a table's entries mean)
+        apart = [w for w in watch if not (rules.partners and w[0] in side)]
+        solo = _solver.thread_table(min(cards, 9), slot=1) if apart else None  # <= 4 MiB
         for _ in range(count):
             if deadline is not None and worlds and time.perf_counter() > deadline:
                 break
@@ -422,14 +428,15 @@ class HardPlayer:
                         break
                     value = got
                 worth = self._utility(t, side, seat, already + value)
-                if zero_cost:
+                for other, change in watch:
                     own: int | None = value  # with partners: the side's tricks from now on
-                    if by_itself:
+                    if not (rules.partners and other in side):
+                        alone = frozenset((other,))
                         own = self._value_after(
-                            t, rules, hands, card, alone, 1 << seat, flags, solo
+                            t, rules, hands, card, alone, 1 << other, flags, solo
                         )
                     if own == 0:
-                        worth -= zero_cost
+                        worth += change
                 values.append(worth)
             if len(values) < len(legal):
                 self.last.capped = True
