@@ -82,15 +82,16 @@ class HardDeclaringSideFrom12(HardPlayer):
         return super().reach(t)
 
 
-class HardZeroTrick(HardPlayer):
-    """A defender that has taken no trick yet also counts what ending the deal without one
-    costs it at this table ("batak": in Sultan scoring ten times the bid, against one point a
-    trick), searching its own tricks double dummy when it has no partner."""
+class HardNoZeroTrick(HardPlayer):
+    """A defender counts only its side's tricks and the contract, not what ending the deal
+    without a trick of its own costs it (the default until 2026-12-02; now ``zero_trick``,
+    :meth:`batak.bots.hard.HardPlayer._zero_cost`). The arena runs of benchmarks/README.md
+    measured the default as ``bot_variants:HardZeroTrick``, which it now is."""
 
-    name = "hard-zero-trick"
+    name = "hard-no-zero-trick"
 
     def __init__(self, *, seed: int | None = None, **options: Any) -> None:
-        options["zero_trick"] = True
+        options["zero_trick"] = False
         super().__init__(seed=seed, **options)
 
 
@@ -102,10 +103,6 @@ class HardPressZero(HardPlayer):
     alone against the other three, double dummy: an optimistic count)."""
 
     name = "hard-press-zero"
-
-    def __init__(self, *, seed: int | None = None, **options: Any) -> None:
-        options["zero_trick"] = True
-        super().__init__(seed=seed, **options)
 
     def _zero_watch(self, t: Table, seat: int, side: frozenset[int]) -> list[tuple[int, float]]:
         watch = super()._zero_watch(t, seat, side)

@@ -421,8 +421,8 @@ def test_a_defender_without_a_trick_counts_what_none_would_cost(
 ) -> None:
     game = batak.Game(batak.Rules.preset(preset, **options), seed=3)
     medium = batak.bots.get("medium", seed=1)
-    on = HardPlayer(seed=1, zero_trick=True)
-    off = HardPlayer(seed=1)
+    on = HardPlayer(seed=1)  # the default
+    off = HardPlayer(seed=1, zero_trick=False)
     seen = 0
     while game.phase != "over":
         view = _view(game)
@@ -445,7 +445,7 @@ def test_with_partners_the_side_without_a_trick_counts_the_cost() -> None:
     game = _defender_without_a_trick("sultan-esli", 4)
     t = parse_view(_view(game))
     assert t.seat is not None and t.bid is not None
-    player = HardPlayer(seed=1, zero_trick=True)
+    player = HardPlayer(seed=1)
     side = player._side(t, t.seat)
     assert len(side) == 2
     assert player._zero_cost(t, t.seat, side) == 10 * t.bid
@@ -462,8 +462,8 @@ def test_a_defender_without_a_trick_keeps_one_for_itself() -> None:
         seat = game.to_move
         own = solver.card_values(game, side=[seat])
         values = {str(card): tricks for card, tricks in own.items()}
-        careful = HardPlayer(seed=2, worlds=16, zero_trick=True).choose(view)
-        plain = HardPlayer(seed=2, worlds=16).choose(view)
+        careful = HardPlayer(seed=2, worlds=16).choose(view)  # the default
+        plain = HardPlayer(seed=2, worlds=16, zero_trick=False).choose(view)
         assert values[careful] >= 1, (seed, careful, values)
         lost_by_plain += values[plain] == 0
     assert lost_by_plain > 0

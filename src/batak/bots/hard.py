@@ -5,7 +5,8 @@ sample_world`: every inference from the compulsory rules holds in every world; t
 the others' choices of card tilt the deal towards what they suggest, :func:`~batak.bots.
 knowledge.play_bias`), solves each world double-dummy for every legal card (the compiled solver
 in :mod:`batak.bots.solver`), turns the tricks into what they are worth at this table (making or
-defeating the contract matters more than one trick), and plays the card with the best average.
+defeating the contract matters more than one trick; a defender without a trick yet also minds
+the zero-trick penalty), and plays the card with the best average.
 Positions too big to solve within the thinking budget are played with the medium player's
 judgement. The auction, the kitty and the trump are decided by simulation
 (:mod:`batak.bots.bidsim`): worlds dealt from the seat's view, weighted by the auction, played
@@ -130,7 +131,8 @@ class HardPlayer:
     by a quick play-out (the rest of the trick and the next ones greedy, every hand visible, then
     the solver from ``solve_at`` cards; :func:`.bidsim.playout`) instead of handing the decision to
     the medium player. ``zero_trick``: a defender that has taken no trick yet also counts what
-    ending the deal without one costs it at this table (:meth:`_zero_cost`)."""
+    ending the deal without one costs it at this table (:meth:`_zero_cost`; on by default since
+    2026-12-02: benchmarks/README.md)."""
 
     name = "hard"
 
@@ -152,7 +154,7 @@ class HardPlayer:
         early_worlds: int = 24,
         solve_at: int = 8,
         inference: float = 1.0,
-        zero_trick: bool = False,
+        zero_trick: bool = True,
         **_options: Any,
     ) -> None:
         if bidding not in ("sim", "medium"):
