@@ -13,6 +13,7 @@ from typing import Any
 
 from batak.bots.hard import HardPlayer
 from batak.bots.simple import Table
+from batak.scoring import score
 
 
 class HardWorlds24(HardPlayer):
@@ -114,3 +115,37 @@ class HardPressZero(HardPlayer):
                 if cost:
                     watch.append((other, cost / (t.n - 1)))
         return watch
+
+
+class HardStanding(HardPlayer):
+    """The declarer at a table without partners values the end of the deal by its standing, in
+    the table's own points: its score as the score sheet counts it (made or down), less the
+    mean of the others' (what their tricks are worth; the zero-trick penalty left out), over
+    what a defender's trick is worth. The default counts its tricks plus twice the bid for
+    making the contract, which at a Sultan table (made 10 x the bid, down minus as much, a
+    point an overtrick) weighs an overtrick ten times more against the contract than the
+    score sheet does."""
+
+    name = "hard-standing"
+
+    def _utility(self, t: Table, side: frozenset[int], seat: int, side_tricks: int) -> float:
+        rules, bidder, bid = t.rules, t.bidder, t.bid
+        if rules.partners or bidder is None or bid is None or bidder not in side:
+            return super()._utility(t, side, seat, side_tricks)
+        deal_tricks = len(t.tricks) + t.hand_sizes[seat]
+        key = (rules, bid, side_tricks, deal_tricks)
+        cache: dict[Any, float] = self.__dict__.setdefault("_standing", {})
+        if key not in cache:
+            counts = [0] * t.n
+            counts[bidder] = side_tricks
+            own = score(rules, counts, bidder=bidder, bid=bid)[bidder]
+            other = (bidder + 1) % t.n
+            counts = [0] * t.n
+            counts[bidder], counts[other] = deal_tricks - 2, 2
+            two = score(rules, counts, bidder=bidder, bid=bid)[other]
+            counts[bidder], counts[other] = deal_tricks - 1, 1
+            trick = two - score(rules, counts, bidder=bidder, bid=bid)[other]
+            trick = trick if trick > 0 else 1
+            others = trick * (deal_tricks - side_tricks) / (t.n - 1)
+            cache[key] = (own - others) / trick
+        return cache[key]

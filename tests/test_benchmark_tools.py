@@ -149,3 +149,37 @@ def test_the_declaring_side_from_12_at_a_table_with_partners() -> None:
     for seat in range(4):
         reach = variant.reach(parse_view(view_of(g, seat)))
         assert reach == (DECLARER_WIDE if seat in (bidder, (bidder + 2) % 4) else PARTNER_WIDE)
+
+
+def test_the_zero_trick_variants() -> None:
+    """The old player counts no zero-trick penalty; the pressing declarer also watches the
+    defenders without a trick; the standing declarer values the contract as the sheet does."""
+    from batak.bots.hard import HardPlayer
+    from batak.bots.simple import parse_view
+    from batak.view import view_of
+
+    g = _in_play(3)
+    assert g.contract is not None
+    bidder, bid = g.contract.bidder, g.contract.bid
+    declarer = parse_view(view_of(g, bidder))
+    defender = parse_view(view_of(g, (bidder + 1) % 4))
+    hard = HardPlayer(seed=1)
+    old = bot_variants.HardNoZeroTrick(seed=1)
+    d_seat = (bidder + 1) % 4
+    d_side = hard._side(defender, d_seat)
+    assert hard._zero_watch(defender, d_seat, d_side) == [(d_seat, -4.0)]  # standard: 40 / 10
+    assert old._zero_watch(defender, d_seat, d_side) == []
+    press = bot_variants.HardPressZero(seed=1)
+    side = hard._side(declarer, bidder)
+    assert hard._zero_watch(declarer, bidder, side) == []
+    watched = press._zero_watch(declarer, bidder, side)
+    assert sorted(s for s, _ in watched) == [s for s in range(4) if s != bidder]
+    assert all(change == pytest.approx(4 / 3) for _, change in watched)
+    standing = bot_variants.HardStanding(seed=1)
+    # standard (10 a trick): made 10t, down -10b, less a third of the others' 10 a trick
+    made = standing._utility(declarer, side, bidder, bid)
+    down = standing._utility(declarer, side, bidder, bid - 1)
+    assert made == pytest.approx(bid - (13 - bid) / 3)
+    assert down == pytest.approx(-bid - (13 - bid + 1) / 3)
+    as_defender = standing._utility(defender, d_side, d_seat, 5)
+    assert as_defender == hard._utility(defender, d_side, d_seat, 5)  # defenders as before
