@@ -442,6 +442,28 @@ def test_chat_stays_after_a_reload_and_a_spectator_sees_it(
     no_js_errors(errors)
 
 
+def test_a_chat_line_being_typed_survives_the_table_drawn_anew(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """A sync (here after the connection drops and comes back) draws the table anew; the line
+    the player was typing stays in the box, with the focus, and goes when they press Enter."""
+    page = open_page(browser, server, errors, viewport=DESKTOP)
+    private_room(page)
+    page.fill("#chat-input", "Kim gel")
+    page.focus("#chat-input")
+    page.evaluate("() => { document.querySelector('#felt').dataset.old = '1'; }")
+    page.evaluate("() => window.batak.state.ws.close()")
+    # the table was drawn anew: the felt is another element
+    expect(page.locator("#felt")).to_be_visible()
+    page.wait_for_function("() => !document.querySelector('#felt').dataset.old", timeout=15000)
+    expect(page.locator("#chat-input")).to_have_value("Kim gel")
+    expect(page.locator("#chat-input")).to_be_focused()
+    page.keyboard.type("iyor?")
+    page.keyboard.press("Enter")
+    expect(page.locator("#chat-log")).to_contain_text("Kim geliyor?")
+    no_js_errors(errors)
+
+
 # ---------------------------------------------------------------------- item 3
 def test_the_heartbeat_pings_only_when_the_server_has_been_quiet(
     browser: Browser, server: ServerProcess, errors: list[str]

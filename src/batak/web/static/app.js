@@ -983,6 +983,9 @@ function renderTable(full = false) {
   if (!T || route().page !== "table") return;
   if (!T.info) { app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`; return; }
   if (full || !$("#felt") || $("#table-root").dataset.lang !== lang()) {
+    // a chat line being typed survives the table being drawn anew (a sync, a reconnect)
+    const typing = $("#chat-input");
+    const draft = typing ? { text: typing.value, focused: document.activeElement === typing, at: typing.selectionStart } : null;
     app().innerHTML = `
     <div id="table-root" class="table-root" data-lang="${lang()}">
       <div class="topbar" id="topbar"></div>
@@ -1002,6 +1005,15 @@ function renderTable(full = false) {
       <div id="dialog"></div>
     </div>`;
     renderChat();
+    if (draft) {
+      const box = $("#chat-input");
+      box.value = draft.text;
+      if (draft.focused) {
+        box.focus();
+        const at = draft.at == null ? draft.text.length : draft.at;
+        box.setSelectionRange(at, at);
+      }
+    }
   }
   renderTopbar();
   renderFelt();
