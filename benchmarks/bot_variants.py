@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from batak.bots.hard import HardPlayer
+from batak.bots.hard import HardPlayer, defender_points
 from batak.bots.simple import Table
 from batak.scoring import score
 
@@ -140,12 +140,8 @@ class HardStanding(HardPlayer):
             counts[bidder] = side_tricks
             own = score(rules, counts, bidder=bidder, bid=bid)[bidder]
             other = (bidder + 1) % t.n
-            counts = [0] * t.n
-            counts[bidder], counts[other] = deal_tricks - 2, 2
-            two = score(rules, counts, bidder=bidder, bid=bid)[other]
-            counts[bidder], counts[other] = deal_tricks - 1, 1
-            trick = two - score(rules, counts, bidder=bidder, bid=bid)[other]
-            trick = trick if trick > 0 else 1
+            two, one = (defender_points(rules, bidder, bid, other, k) for k in (2, 1))
+            trick = two - one if two > one else 1
             others = trick * (deal_tricks - side_tricks) / (t.n - 1)
             cache[key] = (own - others) / trick
         return cache[key]

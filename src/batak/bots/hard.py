@@ -63,6 +63,7 @@ __all__ = [
     "HardPlayerNoInference",
     "HardPlayerNoSignals",
     "HardStats",
+    "defender_points",
 ]
 
 #: How much average worth (tricks, plus the contract's bonus) the first discard may give up to
@@ -333,19 +334,11 @@ class HardPlayer:
             return 0.0
         if any(t.tricks_won[s] for s in (side if rules.partners else (seat,))):
             return 0.0
-        n, size = t.n, rules.hand_size
-
-        def defender_score(tricks: int) -> int:
-            counts = [0] * n
-            counts[bidder] = size - tricks
-            counts[seat] = tricks
-            return score(rules, counts, bidder=bidder, bid=bid)[seat]
-
-        one, two = defender_score(1), defender_score(2)
+        zero, one, two = (defender_points(rules, bidder, bid, seat, k) for k in (0, 1, 2))
         trick = two - one
         if trick <= 0:
             return 0.0
-        extra = one - defender_score(0) - trick
+        extra = one - zero - trick
         return extra / trick if extra > 0 else 0.0
 
     def _zero_watch(self, t: Table, seat: int, side: frozenset[int]) -> list[tuple[int, float]]:
@@ -405,7 +398,7 @@ class HardPlayer:
         watch = [] if early else self._zero_watch(t, seat, side)
         # a seat's own tricks, when they are not its side's, by a search of their own in a
         # table of their own (another side changes what a table's entries mean)
-        apart = [w for w in watch if not (rules.partners and w[0] in side)]
+        apart = any(not (rules.partners and other in side) for other, _ in watch)
         solo = _solver.thread_table(min(cards, 9), slot=1) if apart else None  # <= 4 MiB
         for _ in range(count):
             if deadline is not None and worlds and time.perf_counter() > deadline:
@@ -533,6 +526,15 @@ class HardPlayer:
             )
             return None if value is None else gained + value
         return gained + _solver.solve_position(pos, engine="python")
+
+
+def defender_points(rules: Rules, bidder: int, bid: int, seat: int, tricks: int) -> int:
+    """What ``seat``, outside the contract (with partners: its team), scores in a deal where it
+    takes ``tricks`` tricks, by the table's own scoring (the zero-trick penalty included)."""
+    counts = [0] * rules.players
+    counts[bidder] = rules.hand_size - tricks
+    counts[seat] = tricks
+    return score(rules, counts, bidder=bidder, bid=bid)[seat]
 
 
 def _broken_after(t: Table, rules: Rules, card: int) -> bool:
