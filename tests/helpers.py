@@ -2,7 +2,24 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from batak import Game
+
+#: the source tree: the package is ``SRC / "batak"``
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def package_modules() -> dict[str, Path]:
+    """Every module of the ``batak`` package by its dotted name (a package's ``__init__`` by
+    the package's name), with its file."""
+    modules = {}
+    for path in (SRC / "batak").rglob("*.py"):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join(parts)] = path
+    return modules
 
 
 def legal(g: Game) -> list[str]:

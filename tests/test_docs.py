@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import SRC, package_modules
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = sorted([ROOT / "README.md", *ROOT.glob("docs/*.md"), *ROOT.glob("benchmarks/*.md")])
 #: This computer, or a placeholder in capitals for the reader's own address (YOUR-DOMAIN).
@@ -56,15 +58,8 @@ def test_every_module_and_web_file_is_in_the_architecture_page() -> None:
     """docs/architecture.md names every module of the package and every script of the web
     client, so a newcomer finds where each thing lives (and a new file is not forgotten)."""
     page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
-    src = ROOT / "src"
-    missing = []
-    for path in sorted((src / "batak").rglob("*.py")):
-        parts = list(path.relative_to(src).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        if f"`{'.'.join(parts)}`" not in page:
-            missing.append(".".join(parts))
-    for path in sorted((src / "batak" / "web" / "static").glob("*.js")):
+    missing = [name for name in sorted(package_modules()) if f"`{name}`" not in page]
+    for path in sorted((SRC / "batak" / "web" / "static").glob("*.js")):
         if f"`{path.name}`" not in page:
             missing.append(path.name)
     assert not missing, f"not in docs/architecture.md: {', '.join(missing)}"

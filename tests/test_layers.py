@@ -18,11 +18,11 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+from helpers import SRC, package_modules
+
 PKG = SRC / "batak"
 
 #: layer -> the layers its modules may import.
@@ -40,14 +40,7 @@ BUILD_TOOLS = {"batak.i18n.build"}
 STDLIB = set(sys.stdlib_module_names)
 
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(SRC).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-MODULES = {module_name(p): p for p in PKG.rglob("*.py")}
+MODULES = package_modules()
 
 
 def layer(module: str) -> str:
