@@ -130,6 +130,15 @@ def no_js_errors(errors: list[str], allow: tuple[str, ...] = ()) -> None:
     assert not bad, bad
 
 
+def measure_all(page: Page, selector: str, fn: str) -> Any:
+    """``fn`` (a JS function of an element array) over the elements ``selector`` finds, in one
+    evaluation. ``locator.evaluate_all`` finds them in one round trip and calls ``fn`` in the
+    next: a table drawn anew in between (every update draws the top bar) leaves ``fn`` with
+    elements out of the page, whose boxes are empty (a clean-clone CI run under load saw
+    the top bar's facts with no line at all)."""
+    return page.evaluate(f"(sel) => ({fn})([...document.querySelectorAll(sel)])", selector)
+
+
 # ---------------------------------------------------------------------- four players
 def test_four_browsers_play_a_private_room_to_the_score_sheet(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
@@ -450,16 +459,20 @@ def test_a_phone_can_play(
     expect(page.locator(".seat .tag", has_text="bilgisayar")).to_have_count(3)
     assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
     # every card of the hand is on the screen
-    for box in page.locator("#hand .card").evaluate_all(
-        "cards => cards.map(c => c.getBoundingClientRect()).map(r => [r.left, r.right])"
+    for box in measure_all(
+        page,
+        "#hand .card",
+        "cards => cards.map(c => c.getBoundingClientRect()).map(r => [r.left, r.right])",
     ):
         assert box[0] >= -1 and box[1] <= width + 1, box
     expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=60_000)
     page.screenshot(path=str(artifacts / "table-phone-tr.png"))
     # the table's buttons and the reactions are a finger's size (44 px)
-    small = page.locator("#topbar button, #topbar .button, .reactions button").evaluate_all(
+    small = measure_all(
+        page,
+        "#topbar button, #topbar .button, .reactions button",
         "(els) => els.map((e) => [e.textContent.trim(), e.getBoundingClientRect().height,"
-        " e.getBoundingClientRect().width]).filter(([, h, w]) => h < 44 || w < 44)"
+        " e.getBoundingClientRect().width]).filter(([, h, w]) => h < 44 || w < 44)",
     )
     assert not small, small
     # the bidding panel shows the hand's estimated tricks for each koz, the Turkish way (4,3)

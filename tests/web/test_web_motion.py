@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from harness import ServerProcess, free_port
 from playwright.sync_api import Browser, Page, expect
-from test_web import TIMEOUT, no_js_errors, open_page, set_name, settle, turn_in_deal
+from test_web import TIMEOUT, measure_all, no_js_errors, open_page, set_name, settle, turn_in_deal
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE_CTX = {
@@ -320,8 +320,10 @@ def test_the_top_bar_names_the_contract_naturally(
             r"(İhale: .+ · \d+ [♠♥♦♣]|ihale: \d+ [♠♥♦♣]|İhale sende: \d+ [♠♥♦♣])", facts
         ), facts
         # each fact stays on one line ("İhale: Bot / 2" was broken inside the name)
-        lines = page.locator("#topbar .fact").evaluate_all(
-            "(els) => els.map((e) => new Set([...e.getClientRects()].map((r) => r.top)).size)"
+        lines = measure_all(
+            page,
+            "#topbar .fact",
+            "(els) => els.map((e) => new Set([...e.getClientRects()].map((r) => r.top)).size)",
         )
         assert len(lines) >= 3 and set(lines) == {1}, lines
         page.context.close()
