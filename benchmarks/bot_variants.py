@@ -145,3 +145,57 @@ class HardStanding(HardPlayer):
             others = trick * (deal_tricks - side_tricks) / (t.n - 1)
             cache[key] = (own - others) / trick
         return cache[key]
+
+
+class HardDefenderStanding(HardPlayer):
+    """A defender at a table without partners values the end of the deal by its standing, in
+    the table's own points: its own score less the mean of the other three's, over what a
+    defender's trick is worth. Its own tricks come from a search of its own (alone against
+    the other three, double dummy), the declarer's from the defenders' joint search, and the
+    other two defenders share the rest evenly. The default counts the defenders' tricks
+    together plus twice the bid for defeating the contract: in a standing a fellow
+    defender's trick is a rival's, and the contract's weight against a trick of one's own
+    follows the scoring (at a ``standard`` table about half the bid, at a Sultan one about
+    five times the bid)."""
+
+    name = "hard-defender-standing"
+
+    def _alone(self, t: Table, seat: int) -> bool:
+        rules, bidder = t.rules, t.bidder
+        return not rules.partners and bidder is not None and t.bid is not None and seat != bidder
+
+    def _zero_watch(self, t: Table, seat: int, side: frozenset[int]) -> list[tuple[int, float]]:
+        if self._alone(t, seat):
+            return [(seat, 0.0)]  # its own tricks are searched for in every world
+        return super()._zero_watch(t, seat, side)
+
+    def _card_worth(
+        self,
+        t: Table,
+        side: frozenset[int],
+        seat: int,
+        side_tricks: int,
+        owns: list[tuple[int, float, int | None]],
+    ) -> float:
+        if not self._alone(t, seat) or not owns or owns[0][2] is None:
+            return super()._card_worth(t, side, seat, side_tricks, owns)
+        rules, bidder, bid = t.rules, t.bidder, t.bid
+        assert bidder is not None and bid is not None
+        mine = t.tricks_won[seat] + owns[0][2]
+        deal_tricks = len(t.tricks) + t.hand_sizes[seat]
+        declarer = deal_tricks - side_tricks
+        others = [s for s in range(t.n) if s not in (seat, bidder)]
+        key = (rules, bid, declarer, mine, tuple(t.tricks_won[s] for s in others))
+        cache: dict[Any, float] = self.__dict__.setdefault("_standing", {})
+        if key not in cache:
+            counts = list(t.tricks_won)
+            counts[bidder], counts[seat] = declarer, mine
+            rest = deal_tricks - declarer - mine - sum(t.tricks_won[s] for s in others)
+            for i, s in enumerate(others):  # the rest shared evenly, the odd one to the first
+                counts[s] += rest // len(others) + (1 if i < rest % len(others) else 0)
+            points = score(rules, counts, bidder=bidder, bid=bid)
+            two, one = (defender_points(rules, bidder, bid, seat, k) for k in (2, 1))
+            trick = two - one if two > one else 1
+            rivals = sum(points[s] for s in range(t.n) if s != seat) / (t.n - 1)
+            cache[key] = (points[seat] - rivals) / trick
+        return cache[key]

@@ -183,3 +183,42 @@ def test_the_zero_trick_variants() -> None:
     assert down == pytest.approx(-bid - (13 - bid + 1) / 3)
     as_defender = standing._utility(defender, d_side, d_seat, 5)
     assert as_defender == hard._utility(defender, d_side, d_seat, 5)  # defenders as before
+
+
+def test_the_defender_standing_variant() -> None:
+    """The standing defender weighs its own tricks, a fellow defender's and the contract as the
+    table's scoring does in a standing (own score less the mean of the others')."""
+    from batak.bots.hard import HardPlayer
+    from batak.bots.simple import parse_view
+    from batak.view import view_of
+
+    g = _in_play(3)
+    assert g.contract is not None and not any(g.tricks_won)
+    bidder, bid = g.contract.bidder, g.contract.bid
+    d_seat = (bidder + 1) % 4
+    defender = parse_view(view_of(g, d_seat))
+    hard = HardPlayer(seed=1)
+    variant = bot_variants.HardDefenderStanding(seed=1)
+    side = hard._side(defender, d_seat)
+    assert variant._zero_watch(defender, d_seat, side) == [(d_seat, 0.0)]
+
+    def worth(side_tricks: int, mine: int) -> float:
+        return variant._card_worth(defender, side, d_seat, side_tricks, [(d_seat, 0.0, mine)])
+
+    # standard, 10 a trick: with the contract made, a trick of its own is worth 1 + 1/3 (a
+    # rival's 10 less), a fellow defender's nothing: the side's total does not move it
+    made = 13 - bid
+    assert worth(made, 3) - worth(made, 2) == pytest.approx(4 / 3)
+    assert worth(made - 1, 2) == pytest.approx(worth(made, 2))
+    # defeating the contract: the declarer's -10b instead of +10b shared among three, and
+    # its trick gone to a defender: (2b - 1) / 3 more with the same tricks of its own
+    assert worth(made + 1, 2) - worth(made, 2) == pytest.approx((2 * bid - 1) / 3)
+    # no trick: the penalty (-40 instead of 10) is counted too
+    assert worth(made, 1) - worth(made, 0) == pytest.approx(5 + 1 / 3)
+    # the declarer keeps the default's count
+    declarer = parse_view(view_of(g, bidder))
+    d_side = hard._side(declarer, bidder)
+    assert variant._zero_watch(declarer, bidder, d_side) == []
+    assert variant._card_worth(declarer, d_side, bidder, bid, []) == hard._utility(
+        declarer, d_side, bidder, bid
+    )

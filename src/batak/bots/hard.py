@@ -348,6 +348,24 @@ class HardPlayer:
         cost = self._zero_cost(t, seat, side)
         return [(seat, -cost)] if cost else []
 
+    def _card_worth(
+        self,
+        t: Table,
+        side: frozenset[int],
+        seat: int,
+        side_tricks: int,
+        owns: list[tuple[int, float, int | None]],
+    ) -> float:
+        """What a card is worth to ``seat`` in one world: :meth:`_utility` of the side's tricks,
+        changed by each watched seat's ``change`` where that seat takes no trick from now on
+        (``owns``: each of :meth:`_zero_watch`'s seats with its change and its tricks from now
+        on, double dummy)."""
+        worth = self._utility(t, side, seat, side_tricks)
+        for _, change, own in owns:
+            if own == 0:
+                worth += change
+        return worth
+
     def _search(
         self,
         t: Table,
@@ -422,7 +440,7 @@ class HardPlayer:
                     if got is None:  # past node_cap: this world is dropped, the search ends
                         break
                     value = got
-                worth = self._utility(t, side, seat, already + value)
+                owns: list[tuple[int, float, int | None]] = []
                 for other, change in watch:
                     own: int | None = value  # with partners: the side's tricks from now on
                     if not (rules.partners and other in side):
@@ -430,9 +448,8 @@ class HardPlayer:
                         own = self._value_after(
                             t, rules, hands, card, alone, 1 << other, flags, solo
                         )
-                    if own == 0:
-                        worth += change
-                values.append(worth)
+                    owns.append((other, change, own))
+                values.append(self._card_worth(t, side, seat, already + value, owns))
             if len(values) < len(legal):
                 self.last.capped = True
                 break
