@@ -199,3 +199,38 @@ class HardDefenderStanding(HardPlayer):
             rivals = sum(points[s] for s in range(t.n) if s != seat) / (t.n - 1)
             cache[key] = (points[seat] - rivals) / trick
         return cache[key]
+
+
+class HardTeamStanding(HardPlayer):
+    """At a table with partners, both sides value the end of the deal by the difference it
+    makes between the two teams' scores, in the table's own points (the team's zero-trick
+    penalty included), over twice what a trick is worth (a trick is one more for the team and,
+    as often as not, one fewer for the other). The default counts the side's tricks plus twice
+    the bid for making or defeating the contract; at a Sultan table (made 10 x the bid, down
+    minus as much, a point a trick) the sheet weighs the contract about ten times the bid."""
+
+    name = "hard-team-standing"
+
+    def _zero_watch(self, t: Table, seat: int, side: frozenset[int]) -> list[tuple[int, float]]:
+        if t.rules.partners and t.bidder is not None:
+            return []  # the team's penalty is in its score already
+        return super()._zero_watch(t, seat, side)
+
+    def _utility(self, t: Table, side: frozenset[int], seat: int, side_tricks: int) -> float:
+        rules, bidder, bid = t.rules, t.bidder, t.bid
+        if not rules.partners or bidder is None or bid is None:
+            return super()._utility(t, side, seat, side_tricks)
+        deal_tricks = len(t.tricks) + t.hand_sizes[seat]
+        key = (rules, bid, bidder in side, side_tricks, deal_tricks)
+        cache: dict[Any, float] = self.__dict__.setdefault("_standing", {})
+        if key not in cache:
+            other = next(s for s in range(t.n) if s not in rules.team_of(bidder))
+            counts = [0] * t.n
+            declarers = side_tricks if bidder in side else deal_tricks - side_tricks
+            counts[bidder], counts[other] = declarers, deal_tricks - declarers
+            points = score(rules, counts, bidder=bidder, bid=bid)
+            two, one = (defender_points(rules, bidder, bid, other, k) for k in (2, 1))
+            trick = two - one if two > one else 1
+            mine, theirs = (bidder, other) if bidder in side else (other, bidder)
+            cache[key] = (points[mine] - points[theirs]) / (2 * trick)
+        return cache[key]

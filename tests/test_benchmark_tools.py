@@ -222,3 +222,37 @@ def test_the_defender_standing_variant() -> None:
     assert variant._card_worth(declarer, d_side, bidder, bid, []) == hard._utility(
         declarer, d_side, bidder, bid
     )
+
+
+def test_the_team_standing_variant() -> None:
+    """At a Sultan table with partners the team standing weighs the contract as the sheet does
+    (10 x the bid each way), an overtrick as a point for one team and one fewer for the other,
+    and the defenders' zero-trick penalty once, in the score (not again as a watched seat)."""
+    from batak.bots.hard import HardPlayer
+    from batak.bots.simple import parse_view
+    from batak.view import view_of
+
+    g, _ = decision_loss.deal_in_play("sultan-esli", 4)
+    assert g.contract is not None
+    bidder, bid = g.contract.bidder, g.contract.bid
+    variant = bot_variants.HardTeamStanding(seed=1)
+    hard = HardPlayer(seed=1)
+    declarer = parse_view(view_of(g, bidder))
+    side = hard._side(declarer, bidder)
+
+    def worth(k: int) -> float:
+        return variant._utility(declarer, side, bidder, k)
+
+    assert worth(bid + 1) - worth(bid) == pytest.approx(1.0)  # (1 + 1) / 2
+    assert worth(bid - 1) - worth(bid - 2) == pytest.approx(0.5)  # down: the others' point
+    # made, 10b + 0, against down, -10b, the defenders one trick fewer: (20b + 1) / 2
+    assert worth(bid) - worth(bid - 1) == pytest.approx((20 * bid + 1) / 2)
+    d_seat = (bidder + 1) % 4
+    defender = parse_view(view_of(g, d_seat))
+    d_side = hard._side(defender, d_seat)
+    assert variant._zero_watch(defender, d_seat, d_side) == []
+    assert hard._zero_watch(defender, d_seat, d_side) != []
+    # the defenders' first trick also saves them the penalty: 10b + 1 more, over 2
+    d_worth = [variant._utility(defender, d_side, d_seat, k) for k in (0, 1, 2)]
+    assert d_worth[1] - d_worth[0] == pytest.approx((10 * bid + 1 + 1) / 2)
+    assert d_worth[2] - d_worth[1] == pytest.approx(1.0)
