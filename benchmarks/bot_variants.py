@@ -234,3 +234,25 @@ class HardTeamStanding(HardPlayer):
             mine, theirs = (bidder, other) if bidder in side else (other, bidder)
             cache[key] = (points[mine] - points[theirs]) / (2 * trick)
         return cache[key]
+
+
+class HardDefenderWorlds24(HardPlayer):
+    """A defender's 10-card decisions at a table without partners over at most 24 worlds with
+    3 million nodes (the default: 12 and 1.5 million)."""
+
+    name = "hard-defender-worlds-24"
+
+    def reach(self, t: Table) -> tuple[int, int, int]:
+        r = super().reach(t)
+        if (r[0], r[1], r[2]) == (self.wide_cards, self.wide_worlds, self.node_budget):
+            return r[0], 24, 3_000_000
+        return r
+
+
+class HardContractOnce(HardPlayer):
+    """Making or defeating the contract is worth the bid in tricks, not twice the bid
+    (:attr:`batak.bots.hard.HardPlayer.contract_weight`): an extra trick weighs more against the
+    contract."""
+
+    name = "hard-contract-once"
+    contract_weight = 1.0

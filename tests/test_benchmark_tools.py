@@ -256,3 +256,21 @@ def test_the_team_standing_variant() -> None:
     d_worth = [variant._utility(defender, d_side, d_seat, k) for k in (0, 1, 2)]
     assert d_worth[1] - d_worth[0] == pytest.approx((10 * bid + 1 + 1) / 2)
     assert d_worth[2] - d_worth[1] == pytest.approx(1.0)
+
+
+def test_the_contract_once_variant() -> None:
+    """The contract is worth the bid in tricks, not twice the bid, on either side."""
+    from batak.bots.hard import HardPlayer
+    from batak.bots.simple import parse_view
+    from batak.view import view_of
+
+    g = _in_play(3)
+    assert g.contract is not None
+    bidder, bid = g.contract.bidder, g.contract.bid
+    hard, once = HardPlayer(seed=1), bot_variants.HardContractOnce(seed=1)
+    for seat in (bidder, (bidder + 1) % 4):
+        t = parse_view(view_of(g, seat))
+        side = hard._side(t, seat)
+        k = bid if seat == bidder else 14 - bid  # just made, or just defeated
+        assert hard._utility(t, side, seat, k) - hard._utility(t, side, seat, k - 1) == 2 * bid + 1
+        assert once._utility(t, side, seat, k) - once._utility(t, side, seat, k - 1) == bid + 1

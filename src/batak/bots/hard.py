@@ -137,6 +137,10 @@ class HardPlayer:
 
     name = "hard"
 
+    #: What making the contract (or, defending, defeating it) is worth in :meth:`_utility`, in
+    #: tricks for each trick bid
+    contract_weight = 2.0
+
     def __init__(
         self,
         *,
@@ -309,18 +313,19 @@ class HardPlayer:
 
     def _utility(self, t: Table, side: frozenset[int], seat: int, side_tricks: int) -> float:
         """What a deal ending with ``side_tricks`` for the side is worth to the side: its tricks,
-        plus a bonus worth twice the bid for making the contract (or, defending, defeating it)."""
+        plus a bonus of :attr:`contract_weight` (2) times the bid for making the contract (or,
+        defending, defeating it)."""
         if t.bidder is None:
             bid = (t.seat_bids or [None] * t.n)[seat]
             if bid is None:
                 return float(side_tricks)
-            return side_tricks + (2.0 * bid if side_tricks >= bid else 0.0)
+            return side_tricks + (self.contract_weight * bid if side_tricks >= bid else 0.0)
         bid = t.bid or 0
         if t.bidder in side:
-            return side_tricks + (2.0 * bid if side_tricks >= bid else 0.0)
+            return side_tricks + (self.contract_weight * bid if side_tricks >= bid else 0.0)
         deal_tricks = len(t.tricks) + t.hand_sizes[seat]  # the mover still holds this trick's card
         declarer_tricks = deal_tricks - side_tricks
-        return side_tricks + (2.0 * bid if declarer_tricks < bid else 0.0)
+        return side_tricks + (self.contract_weight * bid if declarer_tricks < bid else 0.0)
 
     def _zero_cost(self, t: Table, seat: int, side: frozenset[int]) -> float:
         """What ending the deal without a trick costs ``seat``, a defender (with partners: its
