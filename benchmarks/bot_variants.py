@@ -256,3 +256,12 @@ class HardContractOnce(HardPlayer):
 
     name = "hard-contract-once"
     contract_weight = 1.0
+
+
+class HardContractThrice(HardPlayer):
+    """Making or defeating the contract is worth three times the bid in tricks, not twice
+    (:attr:`batak.bots.hard.HardPlayer.contract_weight`): the contract weighs more against an
+    extra trick."""
+
+    name = "hard-contract-thrice"
+    contract_weight = 3.0
