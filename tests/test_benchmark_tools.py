@@ -259,7 +259,7 @@ def test_the_team_standing_variant() -> None:
 
 
 def test_the_contract_once_variant() -> None:
-    """The contract is worth the bid in tricks, not twice the bid, on either side."""
+    """The contract is worth once or three times the bid in tricks, not twice, on either side."""
     from batak.bots.hard import HardPlayer
     from batak.bots.simple import parse_view
     from batak.view import view_of
@@ -267,10 +267,16 @@ def test_the_contract_once_variant() -> None:
     g = _in_play(3)
     assert g.contract is not None
     bidder, bid = g.contract.bidder, g.contract.bid
-    hard, once = HardPlayer(seed=1), bot_variants.HardContractOnce(seed=1)
+    players = [
+        (HardPlayer(seed=1), 2),
+        (bot_variants.HardContractOnce(seed=1), 1),
+        (bot_variants.HardContractThrice(seed=1), 3),
+    ]
     for seat in (bidder, (bidder + 1) % 4):
         t = parse_view(view_of(g, seat))
-        side = hard._side(t, seat)
+        side = players[0][0]._side(t, seat)
         k = bid if seat == bidder else 14 - bid  # just made, or just defeated
-        assert hard._utility(t, side, seat, k) - hard._utility(t, side, seat, k - 1) == 2 * bid + 1
-        assert once._utility(t, side, seat, k) - once._utility(t, side, seat, k - 1) == bid + 1
+        for p, weight in players:
+            assert (
+                p._utility(t, side, seat, k) - p._utility(t, side, seat, k - 1) == weight * bid + 1
+            )
