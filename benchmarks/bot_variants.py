@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from batak.bots.hard import HardPlayer, defender_points
+from batak.bots.hard import HardPlayer, Owned, defender_points
 from batak.bots.simple import Table
 from batak.scoring import score
 
@@ -170,12 +170,7 @@ class HardDefenderStanding(HardPlayer):
         return super()._zero_watch(t, seat, side)
 
     def _card_worth(
-        self,
-        t: Table,
-        side: frozenset[int],
-        seat: int,
-        side_tricks: int,
-        owns: list[tuple[int, float, int | None]],
+        self, t: Table, side: frozenset[int], seat: int, side_tricks: int, owns: Owned
     ) -> float:
         if not self._alone(t, seat) or not owns or owns[0][2] is None:
             return super()._card_worth(t, side, seat, side_tricks, owns)

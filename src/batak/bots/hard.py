@@ -63,12 +63,17 @@ __all__ = [
     "HardPlayerNoInference",
     "HardPlayerNoSignals",
     "HardStats",
+    "Owned",
     "defender_points",
 ]
 
 #: How much average worth (tricks, plus the contract's bonus) the first discard may give up to
 #: send the partners' signal.
 SIGNAL_SLACK = 0.15
+
+#: Each seat :meth:`HardPlayer._zero_watch` names, with its change and its tricks from now on in
+#: one world (double dummy; None when not searched)
+Owned = list[tuple[int, float, int | None]]
 
 #: The simulated auction, trump and kitty decisions' tuning (see :mod:`batak.bots.bidsim`).
 HARD_SIM = SimParams()
@@ -359,7 +364,7 @@ class HardPlayer:
         side: frozenset[int],
         seat: int,
         side_tricks: int,
-        owns: list[tuple[int, float, int | None]],
+        owns: Owned,
     ) -> float:
         """What a card is worth to ``seat`` in one world: :meth:`_utility` of the side's tricks,
         changed by each watched seat's ``change`` where that seat takes no trick from now on
@@ -445,7 +450,7 @@ class HardPlayer:
                     if got is None:  # past node_cap: this world is dropped, the search ends
                         break
                     value = got
-                owns: list[tuple[int, float, int | None]] = []
+                owns: Owned = []
                 for other, change in watch:
                     own: int | None = value  # with partners: the side's tricks from now on
                     if not (rules.partners and other in side):
