@@ -260,3 +260,23 @@ class HardContractThrice(HardPlayer):
 
     name = "hard-contract-thrice"
     contract_weight = 3.0
+
+
+class HardInfer15(HardPlayer):
+    """Reads the others' choices of card half as hard again (``inference=1.5``; the default 1)."""
+
+    name = "hard-infer-1.5"
+
+    def __init__(self, *, seed: int | None = None, **options: Any) -> None:
+        options["inference"] = 1.5
+        super().__init__(seed=seed, **options)
+
+
+class HardInfer07(HardPlayer):
+    """Reads the others' choices of card less hard (``inference=0.7``; the default 1)."""
+
+    name = "hard-infer-0.7"
+
+    def __init__(self, *, seed: int | None = None, **options: Any) -> None:
+        options["inference"] = 0.7
+        super().__init__(seed=seed, **options)

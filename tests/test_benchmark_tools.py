@@ -280,3 +280,18 @@ def test_the_contract_once_variant() -> None:
             assert (
                 p._utility(t, side, seat, k) - p._utility(t, side, seat, k - 1) == weight * bid + 1
             )
+
+
+def test_the_inference_variants() -> None:
+    """The inference variants read the others' cards at 1.5 and 0.7 and change nothing else."""
+    from batak.bots.hard import HardPlayer
+
+    hard = HardPlayer(seed=1)
+    for cls, strength in ((bot_variants.HardInfer15, 1.5), (bot_variants.HardInfer07, 0.7)):
+        p = cls(seed=1)
+        assert p.inference == strength and hard.inference == 1.0
+        assert (p.worlds, p.max_cards, p.wide_cards) == (
+            hard.worlds,
+            hard.max_cards,
+            hard.wide_cards,
+        )
