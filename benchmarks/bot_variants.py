@@ -13,7 +13,15 @@ from typing import Any
 
 from batak.bots.hard import HardPlayer, Owned, defender_points
 from batak.bots.simple import Table
+from batak.rules import Rules
 from batak.scoring import score
+
+
+def trick_points(rules: Rules, bidder: int, bid: int, seat: int) -> int:
+    """What one more trick is worth to ``seat``, outside the contract, by the table's own
+    scoring (its second trick over its first); 1 where a trick scores nothing."""
+    two, one = (defender_points(rules, bidder, bid, seat, k) for k in (2, 1))
+    return two - one if two > one else 1
 
 
 class HardWorlds24(HardPlayer):
@@ -140,8 +148,7 @@ class HardStanding(HardPlayer):
             counts[bidder] = side_tricks
             own = score(rules, counts, bidder=bidder, bid=bid)[bidder]
             other = (bidder + 1) % t.n
-            two, one = (defender_points(rules, bidder, bid, other, k) for k in (2, 1))
-            trick = two - one if two > one else 1
+            trick = trick_points(rules, bidder, bid, other)
             others = trick * (deal_tricks - side_tricks) / (t.n - 1)
             cache[key] = (own - others) / trick
         return cache[key]
@@ -189,8 +196,7 @@ class HardDefenderStanding(HardPlayer):
             for i, s in enumerate(others):  # the rest shared evenly, the odd one to the first
                 counts[s] += rest // len(others) + (1 if i < rest % len(others) else 0)
             points = score(rules, counts, bidder=bidder, bid=bid)
-            two, one = (defender_points(rules, bidder, bid, seat, k) for k in (2, 1))
-            trick = two - one if two > one else 1
+            trick = trick_points(rules, bidder, bid, seat)
             rivals = sum(points[s] for s in range(t.n) if s != seat) / (t.n - 1)
             cache[key] = (points[seat] - rivals) / trick
         return cache[key]
@@ -224,8 +230,7 @@ class HardTeamStanding(HardPlayer):
             declarers = side_tricks if bidder in side else deal_tricks - side_tricks
             counts[bidder], counts[other] = declarers, deal_tricks - declarers
             points = score(rules, counts, bidder=bidder, bid=bid)
-            two, one = (defender_points(rules, bidder, bid, other, k) for k in (2, 1))
-            trick = two - one if two > one else 1
+            trick = trick_points(rules, bidder, bid, other)
             mine, theirs = (bidder, other) if bidder in side else (other, bidder)
             cache[key] = (points[mine] - points[theirs]) / (2 * trick)
         return cache[key]
@@ -239,7 +244,7 @@ class HardDefenderWorlds24(HardPlayer):
 
     def reach(self, t: Table) -> tuple[int, int, int]:
         r = super().reach(t)
-        if (r[0], r[1], r[2]) == (self.wide_cards, self.wide_worlds, self.node_budget):
+        if r == (self.wide_cards, self.wide_worlds, self.node_budget):
             return r[0], 24, 3_000_000
         return r
 
