@@ -186,3 +186,191 @@ def test_keepalive_pings_go_only_to_quiet_connections(tmp_path: Path) -> None:
                 assert waited > timeout, waited  # it was given the timeout to answer
 
         asyncio.run(main())
+
+
+# ---------------------------------------------------------------- frames read by the server itself
+def _masked(opcode: Opcode, data: bytes, fin: bool = True, mask: bool = True) -> bytes:
+    """A client's frame (masked, as clients must; ``mask=False`` for one that breaks the rule)."""
+    return Frame(opcode, data, fin).serialize(mask=mask)
+
+
+def _text(msg: dict[str, Any]) -> bytes:
+    return _masked(Opcode.TEXT, json.dumps(msg).encode())
+
+
+class _Raw:
+    """A raw socket speaking websockets through the library's sans-I/O client, so that a test
+    sends exactly the bytes it wants, cut where it wants."""
+
+    def __init__(self, srv: ServerThread) -> None:
+        self.srv = srv
+        self.frames: list[Frame] = []
+
+    async def open(self) -> None:
+        from websockets.client import ClientProtocol
+        from websockets.uri import parse_uri
+
+        host, port = self.srv.url.split("//")[1].split("/")[0].rsplit(":", 1)
+        self.reader, self.writer = await asyncio.open_connection(host, int(port))
+        self.client = ClientProtocol(parse_uri(self.srv.url), max_size=None)
+        self.client.send_request(self.client.connect())
+        self.writer.write(b"".join(self.client.data_to_send()))
+        while self.client.state.name == "CONNECTING":
+            self.client.receive_data(await asyncio.wait_for(self.reader.read(65536), 10))
+        assert self.client.handshake_exc is None
+        self.client.events_received()
+
+    async def send(self, stream: bytes, chunks: list[int]) -> None:
+        """Write ``stream`` in pieces of the sizes in ``chunks`` (cycled), each on its own."""
+        pos, k = 0, 0
+        while pos < len(stream):
+            n = chunks[k % len(chunks)]
+            try:
+                self.writer.write(stream[pos : pos + n])
+                await self.writer.drain()
+            except ConnectionError:
+                return  # the server closed (what it said is still read by read_until)
+            await asyncio.sleep(0.001 if n < 4 else 0)  # so that pieces arrive apart
+            pos += n
+            k += 1
+
+    async def read_until(self, done: Any) -> None:
+        """Read the server's frames until ``done(self)`` or the server closes."""
+        while not done(self):
+            try:
+                data = await asyncio.wait_for(self.reader.read(65536), 10)
+            except ConnectionError:
+                return
+            if not data:
+                return
+            self.client.receive_data(data)
+            self.frames += [e for e in self.client.events_received() if isinstance(e, Frame)]
+
+    def messages(self, kind: str) -> list[dict[str, Any]]:
+        out = []
+        for f in self.frames:
+            if f.opcode is Opcode.TEXT:
+                m = json.loads(f.data)
+                if m["type"] == kind:
+                    out.append(m)
+        return out
+
+    def close_code(self) -> int | None:
+        for f in self.frames:
+            if f.opcode is Opcode.CLOSE:
+                return int.from_bytes(f.data[:2], "big")
+        return None
+
+    async def seated(self) -> BatakWebSockets:
+        """hello and create; the server's protocol object of this connection."""
+        await self.send(_text({"type": "hello"}) + _text({"type": "create"}), [1 << 20])
+        await self.read_until(lambda r: r.messages("sync"))
+        table = self.srv.hub.tables[self.messages("sync")[0]["table"]]
+        conn = next(iter(table.subs))
+        return conn._direct.__self__  # type: ignore[union-attr]
+
+
+def _mixed_stream(count: int) -> tuple[bytes, int]:
+    """``count`` pings of the protocol, among them a websocket ping, a message in three
+    fragments (a ping too), a long one (a two-byte length) and a pong; the pings expected."""
+    parts = []
+    expected = 0
+    for t in range(count):
+        if t % 7 == 3:
+            parts.append(_masked(Opcode.PING, b"are you there"))
+        if t % 11 == 5:
+            data = json.dumps({"type": "ping", "t": t}).encode()
+            parts.append(_masked(Opcode.TEXT, data[:4], fin=False))
+            parts.append(_masked(Opcode.CONT, data[4:9], fin=False))
+            parts.append(_masked(Opcode.CONT, data[9:]))
+        elif t % 13 == 8:
+            long = '{"type": "ping",' + " " * 300 + f'"t": {t}}}'  # a two-byte length
+            parts.append(_masked(Opcode.TEXT, long.encode()))
+        else:
+            parts.append(_text({"type": "ping", "t": t}))
+        if t % 17 == 9:
+            parts.append(_masked(Opcode.PONG, b""))
+        expected += 1
+    return b"".join(parts), expected
+
+
+@pytest.mark.parametrize("chunks", [[1 << 20], [1], [2, 3, 5, 7], [13, 1, 64, 2], [300, 9]])
+def test_frames_read_by_the_server_itself_are_answered_as_the_library_would(
+    tmp_path: Path, chunks: list[int]
+) -> None:
+    """Whole, final, masked text frames are read by the server itself (not the websockets
+    library); the rest (control frames, fragments) goes to the library. Cut anywhere, even a
+    byte at a time and inside a frame's header, every message is answered once and in order
+    and every websocket ping gets its pong; a frame that comes in pieces waits for the rest
+    and is still read by the server."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            raw = _Raw(srv)
+            await raw.open()
+            protocol = await raw.seated()
+            assert protocol.reading is True
+            before = protocol.read_here
+            stream, count = _mixed_stream(60)
+            await raw.send(stream, chunks)
+            await raw.read_until(lambda r: len(r.messages("pong")) >= count)
+            assert [m["t"] for m in raw.messages("pong")] == list(range(count))
+            pongs = [f for f in raw.frames if f.opcode is Opcode.PONG]
+            assert len(pongs) == len([t for t in range(60) if t % 7 == 3])
+            assert all(f.data == b"are you there" for f in pongs)
+            # the three-fragment messages went through the library, the others not
+            assert protocol.read_here - before == count - len([t for t in range(60) if t % 11 == 5])
+            assert protocol.reading is True
+
+        asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        (_masked(Opcode.TEXT, b'{"type": "ping"}', mask=False), 1002),  # unmasked: refused
+        (_masked(Opcode.TEXT, b'{"type": "\xff"}'), 1007),
+        (bytes([0xC1]) + _masked(Opcode.TEXT, b"{}")[1:], 1002),  # a reserved bit set
+        (_masked(Opcode.CONT, b"{}"), 1002),  # a continuation of nothing
+    ],
+    ids=["unmasked", "not-utf8", "reserved-bit", "stray-continuation"],
+)
+def test_a_frame_the_library_refuses_is_still_refused(
+    tmp_path: Path, frame: bytes, code: int
+) -> None:
+    """What the library refuses (an unmasked frame, text that is not UTF-8, reserved bits, a
+    continuation without a start) closes the connection with the library's code, whichever
+    side reads it."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            raw = _Raw(srv)
+            await raw.open()
+            protocol = await raw.seated()
+            assert protocol.reading is True
+            await raw.send(_text({"type": "ping", "t": 1}), [5])
+            await raw.read_until(lambda r: r.messages("pong"))
+            assert protocol.read_here == 3  # hello, create and the ping
+            await raw.send(frame, [len(frame)])  # in one piece: nothing unread at the close
+            await raw.read_until(lambda r: r.close_code() is not None)
+            assert raw.close_code() == code
+
+        asyncio.run(main())
+
+
+def test_a_message_over_the_size_limit_is_refused(tmp_path: Path) -> None:
+    """A whole text frame longer than the server takes is refused with 1009 (the library's
+    rule), not read."""
+    config = fast_config(tmp_path)
+    with ServerThread(config) as srv:
+
+        async def main() -> None:
+            raw = _Raw(srv)
+            await raw.open()
+            await raw.seated()
+            big = _masked(Opcode.TEXT, b" " * (config.transport_max_bytes + 1))
+            await raw.send(big, [1 << 20])
+            await raw.read_until(lambda r: r.close_code() is not None)
+            assert raw.close_code() == 1009
+
+        asyncio.run(main())

@@ -1,4 +1,4 @@
-"""uvicorn's websocket protocol with two shortcuts for a server that sends many small messages.
+"""uvicorn's websocket protocol with shortcuts for a server that sends many small messages.
 
 The server sends about five messages for every move a player makes (the mover's ``ack`` and an
 ``event`` to each seat). Through ASGI each one is a coroutine chain: the connection's sender
@@ -24,6 +24,17 @@ server writes no pings to it and reads no pongs; one that only listens is pinged
 as before, and a dead one is dropped within the interval plus the timeout of the last thing it
 sent.
 
+Fourth, the frames a client sends are mostly one kind: whole, final, masked text frames of a
+few dozen bytes (a move, a ping). Those are read here (:meth:`BatakWebSockets.data_received`):
+the header is read, the payload unmasked with the websockets library's own C routine, and the
+text handed to the app, with the library's checks made here (the mask, no reserved bits, not
+inside a fragmented message, the size limit). Every other frame (ping, pong, close, fragments,
+binary, a frame the library would refuse) is handed to the websockets library whole and in
+order, from its first byte, so the library answers and refuses exactly as before and is always
+at the start of a frame when one is read here. The library's frame parser is a chain of
+generators with a frame object per frame: for the small messages of a move, reading them here
+took about a twentieth of the server's CPU a move (``benchmarks/README.md``).
+
 ``batak serve`` and the test harness use this protocol; an app under another ASGI server gets
 no :data:`DIRECT_SEND` and uses ASGI alone (:class:`batak.server.conn.Conn` handles both).
 """
@@ -35,6 +46,11 @@ from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
+
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover - a websockets built without its C speedups
+    from websockets.utils import apply_mask
 
 __all__ = ["BACKLOG", "DIRECT_SEND", "BatakWebSockets", "direct_sender", "text_frame"]
 
@@ -89,10 +105,111 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
         self.shortcuts = all(hasattr(self, name) for name in _NEEDED if name != "scope")
         #: the loop's time when the client last sent anything (for the keepalive)
         self.heard = self.loop.time()
+        #: reading frames ourselves (see :meth:`data_received`): None until the handshake is
+        #: done, then True, or False for good once the library must read everything
+        self.reading: bool | None = None
+        self._head = b""  # the start of a frame whose header is not all here yet
+        self._library_left = 0  # bytes of the current frame still owed to the library
+        self.read_here = 0  # messages read here (the rest went through the library)
+        self._early = False  # bytes came after the request before the handshake was done
 
     def data_received(self, data: bytes) -> None:
         self.heard = self.loop.time()
+        if self.reading:
+            self._read_frames(data)
+            return
+        if self.reading is None:
+            if self.handshake_complete:
+                # the first data since the handshake: frames are read here from now on, unless
+                # the library may be inside a frame (bytes came before the answer to the
+                # request: a client that did not wait for it)
+                self.reading = (
+                    self.shortcuts
+                    and not self.conn.extensions
+                    and not (self._early or self.conn.reader.buffer)
+                )
+                if self.reading:
+                    self._read_frames(data)
+                    return
+            elif self.handshake_initiated:
+                self._early = True  # frames before the handshake was done
+            else:
+                super().data_received(data)
+                # the request is complete with this data: anything after it is early
+                if self.handshake_initiated and not data.endswith(b"\r\n\r\n"):
+                    self._early = True
+                return
         super().data_received(data)
+
+    def _read_frames(self, data: bytes) -> None:
+        """Read what came: each whole, final, masked text frame of a message that is not
+        fragmented goes to the app at once (the library's checks, made here: the mask, the
+        size limit, no reserved bits); every other frame (control frames, fragments, binary,
+        anything the library refuses) is handed to the library whole, in order, so that it
+        answers pings, closes and refuses as it always does. The library is given frames from
+        their first byte only, so it is at a frame's start whenever a frame is read here."""
+        conn = self.conn
+        if self._head:
+            data = self._head + data
+            self._head = b""
+        pos, end = 0, len(data)
+        while pos < end:
+            if self._library_left:
+                n = min(self._library_left, end - pos)
+                self._library_left -= n
+                super().data_received(data[pos : pos + n])
+                pos += n
+                if conn.state is not State.OPEN or self.close_sent:
+                    self.reading = False  # closing: the library reads the rest
+                    if pos < end:
+                        super().data_received(data[pos:])
+                    return
+                continue
+            if end - pos < 2:
+                self._head = data[pos:]
+                return
+            b0, b1 = data[pos], data[pos + 1]
+            length = b1 & 0x7F
+            head = 2
+            if length == 126:
+                head = 4
+            elif length == 127:
+                head = 10
+            if b1 & 0x80:
+                head += 4
+            if end - pos < head:
+                self._head = data[pos:]
+                return
+            if length == 126:
+                length = int.from_bytes(data[pos + 2 : pos + 4], "big")
+            elif length == 127:
+                length = int.from_bytes(data[pos + 2 : pos + 10], "big")
+            total = head + length
+            limit = conn.max_message_size
+            if (
+                b0 == 0x81  # final, no reserved bits, text
+                and b1 & 0x80  # masked, as a client's frames must be
+                and conn.current_size is None  # not inside a fragmented message
+                and (limit is None or length <= limit)
+                and conn.state is State.OPEN
+                and not self.close_sent
+            ):
+                if end - pos < total:  # kept until the rest comes (at most the size limit)
+                    self._head = data[pos:]
+                    return
+                payload = data[pos + head : pos + total]
+                self.frames = [apply_mask(payload, data[pos + head - 4 : pos + head])]
+                self.curr_msg_data_type = "text"
+                pos += total
+                self.read_here += 1
+                self.send_receive_event_to_app()
+                if conn.state is not State.OPEN:  # refused as not UTF-8: closing
+                    self.reading = False
+                    if pos < end:
+                        super().data_received(data[pos:])
+                    return
+                continue
+            self._library_left = total
 
     def send_keepalive_ping(self) -> None:
         interval = self.ping_interval if self.shortcuts else None
