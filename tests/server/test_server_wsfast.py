@@ -374,3 +374,35 @@ def test_a_message_over_the_size_limit_is_refused(tmp_path: Path) -> None:
             assert raw.close_code() == 1009
 
         asyncio.run(main())
+
+
+def test_an_inbox_gives_its_items_in_order_and_survives_a_cancelled_reader() -> None:
+    """batak.server.conn.Inbox (a table's actor and a connection's incoming messages): first in,
+    first out, a waiting reader wakes for the next item, and a reader cancelled while it waits
+    loses nothing (the item put after goes to the next reader)."""
+    from batak.server.conn import Inbox
+
+    async def main() -> None:
+        box: Inbox[int] = Inbox()
+        for i in range(3):
+            box.put_nowait(i)
+        assert box.qsize() == 3 and not box.empty()
+        assert [await box.get() for _ in range(3)] == [0, 1, 2]
+        assert box.empty()
+        with pytest.raises(asyncio.QueueEmpty):
+            box.get_nowait()
+        reader = asyncio.ensure_future(box.get())
+        await asyncio.sleep(0)
+        box.put_nowait(7)
+        assert await asyncio.wait_for(reader, 1) == 7
+        cancelled = asyncio.ensure_future(box.get())
+        await asyncio.sleep(0)
+        cancelled.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+        box.put_nowait(8)
+        box.put_nowait(9)
+        assert await asyncio.wait_for(box.get(), 1) == 8
+        assert box.get_nowait() == 9
+
+    asyncio.run(main())

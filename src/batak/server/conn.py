@@ -9,14 +9,63 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .protocol import dumps
 
-__all__ = ["Bucket", "Conn", "Player"]
+__all__ = ["Bucket", "Conn", "Inbox", "Player"]
 
 _ids = itertools.count(1)
 log = logging.getLogger("batak.server")
+
+
+T = TypeVar("T")
+
+
+class Inbox(Generic[T]):
+    """A first-in first-out queue with one reader, for the event loop's own thread: what
+    :class:`asyncio.Queue` does for a table's actor and a connection's incoming messages, without
+    its bookkeeping for many readers and writers (a deque, and one future while the reader
+    waits). Unbounded: its writers bound what they put (a socket stops being read past a
+    backlog; a table's callers each wait for their answer)."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: deque[T] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: T) -> None:
+        self._items.append(item)
+        w = self._waiter
+        if w is not None:
+            self._waiter = None
+            if not w.done():
+                w.set_result(None)
+
+    async def get(self) -> T:
+        items = self._items
+        while not items:
+            if self._waiter is not None:
+                raise RuntimeError("Inbox has one reader")
+            w = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await w
+            finally:
+                if self._waiter is w:  # cancelled while waiting
+                    self._waiter = None
+        return items.popleft()
+
+    def get_nowait(self) -> T:
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.popleft()
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items)
 
 
 @dataclass

@@ -32,7 +32,7 @@ from . import chips, fair
 from .bots import ServerBot, make_bot
 from .clock import Clock
 from .config import ServerConfig
-from .conn import Bucket, Conn
+from .conn import Bucket, Conn, Inbox
 from .progress import Sitter
 from .protocol import REACTIONS, dumps
 from .storage import EventRow, Storage, StorageError, TableRow
@@ -163,9 +163,9 @@ class Table:
         self._timer: asyncio.Task[None] | asyncio.TimerHandle | None = None
         self._fill_task: asyncio.Task[None] | None = None
         #: (job, the caller's future or None for timers, how many times a timer job failed)
-        self._inbox: asyncio.Queue[
-            tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None, int]
-        ] = asyncio.Queue()
+        self._inbox: Inbox[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None, int]] = (
+            Inbox()
+        )
         self._retries: set[asyncio.Task[None]] = set()
         self._task: asyncio.Task[None] | None = None
         self._bots: dict[int, ServerBot] = {}
@@ -479,8 +479,16 @@ class Table:
             public = public_view(match)
             shared = dumps({k: v for k, v in public.items() if k not in PERSONAL_KEYS})[:-1]
         texts: dict[int | None, str] = {}
+        # the event is the same for every seat but the mover's (its move's id, a burial's
+        # cards): encoded once for each of the two
+        event_texts: dict[bool, str] = {}
+        mover = ev.get("seat") if kind == "move" else None
         for seat in seats:
-            parts = [head, ',"event":', dumps(self.public_event(version, ev, seat))]
+            own_move = mover is not None and seat == mover
+            event_text = event_texts.get(own_move)
+            if event_text is None:
+                event_text = event_texts[own_move] = dumps(self.public_event(version, ev, seat))
+            parts = [head, ',"event":', event_text]
             if public is not None:
                 assert match is not None
                 own = dumps(personal_view(match, public, seat))

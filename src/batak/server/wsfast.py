@@ -41,11 +41,14 @@ no :data:`DIRECT_SEND` and uses ASGI alone (:class:`batak.server.conn.Conn` hand
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
+
+from .conn import Inbox
 
 try:
     from websockets.speedups import apply_mask
@@ -103,6 +106,9 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         # "scope" is set at the handshake: the others must be there from the start
         self.shortcuts = all(hasattr(self, name) for name in _NEEDED if name != "scope")
+        if self.shortcuts and isinstance(self.queue, asyncio.Queue):
+            # what the client sent, for the app (one reader: its receive); leaner than a Queue
+            self.queue = Inbox()  # type: ignore[assignment]
         #: the loop's time when the client last sent anything (for the keepalive)
         self.heard = self.loop.time()
         #: reading frames ourselves (see :meth:`data_received`): None until the handshake is
