@@ -358,6 +358,30 @@ def test_a_frame_the_library_refuses_is_still_refused(
         asyncio.run(main())
 
 
+def test_a_long_message_goes_through_the_library(tmp_path: Path) -> None:
+    """A text frame longer than READ_HERE_MAX (but within the transport's size limit) is read
+    by the library, in pieces too, and answered (the app refuses a message that long)."""
+    from batak.server.wsfast import READ_HERE_MAX
+
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            raw = _Raw(srv)
+            await raw.open()
+            protocol = await raw.seated()
+            before = protocol.read_here
+            long = '{"type": "ping",' + " " * READ_HERE_MAX + '"t": 5}'
+            await raw.send(_masked(Opcode.TEXT, long.encode()) + _text({"type": "ping", "t": 6}),
+                           [1000, 3])  # fmt: skip
+            await raw.read_until(lambda r: r.messages("pong"))
+            assert [m["code"] for m in raw.messages("error")] == ["too_big"]
+            assert [m["t"] for m in raw.messages("pong")] == [6]
+            assert protocol.read_here - before == 1  # the short one only
+            assert protocol.reading is True
+
+        asyncio.run(main())
+
+
 def test_a_message_over_the_size_limit_is_refused(tmp_path: Path) -> None:
     """A whole text frame longer than the server takes is refused with 1009 (the library's
     rule), not read."""

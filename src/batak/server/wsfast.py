@@ -28,12 +28,12 @@ Fourth, the frames a client sends are mostly one kind: whole, final, masked text
 few dozen bytes (a move, a ping). Those are read here (:meth:`BatakWebSockets.data_received`):
 the header is read, the payload unmasked with the websockets library's own C routine, and the
 text handed to the app, with the library's checks made here (the mask, no reserved bits, not
-inside a fragmented message, the size limit). Every other frame (ping, pong, close, fragments,
-binary, a frame the library would refuse) is handed to the websockets library whole and in
-order, from its first byte, so the library answers and refuses exactly as before and is always
-at the start of a frame when one is read here. The library's frame parser is a chain of
-generators with a frame object per frame: for the small messages of a move, reading them here
-took about a twentieth of the server's CPU a move (``benchmarks/README.md``).
+inside a fragmented message, the size limit), for frames of up to :data:`READ_HERE_MAX` bytes.
+Every other frame (ping, pong, close, fragments, binary, a longer one, a frame the library would
+refuse) is handed to the websockets library whole and in order, from its first byte, so the
+library answers and refuses exactly as before and is always at the start of a frame when one is
+read here. The library's parser is a chain of generators with a frame object per frame; with
+:class:`batak.server.conn.Inbox` this made a move about 6% cheaper (``benchmarks/README.md``).
 
 ``batak serve`` and the test harness use this protocol; an app under another ASGI server gets
 no :data:`DIRECT_SEND` and uses ASGI alone (:class:`batak.server.conn.Conn` handles both).
@@ -55,13 +55,25 @@ try:
 except ImportError:  # pragma: no cover - a websockets built without its C speedups
     from websockets.utils import apply_mask
 
-__all__ = ["BACKLOG", "DIRECT_SEND", "BatakWebSockets", "direct_sender", "text_frame"]
+__all__ = [
+    "BACKLOG",
+    "DIRECT_SEND",
+    "READ_HERE_MAX",
+    "BatakWebSockets",
+    "direct_sender",
+    "text_frame",
+]
 
 #: The scope extension's name; its value is ``{"send_text": function(str) -> bool}``.
 DIRECT_SEND = "batak.direct_send"
 
 #: Messages read from a socket and not yet taken by the app before the socket is paused.
 BACKLOG = 16
+
+#: The longest text frame read here (longer ones go to the websockets library): a frame that
+#: comes in pieces is kept until it is whole, and copying at most this much a piece keeps a
+#: client that sends a byte at a time from costing more than it does the library.
+READ_HERE_MAX = 8192
 
 
 def text_frame(data: bytes) -> bytes:
@@ -196,6 +208,7 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
                 b0 == 0x81  # final, no reserved bits, text
                 and b1 & 0x80  # masked, as a client's frames must be
                 and conn.current_size is None  # not inside a fragmented message
+                and length <= READ_HERE_MAX
                 and (limit is None or length <= limit)
                 and conn.state is State.OPEN
                 and not self.close_sent
