@@ -262,12 +262,16 @@ class _Raw:
         return None
 
     async def seated(self) -> BatakWebSockets:
-        """hello and create; the server's protocol object of this connection."""
+        """Open, then hello and create; the server's protocol object of this connection, which
+        reads the frames itself from now on."""
+        await self.open()
         await self.send(_text({"type": "hello"}) + _text({"type": "create"}), [1 << 20])
         await self.read_until(lambda r: r.messages("sync"))
         table = self.srv.hub.tables[self.messages("sync")[0]["table"]]
         conn = next(iter(table.subs))
-        return conn._direct.__self__  # type: ignore[union-attr]
+        protocol: BatakWebSockets = conn._direct.__self__  # type: ignore[union-attr]
+        assert protocol.reading is True
+        return protocol
 
 
 def _mixed_stream(count: int) -> tuple[bytes, int]:
@@ -307,9 +311,7 @@ def test_frames_read_by_the_server_itself_are_answered_as_the_library_would(
 
         async def main() -> None:
             raw = _Raw(srv)
-            await raw.open()
             protocol = await raw.seated()
-            assert protocol.reading is True
             before = protocol.read_here
             stream, count = _mixed_stream(60)
             await raw.send(stream, chunks)
@@ -345,9 +347,7 @@ def test_a_frame_the_library_refuses_is_still_refused(
 
         async def main() -> None:
             raw = _Raw(srv)
-            await raw.open()
             protocol = await raw.seated()
-            assert protocol.reading is True
             await raw.send(_text({"type": "ping", "t": 1}), [5])
             await raw.read_until(lambda r: r.messages("pong"))
             assert protocol.read_here == 3  # hello, create and the ping
@@ -367,7 +367,6 @@ def test_a_long_message_goes_through_the_library(tmp_path: Path) -> None:
 
         async def main() -> None:
             raw = _Raw(srv)
-            await raw.open()
             protocol = await raw.seated()
             before = protocol.read_here
             long = '{"type": "ping",' + " " * READ_HERE_MAX + '"t": 5}'
@@ -390,7 +389,6 @@ def test_a_message_over_the_size_limit_is_refused(tmp_path: Path) -> None:
 
         async def main() -> None:
             raw = _Raw(srv)
-            await raw.open()
             await raw.seated()
             big = _masked(Opcode.TEXT, b" " * (config.transport_max_bytes + 1))
             await raw.send(big, [1 << 20])
