@@ -213,7 +213,7 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
                 and conn.state is State.OPEN
                 and not self.close_sent
             ):
-                if end - pos < total:  # kept until the rest comes (at most the size limit)
+                if end - pos < total:  # kept until the rest comes (at most READ_HERE_MAX)
                     self._head = data[pos:]
                     return
                 payload = data[pos + head : pos + total]
