@@ -261,16 +261,16 @@ class _Raw:
                 return int.from_bytes(f.data[:2], "big")
         return None
 
-    async def seated(self) -> BatakWebSockets:
+    async def seated(self, reading: bool = True) -> BatakWebSockets:
         """Open, then hello and create; the server's protocol object of this connection, which
-        reads the frames itself from now on."""
+        reads the frames itself from now on (``reading``)."""
         await self.open()
         await self.send(_text({"type": "hello"}) + _text({"type": "create"}), [1 << 20])
         await self.read_until(lambda r: r.messages("sync"))
         table = self.srv.hub.tables[self.messages("sync")[0]["table"]]
         conn = next(iter(table.subs))
         protocol: BatakWebSockets = conn._direct.__self__  # type: ignore[union-attr]
-        assert protocol.reading is True
+        assert protocol.reading is reading
         return protocol
 
 
@@ -377,6 +377,28 @@ def test_a_long_message_goes_through_the_library(tmp_path: Path) -> None:
             assert [m["t"] for m in raw.messages("pong")] == [6]
             assert protocol.read_here - before == 1  # the short one only
             assert protocol.reading is True
+
+        asyncio.run(main())
+
+
+def test_under_a_websockets_without_what_the_reader_needs_the_library_reads_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A websockets whose protocol object lacks what the frame reader uses (websockets 13 has
+    ``cur_size``, not ``current_size``) gets every frame read by the library, as before."""
+    import batak.server.wsfast as wsfast
+
+    monkeypatch.setattr(wsfast, "_LIBRARY_NEEDED", (*wsfast._LIBRARY_NEEDED, "no_such_field"))
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            raw = _Raw(srv)
+            protocol = await raw.seated(reading=False)
+            stream, count = _mixed_stream(20)
+            await raw.send(stream, [7])
+            await raw.read_until(lambda r: len(r.messages("pong")) >= count)
+            assert [m["t"] for m in raw.messages("pong")] == list(range(count))
+            assert protocol.read_here == 0
 
         asyncio.run(main())
 

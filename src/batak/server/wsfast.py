@@ -106,8 +106,13 @@ _NEEDED = (
     "read_paused",
     "close_sent",
     "handshake_complete",
+    "handshake_initiated",
     "ping_interval",
 )
+
+#: What the frame reader uses of the websockets library's protocol object (``conn``): under a
+#: websockets without them (13 says ``cur_size``) the library reads every frame.
+_LIBRARY_NEEDED = ("reader", "current_size", "max_message_size", "extensions", "state")
 
 
 class BatakWebSockets(WebSocketsSansIOProtocol):
@@ -126,7 +131,7 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
         #: reading frames ourselves (see :meth:`data_received`): None until the handshake is
         #: done, then True, or False for good once the library must read everything
         self.reading: bool | None = None
-        self._head = b""  # the start of a frame whose header is not all here yet
+        self._head = b""  # the start of a frame not all here yet (its header, or a whole frame)
         self._library_left = 0  # bytes of the current frame still owed to the library
         self.read_here = 0  # messages read here (the rest went through the library)
         self._early = False  # bytes came after the request before the handshake was done
@@ -136,15 +141,16 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
         if self.reading:
             self._read_frames(data)
             return
-        if self.reading is None:
+        if self.reading is None and self.shortcuts:
             if self.handshake_complete:
                 # the first data since the handshake: frames are read here from now on, unless
                 # the library may be inside a frame (bytes came before the answer to the
                 # request: a client that did not wait for it)
+                conn = self.conn
                 self.reading = (
-                    self.shortcuts
-                    and not self.conn.extensions
-                    and not (self._early or self.conn.reader.buffer)
+                    all(hasattr(conn, name) for name in _LIBRARY_NEEDED)
+                    and not conn.extensions
+                    and not (self._early or conn.reader.buffer)
                 )
                 if self.reading:
                     self._read_frames(data)
@@ -178,9 +184,7 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
                 super().data_received(data[pos : pos + n])
                 pos += n
                 if conn.state is not State.OPEN or self.close_sent:
-                    self.reading = False  # closing: the library reads the rest
-                    if pos < end:
-                        super().data_received(data[pos:])
+                    self._library_reads_rest(data[pos:])
                     return
                 continue
             if end - pos < 2:
@@ -223,12 +227,16 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
                 self.read_here += 1
                 self.send_receive_event_to_app()
                 if conn.state is not State.OPEN:  # refused as not UTF-8: closing
-                    self.reading = False
-                    if pos < end:
-                        super().data_received(data[pos:])
+                    self._library_reads_rest(data[pos:])
                     return
                 continue
             self._library_left = total
+
+    def _library_reads_rest(self, rest: bytes) -> None:
+        """The connection is closing: the library reads everything from here on (this too)."""
+        self.reading = False
+        if rest:
+            super().data_received(rest)
 
     def send_keepalive_ping(self) -> None:
         interval = self.ping_interval if self.shortcuts else None
