@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from ..i18n import LANGS
-from ..server.config import SQLITE_SYNC, ServerConfig
+from ..server.config import MAX_COMMIT_GAP, SQLITE_SYNC, ServerConfig
 from .text import t as cli_text
 
 __all__ = ["add_serve_parser", "config_from_args", "run_serve"]
@@ -45,6 +45,26 @@ def add_serve_parser(
         choices=SQLITE_SYNC,
         default=d.sqlite_sync,
         help=h("help_sqlite_sync", d.sqlite_sync),
+    )
+    gap_ms = d.commit_gap * 1000
+
+    def commit_gap(value: str) -> float:
+        try:
+            ms = float(value)
+        except ValueError:
+            ms = -1.0
+        if not 0 <= ms <= MAX_COMMIT_GAP * 1000:
+            raise argparse.ArgumentTypeError(
+                text("serve.bad_commit_gap", lang, value=value, most=f"{MAX_COMMIT_GAP * 1000:g}")
+            )
+        return ms
+
+    g.add_argument(
+        "--commit-gap",
+        type=commit_gap,
+        default=gap_ms,
+        metavar="MS",
+        help=h("help_commit_gap", gap_ms),
     )
     g.add_argument("--public-url", default=None, metavar="URL", help=h("help_public_url"))
     g.add_argument(
@@ -155,6 +175,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         data=Path(args.data),
         database=args.database,
         sqlite_sync=args.sqlite_sync,
+        commit_gap=args.commit_gap / 1000,
         decision_seconds=args.decision_seconds,
         bank_seconds=args.bank_seconds,
         bank_step=args.bank_step,

@@ -140,7 +140,9 @@ def create_app(
 ) -> Starlette:
     """The server as an ASGI app; ``app.state.hub`` is the :class:`Hub` once started
     (``clock``: its monotonic time; ``wall``: the date the weekly league reads)."""
-    storage = open_storage(config.database_url, sqlite_sync=config.sqlite_sync)
+    storage = open_storage(
+        config.database_url, sqlite_sync=config.sqlite_sync, commit_gap=config.commit_gap
+    )
     hub = Hub(config, storage, clock or SystemClock(), wall)
 
     @contextlib.asynccontextmanager
@@ -158,8 +160,13 @@ def create_app(
             "ok": True,
             "tables": len(hub.tables),
             "connections": hub.connections,
-            # the storage's jobs and the commits they took (group commit: see storage.py)
-            "storage": {"jobs": hub.storage.jobs, "commits": hub.storage.commits},
+            # the storage's jobs, the commits they took and how many of those waited for the
+            # least time between commits (group commit: see storage.py)
+            "storage": {
+                "jobs": hub.storage.jobs,
+                "commits": hub.storage.commits,
+                "gap_waits": hub.storage.gap_waits,
+            },
         }
         if hub.cluster is not None:  # which process of the cluster answered
             body["node"] = hub.cluster.node

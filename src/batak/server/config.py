@@ -12,7 +12,10 @@ from pathlib import Path
 #: cut or an OS crash may be lost (the database stays consistent).
 SQLITE_SYNC = ("full", "normal")
 
-__all__ = ["MODES", "SQLITE_SYNC", "ServerConfig"]
+#: the most ``commit_gap`` may be (seconds): a move's reply waits up to this long more
+MAX_COMMIT_GAP = 0.1
+
+__all__ = ["MAX_COMMIT_GAP", "MODES", "SQLITE_SYNC", "ServerConfig"]
 
 #: The lobby's modes and the preset each one plays.
 MODES: dict[str, str] = {
@@ -33,6 +36,9 @@ class ServerConfig:
     data: Path = field(default_factory=lambda: Path("batak-data"))
     database: str | None = None  # None: SQLite in ``data``; or "postgresql://…"
     sqlite_sync: str = "full"  # one of SQLITE_SYNC (see there); ignored with PostgreSQL
+    # the least time between two commits (group commit under load: storage.Storage.commit_gap);
+    # a move waits at most this long more for its commit, and only when moves come faster
+    commit_gap: float = 0.005
     # -- clocks -------------------------------------------------------------------------
     decision_seconds: float = 25.0  # time for one bid, bury, trump choice or card
     bank_seconds: float = 60.0  # time bank per seat per match

@@ -2,7 +2,10 @@
 
 One worker thread owns the database connection. Jobs queue up for it and are run in batches, one
 transaction per batch (group commit), so a burst of moves from many tables costs one commit; a
-job's future resolves only after its transaction committed. The same SQL runs on SQLite (the
+job's future resolves only after its transaction committed. Under load the worker also waits
+until ``commit_gap`` seconds have passed since its last commit before it takes the next batch
+(:class:`Storage`), so that the moves of many tables share one commit instead of each having
+its own; when writes come further apart than that, none waits. The same SQL runs on SQLite (the
 default, embedded: ``sqlite:///path``) and PostgreSQL (``postgresql://…``, with psycopg 3).
 """
 
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .config import SQLITE_SYNC
+from .config import MAX_COMMIT_GAP, SQLITE_SYNC
 
 __all__ = [
     "EventRow",
@@ -227,12 +230,23 @@ MIGRATIONS: list[list[str]] = [
 class Storage:
     """The database behind one server process (see the module's text)."""
 
-    def __init__(self, url: str, *, sqlite_sync: str = "full") -> None:
+    def __init__(self, url: str, *, sqlite_sync: str = "full", commit_gap: float = 0.0) -> None:
         if sqlite_sync not in SQLITE_SYNC:
             raise ValueError(f"sqlite_sync must be one of {', '.join(SQLITE_SYNC)}")
+        if not 0.0 <= commit_gap <= MAX_COMMIT_GAP:
+            raise ValueError(f"commit_gap must be between 0 and {MAX_COMMIT_GAP} seconds")
         self.url = url
         #: SQLite's ``synchronous`` setting in WAL mode (:data:`SQLITE_SYNC`)
         self.sqlite_sync = sqlite_sync
+        #: the least time between two commits, in seconds. A job that comes sooner after the
+        #: last commit waits for the rest of it, and every job that comes meanwhile joins its
+        #: batch: under load a commit (a disk flush in SQLite's ``full``, a round trip and a WAL
+        #: flush in PostgreSQL) and a wake-up of the worker and of the event loop serve the moves
+        #: of many tables. A job that comes later than that after the last commit does not wait.
+        #: 0: a batch is whatever queued while the last one ran.
+        self.commit_gap = commit_gap
+        self._last_commit = float("-inf")  # time.monotonic() when the last batch was done
+        self.gap_waits = 0  # batches that waited for the gap (/healthz)
         self.kind = "postgresql" if url.startswith(("postgresql://", "postgres://")) else "sqlite"
         self._jobs: queue.SimpleQueue[
             tuple[Callable[[Any], Any], asyncio.Future[Any], asyncio.AbstractEventLoop] | None
@@ -277,6 +291,11 @@ class Storage:
             job = self._jobs.get()
             if job is None:
                 break
+            if self.commit_gap:
+                wait = self._last_commit + self.commit_gap - time.monotonic()
+                if wait > 0:
+                    self.gap_waits += 1
+                    time.sleep(wait)  # the jobs that come meanwhile share this batch's commit
             batch = [job]
             stop = False
             while len(batch) < 1000:
@@ -329,6 +348,7 @@ class Storage:
             for loop, settled in by_loop.items():
                 with contextlib.suppress(RuntimeError):  # a loop that closed meanwhile
                     loop.call_soon_threadsafe(_settle_all, settled)
+            self._last_commit = time.monotonic()
             if stop:
                 break
         conn.close()
@@ -849,9 +869,10 @@ def _settle(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
         fut.set_exception(StorageError(str(value)))
 
 
-def open_storage(url: str, *, sqlite_sync: str = "full") -> Storage:
+def open_storage(url: str, *, sqlite_sync: str = "full", commit_gap: float = 0.0) -> Storage:
     """A :class:`Storage` for ``sqlite:///path`` or ``postgresql://…`` (not yet opened);
-    ``sqlite_sync``: see :data:`SQLITE_SYNC` (PostgreSQL has its own ``synchronous_commit``)."""
+    ``sqlite_sync``: see :data:`SQLITE_SYNC` (PostgreSQL has its own ``synchronous_commit``);
+    ``commit_gap``: see :attr:`Storage.commit_gap`."""
     if not url.startswith(("sqlite:///", "postgresql://", "postgres://")):
         raise ValueError(f"unsupported database {url!r}: use sqlite:///PATH or postgresql://…")
-    return Storage(url, sqlite_sync=sqlite_sync)
+    return Storage(url, sqlite_sync=sqlite_sync, commit_gap=commit_gap)
