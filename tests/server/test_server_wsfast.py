@@ -275,22 +275,23 @@ class _Raw:
 
 
 def _mixed_stream(count: int) -> bytes:
-    """``count`` pings of the protocol (``t`` from 0), among them websocket pings, messages in
-    three fragments, long ones (a two-byte length) and pongs."""
+    """``count`` pings of the protocol (``t`` from 0), among them websocket pings (one between
+    two fragments of a message), messages in three fragments, long ones (a two-byte length)
+    and pongs."""
     parts = []
     for t in range(count):
-        if t % 7 == 3:
-            parts.append(_masked(Opcode.PING, b"are you there"))
+        ping = _masked(Opcode.PING, b"are you there") if t % 7 == 3 else b""
         if t % 11 == 5:
             data = json.dumps({"type": "ping", "t": t}).encode()
             parts.append(_masked(Opcode.TEXT, data[:4], fin=False))
+            parts.append(ping)  # a control frame may come between a message's fragments
             parts.append(_masked(Opcode.CONT, data[4:9], fin=False))
             parts.append(_masked(Opcode.CONT, data[9:]))
         elif t % 13 == 8:
             long = '{"type": "ping",' + " " * 300 + f'"t": {t}}}'  # a two-byte length
-            parts.append(_masked(Opcode.TEXT, long.encode()))
+            parts += [ping, _masked(Opcode.TEXT, long.encode())]
         else:
-            parts.append(_text({"type": "ping", "t": t}))
+            parts += [ping, _text({"type": "ping", "t": t})]
         if t % 17 == 9:
             parts.append(_masked(Opcode.PONG, b""))
     return b"".join(parts)
@@ -317,8 +318,11 @@ def test_frames_read_by_the_server_itself_are_answered_as_the_library_would(
             await raw.read_until(lambda r: len(r.messages("pong")) >= count)
             assert [m["t"] for m in raw.messages("pong")] == list(range(count))
             pongs = [f for f in raw.frames if f.opcode is Opcode.PONG]
-            assert len(pongs) == len([t for t in range(count) if t % 7 == 3])
+            pinged = len([t for t in range(count) if t % 7 == 3])
+            assert len(pongs) == pinged
             assert all(f.data == b"are you there" for f in pongs)
+            # the pings were answered by the server itself, one inside a fragmented message too
+            assert protocol.pings_here == pinged
             # the three-fragment messages went through the library, the others not
             fragmented = len([t for t in range(count) if t % 11 == 5])
             assert protocol.read_here - before == count - fragmented
@@ -334,8 +338,20 @@ def test_frames_read_by_the_server_itself_are_answered_as_the_library_would(
         (_masked(Opcode.TEXT, b'{"type": "\xff"}'), 1007),
         (bytes([0xC1]) + _masked(Opcode.TEXT, b"{}")[1:], 1002),  # a reserved bit set
         (_masked(Opcode.CONT, b"{}"), 1002),  # a continuation of nothing
+        # a control frame over 125 bytes (a two-byte length, masked with zeros)
+        (b"\x89\xfe\x00\x7e" + bytes(4) + b"x" * 126, 1002),
+        (_masked(Opcode.PING, b"?", mask=False), 1002),  # an unmasked ping
+        (bytes([0x09]) + _masked(Opcode.PING, b"?")[1:], 1002),  # a fragmented ping
     ],
-    ids=["unmasked", "not-utf8", "reserved-bit", "stray-continuation"],
+    ids=[
+        "unmasked",
+        "not-utf8",
+        "reserved-bit",
+        "stray-continuation",
+        "long-ping",
+        "unmasked-ping",
+        "fragmented-ping",
+    ],
 )
 def test_a_frame_the_library_refuses_is_still_refused(
     tmp_path: Path, frame: bytes, code: int

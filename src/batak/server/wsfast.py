@@ -29,11 +29,13 @@ few dozen bytes (a move, a ping). Those are read here (:meth:`BatakWebSockets.da
 the header is read, the payload unmasked with the websockets library's own C routine, and the
 text handed to the app, with the library's checks made here (the mask, no reserved bits, not
 inside a fragmented message, the size limit), for frames of up to :data:`READ_HERE_MAX` bytes.
-Every other frame (ping, pong, close, fragments, binary, a longer one, a frame the library would
-refuse) is handed to the websockets library whole and in order, from its first byte, so the
-library answers and refuses exactly as before and is always at the start of a frame when one is
-read here. The library's parser is a chain of generators with a frame object per frame; with
-:class:`batak.server.conn.Inbox` this made a move about 6% cheaper (``benchmarks/README.md``).
+A client's ping (the websockets library's clients send one every 20 s) is answered here too,
+with the pong the library would write: its data, unmasked. Every other frame (pong, close,
+fragments, binary, a longer one, a frame the library would refuse) is handed to the websockets
+library whole and in order, from its first byte, so the library answers and refuses exactly as
+before and is always at the start of a frame when one is read here. The library's parser is a
+chain of generators with a frame object per frame; with :class:`batak.server.conn.Inbox` this
+made a move about 6% cheaper (``benchmarks/README.md``).
 
 ``batak serve`` and the test harness use this protocol; an app under another ASGI server gets
 no :data:`DIRECT_SEND` and uses ASGI alone (:class:`batak.server.conn.Conn` handles both).
@@ -134,6 +136,7 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
         self._head = b""  # the start of a frame not all here yet (its header, or a whole frame)
         self._library_left = 0  # bytes of the current frame still owed to the library
         self.read_here = 0  # messages read here (the rest went through the library)
+        self.pings_here = 0  # pings answered here
         self._early = False  # bytes came after the request before the handshake was done
 
     def data_received(self, data: bytes) -> None:
@@ -168,10 +171,11 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
     def _read_frames(self, data: bytes) -> None:
         """Read what came: each whole, final, masked text frame of a message that is not
         fragmented goes to the app at once (the library's checks, made here: the mask, the
-        size limit, no reserved bits); every other frame (control frames, fragments, binary,
-        anything the library refuses) is handed to the library whole, in order, so that it
-        answers pings, closes and refuses as it always does. The library is given frames from
-        their first byte only, so it is at a frame's start whenever a frame is read here."""
+        size limit, no reserved bits), and a ping is answered with its pong; every other frame
+        (pongs, closes, fragments, binary, anything the library refuses) is handed to the
+        library whole, in order, so that it answers and refuses as it always does. The library
+        is given frames from their first byte only, so it is at a frame's start whenever a
+        frame is read here."""
         conn = self.conn
         if self._head:
             data = self._head + data
@@ -229,6 +233,25 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
                 if conn.state is not State.OPEN:  # refused as not UTF-8: closing
                     self._library_reads_rest(data[pos:])
                     return
+                continue
+            if (
+                b0 == 0x89  # a ping: final, no reserved bits
+                and b1 & 0x80
+                and length < 126  # the longest a control frame may be (the library refuses more)
+                and (limit is None or length <= limit)
+                and conn.state is State.OPEN
+                and not self.close_sent
+            ):
+                if end - pos < total:
+                    self._head = data[pos:]
+                    return
+                payload = apply_mask(
+                    data[pos + head : pos + total], data[pos + head - 4 : pos + head]
+                )
+                # the pong the library would send (RFC 6455, 5.5.2: the ping's data, unmasked)
+                self.transport.write(bytes((0x8A, length)) + payload)
+                pos += total
+                self.pings_here += 1
                 continue
             self._library_left = total
 
