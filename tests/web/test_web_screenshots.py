@@ -75,8 +75,8 @@ def play_until(
         if deal is not None and not turn_in_deal(view, deal):
             time.sleep(0.05)
             continue
-        if view and view["rules"]["kitty_size"] and bid_for_the_kitty(page, view):
-            continue
+        if (view is None or view["rules"]["kitty_size"]) and bid_for_the_kitty(page, view):
+            continue  # (no view yet: the match has not begun here, and may begin with our bid)
         if view and view["phase"] == "bury" and view["to_move"] == view["seat"]:
             if not bury:
                 time.sleep(0.05)
