@@ -213,45 +213,38 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
             total = head + length
             limit = conn.max_message_size
             if (
-                b0 == 0x81  # final, no reserved bits, text
-                and b1 & 0x80  # masked, as a client's frames must be
-                and conn.current_size is None  # not inside a fragmented message
-                and length <= READ_HERE_MAX
+                b1 & 0x80  # masked, as a client's frames must be
                 and (limit is None or length <= limit)
                 and conn.state is State.OPEN
                 and not self.close_sent
+                and (
+                    (  # final, no reserved bits, text, not inside a fragmented message
+                        b0 == 0x81 and conn.current_size is None and length <= READ_HERE_MAX
+                    )
+                    # a ping: final, no reserved bits, at most the 125 bytes of a control frame
+                    # (the library refuses more)
+                    or (b0 == 0x89 and length < 126)
+                )
             ):
                 if end - pos < total:  # kept until the rest comes (at most READ_HERE_MAX)
-                    self._head = data[pos:]
-                    return
-                payload = data[pos + head : pos + total]
-                self.frames = [apply_mask(payload, data[pos + head - 4 : pos + head])]
-                self.curr_msg_data_type = "text"
-                pos += total
-                self.read_here += 1
-                self.send_receive_event_to_app()
-                if conn.state is not State.OPEN:  # refused as not UTF-8: closing
-                    self._library_reads_rest(data[pos:])
-                    return
-                continue
-            if (
-                b0 == 0x89  # a ping: final, no reserved bits
-                and b1 & 0x80
-                and length < 126  # the longest a control frame may be (the library refuses more)
-                and (limit is None or length <= limit)
-                and conn.state is State.OPEN
-                and not self.close_sent
-            ):
-                if end - pos < total:
                     self._head = data[pos:]
                     return
                 payload = apply_mask(
                     data[pos + head : pos + total], data[pos + head - 4 : pos + head]
                 )
-                # the pong the library would send (RFC 6455, 5.5.2: the ping's data, unmasked)
-                self.transport.write(bytes((0x8A, length)) + payload)
                 pos += total
-                self.pings_here += 1
+                if b0 == 0x89:
+                    # the pong the library would send (RFC 6455, 5.5.2: the ping's data)
+                    self.transport.write(bytes((0x8A, length)) + payload)
+                    self.pings_here += 1
+                    continue
+                self.frames = [payload]
+                self.curr_msg_data_type = "text"
+                self.read_here += 1
+                self.send_receive_event_to_app()
+                if conn.state is not State.OPEN:  # refused as not UTF-8: closing
+                    self._library_reads_rest(data[pos:])
+                    return
                 continue
             self._library_left = total
 
