@@ -107,6 +107,20 @@ static inline uint64_t top_run(uint64_t h, uint64_t others, int suit) {
     return h & SUIT_MASK[suit] & (o ? ~((2ULL << HIBIT(o)) - 1) : ~0ULL);
 }
 
+/* The cards of ``h`` above every card of ``others`` in their suit, every suit at once (top_run of
+ * each suit): ``others`` smeared down within each suit's 13 bits covers every card at or below
+ * its highest card there, and what ``h`` holds outside that is its run of top cards. */
+#define LANES(q) ((((1ULL << (q)) - 1)) | (((1ULL << (q)) - 1) << 13) | (((1ULL << (q)) - 1) << 26) | \
+                  (((1ULL << (q)) - 1) << 39))
+static inline uint64_t top_runs_mask(uint64_t h, uint64_t others) {
+    uint64_t x = others;
+    x |= (x >> 1) & LANES(12); /* a bit moves down d places only while it stays in its suit */
+    x |= (x >> 2) & LANES(11);
+    x |= (x >> 4) & LANES(9);
+    x |= (x >> 8) & LANES(5);
+    return h & ~x;
+}
+
 /* flags, as documented in solve() */
 #define F_OVERTAKE 1
 #define F_OVERTAKE_AFTER_RUFF 2
@@ -415,12 +429,8 @@ static inline uint64_t drop_lowest(uint64_t m, int k) {
  * grow as other cards go.  With F_FREE_DISCARD the ruff is that player's choice, which it may
  * make: a bound on what a team can secure never suffers from its own freedom, and the other
  * team, holding no trump, has no choice to gain. */
-static int top_runs(uint64_t h, uint64_t all, int trump) {
-    uint64_t others = all & ~h;
-    int m = 0;
-    for (int su = 0; su < 4; su++)
-        if (su != trump) m += suit_count(top_run(h, others, su), su);
-    return m;
+static int top_runs(uint64_t h, uint64_t all, uint64_t tmask) {
+    return POPC(top_runs_mask(h, all & ~h) & ~tmask);
 }
 
 /* The cards of ``seat``'s runs of top cards in the suits other than the trump that no other
@@ -431,11 +441,12 @@ static int top_runs(uint64_t h, uint64_t all, int trump) {
  * it, whether the others lead the suit or ``seat`` cashes it once it has the lead. */
 static int safe_runs(const Ctx *c, int seat, uint64_t all) {
     uint64_t h = c->hands[seat];
-    uint64_t others = all & ~h;
+    uint64_t tops = top_runs_mask(h, all & ~h) & ~c->tmask;
     int m = 0;
-    for (int su = 0; su < 4; su++) {
-        if (su == c->trump) continue;
-        int r = suit_count(top_run(h, others, su), su);
+    while (tops) {
+        int su = CTZ(tops) / 13;
+        int r = suit_count(tops, su);
+        tops &= ~SUIT_MASK[su];
         for (int s = 0; s < c->n && r; s++) {
             if (s == seat || !(c->hands[s] & c->tmask)) continue;
             int len = suit_count(c->hands[s], su);
@@ -459,7 +470,7 @@ static int safe_runs(const Ctx *c, int seat, uint64_t all) {
  * player holding a trump now holds as many cards (those suits are not led before: it would
  * have won), then its other trumps against the others' trumps after k rounds.  Each step only
  * gains as the others' cards go. */
-static int after_first_win(const Ctx *c, int seat, int broken, uint64_t all) {
+static int after_first_win(const Ctx *c, int seat, int broken, uint64_t all, int runs) {
     uint64_t tm = c->tmask;
     uint64_t top = 1ULL << HIBIT(c->hands[seat] & tm);
     uint64_t h = c->hands[seat] & ~top;
@@ -473,19 +484,9 @@ static int after_first_win(const Ctx *c, int seat, int broken, uint64_t all) {
         rest_mine &= ~run;
     }
     uint64_t rest_theirs = 0;
-    int q = 1 + k;
+    int q = 1 + k + runs; /* the side suits' runs are safe_runs' (``runs``): the same cards */
     for (int s = 0; s < c->n; s++)
         if (s != seat) rest_theirs |= drop_lowest(c->hands[s] & tm, k);
-    for (int su = 0; su < 4; su++) {
-        if (su == c->trump) continue;
-        int m = suit_count(top_run(h, others, su), su);
-        for (int s = 0; s < c->n && m; s++) {
-            if (s == seat || !(c->hands[s] & tm)) continue;
-            int len = suit_count(c->hands[s], su);
-            if (len < m) m = len;
-        }
-        q += m;
-    }
     if (rest_mine) q += trump_winners(rest_mine, rest_theirs, c->trump);
     return q;
 }
@@ -525,10 +526,11 @@ static void team_bounds(const Ctx *c, int leader, int broken, uint64_t all, int 
     uint64_t ruffers[4];
     int nr = 0;
     uint64_t rest_mine = h & tm, rest_theirs = 0;
+    uint64_t tops = top_runs_mask(h, others);
     if (trumps) {
         int can_lead = !(c->flags & F_LEAD_RESTRICTED) || broken || !(h & ~tm);
         if (can_lead) {
-            uint64_t top = top_run(h, others, c->trump);
+            uint64_t top = tops & tm;
             k = suit_count(top, c->trump);
             rest_mine &= ~top;
         }
@@ -540,9 +542,11 @@ static void team_bounds(const Ctx *c, int leader, int broken, uint64_t all, int 
         }
     }
     int qt = k;
-    for (int su = 0; su < 4; su++) {
-        if (su == c->trump) continue;
-        int m = suit_count(top_run(h, others, su), su);
+    tops &= ~tm;
+    while (tops) {
+        int su = CTZ(tops) / 13;
+        int m = suit_count(tops, su);
+        tops &= ~SUIT_MASK[su];
         for (int r = 0; r < nr && m; r++) {
             int len = suit_count(ruffers[r], su);
             if (len < m) m = len;
@@ -563,15 +567,16 @@ static void team_bounds(const Ctx *c, int leader, int broken, uint64_t all, int 
         if (mine == trumps) {
             /* the only player with trumps: each of them wins the trick it falls in, and so does
              * each card of its runs of top cards in the other suits (top_runs) */
-            w = suit_count(mine, c->trump) + top_runs(c->hands[s], all, c->trump);
+            w = suit_count(mine, c->trump) + top_runs(c->hands[s], all, tm);
         } else if (c->solo[team] && c->must_ruff) {
             /* alone in its team: its sure trumps, and once one of them has won (it holds a
              * trump until then, so it never has to discard), the runs nobody can ruff
              * (safe_runs) */
             w = trump_winners(mine, team_trumps[!team], c->trump);
-            if (w) w += safe_runs(c, s, all);
+            int runs = w ? safe_runs(c, s, all) : 0; /* w > 0 when it holds the top trump */
+            w += runs;
             if (HIBIT(trumps) == HIBIT(mine)) {
-                int f = after_first_win(c, s, broken, all);
+                int f = after_first_win(c, s, broken, all, runs);
                 if (f > w) w = f;
             }
         } else {
