@@ -101,14 +101,8 @@ static const uint8_t POP13[8192] = {P12(0), P12(1)};
 /* The number of cards of ``suit`` in ``m``. */
 static inline int suit_count(uint64_t m, int suit) { return POP13[(m >> (13 * suit)) & SUIT_BITS]; }
 
-/* The cards of ``h`` in ``suit`` above every card of ``others`` in it (its run of top cards). */
-static inline uint64_t top_run(uint64_t h, uint64_t others, int suit) {
-    uint64_t o = others & SUIT_MASK[suit];
-    return h & SUIT_MASK[suit] & (o ? ~((2ULL << HIBIT(o)) - 1) : ~0ULL);
-}
-
-/* The cards of ``h`` above every card of ``others`` in their suit, every suit at once (top_run of
- * each suit): ``others`` smeared down within each suit's 13 bits covers every card at or below
+/* The cards of ``h`` above every card of ``others`` in their suit (its runs of top cards), every
+ * suit at once: ``others`` smeared down within each suit's 13 bits covers every card at or below
  * its highest card there, and what ``h`` holds outside that is its run of top cards. */
 #define LANES(q) ((((1ULL << (q)) - 1)) | (((1ULL << (q)) - 1) << 13) | (((1ULL << (q)) - 1) << 26) | \
                   (((1ULL << (q)) - 1) << 39))
@@ -479,7 +473,7 @@ static int after_first_win(const Ctx *c, int seat, int broken, uint64_t all, int
     int k = 0;
     uint64_t rest_mine = h & tm;
     if (!(c->flags & F_LEAD_RESTRICTED) || broken || !(h & ~tm)) {
-        uint64_t run = top_run(h, others, c->trump);
+        uint64_t run = top_runs_mask(h, others) & tm;
         k = suit_count(run, c->trump);
         rest_mine &= ~run;
     }
