@@ -512,6 +512,31 @@ def test_review_at_the_table_says_where_the_last_deal_lost_tricks(
     assert "Bu elde lövelerin nerede kaybedildiğini görmek için" in out
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_after_the_match_the_last_deal_can_still_be_reviewed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    # the match's last deal has no next turn to type 'review' at: the program waits after it
+    words = {"en": ("review", "sheet", "quit"), "tr": ("incele", "yazboz", "çık")}[lang]
+    args = ["play", "--seed", "3", "--deals", "1", "--lang", lang]
+    stdin = "1\n" * 60 + "\n".join(words) + "\n" + "1\n" * 5
+    code, out, err = run(monkeypatch, capsys, args, stdin)
+    assert code == 0, err
+    done = {"en": "The match is over.", "tr": "Oyun bitti."}[lang]
+    after = out.split(done, 1)[1]
+    offer = {"en": "Type 'review' to see where", "tr": "Son elde lövelerin nerede"}[lang]
+    assert offer in after  # also what a line it does not know gets: the leftover 1s
+    reviewing = {"en": "Reviewing deal 1", "tr": "1. el inceleniyor"}[lang]
+    assert reviewing in after
+    review = after.split(reviewing, 1)[1]
+    assert {"en": "with every hand in view", "tr": "bütün eller açık"}[lang] in review
+    assert review.count("Yazboz") == 1  # the sheet again, asked for
+    # every line left over after the match was read there, and 'quit' stopped the reading
+    moves = out.split(done, 1)[0].count({"en": "Your move> ", "tr": "Hamlen> "}[lang])
+    prompt = {"en": "After the match> ", "tr": "Oyun sonu> "}[lang]
+    assert after.count(prompt) == (60 - moves) + 3
+
+
 def test_replay_with_review(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

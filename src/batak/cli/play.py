@@ -103,7 +103,39 @@ class PlaySession:
         con.say()
         con.lines(winner_lines(match, self.labels, self.human, self.lang))
         self.autosave()
+        self.after_match()
         return EXIT_OK
+
+    def after_match(self) -> None:
+        """The match is over: the last deal can still be reviewed (there is no next turn to
+        type 'review' at), the sheet shown again and the match saved, until the player leaves
+        (an empty line, 'quit', or the end of the input; anything else shows what can be done)."""
+        con = self.con
+        lang = self.lang
+        last = self.match.games[-1] if self.match.games else None
+        if last is None or not last.tricks:
+            return
+        con.say(t("after_match", lang))
+        while True:
+            try:
+                line = con.ask(t("after_match_prompt", lang)).strip()
+            except EOFError:
+                return
+            word = line.casefold()
+            head, _, rest = line.partition(" ")
+            if word in ("review", "incele"):
+                self.review_last_deal()
+            elif word in ("sheet", "yazboz", "score", "puan"):
+                con.lines(sheet_lines(self.match, self.labels, lang, self.style, self.short))
+            elif head.casefold() in ("save", "kaydet"):
+                if rest.strip():
+                    self.save(rest.strip())
+                else:
+                    con.say(t("save_usage", lang))
+            elif not line or word in _QUIT_WORDS:
+                return
+            else:  # help, a typo, a card: what can be done here
+                con.say(t("after_match", lang))
 
     def computer_move(self, game: Game, seat: int) -> str:
         """The move of a computer seat, chosen from that seat's view only."""
@@ -169,7 +201,7 @@ class PlaySession:
             if word in ("sheet", "yazboz", "score", "puan"):
                 con.lines(sheet_lines(self.match, self.labels, lang, self.style, self.short))
                 continue
-            if word in ("quit", "exit", "çık", "cik", "çıkış"):
+            if word in _QUIT_WORDS:
                 raise Quit
             head, _, rest = line.partition(" ")
             if head.casefold() in ("save", "kaydet"):
@@ -231,6 +263,7 @@ class PlaySession:
 
 
 _NO_ANSWERS = frozenset({"n", "no", "h", "hayır", "hayir", "-"})
+_QUIT_WORDS = frozenset({"quit", "exit", "çık", "cik", "çıkış"})
 
 
 def hash_seed(seed: int | str, seat: int) -> int:
