@@ -1,6 +1,7 @@
 """benchmarks/compare_arena.py: the paired comparison of arena runs, one pair or several pooled
 (benchmarks/README.md uses both); benchmarks/decision_loss.py: two players' cards on the same
-positions, valued double dummy."""
+positions, valued double dummy; benchmarks/table_sharing.py: the solver's trace and the replay of
+its search against a table of coarser keys."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import bot_variants
 import compare_arena
 import decision_loss
+import table_sharing
 
 
 def _run(path: Path, seed: int, a: str, scores: list[tuple[float, float]]) -> str:
@@ -295,3 +297,58 @@ def test_the_inference_variants() -> None:
             hard.max_cards,
             hard.wide_cards,
         )
+
+
+def _hand(*cards: str) -> int:
+    from batak.cards import Card
+
+    return sum(Card.parse(c).mask for c in cards)
+
+
+def test_a_coarse_key_keeps_lengths_and_the_top_cards_only() -> None:
+    # the same lengths everywhere; the twos and threes of spades swapped between seats 2 and 3
+    a = (_hand("AS", "KH"), _hand("KS", "AH"), _hand("2S", "QH"), _hand("3S", "JH"))
+    b = (_hand("AS", "KH"), _hand("KS", "AH"), _hand("3S", "QH"), _hand("2S", "JH"))
+    key = table_sharing.coarse_key
+    assert key(a, 2, 0, 0) == key(b, 2, 0, 0)
+    assert key(a, 3, 0, 0) != key(b, 3, 0, 0)  # the third spade's holder differs
+    assert key(a, 2, 0, 0) != key(a, 2, 1, 0)  # another leader
+    longer = (_hand("AS", "KS"), _hand("AH", "KH"), _hand("2S", "QH"), _hand("3S", "JH"))
+    assert key(a, 0, 0, 0) != key(longer, 0, 0, 0)  # other lengths
+
+
+def test_the_replay_counts_hits_what_they_save_and_wrong_answers() -> None:
+    a = (_hand("AS", "KH"), _hand("KS", "AH"), _hand("2S", "QH"), _hand("3S", "JH"))
+    b = (_hand("AS", "KH"), _hand("KS", "AH"), _hand("3S", "QH"), _hand("2S", "JH"))
+    records = [
+        (a, 0, 5, 0, 0, 1, 2),  # searched first: the side takes at least 2
+        (b, 6, 10, 0, 0, 1, 2),  # the same coarse key, settled by that bound: a hit
+        (a, 7, 8, 0, 0, 3, 2),  # below the hit: never reached
+    ]
+    assert table_sharing.replay(records, 2) == (1, 5, 0, 11)
+    assert table_sharing.replay(records, 13) == (0, 0, 0, 11)  # exact keys: b is another position
+    liar = [(a, 0, 5, 0, 0, 1, 2), (b, 6, 10, 0, 0, 2, 1)]  # b fails where a's bound said 2
+    assert table_sharing.replay(liar, 2) == (1, 5, 1, 11)
+
+
+def test_the_traced_solver_solves_as_the_package_does_and_writes_its_nodes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from batak.bots import solver as S
+
+    if not S.c_engine_available():
+        pytest.skip("the compiled solver is not built")
+    traced = table_sharing.build_traced(tmp_path)
+    g = Game("standard", seed=4)
+    while g.phase is not Phase.PLAY:
+        g.play(g.legal_moves()[0])
+    for _ in range(4 * 6):  # down to 7 cards a hand
+        g.play(g.legal_moves()[-1])
+    pos = S.Position.from_game(g)
+    path = tmp_path / "trace.bin"
+    monkeypatch.setenv("BATAK_SOLVER_TRACE", str(path))
+    value = traced.Solver(S._c_tt_bits(pos)).solve(*S._c_args(pos))
+    assert value == S._solve_c(pos)
+    (records,) = table_sharing.read_trace(path)
+    assert records and all(r[1] <= r[2] for r in records)
+    assert all(sum(h.bit_count() for h in r[0]) <= 28 for r in records)

@@ -45,6 +45,35 @@
 #include <sys/mman.h>
 #endif
 
+/* ------------------------------------------------------------------ an optional trace */
+/* Built with -DBATAK_SOLVER_TRACE (benchmarks/table_sharing.py does it; never the package), the
+ * solver appends one record per searched table node to the file named by the environment
+ * variable BATAK_SOLVER_TRACE: seven 64-bit words, the four hands, the node counter before and
+ * after the search below it, and leader | broken << 4 | need << 8 | value << 16 | left << 24.
+ * Each solve starts with a record of zeros whose last word is all ones. */
+#ifdef BATAK_SOLVER_TRACE
+#include <stdio.h>
+static FILE *trace_file(void) {
+    static FILE *f = NULL;
+    if (!f && getenv("BATAK_SOLVER_TRACE")) f = fopen(getenv("BATAK_SOLVER_TRACE"), "ab");
+    return f;
+}
+static void trace(const uint64_t *hands, uint64_t before, uint64_t after, uint64_t info) {
+    FILE *f = trace_file();
+    if (!f) return;
+    uint64_t r[7] = {hands[0], hands[1], hands[2], hands[3], before, after, info};
+    fwrite(r, sizeof r[0], 7, f);
+}
+#define TRACE(hands, before, after, info) trace(hands, before, after, info)
+#define TRACE_FLUSH()                              \
+    do {                                           \
+        if (trace_file()) fflush(trace_file());    \
+    } while (0)
+#else
+#define TRACE(hands, before, after, info) ((void)0)
+#define TRACE_FLUSH() ((void)0)
+#endif
+
 /* ------------------------------------------------------------------ bit helpers (portable) */
 /* Without a popcnt instruction enabled, __builtin_popcountll calls a slow library routine: use
  * the classic bit-twiddling count instead. */
@@ -830,7 +859,12 @@ static int at_least(Ctx *c, int leader, int broken, int need, uint64_t all, int 
         if (bk->best[w] != 0xFF) hint = card_of_rel(all, bk->best[w] >> 4, bk->best[w] & 15);
     }
     int best = -1;
+#ifdef BATAK_SOLVER_TRACE
+    uint64_t before = c->nodes;
+#endif
     int v = lead(c, leader, broken, need, all, left, hint, &best);
+    TRACE(c->hands, before, c->nodes,
+          (uint64_t)(leader | broken << 4 | need << 8 | v << 16 | left << 24));
     if (v >= need) {
         if (v > lo) lo = v;
         v = lo;
@@ -931,6 +965,7 @@ static int run_solve(const Problem *p, Table *tt, uint64_t *nodes, uint64_t limi
         return -1;
     }
     int left = POPC(p->hands[p->leader]) + (p->ntrick ? 1 : 0);
+    TRACE(((uint64_t[4]){0, 0, 0, 0}), 0, 0, ~0ULL);
     int lo = 0, hi = left;
     /* bisection with zero-window probes; the table keeps the bounds each probe learnt, so the
      * later probes mostly re-read them */
@@ -943,6 +978,7 @@ static int run_solve(const Problem *p, Table *tt, uint64_t *nodes, uint64_t limi
             hi = v > lo ? v : lo;
     }
     if (nodes) *nodes = c.nodes;
+    TRACE_FLUSH();
     return lo;
 }
 
