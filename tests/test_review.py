@@ -113,14 +113,66 @@ def test_the_summary_names_the_costly_card_in_both_languages() -> None:
         game.play(m)
     review = review_deal(game)
     en = summary_lines(review, ["Ayşe", "Cem", "Deniz", "Burak"], "en")
-    assert "Trick 1: Ayşe played K♦, which cost a trick; 2♣ or J♥ was best." in en
+    assert "Trick 1: Ayşe played K♦, which cost a trick; the best was 2♣ or J♥." in en
     tr = summary_lines(review, ["Sen", "Cem", "Deniz", "Burak"], "tr", you=0)
-    assert "1. löve: K♦ oynadın, bu bir löveye mal oldu; en iyisi 2♣ ya da J♥ idi." in tr
-    assert tr[0].startswith("İhalen 4; bütün eller açık oynansa")
+    assert "1. löve: K♦ oynadın, bu bir löve kaybettirdi; 2♣ ya da J♥ daha iyiydi." in tr
+    assert tr[0].startswith("İhalen 4; bütün eller açık oynansaydı koza göre alınabilecek löve")
     # another's card: the name in brackets after it, so a number in a name ("Bot 4") never
     # runs into the card
     tr = summary_lines(review, ["Ayşe", "Bot 2", "Bot 3", "Bot 4"], "tr", you=1)
-    assert "1. löve: K♦ (Ayşe) bir löveye mal oldu; en iyisi 2♣ ya da J♥ idi." in tr
+    assert "1. löve: K♦ (Ayşe) bir löve kaybettirdi; 2♣ ya da J♥ daha iyiydi." in tr
+
+
+def test_the_bidding_line_marks_the_koz_played_and_the_tricks_taken() -> None:
+    game = Game("standard", hands=["KD JH 2C", "TH 5H AC", "4D KC 5C", "6C 9S 2H"], dealer=3)
+    for m in PLAYED:
+        game.play(m)
+    review = review_deal(game)
+    (worth,) = review.bidding
+    assert (worth.trump, worth.taken) == ("S", game.tricks_won[0])
+    line = summary_lines(review, ["Ayşe", "Cem", "Deniz", "Burak"], "en")[0]
+    # a suit and its figure are joined by a no-break space: they never part at a line's end
+    assert f"♠\u00a0{worth.worth['S']} (koz), ♥\u00a0{worth.worth['H']}," in line
+    assert line.endswith(f"; taken: {game.tricks_won[0]}")
+    tr = summary_lines(review, ["Ayşe", "Cem", "Deniz", "Burak"], "tr")[0]
+    assert tr.endswith(f"; alınan: {game.tricks_won[0]}")
+    # a deal that did not end has no tricks taken to tell
+    unfinished = Game("standard", hands=["KD JH 2C", "TH 5H AC", "4D KC 5C", "6C 9S 2H"], dealer=3)
+    for m in PLAYED[:7]:
+        unfinished.play(m)
+    (open_worth,) = review_deal(unfinished).bidding
+    assert open_worth.trump == "S" and open_worth.taken is None
+    assert "taken" not in summary_lines(review_deal(unfinished), list("ABCD"), "en")[0]
+
+
+def test_the_costliest_cards_are_told_in_the_order_played_and_the_rest_counted() -> None:
+    game = Game("standard", seed=5)
+    rng = random.Random(3)
+    while game.phase != "over":
+        game.play(rng.choice(game.legal_moves()))
+    review = review_deal(game)
+    costly = review.costly()
+    assert len(costly) > 2, "a random deal loses tricks in several places"
+    names = ["Misafir 12", "Bot 2", "Bot 3", "Bot 4"]
+    lines = summary_lines(review, names, "en", you=0, limit=2)
+    told = [x for x in lines if x.startswith("Trick ")]
+    assert len(told) == 2
+    tricks = [int(x.split()[1].rstrip(":")) for x in told]
+    assert tricks == sorted(tricks)  # in the order played...
+    top = sorted(d.cost for d in costly)[-2:]
+    assert sorted(int(x.split(" cost ")[1].split()[0].replace("a", "1")) for x in told) == top
+    rest = len(costly) - 2
+    more = "…and one more card" if rest == 1 else f"…and {rest} more cards"
+    assert any(x.startswith(more) for x in lines)
+    total = lines[-1]
+    assert total.startswith("Tricks lost in total — ")
+    # the reader is "You" there too, never their guest name
+    if review.lost(0):
+        assert f"You: {review.lost(0)}" in total
+    assert "Misafir" not in total
+    tr = summary_lines(review, names, "tr", you=0, limit=2)
+    assert any(x.startswith("…ve löve kaybettiren") for x in tr)
+    assert tr[-1].startswith("Toplam kaybedilen löve — ")
 
 
 def test_a_time_limit_stops_the_review_and_says_so() -> None:
@@ -150,7 +202,7 @@ def test_batak_analyse_reads_a_saved_record(
     assert main(["analyse", str(path), "--lang", "tr", "--json", str(tmp_path / "r.json")]) == 0
     out = capsys.readouterr().out
     assert "1. el" in out and "ihale" in out
-    assert "löveye mal oldu" in out  # random play loses tricks somewhere
+    assert "löve kaybettirdi" in out  # random play loses tricks somewhere
     data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     deal = data["deals"][0]
     assert len(deal["decisions"]) == 52

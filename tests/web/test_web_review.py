@@ -5,11 +5,12 @@ desktop and Turkish on a phone."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 from harness import ServerProcess
 from playwright.sync_api import Browser, expect
-from test_web import no_js_errors, open_page
+from test_web import act, no_js_errors, open_page
 from test_web_table import DESKTOP_EN_PHONE_TR, play_to_the_end, private_room
 
 TITLE = {"en": re.compile(r"Deal 1: where were tricks lost\?"), "tr": re.compile(r"1\. el: löve")}
@@ -72,4 +73,67 @@ def test_the_review_of_an_esli_deal_from_the_team_sheet(
     expect(dialog.get_by_test_id("review-lines")).to_be_visible(timeout=120_000)
     data = page.evaluate("() => window.batak.state.table.review.data")
     assert data["deal"] == 1 and (data["decisions"] or data["complete"] is False), data
+    no_js_errors(errors)
+
+
+def test_the_review_from_the_result_after_a_deal_and_the_language_at_the_match_end(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """The panel shown after a deal has its own review button; the review colours the red suits
+    and says which koz was played and what was taken; the match-over window, which covers the
+    header, has its own language button."""
+    page = open_page(browser, server, errors)
+    page.fill("input[name=deals]", "2")
+    private_room(page)
+    page.get_by_test_id("start").click()
+    deadline = time.monotonic() + 150
+    while not page.get_by_test_id("result-review").count():
+        assert time.monotonic() < deadline, "the first deal did not end in time"
+        if not act(page, keyboard=True, bid=True):
+            time.sleep(0.05)
+    page.get_by_test_id("result-review").click()
+    dialog = page.locator(".dialog")
+    expect(dialog.get_by_test_id("review-title")).to_have_text(TITLE["en"])
+    lines = dialog.get_by_test_id("review-lines")
+    expect(lines).to_be_visible(timeout=120_000)
+    data = page.evaluate("() => window.batak.state.table.review.data")
+    (bid,) = data["bidding"]
+    if data["complete"]:
+        assert bid["trump"] in "SHDC" and bid["taken"] is not None
+        assert lines.locator("li").first.inner_text().endswith(f"taken: {bid['taken']}")
+    # every ♥ and ♦ on the screen is in red, as on the rest of the table
+    red = page.evaluate(
+        """() => [...document.querySelectorAll('.dialog .suit-H, .dialog .suit-D')]
+            .map(e => getComputedStyle(e).color)"""
+    )
+    reds = sum(x.count("♥") + x.count("♦") for x in data["lines"])
+    assert len(red) >= reds and set(red) <= {"rgb(179, 0, 27)"}, red
+    page.screenshot(path=str(artifacts / "review-from-result-desktop-en.png"), full_page=True)
+    dialog.get_by_test_id("close-dialog").click()
+    play_to_the_end(page)
+    expect(page.get_by_test_id("match-over")).to_have_text("The match is over")
+    dialog.get_by_test_id("over-lang").click()
+    expect(page.get_by_test_id("match-over")).to_have_text("Oyun bitti")
+    expect(dialog.get_by_test_id("over-lang")).to_have_text("English")
+    no_js_errors(errors)
+
+
+def test_a_long_window_keeps_its_scroll_when_drawn_again(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """The match-over window is taller than a laptop's screen; when it is drawn again (the
+    rematch, the XP, a language switch's reconnect) it stays where its reader scrolled to."""
+    page = open_page(browser, server, errors, viewport={"width": 1280, "height": 600})
+    page.fill("input[name=deals]", "1")
+    private_room(page)
+    page.get_by_test_id("start").click()
+    play_to_the_end(page)
+    dialog = page.locator(".dialog")
+    expect(page.get_by_test_id("match-over")).to_be_visible()
+    height = dialog.evaluate("d => d.scrollHeight - d.clientHeight")
+    assert height > 50, "the window should be taller than the screen here"
+    dialog.evaluate("d => { d.scrollTop = d.scrollHeight; }")
+    down = dialog.evaluate("d => d.scrollTop")
+    page.evaluate("() => window.batak.renderDialog()")
+    assert page.locator(".dialog").evaluate("d => d.scrollTop") == down
     no_js_errors(errors)

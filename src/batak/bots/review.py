@@ -16,12 +16,13 @@ could have gone better", not as a verdict.
 >>> d = review.costly()[0]
 >>> d.trick, d.seat, d.card, d.value, d.best, d.best_cards
 (1, 0, 'KD', 0, 1, ('2C', 'JH'))
->>> for line in summary_lines(review, ["You", "West", "North", "East"], "en", you=0)[1:]:
-...     print(line)
-Trick 1: you played K♦, which cost a trick; 2♣ or J♥ was best.
-Tricks the cards cost, in all — You: 1
+>>> for line in summary_lines(review, ["Misafir 7", "West", "North", "East"], "en", you=0):
+...     print(line.replace("\u00a0", " "))
+You bid 4; with every hand in view, by koz, you could take ♠ 1 (koz), ♥ 1, ♦ 1, ♣ 0; taken: 1
+Trick 1: you played K♦, which cost a trick; the best was 2♣ or J♥.
+Tricks lost in total — You: 1
 >>> summary_lines(review, ["Sen", "Batı", "Kuzey", "Doğu"], "tr", you=0)[1]
-'1. löve: K♦ oynadın, bu bir löveye mal oldu; en iyisi 2♣ ya da J♥ idi.'
+'1. löve: K♦ oynadın, bu bir löve kaybettirdi; 2♣ ya da J♥ daha iyiydi.'
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ class BidWorth:
     seat: int
     bid: int | None
     worth: dict[str, int]
+    trump: str | None = None  # the koz the deal was played with ("S", ...), when known
+    taken: int | None = None  # the tricks the side took in the end (None: the deal did not end)
 
 
 @dataclass(slots=True)
@@ -137,7 +140,19 @@ def review_deal(
             if progress is not None:
                 progress(done, cards_total)
         g.play(move)
+    if out.bidding:
+        out.bidding = [_with_outcome(b, game) for b in out.bidding]
     return out
+
+
+def _with_outcome(b: BidWorth, game: Game) -> BidWorth:
+    """``b`` with the koz the deal was played with and, once it ended, the side's tricks."""
+    trump = game.trump.value if game.trump is not None else None
+    taken = None
+    if game.phase is Phase.OVER:
+        side = (b.seat,) if game.rules.bidding == "kozmaca" else game.rules.team_of(b.seat)
+        taken = sum(game.tricks_won[s] for s in side)
+    return BidWorth(b.seat, b.bid, b.worth, trump, taken)
 
 
 def _bid_worth(g: Game) -> list[BidWorth]:
@@ -200,10 +215,21 @@ def summary_lines(
 
     out: list[str] = []
     for b in review.bidding:
-        items = ", ".join(f"{Suit.parse(s).symbol} {n}" for s, n in b.worth.items())
+        # a suit and its figure never part at a line's end (a no-break space between them)
+        items = ", ".join(
+            f"{Suit.parse(s).symbol}\u00a0{n}"
+            + (" " + text("review.koz_mark", lang) if s == b.trump and len(b.worth) > 1 else "")
+            for s, n in b.worth.items()
+        )
         base = "worth_nobid" if b.bid is None else "worth"
-        out.append(text(key(base, b.seat), lang, who=names[b.seat], bid=b.bid, items=items))
-    costly = review.costly(limit)
+        line = text(key(base, b.seat), lang, who=names[b.seat], bid=b.bid, items=items)
+        if b.taken is not None:
+            line += text("review.taken", lang, n=b.taken)
+        out.append(line)
+    everything = review.costly()
+    # the costliest few, told in the order they were played
+    order = {id(d): i for i, d in enumerate(review.decisions)}
+    costly = sorted(everything[:limit], key=lambda d: order[id(d)])
     if not costly:
         out.append(text("review.no_loss", lang))
     for d in costly:
@@ -224,8 +250,16 @@ def summary_lines(
                 best=best,
             )
         )
+    if len(everything) > len(costly):
+        rest = len(everything) - len(costly)
+        out.append(text("review.more_one" if rest == 1 else "review.more_many", lang, n=rest))
     losses = [
-        text("review.lost_item", lang, who=names[s], n=review.lost(s))
+        text(
+            "review.lost_item_you" if s == you else "review.lost_item",
+            lang,
+            who=names[s],
+            n=review.lost(s),
+        )
         for s in range(len(names))
         if review.lost(s)
     ]

@@ -1211,7 +1211,16 @@ def _review_reply(review: Any, names: list[str], lang: str, you: int | None) -> 
         "complete": review.complete,
         "lines": lines,
         "names": names,
-        "bidding": [{"seat": b.seat, "bid": b.bid, "worth": dict(b.worth)} for b in review.bidding],
+        "bidding": [
+            {
+                "seat": b.seat,
+                "bid": b.bid,
+                "worth": dict(b.worth),
+                "trump": b.trump,
+                "taken": b.taken,
+            }
+            for b in review.bidding
+        ],
         "decisions": [
             {
                 "trick": d.trick,

@@ -1386,9 +1386,16 @@ function renderDialog() {
     const extra = payoutHTML(T.info, T.you, seatName) + awardedHTML(T.id);
     body = motion.busy() ? "" : matchOverHTML(T, sheetHTML(), T.record || `/api/tables/${T.id}/record`, extra);
   }
-  if (!body) { el.innerHTML = ""; return; }
+  if (!body) { el.innerHTML = ""; delete el.dataset.kind; return; }
   const closable = T.dialog !== "over";
+  // drawn again (a rematch answer, the match's XP, a review arriving): the same window keeps
+  // where its reader had scrolled to, or a long one would jump back to its top under them
+  const kind = `${T.id}:${T.dialog}:${T.dialog === "review" && T.review ? T.review.deal : ""}`;
+  const before = el.querySelector(".dialog");
+  const scrolled = before && el.dataset.kind === kind ? before.scrollTop : 0;
   el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title">${body.replace("<h3", '<h3 id="dialog-title"')}${closable ? `<p><button data-action="dialog" data-dialog="" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
+  el.dataset.kind = kind;
+  if (scrolled) el.querySelector(".dialog").scrollTop = scrolled;
 }
 
 // ------------------------------------------------------------------ start
@@ -1401,7 +1408,7 @@ initResult({
 });
 applyLook();
 registerServiceWorker();
-window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, beep }; // for tests and the curious
+window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, beep, renderDialog }; // for tests and the curious
 render();
 connect();
 onRoute();

@@ -8,7 +8,8 @@
 // The match's end shows the ranking (totals, winners, the contracts each player made), the
 // rematch (same seats and options, a new match: every person at the table is asked and must
 // agree; bots stay) and, after quick play, "Play again".
-import { t } from "./i18n.js";
+import { NAMES, nextLang, t } from "./i18n.js";
+import { reviewButton } from "./review.js";
 
 let H = null; // the client's hooks: {table, seatName, seatLabel, sentence, renderFelt,
 // renderDialog, send, go, spectating}
@@ -73,7 +74,7 @@ export function resultCentre(T) {
     <h3 data-testid="deal-over">${esc(t("deal_over", { n: res.deal.deal }))}</h3>
     ${said ? `<p class="result-said">${esc(said)}</p>` : ""}
     ${points}
-    <button class="small" data-action="closeResult" data-testid="close-result">${esc(t("result_ok"))}</button>
+    <p class="result-buttons">${row.redeal ? "" : `${reviewButton(res.deal.deal, true)} `}<button class="small" data-action="closeResult" data-testid="close-result">${esc(t("result_ok"))}</button></p>
   </div>`;
 }
 
@@ -150,7 +151,8 @@ function rematchHTML(T) {
   return out.join("");
 }
 
-// The match-over window's body.
+// The match-over window's body (it cannot be closed, and it covers the header's language button:
+// the window has its own).
 // extra: what the match paid and earned (chips, XP), under the ranking
 export function matchOverHTML(T, sheetHTML, recordHref, extra = "") {
   const winners = T.over.winners || [];
@@ -163,7 +165,8 @@ export function matchOverHTML(T, sheetHTML, recordHref, extra = "") {
     <div data-testid="rematch-box">${rematchHTML(T)}</div>
     <details class="over-sheet" open><summary>${esc(t("score_sheet"))}</summary>${sheetHTML}</details>
     <p><a href="${esc(recordHref)}" download data-testid="record">${esc(t("download_record"))}</a>
-    · <a href="/" data-action="nav" data-href="/">${esc(t("new_game"))}</a></p>`;
+    · <a href="/" data-action="nav" data-href="/">${esc(t("new_game"))}</a>
+    · <button class="small" data-action="lang" data-testid="over-lang" lang="${nextLang()}" aria-label="${esc(t("language_label", { language: NAMES[nextLang()] }))}">${esc(NAMES[nextLang()])}</button></p>`;
 }
 
 // ------------------------------------------------------------------ the rematch on the wire

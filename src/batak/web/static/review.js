@@ -4,16 +4,31 @@
 // from the server) and every card that cost tricks, trick by trick. It is reached from the
 // result after a deal and from every row of the score sheet.
 import { t } from "./i18n.js";
-import { cardLabel } from "./cards.js";
+import { cardLabel, isRed, suitOf } from "./cards.js";
 
 function esc(s) {
   return String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-// The button that opens the review of deal ``deal`` (in the score sheet and after a deal).
-function reviewButton(deal) {
-  // a small magnifier in the deal's cell (the sheet stays narrow); its name is the text
+// A card as a person reads it, its red suits in red as everywhere else on the table.
+function cardHTML(card) {
+  const s = suitOf(card);
+  return `<span class="suit-${isRed(s) ? s : "black"}">${esc(cardLabel(card))}</span>`;
+}
+
+// The server's sentences, escaped, with the red suits' signs in red.
+function lineHTML(text) {
+  return esc(text).replace(/♥/g, '<span class="suit-H">♥</span>').replace(/♦/g, '<span class="suit-D">♦</span>');
+}
+
+// The button that opens the review of deal ``deal``: a magnifier in the score sheet's deal cell
+// (the sheet stays narrow; its name is the button's label for screen readers and its tooltip),
+// and a worded button in the result shown after a deal (``worded``).
+export function reviewButton(deal, worded = false) {
   const name = esc(t("review_open"));
+  if (worded) {
+    return `<button class="small" data-action="review" data-deal="${deal}" data-testid="result-review">🔍 ${name}</button>`;
+  }
   return `<button class="small review-open" data-action="review" data-deal="${deal}" data-testid="review-open" aria-label="${name}" title="${name}">🔍</button>`;
 }
 
@@ -61,12 +76,12 @@ export function reviewHTML(T, seatLabel) {
       <p><button data-action="review" data-deal="${R.deal}">${esc(t("review_retry"))}</button></p>`;
   }
   const m = R.data;
-  const lines = m.lines.map((x) => `<li>${esc(x)}</li>`).join("");
+  const lines = m.lines.map((x) => `<li>${lineHTML(x)}</li>`).join("");
   const costly = m.decisions.filter((d) => d.cost > 0);
   const rows = costly.map((d) => `<tr data-testid="review-row"><td class="num">${d.trick}</td><td>${esc(seatLabel(d.seat))}</td>`
-    + `<td>${esc(cardLabel(d.card))}</td><td>${d.best_cards.map((c) => esc(cardLabel(c))).join(" ")}</td>`
+    + `<td>${cardHTML(d.card)}</td><td>${d.best_cards.map(cardHTML).join(" ")}</td>`
     + `<td class="num">${d.cost}</td></tr>`).join("");
-  const head = `<tr><th>${esc(t("review_trick"))}</th><th>${esc(t("review_player"))}</th><th>${esc(t("review_card"))}</th><th>${esc(t("review_best"))}</th><th>${esc(t("review_cost"))}</th></tr>`;
+  const head = `<tr><th class="num">${esc(t("review_trick"))}</th><th>${esc(t("review_player"))}</th><th>${esc(t("review_card"))}</th><th>${esc(t("review_best"))}</th><th class="num">${esc(t("review_cost"))}</th></tr>`;
   const table = costly.length
     ? `<table class="sheet review-table" data-testid="review-table"><thead>${head}</thead><tbody>${rows}</tbody></table>`
     : "";
