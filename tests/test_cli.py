@@ -562,6 +562,8 @@ def test_play_story_runs_a_table_and_saves_progress(
     assert "Hasan Amca: temkinli ihaleci" in out and "Sevim Abla: gözü kara ihaleci" in out
     assert "Bilgisayar 1" not in out  # the characters' names, not "Computer 1"
     assert "Oyun bitti." in out
+    # the story's verdict first, then the offer to review the last deal
+    assert out.index("İlerleme kaydedildi:") < out.index("Son elde lövelerin nerede")
     saved = json.loads((tmp_path / "story.json").read_text(encoding="utf-8"))
     assert saved["stages"][0]["plays"] == 1
     assert saved["stages"][0]["best"] is not None

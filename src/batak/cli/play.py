@@ -70,7 +70,9 @@ class PlaySession:
         )
 
     # -- the match
-    def run(self) -> int:
+    def run(self, *, linger: bool = True) -> int:
+        """Play the match to its end (or until the player leaves); with ``linger``, then wait
+        for the player's last requests (:meth:`after_match`)."""
         match = self.match
         con = self.con
         shown: Game | None = None
@@ -103,7 +105,8 @@ class PlaySession:
         con.say()
         con.lines(winner_lines(match, self.labels, self.human, self.lang))
         self.autosave()
-        self.after_match()
+        if linger:
+            self.after_match()
         return EXIT_OK
 
     def after_match(self) -> None:

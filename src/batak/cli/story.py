@@ -117,7 +117,7 @@ def cmd_story(args: argparse.Namespace, con: Console, lang: str) -> int:
     con.say(t("help_hint", lang))
     progress["stages"][stage]["plays"] += 1
     _save(path, progress)
-    code = session.run()
+    code = session.run(linger=False)  # the story's verdict first, then the last requests
     if not match.over:
         return code
     rec = progress["stages"][stage]
@@ -134,4 +134,5 @@ def cmd_story(args: argparse.Namespace, con: Console, lang: str) -> int:
         con.say(t("story_lost", lang, name=text["name"]))
     _save(path, progress)
     con.say(t("story_saved", lang, path=str(path)))
+    session.after_match()
     return EXIT_OK
