@@ -172,3 +172,48 @@ def test_a_terminal_player_asks_for_a_rematch_and_plays_it(
         # the second match is a table of its own, with its own record
         records = re.findall(r"The game record: (\S+)", text)
         assert len(records) == 2 and records[0] != records[1]
+
+
+class _ReviewAnswers(io.StringIO):
+    """Input that asks for a review at its first turn (no deal has finished yet), then plays the
+    hint's move, and at the rematch question asks for the review of the last deal, then says no."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        super().__init__()
+        self.out, self.lines, self.asked, self.turns = out, 0, False, 0
+
+    def readline(self, size: int | None = -1) -> str:
+        self.lines += 1
+        if self.lines > 400:
+            return ""
+        said = self.out.getvalue().rstrip()
+        if said.endswith("Your move:"):
+            self.turns += 1
+            if self.turns == 1:
+                return "review\n"
+        if said.endswith("(y/n)"):
+            if not self.asked:
+                self.asked = True
+                return "review\n"
+            return "n\n"
+        return "!\n"
+
+
+def test_a_terminal_player_reviews_the_last_deal_at_the_rematch_question(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        args = build_parser("en").parse_args(
+            ["online", srv.http, "--create", "standard", "--deals", "1", "--name", "Ayşe"]
+        )
+        out = io.StringIO()
+        code = run_online(args, Console(out, _ReviewAnswers(out)), "en")
+        text = out.getvalue()
+        assert code == 0, text
+        assert "No deal has finished yet: there is nothing to review." in text
+        after = text.split("The match is over. Winners:", 1)[1]
+        review = after.split("Reviewing deal 1 (every card with all hands in view)…", 1)[1]
+        assert re.search(r"bid \d+; with every hand in view, by koz", review), review
+        # asked again after the review, then answered
+        assert after.count("Another match with the same players and rules? (y/n)") == 2

@@ -8,9 +8,11 @@ computer plays it until you return.
 
 At your turn, type a move (its number in the list, or ``KH``, ``10h``, ``bid 7``, ``pas``, a
 koz letter or name, a card to bury), ``hint``, ``!`` to play the hinted move, ``last``,
-``sheet``, ``say TEXT``, ``level``, ``ratings``, ``league``, ``?`` for help, or ``quit``. At the
-end of a match it says what the match earned (XP, level, rating, league points);
-``--show progress|ratings|league`` only shows that and exits.
+``sheet``, ``review [N]`` (where a finished deal lost its tricks, the server's deal review; the
+last one by default, and also at the rematch question), ``say TEXT``, ``level``, ``ratings``,
+``league``, ``?`` for help, or ``quit``. At the end of a match it says what the match earned
+(XP, level, rating, league points); ``--show progress|ratings|league`` only shows that and
+exits.
 """
 
 from __future__ import annotations
@@ -287,10 +289,13 @@ class OnlineSession:
         st = c.tables[self.table]
         if st.seat is None:
             return False
-        try:
-            line = await asyncio.to_thread(self.con.ask, o("rematch_prompt", lang))
-        except EOFError:
-            line = ""
+        while True:
+            try:
+                line = await asyncio.to_thread(self.con.ask, o("rematch_prompt", lang))
+            except EOFError:
+                line = ""
+            if not await self._maybe_review(line):
+                break
         yes = line.strip().lower() in ("y", "yes", "e", "evet")
         try:
             await c.rematch(self.table, accept=yes)
@@ -560,6 +565,8 @@ class OnlineSession:
             elif low in ("last", "son"):
                 self.con.say(self._last_trick(view))
                 continue
+            elif await self._maybe_review(line):
+                continue
             elif low in ("sheet", "yazboz"):
                 self._sheet(view)
                 continue
@@ -582,6 +589,36 @@ class OnlineSession:
                 if e.code in ("stale", "not_your_turn", "away"):
                     return True  # the table moved on (a clock, a bot): look again
                 self.con.say(o("refused", lang, reason=e.message))
+
+    async def _maybe_review(self, line: str) -> bool:
+        """If ``line`` asks for a deal review (``review [N]``, ``incele [N]``), show it (the
+        server's review of finished deal N, the last one by default) and say True."""
+        from ..server.client import ServerError
+
+        words = line.strip().casefold().split()
+        if not words or words[0] not in ("review", "incele"):
+            return False
+        lang = self.lang
+        st = self.client.tables[self.table]
+        rows = (st.view or {}).get("match", {}).get("sheet") or st.sheet or []
+        finished = [int(r["deal"]) for r in rows if not r.get("redeal")]
+        if len(words) > 1 and words[1].isdigit():
+            deal = int(words[1])
+        elif finished:
+            deal = finished[-1]
+        else:
+            self.con.say(t("no_review", lang))
+            return True
+        self.con.say(t("reviewing", lang, n=deal))
+        try:
+            reply = await self.client.review(self.table, deal)
+        except ServerError as e:
+            self.con.say(o("refused", lang, reason=e.message))
+        except (TimeoutError, ConnectionError):
+            self.con.say(o("lost", lang))
+        else:
+            self.con.lines([str(x) for x in reply.get("lines", [])])
+        return True
 
     async def _hint(self) -> dict[str, Any]:
         """The server's hint; asked again after a pause when hints come too fast."""
