@@ -8,6 +8,7 @@ import io
 import json
 import re
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -154,24 +155,32 @@ class _Answers(io.StringIO):
         return "!\n"
 
 
-def test_a_terminal_player_asks_for_a_rematch_and_plays_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _one_deal_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answers: Callable[[io.StringIO], io.StringIO]
+) -> tuple[int, str]:
+    """A private room of one deal on a real server, the input from ``answers(out)``: the exit
+    code and everything written."""
     monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
     with ServerThread(fast_config(tmp_path / "data")) as srv:
         args = build_parser("en").parse_args(
             ["online", srv.http, "--create", "standard", "--deals", "1", "--name", "Ayşe"]
         )
         out = io.StringIO()
-        code = run_online(args, Console(out, _Answers(out)), "en")
-        text = out.getvalue()
-        assert code == 0, text
-        assert text.count("Another match with the same players and rules? (y/n)") == 2, text
-        assert "Everyone agreed: the new match starts." in text
-        assert text.count("The match is over. Winners:") == 2
-        # the second match is a table of its own, with its own record
-        records = re.findall(r"The game record: (\S+)", text)
-        assert len(records) == 2 and records[0] != records[1]
+        code = run_online(args, Console(out, answers(out)), "en")
+        return code, out.getvalue()
+
+
+def test_a_terminal_player_asks_for_a_rematch_and_plays_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, text = _one_deal_match(tmp_path, monkeypatch, _Answers)
+    assert code == 0, text
+    assert text.count("Another match with the same players and rules? (y/n)") == 2, text
+    assert "Everyone agreed: the new match starts." in text
+    assert text.count("The match is over. Winners:") == 2
+    # the second match is a table of its own, with its own record
+    records = re.findall(r"The game record: (\S+)", text)
+    assert len(records) == 2 and records[0] != records[1]
 
 
 class _ReviewAnswers(io.StringIO):
@@ -202,18 +211,11 @@ class _ReviewAnswers(io.StringIO):
 def test_a_terminal_player_reviews_the_last_deal_at_the_rematch_question(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
-    with ServerThread(fast_config(tmp_path / "data")) as srv:
-        args = build_parser("en").parse_args(
-            ["online", srv.http, "--create", "standard", "--deals", "1", "--name", "Ayşe"]
-        )
-        out = io.StringIO()
-        code = run_online(args, Console(out, _ReviewAnswers(out)), "en")
-        text = out.getvalue()
-        assert code == 0, text
-        assert "No deal has finished yet: there is nothing to review." in text
-        after = text.split("The match is over. Winners:", 1)[1]
-        review = after.split("Reviewing deal 1 (every card with all hands in view)…", 1)[1]
-        assert re.search(r"bid \d+; with every hand in view, by koz", review), review
-        # asked again after the review, then answered
-        assert after.count("Another match with the same players and rules? (y/n)") == 2
+    code, text = _one_deal_match(tmp_path, monkeypatch, _ReviewAnswers)
+    assert code == 0, text
+    assert "No deal has finished yet: there is nothing to review." in text
+    after = text.split("The match is over. Winners:", 1)[1]
+    review = after.split("Reviewing deal 1 (every card with all hands in view)…", 1)[1]
+    assert re.search(r"bid \d+; with every hand in view, by koz", review), review
+    # asked again after the review, then answered
+    assert after.count("Another match with the same players and rules? (y/n)") == 2

@@ -49,9 +49,12 @@ def test_review_of_a_finished_deal(tmp_path: Path) -> None:
             for d in en["decisions"]:
                 assert d["cost"] == d["best"] - d["value"] >= 0
                 assert d["card"] in d["best_cards"] or d["cost"] > 0
+            # the koz played and the tricks taken: the deal is over, so both are known
             assert en["bidding"] == [
-                {"seat": b.seat, "bid": b.bid, "worth": b.worth} for b in want.bidding
+                {"seat": b.seat, "bid": b.bid, "worth": b.worth, "trump": b.trump, "taken": b.taken}
+                for b in want.bidding
             ]
+            assert all(b["trump"] in "SHDC" and b["taken"] is not None for b in en["bidding"])
             assert en["names"] == ["P0", "P1", "P2", "P3"]
             assert en["lines"] and all(isinstance(x, str) and x for x in en["lines"])
             tr = await by_seat[1].review(t, 1)
