@@ -53,7 +53,7 @@ def small_deal(rng: random.Random, preset: str, cards: int) -> Game:
 @pytest.mark.parametrize("preset", ["standard", "sultan-esli", "zipi-ihaleli", "gamelake-ihaleli"])
 def test_every_decision_equals_brute_force(preset: str) -> None:
     rng = random.Random(preset)
-    checked = 0
+    checked = defended = 0
     for _ in range(6):
         game = small_deal(rng, preset, 3)
         to_play(game)
@@ -77,10 +77,28 @@ def test_every_decision_equals_brute_force(preset: str) -> None:
                     values[str(alt)] = brute_force(trial, side)
                 assert d.best == max(values.values())
                 assert set(d.best_cards) == {c for c, v in values.items() if v == d.best}
+                # a defender at a table without partners: also for the defence as a whole
+                bidder = replay.contract.bidder if replay.contract else None
+                if game.rules.partners or bidder is None or replay.to_move == bidder:
+                    assert d.defence_value is None and d.defence_cost == 0
+                else:
+                    defence = tuple(s for s in range(game.players) if s != bidder)
+                    assert d.defence_value == brute_force(after, defence)
+                    d_values = {}
+                    for alt in replay.legal_moves():
+                        trial = replay.copy()
+                        trial.play(alt)
+                        d_values[str(alt)] = brute_force(trial, defence)
+                    assert d.defence_best == max(d_values.values())
+                    assert set(d.defence_best_cards) == {
+                        c for c, v in d_values.items() if v == d.defence_best
+                    }
+                    defended += 1
                 checked += 1
             replay.play(move)
         assert next(decisions, None) is None
     assert checked >= 60
+    assert defended >= 20 or Rules.preset(preset).partners
 
 
 def to_play(game: Game) -> None:
@@ -159,20 +177,25 @@ def test_the_costliest_cards_are_told_in_the_order_played_and_the_rest_counted()
     assert len(told) == 2
     tricks = [int(x.split()[1].rstrip(":")) for x in told]
     assert tricks == sorted(tricks)  # in the order played...
-    top = sorted(d.cost for d in costly)[-2:]
-    assert sorted(int(x.split(" cost ")[1].split()[0].replace("a", "1")) for x in told) == top
+    # ...the two that cost the most (their own side's tricks, or a defender's the defence's)
+    worst = sorted(costly[:2], key=review.decisions.index)
+    assert tricks == [d.trick for d in worst]
+    assert min(max(d.cost, d.defence_cost) for d in worst) >= max(
+        max(d.cost, d.defence_cost) for d in costly[2:]
+    )
     rest = len(costly) - 2
     more = "…and one more card" if rest == 1 else f"…and {rest} more cards"
     assert any(x.startswith(more) for x in lines)
-    total = lines[-1]
-    assert total.startswith("Tricks lost in total — ")
+    (total,) = [x for x in lines if x.startswith("Tricks lost in total — ")]
     # the reader is "You" there too, never their guest name
     if review.lost(0):
         assert f"You: {review.lost(0)}" in total
-    assert "Misafir" not in total
+    assert "Misafir" not in " ".join(lines)
+    given = [x for x in lines if x.startswith("Tricks given to the bidder in total — ")]
+    assert len(given) == (1 if any(review.given(s) for s in range(4)) else 0)
     tr = summary_lines(review, names, "tr", you=0, limit=2)
     assert any(x.startswith("…ve löve kaybettiren") for x in tr)
-    assert tr[-1].startswith("Toplam kaybedilen löve — ")
+    assert any(x.startswith("Toplam kaybedilen löve — ") for x in tr)
 
 
 def test_a_time_limit_stops_the_review_and_says_so() -> None:
@@ -216,3 +239,35 @@ def test_batak_analyse_refuses_a_broken_record(
     bad.write_text("{}", encoding="utf-8")
     assert main(["analyse", str(bad), "--lang", "en"]) == 2
     assert "is broken" in capsys.readouterr().err
+
+
+def test_a_defenders_card_that_hands_the_bidder_a_trick_is_named() -> None:
+    """At a table without partners a defender's own tricks are not the whole defence: a card
+    that keeps the defender's own count but lets the bidder take one more is named too."""
+    rng = random.Random(14)
+    for _ in range(200):
+        game = small_deal(rng, "standard", 4)
+        to_play(game)
+        while game.phase != "over":
+            game.play(rng.choice(game.legal_moves()))
+        review = review_deal(game)
+        found = [d for d in review.decisions if d.cost == 0 and d.defence_cost > 0]
+        if found:
+            break
+    else:
+        pytest.fail("no such card in 200 random small deals")
+    d = found[0]
+    names = ["Ayşe", "Cem", "Deniz", "Burak"]
+    en = summary_lines(review, names, "en", limit=20)
+    assert any(
+        x.startswith(f"Trick {d.trick}: {names[d.seat]} played ")
+        and "let the bidder take" in x
+        and "the best for the defence was" in x
+        for x in en
+    ), en
+    assert any(x.startswith("Tricks given to the bidder in total — ") for x in en)
+    tr = summary_lines(review, names, "tr", you=d.seat, limit=20)
+    assert any(
+        x.startswith(f"{d.trick}. löve: ") and "oynadın, bu ihaleciye" in x for x in tr
+    ), tr
+    assert any(x.startswith("İhaleciye fazladan verilen löve, toplam — ") for x in tr)

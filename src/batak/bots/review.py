@@ -2,7 +2,10 @@
 
 For each card played, :func:`review_deal` asks the solver what the mover's side could still take
 in the whole deal after each legal card, with best play from everyone afterwards: the card played
-against the best card, and the tricks it cost (0 when it was as good as the best). For the
+against the best card, and the tricks it cost (0 when it was as good as the best). At a table
+without partners a defender's side is the defender alone, so its cards are also judged for the
+defence as a whole (every seat but the bidder's): a card that keeps the defender's own count but
+lets the bidder take one more is named too. For the
 auction it says what the bidder's hand was worth, double dummy, with each koz (or each player's
 own hand in Koz Maça), against what was bid. Double dummy means every hand in view: a card can
 "cost" a trick only a player who saw everything would have kept, so read it as "where the deal
@@ -20,7 +23,9 @@ could have gone better", not as a verdict.
 ...     print(line.replace("\u00a0", " "))
 You bid 4; with every hand in view, by koz, you could take ♠ 1 (koz), ♥ 1, ♦ 1, ♣ 0; taken: 1
 Trick 1: you played K♦, which cost a trick; the best was 2♣ or J♥.
+Trick 1: West played 5♥, which let the bidder take a trick more; the best for the defence was A♣.
 Tricks lost in total — You: 1
+Tricks given to the bidder in total — West: 1
 >>> summary_lines(review, ["Sen", "Batı", "Kuzey", "Doğu"], "tr", you=0)[1]
 '1. löve: K♦ oynadın, bu bir löve kaybettirdi; 2♣ ya da J♥ daha iyiydi.'
 """
@@ -51,11 +56,25 @@ class CardDecision:
     value: int
     best: int
     best_cards: tuple[str, ...]
+    #: A defender's card at a table without partners is also judged for the defence as a
+    #: whole (every seat but the bidder's): the defenders' tricks after it and after the best
+    #: card for them, and those cards. None where there is no such defence.
+    defence_value: int | None = None
+    defence_best: int | None = None
+    defence_best_cards: tuple[str, ...] = ()
 
     @property
     def cost(self) -> int:
         """Tricks the card gave away against the best card (0: it was among the best)."""
         return self.best - self.value
+
+    @property
+    def defence_cost(self) -> int:
+        """Tricks the card let the bidder take beyond the defence's best (0: none, or no
+        defence to judge it for)."""
+        if self.defence_value is None or self.defence_best is None:
+            return 0
+        return self.defence_best - self.defence_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,14 +96,23 @@ class DealReview:
     complete: bool = True  # False when the time limit stopped the review early
 
     def costly(self, limit: int | None = None, seat: int | None = None) -> list[CardDecision]:
-        """The decisions that cost tricks, most first (then in the order played)."""
-        found = [d for d in self.decisions if d.cost > 0 and (seat is None or d.seat == seat)]
-        found.sort(key=lambda d: -d.cost)
+        """The decisions that cost tricks (their own side's, or a defender's the defence's),
+        most first (then in the order played)."""
+        found = [
+            d
+            for d in self.decisions
+            if (d.cost > 0 or d.defence_cost > 0) and (seat is None or d.seat == seat)
+        ]
+        found.sort(key=lambda d: -max(d.cost, d.defence_cost))
         return found if limit is None else found[:limit]
 
     def lost(self, seat: int) -> int:
         """Tricks the seat's own cards cost its side over the deal."""
         return sum(d.cost for d in self.decisions if d.seat == seat)
+
+    def given(self, seat: int) -> int:
+        """Tricks a defender's cards let the bidder take beyond the defence's best."""
+        return sum(d.defence_cost for d in self.decisions if d.seat == seat)
 
 
 def _replay(game: Game) -> Game:
@@ -126,6 +154,13 @@ def review_deal(
             assert seat is not None
             values = card_values(g, g.rules.team_of(seat))
             best = max(values.values())
+            defence = _defence(g, seat)
+            d_value = d_best = None
+            d_cards: tuple[str, ...] = ()
+            if defence:
+                d_values = card_values(g, defence)
+                d_value, d_best = d_values[move], max(d_values.values())
+                d_cards = tuple(sorted(str(c) for c, v in d_values.items() if v == d_best))
             out.decisions.append(
                 CardDecision(
                     trick=len(g.tricks) + 1,
@@ -134,6 +169,9 @@ def review_deal(
                     value=values[move],
                     best=best,
                     best_cards=tuple(sorted(str(c) for c, v in values.items() if v == best)),
+                    defence_value=d_value,
+                    defence_best=d_best,
+                    defence_best_cards=d_cards,
                 )
             )
             done += 1
@@ -143,6 +181,19 @@ def review_deal(
     if out.bidding:
         out.bidding = [_with_outcome(b, game) for b in out.bidding]
     return out
+
+
+def _defence(g: Game, seat: int) -> tuple[int, ...]:
+    """The defenders (every seat but the bidder's) when ``seat`` is one of them at a table
+    without partners, where each defender's own tricks are not the whole of the defence; else
+    nothing (partners already count together; Koz Maça has no bidder)."""
+    rules = g.rules
+    contract = g.contract
+    if rules.partners or rules.bidding == "kozmaca" or contract is None:
+        return ()
+    if seat == contract.bidder or g.players < 3:
+        return ()
+    return tuple(s for s in range(g.players) if s != contract.bidder)
 
 
 def _with_outcome(b: BidWorth, game: Game) -> BidWorth:
@@ -194,6 +245,8 @@ _KEYS: dict[str, tuple[str, str]] = {
     "worth_nobid": ("review.worth_nobid", "review.worth_nobid_you"),
     "cost_one": ("review.cost_one", "review.cost_one_you"),
     "cost_many": ("review.cost_many", "review.cost_many_you"),
+    "gave_one": ("review.gave_one", "review.gave_one_you"),
+    "gave_many": ("review.gave_many", "review.gave_many_you"),
 }
 
 
@@ -233,20 +286,23 @@ def summary_lines(
     if not costly:
         out.append(text("review.no_loss", lang))
     for d in costly:
-        shown = [card(c) for c in d.best_cards]
+        own = d.cost > 0  # else the card cost the defence, not the defender's own tricks
+        shown = [card(c) for c in (d.best_cards if own else d.defence_best_cards)]
         best = (
             shown[-1]
             if len(shown) == 1
             else (", ".join(shown[:-1]) + text("review.or", lang) + shown[-1])
         )
+        n = d.cost if own else d.defence_cost
+        kind = ("cost" if own else "gave") + ("_one" if n == 1 else "_many")
         out.append(
             text(
-                key("cost_one" if d.cost == 1 else "cost_many", d.seat),
+                key(kind, d.seat),
                 lang,
                 trick=d.trick,
                 who=names[d.seat],
                 card=card(d.card),
-                n=d.cost,
+                n=n,
                 best=best,
             )
         )
@@ -265,6 +321,18 @@ def summary_lines(
     ]
     if losses:
         out.append(text("review.lost_total", lang, items=", ".join(losses)))
+    given = [
+        text(
+            "review.lost_item_you" if s == you else "review.lost_item",
+            lang,
+            who=names[s],
+            n=review.given(s),
+        )
+        for s in range(len(names))
+        if review.given(s)
+    ]
+    if given:
+        out.append(text("review.gave_total", lang, items=", ".join(given)))
     if not review.complete:
         out.append(text("review.incomplete", lang))
     return out

@@ -96,7 +96,10 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
                 "deal": i + 1,
                 "complete": review.complete,
                 "bidding": [dataclasses.asdict(b) for b in review.bidding],
-                "decisions": [{**dataclasses.asdict(d), "cost": d.cost} for d in review.decisions],
+                "decisions": [
+                    {**dataclasses.asdict(d), "cost": d.cost, "defence_cost": d.defence_cost}
+                    for d in review.decisions
+                ],
             }
         )
     if args.json:

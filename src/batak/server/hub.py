@@ -1193,7 +1193,16 @@ def _review_from(data: dict[str, Any]) -> Any:
     from ..bots.review import BidWorth, CardDecision, DealReview
 
     return DealReview(
-        [CardDecision(**{**d, "best_cards": tuple(d["best_cards"])}) for d in data["decisions"]],
+        [
+            CardDecision(
+                **{
+                    **d,
+                    "best_cards": tuple(d["best_cards"]),
+                    "defence_best_cards": tuple(d.get("defence_best_cards", ())),
+                }
+            )
+            for d in data["decisions"]
+        ],
         [BidWorth(**b) for b in data["bidding"]],
         data["complete"],
     )
@@ -1231,6 +1240,10 @@ def _review_reply(review: Any, names: list[str], lang: str, you: int | None) -> 
                 "best": d.best,
                 "best_cards": list(d.best_cards),
                 "cost": d.cost,
+                "defence_value": d.defence_value,
+                "defence_best": d.defence_best,
+                "defence_best_cards": list(d.defence_best_cards),
+                "defence_cost": d.defence_cost,
             }
             for d in review.decisions
         ],

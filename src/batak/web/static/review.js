@@ -77,10 +77,16 @@ export function reviewHTML(T, seatLabel) {
   }
   const m = R.data;
   const lines = m.lines.map((x) => `<li>${lineHTML(x)}</li>`).join("");
-  const costly = m.decisions.filter((d) => d.cost > 0);
-  const rows = costly.map((d) => `<tr data-testid="review-row"><td class="num">${d.trick}</td><td>${esc(seatLabel(d.seat))}</td>`
-    + `<td>${cardHTML(d.card)}</td><td>${d.best_cards.map(cardHTML).join(" ")}</td>`
-    + `<td class="num">${d.cost}</td></tr>`).join("");
+  // a card that cost its own side tricks, or (a defender at a table without partners) let the
+  // bidder take more than the defence's best: then its best cards are the defence's
+  const costly = m.decisions.filter((d) => d.cost > 0 || d.defence_cost > 0);
+  const rows = costly.map((d) => {
+    const own = d.cost > 0;
+    const best = (own ? d.best_cards : d.defence_best_cards).map(cardHTML).join(" ");
+    const cost = own ? `${d.cost}` : `<span class="review-gave">${esc(t("review_gave", { n: d.defence_cost }))}</span>`;
+    return `<tr data-testid="review-row"><td class="num">${d.trick}</td><td>${esc(seatLabel(d.seat))}</td>`
+      + `<td>${cardHTML(d.card)}</td><td>${best}</td><td class="num">${cost}</td></tr>`;
+  }).join("");
   const head = `<tr><th class="num">${esc(t("review_trick"))}</th><th>${esc(t("review_player"))}</th><th>${esc(t("review_card"))}</th><th>${esc(t("review_best"))}</th><th class="num">${esc(t("review_cost"))}</th></tr>`;
   const table = costly.length
     ? `<table class="sheet review-table" data-testid="review-table"><thead>${head}</thead><tbody>${rows}</tbody></table>`
