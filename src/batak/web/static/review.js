@@ -83,7 +83,9 @@ export function reviewHTML(T, seatLabel) {
   const rows = costly.map((d) => {
     const own = d.cost > 0;
     const best = (own ? d.best_cards : d.defence_best_cards).map(cardHTML).join(" ");
-    const cost = own ? `${d.cost}` : `<span class="review-gave">${esc(t("review_gave", { n: d.defence_cost }))}</span>`;
+    // both when both: its own side's tricks, and those it let the bidder take
+    const gave = d.defence_cost > 0 ? `<span class="review-gave">${esc(t("review_gave", { n: d.defence_cost }))}</span>` : "";
+    const cost = own ? `${d.cost}${gave ? `<br>${gave}` : ""}` : gave;
     return `<tr data-testid="review-row"><td class="num">${d.trick}</td><td>${esc(seatLabel(d.seat))}</td>`
       + `<td>${cardHTML(d.card)}</td><td>${best}</td><td class="num">${cost}</td></tr>`;
   }).join("");
