@@ -40,6 +40,17 @@ def brute_force(start: Game, side: tuple[int, ...]) -> int:
     return best(())
 
 
+def card_worths(position: Game, side: tuple[int, ...]) -> dict[str, int]:
+    """Each legal card of the mover: ``side``'s tricks in the whole deal after it, by brute
+    force."""
+    out = {}
+    for card in position.legal_moves():
+        trial = position.copy()
+        trial.play(card)
+        out[str(card)] = brute_force(trial, side)
+    return out
+
+
 def small_deal(rng: random.Random, preset: str, cards: int) -> Game:
     rules = Rules.preset(preset)
     deck = [str(c) for c in full_deck()]
@@ -70,11 +81,7 @@ def test_every_decision_equals_brute_force(preset: str) -> None:
                 after.play(move)
                 assert d.card == str(move)
                 assert d.value == brute_force(after, side)
-                values = {}
-                for alt in replay.legal_moves():
-                    trial = replay.copy()
-                    trial.play(alt)
-                    values[str(alt)] = brute_force(trial, side)
+                values = card_worths(replay, side)
                 assert d.best == max(values.values())
                 assert set(d.best_cards) == {c for c, v in values.items() if v == d.best}
                 # a defender at a table without partners: also for the defence as a whole
@@ -84,11 +91,7 @@ def test_every_decision_equals_brute_force(preset: str) -> None:
                 else:
                     defence = tuple(s for s in range(game.players) if s != bidder)
                     assert d.defence_value == brute_force(after, defence)
-                    d_values = {}
-                    for alt in replay.legal_moves():
-                        trial = replay.copy()
-                        trial.play(alt)
-                        d_values[str(alt)] = brute_force(trial, defence)
+                    d_values = card_worths(replay, defence)
                     assert d.defence_best == max(d_values.values())
                     assert set(d.defence_best_cards) == {
                         c for c, v in d_values.items() if v == d.defence_best
@@ -267,7 +270,5 @@ def test_a_defenders_card_that_hands_the_bidder_a_trick_is_named() -> None:
     ), en
     assert any(x.startswith("Tricks given to the bidder in total — ") for x in en)
     tr = summary_lines(review, names, "tr", you=d.seat, limit=20)
-    assert any(
-        x.startswith(f"{d.trick}. löve: ") and "oynadın, bu ihaleciye" in x for x in tr
-    ), tr
+    assert any(x.startswith(f"{d.trick}. löve: ") and "oynadın, bu ihaleciye" in x for x in tr), tr
     assert any(x.startswith("İhaleciye fazladan verilen löve, toplam — ") for x in tr)

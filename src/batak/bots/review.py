@@ -191,7 +191,7 @@ def _defence(g: Game, seat: int) -> tuple[int, ...]:
     contract = g.contract
     if rules.partners or rules.bidding == "kozmaca" or contract is None:
         return ()
-    if seat == contract.bidder or g.players < 3:
+    if seat == contract.bidder:
         return ()
     return tuple(s for s in range(g.players) if s != contract.bidder)
 
@@ -247,6 +247,7 @@ _KEYS: dict[str, tuple[str, str]] = {
     "cost_many": ("review.cost_many", "review.cost_many_you"),
     "gave_one": ("review.gave_one", "review.gave_one_you"),
     "gave_many": ("review.gave_many", "review.gave_many_you"),
+    "lost_item": ("review.lost_item", "review.lost_item_you"),
 }
 
 
@@ -309,30 +310,15 @@ def summary_lines(
     if len(everything) > len(costly):
         rest = len(everything) - len(costly)
         out.append(text("review.more_one" if rest == 1 else "review.more_many", lang, n=rest))
-    losses = [
-        text(
-            "review.lost_item_you" if s == you else "review.lost_item",
-            lang,
-            who=names[s],
-            n=review.lost(s),
-        )
-        for s in range(len(names))
-        if review.lost(s)
-    ]
-    if losses:
-        out.append(text("review.lost_total", lang, items=", ".join(losses)))
-    given = [
-        text(
-            "review.lost_item_you" if s == you else "review.lost_item",
-            lang,
-            who=names[s],
-            n=review.given(s),
-        )
-        for s in range(len(names))
-        if review.given(s)
-    ]
-    if given:
-        out.append(text("review.gave_total", lang, items=", ".join(given)))
+    # the totals: tricks each seat's cards cost its side, then those defenders gave the bidder
+    for total, count in (("review.lost_total", review.lost), ("review.gave_total", review.given)):
+        parts = [
+            text(key("lost_item", s), lang, who=names[s], n=count(s))
+            for s in range(len(names))
+            if count(s)
+        ]
+        if parts:
+            out.append(text(total, lang, items=", ".join(parts)))
     if not review.complete:
         out.append(text("review.incomplete", lang))
     return out
