@@ -568,7 +568,7 @@ class OnlineSession:
             elif await self._maybe_review(line):
                 continue
             elif low in ("sheet", "yazboz"):
-                self._sheet(view)
+                self._sheet()
                 continue
             elif low.startswith("say ") or low.startswith("de "):
                 with contextlib.suppress(ServerError):
@@ -599,9 +599,7 @@ class OnlineSession:
         if not words or words[0] not in ("review", "incele"):
             return False
         lang = self.lang
-        st = self.client.tables[self.table]
-        rows = (st.view or {}).get("match", {}).get("sheet") or st.sheet or []
-        finished = [int(r["deal"]) for r in rows if not r.get("redeal")]
+        finished = [int(r["deal"]) for r in self._sheet_rows() if not r.get("redeal")]
         if len(words) > 1 and words[1].isdigit():
             deal = int(words[1])
         elif finished:
@@ -681,8 +679,13 @@ class OnlineSession:
             )
         )
 
-    def _sheet(self, view: dict[str, Any]) -> None:
-        rows = view["match"].get("sheet") or self.client.tables[self.table].sheet
+    def _sheet_rows(self) -> list[dict[str, Any]]:
+        """The score sheet's rows: the view's, else the ones the table's events gave."""
+        st = self.client.tables[self.table]
+        return list((st.view or {}).get("match", {}).get("sheet") or st.sheet or [])
+
+    def _sheet(self) -> None:
+        rows = self._sheet_rows()
         labels = self._labels()
         if not rows:
             self.con.say(o("sheet_empty", self.lang))

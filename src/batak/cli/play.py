@@ -124,21 +124,30 @@ class PlaySession:
                 line = con.ask(t("after_match_prompt", lang)).strip()
             except EOFError:
                 return
-            word = line.casefold()
-            head, _, rest = line.partition(" ")
-            if word in ("review", "incele"):
-                self.review_last_deal()
-            elif word in ("sheet", "yazboz", "score", "puan"):
-                con.lines(sheet_lines(self.match, self.labels, lang, self.style, self.short))
-            elif head.casefold() in ("save", "kaydet"):
-                if rest.strip():
-                    self.save(rest.strip())
-                else:
-                    con.say(t("save_usage", lang))
-            elif not line or word in _QUIT_WORDS:
+            if self.table_command(line):
+                continue
+            if not line or line.casefold() in _QUIT_WORDS:
                 return
-            else:  # help, a typo, a card: what can be done here
-                con.say(t("after_match", lang))
+            con.say(t("after_match", lang))  # help, a typo, a card: what can be done here
+
+    def table_command(self, line: str) -> bool:
+        """Carry out ``line`` if it is one of the requests that need no turn (the review of the
+        last deal, the score sheet, saving the match) and say whether it was."""
+        con, lang = self.con, self.lang
+        word = line.casefold()
+        head, _, rest = line.partition(" ")
+        if word in ("review", "incele"):
+            self.review_last_deal()
+        elif word in ("sheet", "yazboz", "score", "puan"):
+            con.lines(sheet_lines(self.match, self.labels, lang, self.style, self.short))
+        elif head.casefold() in ("save", "kaydet"):
+            if rest.strip():
+                self.save(rest.strip())
+            else:
+                con.say(t("save_usage", lang))
+        else:
+            return False
+        return True
 
     def computer_move(self, game: Game, seat: int) -> str:
         """The move of a computer seat, chosen from that seat's view only."""
@@ -191,8 +200,7 @@ class PlaySession:
             if word in ("last", "son"):
                 con.say(self.last_trick_text(game))
                 continue
-            if word in ("review", "incele"):
-                self.review_last_deal()
+            if self.table_command(line):
                 continue
             if word in ("hint", "ipucu", "!"):
                 suggestion = hint(view, lang=lang)
@@ -201,18 +209,8 @@ class PlaySession:
                 shown = move_text(suggestion.move, lang, self.style)
                 con.say(t("hint", lang, move=shown, reason=suggestion.reason))
                 continue
-            if word in ("sheet", "yazboz", "score", "puan"):
-                con.lines(sheet_lines(self.match, self.labels, lang, self.style, self.short))
-                continue
             if word in _QUIT_WORDS:
                 raise Quit
-            head, _, rest = line.partition(" ")
-            if head.casefold() in ("save", "kaydet"):
-                if rest.strip():
-                    self.save(rest.strip())
-                else:
-                    con.say(t("save_usage", lang))
-                continue
             if line.isdigit():
                 number = int(line)
                 if 1 <= number <= len(legal):
