@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -291,5 +292,50 @@ def test_session_token_keeps_identity_and_names_are_cleaned(tmp_path: Path) -> N
             assert c.player["id"] != a.player["id"] and c.welcome.get("token_unknown")
             for cl in (b, c):
                 await cl.close()
+
+        asyncio.run(main())
+
+
+def test_a_connection_reads_on_while_its_move_is_stored(tmp_path: Path) -> None:
+    """A move is handed to its table and the connection reads its next message at once: while
+    the move waits for its commit, a ``ping`` sent after it is answered; the move's event comes
+    once it is stored, and a refused move is still answered with its error and ``ref``."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            clients, t = await room(srv, preset="standard", deals=1, ack_in_event=True)
+            by_seat = {c.tables[t].seat: c for c in clients}
+            table = srv.hub.tables[t]
+            mover = by_seat[table.match.to_move]  # type: ignore[union-attr]
+            gate = threading.Event()
+            original = srv.hub.storage.append_events
+
+            async def slow(*args: Any, **kwargs: Any) -> None:
+                await asyncio.to_thread(gate.wait, 10)
+                await original(*args, **kwargs)
+
+            srv.hub.storage.append_events = slow  # type: ignore[method-assign]
+            v0 = table.version
+            mover.drain()
+            await mover.send(
+                {"type": "move", "table": t, "id": "m-slow", "v": v0, "move": "bid 4", "ref": 1}
+            )
+            await mover.send({"type": "ping", "t": 9, "ref": 2})
+            pong = await mover.wait_for(lambda m: m.get("ref") == 2, 5)
+            assert pong["type"] == "pong" and table.version == v0, "answered before the commit"
+            gate.set()
+            ev = await mover.wait_for(lambda m: m.get("ref") == 1, 5)
+            assert ev["type"] == "event" and ev["v"] == v0 + 1
+            # a refused move: its error, with its ref, and nothing changes
+            other = by_seat[(table.match.to_move + 1) % 4]  # type: ignore[union-attr]
+            other.drain()
+            await other.send(
+                {"type": "move", "table": t, "id": "m-no", "v": v0 + 1, "move": "pass", "ref": 3}
+            )
+            err = await other.wait_for(lambda m: m.get("ref") == 3, 5)
+            assert err["type"] == "error" and err["code"] == "not_your_turn"
+            assert table.version == v0 + 1
+            for c in clients:
+                await c.close()
 
         asyncio.run(main())

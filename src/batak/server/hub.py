@@ -1014,8 +1014,27 @@ class Hub:
         self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
 
     async def on_move(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """A move goes to its table's actor and this connection reads on: its ``ack`` or event
+        comes from the table, and a refusal from :meth:`refused` (as :meth:`handle` would have
+        sent it). The table's actor takes requests in order, so anything the client says next
+        about the table is handled after the move."""
         table = await self._table(msg["table"])
-        await table.call(lambda: table.move(conn, msg))
+        ref = msg.get("ref")
+        table.request(
+            lambda: table.move(conn, msg),
+            lambda e: self.refused(conn, e, ref, msg.get("type")),
+        )
+
+    def refused(self, conn: Conn, e: Exception, ref: Any, kind: Any) -> None:
+        """Tell ``conn`` that its request failed, as :meth:`handle` does for one it awaited."""
+        if isinstance(e, TableError):
+            conn.send(error(e.code, e.text(conn.lang), ref, **e.extra))
+        elif isinstance(e, StorageError):
+            log.error("storage: %s", e)
+            conn.send(error("storage", i18n.text("server.storage", conn.lang), ref))
+        else:
+            log.error("error handling %s", kind, exc_info=e)
+            conn.send(error("internal", i18n.text("server.internal", conn.lang), ref))
 
     async def on_hint(self, conn: Conn, msg: dict[str, Any]) -> None:
         table = await self._table(msg["table"])

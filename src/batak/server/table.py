@@ -162,10 +162,11 @@ class Table:
         #: a bot's turn (a task)
         self._timer: asyncio.Task[None] | asyncio.TimerHandle | None = None
         self._fill_task: asyncio.Task[None] | None = None
-        #: (job, the caller's future or None for timers, how many times a timer job failed)
-        self._inbox: Inbox[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None, int]] = (
-            Inbox()
-        )
+        #: (job, the caller's future (or its _Failed: Table.request) or None for timers, how
+        #: many times a timer job failed)
+        self._inbox: Inbox[
+            tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | _Failed | None, int]
+        ] = Inbox()
         self._retries: set[asyncio.Task[None]] = set()
         self._task: asyncio.Task[None] | None = None
         self._bots: dict[int, ServerBot] = {}
@@ -223,6 +224,17 @@ class Table:
     def post(self, fn: Callable[[], Awaitable[Any]]) -> None:
         """Queue ``fn`` for the actor without waiting (timers use this)."""
         self._inbox.put_nowait((fn, None, 0))
+
+    def request(
+        self, fn: Callable[[], Awaitable[Any]], failed: Callable[[Exception], None]
+    ) -> None:
+        """Queue ``fn`` for the actor like :meth:`call`, without waiting for it: its caller goes
+        on at once, and ``failed`` is called with the exception if ``fn`` raises (a move: the
+        sender's connection reads its next message while the move is stored, and hears of a
+        refusal through ``failed``). Saves the caller's wake-up after every move."""
+        if self.gone:
+            raise TableError("no_table", "gone", {"table": self.id})
+        self._inbox.put_nowait((fn, _Failed(failed), 0))
 
     def _retry_later(self, fn: Callable[[], Awaitable[Any]], failed: int, err: Exception) -> None:
         """A timer's job (a bot's or a timeout's move, a bank step, a seat given to a bot, the
@@ -1441,6 +1453,26 @@ class Table:
 
 #: The parts of a seat's view that are its own (a spectator's are empty or None).
 PERSONAL_KEYS = ("seat", "hand", "legal_moves", "buried", "kitty")
+
+
+class _Failed:
+    """What :meth:`Table.request` queues in place of a caller's future: the actor settles it
+    as it settles a future, and only an exception is passed on (to ``failed``)."""
+
+    __slots__ = ("_failed",)
+
+    def __init__(self, failed: Callable[[Exception], None]) -> None:
+        self._failed = failed
+
+    def done(self) -> bool:
+        return False
+
+    def set_result(self, result: Any) -> None:
+        pass
+
+    def set_exception(self, e: BaseException) -> None:
+        if isinstance(e, Exception):
+            self._failed(e)
 
 
 def public_view(match: Match) -> dict[str, Any]:
