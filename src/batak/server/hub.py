@@ -305,11 +305,8 @@ class Hub:
             if self.cluster is not None and await self.cluster.route(conn, msg):
                 return  # went to the process that owns the table
             await self._handlers[kind](conn, msg)
-        except TableError as e:
-            conn.send(error(e.code, e.text(conn.lang), ref, **e.extra))
-        except StorageError as e:
-            log.error("storage: %s", e)
-            conn.send(error("storage", i18n.text("server.storage", conn.lang), ref))
+        except (TableError, StorageError) as e:
+            self.refused(conn, e, ref, kind)
 
     async def disconnect(self, conn: Conn) -> None:
         """The connection is gone."""
