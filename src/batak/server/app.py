@@ -6,7 +6,6 @@ import contextlib
 import hashlib
 import hmac
 import json
-import logging
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -34,8 +33,6 @@ from .table import record_key
 from .wsfast import direct_sender
 
 __all__ = ["SECURITY_HEADERS", "allowed_origins", "create_app", "origin_allowed"]
-
-log = logging.getLogger("batak.server")
 
 
 class RevalidatedStatic(StaticFiles):
@@ -336,9 +333,8 @@ async def serve_socket(hub: Hub, config: ServerConfig, websocket: WebSocket) -> 
                 continue
             try:
                 await hub.handle(conn, msg)
-            except Exception:
-                log.exception("error handling %s", msg.get("type"))
-                conn.send(error("internal", text("server.internal", conn.lang), msg.get("ref")))
+            except Exception as e:
+                hub.refused(conn, e, msg.get("ref"), msg.get("type"))
     except WebSocketDisconnect:
         pass
     finally:

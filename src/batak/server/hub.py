@@ -1023,7 +1023,9 @@ class Hub:
         )
 
     def refused(self, conn: Conn, e: Exception, ref: Any, kind: Any) -> None:
-        """Tell ``conn`` that its request failed, as :meth:`handle` does for one it awaited."""
+        """Tell ``conn`` that its request failed: a table's or the storage's refusal as such,
+        anything else (a bug) logged and answered ``internal``. :meth:`handle`, the socket's
+        reader for what escapes it, and a posted move's callback all answer through here."""
         if isinstance(e, TableError):
             conn.send(error(e.code, e.text(conn.lang), ref, **e.extra))
         elif isinstance(e, StorageError):
