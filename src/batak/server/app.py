@@ -208,18 +208,18 @@ def create_app(
 
     async def record(request: Request) -> Response:
         table_id = str(request.path_params["table_id"])[:32]
-        stored = await hub.storage.table(table_id)
+        stored = await hub.storage.record_text(table_id)
         if stored is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
-        row, _ = stored
+        kind, seed, status, record = stored
         key = request.query_params.get("key", "")
-        if row.kind == "private" and not hmac.compare_digest(key, record_key(row.id, row.seed)):
+        if kind == "private" and not hmac.compare_digest(key, record_key(table_id, seed)):
             # kept to its players: the key comes in their sync (``record``)
             return JSONResponse({"error": "a private table's record"}, status_code=403)
-        if row.status != "over" or row.record is None:
+        if status != "over" or record is None:
             return JSONResponse({"error": "the match is not over yet"}, status_code=409)
-        return Response(
-            json.dumps(row.record, ensure_ascii=False, indent=1),
+        return Response(  # the stored JSON text as it is: nothing to decode and encode again
+            record,
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="batak-{table_id}.json"'},
         )

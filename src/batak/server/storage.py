@@ -653,6 +653,18 @@ class Storage:
 
         return await self._call(job)
 
+    async def record_text(self, table_id: str) -> tuple[str, int, str, str | None] | None:
+        """What serving a table's record needs: its kind, seed (a private table's record key
+        comes from it), status, and the record's stored JSON text as it is (not decoded)."""
+        sql = self._sql("SELECT kind, seed, status, record FROM tables WHERE id = ?")
+
+        def job(cur: Any) -> tuple[str, int, str, str | None] | None:
+            cur.execute(sql, (table_id,))
+            r = cur.fetchone()
+            return (str(r[0]), int(r[1]), str(r[2]), r[3]) if r else None
+
+        return await self._call(job)
+
     async def table(self, table_id: str) -> tuple[TableRow, list[EventRow]] | None:
         def job(cur: Any) -> tuple[TableRow, list[EventRow]] | None:
             rows = self._table_rows(cur, "id = ?", (table_id,))
