@@ -55,7 +55,7 @@ def fast_config(data: Path, **changes: Any) -> ServerConfig:
         code_failures_free_address=100_000,
         login_failures_free_address=100_000,
         register_per_hour_address=1e12,
-        # the server's 20 ms would make a test's bots, which play at once, wait for most
+        # the server's 50 ms would make a test's bots, which play at once, wait for most
         # commits; the gap's own tests (test_server_commit_gap.py) set theirs
         commit_gap=0.005,
     )

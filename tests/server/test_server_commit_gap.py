@@ -102,7 +102,7 @@ def test_the_command_line_takes_milliseconds(
 ) -> None:
     parser = build_parser("en")
     assert config_from_args(parser.parse_args(["serve"])).commit_gap == ServerConfig().commit_gap
-    assert ServerConfig().commit_gap == 0.020
+    assert ServerConfig().commit_gap == 0.050
     args = parser.parse_args(["serve", "--commit-gap", "2"])
     assert config_from_args(args).commit_gap == pytest.approx(0.002)
     assert config_from_args(parser.parse_args(["serve", "--commit-gap", "0"])).commit_gap == 0

@@ -38,7 +38,7 @@ class ServerConfig:
     sqlite_sync: str = "full"  # one of SQLITE_SYNC (see there); ignored with PostgreSQL
     # the least time between two commits (group commit under load: storage.Storage.commit_gap);
     # a move waits at most this long more for its commit, and only when moves come faster
-    commit_gap: float = 0.020
+    commit_gap: float = 0.050
     # -- clocks -------------------------------------------------------------------------
     decision_seconds: float = 25.0  # time for one bid, bury, trump choice or card
     bank_seconds: float = 60.0  # time bank per seat per match
