@@ -190,8 +190,11 @@ class Match:
         server sends them once and at each deal's end, not with every move).
         """
         v = view_of(self.game, seat, with_rules=not slim)
-        last = self.last_trick()
-        v["last_trick"] = None if last is None else {**last[1].to_dict(), "deal": last[0]}
+        if v["last_trick"] is not None:  # this deal's, a fresh dict: it gets its deal's number
+            v["last_trick"]["deal"] = len(self.games)
+        else:
+            last = self.last_trick()
+            v["last_trick"] = None if last is None else {**last[1].to_dict(), "deal": last[0]}
         v["match"] = {
             "deal": len(self.games),
             "deals": self.rules.deals,

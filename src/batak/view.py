@@ -39,6 +39,8 @@ def view_of(game: Game, seat: int | None, *, with_rules: bool = True) -> dict[st
     over = phase == "over"
     hand = game.hand_texts(seat) if seat is not None else []
     trick = game.current_trick
+    tricks = game.trick_dicts()
+    last = tricks[-1] if tricks else None
     view: dict[str, Any] = {
         "version": VIEW_VERSION,
         "seat": seat,
@@ -62,9 +64,14 @@ def view_of(game: Game, seat: int | None, *, with_rules: bool = True) -> dict[st
         ),
         "trump": game.trump.value if game.trump else None,
         "trumps_broken": game.trumps_broken,
-        "tricks": game.trick_dicts(),
-        # the last complete trick (a match's view may show the previous deal's: Match.view)
-        "last_trick": game.last_trick.to_dict() if game.last_trick is not None else None,
+        "tricks": tricks,
+        # the last complete trick (a match's view may show the previous deal's: Match.view),
+        # as Trick.to_dict gives it: a copy of the last of ``tricks``, shares nothing with it
+        "last_trick": (
+            {"leader": last["leader"], "cards": list(last["cards"]), "winner": last["winner"]}
+            if last is not None
+            else None
+        ),
         "current_trick": {
             "leader": trick[0][0] if trick else game.to_move,
             "cards": [str(c) for _, c in trick],
@@ -99,9 +106,11 @@ def view_of(game: Game, seat: int | None, *, with_rules: bool = True) -> dict[st
 
 def kitty_of(game: Game, seat: int | None) -> list[str] | None:
     """Kitty batak: the kitty's cards, for the bidder once taken; None for everyone else."""
-    contract = game.contract
     r = game.rules
-    if not r.kitty_size or contract is None or seat != contract.bidder:
+    if not r.kitty_size or seat is None:
+        return None
+    contract = game.contract
+    if contract is None or seat != contract.bidder:
         return None
     if r.kitty_order == "bury_take_trump" and len(game.buried) < r.kitty_size:
         return None  # this bidder buries first and sees the kitty only then

@@ -253,6 +253,11 @@ class Storage:
         ] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._ph = "%s" if self.kind == "postgresql" else "?"
+        # the statements every move writes, in this database's placeholders, made once
+        self._insert_events_sql = self._sql(
+            "INSERT INTO events (table_id, version, kind, data, at) VALUES (?, ?, ?, ?, ?)"
+        )
+        self._status_sql = self._sql("UPDATE tables SET status = ? WHERE id = ?")
         self.commits = 0
         self.jobs = 0  # jobs run, reads included (/healthz: the jobs a commit)
         #: In a cluster (:mod:`batak.server.cluster`): called in the worker thread inside every
@@ -559,13 +564,8 @@ class Storage:
     def _events_sql(
         self, table_id: str, events: Sequence[EventRow]
     ) -> tuple[str, list[tuple[Any, ...]]]:
-        sql = self._sql(
-            "INSERT INTO events (table_id, version, kind, data, at) VALUES (?, ?, ?, ?, ?)"
-        )
-        args = [
-            (table_id, e.version, e.kind, json.dumps(e.data, ensure_ascii=False), e.at)
-            for e in events
-        ]
+        sql = self._insert_events_sql
+        args = [(table_id, e.version, e.kind, _event_json(e.data), e.at) for e in events]
         return sql, args
 
     async def append_events(
@@ -579,7 +579,7 @@ class Storage:
         ``also`` runs in the same transaction (a staked table's buy-in): if it fails, nothing
         is written."""
         sql, args = self._events_sql(table_id, events)
-        st_sql = self._sql("UPDATE tables SET status = ? WHERE id = ?")
+        st_sql = self._status_sql
 
         fence = self.fence
 
@@ -595,7 +595,7 @@ class Storage:
         await self._call(job)
 
     async def set_status(self, table_id: str, status: str) -> None:
-        sql = self._sql("UPDATE tables SET status = ? WHERE id = ?")
+        sql = self._status_sql
         fence = self.fence
 
         def job(cur: Any) -> None:
@@ -861,6 +861,11 @@ class Storage:
     def q(self, text: str) -> str:
         """SQL with ``?`` placeholders, in this database's own."""
         return self._sql(text)
+
+
+#: an event's data as stored: ``json.dumps(data, ensure_ascii=False)``, without making an
+#: encoder for every event (as ``json.dumps`` does when given an option)
+_event_json = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def _settle_all(settled: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:

@@ -160,7 +160,8 @@ class Table:
         self._epoch = 0
         #: the decision's clock (a timer handle, or a task with a clock that has no call_at) or
         #: a bot's turn (a task)
-        self._timer: asyncio.Task[None] | asyncio.TimerHandle | None = None
+        self._timer: asyncio.Task[None] | _Alarm | None = None
+        self._alarm: _Alarm | None = None  # the decision clock's timer, kept (see _Alarm)
         self._fill_task: asyncio.Task[None] | None = None
         #: (job, the caller's future (or its _Failed: Table.request) or None for timers, how
         #: many times a timer job failed)
@@ -259,6 +260,8 @@ class Table:
         task.add_done_callback(self._retries.discard)
 
     async def stop(self) -> None:
+        if self._alarm is not None:
+            self._alarm.close()
         tasks = [self._task, self._timer, self._fill_task, *(s.hold_task for s in self.seats)]
         for task in [*tasks, *self._retries]:
             if task is not None:
@@ -392,7 +395,8 @@ class Table:
     def public_event(self, version: int, ev: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """The event as ``seat`` may see it (a buried card is the bidder's secret; at a table
         that hides its bots, nothing tells a bot from a person)."""
-        out = {k: v for k, v in ev.items() if k != "id"}
+        out = ev.copy()
+        out.pop("id", None)
         out["v"] = version
         if self.hide_bots:
             if ev["kind"] == "sit":
@@ -489,7 +493,10 @@ class Table:
         shared = ""
         if state and match is not None:
             public = public_view(match)
-            shared = dumps({k: v for k, v in public.items() if k not in PERSONAL_KEYS})[:-1]
+            common_view = public.copy()  # cheaper than a comprehension that leaves keys out
+            for key in PERSONAL_KEYS:
+                del common_view[key]
+            shared = dumps(common_view)[:-1]
         texts: dict[int | None, str] = {}
         # the event is the same for every seat but the mover's (its move's id, a burial's
         # cards): encoded once for each of the two
@@ -1230,19 +1237,20 @@ class Table:
     _deals_seen: int | None = None  # deals begun when the last decision started (None: none yet)
     _tricks_seen: int | None = None  # the deal's finished tricks then
 
-    def _clock_timer(self, epoch: int) -> asyncio.Task[None] | asyncio.TimerHandle:
-        """Post :meth:`_on_deadline` at the deadline: a timer of the event loop when the clock
-        offers one (the real clock: far cheaper, made and cancelled at every move, than a
-        task), else a task that sleeps on the clock (a test's hand-moved clock)."""
+    def _clock_timer(self, epoch: int) -> asyncio.Task[None] | _Alarm:
+        """Post :meth:`_on_deadline` at the deadline: the table's :class:`_Alarm` when the
+        clock offers timers of the event loop (the real clock), else a task that sleeps on the
+        clock (a test's hand-moved clock)."""
         call_at = getattr(self.clock, "call_at", None)
         if call_at is None:
             return asyncio.get_running_loop().create_task(self._clock_wait(epoch))
         deadline = self.deadline
         assert deadline is not None
-        handle: asyncio.TimerHandle = call_at(
-            deadline, lambda: self.post(lambda: self._on_deadline(epoch))
-        )
-        return handle
+        alarm = self._alarm
+        if alarm is None:
+            alarm = self._alarm = _Alarm(self, call_at)
+        alarm.set(deadline, epoch)
+        return alarm
 
     async def _clock_wait(self, epoch: int) -> None:
         deadline = self.deadline
@@ -1455,6 +1463,65 @@ class Table:
 PERSONAL_KEYS = ("seat", "hand", "legal_moves", "buried", "kitty")
 
 
+class _Alarm:
+    """The timer that posts a table's :meth:`Table._on_deadline` when a person's decision runs
+    out, kept from one decision to the next: every move starts a new decision with a later
+    deadline, and a timer of the event loop made and cancelled at every move was a good part of
+    a move's cost (and, living for seconds, of the garbage collector's work). A timer due no
+    later than the new deadline stays as it is: when it rings it looks at the decision then
+    (:meth:`_ring`) and sets itself again for the deadline if that is still ahead. Only a
+    deadline earlier than the timer's (a shorter pause than the last decision's) makes a new
+    one. :meth:`cancel` just disarms it (what rings then does nothing); :meth:`close` (the
+    table stops) cancels the timer itself."""
+
+    __slots__ = ("_call_at", "_handle", "_table", "at", "epoch")
+
+    #: how early a ring may come and still count (uvloop's clock counts whole milliseconds)
+    SLACK = 0.001
+
+    def __init__(self, table: Table, call_at: Callable[[float, Callable[[], object]], Any]) -> None:
+        self._table = table
+        self._call_at = call_at
+        self._handle: asyncio.TimerHandle | None = None
+        self.at = 0.0  # when the event loop's timer rings
+        self.epoch: int | None = None  # the decision it times; None: disarmed
+
+    def set(self, deadline: float, epoch: int) -> None:
+        self.epoch = epoch
+        if self._handle is not None:
+            if self.at <= deadline:
+                return  # rings first, then sets itself for this deadline
+            self._handle.cancel()
+        self._arm(deadline)
+
+    def _arm(self, moment: float) -> None:
+        self.at = moment
+        self._handle = self._call_at(moment, self._ring)
+
+    def _ring(self) -> None:
+        self._handle = None
+        epoch = self.epoch
+        table = self._table
+        deadline = table.deadline
+        if epoch is None or epoch != table._epoch or deadline is None:
+            self.epoch = None
+            return
+        if table.clock.now() < deadline - self.SLACK:
+            self._arm(deadline)  # the decision it rang for is over: this one is due later
+            return
+        self.epoch = None
+        table.post(lambda: table._on_deadline(epoch))
+
+    def cancel(self) -> None:
+        self.epoch = None
+
+    def close(self) -> None:
+        self.epoch = None
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+
 class _Failed:
     """What :meth:`Table.request` queues in place of a caller's future: the actor settles it
     as it settles a future, and only an exception is passed on (to ``failed``)."""
@@ -1489,12 +1556,12 @@ def personal_view(match: Match, public: dict[str, Any], seat: int | None) -> dic
     if seat is None:
         return out
     game = match.game
-    contract = game.contract
+    contract = public["contract"]  # the same game's, as a dict (cheaper than game.contract)
     out["seat"] = seat
     out["hand"] = game.hand_texts(seat)
     if seat == game.to_move:
         out["legal_moves"] = [str(m) for m in game.legal_moves()]
-    if contract is not None and seat == contract.bidder:
+    if contract is not None and seat == contract["bidder"]:
         out["buried"] = [str(c) for c in game.buried]
         out["kitty"] = kitty_of(game, seat)
     return out
