@@ -139,3 +139,51 @@ def test_a_server_with_a_long_gap_still_stores_every_move_before_it_answers(
     assert stored == list(range(1, len(stored) + 1))
     assert body["storage"]["gap_waits"] >= 1
     assert body["storage"]["jobs"] > body["storage"]["commits"]
+
+
+def test_in_a_shared_commit_a_refused_move_fails_alone(tmp_path: Path) -> None:
+    """Moves' events (one INSERT each) share a commit without a savepoint each on SQLite: one
+    that the database refuses (a version already stored) fails alone, with a storage error,
+    and every other event of the batch, before and after it, is stored; a job of several
+    statements in the same batch still fails whole."""
+    from batak.server.storage import EventRow, StorageError
+
+    storage = Storage(f"sqlite:///{tmp_path / 'batch.sqlite3'}", commit_gap=MAX_COMMIT_GAP)
+
+    def ev(v: int) -> list[EventRow]:
+        return [EventRow(v, "move", {"seat": 0, "move": "AS", "n": v}, 0.0)]
+
+    def two_then_bad(cur: Any) -> None:
+        cur.execute("INSERT INTO meta (key, value) VALUES ('whole', 'x')")
+        cur.execute("INSERT INTO meta (key, value) VALUES ('whole', 'y')")  # refused
+
+    async def main() -> None:
+        await storage.open()
+        try:
+            await storage.append_events("a", ev(1))
+            await asyncio.sleep(MAX_COMMIT_GAP * 1.5)
+            await storage.append_events("a", ev(2))  # commits at once: the next ones wait
+            commits = storage.commits
+            got = await asyncio.gather(
+                storage.append_events("a", ev(3)),
+                storage.append_events("b", ev(1)),
+                storage.append_events("a", ev(3)),  # the same version again: refused
+                storage.run(two_then_bad),
+                storage.append_events("b", ev(2)),
+                return_exceptions=True,
+            )
+            assert storage.commits == commits + 1  # one batch, one commit
+            assert got[0] is None and got[1] is None and got[4] is None
+            assert isinstance(got[2], StorageError) and isinstance(got[3], StorageError)
+            a = await storage.events("a")
+            b = await storage.events("b")
+            assert [(e.version, e.data["n"]) for e in a] == [(1, 1), (2, 2), (3, 3)]
+            assert [e.version for e in b] == [1, 2]
+            whole = await storage.run(
+                lambda cur: cur.execute("SELECT COUNT(*) FROM meta WHERE key = 'whole'").fetchone()
+            )
+            assert whole[0] == 0  # the failed job's first statement was undone too
+        finally:
+            await storage.close()
+
+    asyncio.run(main())
