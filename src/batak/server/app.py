@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..explain import rules_catalog
 from ..i18n import client_catalog, text
@@ -30,7 +30,7 @@ from .progress import WallClock
 from .protocol import ProtocolError, error, parse
 from .storage import open_storage
 from .table import record_key
-from .wsfast import direct_sender
+from .wsfast import direct_receiver, direct_sender
 
 __all__ = ["SECURITY_HEADERS", "allowed_origins", "create_app", "origin_allowed"]
 
@@ -309,10 +309,20 @@ async def serve_socket(hub: Hub, config: ServerConfig, websocket: WebSocket) -> 
     hub.connections += 1
     bucket = Bucket(config.rate_per_second, config.rate_burst, time.monotonic())
     strikes = 0
+    direct = direct_receiver(websocket.scope)
     try:
         while True:
-            message: Any = await websocket.receive()
+            message: Any
+            if direct is not None:  # batak serve's protocol: no coroutine a message
+                take, wait = direct
+                message = take()
+                while message is None:
+                    await wait()
+                    message = take()
+            else:
+                message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
+                websocket.client_state = WebSocketState.DISCONNECTED  # as receive() would
                 break
             raw = message.get("text")
             if raw is None:

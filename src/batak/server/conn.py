@@ -56,6 +56,19 @@ class Inbox(Generic[T]):
                     self._waiter = None
         return items.popleft()
 
+    def wait(self) -> asyncio.Future[None]:
+        """For a reader that finds the inbox empty: a future done when an item comes (awaited
+        as it is, it costs no coroutine, as :meth:`get` does; :meth:`get_nowait` then takes the
+        item)."""
+        w = self._waiter
+        if w is not None and not w.done():
+            raise RuntimeError("Inbox has one reader")
+        w = self._waiter = asyncio.get_running_loop().create_future()
+        if self._items:  # came already: nothing to wait for
+            self._waiter = None
+            w.set_result(None)
+        return w
+
     def get_nowait(self) -> T:
         if not self._items:
             raise asyncio.QueueEmpty

@@ -193,8 +193,12 @@ class Table:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
 
     async def _run(self) -> None:
+        inbox = self._inbox
         while True:
-            fn, fut, failed = await self._inbox.get()
+            if inbox.empty():
+                await inbox.wait()  # a bare future: no coroutine kept while the table waits
+                continue
+            fn, fut, failed = inbox.get_nowait()
             if self.gone:  # put away: nothing more happens here
                 if fut is not None and not fut.done():
                     fut.set_exception(TableError("no_table", "gone", {"table": self.id}))

@@ -14,7 +14,11 @@ extension (compression: ``batak serve`` offers none) gets no direct writes.
 
 The second shortcut is on the way in: uvicorn stops reading a socket after every message until
 the app has taken it (two system calls a message); here a socket is stopped only when
-:data:`BACKLOG` messages wait unread, which still bounds what a client can queue.
+:data:`BACKLOG` messages wait unread, which still bounds what a client can queue. The app may
+also take the messages straight from that inbox (the scope entry's ``take`` and ``wait``:
+:func:`direct_receiver`), without a coroutine of Starlette's and one of uvicorn's for every
+message, which the event loop would keep (and the garbage collector walk) while the client
+thinks.
 
 Third, the keepalive ping (every ``ws_ping_interval``, 20 s by default, closed when no pong comes
 within ``ws_ping_timeout``) goes only to a connection that has been quiet for the interval:
@@ -62,6 +66,7 @@ __all__ = [
     "DIRECT_SEND",
     "READ_HERE_MAX",
     "BatakWebSockets",
+    "direct_receiver",
     "direct_sender",
     "text_frame",
 ]
@@ -93,6 +98,19 @@ def direct_sender(scope: Any) -> Callable[[str], bool] | None:
     ext = scope.get("extensions") or {}
     found = ext.get(DIRECT_SEND)
     return found.get("send_text") if isinstance(found, dict) else None
+
+
+def direct_receiver(
+    scope: Any,
+) -> tuple[Callable[[], Any], Callable[[], asyncio.Future[None]]] | None:
+    """The connection's direct receive from an ASGI websocket scope: ``take()``, the next
+    message the client sent (the ASGI message, as ``receive()`` gives it) or None when none is
+    waiting, and ``wait()``, a future done when one comes; None under another server."""
+    ext = scope.get("extensions") or {}
+    found = ext.get(DIRECT_SEND)
+    if not isinstance(found, dict) or "take" not in found:
+        return None
+    return found["take"], found["wait"]
 
 
 #: What the shortcuts use of uvicorn's protocol object besides its documented methods; under a
@@ -270,7 +288,12 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
         # extension such as compression was agreed, which would change the frames (batak serve
         # offers none)
         if self.shortcuts and not self.conn.extensions:
-            self.scope["extensions"][DIRECT_SEND] = {"send_text": self.send_text_now}
+            direct: dict[object, object] = {"send_text": self.send_text_now}
+            queue: Any = self.queue
+            if isinstance(queue, Inbox):
+                direct["take"] = self.take_message
+                direct["wait"] = queue.wait
+            self.scope["extensions"][DIRECT_SEND] = direct
         await super().run_asgi()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -281,6 +304,19 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
         scope = getattr(self, "scope", None)
         if scope is not None:
             scope["extensions"].pop(DIRECT_SEND, None)
+
+    def take_message(self) -> Any:
+        """The next message for the app if one is waiting, else None: what uvicorn's
+        ``receive`` returns, reading resumed as it resumes it, without a coroutine (and, for
+        the app, without Starlette's around it) for every message."""
+        queue = self.queue
+        if queue.empty():
+            return None
+        message = queue.get_nowait()
+        if self.read_paused and queue.empty():
+            self.read_paused = False
+            self.transport.resume_reading()
+        return message
 
     def send_text_now(self, text: str) -> bool:
         """Write ``text`` as one frame now, if the socket takes it without waiting; False when
