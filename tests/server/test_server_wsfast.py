@@ -467,3 +467,63 @@ def test_an_inbox_gives_its_items_in_order_and_survives_a_cancelled_reader() -> 
         assert box.get_nowait() == 9
 
     asyncio.run(main())
+
+
+def test_an_inbox_waits_on_a_bare_future_and_a_second_reader_is_refused() -> None:
+    """Inbox.wait (a table's actor, the socket reader's direct receive): done at once when an
+    item is there, else when one is put; one reader at a time; a wait cancelled (its reader
+    cancelled) leaves the inbox usable and loses nothing."""
+    from batak.server.conn import Inbox
+
+    async def main() -> None:
+        box: Inbox[str] = Inbox()
+        box.put_nowait("a")
+        assert box.wait().done() and box.get_nowait() == "a"
+        w = box.wait()
+        assert not w.done()
+        with pytest.raises(RuntimeError):
+            box.wait()  # one reader
+        box.put_nowait("b")
+        await asyncio.wait_for(w, 1)
+        assert box.get_nowait() == "b" and box.empty()
+
+        async def reader() -> str:
+            while box.empty():
+                await box.wait()
+            return box.get_nowait()
+
+        cancelled = asyncio.ensure_future(reader())
+        await asyncio.sleep(0)
+        cancelled.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+        box.put_nowait("c")
+        assert await asyncio.wait_for(reader(), 1) == "c"
+
+    asyncio.run(main())
+
+
+def test_the_socket_reader_takes_messages_straight_from_the_inbox(tmp_path: Path) -> None:
+    """Under batak serve's protocol the scope carries the direct receive (take, wait), and a
+    client's messages, several sent at once and one after a pause, are all answered in order
+    and a close is seen (the server counts the connection gone)."""
+    from batak.server.client import Client
+
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            c = Client(srv.url, name="Direct")
+            await c.connect()
+            refs = await asyncio.gather(*(c.request({"type": "ping"}) for _ in range(5)))
+            assert [r["type"] for r in refs] == ["pong"] * 5
+            await asyncio.sleep(0.2)
+            assert (await c.request({"type": "ping"}))["type"] == "pong"
+            before = srv.hub.connections
+            await c.close()
+            for _ in range(100):
+                if srv.hub.connections < before:
+                    break
+                await asyncio.sleep(0.02)
+            assert srv.hub.connections == before - 1
+
+        asyncio.run(main())

@@ -194,8 +194,14 @@ class Table:
 
     async def _run(self) -> None:
         inbox = self._inbox
+        fn: Callable[[], Awaitable[Any]] | None
+        fut: asyncio.Future[Any] | _Failed | None
+        result: Any = None
         while True:
             if inbox.empty():
+                # the last request (its closures, its connection, its answer) is not kept for
+                # the seconds the table waits: freed now, not walked by the garbage collector
+                fn = fut = result = None
                 await inbox.wait()  # a bare future: no coroutine kept while the table waits
                 continue
             fn, fut, failed = inbox.get_nowait()
