@@ -256,10 +256,8 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
                     self.transport.write(bytes((0x8A, length)) + payload)
                     self.pings_here += 1
                     continue
-                self.frames = [payload]
-                self.curr_msg_data_type = "text"
                 self.read_here += 1
-                self.send_receive_event_to_app()
+                self._to_app(payload, True)
                 if conn.state is not State.OPEN:  # refused as not UTF-8: closing
                     self._library_reads_rest(data[pos:])
                     return
@@ -338,9 +336,14 @@ class BatakWebSockets(WebSocketsSansIOProtocol):
             return
         data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
         self.frames = []
+        self._to_app(data, self.curr_msg_data_type == "text")
+
+    def _to_app(self, data: bytes, text: bool) -> None:
+        """A whole message for the app (the frame reader's own go straight here, without the
+        list of frames the library's path keeps)."""
         if self.close_sent:
             return  # past our close: the message is dropped, reading goes on to the close reply
-        if self.curr_msg_data_type == "text":
+        if text:
             try:
                 message: Any = {"type": "websocket.receive", "text": data.decode()}
             except UnicodeDecodeError:
