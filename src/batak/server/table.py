@@ -158,7 +158,7 @@ class Table:
         self.deadline: float | None = None
         self.decision_seat: int | None = None
         self._epoch = 0
-        #: the decision's clock (a timer handle, or a task with a clock that has no call_at) or
+        #: the decision's clock (the table's _Alarm, or a task with a clock that has no call_at) or
         #: a bot's turn (a task)
         self._timer: asyncio.Task[None] | _Alarm | None = None
         self._alarm: _Alarm | None = None  # the decision clock's timer, kept (see _Alarm)
