@@ -46,14 +46,7 @@ class Inbox(Generic[T]):
     async def get(self) -> T:
         items = self._items
         while not items:
-            if self._waiter is not None:
-                raise RuntimeError("Inbox has one reader")
-            w = self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await w
-            finally:
-                if self._waiter is w:  # cancelled while waiting
-                    self._waiter = None
+            await self.wait()  # a reader cancelled here leaves a done waiter: the next replaces it
         return items.popleft()
 
     def wait(self) -> asyncio.Future[None]:
