@@ -9,9 +9,12 @@ the same seed it draws the same worlds as the default wherever the change does n
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from typing import Any
 
 from batak.bots.hard import HardPlayer, Owned, defender_points
+from batak.bots.knowledge import Knowledge, Weight, draw_worlds
 from batak.bots.simple import Table
 from batak.rules import Rules
 from batak.scoring import score
@@ -285,3 +288,18 @@ class HardInfer07(HardPlayer):
     def __init__(self, *, seed: int | None = None, **options: Any) -> None:
         options["inference"] = 0.7
         super().__init__(seed=seed, **options)
+
+
+class HardResampled(HardPlayer):
+    """The worlds of a card decision drawn from the weights' own law
+    (:func:`batak.bots.knowledge.draw_worlds`: four deals drawn for each kept, kept by how much
+    likelier the weights make them than the card-by-card dealing did), each counted as often
+    as it was kept (the default: :func:`~batak.bots.knowledge.sample_world`'s deals as dealt)."""
+
+    name = "hard-resampled"
+
+    def _worlds(
+        self, knowledge: Knowledge, rng: random.Random, weight: Weight, count: int
+    ) -> Iterator[tuple[list[int], float]]:
+        for world, times in draw_worlds(knowledge, rng, weight, count):
+            yield world, float(times)

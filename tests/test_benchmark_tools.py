@@ -299,6 +299,70 @@ def test_the_inference_variants() -> None:
         )
 
 
+def test_the_resampled_variant_counts_a_world_as_often_as_it_was_kept() -> None:
+    """HardResampled's worlds come with how often each was kept, adding up to the count asked
+    for; and a world counted twice weighs in the hard player's average as two draws of it do."""
+    import random
+
+    from batak.bots.hard import HardPlayer
+    from batak.bots.knowledge import Knowledge, auction_bias, play_bias, product
+    from batak.bots.simple import parse_view
+    from batak.view import view_of
+
+    g = _in_play(3)
+    for _ in range(14):  # into the third trick, so that the play tells something
+        g.play(g.legal_moves()[0])
+    seat = g.to_move
+    assert seat is not None
+    t = parse_view(view_of(g, seat))
+    weight = product(auction_bias(t), play_bias(t))
+    variant = bot_variants.HardResampled(seed=1)
+    worlds = list(variant._worlds(Knowledge.from_view(t), random.Random(2), weight, 48))
+    assert sum(times for _, times in worlds) == 48
+    assert len(worlds) < 48  # some kept more than once
+
+    class Repeated(HardPlayer):
+        """Each world drawn once, twice or three times over, one draw at a time."""
+
+        def _worlds(self, knowledge, rng, weight, count):  # type: ignore[no-untyped-def]
+            for i, (world, _) in enumerate(super()._worlds(knowledge, rng, weight, count // 2)):
+                for _ in range(1 + i % 3):
+                    yield world, 1.0
+
+    class Counted(HardPlayer):
+        """The same worlds, each drawn once and counted as often."""
+
+        def _worlds(self, knowledge, rng, weight, count):  # type: ignore[no-untyped-def]
+            for i, (world, _) in enumerate(super()._worlds(knowledge, rng, weight, count // 2)):
+                yield world, float(1 + i % 3)
+
+    repeated, counted = Repeated(seed=4, worlds=12), Counted(seed=4, worlds=12)
+    for seed in (3, 5):
+        g = _in_play(seed)
+        while g.phase is Phase.PLAY:
+            seat = g.to_move
+            assert seat is not None
+            view = view_of(g, seat)
+            move = repeated.choose(view)
+            assert counted.choose(view) == move
+            g.play(move)
+
+
+def test_world_law_prints_the_effective_share_by_cards_in_hand(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import world_law
+
+    assert world_law.effective_share([0.0, 0.0, 0.0, 0.0]) == pytest.approx(1.0)
+    assert world_law.effective_share([0.0, -50.0, -50.0, -50.0]) == pytest.approx(0.25)
+    assert world_law.main(["--deals", "2", "--draws", "20", "--max-cards", "4"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "standard, seeds 1+, 20 draws a decision"
+    rows = [line.split() for line in out[2:]]
+    assert [r[0] for r in rows[:-1]] == sorted((r[0] for r in rows[:-1]), key=int, reverse=True)
+    assert rows[-1][0] == "all" and all(0 < float(r[2]) <= 1 for r in rows)
+
+
 def _hand(*cards: str) -> int:
     from batak.cards import Card
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -428,13 +428,13 @@ class HardPlayer:
         # table of their own (another side changes what a table's entries mean)
         apart = any(not (rules.partners and other in side) for other, _ in watch)
         solo = _solver.thread_table(min(cards, 9), slot=1) if apart else None  # <= 4 MiB
-        for _ in range(count):
+        weighed = 0.0  # the worlds' weights added up (each world's is 1 here by default)
+        for world, share in self._worlds(knowledge, rng, weight, count):
             if deadline is not None and worlds and time.perf_counter() > deadline:
                 break
             used = table.nodes - start_nodes if table is not None else 0
             if wide and worlds >= 4 and used > node_budget:
                 break
-            world = sample_world(knowledge, rng, weight=weight)
             hands = world[: t.n]
             values: list[float] = []
             for card in legal:
@@ -464,12 +464,15 @@ class HardPlayer:
                 self.last.capped = True
                 break
             for card, v in zip(legal, values, strict=True):
-                totals[card] += v
+                totals[card] += share * v
             worlds += 1
+            weighed += share
         self.last.worlds = worlds
         self.last.searched = worlds > 0
         if not worlds:
             return None
+        if weighed != worlds:  # the signal's slack below is in worlds of weight one
+            totals = {c: v * worlds / weighed for c, v in totals.items()}
         best = max(legal, key=lambda c: (totals[c], -(c % 13), -c))  # ties: the lower card
         if self.signals and rules.partners and is_first_discard(t):
             want = wanted_suit(t.hand, t.played, t.trump)
@@ -478,6 +481,15 @@ class HardPlayer:
             if low and totals[min(low)] >= totals[best] - SIGNAL_SLACK * worlds:
                 best = min(low)
         return card_text(best)
+
+    def _worlds(
+        self, knowledge: Knowledge, rng: random.Random, weight: Weight, count: int
+    ) -> Iterator[tuple[list[int], float]]:
+        """The worlds of a card decision, each with its weight in the average: ``count``
+        draws of :func:`.knowledge.sample_world`, each of weight one, drawn as they are asked
+        for (a search that stops early draws no more)."""
+        for _ in range(count):
+            yield sample_world(knowledge, rng, weight=weight), 1.0
 
     def _rollout_after(
         self,

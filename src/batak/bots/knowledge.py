@@ -33,6 +33,7 @@ hidden cards to the holders consistently with every constraint and hand size.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -57,6 +58,7 @@ __all__ = [
     "Knowledge",
     "Weight",
     "auction_bias",
+    "draw_worlds",
     "play_bias",
     "play_clues",
     "product",
@@ -344,6 +346,15 @@ def sample_world(
     still be dealt (Hall's condition over every set of holders, kept incrementally), so it never
     fails on a consistent position. Without constraints and weights it is exactly uniform.
     """
+    return _deal(knowledge, rng, weight)[0]
+
+
+def _deal(
+    knowledge: Knowledge, rng: random.Random, weight: Weight | None
+) -> tuple[list[int], float]:
+    """:func:`sample_world`'s deal, with the log of how much likelier it is under the weights'
+    own law (the product of every card's ``weight`` where it lies, over every consistent deal
+    alike) than under the dealing that drew it (see :func:`draw_worlds`)."""
     k = knowledge
     hidden = k.hidden
     # known holdings whole; hidden holders start with their known cards (a kitty's buried ones)
@@ -351,7 +362,7 @@ def sample_world(
         k.possible[h] & ~k.unknown if h in hidden else k.possible[h] for h in range(k.players + 1)
     ]
     if not hidden:
-        return hands
+        return hands, 0.0
     h_n = len(hidden)
     full = (1 << h_n) - 1
     caps = [k.counts[h] - hands[h].bit_count() for h in hidden]
@@ -374,7 +385,8 @@ def sample_world(
             for c in deck[pos : pos + caps[j]]:
                 hands[h] |= 1 << c
             pos += caps[j]
-        return hands
+        return hands, 0.0
+    log_ratio = 0.0
     # slack[S] = free places of holders in S - cards that may go only to holders in S
     subsets = range(1, full + 1)
     slack = [0] * (full + 1)
@@ -396,6 +408,7 @@ def sample_world(
         for c in cards:
             choices: list[int] = []
             weights: list[float] = []
+            owns: list[float] = []
             for j in holders:
                 if not caps[j]:
                     continue
@@ -403,17 +416,64 @@ def sample_world(
                     continue
                 w = float(caps[j])
                 if weight is not None:
-                    w *= max(1e-6, weight(hidden[j], c))
+                    own = max(1e-6, weight(hidden[j], c))
+                    w *= own
+                    owns.append(own)
                 choices.append(j)
                 weights.append(w)
             if not choices:  # pragma: no cover - impossible when the position is consistent
                 raise ValueError("inconsistent knowledge: the deal cannot be completed")
-            j = choices[0] if len(choices) == 1 else rng.choices(choices, weights)[0]
+            if len(choices) == 1:
+                pick = 0
+            else:
+                pick = rng.choices(range(len(choices)), weights)[0]
+                if weight is not None:  # the chance this draw had, and the card's own weight
+                    log_ratio += math.log(owns[pick] * sum(weights) / weights[pick])
+            if weight is not None and len(choices) == 1:
+                log_ratio += math.log(owns[0])
+            j = choices[pick]
             caps[j] -= 1
             for sub in drops[(j, key)]:
                 slack[sub] -= 1
             hands[hidden[j]] |= 1 << c
-    return hands
+    return hands, log_ratio
+
+
+def draw_worlds(
+    knowledge: Knowledge,
+    rng: random.Random,
+    weight: Weight,
+    count: int,
+    pool: int = 4,
+) -> list[tuple[list[int], int]]:
+    """``count`` worlds drawn from the weights' own law: each consistent deal as likely as the
+    product of every card's ``weight`` where it lies. :func:`sample_world` deals card by card,
+    so a card it is told is unlikely in a hand still lands there whenever the other hands are
+    full when its turn comes; here ``pool`` times ``count`` deals are drawn that way and
+    ``count`` of them kept, each in proportion to how much likelier it is under the weights'
+    law than under the dealing (sampling-importance-resampling, kept by systematic
+    resampling). Returns each kept world once, in the order drawn, with how many times it
+    was kept."""
+    drawn = [_deal(knowledge, rng, weight) for _ in range(max(1, pool) * count)]
+    top = max(r for _, r in drawn)
+    shares = [math.exp(r - top) for _, r in drawn]
+    step = sum(shares) / count
+    first = rng.random()
+    kept: list[tuple[list[int], int]] = []
+    taken = 0
+    edge = 0.0
+    for (world, _), share in zip(drawn, shares, strict=True):
+        edge += share
+        times = 0
+        while taken < count and (first + taken) * step < edge:
+            times += 1
+            taken += 1
+        if times:
+            kept.append((world, times))
+    if taken < count:  # rounding left the last place short of the sum
+        world, times = kept.pop() if kept else (drawn[-1][0], 0)
+        kept.append((world, times + count - taken))
+    return kept
 
 
 def product(*weights: Weight) -> Weight:
