@@ -303,3 +303,13 @@ class HardResampled(HardPlayer):
     ) -> Iterator[tuple[list[int], float]]:
         for world, times in draw_worlds(knowledge, rng, weight, count):
             yield world, float(times)
+
+
+class HardSignal15(HardPlayer):
+    """Reads a partner's first discard at 1.5 instead of 8: the card it promised one and a half
+    times as likely in the partner's hand (the default: 8 times). Measured with
+    ``fit_inference.py --preset sultan-esli``: medium partners hold the promised card 1.2 times
+    as often as the rules alone say (odds 1.6 times)."""
+
+    name = "hard-signal-15"
+    signal_strength = 1.5

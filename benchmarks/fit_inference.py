@@ -5,7 +5,9 @@ Plays seeded deals with the given players. At every decision in the card play, f
 the seat to move, it takes each clue of :func:`batak.bots.knowledge.play_clues` (a card someone
 chose, and hidden cards it makes less likely in that hand) and compares, over the cards the clue
 names, how often the hand really holds them with how often the rules alone say it may
-(:meth:`Knowledge.probabilities`). The ratio is the factor: 1 means the choice says nothing, 0.5
+(:meth:`Knowledge.probabilities`); at a table with partners also the card a partner's first
+discard promised (:mod:`batak.bots.signals`), against the strength the hard player reads it
+with. The ratio is the factor: 1 means the choice says nothing, 0.5
 that such a card is half as likely there as the rules alone suggest. Each clue is counted at
 every later decision, as the players use it. It also reports how often sampled worlds put the
 hidden cards where they are, with and without the clues (``--check``).
@@ -22,6 +24,7 @@ import sys
 from collections import defaultdict
 
 import batak.bots
+from batak.bots.hard import HardPlayer
 from batak.bots.knowledge import (
     PLAY_FACTORS,
     Knowledge,
@@ -31,6 +34,7 @@ from batak.bots.knowledge import (
     product,
     sample_world,
 )
+from batak.bots.signals import partner_signal
 from batak.bots.simple import Table, bits, parse_view
 from batak.game import Game
 
@@ -72,6 +76,10 @@ def main() -> int:
                     if s in truth:
                         for y in bits(cards & k.possible[s]):
                             _count(acc[(kind, relation)], truth[s] >> y & 1, probs[s].get(y, 0.0))
+                promise = promised_card(t)
+                if promise is not None and promise[0] in truth:
+                    s, y = promise
+                    _count(acc[SIGNAL_CLUE], truth[s] >> y & 1, probs[s].get(y, 0.0))
                 if args.check and truth and 4 <= t.hand_sizes[seat] <= 10:
                     _check(k, t, truth, placed, d, args.worlds)
             g.play(players[seat].choose(view))
@@ -82,7 +90,9 @@ def main() -> int:
     head = ("choice", "relation", "cards", "held", "rules", "factor", "used")
     print("{:12} {:15} {:>8} {:>6} {:>6} {:>7} {:>6}".format(*head))
     for (kind, relation), row in sorted(acc.items()):
-        used = PLAY_FACTORS.get((kind, relation))
+        used: float | None = PLAY_FACTORS.get((kind, relation))
+        if (kind, relation) == SIGNAL_CLUE:
+            used = HardPlayer.signal_strength
         print(_row(kind, relation, row), f"{used if used is not None else '':>6}")
     print("\nthe auction (every hidden card, by the seat's part in the auction):")
     rows = {
@@ -95,6 +105,21 @@ def main() -> int:
         for name, (right, total) in placed.items():
             print(f"hidden cards placed right, {name}: {right / max(total, 1):.3f}")
     return 0
+
+
+#: The partner's first discard (eşli) and the card it promised (:mod:`batak.bots.signals`)
+SIGNAL_CLUE = ("signal", "promised card")
+
+
+def promised_card(t: Table) -> tuple[int, int] | None:
+    """``(partner, card)`` when the mover reads a live signal: the partner's first discard
+    promised ``card``, still out of sight (:func:`batak.bots.signals.signal_weight` reads it)."""
+    sig = partner_signal(t)
+    if sig is None or sig.promised < 0:
+        return None
+    if (t.played | t.hand) >> sig.promised & 1:
+        return None
+    return sig.seat, sig.promised
 
 
 #: The rank groups of :func:`rank_group`, by number.

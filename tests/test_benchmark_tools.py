@@ -363,6 +363,68 @@ def test_world_law_prints_the_effective_share_by_cards_in_hand(
     assert rows[-1][0] == "all" and all(0 < float(r[2]) <= 1 for r in rows)
 
 
+def test_fit_inference_reads_the_card_a_partners_first_discard_promised() -> None:
+    """promised_card names the partner and the card its first discard promised, while that card
+    is out of sight of the mover; nothing before any discard, nor at a table without partners."""
+    import fit_inference
+    from batak.bots.medium import MediumPlayer
+    from batak.bots.signals import partner_signal
+    from batak.bots.simple import parse_view
+
+    read = 0
+    for seed in range(6):
+        g = Game("sultan-esli", seed=seed)
+        bots = [MediumPlayer(seed=seed * 10 + s) for s in range(4)]
+        while g.phase is not Phase.OVER:
+            seat = g.to_move
+            assert seat is not None
+            view = g.view(seat)
+            if g.phase is Phase.PLAY:
+                t = parse_view(view)
+                got = fit_inference.promised_card(t)
+                sig = partner_signal(t)
+                if sig is None or sig.promised < 0 or (t.played | t.hand) >> sig.promised & 1:
+                    assert got is None
+                else:
+                    assert got == (seat ^ 2, sig.promised)
+                    read += 1
+            g.play(bots[seat].choose(view))
+    assert read >= 5
+    plain = _in_play(3)
+    assert plain.to_move is not None
+    assert fit_inference.promised_card(parse_view(plain.view(plain.to_move))) is None
+
+
+def test_the_signal_variant_reads_the_partner_at_its_own_strength(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """HardSignal15 reads a partner's first discard at 1.5 where the hard player reads it at 8:
+    the strength each search hands to signal_weight."""
+    import batak.bots.hard as hard_module
+    from batak.bots.signals import signal_weight
+    from batak.view import view_of
+
+    asked: list[float] = []
+
+    def spy(t: Any, strength: float = 8.0) -> Any:
+        asked.append(strength)
+        return signal_weight(t, strength)
+
+    monkeypatch.setattr(hard_module, "signal_weight", spy)
+    g, _ = decision_loss.deal_in_play("sultan-esli", 2)
+    for _ in range(8):
+        g.play(g.legal_moves()[0])
+    seat = g.to_move
+    assert seat is not None
+    for player, strength in (
+        (bot_variants.HardSignal15(seed=1, max_cards=13, worlds=4), 1.5),
+        (hard_module.HardPlayer(seed=1, max_cards=13, worlds=4), 8.0),
+    ):
+        asked.clear()
+        player.choose(view_of(g, seat))
+        assert asked == [strength]
+
+
 def _hand(*cards: str) -> int:
     from batak.cards import Card
 

@@ -146,6 +146,10 @@ class HardPlayer:
     #: tricks for each trick bid
     contract_weight = 2.0
 
+    #: How much likelier the worlds make the card a partner's first discard promised in its
+    #: hand (:func:`.signals.signal_weight`)
+    signal_strength = 8.0
+
     def __init__(
         self,
         *,
@@ -391,7 +395,7 @@ class HardPlayer:
         weights = [self._auction_weight(t)]
         if self.inference > 0:  # what the others' choices of card suggest
             weights.append(play_bias(t, self.inference))
-        told = signal_weight(t) if self.signals else None
+        told = signal_weight(t, self.signal_strength) if self.signals else None
         if told is not None:  # the partner's first discard promised a card: deal it there more
             weights.append(told)
         weight = product(*weights)
