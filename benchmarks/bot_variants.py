@@ -313,3 +313,12 @@ class HardSignal15(HardPlayer):
 
     name = "hard-signal-15"
     signal_strength = 1.5
+
+
+class HardSignalFree(HardPlayer):
+    """Sends the partners' signal only where it costs nothing: its first discard names a suit
+    only when that card is worth as much as the best card over the worlds (the default gives up
+    to 0.15 of average worth for it, :data:`batak.bots.hard.SIGNAL_SLACK`)."""
+
+    name = "hard-signal-free"
+    signal_slack = 0.0

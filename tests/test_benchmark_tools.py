@@ -425,6 +425,44 @@ def test_the_signal_variant_reads_the_partner_at_its_own_strength(
         assert asked == [strength]
 
 
+def test_the_signal_slack_is_the_players_own() -> None:
+    """What a first discard may give up to send the signal is each player's signal_slack: with
+    no limit the hard player always discards the low card of the suit it wants, where the
+    default (and HardSignalFree, which gives up nothing) may keep it."""
+    from batak.bots.hard import SIGNAL_SLACK, HardPlayer
+    from batak.bots.medium import MediumPlayer
+    from batak.bots.signals import is_first_discard, wanted_suit
+    from batak.bots.simple import CARD_INDEX, card_text, parse_view
+
+    class Always(HardPlayer):
+        signal_slack = 1e9
+
+    assert HardPlayer.signal_slack == SIGNAL_SLACK and bot_variants.HardSignalFree.signal_slack == 0
+    differs = 0
+    for seed in range(12):
+        g = Game("sultan-esli", seed=seed)
+        bots = [MediumPlayer(seed=seed * 10 + s) for s in range(4)]
+        while g.phase is not Phase.OVER and differs < 2:
+            seat = g.to_move
+            assert seat is not None
+            view = g.view(seat)
+            t = parse_view(view)
+            if g.phase is Phase.PLAY and t.hand_sizes[seat] <= 9 and is_first_discard(t):
+                want = wanted_suit(t.hand, t.played, t.trump)
+                low = [
+                    CARD_INDEX[m]
+                    for m in t.legal
+                    if want is not None and CARD_INDEX[m] // 13 == want
+                ]
+                if low:
+                    signal = card_text(min(low))
+                    assert Always(seed=1, worlds=8).choose(view) == signal
+                    free = bot_variants.HardSignalFree(seed=1, worlds=8).choose(view)
+                    differs += free != signal
+            g.play(bots[seat].choose(view))
+    assert differs >= 1
+
+
 def _hand(*cards: str) -> int:
     from batak.cards import Card
 

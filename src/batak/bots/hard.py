@@ -150,6 +150,10 @@ class HardPlayer:
     #: hand (:func:`.signals.signal_weight`)
     signal_strength = 8.0
 
+    #: How much average worth the first discard may give up to send the signal
+    #: (:data:`SIGNAL_SLACK`)
+    signal_slack = SIGNAL_SLACK
+
     def __init__(
         self,
         *,
@@ -482,7 +486,7 @@ class HardPlayer:
             want = wanted_suit(t.hand, t.played, t.trump)
             low = [c for c in legal if c // 13 == want]
             # the first discard asks the partner for a suit, when that costs (almost) nothing
-            if low and totals[min(low)] >= totals[best] - SIGNAL_SLACK * worlds:
+            if low and totals[min(low)] >= totals[best] - self.signal_slack * worlds:
                 best = min(low)
         return card_text(best)
 
