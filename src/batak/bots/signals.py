@@ -7,7 +7,8 @@ The convention (docs/rules.md, "Partner signals", and ``batak rules`` for every 
 * A player's **first discard** of the deal names the suit it asks its partner to lead: it holds
   the highest card still out in that suit (and keeps it: it discards a low card of the suit, so
   it needs two cards there at least). With no such suit its first discard promises nothing, and
-  partners read a first discard as a strong hint, not as a fact.
+  partners read a first discard as a hint, not as a fact (medium partners held the promised
+  card 68% of the time where the rules alone allow 57%: ``benchmarks/fit_inference.py``).
 * A trump is never a signal; a player who has already discarded signals nothing more.
 
 The bots only see their own player's view: the signal is read from the finished tricks and the
