@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
                 k = Knowledge.from_view(t)
                 weight = product(auction_bias(t), play_bias(t))
                 rng = random.Random(seed * 100 + cards)
-                ratios = [_deal(k, rng, weight)[1] for _ in range(args.draws)]
+                ratios = [_deal(k, rng, weight, ratio=True)[1] for _ in range(args.draws)]
                 shares.setdefault(cards, []).append(effective_share(ratios))
             game.play(medium[seat].choose(view))
         done = int(30 * i / args.deals)

@@ -350,11 +350,13 @@ def sample_world(
 
 
 def _deal(
-    knowledge: Knowledge, rng: random.Random, weight: Weight | None
+    knowledge: Knowledge, rng: random.Random, weight: Weight | None, ratio: bool = False
 ) -> tuple[list[int], float]:
-    """:func:`sample_world`'s deal, with the log of how much likelier it is under the weights'
-    own law (the product of every card's ``weight`` where it lies, over every consistent deal
-    alike) than under the dealing that drew it (see :func:`draw_worlds`)."""
+    """:func:`sample_world`'s deal and, with ``ratio`` and a ``weight``, the log of how much
+    likelier it is under the weights' own law (the product of every card's ``weight`` where it
+    lies, over every consistent deal alike) than under the dealing that drew it (see
+    :func:`draw_worlds`); 0.0 otherwise."""
+    ratio = ratio and weight is not None
     k = knowledge
     hidden = k.hidden
     # known holdings whole; hidden holders start with their known cards (a kitty's buried ones)
@@ -418,19 +420,20 @@ def _deal(
                 if weight is not None:
                     own = max(1e-6, weight(hidden[j], c))
                     w *= own
-                    owns.append(own)
+                    if ratio:
+                        owns.append(own)
                 choices.append(j)
                 weights.append(w)
             if not choices:  # pragma: no cover - impossible when the position is consistent
                 raise ValueError("inconsistent knowledge: the deal cannot be completed")
             if len(choices) == 1:
                 pick = 0
+                if ratio:  # the card's own weight (the draw had no choice)
+                    log_ratio += math.log(owns[0])
             else:
                 pick = rng.choices(range(len(choices)), weights)[0]
-                if weight is not None:  # the chance this draw had, and the card's own weight
+                if ratio:  # the card's own weight over the chance this draw had
                     log_ratio += math.log(owns[pick] * sum(weights) / weights[pick])
-            if weight is not None and len(choices) == 1:
-                log_ratio += math.log(owns[0])
             j = choices[pick]
             caps[j] -= 1
             for sub in drops[(j, key)]:
@@ -454,7 +457,7 @@ def draw_worlds(
     law than under the dealing (sampling-importance-resampling, kept by systematic
     resampling). Returns each kept world once, in the order drawn, with how many times it
     was kept."""
-    drawn = [_deal(knowledge, rng, weight) for _ in range(max(1, pool) * count)]
+    drawn = [_deal(knowledge, rng, weight, ratio=True) for _ in range(max(1, pool) * count)]
     top = max(r for _, r in drawn)
     shares = [math.exp(r - top) for _, r in drawn]
     step = sum(shares) / count
