@@ -34,7 +34,7 @@ from batak.bots.knowledge import (
     product,
     sample_world,
 )
-from batak.bots.signals import partner_signal
+from batak.bots.signals import promised_card
 from batak.bots.simple import Table, bits, parse_view
 from batak.game import Game
 
@@ -109,17 +109,6 @@ def main() -> int:
 
 #: The partner's first discard (eşli) and the card it promised (:mod:`batak.bots.signals`)
 SIGNAL_CLUE = ("signal", "promised card")
-
-
-def promised_card(t: Table) -> tuple[int, int] | None:
-    """``(partner, card)`` when the mover reads a live signal: the partner's first discard
-    promised ``card``, still out of sight (:func:`batak.bots.signals.signal_weight` reads it)."""
-    sig = partner_signal(t)
-    if sig is None or sig.promised < 0:
-        return None
-    if (t.played | t.hand) >> sig.promised & 1:
-        return None
-    return sig.seat, sig.promised
 
 
 #: The rank groups of :func:`rank_group`, by number.

@@ -39,6 +39,7 @@ __all__ = [
     "first_discard",
     "is_first_discard",
     "partner_signal",
+    "promised_card",
     "signal_weight",
     "wanted_suit",
 ]
@@ -128,16 +129,23 @@ def is_first_discard(t: Table) -> bool:
     return first_discard(t, t.seat) is None
 
 
+def promised_card(t: Table) -> tuple[int, int] | None:
+    """``(partner, card)`` while the mover reads a live signal: the card its partner's first
+    discard promised, still out of sight of the mover (not played, not in its own hand)."""
+    sig = partner_signal(t)
+    if sig is None or sig.promised < 0 or (t.played | t.hand) >> sig.promised & 1:
+        return None
+    return sig.seat, sig.promised
+
+
 def signal_weight(t: Table, strength: float = 8.0) -> Callable[[int, int], float] | None:
     """A ``weight(holder, card)`` factor for :func:`batak.bots.knowledge.sample_world`: the
     partner likely holds the card its first discard promised (``strength`` times as likely as
     without the signal), if that card is still out of sight."""
-    sig = partner_signal(t)
-    if sig is None or sig.promised < 0 or t.played >> sig.promised & 1:
+    live = promised_card(t)
+    if live is None:
         return None
-    if t.hand >> sig.promised & 1:
-        return None
-    promised, partner = sig.promised, sig.seat
+    partner, promised = live
 
     def weight(holder: int, card: int) -> float:
         return strength if card == promised and holder == partner else 1.0
