@@ -107,6 +107,36 @@ def test_same_seed_same_results_for_any_number_of_jobs() -> None:
     assert one["players"]["LocalBase"]["time"]["decisions"] > 0
 
 
+def test_common_seeds_make_an_a_a_run_exactly_even(tmp_path: Path) -> None:
+    """With common seeds each seat's player draws the same seed in both seatings, so a player
+    against itself plays the same game twice: every board's difference is exactly zero. By
+    default the seed also depends on the seating, and the same A/A run is not even."""
+    by_seating = run(ArenaConfig(bots=(RANDOM, RANDOM), deals=6, seed=3), jobs=1)
+    common = run(ArenaConfig(bots=(RANDOM, RANDOM), deals=6, seed=3, common_seeds=True), jobs=1)
+    for rec in common["boards"]:
+        first, second = rec["rotations"]
+        assert first["seats"] != second["seats"]
+        assert first["scores"] == second["scores"] and first["tricks"] == second["tricks"]
+    (pair,) = common["pairs"]
+    assert pair["mean"] == 0
+    assert any(
+        rec["rotations"][0]["scores"] != rec["rotations"][1]["scores"]
+        for rec in by_seating["boards"]
+    )
+    assert by_seating["pairs"][0]["mean"] != 0
+    # the deals are the same either way: only the players' seeds differ
+    assert [r["deal_seed"] for r in common["boards"]] == [
+        r["deal_seed"] for r in by_seating["boards"]
+    ]
+    # the command's flag, recorded with the run
+    out = tmp_path / "a.json"
+    args = ["arena", "--bots", f"{RANDOM},{RANDOM}", "--deals", "2", "--seed", "3", "--jobs", "1"]
+    assert main([*args, "--common-seeds", "--out", str(out), "--no-plot", "--quiet"]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["config"]["common_seeds"] is True
+    assert data["boards"] == common["boards"][:2]
+
+
 # ---------------------------------------------------------------------- duplicate seatings
 def test_seat_maps_are_the_distinct_rotations() -> None:
     assert seat_maps([0, 1, 0, 1]) == [[0, 1, 0, 1], [1, 0, 1, 0]]

@@ -222,7 +222,12 @@ class AllSeeingPlayer:
 @dataclass(frozen=True)
 class ArenaConfig:
     """What to play. ``bots`` are player specs (a level of :func:`batak.bots.get`,
-    ``all-seeing``, or ``module:Class``); ``field`` fills the remaining seats if given."""
+    ``all-seeing``, or ``module:Class``); ``field`` fills the remaining seats if given.
+
+    ``common_seeds``: each seat's player gets the same seed in every seating of a board (by
+    default the seed also depends on the seating). Two players that choose alike then play the
+    same game in both seatings, so a head-to-head run of close variants measures where they
+    differ and not the luck of the seats' seeds: an A/A run gives exactly zero on every board."""
 
     bots: tuple[str, ...]
     rules: Rules = field(default_factory=lambda: Rules.preset("standard"))
@@ -230,6 +235,7 @@ class ArenaConfig:
     seed: int | str = 1
     field: str | None = None
     budget: float | None = None
+    common_seeds: bool = False
 
     @property
     def specs(self) -> tuple[str, ...]:
@@ -270,6 +276,7 @@ class ArenaConfig:
             "deals": self.deals,
             "seed": self.seed,
             "budget": self.budget,
+            "common_seeds": self.common_seeds,
         }
 
 
@@ -301,6 +308,14 @@ def seat_maps(pattern: Sequence[int]) -> list[list[int]]:
 def _derived_seed(*parts: object) -> int:
     digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def _player_seed(config: ArenaConfig, board: int, seating: int, seat: int) -> int:
+    """The seed of the player at ``seat`` in ``seating`` of ``board``: from the seating too,
+    unless the run asks for common seeds (:class:`ArenaConfig`)."""
+    if config.common_seeds:
+        return _derived_seed(config.seed, board, "common", seat)
+    return _derived_seed(config.seed, board, seating, seat)
 
 
 def _deal_id(game: Game) -> str:
@@ -350,7 +365,7 @@ def play_board(config: ArenaConfig, board: int) -> tuple[dict[str, Any], Times]:
     for r, seats in enumerate(seat_maps(config.pattern())):
         game = Game(rules, seed=deal_seed, dealer=dealer)
         players = [
-            _make_player(specs[p], game, _derived_seed(config.seed, board, r, s), config.budget)
+            _make_player(specs[p], game, _player_seed(config, board, r, s), config.budget)
             for s, p in enumerate(seats)
         ]
         while game.phase is not Phase.OVER:

@@ -80,6 +80,7 @@ def add_arena_parser(subparsers: Any, lang: str | None = None) -> argparse.Argum
     )
     p.add_argument("--deals", type=int, default=1500, metavar="N", help=h("help_deals"))
     p.add_argument("--seed", default="1", metavar="S", help=h("help_seed"))
+    p.add_argument("--common-seeds", action="store_true", help=h("help_common_seeds"))
     p.add_argument("--jobs", type=int, default=None, metavar="N", help=h("help_jobs"))
     p.add_argument("--out", default="results/arena.json", metavar="FILE", help=h("help_out"))
     p.add_argument("--plot", default=None, metavar="FILE", help=h("help_plot"))
@@ -109,7 +110,13 @@ def config_from_args(args: argparse.Namespace) -> ArenaConfig:
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
     field_spec = args.field.strip() if args.field else None
     config = ArenaConfig(
-        bots=bots, rules=rules, deals=args.deals, seed=seed, field=field_spec, budget=args.budget
+        bots=bots,
+        rules=rules,
+        deals=args.deals,
+        seed=seed,
+        field=field_spec,
+        budget=args.budget,
+        common_seeds=args.common_seeds,
     )
     try:
         config.pattern()
