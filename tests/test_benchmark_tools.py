@@ -1,5 +1,6 @@
 """benchmarks/compare_arena.py: the paired comparison of arena runs, one pair or several pooled
-(benchmarks/README.md uses both); benchmarks/decision_loss.py: two players' cards on the same
+(benchmarks/README.md uses both); benchmarks/pool_arena.py: head-to-head runs on other boards
+pooled; benchmarks/decision_loss.py: two players' cards on the same
 positions, valued double dummy; benchmarks/table_sharing.py: the solver's trace and the replay of
 its search against a table of coarser keys."""
 
@@ -18,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import bot_variants
 import compare_arena
 import decision_loss
+import pool_arena
 import table_sharing
 
 
@@ -36,7 +38,13 @@ def _run(path: Path, seed: int, a: str, scores: list[tuple[float, float]]) -> st
             }
         )
     result = {
-        "config": {"preset": "standard", "rules": {}, "seed": seed, "deals": len(scores)},
+        "config": {
+            "bots": [a, "medium"],
+            "preset": "standard",
+            "rules": {},
+            "seed": seed,
+            "deals": len(scores),
+        },
         "pairs": [{"a": a, "b": "medium"}],
         "boards": boards,
     }
@@ -66,6 +74,24 @@ def test_pairs_are_compared_board_by_board_and_pooled(
     # the same boards twice would count them twice
     with pytest.raises(SystemExit, match="already in an earlier pair"):
         compare_arena.main([old1, new1, old2, new2, new1, old1])
+
+
+def test_head_to_head_runs_are_pooled_over_their_boards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = _run(tmp_path / "a.json", 1, "hard", [(10, 8), (4, 6), (7, 7)])  # +2, -2, 0
+    two = _run(tmp_path / "b.json", 2, "hard", [(5, 5), (9, 3)])  # 0, +6
+    assert pool_arena.main([one, two]) == 0
+    out = capsys.readouterr().out
+    assert "seed 1: hard - medium: +0.00 per deal" in out and "over 3 boards" in out
+    assert "seed 2: hard - medium: +3.00 per deal" in out
+    assert "all 2 runs: +1.20 per deal" in out and "over 5 boards" in out  # (2 - 2 + 0 + 0 + 6) / 5
+    assert pool_arena.main([]) == 2
+    with pytest.raises(SystemExit, match="already in an earlier run"):
+        pool_arena.main([one, two, one])
+    other = _run(tmp_path / "c.json", 3, "new", [(5, 5)])  # another match
+    with pytest.raises(SystemExit, match="bots differs"):
+        pool_arena.main([one, other])
 
 
 # ---------------------------------------------------------------------- decision_loss.py
