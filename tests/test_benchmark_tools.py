@@ -13,13 +13,17 @@ from typing import Any
 
 import pytest
 
+from batak.bots.hard import HardPlayer
+from batak.bots.solver import c_engine_available
 from batak.game import Game, Phase
+from batak.view import view_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import bot_variants
 import compare_arena
 import decision_loss
 import pool_arena
+import shared_next
 import table_sharing
 
 
@@ -542,3 +546,42 @@ def test_the_traced_solver_solves_as_the_package_does_and_writes_its_nodes(
     (records,) = table_sharing.read_trace(path)
     assert records and all(r[1] <= r[2] for r in records)
     assert all(sum(h.bit_count() for h in r[0]) <= 28 for r in records)
+
+
+# ---------------------------------------------------------------------- shared_next.py
+
+
+def _declarer_endings(seeds: range, cards: int) -> list[tuple[int, dict[str, Any]]]:
+    """The declarer's views with ``cards`` cards or fewer and a choice, in medium's deals."""
+    out = []
+    for seed in seeds:
+        game, medium = decision_loss.deal_in_play("standard", seed)
+        contract = game.contract
+        while game.phase is Phase.PLAY and contract is not None:
+            seat = game.to_move
+            assert seat is not None
+            view = view_of(game, seat)
+            choice = len(view["legal_moves"]) > 1
+            if seat == contract.bidder and choice and game.hand_sizes[seat] <= cards:
+                out.append((seed, view))
+            game.play(medium[seat].choose(view))
+    return out
+
+
+@pytest.mark.skipif(not c_engine_available(), reason="the compiled solver is not built")
+def test_the_shared_next_card_walk_is_the_hard_players_search_at_depth_zero() -> None:
+    """At depth 0 the walk values each card over the same worlds as the hard player, so it
+    picks the same card; with one world there is nothing to share, so every depth gives the
+    double-dummy values of depth 0 (the walk's per-world minimum and shared maximum are then
+    plain minimax)."""
+    views = _declarer_endings(range(1, 6), 5)
+    assert len(views) >= 10
+    for seed, view in views:
+        assert shared_next.HardSharedNext(seed=seed, depth=0).choose(view) == HardPlayer(
+            seed=seed
+        ).choose(view)
+        one = [shared_next.HardSharedNext(seed=seed, worlds=1, depth=d) for d in (0, 1, 2)]
+        for p in one:
+            p.choose(view)
+        assert one[0].values == one[1].values == one[2].values
+        assert set(one[0].values) == set(view["legal_moves"])
