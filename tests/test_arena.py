@@ -134,6 +134,9 @@ def test_common_seeds_make_an_a_a_run_exactly_even(tmp_path: Path) -> None:
     assert main([*args, "--common-seeds", "--out", str(out), "--no-plot", "--quiet"]) == 0
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["config"]["common_seeds"] is True
+    assert "Each seat's player had the same seed in every seating" in report_lines(data)[1]
+    assert "aynı tohumu" in report_lines(data, "tr")[1]
+    assert "same seed" not in "\n".join(report_lines(by_seating))
     assert data["boards"] == common["boards"][:2]
 
 

@@ -636,6 +636,8 @@ def report_lines(result: Mapping[str, Any], lang: str = "en") -> list[str]:
         ),
         "",
     ]
+    if cfg.get("common_seeds"):
+        lines[1:1] = [text("arena.common_seeds", lang)]
     head = [
         text(f"arena.col_{c}", lang)
         for c in ("player", "seats", "mean", "ci", "won", "bid", "made", "p50", "p95")
