@@ -24,6 +24,7 @@ which the tests check. In the arena::
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, replace
 from typing import Any
 
 from batak.bots import solver as _solver
@@ -40,6 +41,20 @@ from batak.bots.simple import (
 )
 
 Values = dict[int, int]  # world -> the side's tricks from the decision on (this trick included)
+
+
+@dataclass(frozen=True, slots=True)
+class _Node:
+    """A position on one path of the walk, the same in every world that reached it: the cards
+    played since the decision (``removed``), the trick on the table, its leader and state,
+    whether trumps are broken, and the side's tricks taken since the decision."""
+
+    removed: int
+    trick: tuple[int, ...]
+    leader: int
+    st: TrickState
+    broken: bool
+    gained: int
 
 
 def _bits(mask: int) -> list[int]:
@@ -88,71 +103,55 @@ class _Walk:
             for w, v in values.items()
         )
 
-    def legal(self, h: int, trick: tuple[int, ...], st: TrickState, broken: bool) -> int:
-        if not trick:
-            return self.cards.lead_mask(h, broken)
+    def mover(self, node: _Node) -> int:
+        return (node.leader + len(node.trick)) % self.n
+
+    def legal(self, h: int, node: _Node) -> int:
+        if not node.trick:
+            return self.cards.lead_mask(h, node.broken)
+        st = node.st
         return self.cards.follow_mask(h, st.lead, st.hi_led, st.hi_trump, st.ruffed)
 
-    def after(
-        self,
-        ws: list[int],
-        removed: int,
-        trick: tuple[int, ...],
-        leader: int,
-        st: TrickState,
-        broken: bool,
-        gained: int,
-        card: int,
-        depth: int,
-    ) -> Values:
-        """The side's tricks in each world of ``ws`` once ``card`` is played to ``trick``: double
+    def after(self, ws: list[int], node: _Node, card: int, depth: int) -> Values:
+        """The side's tricks in each world of ``ws`` once ``card`` is played at ``node``: double
         dummy when ``depth`` is 0, else by walking on to the declarer's next card."""
-        mover = (leader + len(trick)) % self.n
+        trick, broken = node.trick, node.broken
         if card // 13 == self.trump and (
             (trick and trick[0] // 13 != self.trump)
             or (not trick and self.rules.broken_by == "any_trump")
         ):
             broken = True
-        st = after_card(st, card, mover, self.trump)
-        trick = (*trick, card)
-        removed |= 1 << card
-        if len(trick) == self.n:
-            gained += 1 if st.winner in self.side else 0
-            leader, trick, st = st.winner, (), EMPTY_TRICK
-            if not self.hands[ws[0]][leader] & ~removed:  # the last trick is over
-                return dict.fromkeys(ws, gained)
+        st = after_card(node.st, card, self.mover(node), self.trump)
+        nxt = replace(
+            node, removed=node.removed | 1 << card, trick=(*trick, card), st=st, broken=broken
+        )
+        if len(nxt.trick) == self.n:
+            won = 1 if st.winner in self.side else 0
+            nxt = replace(nxt, trick=(), leader=st.winner, st=EMPTY_TRICK, gained=nxt.gained + won)
+            if not self.hands[ws[0]][st.winner] & ~nxt.removed:  # the last trick is over
+                return dict.fromkeys(ws, nxt.gained)
         if depth == 0:
             out: Values = {}
             for w in ws:
-                hands = tuple(h & ~removed for h in self.hands[w])
+                hands = tuple(h & ~nxt.removed for h in self.hands[w])
                 v = self.table.solve(
-                    hands, self.trump, leader, trick, broken, self.side_mask, self.flags
+                    hands, self.trump, nxt.leader, nxt.trick, nxt.broken, self.side_mask, self.flags
                 )
                 self.solves += 1
-                out[w] = gained + v
+                out[w] = nxt.gained + v
             return out
-        return self.turn(ws, removed, trick, leader, st, broken, gained, depth)
+        return self.turn(ws, nxt, depth)
 
-    def turn(
-        self,
-        ws: list[int],
-        removed: int,
-        trick: tuple[int, ...],
-        leader: int,
-        st: TrickState,
-        broken: bool,
-        gained: int,
-        depth: int,
-    ) -> Values:
+    def turn(self, ws: list[int], node: _Node, depth: int) -> Values:
         """The next player to move: the declarer picks one card for all of ``ws`` (they look
         alike to it), a defender the worst card for the declarer in each world."""
-        mover = (leader + len(trick)) % self.n
+        mover = self.mover(node)
         if mover in self.side:
-            h = self.hands[ws[0]][mover] & ~removed
+            h = self.hands[ws[0]][mover] & ~node.removed
             best: Values | None = None
             best_worth = 0.0
-            for card in sorted(_bits(self.legal(h, trick, st, broken))):  # ties: the lower
-                got = self.after(ws, removed, trick, leader, st, broken, gained, card, depth - 1)
+            for card in sorted(_bits(self.legal(h, node))):  # ties: the lower card
+                got = self.after(ws, node, card, depth - 1)
                 worth = self.worth(got)
                 if best is None or worth > best_worth + 1e-9:
                     best, best_worth = got, worth
@@ -160,13 +159,11 @@ class _Walk:
             return best
         groups: dict[int, list[int]] = {}
         for w in ws:
-            h = self.hands[w][mover] & ~removed
-            for card in _bits(self.legal(h, trick, st, broken)):
+            for card in _bits(self.legal(self.hands[w][mover] & ~node.removed, node)):
                 groups.setdefault(card, []).append(w)
         out: Values = {}
         for card, sub in groups.items():
-            got = self.after(sub, removed, trick, leader, st, broken, gained, card, depth)
-            for w, v in got.items():
+            for w, v in self.after(sub, node, card, depth).items():
                 if w not in out or v < out[w]:
                     out[w] = v
         return out
@@ -225,16 +222,13 @@ class HardSharedNext(HardPlayer):
         table = _solver.thread_table(t.hand_sizes[seat])
         walk = _Walk(self, t, hands, shares, table)
         ws = list(range(len(hands)))
-        removed = 0  # the worlds' hands are the cards still held
         leader = t.leader if t.trick else seat
-        st = trick_state(t.trick, leader, t.trump, t.n)
+        # removed: none yet (the worlds' hands are the cards still held)
+        node = _Node(
+            0, tuple(t.trick), leader, trick_state(t.trick, leader, t.trump, t.n), t.broken, 0
+        )
         legal = [CARD_INDEX[m] for m in t.legal]
-        totals = {
-            card: walk.worth(
-                walk.after(ws, removed, tuple(t.trick), leader, st, t.broken, 0, card, self.depth)
-            )
-            for card in legal
-        }
+        totals = {card: walk.worth(walk.after(ws, node, card, self.depth)) for card in legal}
         self.solves = walk.solves
         self.values = {card_text(c): v for c, v in totals.items()}
         self.last.worlds = len(hands)
