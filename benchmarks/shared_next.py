@@ -235,13 +235,3 @@ class HardSharedNext(HardPlayer):
         self.last.searched = True
         best = max(legal, key=lambda c: (totals[c], -(c % 13), -c))  # ties: the lower card
         return card_text(best)
-
-
-class HardSharedNext6(HardSharedNext):
-    """:class:`HardSharedNext` from 6 cards down."""
-
-    name = "hard-shared-next-6"
-
-    def __init__(self, *, seed: int | None = None, **options: Any) -> None:
-        options.setdefault("shared_cards", 6)
-        super().__init__(seed=seed, **options)
