@@ -29,7 +29,7 @@ from typing import Any
 
 from batak.bots import solver as _solver
 from batak.bots.hard import HardPlayer
-from batak.bots.knowledge import Knowledge, play_bias, product
+from batak.bots.knowledge import Knowledge
 from batak.bots.simple import (
     CARD_INDEX,
     EMPTY_TRICK,
@@ -211,12 +211,7 @@ class HardSharedNext(HardPlayer):
             or not _solver.c_engine_available()
         ):
             return super()._search(t, rng, deadline, wide=wide, early=early)
-        knowledge = Knowledge.from_view(t)
-        weights = [self._auction_weight(t)]
-        if self.inference > 0:
-            weights.append(play_bias(t, self.inference))
-        weight = product(*weights)
-        drawn = list(self._worlds(knowledge, rng, weight, self.worlds))
+        drawn = list(self._worlds(Knowledge.from_view(t), rng, self._card_weight(t), self.worlds))
         hands = [tuple(world[: t.n]) for world, _ in drawn]
         shares = [share for _, share in drawn]
         table = _solver.thread_table(t.hand_sizes[seat])

@@ -324,6 +324,18 @@ class HardPlayer:
         arena may draw them otherwise)."""
         return auction_bias(t)
 
+    def _card_weight(self, t: Table) -> Weight:
+        """How a card decision tilts its worlds: the auction (:meth:`_auction_weight`), what the
+        others' choices of card suggest (with ``inference``) and the partner's signal (with
+        ``signals``)."""
+        weights = [self._auction_weight(t)]
+        if self.inference > 0:  # what the others' choices of card suggest
+            weights.append(play_bias(t, self.inference))
+        told = signal_weight(t, self.signal_strength) if self.signals else None
+        if told is not None:  # the partner's first discard promised a card: deal it there more
+            weights.append(told)
+        return product(*weights)
+
     def _utility(self, t: Table, side: frozenset[int], seat: int, side_tricks: int) -> float:
         """What a deal ending with ``side_tricks`` for the side is worth to the side: its tricks,
         plus a bonus of :attr:`contract_weight` (2) times the bid for making the contract (or,
@@ -396,13 +408,7 @@ class HardPlayer:
         seat = t.seat
         assert seat is not None
         knowledge = Knowledge.from_view(t)
-        weights = [self._auction_weight(t)]
-        if self.inference > 0:  # what the others' choices of card suggest
-            weights.append(play_bias(t, self.inference))
-        told = signal_weight(t, self.signal_strength) if self.signals else None
-        if told is not None:  # the partner's first discard promised a card: deal it there more
-            weights.append(told)
-        weight = product(*weights)
+        weight = self._card_weight(t)
 
         side = self._side(t, seat)
         side_mask = sum(1 << s for s in side)
