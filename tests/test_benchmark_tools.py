@@ -98,6 +98,35 @@ def test_head_to_head_runs_are_pooled_over_their_boards(
         pool_arena.main([one, other])
 
 
+def test_head_to_head_runs_count_the_contracts_made_in_one_seating_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def rot(seats: list[str], bidder: int | None, bid: int, made: bool, score: float) -> Any:
+        scores = [score if s == "a" else 0.0 for s in seats]
+        return {"seats": seats, "scores": scores, "bidder": bidder, "bid": bid, "made": made}
+
+    ab, ba = ["a", "b", "a", "b"], ["b", "a", "b", "a"]
+    boards = [
+        [rot(ab, 0, 8, True, 80), rot(ba, 0, 8, False, 0)],  # a declared and made it: for a
+        [rot(ab, 1, 7, True, 0), rot(ba, 1, 7, False, 10)],  # b made it, a did not: for b
+        [rot(ab, 1, 7, True, 0), rot(ba, 2, 9, False, 10)],  # another auction
+        [rot(ab, 0, 8, True, 0), rot(ba, 0, 8, True, 0)],  # made both times: the same
+        [rot(ab, None, 0, False, 0), rot(ba, None, 0, False, 0)],  # passed out
+    ]
+    result = {
+        "config": {"bots": ["a", "b"], "preset": "standard", "rules": {}, "seed": 1, "deals": 5},
+        "pairs": [{"a": "a", "b": "b"}],
+        "boards": [{"board": i, "rotations": r} for i, r in enumerate(boards)],
+    }
+    assert pool_arena.contract_swings(result) == (1, 1, 1)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(result), encoding="utf-8")
+    assert pool_arena.main([str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "3 boards differ; contracts made in one seating only: 1 for a, 1 for b" in out
+    assert "(1 more after another auction)" in out
+
+
 # ---------------------------------------------------------------------- decision_loss.py
 
 
