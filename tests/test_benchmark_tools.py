@@ -1,8 +1,9 @@
 """benchmarks/compare_arena.py: the paired comparison of arena runs, one pair or several pooled
 (benchmarks/README.md uses both); benchmarks/pool_arena.py: head-to-head runs on other boards
-pooled; benchmarks/decision_loss.py: two players' cards on the same
-positions, valued double dummy; benchmarks/table_sharing.py: the solver's trace and the replay of
-its search against a table of coarser keys."""
+pooled; benchmarks/medium_signal.py: medium players with other signal weights;
+benchmarks/decision_loss.py: two players' cards on the same positions, valued double dummy;
+benchmarks/table_sharing.py: the solver's trace and the replay of its search against a table of
+coarser keys."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import bot_variants
 import compare_arena
 import decision_loss
+import medium_signal
 import pool_arena
 import shared_next
 import table_sharing
@@ -125,6 +127,17 @@ def test_head_to_head_runs_count_the_contracts_made_in_one_seating_only(
     out = capsys.readouterr().out
     assert "3 boards differ; contracts made in one seating only: 1 for a, 1 for b" in out
     assert "(1 more after another auction)" in out
+
+
+def test_the_medium_signal_grid_names_its_weights_and_holds_todays_medium() -> None:
+    from batak.bots.medium import DEFAULT, MediumPlayer, Params
+
+    player = medium_signal.MediumSignal_L10_D8(seed=3)
+    assert isinstance(player, MediumPlayer) and player.seed == 3
+    assert player.params == Params(signal_lead=1.0, signal_discard=0.8)
+    assert medium_signal.MediumSignal_L4_D3().params == DEFAULT  # today's medium, A/A zero
+    names = [n for n in dir(medium_signal) if n.startswith("MediumSignal_")]
+    assert len(names) == len(medium_signal.LEADS) * len(medium_signal.DISCARDS)
 
 
 # ---------------------------------------------------------------------- decision_loss.py
