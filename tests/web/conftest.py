@@ -20,16 +20,17 @@ import pytest
 
 CHROMIUM = os.environ.get("BATAK_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(os.environ.get("BATAK_ARTIFACTS") or Path(__file__).parents[2] / "test-artifacts")
+TIMEOUT = 20_000  # ms, for one thing to appear: every action and every ``expect``
 
 try:
     from playwright.sync_api import Browser, expect, sync_playwright
 except ImportError:  # pragma: no cover - depends on the machine
     sync_playwright = None  # type: ignore[assignment]
 else:
-    # Every ``expect`` waits as long as an action does (``TIMEOUT`` in test_web.py), not
-    # Playwright's 5 s: CI shares two cores between Chromium, the server and the suite, and
-    # one account registration once took longer than 5 s there. A passing check waits no longer.
-    expect.set_options(timeout=20_000)
+    # Every ``expect`` waits as long as an action does, not Playwright's 5 s: CI shares two
+    # cores between Chromium, the server and the suite, and one account registration once took
+    # longer than 5 s there. A passing check waits no longer.
+    expect.set_options(timeout=TIMEOUT)
 
 _missing = None
 if sync_playwright is None:

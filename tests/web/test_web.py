@@ -15,14 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import watch
+from conftest import TIMEOUT, watch
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, Route, expect
 
 from batak.record import loads
 
 STATIC = Path(__file__).parents[2] / "src" / "batak" / "web" / "static"
-TIMEOUT = 20_000  # ms, for one thing to appear
 
 
 def open_page(
