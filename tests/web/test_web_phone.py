@@ -494,14 +494,21 @@ def test_reaction_emoji_are_in_colour(
     buttons = page.locator(".reactions button")
     expect(buttons.first).to_be_visible()
     page.evaluate("() => document.fonts.ready")
-    faces = [b for b in buttons.all() if b.inner_text() != "GG"]
+    # each face's box and text read in one step in the page: the room view may be drawn again
+    # meanwhile (a button screenshot then finds its element detached), but at the same place
+    boxes = buttons.evaluate_all(
+        "bs => bs.map(b => { const r = b.getBoundingClientRect();"
+        " return {text: b.innerText, x: r.x, y: r.y, width: r.width, height: r.height}; })"
+    )
+    faces = [box for box in boxes if box["text"] != "GG"]
     assert len(faces) >= 5
-    for b in faces:
-        shot = b.screenshot()
-        assert colourful(png_pixels(shot)) >= 20, b.inner_text()
+    for box in faces:
+        clip = {k: box[k] for k in ("x", "y", "width", "height")}
+        shot = page.screenshot(clip=clip)
+        assert colourful(png_pixels(shot)) >= 20, box["text"]
     page.locator(".reactions").screenshot(path=str(artifacts / "reactions-desktop-en.png"))
     # a reaction shows over its seat, in colour too
-    faces[0].click()
+    buttons.filter(has_text=faces[0]["text"]).first.click()
     bubble = page.locator(".seat .bubble")
     expect(bubble).to_be_visible()
     assert colourful(png_pixels(bubble.screenshot())) >= 20
