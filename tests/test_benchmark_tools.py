@@ -26,6 +26,7 @@ import decision_loss
 import medium_signal
 import pool_arena
 import shared_next
+import signal_anatomy
 import table_sharing
 
 
@@ -129,15 +130,55 @@ def test_head_to_head_runs_count_the_contracts_made_in_one_seating_only(
     assert "(1 more after another auction)" in out
 
 
-def test_the_medium_signal_grid_names_its_weights_and_holds_todays_medium() -> None:
+def test_the_medium_signal_grid_names_its_weights_and_holds_session_26s_medium() -> None:
+    from dataclasses import replace
+
     from batak.bots.medium import DEFAULT, MediumPlayer, Params
 
     player = medium_signal.MediumSignal_L10_D8(seed=3)
     assert isinstance(player, MediumPlayer) and player.seed == 3
-    assert player.params == Params(signal_lead=1.0, signal_discard=0.8)
-    assert medium_signal.MediumSignal_L4_D3().params == DEFAULT  # today's medium, A/A zero
+    assert player.params == Params(signal_lead=1.0, signal_discard=0.8, signal_read_free=False)
+    # session 26's medium: today's, reading every lead of the suit asked for with a bonus
+    assert medium_signal.MediumSignal_L4_D3().params == replace(DEFAULT, signal_read_free=False)
     names = [n for n in dir(medium_signal) if n.startswith("MediumSignal_")]
     assert len(names) == len(medium_signal.LEADS) * len(medium_signal.DISCARDS)
+
+
+# ---------------------------------------------------------------------- signal_anatomy.py
+
+
+def test_the_signal_anatomy_finds_nothing_to_put_down_to_a_convention_not_used() -> None:
+    """A/A: with the convention off in the player that should use it, no card differs; with it
+    on, the cards that differ are valued by the solver on the true hands."""
+    off = signal_anatomy.run("sultan-esli", 12, 6000, signal_anatomy.parse_params("signals=0"))
+    assert sum(off.decisions.values()) > 20
+    assert all(not t.values for t in off.diffs.values()) and not off.split
+    on = signal_anatomy.run("sultan-esli", 12, 6000, signal_anatomy.parse_params(""))
+    changed = [v for t in on.diffs.values() for v in t.values]
+    assert changed and all(-13 <= v <= 13 for v in changed)
+    reads = sum(len(on.diffs[k].values) for k in signal_anatomy.KINDS[1:])
+    assert reads == sum(len(t.values) for t in on.split.values())
+    held, not_held = on.discards[True], on.discards[False]
+    assert held[0] + not_held[0] > 10 and 0 < held[1] <= held[0]
+    assert not_held[2] == 0  # a card the discarder did not hold is never certain to be there
+    lines = signal_anatomy.report(on, "t:")
+    assert lines[0] == "t:" and any(line.startswith("  send ") for line in lines)
+
+
+def test_the_signal_anatomy_reads_medium_parameters_by_name() -> None:
+    from batak.bots.medium import Params
+
+    got = signal_anatomy.parse_params("signal_read_free=0,signal_lead=1.5")
+    assert got == Params(signal_read_free=False, signal_lead=1.5)
+    with pytest.raises(SystemExit, match="no such medium parameter"):
+        signal_anatomy.parse_params("nonsense=1")
+
+
+def test_a_tally_of_changes_sums_and_bounds_its_mean() -> None:
+    tally = signal_anatomy.Tally([1, 0, 0, -1, 2])
+    assert tally.summary().startswith("a trick a change +0.400 [")
+    assert "in all +2 (2 gained, 1 lost, 2 even)" in tally.summary()
+    assert signal_anatomy.Tally().summary() == "no change"
 
 
 # ---------------------------------------------------------------------- decision_loss.py

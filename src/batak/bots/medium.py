@@ -44,7 +44,7 @@ from ..cards import DECK_MASK, SUIT_MASKS
 from ..rules import Rules
 from ..scoring import score
 from .knowledge import Knowledge
-from .signals import is_first_discard, partner_signal, wanted_suit
+from .signals import Signal, is_first_discard, partner_signal, wanted_suit
 from .simple import (
     CARD_TEXT,
     SIGMA,
@@ -93,7 +93,12 @@ class Params:
     lead_value: float = 0.3  # winning the trick also wins the next lead
     signals: bool = True  # eşli: send and read the first-discard signal (batak.bots.signals)
     signal_discard: float = 0.3  # first discard: a low card of the suit we want led
-    signal_lead: float = 0.4  # lead the suit the partner asked for
+    #: lead the suit the partner asked for only where the lead is free: when the lead chosen
+    #: without the signal would neither take a trick nor draw trumps (:func:`_read_signal`).
+    #: False: weigh every lead of that suit by ``signal_lead`` instead (the reading of sessions
+    #: up to 26, which lost tricks; kept to measure against)
+    signal_read_free: bool = True
+    signal_lead: float = 0.4  # the weighed reading's bonus for a lead of the suit asked for
 
 
 DEFAULT = Params()
@@ -461,6 +466,9 @@ class _Ctx:
 _after = after_card
 
 
+Scored = list[tuple[float, int, float, float]]  # (value, card, win, cost), best first
+
+
 def _choose_card(t: Table, p: Params, rng: random.Random) -> Decision:
     legal = bits(t.legal_cards)
     if len(legal) == 1:
@@ -473,12 +481,14 @@ def _choose_card(t: Table, p: Params, rng: random.Random) -> Decision:
     base_value = ctx.hand_value(t.hand)
     leading = not t.trick
     plan = _lead_plan(ctx) if leading else None
+    signal_card = -1
     if not leading and p.signals and t.rules.partners and is_first_discard(t):
         want = wanted_suit(t.hand, t.played, t.trump)
         low = [c for c in legal if c // 13 == want]
         if low:  # the first discard asks the partner to lead this suit (docs/rules.md)
-            plan = {min(low): p.signal_discard}
-    scored: list[tuple[float, int, float, float]] = []
+            signal_card = min(low)
+            plan = {signal_card: p.signal_discard}
+    scored: Scored = []
     for c in legal:
         after = _after(st, c, ctx.me, t.trump)
         win = ctx.p_side_wins(after, later)
@@ -489,8 +499,45 @@ def _choose_card(t: Table, p: Params, rng: random.Random) -> Decision:
         v -= 0.0005 * (c % 13)  # ties: the lower card
         scored.append((v, c, win, cost))
     scored.sort(key=lambda x: (-x[0], x[1]))
+    read = None
+    if leading and p.signals and p.signal_read_free:
+        scored, read = _read_signal(ctx, scored)
     card, win = scored[0][1], scored[0][2]
-    return Decision(CARD_TEXT[card], *_explain(ctx, st, card, win, legal, leading))
+    text = CARD_TEXT[card]
+    if read is not None:
+        suit = SUIT_LETTERS[read.suit]
+        return Decision(
+            text, "lead_signal", {"card": text, "suit": suit, "signal": CARD_TEXT[read.card]}
+        )
+    if card == signal_card and not t.rules.exposed_partner:
+        return Decision(text, "signal_discard", {"card": text, "suit": SUIT_LETTERS[card // 13]})
+    return Decision(text, *_explain(ctx, st, card, win, legal, leading))
+
+
+def _read_signal(ctx: _Ctx, scored: Scored) -> tuple[Scored, Signal | None]:
+    """Lead the lowest card of the suit the partner asked for (and the signal, when it moved the
+    lead), unless the lead chosen without the signal takes a trick of our own (a likely winner)
+    or draws trumps. The promised card wins whenever that suit is led, so there is no hurry: a
+    double-dummy count (``benchmarks/signal_anatomy.py``) found that giving up a cash or a trump
+    draw for it loses tricks, and that leading it where the lead is otherwise free gains."""
+    t = ctx.t
+    sig = partner_signal(t)
+    if (
+        sig is None
+        or sig.suit == t.trump
+        or sig.promised < 0
+        or (t.played | t.hand) >> sig.promised & 1
+        or ctx.k.is_void(sig.seat, sig.suit)
+    ):
+        return scored, None
+    _v, top, win, _cost = scored[0]
+    if win >= 0.5 or top // 13 == t.trump:
+        return scored, None
+    asked = [row for row in scored if row[1] // 13 == sig.suit]
+    if not asked:
+        return scored, None
+    low = min(asked, key=lambda row: row[1])
+    return [low, *(row for row in scored if row is not low)], sig
 
 
 def _duck(ctx: _Ctx, st: TrickState, later: list[int], legal: list[int]) -> Decision:
@@ -559,7 +606,7 @@ def _lead_plan(ctx: _Ctx) -> dict[int, float]:
             )
             if led_before:
                 bonus[c] = bonus.get(c, 0.0) + p.partner_lead * 0.5
-    sig = partner_signal(t) if p.signals else None
+    sig = partner_signal(t) if p.signals and not p.signal_read_free else None
     if (
         sig is not None
         and sig.suit != trump

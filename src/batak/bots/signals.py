@@ -14,8 +14,9 @@ The convention (docs/rules.md, "Partner signals", and ``batak rules`` for every 
 The bots only see their own player's view: the signal is read from the finished tricks and the
 current trick like any player at the table would (:func:`partner_signal`). The medium player
 (and the hard one, which plays like medium early in the deal) sends the signal when it costs
-little (:func:`wanted_suit`) and leads the suit its partner asked for; the hard player also deals
-the partner the top card of that suit more often in its sampled worlds (:func:`signal_weight`).
+little (:func:`wanted_suit`) and leads the suit its partner asked for where the lead is free (no
+likely trick of its own to take, no trumps to draw first); the hard player also deals the partner
+the top card of that suit more often in its sampled worlds (:func:`signal_weight`).
 
 >>> from batak.cards import mask_of, parse_cards
 >>> wanted_suit(mask_of(parse_cards("AH 4H 9S")), played=0, trump=3)  # hearts (suit 1)

@@ -183,7 +183,7 @@ _CARD_SYMBOL = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 _CARD_RANKS = frozenset("23456789TJQKA")
 #: The parameters that name cards (or a move, which may be a card): their engine codes ("TH")
 #: are shown as a person reads them.
-CARD_PARAMS = frozenset({"card", "cards", "top", "high", "best", "best_cards", "move"})
+CARD_PARAMS = frozenset({"card", "cards", "top", "high", "best", "best_cards", "move", "signal"})
 
 
 def card_text(value: object) -> object:
