@@ -29,17 +29,17 @@ seconds per 200 deals::
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 
+from batak.arena import mean_ci
 from batak.bots.knowledge import Knowledge
 from batak.bots.medium import Params, decide
-from batak.bots.signals import Signal, is_first_discard, partner_signal
+from batak.bots.signals import Signal, is_first_discard, live_signal, partner_signal
 from batak.bots.simple import Table, decision_rng, parse_view
 from batak.bots.solver import card_values
-from batak.cards import SUIT_MASKS, Card
+from batak.cards import SUIT_MASKS, Card, mask_of
 from batak.game import Game
 
 WITHOUT = Params(signals=False)
@@ -57,13 +57,11 @@ class Tally:
         n = len(self.values)
         if not n:
             return "no change"
-        mean = sum(self.values) / n
-        var = sum((v - mean) ** 2 for v in self.values) / max(n - 1, 1)
-        half = 1.96 * math.sqrt(var / n)
+        mean, low, high = mean_ci(self.values)
         gained = sum(v > 0 for v in self.values)
         lost = sum(v < 0 for v in self.values)
         return (
-            f"a trick a change {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}],"
+            f"a trick a change {mean:+.3f} [{low:+.3f}, {high:+.3f}],"
             f" in all {sum(self.values):+d} ({gained} gained, {lost} lost,"
             f" {n - gained - lost} even)"
         )
@@ -102,7 +100,9 @@ def run(preset: str, deals: int, seed: int, params: Params, progress: bool = Fal
             move = decide(view, decision_rng(seeds[seat], view, "medium"), params).move
             if g.phase == "play":
                 t = parse_view(view)
-                kind = _kind(g, t, move, params, out)
+                kind, sig = _kind(g, t)
+                if sig is not None and Card.parse(move).index // 13 == sig.suit:
+                    _follow_lead(g, move, sig, params, out.answered[kind == "read: held"])
                 if kind is not None:
                     out.decisions[kind] += 1
                     other = decide(view, decision_rng(seeds[seat], view, "medium"), WITHOUT).move
@@ -122,21 +122,18 @@ def run(preset: str, deals: int, seed: int, params: Params, progress: bool = Fal
     return out
 
 
-def _kind(g: Game, t: Table, move: str, params: Params, out: Anatomy) -> str | None:
-    """Which use of the convention this decision may be (None: neither)."""
+def _kind(g: Game, t: Table) -> tuple[str | None, Signal | None]:
+    """Which use of the convention this decision may be (None: neither), and for a read the
+    live signal it answers."""
     if not t.rules.partners:
-        return None
+        return None, None
     if is_first_discard(t):
-        return "send"
-    if t.trick:
-        return None
-    sig = partner_signal(t)
-    if sig is None or sig.promised < 0 or (t.played | t.hand) >> sig.promised & 1:
-        return None
-    held = bool(_hand(g, sig.seat) >> sig.promised & 1)
-    if Card.parse(move).index // 13 == sig.suit:
-        _follow_lead(g, move, sig, params, out.answered[held])
-    return "read: held" if held else "read: not held"
+        return "send", None
+    sig = None if t.trick else live_signal(t)
+    if sig is None:
+        return None, None
+    held = _hand(g, sig.seat) >> sig.promised & 1
+    return ("read: held" if held else "read: not held"), sig
 
 
 def report(a: Anatomy, title: str) -> list[str]:
@@ -215,7 +212,7 @@ def _context(t: Table) -> str:
 
 
 def _hand(g: Game, seat: int) -> int:
-    return parse_view(g.view(seat)).hand
+    return mask_of(g.hand(seat))
 
 
 def _after_discard(g: Game, seat: int, out: Anatomy) -> None:

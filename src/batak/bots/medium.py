@@ -44,7 +44,7 @@ from ..cards import DECK_MASK, SUIT_MASKS
 from ..rules import Rules
 from ..scoring import score
 from .knowledge import Knowledge
-from .signals import Signal, is_first_discard, partner_signal, wanted_suit
+from .signals import Signal, is_first_discard, live_signal, wanted_suit
 from .simple import (
     CARD_TEXT,
     SIGMA,
@@ -521,14 +521,8 @@ def _read_signal(ctx: _Ctx, scored: Scored) -> tuple[Scored, Signal | None]:
     double-dummy count (``benchmarks/signal_anatomy.py``) found that giving up a cash or a trump
     draw for it loses tricks, and that leading it where the lead is otherwise free gains."""
     t = ctx.t
-    sig = partner_signal(t)
-    if (
-        sig is None
-        or sig.suit == t.trump
-        or sig.promised < 0
-        or (t.played | t.hand) >> sig.promised & 1
-        or ctx.k.is_void(sig.seat, sig.suit)
-    ):
+    sig = _asked_suit(ctx)
+    if sig is None:
         return scored, None
     _v, top, win, _cost = scored[0]
     if win >= 0.5 or top // 13 == t.trump:
@@ -538,6 +532,15 @@ def _read_signal(ctx: _Ctx, scored: Scored) -> tuple[Scored, Signal | None]:
         return scored, None
     low = min(asked, key=lambda row: row[1])
     return [low, *(row for row in scored if row is not low)], sig
+
+
+def _asked_suit(ctx: _Ctx) -> Signal | None:
+    """The partner's live signal (:func:`.signals.live_signal`), if it asks for a side suit the
+    partner is not known to be void in."""
+    sig = live_signal(ctx.t)
+    if sig is None or sig.suit == ctx.trump or ctx.k.is_void(sig.seat, sig.suit):
+        return None
+    return sig
 
 
 def _duck(ctx: _Ctx, st: TrickState, later: list[int], legal: list[int]) -> Decision:
@@ -606,14 +609,8 @@ def _lead_plan(ctx: _Ctx) -> dict[int, float]:
             )
             if led_before:
                 bonus[c] = bonus.get(c, 0.0) + p.partner_lead * 0.5
-    sig = partner_signal(t) if p.signals and not p.signal_read_free else None
-    if (
-        sig is not None
-        and sig.suit != trump
-        and not k.is_void(sig.seat, sig.suit)
-        and sig.promised >= 0
-        and not (t.played | t.hand) >> sig.promised & 1
-    ):
+    sig = _asked_suit(ctx) if p.signals and not p.signal_read_free else None
+    if sig is not None:
         for c in legal:
             if c // 13 == sig.suit:  # the partner asked for this suit with its first discard
                 bonus[c] = bonus.get(c, 0.0) + p.signal_lead

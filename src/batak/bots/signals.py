@@ -39,6 +39,7 @@ __all__ = [
     "Signal",
     "first_discard",
     "is_first_discard",
+    "live_signal",
     "partner_signal",
     "promised_card",
     "signal_weight",
@@ -130,13 +131,19 @@ def is_first_discard(t: Table) -> bool:
     return first_discard(t, t.seat) is None
 
 
-def promised_card(t: Table) -> tuple[int, int] | None:
-    """``(partner, card)`` while the mover reads a live signal: the card its partner's first
-    discard promised, still out of sight of the mover (not played, not in its own hand)."""
+def live_signal(t: Table) -> Signal | None:
+    """The partner's signal while it is live: the card its first discard promised is still out
+    of sight of the mover (not played, not in its own hand)."""
     sig = partner_signal(t)
     if sig is None or sig.promised < 0 or (t.played | t.hand) >> sig.promised & 1:
         return None
-    return sig.seat, sig.promised
+    return sig
+
+
+def promised_card(t: Table) -> tuple[int, int] | None:
+    """``(partner, card)`` while the mover reads a live signal (:func:`live_signal`)."""
+    sig = live_signal(t)
+    return None if sig is None else (sig.seat, sig.promised)
 
 
 def signal_weight(t: Table, strength: float = 8.0) -> Callable[[int, int], float] | None:
