@@ -12,6 +12,11 @@ What is measured, over ``--deals`` seeded deals of the ``standard`` table (4 pla
   time of ``solve_position`` for the bidder (alone) from the first lead: the C engine only
   (the Python reference takes minutes on some deals).
 * **8 cards per hand**: the same deal after 5 tricks of seeded random legal play; C and Python.
+* **eşli** (C only): the same 52 cards, dealer, bidder and trump at a table with partners
+  (``cetinsgame-esli``, whose card play is ``standard``'s), solved for the bidder's partnership,
+  from the first lead and after 5 random tricks. This is DDS's own question (the tricks of the
+  side on lead, two partners against two); the ``standard`` rows ask for one player against
+  three, which searches more.
 * **peer**: DDS (``endplay.dds.solve_board`` in ``SolveMode.OptimalOne``: the most tricks for the
   side on lead, one declarer/strain) on the same 52 cards dealt as a bridge deal, the same
   leader and the same trump suit; and its 8-card position after 5 tricks of random legal bridge
@@ -21,7 +26,8 @@ What is measured, over ``--deals`` seeded deals of the ``standard`` table (4 pla
   partnership, so both solvers answer the same question; the script asserts equal trick counts.
   Much slower for ours than Batak rules (no forced overtaking to narrow the moves).
 
-Figures are the median and p90 over deals; the ratio is ours/DDS (median/median). With
+Figures are the median and p90 over deals; the ratio is ours/DDS (median/median; for the eşli
+rows also p90/p90). With
 ``--repeat N`` the sweep over the deals (ours and DDS, 13 and 8 cards) runs N times in the same
 order and each position keeps its fastest time, which damps the load of a shared machine.
 Progress goes to stderr, a table to stdout, everything to ``--json`` (default
@@ -50,6 +56,8 @@ from batak.cards import SUIT_MASKS
 HERE = Path(__file__).resolve().parent
 DEFAULT_JSON = HERE / "results" / "solver_speed.json"
 HCP = {12: 4, 11: 3, 10: 2, 9: 1}  # ace, king, queen, jack
+#: the table with partners for the eşli rows: ``standard`` with partners (the same card play)
+PARTNER_PRESET = "cetinsgame-esli"
 
 
 # ---------------------------------------------------------------------- deals
@@ -77,6 +85,18 @@ def auctioned_deal(seed: int) -> Game:
         g.play(f"bid {g.rules.min_bid}" if g.to_move == bidder else "pass")
     g.play("trump " + "SHDC"[longest_suit(hands[bidder])])
     return g
+
+
+def partnership_deal(g: Game, preset: str = PARTNER_PRESET) -> Game:
+    """The same 52 cards, dealer, bidder and trump as ``g`` (an auctioned ``standard`` deal) at a
+    table with partners: the same question as DDS's, the tricks of the leader's partnership."""
+    e = Game(preset, hands=[" ".join(str(c) for c in h) for h in g.hands], dealer=g.dealer)
+    contract = g.contract
+    assert contract is not None and g.trump is not None
+    while e.phase.value == "bidding":
+        e.play(f"bid {e.rules.min_bid}" if e.to_move == contract.bidder else "pass")
+    e.play("trump " + "SHDC"[g.trump.ordinal])
+    return e
 
 
 def hand_masks(g: Game) -> list[int]:
@@ -209,10 +229,20 @@ def main(argv: list[str] | None = None) -> int:
     else:
         peer(hand_masks(auctioned_deal(0)), 0, 0)  # warm-up: DDS allocates its tables
 
-    keys = ("c_13", "c_8", "python_8", "dds_13", "dds_8", "c_bridge_13", "c_bridge_8")
+    keys = (
+        "c_13",
+        "c_8",
+        "c_pair_13",
+        "c_pair_8",
+        "python_8",
+        "dds_13",
+        "dds_8",
+        "c_bridge_13",
+        "c_bridge_8",
+    )
     series: dict[str, list[float]] = {k: [] for k in keys}
     values: list[dict[str, int]] = []
-    positions: list[tuple[Position, Position, list[int], int]] = []
+    positions: list[tuple[dict[str, Position], list[int], int]] = []
     start = time.perf_counter()
     for i in range(args.deals):
         seed = args.seed + i
@@ -220,11 +250,17 @@ def main(argv: list[str] | None = None) -> int:
         pos13 = Position.from_game(g)
         g8 = after_tricks(g, 5, seed)
         pos8 = Position.from_game(g8)
+        pair = partnership_deal(g)
+        ours = {
+            "c_13": pos13,
+            "c_8": pos8,
+            "c_pair_13": Position.from_game(pair),
+            "c_pair_8": Position.from_game(after_tricks(pair, 5, seed)),
+        }
         row: dict[str, int] = {"seed": seed}
-        t, row["c_13"] = timed(lambda p=pos13: solve_position(p, engine="c"))
-        series["c_13"].append(t)
-        t, row["c_8"] = timed(lambda p=pos8: solve_position(p, engine="c"))
-        series["c_8"].append(t)
+        for key, pos in ours.items():
+            t, row[key] = timed(lambda p=pos: solve_position(p, engine="c"))
+            series[key].append(t)
         if not args.no_python:
             t, row["python_8"] = timed(lambda p=pos8: solve_position(p, engine="python"))
             series["python_8"].append(t)
@@ -244,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
                     series[f"c_bridge_{key}"].append(t)
                     assert row[f"c_bridge_{key}"] == row[f"dds_{key}"], (seed, row)
         values.append(row)
-        positions.append((pos13, pos8, h8, lead8) if peer is not None else (pos13, pos8, [], 0))
+        positions.append((ours, h8, lead8) if peer is not None else (ours, [], 0))
         elapsed = time.perf_counter() - start
         sys.stderr.write(
             f"\r\x1b[2K[{i + 1}/{args.deals}] {elapsed:6.1f}s  seed {seed}: "
@@ -254,11 +290,12 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.flush()
     sys.stderr.write("\n")
     for sweep in range(1, args.repeat):
-        for i, (pos13, pos8, h8, lead8) in enumerate(positions):
-            for key, pos in (("c_13", pos13), ("c_8", pos8)):
+        for i, (ours, h8, lead8) in enumerate(positions):
+            for key, pos in ours.items():
                 t, _ = timed(lambda p=pos: solve_position(p, engine="c"))
                 series[key][i] = min(series[key][i], t)
             if peer is not None:
+                pos13 = ours["c_13"]
                 t, _ = peer(list(pos13.hands), pos13.leader, pos13.trump)
                 series["dds_13"][i] = min(series["dds_13"][i], t)
                 t, _ = peer(h8, lead8, pos13.trump)
@@ -270,6 +307,11 @@ def main(argv: list[str] | None = None) -> int:
     if peer is not None:
         ratios["c_13_vs_dds_13"] = results["c_13"]["median_ms"] / results["dds_13"]["median_ms"]
         ratios["c_8_vs_dds_8"] = results["c_8"]["median_ms"] / results["dds_8"]["median_ms"]
+        for k in ("13", "8"):
+            for stat in ("median_ms", "p90_ms"):
+                ratios[f"c_pair_{k}_vs_dds_{k}_{stat[:-3]}"] = (
+                    results[f"c_pair_{k}"][stat] / results[f"dds_{k}"][stat]
+                )
     if "c_bridge_13" in results:
         for k in ("13", "8"):
             ratios[f"c_bridge_{k}_vs_dds_{k}"] = (
@@ -280,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     labels = {
         "c_13": "batak C, full deal (13 cards)",
         "c_8": "batak C, 8 cards per hand",
+        "c_pair_13": "batak C, eşli, full deal",
+        "c_pair_8": "batak C, eşli, 8 cards per hand",
         "python_8": "batak Python, 8 cards per hand",
         "dds_13": "DDS (endplay), bridge full deal",
         "dds_8": "DDS (endplay), bridge 8 cards",

@@ -27,6 +27,7 @@ import medium_signal
 import pool_arena
 import shared_next
 import signal_anatomy
+import solver_speed
 import table_sharing
 
 
@@ -668,3 +669,24 @@ def test_the_shared_next_card_walk_is_the_hard_players_search_at_depth_zero() ->
             p.choose(view)
         assert one[0].values == one[1].values == one[2].values
         assert set(one[0].values) == set(view["legal_moves"])
+
+
+def test_solver_speed_partnership_deal_asks_dds_question() -> None:
+    """The eşli rows of ``solver_speed.py`` solve the same 52 cards, leader and trump as the
+    ``standard`` rows, under the same card-play rules, for the bidder's partnership: the tricks
+    of the side on lead, which is what DDS answers."""
+    from dataclasses import fields
+
+    from batak.bots.solver import Position
+    from batak.rules import Rules
+
+    plain, pair = Rules.preset("standard"), Rules.preset(solver_speed.PARTNER_PRESET)
+    differ = {f.name for f in fields(plain) if getattr(plain, f.name) != getattr(pair, f.name)}
+    assert differ <= {"name", "partners", "min_bid"}, differ
+    for seed in (1, 2, 3):
+        g = solver_speed.auctioned_deal(seed)
+        e = solver_speed.partnership_deal(g)
+        solo, duo = Position.from_game(g), Position.from_game(e)
+        assert duo.hands == solo.hands and duo.trump == solo.trump and duo.leader == solo.leader
+        assert solo.side == {solo.leader}
+        assert duo.side == {duo.leader, (duo.leader + 2) % 4}
