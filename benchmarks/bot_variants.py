@@ -13,8 +13,16 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from batak.bots.bidsim import auction_events, auction_loglik, hand_strength
 from batak.bots.hard import HardPlayer, Owned, defender_points
-from batak.bots.knowledge import Knowledge, Weight, draw_worlds
+from batak.bots.knowledge import (
+    Knowledge,
+    Weight,
+    draw_worlds,
+    resample,
+    sample_world,
+    tempered,
+)
 from batak.bots.simple import Table
 from batak.rules import Rules
 from batak.scoring import score
@@ -322,3 +330,50 @@ class HardSignalFree(HardPlayer):
 
     name = "hard-signal-free"
     signal_slack = 0.0
+
+
+class HardAuctionWorlds(HardPlayer):
+    """Reads the auction hand by hand in the card play, as its bidding simulation does
+    (:meth:`batak.bots.bidsim.BidSim.weights`): draws ``auction_pool`` times the worlds a
+    decision needs (as the default draws them) and keeps as many as it needs, each in
+    proportion to how well the hands it deals, with the cards each seat has played put back,
+    explain the others' bids and passes (:func:`batak.bots.bidsim.auction_loglik`, tempered so
+    that at least a third of them, or 8, stay in play). The default reads the auction card by
+    card only (:func:`batak.bots.knowledge.auction_bias`). Tables without a kitty only (with one,
+    a hand at the auction is not the hand at the first lead)."""
+
+    name = "hard-auction-worlds"
+    auction_pool = 4
+
+    def _search(self, t: Table, rng: random.Random, deadline: float | None, **kw: Any) -> Any:
+        self._table = t
+        return super()._search(t, rng, deadline, **kw)
+
+    def _worlds(
+        self, knowledge: Knowledge, rng: random.Random, weight: Weight, count: int
+    ) -> Iterator[tuple[list[int], float]]:
+        t = self._table
+        if t.rules.kitty_size or not t.auction:
+            yield from super()._worlds(knowledge, rng, weight, count)
+            return
+        rules = t.rules
+        played = [0] * t.n
+        for leader, cards, _ in [*t.tricks, (t.leader, t.trick, -1)]:
+            for i, c in enumerate(cards):
+                played[(leader + i) % t.n] |= 1 << c
+        pool = self.auction_pool * count
+        drawn = [sample_world(knowledge, rng, weight=weight) for _ in range(pool)]
+        events = auction_events(t)
+        skip = (t.seat, t.exposed_seat)
+        logs = []
+        for world in drawn:
+            memo: dict[int, float] = {}
+
+            def strength(s: int, world: list[int] = world, memo: dict[int, float] = memo) -> float:
+                if s not in memo:
+                    memo[s] = hand_strength(world[s] | played[s], rules)
+                return memo[s]
+
+            logs.append(auction_loglik(rules, events, strength, skip))
+        for i, times in resample(tempered(logs), count, rng):
+            yield drawn[i], float(times)

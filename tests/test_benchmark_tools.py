@@ -690,3 +690,47 @@ def test_solver_speed_partnership_deal_asks_dds_question() -> None:
         assert duo.hands == solo.hands and duo.trump == solo.trump and duo.leader == solo.leader
         assert solo.side == {solo.leader}
         assert duo.side == {duo.leader, (duo.leader + 2) % 4}
+
+
+def test_hard_auction_worlds_keep_the_worlds_that_fit_the_auction() -> None:
+    """``bot_variants.HardAuctionWorlds`` keeps, out of four times the draws, the worlds whose
+    hands explain the bids: the seat that bid is dealt a stronger hand (its played cards put
+    back), the seats that passed weaker ones; the kept worlds count as many as asked for."""
+    import random
+
+    from batak.bots import get
+    from batak.bots.bidsim import hand_strength
+    from batak.bots.knowledge import Knowledge, sample_world
+    from batak.bots.simple import parse_view
+
+    g = Game("standard", seed=4, dealer=0)
+    bots = [get("medium", seed=s) for s in range(4)]
+    while g.phase is not Phase.PLAY:
+        seat = g.to_move
+        assert seat is not None
+        g.play(bots[seat].choose(view_of(g, seat)))
+    for _ in range(8):
+        g.play(g.legal_moves()[0])
+    t = parse_view(view_of(g, 0))
+    assert t.auction == [(1, "bid 4"), (2, "pass"), (3, "pass"), (0, "pass")]
+    played = [0] * 4
+    for leader, cards, _ in t.tricks:
+        for i, c in enumerate(cards):
+            played[(leader + i) % 4] |= 1 << c
+    knowledge = Knowledge.from_view(t)
+
+    def mean_strength(worlds: list[tuple[list[int], float]], s: int) -> float:
+        total = sum(times for _, times in worlds)
+        held = (times * hand_strength(w[s] | played[s], t.rules) for w, times in worlds)
+        return sum(held) / total
+
+    variant = bot_variants.HardAuctionWorlds(seed=1)
+    variant._table = t
+    kept = list(variant._worlds(knowledge, random.Random(7), lambda h, c: 1.0, 24))
+    rng = random.Random(7)  # the same 96 draws, unread
+    drawn = [(sample_world(knowledge, rng, weight=lambda h, c: 1.0), 1.0) for _ in range(96)]
+    assert sum(times for _, times in kept) == 24
+    assert all(any(w == d for d, _ in drawn) for w, _ in kept)
+    assert all(w[0] == t.hand and not any(w[s] & played[s] for s in range(4)) for w, _ in kept)
+    assert mean_strength(kept, 1) > mean_strength(drawn, 1) + 0.2  # the bid
+    assert sum(mean_strength(kept, s) - mean_strength(drawn, s) for s in (2, 3)) < -0.1

@@ -16,6 +16,7 @@ from batak.bots.bidsim import (
     BidSim,
     SimParams,
     _Play,
+    auction_loglik,
     bury_candidates,
     decide_bid,
     decide_trump,
@@ -167,6 +168,27 @@ def test_auction_weights_favour_worlds_that_explain_a_bid() -> None:
     strong = [sim.seat_strength(w, bidder) for w in range(40)]
     mean_w = sum(w * s for w, s in zip(ws, strong, strict=True))
     assert mean_w > sum(strong) / 40  # the weighted worlds give the bidder more
+
+
+def test_auction_loglik_skips_the_reader_and_weighs_bids_and_passes() -> None:
+    rules = Rules.preset("standard")
+    events = [(1, "bid 5", 4), (2, "bid 9", 6), (3, "pass", 10), (0, "pass", 10)]
+    strong, weak = 9.5, 3.0
+
+    def by(seat_strengths: dict[int, float]):  # type: ignore[no-untyped-def]
+        return lambda s: seat_strengths[s]
+
+    base = {0: weak, 1: 5.5, 2: strong, 3: weak}
+    assert auction_loglik(rules, events, by(base), skip=(0,)) > auction_loglik(
+        rules, events, by({**base, 2: weak}), skip=(0,)
+    )
+    assert auction_loglik(rules, events, by(base), skip=(0,)) > auction_loglik(
+        rules, events, by({**base, 3: strong}), skip=(0,)
+    )
+    # the reader's own pass says nothing to it
+    assert auction_loglik(rules, events, by(base), skip=(0,)) == auction_loglik(
+        rules, events, by({**base, 0: strong}), skip=(0,)
+    )
 
 
 def test_decisions_are_legal_and_deterministic() -> None:

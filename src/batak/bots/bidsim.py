@@ -34,23 +34,27 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..cards import SUIT_MASKS
 from ..rules import Rules
 from ..scoring import deal_score
 from . import solver as _solver
-from .knowledge import Knowledge, sample_world
+from .knowledge import Knowledge, sample_world, tempered
 from .simple import CARD_TEXT, SUIT_LETTERS, Table, bits, estimate_tricks, trick_state
 
 __all__ = [
     "BidSim",
     "SimDecision",
     "SimParams",
+    "auction_events",
+    "auction_loglik",
     "bury_candidates",
     "decide_bid",
     "decide_bury",
     "decide_trump",
+    "hand_strength",
     "playout",
     "pool_key",
     "quick_bury",
@@ -348,7 +352,7 @@ def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def _hand_strength(hand: int, rules: Rules) -> float:
+def hand_strength(hand: int, rules: Rules) -> float:
     """What the hand evaluation says a hand is worth with its best trump."""
     fixed = rules.fixed_trump
     if rules.bidding == "kozmaca":
@@ -443,47 +447,63 @@ class BidSim:
         key = (w, seat)
         v = self.strength.get(key)
         if v is None:
-            v = _hand_strength(self.pool[w][seat], self.rules)
+            v = hand_strength(self.pool[w][seat], self.rules)
             self.strength[key] = v
         return v
 
     # -- the auction as evidence ---------------------------------------------------------
     def weights(self, t: Table, sigma: float = 1.5) -> list[float]:
         """How well each world explains the other seats' bids and passes (normalised)."""
-        rules = self.rules
-        out: list[float] = []
-        level = rules.min_bid
-        events: list[tuple[int, str, int]] = []  # (seat, move, the lowest bid it could make)
-        for s, m in t.auction:
-            events.append((s, m, level))
-            if m.startswith("bid "):
-                level = int(m.split()[1]) + (0 if rules.bidding == "kozmaca" else 1)
-        for w in range(len(self.pool)):
-            lw = 0.0
-            for s, m, low in events:
-                if s == self.seat or (t.exposed_seat == s):
-                    continue
-                est = self.seat_strength(w, s)
-                if m.startswith("bid "):
-                    b = int(m.split()[1])
-                    if rules.bidding == "kozmaca":
-                        lw += -0.5 * ((b - est) / sigma) ** 2
-                    else:
-                        lw += math.log(max(0.02, _phi((est - (b - 0.5)) / sigma)))
-                elif m == "pass":
-                    lw += math.log(max(0.05, _phi(((low + 0.5) - est) / sigma)))
-            out.append(lw)
-        top = max(out) if out else 0.0
-        ws = [math.exp(x - top) for x in out]
-        # keep at least a few worlds in play: temper when the evidence singles out too few
-        for _ in range(3):
-            total = sum(ws)
-            ess = total * total / sum(x * x for x in ws) if total else 0.0
-            if ess >= min(8.0, len(ws) / 3):
-                break
-            ws = [math.sqrt(x) for x in ws]
+        events = auction_events(t)
+        skip = (self.seat, t.exposed_seat)
+        out = [
+            auction_loglik(self.rules, events, partial(self.seat_strength, w), skip, sigma)
+            for w in range(len(self.pool))
+        ]
+        ws = tempered(out)  # keep at least a few worlds in play
         total = sum(ws) or 1.0
         return [x / total for x in ws]
+
+
+def auction_events(t: Table) -> list[tuple[int, str, int]]:
+    """The auction's moves as ``(seat, move, the lowest bid the seat could have made)``."""
+    rules = t.rules
+    level = rules.min_bid
+    events: list[tuple[int, str, int]] = []
+    for s, m in t.auction:
+        events.append((s, m, level))
+        if m.startswith("bid "):
+            level = int(m.split()[1]) + (0 if rules.bidding == "kozmaca" else 1)
+    return events
+
+
+def auction_loglik(
+    rules: Rules,
+    events: Sequence[tuple[int, str, int]],
+    strength: Callable[[int], float],
+    skip: Sequence[int | None] = (),
+    sigma: float = 1.5,
+) -> float:
+    """The log-likelihood of the bids and passes in ``events`` (:func:`auction_events`) of the
+    seats not in ``skip``, for hands worth ``strength(seat)`` tricks with their best trump
+    (:func:`hand_strength`): a bid of b is likely from a hand worth about b or more (a normal
+    error of ``sigma`` tricks), a pass from one worth less than the lowest bid the seat could
+    have made; in Koz Maça a bid is the hand's worth, give or take ``sigma``."""
+    lw = 0.0
+    for s, m, low in events:
+        if s in skip:
+            continue
+        if m.startswith("bid "):
+            est = strength(s)
+            b = int(m.split()[1])
+            if rules.bidding == "kozmaca":
+                lw += -0.5 * ((b - est) / sigma) ** 2
+            else:
+                lw += math.log(max(0.02, _phi((est - (b - 0.5)) / sigma)))
+        elif m == "pass":
+            est = strength(s)
+            lw += math.log(max(0.05, _phi(((low + 0.5) - est) / sigma)))
+    return lw
 
 
 def pool_key(t: Table, seed: int | str) -> str:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,7 +62,9 @@ __all__ = [
     "play_bias",
     "play_clues",
     "product",
+    "resample",
     "sample_world",
+    "tempered",
     "unseen",
 ]
 
@@ -460,23 +462,46 @@ def draw_worlds(
     drawn = [_deal(knowledge, rng, weight, ratio=True) for _ in range(max(1, pool) * count)]
     top = max(r for _, r in drawn)
     shares = [math.exp(r - top) for _, r in drawn]
+    return [(drawn[i][0], times) for i, times in resample(shares, count, rng)]
+
+
+def resample(shares: Sequence[float], count: int, rng: random.Random) -> list[tuple[int, int]]:
+    """Systematic resampling: ``count`` draws among the items, each in proportion to its share
+    (not all zero), as ``(index, times)`` for each item drawn at least once, in order. One
+    ``rng.random()`` places every draw."""
     step = sum(shares) / count
     first = rng.random()
-    kept: list[tuple[list[int], int]] = []
+    kept: list[tuple[int, int]] = []
     taken = 0
     edge = 0.0
-    for (world, _), share in zip(drawn, shares, strict=True):
+    for i, share in enumerate(shares):
         edge += share
         times = 0
         while taken < count and (first + taken) * step < edge:
             times += 1
             taken += 1
         if times:
-            kept.append((world, times))
+            kept.append((i, times))
     if taken < count:  # rounding left the last place short of the sum
-        world, times = kept.pop() if kept else (drawn[-1][0], 0)
-        kept.append((world, times + count - taken))
+        i, times = kept.pop() if kept else (len(shares) - 1, 0)
+        kept.append((i, times + count - taken))
     return kept
+
+
+def tempered(logs: Sequence[float], keep: float = 8.0) -> list[float]:
+    """Weights from log-weights, the largest 1, flattened (square roots, at most three times)
+    while too few of them carry the weight: until their effective number is at least ``keep``
+    or a third of them, whichever is fewer. Evidence that singles out one or two worlds would
+    leave a search nothing to average."""
+    top = max(logs) if logs else 0.0
+    ws = [math.exp(x - top) for x in logs]
+    for _ in range(3):
+        total = sum(ws)
+        ess = total * total / sum(x * x for x in ws) if total else 0.0
+        if ess >= min(keep, len(ws) / 3):
+            break
+        ws = [math.sqrt(x) for x in ws]
+    return ws
 
 
 def product(*weights: Weight) -> Weight:
