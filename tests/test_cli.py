@@ -236,7 +236,8 @@ def test_a_tampered_record_exits_2_with_the_reason(
     assert code == 2 and str(caught.value) in err
     bad.write_text("{not json", encoding="utf-8")
     code, _, err = run(monkeypatch, capsys, ["replay", str(bad), "--lang", "tr"])
-    assert code == 2 and "bozuk" in err and "not JSON" in err
+    assert code == 2 and "kaydedilmiş bir oyun değil (JSON metni değil)" in err
+    assert "not JSON" not in err  # the reason in the reader's language
     code, _, err = run(monkeypatch, capsys, ["replay", str(tmp_path / "missing.json")])
     assert code == 2
 
@@ -369,6 +370,26 @@ def test_the_same_seed_gives_the_same_match_at_every_level(
     args = ["play", "--seed", "9", "--deals", "1", "--level", "medium,hard,easy"]
     first = run(monkeypatch, capsys, args, "1\n" * 400)[1]
     assert run(monkeypatch, capsys, args, "1\n" * 400)[1] == first
+
+
+def test_a_loaded_match_keeps_its_computer_levels(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The saved match notes each computer seat's level; loading it without --level plays on
+    against the same levels, and --level still chooses others."""
+    path = tmp_path / "levels.json"
+    args = ["play", "--seed", "3", "--level", "easy,hard,hard", "--lang", "en"]
+    code, _, _ = run(monkeypatch, capsys, args, f"quit\n{path}\n")
+    assert code == 0
+    meta = json.loads(path.read_text(encoding="utf-8"))["meta"]
+    assert meta["levels"] == {"1": "easy", "2": "hard", "3": "hard"}
+    code, out, _ = run(
+        monkeypatch, capsys, ["play", "--load", str(path), "--lang", "en"], "quit\nno\n"
+    )
+    assert "Computer 1 (easy), Computer 2 (hard), Computer 3 (hard)" in out
+    args = ["play", "--load", str(path), "--level", "medium", "--lang", "tr"]
+    code, out, _ = run(monkeypatch, capsys, args, "quit\nno\n")
+    assert "Bilgisayar 1 (orta), Bilgisayar 2 (orta), Bilgisayar 3 (orta)" in out
 
 
 @pytest.mark.parametrize("level", ["grandmaster", "hard,easy", "easy,,hard"])
@@ -526,6 +547,8 @@ def test_after_the_match_the_last_deal_can_still_be_reviewed(
     after = out.split(done, 1)[1]
     offer = {"en": "Type 'review' to see where", "tr": "Son elde lövelerin nerede"}[lang]
     assert offer in after  # also what a line it does not know gets: the leftover 1s
+    unknown = {"en": "“1” is not one of the requests here.", "tr": "“1” burada yapılabilecek"}
+    assert unknown[lang] in after  # and it says that the line was not understood
     reviewing = {"en": "Reviewing deal 1", "tr": "1. el inceleniyor"}[lang]
     assert reviewing in after
     review = after.split(reviewing, 1)[1]

@@ -229,8 +229,10 @@ def test_bad_notation_texts():
         "not a move: 'zz' (moves look like 'pass', 'bid 7', 'trump H', 'bury AS' or a card such "
         "as 'AS')")
     assert err.text("tr") == (
-        "geçersiz hamle: 'zz' ('pass', 'bid 7', 'trump H', 'bury AS' ya da 'AS' gibi bir kart "
-        "yazın)")
+        "geçersiz hamle: 'zz' ('pas', 'ihale 7', 'koz kupa', 'göm AS' ya da 'AS' gibi bir kart "
+        "yaz)")
+    for example in ("pas", "ihale 7", "koz kupa", "göm AS"):  # the Turkish examples are moves
+        parse_move(example)
 
 
 def test_parse_move_errors_are_value_errors():

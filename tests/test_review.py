@@ -239,9 +239,47 @@ def test_batak_analyse_refuses_a_broken_record(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     bad = tmp_path / "bad.json"
-    bad.write_text("{}", encoding="utf-8")
+    bad.write_text('{"format": "batak-record", "version": 2, "deals": []}', encoding="utf-8")
     assert main(["analyse", str(bad), "--lang", "en"]) == 2
     assert "is broken" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("content", "en", "tr"),
+    [
+        (None, "there is no file", "diye bir dosya yok"),
+        ("{bad", "is not a saved match (it is not JSON text)", "kaydedilmiş bir oyun değil"),
+        ("[1]", "is not a saved Batak match", "kaydedilmiş bir Batak oyunu değil"),
+        ("{}", "is not a saved Batak match", "kaydedilmiş bir Batak oyunu değil"),
+    ],
+)
+def test_batak_analyse_says_in_the_readers_language_why_a_file_is_no_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None, en: str, tr: str
+) -> None:
+    path = tmp_path / "file.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    for lang, words in (("en", en), ("tr", tr)):
+        assert main(["analyse", str(path), "--lang", lang]) == 2
+        err = capsys.readouterr().err
+        assert words in err and "Errno" not in err and "Expecting" not in err
+
+
+def test_batak_analyse_checks_its_options_and_names_what_it_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _saved_match(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["analyse", str(path), "--top", "0", "--lang", "en"]) == 2
+    assert "--top takes a whole number of 1 or more, not 0" in capsys.readouterr().err
+    assert main(["analyse", str(path), "--seconds", "-5", "--lang", "tr"]) == 2
+    assert "0'dan büyük bir saniye değeri alır, -5 olmaz" in capsys.readouterr().err
+    assert main(["analyse", str(path), "--deal", "2", "--lang", "en"]) == 2
+    assert "the record has only one deal; there is no deal 2" in capsys.readouterr().err
+    out_json = tmp_path / "review.json"
+    assert main(["analyse", str(path), "--top", "1", "--json", str(out_json), "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert f"The review was written to {out_json}." in out and "Match saved" not in out
 
 
 def test_a_defenders_card_that_hands_the_bidder_a_trick_is_named() -> None:
@@ -272,3 +310,19 @@ def test_a_defenders_card_that_hands_the_bidder_a_trick_is_named() -> None:
     tr = summary_lines(review, names, "tr", you=d.seat, limit=20)
     assert any(x.startswith(f"{d.trick}. löve: ") and "oynadın, bu ihaleciye" in x for x in tr), tr
     assert any(x.startswith("İhaleciye fazladan verilen löve, toplam — ") for x in tr)
+
+
+def test_batak_analyse_says_when_a_deal_stops_unfinished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    match = Match("standard", seed=5)
+    rng = random.Random(2)
+    for _ in range(15):  # the auction, the koz and ten cards
+        match.play(rng.choice(match.legal_moves()))
+    path = tmp_path / "half.json"
+    path.write_text(dumps(match, meta={"seat": 0}), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["analyse", str(path), "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "(the record stops here, in the middle of the deal)" in out
+    assert "Trick 1:" in out or "No card cost a trick" in out  # the cards played are reviewed

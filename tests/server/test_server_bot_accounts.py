@@ -5,6 +5,7 @@ table, also at one that hides its house bots. A player written outside the packa
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 import sys
 from pathlib import Path
@@ -51,6 +52,7 @@ def test_an_invited_bot_account_plays_a_match_and_is_marked_as_a_bot(tmp_path: P
                 except ServerError as e:
                     assert e.code == "not_online"
                     await asyncio.sleep(0.05)
+
             def seated() -> int:
                 return sum(bool(s["name"]) for s in host.tables[table.id].info["seats"])
 
@@ -120,3 +122,32 @@ def test_batak_bot_without_a_password_says_what_is_missing(
     assert "bot hesabı için şifre gerekir" in capsys.readouterr().err
     assert main(["bot", "--username", "r", "--password", "12345678", "--player", "nope"]) == 2
     assert "cannot load the player 'nope'" in capsys.readouterr().err
+
+
+def test_batak_bot_says_why_it_cannot_reach_a_server(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An address that is no server address, a port where nothing listens and a host that does
+    not exist each get a sentence in the reader's language, not a traceback or an OS error."""
+    import socket
+
+    monkeypatch.setattr(sys, "argv", ["batak"])
+    args = ["--username", "r", "--password", "12345678"]
+    assert main(["bot", "ftp://x", *args, "--lang", "en"]) == 2
+    assert "“ftp://x” is not a server address" in capsys.readouterr().err
+    with socket.socket() as s:  # a free port on loopback, closed again: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert main(["bot", f"http://127.0.0.1:{port}", *args, "--lang", "tr"]) == 1
+    err = capsys.readouterr().err
+    assert "sunucuya ulaşılamadı: orada yanıt veren yok" in err and "Errno" not in err
+    assert main(["bot", "no-such-host.invalid", *args, "--lang", "en"]) == 1
+    assert "there is no such host" in capsys.readouterr().err
+
+
+def test_batak_online_refuses_an_address_that_is_not_a_server(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["online", "ftp://x", "--lang", "tr"]) == 1
+    assert "“ftp://x” bir sunucu adresi değil" in capsys.readouterr().out

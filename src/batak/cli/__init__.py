@@ -67,7 +67,7 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     )
     play.add_argument("--load", default=None, metavar="FILE", help=t("help_load", lang))
     play.add_argument("--save", default=None, metavar="FILE", help=t("help_save", lang))
-    play.add_argument("--level", default="medium", metavar="LEVEL", help=t("help_level", lang))
+    play.add_argument("--level", default=None, metavar="LEVEL", help=t("help_level", lang))
     play.add_argument(  # the story mode (issue 13 item 5)
         "--story",
         nargs="?",

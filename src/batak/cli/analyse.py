@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from ..bots.review import review_deal, summary_lines
+from ..game import Phase
 from .console import (
     EXIT_OK,
     CommandError,
     Console,
     Style,
     fail,
+    no_such_deal,
     read_record,
     seat_labels,
 )
@@ -61,13 +63,17 @@ class _Bar:
 
 def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
     style = Style(con.out)
+    if args.top < 1:
+        return fail(con, lang, t("bad_top", lang, n=args.top))
+    if args.seconds is not None and not args.seconds > 0:
+        return fail(con, lang, t("bad_seconds", lang, s=f"{args.seconds:g}"))
     try:
         match, human = read_record(args.file, lang)
     except CommandError as e:
         return fail(con, lang, str(e))
     games = match.games
     if args.deal is not None and not 1 <= args.deal <= len(games):
-        return fail(con, lang, t("no_such_deal", lang, high=len(games), deal=args.deal))
+        return fail(con, lang, no_such_deal(lang, len(games), args.deal))
     chosen = range(len(games)) if args.deal is None else [args.deal - 1]
     labels = seat_labels(match.rules.players, human, lang)
     bar = _Bar(lang)
@@ -78,7 +84,11 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
         game = games[i]
         con.say()
         con.say(style.bold(t("deal_header", lang, n=i + 1, of="", dealer=labels[game.dealer])))
-        if game.contract is None and game.rules.bidding == "auction":
+        if game.phase is not Phase.OVER:
+            con.say(t("unfinished", lang))  # what is reviewed stops where the record does
+            if game.phase is not Phase.PLAY:
+                continue  # no card played yet: nothing to review
+        elif game.contract is None and game.rules.bidding == "auction":
             con.say(t("redeal_note", lang))
             continue
 
@@ -87,9 +97,7 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
 
         review = review_deal(game, seconds=args.seconds, progress=progress)
         bar.end()
-        lines = summary_lines(
-            review, labels, lang, you=human, limit=max(args.top, 0), card=style.card
-        )
+        lines = summary_lines(review, labels, lang, you=human, limit=args.top, card=style.card)
         con.lines(lines)
         report.append(
             {
@@ -112,5 +120,5 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
         except OSError as e:
             msg = e.strerror or str(e)
             return fail(con, lang, t("save_failed", lang, path=args.json, message=msg))
-        con.say(t("saved", lang, path=args.json))
+        con.say(t("review_written", lang, path=args.json))
     return EXIT_OK

@@ -19,7 +19,7 @@ from typing import Any
 
 from .. import bots
 from ..i18n import LANGS
-from .online import ws_url
+from .online import AddressError, connect_problem, o, ws_url
 from .text import t
 
 __all__ = ["add_bot_parser", "load_player", "run_bot", "serve_as_bot"]
@@ -130,7 +130,11 @@ def run_bot(args: argparse.Namespace, lang: str) -> int:
         )
     except KeyboardInterrupt:
         return 130
-    except (OSError, ConnectionError) as e:
-        sys.stderr.write(t("error", lang, message=str(e)) + "\n")
+    except AddressError:
+        sys.stderr.write(t("error", lang, message=o("bad_address", lang, url=args.url)) + "\n")
+        return 2
+    except (OSError, ConnectionError, TimeoutError) as e:
+        problem = o("failed", lang, url=args.url, error=connect_problem(e, lang))
+        sys.stderr.write(t("error", lang, message=problem) + "\n")
         return 1
     return 0

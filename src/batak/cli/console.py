@@ -17,7 +17,7 @@ from ..game import Game, Phase
 from ..i18n import suit_name
 from ..match import Match, ScoreRow
 from ..moves import Bid, Bury, Move, Pass, TrumpChoice, parse_move
-from ..record import RecordError, loads
+from ..record import FORMAT, RecordError, loads
 from ..rules import PRESETS
 from .text import t
 
@@ -517,6 +517,13 @@ def unknown_preset(con: Console, lang: str, name: str) -> int:
     return fail(con, lang, t("unknown_preset", lang, name=name, names=", ".join(PRESETS)))
 
 
+def no_such_deal(lang: str, deals: int, deal: int) -> str:
+    """Why ``--deal deal`` names no deal of a record of ``deals`` deals."""
+    if deals == 1:
+        return t("no_such_deal_one", lang, deal=deal)
+    return t("no_such_deal", lang, high=deals, deal=deal)
+
+
 class CommandError(Exception):
     """A reason the command cannot go on, already in the reader's language."""
 
@@ -524,19 +531,34 @@ class CommandError(Exception):
 def read_record(path: str, lang: str) -> tuple[Match, int | None]:
     """The match saved in ``path`` and the seat of the person who saved it (if the record says),
     or :class:`CommandError` saying why not."""
+    match, meta = load_record(path, lang)
+    seat = meta.get("seat")
+    human = seat if isinstance(seat, int) and 0 <= seat < match.rules.players else None
+    return match, human
+
+
+def load_record(path: str, lang: str) -> tuple[Match, dict[str, Any]]:
+    """The match saved in ``path`` and what its saver noted (``meta``: the seat, the language,
+    the computer players' levels; empty if none), or :class:`CommandError` saying why not."""
     try:
         text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CommandError(t("no_file", lang, path=path)) from None
     except OSError as e:
         raise CommandError(
             t("cannot_read", lang, path=path, message=e.strerror or str(e))
         ) from None
-    except UnicodeDecodeError as e:
-        raise CommandError(t("broken_record", lang, path=path, message=str(e))) from None
+    except UnicodeDecodeError:
+        raise CommandError(t("record_not_json", lang, path=path)) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise CommandError(t("record_not_json", lang, path=path)) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CommandError(t("record_not_batak", lang, path=path))
     try:
         match = loads(text)
-    except RecordError as e:
+    except RecordError as e:  # a damaged record: the details stay as the engine gives them
         raise CommandError(t("broken_record", lang, path=path, message=str(e))) from None
-    meta = json.loads(text).get("meta")
-    seat = meta.get("seat") if isinstance(meta, dict) else None
-    human = seat if isinstance(seat, int) and 0 <= seat < match.rules.players else None
-    return match, human
+    meta = data.get("meta")
+    return match, meta if isinstance(meta, dict) else {}

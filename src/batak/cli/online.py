@@ -72,8 +72,13 @@ def add_online_parser(sub: Any, lang: str) -> None:
     p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
 
 
+class AddressError(ValueError):
+    """A server address that is not an http(s) or websocket address."""
+
+
 def ws_url(url: str) -> str:
-    """``http://host:port`` (or ``host:port``, or the websocket address itself) → ``ws://…/ws``.
+    """``http://host:port`` (or ``host:port``, or the websocket address itself) → ``ws://…/ws``;
+    :class:`AddressError` for any other scheme.
 
     >>> ws_url("127.0.0.1:8000"), ws_url("https://batak.example/"), ws_url("ws://h:1/ws")
     ('ws://127.0.0.1:8000/ws', 'wss://batak.example/ws', 'ws://h:1/ws')
@@ -82,10 +87,26 @@ def ws_url(url: str) -> str:
     if "://" not in u:
         u = "http://" + u
     scheme, rest = u.split("://", 1)
-    scheme = {"http": "ws", "https": "wss"}.get(scheme, scheme)
+    scheme = {"http": "ws", "https": "wss"}.get(scheme.lower(), scheme.lower())
+    if scheme not in ("ws", "wss") or not rest or rest.startswith("/"):
+        raise AddressError(url)
     if not rest.endswith("/ws"):
         rest += "/ws"
     return f"{scheme}://{rest}"
+
+
+def connect_problem(error: BaseException, lang: str) -> str:
+    """Why a connection to a server failed, in the reader's words where the cause is a common
+    one (nothing listening, no such host, no answer in time), else the error's own text."""
+    import socket
+
+    if isinstance(error, ConnectionRefusedError):
+        return o("reason_refused", lang)
+    if isinstance(error, socket.gaierror):
+        return o("reason_no_host", lang)
+    if isinstance(error, TimeoutError):
+        return o("reason_timeout", lang)
+    return str(error)
 
 
 def _token_file() -> Path:
@@ -116,7 +137,12 @@ def save_token(url: str, token: str | None) -> None:
 
 
 def run_online(args: argparse.Namespace, con: Console, lang: str) -> int:
-    return asyncio.run(OnlineSession(args, con, lang).run())
+    try:
+        session = OnlineSession(args, con, lang)
+    except AddressError:
+        con.say(o("bad_address", lang, url=args.url))
+        return EXIT_FAIL
+    return asyncio.run(session.run())
 
 
 class OnlineSession:
@@ -149,7 +175,7 @@ class OnlineSession:
         try:
             await client.connect()
         except (OSError, ServerError, TimeoutError) as e:
-            self.con.say(o("failed", lang, url=self.url, error=e))
+            self.con.say(o("failed", lang, url=self.url, error=connect_problem(e, lang)))
             return EXIT_FAIL
         self.client = client
         try:

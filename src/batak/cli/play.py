@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,14 +16,16 @@ from ..explain import preset_summary
 from ..game import Game, IllegalMove, Phase
 from ..match import Match
 from ..moves import Move, parse_move
-from ..record import RecordError, dumps, loads
+from ..record import dumps
 from ..rules import PRESETS, RulesError
 from .console import (
     EXIT_OK,
+    CommandError,
     Console,
     Narrator,
     Style,
     fail,
+    load_record,
     move_text,
     seat_labels,
     sheet_lines,
@@ -54,8 +55,10 @@ class PlaySession:
         lang: str,
         players: Mapping[int, Player],
         save_path: str | None,
+        levels: Mapping[int, str] | None = None,
     ) -> None:
         self.con = con
+        self.levels = dict(levels or {})  # each computer seat's level, kept in the saved match
         self.match = match
         self.human = human
         self.lang = lang
@@ -128,6 +131,8 @@ class PlaySession:
                 continue
             if not line or line.casefold() in _QUIT_WORDS:
                 return
+            if line.casefold() not in ("?", "help", "yardım", "yardim"):
+                con.say(t("after_match_unknown", lang, text=line))
             con.say(t("after_match", lang))  # help, a typo, a card: what can be done here
 
     def table_command(self, line: str) -> bool:
@@ -232,7 +237,10 @@ class PlaySession:
 
     # -- saving
     def record_text(self) -> str:
-        return dumps(self.match, meta={"seat": self.human, "lang": self.lang, "by": "batak play"})
+        meta: dict[str, Any] = {"seat": self.human, "lang": self.lang, "by": "batak play"}
+        if self.levels:
+            meta["levels"] = {str(seat): level for seat, level in self.levels.items()}
+        return dumps(self.match, meta=meta)
 
     def save(self, path: str) -> bool:
         try:
@@ -289,18 +297,9 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
     resumed = False
     if args.load:
         try:
-            text = Path(args.load).read_text(encoding="utf-8")
-        except OSError as e:
-            return fail(
-                con, lang, t("cannot_read", lang, path=args.load, message=e.strerror or str(e))
-            )
-        try:
-            match = loads(text)
-        except RecordError as e:
-            return fail(con, lang, t("broken_record", lang, path=args.load, message=str(e)))
-        raw = json.loads(text)
-        if isinstance(raw.get("meta"), dict):
-            meta = raw["meta"]
+            match, meta = load_record(args.load, lang)
+        except CommandError as e:
+            return fail(con, lang, str(e))
         resumed = True
     else:
         if args.preset not in PRESETS:
@@ -323,16 +322,26 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
     if not 0 <= human < players:
         return fail(con, lang, t("bad_seat", lang, high=players - 1, seat=human))
     computers = [(human + i) % players for i in range(1, players)]
-    levels = [lv.strip() for lv in (args.level or "medium").split(",")]
+    saved = meta.get("levels")
+    if args.level is None and isinstance(saved, dict):  # a loaded match keeps its levels
+        levels = [str(saved.get(str(seat), "medium")) for seat in computers]
+    else:
+        levels = [lv.strip() for lv in (args.level or "medium").split(",")]
     if len(levels) == 1:
         levels *= len(computers)
     if len(levels) != len(computers) or any(lv not in bots.LEVELS for lv in levels):
-        return fail(con, lang, t("bad_level", lang, seats=len(computers), level=args.level))
+        return fail(
+            con,
+            lang,
+            t("bad_level", lang, seats=len(computers), level=args.level or ",".join(levels)),
+        )
     seats = {
         seat: bots.get(level, seed=None if seed is None else hash_seed(seed, seat))
         for seat, level in zip(computers, levels, strict=True)
     }
-    session = PlaySession(con, match, human, lang, seats, args.save)
+    session = PlaySession(
+        con, match, human, lang, seats, args.save, dict(zip(computers, levels, strict=True))
+    )
     labels = session.labels
     r = match.rules
     con.say(style.bold(t("match_title", lang, name=r.name)))

@@ -14,6 +14,7 @@ from .console import (
     Narrator,
     Style,
     fail,
+    no_such_deal,
     read_record,
     seat_labels,
     sheet_lines,
@@ -35,7 +36,7 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
     narrator = Narrator(con, labels, lang, style, reveal=True, each_card=True)
     games = match.games
     if args.deal is not None and not 1 <= args.deal <= len(games):
-        return fail(con, lang, t("no_such_deal", lang, high=len(games), deal=args.deal))
+        return fail(con, lang, no_such_deal(lang, len(games), args.deal))
     chosen = range(len(games)) if args.deal is None else [args.deal - 1]
     r = match.rules
     con.say(style.bold(t("replay_title", lang, path=path, name=r.name)))
