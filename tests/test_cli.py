@@ -392,13 +392,26 @@ def test_a_loaded_match_keeps_its_computer_levels(
     assert "Bilgisayar 1 (orta), Bilgisayar 2 (orta), Bilgisayar 3 (orta)" in out
 
 
+def test_levels_and_yes_no_in_turkish_words(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The game names its levels kolay, orta, zor and shows options as evet/hayır in Turkish:
+    --level and --option take those words too."""
+    args = ["play", "--seed", "3", "--level", "zor,orta,kolay", "--lang", "tr"]
+    code, out, _ = run(monkeypatch, capsys, args, "quit\nno\n")
+    assert code == 0
+    assert "Bilgisayar 1 (zor), Bilgisayar 2 (orta), Bilgisayar 3 (kolay)" in out
+    assert rules_with_options("standard", ["must_trump=hayır"]).must_trump is False
+    assert rules_with_options("standard", ["overtake=Evet"]).overtake is True
+
+
 @pytest.mark.parametrize("level", ["grandmaster", "hard,easy", "easy,,hard"])
 def test_an_unknown_level_is_refused(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], level: str
 ) -> None:
     code, _out, err = run(monkeypatch, capsys, ["play", "--level", level, "--lang", "tr"])
     assert code == 2
-    assert "--level easy, medium ya da hard alır" in err and "bu masada 3" in err
+    assert "--level kolay, orta ya da zor alır" in err and "bu masada 3" in err
 
 
 def test_the_hint_says_a_move_and_why_and_bang_plays_it(

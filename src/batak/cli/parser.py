@@ -24,7 +24,13 @@ from .text import t
 __all__ = ["Parser", "rules_with_options"]
 
 
+#: yes and no as the rules pages show them in Turkish (``batak rules --lang tr``)
+_YES_NO = {"evet": True, "hayır": False, "hayir": False}
+
+
 def _option_value(raw: str) -> Any:
+    if raw.casefold() in _YES_NO:
+        return _YES_NO[raw.casefold()]
     try:
         return json.loads(raw)
     except json.JSONDecodeError:
@@ -36,6 +42,8 @@ def rules_with_options(preset: str, options: Iterable[str]) -> Rules:
     a value is read as JSON when it is JSON (``true``, ``3``, ``null``), else as a word.
 
     >>> rules_with_options("standard", ["must_trump=false", "all_pass=redeal"]).must_trump
+    False
+    >>> rules_with_options("standard", ["must_trump=hayır"]).must_trump  # as the rules page says
     False
     """
     rules = Rules.preset(preset)

@@ -272,6 +272,9 @@ class PlaySession:
 
 
 _NO_ANSWERS = frozenset({"n", "no", "h", "hayır", "hayir", "-"})
+#: the levels as the game names them in Turkish (kolay, orta, zor), for --level
+LEVEL_WORDS = {"kolay": "easy", "orta": "medium", "zor": "hard"}
+
 _QUIT_WORDS = frozenset({"quit", "exit", "çık", "cik", "çıkış"})
 
 
@@ -326,7 +329,8 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
     if args.level is None and isinstance(saved, dict):  # a loaded match keeps its levels
         levels = [str(saved.get(str(seat), "medium")) for seat in computers]
     else:
-        levels = [lv.strip() for lv in (args.level or "medium").split(",")]
+        spoken = [lv.strip() for lv in (args.level or "medium").split(",")]
+        levels = [LEVEL_WORDS.get(lv.casefold(), lv) for lv in spoken]
     if len(levels) == 1:
         levels *= len(computers)
     if len(levels) != len(computers) or any(lv not in bots.LEVELS for lv in levels):
