@@ -144,3 +144,39 @@ def test_estimate_per_trump_choice() -> None:
     assert est1["S"] == max(est1.values())
     g = Game("cetinsgame-kozmaca", seed=3)
     assert list(estimate(plain(g.view(0)))) == ["S"]
+
+
+def test_a_master_card_an_opponent_may_ruff_is_not_called_a_sure_trick() -> None:
+    """Leading the top card of a suit in which an opponent has shown a void (and may still hold
+    koz), the reason says it wins unless someone ruffs it (at the first lead, where a void is
+    unlikely, it keeps the plain reason: test_hint_cashes_a_master_and_ruffs)."""
+    from batak.bots.medium import Params, _Ctx, _explain
+    from batak.bots.simple import CARD_INDEX, parse_view, trick_state
+
+    g = Game(
+        "standard",
+        hands=[
+            "AH KH QH 2H AD KD QD AS KS QS JS TS 9S",
+            "2C 3C 4C 5C 6C 7C 8C 2D 3D 4D 5D 6D 7D",
+            "3H 4H 5H 6H 7H 8D 9D 2S 3S 4S 9C TC JC",
+            "8H 9H TH JH TD JD 5S 6S 7S 8S QC KC AC",
+        ],
+        dealer=3,
+    )
+    # seat 1 ruffs the first heart (it has none), the bidder wins the diamond and leads again
+    for m in ("bid 4", "pass", "pass", "pass", "trump C", "2H", "2C", "3H", "8H"):
+        g.play(m)
+    for m in ("2D", "8D", "TD", "AD"):
+        g.play(m)
+    assert g.to_move == 0
+    t = parse_view(plain(g.view(0)))
+    ctx = _Ctx(t, Params())
+    st = trick_state([], 0, t.trump, 4)
+    legal = [CARD_INDEX[m] for m in t.legal]
+    code, params = _explain(ctx, st, CARD_INDEX["AH"], 0.6, legal, True)
+    assert code == "cash_master_risk"
+    assert (
+        REASONS[code]["en"]
+        .format(**{**params, "suit": "heart"})
+        .endswith("unless someone ruffs it.")
+    )

@@ -636,8 +636,8 @@ def _explain(
         opp_trumps = any(ctx.k.possible[s] & ctx.tmask for s in ctx.opps)
         if suit == trump and opp_trumps and len({c // 13 for c in legal}) > 1:
             return "draw_trumps", params
-        if is_master and win > 0.5:
-            return "cash_master", params
+        if is_master and win > 0.5:  # an opponent void in the suit may still ruff it
+            return "cash_master_risk" if ctx.ruff_risk(suit) > 0.05 else "cash_master", params
         partner = t.partner()
         if partner is not None and win > 0.4:
             return "lead_partner", params
