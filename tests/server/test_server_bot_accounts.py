@@ -149,5 +149,9 @@ def test_batak_online_refuses_an_address_that_is_not_a_server(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    assert main(["online", "ftp://x", "--lang", "tr"]) == 1
-    assert "“ftp://x” bir sunucu adresi değil" in capsys.readouterr().out
+    for address in ("ftp://x", "http://[::1", "host:port"):
+        assert main(["online", address, "--lang", "tr"]) == 1
+        assert f"“{address}” bir sunucu adresi değil" in capsys.readouterr().out
+    monkeypatch.setattr(sys, "argv", ["batak"])
+    assert main(["bot", "http://[::1", "--username", "r", "--password", "12345678"]) == 2
+    assert "is not a server address" in capsys.readouterr().err

@@ -25,6 +25,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..i18n import LANGS, suit_name, text
 from ..moves import parse_move
@@ -82,17 +83,35 @@ def ws_url(url: str) -> str:
 
     >>> ws_url("127.0.0.1:8000"), ws_url("https://batak.example/"), ws_url("ws://h:1/ws")
     ('ws://127.0.0.1:8000/ws', 'wss://batak.example/ws', 'ws://h:1/ws')
+    >>> for bad in ("ftp://h", "http://[::1", "h:port", "http://"):
+    ...     try:
+    ...         ws_url(bad)
+    ...     except AddressError:
+    ...         print("refused", bad)
+    refused ftp://h
+    refused http://[::1
+    refused h:port
+    refused http://
     """
-    u = url.strip().rstrip("/")
+    u = url.strip()
     if "://" not in u:
         u = "http://" + u
     scheme, rest = u.split("://", 1)
+    rest = rest.rstrip("/")
     scheme = {"http": "ws", "https": "wss"}.get(scheme.lower(), scheme.lower())
     if scheme not in ("ws", "wss") or not rest or rest.startswith("/"):
         raise AddressError(url)
     if not rest.endswith("/ws"):
         rest += "/ws"
-    return f"{scheme}://{rest}"
+    out = f"{scheme}://{rest}"
+    try:
+        parts = urlsplit(out)
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError:
+        raise AddressError(url) from None
+    if not parts.hostname:
+        raise AddressError(url)
+    return out
 
 
 def connect_problem(error: BaseException, lang: str) -> str:
