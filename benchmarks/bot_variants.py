@@ -357,10 +357,7 @@ class HardAuctionWorlds(HardPlayer):
             yield from super()._worlds(knowledge, rng, weight, count)
             return
         rules = t.rules
-        played = [0] * t.n
-        for leader, cards, _ in [*t.tricks, (t.leader, t.trick, -1)]:
-            for i, c in enumerate(cards):
-                played[(leader + i) % t.n] |= 1 << c
+        played = t.played_by
         pool = self.auction_pool * count
         drawn = [sample_world(knowledge, rng, weight=weight) for _ in range(pool)]
         events = auction_events(t)

@@ -713,10 +713,7 @@ def test_hard_auction_worlds_keep_the_worlds_that_fit_the_auction() -> None:
         g.play(g.legal_moves()[0])
     t = parse_view(view_of(g, 0))
     assert t.auction == [(1, "bid 4"), (2, "pass"), (3, "pass"), (0, "pass")]
-    played = [0] * 4
-    for leader, cards, _ in t.tricks:
-        for i, c in enumerate(cards):
-            played[(leader + i) % 4] |= 1 << c
+    played = t.played_by
     knowledge = Knowledge.from_view(t)
 
     def mean_strength(worlds: list[tuple[list[int], float]], s: int) -> float:

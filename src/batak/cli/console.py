@@ -17,7 +17,7 @@ from ..game import Game, Phase
 from ..i18n import suit_name
 from ..match import Match, ScoreRow
 from ..moves import Bid, Bury, Move, Pass, TrumpChoice, parse_move
-from ..record import FORMAT, RecordError, loads
+from ..record import FORMAT, RecordError, load_match
 from ..rules import PRESETS
 from .text import t
 
@@ -524,6 +524,10 @@ def no_such_deal(lang: str, deals: int, deal: int) -> str:
     return t("no_such_deal", lang, high=deals, deal=deal)
 
 
+#: what a player types to see the commands, in both languages
+HELP_WORDS = frozenset({"?", "help", "yardım", "yardim"})
+
+
 class CommandError(Exception):
     """A reason the command cannot go on, already in the reader's language."""
 
@@ -557,7 +561,7 @@ def load_record(path: str, lang: str) -> tuple[Match, dict[str, Any]]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CommandError(t("record_not_batak", lang, path=path))
     try:
-        match = loads(text)
+        match = load_match(data)
     except RecordError as e:  # a damaged record: the details stay as the engine gives them
         raise CommandError(t("broken_record", lang, path=path, message=str(e))) from None
     meta = data.get("meta")

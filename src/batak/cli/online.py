@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import os
+import socket
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from urllib.parse import urlsplit
 
 from ..i18n import LANGS, suit_name, text
 from ..moves import parse_move
-from .console import Console, Style, move_text, status_lines
+from .console import HELP_WORDS, Console, Style, move_text, status_lines
 from .text import t
 
 __all__ = ["add_online_parser", "run_online"]
@@ -117,8 +118,6 @@ def ws_url(url: str) -> str:
 def connect_problem(error: BaseException, lang: str) -> str:
     """Why a connection to a server failed, in the reader's words where the cause is a common
     one (nothing listening, no such host, no answer in time), else the error's own text."""
-    import socket
-
     if isinstance(error, ConnectionRefusedError):
         return o("reason_refused", lang)
     if isinstance(error, socket.gaierror):
@@ -581,7 +580,7 @@ class OnlineSession:
             low = line.lower()
             if low in ("quit", "q", "çık", "exit"):
                 return False
-            if low in ("?", "help", "yardım", "yardim"):
+            if low in HELP_WORDS:
                 self.con.say(o("commands", lang))
                 continue
             if low in ("hint", "ipucu", "!"):

@@ -20,6 +20,7 @@ from ..record import dumps
 from ..rules import PRESETS, RulesError
 from .console import (
     EXIT_OK,
+    HELP_WORDS,
     CommandError,
     Console,
     Narrator,
@@ -131,7 +132,7 @@ class PlaySession:
                 continue
             if not line or line.casefold() in _QUIT_WORDS:
                 return
-            if line.casefold() not in ("?", "help", "yardım", "yardim"):
+            if line.casefold() not in HELP_WORDS:
                 con.say(t("after_match_unknown", lang, text=line))
             con.say(t("after_match", lang))  # help, a typo, a card: what can be done here
 
@@ -199,7 +200,7 @@ class PlaySession:
             if not line:
                 con.lines(status_lines(view, self.labels, lang, self.style))
                 continue
-            if word in ("?", "help", "yardım", "yardim"):
+            if word in HELP_WORDS:
                 con.say(t("help_text", lang))
                 continue
             if word in ("last", "son"):
@@ -339,13 +340,12 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
             lang,
             t("bad_level", lang, seats=len(computers), level=args.level or ",".join(levels)),
         )
+    chosen = dict(zip(computers, levels, strict=True))
     seats = {
         seat: bots.get(level, seed=None if seed is None else hash_seed(seed, seat))
-        for seat, level in zip(computers, levels, strict=True)
+        for seat, level in chosen.items()
     }
-    session = PlaySession(
-        con, match, human, lang, seats, args.save, dict(zip(computers, levels, strict=True))
-    )
+    session = PlaySession(con, match, human, lang, seats, args.save, chosen)
     labels = session.labels
     r = match.rules
     con.say(style.bold(t("match_title", lang, name=r.name)))
@@ -358,9 +358,7 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
         con.say(t("partner_is", lang, name=labels[(human + 2) % players]))
     if r.target_score is not None:
         con.say(t("to_target", lang, target=r.target_score))
-    names = ", ".join(
-        f"{labels[s]} ({t(f'level_{lv}', lang)})" for s, lv in zip(computers, levels, strict=True)
-    )
+    names = ", ".join(f"{labels[s]} ({t(f'level_{lv}', lang)})" for s, lv in chosen.items())
     con.say(t("levels_line", lang, items=names))
     con.say(t("help_hint", lang))
     if resumed and match.sheet:
