@@ -105,7 +105,7 @@ def test_a_refused_card_shows_the_engines_reason_and_asks_again(
         assert reason is not None
         assert reason in out
     if lang == "tr":
-        assert "büyütmelisin" in out and "renge uymalısın" in out
+        assert "yükseltmelisin" in out and "renge uymalısın" in out
     else:
         assert "you must overtake" in out and "you must follow suit" in out
     # after the refusals, KH was accepted and the trick was played out

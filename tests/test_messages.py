@@ -52,7 +52,7 @@ def test_must_overtake_message():
     g = in_play(["QH 2C 3C", "9H KH AS", "4H 5D 6D", "7H 8D 9D"], "QH")
     err = refused(g, "9H", "must_overtake")
     assert err.text("en") == "you must overtake: Q♥ is on the table and you hold K♥"
-    assert err.text("tr") == "büyütmelisin: yerde Q♥ var ve elinde K♥ var"
+    assert err.text("tr") == "yükseltmelisin: yerde Q♥ var ve elinde K♥ var"
 
 
 def test_must_overtake_message_after_ruff_names_led_suit_top():
@@ -122,7 +122,7 @@ def test_cannot_pass_message():
     g = Game("sultan-kozmaca", seed=1, dealer=3)
     err = refused(g, "pass", "cannot_pass")
     assert err.text("en") == "in Koz Maça every player bids once; passing is not allowed"
-    assert err.text("tr") == "koz maçada herkes bir kez söz söyler; pas denemez"
+    assert err.text("tr") == "Koz Maça'da herkes bir kez söz söyler; pas geçilemez"
 
 
 def test_wrong_phase_messages():

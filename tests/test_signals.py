@@ -99,7 +99,7 @@ def test_the_asked_suit_is_led_low_and_only_where_the_lead_is_free() -> None:
                 assert with_it.move == _text(min(asked)), (with_it, sig)
                 assert _text(sig.card) == with_it.params["signal"]
                 assert "first discard" in reason_text(with_it, "en")
-                assert "ilk attığı" in reason_text(with_it, "tr")
+                assert "ilk ıskarta" in reason_text(with_it, "tr")
                 changed += with_it.move != without.move
             else:
                 assert with_it.move == without.move, (with_it, without)
