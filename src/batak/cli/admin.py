@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -53,10 +54,16 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
     from ..server.chips import Desk
     from ..server.config import ServerConfig
     from ..server.storage import open_storage
+    from .serve import storage_problem
 
     config = ServerConfig(data=Path(args.data), database=args.database)
     if args.job == "chip-report":
         config = replace(config, dumping_min_matches=args.min_matches)
+    # a folder given wrong must not become a new, empty database that "checks out"
+    problem = storage_problem(config.database_url, lang, create=False)
+    if problem:
+        print(f"batak admin: {problem}", file=sys.stderr)
+        return 2
     storage = open_storage(config.database_url)
     await storage.open()
     try:

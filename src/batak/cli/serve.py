@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 from ..i18n import LANGS
 from ..server.config import MAX_COMMIT_GAP, SQLITE_SYNC, ServerConfig
 from .text import t as cli_text
 
-__all__ = ["add_serve_parser", "config_from_args", "run_serve"]
+__all__ = ["add_serve_parser", "config_from_args", "run_serve", "storage_problem"]
 
 EXAMPLE = (
     "batak serve --host 0.0.0.0 --port 8000 --data ./batak-data --public-url https://YOUR-DOMAIN"
@@ -35,9 +40,24 @@ def add_serve_parser(
         description=h("description"),
         epilog=text("serve.epilog", lang, example=EXAMPLE),
     )
+
+    def checked(kind: str) -> Callable[[str], Any]:
+        """An argparse type that refuses, in the reader's language, what the option cannot
+        take: ``port`` 1-65535, ``whole`` an integer >= 0, ``count`` an integer >= 1,
+        ``positive`` a number > 0, ``time`` a number >= 0, ``percent`` 0-100, ``stakes`` whole
+        numbers > 0 separated by commas, ``url`` an http(s) address, ``origin`` an origin."""
+
+        def parse(value: str) -> Any:
+            result = _parse(kind, value)
+            if result is None:
+                raise argparse.ArgumentTypeError(text(f"serve.bad_{kind}", lang, value=value))
+            return result
+
+        return parse
+
     g = p.add_argument_group(h("group_listen"))
     g.add_argument("--host", default=d.host, help=h("help_host", d.host))
-    g.add_argument("--port", type=int, default=d.port, help=h("help_port", d.port))
+    g.add_argument("--port", type=checked("port"), default=d.port, help=h("help_port", d.port))
     g.add_argument("--data", default=str(d.data), metavar="DIR", help=h("help_data", d.data))
     g.add_argument("--database", default=None, metavar="URL", help=h("help_database"))
     g.add_argument(
@@ -66,32 +86,39 @@ def add_serve_parser(
         metavar="MS",
         help=h("help_commit_gap", gap_ms),
     )
-    g.add_argument("--public-url", default=None, metavar="URL", help=h("help_public_url"))
+    g.add_argument(
+        "--public-url",
+        type=checked("url"),
+        default=None,
+        metavar="URL",
+        help=h("help_public_url"),
+    )
     g.add_argument(
         "--allow-origin",
+        type=checked("origin"),
         action="append",
         default=[],
         metavar="ORIGIN",
         help=h("help_allow_origin"),
     )
     c = p.add_argument_group(h("group_clocks"))
-    for flag, code, value in (
-        ("--decision-seconds", "help_decision_seconds", d.decision_seconds),
-        ("--bank-seconds", "help_bank_seconds", d.bank_seconds),
-        ("--bank-step", "help_bank_step", d.bank_step),
-        ("--deal-pause", "help_deal_pause", d.deal_pause),
-        ("--trick-pause", "help_trick_pause", d.trick_pause),
-        ("--hold-seconds", "help_hold_seconds", d.hold_seconds),
-        ("--quick-fill-seconds", "help_quick_fill_seconds", d.quick_fill_seconds),
+    for flag, code, value, kind in (
+        ("--decision-seconds", "help_decision_seconds", d.decision_seconds, "positive"),
+        ("--bank-seconds", "help_bank_seconds", d.bank_seconds, "time"),
+        ("--bank-step", "help_bank_step", d.bank_step, "positive"),
+        ("--deal-pause", "help_deal_pause", d.deal_pause, "time"),
+        ("--trick-pause", "help_trick_pause", d.trick_pause, "time"),
+        ("--hold-seconds", "help_hold_seconds", d.hold_seconds, "time"),
+        ("--quick-fill-seconds", "help_quick_fill_seconds", d.quick_fill_seconds, "time"),
     ):
-        c.add_argument(flag, type=float, default=value, metavar="S", help=h(code, value))
+        c.add_argument(flag, type=checked(kind), default=value, metavar="S", help=h(code, value))
     b = p.add_argument_group(h("group_bots"))
     b.add_argument(
         "--bot-level", default=d.bot_level, metavar="LEVEL", help=h("help_bot_level", d.bot_level)
     )
     b.add_argument(
         "--bot-delay",
-        type=float,
+        type=checked("time"),
         default=d.bot_delay,
         metavar="S",
         help=h("help_bot_delay", d.bot_delay),
@@ -106,7 +133,9 @@ def add_serve_parser(
         ("--lonely-minutes", "help_lonely_minutes", "MIN", d.lonely_seconds / 60),
         ("--adjourned-days", "help_adjourned_days", "DAYS", d.adjourned_unload_seconds / 86400),
     ):
-        r.add_argument(flag, type=float, default=value, metavar=metavar, help=h(code, value))
+        r.add_argument(
+            flag, type=checked("positive"), default=value, metavar=metavar, help=h(code, value)
+        )
     q = p.add_argument_group(h("group_limits"))
     for flag, code, value in (
         ("--rooms-per-guest", "help_rooms_per_guest", d.rooms_per_guest),
@@ -115,10 +144,10 @@ def add_serve_parser(
         ("--max-rooms", "help_max_rooms", d.max_room_tables),
         ("--creates-per-address", "help_creates_per_address", int(d.create_burst_address)),
     ):
-        q.add_argument(flag, type=int, default=value, metavar="N", help=h(code, value))
+        q.add_argument(flag, type=checked("whole"), default=value, metavar="N", help=h(code, value))
     q.add_argument(
         "--password-checks",
-        type=int,
+        type=checked("count"),
         default=d.password_checks,
         metavar="N",
         help=text(
@@ -130,22 +159,29 @@ def add_serve_parser(
     )
     q.add_argument(
         "--guest-days",
-        type=float,
+        type=checked("positive"),
         default=d.guest_unused_seconds / 86400,
         metavar="DAYS",
         help=h("help_guest_days", d.guest_unused_seconds / 86400),
     )
     m = p.add_argument_group(h("group_chips"))  # chips (issue 12)
-    for flag, code, value in (
-        ("--daily-grant", "help_daily_grant", d.daily_grant),
-        ("--fee-percent", "help_fee_percent", d.fee_percent),
-        ("--vip-fee-percent", "help_vip_fee_percent", d.vip_fee_percent),
+    for flag, code, value, kind in (
+        ("--daily-grant", "help_daily_grant", d.daily_grant, "whole"),
+        ("--fee-percent", "help_fee_percent", d.fee_percent, "percent"),
+        ("--vip-fee-percent", "help_vip_fee_percent", d.vip_fee_percent, "percent"),
     ):
-        m.add_argument(flag, type=int, default=value, metavar="N", help=h(code, value))
-    m.add_argument("--quick-deals", type=int, default=None, metavar="N", help=h("help_quick_deals"))
+        m.add_argument(flag, type=checked(kind), default=value, metavar="N", help=h(code, value))
+    m.add_argument(
+        "--quick-deals",
+        type=checked("count"),
+        default=None,
+        metavar="N",
+        help=h("help_quick_deals"),
+    )
     m.add_argument(
         "--stakes",
-        default=",".join(str(x) for x in d.stakes),
+        type=checked("stakes"),
+        default=d.stakes,
         metavar="N,N,N",
         help=h("help_stakes", ",".join(str(x) for x in d.stakes)),
     )
@@ -154,7 +190,7 @@ def add_serve_parser(
     k.add_argument("--redis", default=None, metavar="URL", help=h("help_redis"))
     k.add_argument(
         "--lease-seconds",
-        type=float,
+        type=checked("positive"),
         default=d.lease_seconds,
         metavar="S",
         help=h("help_lease_seconds", d.lease_seconds),
@@ -166,6 +202,95 @@ def add_serve_parser(
         help=h("help_log_level", "warning"),
     )
     p.add_argument("--lang", choices=LANGS, default=None, help=cli_text("help_lang", lang))
+
+
+def _parse(kind: str, value: str) -> Any:
+    """``value`` as option ``kind`` takes it (see ``checked`` in :func:`add_serve_parser`), or
+    None when it cannot."""
+    if kind in ("port", "whole", "count", "percent"):
+        try:
+            n = int(value)
+        except ValueError:
+            return None
+        low, high = {"port": (1, 65535), "count": (1, None), "percent": (0, 100)}.get(
+            kind, (0, None)
+        )
+        return n if n >= low and (high is None or n <= high) else None
+    if kind in ("positive", "time"):
+        try:
+            x = float(value)
+        except ValueError:
+            return None
+        if x != x or x in (float("inf"), float("-inf")):  # nan, inf
+            return None
+        return x if (x > 0 if kind == "positive" else x >= 0) else None
+    if kind == "stakes":
+        try:
+            stakes = tuple(int(x) for x in value.split(","))
+        except ValueError:
+            return None
+        return stakes if stakes and all(x > 0 for x in stakes) else None
+    # "url" and "origin": http(s), a host, a port if any; an origin has no path
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not one
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    if kind == "origin" and (parts.path not in ("", "/") or parts.query or parts.fragment):
+        return None
+    return value.rstrip("/") if kind == "origin" else value
+
+
+#: operating-system errors of a data folder, in the words of the catalog's ``serve.reason_*``
+_FOLDER_REASONS = {
+    errno.EEXIST: "in_the_way",
+    errno.ENOTDIR: "in_the_way",
+    errno.EACCES: "denied",
+    errno.EPERM: "denied",
+    errno.EROFS: "denied",
+    errno.ENOENT: "cannot_make",
+}
+
+
+def storage_problem(url: str, lang: str, *, create: bool = True) -> str | None:
+    """Why the database at ``url`` cannot be used, in the reader's language (None: it can).
+    ``create=False``: a missing SQLite database is a problem too (``batak admin``)."""
+    from ..i18n import text
+    from ..server.storage import StorageError, StorageUnusable, open_storage, shown_url
+
+    try:
+        storage = open_storage(url)
+    except ValueError:
+        return text("serve.bad_database", lang, value=shown_url(url))
+    path = url.removeprefix("sqlite:///")
+    try:
+        storage.check(create=create)
+    except StorageUnusable as e:
+        if e.kind == "folder":
+            code = _FOLDER_REASONS.get(e.errno or 0)
+            reason = text(f"serve.reason_{code}", lang) if code else e.detail
+            return text("serve.data_unusable", lang, path=os.path.dirname(path), reason=reason)
+        if e.kind == "missing":
+            return text("serve.no_database", lang, path=os.path.dirname(path))
+        if e.kind == "not_database":
+            return text("serve.not_a_database", lang, path=path, reason=e.detail)
+        return text("serve.database_unreachable", lang, where=shown_url(url), reason=e.detail)
+    except StorageError as e:  # e.g. no PostgreSQL driver installed
+        return str(e)
+    return None
+
+
+def _listen_problem(e: OSError, host: str, port: int, lang: str) -> str:
+    """Why the server cannot listen at ``host``:``port``, in the reader's language."""
+    from ..i18n import text
+
+    if e.errno == errno.EADDRINUSE:
+        return text("serve.port_in_use", lang, host=host, port=port)
+    if e.errno in (errno.EACCES, errno.EPERM):
+        return text("serve.port_denied", lang, port=port)
+    return text("serve.bad_host", lang, host=host, reason=e.strerror or str(e))
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -204,7 +329,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         quick_deals=args.quick_deals,
         fee_percent=args.fee_percent,
         vip_fee_percent=args.vip_fee_percent,
-        stakes=tuple(int(x) for x in str(args.stakes).split(",") if x.strip()),
+        stakes=tuple(args.stakes),
         node=args.node,
         redis=args.redis,
         lease_seconds=args.lease_seconds,
@@ -212,21 +337,41 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 
 
 def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
-    """What ``batak serve`` does with its parsed arguments: serve until interrupted."""
+    """What ``batak serve`` does with its parsed arguments: serve until interrupted. What can
+    be checked before the server starts is checked first, and said in one plain line (exit 2):
+    the options that belong together, the database, the address to listen at."""
     from ..i18n import text
-    from ..server.serve import run
+    from ..server.serve import listen, run
+    from ..server.storage import shown_url
+
+    def refuse(words: str) -> int:
+        print(f"batak serve: {words}", file=sys.stderr)
+        return 2
 
     config = config_from_args(args)
     if config.node and not (config.database or "").startswith(("postgresql://", "postgres://")):
-        import sys
-
         print(text("serve.node_needs_postgresql", lang), file=sys.stderr)
         return 2
-    where = config.database if config.database else os.fspath(Path(config.data).resolve())
+    if config.redis and not config.node:
+        return refuse(text("serve.redis_needs_node", lang))
+    problem = storage_problem(config.database_url, lang)
+    if problem:
+        return refuse(problem)
+    try:
+        sock = listen(config.host, config.port)
+    except OSError as e:
+        return refuse(_listen_problem(e, config.host, config.port, lang))
+    if config.database:
+        where = shown_url(config.database)
+    else:
+        where = os.fspath(Path(config.data).resolve())
 
     def started() -> None:
         url = config.base_url
         ws = url.replace("http", "ws", 1)
         print(text("serve.started", lang, url=url, ws=ws, where=where), flush=True)
 
-    return run(config, args.log_level, on_start=started)
+    code = run(config, args.log_level, on_start=started, sock=sock)
+    if code:
+        print(text("serve.start_failed", lang), file=sys.stderr)
+    return code

@@ -171,6 +171,7 @@ def create_app(
             if hub.cluster.bus is not None:  # client messages sent to / taken from others
                 body["forwarded"] = hub.cluster.bus.forwarded
                 body["handled"] = hub.cluster.bus.handled
+                body["bus"] = "up" if hub.cluster.bus.up else "down"  # Redis reached or not
         return JSONResponse(body)
 
     async def index(request: Request) -> Response:
@@ -230,11 +231,22 @@ def create_app(
     async def ratings(request: Request) -> Response:
         return JSONResponse({"players": await hub.progress.ratings()})
 
+    async def known_player(request: Request) -> str | None:
+        """The path's player id, or None when no player has it (the answer is then a 404)."""
+        pid = str(request.path_params["player_id"])[:64]
+        return pid if await hub.storage.player_by("id", pid) is not None else None
+
     async def progress(request: Request) -> Response:
-        return JSONResponse(await hub.progress.of(str(request.path_params["player_id"])[:64]))
+        pid = await known_player(request)
+        if pid is None:
+            return JSONResponse({"error": "no such player"}, status_code=404)
+        return JSONResponse(await hub.progress.of(pid))
 
     async def stats(request: Request) -> Response:
-        return JSONResponse(await hub.storage.stats(str(request.path_params["player_id"])[:64]))
+        pid = await known_player(request)
+        if pid is None:
+            return JSONResponse({"error": "no such player"}, status_code=404)
+        return JSONResponse(await hub.storage.stats(pid))
 
     async def tournaments(request: Request) -> Response:
         docs = await hub.storage.tournaments()

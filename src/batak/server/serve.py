@@ -6,6 +6,7 @@ import asyncio
 import gc
 import logging
 import os
+import socket
 import time
 from collections.abc import Callable
 
@@ -14,6 +15,7 @@ from .config import ServerConfig
 __all__ = [
     "GcPacer",
     "event_loop",
+    "listen",
     "resident_bytes",
     "run",
     "tune_gc",
@@ -23,17 +25,37 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port``, as uvicorn would bind it; raises :class:`OSError`
+    (``EADDRINUSE``: another program listens there) before anything else is started."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
 def run(
     config: ServerConfig,
     log_level: str = "warning",
     on_start: Callable[[], None] | None = None,
+    sock: socket.socket | None = None,
 ) -> int:
-    """Serve until interrupted; ``on_start`` is called once the app is made, to tell where."""
+    """Serve until interrupted. ``sock``: already bound (:func:`listen`), else bound here.
+    ``on_start`` is called once the server has started and listens (to tell where); it is not
+    called when the start fails (the log says why), and the return value is then 3."""
     import uvicorn
 
     from .app import create_app
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
+    if sock is None:
+        sock = listen(config.host, config.port)
     app = create_app(config)
     server = uvicorn.Server(
         uvicorn.Config(
@@ -50,19 +72,22 @@ def run(
         )
     )
     tune_gc()
-    if on_start is not None:
-        on_start()
 
     async def serve() -> None:
         pacer = GcPacer(asyncio.get_running_loop())
+        task = asyncio.create_task(server.serve(sockets=[sock]))
         try:
-            await server.serve()
+            while not server.started and not task.done():
+                await asyncio.wait({task}, timeout=0.05)
+            if server.started and on_start is not None:
+                on_start()
+            await task
         finally:
             pacer.stop()
 
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
         runner.run(serve())
-    return 0
+    return 0 if server.started else 3
 
 
 def websocket_protocol() -> type:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 from .config import MAX_COMMIT_GAP, SQLITE_SYNC
 
@@ -31,8 +32,10 @@ __all__ = [
     "PlayerRow",
     "Storage",
     "StorageError",
+    "StorageUnusable",
     "TableRow",
     "open_storage",
+    "shown_url",
 ]
 
 T = TypeVar("T")
@@ -40,6 +43,38 @@ T = TypeVar("T")
 
 class StorageError(RuntimeError):
     """The database refused or failed a job."""
+
+
+class StorageUnusable(StorageError):
+    """The database cannot be used at all (:meth:`Storage.check`). ``kind`` says why:
+
+    - ``"folder"``: the SQLite file's folder cannot be made or written (``errno`` is the
+      operating system's error number);
+    - ``"missing"``: there is no database there, and the check was told not to make one;
+    - ``"not_database"``: the file is there but is not an SQLite database;
+    - ``"unreachable"``: PostgreSQL refused the connection or did not answer.
+
+    ``detail`` is the underlying error's own words (English, from the library or the system)."""
+
+    def __init__(self, kind: str, detail: str, errno: int | None = None) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+        self.errno = errno
+
+
+def shown_url(url: str) -> str:
+    """``url`` as it may be printed or logged: a password in it is replaced by ``***``."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    if parts.port is not None:
+        host += f":{parts.port}"
+    netloc = f"{parts.username or ''}:***@{host}"
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 class Fenced(StorageError):
@@ -269,6 +304,38 @@ class Storage:
         self.session: list[str] = []
 
     # ------------------------------------------------------------------ the worker
+    def check(self, *, create: bool = True) -> None:
+        """Connect once, read, and close, before anything else is started: raises
+        :class:`StorageUnusable` when the database cannot be used. ``create=False``: a missing
+        SQLite file is an error instead of a new, empty database (``batak admin``)."""
+        if self.kind == "sqlite":
+            path = Path(self.url.removeprefix("sqlite:///"))
+            if not create and str(path) != ":memory:" and not path.is_file():
+                raise StorageUnusable("missing", f"no database at {path}")
+        try:
+            conn = self._connect()
+        except OSError as e:  # the SQLite file's folder
+            raise StorageUnusable("folder", e.strerror or str(e), e.errno) from e
+        except sqlite3.OperationalError as e:  # the file cannot be opened (a folder, no rights)
+            raise StorageUnusable("folder", str(e)) from e
+        except sqlite3.DatabaseError as e:
+            raise StorageUnusable("not_database", str(e)) from e
+        except StorageError:
+            raise
+        except Exception as e:  # psycopg's OperationalError and the like
+            raise StorageUnusable("unreachable", _first_line(e)) from e
+        try:
+            if self.kind == "sqlite":
+                conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            else:
+                conn.execute("SELECT 1").fetchone()
+        except sqlite3.DatabaseError as e:
+            raise StorageUnusable("not_database", str(e)) from e
+        except Exception as e:
+            raise StorageUnusable("unreachable", _first_line(e)) from e
+        finally:
+            conn.close()
+
     def _connect(self) -> Any:
         if self.kind == "postgresql":
             try:
@@ -884,6 +951,12 @@ def _settle(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
         fut.set_exception(StorageError(f"{type(value).__name__}: {value}"))
     else:  # pragma: no cover
         fut.set_exception(StorageError(str(value)))
+
+
+def _first_line(e: BaseException) -> str:
+    """The first line of an error's message (psycopg's run over several)."""
+    words = str(e).strip()
+    return words.splitlines()[0] if words else type(e).__name__
 
 
 def open_storage(url: str, *, sqlite_sync: str = "full", commit_gap: float = 0.0) -> Storage:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from ..conn import Conn
+from ..storage import shown_url
 
 if TYPE_CHECKING:
     from .owner import Cluster
@@ -76,6 +77,10 @@ class RemoteConn(Conn):
         await self.close(code, reason)
 
 
+#: seconds between two warnings that Redis still cannot be reached
+UNREACHABLE_WARN_EVERY = 60.0
+
+
 class Bus:
     """This node's end of the Redis bus (see the module's text)."""
 
@@ -96,6 +101,8 @@ class Bus:
         #: owner side: clients of other nodes
         self.remotes: dict[tuple[str, int], RemoteConn] = {}
         self.others: list[dict[str, Any]] = []  # the other nodes' lobbies at the last beat
+        #: loop time of the last warning that Redis cannot be reached (None: none yet)
+        self._warned: float | None = None
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -175,8 +182,20 @@ class Bus:
             except asyncio.CancelledError:
                 raise
             except Exception as e:
+                now = asyncio.get_running_loop().time()
                 if self.up:
                     log.warning("node %s: Redis bus lost: %s", self.node, e)
+                    self._warned = now
+                elif self._warned is None or now - self._warned >= UNREACHABLE_WARN_EVERY:
+                    # never up, or still down: said once, then every so often, not each retry
+                    log.warning(
+                        "node %s: cannot reach Redis at %s: %s (trying again; until then this "
+                        "process plays only its own tables)",
+                        self.node,
+                        shown_url(self.url),
+                        e,
+                    )
+                    self._warned = now
                 self._down()
                 await asyncio.sleep(0.5)
             finally:

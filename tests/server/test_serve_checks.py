@@ -1,0 +1,199 @@
+"""What ``batak serve`` and ``batak admin`` check before they start, and say in one plain line:
+options out of range, a data folder or database that cannot be used, a port already taken; a
+database password never printed; a Redis that cannot be reached said in the log; the player
+endpoints answer 404 for an id no player has."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import socket
+import urllib.error
+import urllib.request
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from harness import ServerThread, fast_config, free_port
+
+from batak.cli import main
+from batak.cli.serve import _parse, storage_problem
+from batak.server.client import Client
+from batak.server.cluster.bus import Bus
+from batak.server.storage import shown_url
+
+NO_PG = "postgresql://batak:s3cret-pw@127.0.0.1:1/batak"  # nothing listens on port 1
+
+
+@pytest.mark.parametrize(
+    ("kind", "value", "expected"),
+    [
+        ("port", "8000", 8000),
+        ("port", "65535", 65535),
+        ("port", "0", None),
+        ("port", "99999", None),
+        ("port", "-1", None),
+        ("port", "abc", None),
+        ("whole", "0", 0),
+        ("whole", "-1", None),
+        ("whole", "1.5", None),
+        ("count", "0", None),
+        ("count", "3", 3),
+        ("positive", "0", None),
+        ("positive", "0.5", 0.5),
+        ("positive", "nan", None),
+        ("time", "0", 0.0),
+        ("time", "-5", None),
+        ("time", "inf", None),
+        ("percent", "100", 100),
+        ("percent", "150", None),
+        ("stakes", "100,1000", (100, 1000)),
+        ("stakes", "0,-5", None),
+        ("stakes", "abc", None),
+        ("stakes", "", None),
+        ("url", "https://batak.example", "https://batak.example"),
+        ("url", "http://10.0.0.5:8000/", "http://10.0.0.5:8000/"),
+        ("url", "notaurl", None),
+        ("url", "ftp://x", None),
+        ("url", "http://h:99999", None),
+        ("origin", "https://a.example/", "https://a.example"),
+        ("origin", "https://a.example/path", None),
+        ("origin", "garbage", None),
+    ],
+)
+def test_option_values_are_checked(kind: str, value: str, expected: Any) -> None:
+    assert _parse(kind, value) == expected
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--port", "99999"], "not a port"),
+        (["--stakes", "abc"], "not stakes"),
+        (["--fee-percent", "150"], "percentage from 0 to 100"),
+        (["--decision-seconds", "0"], "not a number above 0"),
+        (["--rooms-per-guest", "-1"], "whole number of 0 or more"),
+        (["--public-url", "notaurl"], "not a web address"),
+        (["--allow-origin", "garbage"], "not an origin"),
+    ],
+)
+def test_serve_refuses_bad_values_in_plain_words(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["serve", *argv])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+def test_serve_refuses_in_turkish(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--lang", "tr", "--port", "abc"])
+    assert "1 ile 65535 arasında bir tam sayı ver" in capsys.readouterr().err
+
+
+def test_data_folders_that_cannot_be_used(tmp_path: Path) -> None:
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    url = f"sqlite:///{blocker}/batak.sqlite3"
+    assert "a file is in the way" in (storage_problem(url, "en") or "")
+    url = f"sqlite:///{blocker}/sub/batak.sqlite3"
+    assert "klasör olması gereken yerde bir dosya var" in (storage_problem(url, "tr") or "")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "batak.sqlite3").write_bytes(b"not a database " * 100)
+    said = storage_problem(f"sqlite:///{bad}/batak.sqlite3", "en") or ""
+    assert "is not a Batak database" in said and "file is not a database" in said
+    assert "is not a database address" in (storage_problem("mysql://x", "en") or "")
+    good = tmp_path / "good"
+    assert storage_problem(f"sqlite:///{good}/batak.sqlite3", "en") is None
+    assert (good / "batak.sqlite3").is_file()  # a server makes its database
+    # ... batak admin does not
+    missing = tmp_path / "typo"
+    said = storage_problem(f"sqlite:///{missing}/batak.sqlite3", "en", create=False) or ""
+    assert "no Batak database" in said and not missing.exists()
+
+
+def test_an_unreachable_database_is_said_without_its_password() -> None:
+    said = storage_problem(NO_PG, "en") or ""
+    assert "cannot reach the database" in said
+    assert "s3cret-pw" not in said and "batak:***@127.0.0.1:1" in said
+    assert shown_url("postgresql://u:p@[::1]:5/db") == "postgresql://u:***@[::1]:5/db"
+    assert shown_url("postgresql://u@h/db") == "postgresql://u@h/db"
+
+
+def test_serve_says_the_port_is_taken_and_never_that_it_started(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = main(["serve", "--port", str(port), "--data", str(tmp_path / "d")])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert f"port {port} on 127.0.0.1 is already in use" in err
+    assert "open http" not in out and "Traceback" not in err
+
+
+def test_serve_refuses_what_it_cannot_start_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "afile").write_text("x")
+    argv = ["serve", "--port", str(free_port())]
+    assert main([*argv, "--data", str(tmp_path / "afile")]) == 2
+    assert "cannot keep the data in" in capsys.readouterr().err
+    assert main([*argv, "--database", NO_PG]) == 2
+    err = capsys.readouterr().err
+    assert "cannot reach the database" in err and "s3cret-pw" not in err
+    assert main([*argv, "--redis", "redis://127.0.0.1:1/0"]) == 2
+    assert "--redis needs --node" in capsys.readouterr().err
+
+
+def test_admin_does_not_make_up_an_empty_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    typo = tmp_path / "typo-folder"
+    assert main(["admin", "--data", str(typo), "ledger-check"]) == 2
+    assert "no Batak database" in capsys.readouterr().err
+    assert not typo.exists()
+
+
+def test_a_redis_never_reached_is_said_in_the_log(caplog: pytest.LogCaptureFixture) -> None:
+    cluster = SimpleNamespace(node="n1")
+    bus = Bus(cluster, "redis://:hush-pw@127.0.0.1:1/0")  # type: ignore[arg-type]
+
+    async def run() -> None:
+        await bus.start()
+        await asyncio.sleep(0.2)
+        await bus.stop()
+
+    with caplog.at_level(logging.WARNING, logger="batak.server.cluster.bus"):
+        asyncio.run(run())
+    said = [r.getMessage() for r in caplog.records if "cannot reach Redis" in r.getMessage()]
+    assert len(said) == 1  # once, not at every retry
+    assert "hush-pw" not in said[0] and ":***@127.0.0.1:1" in said[0]
+    assert not bus.up
+
+
+def test_stats_and_progress_of_no_player_are_404(tmp_path: Path) -> None:
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def me() -> str:
+            c = Client(srv.url, name="Ayşe")
+            await c.connect()
+            await c.close()
+            return str(c.player["id"])
+
+        pid = asyncio.run(me())
+        for what in ("stats", "progress"):
+            with urllib.request.urlopen(f"{srv.http}/api/players/{pid}/{what}", timeout=5) as r:
+                assert r.status == 200 and json.loads(r.read())
+            for nobody in ("999999", "abc"):
+                with pytest.raises(urllib.error.HTTPError) as e:
+                    urllib.request.urlopen(f"{srv.http}/api/players/{nobody}/{what}", timeout=5)
+                assert e.value.code == 404
+                assert json.loads(e.value.read()) == {"error": "no such player"}
