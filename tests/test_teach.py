@@ -47,7 +47,7 @@ def test_hint_is_legal_explained_and_deterministic(preset: str) -> None:
 def test_turkish_reasons_use_the_game_words() -> None:
     """koz, ihale, pas and löve, as Turkish players say them."""
     words = " ".join(t["tr"] for t in REASONS.values())
-    for w in ("koz", "İhale", "Pas", "löve"):
+    for w in ("koz", "ihale", "Pas", "löve"):
         assert w in words
     for code, t in REASONS.items():
         assert set(t) == {"en", "tr"}, code
@@ -64,7 +64,8 @@ def test_hint_in_the_auction_and_the_trump_choice() -> None:
     h = hint(plain(g.view(0)))
     assert h.move.startswith("bid") and h.code == "bid_estimate"
     assert "koz" in h.reason and "tricks" in h.reason
-    assert "İhale" in hint(plain(g.view(0)), lang="tr").reason
+    # "4 de": the bid as the bid button says it ("{n} de"), then what the hand is worth
+    assert hint(plain(g.view(0)), lang="tr").reason.startswith(h.move.split()[1] + " de: ")
     for m in ("bid 4", "pass", "pass", "pass"):
         g.play(m)
     h = hint(plain(g.view(0)))
@@ -180,3 +181,26 @@ def test_a_master_card_an_opponent_may_ruff_is_not_called_a_sure_trick() -> None
         .format(**{**params, "suit": "heart"})
         .endswith("unless someone ruffs it.")
     )
+
+
+def test_a_ruff_is_called_small_only_when_it_is_the_lowest_koz() -> None:
+    """A hint says "your lowest koz is enough" only for the lowest koz. A higher koz ruffing
+    first is kept from a later player's overtrump, and the hint says so (a web review saw
+    "Ruff with K♦: ... a small koz is enough")."""
+    seen = {"ruff": 0, "ruff_high": 0}
+    for seed in range(40):
+        game = Game("standard", seed=seed)
+        while game.phase != "over":
+            view = plain(game.view(game.to_move))
+            h = hint(view)
+            if h.code in seen:
+                seen[h.code] += 1
+                trump = view["trump"]
+                koz = [m for m in view["legal_moves"] if m[-1] == trump]
+                lowest = min(koz, key=[str(c) for c in CARDS].index)
+                assert h.move[-1] == trump
+                assert (h.move == lowest) == (h.code == "ruff"), (h, koz)
+                tr = hint(view, lang="tr").reason
+                assert ("en küçük kozun" in tr) == (h.code == "ruff")
+            game.play(h.move)
+    assert seen["ruff"] and seen["ruff_high"], seen

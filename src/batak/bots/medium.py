@@ -657,7 +657,11 @@ def _explain(
     if beats_now:
         if suit == trump and lead != trump:
             params["led"] = SUIT_LETTERS[lead]
-            return ("overruff" if st.ruffed else "ruff"), params
+            if st.ruffed:
+                return "overruff", params
+            # the lowest koz that wins, or a higher one kept from a later player's overtrump
+            low = min(c for c in winners if c // 13 == trump)
+            return ("ruff" if card == low else "ruff_high"), params
         if len(winners) == 1 and win > 0.5:
             return "win_only", params
         if win > 0.85:
