@@ -664,7 +664,7 @@ def test_rules_pages_come_from_the_rules_data(
     expect(row("overtake")).to_contain_text("yükseltme")
     expect(row("overtake_after_ruff").locator("b")).to_have_text("Overtake after a ruff")
     page.get_by_test_id("lang").click()
-    expect(page.locator("h2")).to_have_text("Kurallar: Zipi · üç kişilik (yerden kart)")
+    expect(page.locator("h2")).to_have_text("Kurallar: Zipi · üç kişilik (dipli)")
     expect(page.get_by_test_id("preset-id")).to_have_text(
         "'batak play --preset' için adı: zipi-kitty"
     )
