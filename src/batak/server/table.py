@@ -698,7 +698,8 @@ class Table:
                 raise TableError("full")
             if self.stake:
                 await self.hub.chips_can_sit(conn.player, self.stake)
-            sit: dict[str, Any] = {"seat": target, "player": pid, "name": conn.player.name}
+            name = self._distinct_name(conn.player.name)
+            sit: dict[str, Any] = {"seat": target, "player": pid, "name": name}
             if conn.player.bot_account:
                 sit["bot_account"] = True
             if conn.player.level is not None:
@@ -847,6 +848,17 @@ class Table:
         for i in self.free_seats():
             name = self._bot_name(i) if self.hide_bots else f"Bot {i + 1}"
             await self.emit("sit", {"seat": i, "player": None, "name": name, "bot": level})
+
+    def _distinct_name(self, name: str) -> str:
+        """``name``, or ``name (2)``, ``name (3)``, ... when someone at the table already has it:
+        two guests called the same would be one column twice on the score sheet."""
+        taken = {s.name for s in self.seats if s.name}
+        if name not in taken:
+            return name
+        k = 2
+        while f"{name} ({k})" in taken:
+            k += 1
+        return f"{name} ({k})"
 
     def _bot_name(self, seat: int) -> str:
         """A person's name for a bot at a table that does not label its bots."""
