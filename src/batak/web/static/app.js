@@ -1331,13 +1331,20 @@ function renderChat() {
   el.scrollTop = el.scrollHeight;
 }
 
+// A name in the score sheet: a long one is cut with an ellipsis (the whole name is its tooltip),
+// so that the sheet's four columns of figures keep their room beside the table.
+function sheetName(seat) {
+  const name = seatLabel(seat);
+  return `<span class="pname" title="${esc(name)}">${esc(name)}</span>`;
+}
+
 function sheetHTML() {
   const T = S.table;
   const n = T.info.rules.players;
   const rows = T.sheet;
   if (!rows.length) return `<p class="help">${esc(t("sheet_empty"))}</p>`;
   if (teamsPlay(T)) return teamSheetHTML(T, seatName, seatLabel, sentence);
-  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${esc(seatLabel(i))}</th>`).join("")}</tr>${sheetLevelsHTML(T.info.seats, n)}`;
+  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${sheetName(i)}</th>`).join("")}</tr>${sheetLevelsHTML(T.info.seats, n)}`;
   const partners = T.info.rules.partners;
   const body = rows.map((r) => {
     // the contract: bidder, bid and koz, then made or down with the bidder's (side's) tricks
@@ -1345,7 +1352,7 @@ function sheetHTML() {
     let result = "";
     if (r.redeal) con = esc(t("sheet_redeal"));
     else if (r.bidder != null) {
-      con = `${esc(seatLabel(r.bidder))}${r.bid != null ? `: ${r.bid}` : ""}${r.trump ? ` <span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>` : ""}`;
+      con = `${sheetName(r.bidder)}${r.bid != null ? `: ${r.bid}` : ""}${r.trump ? ` <span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>` : ""}`;
       if (r.bid != null && r.tricks) {
         const won = partners ? r.tricks[r.bidder] + r.tricks[(r.bidder + 2) % n] : r.tricks[r.bidder];
         const made = won >= r.bid;
@@ -1408,7 +1415,7 @@ initResult({
 });
 applyLook();
 registerServiceWorker();
-window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, beep, renderDialog }; // for tests and the curious
+window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, beep, renderDialog, renderTable }; // for tests and the curious
 render();
 connect();
 onRoute();
