@@ -161,6 +161,46 @@ def test_on_a_phone_the_table_comes_first_and_seat_labels_keep_their_words(
     no_js_errors(errors)
 
 
+#: Long names put on the other seats, the felt drawn again at once and each side seat's name
+#: measured in the same run: how many of its characters show, and whether it stays in its seat.
+SIDE_NAMES = """(names) => {
+    const T = window.batak.state.table;
+    let k = 0;
+    T.info.seats.forEach((s, i) => { if (i !== T.you) s.name = names[k++]; });
+    window.batak.renderTable();
+    return ['left', 'right'].map((pos) => {
+        const seat = document.querySelector(`[data-testid="seat-${pos}"]`);
+        const name = seat.querySelector('.name');
+        const r = name.getBoundingClientRect();
+        const box = seat.getBoundingClientRect();
+        const n = name.textContent.length;
+        const shown = name.scrollWidth <= name.clientWidth ? n
+            : Math.floor((n * name.clientWidth) / name.scrollWidth);
+        return {pos, text: name.textContent, shown, width: r.width,
+                inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5};
+    });
+}"""
+
+
+# ------------------------------------------------------- first-player review, item 3
+def test_on_a_phone_the_side_seats_show_their_names(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for locale in ("tr-TR", "en-US"):
+        page = open_page(browser, server, errors, locale=locale, **PHONE_CTX)
+        private_room(page)
+        page.get_by_test_id("start").click()
+        expect(page.locator("#hand .card")).to_have_count(13)
+        expect(page.locator("[data-testid=seat-left] .count")).to_be_visible()
+        seats = page.evaluate(SIDE_NAMES, ["Mehmet Öztürkoğlu", "Ayşe Yılmaz", "Zeynep Kaya"])
+        # the card count and the level badge leave the name its line: 8 characters or more
+        for s in seats:
+            assert s["shown"] >= 8 and s["inside"], (locale, s)
+        page.screenshot(path=str(artifacts / f"phone-side-names-{locale[:2]}.png"))
+        page.context.close()
+    no_js_errors(errors)
+
+
 # ---------------------------------------------------------------------- item 17
 def test_screen_readers_hear_the_truth_and_the_keyboard_reaches_the_cards_at_once(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]

@@ -1113,7 +1113,7 @@ function seatHTML(seat) {
   const bubble = T.bubbles[seat] && T.bubbles[seat].until > Date.now() ? `<span class="bubble">${esc(T.bubbles[seat].text)}</span>` : "";
   const count = v && seat !== T.you && !(v.exposed && v.exposed.seat === seat) ? `<span class="count" title="${v.hand_sizes[seat]}">${backSVG()}<b>${v.hand_sizes[seat]}</b></span>` : "";
   return `<div class="seat pos-${position(seat)}${toMove ? " to-move" : ""}${team.cls}" data-seat="${seat}" data-testid="seat-${position(seat)}">
-    <div class="who">${count}${story.portrait(s.bot, esc)}<span class="name">${esc(s.name || (s.bot ? t("bot") : t("empty_seat")))}</span>${levelBadge(s.level)}${bubble}</div>
+    <div class="who">${count}${story.portrait(s.bot, esc)}<span class="name" title="${esc(s.name || "")}">${esc(s.name || (s.bot ? t("bot") : t("empty_seat")))}</span>${levelBadge(s.level)}${bubble}</div>
     <div class="labels">${labels.map((l) => `<span class="tag">${esc(l)}</span>`).join("")}</div>
     <div class="tricks">${tricks}${said ? ` <span class="said">${said}</span>` : ""}</div>
     <div class="clock" data-clock-seat="${seat}">${clockHTML(left, bank, decision)}</div>
