@@ -570,7 +570,13 @@ def test_the_hand_strength_can_be_hidden_and_stays_hidden(
     expect(page.get_by_test_id("estimate-show")).to_be_visible(timeout=60_000)
     expect(page.get_by_test_id("estimate")).to_have_count(0)
     page.get_by_test_id("estimate-show").tap()
-    expect(page.get_by_test_id("estimate")).to_contain_text(re.compile(r"♠ \d+,\d"))
+    expect(page.get_by_test_id("estimate")).to_contain_text(re.compile(r"♠\s\d+,\d"))
+    # a suit's sign and its number stay on one line (a no-break space between them)
+    parts = page.locator("[data-testid=estimate] span[class^=suit-]").evaluate_all(
+        "(ss) => ss.map((s) => [s.textContent, new Set([...s.getClientRects()]"
+        ".map((r) => Math.round(r.top))).size])"
+    )
+    assert len(parts) == 4 and all(lines == 1 and "\u00a0" in text for text, lines in parts), parts
     no_js_errors(errors)
 
 

@@ -1304,7 +1304,8 @@ function estimateHTML(v) {
   if (!estimateShown()) return `<p class="estimate"><button class="small" data-action="estimateToggle" data-testid="estimate-show">${esc(t("estimate_show"))}</button></p>`;
   const hide = `<button class="small" data-action="estimateToggle" data-testid="estimate-hide">${esc(t("estimate_hide"))}</button>`;
   const body = est
-    ? Object.entries(est).map(([s, x]) => `<span class="suit-${s}">${SYMBOL[s]} ${decimal(x)}</span>`).join(" ")
+    // a no-break space: a suit's sign never ends a line without its number ("♠" / "2.1")
+    ? Object.entries(est).map(([s, x]) => `<span class="suit-${s}">${SYMBOL[s]}\u00a0${decimal(x)}</span>`).join(" ")
     : esc(t("estimate_loading"));
   return `<p class="estimate" data-testid="estimate">${esc(t("estimate"))}: ${body}${hide}</p>`;
 }
