@@ -186,6 +186,43 @@ def test_cards_in_texts_are_written_as_people_read_them(
     no_js_errors(errors)
 
 
+#: A hint naming cards of all four suits, drawn at once, and each suit sign's colour in it.
+HINT_COLOURS = """(reason) => {
+    const T = window.batak.state.table;
+    T.hint = {move: 'KD', reason};
+    window.batak.renderTable();
+    const hint = document.querySelector('[data-testid=hint]');
+    const walk = document.createTreeWalker(hint, NodeFilter.SHOW_TEXT);
+    const out = [];
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        for (const ch of n.data.match(/[♠♥♦♣]/g) || []) {
+            out.push([ch, getComputedStyle(n.parentElement).color]);
+        }
+    }
+    return {out, text: hint.textContent};
+}"""
+
+
+# ------------------------------------------------------- first-player review, item 5
+def test_the_hints_red_suits_are_red(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale, ctx, name in DESKTOP_EN_PHONE_TR:
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page)
+        page.get_by_test_id("start").click()
+        expect(page.locator("#hand .card")).to_have_count(13)
+        got = page.evaluate(HINT_COLOURS, "K♦: the cheapest card above A♥, Q♠ and 10♣.")
+        red = "rgb(179, 0, 27)"  # --red, as the hand's and the sheet's red suits
+        signs = got["out"]
+        assert [s for s, _ in signs] == ["♦", "♥", "♠", "♣"], got
+        for sign, colour in signs:
+            assert (colour == red) == (sign in "♥♦"), (lang, got)
+        page.locator("#panel").screenshot(path=str(artifacts / f"hint-red-suits-{name}-{lang}.png"))
+        page.context.close()
+    no_js_errors(errors)
+
+
 # ---------------------------------------------------------------------- item 14
 def test_all_table_options_fit_the_screen_with_human_labels(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]

@@ -14,7 +14,7 @@ import { registerServiceWorker } from "./pwa.js";
 import { applyLook, estimateShown, lookHTML, setBack, setFelt, toggleEstimate } from "./prefs.js";
 import { partners as teamsPlay, seatTeam, teamBoardHTML, teamSheetHTML } from "./teams.js";
 import { cardClicked, continueBurial, handHTML, handKey, handLabel, handPanelHTML, kittyHTML, skipToPlay } from "./hand.js";
-import { askReview, dealCell, onReview, onReviewError, resendReview, reviewHTML } from "./review.js";
+import { askReview, dealCell, lineHTML, onReview, onReviewError, resendReview, reviewHTML } from "./review.js";
 
 // ------------------------------------------------------------------ state
 const S = {
@@ -1245,7 +1245,8 @@ function renderPanel() {
   out.push(handPanelHTML(T, mine));
   if (v.buried && v.buried.length) out.push(`<p class="help">${esc(t("buried", { cards: v.buried.map(cardLabel).join(" ") }))}</p>`);
   if (T.refused) out.push(`<p class="refused" role="alert" data-testid="refused">${esc(t("refused", { reason: T.refused }))}</p>`);
-  if (T.hint) out.push(`<p class="hint" data-testid="hint">${esc(T.hint.move ? t("hint", { move: moveText(T.hint.move), reason: T.hint.reason }) : T.hint.reason)}</p>`);
+  // the hint's cards with their red suits in red, as everywhere else at the table
+  if (T.hint) out.push(`<p class="hint" data-testid="hint">${lineHTML(T.hint.move ? t("hint", { move: moveText(T.hint.move), reason: T.hint.reason }) : T.hint.reason)}</p>`);
   el.innerHTML = out.join("");
 }
 
