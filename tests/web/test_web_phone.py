@@ -477,6 +477,34 @@ def test_a_notice_covers_no_heading_and_no_toolbar(
     no_js_errors(errors)
 
 
+# ------------------------------------------------------- first-player review, item 6
+def test_a_tables_notice_follows_the_language_and_goes_with_the_table(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for ctx, name in (({"viewport": DESKTOP}, "desktop"), (PHONE_CTX, "phone")):
+        page = open_page(browser, server, errors, locale="en-US", **ctx)
+        notice = page.locator("#notice")
+        private_room(page)
+        page.get_by_test_id("start").click()
+        expect(notice).to_contain_text("deals first")
+        # switched to Turkish at the table: the notice says it in Turkish
+        page.locator("#lang-button").click()
+        expect(notice).to_contain_text("dağıtıyor")
+        page.screenshot(path=str(artifacts / f"notice-after-switch-{name}-tr.png"))
+        # back to the lobby: the table's notice stays behind
+        page.locator("#topbar a.button").first.click()
+        expect(page.locator("#name-input")).to_be_visible()
+        expect(notice).to_be_hidden()
+        # a notice written once ("Name saved.") is not left in the other language
+        page.fill("#name-input", "Ayşe")
+        page.press("#name-input", "Enter")
+        expect(notice).to_have_text("Ad kaydedildi.")
+        page.locator("#lang-button").click()
+        expect(notice).to_have_text("Name saved.")
+        page.context.close()
+    no_js_errors(errors)
+
+
 def png_pixels(data: bytes) -> list[tuple[int, int, int]]:
     """The RGB pixels of a PNG screenshot (8-bit RGB or RGBA, as Chromium writes them)."""
     import struct

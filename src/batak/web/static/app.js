@@ -68,8 +68,11 @@ function randomId() {
   return Array.from(a, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-function notify(text, kind = "info") {
-  S.notice = { text, kind, at: Date.now() };
+// A notice is a text, or a function that writes it in the language shown: after a language
+// switch the one is written again and the other dropped. A notice about a table (``table``, its
+// id) goes when the player leaves that table.
+function notify(text, kind = "info", table = null) {
+  S.notice = { text, kind, table, lang: lang(), at: Date.now() };
   renderNotice();
   clearTimeout(notify.timer);
   notify.timer = setTimeout(() => { S.notice = null; renderNotice(); }, 6000);
@@ -100,6 +103,7 @@ function onRoute() {
   } else {
     S.table = null;
   }
+  if (S.notice && S.notice.table && (r.page !== "table" || r.id !== S.notice.table)) S.notice = null;
   if (r.page === "join") {
     S.joining = r.code;
     if (S.online) send({ type: "join", code: r.code, ref: "invite" });
@@ -423,9 +427,9 @@ function sideEffects(ev, replay) {
   } else if (ev.kind === "start" && ev.dealer != null && !replay) {
     // who deals first, and why: drawn by lot, or the first to sit (the table's first_dealer)
     const how = ev.first_dealer === "first_seated" ? "first_dealer_seated" : "first_dealer_lots";
-    notify(ev.dealer === T.you ? t(how === "first_dealer_seated" ? "first_dealer_seated_you" : "first_dealer_lots_you") : t(how, { name: seatName(ev.dealer) }));
+    notify(() => (ev.dealer === T.you ? t(how === "first_dealer_seated" ? "first_dealer_seated_you" : "first_dealer_lots_you") : t(how, { name: seatName(ev.dealer) })), "info", T.id);
   } else if (ev.kind === "adjourn" && !replay) {
-    notify(t("adjourned"));
+    notify(() => t("adjourned"), "info", T.id);
   }
 }
 
@@ -438,7 +442,7 @@ function onError(m) {
     S.resent.delete(m.ref);
     if (T) T.buryQueue = []; // a refused burial stops there: the panel shows what is left
     if (m.code === "stale") { // made for a decision that has passed: dropped, and said so
-      notify(t(resent ? "move_dropped_reconnect" : "move_dropped", { move: moveText(move) }), "error");
+      notify(() => t(resent ? "move_dropped_reconnect" : "move_dropped", { move: moveText(move) }), "error", T ? T.id : null);
       return;
     }
     if (m.code === "away") return; // the new view is on its way
@@ -526,7 +530,7 @@ const ACTIONS = {
     S.name = v;
     localStorage.setItem("batak.name", v);
     $("#name-input").defaultValue = v; // sent: the redraw shows the name as the server keeps it
-    notify(t("name_saved"));
+    notify(() => t("name_saved"));
     reconnect();
   },
   joinCode() {
@@ -590,7 +594,7 @@ const ACTIONS = {
   copy(el) {
     const text = el.dataset.text;
     (navigator.clipboard ? navigator.clipboard.writeText(text) : Promise.reject()).then(
-      () => notify(t("copied")),
+      () => notify(() => t("copied")),
       () => { notify(text); },
     );
   },
@@ -697,10 +701,12 @@ function renderStatus() {
 
 function renderNotice() {
   const el = $("#notice");
+  // a notice written in another language than the one now shown cannot be written again: it goes
+  if (S.notice && typeof S.notice.text !== "function" && S.notice.lang !== lang()) S.notice = null;
   if (!S.notice) { el.hidden = true; el.textContent = ""; return; }
   el.hidden = false;
   el.className = "notice " + S.notice.kind;
-  el.textContent = S.notice.text;
+  el.textContent = typeof S.notice.text === "function" ? S.notice.text() : S.notice.text;
 }
 
 // ---------------- lobby
