@@ -577,7 +577,14 @@ const ACTIONS = {
   setBack(el) { setBack(el.dataset.value); },
   move(el) { playMove(el.dataset.move); },
   hint() { send({ type: "hint", table: S.table.id, ref: "hint" }); },
-  review(el) { askReview(S.table, Number(el.dataset.deal), send); renderDialog(); },
+  review(el) {
+    // closing the review goes back to where it was opened from: the score sheet, the match's
+    // end, or the table (the result after a deal)
+    const T = S.table;
+    if (T.dialog !== "review") T.reviewFrom = T.dialog;
+    askReview(T, Number(el.dataset.deal), send);
+    renderDialog();
+  },
   start() { send({ type: "start", table: S.table.id, ref: "start" }); },
   adjourn() { send({ type: "adjourn", table: S.table.id, ref: "adjourn" }); },
   leave() {
@@ -632,7 +639,7 @@ document.addEventListener("keydown", (e) => {
   if (handKey(e)) return;
   if (e.key === "Escape" && S.table && S.table.lifted && !S.table.dialog) ACTIONS.unlift();
   if (e.key === "Escape" && S.table && S.table.dialog && S.table.dialog !== "over") {
-    S.table.dialog = null;
+    S.table.dialog = closedTo(S.table);
     renderDialog();
   }
 });
@@ -1378,6 +1385,11 @@ function sheetHTML() {
   return `<table class="sheet" data-testid="sheet"><thead>${head}</thead><tbody>${body}</tbody><tfoot><tr><th colspan="2">${esc(t("sheet_total"))}</th>${totals.map((x) => `<th class="num">${x}</th>`).join("")}</tr></tfoot></table><p class="help sheet-legend">${esc(t("sheet_legend"))}</p>`;
 }
 
+// The window shown when this one is closed: a review opened from another window returns to it.
+function closedTo(T) {
+  return T.dialog === "review" ? T.reviewFrom || null : null;
+}
+
 function renderDialog() {
   const T = S.table;
   const el = $("#dialog");
@@ -1403,12 +1415,13 @@ function renderDialog() {
   }
   if (!body) { el.innerHTML = ""; delete el.dataset.kind; return; }
   const closable = T.dialog !== "over";
+  const back = closedTo(T) || "";
   // drawn again (a rematch answer, the match's XP, a review arriving): the same window keeps
   // where its reader had scrolled to, or a long one would jump back to its top under them
   const kind = `${T.id}:${T.dialog}:${T.dialog === "review" && T.review ? T.review.deal : ""}`;
   const before = el.querySelector(".dialog");
   const scrolled = before && el.dataset.kind === kind ? before.scrollTop : 0;
-  el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title">${body.replace("<h3", '<h3 id="dialog-title"')}${closable ? `<p><button data-action="dialog" data-dialog="" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
+  el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title">${body.replace("<h3", '<h3 id="dialog-title"')}${closable ? `<p><button data-action="dialog" data-dialog="${back}" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
   el.dataset.kind = kind;
   if (scrolled) el.querySelector(".dialog").scrollTop = scrolled;
 }
