@@ -505,6 +505,28 @@ def test_a_tables_notice_follows_the_language_and_goes_with_the_table(
     no_js_errors(errors)
 
 
+# ------------------------------------------------------- first-player review, item 8
+def test_leaving_a_table_opens_the_lobby_at_its_top(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    private_room(page)
+    page.get_by_test_id("start").click()
+    expect(page.locator("#hand .card")).to_have_count(13)
+    # the table's tools are under the hand: the page is scrolled down to reach them
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert page.evaluate("() => window.scrollY") > 100
+    page.once("dialog", lambda d: d.accept())  # "leave the match?"
+    page.get_by_test_id("leave").tap()
+    expect(page.locator("#name-input")).to_be_visible()
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.scrollY") == 0
+    header = page.locator(".header").bounding_box()
+    assert header is not None and header["y"] >= 0, header
+    page.screenshot(path=str(artifacts / "lobby-after-leaving-phone-tr.png"))
+    no_js_errors(errors)
+
+
 def png_pixels(data: bytes) -> list[tuple[int, int, int]]:
     """The RGB pixels of a PNG screenshot (8-bit RGB or RGBA, as Chromium writes them)."""
     import struct

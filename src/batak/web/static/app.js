@@ -91,8 +91,12 @@ function route() {
 }
 
 function go(path, replace = false) {
-  if (location.pathname !== path) history[replace ? "replaceState" : "pushState"]({}, "", path);
+  const moved = location.pathname !== path;
+  if (moved) history[replace ? "replaceState" : "pushState"]({}, "", path);
   onRoute();
+  // another page opens at its top (the lobby after a table, with its header in view), not
+  // where the page before had been scrolled to
+  if (moved) window.scrollTo(0, 0);
 }
 
 function onRoute() {
