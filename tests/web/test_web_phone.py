@@ -527,6 +527,28 @@ def test_leaving_a_table_opens_the_lobby_at_its_top(
     no_js_errors(errors)
 
 
+# ------------------------------------------------------- first-player review, item 9
+def test_phone_buttons_in_the_waiting_room_and_under_a_lifted_card_are_finger_sized(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    private_room(page)
+    copies = page.locator(".waiting button[data-action=copy]").evaluate_all(
+        "(bs) => bs.map((b) => b.getBoundingClientRect().height)"
+    )
+    assert len(copies) == 2 and min(copies) >= 44, copies
+    page.screenshot(path=str(artifacts / "waiting-room-copy-phone-tr.png"))
+    until_my_card_turn(page)
+    areas = hit_areas(page)
+    first = next(a for a in areas if a["legal"])
+    page.touchscreen.tap(first["x"], first["y"])
+    expect(page.get_by_test_id("unlift")).to_be_visible()
+    box = page.get_by_test_id("unlift").bounding_box()
+    assert box is not None and box["height"] >= 44 and box["width"] >= 44, box
+    page.screenshot(path=str(artifacts / "lifted-card-cancel-phone-tr.png"))
+    no_js_errors(errors)
+
+
 def png_pixels(data: bytes) -> list[tuple[int, int, int]]:
     """The RGB pixels of a PNG screenshot (8-bit RGB or RGBA, as Chromium writes them)."""
     import struct
