@@ -943,7 +943,7 @@ function renderRules(name) {
   if (!S.catalog) { app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`; return; }
   const nav = `<p><a href="/" data-action="nav" data-href="/">← ${esc(t("back_to_lobby"))}</a>${name ? ` · <a href="/rules" data-action="nav" data-href="/rules">${esc(t("all_tables"))}</a>` : ""}</p>`;
   if (!name) {
-    app().innerHTML = `<div class="page">${nav}<h2>${esc(t("rules_title"))}</h2><p>${esc(t("rules_intro"))}</p><ul class="plain presets">${S.catalog.presets.map((p) => `<li><a href="/rules/${esc(p.name)}" data-action="nav" data-href="/rules/${esc(p.name)}"><b>${esc(pick(p.title))}</b></a>: ${esc(pick(p.summary))}</li>`).join("")}</ul></div>`;
+    app().innerHTML = `<div class="page">${nav}<h2>${esc(t("rules_title"))}</h2><p data-testid="rules-intro">${esc(t("rules_intro_list"))}</p><ul class="plain presets">${S.catalog.presets.map((p) => `<li><a href="/rules/${esc(p.name)}" data-action="nav" data-href="/rules/${esc(p.name)}"><b>${esc(pick(p.title))}</b></a>: ${esc(pick(p.summary))}</li>`).join("")}</ul></div>`;
     return;
   }
   const p = S.catalog.presets.find((x) => x.name === name);
