@@ -479,8 +479,9 @@ def test_a_phone_can_play(
         " e.getBoundingClientRect().width]).filter(([, h, w]) => h < 44 || w < 44)",
     )
     assert not small, small
-    # the bidding panel shows the hand's estimated tricks for each koz, the Turkish way (4,3)
-    expect(page.get_by_test_id("estimate")).to_contain_text(re.compile(r"♠ \d+,\d"))
+    # the bidding panel shows the hand's estimated tricks for each koz, the Turkish way (4,3),
+    # each suit's sign joined to its number by a no-break space
+    expect(page.get_by_test_id("estimate")).to_contain_text(re.compile(r"♠\s\d+,\d"))
     first = page.locator(".bids button").first
     expect(first).to_have_attribute("data-move", "pass")
     first.tap()
