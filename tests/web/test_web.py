@@ -479,8 +479,9 @@ def test_a_phone_can_play(
         " e.getBoundingClientRect().width]).filter(([, h, w]) => h < 44 || w < 44)",
     )
     assert not small, small
-    # the bidding panel shows the hand's estimated tricks for each koz, the Turkish way (4,3)
-    expect(page.get_by_test_id("estimate")).to_contain_text(re.compile(r"♠ \d+,\d"))
+    # the bidding panel shows the hand's estimated tricks for each koz, the Turkish way (4,3),
+    # each suit's sign joined to its number by a no-break space
+    expect(page.get_by_test_id("estimate")).to_contain_text(re.compile(r"♠\s\d+,\d"))
     first = page.locator(".bids button").first
     expect(first).to_have_attribute("data-move", "pass")
     first.tap()
@@ -650,6 +651,9 @@ def test_rules_pages_come_from_the_rules_data(
     page = open_page(browser, server, errors)
     page.goto(server.http + "/rules")
     expect(page.locator("ul.presets li")).to_have_count(14)
+    # the list belongs to no table: its introduction does not speak of "this table's" options
+    expect(page.get_by_test_id("rules-intro")).to_contain_text("Each table below has its own")
+    expect(page.get_by_test_id("rules-intro")).not_to_contain_text("this table")
     # tables by the names players read; the preset's own name for the terminal programs
     page.get_by_role("link", name="Zipi · three players (kitty)").click()
     expect(page.locator("h2")).to_have_text("Rules: Zipi · three players (kitty)")
@@ -663,6 +667,7 @@ def test_rules_pages_come_from_the_rules_data(
     expect(row("kitty_size").locator("td").nth(1)).to_have_text("4")
     expect(row("overtake")).to_contain_text("yükseltme")
     expect(row("overtake_after_ruff").locator("b")).to_have_text("Overtake after a ruff")
+    expect(page.locator(".page")).to_contain_text("The options below are this table's.")
     page.get_by_test_id("lang").click()
     expect(page.locator("h2")).to_have_text("Kurallar: Zipi · üç kişilik (dipli)")
     expect(page.get_by_test_id("preset-id")).to_have_text(

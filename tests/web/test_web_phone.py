@@ -161,6 +161,46 @@ def test_on_a_phone_the_table_comes_first_and_seat_labels_keep_their_words(
     no_js_errors(errors)
 
 
+#: Long names put on the other seats, the felt drawn again at once and each side seat's name
+#: measured in the same run: how many of its characters show, and whether it stays in its seat.
+SIDE_NAMES = """(names) => {
+    const T = window.batak.state.table;
+    let k = 0;
+    T.info.seats.forEach((s, i) => { if (i !== T.you) s.name = names[k++]; });
+    window.batak.renderTable();
+    return ['left', 'right'].map((pos) => {
+        const seat = document.querySelector(`[data-testid="seat-${pos}"]`);
+        const name = seat.querySelector('.name');
+        const r = name.getBoundingClientRect();
+        const box = seat.getBoundingClientRect();
+        const n = name.textContent.length;
+        const shown = name.scrollWidth <= name.clientWidth ? n
+            : Math.floor((n * name.clientWidth) / name.scrollWidth);
+        return {pos, text: name.textContent, shown, width: r.width,
+                inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5};
+    });
+}"""
+
+
+# ------------------------------------------------------- first-player review, item 3
+def test_on_a_phone_the_side_seats_show_their_names(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for locale in ("tr-TR", "en-US"):
+        page = open_page(browser, server, errors, locale=locale, **PHONE_CTX)
+        private_room(page)
+        page.get_by_test_id("start").click()
+        expect(page.locator("#hand .card")).to_have_count(13)
+        expect(page.locator("[data-testid=seat-left] .count")).to_be_visible()
+        seats = page.evaluate(SIDE_NAMES, ["Mehmet Öztürkoğlu", "Ayşe Yılmaz", "Zeynep Kaya"])
+        # the card count and the level badge leave the name its line: 8 characters or more
+        for s in seats:
+            assert s["shown"] >= 8 and s["inside"], (locale, s)
+        page.screenshot(path=str(artifacts / f"phone-side-names-{locale[:2]}.png"))
+        page.context.close()
+    no_js_errors(errors)
+
+
 # ---------------------------------------------------------------------- item 17
 def test_screen_readers_hear_the_truth_and_the_keyboard_reaches_the_cards_at_once(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
@@ -437,6 +477,79 @@ def test_a_notice_covers_no_heading_and_no_toolbar(
     no_js_errors(errors)
 
 
+# ------------------------------------------------------- first-player review, item 6
+def test_a_tables_notice_follows_the_language_and_goes_with_the_table(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for ctx, name in (({"viewport": DESKTOP}, "desktop"), (PHONE_CTX, "phone")):
+        page = open_page(browser, server, errors, locale="en-US", **ctx)
+        notice = page.locator("#notice")
+        private_room(page)
+        page.get_by_test_id("start").click()
+        # "Bot 3 deals first (drawn by lot)", or "You deal first (…)" when the lot is the player's
+        expect(notice).to_contain_text(re.compile(r"deals? first"))
+        # switched to Turkish at the table: the notice says it in Turkish
+        page.locator("#lang-button").click()
+        expect(notice).to_contain_text("dağıtıyor")  # (also "dağıtıyorsun")
+        page.screenshot(path=str(artifacts / f"notice-after-switch-{name}-tr.png"))
+        # back to the lobby: the table's notice stays behind
+        page.locator("#topbar a.button").first.click()
+        expect(page.locator("#name-input")).to_be_visible()
+        expect(notice).to_be_hidden()
+        # a notice written once ("Name saved.") is not left in the other language
+        page.fill("#name-input", "Ayşe")
+        page.press("#name-input", "Enter")
+        expect(notice).to_have_text("Ad kaydedildi.")
+        page.locator("#lang-button").click()
+        expect(notice).to_have_text("Name saved.")
+        page.context.close()
+    no_js_errors(errors)
+
+
+# ------------------------------------------------------- first-player review, item 8
+def test_leaving_a_table_opens_the_lobby_at_its_top(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    private_room(page)
+    page.get_by_test_id("start").click()
+    expect(page.locator("#hand .card")).to_have_count(13)
+    # the table's tools are under the hand: the page is scrolled down to reach them
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert page.evaluate("() => window.scrollY") > 100
+    page.once("dialog", lambda d: d.accept())  # "leave the match?"
+    page.get_by_test_id("leave").tap()
+    expect(page.locator("#name-input")).to_be_visible()
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.scrollY") == 0
+    header = page.locator(".header").bounding_box()
+    assert header is not None and header["y"] >= 0, header
+    page.screenshot(path=str(artifacts / "lobby-after-leaving-phone-tr.png"))
+    no_js_errors(errors)
+
+
+# ------------------------------------------------------- first-player review, item 9
+def test_phone_buttons_in_the_waiting_room_and_under_a_lifted_card_are_finger_sized(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    private_room(page)
+    copies = page.locator(".waiting button[data-action=copy]").evaluate_all(
+        "(bs) => bs.map((b) => b.getBoundingClientRect().height)"
+    )
+    assert len(copies) == 2 and min(copies) >= 44, copies
+    page.screenshot(path=str(artifacts / "waiting-room-copy-phone-tr.png"))
+    until_my_card_turn(page)
+    areas = hit_areas(page)
+    first = next(a for a in areas if a["legal"])
+    page.touchscreen.tap(first["x"], first["y"])
+    expect(page.get_by_test_id("unlift")).to_be_visible()
+    box = page.get_by_test_id("unlift").bounding_box()
+    assert box is not None and box["height"] >= 44 and box["width"] >= 44, box
+    page.screenshot(path=str(artifacts / "lifted-card-cancel-phone-tr.png"))
+    no_js_errors(errors)
+
+
 def png_pixels(data: bytes) -> list[tuple[int, int, int]]:
     """The RGB pixels of a PNG screenshot (8-bit RGB or RGBA, as Chromium writes them)."""
     import struct
@@ -530,7 +643,13 @@ def test_the_hand_strength_can_be_hidden_and_stays_hidden(
     expect(page.get_by_test_id("estimate-show")).to_be_visible(timeout=60_000)
     expect(page.get_by_test_id("estimate")).to_have_count(0)
     page.get_by_test_id("estimate-show").tap()
-    expect(page.get_by_test_id("estimate")).to_contain_text(re.compile(r"♠ \d+,\d"))
+    expect(page.get_by_test_id("estimate")).to_contain_text(re.compile(r"♠\s\d+,\d"))
+    # a suit's sign and its number stay on one line (a no-break space between them)
+    parts = page.locator("[data-testid=estimate] span[class^=suit-]").evaluate_all(
+        "(ss) => ss.map((s) => [s.textContent, new Set([...s.getClientRects()]"
+        ".map((r) => Math.round(r.top))).size])"
+    )
+    assert len(parts) == 4 and all(lines == 1 and "\u00a0" in text for text, lines in parts), parts
     no_js_errors(errors)
 
 

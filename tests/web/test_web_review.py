@@ -11,7 +11,7 @@ from pathlib import Path
 from harness import ServerProcess
 from playwright.sync_api import Browser, expect
 from test_web import act, no_js_errors, open_page
-from test_web_table import DESKTOP_EN_PHONE_TR, play_to_the_end, private_room
+from test_web_table import DESKTOP_EN_PHONE_TR, FOUR_DEALS, play_to_the_end, private_room
 
 TITLE = {"en": re.compile(r"Deal 1: where were tricks lost\?"), "tr": re.compile(r"1\. el: löve")}
 
@@ -52,6 +52,34 @@ def test_the_review_of_a_deal_from_the_score_sheet(
         # closing the review brings the match result back
         dialog.get_by_test_id("close-dialog").click()
         expect(page.get_by_test_id("match-over")).to_be_visible()
+        page.context.close()
+    no_js_errors(errors)
+
+
+def test_closing_a_review_opened_from_the_score_sheet_goes_back_to_the_sheet(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale, ctx, name in DESKTOP_EN_PHONE_TR:
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page)
+        page.wait_for_timeout(1000)  # the room's own updates first, then a sheet put in
+        page.evaluate(FOUR_DEALS, ["", "Zeynep", "Ayşe", "Mehmet"])
+        page.evaluate(
+            "() => { window.batak.state.table.dialog = 'sheet'; window.batak.renderDialog(); }"
+        )
+        dialog = page.locator(".dialog")
+        dialog.get_by_test_id("review-open").nth(1).click()
+        expect(dialog.get_by_test_id("review-title")).to_be_visible()
+        dialog.get_by_test_id("close-dialog").click()
+        expect(dialog.get_by_test_id("sheet")).to_be_visible()
+        page.screenshot(path=str(artifacts / f"review-closed-to-sheet-{name}-{lang}.png"))
+        # the Escape key, too; and closing the sheet then goes back to the table
+        dialog.get_by_test_id("review-open").first.click()
+        expect(dialog.get_by_test_id("review-title")).to_be_visible()
+        page.keyboard.press("Escape")
+        expect(dialog.get_by_test_id("sheet")).to_be_visible()
+        dialog.get_by_test_id("close-dialog").click()
+        expect(page.locator(".dialog")).to_have_count(0)
         page.context.close()
     no_js_errors(errors)
 

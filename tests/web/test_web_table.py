@@ -186,6 +186,43 @@ def test_cards_in_texts_are_written_as_people_read_them(
     no_js_errors(errors)
 
 
+#: A hint naming cards of all four suits, drawn at once, and each suit sign's colour in it.
+HINT_COLOURS = """(reason) => {
+    const T = window.batak.state.table;
+    T.hint = {move: 'KD', reason};
+    window.batak.renderTable();
+    const hint = document.querySelector('[data-testid=hint]');
+    const walk = document.createTreeWalker(hint, NodeFilter.SHOW_TEXT);
+    const out = [];
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        for (const ch of n.data.match(/[♠♥♦♣]/g) || []) {
+            out.push([ch, getComputedStyle(n.parentElement).color]);
+        }
+    }
+    return {out, text: hint.textContent};
+}"""
+
+
+# ------------------------------------------------------- first-player review, item 5
+def test_the_hints_red_suits_are_red(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale, ctx, name in DESKTOP_EN_PHONE_TR:
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page)
+        page.get_by_test_id("start").click()
+        expect(page.locator("#hand .card")).to_have_count(13)
+        got = page.evaluate(HINT_COLOURS, "K♦: the cheapest card above A♥, Q♠ and 10♣.")
+        red = "rgb(179, 0, 27)"  # --red, as the hand's and the sheet's red suits
+        signs = got["out"]
+        assert [s for s, _ in signs] == ["♦", "♥", "♠", "♣"], got
+        for sign, colour in signs:
+            assert (colour == red) == (sign in "♥♦"), (lang, got)
+        page.locator("#panel").screenshot(path=str(artifacts / f"hint-red-suits-{name}-{lang}.png"))
+        page.context.close()
+    no_js_errors(errors)
+
+
 # ---------------------------------------------------------------------- item 14
 def test_all_table_options_fit_the_screen_with_human_labels(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
@@ -264,6 +301,80 @@ def test_the_score_sheet_shows_each_deals_tricks_and_result(
         )
         assert side[0] <= side[1], (name, side)
         page.screenshot(path=str(artifacts / f"score-sheet-{name}-{lang}.png"), full_page=True)
+        page.context.close()
+    no_js_errors(errors)
+
+
+#: Four deals' rows and long names put into a waiting room's score sheet (nothing of the match
+#: is needed to draw it): figures of three digits, a bidder's name of two words and a longer one.
+FOUR_DEALS = """(names) => {
+    const T = window.batak.state.table;
+    names.forEach((n, i) => {
+        if (i === T.you) return;
+        T.info.seats[i] = {...(T.info.seats[i] || {}), name: n, bot: 'normal', level: 3};
+    });
+    const tricks = [[7, 3, 1, 2], [4, 7, 1, 1], [1, 5, 4, 3], [2, 4, 1, 6]];
+    const totals = [0, 0, 0, 0];
+    T.sheet = tricks.map((tk, d) => {
+        const scores = tk.map((x, i) => (i === d ? -80 : 10 * x));
+        scores.forEach((x, i) => { totals[i] += 3 * x; });
+        const trump = 'HSDC'[d];
+        return {deal: d + 1, bidder: d, bid: 8, trump, tricks: tk, scores, totals: [...totals]};
+    });
+    window.batak.renderTable(true);
+}"""
+
+#: Every cell of a score sheet inside the box it is shown in, and the sheet not scrolled.
+SHEET_FITS = """(box) => {
+    const r = box.getBoundingClientRect();
+    const out = [...box.querySelectorAll('table.sheet th, table.sheet td')]
+        .map((c) => c.getBoundingClientRect())
+        .filter((c) => c.right > r.right + 0.5 || c.left < r.left - 0.5).length;
+    const heads = [...box.querySelectorAll('table.sheet thead tr:first-child th')];
+    return {
+        scroll: box.scrollWidth, client: box.clientWidth, outside: out,
+        heads: heads.map((h) => h.textContent),
+        titles: heads.map((h) => h.querySelector('[title]')?.title),
+        widths: heads.map((h) => h.getBoundingClientRect().width),
+    };
+}"""
+
+
+# ------------------------------------------------------- first-player review, items 1 and 2
+def test_the_score_sheet_shows_all_four_columns_beside_the_table_and_in_its_window(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    long_names = ["Zeynep Kaya", "Ayşe Yılmaz", "Mehmet Öztürkoğlu"]
+    cases = (
+        ("en", "en-US", {"viewport": DESKTOP}, "desktop"),
+        ("tr", "tr-TR", {"viewport": DESKTOP}, "desktop"),
+        ("tr", "tr-TR", {"viewport": {"width": 900, "height": 800}}, "narrow"),
+        ("en", "en-US", PHONE_CTX, "phone"),
+        ("tr", "tr-TR", PHONE_CTX, "phone"),
+    )
+    for lang, locale, ctx, name in cases:
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page)
+        # the room's own updates (the seats, the clock) come first: then the rows go in
+        page.wait_for_timeout(1000)
+        page.evaluate(FOUR_DEALS, ["", *long_names])
+        expect(page.locator("#sheet-side tbody tr")).to_have_count(4)
+        side = page.locator("#sheet-side").evaluate(SHEET_FITS)
+        assert side["scroll"] <= side["client"] and not side["outside"], (name, lang, side)
+        assert len(side["heads"]) == 6, side
+        # a name cut short keeps the whole of it as its tooltip
+        assert side["titles"][3:] == long_names, side
+        # every player's column has room for a figure of four characters ("-220")
+        assert min(side["widths"][2:]) >= 40, (name, lang, side)
+        page.locator("#sheet-side").screenshot(
+            path=str(artifacts / f"sheet-four-columns-{name}-{lang}.png")
+        )
+        page.evaluate(
+            "() => { window.batak.state.table.dialog = 'sheet'; window.batak.renderDialog(); }"
+        )
+        dialog = page.locator(".dialog").evaluate(SHEET_FITS)
+        assert dialog["scroll"] <= dialog["client"] and not dialog["outside"], (name, lang, dialog)
+        page.screenshot(path=str(artifacts / f"sheet-four-columns-dialog-{name}-{lang}.png"))
         page.context.close()
     no_js_errors(errors)
 

@@ -14,7 +14,7 @@ import { registerServiceWorker } from "./pwa.js";
 import { applyLook, estimateShown, lookHTML, setBack, setFelt, toggleEstimate } from "./prefs.js";
 import { partners as teamsPlay, seatTeam, teamBoardHTML, teamSheetHTML } from "./teams.js";
 import { cardClicked, continueBurial, handHTML, handKey, handLabel, handPanelHTML, kittyHTML, skipToPlay } from "./hand.js";
-import { askReview, dealCell, onReview, onReviewError, resendReview, reviewHTML } from "./review.js";
+import { askReview, dealCell, lineHTML, onReview, onReviewError, resendReview, reviewHTML } from "./review.js";
 
 // ------------------------------------------------------------------ state
 const S = {
@@ -68,8 +68,11 @@ function randomId() {
   return Array.from(a, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-function notify(text, kind = "info") {
-  S.notice = { text, kind, at: Date.now() };
+// A notice is a text, or a function that writes it in the language shown: after a language
+// switch the one is written again and the other dropped. A notice about a table (``table``, its
+// id) goes when the player leaves that table.
+function notify(text, kind = "info", table = null) {
+  S.notice = { text, kind, table, lang: lang(), at: Date.now() };
   renderNotice();
   clearTimeout(notify.timer);
   notify.timer = setTimeout(() => { S.notice = null; renderNotice(); }, 6000);
@@ -88,8 +91,12 @@ function route() {
 }
 
 function go(path, replace = false) {
-  if (location.pathname !== path) history[replace ? "replaceState" : "pushState"]({}, "", path);
+  const moved = location.pathname !== path;
+  if (moved) history[replace ? "replaceState" : "pushState"]({}, "", path);
   onRoute();
+  // another page opens at its top (the lobby after a table, with its header in view), not
+  // where the page before had been scrolled to
+  if (moved) window.scrollTo(0, 0);
 }
 
 function onRoute() {
@@ -100,6 +107,7 @@ function onRoute() {
   } else {
     S.table = null;
   }
+  if (S.notice && S.notice.table && (r.page !== "table" || r.id !== S.notice.table)) S.notice = null;
   if (r.page === "join") {
     S.joining = r.code;
     if (S.online) send({ type: "join", code: r.code, ref: "invite" });
@@ -423,9 +431,9 @@ function sideEffects(ev, replay) {
   } else if (ev.kind === "start" && ev.dealer != null && !replay) {
     // who deals first, and why: drawn by lot, or the first to sit (the table's first_dealer)
     const how = ev.first_dealer === "first_seated" ? "first_dealer_seated" : "first_dealer_lots";
-    notify(ev.dealer === T.you ? t(how === "first_dealer_seated" ? "first_dealer_seated_you" : "first_dealer_lots_you") : t(how, { name: seatName(ev.dealer) }));
+    notify(() => (ev.dealer === T.you ? t(how === "first_dealer_seated" ? "first_dealer_seated_you" : "first_dealer_lots_you") : t(how, { name: seatName(ev.dealer) })), "info", T.id);
   } else if (ev.kind === "adjourn" && !replay) {
-    notify(t("adjourned"));
+    notify(() => t("adjourned"), "info", T.id);
   }
 }
 
@@ -438,7 +446,7 @@ function onError(m) {
     S.resent.delete(m.ref);
     if (T) T.buryQueue = []; // a refused burial stops there: the panel shows what is left
     if (m.code === "stale") { // made for a decision that has passed: dropped, and said so
-      notify(t(resent ? "move_dropped_reconnect" : "move_dropped", { move: moveText(move) }), "error");
+      notify(() => t(resent ? "move_dropped_reconnect" : "move_dropped", { move: moveText(move) }), "error", T ? T.id : null);
       return;
     }
     if (m.code === "away") return; // the new view is on its way
@@ -526,7 +534,7 @@ const ACTIONS = {
     S.name = v;
     localStorage.setItem("batak.name", v);
     $("#name-input").defaultValue = v; // sent: the redraw shows the name as the server keeps it
-    notify(t("name_saved"));
+    notify(() => t("name_saved"));
     reconnect();
   },
   joinCode() {
@@ -573,7 +581,14 @@ const ACTIONS = {
   setBack(el) { setBack(el.dataset.value); },
   move(el) { playMove(el.dataset.move); },
   hint() { send({ type: "hint", table: S.table.id, ref: "hint" }); },
-  review(el) { askReview(S.table, Number(el.dataset.deal), send); renderDialog(); },
+  review(el) {
+    // closing the review goes back to where it was opened from: the score sheet, the match's
+    // end, or the table (the result after a deal)
+    const T = S.table;
+    if (T.dialog !== "review") T.reviewFrom = T.dialog;
+    askReview(T, Number(el.dataset.deal), send);
+    renderDialog();
+  },
   start() { send({ type: "start", table: S.table.id, ref: "start" }); },
   adjourn() { send({ type: "adjourn", table: S.table.id, ref: "adjourn" }); },
   leave() {
@@ -590,7 +605,7 @@ const ACTIONS = {
   copy(el) {
     const text = el.dataset.text;
     (navigator.clipboard ? navigator.clipboard.writeText(text) : Promise.reject()).then(
-      () => notify(t("copied")),
+      () => notify(() => t("copied")),
       () => { notify(text); },
     );
   },
@@ -628,7 +643,7 @@ document.addEventListener("keydown", (e) => {
   if (handKey(e)) return;
   if (e.key === "Escape" && S.table && S.table.lifted && !S.table.dialog) ACTIONS.unlift();
   if (e.key === "Escape" && S.table && S.table.dialog && S.table.dialog !== "over") {
-    S.table.dialog = null;
+    S.table.dialog = closedTo(S.table);
     renderDialog();
   }
 });
@@ -697,10 +712,12 @@ function renderStatus() {
 
 function renderNotice() {
   const el = $("#notice");
+  // a notice written in another language than the one now shown cannot be written again: it goes
+  if (S.notice && typeof S.notice.text !== "function" && S.notice.lang !== lang()) S.notice = null;
   if (!S.notice) { el.hidden = true; el.textContent = ""; return; }
   el.hidden = false;
   el.className = "notice " + S.notice.kind;
-  el.textContent = S.notice.text;
+  el.textContent = typeof S.notice.text === "function" ? S.notice.text() : S.notice.text;
 }
 
 // ---------------- lobby
@@ -926,7 +943,7 @@ function renderRules(name) {
   if (!S.catalog) { app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`; return; }
   const nav = `<p><a href="/" data-action="nav" data-href="/">← ${esc(t("back_to_lobby"))}</a>${name ? ` · <a href="/rules" data-action="nav" data-href="/rules">${esc(t("all_tables"))}</a>` : ""}</p>`;
   if (!name) {
-    app().innerHTML = `<div class="page">${nav}<h2>${esc(t("rules_title"))}</h2><p>${esc(t("rules_intro"))}</p><ul class="plain presets">${S.catalog.presets.map((p) => `<li><a href="/rules/${esc(p.name)}" data-action="nav" data-href="/rules/${esc(p.name)}"><b>${esc(pick(p.title))}</b></a>: ${esc(pick(p.summary))}</li>`).join("")}</ul></div>`;
+    app().innerHTML = `<div class="page">${nav}<h2>${esc(t("rules_title"))}</h2><p data-testid="rules-intro">${esc(t("rules_intro_list"))}</p><ul class="plain presets">${S.catalog.presets.map((p) => `<li><a href="/rules/${esc(p.name)}" data-action="nav" data-href="/rules/${esc(p.name)}"><b>${esc(pick(p.title))}</b></a>: ${esc(pick(p.summary))}</li>`).join("")}</ul></div>`;
     return;
   }
   const p = S.catalog.presets.find((x) => x.name === name);
@@ -1113,7 +1130,7 @@ function seatHTML(seat) {
   const bubble = T.bubbles[seat] && T.bubbles[seat].until > Date.now() ? `<span class="bubble">${esc(T.bubbles[seat].text)}</span>` : "";
   const count = v && seat !== T.you && !(v.exposed && v.exposed.seat === seat) ? `<span class="count" title="${v.hand_sizes[seat]}">${backSVG()}<b>${v.hand_sizes[seat]}</b></span>` : "";
   return `<div class="seat pos-${position(seat)}${toMove ? " to-move" : ""}${team.cls}" data-seat="${seat}" data-testid="seat-${position(seat)}">
-    <div class="who">${count}${story.portrait(s.bot, esc)}<span class="name">${esc(s.name || (s.bot ? t("bot") : t("empty_seat")))}</span>${levelBadge(s.level)}${bubble}</div>
+    <div class="who">${count}${story.portrait(s.bot, esc)}<span class="name" title="${esc(s.name || "")}">${esc(s.name || (s.bot ? t("bot") : t("empty_seat")))}</span>${levelBadge(s.level)}${bubble}</div>
     <div class="labels">${labels.map((l) => `<span class="tag">${esc(l)}</span>`).join("")}</div>
     <div class="tricks">${tricks}${said ? ` <span class="said">${said}</span>` : ""}</div>
     <div class="clock" data-clock-seat="${seat}">${clockHTML(left, bank, decision)}</div>
@@ -1245,7 +1262,8 @@ function renderPanel() {
   out.push(handPanelHTML(T, mine));
   if (v.buried && v.buried.length) out.push(`<p class="help">${esc(t("buried", { cards: v.buried.map(cardLabel).join(" ") }))}</p>`);
   if (T.refused) out.push(`<p class="refused" role="alert" data-testid="refused">${esc(t("refused", { reason: T.refused }))}</p>`);
-  if (T.hint) out.push(`<p class="hint" data-testid="hint">${esc(T.hint.move ? t("hint", { move: moveText(T.hint.move), reason: T.hint.reason }) : T.hint.reason)}</p>`);
+  // the hint's cards with their red suits in red, as everywhere else at the table
+  if (T.hint) out.push(`<p class="hint" data-testid="hint">${lineHTML(T.hint.move ? t("hint", { move: moveText(T.hint.move), reason: T.hint.reason }) : T.hint.reason)}</p>`);
   el.innerHTML = out.join("");
 }
 
@@ -1304,7 +1322,8 @@ function estimateHTML(v) {
   if (!estimateShown()) return `<p class="estimate"><button class="small" data-action="estimateToggle" data-testid="estimate-show">${esc(t("estimate_show"))}</button></p>`;
   const hide = `<button class="small" data-action="estimateToggle" data-testid="estimate-hide">${esc(t("estimate_hide"))}</button>`;
   const body = est
-    ? Object.entries(est).map(([s, x]) => `<span class="suit-${s}">${SYMBOL[s]} ${decimal(x)}</span>`).join(" ")
+    // a no-break space: a suit's sign never ends a line without its number ("♠" / "2.1")
+    ? Object.entries(est).map(([s, x]) => `<span class="suit-${s}">${SYMBOL[s]}\u00a0${decimal(x)}</span>`).join(" ")
     : esc(t("estimate_loading"));
   return `<p class="estimate" data-testid="estimate">${esc(t("estimate"))}: ${body}${hide}</p>`;
 }
@@ -1331,13 +1350,20 @@ function renderChat() {
   el.scrollTop = el.scrollHeight;
 }
 
+// A name in the score sheet: a long one is cut with an ellipsis (the whole name is its tooltip),
+// so that the sheet's four columns of figures keep their room beside the table.
+function sheetName(seat) {
+  const name = seatLabel(seat);
+  return `<span class="pname" title="${esc(name)}">${esc(name)}</span>`;
+}
+
 function sheetHTML() {
   const T = S.table;
   const n = T.info.rules.players;
   const rows = T.sheet;
   if (!rows.length) return `<p class="help">${esc(t("sheet_empty"))}</p>`;
   if (teamsPlay(T)) return teamSheetHTML(T, seatName, seatLabel, sentence);
-  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${esc(seatLabel(i))}</th>`).join("")}</tr>${sheetLevelsHTML(T.info.seats, n)}`;
+  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${sheetName(i)}</th>`).join("")}</tr>${sheetLevelsHTML(T.info.seats, n)}`;
   const partners = T.info.rules.partners;
   const body = rows.map((r) => {
     // the contract: bidder, bid and koz, then made or down with the bidder's (side's) tricks
@@ -1345,7 +1371,7 @@ function sheetHTML() {
     let result = "";
     if (r.redeal) con = esc(t("sheet_redeal"));
     else if (r.bidder != null) {
-      con = `${esc(seatLabel(r.bidder))}${r.bid != null ? `: ${r.bid}` : ""}${r.trump ? ` <span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>` : ""}`;
+      con = `${sheetName(r.bidder)}${r.bid != null ? `: ${r.bid}` : ""}${r.trump ? ` <span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>` : ""}`;
       if (r.bid != null && r.tricks) {
         const won = partners ? r.tricks[r.bidder] + r.tricks[(r.bidder + 2) % n] : r.tricks[r.bidder];
         const made = won >= r.bid;
@@ -1361,6 +1387,11 @@ function sheetHTML() {
   }).join("");
   const totals = rows[rows.length - 1].totals;
   return `<table class="sheet" data-testid="sheet"><thead>${head}</thead><tbody>${body}</tbody><tfoot><tr><th colspan="2">${esc(t("sheet_total"))}</th>${totals.map((x) => `<th class="num">${x}</th>`).join("")}</tr></tfoot></table><p class="help sheet-legend">${esc(t("sheet_legend"))}</p>`;
+}
+
+// The window shown when this one is closed: a review opened from another window returns to it.
+function closedTo(T) {
+  return T.dialog === "review" ? T.reviewFrom || null : null;
 }
 
 function renderDialog() {
@@ -1388,12 +1419,13 @@ function renderDialog() {
   }
   if (!body) { el.innerHTML = ""; delete el.dataset.kind; return; }
   const closable = T.dialog !== "over";
+  const back = closedTo(T) || "";
   // drawn again (a rematch answer, the match's XP, a review arriving): the same window keeps
   // where its reader had scrolled to, or a long one would jump back to its top under them
   const kind = `${T.id}:${T.dialog}:${T.dialog === "review" && T.review ? T.review.deal : ""}`;
   const before = el.querySelector(".dialog");
   const scrolled = before && el.dataset.kind === kind ? before.scrollTop : 0;
-  el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title">${body.replace("<h3", '<h3 id="dialog-title"')}${closable ? `<p><button data-action="dialog" data-dialog="" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
+  el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title">${body.replace("<h3", '<h3 id="dialog-title"')}${closable ? `<p><button data-action="dialog" data-dialog="${back}" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
   el.dataset.kind = kind;
   if (scrolled) el.querySelector(".dialog").scrollTop = scrolled;
 }
@@ -1408,7 +1440,7 @@ initResult({
 });
 applyLook();
 registerServiceWorker();
-window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, beep, renderDialog }; // for tests and the curious
+window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, beep, renderDialog, renderTable }; // for tests and the curious
 render();
 connect();
 onRoute();

@@ -16,8 +16,8 @@ function cardHTML(card) {
   return `<span class="suit-${isRed(s) ? s : "black"}">${esc(cardLabel(card))}</span>`;
 }
 
-// The server's sentences, escaped, with the red suits' signs in red.
-function lineHTML(text) {
+// The server's sentences, escaped, with the red suits' signs in red (also the table's hints).
+export function lineHTML(text) {
   return esc(text).replace(/♥/g, '<span class="suit-H">♥</span>').replace(/♦/g, '<span class="suit-D">♦</span>');
 }
 
