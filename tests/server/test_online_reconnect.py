@@ -1,24 +1,27 @@
-"""``batak online`` outlives a server restart: the connection is lost, it says so, tries again
-with growing pauses, says when it is back and carries on at the table; when the server does not
-come back in time it says so and stops with an error, never with a traceback."""
+"""``batak online`` and ``batak bot`` outlive a server restart: the connection is lost, they say
+so, try again with growing pauses, say when it is back and carry on at the table (or waiting
+for invitations); when the server does not come back in time they say so and stop with an error,
+never with a traceback. A bot account's wrong password is said as such."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import io
+import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ServerProcess, free_port
+from harness import ServerProcess, ServerThread, fast_config, free_port
 
-from batak.cli import build_parser
+from batak.cli import build_parser, main
 from batak.cli import online as online_cli
+from batak.cli.bot import serve_as_bot
 from batak.cli.console import Console
 from batak.cli.online import run_online
-from batak.server.client import Client
+from batak.server.client import Client, ServerError
 
 #: the server's own bots play at once; a seat whose player is away is held for long
 SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--trick-pause", "0", "--commit-gap", "0.005",
@@ -202,3 +205,167 @@ def test_a_server_that_does_not_come_back_ends_the_session_plainly(
         assert f"When the server is back, run batak online {server.http} again" in out
     finally:
         server.stop()
+
+
+# ---------------------------------------------------------------------- batak bot
+
+
+async def _until(cond: Any, timeout: float = 20.0) -> None:
+    for _ in range(int(timeout / 0.05)):
+        if cond():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("waited in vain")
+
+
+def _seated(host: Client, table: str) -> int:
+    return sum(bool(s["name"]) for s in host.tables[table].info["seats"])
+
+
+async def _invite(host: Client, table: str, username: str) -> None:
+    for _ in range(200):  # once the bot is online
+        try:
+            await host.invite(table, username)
+            return
+        except ServerError as e:
+            assert e.code == "not_online"
+            await asyncio.sleep(0.05)
+    raise AssertionError("the bot never came online")
+
+
+def test_a_bot_waiting_for_invitations_outlives_a_restart(tmp_path: Path) -> None:
+    """It was silent forever after the server stopped; now it connects again and is invited."""
+    pytest.importorskip("argon2")
+    server = _server(tmp_path)
+    try:
+
+        async def main_() -> None:
+            lines: list[str] = []
+            bot = asyncio.create_task(
+                serve_as_bot(
+                    server.url, "robo1", "uzun-bir-parola", _Last(), games=1, say=lines.append
+                )
+            )
+            await _until(lambda: "Bot account robo1 is online." in lines)
+            await asyncio.to_thread(server.stop)  # SIGTERM, while the bot waits
+            await asyncio.to_thread(server.start)
+            await _until(lambda: BACK in lines)
+            host = Client(server.url, name="Ayşe")
+            await host.connect()
+            _, table = await host.create(preset="standard", deals=1)
+            await _invite(host, table.id, "robo1")
+            await host.until(lambda: _seated(host, table.id) == 2, 20)
+            await host.start(table.id)
+            assert (await host.play(table.id, timeout=60)).over
+            assert await asyncio.wait_for(bot, 30) == 1
+            assert lines.count(LOST) == 1 and lines.count(BACK) == 1, lines
+            assert "Match 1 over" in lines[-1]
+            await host.close()
+
+        asyncio.run(main_())
+    finally:
+        server.stop()
+
+
+class _Last:
+    """A bot that plays the last legal move."""
+
+    def choose(self, view: dict[str, Any]) -> str:
+        return str(view["legal_moves"][-1])
+
+
+def test_a_bot_playing_a_joined_room_plays_on_after_a_kill_and_restart(tmp_path: Path) -> None:
+    """It used to stop with "Could not reach the server …: connection closed"."""
+    pytest.importorskip("argon2")
+    server = _server(tmp_path)
+    try:
+
+        async def main_() -> None:
+            host = Client(server.url, name="Ayşe")
+            await host.connect()
+            created, table = await host.create(preset="standard", deals=1)
+            lines: list[str] = []
+            bot = asyncio.create_task(
+                serve_as_bot(
+                    server.url,
+                    "robo2",
+                    "uzun-bir-parola",
+                    _Last(),
+                    join=created["code"],
+                    say=lines.append,
+                )
+            )
+            await host.until(lambda: _seated(host, table.id) == 2, 20)
+            await host.start(table.id)
+            st = host.tables[table.id]
+            await host.until(lambda: st.my_turn, 20)  # the match is under way: kill it
+            await asyncio.to_thread(server.kill)
+            await asyncio.sleep(0.5)
+            await asyncio.to_thread(server.start)
+            await host.reconnect()
+            assert (await host.play(table.id, timeout=60)).over
+            assert await asyncio.wait_for(bot, 30) == 1
+            assert lines.count(LOST) == 1 and lines.count(BACK) == 1, lines
+            assert "Match 1 over" in lines[-1]
+            await host.close()
+
+        asyncio.run(main_())
+    finally:
+        server.stop()
+
+
+def test_batak_bot_stops_plainly_when_the_server_does_not_come_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("argon2")
+    monkeypatch.setattr(online_cli, "RETRY_FOR", 2.0, raising=False)
+    monkeypatch.setattr(sys, "argv", ["batak"])
+    server = _server(tmp_path)
+    try:
+
+        async def main_() -> int:
+            host = Client(server.url, name="Ayşe")
+            await host.connect()
+            created, table = await host.create(preset="standard", deals=1)
+            argv = ["bot", server.http, "--username", "robo3", "--password", "uzun-bir-parola",
+                    "--join", created["code"], "--lang", "tr"]  # fmt: skip
+            run = asyncio.create_task(asyncio.to_thread(main, argv))
+            await host.until(lambda: _seated(host, table.id) == 2, 20)
+            await asyncio.to_thread(server.kill)
+            await host.drop()
+            return await asyncio.wait_for(run, 30)
+
+        assert asyncio.run(main_()) == 1
+        captured = capsys.readouterr()
+        assert "Bağlantı koptu; yeniden bağlanılıyor…" in captured.out
+        err = captured.err
+        assert "Traceback" not in err
+        assert f"batak: hata: {server.http} adresindeki sunucu 1 dakika içinde geri gelmedi" in err
+    finally:
+        server.stop()
+
+
+def test_a_wrong_bot_password_is_said_plainly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It ended in a traceback (``username_unavailable``, from the registration tried after
+    the failed login); any other refusal is one line too."""
+    pytest.importorskip("argon2")
+    monkeypatch.setattr(sys, "argv", ["batak"])
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def register() -> None:
+            async with Client(srv.url) as c:
+                await c.register("robo1", "uzun-bir-parola", bot=True)
+
+        asyncio.run(register())
+        args = [srv.http, "--username", "robo1", "--password", "wrongpassword1"]
+        assert main(["bot", *args]) == 1
+        err = capsys.readouterr().err
+        assert err == "batak: error: wrong password for robo1 (that account already exists)\n"
+        assert main(["bot", *args, "--lang", "tr"]) == 1
+        assert "robo1 için şifre yanlış" in capsys.readouterr().err
+        # a new name with a password the server finds too short: its reason, in one line
+        assert main(["bot", srv.http, "--username", "robo9", "--password", "kısa"]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("batak: error: The server said no: ") and err.count("\n") == 1, err
