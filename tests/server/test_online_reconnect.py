@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import json
 import sys
 import threading
 from pathlib import Path
@@ -106,12 +107,13 @@ def test_a_move_typed_while_the_server_is_down_is_played_when_it_is_back(
         assert out.count(LOST) == 1 and out.count(BACK) == 1, out
         assert out.index(LOST) < out.index(BACK) < out.index("You left the table")
         restarted[0].join(30)
-        import json
 
         token = json.loads((home / "online.json").read_text())[server.url]
         table = out.split("You sit at table ", 1)[1].split()[0]
         assert len(_seat_moves(server, token, table)) == 1  # the move typed, played once
     finally:
+        for thread in restarted:  # a failed test leaves no server started behind it
+            thread.join(30)
         server.stop()
 
 
