@@ -4,6 +4,8 @@ the public protocol, as a bot account that the server marks as a bot at every ta
 It logs in to (or registers) a bot account, then sits at the room given with ``--join`` or
 waits to be invited (the room's host sends ``invite`` with the bot's username) and plays each
 match to the end with the clock, like a person would; ``--games N`` stops after N matches.
+When the connection is lost (the server restarts), it connects again as ``batak online`` does
+and goes on: back at its seat, or waiting for invites.
 ``--player module:Class`` brings your own player (see docs/bots.md): anything with
 ``choose(view) -> move``, which is given nothing but the seat's view.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
 import os
 import sys
@@ -19,10 +22,10 @@ from typing import Any
 
 from .. import bots
 from ..i18n import LANGS
-from .online import AddressError, connect_problem, o, ws_url
+from .online import AddressError, ServerGone, connect_problem, o, reconnect, ws_url
 from .text import t
 
-__all__ = ["add_bot_parser", "load_player", "run_bot", "serve_as_bot"]
+__all__ = ["WrongPassword", "add_bot_parser", "load_player", "run_bot", "serve_as_bot"]
 
 
 DAY = 86_400.0
@@ -43,6 +46,14 @@ def add_bot_parser(sub: Any, lang: str) -> None:
     p.add_argument("--join", default=None, metavar="CODE", help=t("help_bot_join", lang))
     p.add_argument("--games", type=int, default=None, metavar="N", help=t("help_bot_games", lang))
     p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
+
+
+class WrongPassword(Exception):
+    """The bot account exists and the password given is not its password."""
+
+    def __init__(self, username: str) -> None:
+        super().__init__(f"wrong password for {username}")
+        self.username = username
 
 
 def load_player(spec: str) -> bots.Player:
@@ -67,9 +78,15 @@ async def serve_as_bot(
     games: int | None = None,
     say: Any = print,
     lang: str = "en",
+    retry_for: float | None = None,
 ) -> int:
     """Log in (or register) the bot account, then play: the room ``join`` once, or each room the
-    bot is invited to, until ``games`` matches are over. Returns the number of matches played."""
+    bot is invited to, until ``games`` matches are over. Returns the number of matches played.
+
+    A lost connection is taken up again (:func:`batak.cli.online.reconnect`, for up to
+    ``retry_for`` seconds, else :class:`~batak.cli.online.ServerGone`); :class:`WrongPassword`
+    when the account exists with another password; any other refusal is the server's
+    :class:`~batak.server.client.ServerError`."""
     from ..server.client import Client, ServerError
 
     within = getattr(player, "choose_within", None)
@@ -80,23 +97,54 @@ async def serve_as_bot(
         return player.choose(view)
 
     played = 0
+    invites: list[dict[str, Any]] = []  # invitations received, not yet taken up
     async with Client(ws_url(url), name=username, lang=lang, ack_in_event=True) as c:
+
+        async def again() -> None:
+            await reconnect(c, say, lang, retry_for=retry_for)
+
         try:
             await c.login(username, password)
         except ServerError as e:
-            if e.code not in ("bad_login",):
+            if e.code != "bad_login":
                 raise
-            await c.register(username, password, bot=True)
+            try:
+                await c.register(username, password, bot=True)
+            except ServerError as e:
+                # the login failed, and the name is an account's: its password is another
+                if e.code == "username_unavailable":
+                    raise WrongPassword(username) from None
+                raise
         say(t("bot_ready", lang, name=username))
         while games is None or played < games:
             if join is not None:
                 code = join
             else:
-                invite = await c.wait_for(lambda m: m.get("type") == "invited", timeout=None)
+                while True:  # wait for an invitation, through lost connections
+                    invites += [m for m in c.drain() if m.get("type") == "invited"]
+                    if invites:
+                        break
+                    if c.closed:
+                        await again()
+                        continue
+                    with contextlib.suppress(ConnectionError):
+                        await c.next_change()
+                invite = invites.pop(0)
                 code = invite["code"]
                 say(t("bot_invited", lang, by=invite.get("from", "?"), code=code))
-            state = await c.join(code=code)
-            final = await c.play(state.id, choose, timeout=DAY)
+            while True:
+                try:
+                    state = await c.join(code=code)
+                    break
+                except ConnectionError:
+                    await again()  # then again: a seat taken already is given back
+            while True:
+                try:
+                    final = await c.play(state.id, choose, timeout=DAY)
+                    break
+                except ConnectionError:
+                    await again()  # back at the seat, the table caught up on: play on
+            c.tables.pop(final.id, None)  # over: nothing to catch up on after a reconnect
             played += 1
             say(t("bot_played", lang, n=played, table=final.id))
             if join is not None:
@@ -105,6 +153,8 @@ async def serve_as_bot(
 
 
 def run_bot(args: argparse.Namespace, lang: str) -> int:
+    from ..server.client import ServerError
+
     password = args.password or os.environ.get("BATAK_BOT_PASSWORD")
     if not password:
         sys.stderr.write(t("error", lang, message=t("bot_no_password", lang)) + "\n")
@@ -133,6 +183,18 @@ def run_bot(args: argparse.Namespace, lang: str) -> int:
     except AddressError:
         sys.stderr.write(t("error", lang, message=o("bad_address", lang, url=args.url)) + "\n")
         return 2
+    except WrongPassword as e:
+        message = t("bot_wrong_password", lang, name=e.username)
+        sys.stderr.write(t("error", lang, message=message) + "\n")
+        return 1
+    except ServerGone as e:
+        message = t("bot_gone", lang, url=args.url, minutes=e.minutes)
+        sys.stderr.write(t("error", lang, message=message) + "\n")
+        return 1
+    except ServerError as e:  # any other refusal: the server's reason, in one line
+        message = o("refused_table", lang, reason=e.message)
+        sys.stderr.write(t("error", lang, message=message) + "\n")
+        return 1
     except (OSError, ConnectionError, TimeoutError) as e:
         problem = o("failed", lang, url=args.url, error=connect_problem(e, lang))
         sys.stderr.write(t("error", lang, message=problem) + "\n")

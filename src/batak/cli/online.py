@@ -22,8 +22,9 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import socket
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -33,11 +34,15 @@ from ..moves import parse_move
 from .console import HELP_WORDS, Console, Style, move_text, status_lines
 from .text import t
 
-__all__ = ["add_online_parser", "run_online"]
+__all__ = ["ServerGone", "add_online_parser", "reconnect", "run_online"]
 
 EXIT_OK, EXIT_FAIL = 0, 1
 #: how long a rematch waits for the others' yes (seconds)
 REMATCH_WAIT = 120.0
+#: after a lost connection: how long to keep trying (seconds), and the longest pause between
+#: two tries (the pauses double from one second: 1, 2, 4, 8, 15, 15 …)
+RETRY_FOR = 120.0
+RETRY_PAUSE_MAX = 15.0
 
 
 def chips_text(n: int, lang: str) -> str:
@@ -127,6 +132,54 @@ def connect_problem(error: BaseException, lang: str) -> str:
     return str(error)
 
 
+class ServerGone(Exception):
+    """The connection was lost and the server did not come back within the time allowed."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"the server did not come back within {seconds:.0f} s")
+        self.seconds = seconds
+
+    @property
+    def minutes(self) -> int:
+        """The time tried, in whole minutes as said to a person (at least 1)."""
+        return max(1, round(self.seconds / 60))
+
+
+async def reconnect(
+    client: Any, say: Callable[[str], Any], lang: str, *, retry_for: float | None = None
+) -> None:
+    """After a lost connection: say so, then connect again (same token: the same player, back
+    at its tables, its unacknowledged moves sent again) with pauses that double from one second
+    up to ``RETRY_PAUSE_MAX``, for up to ``retry_for`` seconds (``RETRY_FOR``); say when it is
+    back. :class:`ServerGone` when it never came back."""
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+    from ..server.client import ServerError
+
+    retry_for = RETRY_FOR if retry_for is None else retry_for
+    say(o("lost", lang))
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + retry_for
+    pause = 1.0
+    while True:
+        try:
+            await client.reconnect()
+        except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake, ServerError):
+            # nothing listening yet, a proxy's 502 while the server restarts, a server that
+            # closed again or is too busy to say hello: all worth another try
+            pass
+        else:
+            say(o("reconnected", lang))
+            return
+        left = deadline - loop.time()
+        if left <= 0:
+            await client.drop()
+            raise ServerGone(retry_for)
+        # a little spread, so that the players of a restarted server do not all come at once
+        await asyncio.sleep(min(left, pause * random.uniform(0.8, 1.0)))
+        pause = min(pause * 2, RETRY_PAUSE_MAX)
+
+
 def _token_file() -> Path:
     home = os.environ.get("BATAK_HOME")
     return Path(home) if home else Path.home() / ".config" / "batak"
@@ -210,8 +263,20 @@ class OnlineSession:
             self.table = state.id
             self.shown = len(state.events)
             return await self._play()
+        except ServerGone as e:
+            self.con.say(o("gone", lang, minutes=e.minutes))
+            self.con.say(o("rerun", lang, url=self.args.url))
+            return EXIT_FAIL
+        except ConnectionError:  # lost where the session cannot take up again by itself
+            self.con.say(o("cut", lang))
+            self.con.say(o("rerun", lang, url=self.args.url))
+            return EXIT_FAIL
         finally:
             await client.close()
+
+    async def _reconnect(self) -> None:
+        """The connection is lost: get it back (:func:`reconnect`), or :class:`ServerGone`."""
+        await reconnect(self.client, self.con.say, self.lang)
 
     async def _account(self) -> None:
         """With ``--username``: log in (the password from ``--password``, BATAK_PASSWORD or a
@@ -317,10 +382,12 @@ class OnlineSession:
                     return EXIT_OK
                 continue
             if c.closed:
-                self.con.say(o("lost", lang))
-                await c.reconnect()
+                # back at the table as it is now: a move typed meanwhile has been sent again
+                # (and taken if it still was legal); if it is still this seat's turn, ask again
+                await self._reconnect()
+                tried = -1
                 continue
-            with contextlib.suppress(TimeoutError):
+            with contextlib.suppress(TimeoutError, ConnectionError):
                 await c.next_change(30)
 
     async def _rematch(self) -> bool:
@@ -338,8 +405,11 @@ class OnlineSession:
                 line = await asyncio.to_thread(self.con.ask, o("rematch_prompt", lang))
             except EOFError:
                 line = ""
-            if not await self._maybe_review(line):
-                break
+            try:
+                if not await self._maybe_review(line):
+                    break
+            except ConnectionError:
+                await self._reconnect()
         yes = line.strip().lower() in ("y", "yes", "e", "evet")
         try:
             await c.rematch(self.table, accept=yes)
@@ -377,8 +447,7 @@ class OnlineSession:
             except TimeoutError:
                 pass
             except ConnectionError:
-                self.con.say(o("lost", lang))
-                await c.reconnect()
+                await self._reconnect()
         try:
             state = await c.join(table=new)
         except ServerError as e:
@@ -563,7 +632,15 @@ class OnlineSession:
             say(o("refused", lang, reason=e.message))
 
     async def _decide(self) -> bool:
-        """Ask for this seat's decision until one is accepted; False when the player quits."""
+        """Ask for this seat's decision until one is accepted; False when the player quits.
+        True also when the connection is lost meanwhile: the caller connects again (and a move
+        not yet acknowledged is sent again then)."""
+        try:
+            return await self._ask()
+        except ConnectionError:
+            return True
+
+    async def _ask(self) -> bool:
         from ..server.client import ServerError
 
         c, lang = self.client, self.lang
@@ -589,7 +666,7 @@ class OnlineSession:
                 except ServerError as e:
                     self.con.say(o("refused", lang, reason=e.message))
                     continue
-                except (TimeoutError, ConnectionError):
+                except TimeoutError:
                     self.con.say(o("lost", lang))
                     return True
                 if low != "!":
@@ -626,9 +703,9 @@ class OnlineSession:
             try:
                 await c.move(self.table, move)
                 return True
-            except (TimeoutError, ConnectionError):
+            except TimeoutError:
                 self.con.say(o("lost", lang))
-                return True  # the main loop reconnects; unacknowledged moves are sent again
+                return True  # unacknowledged moves are sent again after a reconnect
             except ServerError as e:
                 if e.code in ("stale", "not_your_turn", "away"):
                     return True  # the table moved on (a clock, a bot): look again
@@ -656,7 +733,7 @@ class OnlineSession:
             reply = await self.client.review(self.table, deal)
         except ServerError as e:
             self.con.say(o("refused", lang, reason=e.message))
-        except (TimeoutError, ConnectionError):
+        except TimeoutError:  # a lost connection (ConnectionError) is the caller's to mend
             self.con.say(o("lost", lang))
         else:
             self.con.lines([str(x) for x in reply.get("lines", [])])

@@ -189,11 +189,15 @@ class Client:
         self._pending.clear()
 
     async def reconnect(self, *, since: bool = True) -> None:
-        """Connect again with the same token, catch up on every table, resend unacked moves."""
+        """Connect again with the same token, catch up on every table, resend unacked moves.
+
+        A table the server refuses to sync (a finished one a restarted server no longer
+        keeps, a closed room) is left as it was: the others are still caught up on."""
         await self.drop()
         await self.connect()
         for st in list(self.tables.values()):
-            await self.sync(st.id, since=st.v if since else None)
+            with contextlib.suppress(ServerError):
+                await self.sync(st.id, since=st.v if since else None)
         for msg in list(self._unacked.values()):
             with contextlib.suppress(ServerError):
                 await self.request(dict(msg))
@@ -205,7 +209,10 @@ class Client:
     async def send_raw(self, data: str | bytes) -> None:
         if self._ws is None:
             raise ConnectionError("not connected")
-        await self._ws.send(data)
+        try:
+            await self._ws.send(data)
+        except ConnectionClosed as e:  # one kind of error for a lost connection, as elsewhere
+            raise ConnectionError("connection closed") from e
 
     async def request(
         self, msg: dict[str, Any], timeout: float = 15.0, ref: int | None = None
