@@ -58,7 +58,7 @@ def preset_title(name: str, lang: str) -> str:
     """A preset's name as players read it; the preset's own name is what the programs take.
 
     >>> preset_title("sultan-esli", "en"), preset_title("zipi-kitty", "tr")
-    ('Batak Sultan · eşli', 'Zipi · üç kişilik (yerden kart)')
+    ('Batak Sultan · eşli', 'Zipi · üç kişilik (dipli)')
     """
     key = f"title.{name}"
     return text(key, lang) if key in MESSAGES else name
