@@ -75,6 +75,10 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.chips = Desk(storage, config)  # wallets, stakes, the kasa (issue 12)
         self.codes: dict[str, str] = {}
+        #: tables being stored by :meth:`new_table` and not yet in ``tables``: a cluster node's
+        #: takeover scan must not "take back" such a table of its own from the database (that
+        #: made a second actor for it, and both wrote its next version)
+        self.creating: set[str] = set()
         self.forming: dict[str, str] = {}  # mode -> public table being filled
         self.players: dict[str, Player] = {}  # by token hash
         self._by_id: dict[str, Player] = {}
@@ -758,6 +762,7 @@ class Hub:
             )
             created = {"kind": kind, "mode": mode, "preset": rules.name, "host": host}
             self.codes[code] = row.id
+            self.creating.add(row.id)
             try:
                 await self.storage.create_table(row, [EventRow(1, "create", created, time.time())])
             except StorageError:
@@ -765,6 +770,8 @@ class Hub:
                 if attempt == 4:
                     raise
                 continue
+            finally:
+                self.creating.discard(row.id)
             table = Table(self, row, config=self.config, clock=self.clock, storage=self.storage)
             table.apply(1, "create", created)
             self._add(table)

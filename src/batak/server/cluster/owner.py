@@ -372,7 +372,7 @@ class Cluster:
         rows = await cur.fetchall()
         alive = self.alive or [self.node]
         for table_id, owner in rows:
-            if table_id in self.hub.tables:
+            if table_id in self.hub.tables or table_id in self.hub.creating:
                 continue
             if owner != self.node and rendezvous(table_id, alive) != self.node:
                 continue
@@ -383,8 +383,8 @@ class Cluster:
         """Take ``table_id`` if it is claimable, and load it from its log (seats held, the
         decision in progress on a fresh clock, bots playing on). True if it is here now."""
         async with self._claim_lock:
-            if table_id in self.hub.tables:
-                return True
+            if table_id in self.hub.tables or table_id in self.hub.creating:
+                return True  # here, or being made here (its create is stored, not yet added)
             if time.monotonic() > self.valid_until or self.stopping:
                 return False
             db = db or self._look
