@@ -166,6 +166,14 @@ def cluster(
                 node.start()
             settle(nodes)
             yield nodes, redis, url
+        except BaseException:
+            # what the processes logged besides uvicorn's lines: the cause of a failure is
+            # usually there (shown by pytest under "Captured stdout" of the failing test)
+            for node in nodes:
+                lines = node.stderr().splitlines()
+                said = [ln for ln in lines if not ln.startswith("INFO:")]
+                print(f"== {node.name}: {len(said)} lines logged", *said[-40:], sep="\n")
+            raise
         finally:
             for node in nodes:
                 if node.proc is not None and node.proc.poll() is None:
