@@ -79,6 +79,57 @@ def test_an_invited_bot_account_plays_a_match_and_is_marked_as_a_bot(tmp_path: P
         asyncio.run(main_())
 
 
+def test_a_bot_refused_at_a_full_room_waits_for_the_next_invitation(tmp_path: Path) -> None:
+    """An invitation the bot cannot take up (the room filled meanwhile) is said, with the
+    server's reason, and the bot waits on: it used to stop with that refusal."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> None:
+            lines: list[str] = []
+            bot = asyncio.create_task(
+                serve_as_bot(srv.url, "robo2", "uzun-bir-parola", LowestCard(), games=1,
+                             say=lines.append)
+            )  # fmt: skip
+            host = Client(srv.url, name="Ayşe")
+            await host.connect()
+            _, full = await host.create(preset="standard", deals=1, bots=False)
+            others = [Client(srv.url, name=f"O{i}") for i in range(3)]
+            for o in others:
+                await o.connect()
+                await o.join(code=full.info["code"])
+            for _ in range(100):  # the bot logs in (registers the first time)
+                try:
+                    await host.invite(full.id, "robo2")
+                    break
+                except ServerError as e:
+                    assert e.code == "not_online"
+                    await asyncio.sleep(0.05)
+            for _ in range(200):
+                if any("Could not sit" in line for line in lines):
+                    break
+                await asyncio.sleep(0.05)
+            refused = [line for line in lines if "Could not sit" in line]
+            assert len(refused) == 1, lines
+            assert refused[0].startswith(f"Could not sit in the room {full.info['code']}: ")
+            assert refused[0].endswith(". Waiting for the next invitation.")
+            assert "full" in refused[0], refused  # the server's reason, as it said it
+            assert not bot.done()
+            # the next invitation is taken up and played to the end
+            _, room = await host.create(preset="standard", deals=1)
+            await host.invite(room.id, "robo2")
+            await host.until(
+                lambda: any(s.get("bot_account") for s in host.tables[room.id].info["seats"])
+            )
+            await host.start(room.id)
+            await host.play(room.id, timeout=120)
+            assert await asyncio.wait_for(bot, 60) == 1
+            for c in (host, *others):
+                await c.close()
+
+        asyncio.run(main_())
+
+
 def test_only_the_host_invites_and_only_someone_online(tmp_path: Path) -> None:
     pytest.importorskip("argon2")
     with ServerThread(fast_config(tmp_path)) as srv:

@@ -18,7 +18,9 @@ import contextlib
 import importlib
 import os
 import sys
-from typing import Any
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Any, TypeVar
 
 from .. import bots
 from ..i18n import LANGS
@@ -29,6 +31,7 @@ __all__ = ["WrongPassword", "add_bot_parser", "load_player", "run_bot", "serve_a
 
 
 DAY = 86_400.0
+T = TypeVar("T")
 
 
 def add_bot_parser(sub: Any, lang: str) -> None:
@@ -103,6 +106,15 @@ async def serve_as_bot(
         async def again() -> None:
             await reconnect(c, say, lang, retry_for=retry_for)
 
+        async def retrying(step: Callable[[], Awaitable[T]]) -> T:
+            """``step()``, taken up again after each lost connection (a seat taken already is
+            given back, a table in play is caught up on)."""
+            while True:
+                try:
+                    return await step()
+                except ConnectionError:
+                    await again()
+
         try:
             await c.login(username, password)
         except ServerError as e:
@@ -132,18 +144,16 @@ async def serve_as_bot(
                 invite = invites.pop(0)
                 code = invite["code"]
                 say(t("bot_invited", lang, by=invite.get("from", "?"), code=code))
-            while True:
-                try:
-                    state = await c.join(code=code)
-                    break
-                except ConnectionError:
-                    await again()  # then again: a seat taken already is given back
-            while True:
-                try:
-                    final = await c.play(state.id, choose, timeout=DAY)
-                    break
-                except ConnectionError:
-                    await again()  # back at the seat, the table caught up on: play on
+            try:
+                state = await retrying(partial(c.join, code=code))
+            except ServerError as e:
+                if join is not None:  # the one room it was asked to play in
+                    raise
+                # an invitation to a room that filled up, started or closed meanwhile: the
+                # bot says why and waits for the next one
+                say(t("bot_invite_refused", lang, code=code, reason=e.message))
+                continue
+            final = await retrying(partial(c.play, state.id, choose, timeout=DAY))
             c.tables.pop(final.id, None)  # over: nothing to catch up on after a reconnect
             played += 1
             say(t("bot_played", lang, n=played, table=final.id))
