@@ -135,6 +135,8 @@ def test_quick_play_names_each_seat_the_same_in_the_list_and_in_the_moves(
     movers = set(re.findall(r"^(Bot \d|Player \d): ", out, re.M))
     assert movers, out
     assert movers <= names, (movers, names)
+    # said once while the seats fill, not again at each one that does
+    assert out.count("Waiting for the match to start") == 1, out
 
 
 class _Answers(io.StringIO):

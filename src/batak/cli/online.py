@@ -359,6 +359,7 @@ class OnlineSession:
         self.con.say(o("commands", lang))
         said = labels
         tried = -1
+        said_waiting = False  # "waiting for the match to start" once, not at each change
         while True:
             st = c.tables[self.table]
             labels = self._labels()
@@ -374,7 +375,9 @@ class OnlineSession:
                     return EXIT_OK
                 return await self._play()  # the new table, from its start
             if st.view is None:
-                self.con.say(o("waiting", lang))
+                if not said_waiting:
+                    self.con.say(o("waiting", lang))
+                said_waiting = True
             elif st.my_turn and st.state_v != tried:
                 tried = st.state_v
                 if not await self._decide():
