@@ -95,6 +95,27 @@ def test_serve_refuses_in_turkish(capsys: pytest.CaptureFixture[str]) -> None:
     assert "1 ile 65535 arasında bir tam sayı ver" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "usage", "unknown"),
+    [
+        (["serve", "--prot", "80"], "usage: batak serve [-h] [--host HOST] [--port", "--prot 80"),
+        (["admin", "ledger-check", "--x"], "usage: batak admin ledger-check [-h]", "--x"),
+        (["online", "--crate", "standard"], "usage: batak online [-h]", "--crate"),
+    ],
+)  # fmt: skip
+def test_an_unknown_option_is_refused_with_its_own_commands_usage(
+    argv: list[str], usage: str, unknown: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It used to come with the top usage, ``batak {play,replay,...}``, which does not show
+    the options of the command the mistake was made in."""
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(usage), err
+    assert err.rstrip().endswith(": error: unrecognized arguments: " + unknown), err
+
+
 def test_data_folders_that_cannot_be_used(tmp_path: Path) -> None:
     blocker = tmp_path / "afile"
     blocker.write_text("x")

@@ -73,7 +73,35 @@ class Parser(argparse.ArgumentParser):
 
     def add_subparsers(self, **kwargs: Any) -> Any:
         kwargs.setdefault("parser_class", _in_lang(self.lang))
-        return super().add_subparsers(**kwargs)
+        self._commands = super().add_subparsers(**kwargs)
+        return self._commands
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """As argparse's, but an argument nobody knows is refused by the (sub)command it was
+        given to, with that command's usage: argparse's own refusal came from the top parser,
+        whose usage (``batak {play,serve,...}``) does not say where the mistake is.
+
+        >>> import contextlib, io
+        >>> top = Parser(prog="batak", lang="en")
+        >>> serve = top.add_subparsers(dest="command").add_parser("serve")
+        >>> _ = serve.add_argument("--port")
+        >>> err = io.StringIO()
+        >>> with contextlib.redirect_stderr(err), contextlib.suppress(SystemExit):
+        ...     top.parse_args(["serve", "--prot", "80"])
+        >>> print(err.getvalue().strip())
+        usage: batak serve [-h] [--port PORT]
+        batak serve: error: unrecognized arguments: --prot 80
+        """
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            here: Parser = self
+            while (commands := getattr(here, "_commands", None)) is not None:
+                chosen = getattr(parsed, commands.dest, None)
+                if chosen not in commands.choices:
+                    break
+                here = commands.choices[chosen]
+            here.error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed
 
     def _get_formatter(self) -> argparse.HelpFormatter:
         return _Formatter(prog=self.prog, lang=self.lang)
