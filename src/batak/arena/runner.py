@@ -38,12 +38,13 @@ from statistics import NormalDist
 from typing import Any
 
 from .. import __version__
-from ..bots import Player
+from ..bots import Player, PlayerError, where
 from ..bots import get as get_bot
+from ..bots import load as load_player
 from ..bots.workers import end_with_parent
 from ..cards import Card
 from ..game import Game, IllegalMove, Phase
-from ..i18n import phase_name, text
+from ..i18n import LANGS, phase_name, text
 from ..rules import Rules
 from ..scoring import contract_made
 
@@ -57,11 +58,21 @@ ALL_SEEING_LABEL = "all-seeing (cheats)"
 ALL_SEEING_SIM = "all-seeing-sim"
 ALL_SEEING_SIM_LABEL = "all-seeing-sim (cheats)"
 CHEATS = {ALL_SEEING: ALL_SEEING_LABEL, ALL_SEEING_SIM: ALL_SEEING_SIM_LABEL}
+#: the players named without a module: the levels and the cheats
+_KNOWN = ("random", "easy", "medium", "hard", ALL_SEEING, ALL_SEEING_SIM)
 PHASES = ("bidding", "bury", "trump", "play")
 
 
 class ArenaError(RuntimeError):
-    """A player broke the protocol (an illegal move, an exception) or the setup is impossible."""
+    """A player broke the protocol (an illegal move, an exception) or the setup is impossible.
+
+    ``code`` (an ``arena.`` catalog key) and ``params`` let the command say it in the reader's
+    language; ``str()`` is the English text. Both survive the way back from a worker process."""
+
+    def __init__(self, message: str, *, code: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 # ---------------------------------------------------------------------- statistics
@@ -330,10 +341,11 @@ def _make_player(spec: str, game: Game, seed: int, budget: float | None) -> Play
     if spec == ALL_SEEING_SIM:  # the auction, trump and kitty as the hard player decides them
         return AllSeeingPlayer(game, seed=seed, helper=get_bot("hard", seed=seed))
     if ":" in spec:
-        module_name, class_name = spec.rsplit(":", 1)
-        cls = getattr(importlib.import_module(module_name), class_name)
-        player: Player = cls(seed=seed)
-        return player
+        return load_player(spec, seed=seed)
+    if spec not in _KNOWN:
+        head, dot, tail = spec.rpartition(".")
+        hint = f"{head}:{tail}" if dot and head and tail and "/" not in spec else ""
+        raise PlayerError("not_a_name", spec=spec, hint=hint, levels=", ".join(_KNOWN))
     options: dict[str, Any] = {}
     if budget is not None and spec == "hard":
         options["budget"] = budget
@@ -341,10 +353,11 @@ def _make_player(spec: str, game: Game, seed: int, budget: float | None) -> Play
 
 
 def check_spec(spec: str) -> None:
-    """Raise :class:`ArenaError` if ``spec`` names no player that can be built."""
+    """Raise :class:`ArenaError` if ``spec`` names no player that can be built; its cause is the
+    :class:`~batak.bots.PlayerError` that says what to fix."""
     try:
         _make_player(spec, Game("standard", seed=0), 0, None)
-    except (ImportError, AttributeError, ValueError, TypeError) as e:
+    except PlayerError as e:
         raise ArenaError(text("arena.unknown_bot", "en", spec=spec, message=str(e))) from e
 
 
@@ -376,23 +389,36 @@ def play_board(config: ArenaConfig, board: int) -> tuple[dict[str, Any], Times]:
             player = players[seat]
             within = getattr(player, "choose_within", None) if config.budget is not None else None
             t0 = time.perf_counter()
+            place = {"who": who, "seat": seat, "board": board, "seating": r}
             try:
                 if within is not None and config.budget is not None:
                     move = str(within(view, config.budget))
                 else:
                     move = player.choose(view)
             except Exception as e:
+                error = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
                 raise ArenaError(
-                    f"{who} (seat {seat}, board {board}, seating {r}) raised "
-                    f"{type(e).__name__}: {e}"
+                    text("arena.player_raised", "en", error=error, **place),
+                    code="arena.player_raised",
+                    error=error,
+                    where=where(e),
+                    **place,
                 ) from e
             dt = time.perf_counter() - t0
             times.setdefault(f"{who}|{view['phase']}", []).append(dt)
             try:
                 game.play(move)
             except IllegalMove as e:
+                found = {
+                    "got": str(move),
+                    "legal": ", ".join(view["legal_moves"]),
+                    "reasons": {lg: e.text(lg) for lg in LANGS},
+                }
                 raise ArenaError(
-                    f"{who} (seat {seat}, board {board}, seating {r}) played {move!r}: {e}"
+                    text("arena.player_illegal", "en", reason=str(e), **place, **found),
+                    code="arena.player_illegal",
+                    **place,
+                    **found,
                 ) from e
         rotations.append(_rotation_record(game, [labels[p] for p in seats], r))
     record = {"board": board, "deal_seed": deal_seed, "dealer": dealer, "rotations": rotations}

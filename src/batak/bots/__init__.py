@@ -12,15 +12,20 @@ cards, so "the bots do not see your cards" is true by construction.
 True
 
 Levels: ``easy``, ``medium``, ``hard`` (and ``random``, a uniform legal move, for tests).
+A player written elsewhere is loaded by name with :func:`load` (``module:Class``), which says
+what to fix when the name names no player that can be built.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
+import os
+import traceback
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["LEVELS", "Player", "get"]
+__all__ = ["LEVELS", "Player", "PlayerError", "get", "load", "where"]
 
 #: level -> "module:Class"; the class takes ``seed`` as a keyword argument.
 _REGISTRY: dict[str, str] = {
@@ -30,6 +35,8 @@ _REGISTRY: dict[str, str] = {
     "hard": "batak.bots.hard:HardPlayer",
 }
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # batak/
+_STDLIB = os.path.dirname(os.__file__) + os.sep
 
 
 @runtime_checkable
@@ -56,3 +63,107 @@ def get(level: str, *, seed: int | None = None, **options: Any) -> Player:
     cls = getattr(importlib.import_module(module_name), class_name)
     player: Player = cls(seed=seed, **options)
     return player
+
+
+class PlayerError(ValueError):
+    """A player that cannot be loaded, or that failed at play: ``code`` says what went wrong and
+    ``params`` the details, for a text a person reads (the ``cli.player_`` keys of the catalog).
+
+    Codes of :func:`load`: ``not_a_name`` (not ``module:Class``; ``spec``, ``hint`` a guess or
+    ``""``), ``a_file`` (a file path instead of a module name; ``spec``, ``module``, ``folder``),
+    ``no_module`` (``module`` is not importable from here), ``import_failed`` (importing it raised;
+    ``module``, ``error``, ``where``), ``no_class`` (``module``, ``name``, ``players``: what it
+    has), ``no_seed`` (the class takes no ``seed`` keyword), ``init_failed`` (building it raised;
+    ``error``, ``where``), ``no_choose`` (no ``choose(view)`` method).
+    """
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(f"{code}: {params}")
+        self.code = code
+        self.params = params
+
+
+def where(error: BaseException) -> tuple[str, int, str] | None:
+    """Where ``error`` was raised in the player's own code: ``(file, line, function)`` of the
+    innermost frame outside this package and Python's standard library (else the innermost
+    one; for a syntax error, the line it names), or ``None`` when the trace is only ours."""
+    if isinstance(error, SyntaxError) and error.filename:
+        return (error.filename, error.lineno or 0, "")
+    frames = [
+        f
+        for f in traceback.extract_tb(error.__traceback__)
+        if not f.filename.startswith(_PACKAGE) and not f.filename.startswith("<frozen")
+    ]
+    if not frames:
+        return None
+    own = [f for f in frames if not f.filename.startswith(_STDLIB)]
+    last = (own or frames)[-1]
+    return (last.filename, last.lineno or 0, last.name)
+
+
+def _error_text(error: BaseException) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def load(spec: str, *, seed: int | None = None) -> Player:
+    """The player ``spec`` names, ``module:Class`` (or ``module:function``), built with
+    ``seed``: the module must be importable (a file ``mybot.py`` in the current folder with
+    ``PYTHONPATH=.``), and what it builds must have ``choose(view)``. Raises
+    :class:`PlayerError` saying what to fix.
+
+    >>> load("batak.bots.simple:RandomPlayer", seed=1).name
+    'random'
+    >>> try:
+    ...     load("batak.bots.simple.RandomPlayer")
+    ... except PlayerError as e:
+    ...     print(e.code, e.params["hint"])
+    not_a_name batak.bots.simple:RandomPlayer
+    """
+    module_name, colon, name = spec.strip().rpartition(":")
+    if not colon or not module_name or not name:
+        head, dot, tail = spec.strip().rpartition(".")
+        hint = f"{head}:{tail}" if dot and head and tail and "/" not in spec else ""
+        raise PlayerError("not_a_name", spec=spec, hint=hint)
+    if "/" in module_name or "\\" in module_name or module_name.endswith(".py"):
+        file = module_name.replace("\\", "/")
+        folder, _, base = file.rpartition("/")
+        stem = base.removesuffix(".py")
+        raise PlayerError("a_file", spec=spec, module=stem, name=name, folder=folder or ".")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        missing = e.name or ""
+        if missing and (module_name == missing or module_name.startswith(missing + ".")):
+            raise PlayerError("no_module", module=module_name) from e
+        raise PlayerError(
+            "import_failed", module=module_name, error=_error_text(e), where=where(e)
+        ) from e
+    except Exception as e:  # a syntax error, or the module's own code raised
+        raise PlayerError(
+            "import_failed", module=module_name, error=_error_text(e), where=where(e)
+        ) from e
+    factory = getattr(module, name, None)
+    if factory is None or not callable(factory):
+        players = sorted(
+            n
+            for n, v in vars(module).items()
+            if inspect.isclass(v) and callable(getattr(v, "choose", None))
+        )
+        file = getattr(module, "__file__", None) or ", ".join(getattr(module, "__path__", []))
+        raise PlayerError("no_class", module=module_name, file=file, name=name, players=players)
+    try:
+        params: Mapping[str, inspect.Parameter] | None = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # pragma: no cover - a callable without a signature
+        params = None
+    if params is not None and not (
+        "seed" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    ):
+        raise PlayerError("no_seed", spec=spec)
+    try:
+        player = factory(seed=seed)
+    except Exception as e:
+        raise PlayerError("init_failed", spec=spec, error=_error_text(e), where=where(e)) from e
+    if not callable(getattr(player, "choose", None)):
+        raise PlayerError("no_choose", spec=spec)
+    return player  # type: ignore[no-any-return]

@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..arena.runner import ArenaConfig, ArenaError, check_spec, report_lines, run, write_plot
+from ..bots import PlayerError
 from ..i18n import LANGS, default_lang, text
 from ..rules import PRESETS, RulesError
 from .parser import rules_with_options
+from .text import error_at, player_problem
 
 
 class Progress:
@@ -131,10 +133,21 @@ def config_from_args(args: argparse.Namespace) -> ArenaConfig:
             check_spec(spec)
         except ArenaError as e:
             cause = e.__cause__
-            raise ArenaError(
-                text("arena.unknown_bot", lang, spec=spec, message=str(cause or e))
-            ) from e
+            why = player_problem(cause, lang) if isinstance(cause, PlayerError) else str(e)
+            raise ArenaError(text("arena.unknown_bot", lang, spec=spec, message=why)) from e
     return config
+
+
+def failure_text(error: ArenaError, lang: str) -> str:
+    """What a player did wrong during a run, in ``lang`` (the worker wrote it in English)."""
+    p = dict(error.params)
+    if error.code == "arena.player_raised":
+        p["error"] = error_at(p["error"], p.pop("where", None), lang)
+        return text("arena.player_raised", lang, **p)
+    if error.code == "arena.player_illegal":
+        reasons = p.pop("reasons")
+        return text("arena.player_illegal", lang, reason=reasons.get(lang, reasons["en"]), **p)
+    return str(error)
 
 
 def run_arena(
@@ -161,9 +174,8 @@ def run_arena(
     try:
         result = run(config, jobs=max(1, jobs), progress=bar.update)
     except ArenaError as e:
-        err.write(
-            text("arena.error", lang, message=text("arena.bot_failed", lang, message=str(e))) + "\n"
-        )
+        failed = text("arena.bot_failed", lang, message=failure_text(e, lang))
+        err.write(text("arena.error", lang, message=failed) + "\n")
         return 1
     except KeyboardInterrupt:
         err.write("\n" + text("arena.interrupted", lang) + "\n")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import importlib
 import os
 import sys
 from collections.abc import Awaitable, Callable
@@ -23,9 +22,10 @@ from functools import partial
 from typing import Any, TypeVar
 
 from .. import bots
+from ..bots import PlayerError
 from ..i18n import LANGS
 from .online import AddressError, ServerGone, connect_problem, o, reconnect, ws_url
-from .text import t
+from .text import player_problem, t
 
 __all__ = ["WrongPassword", "add_bot_parser", "load_player", "run_bot", "serve_as_bot"]
 
@@ -60,15 +60,9 @@ class WrongPassword(Exception):
 
 
 def load_player(spec: str) -> bots.Player:
-    """``module:Class`` -> an instance (made with ``seed=None``), which must have ``choose``."""
-    module_name, _, class_name = spec.partition(":")
-    if not module_name or not class_name:
-        raise ValueError(spec)
-    cls = getattr(importlib.import_module(module_name), class_name)
-    player = cls(seed=None)
-    if not callable(getattr(player, "choose", None)):
-        raise TypeError(spec)
-    return player  # type: ignore[no-any-return]
+    """``module:Class`` -> an instance (made with ``seed=None``), which must have ``choose``;
+    :class:`batak.bots.PlayerError` says what to fix otherwise."""
+    return bots.load(spec, seed=None)
 
 
 async def serve_as_bot(
@@ -171,9 +165,10 @@ def run_bot(args: argparse.Namespace, lang: str) -> int:
         return 2
     try:
         player = load_player(args.player) if args.player else bots.get(args.level)
-    except (ImportError, AttributeError, ValueError, TypeError) as e:
+    except PlayerError as e:
+        why = player_problem(e, lang)
         sys.stderr.write(
-            t("error", lang, message=t("bot_bad_player", lang, spec=args.player, why=str(e))) + "\n"
+            t("error", lang, message=t("bot_bad_player", lang, spec=args.player, why=why)) + "\n"
         )
         return 2
     try:

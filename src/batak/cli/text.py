@@ -11,11 +11,66 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..bots import PlayerError
 from ..i18n import text
 
-__all__ = ["t"]
+__all__ = ["error_at", "player_problem", "t"]
 
 
 def t(code: str, lang: str, /, **params: Any) -> str:
     """The command's text ``code`` in ``lang``."""
     return text(f"cli.{code}", lang, **params)
+
+
+def error_at(error: str, where: tuple[str, int, str] | None, lang: str) -> str:
+    """``error`` (``IndexError: …``) with where it was raised in the player's code, if known."""
+    if where is None:
+        return error
+    file, line, function = where
+    if function:
+        return t("player_error_in", lang, error=error, file=file, line=line, function=function)
+    return t("player_error_at", lang, error=error, file=file, line=line)
+
+
+def player_problem(problem: PlayerError, lang: str) -> str:
+    """What is wrong with a player named ``module:Class`` (:func:`batak.bots.load`), or with
+    what it did at a table, and what to fix, in ``lang``."""
+    p = dict(problem.params)
+    if "error" in p:
+        p["error"] = error_at(p["error"], p.pop("where", None), lang)
+    code = problem.code
+    if code == "not_a_name":
+        if p.get("levels"):
+            message = t("player_not_a_level", lang, spec=p["spec"], levels=p["levels"])
+        else:
+            message = t("player_not_a_name", lang, spec=p["spec"])
+        if p.get("hint"):
+            return t("player_did_you_mean", lang, message=message, hint=p["hint"])
+        return message
+    if code == "a_file":
+        return t("player_a_file", lang, **p)
+    if code == "no_module":
+        return t("player_no_module", lang, module=p["module"], file=_module_file(p["module"]))
+    if code == "import_failed":
+        return t("player_import_failed", lang, **p)
+    if code == "no_class":
+        if p["players"]:
+            return t("player_no_class", lang, **p)
+        return t("player_no_class_none", lang, **p)
+    if code == "no_seed":
+        return t("player_no_seed", lang, **p)
+    if code == "init_failed":
+        return t("player_init_failed", lang, **p)
+    if code == "no_choose":
+        return t("player_no_choose", lang, **p)
+    if code == "raised":
+        return t("player_raised", lang, **p)
+    if code == "illegal":
+        return t("player_illegal", lang, **p)
+    if code == "not_text":
+        return t("player_not_text", lang, **p)
+    return str(problem)  # pragma: no cover - every code of batak.bots and batak.cli is above
+
+
+def _module_file(module: str) -> str:
+    return module.replace(".", "/") + ".py"
