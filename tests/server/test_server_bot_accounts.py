@@ -5,18 +5,23 @@ table, also at one that hides its house bots. A player written outside the packa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import random
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ServerThread, fast_config
+from harness import ServerThread, advance_async, fast_config
 
+from batak.bots import PlayerError
 from batak.cli import main
 from batak.cli.bot import load_player, serve_as_bot
+from batak.cli.text import player_problem
 from batak.server.client import Client, ServerError
+from batak.server.clock import ManualClock
 
 
 class LowestCard:
@@ -206,3 +211,140 @@ def test_batak_online_refuses_an_address_that_is_not_a_server(
     monkeypatch.setattr(sys, "argv", ["batak"])
     assert main(["bot", "http://[::1", "--username", "r", "--password", "12345678"]) == 2
     assert "is not a server address" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------- what an author gets wrong
+class FailsAtItsFirstCard(LowestCard):
+    """Plays the auction, then does something wrong at its first card (``how``)."""
+
+    how = "raise"
+
+    def choose(self, view: dict[str, Any]) -> str:
+        if view["phase"] != "play":
+            return super().choose(view)
+        if self.how == "raise":
+            return str(view["hand"][99])
+        if self.how == "illegal":
+            held = set(view["hand"])
+            return next(f"{r}{s}" for s in "SHDC" for r in "AKQJT98765432" if f"{r}{s}" not in held)
+        return None  # type: ignore[return-value]
+
+
+async def _invite_when_online(host: Client, table: str, username: str) -> None:
+    for _ in range(200):  # the bot logs in (registers the first time)
+        try:
+            await host.invite(table, username)
+            return
+        except ServerError as e:
+            assert e.code == "not_online"
+            await asyncio.sleep(0.05)
+    raise AssertionError(f"{username} never came online")
+
+
+def _bot_seated(host: Client, table: str) -> bool:
+    return any(s.get("bot_account") for s in host.tables[table].info.get("seats") or [])
+
+
+@pytest.mark.parametrize("how", ["raise", "illegal", "none"])
+def test_a_player_that_fails_at_play_stops_the_bot_saying_what_to_fix(
+    tmp_path: Path, how: str
+) -> None:
+    """What the author's player raised (with the line in the author's code), the move the
+    server refused (with its reason and the legal moves) or a result that is no move at all is
+    said in a sentence, not a traceback or a bare "the server said no"; the table plays on."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path, hold_seconds=0.2)) as srv:
+
+        async def main_() -> None:
+            player = FailsAtItsFirstCard()
+            player.how = how
+            bot = asyncio.create_task(
+                serve_as_bot(
+                    srv.url, "robo3", "uzun-bir-parola", player, say=print, player_spec="m:B"
+                )
+            )
+            host = Client(srv.url, name="Ayşe")
+            await host.connect()
+            _, table = await host.create(preset="standard", deals=1)
+            await _invite_when_online(host, table.id, "robo3")
+            await host.until(lambda: _bot_seated(host, table.id))
+            await host.start(table.id)
+            final = asyncio.create_task(host.play(table.id, timeout=120))
+            with pytest.raises(PlayerError) as e:
+                await asyncio.wait_for(bot, 60)
+            said = player_problem(e.value, "en")
+            assert said.startswith("your player m:B ")
+            assert f"at table {table.id}, deal 1" in said
+            assert said.endswith(
+                "The bot stops; a computer plays its seat until you start it again."
+            )
+            if how == "raise":
+                assert "raised IndexError: list index out of range (in choose, " in said
+                assert f"{__file__}, line " in said
+            elif how == "illegal":
+                assert "and the server refused it: you do not hold" in said
+                legal = said.split("The legal moves were: ")[1].split(". ")[0].split(", ")
+                assert legal and all(len(card) == 2 for card in legal)
+            else:
+                assert "returned None at table" in said and "instead of a move" in said
+            assert (await final).over  # the server's computer took the seat: the match ended
+            await host.close()
+
+        asyncio.run(main_())
+
+
+def test_a_player_too_slow_for_the_clock_is_told_after_the_match(tmp_path: Path) -> None:
+    """The player thinks in a thread, so the connection lives on while it does; when its clock
+    runs out the server plays for it, and after the match the bot says how often."""
+    pytest.importorskip("argon2")
+    clock = ManualClock()
+    thinking = threading.Event()
+    release = threading.Event()
+
+    class Slow(LowestCard):
+        def choose(self, view: dict[str, Any]) -> str:
+            if not thinking.is_set():  # the first decision outlasts the clock
+                thinking.set()
+                release.wait(10)
+            return super().choose(view)
+
+    with ServerThread(fast_config(tmp_path), clock=clock) as srv:
+
+        async def main_() -> None:
+            lines: list[str] = []
+            bot = asyncio.create_task(
+                serve_as_bot(srv.url, "robo5", "uzun-bir-parola", Slow(), games=1,
+                             say=lines.append)
+            )  # fmt: skip
+            host = Client(srv.url, name="Ayşe")
+            await host.connect()
+            _, table = await host.create(preset="standard", deals=1)
+            await _invite_when_online(host, table.id, "robo5")
+            await host.until(lambda: _bot_seated(host, table.id))
+            seat = next(s["seat"] for s in host.tables[table.id].info["seats"] if s["bot_account"])
+            await host.start(table.id)
+            played = asyncio.create_task(host.play(table.id, timeout=120))
+            assert await asyncio.to_thread(thinking.wait, 10)
+
+            def timed_out() -> bool:
+                return any(
+                    e.get("by") == "timeout" and e.get("seat") == seat
+                    for e in host.tables[table.id].events
+                )
+
+            for _ in range(20):  # the decision's 25 s, then the bank in steps of 15 s
+                await advance_async(srv, clock, 15)
+                with contextlib.suppress(TimeoutError):
+                    await host.until(timed_out, timeout=0.5)
+                if timed_out():
+                    break
+            release.set()
+            assert (await played).over
+            assert await asyncio.wait_for(bot, 60) == 1
+            assert lines[-1].startswith(
+                "Your player's clock ran out at 1 of its decisions in that match, and the "
+                "server played for it (its slowest decision took "
+            ), lines
+            await host.close()
+
+        asyncio.run(main_())

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import os
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, TypeVar
@@ -24,6 +25,7 @@ from typing import Any, TypeVar
 from .. import bots
 from ..bots import PlayerError
 from ..i18n import LANGS
+from ..moves import Move
 from .online import AddressError, ServerGone, connect_problem, o, reconnect, ws_url
 from .text import player_problem, t
 
@@ -76,6 +78,7 @@ async def serve_as_bot(
     say: Any = print,
     lang: str = "en",
     retry_for: float | None = None,
+    player_spec: str | None = None,
 ) -> int:
     """Log in (or register) the bot account, then play: the room ``join`` once, or each room the
     bot is invited to, until ``games`` matches are over. Returns the number of matches played.
@@ -87,12 +90,36 @@ async def serve_as_bot(
     from ..server.client import Client, ServerError
 
     within = getattr(player, "choose_within", None)
+    spec = player_spec or type(player).__name__
+    chosen: dict[str, Any] = {}  # the last decision: its view, move and thinking time
 
-    def choose(view: dict[str, Any]) -> str:
+    def think(view: dict[str, Any]) -> object:
         if within is not None:  # a player that can stop early thinks about a second
-            return str(within(view, 1.0))
+            return within(view, 1.0)
         return player.choose(view)
 
+    async def choose(view: dict[str, Any], table: str) -> str:
+        """The player's move at ``table``, thought out in a thread (the connection stays alive
+        meanwhile); what it raised or returned instead of a move is a :class:`PlayerError`."""
+        where = {"table": table, "deal": _deal_of(view)}
+        chosen.clear()
+        t0 = time.monotonic()
+        try:
+            move = await asyncio.to_thread(think, view)
+        except Exception as e:
+            raise PlayerError(
+                "raised", spec=spec, error=_error_text(e), where=bots.where(e), **where
+            ) from e
+        seconds = time.monotonic() - t0
+        slowest[0] = max(slowest[0], seconds)
+        if isinstance(move, Move):
+            move = str(move)
+        if not isinstance(move, str):
+            raise PlayerError("not_text", spec=spec, got=repr(move)[:80], **where)
+        chosen.update(view=view, move=move, **where)
+        return move
+
+    slowest = [0.0]
     played = 0
     invites: list[dict[str, Any]] = []  # invitations received, not yet taken up
     async with Client(ws_url(url), name=username, lang=lang, ack_in_event=True) as c:
@@ -127,7 +154,7 @@ async def serve_as_bot(
                 code = join
             else:
                 while True:  # wait for an invitation, through lost connections
-                    invites += [m for m in c.drain() if m.get("type") == "invited"]
+                    invites.extend(m for m in c.drain() if m.get("type") == "invited")
                     if invites:
                         break
                     if c.closed:
@@ -147,13 +174,55 @@ async def serve_as_bot(
                 # bot says why and waits for the next one
                 say(t("bot_invite_refused", lang, code=code, reason=e.message))
                 continue
-            final = await retrying(partial(c.play, state.id, choose, timeout=DAY))
+
+            slowest[0] = 0.0
+            try:
+                final = await retrying(
+                    partial(
+                        c.play,
+                        state.id,
+                        partial(choose, table=state.id),
+                        timeout=DAY,
+                    )
+                )
+            except ServerError as e:
+                if e.code != "illegal" or not chosen:
+                    raise
+                view = chosen["view"]
+                raise PlayerError(
+                    "illegal",
+                    spec=spec,
+                    got=chosen["move"],
+                    reason=e.message,
+                    legal=", ".join(view.get("legal_moves") or []),
+                    table=chosen["table"],
+                    deal=chosen["deal"],
+                ) from e
             c.tables.pop(final.id, None)  # over: nothing to catch up on after a reconnect
             played += 1
             say(t("bot_played", lang, n=played, table=final.id))
+            late = [
+                e
+                for e in final.events
+                if e.get("kind") == "move"
+                and e.get("by") == "timeout"
+                and e.get("seat") == final.seat
+            ]
+            if late:
+                say(t("bot_late", lang, n=len(late), seconds=f"{slowest[0]:.1f}"))
             if join is not None:
                 break
     return played
+
+
+def _deal_of(view: dict[str, Any]) -> int | None:
+    match = view.get("match")
+    return match.get("deal") if isinstance(match, dict) else None
+
+
+def _error_text(error: BaseException) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def run_bot(args: argparse.Namespace, lang: str) -> int:
@@ -181,10 +250,14 @@ def run_bot(args: argparse.Namespace, lang: str) -> int:
                 join=args.join,
                 games=args.games,
                 lang=lang,
+                player_spec=args.player,
             )
         )
     except KeyboardInterrupt:
         return 130
+    except PlayerError as e:  # the player raised, or chose what is not a legal move
+        sys.stderr.write(t("error", lang, message=player_problem(e, lang)) + "\n")
+        return 1
     except AddressError:
         sys.stderr.write(t("error", lang, message=o("bad_address", lang, url=args.url)) + "\n")
         return 2

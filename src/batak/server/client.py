@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import itertools
 import json
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
@@ -585,12 +586,13 @@ class Client:
     async def play(
         self,
         table: str,
-        choose: Callable[[dict[str, Any]], str] | None = None,
+        choose: Callable[[dict[str, Any]], str | Awaitable[str]] | None = None,
         *,
         timeout: float = 120.0,
         stop: Callable[[TableState], bool] | None = None,
     ) -> TableState:
-        """Play this seat until the match ends (or ``stop(state)``); ``choose(view)`` picks."""
+        """Play this seat until the match ends (or ``stop(state)``); ``choose(view)`` picks (it
+        may be a coroutine function: a player thinking in a thread keeps the connection alive)."""
         rng = random.Random()
         pick = choose or (lambda view: random_move(view, rng))
         tried = -1
@@ -604,8 +606,11 @@ class Client:
                 if st.my_turn and st.state_v != tried:
                     tried = st.state_v
                     assert st.view is not None
+                    move = pick(st.view)
+                    if inspect.isawaitable(move):
+                        move = await move
                     try:
-                        await self.move(table, pick(st.view))
+                        await self.move(table, move)
                     except ServerError as e:
                         if e.code not in ("stale", "not_your_turn", "away", "match_over"):
                             raise
