@@ -293,6 +293,60 @@ def test_a_player_that_fails_at_play_stops_the_bot_saying_what_to_fix(
         asyncio.run(main_())
 
 
+@pytest.mark.parametrize("why", ["host_left", "invited_elsewhere"])
+def test_a_bot_in_a_room_that_never_starts_takes_up_the_next_invitation(
+    tmp_path: Path, why: str
+) -> None:
+    """A bot waiting in a room whose host left before the start (or while another host invites
+    it) leaves that room and plays the next: it used to wait there for ever, deaf to invites."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> None:
+            lines: list[str] = []
+            bot = asyncio.create_task(
+                serve_as_bot(srv.url, "robo4", "uzun-bir-parola", LowestCard(), games=1,
+                             say=lines.append)
+            )  # fmt: skip
+            first = Client(srv.url, name="Gone")
+            host = Client(srv.url, name="Ayşe")
+            for c in (first, host):
+                await c.connect()
+            created, old = await first.create(preset="standard", deals=1)
+            await _invite_when_online(first, old.id, "robo4")
+            await first.until(lambda: _bot_seated(first, old.id))
+            if why == "host_left":
+                await first.leave(old.id)
+                await first.close()
+                for _ in range(200):
+                    if any("left before the match started" in line for line in lines):
+                        break
+                    await asyncio.sleep(0.05)
+            _, room = await host.create(preset="standard", deals=1)
+            await host.invite(room.id, "robo4")
+            await host.until(lambda: _bot_seated(host, room.id))
+            await host.start(room.id)
+            assert (await host.play(room.id, timeout=120)).over
+            assert await asyncio.wait_for(bot, 60) == 1
+            code = created["code"]
+            if why == "host_left":
+                left = (
+                    f"The host of the room {code} left before the match started: the bot leaves "
+                    "it and waits for the next invitation."
+                )
+            else:
+                left = (
+                    f"Another host invites the bot while the room {code} has not started: it "
+                    f"leaves {code}."
+                )
+                assert not _bot_seated(first, old.id)  # it stood up from the old room
+                await first.close()
+            assert left in lines and "Match 1 over" in lines[-1]
+            await host.close()
+
+        asyncio.run(main_())
+
+
 def test_a_player_too_slow_for_the_clock_is_told_after_the_match(tmp_path: Path) -> None:
     """The player thinks in a thread, so the connection lives on while it does; when its clock
     runs out the server plays for it, and after the match the bot says how often."""

@@ -87,7 +87,7 @@ async def serve_as_bot(
     ``retry_for`` seconds, else :class:`~batak.cli.online.ServerGone`); :class:`WrongPassword`
     when the account exists with another password; any other refusal is the server's
     :class:`~batak.server.client.ServerError`."""
-    from ..server.client import Client, ServerError
+    from ..server.client import Client, ServerError, TableState
 
     within = getattr(player, "choose_within", None)
     spec = player_spec or type(player).__name__
@@ -122,6 +122,7 @@ async def serve_as_bot(
     slowest = [0.0]
     played = 0
     invites: list[dict[str, Any]] = []  # invitations received, not yet taken up
+    gone: list[str] = []  # why the bot left the last room before its start, if it did
     async with Client(ws_url(url), name=username, lang=lang, ack_in_event=True) as c:
 
         async def again() -> None:
@@ -175,6 +176,26 @@ async def serve_as_bot(
                 say(t("bot_invite_refused", lang, code=code, reason=e.message))
                 continue
 
+            gone.clear()
+
+            def give_up(st: TableState, code: str = code) -> bool:
+                """Leave a room that has not started when its host has gone, or when another
+                host invites the bot (it would wait there for nobody, deaf to invitations)."""
+                if st.info.get("status") != "waiting":
+                    return False
+                if join is None:
+                    invites.extend(
+                        m for m in c.drain() if m.get("type") == "invited" and m["code"] != code
+                    )
+                    if invites:
+                        gone.append("bot_left_room_invited")
+                        return True
+                seats = st.info.get("seats") or []
+                if seats and not any(s.get("host") for s in seats):
+                    gone.append("bot_left_room_host")
+                    return True
+                return False
+
             slowest[0] = 0.0
             try:
                 final = await retrying(
@@ -183,6 +204,7 @@ async def serve_as_bot(
                         state.id,
                         partial(choose, table=state.id),
                         timeout=DAY,
+                        stop=give_up,
                     )
                 )
             except ServerError as e:
@@ -199,6 +221,16 @@ async def serve_as_bot(
                     deal=chosen["deal"],
                 ) from e
             c.tables.pop(final.id, None)  # over: nothing to catch up on after a reconnect
+            if not final.over:  # left before the start (see give_up)
+                with contextlib.suppress(ServerError, ConnectionError):
+                    await c.leave(final.id)
+                if gone[0] == "bot_left_room_host":
+                    say(t("bot_left_room_host", lang, code=code))
+                else:
+                    say(t("bot_left_room_invited", lang, code=code))
+                if join is not None:
+                    break
+                continue
             played += 1
             say(t("bot_played", lang, n=played, table=final.id))
             late = [
