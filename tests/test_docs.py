@@ -54,6 +54,23 @@ def test_the_worked_bot_example_plays_in_the_arena(
     assert len(result["boards"]) == 4  # every move legal: an illegal one raises
 
 
+def test_the_view_keys_in_the_bot_guide_are_the_views_keys() -> None:
+    """Every key docs/bots.md's view table names is a key of a seat's view, and every key of
+    the view is there: the table used to name a ``trick`` that no view has."""
+    import batak
+
+    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    section = text.split("## The view", 1)[1].split("\n## ", 1)[0]
+    named = {
+        key
+        for row in re.findall(r"^\| ([^|]+) \|", section, re.M)
+        for key in re.findall(r"`(\w+)`", row)
+    }
+    view = batak.Match("standard", seed=1).view(0)
+    assert named - set(view) == set()
+    assert set(view) - named == {"version"}  # the format's version
+
+
 def test_every_module_and_web_file_is_in_the_architecture_page() -> None:
     """docs/architecture.md names every module of the package and every script of the web
     client, so a newcomer finds where each thing lives (and a new file is not forgotten)."""
