@@ -380,3 +380,38 @@ def test_a_move_whose_connection_closed_while_it_waited_is_refused_quietly(
                 await c.close()
 
         asyncio.run(main())
+
+
+def test_a_quick_play_whose_connection_closed_while_it_waited_is_refused(
+    tmp_path: Path,
+) -> None:
+    """Quick play waits its turn (one seat-finding at a time per mode); a connection that closed
+    meanwhile is refused there too, and takes no seat."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            c = Client(srv.url, name="Q")
+            await c.connect()
+            hub = srv.hub
+            conn = next(k for k in hub.online[c.player["id"]])
+
+            async def closed_while_waiting() -> str:
+                lock = hub._quick_locks.setdefault("ihaleli", asyncio.Lock())
+                async with lock:  # someone else is being seated
+                    task = asyncio.ensure_future(hub.on_quick(conn, {"mode": "ihaleli"}))
+                    await asyncio.sleep(0.05)
+                    hub._set_player(conn, None, None)  # as Hub.disconnect does first
+                try:
+                    await task
+                except Exception as e:  # which error it was
+                    return f"{type(e).__name__}:{getattr(e, 'code', '')}"
+                return "seated"
+
+            said = await asyncio.wrap_future(
+                asyncio.run_coroutine_threadsafe(closed_while_waiting(), srv.loop)  # type: ignore[arg-type]
+            )
+            assert said == "TableError:hello_first"
+            assert not any(t.seat_of(c.player["id"]) is not None for t in hub.tables.values())
+            await c.close()
+
+        asyncio.run(main())
