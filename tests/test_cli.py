@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -614,3 +615,52 @@ def test_play_story_runs_a_table_and_saves_progress(
     assert code == 0, err
     assert " ✓ 1. ☕ The corner café" in out
     assert "The tea garden in the park" in out and "Emekli Nuri: a careful bidder" in out
+
+
+def _sheet_match(preset: str, deals: int) -> Match:
+    """A match of ``deals`` deals where everyone passes (the dealer takes the lowest bid) and
+    the bidder names hearts, a red koz."""
+    match = Match(preset, seed=4)
+    while len(match.sheet) < deals:
+        moves = [str(m) for m in match.legal_moves()]
+        match.play("trump H" if "trump H" in moves else moves[0])
+    return match
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("preset", ["standard", "sultan-esli", "zipi-kitty"])
+def test_the_score_sheet_stays_in_its_columns_in_colour_and_in_80_columns(
+    monkeypatch: pytest.MonkeyPatch, preset: str, lang: str
+) -> None:
+    """A red koz is coloured on a terminal: its colour codes take no column, so the sheet's bars
+    stay one under the other; and the sheet fits an 80-column terminal."""
+    from batak.cli.console import Style, seat_labels, sheet_lines, short_labels, visible_len
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("COLUMNS", "80")
+    match = _sheet_match(preset, 6)
+    players = match.rules.players
+    style = Style(_Terminal())
+    assert style.color and style.width == 80
+    lines = sheet_lines(
+        match, seat_labels(players, 0, lang), lang, style, short_labels(players, 0, lang)
+    )
+    table = [x for x in lines if "|" in x]
+    assert any("\033[31m" in x for x in table), "some deal had a red koz"
+    bars = {
+        tuple(i for i, ch in enumerate(re.sub(r"\033\[[0-9;]*m", "", x)) if ch == "|")
+        for x in table
+    }
+    assert len(bars) == 1, "\n".join(table)
+    assert max(visible_len(x) for x in lines) <= 80, "\n".join(lines)
+
+
+def test_a_wide_terminal_keeps_the_full_score_sheet(monkeypatch: pytest.MonkeyPatch) -> None:
+    from batak.cli.console import Style, seat_labels, sheet_lines, short_labels
+
+    monkeypatch.setenv("COLUMNS", "120")
+    style = Style(_Terminal())
+    assert style.width == 120
+    match = _sheet_match("standard", 2)
+    lines = sheet_lines(match, seat_labels(4, 0, "en"), "en", style, short_labels(4, 0, "en"))
+    assert "|  Computer 1  |" in lines[1] and "dealer" in lines[1]

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,9 +41,10 @@ class Style:
         except (UnicodeEncodeError, LookupError):
             self.unicode = False
         isatty = getattr(out, "isatty", None)
-        self.color = bool(
-            isatty is not None and isatty() and not os.environ.get("NO_COLOR") and self.unicode
-        )
+        tty = bool(isatty is not None and isatty())
+        self.color = bool(tty and not os.environ.get("NO_COLOR") and self.unicode)
+        #: the columns to fit the wide tables in: the terminal's, else 80
+        self.width = shutil.get_terminal_size((80, 24)).columns if tty else 80
 
     def symbol(self, suit: str) -> str:
         s = Suit.parse(suit)
@@ -104,6 +107,18 @@ class Console:
         if not _isatty(self.inp):
             self.out.write(line + "\n")  # piped input: echo it so the transcript reads well
         return line
+
+
+_ESCAPE = re.compile(r"\033\[[0-9;]*m")
+
+
+def visible_len(text: str) -> int:
+    """The columns ``text`` takes on the screen: its colour codes take none.
+
+    >>> visible_len("\033[31m♥\033[0m"), visible_len("10♠")
+    (1, 3)
+    """
+    return len(_ESCAPE.sub("", text))
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -437,15 +452,46 @@ def sheet_lines(
     match: Match, labels: Sequence[str], lang: str, style: Style, short: Sequence[str]
 ) -> list[str]:
     """The score sheet (yazboz): each deal's dealer, bidder, bid and koz, and under each player
-    (or side) the tricks, the deal's score and the running total."""
+    (or side) the tricks, the deal's score and the running total.
+
+    It fits ``style.width`` columns where it can: when the full sheet is wider, the columns are
+    headed with the short names and parted by a bar alone, and then the dealer (said at each
+    deal's start) is left out."""
     rows = match.sheet
     out = [style.bold(t("sheet_title", lang))]
     if not rows:
         out.append(t("sheet_empty", lang))
         return out
-    r = match.rules
-    units = list(r.teams)
-    names = [_unit_label(u, labels, lang) for u in units]
+    units = list(match.rules.teams)
+    layouts = [
+        ([_unit_label(u, labels, lang) for u in units], " | ", True),
+        ([_unit_label(u, short, lang) for u in units], "|", True),
+        ([_unit_label(u, short, lang) for u in units], "|", False),
+    ]
+    for names, bar, dealer_column in layouts:
+        table = _sheet_table(match, lang, style, short, names, bar, dealer_column)
+        if max(visible_len(line) for line in table) <= style.width:
+            break
+    out.extend(table)
+    out.append(t("sheet_legend", lang))
+    totals = " · ".join(f"{_unit_label(u, labels, lang)} {match.totals[u[0]]}" for u in units)
+    out.append(t("totals_line", lang, items=totals))
+    return out
+
+
+def _sheet_table(
+    match: Match,
+    lang: str,
+    style: Style,
+    short: Sequence[str],
+    names: Sequence[str],
+    bar: str,
+    dealer_column: bool,
+) -> list[str]:
+    """The sheet's head, rule and rows: ``names`` over the players' (or sides') columns,
+    parted by ``bar``; the dealer's column only with ``dealer_column``."""
+    rows = match.sheet
+    units = list(match.rules.teams)
 
     def tricks_text(row: ScoreRow, u: Sequence[int]) -> str:
         tricks = sum(row.tricks[s] for s in u)
@@ -461,15 +507,19 @@ def sheet_lines(
     bw = max(3, len(heads[3]))
 
     def prefix(num: str, dealer: str, bidder: str, bid: str, koz: str) -> str:
-        return f"{num:>3} {dealer:<{w}} {bidder:<{w}} {bid:>{bw}} {koz:<3}"
+        # the koz may be coloured: pad it by the columns it takes, not by its length
+        koz += " " * max(0, 3 - visible_len(koz))
+        who = f"{dealer:<{w}} " if dealer_column else ""
+        return f"{num:>3} {who}{bidder:<{w}} {bid:>{bw}} {koz}"
 
+    out = []
     head = prefix(*heads)
-    out.append(head + " | " + " | ".join(f"{x:^{cw}}" for x in names))
-    out.append("-" * (len(head) + len(units) * (cw + 3)))
+    out.append(head + bar + bar.join(f"{x:^{cw}}" for x in names))
+    out.append("-" * (len(head) + len(units) * (cw + len(bar))))
     for row in rows:
         dealer = short[row.dealer]
         if row.redeal:
-            out.append(prefix(str(row.deal), dealer, "", "", "") + " | " + t("row_redeal", lang))
+            out.append(prefix(str(row.deal), dealer, "", "", "") + bar + t("row_redeal", lang))
             continue
         bidder = short[row.bidder] if row.bidder is not None else "-"
         bid = str(row.bid) if row.bid is not None else "-"
@@ -479,17 +529,12 @@ def sheet_lines(
             score = row.scores[u[0]] if row.scores is not None else 0
             cell = f"{tricks_text(row, u):>{tw}} {score:>+{sw}} {row.totals[u[0]]:>{ow}}"
             cells.append(f"{cell:^{cw}}")
-        line = prefix(str(row.deal), dealer, bidder, bid, koz) + " | " + " | ".join(cells)
+        line = prefix(str(row.deal), dealer, bidder, bid, koz) + bar + bar.join(cells)
         if row.extra:
             line += "  (" + t("row_extra", lang) + ")"
         if row.king:
             line += "  " + t("row_king", lang)
         out.append(line)
-    out.append(t("sheet_legend", lang))
-    totals = " · ".join(
-        f"{name} {match.totals[u[0]]}" for name, u in zip(names, units, strict=True)
-    )
-    out.append(t("totals_line", lang, items=totals))
     return out
 
 
