@@ -664,3 +664,17 @@ def test_a_wide_terminal_keeps_the_full_score_sheet(monkeypatch: pytest.MonkeyPa
     match = _sheet_match("standard", 2)
     lines = sheet_lines(match, seat_labels(4, 0, "en"), "en", style, short_labels(4, 0, "en"))
     assert "|  Computer 1  |" in lines[1] and "dealer" in lines[1]
+
+
+@pytest.mark.parametrize("n", ["6", "9"])
+def test_a_story_table_past_the_last_is_refused_with_the_range(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, n: str
+) -> None:
+    """``--story 9`` with no table won: not "You have won every table" and "table 5 is not
+    open yet", but the tables there are."""
+    monkeypatch.setenv("BATAK_DATA_DIR", str(tmp_path))
+    code, out, err = run(monkeypatch, capsys, ["play", "--story", n, "--lang", "en"], "")
+    assert code == 2
+    assert "the story has tables 1 to 5" in err + out
+    assert "You have won every table" not in out
+    assert "not open yet" not in err + out
