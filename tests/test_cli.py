@@ -678,3 +678,33 @@ def test_a_story_table_past_the_last_is_refused_with_the_range(
     assert "the story has tables 1 to 5" in err + out
     assert "You have won every table" not in out
     assert "not open yet" not in err + out
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_auction_and_the_tricks_are_folded_into_80_columns(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """The auction line reached 115 columns and the trick lines 93 (in Turkish): an 80-column
+    terminal broke them in the middle of a name. They are folded between two items instead,
+    every item still there."""
+    args = ["play", "--seed", "3", "--deals", "1", "--lang", lang]
+    code, out, err = run(monkeypatch, capsys, args, "1\n" * 3000)
+    assert code == 0, err
+    starts = {
+        "en": ("İhale (auction):", "Trick ", "Last trick:", "On the table:", "  · "),
+        "tr": ("İhale:", "Son löve:", "Yerde:", "  · "),
+    }[lang]
+    shown = [x for x in out.splitlines() if x.startswith(starts) or " löve: " in x[:12]]
+    assert any(x.startswith("  · ") for x in shown), "some line was folded"
+    assert all(len(x) <= 80 for x in shown), [x for x in shown if len(x) > 80]
+    # the folded auction still names every call, in order
+    auction = {"en": "İhale (auction): ", "tr": "İhale: "}[lang]
+    last = max(i for i, x in enumerate(out.splitlines()) if x.startswith(auction))
+    lines = out.splitlines()[last:]
+    text = lines[0] + "".join(" " + x.strip() for x in lines[1:3] if x.startswith("  · "))
+    said = {"en": "bid", "tr": "ihale"}[lang]
+    assert text.endswith(
+        f"Computer 2 {said} 6 · Computer 3 pas".replace(
+            "Computer", {"en": "Computer", "tr": "Bilgisayar"}[lang]
+        )
+    ), text

@@ -142,6 +142,41 @@ def _wrap(items: Sequence[str], width: int = 78, indent: str = "  ") -> list[str
     return lines
 
 
+def fit_items(
+    code: str, lang: str, items: Sequence[str], width: int, /, key: str = "items", **params: Any
+) -> list[str]:
+    """The text ``code`` with ``items`` joined by `` · `` (its placeholder ``key``), in lines of
+    at most ``width`` columns where it can: an item is never split, and the lines after the first
+    are indented.
+
+    >>> for line in fit_items("auction_line", "en", ["Computer 1 pas"] * 4, 40):
+    ...     print(line)
+    İhale (auction): Computer 1 pas
+      · Computer 1 pas · Computer 1 pas
+      · Computer 1 pas
+    >>> for line in fit_items("trick_line", "tr", ["Bilgisayar 2 8♦", "Sen 10♦"], 30,
+    ...                       key="cards", n=6, who="Sen"):
+    ...     print(line)
+    6. löve: Bilgisayar 2 8♦
+      · Sen 10♦  → alan: Sen
+    """
+    whole = t(code, lang, **{key: " · ".join(items)}, **params)
+    if visible_len(whole) <= width or not items:
+        return [whole]
+    head, _, tail = t(code, lang, **{key: "\0"}, **params).partition("\0")
+    lines: list[str] = []
+    current = head + items[0]
+    for i, item in enumerate(items[1:], 2):
+        end = tail if i == len(items) else ""
+        if visible_len(current) + 3 + visible_len(item + end) > width:
+            lines.append(current)
+            current = "  · " + item
+        else:
+            current += " · " + item
+    lines.append(current + tail)
+    return lines
+
+
 # ---------------------------------------------------------------------- seats and moves
 def seat_labels(players: int, human: int | None, lang: str) -> list[str]:
     """``You`` for the human's seat and ``Computer k`` for the k-th seat after it in play order;
@@ -178,12 +213,11 @@ def move_text(move: str | Move, lang: str, style: Style, *, kozmaca: bool = Fals
     return style.card(m)
 
 
-def trick_cards(
+def trick_items(
     leader: int, cards: Sequence[str | Card], players: int, labels: Sequence[str], style: Style
-) -> str:
-    return " · ".join(
-        f"{labels[(leader + i) % players]} {style.card(c)}" for i, c in enumerate(cards)
-    )
+) -> list[str]:
+    """Each card of a trick with who played it: ``["You 10♥", "Computer 1 2♥"]``."""
+    return [f"{labels[(leader + i) % players]} {style.card(c)}" for i, c in enumerate(cards)]
 
 
 # ---------------------------------------------------------------------- narration
@@ -263,17 +297,19 @@ class Narrator:
                 say("  " + t("played", lang, who=who, card=self.style.card(move)))
             if len(game.tricks) > tricks_before:
                 trick = game.tricks[-1]
-                say(
-                    t(
-                        "trick_line",
-                        lang,
-                        n=len(game.tricks),
-                        cards=trick_cards(
-                            trick.leader, trick.cards, game.players, self.labels, self.style
-                        ),
-                        who=self.labels[trick.winner],
-                    )
+                items = trick_items(
+                    trick.leader, trick.cards, game.players, self.labels, self.style
                 )
+                for line in fit_items(
+                    "trick_line",
+                    lang,
+                    items,
+                    self.style.width,
+                    key="cards",
+                    n=len(game.tricks),
+                    who=self.labels[trick.winner],
+                ):
+                    say(line)
         if isinstance(move, Pass | Bid) and game.phase is not Phase.BIDDING:
             self._auction_over(game)
 
@@ -351,7 +387,10 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
         items = [
             f"{labels[a['seat']]} {move_text(a['move'], lang, style)}" for a in view["auction"]
         ]
-        out.append(t("auction_line", lang, items=" · ".join(items) or t("auction_none", lang)))
+        if items:
+            out.extend(fit_items("auction_line", lang, items, style.width))
+        else:
+            out.append(t("auction_line", lang, items=t("auction_none", lang)))
     elif kozmaca:
         bids = view["bids"] or [None] * n
         items = [f"{labels[s]} {'?' if b is None else b}" for s, b in enumerate(bids)]
@@ -392,21 +431,16 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
     # the last trick and the trick on the table
     if view["tricks"]:
         last = view["tricks"][-1]
-        out.append(
-            t(
-                "last_line",
-                lang,
-                cards=trick_cards(last["leader"], last["cards"], n, labels, style),
-                who=labels[last["winner"]],
-            )
-        )
+        items = trick_items(last["leader"], last["cards"], n, labels, style)
+        who = labels[last["winner"]]
+        out.extend(fit_items("last_line", lang, items, style.width, key="cards", who=who))
     if phase == "play":
         trick = view["current_trick"]
         if trick["cards"]:
-            items_text = trick_cards(trick["leader"], trick["cards"], n, labels, style)
+            items = trick_items(trick["leader"], trick["cards"], n, labels, style)
+            out.extend(fit_items("table_line", lang, items, style.width))
         else:
-            items_text = t("table_empty", lang)
-        out.append(t("table_line", lang, items=items_text))
+            out.append(t("table_line", lang, items=t("table_empty", lang)))
     # the exposed hand (açık eşli)
     exposed = view["exposed"]
     if exposed is not None:

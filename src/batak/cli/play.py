@@ -26,13 +26,14 @@ from .console import (
     Narrator,
     Style,
     fail,
+    fit_items,
     load_record,
     move_text,
     seat_labels,
     sheet_lines,
     short_labels,
     status_lines,
-    trick_cards,
+    trick_items,
     unknown_preset,
     winner_lines,
 )
@@ -233,8 +234,10 @@ class PlaySession:
         last = game.last_trick
         if last is None:
             return t("no_last", self.lang)
-        cards = trick_cards(last.leader, last.cards, game.players, self.labels, self.style)
-        return t("last_line", self.lang, cards=cards, who=self.labels[last.winner])
+        items = trick_items(last.leader, last.cards, game.players, self.labels, self.style)
+        who = self.labels[last.winner]
+        lines = fit_items("last_line", self.lang, items, self.style.width, key="cards", who=who)
+        return "\n".join(lines)
 
     # -- saving
     def record_text(self) -> str:
