@@ -708,3 +708,26 @@ def test_the_auction_and_the_tricks_are_folded_into_80_columns(
             "Computer", {"en": "Computer", "tr": "Bilgisayar"}[lang]
         )
     ), text
+
+
+def test_the_deal_review_shows_its_progress_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A deal's review takes seconds: on a terminal a bar says how far it is, from the start, in
+    'batak play' (which showed none) and in 'batak analyse --deal 2' (which said 'deal 1 of 1')."""
+    saved = tmp_path / "m.json"
+    args = ["play", "--seed", "3", "--deals", "2", "--lang", "en", "--save", str(saved)]
+    stderr = _Terminal()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    code, out, _ = run(monkeypatch, capsys, args, "review\n1\n" * 200)
+    assert code == 0
+    assert "Reviewing deal 1" in out
+    bar = stderr.getvalue()
+    assert "deal 1 of 2: card 0 of 52" in bar  # at once, before the first card is judged
+    assert "deal 1 of 2: card 52 of 52" in bar and bar.endswith("\r\033[K")
+    stderr.seek(0)
+    stderr.truncate()
+    code, out, _ = run(monkeypatch, capsys, ["analyse", str(saved), "--deal", "2", "--lang", "en"])
+    assert code == 0 and "── Deal 2 ──" in out
+    assert "deal 2 of 2: card 52 of 52" in stderr.getvalue()
+    assert "deal 1 of" not in stderr.getvalue()

@@ -141,6 +141,8 @@ def review_deal(
     g = _replay(game)
     cards_total = sum(1 for m in moves if isinstance(m, Card))
     done = 0
+    if progress is not None:  # at once: the bidding's worth comes first and takes a while
+        progress(0, cards_total)
     worth_done = False
     for move in moves:
         if not worth_done and g.phase in (Phase.PLAY, Phase.TRUMP):

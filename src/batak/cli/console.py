@@ -10,7 +10,7 @@ import os
 import re
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -175,6 +175,33 @@ def fit_items(
             current += " · " + item
     lines.append(current + tail)
     return lines
+
+
+class ProgressBar:
+    """A one-line progress bar for the deal review, on a terminal's stderr (nothing when stderr
+    is not one): ``[#####---------------] deal 4 of 11: card 13 of 52``."""
+
+    def __init__(self, lang: str) -> None:
+        self.on = _isatty(sys.stderr)
+        self.lang = lang
+
+    def show(self, deal: int, deals: int, done: int, total: int) -> None:
+        if not self.on:
+            return
+        filled = round(20 * done / max(total, 1))
+        bar = "#" * filled + "-" * (20 - filled)
+        line = t("analysing", self.lang, deal=deal, deals=deals, done=done, total=total)
+        sys.stderr.write(f"\r[{bar}] {line}")
+        sys.stderr.flush()
+
+    def on_deal(self, deal: int, deals: int) -> Callable[[int, int], None]:
+        """The ``progress`` for :func:`~batak.bots.review.review_deal` of deal ``deal``."""
+        return lambda done, total: self.show(deal, deals, done, total)
+
+    def end(self) -> None:
+        if self.on:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
 
 
 # ---------------------------------------------------------------------- seats and moves

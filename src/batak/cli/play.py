@@ -24,6 +24,7 @@ from .console import (
     CommandError,
     Console,
     Narrator,
+    ProgressBar,
     Style,
     fail,
     fit_items,
@@ -182,7 +183,10 @@ class PlaySession:
         self.con.say(t("reviewing", self.lang, n=number))
         review = self.reviews.get(number)
         if review is None:
-            review = self.reviews[number] = review_deal(game)
+            bar = ProgressBar(self.lang)
+            progress = bar.on_deal(number, len(self.match.games))
+            review = self.reviews[number] = review_deal(game, progress=progress)
+            bar.end()
         self.con.lines(
             summary_lines(review, self.labels, self.lang, you=self.human, card=self.style.card)
         )
