@@ -731,3 +731,24 @@ def test_the_deal_review_shows_its_progress_on_a_terminal(
     assert code == 0 and "── Deal 2 ──" in out
     assert "deal 2 of 2: card 52 of 52" in stderr.getvalue()
     assert "deal 1 of" not in stderr.getvalue()
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_review_and_the_hint_are_worded_into_80_columns(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """The review's sentences (up to 140 columns) and the hints ran past an 80-column terminal,
+    which broke words in two: they are broken at spaces, and a suit stays with its figure and
+    its '(koz)'."""
+    words = {"en": ("hint", "review", "quit"), "tr": ("ipucu", "incele", "çık")}[lang]
+    args = ["play", "--seed", "11", "--deals", "1", "--lang", lang]
+    stdin = f"{words[0]}\n!\n" * 16 + f"{words[1]}\n{words[2]}\n"
+    code, out, err = run(monkeypatch, capsys, args, stdin)
+    assert code == 0, err
+    reviewing = {"en": "Reviewing deal 1", "tr": "1. el inceleniyor"}[lang]
+    review = out.split(reviewing, 1)[1].splitlines()[1:]
+    hints = [x for x in out.splitlines() if x.startswith(("Hint:", "İpucu:"))]
+    assert len(review) > 2 and hints
+    assert all(len(x) <= 80 for x in review + hints), [x for x in review + hints if len(x) > 80]
+    assert any(x.startswith("  ") for x in review), "a long sentence was worded on"
+    assert not any(x.lstrip().startswith("(koz)") for x in review)

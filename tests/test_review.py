@@ -171,7 +171,7 @@ def test_the_bidding_line_marks_the_koz_played_and_the_tricks_taken() -> None:
     assert (worth.trump, worth.taken) == ("S", game.tricks_won[0])
     line = summary_lines(review, ["Ayşe", "Cem", "Deniz", "Burak"], "en")[0]
     # a suit and its figure are joined by a no-break space: they never part at a line's end
-    assert f"♠\u00a0{worth.worth['S']} (koz), ♥\u00a0{worth.worth['H']}," in line
+    assert f"♠\u00a0{worth.worth['S']}\u00a0(koz), ♥\u00a0{worth.worth['H']}," in line
     assert line.endswith(f"; taken: {game.tricks_won[0]}")
     tr = summary_lines(review, ["Ayşe", "Cem", "Deniz", "Burak"], "tr")[0]
     assert tr.endswith(f"; alınan: {game.tricks_won[0]}")

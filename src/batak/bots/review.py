@@ -281,10 +281,14 @@ def summary_lines(
 
     out: list[str] = []
     for b in review.bidding:
-        # a suit and its figure never part at a line's end (a no-break space between them)
+        # a suit, its figure and the koz mark never part at a line's end (no-break spaces)
         items = ", ".join(
             f"{Suit.parse(s).symbol}\u00a0{n}"
-            + (" " + text("review.koz_mark", lang) if s == b.trump and len(b.worth) > 1 else "")
+            + (
+                "\u00a0" + text("review.koz_mark", lang)
+                if s == b.trump and len(b.worth) > 1
+                else ""
+            )
             for s, n in b.worth.items()
         )
         base = "worth_nobid" if b.bid is None else "worth"

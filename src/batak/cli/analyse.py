@@ -22,6 +22,7 @@ from .console import (
     no_such_deal,
     read_record,
     seat_labels,
+    wrap_text,
 )
 from .text import t
 
@@ -56,7 +57,7 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
     bar = ProgressBar(lang)
     report: list[dict[str, Any]] = []
     con.say(style.bold(t("analyse_title", lang, path=args.file, name=match.rules.name)))
-    con.say(t("analyse_note", lang))
+    con.lines(wrap_text(t("analyse_note", lang), style.width))
     for i in chosen:
         game = games[i]
         con.say()
@@ -73,7 +74,8 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
         review = review_deal(game, seconds=args.seconds, progress=progress)
         bar.end()
         lines = summary_lines(review, labels, lang, you=human, limit=args.top, card=style.card)
-        con.lines(lines)
+        for line in lines:
+            con.lines(wrap_text(line, style.width))
         report.append(
             {
                 "deal": i + 1,

@@ -177,6 +177,27 @@ def fit_items(
     return lines
 
 
+def wrap_text(line: str, width: int, indent: str = "  ") -> list[str]:
+    """A sentence in lines of at most ``width`` columns, broken at spaces (a no-break space
+    keeps ``♠ 7`` together), the lines after the first indented; colour codes take no column.
+
+    >>> wrap_text("Trick 7: you played A♥, which cost a trick; the best was K♥.", 30)
+    ['Trick 7: you played A♥, which', '  cost a trick; the best was', '  K♥.']
+    """
+    if visible_len(line) <= width:
+        return [line]
+    lines: list[str] = []
+    current = ""
+    for word in line.split(" "):
+        if current.strip() and visible_len(current) + 1 + visible_len(word) > width:
+            lines.append(current)
+            current = indent + word
+        else:
+            current = f"{current} {word}" if current else word
+    lines.append(current)
+    return lines
+
+
 class ProgressBar:
     """A one-line progress bar for the deal review, on a terminal's stderr (nothing when stderr
     is not one): ``[#####---------------] deal 4 of 11: card 13 of 52``."""

@@ -37,6 +37,7 @@ from .console import (
     trick_items,
     unknown_preset,
     winner_lines,
+    wrap_text,
 )
 from .parser import rules_with_options
 from .text import t
@@ -187,9 +188,9 @@ class PlaySession:
             progress = bar.on_deal(number, len(self.match.games))
             review = self.reviews[number] = review_deal(game, progress=progress)
             bar.end()
-        self.con.lines(
-            summary_lines(review, self.labels, self.lang, you=self.human, card=self.style.card)
-        )
+        lines = summary_lines(review, self.labels, self.lang, you=self.human, card=self.style.card)
+        for line in lines:
+            self.con.lines(wrap_text(line, self.style.width))
 
     # -- the human's turn
     def ask_move(self, game: Game) -> Move:
@@ -218,7 +219,8 @@ class PlaySession:
                 if word == "!":
                     return parse_move(suggestion.move)
                 shown = move_text(suggestion.move, lang, self.style)
-                con.say(t("hint", lang, move=shown, reason=suggestion.reason))
+                said = t("hint", lang, move=shown, reason=suggestion.reason)
+                con.lines(wrap_text(said, self.style.width))
                 continue
             if word in _QUIT_WORDS:
                 raise Quit
