@@ -752,3 +752,15 @@ def test_the_review_and_the_hint_are_worded_into_80_columns(
     assert all(len(x) <= 80 for x in review + hints), [x for x in review + hints if len(x) > 80]
     assert any(x.startswith("  ") for x in review), "a long sentence was worded on"
     assert not any(x.lstrip().startswith("(koz)") for x in review)
+
+
+def test_a_move_number_when_only_one_move_is_legal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At the last trick one card is legal: the refusal of a number says so, not '1..1'."""
+    script = "99\n!\n" * 40
+    args = ["play", "--seed", "1", "--lang", "tr", "--deals", "1"]
+    code, out, _ = run(monkeypatch, capsys, args, script)
+    assert code == 0
+    assert "99 numaralı hamle yok: burada oynanabilecek tek hamle var, 1" in out
+    assert "1..1 " not in out

@@ -228,7 +228,10 @@ class PlaySession:
                 number = int(line)
                 if 1 <= number <= len(legal):
                     return parse_move(legal[number - 1])
-                con.say(t("no_number", lang, n=number, high=len(legal)))
+                if len(legal) == 1:  # not "choose 1..1"
+                    con.say(t("no_number_one", lang, n=number))
+                else:
+                    con.say(t("no_number", lang, n=number, high=len(legal)))
                 continue
             error: IllegalMove | None = game.check(line, seat=self.human)
             if error is not None:
