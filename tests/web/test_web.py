@@ -657,8 +657,9 @@ def test_rules_pages_come_from_the_rules_data(
     # tables by the names players read; the preset's own name for the terminal programs
     page.get_by_role("link", name="Zipi · three players (kitty)").click()
     expect(page.locator("h2")).to_have_text("Rules: Zipi · three players (kitty)")
+    # (the terminal program's name of the table: under the options, said what it is for)
     expect(page.get_by_test_id("preset-id")).to_have_text(
-        "Its name for 'batak play --preset': zipi-kitty"
+        "To play this table in the terminal program: 'batak play --preset zipi-kitty'"
     )
 
     def row(option: str) -> Any:
@@ -671,7 +672,7 @@ def test_rules_pages_come_from_the_rules_data(
     page.get_by_test_id("lang").click()
     expect(page.locator("h2")).to_have_text("Kurallar: Zipi · üç kişilik (dipli)")
     expect(page.get_by_test_id("preset-id")).to_have_text(
-        "'batak play --preset' için adı: zipi-kitty"
+        "Bu masayı terminal programında oynamak için: 'batak play --preset zipi-kitty'"
     )
     # the lobby's list of tables and a table's own link say the same names
     page.goto(server.http + "/")
@@ -681,6 +682,12 @@ def test_rules_pages_come_from_the_rules_data(
     expect(page.locator('#preset-select option[value="standard"]')).to_have_text(
         "Standart (ihaleli)"
     )
+    # the tables of quick play's Koz Maça and Eşli are named by what they are, not by the site
+    # their rules were read from (a name players do not know)
+    expect(page.locator('#preset-select option[value="cetinsgame-kozmaca"]')).to_have_text(
+        "Yaygın kurallar · Koz Maça"
+    )
+    expect(page.locator("#preset-select option", has_text="CetinsGame")).to_have_count(0)
     page.select_option("#preset-select", "standard")
     page.get_by_test_id("create-room").click()
     expect(page.get_by_test_id("rules-link")).to_have_text("Standart (ihaleli)")

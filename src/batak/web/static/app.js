@@ -951,12 +951,12 @@ function renderRules(name) {
   app().innerHTML = `<div class="page">${nav}
     <h2>${esc(t("rules_of", { name: pick(p.title) }))}</h2>
     <p>${esc(t("rules_source", { source: pick(p.source) }))}</p>
-    <p class="help" data-testid="preset-id">${esc(t("preset_id", { name: p.name }))}</p>
     <p><b>${esc(pick(p.summary))}</b></p>
     <p>${esc(t("rules_intro"))}</p>
     <table class="rules"><thead><tr><th>${esc(t("option"))}</th><th>${esc(t("value"))}</th></tr></thead><tbody>
     ${Object.entries(S.catalog.options).map(([o, opt]) => `<tr data-option="${esc(o)}"><td><b>${esc(pick(opt.label))}</b><br><span class="help">${esc(pick(opt.help))}</span></td><td>${esc(optionValueText(o, p.rules[o]))}</td></tr>`).join("")}
-    </tbody></table></div>`;
+    </tbody></table>
+    <p class="help" data-testid="preset-id">${esc(t("preset_id", { name: p.name }))}</p></div>`;
 }
 
 // ---------------- table
