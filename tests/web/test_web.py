@@ -611,6 +611,23 @@ def test_a_finished_deal_shows_its_result_and_the_sheet(
     page.get_by_role("button", name="Last trick").click()
     expect(page.locator(".dialog .played")).to_have_count(4)
     expect(page.locator(".dialog .trick-label")).to_contain_text(re.compile(r"won by|you took it"))
+    page.get_by_test_id("close-dialog").click()
+    # the score sheet's window says in a player's words that the deal was dealt as sealed; the
+    # codes, and the program that deals a match again from them, wait in a part opened on demand
+    page.get_by_role("button", name="Score sheet (yazboz)").click()
+    dialog = page.locator(".dialog")
+    expect(dialog.get_by_test_id("fair-deal-1")).to_have_text("✓ Deal 1: dealt as sealed")
+    expect(dialog.get_by_test_id("fair-deal-2")).to_have_text(
+        "Deal 2: sealed; it is checked when the deal is over"
+    )
+    expect(dialog.get_by_test_id("fair-seed-1")).to_be_hidden()
+    seen = dialog.inner_text()
+    for word in ("batak verify", "SHA-256", "seed", "commitment", "hash"):
+        assert word not in seen, (word, seen)
+    dialog.get_by_text("How do I check this myself?").click()
+    expect(dialog.get_by_test_id("fair-seed-1")).to_be_visible()
+    expect(dialog.get_by_test_id("fair-seed-1")).to_contain_text("fits its seal")
+    expect(dialog.get_by_test_id("fair-how")).to_contain_text("'batak verify'")
     no_js_errors(errors)
 
 
