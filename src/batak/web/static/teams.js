@@ -52,7 +52,7 @@ export function teamBoardHTML(T, seatName) {
     const what = c ? t(bidding ? "team_bidding" : "team_defending") : "";
     const us = T.you != null && teamOf(T.you) === team;
     return `<div class="team-row ${us || (T.you == null && team === 0) ? "team-us" : "team-them"}" data-testid="team-${us ? "us" : "them"}">
-      <b>${esc(teamName(T, team, seatName))}</b> <span class="team-tricks" data-testid="team-tricks">${won}${goal}</span>${what ? ` <small>${esc(what)}</small>` : ""}</div>`;
+      <b title="${esc(teamName(T, team, seatName))}">${esc(teamName(T, team, seatName))}</b> <span class="team-tricks" data-testid="team-tricks">${won}${goal}</span>${what ? ` <small>${esc(what)}</small>` : ""}</div>`;
   });
   return `<div class="team-board" data-testid="team-board" aria-label="${esc(t("tricks"))}">${rows.join("")}</div>`;
 }
