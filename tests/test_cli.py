@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -614,3 +615,152 @@ def test_play_story_runs_a_table_and_saves_progress(
     assert code == 0, err
     assert " ✓ 1. ☕ The corner café" in out
     assert "The tea garden in the park" in out and "Emekli Nuri: a careful bidder" in out
+
+
+def _sheet_match(preset: str, deals: int) -> Match:
+    """A match of ``deals`` deals where everyone passes (the dealer takes the lowest bid) and
+    the bidder names hearts, a red koz."""
+    match = Match(preset, seed=4)
+    while len(match.sheet) < deals:
+        moves = [str(m) for m in match.legal_moves()]
+        match.play("trump H" if "trump H" in moves else moves[0])
+    return match
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("preset", ["standard", "sultan-esli", "zipi-kitty"])
+def test_the_score_sheet_stays_in_its_columns_in_colour_and_in_80_columns(
+    monkeypatch: pytest.MonkeyPatch, preset: str, lang: str
+) -> None:
+    """A red koz is coloured on a terminal: its colour codes take no column, so the sheet's bars
+    stay one under the other; and the sheet fits an 80-column terminal."""
+    from batak.cli.console import Style, seat_labels, sheet_lines, short_labels, visible_len
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("COLUMNS", "80")
+    match = _sheet_match(preset, 6)
+    players = match.rules.players
+    style = Style(_Terminal())
+    assert style.color and style.width == 80
+    lines = sheet_lines(
+        match, seat_labels(players, 0, lang), lang, style, short_labels(players, 0, lang)
+    )
+    table = [x for x in lines if "|" in x]
+    assert any("\033[31m" in x for x in table), "some deal had a red koz"
+    bars = {
+        tuple(i for i, ch in enumerate(re.sub(r"\033\[[0-9;]*m", "", x)) if ch == "|")
+        for x in table
+    }
+    assert len(bars) == 1, "\n".join(table)
+    assert max(visible_len(x) for x in lines) <= 80, "\n".join(lines)
+
+
+def test_a_wide_terminal_keeps_the_full_score_sheet(monkeypatch: pytest.MonkeyPatch) -> None:
+    from batak.cli.console import Style, seat_labels, sheet_lines, short_labels
+
+    monkeypatch.setenv("COLUMNS", "120")
+    style = Style(_Terminal())
+    assert style.width == 120
+    match = _sheet_match("standard", 2)
+    lines = sheet_lines(match, seat_labels(4, 0, "en"), "en", style, short_labels(4, 0, "en"))
+    assert "|  Computer 1  |" in lines[1] and "dealer" in lines[1]
+
+
+@pytest.mark.parametrize("n", ["6", "9"])
+def test_a_story_table_past_the_last_is_refused_with_the_range(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, n: str
+) -> None:
+    """``--story 9`` with no table won: not "You have won every table" and "table 5 is not
+    open yet", but the tables there are."""
+    monkeypatch.setenv("BATAK_DATA_DIR", str(tmp_path))
+    code, out, err = run(monkeypatch, capsys, ["play", "--story", n, "--lang", "en"], "")
+    assert code == 2
+    assert "the story has tables 1 to 5" in err + out
+    assert "You have won every table" not in out
+    assert "not open yet" not in err + out
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_auction_and_the_tricks_are_folded_into_80_columns(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """The auction line reached 115 columns and the trick lines 93 (in Turkish): an 80-column
+    terminal broke them in the middle of a name. They are folded between two items instead,
+    every item still there."""
+    args = ["play", "--seed", "3", "--deals", "1", "--lang", lang]
+    code, out, err = run(monkeypatch, capsys, args, "1\n" * 3000)
+    assert code == 0, err
+    starts = {
+        "en": ("İhale (auction):", "Trick ", "Last trick:", "On the table:", "  · "),
+        "tr": ("İhale:", "Son löve:", "Yerde:", "  · "),
+    }[lang]
+    shown = [x for x in out.splitlines() if x.startswith(starts) or " löve: " in x[:12]]
+    assert any(x.startswith("  · ") for x in shown), "some line was folded"
+    assert all(len(x) <= 80 for x in shown), [x for x in shown if len(x) > 80]
+    # the folded auction still names every call, in order
+    auction = {"en": "İhale (auction): ", "tr": "İhale: "}[lang]
+    last = max(i for i, x in enumerate(out.splitlines()) if x.startswith(auction))
+    lines = out.splitlines()[last:]
+    text = lines[0] + "".join(" " + x.strip() for x in lines[1:3] if x.startswith("  · "))
+    said = {"en": "bid", "tr": "ihale"}[lang]
+    assert text.endswith(
+        f"Computer 2 {said} 6 · Computer 3 pas".replace(
+            "Computer", {"en": "Computer", "tr": "Bilgisayar"}[lang]
+        )
+    ), text
+
+
+def test_the_deal_review_shows_its_progress_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A deal's review takes seconds: on a terminal a bar says how far it is, from the start, in
+    'batak play' (which showed none) and in 'batak analyse --deal 2' (which said 'deal 1 of 1')."""
+    saved = tmp_path / "m.json"
+    args = ["play", "--seed", "3", "--deals", "2", "--lang", "en", "--save", str(saved)]
+    stderr = _Terminal()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    code, out, _ = run(monkeypatch, capsys, args, "review\n1\n" * 200)
+    assert code == 0
+    assert "Reviewing deal 1" in out
+    bar = stderr.getvalue()
+    assert "deal 1 of 2: card 0 of 52" in bar  # at once, before the first card is judged
+    assert "deal 1 of 2: card 52 of 52" in bar and bar.endswith("\r\033[K")
+    stderr.seek(0)
+    stderr.truncate()
+    code, out, _ = run(monkeypatch, capsys, ["analyse", str(saved), "--deal", "2", "--lang", "en"])
+    assert code == 0 and "── Deal 2 ──" in out
+    assert "deal 2 of 2: card 52 of 52" in stderr.getvalue()
+    assert "deal 1 of" not in stderr.getvalue()
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_review_and_the_hint_are_worded_into_80_columns(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """The review's sentences (up to 140 columns) and the hints ran past an 80-column terminal,
+    which broke words in two: they are broken at spaces, and a suit stays with its figure and
+    its '(koz)'."""
+    words = {"en": ("hint", "review", "quit"), "tr": ("ipucu", "incele", "çık")}[lang]
+    args = ["play", "--seed", "11", "--deals", "1", "--lang", lang]
+    stdin = f"{words[0]}\n!\n" * 16 + f"{words[1]}\n{words[2]}\n"
+    code, out, err = run(monkeypatch, capsys, args, stdin)
+    assert code == 0, err
+    reviewing = {"en": "Reviewing deal 1", "tr": "1. el inceleniyor"}[lang]
+    review = out.split(reviewing, 1)[1].splitlines()[1:]
+    hints = [x for x in out.splitlines() if x.startswith(("Hint:", "İpucu:"))]
+    assert len(review) > 2 and hints
+    assert all(len(x) <= 80 for x in review + hints), [x for x in review + hints if len(x) > 80]
+    assert any(x.startswith("  ") for x in review), "a long sentence was worded on"
+    assert not any(x.lstrip().startswith("(koz)") for x in review)
+
+
+def test_a_move_number_when_only_one_move_is_legal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At the last trick one card is legal: the refusal of a number says so, not '1..1'."""
+    script = "99\n!\n" * 40
+    args = ["play", "--seed", "1", "--lang", "tr", "--deals", "1"]
+    code, out, _ = run(monkeypatch, capsys, args, script)
+    assert code == 0
+    assert "99 numaralı hamle yok: burada oynanabilecek tek hamle var, 1" in out
+    assert "1..1 " not in out

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from batak import Game, Match, Rules
-from batak.bots.review import review_deal, summary_lines
-from batak.cards import full_deck
+from batak.bots.review import CardDecision, DealReview, review_deal, summary_lines
+from batak.cards import Card, full_deck
 from batak.cli import main
 from batak.record import dumps
 
@@ -134,14 +134,32 @@ def test_the_summary_names_the_costly_card_in_both_languages() -> None:
         game.play(m)
     review = review_deal(game)
     en = summary_lines(review, ["Ayşe", "Cem", "Deniz", "Burak"], "en")
-    assert "Trick 1: Ayşe played K♦, which cost a trick; the best was 2♣ or J♥." in en
+    assert "Trick 1: Ayşe played K♦, which cost a trick; the best was J♥ or 2♣." in en
     tr = summary_lines(review, ["Sen", "Cem", "Deniz", "Burak"], "tr", you=0)
-    assert "1. löve: K♦ oynadın, bu bir löve kaybettirdi; 2♣ ya da J♥ daha iyiydi." in tr
+    assert "1. löve: K♦ oynadın, bu bir löve kaybettirdi; J♥ ya da 2♣ daha iyiydi." in tr
     assert tr[0].startswith("İhalen 4; bütün eller açık oynansaydı koza göre alınabilecek löve")
     # another's card: the name in brackets after it, so a number in a name ("Bot 4") never
     # runs into the card
     tr = summary_lines(review, ["Ayşe", "Bot 2", "Bot 3", "Bot 4"], "tr", you=1)
-    assert "1. löve: K♦ (Ayşe) bir löve kaybettirdi; 2♣ ya da J♥ daha iyiydi." in tr
+    assert "1. löve: K♦ (Ayşe) bir löve kaybettirdi; J♥ ya da 2♣ daha iyiydi." in tr
+
+
+def test_the_best_cards_are_named_in_a_hands_order_not_their_codes() -> None:
+    # "Q♦, J♦ or 10♦" as a hand shows them, not "J♦, Q♦ or 10♦" (the codes' order: J < Q < T)
+    game = Game("standard", hands=["KD JH 2C", "TH 5H AC", "4D KC 5C", "6C 9S 2H"], dealer=3)
+    for m in PLAYED:
+        game.play(m)
+    review = review_deal(game)
+    for d in review.decisions:
+        for cards in (d.best_cards, d.defence_best_cards):
+            keys = [Card.parse(c).sort_key() for c in cards]
+            assert keys == sorted(keys), cards
+    # a review stored before (codes in text order) is still told in a hand's order
+    stored = DealReview(
+        decisions=[CardDecision(3, 1, "2H", 4, 5, ("6D", "JD", "QD", "TD"))], bidding=[]
+    )
+    line = summary_lines(stored, ["Ayşe", "Cem", "Deniz", "Burak"], "en")[0]
+    assert line == "Trick 3: Cem played 2♥, which cost a trick; the best was Q♦, J♦, 10♦ or 6♦."
 
 
 def test_the_bidding_line_marks_the_koz_played_and_the_tricks_taken() -> None:
@@ -153,7 +171,7 @@ def test_the_bidding_line_marks_the_koz_played_and_the_tricks_taken() -> None:
     assert (worth.trump, worth.taken) == ("S", game.tricks_won[0])
     line = summary_lines(review, ["Ayşe", "Cem", "Deniz", "Burak"], "en")[0]
     # a suit and its figure are joined by a no-break space: they never part at a line's end
-    assert f"♠\u00a0{worth.worth['S']} (koz), ♥\u00a0{worth.worth['H']}," in line
+    assert f"♠\u00a0{worth.worth['S']}\u00a0(koz), ♥\u00a0{worth.worth['H']}," in line
     assert line.endswith(f"; taken: {game.tricks_won[0]}")
     tr = summary_lines(review, ["Ayşe", "Cem", "Deniz", "Burak"], "tr")[0]
     assert tr.endswith(f"; alınan: {game.tricks_won[0]}")

@@ -11,7 +11,8 @@ import pytest
 
 from batak import Game, Rules
 from batak.bots.teach import REASONS, Hint, estimate, hint
-from batak.cards import CARDS
+from batak.cards import CARDS, Card
+from batak.i18n import card_text
 
 PRESETS = Rules.preset_names()
 
@@ -204,3 +205,33 @@ def test_a_ruff_is_called_small_only_when_it_is_the_lowest_koz() -> None:
                 assert ("en küçük kozun" in tr) == (h.code == "ruff")
             game.play(h.move)
     assert seen["ruff"] and seen["ruff_high"], seen
+
+
+def test_a_lead_called_low_is_a_low_card() -> None:
+    """ "Lead A♦: a low card that gives nothing away" misled a learner: a lead the hint calls low
+    is the lowest card of its suit in the hand and below the ten; the top card still out is
+    called that (a ruff may take it), and any other lead is not called low."""
+    seen: dict[str, int] = {}
+    for seed in range(40):
+        game = Game("standard", seed=seed)
+        rng = random.Random(seed)
+        while game.phase != "over":
+            view = plain(game.view(game.to_move))
+            if view["phase"] == "play" and not view["current_trick"]["cards"]:
+                h = hint(view)
+                seen[h.code] = seen.get(h.code, 0) + 1
+                card = Card.parse(h.move)
+                suit = [Card.parse(c) for c in view["hand"] if Card.parse(c).suit is card.suit]
+                if h.code == "lead_low":
+                    assert card.rank.char not in "TJQKA", (h.move, view["hand"])
+                    assert min(suit, key=lambda c: c.index) == card, (h.move, view["hand"])
+                if h.code == "lead_spare":
+                    tr = hint(view, lang="tr").reason
+                    assert h.reason == f"Lead {card_text(h.move)}: on balance the safest lead " + (
+                        "from your hand."
+                    )
+                    assert tr == f"{card_text(h.move)} aç: her şey tartıldığında elindeki en " + (
+                        "güvenli açış bu."
+                    )
+            game.play(rng.choice(game.legal_moves()))
+    assert seen.get("lead_low") and seen.get("lead_spare")

@@ -339,3 +339,79 @@ def test_a_connection_reads_on_while_its_move_is_stored(tmp_path: Path) -> None:
                 await c.close()
 
         asyncio.run(main())
+
+
+def test_a_move_whose_connection_closed_while_it_waited_is_refused_quietly(
+    tmp_path: Path,
+) -> None:
+    """A move waits in its table's queue; the socket closes meanwhile and the connection speaks
+    for nobody any more. The move used to fail an assertion there, logged as an internal error
+    ("error handling move", seen in a cluster test's log); it is refused, nothing changes, and
+    the player's next connection makes the move as usual."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            clients, t = await room(srv, preset="standard", deals=1)
+            table = srv.hub.tables[t]
+            first = clients[0].tables[t].view["to_move"]  # type: ignore[index]
+            mover = next(c for c in clients if c.tables[t].seat == first)
+            conn = next(k for k, seat in table.subs.items() if seat == first)
+            before = _version(srv, t)
+
+            async def closed_then_move() -> str:
+                player = conn.player
+                srv.hub._set_player(conn, None, None)  # as Hub.disconnect does first
+                try:
+                    await table.call(lambda: table.move(conn, {"id": "gone-1", "move": "pass"}))
+                except Exception as e:  # which error it was
+                    return f"{type(e).__name__}:{getattr(e, 'code', '')}"
+                finally:
+                    srv.hub._set_player(conn, player, conn.token_hash)
+                return "applied"
+
+            said = await asyncio.wrap_future(
+                asyncio.run_coroutine_threadsafe(closed_then_move(), srv.loop)  # type: ignore[arg-type]
+            )
+            assert said == "TableError:hello_first"
+            assert _version(srv, t) == before
+            ack = await mover.move(t, "pass")
+            assert ack["v"] == before[0] + 1
+            for c in clients:
+                await c.close()
+
+        asyncio.run(main())
+
+
+def test_a_quick_play_whose_connection_closed_while_it_waited_is_refused(
+    tmp_path: Path,
+) -> None:
+    """Quick play waits its turn (one seat-finding at a time per mode); a connection that closed
+    meanwhile is refused there too, and takes no seat."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            c = Client(srv.url, name="Q")
+            await c.connect()
+            hub = srv.hub
+            conn = next(k for k in hub.online[c.player["id"]])
+
+            async def closed_while_waiting() -> str:
+                lock = hub._quick_locks.setdefault("ihaleli", asyncio.Lock())
+                async with lock:  # someone else is being seated
+                    task = asyncio.ensure_future(hub.on_quick(conn, {"mode": "ihaleli"}))
+                    await asyncio.sleep(0.05)
+                    hub._set_player(conn, None, None)  # as Hub.disconnect does first
+                try:
+                    await task
+                except Exception as e:  # which error it was
+                    return f"{type(e).__name__}:{getattr(e, 'code', '')}"
+                return "seated"
+
+            said = await asyncio.wrap_future(
+                asyncio.run_coroutine_threadsafe(closed_while_waiting(), srv.loop)  # type: ignore[arg-type]
+            )
+            assert said == "TableError:hello_first"
+            assert not any(t.seat_of(c.player["id"]) is not None for t in hub.tables.values())
+            await c.close()
+
+        asyncio.run(main())

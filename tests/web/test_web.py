@@ -611,6 +611,23 @@ def test_a_finished_deal_shows_its_result_and_the_sheet(
     page.get_by_role("button", name="Last trick").click()
     expect(page.locator(".dialog .played")).to_have_count(4)
     expect(page.locator(".dialog .trick-label")).to_contain_text(re.compile(r"won by|you took it"))
+    page.get_by_test_id("close-dialog").click()
+    # the score sheet's window says in a player's words that the deal was dealt as sealed; the
+    # codes, and the program that deals a match again from them, wait in a part opened on demand
+    page.get_by_role("button", name="Score sheet (yazboz)").click()
+    dialog = page.locator(".dialog")
+    expect(dialog.get_by_test_id("fair-deal-1")).to_have_text("✓ Deal 1: dealt as sealed")
+    expect(dialog.get_by_test_id("fair-deal-2")).to_have_text(
+        "Deal 2: sealed; it is checked when the deal is over"
+    )
+    expect(dialog.get_by_test_id("fair-seed-1")).to_be_hidden()
+    seen = dialog.inner_text()
+    for word in ("batak verify", "SHA-256", "seed", "commitment", "hash"):
+        assert word not in seen, (word, seen)
+    dialog.get_by_text("How do I check this myself?").click()
+    expect(dialog.get_by_test_id("fair-seed-1")).to_be_visible()
+    expect(dialog.get_by_test_id("fair-seed-1")).to_contain_text("fits its seal")
+    expect(dialog.get_by_test_id("fair-how")).to_contain_text("'batak verify'")
     no_js_errors(errors)
 
 
@@ -657,8 +674,9 @@ def test_rules_pages_come_from_the_rules_data(
     # tables by the names players read; the preset's own name for the terminal programs
     page.get_by_role("link", name="Zipi · three players (kitty)").click()
     expect(page.locator("h2")).to_have_text("Rules: Zipi · three players (kitty)")
+    # (the terminal program's name of the table: under the options, said what it is for)
     expect(page.get_by_test_id("preset-id")).to_have_text(
-        "Its name for 'batak play --preset': zipi-kitty"
+        "To play this table in the terminal program: 'batak play --preset zipi-kitty'"
     )
 
     def row(option: str) -> Any:
@@ -671,7 +689,7 @@ def test_rules_pages_come_from_the_rules_data(
     page.get_by_test_id("lang").click()
     expect(page.locator("h2")).to_have_text("Kurallar: Zipi · üç kişilik (dipli)")
     expect(page.get_by_test_id("preset-id")).to_have_text(
-        "'batak play --preset' için adı: zipi-kitty"
+        "Bu masayı terminal programında oynamak için: 'batak play --preset zipi-kitty'"
     )
     # the lobby's list of tables and a table's own link say the same names
     page.goto(server.http + "/")
@@ -681,6 +699,12 @@ def test_rules_pages_come_from_the_rules_data(
     expect(page.locator('#preset-select option[value="standard"]')).to_have_text(
         "Standart (ihaleli)"
     )
+    # the tables of quick play's Koz Maça and Eşli are named by what they are, not by the site
+    # their rules were read from (a name players do not know)
+    expect(page.locator('#preset-select option[value="cetinsgame-kozmaca"]')).to_have_text(
+        "Yaygın kurallar · Koz Maça"
+    )
+    expect(page.locator("#preset-select option", has_text="CetinsGame")).to_have_count(0)
     page.select_option("#preset-select", "standard")
     page.get_by_test_id("create-room").click()
     expect(page.get_by_test_id("rules-link")).to_have_text("Standart (ihaleli)")

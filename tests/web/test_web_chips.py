@@ -58,9 +58,11 @@ def test_a_staked_quick_play_shows_the_buy_in_and_the_payout(
     commitment = page.evaluate("window.batak.state.table.info.fair.commitment")
     assert re.fullmatch(r"[0-9a-f]{64}", commitment)
     page.locator("button[data-dialog=sheet]").click()
-    expect(page.get_by_test_id("fair-commitment")).to_have_text(
-        f"Deal 1 is committed: {commitment}"
+    expect(page.get_by_test_id("fair-deal-1")).to_have_text(
+        "Deal 1: sealed; it is checked when the deal is over"
     )
+    page.get_by_test_id("fair-how").locator("summary").click()
+    expect(page.get_by_test_id("fair-commitment")).to_have_text(f"Deal 1, seal: {commitment}")
     page.get_by_test_id("close-dialog").click()
     play_to_the_end(page)
     # ... and its seed, revealed at its end, was checked in the page against that commitment

@@ -15,7 +15,7 @@ from typing import Any
 
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
-from test_web import act, bid_for_the_kitty, no_js_errors, open_page, settle
+from test_web import act, bid_for_the_kitty, my_turn, no_js_errors, open_page, settle
 from test_web_table import DESKTOP, PHONE, PHONE_CTX, private_room, until_my_card_turn
 
 #: For each card of the hand: the widest horizontal run of points where a tap lands on that
@@ -197,6 +197,74 @@ def test_on_a_phone_the_side_seats_show_their_names(
         for s in seats:
             assert s["shown"] >= 8 and s["inside"], (locale, s)
         page.screenshot(path=str(artifacts / f"phone-side-names-{locale[:2]}.png"))
+        page.context.close()
+    no_js_errors(errors)
+
+
+#: Where "Teach me" is with the page at its top (as a table opens): its box, the viewport's
+#: height, and the hand's cards it overlaps.
+TEACH_PLACE = """() => {
+    window.scrollTo(0, 0);
+    const b = document.querySelector('[data-testid=teach]').getBoundingClientRect();
+    const over = [...document.querySelectorAll('#hand .card')].filter((c) => {
+        const r = c.getBoundingClientRect();
+        return r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
+    }).map((c) => c.dataset.card);
+    return {top: b.top, bottom: b.bottom, left: b.left, right: b.right, width: b.width,
+            height: b.height, viewport: window.innerHeight, vw: window.innerWidth,
+            scrollY: window.scrollY, over};
+}"""
+
+
+def teach_in_reach(place: dict[str, Any]) -> bool:
+    """Whether "Teach me" is wholly on the screen at the page's top, a finger's size (44 px),
+    and over none of the hand's cards."""
+    return (
+        place["scrollY"] == 0
+        and place["top"] >= 0
+        and place["bottom"] <= place["viewport"]
+        and place["left"] >= 0
+        and place["right"] <= place["vw"]
+        and place["height"] >= 44
+        and place["width"] >= 44
+        and not place["over"]
+    )
+
+
+# ------------------------------------------------------- first-player review: the hint button
+def test_on_a_phone_teach_me_is_in_reach_beside_your_turn_during_the_auction_and_the_play(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for locale in ("tr-TR", "en-US"):
+        page = open_page(browser, server, errors, locale=locale, **PHONE_CTX)
+        private_room(page)
+        page.get_by_test_id("start").click()
+        expect(page.locator("#hand .card")).to_have_count(13)
+        # the auction: this player's first bid (the deal's first notice still above the table)
+        deadline = time.monotonic() + 90
+        while not (my_turn(page) and page.locator(".bids button").count()):
+            assert time.monotonic() < deadline, "never my turn to bid"
+            time.sleep(0.05)
+        place = page.evaluate(TEACH_PLACE)
+        assert teach_in_reach(place), (locale, "auction", place)
+        page.screenshot(path=str(artifacts / f"phone-teach-auction-{locale[:2]}.png"))
+        # the play: this player's first card
+        while not page.locator("#hand .card.legal").count():
+            assert time.monotonic() < deadline, "never my turn to play a card"
+            if page.locator(".bids button").count() and my_turn(page):
+                act(page)
+            else:
+                time.sleep(0.05)
+        place = page.evaluate(TEACH_PLACE)
+        assert teach_in_reach(place), (locale, "play", place)
+        # it answers where it is: the suggestion under it, the button still in reach
+        page.get_by_test_id("teach").tap()
+        expect(page.get_by_test_id("hint")).to_be_visible()
+        place = page.evaluate(TEACH_PLACE)
+        assert teach_in_reach(place), (locale, "hint", place)
+        hint = page.get_by_test_id("hint").bounding_box()
+        assert hint and hint["y"] + hint["height"] <= place["viewport"], (locale, hint)
+        page.screenshot(path=str(artifacts / f"phone-teach-play-{locale[:2]}.png"))
         page.context.close()
     no_js_errors(errors)
 

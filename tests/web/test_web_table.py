@@ -379,6 +379,114 @@ def test_the_score_sheet_shows_all_four_columns_beside_the_table_and_in_its_wind
     no_js_errors(errors)
 
 
+#: Four deals' rows of an eşli match (seats 0 and 2 against 1 and 3, each seat's total its
+#: team's) and four long names, the sheet drawn for this player ("Us" / "Them") or, with
+#: ``spectator``, for someone watching (each team headed by its partners' names).
+TEAM_DEALS = """([names, spectator]) => {
+    const T = window.batak.state.table;
+    names.forEach((n, i) => {
+        if (i === T.you) return;
+        T.info.seats[i] = {...(T.info.seats[i] || {}), name: n, bot: 'normal', level: 3};
+    });
+    const tricks = [[7, 3, 1, 2], [4, 7, 1, 1], [1, 5, 4, 3], [2, 4, 1, 6]];
+    const totals = [0, 0, 0, 0];
+    T.sheet = tricks.map((tk, d) => {
+        const team = [tk[0] + tk[2], tk[1] + tk[3]];
+        const scores = [0, 1, 2, 3].map((i) => (i % 2 === d % 2 ? -110 : 10 * team[i % 2]));
+        scores.forEach((x, i) => { totals[i] += 3 * x; });
+        return {deal: d + 1, bidder: d, bid: 11, trump: 'HSDC'[d], tricks: tk, scores,
+                totals: [...totals]};
+    });
+    if (spectator) T.you = null;
+    window.batak.renderTable(true);
+    window.batak.state.table.dialog = 'sheet';
+    window.batak.renderDialog();
+}"""
+
+#: A sheet's cells cut short (content wider than the cell) and the tooltips of its names.
+SHEET_CUT = """(box) => ({
+    cut: [...box.querySelectorAll('table.sheet th, table.sheet td')]
+        .filter((c) => c.scrollWidth > c.clientWidth + 1)
+        .map((c) => ({text: c.textContent, titles: [...c.querySelectorAll('[title]')]
+            .map((e) => e.title)})),
+    titles: [...box.querySelectorAll('table.sheet [title]')].map((e) => e.title),
+    teams: [...box.querySelectorAll('[data-testid=team-column]')]
+        .map((h) => h.getBoundingClientRect().width),
+})"""
+
+
+def test_the_esli_score_sheet_keeps_long_names_inside_its_boxes(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    long_names = [
+        "Ayşegül Karamanoğlu",
+        "Mehmet Ali Büyükşahin",
+        "Zeynep Gülşen Öztürkoğlu",
+        "Hüseyin Çağlayangil",
+    ]
+    cases = (
+        ("en", "en-US", {"viewport": {"width": 1280, "height": 800}}, "desktop"),
+        ("tr", "tr-TR", {"viewport": {"width": 1280, "height": 800}}, "desktop"),
+        ("en", "en-US", {"viewport": {"width": 900, "height": 800}}, "narrow"),
+        ("tr", "tr-TR", {"viewport": {"width": 900, "height": 800}}, "narrow"),
+        ("en", "en-US", PHONE_CTX, "phone"),
+        ("tr", "tr-TR", PHONE_CTX, "phone"),
+    )
+    for lang, locale, ctx, name in cases:
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page, "sultan-esli")
+        page.wait_for_timeout(1000)  # the room's own updates first, then the rows go in
+        you = page.evaluate("() => window.batak.state.table.you")
+        for spectator in (False, True):
+            who = "spectator" if spectator else "player"
+            page.evaluate(TEAM_DEALS, [long_names, spectator])
+            expect(page.locator("#sheet-side tbody tr")).to_have_count(4)
+            expect(page.locator(".dialog tbody tr")).to_have_count(4)
+            for box in ("#sheet-side", ".dialog"):
+                fits = page.locator(box).evaluate(SHEET_FITS)
+                # no sideways scrolling, every cell inside the box
+                assert fits["scroll"] <= fits["client"] and not fits["outside"], (
+                    name,
+                    lang,
+                    who,
+                    box,
+                    fits,
+                )
+                assert len(fits["heads"]) == 4, fits
+                cut = page.locator(box).evaluate(SHEET_CUT)
+                # the two teams' columns are as wide as each other, with room for "10 -110"
+                a, b = cut["teams"]
+                assert abs(a - b) <= 1 and min(a, b) >= 55, (name, lang, who, box, cut)
+                # a name cut short keeps the whole of it as its tooltip: a cell cut shows only
+                # names, each with its tooltip
+                for c in cut["cut"]:
+                    assert c["titles"], (name, lang, who, box, c)
+                if spectator:
+                    # a team is headed by its partners' names, the whole of it as tooltip
+                    seats = page.evaluate(
+                        "() => window.batak.state.table.info.seats.map((s) => s.name)"
+                    )
+                    teams = [f"{seats[0]} & {seats[2]}", f"{seats[1]} & {seats[3]}"]
+                    assert fits["heads"][2:] == teams, fits
+                    assert fits["titles"][2:] == teams, fits
+                else:
+                    assert fits["heads"][2:] == (
+                        ["Us", "Them"] if lang == "en" else ["Biz", "Onlar"]
+                    ), fits
+                    assert not cut["cut"], (name, lang, who, box, cut)
+                # the bidders' names in the ihale column, each with its whole name as tooltip
+                others = [n for i, n in enumerate(long_names) if i != you]
+                assert set(others) <= set(cut["titles"]), (name, lang, who, box, cut)
+            page.locator("#sheet-side").screenshot(
+                path=str(artifacts / f"esli-sheet-long-names-{who}-{name}-{lang}.png")
+            )
+            page.screenshot(
+                path=str(artifacts / f"esli-sheet-long-names-dialog-{who}-{name}-{lang}.png")
+            )
+        page.context.close()
+    no_js_errors(errors)
+
+
 # ---------------------------------------------------------------------- item 8
 #: (key, key for this player, params): every sentence of the web table about a seat
 SENTENCES = [

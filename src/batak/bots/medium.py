@@ -622,6 +622,10 @@ def _lead_plan(ctx: _Ctx) -> dict[int, float]:
     return bonus
 
 
+#: a card's rank within its suit (``card % 13``) from which it is no low card: the ten
+_TEN = 8
+
+
 def _explain(
     ctx: _Ctx, st: TrickState, card: int, win: float, legal: list[int], leading: bool
 ) -> tuple[str, dict[str, Any]]:
@@ -649,6 +653,11 @@ def _explain(
             return "force_bidder", params
         if (t.hand & SUIT_MASKS[suit]).bit_count() == 1 and suit != trump:
             return "lead_short", params
+        if is_master:  # the top card, chosen though a ruff may well take it
+            return "cash_master_risk", params
+        lower = t.hand & SUIT_MASKS[suit] & ((1 << card) - 1)
+        if lower or card % 13 >= _TEN:  # not a low card: never call it one
+            return "lead_spare", params
         return "lead_low", params
     lead = st.lead
     winning_friend = t.friends(st.winner, ctx.me)

@@ -18,22 +18,22 @@ could have gone better", not as a verdict.
 >>> review = review_deal(g)
 >>> d = review.costly()[0]
 >>> d.trick, d.seat, d.card, d.value, d.best, d.best_cards
-(1, 0, 'KD', 0, 1, ('2C', 'JH'))
+(1, 0, 'KD', 0, 1, ('JH', '2C'))
 >>> for line in summary_lines(review, ["Misafir 7", "West", "North", "East"], "en", you=0):
 ...     print(line.replace("\u00a0", " "))
 You bid 4; with every hand in view, by koz, you could take ♠ 1 (koz), ♥ 1, ♦ 1, ♣ 0; taken: 1
-Trick 1: you played K♦, which cost a trick; the best was 2♣ or J♥.
+Trick 1: you played K♦, which cost a trick; the best was J♥ or 2♣.
 Trick 1: West played 5♥, which let the bidder take a trick more; the best for the defence was A♣.
 Tricks lost in total — You: 1
 Tricks given to the bidder in total — West: 1
 >>> summary_lines(review, ["Sen", "Batı", "Kuzey", "Doğu"], "tr", you=0)[1]
-'1. löve: K♦ oynadın, bu bir löve kaybettirdi; 2♣ ya da J♥ daha iyiydi.'
+'1. löve: K♦ oynadın, bu bir löve kaybettirdi; J♥ ya da 2♣ daha iyiydi.'
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..cards import Card, Suit
@@ -141,6 +141,8 @@ def review_deal(
     g = _replay(game)
     cards_total = sum(1 for m in moves if isinstance(m, Card))
     done = 0
+    if progress is not None:  # at once: the bidding's worth comes first and takes a while
+        progress(0, cards_total)
     worth_done = False
     for move in moves:
         if not worth_done and g.phase in (Phase.PLAY, Phase.TRUMP):
@@ -160,7 +162,7 @@ def review_deal(
             if defence:
                 d_values = card_values(g, defence)
                 d_value, d_best = d_values[move], max(d_values.values())
-                d_cards = tuple(sorted(str(c) for c, v in d_values.items() if v == d_best))
+                d_cards = _in_hand_order(c for c, v in d_values.items() if v == d_best)
             out.decisions.append(
                 CardDecision(
                     trick=len(g.tricks) + 1,
@@ -168,7 +170,7 @@ def review_deal(
                     card=str(move),
                     value=values[move],
                     best=best,
-                    best_cards=tuple(sorted(str(c) for c, v in values.items() if v == best)),
+                    best_cards=_in_hand_order(c for c, v in values.items() if v == best),
                     defence_value=d_value,
                     defence_best=d_best,
                     defence_best_cards=d_cards,
@@ -181,6 +183,16 @@ def review_deal(
     if out.bidding:
         out.bidding = [_with_outcome(b, game) for b in out.bidding]
     return out
+
+
+def _in_hand_order(cards: Iterable[Card | str]) -> tuple[str, ...]:
+    """Cards as a hand shows them (by suit, high cards first): ``J♥ or 2♣``, not ``2♣ or J♥``;
+    ``Q♦, J♦ or 10♦``, not ``J♦, Q♦ or 10♦`` (the order of their codes).
+
+    >>> _in_hand_order(["2C", "TD", "JD", "QD", "JH"])
+    ('JH', 'QD', 'JD', 'TD', '2C')
+    """
+    return tuple(str(c) for c in sorted((Card.parse(c) for c in cards), key=Card.sort_key))
 
 
 def _defence(g: Game, seat: int) -> tuple[int, ...]:
@@ -269,10 +281,14 @@ def summary_lines(
 
     out: list[str] = []
     for b in review.bidding:
-        # a suit and its figure never part at a line's end (a no-break space between them)
+        # a suit, its figure and the koz mark never part at a line's end (no-break spaces)
         items = ", ".join(
             f"{Suit.parse(s).symbol}\u00a0{n}"
-            + (" " + text("review.koz_mark", lang) if s == b.trump and len(b.worth) > 1 else "")
+            + (
+                "\u00a0" + text("review.koz_mark", lang)
+                if s == b.trump and len(b.worth) > 1
+                else ""
+            )
             for s, n in b.worth.items()
         )
         base = "worth_nobid" if b.bid is None else "worth"
@@ -288,7 +304,8 @@ def summary_lines(
         out.append(text("review.no_loss", lang))
     for d in costly:
         own = d.cost > 0  # else the card cost the defence, not the defender's own tricks
-        shown = [card(c) for c in (d.best_cards if own else d.defence_best_cards)]
+        # in a hand's order even for a review stored before the cards were ordered so
+        shown = [card(c) for c in _in_hand_order(d.best_cards if own else d.defence_best_cards)]
         best = (
             shown[-1]
             if len(shown) == 1

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +16,13 @@ from .console import (
     EXIT_OK,
     CommandError,
     Console,
+    ProgressBar,
     Style,
     fail,
     no_such_deal,
     read_record,
     seat_labels,
+    wrap_text,
 )
 from .text import t
 
@@ -36,29 +37,6 @@ def add_analyse_parser(sub: Any, lang: str, lang_option: Any) -> None:
     p.add_argument("--top", type=int, default=5, metavar="N", help=t("help_top", lang))
     p.add_argument("--seconds", type=float, default=None, metavar="S", help=t("help_seconds", lang))
     p.add_argument("--json", default=None, metavar="FILE", help=t("help_analyse_json", lang))
-
-
-class _Bar:
-    """A one-line progress bar on a terminal's stderr (nothing when stderr is not one)."""
-
-    def __init__(self, lang: str) -> None:
-        isatty = getattr(sys.stderr, "isatty", None)
-        self.on = bool(isatty and isatty())
-        self.lang = lang
-
-    def show(self, deal: int, deals: int, done: int, total: int) -> None:
-        if not self.on:
-            return
-        filled = round(20 * done / max(total, 1))
-        bar = "#" * filled + "-" * (20 - filled)
-        line = t("analysing", self.lang, deal=deal, deals=deals, done=done, total=total)
-        sys.stderr.write(f"\r[{bar}] {line}")
-        sys.stderr.flush()
-
-    def end(self) -> None:
-        if self.on:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
 
 
 def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
@@ -76,11 +54,11 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
         return fail(con, lang, no_such_deal(lang, len(games), args.deal))
     chosen = range(len(games)) if args.deal is None else [args.deal - 1]
     labels = seat_labels(match.rules.players, human, lang)
-    bar = _Bar(lang)
+    bar = ProgressBar(lang)
     report: list[dict[str, Any]] = []
     con.say(style.bold(t("analyse_title", lang, path=args.file, name=match.rules.name)))
-    con.say(t("analyse_note", lang))
-    for n, i in enumerate(chosen, 1):
+    con.lines(wrap_text(t("analyse_note", lang), style.width))
+    for i in chosen:
         game = games[i]
         con.say()
         con.say(style.bold(t("deal_header", lang, n=i + 1, of="", dealer=labels[game.dealer])))
@@ -92,13 +70,12 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
             con.say(t("redeal_note", lang))
             continue
 
-        def progress(done: int, total: int, n: int = n) -> None:
-            bar.show(n, len(chosen), done, total)
-
+        progress = bar.on_deal(i + 1, len(games))  # deal 4 of 11, even with --deal 4
         review = review_deal(game, seconds=args.seconds, progress=progress)
         bar.end()
         lines = summary_lines(review, labels, lang, you=human, limit=args.top, card=style.card)
-        con.lines(lines)
+        for line in lines:
+            con.lines(wrap_text(line, style.width))
         report.append(
             {
                 "deal": i + 1,

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -39,9 +41,10 @@ class Style:
         except (UnicodeEncodeError, LookupError):
             self.unicode = False
         isatty = getattr(out, "isatty", None)
-        self.color = bool(
-            isatty is not None and isatty() and not os.environ.get("NO_COLOR") and self.unicode
-        )
+        tty = bool(isatty is not None and isatty())
+        self.color = bool(tty and not os.environ.get("NO_COLOR") and self.unicode)
+        #: the columns to fit the wide tables in: the terminal's, else 80
+        self.width = shutil.get_terminal_size((80, 24)).columns if tty else 80
 
     def symbol(self, suit: str) -> str:
         s = Suit.parse(suit)
@@ -106,6 +109,18 @@ class Console:
         return line
 
 
+_ESCAPE = re.compile(r"\033\[[0-9;]*m")
+
+
+def visible_len(text: str) -> int:
+    """The columns ``text`` takes on the screen: its colour codes take none.
+
+    >>> visible_len("\033[31m♥\033[0m"), visible_len("10♠")
+    (1, 3)
+    """
+    return len(_ESCAPE.sub("", text))
+
+
 def _isatty(stream: TextIO) -> bool:
     try:
         return stream.isatty()
@@ -125,6 +140,89 @@ def _wrap(items: Sequence[str], width: int = 78, indent: str = "  ") -> list[str
     if current.strip():
         lines.append(current.rstrip())
     return lines
+
+
+def fit_items(
+    code: str, lang: str, items: Sequence[str], width: int, /, key: str = "items", **params: Any
+) -> list[str]:
+    """The text ``code`` with ``items`` joined by `` · `` (its placeholder ``key``), in lines of
+    at most ``width`` columns where it can: an item is never split, and the lines after the first
+    are indented.
+
+    >>> for line in fit_items("auction_line", "en", ["Computer 1 pas"] * 4, 40):
+    ...     print(line)
+    İhale (auction): Computer 1 pas
+      · Computer 1 pas · Computer 1 pas
+      · Computer 1 pas
+    >>> for line in fit_items("trick_line", "tr", ["Bilgisayar 2 8♦", "Sen 10♦"], 30,
+    ...                       key="cards", n=6, who="Sen"):
+    ...     print(line)
+    6. löve: Bilgisayar 2 8♦
+      · Sen 10♦  → alan: Sen
+    """
+    whole = t(code, lang, **{key: " · ".join(items)}, **params)
+    if visible_len(whole) <= width or not items:
+        return [whole]
+    head, _, tail = t(code, lang, **{key: "\0"}, **params).partition("\0")
+    lines: list[str] = []
+    current = head + items[0]
+    for i, item in enumerate(items[1:], 2):
+        end = tail if i == len(items) else ""
+        if visible_len(current) + 3 + visible_len(item + end) > width:
+            lines.append(current)
+            current = "  · " + item
+        else:
+            current += " · " + item
+    lines.append(current + tail)
+    return lines
+
+
+def wrap_text(line: str, width: int, indent: str = "  ") -> list[str]:
+    """A sentence in lines of at most ``width`` columns, broken at spaces (a no-break space
+    keeps ``♠ 7`` together), the lines after the first indented; colour codes take no column.
+
+    >>> wrap_text("Trick 7: you played A♥, which cost a trick; the best was K♥.", 30)
+    ['Trick 7: you played A♥, which', '  cost a trick; the best was', '  K♥.']
+    """
+    if visible_len(line) <= width:
+        return [line]
+    lines: list[str] = []
+    current = ""
+    for word in line.split(" "):
+        if current.strip() and visible_len(current) + 1 + visible_len(word) > width:
+            lines.append(current)
+            current = indent + word
+        else:
+            current = f"{current} {word}" if current else word
+    lines.append(current)
+    return lines
+
+
+class ProgressBar:
+    """A one-line progress bar for the deal review, on a terminal's stderr (nothing when stderr
+    is not one): ``[#####---------------] deal 4 of 11: card 13 of 52``."""
+
+    def __init__(self, lang: str) -> None:
+        self.on = _isatty(sys.stderr)
+        self.lang = lang
+
+    def show(self, deal: int, deals: int, done: int, total: int) -> None:
+        if not self.on:
+            return
+        filled = round(20 * done / max(total, 1))
+        bar = "#" * filled + "-" * (20 - filled)
+        line = t("analysing", self.lang, deal=deal, deals=deals, done=done, total=total)
+        sys.stderr.write(f"\r[{bar}] {line}")
+        sys.stderr.flush()
+
+    def on_deal(self, deal: int, deals: int) -> Callable[[int, int], None]:
+        """The ``progress`` for :func:`~batak.bots.review.review_deal` of deal ``deal``."""
+        return lambda done, total: self.show(deal, deals, done, total)
+
+    def end(self) -> None:
+        if self.on:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
 
 
 # ---------------------------------------------------------------------- seats and moves
@@ -163,12 +261,11 @@ def move_text(move: str | Move, lang: str, style: Style, *, kozmaca: bool = Fals
     return style.card(m)
 
 
-def trick_cards(
+def trick_items(
     leader: int, cards: Sequence[str | Card], players: int, labels: Sequence[str], style: Style
-) -> str:
-    return " · ".join(
-        f"{labels[(leader + i) % players]} {style.card(c)}" for i, c in enumerate(cards)
-    )
+) -> list[str]:
+    """Each card of a trick with who played it: ``["You 10♥", "Computer 1 2♥"]``."""
+    return [f"{labels[(leader + i) % players]} {style.card(c)}" for i, c in enumerate(cards)]
 
 
 # ---------------------------------------------------------------------- narration
@@ -248,17 +345,19 @@ class Narrator:
                 say("  " + t("played", lang, who=who, card=self.style.card(move)))
             if len(game.tricks) > tricks_before:
                 trick = game.tricks[-1]
-                say(
-                    t(
-                        "trick_line",
-                        lang,
-                        n=len(game.tricks),
-                        cards=trick_cards(
-                            trick.leader, trick.cards, game.players, self.labels, self.style
-                        ),
-                        who=self.labels[trick.winner],
-                    )
+                items = trick_items(
+                    trick.leader, trick.cards, game.players, self.labels, self.style
                 )
+                for line in fit_items(
+                    "trick_line",
+                    lang,
+                    items,
+                    self.style.width,
+                    key="cards",
+                    n=len(game.tricks),
+                    who=self.labels[trick.winner],
+                ):
+                    say(line)
         if isinstance(move, Pass | Bid) and game.phase is not Phase.BIDDING:
             self._auction_over(game)
 
@@ -336,7 +435,10 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
         items = [
             f"{labels[a['seat']]} {move_text(a['move'], lang, style)}" for a in view["auction"]
         ]
-        out.append(t("auction_line", lang, items=" · ".join(items) or t("auction_none", lang)))
+        if items:
+            out.extend(fit_items("auction_line", lang, items, style.width))
+        else:
+            out.append(t("auction_line", lang, items=t("auction_none", lang)))
     elif kozmaca:
         bids = view["bids"] or [None] * n
         items = [f"{labels[s]} {'?' if b is None else b}" for s, b in enumerate(bids)]
@@ -377,21 +479,16 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
     # the last trick and the trick on the table
     if view["tricks"]:
         last = view["tricks"][-1]
-        out.append(
-            t(
-                "last_line",
-                lang,
-                cards=trick_cards(last["leader"], last["cards"], n, labels, style),
-                who=labels[last["winner"]],
-            )
-        )
+        items = trick_items(last["leader"], last["cards"], n, labels, style)
+        who = labels[last["winner"]]
+        out.extend(fit_items("last_line", lang, items, style.width, key="cards", who=who))
     if phase == "play":
         trick = view["current_trick"]
         if trick["cards"]:
-            items_text = trick_cards(trick["leader"], trick["cards"], n, labels, style)
+            items = trick_items(trick["leader"], trick["cards"], n, labels, style)
+            out.extend(fit_items("table_line", lang, items, style.width))
         else:
-            items_text = t("table_empty", lang)
-        out.append(t("table_line", lang, items=items_text))
+            out.append(t("table_line", lang, items=t("table_empty", lang)))
     # the exposed hand (açık eşli)
     exposed = view["exposed"]
     if exposed is not None:
@@ -437,15 +534,46 @@ def sheet_lines(
     match: Match, labels: Sequence[str], lang: str, style: Style, short: Sequence[str]
 ) -> list[str]:
     """The score sheet (yazboz): each deal's dealer, bidder, bid and koz, and under each player
-    (or side) the tricks, the deal's score and the running total."""
+    (or side) the tricks, the deal's score and the running total.
+
+    It fits ``style.width`` columns where it can: when the full sheet is wider, the columns are
+    headed with the short names and parted by a bar alone, and then the dealer (said at each
+    deal's start) is left out."""
     rows = match.sheet
     out = [style.bold(t("sheet_title", lang))]
     if not rows:
         out.append(t("sheet_empty", lang))
         return out
-    r = match.rules
-    units = list(r.teams)
-    names = [_unit_label(u, labels, lang) for u in units]
+    units = list(match.rules.teams)
+    layouts = [
+        ([_unit_label(u, labels, lang) for u in units], " | ", True),
+        ([_unit_label(u, short, lang) for u in units], "|", True),
+        ([_unit_label(u, short, lang) for u in units], "|", False),
+    ]
+    for names, bar, dealer_column in layouts:
+        table = _sheet_table(match, lang, style, short, names, bar, dealer_column)
+        if max(visible_len(line) for line in table) <= style.width:
+            break
+    out.extend(table)
+    out.append(t("sheet_legend", lang))
+    totals = " · ".join(f"{_unit_label(u, labels, lang)} {match.totals[u[0]]}" for u in units)
+    out.append(t("totals_line", lang, items=totals))
+    return out
+
+
+def _sheet_table(
+    match: Match,
+    lang: str,
+    style: Style,
+    short: Sequence[str],
+    names: Sequence[str],
+    bar: str,
+    dealer_column: bool,
+) -> list[str]:
+    """The sheet's head, rule and rows: ``names`` over the players' (or sides') columns,
+    parted by ``bar``; the dealer's column only with ``dealer_column``."""
+    rows = match.sheet
+    units = list(match.rules.teams)
 
     def tricks_text(row: ScoreRow, u: Sequence[int]) -> str:
         tricks = sum(row.tricks[s] for s in u)
@@ -461,15 +589,19 @@ def sheet_lines(
     bw = max(3, len(heads[3]))
 
     def prefix(num: str, dealer: str, bidder: str, bid: str, koz: str) -> str:
-        return f"{num:>3} {dealer:<{w}} {bidder:<{w}} {bid:>{bw}} {koz:<3}"
+        # the koz may be coloured: pad it by the columns it takes, not by its length
+        koz += " " * max(0, 3 - visible_len(koz))
+        who = f"{dealer:<{w}} " if dealer_column else ""
+        return f"{num:>3} {who}{bidder:<{w}} {bid:>{bw}} {koz}"
 
+    out = []
     head = prefix(*heads)
-    out.append(head + " | " + " | ".join(f"{x:^{cw}}" for x in names))
-    out.append("-" * (len(head) + len(units) * (cw + 3)))
+    out.append(head + bar + bar.join(f"{x:^{cw}}" for x in names))
+    out.append("-" * (len(head) + len(units) * (cw + len(bar))))
     for row in rows:
         dealer = short[row.dealer]
         if row.redeal:
-            out.append(prefix(str(row.deal), dealer, "", "", "") + " | " + t("row_redeal", lang))
+            out.append(prefix(str(row.deal), dealer, "", "", "") + bar + t("row_redeal", lang))
             continue
         bidder = short[row.bidder] if row.bidder is not None else "-"
         bid = str(row.bid) if row.bid is not None else "-"
@@ -479,17 +611,12 @@ def sheet_lines(
             score = row.scores[u[0]] if row.scores is not None else 0
             cell = f"{tricks_text(row, u):>{tw}} {score:>+{sw}} {row.totals[u[0]]:>{ow}}"
             cells.append(f"{cell:^{cw}}")
-        line = prefix(str(row.deal), dealer, bidder, bid, koz) + " | " + " | ".join(cells)
+        line = prefix(str(row.deal), dealer, bidder, bid, koz) + bar + bar.join(cells)
         if row.extra:
             line += "  (" + t("row_extra", lang) + ")"
         if row.king:
             line += "  " + t("row_king", lang)
         out.append(line)
-    out.append(t("sheet_legend", lang))
-    totals = " · ".join(
-        f"{name} {match.totals[u[0]]}" for name, u in zip(names, units, strict=True)
-    )
-    out.append(t("totals_line", lang, items=totals))
     return out
 
 

@@ -24,17 +24,20 @@ from .console import (
     CommandError,
     Console,
     Narrator,
+    ProgressBar,
     Style,
     fail,
+    fit_items,
     load_record,
     move_text,
     seat_labels,
     sheet_lines,
     short_labels,
     status_lines,
-    trick_cards,
+    trick_items,
     unknown_preset,
     winner_lines,
+    wrap_text,
 )
 from .parser import rules_with_options
 from .text import t
@@ -181,10 +184,13 @@ class PlaySession:
         self.con.say(t("reviewing", self.lang, n=number))
         review = self.reviews.get(number)
         if review is None:
-            review = self.reviews[number] = review_deal(game)
-        self.con.lines(
-            summary_lines(review, self.labels, self.lang, you=self.human, card=self.style.card)
-        )
+            bar = ProgressBar(self.lang)
+            progress = bar.on_deal(number, len(self.match.games))
+            review = self.reviews[number] = review_deal(game, progress=progress)
+            bar.end()
+        lines = summary_lines(review, self.labels, self.lang, you=self.human, card=self.style.card)
+        for line in lines:
+            self.con.lines(wrap_text(line, self.style.width))
 
     # -- the human's turn
     def ask_move(self, game: Game) -> Move:
@@ -213,7 +219,8 @@ class PlaySession:
                 if word == "!":
                     return parse_move(suggestion.move)
                 shown = move_text(suggestion.move, lang, self.style)
-                con.say(t("hint", lang, move=shown, reason=suggestion.reason))
+                said = t("hint", lang, move=shown, reason=suggestion.reason)
+                con.lines(wrap_text(said, self.style.width))
                 continue
             if word in _QUIT_WORDS:
                 raise Quit
@@ -221,7 +228,10 @@ class PlaySession:
                 number = int(line)
                 if 1 <= number <= len(legal):
                     return parse_move(legal[number - 1])
-                con.say(t("no_number", lang, n=number, high=len(legal)))
+                if len(legal) == 1:  # not "choose 1..1"
+                    con.say(t("no_number_one", lang, n=number))
+                else:
+                    con.say(t("no_number", lang, n=number, high=len(legal)))
                 continue
             error: IllegalMove | None = game.check(line, seat=self.human)
             if error is not None:
@@ -233,8 +243,10 @@ class PlaySession:
         last = game.last_trick
         if last is None:
             return t("no_last", self.lang)
-        cards = trick_cards(last.leader, last.cards, game.players, self.labels, self.style)
-        return t("last_line", self.lang, cards=cards, who=self.labels[last.winner])
+        items = trick_items(last.leader, last.cards, game.players, self.labels, self.style)
+        who = self.labels[last.winner]
+        lines = fit_items("last_line", self.lang, items, self.style.width, key="cards", who=who)
+        return "\n".join(lines)
 
     # -- saving
     def record_text(self) -> str:

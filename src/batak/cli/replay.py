@@ -12,6 +12,7 @@ from .console import (
     CommandError,
     Console,
     Narrator,
+    ProgressBar,
     Style,
     fail,
     no_such_deal,
@@ -20,6 +21,7 @@ from .console import (
     sheet_lines,
     short_labels,
     winner_lines,
+    wrap_text,
 )
 from .text import t
 
@@ -42,6 +44,7 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
     con.say(style.bold(t("replay_title", lang, path=path, name=r.name)))
     con.say(preset_summary(r, lang))
     sheet_by_deal = {row.deal: row for row in match.sheet}
+    bar = ProgressBar(lang)
     try:
         for i in chosen:
             original = games[i]
@@ -81,8 +84,10 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
                 narrator.deal_result(game, row)
                 if args.review and game.tricks:
                     con.say(t("reviewing", lang, n=i + 1))
-                    review = review_deal(game)
-                    con.lines(summary_lines(review, labels, lang, you=human, card=style.card))
+                    review = review_deal(game, progress=bar.on_deal(i + 1, len(games)))
+                    bar.end()
+                    for line in summary_lines(review, labels, lang, you=human, card=style.card):
+                        con.lines(wrap_text(line, style.width))
             else:
                 con.say(t("unfinished", lang))
     except EOFError:

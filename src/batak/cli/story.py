@@ -87,9 +87,9 @@ def cmd_story(args: argparse.Namespace, con: Console, lang: str) -> int:
     progress = load_progress(path)
     con.lines(map_lines(progress, lang, style))
     stage = progress["cleared"] if args.story == 0 else args.story - 1
-    if stage >= len(TABLES):
+    if args.story == 0 and stage >= len(TABLES):  # every table won: the final again
         con.say(t("story_all_won", lang))
-        stage = len(TABLES) - 1  # the final again
+        stage = len(TABLES) - 1
     if not 0 <= stage < len(TABLES):
         return fail(con, lang, t("story_bad_stage", lang, last=len(TABLES)))
     if stage > progress["cleared"]:

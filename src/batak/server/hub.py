@@ -496,7 +496,8 @@ class Hub:
 
     async def on_register(self, conn: Conn, msg: dict[str, Any]) -> None:
         self._hasher()
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         if not self.register_rate.take(conn.address, self.clock.now()):
             seconds = math.ceil(self.register_rate.wait(conn.address, self.clock.now()))
             raise TableError("register_rate", params={"seconds": seconds}, retry_after=seconds)
@@ -635,7 +636,8 @@ class Hub:
         self._reply(conn, self.lobby(), msg.get("ref"))
 
     async def on_mytables(self, conn: Conn, msg: dict[str, Any]) -> None:
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         pid = conn.player.id
         mine = [
             t.summary() | {"kind": t.kind, "seat": t.seat_of(pid)}
@@ -649,7 +651,8 @@ class Hub:
         self._reply(conn, {"type": "leaderboard", "players": rows}, msg.get("ref"))
 
     async def on_stats(self, conn: Conn, msg: dict[str, Any]) -> None:
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         pid = msg.get("player") or conn.player.id
         self._reply(conn, {"type": "stats", "stats": await self.storage.stats(pid)}, msg.get("ref"))
 
@@ -683,7 +686,8 @@ class Hub:
 
     async def on_wallet(self, conn: Conn, msg: dict[str, Any]) -> None:
         """The player's chips (the day's grant is given here when it is due)."""
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         player = conn.player
         out: dict[str, Any] = {"type": "wallet", "account": bool(player.account)}
         if player.account and not player.bot_account:
@@ -709,7 +713,8 @@ class Hub:
                 conn.send({"type": "awarded", "table": table.id, **info})
 
     async def on_progress(self, conn: Conn, msg: dict[str, Any]) -> None:
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         pid = msg.get("player") or conn.player.id
         out = await self.progress.of(pid)
         self._reply(conn, {"type": "progress", "progress": out}, msg.get("ref"))
@@ -719,7 +724,8 @@ class Hub:
         self._reply(conn, {"type": "ratings", "players": rows}, msg.get("ref"))
 
     async def on_league(self, conn: Conn, msg: dict[str, Any]) -> None:
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         self._reply(conn, await self.progress.league(conn.player.id), msg.get("ref"))
 
     # ------------------------------------------------------------------ tables
@@ -805,7 +811,8 @@ class Hub:
         return table
 
     async def on_quick(self, conn: Conn, msg: dict[str, Any]) -> None:
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         mode = msg["mode"]
         if mode not in MODES:
             raise TableError("bad_mode", params={"mode": mode, "modes": list(MODES)})
@@ -817,7 +824,8 @@ class Hub:
             await self._quick_seat(conn, mode, msg)
 
     async def _quick_seat(self, conn: Conn, mode: str, msg: dict[str, Any]) -> None:
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         stake = int(msg.get("stake") or 0)
         self.check_stake(stake)
         pid = conn.player.id
@@ -859,7 +867,8 @@ class Hub:
         raise TableError("busy", "busy_seat")
 
     async def on_create(self, conn: Conn, msg: dict[str, Any]) -> None:
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         preset = msg.get("preset") or "standard"
         if preset not in PRESETS:
             raise TableError(
@@ -919,7 +928,8 @@ class Hub:
     def _room_allowed(self, conn: Conn) -> None:
         """Quotas on rooms not yet started (per player and per address) and the rate of
         ``create`` (per player and per address)."""
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         cfg = self.config
         pid, address = conn.player.id, conn.address
         mine = theirs = 0
@@ -942,7 +952,8 @@ class Hub:
             rate.take(key, now)
 
     async def on_join(self, conn: Conn, msg: dict[str, Any]) -> None:
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         table_id = msg.get("table")
         code = msg.get("code")
         by_code = False
@@ -987,7 +998,8 @@ class Hub:
     ) -> None:
         """Sit or watch (``by_code``: the player came with the room's code or was let in by
         the server: a private room opens by its id only to those it knows)."""
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         player = conn.player
         if player.level is None and not spectate:
             try:
@@ -1114,7 +1126,8 @@ class Hub:
         of that player's connections gets ``invited`` with the room's code (how bot accounts,
         and friends who are online, are asked to a table)."""
         table = await self._table(msg["table"])
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         if conn.player.id != table.host:
             raise TableError("not_host_invite")
         if table.status != "waiting":

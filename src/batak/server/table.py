@@ -676,7 +676,8 @@ class Table:
         """Sit (or come back to one's seat, or watch), subscribe, and send the sync. A private
         room is opened by its id (``by_code`` false) only to its host, the players who sat
         there and those who came with its code: to anyone else it is not there."""
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         pid = conn.player.id
         mine = self.seat_of(pid)
         if self.kind == "private" and pid != self.host:
@@ -792,7 +793,8 @@ class Table:
             await self.emit("away", {"seat": seat, "reason": "disconnected"})
 
     async def leave(self, conn: Conn) -> None:
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         seat = self.seat_of(conn.player.id)
         await self.unsubscribe(conn)
         if seat is None:
@@ -1007,7 +1009,8 @@ class Table:
         return out
 
     async def start_by_host(self, conn: Conn) -> None:
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         if conn.player.id != self.host:
             raise TableError("not_host", "not_host_start")
         if self.status == "adjourned":
@@ -1022,7 +1025,8 @@ class Table:
         await self._start()
 
     async def adjourn(self, conn: Conn) -> None:
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         if self.kind != "private":
             raise TableError("not_private")
         if conn.player.id != self.host:
@@ -1035,7 +1039,8 @@ class Table:
 
     # ------------------------------------------------------------------ moves
     async def move(self, conn: Conn, msg: dict[str, Any]) -> None:
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         seat = self.seat_of(conn.player.id)
         if seat is None or self.subs.get(conn, -1) != seat:
             raise TableError("not_seated")
@@ -1113,7 +1118,8 @@ class Table:
     async def hint_view(self, conn: Conn) -> tuple[int, int, dict[str, Any]]:
         """For a ``hint``: the asking seat, the version and that seat's own view, after checking
         that the decision is the asker's (the hint itself is computed outside the actor)."""
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         seat = self.seat_of(conn.player.id)
         if seat is None or self.subs.get(conn, -1) != seat:
             raise TableError("not_seated")
@@ -1341,7 +1347,8 @@ class Table:
 
     # ------------------------------------------------------------------ chat
     async def chat(self, conn: Conn, text: str) -> None:
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         if conn not in self.subs:
             raise TableError("not_at_table", "not_at_table_chat")
         clean = "".join(
@@ -1369,7 +1376,8 @@ class Table:
             raise TableError("chat_rate", key)
 
     async def react(self, conn: Conn, reaction: str) -> None:
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         if conn not in self.subs:
             raise TableError("not_at_table")
         if reaction not in REACTIONS:
@@ -1411,7 +1419,8 @@ class Table:
         or says no (``accept`` false: the offer is withdrawn and everyone is told). When every
         person at the table has said yes, a new table is made with the same rules, options and
         seats (bots keep their seats), started at once, and everyone here is told its id."""
-        assert conn.player is not None
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
         seat = self.seat_of(conn.player.id)
         if seat is None or self.seats[seat].away:
             raise TableError("not_seated")

@@ -951,12 +951,12 @@ function renderRules(name) {
   app().innerHTML = `<div class="page">${nav}
     <h2>${esc(t("rules_of", { name: pick(p.title) }))}</h2>
     <p>${esc(t("rules_source", { source: pick(p.source) }))}</p>
-    <p class="help" data-testid="preset-id">${esc(t("preset_id", { name: p.name }))}</p>
     <p><b>${esc(pick(p.summary))}</b></p>
     <p>${esc(t("rules_intro"))}</p>
     <table class="rules"><thead><tr><th>${esc(t("option"))}</th><th>${esc(t("value"))}</th></tr></thead><tbody>
     ${Object.entries(S.catalog.options).map(([o, opt]) => `<tr data-option="${esc(o)}"><td><b>${esc(pick(opt.label))}</b><br><span class="help">${esc(pick(opt.help))}</span></td><td>${esc(optionValueText(o, p.rules[o]))}</td></tr>`).join("")}
-    </tbody></table></div>`;
+    </tbody></table>
+    <p class="help" data-testid="preset-id">${esc(t("preset_id", { name: p.name }))}</p></div>`;
 }
 
 // ---------------- table
@@ -1070,7 +1070,6 @@ function renderTopbar() {
     <span class="tools">
       ${v ? `<button class="small" data-action="dialog" data-dialog="last">${esc(t("last_trick"))}</button>` : ""}
       ${v ? `<button class="small" data-action="dialog" data-dialog="sheet">${esc(t("score_sheet"))}</button>` : ""}
-      ${playing && T.you != null ? `<button class="small" data-action="hint" data-testid="teach">${esc(t("teach_me"))}</button>` : ""}
       ${host && playing && info.kind === "private" ? `<button class="small" data-action="adjourn">${esc(t("adjourn"))}</button>` : ""}
       ${T.you != null && info.status !== "over" ? `<button class="small" data-action="leave" data-testid="leave">${esc(t("leave"))}</button>` : ""}
       ${T.you != null ? `<button class="small" data-action="sound" data-testid="sound" aria-pressed="${S.sound}" title="${esc(t("sound_label"))}" aria-label="${esc(t("sound_label"))}">${esc(t(S.sound ? "sound_on" : "sound_off"))}</button>` : ""}
@@ -1249,7 +1248,10 @@ function renderPanel() {
   } else if (T.info.status === "adjourned") {
     out.push(`<p>${esc(t("adjourned"))}</p>`);
   } else if (mine) {
-    out.push(`<p class="turn" data-testid="your-turn"><b>${esc(t("your_turn"))}</b>: ${esc(phasePrompt(v))}</p>`);
+    // "Teach me" beside "Your turn": a hint is for this player's own decision only, and there,
+    // right under the hand, a thumb finds it on a phone without scrolling (the toolbar is
+    // further down the page)
+    out.push(`<div class="turn-row"><p class="turn" data-testid="your-turn"><b>${esc(t("your_turn"))}</b>: ${esc(phasePrompt(v))}</p><button class="small teach" data-action="hint" data-testid="teach">${esc(t("teach_me"))}</button></div>`);
     if (v.phase === "bidding") {
       out.push(`<div class="bids">${v.legal_moves.map((m) => `<button data-action="move" data-move="${esc(m)}" class="${m === "pass" ? "pass" : "bid"}">${esc(m === "pass" ? t("pass") : t("bid", { n: m.slice(4) }))}</button>`).join("")}</div>`);
     } else if (v.phase === "trump") {

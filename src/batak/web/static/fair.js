@@ -29,11 +29,22 @@ export function noteDealOver(table, over, rerender) {
   }
 }
 
-// The list for the score sheet dialog.
+// The part of the score sheet dialog that says, in a player's words, whether each deal was dealt
+// as the server had sealed it before it began; the codes themselves and how to check them by hand
+// are inside a "How do I check this myself?" part, closed until opened.
 export function fairHTML(info) {
   const f = info && info.fair;
   if (!f) return "";
-  const rows = (f.revealed || []).map((r) => `<li data-testid="fair-seed-${r.deal}">${esc(t("fair_seed", { n: r.deal, seed: r.seed }))}${r.checked === true ? ` <b class="made">${esc(t("fair_checked"))}</b>` : ""}${r.checked === false ? ` <b class="down">${esc(t("fair_mismatch"))}</b>` : ""}</li>`);
-  if (f.commitment) rows.push(`<li data-testid="fair-commitment">${esc(t("fair_commitment", { n: f.deal, commitment: f.commitment }))}</li>`);
-  return `<h4>${esc(t("fair_title"))}</h4><ul class="plain fair-list">${rows.join("")}</ul><p class="help">${esc(t("fair_help"))}</p>`;
+  const revealed = f.revealed || [];
+  const verdict = (r) => {
+    if (r.checked === true) return `<b class="made">✓ ${esc(t("fair_deal_ok", { n: r.deal }))}</b>`;
+    if (r.checked === false) return `<b class="down">✗ ${esc(t("fair_deal_bad", { n: r.deal }))}</b>`;
+    return esc(t("fair_deal_open", { n: r.deal })); // (a page that cannot compute SHA-256)
+  };
+  const deals = revealed.map((r) => `<li data-testid="fair-deal-${r.deal}">${verdict(r)}</li>`);
+  if (f.commitment) deals.push(`<li data-testid="fair-deal-${f.deal}">${esc(t("fair_deal_sealed", { n: f.deal }))}</li>`);
+  const codes = revealed.map((r) => `<li data-testid="fair-seed-${r.deal}">${esc(t("fair_seed", { n: r.deal, seed: r.seed }))}${r.checked === true ? ` <b class="made">${esc(t("fair_checked"))}</b>` : ""}${r.checked === false ? ` <b class="down">${esc(t("fair_mismatch"))}</b>` : ""}</li>`);
+  if (f.commitment) codes.push(`<li data-testid="fair-commitment">${esc(t("fair_commitment", { n: f.deal, commitment: f.commitment }))}</li>`);
+  return `<h4>${esc(t("fair_title"))}</h4><p class="help">${esc(t("fair_intro"))}</p><ul class="plain fair-deals" data-testid="fair-deals">${deals.join("")}</ul>
+    <details class="fair-how" data-testid="fair-how"><summary>${esc(t("fair_how"))}</summary><p class="help">${esc(t("fair_help"))}</p><ul class="plain fair-list">${codes.join("")}</ul></details>`;
 }

@@ -52,22 +52,28 @@ export function teamBoardHTML(T, seatName) {
     const what = c ? t(bidding ? "team_bidding" : "team_defending") : "";
     const us = T.you != null && teamOf(T.you) === team;
     return `<div class="team-row ${us || (T.you == null && team === 0) ? "team-us" : "team-them"}" data-testid="team-${us ? "us" : "them"}">
-      <b>${esc(teamName(T, team, seatName))}</b> <span class="team-tricks" data-testid="team-tricks">${won}${goal}</span>${what ? ` <small>${esc(what)}</small>` : ""}</div>`;
+      <b title="${esc(teamName(T, team, seatName))}">${esc(teamName(T, team, seatName))}</b> <span class="team-tricks" data-testid="team-tricks">${won}${goal}</span>${what ? ` <small>${esc(what)}</small>` : ""}</div>`;
   });
   return `<div class="team-board" data-testid="team-board" aria-label="${esc(t("tricks"))}">${rows.join("")}</div>`;
+}
+
+// A name in the score sheet, as in the solo sheet: it wraps between words, a word longer than
+// its column is cut with an ellipsis, and the whole name is its tooltip.
+function named(text) {
+  return `<span class="pname" title="${esc(text)}">${esc(text)}</span>`;
 }
 
 // The score sheet with one column per team.
 export function teamSheetHTML(T, seatName, seatLabel, sentence) {
   const rows = T.sheet;
   const teams = order(T);
-  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${teams.map((team) => `<th data-testid="team-column">${esc(teamName(T, team, seatName))}</th>`).join("")}</tr>`;
+  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${teams.map((team) => `<th data-testid="team-column"${T.you == null ? ' class="names"' : ""}>${named(teamName(T, team, seatName))}</th>`).join("")}</tr>`;
   const body = rows.map((r) => {
     let con = "";
     let result = "";
     if (r.redeal) con = esc(t("sheet_redeal"));
     else if (r.bidder != null) {
-      con = `${esc(seatLabel(r.bidder))}${r.bid != null ? `: ${r.bid}` : ""}${r.trump ? ` <span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>` : ""}`;
+      con = `${named(seatLabel(r.bidder))}${r.bid != null ? `: ${r.bid}` : ""}${r.trump ? ` <span class="suit-${r.trump}">${SYMBOL[r.trump]}</span>` : ""}`;
       if (r.bid != null && r.tricks) {
         const won = r.tricks[r.bidder] + r.tricks[(r.bidder + 2) % 4];
         const made = won >= r.bid;
