@@ -38,7 +38,7 @@ from statistics import NormalDist
 from typing import Any
 
 from .. import __version__
-from ..bots import Player, PlayerError, where
+from ..bots import Player, PlayerError, error_text, where
 from ..bots import get as get_bot
 from ..bots import load as load_player
 from ..bots.workers import end_with_parent
@@ -396,7 +396,7 @@ def play_board(config: ArenaConfig, board: int) -> tuple[dict[str, Any], Times]:
                 else:
                     move = player.choose(view)
             except Exception as e:
-                error = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+                error = error_text(e)
                 raise ArenaError(
                     text("arena.player_raised", "en", error=error, **place),
                     code="arena.player_raised",

@@ -25,7 +25,7 @@ import traceback
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["LEVELS", "Player", "PlayerError", "get", "load", "where"]
+__all__ = ["LEVELS", "Player", "PlayerError", "error_text", "get", "load", "where"]
 
 #: level -> "module:Class"; the class takes ``seed`` as a keyword argument.
 _REGISTRY: dict[str, str] = {
@@ -101,7 +101,8 @@ def where(error: BaseException) -> tuple[str, int, str] | None:
     return (last.filename, last.lineno or 0, last.name)
 
 
-def _error_text(error: BaseException) -> str:
+def error_text(error: BaseException) -> str:
+    """``Type: message`` (or the type alone), as a player's error is shown to its author."""
     text = str(error)
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
@@ -137,11 +138,11 @@ def load(spec: str, *, seed: int | None = None) -> Player:
         if missing and (module_name == missing or module_name.startswith(missing + ".")):
             raise PlayerError("no_module", module=module_name) from e
         raise PlayerError(
-            "import_failed", module=module_name, error=_error_text(e), where=where(e)
+            "import_failed", module=module_name, error=error_text(e), where=where(e)
         ) from e
     except Exception as e:  # a syntax error, or the module's own code raised
         raise PlayerError(
-            "import_failed", module=module_name, error=_error_text(e), where=where(e)
+            "import_failed", module=module_name, error=error_text(e), where=where(e)
         ) from e
     factory = getattr(module, name, None)
     if factory is None or not callable(factory):
@@ -163,7 +164,7 @@ def load(spec: str, *, seed: int | None = None) -> Player:
     try:
         player = factory(seed=seed)
     except Exception as e:
-        raise PlayerError("init_failed", spec=spec, error=_error_text(e), where=where(e)) from e
+        raise PlayerError("init_failed", spec=spec, error=error_text(e), where=where(e)) from e
     if not callable(getattr(player, "choose", None)):
         raise PlayerError("no_choose", spec=spec)
     return player  # type: ignore[no-any-return]

@@ -108,7 +108,7 @@ async def serve_as_bot(
             move = await asyncio.to_thread(think, view)
         except Exception as e:
             raise PlayerError(
-                "raised", spec=spec, error=_error_text(e), where=bots.where(e), **where
+                "raised", spec=spec, error=bots.error_text(e), where=bots.where(e), **where
             ) from e
         seconds = time.monotonic() - t0
         slowest[0] = max(slowest[0], seconds)
@@ -250,11 +250,6 @@ async def serve_as_bot(
 def _deal_of(view: dict[str, Any]) -> int | None:
     match = view.get("match")
     return match.get("deal") if isinstance(match, dict) else None
-
-
-def _error_text(error: BaseException) -> str:
-    text = str(error)
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def run_bot(args: argparse.Namespace, lang: str) -> int:
