@@ -35,8 +35,8 @@ from batak.arena import (
     t_quantile,
     write_plot,
 )
-from batak.cli import main
-from batak.cli.arena import Progress
+from batak.cli import build_parser, main
+from batak.cli.arena import Progress, run_arena
 
 HERE = __name__  # "test_arena": the specs below name classes of this module
 
@@ -326,7 +326,7 @@ def test_the_command_end_to_end(
 def test_the_command_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     common = ["--deals", "1", "--out", str(tmp_path / "a.json"), "--quiet", "--lang", "en"]
     assert main(["arena", "--bots", "no-such-bot,easy", *common]) == 2
-    assert "unknown player" in capsys.readouterr().err
+    assert "cannot use the player 'no-such-bot': " in capsys.readouterr().err
     assert main(["arena", "--bots", RANDOM, *common]) == 2
     assert "--field" in capsys.readouterr().err
     five = ",".join([RANDOM] * 5)
@@ -412,3 +412,27 @@ def test_the_arena_workers_end_when_the_arena_is_killed() -> None:
     while not all(_gone(w) for w in workers):
         assert time.monotonic() < deadline, "an arena worker outlived the arena"
         time.sleep(0.05)
+
+
+class _ClosedPipe(io.StringIO):
+    """stdout whose reader has left (``batak arena … | head``): every write fails."""
+
+    def write(self, s: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_reader_that_leaves_early_does_not_lose_the_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The report used to be printed before the files were written: with the pipe closed the
+    results were lost, or the closed pipe was blamed on the results file ("cannot write
+    r.json: Broken pipe")."""
+    out = tmp_path / "r.json"
+    args = build_parser("en").parse_args(
+        ["arena", "--bots", f"{RANDOM},{BASE}", "--deals", "2", "--jobs", "1", "--no-plot",
+         "--out", str(out), "--lang", "en"]
+    )  # fmt: skip
+    with pytest.raises(BrokenPipeError):
+        run_arena(args, stdout=_ClosedPipe())
+    assert len(json.loads(out.read_text(encoding="utf-8"))["boards"]) == 2
+    assert "cannot write" not in capsys.readouterr().err

@@ -180,38 +180,40 @@ def run_arena(
     except KeyboardInterrupt:
         err.write("\n" + text("arena.interrupted", lang) + "\n")
         return 130
-    for line in report_lines(result, lang):
-        out.write(line + "\n")
-    out.write("\n")
+    # the files first, then the report: a reader that leaves early (``| head``) closes the pipe
+    # (main stops quietly), and the results are kept all the same
     json_path = Path(args.out)
+    written: list[Path] = []
+    fallback = False
+    problem: str | None = None  # a file that could not be written
     try:
         json_path.parent.mkdir(parents=True, exist_ok=True)
         json_path.write_text(
             json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
         )
-        out.write(text("arena.written", lang, path=str(json_path)) + "\n")
+        written.append(json_path)
         if not args.no_plot:
             have = importlib.util.find_spec("matplotlib") is not None
             plot_path = (
                 Path(args.plot) if args.plot else json_path.with_suffix(".png" if have else ".svg")
             )
-            written = write_plot(result, plot_path, lang=lang)
-            if written != plot_path:
-                out.write(text("arena.plot_fallback", lang) + "\n")
-            out.write(text("arena.written", lang, path=str(written)) + "\n")
+            written.append(write_plot(result, plot_path, lang=lang))
+            fallback = written[-1] != plot_path
     except OSError as e:
-        err.write(
-            text(
-                "arena.error",
-                lang,
-                message=text(
-                    "arena.cannot_write",
-                    lang,
-                    path=str(e.filename or json_path),
-                    message=e.strerror or str(e),
-                ),
-            )
-            + "\n"
+        problem = text(
+            "arena.cannot_write",
+            lang,
+            path=str(e.filename or json_path),
+            message=e.strerror or str(e),
         )
+    for line in report_lines(result, lang):
+        out.write(line + "\n")
+    out.write("\n")
+    for i, path in enumerate(written):
+        if i == 1 and fallback:
+            out.write(text("arena.plot_fallback", lang) + "\n")
+        out.write(text("arena.written", lang, path=str(path)) + "\n")
+    if problem is not None:
+        err.write(text("arena.error", lang, message=problem) + "\n")
         return 2
     return 0
