@@ -70,6 +70,8 @@ def test_an_invited_bot_account_plays_a_match_and_is_marked_as_a_bot(tmp_path: P
             assert final.over
             assert await asyncio.wait_for(bot, 60) == 1
             assert lines[0] == "Bot account robot is online." and "Match 1 over" in lines[-1]
+            sat_line = f"Seated in the room {table.info['code']} (standard), seat "
+            assert sum(line.startswith(sat_line) for line in lines) == 1, lines
             # at a table that hides its house bots, the bot account is still marked as one
             assert [s["bot"] for s in final.info["seats"]] == [None] * 4
             assert sum(bool(s.get("bot_account")) for s in final.info["seats"]) == 1

@@ -175,7 +175,15 @@ async def serve_as_bot(
                 # bot says why and waits for the next one
                 say(t("bot_invite_refused", lang, code=code, reason=e.message))
                 continue
-
+            say(
+                t(
+                    "bot_seated",
+                    lang,
+                    code=code,
+                    preset=state.info.get("preset") or "?",
+                    seat=(state.seat or 0) + 1,
+                )
+            )
             gone.clear()
 
             def give_up(st: TableState, code: str = code) -> bool:
