@@ -673,15 +673,70 @@ def test_a_chat_line_being_typed_survives_the_table_drawn_anew(
     page.fill("#chat-input", "Kim gel")
     page.focus("#chat-input")
     page.evaluate("() => { document.querySelector('#felt').dataset.old = '1'; }")
+    page.evaluate("() => { window.batak.state.table.info.old = true; }")  # a sync replaces it
     page.evaluate("() => window.batak.state.ws.close()")
     # the table was drawn anew: the felt is another element
     expect(page.locator("#felt")).to_be_visible()
     page.wait_for_function("() => !document.querySelector('#felt').dataset.old", timeout=15000)
     expect(page.locator("#chat-input")).to_have_value("Kim gel")
     expect(page.locator("#chat-input")).to_be_focused()
+    # back online and at the table again (the table's own reply to the new connection's join),
+    # before the line is sent: a line sent while the connection was down stays in the box (the
+    # next test), and on a loaded machine the redraw can come before that
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    page.wait_for_function("() => !window.batak.state.table.info.old")
     page.keyboard.type("iyor?")
     page.keyboard.press("Enter")
     expect(page.locator("#chat-log")).to_contain_text("Kim geliyor?")
+    no_js_errors(errors)
+
+
+def test_a_chat_line_sent_while_offline_stays_in_the_box(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """A line sent while the connection is down used to be cleared and lost (the socket was not
+    open, so nothing was sent): it stays in the box with a notice and goes once back online."""
+    for locale, said in (("en-US", "Not sent: the connection is down."), ("tr-TR", "Gönderilmedi")):
+        page = open_page(browser, server, errors, viewport=DESKTOP, locale=locale)
+        private_room(page)
+        page.fill("#chat-input", "Geliyorum")
+        page.evaluate(
+            """() => {  // the socket closes, and the line is sent before it is back
+              window.batak.state.table.info.old = true;  // a sync replaces it
+              window.batak.state.ws.close();
+              document.querySelector('#chat-input').form.requestSubmit();
+            }"""
+        )
+        expect(page.locator("#chat-input")).to_have_value("Geliyorum")
+        expect(page.locator("#chat-note")).to_contain_text(said)  # beside the box
+        expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+        page.wait_for_function("() => !window.batak.state.table.info.old")
+        page.press("#chat-input", "Enter")
+        expect(page.locator("#chat-log")).to_contain_text("Geliyorum")
+        expect(page.locator("#chat-input")).to_have_value("")
+        expect(page.locator("#chat-note")).to_be_hidden()
+        page.context.close()
+    no_js_errors(errors)
+
+
+def test_a_chat_line_the_server_refuses_goes_back_into_the_box(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """Too many lines at once: the server refuses the ones over its rate, with its reason, and
+    the last refused line is back in the box to send again (it was cleared and lost)."""
+    page = open_page(browser, server, errors, viewport=DESKTOP)
+    private_room(page)
+    for i in range(12):
+        page.fill("#chat-input", f"satır {i}")
+        page.press("#chat-input", "Enter")
+    expect(page.locator("#chat-note")).to_contain_text("too many chat messages")
+    expect(page.locator("#chat-input")).to_have_value(re.compile(r"^satır \d+$"))
+    back = page.locator("#chat-input").input_value()
+    expect(page.locator("#chat-log")).to_contain_text("satır 0")  # the first ones went
+    assert back not in page.locator("#chat-log").inner_text().splitlines()  # refused: not shown
+    assert not any(
+        line.endswith(back) for line in page.locator("#chat-log").inner_text().splitlines()
+    )
     no_js_errors(errors)
 
 

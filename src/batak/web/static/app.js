@@ -31,6 +31,7 @@ const S = {
   lastPing: 0, // when the heartbeat last sent a ping
   pending: new Map(), // move id → message, until acknowledged or refused
   resent: new Set(), // ids of pending moves sent again after a reconnect
+  chatSent: null, // the last chat line sent: back into the box if the server refuses it
   lobby: null,
   catalog: null,
   table: null, // see newTable()
@@ -49,7 +50,7 @@ const S = {
 function newTable(id) {
   return {
     id, v: 0, you: null, info: null, view: null, clock: null, clockAt: 0, sheet: [],
-    chat: [], hint: null, estimate: null, estimateFor: null, refused: null, dialog: null,
+    chat: [], chatNote: null, hint: null, estimate: null, estimateFor: null, refused: null, dialog: null,
     dealOver: null, over: null, bubbles: {}, hold: {},
   };
 }
@@ -464,6 +465,13 @@ function onError(m) {
     return;
   }
   if (m.code === "hint_rate" && T) { T.hint = { reason: m.message }; renderPanel(); return; }
+  if (m.ref === "chat") { // a refused line goes back into the box (unless another is being typed)
+    const input = $("#chat-input");
+    if (input && !input.value && S.chatSent) input.value = S.chatSent;
+    S.chatSent = null;
+    if (T) { T.chatNote = () => m.message; renderChat(); }
+    return;
+  }
   notify(t("error", { message: m.message }), "error");
 }
 
@@ -619,8 +627,16 @@ const ACTIONS = {
     const input = $("#chat-input");
     const text = input.value.trim();
     if (!text) return;
-    send({ type: "chat", table: S.table.id, text, ref: "chat" });
+    // not sent while the connection is down: the line stays in the box, to send once it is back
+    if (!S.online || !send({ type: "chat", table: S.table.id, text, ref: "chat" })) {
+      S.table.chatNote = () => t("chat_not_sent"); // beside the box: on a phone the top is far
+      renderChat();
+      return;
+    }
+    S.chatSent = text;
+    S.table.chatNote = null;
     input.value = "";
+    renderChat();
   },
 };
 
@@ -1015,6 +1031,7 @@ function renderTable(full = false) {
         <section aria-labelledby="h-chat"><h3 id="h-chat">${esc(t("chat"))}</h3>
           <div class="chat-log" id="chat-log" aria-live="polite"></div>
           <form data-action="chat" class="row"><input id="chat-input" maxlength="200" placeholder="${esc(t("chat_placeholder"))}" aria-label="${esc(t("chat"))}"><button type="submit">${esc(t("send"))}</button></form>
+          <p class="chat-note" id="chat-note" role="status" hidden></p>
           <div class="reactions" aria-label="${esc(t("reactions"))}">${((S.welcome && S.welcome.reactions) || []).map((r) => `<button class="small" data-action="react" data-reaction="${esc(r)}">${esc(r === "gg" ? "GG" : r)}</button>`).join("")}</div>
         </section>
         <section><h3>${esc(t("score_sheet"))}</h3><div id="sheet-side"></div></section>
@@ -1350,6 +1367,8 @@ function renderChat() {
   if (!T || !el) return;
   el.innerHTML = T.chat.map((c) => `<p><b>${esc(c.name || seatName(c.seat))}:</b> ${esc(c.text)}</p>`).join("");
   el.scrollTop = el.scrollHeight;
+  const note = $("#chat-note"); // why the line in the box was not sent, if it was not
+  if (note) { note.hidden = !T.chatNote; note.textContent = T.chatNote ? T.chatNote() : ""; }
 }
 
 // A name in the score sheet: a long one is cut with an ellipsis (the whole name is its tooltip),
