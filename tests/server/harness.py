@@ -251,3 +251,18 @@ async def room(
     for c in clients:
         await c.until(lambda c=c: c.tables[table.id].view is not None)
     return clients, table.id
+
+
+async def invite_when_online(host: Any, table: str, username: str) -> None:
+    """``host`` invites ``username`` to ``table`` once that account is online (a bot account
+    logs in, or registers the first time, after its program starts)."""
+    from batak.server.client import ServerError
+
+    for _ in range(200):
+        try:
+            await host.invite(table, username)
+            return
+        except ServerError as e:
+            assert e.code == "not_online"
+            await asyncio.sleep(0.05)
+    raise AssertionError(f"{username} never came online")

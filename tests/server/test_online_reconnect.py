@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ServerProcess, ServerThread, fast_config, free_port
+from harness import ServerProcess, ServerThread, fast_config, free_port, invite_when_online
 
 from batak.cli import build_parser, main
 from batak.cli import online as online_cli
 from batak.cli.bot import serve_as_bot
 from batak.cli.console import Console
 from batak.cli.online import run_online
-from batak.server.client import Client, ServerError
+from batak.server.client import Client
 
 #: the server's own bots play at once; a seat whose player is away is held for long
 SERVE = ("--bot-delay", "0", "--deal-pause", "0", "--trick-pause", "0", "--commit-gap", "0.005",
@@ -224,17 +224,6 @@ def _seated(host: Client, table: str) -> int:
     return sum(bool(s["name"]) for s in host.tables[table].info["seats"])
 
 
-async def _invite(host: Client, table: str, username: str) -> None:
-    for _ in range(200):  # once the bot is online
-        try:
-            await host.invite(table, username)
-            return
-        except ServerError as e:
-            assert e.code == "not_online"
-            await asyncio.sleep(0.05)
-    raise AssertionError("the bot never came online")
-
-
 def test_a_bot_waiting_for_invitations_outlives_a_restart(tmp_path: Path) -> None:
     """It was silent forever after the server stopped; now it connects again and is invited."""
     pytest.importorskip("argon2")
@@ -255,7 +244,7 @@ def test_a_bot_waiting_for_invitations_outlives_a_restart(tmp_path: Path) -> Non
             host = Client(server.url, name="Ayşe")
             await host.connect()
             _, table = await host.create(preset="standard", deals=1)
-            await _invite(host, table.id, "robo1")
+            await invite_when_online(host, table.id, "robo1")
             await host.until(lambda: _seated(host, table.id) == 2, 20)
             await host.start(table.id)
             assert (await host.play(table.id, timeout=60)).over

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ServerThread, advance_async, fast_config
+from harness import ServerThread, advance_async, fast_config, invite_when_online
 
 from batak.bots import PlayerError
 from batak.cli import main
@@ -50,13 +50,7 @@ def test_an_invited_bot_account_plays_a_match_and_is_marked_as_a_bot(tmp_path: P
             host = Client(srv.url, name="Ayşe")
             await host.connect()
             _, table = await host.create(preset="standard", deals=1, show_bots=False)
-            for _ in range(100):  # the bot logs in (registers the first time)
-                try:
-                    await host.invite(table.id, "robot")
-                    break
-                except ServerError as e:
-                    assert e.code == "not_online"
-                    await asyncio.sleep(0.05)
+            await invite_when_online(host, table.id, "robot")
 
             def seated() -> int:
                 return sum(bool(s["name"]) for s in host.tables[table.id].info["seats"])
@@ -105,13 +99,7 @@ def test_a_bot_refused_at_a_full_room_waits_for_the_next_invitation(tmp_path: Pa
             for o in others:
                 await o.connect()
                 await o.join(code=full.info["code"])
-            for _ in range(100):  # the bot logs in (registers the first time)
-                try:
-                    await host.invite(full.id, "robo2")
-                    break
-                except ServerError as e:
-                    assert e.code == "not_online"
-                    await asyncio.sleep(0.05)
+            await invite_when_online(host, full.id, "robo2")
             for _ in range(200):
                 if any("Could not sit" in line for line in lines):
                     break
@@ -232,17 +220,6 @@ class FailsAtItsFirstCard(LowestCard):
         return None  # type: ignore[return-value]
 
 
-async def _invite_when_online(host: Client, table: str, username: str) -> None:
-    for _ in range(200):  # the bot logs in (registers the first time)
-        try:
-            await host.invite(table, username)
-            return
-        except ServerError as e:
-            assert e.code == "not_online"
-            await asyncio.sleep(0.05)
-    raise AssertionError(f"{username} never came online")
-
-
 def _bot_seated(host: Client, table: str) -> bool:
     return any(s.get("bot_account") for s in host.tables[table].info.get("seats") or [])
 
@@ -268,7 +245,7 @@ def test_a_player_that_fails_at_play_stops_the_bot_saying_what_to_fix(
             host = Client(srv.url, name="Ayşe")
             await host.connect()
             _, table = await host.create(preset="standard", deals=1)
-            await _invite_when_online(host, table.id, "robo3")
+            await invite_when_online(host, table.id, "robo3")
             await host.until(lambda: _bot_seated(host, table.id))
             await host.start(table.id)
             final = asyncio.create_task(host.play(table.id, timeout=120))
@@ -315,7 +292,7 @@ def test_a_bot_in_a_room_that_never_starts_takes_up_the_next_invitation(
             for c in (first, host):
                 await c.connect()
             created, old = await first.create(preset="standard", deals=1)
-            await _invite_when_online(first, old.id, "robo4")
+            await invite_when_online(first, old.id, "robo4")
             await first.until(lambda: _bot_seated(first, old.id))
             if why == "host_left":
                 await first.leave(old.id)
@@ -375,7 +352,7 @@ def test_a_player_too_slow_for_the_clock_is_told_after_the_match(tmp_path: Path)
             host = Client(srv.url, name="Ayşe")
             await host.connect()
             _, table = await host.create(preset="standard", deals=1)
-            await _invite_when_online(host, table.id, "robo5")
+            await invite_when_online(host, table.id, "robo5")
             await host.until(lambda: _bot_seated(host, table.id))
             seat = next(s["seat"] for s in host.tables[table.id].info["seats"] if s["bot_account"])
             await host.start(table.id)
