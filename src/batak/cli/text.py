@@ -32,6 +32,14 @@ def error_at(error: str, where: tuple[str, int, str] | None, lang: str) -> str:
     return t("player_error_at", lang, error=error, file=file, line=line)
 
 
+#: the codes of :class:`batak.bots.PlayerError` said by the text ``cli.player_<code>`` filled
+#: with the error's own details
+_SAID_WITH_ITS_PARAMS = frozenset(
+    {"a_file", "import_failed", "no_class", "no_seed", "init_failed", "no_choose", "raised",
+     "illegal", "not_text"}
+)  # fmt: skip
+
+
 def player_problem(problem: PlayerError, lang: str) -> str:
     """What is wrong with a player named ``module:Class`` (:func:`batak.bots.load`), or with
     what it did at a table, and what to fix, in ``lang``."""
@@ -47,28 +55,12 @@ def player_problem(problem: PlayerError, lang: str) -> str:
         if p.get("hint"):
             return t("player_did_you_mean", lang, message=message, hint=p["hint"])
         return message
-    if code == "a_file":
-        return t("player_a_file", lang, **p)
     if code == "no_module":
         return t("player_no_module", lang, module=p["module"], file=_module_file(p["module"]))
-    if code == "import_failed":
-        return t("player_import_failed", lang, **p)
-    if code == "no_class":
-        if p["players"]:
-            return t("player_no_class", lang, **p)
+    if code == "no_class" and not p["players"]:
         return t("player_no_class_none", lang, **p)
-    if code == "no_seed":
-        return t("player_no_seed", lang, **p)
-    if code == "init_failed":
-        return t("player_init_failed", lang, **p)
-    if code == "no_choose":
-        return t("player_no_choose", lang, **p)
-    if code == "raised":
-        return t("player_raised", lang, **p)
-    if code == "illegal":
-        return t("player_illegal", lang, **p)
-    if code == "not_text":
-        return t("player_not_text", lang, **p)
+    if code in _SAID_WITH_ITS_PARAMS:
+        return t(f"player_{code}", lang, **p)
     return str(problem)  # pragma: no cover - every code of batak.bots and batak.cli is above
 
 
