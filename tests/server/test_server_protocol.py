@@ -415,3 +415,46 @@ def test_a_quick_play_whose_connection_closed_while_it_waited_is_refused(
             await c.close()
 
         asyncio.run(main())
+
+
+def test_a_move_chosen_while_the_table_went_on_is_sent_for_its_own_version(
+    tmp_path: Path,
+) -> None:
+    """``Client.play`` with a chooser that thinks while the table goes on (a coroutine, as
+    ``batak bot`` runs its player in a thread): the move goes with the version it was chosen
+    for. It went with the version current when sent, so a move chosen for a decision that had
+    passed was judged against a later state: refused as illegal (which stopped ``batak bot``;
+    a CI run of test_a_player_too_slow_for_the_clock_is_told_after_the_match hung on it) or
+    played for another trick. Here a chat line raises the version, not the state: the move is
+    still taken."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            clients, t = await room(srv, preset="standard", deals=1)
+            first = clients[0].tables[t].view["to_move"]  # type: ignore[index]
+            mover = next(c for c in clients if c.tables[t].seat == first)
+            talker = next(c for c in clients if c is not mover)
+            sent: list[tuple[int | None, int]] = []
+            real_move = mover.move
+
+            async def spy(table: str, move: str, **kw: Any) -> dict[str, Any]:
+                sent.append((kw.get("v"), mover.tables[table].v))
+                return await real_move(table, move, **kw)
+
+            mover.move = spy  # type: ignore[method-assign]
+            chosen_at: list[int] = []
+
+            async def slow(view: dict[str, Any]) -> str:
+                chosen_at.append(mover.tables[t].v)
+                await talker.chat(t, "acele yok")  # the table's version goes on meanwhile
+                await mover.until(lambda: mover.tables[t].v > chosen_at[0], 10)
+                return str(view["legal_moves"][0])
+
+            await mover.play(t, slow, stop=lambda st: st.state_v > 0 and bool(sent))
+            v_sent, v_then = sent[0]
+            assert v_sent == chosen_at[0] < v_then, (sent, chosen_at)
+            assert srv.hub.tables[t].match.game.history  # type: ignore[union-attr]
+            for c in clients:
+                await c.close()
+
+        asyncio.run(main())

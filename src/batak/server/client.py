@@ -605,12 +605,18 @@ class Client:
                     return st
                 if st.my_turn and st.state_v != tried:
                     tried = st.state_v
+                    seen = st.v  # the version the move is chosen for, not the one it is sent at
                     assert st.view is not None
                     move = pick(st.view)
                     if inspect.isawaitable(move):
                         move = await move
                     try:
-                        await self.move(table, move)
+                        # a chooser that thinks while the table goes on (a coroutine) may
+                        # answer a decision that has passed: sent with the version it was
+                        # chosen for, it is refused as stale, never judged against a later
+                        # state (where it could be illegal, or play a card chosen for another
+                        # trick)
+                        await self.move(table, move, v=seen)
                     except ServerError as e:
                         if e.code not in ("stale", "not_your_turn", "away", "match_over"):
                             raise
