@@ -38,7 +38,7 @@ from statistics import NormalDist
 from typing import Any
 
 from .. import __version__
-from ..bots import Player, PlayerError, error_text, where
+from ..bots import Player, PlayerError, error_text, name_hint, where
 from ..bots import get as get_bot
 from ..bots import load as load_player
 from ..bots.workers import end_with_parent
@@ -343,9 +343,7 @@ def _make_player(spec: str, game: Game, seed: int, budget: float | None) -> Play
     if ":" in spec:
         return load_player(spec, seed=seed)
     if spec not in _KNOWN:
-        head, dot, tail = spec.rpartition(".")
-        hint = f"{head}:{tail}" if dot and head and tail and "/" not in spec else ""
-        raise PlayerError("not_a_name", spec=spec, hint=hint, levels=", ".join(_KNOWN))
+        raise PlayerError("not_a_name", spec=spec, hint=name_hint(spec), levels=", ".join(_KNOWN))
     options: dict[str, Any] = {}
     if budget is not None and spec == "hard":
         options["budget"] = budget

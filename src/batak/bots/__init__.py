@@ -25,7 +25,7 @@ import traceback
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["LEVELS", "Player", "PlayerError", "error_text", "get", "load", "where"]
+__all__ = ["LEVELS", "Player", "PlayerError", "error_text", "get", "load", "name_hint", "where"]
 
 #: level -> "module:Class"; the class takes ``seed`` as a keyword argument.
 _REGISTRY: dict[str, str] = {
@@ -107,6 +107,16 @@ def error_text(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+def name_hint(spec: str) -> str:
+    """The ``module:Class`` a dotted name most likely meant (``""`` if none).
+
+    >>> name_hint("mybot.HighLow"), name_hint("/tmp/mybot.py"), name_hint("medium")
+    ('mybot:HighLow', '', '')
+    """
+    head, dot, tail = spec.strip().rpartition(".")
+    return f"{head}:{tail}" if dot and head and tail and "/" not in spec else ""
+
+
 def load(spec: str, *, seed: int | None = None) -> Player:
     """The player ``spec`` names, ``module:Class`` (or ``module:function``), built with
     ``seed``: the module must be importable (a file ``mybot.py`` in the current folder with
@@ -123,9 +133,7 @@ def load(spec: str, *, seed: int | None = None) -> Player:
     """
     module_name, colon, name = spec.strip().rpartition(":")
     if not colon or not module_name or not name:
-        head, dot, tail = spec.strip().rpartition(".")
-        hint = f"{head}:{tail}" if dot and head and tail and "/" not in spec else ""
-        raise PlayerError("not_a_name", spec=spec, hint=hint)
+        raise PlayerError("not_a_name", spec=spec, hint=name_hint(spec))
     if "/" in module_name or "\\" in module_name or module_name.endswith(".py"):
         file = module_name.replace("\\", "/")
         folder, _, base = file.rpartition("/")
