@@ -151,6 +151,8 @@ class _Answers(io.StringIO):
         self.lines += 1
         if self.lines > 400:
             return ""
+        if self.out.getvalue().endswith("Username, or Enter to start: "):
+            return "\n"  # start the room without inviting anyone
         if self.out.getvalue().rstrip().endswith("(y/n)"):
             self.rematches += 1
             return "y\n" if self.rematches == 1 else "n\n"
@@ -197,6 +199,8 @@ class _ReviewAnswers(io.StringIO):
         self.lines += 1
         if self.lines > 400:
             return ""
+        if self.out.getvalue().endswith("Username, or Enter to start: "):
+            return "\n"
         said = self.out.getvalue().rstrip()
         if said.endswith("Your move:"):
             self.turns += 1
@@ -221,3 +225,44 @@ def test_a_terminal_player_reviews_the_last_deal_at_the_rematch_question(
     assert re.search(r"bid \d+; with every hand in view, by koz", review), review
     # asked again after the review, then answered
     assert after.count("Another match with the same players and rules? (y/n)") == 2
+
+
+def test_the_host_of_a_new_room_invites_a_bot_account_by_its_username(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``batak online --create``: a username typed at the start prompt invites that account
+    (refused with the server's reason for someone not online); the seats are said once the
+    invited bot account sits down, and it plays the match with the host to the end."""
+    import asyncio
+    import threading
+
+    pytest.importorskip("argon2")
+    from batak.server.client import Client
+
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        online = threading.Event()
+        played: list[bool] = []
+
+        async def robot() -> None:
+            async with Client(srv.url, name="robo") as c:
+                await c.register("robo", "uzun-bir-parola", bot=True)
+                online.set()
+                note = await c.wait_for(lambda m: m.get("type") == "invited", 60)
+                state = await c.join(code=note["code"])
+                await c.play(state.id, timeout=120)
+                played.append(True)
+
+        thread = threading.Thread(target=lambda: asyncio.run(robot()), daemon=True)
+        thread.start()
+        assert online.wait(30)
+        script = ["nobody", "robo", "", *["!"] * 80]
+        code, out = _run([srv.http, "--create", "standard", "--deals", "1"], script)
+        thread.join(60)
+        assert code == 0, out
+        assert "type their username" in out
+        assert "Could not invite nobody: 'nobody' is not online now" in out
+        assert "Invited robo: they take an empty seat when they accept." in out
+        assert "At the table: You, robo, empty seat 3, empty seat 4" in out
+        assert "The match is over." in out
+        assert played == [True]

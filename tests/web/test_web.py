@@ -846,3 +846,45 @@ def test_the_private_room_form_offers_every_table_variant_and_plays_one(
             time.sleep(0.05)
     assert order[:4] == ["bidding", "trump", "bury", "play"], order
     no_js_errors(errors)
+
+
+def test_the_host_invites_a_friend_by_username_and_the_friend_joins_from_the_invitation(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """A private room's host types a username in the waiting room: someone not online is
+    refused with the reason beside the field, and an account that is online gets an invitation
+    on whatever page it is, which takes it to the room's empty seat."""
+    friend = open_page(browser, server, errors, locale="tr-TR")
+    set_name(friend, "Burak")
+    register(friend, "burak", "maca-kizi-42")
+    friend.goto(server.http + "/rules")  # an invitation reaches any page
+    host = open_page(browser, server, errors, viewport={"width": 1280, "height": 860})
+    set_name(host, "Ayşe")
+    host.select_option("#preset-select", "standard")
+    host.get_by_test_id("create-room").click()
+    expect(host.get_by_test_id("room-code")).to_be_visible()
+    note = host.get_by_test_id("invite-player-note")
+    host.get_by_test_id("invite-player-input").fill("nobody")
+    host.get_by_test_id("invite-player-input").press("Enter")
+    expect(note).to_have_text("Not invited: 'nobody' is not online now")
+    # the refused name stays to be mended; a seat filling meanwhile (the felt drawn anew) does
+    # not wipe it
+    guest = open_page(browser, server, errors)
+    set_name(guest, "Cem")
+    guest.goto(host.get_by_test_id("invite").get_attribute("href") or "")
+    expect(host.locator(".seat .name", has_text="Cem")).to_have_count(1)
+    expect(host.get_by_test_id("invite-player-input")).to_have_value("nobody")
+    expect(note).to_have_text("Not invited: 'nobody' is not online now")
+    host.get_by_test_id("invite-player-input").fill("burak")
+    host.get_by_role("button", name="Invite", exact=True).click()
+    expect(note).to_have_text("Invitation sent to burak. They take an empty seat when they accept.")
+    expect(host.get_by_test_id("invite-player-input")).to_have_value("")
+    invitation = friend.get_by_test_id("invitation")
+    expect(invitation).to_have_text(re.compile("Ayşe seni bir masaya davet ediyor: Standart"))
+    host.screenshot(path=str(artifacts / "invite-host-en.png"))
+    friend.screenshot(path=str(artifacts / "invite-friend-tr.png"))
+    friend.get_by_test_id("accept-invitation").click()
+    expect(friend.locator(".seat.pos-bottom .name")).to_have_text("Burak")
+    expect(invitation).to_have_count(0)
+    expect(host.locator(".seat .name", has_text="Burak")).to_have_count(1)
+    no_js_errors(errors)

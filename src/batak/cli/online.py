@@ -39,6 +39,8 @@ __all__ = ["ServerGone", "add_online_parser", "reconnect", "run_online"]
 EXIT_OK, EXIT_FAIL = 0, 1
 #: how long a rematch waits for the others' yes (seconds)
 REMATCH_WAIT = 120.0
+#: how long the host's prompt waits for an invited player to sit down before it asks again
+INVITE_WAIT = 20.0
 #: after a lost connection: how long to keep trying (seconds), and the longest pause between
 #: two tries (the pauses double from one second: 1, 2, 4, 8, 15, 15 …)
 RETRY_FOR = 120.0
@@ -317,7 +319,7 @@ class OnlineSession:
                 options["stake"] = a.stake
             created, state = await c.create(**options)
             self.con.say(o("room", self.lang, code=created["code"], invite=created["invite"]))
-            await asyncio.to_thread(self.con.ask, o("start_prompt", self.lang))
+            await self._invite_until_start(state.id)
             await c.start(state.id)
             await c.until(lambda: c.tables[state.id].view is not None, 30)
             return state
@@ -326,9 +328,38 @@ class OnlineSession:
             return await c.join(table=mine[0])
         return await c.quick(a.quick or "ihaleli", stake=a.stake)
 
+    async def _invite_until_start(self, table: str) -> None:
+        """The host of a new room invites players by username (a friend's account or a bot
+        account that is online) until an empty line starts the match; after an invitation the
+        seats are said once someone sits down, or after a while."""
+        from ..server.client import ServerError
+
+        c, lang = self.client, self.lang
+        self.con.say(o("start_help", lang))
+        while True:
+            line = (await asyncio.to_thread(self.con.ask, o("start_prompt", lang))).strip()
+            if not line:
+                return
+            state = c.tables[table]
+            before = list(state.info.get("seats") or [])
+            try:
+                await c.invite(table, line)
+            except ServerError as e:
+                self.con.say(o("invite_refused", lang, username=line, reason=e.message))
+                continue
+            self.con.say(o("invite_sent", lang, username=line))
+
+            def changed(st: Any = state, was: list[Any] = before) -> bool:
+                return (st.info.get("seats") or []) != was
+
+            # a bot account sits down at once; a person may take a while
+            with contextlib.suppress(TimeoutError):
+                await c.until(changed, INVITE_WAIT)
+            self.con.say(o("room_seats", lang, names=", ".join(self._labels(table))))
+
     # ------------------------------------------------------------------ the game
-    def _labels(self) -> list[str]:
-        st = self.client.tables[self.table]
+    def _labels(self, table: str | None = None) -> list[str]:
+        st = self.client.tables[table or self.table]
         seats = st.info.get("seats") or []
         out = []
         for i, s in enumerate(seats):

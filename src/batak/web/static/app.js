@@ -37,6 +37,7 @@ const S = {
   table: null, // see newTable()
   spectate: new Set(), // tables this browser watches rather than plays
   notice: null,
+  invitations: [], // invitations to a room from other players, newest first, until answered
   joining: null, // a code from an invite link, joined once connected
   formPreset: "standard",
   stats: null,
@@ -261,6 +262,8 @@ function onMessage(m) {
     case "rematch": return onRematch(S.table, m);
     case "review": if (onReview(S.table, m)) renderDialog(); return;
     case "pong": S.lastPong = Date.now(); return;
+    case "invited": return onInvited(m);
+    case "ok": if (m.ref === "invite_player" && S.table) inviteNote(S.table.inviting, null); return;
     case "stats": S.stats = m.stats; renderAccount(); return;
     case "mytables": S.mytables = m.tables; renderMyTables(); return;
     case "leaderboard": S.leaderboard = m.players; renderAccount(); return;
@@ -465,6 +468,7 @@ function onError(m) {
     return;
   }
   if (m.code === "hint_rate" && T) { T.hint = { reason: m.message }; renderPanel(); return; }
+  if (m.ref === "invite_player") { inviteNote(null, m.message); return; }
   if (m.ref === "chat") { // a refused line goes back into the box (unless another is being typed)
     const input = $("#chat-input");
     if (input && !input.value && S.chatSent) input.value = S.chatSent;
@@ -473,6 +477,37 @@ function onError(m) {
     return;
   }
   notify(t("error", { message: m.message }), "error");
+}
+
+// The host invited a player by username: under the field, what became of it. The field keeps a
+// refused name (to be mended) and is emptied for the next once the invitation is sent.
+function inviteNote(name, refused) {
+  const T = S.table;
+  if (!T) return;
+  T.inviteNote = refused == null ? { name } : { refused };
+  if (refused == null) { const input = $("#invite-player-input"); if (input) input.value = ""; }
+  renderFelt();
+}
+
+// Another player asks this one to a room: the invitation stays on screen, on every page, until
+// it is taken up or turned down (at most three are kept; one per room, the newest).
+function onInvited(m) {
+  S.invitations = [m, ...S.invitations.filter((x) => x.code !== m.code)].slice(0, 3);
+  renderInvitations();
+}
+
+function renderInvitations() {
+  const el = $("#invitations");
+  if (!el) return;
+  const T = S.table;
+  const here = S.invitations.filter((x) => !(T && T.info && T.info.code === x.code));
+  el.hidden = !here.length;
+  el.setAttribute("aria-label", t("invitations"));
+  el.innerHTML = here.map((x) => `<div class="invitation" data-testid="invitation">
+    <p>${esc(t("invited", { name: x.from, preset: presetTitle(x.preset) }))}</p>
+    <button class="primary small" data-action="acceptInvite" data-code="${esc(x.code)}" data-testid="accept-invitation">${esc(t("invited_join"))}</button>
+    <button class="small" data-action="dismissInvite" data-code="${esc(x.code)}">${esc(t("invited_dismiss"))}</button>
+  </div>`).join("");
 }
 
 function onPresence(m) {
@@ -598,6 +633,21 @@ const ACTIONS = {
     renderDialog();
   },
   start() { send({ type: "start", table: S.table.id, ref: "start" }); },
+  invitePlayer(form) {
+    const username = form.username.value.trim();
+    if (!username) return;
+    S.table.inviting = username;
+    if (!send({ type: "invite", table: S.table.id, username, ref: "invite_player" })) inviteNote(null, t("offline"));
+  },
+  acceptInvite(el) {
+    S.invitations = S.invitations.filter((x) => x.code !== el.dataset.code);
+    renderInvitations();
+    go(`/join/${el.dataset.code}`);
+  },
+  dismissInvite(el) {
+    S.invitations = S.invitations.filter((x) => x.code !== el.dataset.code);
+    renderInvitations();
+  },
   adjourn() { send({ type: "adjourn", table: S.table.id, ref: "adjourn" }); },
   leave() {
     // Before the start this frees the seat; during a match a computer player takes it over
@@ -709,6 +759,7 @@ function render() {
   $("#skip-link").textContent = t(route().page === "table" ? "skip_to_cards" : "skip_to_main");
   renderStatus();
   renderNotice();
+  renderInvitations();
   const r = route();
   if (r.page === "lobby") renderLobby();
   else if (r.page === "table") renderTable(true);
@@ -1015,10 +1066,12 @@ function renderTable(full = false) {
   const T = S.table;
   if (!T || route().page !== "table") return;
   if (!T.info) { app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`; return; }
+  let typed = null;
   if (full || !$("#felt") || $("#table-root").dataset.lang !== lang()) {
-    // a chat line being typed survives the table being drawn anew (a sync, a reconnect)
-    const typing = $("#chat-input");
-    const draft = typing ? { text: typing.value, focused: document.activeElement === typing, at: typing.selectionStart } : null;
+    // what is being typed at the table (a chat line, a username to invite) survives the table
+    // being drawn anew (a sync, a reconnect), with the focus and the caret
+    const root = $("#table-root");
+    typed = root ? changedFields(root) : null;
     app().innerHTML = `
     <div id="table-root" class="table-root" data-lang="${lang()}">
       <div class="topbar" id="topbar"></div>
@@ -1039,15 +1092,6 @@ function renderTable(full = false) {
       <div id="dialog"></div>
     </div>`;
     renderChat();
-    if (draft) {
-      const box = $("#chat-input");
-      box.value = draft.text;
-      if (draft.focused) {
-        box.focus();
-        const at = draft.at == null ? draft.text.length : draft.at;
-        box.setSelectionRange(at, at);
-      }
-    }
   }
   renderTopbar();
   renderFelt();
@@ -1055,6 +1099,7 @@ function renderTable(full = false) {
   renderHand();
   $("#sheet-side").innerHTML = sheetHTML();
   renderDialog();
+  if (typed) restoreFields($("#table-root"), typed);
 }
 
 function contractText(v) {
@@ -1219,8 +1264,10 @@ function renderFelt() {
   } else if (v.contract) {
     centre = kittyHTML(v, seatName(v.contract.bidder), v.contract.bidder === T.you, backSVG);
   }
-  $("#felt").className = `felt players-${n}`;
+  $("#felt").className = `felt players-${n}${!held && !result && !v ? " is-waiting" : ""}`;
+  const typed = changedFields($("#felt")); // the waiting room's invite field survives a redraw
   $("#felt").innerHTML = seats.join("") + `<div class="centre">${centre}</div>` + teamBoardHTML(T, seatName);
+  restoreFields($("#felt"), typed);
 }
 
 function auctionHTML(v) {
@@ -1241,8 +1288,21 @@ function waitingRoomHTML() {
     <p>${esc(t(quick ? "waiting_quick" : "waiting_for_players"))}</p>
     ${info.kind === "private" ? `<p class="code">${esc(t("code"))}: <b data-testid="room-code">${esc(info.code)}</b> <button class="small" data-action="copy" data-text="${esc(info.code)}">${esc(t("copy"))}</button></p>
     <p>${esc(t("invite"))}: <a href="${esc(info.invite)}" data-testid="invite">${esc(info.invite).replace(/([^/])\/(?!\/)/g, "$1/<wbr>")}</a> <button class="small" data-action="copy" data-text="${esc(info.invite)}">${esc(t("copy"))}</button></p>` : ""}
-    ${host && info.kind === "private" ? `<button class="primary" data-action="start" data-testid="start">${esc(t("start"))}</button><p class="help">${esc(t("start_help"))}</p>` : ""}
+    ${host && info.kind === "private" ? `${invitePlayerHTML(T)}<button class="primary" data-action="start" data-testid="start">${esc(t("start"))}</button><p class="help">${esc(t("start_help"))}</p>` : ""}
   </div>`;
+}
+
+// The host of a private room invites an account that is online (a friend, a bot account) by its
+// username; the server sends that player's pages an invitation with the room's code.
+function invitePlayerHTML(T) {
+  const note = T.inviteNote;
+  const said = !note ? "" : note.refused != null ? t("invite_player_refused", { message: note.refused })
+    : t("invite_player_sent", { name: note.name });
+  return `<form class="invite-player" data-action="invitePlayer" id="invite-player-form">
+    <label for="invite-player-input">${esc(t("invite_player_label"))}</label>
+    <div class="row"><input id="invite-player-input" name="username" autocomplete="off" autocapitalize="none" spellcheck="false" maxlength="40" data-testid="invite-player-input"><button type="submit">${esc(t("invite_player_button"))}</button></div>
+    <p class="help ${note && note.refused != null ? "refused" : ""}" role="status" data-testid="invite-player-note">${esc(said)}</p>
+  </form>`;
 }
 
 function myTurn() {
