@@ -597,7 +597,7 @@ def test_review_at_the_table_says_where_the_last_deal_lost_tricks(
     assert "Henüz biten bir el yok: incelenecek bir şey yok." in out  # during the first deal
     assert "1. el inceleniyor" in out  # during the second
     review = out.split("1. el inceleniyor", 1)[1]
-    assert "bütün eller açık oynansa" in review
+    assert "bütün eller açık ve karşı taraf" in review
     assert "Bu elde lövelerin nerede kaybedildiğini görmek için" in out
 
 
