@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import re
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
 
 from batak import Game, Match, Rules
-from batak.cli import main
+from batak.cli import build_parser, main
 from batak.cli.parser import rules_with_options
 from batak.record import RecordError, dumps, loads
 
@@ -251,7 +253,8 @@ def test_rules_lists_all_14_presets(
     for lang in ("en", "tr"):
         code, out, _ = run(monkeypatch, capsys, ["rules", "--lang", lang])
         assert code == 0
-        listed = [line.split()[0] for line in out.splitlines() if line.startswith("  ")]
+        # a table's name at the third column; a wrapped description goes on further right
+        listed = [m[1] for line in out.splitlines() if (m := re.match(r"  (\S+)", line))]
         assert listed == ALL_PRESETS
 
 
@@ -337,6 +340,57 @@ def test_version_and_help(
     with pytest.raises(SystemExit):
         main(["play", "--help", "--lang", "tr"])
     assert "bilgisayara karşı" in capsys.readouterr().out
+
+
+def columns(line: str) -> int:
+    """The columns ``line`` takes on a terminal: colour codes none, wide characters two."""
+    plain = re.sub(r"\033\[[0-9;]*m", "", line)
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in plain
+    )
+
+
+def command_paths(
+    parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
+) -> list[tuple[str, ...]]:
+    """``parser``'s own path and those of all its subcommands, at any depth."""
+    paths = [path]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                paths += command_paths(sub, (*path, name))
+    return paths
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_help_rules_and_errors_fit_80_columns(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    for key in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANG", {"en": "en_GB.UTF-8", "tr": "tr_TR.UTF-8"}[lang])
+    said: dict[str, str] = {}
+    paths = command_paths(build_parser(lang))
+    assert ("play",) in paths and ("admin", "vip") in paths  # subcommands at any depth
+    for path in paths:
+        with pytest.raises(SystemExit):
+            main([*path, "--help"] if not path else [*path, "--help", "--lang", lang])
+        said[" ".join(("batak", *path, "--help"))] = capsys.readouterr().out
+    for preset in ["", *ALL_PRESETS]:
+        args = ["rules", preset, "--lang", lang] if preset else ["rules", "--lang", lang]
+        said[" ".join(args)] = run(monkeypatch, capsys, args)[1]
+    # the error that was wider than 80 columns in Turkish only (85; 78 in English)
+    args = ["play", "--option", "must_trump=3", "--lang", lang]
+    said[" ".join(args)] = run(monkeypatch, capsys, args)[2]
+    wide = [
+        (columns(line), command, line)
+        for command, out in said.items()
+        for line in out.splitlines()
+        if columns(line) > 80
+    ]
+    assert wide == []
 
 
 def test_python_dash_m_batak() -> None:
@@ -543,7 +597,7 @@ def test_review_at_the_table_says_where_the_last_deal_lost_tricks(
     assert "Henüz biten bir el yok: incelenecek bir şey yok." in out  # during the first deal
     assert "1. el inceleniyor" in out  # during the second
     review = out.split("1. el inceleniyor", 1)[1]
-    assert "bütün eller açık oynansa" in review
+    assert "bütün eller açık ve karşı taraf" in review
     assert "Bu elde lövelerin nerede kaybedildiğini görmek için" in out
 
 

@@ -17,6 +17,7 @@ from batak import Game, Match, Rules
 from batak.bots.review import CardDecision, DealReview, review_deal, summary_lines
 from batak.cards import Card, full_deck
 from batak.cli import main
+from batak.i18n import text
 from batak.record import dumps
 
 PLAYED = ["bid 4", "pass", "pass", "pass", "trump S"]
@@ -137,7 +138,7 @@ def test_the_summary_names_the_costly_card_in_both_languages() -> None:
     assert "Trick 1: Ayşe played K♦, which cost a trick; the best was J♥ or 2♣." in en
     tr = summary_lines(review, ["Sen", "Cem", "Deniz", "Burak"], "tr", you=0)
     assert "1. löve: K♦ oynadın, bu bir löve kaybettirdi; J♥ ya da 2♣ daha iyiydi." in tr
-    assert tr[0].startswith("İhalen 4; bütün eller açık oynansaydı koza göre alınabilecek löve")
+    assert tr[0].startswith("İhalen 4; bütün eller açık ve karşı taraf en iyi savunmayı yapsaydı")
     # another's card: the name in brackets after it, so a number in a name ("Bot 4") never
     # runs into the card
     tr = summary_lines(review, ["Ayşe", "Bot 2", "Bot 3", "Bot 4"], "tr", you=1)
@@ -172,9 +173,9 @@ def test_the_bidding_line_marks_the_koz_played_and_the_tricks_taken() -> None:
     line = summary_lines(review, ["Ayşe", "Cem", "Deniz", "Burak"], "en")[0]
     # a suit and its figure are joined by a no-break space: they never part at a line's end
     assert f"♠\u00a0{worth.worth['S']}\u00a0(koz), ♥\u00a0{worth.worth['H']}," in line
-    assert line.endswith(f"; taken: {game.tricks_won[0]}")
+    assert line.endswith(f"; actually taken: {game.tricks_won[0]}")
     tr = summary_lines(review, ["Ayşe", "Cem", "Deniz", "Burak"], "tr")[0]
-    assert tr.endswith(f"; alınan: {game.tricks_won[0]}")
+    assert tr.endswith(f"; oyunda alınan: {game.tricks_won[0]}")
     # a deal that did not end has no tricks taken to tell
     unfinished = Game("standard", hands=["KD JH 2C", "TH 5H AC", "4D KC 5C", "6C 9S 2H"], dealer=3)
     for m in PLAYED[:7]:
@@ -182,6 +183,42 @@ def test_the_bidding_line_marks_the_koz_played_and_the_tricks_taken() -> None:
     (open_worth,) = review_deal(unfinished).bidding
     assert open_worth.trump == "S" and open_worth.taken is None
     assert "taken" not in summary_lines(review_deal(unfinished), list("ABCD"), "en")[0]
+
+
+def test_the_bidding_line_says_its_count_is_against_the_best_defence() -> None:
+    # "could take" read as the most the bidder might have taken; the count is what the side takes
+    # with every hand in view when the others play their best, and "taken" is what it really took
+    game = Game("standard", hands=["KD JH 2C", "TH 5H AC", "4D KC 5C", "6C 9S 2H"], dealer=3)
+    for m in PLAYED:
+        game.play(m)
+    review = review_deal(game)
+    names = ["Ayşe", "Cem", "Deniz", "Burak"]
+    said = {
+        (lang, you): summary_lines(review, names, lang, you=you)[0]
+        for lang in ("en", "tr")
+        for you in (0, None)
+    }
+    assert said["en", 0].startswith(
+        "You bid 4; with every hand in view and the best defence, you would take, by koz: ♠"
+    )
+    assert said["en", None].startswith(
+        "Ayşe bid 4; with every hand in view and the best defence, the bidding side would take"
+    )
+    assert said["tr", 0].startswith(
+        "İhalen 4; bütün eller açık ve karşı taraf en iyi savunmayı yapsaydı koza göre alacağın"
+    )
+    assert said["tr", None].startswith("Ayşe: ihale 4; bütün eller açık ve karşı taraf en iyi")
+    for lang, you in said:
+        taken = {"en": "; actually taken: ", "tr": "; oyunda alınan: "}[lang]
+        assert said[lang, you].endswith(f"{taken}{game.tricks_won[0]}")
+        assert "could take" not in said[lang, you] and "alınabilecek" not in said[lang, you]
+    # with no bid (Koz Maça's own count) the others' best play is named the same way
+    for code, start in [
+        ("review.worth_nobid", "Ayşe: with every hand in view and the others' best play"),
+        ("review.worth_nobid_you", "You: with every hand in view and the others' best play"),
+    ]:
+        assert text(code, "en", who="Ayşe", items="♠ 3").startswith(start)
+        assert "diğerleri en iyisini oynasaydı" in text(code, "tr", who="Ayşe", items="♠ 3")
 
 
 def test_the_costliest_cards_are_told_in_the_order_played_and_the_rest_counted() -> None:

@@ -98,13 +98,14 @@ def deal_with(fixed: dict[int, str], rules: str = "standard", dealer: int = 3) -
 
 
 def test_hint_cashes_a_master_and_ruffs() -> None:
-    # the bidder leads: AH is the highest heart out and nobody can be void yet
+    # the bidder leads: AH is the highest heart out, and an opponent void in hearts (with a
+    # koz) is unlikely at the first lead but possible: it almost surely takes the trick
     g = deal_with({0: "AH KH 2H AS KS QS JS TS 3D 4D 3C 4C 5C"})
     for m in ("bid 4", "pass", "pass", "pass", "trump S"):
         g.play(m)
     h = hint(plain(g.view(0)))
-    assert h.move in ("AH", "KH") and h.code == "cash_master"
-    assert "highest heart" in h.reason
+    assert h.move in ("AH", "KH") and h.code == "cash_master_likely"
+    assert "highest heart" in h.reason and "almost surely takes the trick" in h.reason
     # a seat with no hearts and some trumps must ruff, and does so with a small one
     g = deal_with(
         {0: "9H 2H AS KS QS JS 3D 4D 5D 3C 4C 5C 6C", 1: "2S 3S 4S 5S AD KD QD JD TD AC KC QC JC"}
@@ -151,7 +152,7 @@ def test_estimate_per_trump_choice() -> None:
 def test_a_master_card_an_opponent_may_ruff_is_not_called_a_sure_trick() -> None:
     """Leading the top card of a suit in which an opponent has shown a void (and may still hold
     koz), the reason says it wins unless someone ruffs it (at the first lead, where a void is
-    unlikely, it keeps the plain reason: test_hint_cashes_a_master_and_ruffs)."""
+    unlikely, it almost surely wins: test_hint_cashes_a_master_and_ruffs)."""
     from batak.bots.medium import Params, _Ctx, _explain
     from batak.bots.simple import CARD_INDEX, parse_view, trick_state
 
@@ -182,6 +183,40 @@ def test_a_master_card_an_opponent_may_ruff_is_not_called_a_sure_trick() -> None
         .format(**{**params, "suit": "heart"})
         .endswith("unless someone ruffs it.")
     )
+
+
+@pytest.mark.parametrize(
+    ("risk", "code", "en", "tr"),
+    [
+        (0.0, "cash_master", "so it takes the trick.", "löveyi alır."),
+        (0.03, "cash_master_likely", "so it almost surely takes the trick.", "neredeyse kesin"),
+        (0.2, "cash_master_risk", "unless someone ruffs it.", "koz çakan olmazsa"),
+    ],
+)
+def test_a_master_card_is_called_a_sure_trick_only_when_nobody_can_ruff_it(
+    monkeypatch: pytest.MonkeyPatch, risk: float, code: str, en: str, tr: str
+) -> None:
+    """The hint said "the highest heart still out, so it takes the trick" also when the bot
+    only judged the ruff risk under 5%: that is "almost surely" now, and "so it takes the trick"
+    is kept for no risk at all. Only the words change: the move is chosen before them."""
+    from batak.bots.medium import Params, _Ctx, _explain
+    from batak.bots.simple import CARD_INDEX, parse_view, trick_state
+
+    g = deal_with({0: "AH KH 2H AS KS QS JS TS 3D 4D 3C 4C 5C"})
+    for m in ("bid 4", "pass", "pass", "pass", "trump S"):
+        g.play(m)
+    view = plain(g.view(0))
+    move = hint(view).move
+    t = parse_view(view)
+    ctx = _Ctx(t, Params())
+    monkeypatch.setattr(_Ctx, "ruff_risk", lambda self, suit: risk)
+    st = trick_state([], 0, t.trump, 4)
+    legal = [CARD_INDEX[m] for m in t.legal]
+    said, params = _explain(ctx, st, CARD_INDEX["AH"], 0.9, legal, True)
+    assert said == code
+    assert REASONS[code]["en"].format(**{**params, "suit": "heart"}).endswith(en)
+    assert tr in REASONS[code]["tr"]
+    assert hint(view).move == move  # the same card, whatever the words
 
 
 def test_a_ruff_is_called_small_only_when_it_is_the_lowest_koz() -> None:

@@ -222,7 +222,7 @@ def test_a_terminal_player_reviews_the_last_deal_at_the_rematch_question(
     assert "No deal has finished yet: there is nothing to review." in text
     after = text.split("The match is over. Winners:", 1)[1]
     review = after.split("Reviewing deal 1 (every card with all hands in view)…", 1)[1]
-    assert re.search(r"bid \d+; with every hand in view, by koz", review), review
+    assert re.search(r"bid \d+; with every hand in view and the best defence", review), review
     # asked again after the review, then answered
     assert after.count("Another match with the same players and rules? (y/n)") == 2
 

@@ -641,7 +641,11 @@ def _explain(
         if suit == trump and opp_trumps and len({c // 13 for c in legal}) > 1:
             return "draw_trumps", params
         if is_master and win > 0.5:  # an opponent void in the suit may still ruff it
-            return "cash_master_risk" if ctx.ruff_risk(suit) > 0.05 else "cash_master", params
+            risk = ctx.ruff_risk(suit)
+            if risk > 0.05:
+                return "cash_master_risk", params
+            # a sure trick only when no opponent can ruff it; a risk under 5% is "almost sure"
+            return ("cash_master_likely" if risk > 0 else "cash_master"), params
         partner = t.partner()
         if partner is not None and win > 0.4:
             return "lead_partner", params

@@ -20,8 +20,9 @@ could have gone better", not as a verdict.
 >>> d.trick, d.seat, d.card, d.value, d.best, d.best_cards
 (1, 0, 'KD', 0, 1, ('JH', '2C'))
 >>> for line in summary_lines(review, ["Misafir 7", "West", "North", "East"], "en", you=0):
-...     print(line.replace("\u00a0", " "))
-You bid 4; with every hand in view, by koz, you could take ♠ 1 (koz), ♥ 1, ♦ 1, ♣ 0; taken: 1
+...     print(line.replace("\u00a0", " "))  # doctest: +NORMALIZE_WHITESPACE
+You bid 4; with every hand in view and the best defence, you would take, by koz:
+    ♠ 1 (koz), ♥ 1, ♦ 1, ♣ 0; actually taken: 1
 Trick 1: you played K♦, which cost a trick; the best was J♥ or 2♣.
 Trick 1: West played 5♥, which let the bidder take a trick more; the best for the defence was A♣.
 Tricks lost in total — You: 1

@@ -22,7 +22,6 @@ from .console import (
     no_such_deal,
     read_record,
     seat_labels,
-    wrap_text,
 )
 from .text import t
 
@@ -57,7 +56,7 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
     bar = ProgressBar(lang)
     report: list[dict[str, Any]] = []
     con.say(style.bold(t("analyse_title", lang, path=args.file, name=match.rules.name)))
-    con.lines(wrap_text(t("analyse_note", lang), style.width))
+    con.wrapped(t("analyse_note", lang), width=style.width)
     for i in chosen:
         game = games[i]
         con.say()
@@ -74,8 +73,7 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
         review = review_deal(game, seconds=args.seconds, progress=progress)
         bar.end()
         lines = summary_lines(review, labels, lang, you=human, limit=args.top, card=style.card)
-        for line in lines:
-            con.lines(wrap_text(line, style.width))
+        con.wrapped(*lines, width=style.width)
         report.append(
             {
                 "deal": i + 1,

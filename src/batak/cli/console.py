@@ -93,6 +93,12 @@ class Console:
         for line in lines:
             self.say(line)
 
+    def wrapped(self, *sentences: str, width: int) -> None:
+        """Each sentence in lines of at most ``width`` columns, broken at spaces
+        (:func:`wrap_text`): a deal's review, a hint, a note."""
+        for sentence in sentences:
+            self.lines(wrap_text(sentence, width))
+
     def ask(self, prompt: str) -> str:
         """One line of input without its newline; raises :class:`EOFError` at the end."""
         if self.inp is sys.stdin and self.out is sys.stdout and _isatty(self.inp):

@@ -37,7 +37,6 @@ from .console import (
     trick_items,
     unknown_preset,
     winner_lines,
-    wrap_text,
 )
 from .parser import rules_with_options
 from .text import t
@@ -189,8 +188,7 @@ class PlaySession:
             review = self.reviews[number] = review_deal(game, progress=progress)
             bar.end()
         lines = summary_lines(review, self.labels, self.lang, you=self.human, card=self.style.card)
-        for line in lines:
-            self.con.lines(wrap_text(line, self.style.width))
+        self.con.wrapped(*lines, width=self.style.width)
 
     # -- the human's turn
     def ask_move(self, game: Game) -> Move:
@@ -220,7 +218,7 @@ class PlaySession:
                     return parse_move(suggestion.move)
                 shown = move_text(suggestion.move, lang, self.style)
                 said = t("hint", lang, move=shown, reason=suggestion.reason)
-                con.lines(wrap_text(said, self.style.width))
+                con.wrapped(said, width=self.style.width)
                 continue
             if word in _QUIT_WORDS:
                 raise Quit

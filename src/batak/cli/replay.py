@@ -21,7 +21,6 @@ from .console import (
     sheet_lines,
     short_labels,
     winner_lines,
-    wrap_text,
 )
 from .text import t
 
@@ -86,8 +85,8 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
                     con.say(t("reviewing", lang, n=i + 1))
                     review = review_deal(game, progress=bar.on_deal(i + 1, len(games)))
                     bar.end()
-                    for line in summary_lines(review, labels, lang, you=human, card=style.card):
-                        con.lines(wrap_text(line, style.width))
+                    lines = summary_lines(review, labels, lang, you=human, card=style.card)
+                    con.wrapped(*lines, width=style.width)
             else:
                 con.say(t("unfinished", lang))
     except EOFError:

@@ -12,6 +12,7 @@ from .console import (
     Console,
     Style,
     unknown_preset,
+    wrap_text,
 )
 from .text import t
 
@@ -29,35 +30,40 @@ def _value_text(rules: Rules, option: str, lang: str, style: Style) -> str:
 
 
 def rules_lines(name: str | None, lang: str, style: Style) -> list[str]:
+    """The list of tables, or the page of the table ``name``, in lines of at most
+    ``style.width`` columns (at most 92 on a wide terminal), broken at spaces."""
+    width = min(style.width, 92)
     if name is None:
-        out = [t("rules_title", lang), ""]
-        width = max(len(n) for n in PRESETS)
+        out = [*wrap_text(t("rules_title", lang), width), ""]
+        column = max(len(n) for n in PRESETS)
         for preset, rules in PRESETS.items():
-            out.append(
-                f"  {preset:<{width}}  {preset_source(preset, lang)}: {preset_summary(rules, lang)}"
+            line = (
+                f"{preset:<{column}}  {preset_source(preset, lang)}: {preset_summary(rules, lang)}"
             )
+            out += ["  " + x for x in wrap_text(line, width - 2, indent=" " * (column + 2))]
         return out
     rules = PRESETS[name]
-    out = [
-        style.bold(t("rules_header", lang, name=name, summary=preset_summary(rules, lang))),
-        t("rules_source", lang, source=preset_source(name, lang)),
-        "",
-    ]
+    header = t("rules_header", lang, name=name, summary=preset_summary(rules, lang))
+    out = [style.bold(line) for line in wrap_text(header, width)]
+    out += [*wrap_text(t("rules_source", lang, source=preset_source(name, lang)), width), ""]
     indent = " " * 6
     for option in option_names():
-        out.append(f"  {option}: {_value_text(rules, option, lang, style)}")
+        line = f"{option}: {_value_text(rules, option, lang, style)}"
+        out += ["  " + x for x in wrap_text(line, width - 2)]
         out.extend(
             textwrap.wrap(
-                option_help(option, lang), 92, initial_indent=indent, subsequent_indent=indent
+                option_help(option, lang), width, initial_indent=indent, subsequent_indent=indent
             )
         )
     if rules.partners and not rules.exposed_partner:  # the bots' convention (bots.signals)
         out += ["", style.bold(t("rules_signals_title", lang))]
         out += textwrap.wrap(
-            t("rules_signals", lang), 94, initial_indent="  ", subsequent_indent="  "
+            t("rules_signals", lang), width, initial_indent="  ", subsequent_indent="  "
         )
     out += ["", style.bold(t("rules_habits_title", lang))]  # bots.knowledge.play_bias
-    out += textwrap.wrap(t("rules_habits", lang), 94, initial_indent="  ", subsequent_indent="  ")
+    out += textwrap.wrap(
+        t("rules_habits", lang), width, initial_indent="  ", subsequent_indent="  "
+    )
     return out
 
 
