@@ -393,6 +393,41 @@ def test_help_rules_and_errors_fit_80_columns(
     assert wide == []
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
+def test_an_error_on_a_terminal_is_broken_at_spaces_and_whole_in_a_pipe() -> None:
+    """An unknown table's error names all 14 tables (258 columns): on an 80-column terminal it
+    is broken between words, not cut mid-word by the terminal; a pipe gets it on one line."""
+    import os
+    import pty
+
+    argv = [sys.executable, "-m", "batak", "play", "--preset", "nosuch", "--lang", "en"]
+    env = {**os.environ, "COLUMNS": "80"}
+    main_fd, side = pty.openpty()
+    try:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=side, stderr=side, env=env)
+        os.close(side)
+        said = b""
+        while True:
+            try:
+                chunk = os.read(main_fd, 4096)
+            except OSError:  # the other side is closed: all is read
+                break
+            if not chunk:
+                break
+            said += chunk
+    finally:
+        os.close(main_fd)
+    assert done.returncode == 2
+    lines = said.decode("utf-8").replace("\r\n", "\n").strip().splitlines()
+    assert len(lines) > 1 and max(columns(line) for line in lines) <= 80, lines
+    assert all(line.startswith("  ") for line in lines[1:])
+    assert " ".join(" ".join(lines).split()).endswith(
+        "cetinsgame-esli, cetinsgame-kozmaca, esli-acik"
+    )
+    piped = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    assert piped.stderr.count("\n") == 1 and "zipi-kitty, cetinsgame-ihaleli" in piped.stderr
+
+
 def test_python_dash_m_batak() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "batak", "rules", "--lang", "en"],

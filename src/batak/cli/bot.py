@@ -27,7 +27,7 @@ from ..bots import PlayerError
 from ..i18n import LANGS
 from ..moves import Move
 from .online import AddressError, ServerGone, connect_problem, o, reconnect, ws_url
-from .text import player_problem, t
+from .text import error_message, player_problem, t
 
 __all__ = ["WrongPassword", "add_bot_parser", "load_player", "run_bot", "serve_as_bot"]
 
@@ -265,14 +265,14 @@ def run_bot(args: argparse.Namespace, lang: str) -> int:
 
     password = args.password or os.environ.get("BATAK_BOT_PASSWORD")
     if not password:
-        sys.stderr.write(t("error", lang, message=t("bot_no_password", lang)) + "\n")
+        sys.stderr.write(error_message(lang, t("bot_no_password", lang)) + "\n")
         return 2
     try:
         player = load_player(args.player) if args.player else bots.get(args.level)
     except PlayerError as e:
         why = player_problem(e, lang)
         sys.stderr.write(
-            t("error", lang, message=t("bot_bad_player", lang, spec=args.player, why=why)) + "\n"
+            error_message(lang, t("bot_bad_player", lang, spec=args.player, why=why)) + "\n"
         )
         return 2
     try:
@@ -291,25 +291,25 @@ def run_bot(args: argparse.Namespace, lang: str) -> int:
     except KeyboardInterrupt:
         return 130
     except PlayerError as e:  # the player raised, or chose what is not a legal move
-        sys.stderr.write(t("error", lang, message=player_problem(e, lang)) + "\n")
+        sys.stderr.write(error_message(lang, player_problem(e, lang)) + "\n")
         return 1
     except AddressError:
-        sys.stderr.write(t("error", lang, message=o("bad_address", lang, url=args.url)) + "\n")
+        sys.stderr.write(error_message(lang, o("bad_address", lang, url=args.url)) + "\n")
         return 2
     except WrongPassword as e:
         message = t("bot_wrong_password", lang, name=e.username)
-        sys.stderr.write(t("error", lang, message=message) + "\n")
+        sys.stderr.write(error_message(lang, message) + "\n")
         return 1
     except ServerGone as e:
         message = t("bot_gone", lang, url=args.url, minutes=e.minutes)
-        sys.stderr.write(t("error", lang, message=message) + "\n")
+        sys.stderr.write(error_message(lang, message) + "\n")
         return 1
     except ServerError as e:  # any other refusal: the server's reason, in one line
         message = o("refused_table", lang, reason=e.message)
-        sys.stderr.write(t("error", lang, message=message) + "\n")
+        sys.stderr.write(error_message(lang, message) + "\n")
         return 1
     except (OSError, ConnectionError, TimeoutError) as e:
         problem = o("failed", lang, url=args.url, error=connect_problem(e, lang))
-        sys.stderr.write(t("error", lang, message=problem) + "\n")
+        sys.stderr.write(error_message(lang, problem) + "\n")
         return 1
     return 0

@@ -21,7 +21,7 @@ from ..match import Match, ScoreRow
 from ..moves import Bid, Bury, Move, Pass, TrumpChoice, parse_move
 from ..record import FORMAT, RecordError, load_match
 from ..rules import PRESETS
-from .text import t
+from .text import error_message, t
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -642,7 +642,7 @@ def winner_lines(match: Match, labels: Sequence[str], human: int | None, lang: s
 
 
 def fail(con: Console, lang: str, message: str) -> int:
-    sys.stderr.write(t("error", lang, message=message) + "\n")
+    sys.stderr.write(error_message(lang, message) + "\n")
     return EXIT_USAGE
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from typing import Any, NoReturn
 
 from ..rules import Rules, RulesError
-from .text import t
+from .text import error_message, t
 
 __all__ = ["Parser", "rules_with_options"]
 
@@ -108,8 +108,8 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        said = t("error", self.lang, message=translate_error(message, self.lang))
-        self.exit(2, said.replace("batak", self.prog, 1) + "\n")
+        said = error_message(self.lang, translate_error(message, self.lang), self.prog)
+        self.exit(2, said + "\n")
 
 
 class _Formatter(argparse.HelpFormatter):

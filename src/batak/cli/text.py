@@ -9,6 +9,9 @@
 
 from __future__ import annotations
 
+import shutil
+import sys
+import textwrap
 from typing import Any
 
 from ..bots import PlayerError
@@ -20,6 +23,32 @@ __all__ = ["error_at", "player_problem", "t"]
 def t(code: str, lang: str, /, **params: Any) -> str:
     """The command's text ``code`` in ``lang``."""
     return text(f"cli.{code}", lang, **params)
+
+
+def error_message(lang: str, message: str, prog: str = "batak", width: int | None = None) -> str:
+    """``batak: error: MESSAGE``. On a terminal (or with ``width``) each of its lines is broken
+    at spaces to the terminal's width (at most 100 columns), the continuations indented, instead
+    of being cut mid-word by the terminal; to a file or a pipe it stays one line per line.
+
+    >>> said = "unknown table 'x'; choose one of: standard, zipi-esli, esli-acik"
+    >>> print(error_message("en", said, width=40))
+    batak: error: unknown table 'x'; choose
+      one of: standard, zipi-esli, esli-acik
+    """
+    said = t("error", lang, message=message)
+    if prog != "batak":
+        said = said.replace("batak", prog, 1)
+    if width is None and sys.stderr.isatty():
+        width = max(40, min(shutil.get_terminal_size((80, 24)).columns, 100))
+    if width is None:
+        return said
+    out: list[str] = []
+    for line in said.split("\n"):
+        wrap = textwrap.wrap(
+            line, width, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False
+        )
+        out += wrap or [line]
+    return "\n".join(out)
 
 
 def error_at(error: str, where: tuple[str, int, str] | None, lang: str) -> str:
