@@ -261,6 +261,7 @@ def test_the_host_of_a_new_room_invites_a_bot_account_by_its_username(
         thread.join(60)
         assert code == 0, out
         assert "type their username" in out
+        assert "Bot accounts online now: robo" in out
         assert "Could not invite nobody: 'nobody' is not online now" in out
         assert "Invited robo: they take an empty seat when they accept." in out
         assert "At the table: You, robo, empty seat 3, empty seat 4" in out

@@ -381,3 +381,50 @@ def test_a_player_too_slow_for_the_clock_is_told_after_the_match(tmp_path: Path)
             await host.close()
 
         asyncio.run(main_())
+
+
+def test_the_host_sees_which_bot_accounts_are_online_to_invite(tmp_path: Path) -> None:
+    """``invitable``: the bot accounts online, by name, not people's accounts, not one already
+    seated; only for the host of a room still waiting."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> None:
+            host = Client(srv.url, name="H")
+            zed = Client(srv.url, name="Zed bot")
+            ada = Client(srv.url, name="ada bot")
+            person = Client(srv.url, name="Pelin")
+            for c in (host, zed, ada, person):
+                await c.connect()
+            await zed.register("zedbot", "12345678", bot=True)
+            await ada.register("adabot", "12345678", bot=True)
+            await person.register("pelin", "12345678")
+            _, table = await host.create(preset="standard")
+            assert await host.invitable(table.id) == [
+                {"username": "adabot", "name": "ada bot"},
+                {"username": "zedbot", "name": "Zed bot"},
+            ]
+            with pytest.raises(ServerError) as e:
+                await person.invitable(table.id)
+            assert e.value.code == "not_host_invite"
+            await host.invite(table.id, "adabot")
+            note = await ada.wait_for(lambda m: m.get("type") == "invited", 5)
+            await ada.join(code=note["code"])
+            await host.until(
+                lambda: any(s.get("bot_account") for s in host.tables[table.id].info["seats"])
+            )
+            assert [b["username"] for b in await host.invitable(table.id)] == ["zedbot"]
+            await zed.close()
+            for _ in range(50):  # the server sees the connection close
+                if not await host.invitable(table.id):
+                    break
+                await asyncio.sleep(0.05)
+            assert await host.invitable(table.id) == []
+            await host.start(table.id)
+            with pytest.raises(ServerError) as e:
+                await host.invitable(table.id)
+            assert e.value.code == "started"
+            for c in (host, ada, person):
+                await c.close()
+
+        asyncio.run(main_())

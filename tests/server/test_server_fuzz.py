@@ -55,6 +55,7 @@ REPLIES = {
     "story",
     "logged_out",
     "invited",
+    "invitable",
     "sync",
     "event",
     "ack",

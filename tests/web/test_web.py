@@ -9,7 +9,10 @@ client's own logic (cards, texts) is unit-tested inside the browser.
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -887,4 +890,42 @@ def test_the_host_invites_a_friend_by_username_and_the_friend_joins_from_the_inv
     expect(friend.locator(".seat.pos-bottom .name")).to_have_text("Burak")
     expect(invitation).to_have_count(0)
     expect(host.locator(".seat .name", has_text="Burak")).to_have_count(1)
+    no_js_errors(errors)
+
+
+def test_the_host_invites_a_bot_account_that_is_online_with_one_click(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str], tmp_path: Path
+) -> None:
+    """A ``batak bot`` process is online: the waiting room lists it under the invite field,
+    a click invites it, it sits down and leaves the list, and the match starts with it."""
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "batak", "bot", server.http, "--username", "robo", "--lang", "en"],
+        env={**os.environ, "BATAK_BOT_PASSWORD": "uzun-bir-parola", "BATAK_HOME": str(tmp_path)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert bot.stdout is not None
+        said = bot.stdout.readline()  # its first line, once it is online (or why it is not)
+        assert "Bot account robo is online." in said, said + bot.stdout.read()
+        host = open_page(
+            browser, server, errors, locale="tr-TR", viewport={"width": 1280, "height": 860}
+        )
+        set_name(host, "Ayşe")
+        host.select_option("#preset-select", "standard")
+        host.fill("input[name=deals]", "1")
+        host.get_by_test_id("create-room").click()
+        online = host.get_by_test_id("bots-online")
+        expect(online).to_contain_text("Çevrim içi bot hesapları")
+        host.screenshot(path=str(artifacts / "invite-bot-tr.png"))
+        online.get_by_role("button", name="robo").click()
+        expect(host.locator(".seat .name", has_text="robo")).to_have_count(1)
+        expect(online).to_have_count(0)
+        host.get_by_test_id("start").click()
+        expect(host.locator("#hand .card")).to_have_count(13)
+    finally:
+        bot.terminate()
+        out = bot.communicate(timeout=30)[0]
+    assert "Seated in the room" in out, out
     no_js_errors(errors)

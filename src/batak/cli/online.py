@@ -336,7 +336,15 @@ class OnlineSession:
 
         c, lang = self.client, self.lang
         self.con.say(o("start_help", lang))
+        shown: list[str] = []
         while True:
+            try:  # the bot accounts one could invite, when they change
+                bots = [b["username"] for b in await c.invitable(table)]
+            except ServerError:  # an older server
+                bots = shown
+            if bots and bots != shown:
+                self.con.say(o("bots_online", lang, names=", ".join(bots)))
+            shown = bots
             line = (await asyncio.to_thread(self.con.ask, o("start_prompt", lang))).strip()
             if not line:
                 return

@@ -447,6 +447,12 @@ class Client:
         connections receive ``invited`` with the room's code."""
         await self.request({"type": "invite", "table": table, "username": username})
 
+    async def invitable(self, table: str) -> list[dict[str, Any]]:
+        """The bot accounts online that the host of this waiting room could invite (each a
+        ``username`` and a ``name``)."""
+        reply = await self.request({"type": "invitable", "table": table})
+        return list(reply["bots"])
+
     async def logout(self, *, everywhere: bool = False) -> dict[str, Any]:
         """End this session (``everywhere``: every session of the player, on every device);
         the token is forgotten and the connection must say hello again (:meth:`hello`)."""

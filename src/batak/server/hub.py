@@ -141,6 +141,7 @@ class Hub:
             "login": self.on_login,
             "logout": self.on_logout,
             "invite": self.on_invite,
+            "invitable": self.on_invitable,
             "wallet": self.on_wallet,
             "chip_leaderboard": self.on_chip_leaderboard,
             "progress": self.on_progress,
@@ -1147,6 +1148,31 @@ class Hub:
             other.send(note)
         self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
 
+    async def on_invitable(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """The host of a room that waits for players asks which bot accounts it could invite:
+        those online here (in a cluster, on the room's process: the ones ``invite`` reaches),
+        by name, at most :data:`INVITABLE_MAX`."""
+        table = await self._table(msg["table"])
+        if conn.player is None:  # closed or logged out since it asked
+            raise TableError("hello_first")
+        if conn.player.id != table.host:
+            raise TableError("not_host_invite")
+        if table.status != "waiting":
+            raise TableError("started")
+        seated = {s.player for s in table.seats if s.player}
+        bots: list[dict[str, Any]] = []
+        for pid, conns in self.online.items():
+            player = next((c.player for c in conns if c.player is not None), None)
+            if player is None or not (player.bot_account and player.account) or pid in seated:
+                continue
+            bots.append({"username": player.account, "name": player.name})
+        bots.sort(key=lambda b: (b["name"].casefold(), b["username"]))
+        self._reply(
+            conn,
+            {"type": "invitable", "table": table.id, "bots": bots[:INVITABLE_MAX]},
+            msg.get("ref"),
+        )
+
     async def on_leave(self, conn: Conn, msg: dict[str, Any]) -> None:
         table = await self._table(msg["table"])
         await table.call(lambda: table.leave(conn))
@@ -1159,6 +1185,9 @@ class Hub:
         await table.call(lambda: table.rematch(conn, msg.get("accept", True)))
         self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
 
+
+#: The most bot accounts an ``invitable`` reply lists.
+INVITABLE_MAX = 20
 
 #: The bot levels a room may ask for.
 BOT_LEVELS: tuple[str, ...] = LEVELS

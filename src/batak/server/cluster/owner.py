@@ -66,7 +66,10 @@ CLAIMABLE = (
 
 #: Messages about one table: forwarded to the table's owner when it is another process.
 TABLE_TYPES = frozenset(
-    {"join", "sync", "start", "move", "hint", "chat", "react", "leave", "adjourn", "invite"}
+    {
+        *("join", "sync", "start", "move", "hint", "chat", "react", "leave", "adjourn"),
+        *("invite", "invitable"),
+    }
 )
 
 

@@ -263,6 +263,7 @@ function onMessage(m) {
     case "review": if (onReview(S.table, m)) renderDialog(); return;
     case "pong": S.lastPong = Date.now(); return;
     case "invited": return onInvited(m);
+    case "invitable": if (S.table && m.table === S.table.id) { S.table.invitable = m.bots; renderFelt(); } return;
     case "ok": if (m.ref === "invite_player" && S.table) inviteNote(S.table.inviting, null); return;
     case "stats": S.stats = m.stats; renderAccount(); return;
     case "mytables": S.mytables = m.tables; renderMyTables(); return;
@@ -438,6 +439,9 @@ function sideEffects(ev, replay) {
     notify(() => (ev.dealer === T.you ? t(how === "first_dealer_seated" ? "first_dealer_seated_you" : "first_dealer_lots_you") : t(how, { name: seatName(ev.dealer) })), "info", T.id);
   } else if (ev.kind === "adjourn" && !replay) {
     notify(() => t("adjourned"), "info", T.id);
+  } else if ((ev.kind === "sit" || ev.kind === "stand") && !replay && T.info && T.info.status === "waiting"
+    && S.player && T.info.host === S.player.id && T.info.kind === "private") {
+    askInvitable(T, true); // a bot account that sat down is no longer one to invite
   }
 }
 
@@ -469,6 +473,7 @@ function onError(m) {
   }
   if (m.code === "hint_rate" && T) { T.hint = { reason: m.message }; renderPanel(); return; }
   if (m.ref === "invite_player") { inviteNote(null, m.message); return; }
+  if (m.ref === "invitable") return; // the list of bots is asked for silently (the room started meanwhile)
   if (m.ref === "chat") { // a refused line goes back into the box (unless another is being typed)
     const input = $("#chat-input");
     if (input && !input.value && S.chatSent) input.value = S.chatSent;
@@ -487,6 +492,12 @@ function inviteNote(name, refused) {
   T.inviteNote = refused == null ? { name } : { refused };
   if (refused == null) { const input = $("#invite-player-input"); if (input) input.value = ""; }
   renderFelt();
+}
+
+function invite(username) {
+  if (!username || !S.table) return;
+  S.table.inviting = username;
+  if (!send({ type: "invite", table: S.table.id, username, ref: "invite_player" })) inviteNote(null, t("offline"));
 }
 
 // Another player asks this one to a room: the invitation stays on screen, on every page, until
@@ -633,12 +644,8 @@ const ACTIONS = {
     renderDialog();
   },
   start() { send({ type: "start", table: S.table.id, ref: "start" }); },
-  invitePlayer(form) {
-    const username = form.username.value.trim();
-    if (!username) return;
-    S.table.inviting = username;
-    if (!send({ type: "invite", table: S.table.id, username, ref: "invite_player" })) inviteNote(null, t("offline"));
-  },
+  inviteBot(el) { invite(el.dataset.username); },
+  invitePlayer(form) { invite(form.username.value.trim()); },
   acceptInvite(el) {
     S.invitations = S.invitations.filter((x) => x.code !== el.dataset.code);
     renderInvitations();
@@ -1295,14 +1302,26 @@ function waitingRoomHTML() {
 // The host of a private room invites an account that is online (a friend, a bot account) by its
 // username; the server sends that player's pages an invitation with the room's code.
 function invitePlayerHTML(T) {
+  askInvitable(T, false);
   const note = T.inviteNote;
+  const bots = T.invitable || [];
   const said = !note ? "" : note.refused != null ? t("invite_player_refused", { message: note.refused })
     : t("invite_player_sent", { name: note.name });
   return `<form class="invite-player" data-action="invitePlayer" id="invite-player-form">
     <label for="invite-player-input">${esc(t("invite_player_label"))}</label>
     <div class="row"><input id="invite-player-input" name="username" autocomplete="off" autocapitalize="none" spellcheck="false" maxlength="40" data-testid="invite-player-input"><button type="submit">${esc(t("invite_player_button"))}</button></div>
     <p class="help ${note && note.refused != null ? "refused" : ""}" role="status" data-testid="invite-player-note">${esc(said)}</p>
+    ${bots.length ? `<p class="bots-online" data-testid="bots-online">${esc(t("invite_bots_online"))} ${bots.map((b) => `<button type="button" class="small" data-action="inviteBot" data-username="${esc(b.username)}" title="${esc(b.username)}">🤖 ${esc(b.name)}</button>`).join(" ")}</p>` : ""}
   </form>`;
+}
+
+// The bot accounts online that the host could invite: asked for when the waiting room is drawn
+// (at most every 10 s) and when a seat is taken or freed (``force``).
+function askInvitable(T, force) {
+  const now = Date.now();
+  if (!force && now - (T.invitableAt || 0) < 10000) return;
+  T.invitableAt = now;
+  send({ type: "invitable", table: T.id, ref: "invitable" });
 }
 
 function myTurn() {
