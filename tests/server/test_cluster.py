@@ -370,3 +370,43 @@ def test_a_node_without_postgresql_is_refused(tmp_path: Path) -> None:
     )
     assert run.returncode == 2
     assert "--node needs --database postgresql://" in run.stderr
+
+
+def test_an_invitation_reaches_a_player_on_another_process(tmp_path: Path) -> None:
+    """A room on process 1; a friend and a bot account connected to process 2 only: the host
+    sees the bot among those to invite, and an invitation of the friend reaches them there."""
+    need_services()
+    pytest.importorskip("argon2")
+    from batak.server.client import ServerError
+
+    with cluster(tmp_path, 2) as (nodes, _redis, _db):
+
+        async def main() -> None:
+            host = Client(nodes[0].url, name="Host")
+            friend = Client(nodes[1].url, name="Friend")
+            robot = Client(nodes[1].url, name="Robo")
+            for c in (host, friend, robot):
+                await c.connect()
+            await friend.register("friend", "12345678")
+            await robot.register("robo", "12345678", bot=True)
+            created, table = await host.create(preset="standard")
+            for _ in range(100):  # until process 2's next beat says who is connected there
+                try:
+                    await host.invite(table.id, "friend")
+                    break
+                except ServerError as e:
+                    assert e.code == "not_online"
+                    await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("the friend on the other process was never invitable")
+            note = await friend.wait_for(lambda m: m.get("type") == "invited", 10)
+            assert note["code"] == created["code"] and note["from"] == "Host"
+            assert await host.invitable(table.id) == [{"username": "robo", "name": "Robo"}]
+            with pytest.raises(ServerError) as e:
+                await host.invite(table.id, "nobody")
+            assert e.value.code == "not_online"
+            await friend.join(code=note["code"])
+            for c in (host, friend, robot):
+                await c.close()
+
+        asyncio.run(main())

@@ -1135,7 +1135,10 @@ class Hub:
             raise TableError("started")
         row = await self.storage.player_by("username", msg["username"])
         conns = self.online.get(row.id, set()) if row is not None else set()
-        if row is None or not conns:
+        elsewhere = False  # in a cluster: connected to another process
+        if row is not None and self.cluster is not None:
+            elsewhere = await self.cluster.online_elsewhere(row.id)
+        if row is None or not (conns or elsewhere):
             raise TableError("not_online", params={"username": msg["username"]})
         note = {
             "type": "invited",
@@ -1146,12 +1149,22 @@ class Hub:
         }
         for other in list(conns):
             other.send(note)
+        if elsewhere and self.cluster is not None:
+            self.cluster.invited(row.id, note)
         self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
+
+    def bot_accounts_online(self) -> list[dict[str, Any]]:
+        """The bot accounts connected to this process (``id``, ``username``, ``name``)."""
+        out = []
+        for pid, conns in self.online.items():
+            player = next((c.player for c in conns if c.player is not None), None)
+            if player is not None and player.bot_account and player.account:
+                out.append({"id": pid, "username": player.account, "name": player.name})
+        return out
 
     async def on_invitable(self, conn: Conn, msg: dict[str, Any]) -> None:
         """The host of a room that waits for players asks which bot accounts it could invite:
-        those online here (in a cluster, on the room's process: the ones ``invite`` reaches),
-        by name, at most :data:`INVITABLE_MAX`."""
+        those online (in a cluster, on any process), by name, at most :data:`INVITABLE_MAX`."""
         table = await self._table(msg["table"])
         if conn.player is None:  # closed or logged out since it asked
             raise TableError("hello_first")
@@ -1160,16 +1173,17 @@ class Hub:
         if table.status != "waiting":
             raise TableError("started")
         seated = {s.player for s in table.seats if s.player}
-        bots: list[dict[str, Any]] = []
-        for pid, conns in self.online.items():
-            player = next((c.player for c in conns if c.player is not None), None)
-            if player is None or not (player.bot_account and player.account) or pid in seated:
-                continue
-            bots.append({"username": player.account, "name": player.name})
-        bots.sort(key=lambda b: (b["name"].casefold(), b["username"]))
+        found = self.bot_accounts_online()
+        if self.cluster is not None:
+            found += await self.cluster.bots_elsewhere()
+        bots: dict[str, dict[str, Any]] = {}  # one each, if connected to several processes
+        for b in found:
+            if b["id"] not in seated:
+                bots[b["username"]] = {"username": b["username"], "name": b["name"]}
+        listed = sorted(bots.values(), key=lambda b: (b["name"].casefold(), b["username"]))
         self._reply(
             conn,
-            {"type": "invitable", "table": table.id, "bots": bots[:INVITABLE_MAX]},
+            {"type": "invitable", "table": table.id, "bots": listed[:INVITABLE_MAX]},
             msg.get("ref"),
         )
 

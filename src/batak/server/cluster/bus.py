@@ -6,12 +6,17 @@ handles it with a :class:`RemoteConn` standing for the client, whose every outgo
 back as ``out`` and is sent on the client's socket; ``gone`` says the client left; ``close``
 closes the client's socket. On ``batak:cluster``: ``moved`` (a table has a new owner) and
 ``released`` (a node stopped and let go of its tables): clients forwarded to the old owner are
-closed with 1012 and come back (``sync`` with ``since``) through the new route.
+closed with 1012 and come back (``sync`` with ``since``) through the new route; ``invited``
+(an invitation for a player connected to another node: that node hands it to the player's
+connections).
 
 Pub/sub may drop messages (around a reconnect, on overload), so nothing here must survive: a
 move is acknowledged only once it is in PostgreSQL, and when the connection to Redis breaks, every
 forwarded client is closed with 1012 and resyncs. The lobby's summaries are kept under
-``batak:lobby:NAME`` with an expiry, renewed at each beat.
+``batak:lobby:NAME`` with an expiry, renewed at each beat; so are who is connected to the node
+(the set ``batak:online:NAME`` of player ids) and the bot accounts among them (the hash
+``batak:bots:NAME``, username to id and name), which ``invite`` and ``invitable`` read on the
+room's node.
 """
 
 from __future__ import annotations
@@ -233,6 +238,9 @@ class Bus:
                 for conn_id, routes in list(self.routes.items()):
                     if table in routes and routes[table] != msg.get("node"):
                         self._close_local(conn_id)
+        elif op == "invited" and msg.get("node") != self.node:
+            for conn in list(self.cluster.hub.online.get(str(msg["player"]), ())):
+                conn.send(msg["note"])
         elif op == "joined" and msg.get("node") != self.node:
             self.cluster._scan_now.set()
         elif op == "released" and msg.get("node") != self.node:
@@ -326,20 +334,58 @@ class Bus:
 
     # ------------------------------------------------------------------ lobby
     async def beat(self) -> None:
-        """Keep this node's lobby under its key and read the others'."""
+        """Keep this node's lobby and who is connected here under their keys, and read the
+        other nodes' lobbies."""
         if not self.up:
             self.others = []
             return
-        local = self.cluster.hub.local_lobby()
+        hub = self.cluster.hub
+        local = hub.local_lobby()
         ttl = max(2, int(self.cluster.lease * 2))
+        online, bots = f"batak:online:{self.node}", f"batak:bots:{self.node}"
         try:
-            await self._redis.set(f"batak:lobby:{self.node}", orjson.dumps(local), ex=ttl)
+            async with self._redis.pipeline(transaction=True) as pipe:  # readers see old or new
+                pipe.set(f"batak:lobby:{self.node}", orjson.dumps(local), ex=ttl)
+                pipe.delete(online, bots)
+                if hub.online:
+                    pipe.sadd(online, *hub.online)
+                    pipe.expire(online, ttl)
+                mine = {b["username"]: orjson.dumps(b) for b in hub.bot_accounts_online()}
+                if mine:
+                    pipe.hset(bots, mapping=mine)
+                    pipe.expire(bots, ttl)
+                await pipe.execute()
             others = [n for n in self.cluster.alive if n != self.node]
             got = await self._redis.mget([f"batak:lobby:{n}" for n in others]) if others else []
             self.others = [orjson.loads(g) for g in got if g]
         except Exception as e:
             log.warning("node %s: lobby via Redis: %s", self.node, e)
             self.others = []
+
+    async def online_elsewhere(self, player: str) -> bool:
+        """Whether ``player`` is connected to another live node (as of that node's last beat)."""
+        others = [n for n in self.cluster.alive if n != self.node]
+        if not self.up or not others:
+            return False
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for n in others:
+                pipe.sismember(f"batak:online:{n}", player)
+            return any(await pipe.execute())
+
+    async def bots_elsewhere(self) -> list[dict[str, Any]]:
+        """The bot accounts connected to the other live nodes (``id``, ``username``, ``name``)."""
+        others = [n for n in self.cluster.alive if n != self.node]
+        if not self.up or not others:
+            return []
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for n in others:
+                pipe.hvals(f"batak:bots:{n}")
+            found = await pipe.execute()
+        return [orjson.loads(v) for values in found for v in values]
+
+    def invited(self, player: str, note: dict[str, Any]) -> None:
+        """Hand an invitation to ``player``'s connections on the other nodes."""
+        self.publish(CLUSTER, {"op": "invited", "node": self.node, "player": player, "note": note})
 
     def lobby(self, local: dict[str, Any]) -> dict[str, Any]:
         """The lobby of every node: this node's now, the others' as of their last beat."""

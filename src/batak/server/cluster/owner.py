@@ -483,3 +483,27 @@ class Cluster:
 
     def lobby(self, local: dict[str, Any]) -> dict[str, Any]:
         return self.bus.lobby(local) if self.bus is not None else local
+
+    async def online_elsewhere(self, player: str) -> bool:
+        """Whether ``player`` is connected to another node (without Redis: not known, False)."""
+        if self.bus is None:
+            return False
+        try:
+            return await self.bus.online_elsewhere(player)
+        except Exception as e:
+            log.warning("node %s: who is online, via Redis: %s", self.node, e)
+            return False
+
+    async def bots_elsewhere(self) -> list[dict[str, Any]]:
+        """The bot accounts connected to the other nodes (without Redis: none known)."""
+        if self.bus is None:
+            return []
+        try:
+            return await self.bus.bots_elsewhere()
+        except Exception as e:
+            log.warning("node %s: bot accounts online, via Redis: %s", self.node, e)
+            return []
+
+    def invited(self, player: str, note: dict[str, Any]) -> None:
+        if self.bus is not None:
+            self.bus.invited(player, note)
