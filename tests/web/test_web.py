@@ -893,6 +893,44 @@ def test_the_host_invites_a_friend_by_username_and_the_friend_joins_from_the_inv
     no_js_errors(errors)
 
 
+def test_an_invitation_during_a_match_asks_before_leaving_it(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """Taking up an invitation in the middle of a match leaves that match to a computer player:
+    the page asks first, and "no" keeps the player at the table with the invitation still there."""
+    friend = open_page(browser, server, errors)
+    set_name(friend, "Burak")
+    register(friend, "burak", "maca-kizi-42")
+    friend.get_by_test_id("quick-ihaleli").click()
+    expect(friend.locator("#hand .card")).to_have_count(13)
+    at = friend.url
+    host = open_page(browser, server, errors)
+    set_name(host, "Ayşe")
+    host.get_by_test_id("create-room").click()
+    host.get_by_test_id("invite-player-input").fill("burak")
+    host.get_by_test_id("invite-player-input").press("Enter")
+    join = friend.get_by_test_id("accept-invitation")
+    asked: list[str] = []
+
+    def answer(dialog: Any, yes: bool) -> None:
+        asked.append(dialog.message)
+        if yes:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    friend.once("dialog", lambda d: answer(d, False))
+    join.click()
+    expect(friend.get_by_test_id("invitation")).to_have_count(1)
+    assert asked and "computer player takes your seat" in asked[0]
+    assert friend.url == at
+    friend.once("dialog", lambda d: answer(d, True))
+    join.click()
+    expect(friend.locator(".seat.pos-bottom .name")).to_have_text("Burak")
+    expect(host.locator(".seat .name", has_text="Burak")).to_have_count(1)
+    no_js_errors(errors)
+
+
 def test_the_host_invites_a_bot_account_that_is_online_with_one_click(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str], tmp_path: Path
 ) -> None:

@@ -647,6 +647,9 @@ const ACTIONS = {
   inviteBot(el) { invite(el.dataset.username); },
   invitePlayer(form) { invite(form.username.value.trim()); },
   acceptInvite(el) {
+    // from a match in play: as when leaving the table, say that a computer takes the seat
+    const T = S.table;
+    if (T && T.you != null && T.info && T.info.status === "playing" && !confirm(t("leave_confirm"))) return;
     S.invitations = S.invitations.filter((x) => x.code !== el.dataset.code);
     renderInvitations();
     go(`/join/${el.dataset.code}`);
