@@ -100,7 +100,8 @@ function renderList(ctx) {
   const { esc } = ctx;
   const me = ctx.player();
   const list = TS.list || [];
-  const presets = (ctx.presets() || ["standard"]);
+  const listed = ctx.presets();
+  const presets = listed.length ? listed : ["standard"];
   const soon = new Date(Date.now() + 3600 * 1000);
   soon.setMinutes(0, 0, 0);
   const local = new Date(soon.getTime() - soon.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
