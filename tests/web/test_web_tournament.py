@@ -81,7 +81,8 @@ def test_a_tournaments_standings_in_both_languages_on_desktop_and_phone(
     expect(page.get_by_text("Sıralama", exact=True)).to_be_visible()
     expect(page.get_by_text("Oyun kaydı").first).to_be_visible()
     expect(page.get_by_text(re.compile("^Başladı: .* · düzenleyen"))).to_be_visible()
-    expect(page.get_by_text(re.compile("Standart \\(yaygın kurallar · ihaleli\\) · tur: 1"))).to_be_visible()
+    summary = re.compile("Standart \\(yaygın kurallar · ihaleli\\) · tur: 1")
+    expect(page.get_by_text(summary)).to_be_visible()
 
     phone = open_page(browser, server, errors, locale="tr-TR", **PHONE)
     phone.goto(server.http + f"/tournaments/{tid}")
