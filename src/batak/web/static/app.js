@@ -324,6 +324,13 @@ const CTX = {
   send, go, esc, notify, route, app, presetTitle,
   player: () => S.player,
   presets: () => listedPresets().map((p) => p.name),
+  dialog: () => renderDialog(),
+  // draw a page again keeping what was typed in its forms (a list's update, the language switch)
+  redraw(draw) {
+    const before = changedFields(app());
+    draw();
+    restoreFields(app(), before);
+  },
 };
 
 function featureRequests(r) {
@@ -1442,7 +1449,7 @@ function renderDialog() {
     body = reviewHTML(T, seatLabel);
   } else if (T.dialog === "over" && T.over) {
     // (after the last trick has been seen)
-    const extra = payoutHTML(T.info, T.you, seatName) + awardedHTML(T.id);
+    const extra = payoutHTML(T.info, T.you, seatName) + awardedHTML(T.id) + story.overHTML(T, esc);
     body = motion.busy() ? "" : matchOverHTML(T, sheetHTML(), T.record || `/api/tables/${T.id}/record`, extra);
   }
   if (!body) { el.innerHTML = ""; delete el.dataset.kind; return; }
