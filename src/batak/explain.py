@@ -17,6 +17,7 @@ __all__ = [
     "preset_summary",
     "preset_title",
     "rules_catalog",
+    "same_as",
     "value_help",
 ]
 
@@ -62,6 +63,23 @@ def preset_title(name: str, lang: str) -> str:
     """
     key = f"title.{name}"
     return text(key, lang) if key in MESSAGES else name
+
+
+def same_as(name: str) -> str | None:
+    """The earlier preset whose table is this one's under another name, if any: a list of
+    tables shows it once (``cetinsgame-ihaleli`` is ``standard``), while both names stay valid
+    wherever a preset's name is taken.
+
+    >>> same_as("cetinsgame-ihaleli"), same_as("standard"), same_as("cetinsgame-esli")
+    ('standard', None, None)
+    """
+    rules = PRESETS[name]
+    for other, earlier in PRESETS.items():
+        if other == name:
+            return None
+        if earlier.replace(name=name) == rules:
+            return other
+    return None
 
 
 def preset_summary(rules: Rules, lang: str) -> str:
@@ -158,6 +176,8 @@ def rules_catalog() -> dict[str, Any]:
             "source": {lang: preset_source(name, lang) for lang in LANGS},
             "summary": {lang: preset_summary(rules, lang) for lang in LANGS},
             "rules": rules.to_dict(),
+            # a preset that is another's table under an older name: lists leave it out
+            "same_as": same_as(name),
         }
         for name, rules in PRESETS.items()
     ]

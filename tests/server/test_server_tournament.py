@@ -137,6 +137,32 @@ def _take_all(view: dict[str, Any]) -> str:
     return legal[0]
 
 
+def test_a_tournament_without_a_name_is_named_by_its_table_and_an_early_start_is_when_it_started(
+    tmp_path: Path,
+) -> None:
+    """Not "standard" (the preset's name for the programs) but the table's title in the
+    scheduler's language; started early, its start_at is the start, not the planned time."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            a = Client(srv.url, name="Ayşe", lang="tr")
+            await a.connect()
+            await a.request({"type": "register", "username": "ayse", "password": "uzun-parola-1"})
+            later = int(time.time()) + 3600
+            t = await a.tourney_create(rounds=1, deals=1, start=later)
+            assert t["name"] == "Standart (yaygın kurallar · ihaleli)"
+            assert t["start_at"] == later
+            before = time.time()
+            await a.tourney_start(t["id"])
+            started = await a.tourney(t["id"])
+            assert started["status"] == "playing"
+            assert before - 1 <= started["start_at"] <= time.time() + 1
+            await a.close()
+
+        asyncio.run(main())
+
+
 def test_the_story_mode_first_table_won_opens_the_next(
     tmp_path: Path, database: str | None
 ) -> None:
@@ -171,7 +197,13 @@ def test_the_story_mode_first_table_won_opens_the_next(
             assert final.over
             assert final.view is not None and final.view["match"]["winners"] == [0]
             msg = await a.wait_for(lambda m: m.get("type") == "story" and "result" in m, 30)
-            assert msg["result"] == {"stage": 0, "won": True, "score": 4 * 130}
+            assert msg["result"] == {
+                "stage": 0,
+                "won": True,
+                "score": 4 * 130,
+                "bot_played": False,
+                "table": st.id,
+            }
             assert msg["cleared"] == 1
             story = await a.story()
             assert [s["open"] for s in story["stages"]] == [True, True, False, False, False]
@@ -203,6 +235,8 @@ def test_a_story_table_a_bot_played_for_you_is_not_won(tmp_path: Path) -> None:
             await a.leave(st.id)
             msg = await a.wait_for(lambda m: m.get("type") == "story" and "result" in m, 120)
             assert msg["result"]["won"] is False and msg["cleared"] == 0
+            # (and it says why, so that the player can be told)
+            assert msg["result"]["bot_played"] is True
             story = await a.story()
             assert story["stages"][0]["plays"] == 1 and story["stages"][0]["wins"] == 0
             assert [s["open"] for s in story["stages"]] == [True] + [False] * 4

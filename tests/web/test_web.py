@@ -670,7 +670,10 @@ def test_rules_pages_come_from_the_rules_data(
 ) -> None:
     page = open_page(browser, server, errors)
     page.goto(server.http + "/rules")
-    expect(page.locator("ul.presets li")).to_have_count(14)
+    # each set of rules once: cetinsgame-ihaleli is standard's table under an older name
+    expect(page.locator("ul.presets li")).to_have_count(13)
+    expect(page.locator('ul.presets a[href="/rules/cetinsgame-ihaleli"]')).to_have_count(0)
+    expect(page.locator("ul.presets li").first).to_contain_text("Standard (common rules · ihaleli)")
     # the list belongs to no table: its introduction does not speak of "this table's" options
     expect(page.get_by_test_id("rules-intro")).to_contain_text("Each table below has its own")
     expect(page.get_by_test_id("rules-intro")).not_to_contain_text("this table")
@@ -700,8 +703,9 @@ def test_rules_pages_come_from_the_rules_data(
         "Batak Sultan · eşli"
     )
     expect(page.locator('#preset-select option[value="standard"]')).to_have_text(
-        "Standart (ihaleli)"
+        "Standart (yaygın kurallar · ihaleli)"
     )
+    expect(page.locator('#preset-select option[value="cetinsgame-ihaleli"]')).to_have_count(0)
     # the tables of quick play's Koz Maça and Eşli are named by what they are, not by the site
     # their rules were read from (a name players do not know)
     expect(page.locator('#preset-select option[value="cetinsgame-kozmaca"]')).to_have_text(
@@ -710,7 +714,13 @@ def test_rules_pages_come_from_the_rules_data(
     expect(page.locator("#preset-select option", has_text="CetinsGame")).to_have_count(0)
     page.select_option("#preset-select", "standard")
     page.get_by_test_id("create-room").click()
-    expect(page.get_by_test_id("rules-link")).to_have_text("Standart (ihaleli)")
+    expect(page.get_by_test_id("rules-link")).to_have_text("Standart (yaygın kurallar · ihaleli)")
+    # the older name still has its page (an old table's link), which says whose rules they are
+    page.goto(server.http + "/rules/cetinsgame-ihaleli")
+    expect(page.locator("h2")).to_have_text("Kurallar: Yaygın kurallar · ihaleli")
+    page.get_by_test_id("same-as").get_by_role("link").click()
+    expect(page).to_have_url(re.compile("/rules/standard$"))
+    expect(page.locator("h2")).to_have_text("Kurallar: Standart (yaygın kurallar · ihaleli)")
     no_js_errors(errors)
 
 

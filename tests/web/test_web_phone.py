@@ -247,6 +247,9 @@ def test_on_a_phone_teach_me_is_in_reach_beside_your_turn_during_the_auction_and
             time.sleep(0.05)
         place = page.evaluate(TEACH_PLACE)
         assert teach_in_reach(place), (locale, "auction", place)
+        # a clear gap between it and the bid buttons under it: a thumb does not hit the wrong one
+        bids = page.locator(".bids").bounding_box()
+        assert bids and bids["y"] - place["bottom"] >= 12, (locale, bids, place)
         page.screenshot(path=str(artifacts / f"phone-teach-auction-{locale[:2]}.png"))
         # the play: this player's first card
         while not page.locator("#hand .card.legal").count():

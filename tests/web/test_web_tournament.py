@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ServerProcess
+from harness import ServerProcess, ServerThread, fast_config
 from playwright.sync_api import Browser, Page, expect
-from test_web import no_js_errors, open_page
+from test_web import no_js_errors, open_page, register
 
 from batak.server.client import Client
 
@@ -81,13 +81,20 @@ def test_a_tournaments_standings_in_both_languages_on_desktop_and_phone(
     expect(page.get_by_text("Sıralama", exact=True)).to_be_visible()
     expect(page.get_by_text("Oyun kaydı").first).to_be_visible()
     expect(page.get_by_text(re.compile("^Başladı: .* · düzenleyen"))).to_be_visible()
-    expect(page.get_by_text(re.compile("Standart \\(ihaleli\\) · tur: 1"))).to_be_visible()
+    summary = re.compile("Standart \\(yaygın kurallar · ihaleli\\) · tur: 1")
+    expect(page.get_by_text(summary)).to_be_visible()
 
     phone = open_page(browser, server, errors, locale="tr-TR", **PHONE)
     phone.goto(server.http + f"/tournaments/{tid}")
     expect(phone.get_by_test_id("tourney-standings")).to_contain_text("Maç puanı")
     expect(phone.get_by_test_id("tourney-name")).to_have_text("Kış kupası")
     _no_overflow(phone)
+    # the standings stay inside their card (the Turkish column names are long)
+    table = phone.get_by_test_id("tourney-standings").bounding_box()
+    card = phone.locator("section.card-box", has=phone.get_by_test_id("tourney-standings"))
+    box = card.bounding_box()
+    assert table and box, (table, box)
+    assert table["x"] + table["width"] <= box["x"] + box["width"] - 8, (table, box)
     phone.screenshot(path=str(artifacts / "tournament-phone-tr.png"), full_page=True)
     no_js_errors(errors)
 
@@ -129,3 +136,127 @@ def test_the_story_map_and_its_first_table_in_both_languages(
     _no_overflow(phone)
     phone.screenshot(path=str(artifacts / "story-phone-tr.png"), full_page=True)
     no_js_errors(errors)
+
+
+def test_scheduling_a_tournament_in_the_browser_and_finding_your_table(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """The form reads like the private-room one (each label above its field); the table list
+    offers each set of rules once; a tournament without a name is named by its table, not by
+    the preset's program name; started early, it says so; your own table is to be played."""
+    pytest.importorskip("argon2")
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE)
+    register(page, "ayse", "uzun-parola-1")
+    page.get_by_test_id("link-tournaments").click()
+    form = page.locator("#tourney-form")
+    expect(form).to_be_visible()
+    expect(
+        page.get_by_test_id("tourney-list").or_(page.get_by_text("Henüz turnuva yok."))
+    ).to_be_visible()
+    # (measured in one go: the page may be drawn again meanwhile)
+    places = form.evaluate(
+        """(f) => [...f.querySelectorAll("label")].map((l) => {
+            const a = l.getBoundingClientRect(), b = l.querySelector("input, select")
+                .getBoundingClientRect();
+            return {name: l.querySelector("input, select").name, label: [a.y, a.width],
+                    field: [b.y, b.width]};
+        })"""
+    )
+    assert len(places) == 5, places
+    for p in places:
+        # under its label's words, as wide as the label
+        assert p["field"][0] >= p["label"][0] + 10, p
+        assert abs(p["field"][1] - p["label"][1]) <= 1, p
+    expect(form.locator("option[value=cetinsgame-ihaleli]")).to_have_count(0)
+    expect(form.locator("option[value=standard]")).to_have_text(
+        "Standart (yaygın kurallar · ihaleli)"
+    )
+    page.screenshot(path=str(artifacts / "tournament-form-phone-tr.png"), full_page=True)
+    # what is typed survives the page's redraws (here the language switch's)
+    form.locator("[name=rounds]").fill("1")
+    page.get_by_test_id("lang").click()
+    expect(page.get_by_test_id("tourney-create")).to_have_text("Schedule")
+    expect(form.locator("[name=rounds]")).to_have_value("1")
+    page.get_by_test_id("lang").click()
+    form.locator("[name=rounds]").fill("1")
+    form.locator("[name=deals]").fill("1")
+    page.get_by_test_id("tourney-create").click()
+    expect(page.get_by_test_id("tourney-name")).to_have_text("Standart (yaygın kurallar · ihaleli)")
+    page.get_by_test_id("tourney-start").click()
+    expect(page).to_have_url(re.compile(r"/table/\w+$"))
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/tournaments/\w+$"))
+    # started now, not at the planned hour
+    planned = page.evaluate(
+        """() => { const d = new Date(Date.now() + 3600e3); d.setMinutes(0, 0, 0);
+                   return d.toLocaleString('tr-TR', {timeStyle: 'short'}); }"""
+    )
+    expect(page.get_by_text(re.compile("^Başladı: "))).not_to_contain_text(planned)
+    go = page.get_by_test_id("tourney-go-table")
+    expect(go).to_have_text("Masana git")
+    expect(page.locator(".tourney-tables li", has=go)).not_to_contain_text("İzle")
+    page.screenshot(path=str(artifacts / "tournament-running-phone-tr.png"), full_page=True)
+    go.click()
+    expect(page).to_have_url(re.compile(r"/table/\w+$"))
+    expect(page.locator("#hand .card")).to_have_count(13)
+    no_js_errors(errors)
+
+
+def _winning_deal() -> tuple[list[str], None]:
+    ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+    rest = [f"{r}{s}" for s in "HDC" for r in ranks]
+    return [" ".join(f"{r}S" for r in ranks)] + [" ".join(rest[i::3]) for i in range(3)], None
+
+
+def _take_all(view: dict[str, Any]) -> str:
+    legal = [str(m) for m in view["legal_moves"]]
+    if view["phase"] == "bidding":
+        return "bid 13"
+    return "trump S" if "trump S" in legal else legal[0]
+
+
+def test_a_won_story_table_offers_the_next_one_and_the_map_crowns_the_champion(
+    browser: Browser, tmp_path: Path, artifacts: Path, errors: list[str]
+) -> None:
+    """A server in this process, so that its test hook can deal the player all the spades: the
+    browser watches its own seat while the same account plays it through a client."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+        srv.hub.story.deal_hook = lambda stage: [_winning_deal()] * 4
+        desktop = {"width": 1280, "height": 860}
+        page = open_page(browser, srv, errors, viewport=desktop)  # type: ignore[arg-type]
+        register(page, "deniz", "uzun-parola-2")
+
+        async def play(stage: int) -> str:
+            c = Client(srv.url, name="Deniz")
+            await c.connect()
+            await c.login("deniz", "uzun-parola-2")
+            st = await c.story_play(stage)
+            await c.play(st.id, _take_all, timeout=120)
+            await c.close()
+            return st.id
+
+        # the same account plays the first table; then the browser opens its seat there
+        with ThreadPoolExecutor(1) as pool:
+            tid = pool.submit(lambda: asyncio.run(play(0))).result()
+        page.goto(srv.http + f"/table/{tid}")
+        expect(page.get_by_test_id("match-over")).to_be_visible()
+        expect(page.get_by_test_id("story-map-link")).to_have_text("Story map")
+        expect(page.get_by_test_id("story-next")).to_have_text(
+            "Next table: The tea garden in the park"
+        )
+        page.screenshot(path=str(artifacts / "story-won-en.png"))
+        page.get_by_test_id("story-next").click()
+        expect(page.locator(".seat .name", has_text="Emekli Nuri")).to_have_count(1)
+        # every table won: the map says so
+        pid = page.evaluate("() => window.batak.state.player.id")
+
+        async def champion() -> None:
+            progress = await srv.hub.story.progress(pid)
+            progress["cleared"] = 5
+            await srv.hub.storage.save_story_progress(pid, progress)
+
+        srv.call(champion)
+        page.goto(srv.http + "/story")
+        expect(page.get_by_test_id("story-champion")).to_contain_text("city champion")
+        no_js_errors(errors)

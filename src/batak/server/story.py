@@ -127,13 +127,24 @@ class Story:
         # a win counts only if the player made their own decisions (a bot that played for
         # them while they were away does not win them the table; a late move that timed out
         # does not matter)
-        won = seat in table.match.winners and table.bot_moves[seat] == 0
+        bot_played = table.bot_moves[seat] > 0
+        won = seat in table.match.winners and not bot_played
         score = table.match.totals[seat]
-        task = asyncio.get_running_loop().create_task(self._record(pid, stage, won, score))
+        task = asyncio.get_running_loop().create_task(
+            self._record(pid, stage, won, score, bot_played, table.id)
+        )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _record(self, pid: str, stage: int, won: bool, score: int) -> None:
+    async def _record(
+        self,
+        pid: str,
+        stage: int,
+        won: bool,
+        score: int,
+        bot_played: bool = False,
+        table: str | None = None,
+    ) -> None:
         progress = await self.progress(pid)
         rec = progress["stages"][stage]
         if won:
@@ -147,6 +158,14 @@ class Story:
             out = {
                 "type": "story",
                 **story_view(progress, c.lang),
-                "result": {"stage": stage, "won": won, "score": score},
+                # bot_played: a bot made some of the player's moves (why a first place
+                # may not count), so that the player can be told; table: which table it was
+                "result": {
+                    "stage": stage,
+                    "won": won,
+                    "score": score,
+                    "bot_played": bot_played,
+                    "table": table,
+                },
             }
             c.send(out)

@@ -35,6 +35,7 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
+from ..explain import preset_title
 from ..record import loads as load_record
 from ..rules import PRESETS, Rules, RulesError
 from .conn import Conn
@@ -289,7 +290,9 @@ class Tournaments:
             rules = duplicate_rules(preset, deals)
         except (RulesError, TypeError, ValueError) as e:
             raise TableError("bad_rules", params={"detail": str(e)}) from None
-        name = " ".join((msg.get("name") or "").split())[:40] or rules.name
+        # without a name, the table's name as players read it, in the scheduler's language (not
+        # the preset's own name, "standard", which is for the programs)
+        name = " ".join((msg.get("name") or "").split())[:40] or preset_title(preset, conn.lang)
         tid = "T" + secrets.token_hex(6)
         doc: dict[str, Any] = {
             "id": tid,
@@ -406,6 +409,8 @@ class Tournaments:
                 self.docs.pop(tid, None)
                 return
             doc["status"] = "playing"
+            # started early by its scheduler: "Started …" says when it did start
+            doc["start_at"] = min(doc["start_at"], time.time())
             await self._next_round(doc)
         self._push(doc)
 

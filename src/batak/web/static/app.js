@@ -318,10 +318,23 @@ function presetTitle(name) {
   return p && p.title ? pick(p.title) : name;
 }
 
+/* the tables a list offers: each set of rules once (cetinsgame-ihaleli is standard's table under
+   its older name, which still works wherever a name is taken, e.g. an old table's rules link) */
+function listedPresets() {
+  return S.catalog ? S.catalog.presets.filter((p) => !p.same_as) : [];
+}
+
 const CTX = {
   send, go, esc, notify, route, app, presetTitle,
   player: () => S.player,
-  presets: () => S.welcome && S.welcome.presets,
+  presets: () => listedPresets().map((p) => p.name),
+  dialog: () => renderDialog(),
+  // draw a page again keeping what was typed in its forms (a list's update, the language switch)
+  redraw(draw) {
+    const before = changedFields(app());
+    draw();
+    restoreFields(app(), before);
+  },
 };
 
 function featureRequests(r) {
@@ -857,7 +870,7 @@ function renderLobby() {
 }
 
 function drawLobby() {
-  const presets = S.catalog ? S.catalog.presets : [];
+  const presets = listedPresets();
   const mine = (S.welcome && S.welcome.tables) || [];
   app().innerHTML = `
   <div class="lobby">
@@ -1020,7 +1033,7 @@ function renderRules(name) {
   if (!S.catalog) { app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`; return; }
   const nav = `<p><a href="/" data-action="nav" data-href="/">← ${esc(t("back_to_lobby"))}</a>${name ? ` · <a href="/rules" data-action="nav" data-href="/rules">${esc(t("all_tables"))}</a>` : ""}</p>`;
   if (!name) {
-    app().innerHTML = `<div class="page">${nav}<h2>${esc(t("rules_title"))}</h2><p data-testid="rules-intro">${esc(t("rules_intro_list"))}</p><ul class="plain presets">${S.catalog.presets.map((p) => `<li><a href="/rules/${esc(p.name)}" data-action="nav" data-href="/rules/${esc(p.name)}"><b>${esc(pick(p.title))}</b></a>: ${esc(pick(p.summary))}</li>`).join("")}</ul></div>`;
+    app().innerHTML = `<div class="page">${nav}<h2>${esc(t("rules_title"))}</h2><p data-testid="rules-intro">${esc(t("rules_intro_list"))}</p><ul class="plain presets">${listedPresets().map((p) => `<li><a href="/rules/${esc(p.name)}" data-action="nav" data-href="/rules/${esc(p.name)}"><b>${esc(pick(p.title))}</b></a>: ${esc(pick(p.summary))}</li>`).join("")}</ul></div>`;
     return;
   }
   const p = S.catalog.presets.find((x) => x.name === name);
@@ -1028,6 +1041,7 @@ function renderRules(name) {
   app().innerHTML = `<div class="page">${nav}
     <h2>${esc(t("rules_of", { name: pick(p.title) }))}</h2>
     <p>${esc(t("rules_source", { source: pick(p.source) }))}</p>
+    ${p.same_as ? `<p data-testid="same-as"><a href="/rules/${esc(p.same_as)}" data-action="nav" data-href="/rules/${esc(p.same_as)}">${esc(t("preset_same_as", { title: presetTitle(p.same_as) }))}</a></p>` : ""}
     <p><b>${esc(pick(p.summary))}</b></p>
     <p>${esc(t("rules_intro"))}</p>
     <table class="rules"><thead><tr><th>${esc(t("option"))}</th><th>${esc(t("value"))}</th></tr></thead><tbody>
@@ -1517,7 +1531,7 @@ function renderDialog() {
     body = reviewHTML(T, seatLabel);
   } else if (T.dialog === "over" && T.over) {
     // (after the last trick has been seen)
-    const extra = payoutHTML(T.info, T.you, seatName) + awardedHTML(T.id);
+    const extra = payoutHTML(T.info, T.you, seatName) + awardedHTML(T.id) + story.overHTML(T, esc);
     body = motion.busy() ? "" : matchOverHTML(T, sheetHTML(), T.record || `/api/tables/${T.id}/record`, extra);
   }
   if (!body) { el.innerHTML = ""; delete el.dataset.kind; return; }

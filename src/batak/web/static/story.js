@@ -3,7 +3,8 @@
 // the server's "story" message. "story_play" sits the player at a stage's table.
 import { t } from "./i18n.js";
 
-const ST = { data: null };
+// last: the latest table's result ({stage, won, score, bot_played, table}), for its end window
+const ST = { data: null, last: null };
 
 export function route(p) {
   return p === "/story" ? { page: "story" } : null;
@@ -28,13 +29,37 @@ export function portrait(bot, esc) {
 export function onMessage(ctx, m) {
   ST.data = m;
   if (m.result) {
+    ST.last = m.result;
     const stage = m.stages[m.result.stage];
     const last = m.result.stage === m.stages.length - 1;
-    const key = !m.result.won ? "story_lost_note" : last ? "story_champion_note" : "story_won_note";
+    // a first place a bot helped to does not count: say so, not "not this time"
+    const key = m.result.won ? (last ? "story_champion_note" : "story_won_note")
+      : m.result.bot_played ? "story_bot_note" : "story_lost_note";
     ctx.notify(t(key, { name: stage.name, score: m.result.score }));
   }
   const r = ctx.route();
   if (r.page === "story") render(ctx);
+  else if (r.page === "table") ctx.dialog(); // a story table's end window offers what next
+}
+
+// Under the ranking of a story table's end window: the next table once it is open, the
+// reason when a bot's moves kept a first place from counting, and the way back to the map.
+export function overHTML(T, esc) {
+  const stage = T.info && T.info.options ? T.info.options.story : null;
+  if (stage == null || T.you == null || !ST.data) return "";
+  const res = ST.last && ST.last.table === T.id ? ST.last : null;
+  const next = ST.data.stages[stage + 1];
+  const out = [];
+  if (res && res.bot_played) {
+    out.push(`<p class="help" data-testid="story-bot-note">${esc(t("story_bot_note", { name: ST.data.stages[stage].name }))}</p>`);
+  }
+  const buttons = [];
+  if (next && next.open) { // won now or before: the story goes on there
+    buttons.push(`<button class="primary" data-action="storyPlay" data-stage="${stage + 1}" data-testid="story-next">${esc(t("story_next", { name: next.name }))}</button>`);
+  }
+  buttons.push(`<button data-action="nav" data-href="/story" data-testid="story-map-link">${esc(t("story_map"))}</button>`);
+  out.push(`<p class="row-buttons">${buttons.join(" ")}</p>`);
+  return `<div class="story-over">${out.join("")}</div>`;
 }
 
 export function render(ctx) {
@@ -62,12 +87,13 @@ export function render(ctx) {
     <p><a href="/" data-action="nav" data-href="/">← ${esc(t("back_to_lobby"))}</a></p>
     <h2 data-testid="story-title">${esc(t("story_title"))}</h2>
     <p class="help">${esc(t("story_help", { deals: d.deals }))}</p>
+    ${d.cleared >= d.stages.length ? `<p class="story-champion" data-testid="story-champion"><span aria-hidden="true">🏆</span> ${esc(t("story_champion"))}</p>` : ""}
     <ol class="plain story-map" data-testid="story-map">${stages}</ol>
   </div>`;
 }
 
 export function actions(ctx) {
   return {
-    storyPlay(el) { ctx.send({ type: "story_play", stage: Number(el.dataset.stage), ref: "story_play" }); },
+    storyPlay(el) { ST.last = null; ctx.send({ type: "story_play", stage: Number(el.dataset.stage), ref: "story_play" }); },
   };
 }

@@ -65,6 +65,8 @@ export function render(ctx, r) {
       buttons += ` <button data-action="tourneyStart" data-id="${esc(d.id)}" data-testid="tourney-start">${esc(t("tourney_start_now"))}</button>`;
     }
   }
+  // the player's own table of the round: to be played, not watched
+  const mine = (x) => me && (x.players || []).includes(me.id);
   const rounds = [];
   for (let n = 1; n <= d.round; n++) {
     const tables = d.tables.filter((x) => x.round === n);
@@ -73,12 +75,13 @@ export function render(ctx, r) {
         <span>${x.names.map((name, i) => `${esc(name)} <span class="num">${x.totals[i]}</span>`).join(" · ")}</span>
         <span class="help">${esc(t("tourney_deals_played", { n: x.deals_played, of: d.deals }))}</span>
         ${x.over ? `<a href="${esc(x.record)}" download>${esc(t("tourney_record"))}</a>`
+          : mine(x) ? `<button class="primary" data-action="nav" data-href="/table/${esc(x.id)}" data-testid="tourney-go-table">${esc(t("tourney_go_table"))}</button>`
           : `<a href="/table/${esc(x.id)}" data-action="nav" data-href="/table/${esc(x.id)}">${esc(t("tourney_watch"))}</a>`}</li>`).join("")}</ul>`);
   }
-  const standings = d.standings.length ? `<table class="stats" data-testid="tourney-standings">
+  const standings = d.standings.length ? `<div class="scroll-x"><table class="stats" data-testid="tourney-standings">
       <thead><tr><th>${esc(t("tourney_rank"))}</th><th>${esc(t("tourney_player"))}</th><th class="num">${esc(t("tourney_mp"))}</th><th class="num">${esc(t("tourney_score"))}</th><th class="num">${esc(t("tourney_boards"))}</th></tr></thead>
       <tbody>${d.standings.map((s) => `<tr${me && s.player === me.id ? ` class="me"` : ""}><td>${s.rank}</td><td>${esc(s.name)}</td><td class="num">${esc(points(s.mp))}</td><td class="num">${s.score}</td><td class="num">${s.boards}</td></tr>`).join("")}</tbody>
-    </table>` : `<p class="help">${esc(t("tourney_nobody"))}</p>`;
+    </table></div>` : `<p class="help">${esc(t("tourney_nobody"))}</p>`;
   ctx.app().innerHTML = `<div class="lobby tourney">
     <section class="card-box">
       <p><a href="/tournaments" data-action="nav" data-href="/tournaments">← ${esc(t("tournaments"))}</a></p>
@@ -100,7 +103,8 @@ function renderList(ctx) {
   const { esc } = ctx;
   const me = ctx.player();
   const list = TS.list || [];
-  const presets = (ctx.presets() || ["standard"]);
+  const listed = ctx.presets();
+  const presets = listed.length ? listed : ["standard"];
   const soon = new Date(Date.now() + 3600 * 1000);
   soon.setMinutes(0, 0, 0);
   const local = new Date(soon.getTime() - soon.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
@@ -114,7 +118,7 @@ function renderList(ctx) {
       </div>
       <button type="submit" class="primary" data-testid="tourney-create">${esc(t("tourney_schedule"))}</button>
     </form>` : `<p class="help">${esc(t("tourney_need_account"))}</p>`;
-  ctx.app().innerHTML = `<div class="lobby tourney">
+  ctx.redraw(() => { ctx.app().innerHTML = `<div class="lobby tourney">
     <section class="card-box">
       <p><a href="/" data-action="nav" data-href="/">← ${esc(t("back_to_lobby"))}</a></p>
       <h2>${esc(t("tournaments"))}</h2>
@@ -127,7 +131,7 @@ function renderList(ctx) {
       <h2>${esc(t("tourney_create_title"))}</h2>
       ${form}
     </section>
-  </div>`;
+  </div>`; });
 }
 
 export function actions(ctx) {
