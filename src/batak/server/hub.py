@@ -33,7 +33,7 @@ from .progress import Progress, WallClock, level_of
 from .protocol import PROTOCOL_VERSION, REACTIONS, ROOM_LIMITS, error
 from .storage import EventRow, PlayerRow, Storage, StorageError, TableRow
 from .story import Story
-from .table import Table, TableError, record_path
+from .table import Table, TableError, player_of, record_path
 from .tournament import Tournaments
 
 __all__ = ["Hub"]
@@ -497,8 +497,7 @@ class Hub:
 
     async def on_register(self, conn: Conn, msg: dict[str, Any]) -> None:
         self._hasher()
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
+        player = player_of(conn)
         if not self.register_rate.take(conn.address, self.clock.now()):
             seconds = math.ceil(self.register_rate.wait(conn.address, self.clock.now()))
             raise TableError("register_rate", params={"seconds": seconds}, retry_after=seconds)
@@ -507,7 +506,7 @@ class Hub:
             raise TableError("bad_username")
         if len(msg["password"]) < 8:
             raise TableError("weak_password")
-        if conn.player.account:
+        if player.account:
             raise TableError("has_account")
         # the hash first: a name that is taken costs the same time as one that is free
         digest = await self._password_job(self._hasher().hash, msg["password"])
@@ -516,14 +515,14 @@ class Hub:
         bot = bool(msg.get("bot"))
         try:
             await self.storage.update_player(
-                conn.player.id, username=username, password_hash=digest, is_bot=int(bot)
+                player.id, username=username, password_hash=digest, is_bot=int(bot)
             )
         except StorageError:
             if await self.storage.player_by("username", username) is not None:
                 raise TableError("username_unavailable") from None  # taken meanwhile
             raise
-        conn.player.account = username
-        conn.player.bot_account = bot
+        player.account = username
+        player.bot_account = bot
         reply: dict[str, Any] = {"type": "account", "username": username}
         if bot:
             reply["bot"] = True
@@ -637,9 +636,8 @@ class Hub:
         self._reply(conn, self.lobby(), msg.get("ref"))
 
     async def on_mytables(self, conn: Conn, msg: dict[str, Any]) -> None:
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
-        pid = conn.player.id
+        player = player_of(conn)
+        pid = player.id
         mine = [
             t.summary() | {"kind": t.kind, "seat": t.seat_of(pid)}
             for t in self.tables.values()
@@ -652,9 +650,8 @@ class Hub:
         self._reply(conn, {"type": "leaderboard", "players": rows}, msg.get("ref"))
 
     async def on_stats(self, conn: Conn, msg: dict[str, Any]) -> None:
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
-        pid = msg.get("player") or conn.player.id
+        player = player_of(conn)
+        pid = msg.get("player") or player.id
         self._reply(conn, {"type": "stats", "stats": await self.storage.stats(pid)}, msg.get("ref"))
 
     # ------------------------------------------------------------------ chips (issue 12)
@@ -687,9 +684,7 @@ class Hub:
 
     async def on_wallet(self, conn: Conn, msg: dict[str, Any]) -> None:
         """The player's chips (the day's grant is given here when it is due)."""
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
-        player = conn.player
+        player = player_of(conn)
         out: dict[str, Any] = {"type": "wallet", "account": bool(player.account)}
         if player.account and not player.bot_account:
             out |= await self.chips.wallet(player.id)
@@ -714,9 +709,8 @@ class Hub:
                 conn.send({"type": "awarded", "table": table.id, **info})
 
     async def on_progress(self, conn: Conn, msg: dict[str, Any]) -> None:
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
-        pid = msg.get("player") or conn.player.id
+        player = player_of(conn)
+        pid = msg.get("player") or player.id
         out = await self.progress.of(pid)
         self._reply(conn, {"type": "progress", "progress": out}, msg.get("ref"))
 
@@ -725,9 +719,8 @@ class Hub:
         self._reply(conn, {"type": "ratings", "players": rows}, msg.get("ref"))
 
     async def on_league(self, conn: Conn, msg: dict[str, Any]) -> None:
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
-        self._reply(conn, await self.progress.league(conn.player.id), msg.get("ref"))
+        player = player_of(conn)
+        self._reply(conn, await self.progress.league(player.id), msg.get("ref"))
 
     # ------------------------------------------------------------------ tables
     async def new_table(
@@ -812,8 +805,7 @@ class Hub:
         return table
 
     async def on_quick(self, conn: Conn, msg: dict[str, Any]) -> None:
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
+        player_of(conn)  # refused if closed or logged out since it asked
         mode = msg["mode"]
         if mode not in MODES:
             raise TableError("bad_mode", params={"mode": mode, "modes": list(MODES)})
@@ -825,11 +817,10 @@ class Hub:
             await self._quick_seat(conn, mode, msg)
 
     async def _quick_seat(self, conn: Conn, mode: str, msg: dict[str, Any]) -> None:
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
+        player = player_of(conn)
         stake = int(msg.get("stake") or 0)
         self.check_stake(stake)
-        pid = conn.player.id
+        pid = player.id
         for t in self.tables.values():
             if (
                 t.kind == "public"
@@ -841,7 +832,7 @@ class Hub:
                 await self._join(conn, t, None, False, None, msg.get("ref"))
                 return
         if stake:
-            await self.chips_can_sit(conn.player, stake)
+            await self.chips_can_sit(player, stake)
         key = forming_key(mode, stake)
         for _ in range(5):
             table_id = self.forming.get(key)
@@ -868,8 +859,7 @@ class Hub:
         raise TableError("busy", "busy_seat")
 
     async def on_create(self, conn: Conn, msg: dict[str, Any]) -> None:
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
+        player = player_of(conn)
         preset = msg.get("preset") or "standard"
         if preset not in PRESETS:
             raise TableError(
@@ -906,13 +896,13 @@ class Hub:
         stake = int(msg.get("stake") or 0)
         if stake:
             self.check_stake(stake)
-            await self.chips_can_sit(conn.player, stake)
+            await self.chips_can_sit(player, stake)
             options["stake"] = stake
         room_limits(rules.to_dict() | options)
         kind = "public" if msg.get("public") else "private"
         self._room_allowed(conn)
         table = await self.new_table(
-            kind=kind, mode=None, rules=rules, options=options, host=conn.player.id
+            kind=kind, mode=None, rules=rules, options=options, host=player.id
         )
         table.address = conn.address
         conn.send(
@@ -929,16 +919,15 @@ class Hub:
     def _room_allowed(self, conn: Conn) -> None:
         """Quotas on rooms not yet started (per player and per address) and the rate of
         ``create`` (per player and per address)."""
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
+        player = player_of(conn)
         cfg = self.config
-        pid, address = conn.player.id, conn.address
+        pid, address = player.id, conn.address
         mine = theirs = 0
         for t in self.tables.values():  # rooms waiting with their host still there
             if t.host is not None and t.status == "waiting" and t.seat_of(t.host) is not None:
                 mine += t.host == pid
                 theirs += bool(address) and t.address == address
-        limit = cfg.rooms_per_account if conn.player.account else cfg.rooms_per_guest
+        limit = cfg.rooms_per_account if player.account else cfg.rooms_per_guest
         if mine >= limit:
             raise TableError("room_quota", params={"limit": limit})
         if theirs >= cfg.rooms_per_address:
@@ -953,14 +942,13 @@ class Hub:
             rate.take(key, now)
 
     async def on_join(self, conn: Conn, msg: dict[str, Any]) -> None:
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
+        player = player_of(conn)
         table_id = msg.get("table")
         code = msg.get("code")
         by_code = False
         if code:
             code = code.strip().upper()
-            checks = ((self.code_fails, conn.player.id), (self.code_fails_address, conn.address))
+            checks = ((self.code_fails, player.id), (self.code_fails_address, conn.address))
             self._locked(*checks)
             table_id = self.codes.get(code)
             if table_id is None:
@@ -999,9 +987,7 @@ class Hub:
     ) -> None:
         """Sit or watch (``by_code``: the player came with the room's code or was let in by
         the server: a private room opens by its id only to those it knows)."""
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
-        player = conn.player
+        player = player_of(conn)
         if player.level is None and not spectate:
             try:
                 player.level = (await self.progress.levels([player.id]))[player.id]
@@ -1127,9 +1113,8 @@ class Hub:
         of that player's connections gets ``invited`` with the room's code (how bot accounts,
         and friends who are online, are asked to a table)."""
         table = await self._table(msg["table"])
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
-        if conn.player.id != table.host:
+        player = player_of(conn)
+        if player.id != table.host:
             raise TableError("not_host_invite")
         if table.status != "waiting":
             raise TableError("started")
@@ -1144,7 +1129,7 @@ class Hub:
             "type": "invited",
             "table": table.id,
             "code": table.code,
-            "from": conn.player.name,
+            "from": player.name,
             "preset": table.rules.name,
         }
         for other in list(conns):
@@ -1166,9 +1151,8 @@ class Hub:
         """The host of a room that waits for players asks which bot accounts it could invite:
         those online (in a cluster, on any process), by name, at most :data:`INVITABLE_MAX`."""
         table = await self._table(msg["table"])
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
-        if conn.player.id != table.host:
+        player = player_of(conn)
+        if player.id != table.host:
             raise TableError("not_host_invite")
         if table.status != "waiting":
             raise TableError("started")

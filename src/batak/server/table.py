@@ -32,7 +32,7 @@ from . import chips, fair
 from .bots import ServerBot, make_bot
 from .clock import Clock
 from .config import ServerConfig
-from .conn import Bucket, Conn, Inbox
+from .conn import Bucket, Conn, Inbox, Player
 from .progress import Sitter
 from .protocol import REACTIONS, dumps
 from .storage import EventRow, Storage, StorageError, TableRow
@@ -87,6 +87,15 @@ class TableError(Exception):
             for k, v in self.params.items()
         }
         return i18n.text(f"server.{self.key}", lang, **params)
+
+
+def player_of(conn: Conn) -> Player:
+    """The player ``conn`` speaks for. A request that waited (in a table's queue, for a lock or
+    the database) while its connection closed or logged out is refused with ``hello_first`` and
+    changes nothing; one that goes on after an ``await`` keeps acting for the player who asked."""
+    if conn.player is None:
+        raise TableError("hello_first")
+    return conn.player
 
 
 #: Names for bots at tables that do not label them (people's names, Turkish).
@@ -676,9 +685,8 @@ class Table:
         """Sit (or come back to one's seat, or watch), subscribe, and send the sync. A private
         room is opened by its id (``by_code`` false) only to its host, the players who sat
         there and those who came with its code: to anyone else it is not there."""
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
-        pid = conn.player.id
+        player = player_of(conn)
+        pid = player.id
         mine = self.seat_of(pid)
         if self.kind == "private" and pid != self.host:
             if by_code:
@@ -698,13 +706,13 @@ class Table:
             else:
                 raise TableError("full")
             if self.stake:
-                await self.hub.chips_can_sit(conn.player, self.stake)
-            name = self._distinct_name(conn.player.name)
+                await self.hub.chips_can_sit(player, self.stake)
+            name = self._distinct_name(player.name)
             sit: dict[str, Any] = {"seat": target, "player": pid, "name": name}
-            if conn.player.bot_account:
+            if player.bot_account:
                 sit["bot_account"] = True
-            if conn.player.level is not None:
-                sit["level"] = conn.player.level
+            if player.level is not None:
+                sit["level"] = player.level
             await self.emit("sit", sit)
             mine = target
         elif mine is None and not spectate and seat is not None:
@@ -793,9 +801,8 @@ class Table:
             await self.emit("away", {"seat": seat, "reason": "disconnected"})
 
     async def leave(self, conn: Conn) -> None:
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
-        seat = self.seat_of(conn.player.id)
+        player = player_of(conn)
+        seat = self.seat_of(player.id)
         await self.unsubscribe(conn)
         if seat is None:
             return
@@ -1009,9 +1016,8 @@ class Table:
         return out
 
     async def start_by_host(self, conn: Conn) -> None:
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
-        if conn.player.id != self.host:
+        player = player_of(conn)
+        if player.id != self.host:
             raise TableError("not_host", "not_host_start")
         if self.status == "adjourned":
             await self.emit("resume", {}, status="playing")
@@ -1025,11 +1031,10 @@ class Table:
         await self._start()
 
     async def adjourn(self, conn: Conn) -> None:
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
+        player = player_of(conn)
         if self.kind != "private":
             raise TableError("not_private")
-        if conn.player.id != self.host:
+        if player.id != self.host:
             raise TableError("not_host", "not_host_adjourn")
         if self.status != "playing":
             raise TableError("not_playing")
@@ -1039,9 +1044,8 @@ class Table:
 
     # ------------------------------------------------------------------ moves
     async def move(self, conn: Conn, msg: dict[str, Any]) -> None:
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
-        seat = self.seat_of(conn.player.id)
+        player = player_of(conn)
+        seat = self.seat_of(player.id)
         if seat is None or self.subs.get(conn, -1) != seat:
             raise TableError("not_seated")
         move_id: str = msg["id"]
@@ -1118,9 +1122,8 @@ class Table:
     async def hint_view(self, conn: Conn) -> tuple[int, int, dict[str, Any]]:
         """For a ``hint``: the asking seat, the version and that seat's own view, after checking
         that the decision is the asker's (the hint itself is computed outside the actor)."""
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
-        seat = self.seat_of(conn.player.id)
+        player = player_of(conn)
+        seat = self.seat_of(player.id)
         if seat is None or self.subs.get(conn, -1) != seat:
             raise TableError("not_seated")
         match = self._match_in_play()
@@ -1128,7 +1131,7 @@ class Table:
             raise TableError("away")
         if match.to_move != seat:
             raise TableError("not_your_turn", "hint_turn")
-        pid = conn.player.id
+        pid = player.id
         bucket = self._hint_buckets.get(pid)
         if bucket is None:
             bucket = self._hint_buckets[pid] = Bucket(
@@ -1347,8 +1350,7 @@ class Table:
 
     # ------------------------------------------------------------------ chat
     async def chat(self, conn: Conn, text: str) -> None:
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
+        player = player_of(conn)
         if conn not in self.subs:
             raise TableError("not_at_table", "not_at_table_chat")
         clean = "".join(
@@ -1358,11 +1360,11 @@ class Table:
             raise TableError("chat_empty")
         if len(clean) > self.config.chat_max_chars:
             raise TableError("chat_too_long", params={"n": self.config.chat_max_chars})
-        pid = conn.player.id
+        pid = player.id
         self._rate_limit(pid, "chat_rate")
         await self.emit(
             "chat",
-            {"seat": self.subs.get(conn), "player": pid, "name": conn.player.name, "text": clean},
+            {"seat": self.subs.get(conn), "player": pid, "name": player.name, "text": clean},
         )
 
     def _rate_limit(self, pid: str, key: str) -> None:
@@ -1376,20 +1378,19 @@ class Table:
             raise TableError("chat_rate", key)
 
     async def react(self, conn: Conn, reaction: str) -> None:
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
+        player = player_of(conn)
         if conn not in self.subs:
             raise TableError("not_at_table")
         if reaction not in REACTIONS:
             raise TableError("bad_reaction", params={"reactions": " ".join(REACTIONS)})
-        pid = conn.player.id
+        pid = player.id
         self._rate_limit(pid, "reaction_rate")
         self.notice(
             {
                 "type": "reaction",
                 "table": self.id,
                 "seat": self.subs.get(conn),
-                "name": conn.player.name,
+                "name": player.name,
                 "reaction": reaction,
             }
         )
@@ -1419,9 +1420,8 @@ class Table:
         or says no (``accept`` false: the offer is withdrawn and everyone is told). When every
         person at the table has said yes, a new table is made with the same rules, options and
         seats (bots keep their seats), started at once, and everyone here is told its id."""
-        if conn.player is None:  # closed or logged out since it asked
-            raise TableError("hello_first")
-        seat = self.seat_of(conn.player.id)
+        player = player_of(conn)
+        seat = self.seat_of(player.id)
         if seat is None or self.seats[seat].away:
             raise TableError("not_seated")
         if self.status != "over":
