@@ -417,6 +417,52 @@ def test_a_quick_play_whose_connection_closed_while_it_waited_is_refused(
         asyncio.run(main())
 
 
+def test_a_registration_whose_connection_closed_while_the_password_was_hashed(
+    tmp_path: Path,
+) -> None:
+    """The password is hashed off the event loop; the connection may close meanwhile and speak
+    for nobody. The request used to read the connection's player again after the hash (an
+    AttributeError, answered as an internal error); it now finishes for the player who asked,
+    whose account exists and logs in."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            c = Client(srv.url, name="R")
+            await c.connect()
+            hub = srv.hub
+            conn = next(k for k in hub.online[c.player["id"]])
+            hashing = hub._password_job
+
+            async def closed_while_hashing(fn: Any, *args: Any) -> Any:
+                out = await hashing(fn, *args)
+                hub._set_player(conn, None, None)  # as Hub.disconnect does first
+                return out
+
+            async def register() -> str:
+                hub._password_job = closed_while_hashing  # type: ignore[method-assign]
+                try:
+                    await hub.on_register(conn, {"username": "rana", "password": "uzun-parola"})
+                except Exception as e:  # which error it was
+                    return f"{type(e).__name__}:{getattr(e, 'code', '')}"
+                finally:
+                    hub._password_job = hashing  # type: ignore[method-assign]
+                return "registered"
+
+            said = await asyncio.wrap_future(
+                asyncio.run_coroutine_threadsafe(register(), srv.loop)  # type: ignore[arg-type]
+            )
+            assert said == "registered"
+            await c.close()
+            again = Client(srv.url)
+            await again.connect()
+            await again.login("rana", "uzun-parola")
+            assert again.player["id"] == c.player["id"]
+            await again.close()
+
+        asyncio.run(main())
+
+
 def test_a_move_chosen_while_the_table_went_on_is_sent_for_its_own_version(
     tmp_path: Path,
 ) -> None:
