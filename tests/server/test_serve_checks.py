@@ -8,7 +8,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import shutil
 import socket
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -136,6 +140,53 @@ def test_data_folders_that_cannot_be_used(tmp_path: Path) -> None:
     missing = tmp_path / "typo"
     said = storage_problem(f"sqlite:///{missing}/batak.sqlite3", "en", create=False) or ""
     assert "no Batak database" in said and not missing.exists()
+
+
+def _as_a_plain_user() -> list[str]:
+    """A command prefix under which file permissions hold: root's rights to write anywhere
+    dropped (setpriv), or nothing for a user who has none."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    prefix = [setpriv or "", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search"]
+    if not setpriv or subprocess.run([*prefix, "--", "true"], check=False).returncode:
+        pytest.skip("run as root, and setpriv cannot drop root's right to write anywhere")
+    return [*prefix, "--"]
+
+
+def _batak(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``batak ARGV`` where the files' permissions hold (see :func:`_as_a_plain_user`)."""
+    cmd = [*_as_a_plain_user(), sys.executable, "-m", "batak", *argv]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_a_data_folder_that_may_only_be_read_is_refused_before_the_start(tmp_path: Path) -> None:
+    """A server on a database it may only read used to say it had started, then log "could
+    not store (attempt to write a readonly database)" at every move, for ever; an empty folder
+    it may not write in was said in SQLite's words ("unable to open database file")."""
+    data = tmp_path / "data"
+    assert storage_problem(f"sqlite:///{data}/batak.sqlite3", "en") is None  # a database
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for path in (data / "batak.sqlite3", data, empty):
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    try:
+        port = str(free_port())
+        for folder in (data, empty):
+            done = _batak("serve", "--port", port, "--data", str(folder), "--lang", "en")
+            assert done.returncode == 2, done
+            assert done.stderr == (
+                f"batak serve: cannot keep the data in {folder}: there is no permission to "
+                "write there. Choose another folder with --data.\n"
+            )
+            assert "open http" not in done.stdout
+        # batak admin: the VIP flag is refused the same way (it was a traceback)
+        done = _batak("admin", "--data", str(data), "--lang", "en", "vip", "ayse", "on")
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done
+        assert "there is no permission to write there" in done.stderr
+    finally:
+        for path in (data, data / "batak.sqlite3", empty):
+            path.chmod(0o755 if path.is_dir() else 0o644)
 
 
 def test_an_unreachable_database_is_said_without_its_password() -> None:

@@ -60,7 +60,7 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
     if args.job == "chip-report":
         config = replace(config, dumping_min_matches=args.min_matches)
     # a folder given wrong must not become a new, empty database that "checks out"
-    problem = storage_problem(config.database_url, lang, create=False)
+    problem = storage_problem(config.database_url, lang, create=False, write=args.job == "vip")
     if problem:
         print(f"batak admin: {problem}", file=sys.stderr)
         return 2

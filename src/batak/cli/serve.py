@@ -254,9 +254,10 @@ _FOLDER_REASONS = {
 }
 
 
-def storage_problem(url: str, lang: str, *, create: bool = True) -> str | None:
+def storage_problem(url: str, lang: str, *, create: bool = True, write: bool = True) -> str | None:
     """Why the database at ``url`` cannot be used, in the reader's language (None: it can).
-    ``create=False``: a missing SQLite database is a problem too (``batak admin``)."""
+    ``create=False``: a missing SQLite database is a problem too (``batak admin``);
+    ``write=False``: an SQLite database that may only be read is not (reading jobs)."""
     from ..i18n import text
     from ..server.storage import StorageError, StorageUnusable, open_storage, shown_url
 
@@ -266,7 +267,7 @@ def storage_problem(url: str, lang: str, *, create: bool = True) -> str | None:
         return text("serve.bad_database", lang, value=shown_url(url))
     path = url.removeprefix("sqlite:///")
     try:
-        storage.check(create=create)
+        storage.check(create=create, write=write)
     except StorageUnusable as e:
         if e.kind == "folder":
             code = _FOLDER_REASONS.get(e.errno or 0)
