@@ -20,7 +20,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from harness import ServerThread, fast_config, free_port
+from harness import ServerProcess, ServerThread, fast_config, free_port
 
 from batak.cli import main
 from batak.cli.serve import _parse, storage_problem
@@ -187,6 +187,30 @@ def test_a_data_folder_that_may_only_be_read_is_refused_before_the_start(tmp_pat
     finally:
         for path in (data, data / "batak.sqlite3", empty):
             path.chmod(0o755 if path.is_dir() else 0o644)
+
+
+def test_one_server_at_a_time_on_a_data_folder(tmp_path: Path) -> None:
+    """A second server on the same folder used to start too: both resumed the same tables, and
+    the first one's moves then failed for ever ("UNIQUE constraint failed: events...")."""
+    data = tmp_path / "data"
+    first = ServerProcess(data, free_port(), "--bot-delay", "0")
+    first.start()
+    try:
+        assert first.proc is not None
+        argv = ["serve", "--port", str(free_port()), "--data", str(data), "--lang", "en"]
+        cmd = [sys.executable, "-m", "batak", *argv]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=30, check=False)
+        assert done.returncode == 2 and "open http" not in done.stdout
+        assert done.stderr == (
+            f"batak serve: another batak serve (process {first.proc.pid}) already uses the data "
+            f"in {data}: two servers on one database would run the same tables at once and spoil "
+            "each other's moves. Stop that one first, or choose another folder with --data.\n"
+        )
+    finally:
+        first.kill()  # the lock goes with the process, however it ends
+    second = ServerProcess(data, free_port(), "--bot-delay", "0")
+    second.start()
+    second.stop()
 
 
 def test_an_unreachable_database_is_said_without_its_password() -> None:
