@@ -258,6 +258,23 @@ def test_admin_does_not_make_up_an_empty_database(
     assert not typo.exists()
 
 
+def test_admin_takes_its_folder_after_the_jobs_name_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``batak admin vip NAME on --data DIR`` used to be refused ("unrecognized arguments:
+    --data DIR"): only ``batak admin --data DIR vip NAME on`` was understood."""
+    data = tmp_path / "data"
+    assert storage_problem(f"sqlite:///{data}/batak.sqlite3", "en") is None  # a database
+    assert main(["admin", "ledger-check", "--data", str(data), "--lang", "tr"]) == 0
+    assert "Çip defteri tam tutuyor" in capsys.readouterr().out
+    # given after the job's name, it wins over the one before it
+    typo = tmp_path / "typo"
+    assert main(["admin", "--data", str(typo), "chip-report", "--data", str(data)]) == 0
+    assert main(["admin", "--lang", "en", "vip", "nobody", "on", "--data", str(data)]) == 2
+    assert "No account is called nobody." in capsys.readouterr().err
+    assert not typo.exists()
+
+
 def test_a_redis_never_reached_is_said_in_the_log(caplog: pytest.LogCaptureFixture) -> None:
     cluster = SimpleNamespace(node="n1")
     bus = Bus(cluster, "redis://:hush-pw@127.0.0.1:1/0")  # type: ignore[arg-type]

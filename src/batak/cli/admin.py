@@ -26,11 +26,22 @@ def add_admin_parser(sub: Any, lang: str) -> None:
 
     d = ServerConfig()
     p = sub.add_parser("admin", help=t("help_admin", lang), description=t("help_admin", lang))
-    p.add_argument("--data", default=str(d.data), metavar="DIR", help=t("help_admin_data", lang))
-    p.add_argument("--database", default=None, metavar="URL", help=t("help_admin_database", lang))
-    p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
+
+    def where(parser: argparse.ArgumentParser, default: Any) -> None:
+        parser.add_argument(
+            "--data",
+            default=str(d.data) if default is None else default,
+            metavar="DIR",
+            help=t("help_admin_data", lang),
+        )
+        parser.add_argument(
+            "--database", default=default, metavar="URL", help=t("help_admin_database", lang)
+        )
+        parser.add_argument("--lang", choices=LANGS, default=default, help=t("help_lang", lang))
+
+    where(p, None)
     jobs = p.add_subparsers(dest="job", metavar="{ledger-check,chip-report,vip}", required=True)
-    jobs.add_parser("ledger-check", help=t("help_admin_ledger_check", lang))
+    ledger = jobs.add_parser("ledger-check", help=t("help_admin_ledger_check", lang))
     report = jobs.add_parser("chip-report", help=t("help_admin_chip_report", lang))
     report.add_argument(
         "--min-matches",
@@ -42,6 +53,10 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     vip = jobs.add_parser("vip", help=t("help_admin_vip", lang))
     vip.add_argument("username")
     vip.add_argument("flag", choices=["on", "off"])
+    # the same options after the job's name too (batak admin vip NAME on --data DIR): there
+    # they keep what was given before it unless given again
+    for job in (ledger, report, vip):
+        where(job, argparse.SUPPRESS)
 
 
 def run_admin(args: argparse.Namespace, lang: str) -> int:
@@ -102,7 +117,7 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
             return 0
         row = await storage.player_by("username", args.username)
         if row is None:
-            print(t("admin_no_player", lang, name=args.username))
+            print(t("admin_no_player", lang, name=args.username), file=sys.stderr)
             return 2
         await desk.set_vip(row.id, args.flag == "on")
         print(t("admin_vip_" + args.flag, lang, name=args.username))
