@@ -275,6 +275,18 @@ def test_admin_takes_its_folder_after_the_jobs_name_too(
     assert not typo.exists()
 
 
+@pytest.mark.parametrize("value", ["0", "-2", "x"])
+def test_admin_refuses_a_least_number_of_rooms_below_one(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``chip-report --min-matches 0`` used to be taken and said "met at 0 or more rooms"."""
+    with pytest.raises(SystemExit) as e:
+        main(["admin", "chip-report", "--min-matches", value, "--lang", "en"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.rstrip().endswith(f"--min-matches: not a whole number of 1 or more: {value}"), err
+
+
 def test_a_redis_never_reached_is_said_in_the_log(caplog: pytest.LogCaptureFixture) -> None:
     cluster = SimpleNamespace(node="n1")
     bus = Bus(cluster, "redis://:hush-pw@127.0.0.1:1/0")  # type: ignore[arg-type]

@@ -43,9 +43,19 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     jobs = p.add_subparsers(dest="job", metavar="{ledger-check,chip-report,vip}", required=True)
     ledger = jobs.add_parser("ledger-check", help=t("help_admin_ledger_check", lang))
     report = jobs.add_parser("chip-report", help=t("help_admin_chip_report", lang))
+
+    def count(value: str) -> int:  # "0 or more rooms together" would flag every pair
+        from ..i18n import text
+        from .serve import _parse
+
+        n = _parse("count", value)
+        if n is None:
+            raise argparse.ArgumentTypeError(text("serve.bad_count", lang, value=value))
+        return int(n)
+
     report.add_argument(
         "--min-matches",
-        type=int,
+        type=count,
         default=d.dumping_min_matches,
         metavar="N",
         help=t("help_admin_min_matches", lang, default=d.dumping_min_matches),
