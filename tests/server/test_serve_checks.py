@@ -8,7 +8,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import shutil
 import socket
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -16,7 +20,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from harness import ServerThread, fast_config, free_port
+from harness import ServerProcess, ServerThread, fast_config, free_port
 
 from batak.cli import main
 from batak.cli.serve import _parse, storage_problem
@@ -138,6 +142,77 @@ def test_data_folders_that_cannot_be_used(tmp_path: Path) -> None:
     assert "no Batak database" in said and not missing.exists()
 
 
+def _as_a_plain_user() -> list[str]:
+    """A command prefix under which file permissions hold: root's rights to write anywhere
+    dropped (setpriv), or nothing for a user who has none."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    prefix = [setpriv or "", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search"]
+    if not setpriv or subprocess.run([*prefix, "--", "true"], check=False).returncode:
+        pytest.skip("run as root, and setpriv cannot drop root's right to write anywhere")
+    return [*prefix, "--"]
+
+
+def _batak(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``batak ARGV`` where the files' permissions hold (see :func:`_as_a_plain_user`)."""
+    cmd = [*_as_a_plain_user(), sys.executable, "-m", "batak", *argv]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_a_data_folder_that_may_only_be_read_is_refused_before_the_start(tmp_path: Path) -> None:
+    """A server on a database it may only read used to say it had started, then log "could
+    not store (attempt to write a readonly database)" at every move, for ever; an empty folder
+    it may not write in was said in SQLite's words ("unable to open database file")."""
+    data = tmp_path / "data"
+    assert storage_problem(f"sqlite:///{data}/batak.sqlite3", "en") is None  # a database
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for path in (data / "batak.sqlite3", data, empty):
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    try:
+        port = str(free_port())
+        for folder in (data, empty):
+            done = _batak("serve", "--port", port, "--data", str(folder), "--lang", "en")
+            assert done.returncode == 2, done
+            assert done.stderr == (
+                f"batak serve: cannot keep the data in {folder}: there is no permission to "
+                "write there. Choose another folder with --data.\n"
+            )
+            assert "open http" not in done.stdout
+        # batak admin: the VIP flag is refused the same way (it was a traceback)
+        done = _batak("admin", "--data", str(data), "--lang", "en", "vip", "ayse", "on")
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done
+        assert "there is no permission to write there" in done.stderr
+    finally:
+        for path in (data, data / "batak.sqlite3", empty):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+
+
+def test_one_server_at_a_time_on_a_data_folder(tmp_path: Path) -> None:
+    """A second server on the same folder used to start too: both resumed the same tables, and
+    the first one's moves then failed for ever ("UNIQUE constraint failed: events...")."""
+    data = tmp_path / "data"
+    first = ServerProcess(data, free_port(), "--bot-delay", "0")
+    first.start()
+    try:
+        assert first.proc is not None
+        argv = ["serve", "--port", str(free_port()), "--data", str(data), "--lang", "en"]
+        cmd = [sys.executable, "-m", "batak", *argv]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=30, check=False)
+        assert done.returncode == 2 and "open http" not in done.stdout
+        assert done.stderr == (
+            f"batak serve: another batak serve (process {first.proc.pid}) already uses the data "
+            f"in {data}: two servers on one database would run the same tables at once and spoil "
+            "each other's moves. Stop that one first, or choose another folder with --data.\n"
+        )
+    finally:
+        first.kill()  # the lock goes with the process, however it ends
+    second = ServerProcess(data, free_port(), "--bot-delay", "0")
+    second.start()
+    second.stop()
+
+
 def test_an_unreachable_database_is_said_without_its_password() -> None:
     said = storage_problem(NO_PG, "en") or ""
     assert "cannot reach the database" in said
@@ -181,6 +256,35 @@ def test_admin_does_not_make_up_an_empty_database(
     assert main(["admin", "--data", str(typo), "ledger-check"]) == 2
     assert "no Batak database" in capsys.readouterr().err
     assert not typo.exists()
+
+
+def test_admin_takes_its_folder_after_the_jobs_name_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``batak admin vip NAME on --data DIR`` used to be refused ("unrecognized arguments:
+    --data DIR"): only ``batak admin --data DIR vip NAME on`` was understood."""
+    data = tmp_path / "data"
+    assert storage_problem(f"sqlite:///{data}/batak.sqlite3", "en") is None  # a database
+    assert main(["admin", "ledger-check", "--data", str(data), "--lang", "tr"]) == 0
+    assert "Çip defteri tam tutuyor" in capsys.readouterr().out
+    # given after the job's name, it wins over the one before it
+    typo = tmp_path / "typo"
+    assert main(["admin", "--data", str(typo), "chip-report", "--data", str(data)]) == 0
+    assert main(["admin", "--lang", "en", "vip", "nobody", "on", "--data", str(data)]) == 2
+    assert "No account is called nobody." in capsys.readouterr().err
+    assert not typo.exists()
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "x"])
+def test_admin_refuses_a_least_number_of_rooms_below_one(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``chip-report --min-matches 0`` used to be taken and said "met at 0 or more rooms"."""
+    with pytest.raises(SystemExit) as e:
+        main(["admin", "chip-report", "--min-matches", value, "--lang", "en"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.rstrip().endswith(f"--min-matches: not a whole number of 1 or more: {value}"), err
 
 
 def test_a_redis_never_reached_is_said_in_the_log(caplog: pytest.LogCaptureFixture) -> None:

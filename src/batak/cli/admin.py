@@ -26,15 +26,36 @@ def add_admin_parser(sub: Any, lang: str) -> None:
 
     d = ServerConfig()
     p = sub.add_parser("admin", help=t("help_admin", lang), description=t("help_admin", lang))
-    p.add_argument("--data", default=str(d.data), metavar="DIR", help=t("help_admin_data", lang))
-    p.add_argument("--database", default=None, metavar="URL", help=t("help_admin_database", lang))
-    p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
+
+    def where(parser: argparse.ArgumentParser, default: Any) -> None:
+        parser.add_argument(
+            "--data",
+            default=str(d.data) if default is None else default,
+            metavar="DIR",
+            help=t("help_admin_data", lang),
+        )
+        parser.add_argument(
+            "--database", default=default, metavar="URL", help=t("help_admin_database", lang)
+        )
+        parser.add_argument("--lang", choices=LANGS, default=default, help=t("help_lang", lang))
+
+    where(p, None)
     jobs = p.add_subparsers(dest="job", metavar="{ledger-check,chip-report,vip}", required=True)
-    jobs.add_parser("ledger-check", help=t("help_admin_ledger_check", lang))
+    ledger = jobs.add_parser("ledger-check", help=t("help_admin_ledger_check", lang))
     report = jobs.add_parser("chip-report", help=t("help_admin_chip_report", lang))
+
+    def count(value: str) -> int:  # "0 or more rooms together" would flag every pair
+        from ..i18n import text
+        from .serve import _parse
+
+        n = _parse("count", value)
+        if n is None:
+            raise argparse.ArgumentTypeError(text("serve.bad_count", lang, value=value))
+        return int(n)
+
     report.add_argument(
         "--min-matches",
-        type=int,
+        type=count,
         default=d.dumping_min_matches,
         metavar="N",
         help=t("help_admin_min_matches", lang, default=d.dumping_min_matches),
@@ -42,6 +63,10 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     vip = jobs.add_parser("vip", help=t("help_admin_vip", lang))
     vip.add_argument("username")
     vip.add_argument("flag", choices=["on", "off"])
+    # the same options after the job's name too (batak admin vip NAME on --data DIR): there
+    # they keep what was given before it unless given again
+    for job in (ledger, report, vip):
+        where(job, argparse.SUPPRESS)
 
 
 def run_admin(args: argparse.Namespace, lang: str) -> int:
@@ -60,7 +85,7 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
     if args.job == "chip-report":
         config = replace(config, dumping_min_matches=args.min_matches)
     # a folder given wrong must not become a new, empty database that "checks out"
-    problem = storage_problem(config.database_url, lang, create=False)
+    problem = storage_problem(config.database_url, lang, create=False, write=args.job == "vip")
     if problem:
         print(f"batak admin: {problem}", file=sys.stderr)
         return 2
@@ -102,7 +127,7 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
             return 0
         row = await storage.player_by("username", args.username)
         if row is None:
-            print(t("admin_no_player", lang, name=args.username))
+            print(t("admin_no_player", lang, name=args.username), file=sys.stderr)
             return 2
         await desk.set_vip(row.id, args.flag == "on")
         print(t("admin_vip_" + args.flag, lang, name=args.username))

@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from urllib.parse import urlsplit
 
 from ..i18n import LANGS
@@ -254,9 +254,10 @@ _FOLDER_REASONS = {
 }
 
 
-def storage_problem(url: str, lang: str, *, create: bool = True) -> str | None:
+def storage_problem(url: str, lang: str, *, create: bool = True, write: bool = True) -> str | None:
     """Why the database at ``url`` cannot be used, in the reader's language (None: it can).
-    ``create=False``: a missing SQLite database is a problem too (``batak admin``)."""
+    ``create=False``: a missing SQLite database is a problem too (``batak admin``);
+    ``write=False``: an SQLite database that may only be read is not (reading jobs)."""
     from ..i18n import text
     from ..server.storage import StorageError, StorageUnusable, open_storage, shown_url
 
@@ -266,7 +267,7 @@ def storage_problem(url: str, lang: str, *, create: bool = True) -> str | None:
         return text("serve.bad_database", lang, value=shown_url(url))
     path = url.removeprefix("sqlite:///")
     try:
-        storage.check(create=create)
+        storage.check(create=create, write=write)
     except StorageUnusable as e:
         if e.kind == "folder":
             code = _FOLDER_REASONS.get(e.errno or 0)
@@ -280,6 +281,39 @@ def storage_problem(url: str, lang: str, *, create: bool = True) -> str | None:
     except StorageError as e:  # e.g. no PostgreSQL driver installed
         return str(e)
     return None
+
+
+def claim_database(url: str) -> tuple[IO[str] | None, str]:
+    """Take the lock that lets one server at a time use the SQLite database at ``url``: the
+    lock file ``DATABASE.lock`` holds an exclusive ``flock`` for as long as it stays open
+    (the operating system lets go when the process ends, however it ends).
+
+    Returns the open lock file (close it when the server has stopped) and ``""``; or
+    ``None`` and the process id written by the server that holds it (``"?"`` if unknown).
+    PostgreSQL, an in-memory database, and a system without ``flock`` need no lock here."""
+    path = url.removeprefix("sqlite:///")
+    if not url.startswith("sqlite:///") or path == ":memory:":
+        return None, ""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return None, ""
+    try:
+        lock = open(f"{path}.lock", "a+", encoding="ascii")  # noqa: SIM115 - kept open
+    except OSError:  # the database itself was checked: it can be written; go on without
+        return None, ""
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.seek(0)
+        holder = lock.read().strip()
+        lock.close()
+        return None, holder if holder.isdigit() else "?"
+    lock.seek(0)
+    lock.truncate()
+    lock.write(f"{os.getpid()}\n")
+    lock.flush()
+    return lock, ""
 
 
 def _listen_problem(e: OSError, host: str, port: int, lang: str) -> str:
@@ -339,10 +373,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
     """What ``batak serve`` does with its parsed arguments: serve until interrupted. What can
     be checked before the server starts is checked first, and said in one plain line (exit 2):
-    the options that belong together, the database, the address to listen at."""
+    the options that belong together, the database (and that no other server uses it), the
+    address to listen at."""
     from ..i18n import text
-    from ..server.serve import listen, run
-    from ..server.storage import shown_url
 
     def refuse(words: str) -> int:
         print(f"batak serve: {words}", file=sys.stderr)
@@ -357,6 +390,23 @@ def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
     problem = storage_problem(config.database_url, lang)
     if problem:
         return refuse(problem)
+    # two servers on one SQLite database would run the same tables at once
+    lock, holder = claim_database(config.database_url)
+    if holder:
+        folder = os.path.dirname(config.database_url.removeprefix("sqlite:///"))
+        return refuse(text("serve.data_in_use", lang, path=folder, pid=holder))
+    try:
+        return _serve(config, args.log_level, lang, refuse)
+    finally:
+        if lock is not None:
+            lock.close()
+
+
+def _serve(config: ServerConfig, log_level: str, lang: str, refuse: Callable[[str], int]) -> int:
+    from ..i18n import text
+    from ..server.serve import listen, run
+    from ..server.storage import shown_url
+
     try:
         sock = listen(config.host, config.port)
     except OSError as e:
@@ -371,7 +421,7 @@ def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
         ws = url.replace("http", "ws", 1)
         print(text("serve.started", lang, url=url, ws=ws, where=where), flush=True)
 
-    code = run(config, args.log_level, on_start=started, sock=sock)
+    code = run(config, log_level, on_start=started, sock=sock)
     if code:
         print(text("serve.start_failed", lang), file=sys.stderr)
     return code

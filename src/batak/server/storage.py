@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
+import os
 import queue
 import sqlite3
 import threading
@@ -61,6 +63,22 @@ class StorageUnusable(StorageError):
         self.kind = kind
         self.detail = detail
         self.errno = errno
+
+
+def _write_nothing(conn: sqlite3.Connection) -> None:
+    """Write to the SQLite database without changing it (a write taken back): raises
+    :class:`StorageUnusable` ("folder", EACCES) when the file or its folder may only be read."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute(f"PRAGMA user_version={version}")
+        finally:
+            conn.execute("ROLLBACK")
+    except sqlite3.OperationalError as e:
+        if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_READONLY:
+            raise StorageUnusable("folder", str(e), errno.EACCES) from e
+        raise StorageUnusable("unreachable", str(e)) from e
 
 
 def shown_url(url: str) -> str:
@@ -304,20 +322,23 @@ class Storage:
         self.session: list[str] = []
 
     # ------------------------------------------------------------------ the worker
-    def check(self, *, create: bool = True) -> None:
+    def check(self, *, create: bool = True, write: bool = False) -> None:
         """Connect once, read, and close, before anything else is started: raises
         :class:`StorageUnusable` when the database cannot be used. ``create=False``: a missing
-        SQLite file is an error instead of a new, empty database (``batak admin``)."""
-        if self.kind == "sqlite":
-            path = Path(self.url.removeprefix("sqlite:///"))
-            if not create and str(path) != ":memory:" and not path.is_file():
-                raise StorageUnusable("missing", f"no database at {path}")
+        SQLite file is an error instead of a new, empty database (``batak admin``).
+        ``write``: an SQLite file that may only be read is an error too (``kind`` "folder",
+        ``errno`` EACCES): a server on it would start, then fail to store every move."""
+        path = Path(self.url.removeprefix("sqlite:///"))
+        if self.kind == "sqlite" and not create and str(path) != ":memory:" and not path.is_file():
+            raise StorageUnusable("missing", f"no database at {path}")
         try:
             conn = self._connect()
         except OSError as e:  # the SQLite file's folder
             raise StorageUnusable("folder", e.strerror or str(e), e.errno) from e
         except sqlite3.OperationalError as e:  # the file cannot be opened (a folder, no rights)
-            raise StorageUnusable("folder", str(e)) from e
+            folder = path.parent
+            denied = folder.is_dir() and not os.access(folder, os.W_OK)
+            raise StorageUnusable("folder", str(e), errno.EACCES if denied else None) from e
         except sqlite3.DatabaseError as e:
             raise StorageUnusable("not_database", str(e)) from e
         except StorageError:
@@ -327,8 +348,12 @@ class Storage:
         try:
             if self.kind == "sqlite":
                 conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                if write:
+                    _write_nothing(conn)
             else:
                 conn.execute("SELECT 1").fetchone()
+        except StorageError:
+            raise
         except sqlite3.DatabaseError as e:
             raise StorageUnusable("not_database", str(e)) from e
         except Exception as e:
