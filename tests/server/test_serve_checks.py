@@ -102,22 +102,33 @@ def test_serve_refuses_in_turkish(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "usage", "unknown"),
     [
-        (["serve", "--prot", "80"], "usage: batak serve [-h] [--host HOST] [--port", "--prot 80"),
+        # serve's usage is 17 lines: the error would scroll past it, so it is one line
+        (
+            ["serve", "--prot", "80"],
+            "usage: batak serve [options] ('batak serve --help' lists them)\n",
+            "--prot 80; did you mean --port?",
+        ),
         (["admin", "ledger-check", "--x"], "usage: batak admin ledger-check [-h]", "--x"),
-        (["online", "--crate", "standard"], "usage: batak online [-h]", "--crate"),
+        (
+            ["online", "--crate", "standard"],
+            "usage: batak online [-h]",
+            "--crate; did you mean --create?",
+        ),
     ],
 )  # fmt: skip
 def test_an_unknown_option_is_refused_with_its_own_commands_usage(
     argv: list[str], usage: str, unknown: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """It used to come with the top usage, ``batak {play,replay,...}``, which does not show
-    the options of the command the mistake was made in."""
+    the options of the command the mistake was made in. A typo gets the option it resembles;
+    a usage of many lines gives way to one that says where they are listed."""
     with pytest.raises(SystemExit) as e:
         main(argv)
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith(usage), err
     assert err.rstrip().endswith(": error: unrecognized arguments: " + unknown), err
+    assert err.count("\n") <= 7, err
 
 
 def test_data_folders_that_cannot_be_used(tmp_path: Path) -> None:

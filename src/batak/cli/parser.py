@@ -56,12 +56,17 @@ def rules_with_options(preset: str, options: Iterable[str]) -> Rules:
     return rules.replace(**changes) if changes else rules
 
 
+#: A command's usage longer than this many lines is shown with an error as one line.
+USAGE_LINES = 6
+
+
 class Parser(argparse.ArgumentParser):
     """An :class:`argparse.ArgumentParser` whose fixed words are in ``lang``; its subcommands'
     parsers (``add_subparsers().add_parser``) are made in the same language."""
 
     def __init__(self, *args: Any, lang: str = "en", **kwargs: Any) -> None:
         self.lang = lang
+        self._suggest: str | None = None  # for an unknown option: the known one it resembles
         kwargs.setdefault("formatter_class", argparse.HelpFormatter)
         kwargs["add_help"] = False
         super().__init__(*args, **kwargs)
@@ -90,7 +95,7 @@ class Parser(argparse.ArgumentParser):
         ...     top.parse_args(["serve", "--prot", "80"])
         >>> print(err.getvalue().strip())
         usage: batak serve [-h] [--port PORT]
-        batak serve: error: unrecognized arguments: --prot 80
+        batak serve: error: unrecognized arguments: --prot 80; did you mean --port?
         """
         parsed, extra = self.parse_known_args(args, namespace)
         if extra:
@@ -100,16 +105,40 @@ class Parser(argparse.ArgumentParser):
                 if chosen not in commands.choices:
                     break
                 here = commands.choices[chosen]
+            here._suggest = here.closest_option(extra)
             here.error(f"unrecognized arguments: {' '.join(extra)}")
         return parsed
+
+    def closest_option(self, words: list[str]) -> str | None:
+        """This command's option closest to the first unknown option in ``words`` (a typo:
+        ``--prot`` for ``--port``), or None.
+
+        >>> p = Parser(prog="batak serve", lang="en")
+        >>> _ = p.add_argument("--port"); _ = p.add_argument("--host")
+        >>> p.closest_option(["--prot", "80"]), p.closest_option(["--colour"])
+        ('--port', None)
+        """
+        import difflib
+
+        known = [o for o in self._option_string_actions if o.startswith("--")]
+        for word in words:
+            if word.startswith("--"):
+                close = difflib.get_close_matches(word.split("=", 1)[0], known, n=1, cutoff=0.7)
+                return close[0] if close else None
+        return None
 
     def _get_formatter(self) -> argparse.HelpFormatter:
         return _Formatter(prog=self.prog, lang=self.lang)
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        said = error_message(self.lang, translate_error(message, self.lang), self.prog)
-        self.exit(2, said + "\n")
+        usage = self.format_usage()
+        if usage.count("\n") > USAGE_LINES:  # the error would scroll past a usage that long
+            usage = t("usage", self.lang) + t("usage_short", self.lang, prog=self.prog) + "\n"
+        sys.stderr.write(usage)
+        said = translate_error(message, self.lang)
+        if self._suggest:
+            said += "; " + t("arg_did_you_mean", self.lang, option=self._suggest)
+        self.exit(2, error_message(self.lang, said, self.prog) + "\n")
 
 
 class _Formatter(argparse.HelpFormatter):
