@@ -10,6 +10,7 @@ import json
 import logging
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -333,3 +334,28 @@ def test_stats_and_progress_of_no_player_are_404(tmp_path: Path) -> None:
                     urllib.request.urlopen(f"{srv.http}/api/players/{nobody}/{what}", timeout=5)
                 assert e.value.code == 404
                 assert json.loads(e.value.read()) == {"error": "no such player"}
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_stopped_server_says_so_and_that_nothing_is_lost(tmp_path: Path, how: int) -> None:
+    """Ctrl+C (or a service manager's SIGTERM) used to bring the prompt back without a word."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "batak", "serve", "--port", str(port), "--data", str(tmp_path)]
+    proc = subprocess.Popen(
+        [*cmd, "--lang", "en"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first.startswith("Batak server: open http://127.0.0.1:"), first
+        proc.send_signal(how)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    # the process ends as the signal says (uvicorn raises it again after a clean shutdown)
+    assert proc.returncode in (0, 130, -how), err
+    assert "Traceback" not in err, err
+    assert out.strip().endswith(
+        "Batak server stopped. Every move is stored; unfinished tables go on when it starts again."
+    ), out

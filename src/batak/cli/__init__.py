@@ -164,8 +164,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_online(args, con, lang)
         return cmd_rules(args, con, lang)
     except KeyboardInterrupt:
-        con.say()
-        con.say(t("bye", lang))
+        if args.command != "serve":  # a server has said that it stopped, and why nothing is lost
+            con.say()
+            con.say(t("bye", lang))
         return 130
     except BrokenPipeError:  # e.g. `batak rules | head`: the reader left, so stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -421,7 +421,10 @@ def _serve(config: ServerConfig, log_level: str, lang: str, refuse: Callable[[st
         ws = url.replace("http", "ws", 1)
         print(text("serve.started", lang, url=url, ws=ws, where=where), flush=True)
 
-    code = run(config, log_level, on_start=started, sock=sock)
+    def stopped() -> None:  # by Ctrl+C or SIGTERM: say so, and that nothing is lost
+        print(text("serve.stopped", lang), flush=True)
+
+    code = run(config, log_level, on_start=started, sock=sock, on_stop=stopped)
     if code:
         print(text("serve.start_failed", lang), file=sys.stderr)
     return code

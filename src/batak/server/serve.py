@@ -45,10 +45,14 @@ def run(
     log_level: str = "warning",
     on_start: Callable[[], None] | None = None,
     sock: socket.socket | None = None,
+    on_stop: Callable[[], None] | None = None,
 ) -> int:
     """Serve until interrupted. ``sock``: already bound (:func:`listen`), else bound here.
     ``on_start`` is called once the server has started and listens (to tell where); it is not
-    called when the start fails (the log says why), and the return value is then 3."""
+    called when the start fails (the log says why), and the return value is then 3.
+    ``on_stop`` is called once a started server has shut down cleanly (every table stored),
+    before uvicorn raises again the signal that stopped it (the process then ends as that
+    signal says: 130 after Ctrl+C, killed by SIGTERM for a service manager)."""
     import uvicorn
 
     from .app import create_app
@@ -57,7 +61,13 @@ def run(
     if sock is None:
         sock = listen(config.host, config.port)
     app = create_app(config)
-    server = uvicorn.Server(
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().shutdown(sockets=sockets)
+            if self.started and on_stop is not None:
+                on_stop()
+
+    server = Server(
         uvicorn.Config(
             app,
             host=config.host,
