@@ -25,7 +25,7 @@ from harness import ServerProcess, ServerThread, fast_config, free_port
 
 from batak.cli import main
 from batak.cli.serve import _parse, storage_problem
-from batak.server.client import Client
+from batak.server.client import Client, ServerError
 from batak.server.cluster.bus import Bus
 from batak.server.storage import shown_url
 
@@ -359,3 +359,45 @@ def test_a_stopped_server_says_so_and_that_nothing_is_lost(tmp_path: Path, how: 
     assert out.strip().endswith(
         "Batak server stopped. Every move is stored; unfinished tables go on when it starts again."
     ), out
+
+
+def test_admin_gives_a_forgotten_password_a_new_one_and_ends_the_sessions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host's friend forgot their password: ``batak admin password NAME``, while the server
+    runs. The old password and the old session no longer work; the new password does, for the
+    same player. A short password or two different ones typed change nothing."""
+    pytest.importorskip("argon2")
+    data = tmp_path / "data"
+    # a token known in memory is looked up again at once (30 s by default)
+    with ServerThread(fast_config(data, session_recheck_seconds=0.0)) as srv:
+
+        async def register() -> tuple[str, str]:
+            async with Client(srv.url, name="Ali") as c:
+                await c.register("ali", "eski-sifre-1")
+                assert c.token is not None
+                return c.player["id"], c.token
+
+        pid, token = asyncio.run(register())
+        where = ["--data", str(data), "--lang", "en"]
+        assert main(["admin", "password", "ali", "--password", "short", *where]) == 2
+        assert "at least 8 characters; nothing is changed" in capsys.readouterr().err
+        answers = iter(["yeni-sifre-2", "yeni-sifre-3"])
+        monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
+        assert main(["admin", "password", "ali", *where]) == 2
+        assert "the two passwords are not the same" in capsys.readouterr().err
+        monkeypatch.setenv("BATAK_NEW_PASSWORD", "yeni-sifre-2")
+        assert main(["admin", "password", "ali", *where]) == 0
+        assert "ali has a new password. Sessions ended: 1;" in capsys.readouterr().out
+
+        async def after() -> None:
+            async with Client(srv.url, token=token) as old:  # the old session: a new guest
+                assert old.player["id"] != pid
+                with pytest.raises(ServerError) as e:
+                    await old.login("ali", "eski-sifre-1")
+                assert e.value.code == "bad_login"
+            async with Client(srv.url) as c:
+                await c.login("ali", "yeni-sifre-2")
+                assert c.player["id"] == pid
+
+        asyncio.run(after())

@@ -3,7 +3,8 @@
 ``ledger-check`` sums the whole chip ledger and says whether it is exact (exit 1 if not);
 ``chip-report`` lists pairs of players whose results at staked private rooms look like chip
 dumping (one keeps losing to the other); ``vip USERNAME on|off`` sets the VIP flag that lowers
-a player's Batak Sultan table fee (an operator's decision: nothing is sold). It opens the same
+a player's Batak Sultan table fee (an operator's decision: nothing is sold); ``password
+USERNAME`` gives an account a new password and ends its sessions. It opens the same
 database as ``batak serve`` (``--data`` or ``--database``) and may run while the server does.
 """
 
@@ -40,7 +41,9 @@ def add_admin_parser(sub: Any, lang: str) -> None:
         parser.add_argument("--lang", choices=LANGS, default=default, help=t("help_lang", lang))
 
     where(p, None)
-    jobs = p.add_subparsers(dest="job", metavar="{ledger-check,chip-report,vip}", required=True)
+    jobs = p.add_subparsers(
+        dest="job", metavar="{ledger-check,chip-report,vip,password}", required=True
+    )
     ledger = jobs.add_parser("ledger-check", help=t("help_admin_ledger_check", lang))
     report = jobs.add_parser("chip-report", help=t("help_admin_chip_report", lang))
 
@@ -63,10 +66,51 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     vip = jobs.add_parser("vip", help=t("help_admin_vip", lang))
     vip.add_argument("username")
     vip.add_argument("flag", choices=["on", "off"])
+    password = jobs.add_parser("password", help=t("help_admin_password", lang))
+    password.add_argument("username")
+    password.add_argument(
+        "--password", dest="new_password", default=None, help=t("help_admin_new_password", lang)
+    )
     # the same options after the job's name too (batak admin vip NAME on --data DIR): there
     # they keep what was given before it unless given again
-    for job in (ledger, report, vip):
+    for job in (ledger, report, vip, password):
         where(job, argparse.SUPPRESS)
+
+
+async def _new_password(
+    args: argparse.Namespace, lang: str, storage: Any, config: Any, player: str
+) -> int:
+    """``password USERNAME``: the new password from ``--password``, BATAK_NEW_PASSWORD or
+    typed twice; hashed as the server hashes it; every session of the account ended."""
+    import os
+
+    from ..server.hub import password_hasher
+
+    def refuse(key: str) -> int:
+        print(f"batak admin: {t(key, lang)}", file=sys.stderr)
+        return 2
+
+    new = args.new_password or os.environ.get("BATAK_NEW_PASSWORD")
+    if new is None:
+        import getpass
+
+        try:
+            new = getpass.getpass(t("admin_password_prompt", lang, name=args.username))
+            if getpass.getpass(t("admin_password_again", lang)) != new:
+                return refuse("admin_password_mismatch")
+        except EOFError:
+            return refuse("admin_password_mismatch")
+    if len(new) < 8:  # the server's rule for a new account
+        return refuse("admin_password_weak")
+    try:
+        hasher = password_hasher(config)
+    except ImportError:
+        return refuse("admin_password_no_argon")
+    digest = await asyncio.to_thread(hasher.hash, new)
+    await storage.update_player(player, password_hash=digest)
+    ended = await storage.end_sessions(player)
+    print(t("admin_password_done", lang, name=args.username, sessions=len(ended)))
+    return 0
 
 
 def run_admin(args: argparse.Namespace, lang: str) -> int:
@@ -85,7 +129,8 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
     if args.job == "chip-report":
         config = replace(config, dumping_min_matches=args.min_matches)
     # a folder given wrong must not become a new, empty database that "checks out"
-    problem = storage_problem(config.database_url, lang, create=False, write=args.job == "vip")
+    writes = args.job in ("vip", "password")
+    problem = storage_problem(config.database_url, lang, create=False, write=writes)
     if problem:
         print(f"batak admin: {problem}", file=sys.stderr)
         return 2
@@ -129,6 +174,8 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
         if row is None:
             print(t("admin_no_player", lang, name=args.username), file=sys.stderr)
             return 2
+        if args.job == "password":
+            return await _new_password(args, lang, storage, config, row.id)
         await desk.set_vip(row.id, args.flag == "on")
         print(t("admin_vip_" + args.flag, lang, name=args.username))
         return 0

@@ -102,6 +102,9 @@ class ServerConfig:
     password_queue: int = 64  # logins waiting for a check beyond this are told ``busy``
     argon2_memory_kib: int = 19456  # 19 MiB, t=2, p=1 (OWASP's argon2id minimum)
     argon2_time_cost: int = 2
+    # a session token known in memory is looked up in the database again after this long, so
+    # that one ended elsewhere (batak admin password, another process) stops opening the account
+    session_recheck_seconds: float = 30.0
     # -- guests -----------------------------------------------------------------------------
     guest_unused_seconds: float = 86400.0  # a guest who never sat at a table is deleted
     # -- chips (issue 12; virtual: nothing bought, nothing transferable) ------------------

@@ -81,6 +81,7 @@ class Hub:
         self.creating: set[str] = set()
         self.forming: dict[str, str] = {}  # mode -> public table being filled
         self.players: dict[str, Player] = {}  # by token hash
+        self._token_checked: dict[str, float] = {}  # token hash -> when the database said yes
         self._by_id: dict[str, Player] = {}
         self.online: dict[str, set[Conn]] = {}  # player id -> their connections
         self._closing: set[asyncio.Task[None]] = set()
@@ -262,6 +263,7 @@ class Hub:
         for h, p in list(self.players.items()):
             if p.id in gone or p.id not in self.online:
                 del self.players[h]
+                self._token_checked.pop(h, None)
         for pid in [pid for pid in self._by_id if pid not in self.online]:
             del self._by_id[pid]
         for limit in (
@@ -430,13 +432,21 @@ class Hub:
     async def _player_by_token(self, token: str) -> Player | None:
         h = token_hash(token)
         player = self.players.get(h)
+        now = time.monotonic()
+        checked = self._token_checked.get(h)
+        fresh = checked is not None and now - checked < self.config.session_recheck_seconds
+        if player is not None and fresh:
+            return player
+        row = await self.storage.player_by_token(h)
+        if row is None:  # never a session, or one ended (batak admin password, a logout)
+            self.players.pop(h, None)
+            self._token_checked.pop(h, None)
+            return None
         if player is None:
-            row = await self.storage.player_by_token(h)
-            if row is None:
-                return None
             player = self._known(row.id, row.name, row.username)
             player.bot_account = row.is_bot
             self.players[h] = player
+        self._token_checked[h] = now
         return player
 
     # ------------------------------------------------------------------ passwords
@@ -446,12 +456,9 @@ class Hub:
                 from argon2 import PasswordHasher
             except ImportError:
                 raise TableError("no_accounts") from None
-            cfg = self.config
             # bounded memory: each check takes argon2_memory_kib, and at most password_checks
             # run at once (a hash made with other parameters is remade at the next login)
-            self._argon = PasswordHasher(
-                time_cost=cfg.argon2_time_cost, memory_cost=cfg.argon2_memory_kib, parallelism=1
-            )
+            self._argon = password_hasher(self.config, PasswordHasher)
         return self._argon
 
     async def _password_job(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -1182,6 +1189,16 @@ class Hub:
         table = await self._table(msg["table"])
         await table.call(lambda: table.rematch(conn, msg.get("accept", True)))
         self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
+
+
+def password_hasher(config: ServerConfig, kind: Any = None) -> Any:
+    """The argon2 hasher of accounts' passwords with the server's parameters (the server's and
+    ``batak admin password``'s); ImportError without argon2-cffi."""
+    if kind is None:
+        from argon2 import PasswordHasher as kind
+    return kind(
+        time_cost=config.argon2_time_cost, memory_cost=config.argon2_memory_kib, parallelism=1
+    )
 
 
 #: The most bot accounts an ``invitable`` reply lists.
