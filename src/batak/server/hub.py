@@ -1115,16 +1115,22 @@ class Hub:
         table = await self._table(msg["table"])
         await table.call(lambda: table.react(conn, msg["reaction"]))
 
-    async def on_invite(self, conn: Conn, msg: dict[str, Any]) -> None:
-        """The host of a room that waits for players invites an account by its username: each
-        of that player's connections gets ``invited`` with the room's code (how bot accounts,
-        and friends who are online, are asked to a table)."""
+    async def _waiting_room_of_host(self, conn: Conn, msg: dict[str, Any]) -> tuple[Table, Player]:
+        """The table of ``msg``, which must wait for players, and its host asking (else refused:
+        ``not_host_invite``, ``started``), for ``invite`` and ``invitable``."""
         table = await self._table(msg["table"])
         player = player_of(conn)
         if player.id != table.host:
             raise TableError("not_host_invite")
         if table.status != "waiting":
             raise TableError("started")
+        return table, player
+
+    async def on_invite(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """The host of a room that waits for players invites an account by its username: each
+        of that player's connections gets ``invited`` with the room's code (how bot accounts,
+        and friends who are online, are asked to a table)."""
+        table, player = await self._waiting_room_of_host(conn, msg)
         row = await self.storage.player_by("username", msg["username"])
         conns = self.online.get(row.id, set()) if row is not None else set()
         elsewhere = False  # in a cluster: connected to another process
@@ -1157,12 +1163,7 @@ class Hub:
     async def on_invitable(self, conn: Conn, msg: dict[str, Any]) -> None:
         """The host of a room that waits for players asks which bot accounts it could invite:
         those online (in a cluster, on any process), by name, at most :data:`INVITABLE_MAX`."""
-        table = await self._table(msg["table"])
-        player = player_of(conn)
-        if player.id != table.host:
-            raise TableError("not_host_invite")
-        if table.status != "waiting":
-            raise TableError("started")
+        table, _ = await self._waiting_room_of_host(conn, msg)
         seated = {s.player for s in table.seats if s.player}
         found = self.bot_accounts_online()
         if self.cluster is not None:
