@@ -80,8 +80,8 @@ class Hub:
         #: made a second actor for it, and both wrote its next version)
         self.creating: set[str] = set()
         self.forming: dict[str, str] = {}  # mode -> public table being filled
-        self.players: dict[str, Player] = {}  # by token hash
-        self._token_checked: dict[str, float] = {}  # token hash -> when the database said yes
+        #: token hash -> its player, and when the database last said the session is valid
+        self.players: dict[str, tuple[Player, float]] = {}
         self._by_id: dict[str, Player] = {}
         self.online: dict[str, set[Conn]] = {}  # player id -> their connections
         self._closing: set[asyncio.Task[None]] = set()
@@ -260,10 +260,9 @@ class Hub:
                 time.time() - self.config.guest_unused_seconds, keep
             )
         )
-        for h, p in list(self.players.items()):
+        for h, (p, _) in list(self.players.items()):
             if p.id in gone or p.id not in self.online:
                 del self.players[h]
-                self._token_checked.pop(h, None)
         for pid in [pid for pid in self._by_id if pid not in self.online]:
             del self._by_id[pid]
         for limit in (
@@ -389,7 +388,7 @@ class Hub:
             await self.storage.create_player(
                 PlayerRow(player.id, player.name, token_h, time.time())
             )
-            self.players[token_h] = player
+            self.players[token_h] = (player, time.monotonic())
             conn.guest = (player, new_token)
             fresh = True
             player.level = level_of(0)  # no XP yet: nothing to look up when they sit
@@ -431,34 +430,31 @@ class Hub:
 
     async def _player_by_token(self, token: str) -> Player | None:
         h = token_hash(token)
-        player = self.players.get(h)
+        known = self.players.get(h)
         now = time.monotonic()
-        checked = self._token_checked.get(h)
-        fresh = checked is not None and now - checked < self.config.session_recheck_seconds
-        if player is not None and fresh:
-            return player
+        if known is not None and now - known[1] < self.config.session_recheck_seconds:
+            return known[0]
         row = await self.storage.player_by_token(h)
         if row is None:  # never a session, or one ended (batak admin password, a logout)
             self.players.pop(h, None)
-            self._token_checked.pop(h, None)
             return None
-        if player is None:
+        if known is not None:
+            player = known[0]
+        else:
             player = self._known(row.id, row.name, row.username)
             player.bot_account = row.is_bot
-            self.players[h] = player
-        self._token_checked[h] = now
+        self.players[h] = (player, now)
         return player
 
     # ------------------------------------------------------------------ passwords
     def _hasher(self) -> Any:
         if self._argon is None:
-            try:
-                from argon2 import PasswordHasher
-            except ImportError:
-                raise TableError("no_accounts") from None
             # bounded memory: each check takes argon2_memory_kib, and at most password_checks
             # run at once (a hash made with other parameters is remade at the next login)
-            self._argon = password_hasher(self.config, PasswordHasher)
+            try:
+                self._argon = password_hasher(self.config)
+            except ImportError:
+                raise TableError("no_accounts") from None
         return self._argon
 
     async def _password_job(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -560,7 +556,7 @@ class Hub:
         player = self._known(row.id, row.name, row.username)
         player.account = row.username
         player.bot_account = row.is_bot
-        self.players[h] = player
+        self.players[h] = (player, time.monotonic())
         self._set_player(conn, player, h)
         conn.guest = None
         self._reply(
@@ -1192,12 +1188,12 @@ class Hub:
         self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
 
 
-def password_hasher(config: ServerConfig, kind: Any = None) -> Any:
+def password_hasher(config: ServerConfig) -> Any:
     """The argon2 hasher of accounts' passwords with the server's parameters (the server's and
     ``batak admin password``'s); ImportError without argon2-cffi."""
-    if kind is None:
-        from argon2 import PasswordHasher as kind
-    return kind(
+    from argon2 import PasswordHasher
+
+    return PasswordHasher(
         time_cost=config.argon2_time_cost, memory_cost=config.argon2_memory_kib, parallelism=1
     )
 
