@@ -355,16 +355,20 @@ class Bus:
                     pipe.hset(bots, mapping=mine)
                     pipe.expire(bots, ttl)
                 await pipe.execute()
-            others = [n for n in self.cluster.alive if n != self.node]
+            others = self._other_nodes()
             got = await self._redis.mget([f"batak:lobby:{n}" for n in others]) if others else []
             self.others = [orjson.loads(g) for g in got if g]
         except Exception as e:
             log.warning("node %s: lobby via Redis: %s", self.node, e)
             self.others = []
 
+    def _other_nodes(self) -> list[str]:
+        """The other live nodes, as of the last look."""
+        return [n for n in self.cluster.alive if n != self.node]
+
     async def online_elsewhere(self, player: str) -> bool:
         """Whether ``player`` is connected to another live node (as of that node's last beat)."""
-        others = [n for n in self.cluster.alive if n != self.node]
+        others = self._other_nodes()
         if not self.up or not others:
             return False
         async with self._redis.pipeline(transaction=False) as pipe:
@@ -374,7 +378,7 @@ class Bus:
 
     async def bots_elsewhere(self) -> list[dict[str, Any]]:
         """The bot accounts connected to the other live nodes (``id``, ``username``, ``name``)."""
-        others = [n for n in self.cluster.alive if n != self.node]
+        others = self._other_nodes()
         if not self.up or not others:
             return []
         async with self._redis.pipeline(transaction=False) as pipe:
