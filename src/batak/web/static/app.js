@@ -324,15 +324,20 @@ function listedPresets() {
   return S.catalog ? S.catalog.presets.filter((p) => !p.same_as) : [];
 }
 
+const drawnHTML = new WeakMap(); // a page drawn by CTX.redraw: the HTML it was drawn from
+
 const CTX = {
   send, go, esc, notify, route, app, presetTitle,
   player: () => S.player,
   presets: () => listedPresets().map((p) => p.name),
   dialog: () => renderDialog(),
-  // draw a page again keeping what was typed in its forms (a list's update, the language switch)
-  redraw(draw) {
+  // draw a page again keeping what was typed in its forms (a list's update, the language switch);
+  // the same page as the one shown is not drawn again: a field being typed into keeps its selection
+  redraw(html) {
+    if (app().firstElementChild && drawnHTML.get(app().firstElementChild) === html) return;
     const before = changedFields(app());
-    draw();
+    app().innerHTML = html;
+    if (app().firstElementChild) drawnHTML.set(app().firstElementChild, html);
     restoreFields(app(), before);
   },
 };

@@ -118,7 +118,7 @@ function renderList(ctx) {
       </div>
       <button type="submit" class="primary" data-testid="tourney-create">${esc(t("tourney_schedule"))}</button>
     </form>` : `<p class="help">${esc(t("tourney_need_account"))}</p>`;
-  ctx.redraw(() => { ctx.app().innerHTML = `<div class="lobby tourney">
+  ctx.redraw(`<div class="lobby tourney">
     <section class="card-box">
       <p><a href="/" data-action="nav" data-href="/">← ${esc(t("back_to_lobby"))}</a></p>
       <h2>${esc(t("tournaments"))}</h2>
@@ -131,7 +131,7 @@ function renderList(ctx) {
       <h2>${esc(t("tourney_create_title"))}</h2>
       ${form}
     </section>
-  </div>`; });
+  </div>`);
 }
 
 export function actions(ctx) {
