@@ -209,6 +209,45 @@ def test_a_server_that_does_not_come_back_ends_the_session_plainly(
         server.stop()
 
 
+def test_a_session_that_ended_meanwhile_is_said_and_not_played_on_as_a_guest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host banned the account while the server was down: the connection comes back as a
+    new guest, who sits at none of the player's tables. It used to say "Connected to the server
+    again." and wait on as that guest; it now says the session ended and how to log in again."""
+    pytest.importorskip("argon2")
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("BATAK_PASSWORD", "uzun-parola-1")
+    server = _server(tmp_path)
+    try:
+
+        async def register() -> None:
+            async with Client(server.url, name="Ali") as c:
+                await c.register("ali", "uzun-parola-1")
+
+        asyncio.run(register())
+
+        def answer(n: int, said: str) -> str | None:
+            if n == 1:
+                return ""
+            if n == 2:
+                server.kill()
+                data = str(tmp_path / "data")
+                assert main(["admin", "ban", "ali", "--data", data, "--lang", "en"]) == 0
+                _restart_later(server, 0.5)
+                return "1"
+            return None
+
+        argv = [server.http, "--username", "ali", "--create", "standard", "--deals", "1"]
+        code, out = _online(argv, answer)
+        assert code == 1, out
+        assert "Traceback" not in out and BACK not in out
+        assert "Your session on this server has ended:" in out
+        assert f"run batak online {server.http} --username NAME and log in again" in out
+    finally:
+        server.stop()
+
+
 # ---------------------------------------------------------------------- batak bot
 
 

@@ -54,6 +54,7 @@ REPLIES = {
     "tourney_table",
     "story",
     "logged_out",
+    "password_changed",
     "invited",
     "invitable",
     "sync",

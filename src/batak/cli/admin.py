@@ -4,8 +4,11 @@
 ``chip-report`` lists pairs of players whose results at staked private rooms look like chip
 dumping (one keeps losing to the other); ``vip USERNAME on|off`` sets the VIP flag that lowers
 a player's Batak Sultan table fee (an operator's decision: nothing is sold); ``password
-USERNAME`` gives an account a new password and ends its sessions. It opens the same
-database as ``batak serve`` (``--data`` or ``--database``) and may run while the server does.
+USERNAME`` gives an account a new password and ends its sessions; ``players`` lists the
+accounts; ``ban USERNAME`` closes an account (it cannot log in, and a running server closes its
+connections within ``reap_every`` seconds) and ``unban USERNAME`` opens it again. A username is
+matched exactly, or else by case if only one account fits. It opens the same database as
+``batak serve`` (``--data`` or ``--database``) and may run while the server does.
 """
 
 from __future__ import annotations
@@ -42,12 +45,14 @@ def add_admin_parser(sub: Any, lang: str) -> None:
 
     where(p, None)
     jobs = p.add_subparsers(
-        dest="job", metavar="{ledger-check,chip-report,vip,password}", required=True
+        dest="job",
+        metavar="{players,ban,unban,password,vip,ledger-check,chip-report}",
+        required=True,
     )
-    ledger = jobs.add_parser("ledger-check", help=t("help_admin_ledger_check", lang))
-    report = jobs.add_parser("chip-report", help=t("help_admin_chip_report", lang))
+    players = jobs.add_parser("players", help=t("help_admin_players", lang))
+    players.add_argument("--search", default="", metavar="TEXT", help=t("help_admin_search", lang))
 
-    def count(value: str) -> int:  # "0 or more rooms together" would flag every pair
+    def positive(value: str) -> int:
         from ..i18n import text
         from .serve import _parse
 
@@ -56,9 +61,20 @@ def add_admin_parser(sub: Any, lang: str) -> None:
             raise argparse.ArgumentTypeError(text("serve.bad_count", lang, value=value))
         return int(n)
 
+    players.add_argument(
+        "--limit", type=positive, default=50, metavar="N", help=t("help_admin_limit", lang)
+    )
+    ban = jobs.add_parser("ban", help=t("help_admin_ban", lang))
+    ban.add_argument("username")
+    ban.add_argument("--reason", default=None, metavar="TEXT", help=t("help_admin_reason", lang))
+    unban = jobs.add_parser("unban", help=t("help_admin_unban", lang))
+    unban.add_argument("username")
+    ledger = jobs.add_parser("ledger-check", help=t("help_admin_ledger_check", lang))
+    report = jobs.add_parser("chip-report", help=t("help_admin_chip_report", lang))
+
     report.add_argument(
         "--min-matches",
-        type=count,
+        type=positive,  # "0 or more rooms together" would flag every pair
         default=d.dumping_min_matches,
         metavar="N",
         help=t("help_admin_min_matches", lang, default=d.dumping_min_matches),
@@ -73,7 +89,7 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     )
     # the same options after the job's name too (batak admin vip NAME on --data DIR): there
     # they keep what was given before it unless given again
-    for job in (ledger, report, vip, password):
+    for job in (players, ban, unban, ledger, report, vip, password):
         where(job, argparse.SUPPRESS)
 
 
@@ -113,6 +129,67 @@ async def _new_password(
     return 0
 
 
+def _when(seconds: float | None) -> str:
+    import time
+
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds)) if seconds else "-"
+
+
+async def _players(args: argparse.Namespace, lang: str, storage: Any) -> int:
+    """``players``: the accounts, newest first, as columns."""
+    rows = await storage.accounts(args.search, args.limit + 1)
+    more = len(rows) > args.limit
+    rows = rows[: args.limit]
+    if not rows:
+        print(
+            t(
+                "admin_players_none" if not args.search else "admin_players_none_search",
+                lang,
+                search=args.search,
+            )
+        )
+        return 0
+    head = [
+        t(k, lang)
+        for k in (
+            "admin_col_username",
+            "admin_col_name",
+            "admin_col_created",
+            "admin_col_seen",
+            "admin_col_matches",
+            "admin_col_state",
+        )
+    ]
+
+    def state(r: dict[str, Any]) -> str:
+        marks = [t("admin_state_bot", lang)] if r["bot"] else []
+        if r["banned"] is not None:
+            marks.append(t("admin_state_banned", lang, when=_when(r["banned"])))
+        return ", ".join(marks)
+
+    lines = [
+        [
+            r["username"],
+            r["name"],
+            _when(r["created"]),
+            _when(r["last_seen"]),
+            str(r["matches"]),
+            state(r),
+        ]
+        for r in rows
+    ]
+    widths = [max(len(x[i]) for x in [head, *lines]) for i in range(len(head))]
+    for x in [head, *lines]:
+        cells = [
+            c.rjust(w) if i == 4 else c.ljust(w)
+            for i, (c, w) in enumerate(zip(x, widths, strict=True))
+        ]
+        print("  ".join(cells).rstrip())
+    if more:
+        print(t("admin_players_more", lang, n=args.limit))
+    return 0
+
+
 def run_admin(args: argparse.Namespace, lang: str) -> int:
     return asyncio.run(_admin(args, lang))
 
@@ -129,7 +206,7 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
     if args.job == "chip-report":
         config = replace(config, dumping_min_matches=args.min_matches)
     # a folder given wrong must not become a new, empty database that "checks out"
-    writes = args.job in ("vip", "password")
+    writes = args.job in ("vip", "password", "ban", "unban")
     problem = storage_problem(config.database_url, lang, create=False, write=writes)
     if problem:
         print(f"batak admin: {problem}", file=sys.stderr)
@@ -170,12 +247,38 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
                     )
                 )
             return 0
-        row = await storage.player_by("username", args.username)
+        if args.job == "players":
+            return await _players(args, lang, storage)
+        row = await storage.account_named(args.username)
         if row is None:
             print(t("admin_no_player", lang, name=args.username), file=sys.stderr)
             return 2
+        args.username = row.username  # as it is written
         if args.job == "password":
             return await _new_password(args, lang, storage, config, row.id)
+        if args.job == "ban":
+            import time
+
+            reason = " ".join((args.reason or "").split())[:200] or None
+            await storage.update_player(row.id, banned=time.time(), ban_reason=reason)
+            ended = await storage.end_sessions(row.id)
+            print(
+                t(
+                    "admin_banned",
+                    lang,
+                    name=row.username,
+                    sessions=len(ended),
+                    seconds=round(config.reap_every),
+                )
+            )
+            return 0
+        if args.job == "unban":
+            if row.banned is None:
+                print(t("admin_not_banned", lang, name=row.username))
+                return 0
+            await storage.update_player(row.id, banned=None, ban_reason=None)
+            print(t("admin_unbanned", lang, name=row.username))
+            return 0
         await desk.set_vip(row.id, args.flag == "on")
         print(t("admin_vip_" + args.flag, lang, name=args.username))
         return 0

@@ -26,7 +26,15 @@ from .. import bots
 from ..bots import PlayerError
 from ..i18n import LANGS
 from ..moves import Move
-from .online import AddressError, ServerGone, connect_problem, o, reconnect, ws_url
+from .online import (
+    AddressError,
+    ServerGone,
+    SessionEnded,
+    connect_problem,
+    o,
+    reconnect,
+    ws_url,
+)
 from .text import error_message, player_problem, t
 
 __all__ = ["WrongPassword", "add_bot_parser", "load_player", "run_bot", "serve_as_bot"]
@@ -299,6 +307,9 @@ def run_bot(args: argparse.Namespace, lang: str) -> int:
     except WrongPassword as e:
         message = t("bot_wrong_password", lang, name=e.username)
         sys.stderr.write(error_message(lang, message) + "\n")
+        return 1
+    except SessionEnded:
+        sys.stderr.write(error_message(lang, t("bot_session_ended", lang)) + "\n")
         return 1
     except ServerGone as e:
         message = t("bot_gone", lang, url=args.url, minutes=e.minutes)

@@ -34,7 +34,7 @@ from ..moves import parse_move
 from .console import HELP_WORDS, Console, Style, move_text, status_lines
 from .text import t
 
-__all__ = ["ServerGone", "add_online_parser", "reconnect", "run_online"]
+__all__ = ["ServerGone", "SessionEnded", "add_online_parser", "reconnect", "run_online"]
 
 EXIT_OK, EXIT_FAIL = 0, 1
 #: how long a rematch waits for the others' yes (seconds)
@@ -147,13 +147,20 @@ class ServerGone(Exception):
         return max(1, round(self.seconds / 60))
 
 
+class SessionEnded(Exception):
+    """The connection came back, but the session had ended meanwhile (a new password, a logout
+    on another device, the server's host): the token opens nothing, and the server made this
+    connection a new guest, who sits at none of the player's tables."""
+
+
 async def reconnect(
     client: Any, say: Callable[[str], Any], lang: str, *, retry_for: float | None = None
 ) -> None:
     """After a lost connection: say so, then connect again (same token: the same player, back
     at its tables, its unacknowledged moves sent again) with pauses that double from one second
     up to ``RETRY_PAUSE_MAX``, for up to ``retry_for`` seconds (``RETRY_FOR``); say when it is
-    back. :class:`ServerGone` when it never came back."""
+    back. :class:`ServerGone` when it never came back; :class:`SessionEnded` when it came back
+    without the session."""
     from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
     from ..server.client import ServerError
@@ -171,6 +178,8 @@ async def reconnect(
             # closed again or is too busy to say hello: all worth another try
             pass
         else:
+            if client.welcome.get("token_unknown"):
+                raise SessionEnded
             say(o("reconnected", lang))
             return
         left = deadline - loop.time()
@@ -268,6 +277,10 @@ class OnlineSession:
         except ServerGone as e:
             self.con.say(o("gone", lang, minutes=e.minutes))
             self.con.say(o("rerun", lang, url=self.args.url))
+            return EXIT_FAIL
+        except SessionEnded:
+            save_token(self.url, client.token)  # the old one opens nothing any more
+            self.con.say(o("session_ended", lang, url=self.args.url))
             return EXIT_FAIL
         except ConnectionError:  # lost where the session cannot take up again by itself
             self.con.say(o("cut", lang))

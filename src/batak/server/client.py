@@ -461,6 +461,12 @@ class Client:
         self.player = {}
         return reply
 
+    async def change_password(self, password: str, new: str) -> int:
+        """Give the account the password ``new`` (``password`` is the one it has); every other
+        session of it ends, this one goes on. Returns how many sessions ended."""
+        reply = await self.request({"type": "change_password", "password": password, "new": new})
+        return int(reply["sessions"])
+
     async def hello(self) -> dict[str, Any]:
         """Say hello again on this connection (after :meth:`logout`): a new guest, or the
         player of :attr:`token`."""

@@ -9,6 +9,7 @@ import asyncio
 import dataclasses
 import functools
 import hashlib
+import itertools
 import logging
 import math
 import multiprocessing
@@ -141,6 +142,7 @@ class Hub:
             "register": self.on_register,
             "login": self.on_login,
             "logout": self.on_logout,
+            "change_password": self.on_change_password,
             "invite": self.on_invite,
             "invitable": self.on_invitable,
             "wallet": self.on_wallet,
@@ -248,6 +250,7 @@ class Hub:
                     continue
                 if done:
                     await self._drop(table)
+        await self.close_ended_sessions()
         await self._forget(now)
 
     async def _forget(self, now: float) -> None:
@@ -435,7 +438,8 @@ class Hub:
         if known is not None and now - known[1] < self.config.session_recheck_seconds:
             return known[0]
         row = await self.storage.player_by_token(h)
-        if row is None:  # never a session, or one ended (batak admin password, a logout)
+        if row is None or row.banned is not None:  # never a session, or one ended (a logout,
+            # batak admin password or ban)
             self.players.pop(h, None)
             return None
         if known is not None:
@@ -547,6 +551,10 @@ class Hub:
             self.login_fails_address.fail(conn.address, now)
             raise TableError("bad_login")
         assert digest is not None
+        if row.banned is not None:  # said only to whoever knows the password
+            if row.ban_reason:
+                raise TableError("banned", "banned_reason", {"reason": row.ban_reason})
+            raise TableError("banned")
         if self._hasher().check_needs_rehash(digest):  # made with costlier parameters
             new = await self._password_job(self._hasher().hash, msg["password"])
             await self.storage.update_player(row.id, password_hash=new)
@@ -598,13 +606,71 @@ class Hub:
         self._reply(conn, dict(out), msg.get("ref"))
         for other in list(self.online.get(player.id, ())):
             if everywhere or other.token_hash in revoked:
-                self._set_player(other, None, None)
-                other.send(out)
-                task = asyncio.get_running_loop().create_task(
-                    other.flush_and_close(4001, "logged out")
-                )
-                self._closing.add(task)
-                task.add_done_callback(self._closing.discard)
+                self._sign_out(other, out)
+
+    def _sign_out(self, conn: Conn, out: dict[str, Any]) -> None:
+        """Tell a connection whose session ended (``out``: a ``logged_out``) and close it."""
+        self._set_player(conn, None, None)
+        conn.send(dict(out))
+        task = asyncio.get_running_loop().create_task(conn.flush_and_close(4001, "logged out"))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def on_change_password(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """A player's new password, given with the one they have: every other session of the
+        account ends (its connections are told and closed); this one goes on."""
+        self._hasher()
+        player = player_of(conn)
+        if not player.account:
+            raise TableError("needs_account")
+        key = "u:" + player.account.casefold()
+        self._locked((self.login_fails, key), (self.login_fails_address, conn.address))
+        if len(msg["new"]) < 8:
+            raise TableError("weak_password")
+        row = await self.storage.player_by("id", player.id)
+        digest = row.password_hash if row is not None else None
+        if row is None or not digest or not await self._verify(digest, msg["password"]):
+            now = self.clock.now()  # a wrong password here counts as a failed login
+            self.login_fails.fail(key, now)
+            self.login_fails_address.fail(conn.address, now)
+            raise TableError("bad_password")
+        new = await self._password_job(self._hasher().hash, msg["new"])
+        await self.storage.update_player(player.id, password_hash=new)
+        # this device stays signed in
+        ended = set(await self.storage.end_sessions(player.id, keep=conn.token_hash))
+        for h in ended:
+            self.players.pop(h, None)
+        self._reply(conn, {"type": "password_changed", "sessions": len(ended)}, msg.get("ref"))
+        out = {
+            "type": "logged_out",
+            "sessions": len(ended),
+            "everywhere": False,
+            "reason": "password",
+        }
+        for other in list(self.online.get(player.id, ())):
+            if other is not conn and other.token_hash in ended:
+                self._sign_out(other, out)
+
+    async def close_ended_sessions(self) -> int:
+        """Close the connections whose session ended elsewhere (``batak admin password`` or
+        ``ban``, a logout or a new password on another process of a cluster): each is told
+        (``logged_out`` with ``reason: "ended"``). Returns how many were closed."""
+        conns = [
+            c
+            for c in itertools.chain.from_iterable(self.online.values())
+            if c.token_hash is not None and c.player is not None and c.player.account
+        ]
+        if not conns:
+            return 0
+        live = await self.storage.live_sessions([c.token_hash for c in conns if c.token_hash])
+        out = {"type": "logged_out", "sessions": 0, "everywhere": False, "reason": "ended"}
+        closed = 0
+        for c in conns:
+            if c.token_hash not in live and c.player is not None:
+                self.players.pop(c.token_hash or "", None)
+                self._sign_out(c, out)
+                closed += 1
+        return closed
 
     async def on_ping(self, conn: Conn, msg: dict[str, Any]) -> None:
         self._reply(conn, {"type": "pong", "t": msg.get("t")}, msg.get("ref"))

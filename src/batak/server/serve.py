@@ -61,6 +61,7 @@ def run(
     if sock is None:
         sock = listen(config.host, config.port)
     app = create_app(config)
+
     class Server(uvicorn.Server):
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             await super().shutdown(sockets=sockets)

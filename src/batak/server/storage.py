@@ -111,11 +111,21 @@ class PlayerRow:
     username: str | None = None
     password_hash: str | None = None
     is_bot: bool = False  # an account registered as a bot (a program, marked as one everywhere)
+    banned: float | None = None  # when the server's host closed the account (batak admin ban)
+    ban_reason: str | None = None  # the host's words to the player, if any
+
+
+#: the columns of players that make a :class:`PlayerRow`, in its order
+_PLAYER_COLUMNS = (
+    "id, name, token_hash, created, username, password_hash, is_bot, banned, ban_reason"
+)
 
 
 def _player_row(r: Sequence[Any]) -> PlayerRow:
-    pid, name, token_h, created, username, password_hash, is_bot = r
-    return PlayerRow(pid, name, token_h, created, username, password_hash, bool(is_bot))
+    pid, name, token_h, created, username, password_hash, is_bot, banned, reason = r
+    return PlayerRow(
+        pid, name, token_h, created, username, password_hash, bool(is_bot), banned, reason
+    )
 
 
 @dataclass
@@ -276,6 +286,10 @@ MIGRATIONS: list[list[str]] = [
         """CREATE TABLE IF NOT EXISTS league_weeks (
             week INTEGER PRIMARY KEY,
             closed DOUBLE PRECISION NOT NULL)""",
+    ],
+    [  # 6: accounts closed by the server's host (batak admin ban), with the words they are told
+        "ALTER TABLE players ADD COLUMN banned DOUBLE PRECISION",
+        "ALTER TABLE players ADD COLUMN ban_reason TEXT",
     ],
 ]
 
@@ -524,7 +538,8 @@ class Storage:
         """The player of a session (and the session is marked used now)."""
         touch = self._sql("UPDATE sessions SET used = ? WHERE token_hash = ?")
         sql = self._sql(
-            "SELECT p.id, p.name, s.token_hash, p.created, p.username, p.password_hash, p.is_bot"
+            "SELECT p.id, p.name, s.token_hash, p.created, p.username, p.password_hash, p.is_bot,"
+            " p.banned, p.ban_reason"
             " FROM sessions s JOIN players p ON p.id = s.player_id WHERE s.token_hash = ?"
         )
 
@@ -543,11 +558,17 @@ class Storage:
         now = time.time()
         await self._call(lambda cur: cur.execute(sql, (token_hash, player_id, now, now)))
 
-    async def end_sessions(self, player_id: str, token_hash: str | None = None) -> list[str]:
-        """Revoke one session of a player (``token_hash``) or all of them; returns the token
-        hashes revoked."""
-        where = "player_id = ?" + (" AND token_hash = ?" if token_hash else "")
-        args = (player_id, token_hash) if token_hash else (player_id,)
+    async def end_sessions(
+        self, player_id: str, token_hash: str | None = None, *, keep: str | None = None
+    ) -> list[str]:
+        """Revoke one session of a player (``token_hash``) or all of them, but for ``keep``;
+        returns the token hashes revoked."""
+        where = "player_id = ?"
+        args: tuple[str, ...] = (player_id,)
+        if token_hash:
+            where, args = where + " AND token_hash = ?", (*args, token_hash)
+        if keep:
+            where, args = where + " AND token_hash <> ?", (*args, keep)
         sel = self._sql(f"SELECT token_hash FROM sessions WHERE {where}")
         dele = self._sql(f"DELETE FROM sessions WHERE {where}")
 
@@ -556,6 +577,27 @@ class Storage:
             hashes = [str(r[0]) for r in cur.fetchall()]
             cur.execute(dele, args)
             return hashes
+
+        return await self._call(job)
+
+    async def live_sessions(self, token_hashes: Sequence[str]) -> set[str]:
+        """Which of ``token_hashes`` are still sessions (the others were ended: a logout, a new
+        password, a ban)."""
+        hashes = list(dict.fromkeys(token_hashes))
+        if not hashes:
+            return set()
+
+        def job(cur: Any) -> set[str]:
+            live: set[str] = set()
+            for i in range(0, len(hashes), 500):  # SQLite allows a few hundred parameters
+                part = hashes[i : i + 500]
+                marks = ", ".join("?" * len(part))
+                cur.execute(
+                    self._sql(f"SELECT token_hash FROM sessions WHERE token_hash IN ({marks})"),
+                    part,
+                )
+                live.update(str(r[0]) for r in cur.fetchall())
+            return live
 
         return await self._call(job)
 
@@ -600,10 +642,7 @@ class Storage:
     async def player_by(self, column: str, value: str) -> PlayerRow | None:
         if column not in ("id", "token_hash", "username"):
             raise ValueError(column)
-        sql = self._sql(
-            "SELECT id, name, token_hash, created, username, password_hash, is_bot FROM players "
-            f"WHERE {column} = ?"
-        )
+        sql = self._sql(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE {column} = ?")
 
         def job(cur: Any) -> PlayerRow | None:
             cur.execute(sql, (value,))
@@ -612,8 +651,69 @@ class Storage:
 
         return await self._call(job)
 
+    async def account_named(self, username: str) -> PlayerRow | None:
+        """The account called ``username``; failing that, the one account whose name is the same
+        but for case (an operator types "Ayse" for "ayse"), if there is only one."""
+        row = await self.player_by("username", username)
+        if row is not None:
+            return row
+        sql = self._sql(
+            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE LOWER(username) = LOWER(?) LIMIT 2"
+        )
+
+        def job(cur: Any) -> list[PlayerRow]:
+            cur.execute(sql, (username,))
+            return [_player_row(r) for r in cur.fetchall()]
+
+        rows = await self._call(job)
+        return rows[0] if len(rows) == 1 else None
+
+    async def accounts(self, search: str = "", limit: int = 50) -> list[dict[str, Any]]:
+        """Accounts (players with a username), newest first, whose username or name contains
+        ``search`` (any case): each with when it was made and last used, its finished matches
+        and whether it is a bot or closed."""
+        for c in "\\%_":  # what LIKE would read as a pattern is meant as itself
+            search = search.replace(c, "\\" + c)
+        like = "%" + search.lower() + "%"
+        sql = self._sql(
+            "SELECT p.username, p.name, p.is_bot, p.created, p.banned, p.ban_reason,"
+            " (SELECT MAX(s.used) FROM sessions s WHERE s.player_id = p.id),"
+            " (SELECT COUNT(DISTINCT r.table_id) FROM results r WHERE r.player_id = p.id)"
+            " FROM players p WHERE p.username IS NOT NULL"
+            " AND (LOWER(p.username) LIKE ? ESCAPE '\\' OR LOWER(p.name) LIKE ? ESCAPE '\\')"
+            " ORDER BY p.created DESC LIMIT ?"
+        )
+        keys = (
+            "username",
+            "name",
+            "bot",
+            "created",
+            "banned",
+            "ban_reason",
+            "last_seen",
+            "matches",
+        )
+
+        def job(cur: Any) -> list[dict[str, Any]]:
+            cur.execute(sql, (like, like, limit))
+            return [dict(zip(keys, r, strict=True)) for r in cur.fetchall()]
+
+        rows = await self._call(job)
+        for r in rows:
+            r["bot"] = bool(r["bot"])
+            r["matches"] = int(r["matches"] or 0)
+        return rows
+
     async def update_player(self, player_id: str, **fields: Any) -> None:
-        allowed = {"name", "token_hash", "username", "password_hash", "is_bot"}
+        allowed = {
+            "name",
+            "token_hash",
+            "username",
+            "password_hash",
+            "is_bot",
+            "banned",
+            "ban_reason",
+        }
         if not fields or set(fields) - allowed:
             raise ValueError(f"bad fields {fields}")
         cols = ", ".join(f"{k} = ?" for k in fields)

@@ -270,6 +270,16 @@ function onMessage(m) {
     case "leaderboard": S.leaderboard = m.players; renderAccount(); return;
     case "tourneys": case "tourney": case "tourney_table": return tourney.onMessage(CTX, m);
     case "story": return story.onMessage(CTX, m);
+    case "logged_out": return onLoggedOut(m);
+    case "password_changed":
+      S.passwordNote = null;
+      notify(() => t("password_changed", { n: m.sessions }));
+      if ($("#password-form")) { // done: the passwords leave the page, the fold closes
+        $("#password-form").reset();
+        $("#password-form").closest("details").open = false;
+      }
+      renderAccount();
+      return;
     case "account":
       S.player.account = m.username;
       notify(t("registered", { name: m.username }));
@@ -282,6 +292,21 @@ function onMessage(m) {
       else onProgress(m);
       return;
   }
+}
+
+// The session on this device ended: asked for here (a logout), or elsewhere (the password was
+// changed on another device; a logout everywhere; the server's host). The token opens nothing
+// now: it is forgotten, and a new connection makes this device a guest until a login.
+function onLoggedOut(m) {
+  let key = "logged_out_ended";
+  if (m.ref === "logout") key = m.everywhere ? "logged_out_everywhere" : "logged_out_here";
+  else if (m.reason === "password") key = "logged_out_password";
+  S.token = null;
+  localStorage.removeItem("batak.token");
+  S.stats = null;
+  S.passwordNote = null;
+  notify(() => t(key, { n: m.sessions }), m.ref === "logout" ? "info" : "error");
+  reconnect();
 }
 
 function onWelcome(m) {
@@ -492,6 +517,12 @@ function onError(m) {
   if (m.code === "hint_rate" && T) { T.hint = { reason: m.message }; renderPanel(); return; }
   if (m.ref === "invite_player") { inviteNote(null, m.message); return; }
   if (m.ref === "invitable") return; // the list of bots is asked for silently (the room started meanwhile)
+  if (m.ref === "password") { // said under the form, which keeps what was typed
+    S.passwordNote = m.message;
+    const note = $("#password-note");
+    if (note) { note.textContent = m.message; note.classList.add("refused"); }
+    return;
+  }
   if (m.ref === "chat") { // a refused line goes back into the box (unless another is being typed)
     const input = $("#chat-input");
     if (input && !input.value && S.chatSent) input.value = S.chatSent;
@@ -626,6 +657,15 @@ const ACTIONS = {
   register() {
     const f = $("#account-form");
     send({ type: "register", username: f.username.value.trim(), password: f.password.value, ref: "register" });
+  },
+  logout(el) {
+    send({ type: "logout", everywhere: !!el.dataset.everywhere, ref: "logout" });
+  },
+  changePassword() {
+    const f = $("#password-form");
+    if (!f || !f.reportValidity()) return;
+    S.passwordNote = null;
+    send({ type: "change_password", password: f.password.value, new: f.new.value, ref: "password" });
   },
   login(el) {
     const f = $("#account-form");
@@ -965,7 +1005,17 @@ function renderAccount() {
   const p = S.player;
   const st = S.stats;
   const form = p && p.account
-    ? `<p data-testid="signed-in">${esc(t("signed_in", { name: p.account }))}</p>`
+    ? `<p data-testid="signed-in">${esc(t("signed_in", { name: p.account }))}</p>
+      <div class="row-buttons account-actions"><button type="button" data-action="logout" data-testid="logout">${esc(t("logout"))}</button>
+      <button type="button" data-action="logout" data-everywhere="1" data-testid="logout-everywhere">${esc(t("logout_everywhere"))}</button></div>
+      <details class="change-password"><summary>${esc(t("change_password"))}</summary>
+        <form id="password-form" data-action="changePassword">
+          <label>${esc(t("current_password"))}<input name="password" type="password" autocomplete="current-password" required></label>
+          <label>${esc(t("new_password"))}<input name="new" type="password" autocomplete="new-password" minlength="8" required></label>
+          <button type="submit" data-testid="change-password">${esc(t("change_password"))}</button>
+          <p class="form-note${S.passwordNote ? " refused" : ""}" id="password-note" role="status">${S.passwordNote ? esc(S.passwordNote) : ""}</p>
+        </form>
+      </details>`
     : `<p class="help">${esc(t("account_help"))}</p>
       <form id="account-form" data-action="register">
         <label>${esc(t("username"))}<input name="username" autocomplete="username" maxlength="32" required></label>

@@ -1,0 +1,197 @@
+"""A host's accounts: ``batak admin players`` lists them, ``ban`` closes one (it cannot log in,
+and its open connections are closed by the running server), ``unban`` opens it again; a player
+changes their own password (``change_password``), which ends their other sessions."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+
+import pytest
+from harness import ServerThread, fast_config, postgres_database
+
+from batak.cli import main
+from batak.server.client import Client, ServerError
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_host_lists_bans_and_unbans_accounts_while_the_server_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], backend: str
+) -> None:
+    pytest.importorskip("argon2")
+    with contextlib.ExitStack() as stack:
+        data = tmp_path / "data"
+        where = ["--data", str(data), "--lang", "en"]
+        database = None
+        if backend == "postgresql":
+            pg = postgres_database()
+            if pg is None:
+                pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+            database = stack.enter_context(pg)
+            where += ["--database", database]
+        # the sweep of ended sessions runs with the reaper: every 0.2 s here (30 s by default)
+        config = fast_config(data, database=database, reap_every=0.2, session_recheck_seconds=0)
+        srv = stack.enter_context(ServerThread(config))
+
+        async def accounts() -> None:
+            for username, name, bot in (
+                ("ali", "Ali", False),
+                ("robo", "Robo", True),
+                ("zeynep", "Zeynep", False),
+            ):
+                async with Client(srv.url, name=name) as c:
+                    await c.register(username, "uzun-parola-1", bot=bot)
+
+        asyncio.run(accounts())
+        assert main(["admin", "players", *where]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0].split()[:4] == ["username", "name", "joined", "last"]
+        assert [x.split()[0] for x in lines[1:]] == ["zeynep", "robo", "ali"]  # newest first
+        robo = next(x for x in lines if x.startswith("robo"))
+        assert robo.rstrip().endswith("bot") and robo.split()[-2] == "0"  # no match played
+        assert main(["admin", "players", "--search", "AL", *where]) == 0
+        assert [x.split()[0] for x in capsys.readouterr().out.splitlines()[1:]] == ["ali"]
+        assert main(["admin", "players", "--limit", "1", *where]) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert len(out) == 3 and out[2].startswith("Only the newest 1 are listed")
+        assert main(["admin", "players", "--search", "50%", *where]) == 0
+        assert "No account has '50%'" in capsys.readouterr().out
+        assert main(["admin", "ban", "nobody", *where]) == 2
+        assert "No account is called nobody." in capsys.readouterr().err
+
+        async def banned() -> None:
+            phone = Client(srv.url)
+            await phone.connect()
+            await phone.login("ali", "uzun-parola-1")
+            # the host types the name with another case: the one account that fits is banned
+            code = await asyncio.to_thread(
+                main, ["admin", "ban", "Ali", "--reason", "insults  in the chat", *where]
+            )
+            assert code == 0
+            said = capsys.readouterr().out
+            assert said.startswith("ali is banned: the account cannot log in. Sessions ended: 2;")
+            # the open connection is told and closed by the running server
+            told = await phone.wait_for(lambda m: m.get("type") == "logged_out", 5)
+            assert told["reason"] == "ended"
+            await phone.until(lambda: phone.closed, 5)
+            async with Client(srv.url) as c:
+                with pytest.raises(ServerError) as e:  # a wrong password says nothing of a ban
+                    await c.login("ali", "yanlis-parola")
+                assert e.value.code == "bad_login"
+                with pytest.raises(ServerError) as e:
+                    await c.login("ali", "uzun-parola-1")
+                assert e.value.code == "banned"
+                assert str(e.value).endswith(
+                    "this account was closed by the server's host: insults in the chat"
+                )
+                assert c.player.get("account") is None
+
+        asyncio.run(banned())
+        assert main(["admin", "players", "--search", "ali", *where]) == 0
+        assert " banned 20" in capsys.readouterr().out
+        assert main(["admin", "unban", "ali", *where]) == 0
+        assert "ali is no longer banned" in capsys.readouterr().out
+        assert main(["admin", "unban", "ali", *where]) == 0
+        assert "ali is not banned; nothing is changed." in capsys.readouterr().out
+
+        async def again() -> None:
+            async with Client(srv.url) as c:
+                await c.login("ali", "uzun-parola-1")
+                assert c.player["account"] == "ali"
+
+        asyncio.run(again())
+
+
+def test_a_ban_is_said_in_turkish_without_a_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("argon2")
+    data = tmp_path / "data"
+    with ServerThread(fast_config(data)) as srv:
+
+        async def register() -> None:
+            async with Client(srv.url, name="Ali") as c:
+                await c.register("ali", "uzun-parola-1")
+
+        asyncio.run(register())
+        assert main(["admin", "ban", "ali", "--data", str(data), "--lang", "tr"]) == 0
+        assert capsys.readouterr().out.startswith("ali yasaklandı: hesap giriş yapamaz.")
+
+        async def refused() -> None:
+            async with Client(srv.url, lang="tr") as c:
+                with pytest.raises(ServerError) as e:
+                    await c.login("ali", "uzun-parola-1")
+                assert e.value.code == "banned"
+                assert str(e.value).endswith("bu hesap sunucunun yöneticisi tarafından kapatıldı")
+
+        asyncio.run(refused())
+
+
+def test_a_player_changes_their_password_and_their_other_devices_are_signed_out(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> None:
+            laptop = Client(srv.url, name="Ayşe")
+            await laptop.connect()
+            await laptop.register("ayse", "eski-parola-1")
+            pid = laptop.player["id"]
+            phone = Client(srv.url)
+            await phone.connect()
+            await phone.login("ayse", "eski-parola-1")
+            for password, new, code in (
+                ("yanlis-parola", "yeni-parola-2", "bad_password"),
+                ("eski-parola-1", "kisa", "weak_password"),
+            ):
+                with pytest.raises(ServerError) as e:
+                    await laptop.change_password(password, new)
+                assert e.value.code == code
+            assert not phone.closed  # nothing changed
+            assert await laptop.change_password("eski-parola-1", "yeni-parola-2") == 1
+            told = await phone.wait_for(lambda m: m.get("type") == "logged_out", 5)
+            assert told["reason"] == "password"
+            await phone.until(lambda: phone.closed, 5)
+            # this device goes on, also after a reconnect with its token
+            assert (await laptop.request({"type": "stats"}))["type"] == "stats"
+            await laptop.reconnect()
+            assert laptop.player["id"] == pid and "token_unknown" not in laptop.welcome
+            async with Client(srv.url) as c:
+                with pytest.raises(ServerError) as e:
+                    await c.login("ayse", "eski-parola-1")
+                assert e.value.code == "bad_login"
+                await c.login("ayse", "yeni-parola-2")
+                assert c.player["id"] == pid
+            async with Client(srv.url) as guest:
+                with pytest.raises(ServerError) as e:
+                    await guest.change_password("x" * 8, "y" * 8)
+                assert e.value.code == "needs_account"
+            await laptop.close()
+
+        asyncio.run(main_())
+
+
+def test_wrong_current_passwords_lock_the_account_as_wrong_logins_do(tmp_path: Path) -> None:
+    """Changing the password is no way round the login guard: past the five free failures a
+    wrong one locks the name, for logins too."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> None:
+            async with Client(srv.url) as c:
+                await c.register("ayse", "eski-parola-1")
+                for _ in range(6):
+                    with pytest.raises(ServerError) as e:
+                        await c.change_password("yanlis-parola", "yeni-parola-2")
+                    assert e.value.code == "bad_password"
+                with pytest.raises(ServerError) as e:
+                    await c.change_password("eski-parola-1", "yeni-parola-2")
+                assert e.value.code == "locked"
+            async with Client(srv.url) as other:
+                with pytest.raises(ServerError) as e:
+                    await other.login("ayse", "eski-parola-1")
+                assert e.value.code == "locked"
+
+        asyncio.run(main_())

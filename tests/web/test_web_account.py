@@ -1,0 +1,128 @@
+"""The account box in the browser: change the password (the other devices are logged out, and
+told why), log out here or on every device, and a login refused to an account the host closed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import ServerProcess
+from playwright.sync_api import Browser, expect
+from test_web import no_js_errors, open_page, register
+
+try:
+    from axe_playwright_python import sync_playwright as axe
+except ImportError:  # pragma: no cover - depends on the install
+    axe = None
+
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+def login(page: Any, username: str, password: str) -> None:
+    page.fill("#account-form input[name=username]", username)
+    page.fill("#account-form input[name=password]", password)
+    page.get_by_test_id("login").click()
+
+
+def test_changing_the_password_logs_out_the_other_devices_and_says_why(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    pytest.importorskip("argon2")
+    laptop = open_page(browser, server, errors)
+    register(laptop, "emre", "sinek-vale-9")
+    phone = open_page(browser, server, errors, locale="tr-TR", bypass_csp=True, **PHONE)
+    login(phone, "emre", "sinek-vale-9")
+    expect(phone.get_by_test_id("signed-in")).to_contain_text("emre")
+    # a wrong current password is said under the form, which keeps what was typed
+    laptop.get_by_text("Change password", exact=True).first.click()
+    form = laptop.locator("#password-form")
+    form.locator("[name=password]").fill("not-the-password")
+    form.locator("[name=new]").fill("maca-kizi-12")
+    laptop.get_by_test_id("change-password").click()
+    expect(laptop.locator("#password-note")).to_have_text(
+        "your current password is not that one; nothing is changed"
+    )
+    expect(laptop.locator("#password-note")).to_have_class("form-note refused")
+    expect(form.locator("[name=new]")).to_have_value("maca-kizi-12")
+    laptop.screenshot(path=str(artifacts / "account-password-refused-en.png"), full_page=True)
+    form.locator("[name=password]").fill("sinek-vale-9")
+    laptop.get_by_test_id("change-password").click()
+    expect(laptop.locator("#notice")).to_have_text("Password changed. Other devices logged out: 1.")
+    expect(laptop.locator("#password-form [name=new]")).to_have_value("")
+    expect(laptop.get_by_test_id("signed-in")).to_contain_text("emre")
+    # the phone is told why, and is a guest now (also after a reload)
+    expect(phone.locator("#notice")).to_contain_text(
+        "Şifren başka bir cihazda değiştirildi; bu cihazın oturumu kapandı."
+    )
+    expect(phone.locator("#account-form")).to_be_visible()
+    phone.screenshot(path=str(artifacts / "account-logged-out-phone-tr.png"), full_page=True)
+    phone.reload()
+    expect(phone.locator("#account-form")).to_be_visible()
+    login(phone, "emre", "sinek-vale-9")
+    expect(phone.locator("#notice")).to_contain_text("kullanıcı adı ya da şifre yanlış")
+    login(phone, "emre", "maca-kizi-12")
+    expect(phone.get_by_test_id("signed-in")).to_contain_text("emre")
+    phone.get_by_text("Şifreyi değiştir", exact=True).first.click()
+    phone.screenshot(path=str(artifacts / "account-box-phone-tr.png"), full_page=True)
+    if axe is not None:  # the signed-in box with its password form open
+        found = axe.Axe().run(phone).response["violations"]
+        assert [v["id"] for v in found if v["impact"] in ("serious", "critical")] == []
+    # log out on every device, from the phone: the laptop is told; the phone is a guest
+    phone.get_by_test_id("logout-everywhere").click()
+    expect(phone.locator("#notice")).to_have_text("Bütün cihazlardan çıkış yaptın (2 oturum).")
+    expect(laptop.locator("#notice")).to_contain_text(
+        "You were logged out on this device (from another device, or by the server's host)."
+    )
+    expect(laptop.locator("#account-form")).to_be_visible()
+    laptop.screenshot(path=str(artifacts / "account-logged-out-en.png"), full_page=True)
+    no_js_errors(errors)
+
+
+def test_logging_out_here_and_a_closed_account(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    pytest.importorskip("argon2")
+    page = open_page(browser, server, errors, locale="tr-TR")
+    register(page, "derya", "kupa-asi-77")
+    page.get_by_test_id("logout").click()
+    expect(page.locator("#notice")).to_have_text(
+        "Çıkış yaptın. Yeniden giriş yapana kadar bu cihazda misafir olarak oynarsın."
+    )
+    expect(page.locator("#account-form")).to_be_visible()
+    assert page.evaluate("localStorage.getItem('batak.token')") is not None  # the guest's own
+    page.reload()
+    expect(page.locator("#account-form")).to_be_visible()
+    # the host closes the account: the right password is refused, with the host's words
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "batak",
+            "admin",
+            "ban",
+            "derya",
+            "--reason",
+            "hakaret",
+            "--data",
+            str(server.data),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    login(page, "derya", "kupa-asi-77")
+    expect(page.locator("#notice")).to_contain_text(
+        "bu hesap sunucunun yöneticisi tarafından kapatıldı: hakaret"
+    )
+    expect(page.locator("#account-form")).to_be_visible()
+    page.screenshot(path=str(artifacts / "account-banned-tr.png"), full_page=True)
+    no_js_errors(errors)
