@@ -267,3 +267,54 @@ def test_the_host_of_a_new_room_invites_a_bot_account_by_its_username(
         assert "At the table: You, robo, empty seat 3, empty seat 4" in out
         assert "The match is over." in out
         assert played == [True]
+
+
+def test_a_terminal_player_waits_to_be_invited_and_plays_the_hosts_room(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``batak online --invited``: an account waits; each invitation asks whether to join (the
+    first is declined, the second taken); the player sits at the host's room and plays the match
+    to the end. A guest is told that only an account can be invited."""
+    import asyncio
+    import threading
+
+    pytest.importorskip("argon2")
+    from harness import invite_when_online
+
+    from batak.server.client import Client
+
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("BATAK_PASSWORD", "uzun-bir-parola")
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        code, out = _run([srv.http, "--invited"], [])
+        assert code == 1 and "Only an account can be invited" in out, out
+        assert _run([srv.http, "--invited", "--join", "ABCD"], [])[0] == 2
+
+        async def account() -> None:
+            async with Client(srv.url, name="Ali") as c:
+                await c.register("ali", "uzun-bir-parola")
+
+        asyncio.run(account())
+        played: list[bool] = []
+
+        async def host() -> None:
+            async with Client(srv.url, name="Ayşe") as c:
+                _, state = await c.create(preset="sultan-esli", deals=1)
+                await invite_when_online(c, state.id, "ali")  # declined
+                await asyncio.sleep(0.5)
+                await c.invite(state.id, "ali")
+                await c.until(lambda: "Ali" in [s["name"] for s in state.info["seats"]], 60)
+                await c.start(state.id)
+                await c.play(state.id, timeout=120)
+                played.append(True)
+
+        thread = threading.Thread(target=lambda: asyncio.run(host()), daemon=True)
+        thread.start()
+        script = ["n", "", *["!"] * 80]
+        code, out = _run([srv.http, "--username", "ali", "--invited"], script)
+        thread.join(60)
+        assert code == 0, out
+        assert "Waiting for an invitation to ali." in out
+        assert out.count("Ayşe invites you to a table: Batak Sultan · eşli. Join? (Y/n)") == 2
+        assert "The match is over." in out
+        assert played == [True]

@@ -24,6 +24,7 @@ import json
 import os
 import random
 import socket
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,8 +32,8 @@ from urllib.parse import urlsplit
 
 from ..i18n import LANGS, suit_name, text
 from ..moves import parse_move
-from .console import HELP_WORDS, Console, Style, move_text, status_lines
-from .text import t
+from .console import EXIT_USAGE, HELP_WORDS, Console, Style, move_text, status_lines
+from .text import error_message, t
 
 __all__ = ["ServerGone", "SessionEnded", "add_online_parser", "reconnect", "run_online"]
 
@@ -66,6 +67,8 @@ def add_online_parser(sub: Any, lang: str) -> None:
     group.add_argument("--quick", default=None, metavar="MODE", help=o("help_quick", lang))
     group.add_argument("--join", default=None, metavar="CODE", help=o("help_join", lang))
     group.add_argument("--create", default=None, metavar="PRESET", help=o("help_create", lang))
+    # not in the group: its usage line would pass 80 columns (checked below instead)
+    p.add_argument("--invited", action="store_true", help=o("help_invited", lang))
     p.add_argument("--deals", type=int, default=None, metavar="N", help=o("help_deals", lang))
     # chips (issue 12): a staked table needs an account
     p.add_argument("--stake", type=int, default=0, metavar="CHIPS", help=o("help_stake", lang))
@@ -219,6 +222,9 @@ def save_token(url: str, token: str | None) -> None:
 
 
 def run_online(args: argparse.Namespace, con: Console, lang: str) -> int:
+    if args.invited and (args.quick or args.join or args.create):
+        sys.stderr.write(error_message(lang, o("invited_alone", lang)) + "\n")
+        return EXIT_USAGE
     try:
         session = OnlineSession(args, con, lang)
     except AddressError:
@@ -267,6 +273,9 @@ class OnlineSession:
             try:
                 await self._account()
                 save_token(self.url, client.token)
+                if self.args.invited and not client.player.get("account"):
+                    self.con.say(o("invited_needs_account", lang))  # invitations go by username
+                    return EXIT_FAIL
                 state = await self._sit()
             except ServerError as e:
                 self.con.say(o("refused_table", lang, reason=e.message))
@@ -322,6 +331,8 @@ class OnlineSession:
 
     async def _sit(self) -> Any:
         a, c = self.args, self.client
+        if a.invited:
+            return await self._wait_invited()
         if a.join:
             return await c.join(code=a.join)
         if a.create:
@@ -340,6 +351,38 @@ class OnlineSession:
         if mine:  # an unfinished table of ours: go back to it
             return await c.join(table=mine[0])
         return await c.quick(a.quick or "ihaleli", stake=a.stake)
+
+    async def _wait_invited(self) -> Any:
+        """``--invited``: wait, through lost connections, until a host invites this account to
+        their room; ask whether to join each invitation; join the first one taken (a room that
+        filled up or started meanwhile is said, and the wait goes on)."""
+        from ..explain import preset_title
+        from ..server.client import ServerError
+
+        c, lang = self.client, self.lang
+        self.con.say(o("invited_waiting", lang, name=c.player.get("account")))
+        while True:
+            invites = [m for m in c.drain() if m.get("type") == "invited"]
+            for invite in invites:
+                by = invite.get("from") or "?"
+                preset = preset_title(str(invite.get("preset") or ""), lang)
+                try:
+                    line = await asyncio.to_thread(
+                        self.con.ask, o("invited_prompt", lang, by=by, preset=preset)
+                    )
+                except EOFError:
+                    line = "n"
+                if line.strip().lower() not in ("", "y", "yes", "e", "evet"):
+                    continue
+                try:
+                    return await c.join(code=invite["code"])
+                except ServerError as e:
+                    self.con.say(o("invited_refused", lang, by=by, reason=e.message))
+            if c.closed:
+                await self._reconnect()
+                continue
+            with contextlib.suppress(TimeoutError, ConnectionError):
+                await c.next_change(30)
 
     async def _invite_until_start(self, table: str) -> None:
         """The host of a new room invites players by username (a friend's account or a bot
