@@ -195,3 +195,36 @@ def test_wrong_current_passwords_lock_the_account_as_wrong_logins_do(tmp_path: P
                 assert e.value.code == "locked"
 
         asyncio.run(main_())
+
+
+def test_a_banned_player_leaves_the_leaderboards_and_comes_back_when_unbanned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A host bans a cheater: their name should not stay at the top of the wins and chips
+    leaderboards. Their games and chips stay stored and count again after ``unban``."""
+    pytest.importorskip("argon2")
+    data = tmp_path / "data"
+    where = ["--data", str(data), "--lang", "en"]
+    with ServerThread(fast_config(data, quick_deals=1)) as srv:
+
+        async def play() -> None:
+            for username in ("ali", "veli"):
+                async with Client(srv.url, name=username.title()) as c:
+                    await c.register(username, "uzun-parola-1")
+                    await c.wallet()  # the day's chips: a chip account
+                    st = await c.quick("ihaleli")
+                    assert (await c.play(st.id, timeout=60)).over
+
+        async def boards() -> tuple[list[str], list[str]]:
+            async with Client(srv.url) as c:
+                wins = (await c.request({"type": "leaderboard"}))["players"]
+                chips = (await c.chip_leaderboard())["players"]
+                return sorted(p["name"] for p in wins), sorted(p["name"] for p in chips)
+
+        asyncio.run(play())
+        assert asyncio.run(boards()) == (["Ali", "Veli"], ["Ali", "Veli"])
+        assert main(["admin", "ban", "veli", *where]) == 0
+        assert asyncio.run(boards()) == (["Ali"], ["Ali"])
+        assert main(["admin", "unban", "veli", *where]) == 0
+        assert asyncio.run(boards()) == (["Ali", "Veli"], ["Ali", "Veli"])
+        capsys.readouterr()

@@ -403,10 +403,11 @@ class Desk:
         return job
 
     async def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
-        """Accounts by balance, richest first (bot accounts are not in it)."""
+        """Accounts by balance, richest first (bot accounts and banned ones are not in it)."""
         sql = self.storage.q(
             "SELECT p.id, p.name, p.username, a.balance FROM chip_accounts a JOIN players p"
             " ON a.account = 'p:' || p.id WHERE p.username IS NOT NULL AND p.is_bot = 0"
+            " AND p.banned IS NULL"
             " ORDER BY a.balance DESC, p.name LIMIT ?"
         )
 

@@ -567,12 +567,12 @@ class Progress:
         return await self.storage._call(job)
 
     async def ratings(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The rated leaderboard: players with an account (not bot accounts) who played a
+        """The rated leaderboard: players with an account (not bot or banned ones) who played a
         rated match, by ordinal (μ − 3σ), best first."""
         sql = self._sql(
             "SELECT g.player_id, p.name, p.username, g.mu, g.sigma, g.rated, g.xp"
             " FROM progress g JOIN players p ON p.id = g.player_id"
-            " WHERE p.username IS NOT NULL AND p.is_bot = 0 AND g.mu IS NOT NULL"
+            " WHERE p.username IS NOT NULL AND p.is_bot = 0 AND p.banned IS NULL AND g.mu IS NOT NULL"
             " AND g.rated > 0 ORDER BY g.mu - 3 * g.sigma DESC, g.rated DESC, g.player_id"
             " LIMIT ?"
         )

@@ -967,9 +967,11 @@ class Storage:
         return await self._call(job)
 
     async def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
-        """Players with an account, most wins first (then the best average per deal)."""
+        """Players with an account (not a banned one), most wins first (then the best average
+        per deal)."""
         sql = self._sql(
-            self._STATS + " WHERE p.username IS NOT NULL GROUP BY r.player_id, p.name, p.username"
+            self._STATS
+            + " WHERE p.username IS NOT NULL AND p.banned IS NULL GROUP BY r.player_id, p.name, p.username"
             " ORDER BY SUM(r.won) DESC, SUM(r.score) * 1.0 / MAX(SUM(r.deals), 1) DESC LIMIT ?"
         )
         if self.kind == "postgresql":
