@@ -247,6 +247,10 @@ def test_a_won_story_table_offers_the_next_one_and_the_map_crowns_the_champion(
         expect(page.get_by_test_id("story-next")).to_have_text(
             "Next table: The tea garden in the park"
         )
+        # one green button: the next table; the rematch beside it is a plain one
+        expect(page.locator(".dialog button.primary")).to_have_count(1)
+        expect(page.get_by_test_id("story-next")).to_have_class("primary")
+        expect(page.get_by_test_id("rematch")).not_to_have_class("primary")
         page.screenshot(path=str(artifacts / "story-won-en.png"))
         page.get_by_test_id("story-next").click()
         expect(page.locator(".seat .name", has_text="Emekli Nuri")).to_have_count(1)

@@ -1587,7 +1587,7 @@ function renderDialog() {
   } else if (T.dialog === "over" && T.over) {
     // (after the last trick has been seen)
     const extra = payoutHTML(T.info, T.you, seatName) + awardedHTML(T.id) + story.overHTML(T, esc);
-    body = motion.busy() ? "" : matchOverHTML(T, sheetHTML(), T.record || `/api/tables/${T.id}/record`, extra);
+    body = motion.busy() ? "" : matchOverHTML(T, sheetHTML(), T.record || `/api/tables/${T.id}/record`, extra, story.offersNext(T));
   }
   if (!body) { el.innerHTML = ""; delete el.dataset.kind; return; }
   const closable = T.dialog !== "over";

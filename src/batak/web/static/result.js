@@ -124,8 +124,10 @@ function names(seats) {
   return seats.map((s) => H.seatLabel(s)).join(", ");
 }
 
-function rematchHTML(T) {
+// quiet: another button of the window is the one to press (a story's next table)
+function rematchHTML(T, quiet) {
   const info = T.info;
+  const main = quiet ? "" : ` class="primary"`;
   const out = [];
   const quick = info.kind === "public" && info.mode;
   const offer = T.rematch;
@@ -136,13 +138,13 @@ function rematchHTML(T) {
       out.push(`<p data-testid="rematch-waiting">${esc(t("rematch_waiting", { names: names(offer.waiting) }))}</p>`);
     } else if (offer && offer.accepted.length) {
       out.push(`<p data-testid="rematch-asked">${esc(t("rematch_asked", { names: names(offer.accepted) }))}</p>
-        <p class="row-buttons"><button class="primary" data-action="rematch" data-testid="rematch-accept">${esc(t("rematch_accept"))}</button>
+        <p class="row-buttons"><button${main} data-action="rematch" data-testid="rematch-accept">${esc(t("rematch_accept"))}</button>
         <button data-action="rematchNo" data-testid="rematch-decline">${esc(t("rematch_decline"))}</button></p>`);
     } else {
       if (offer && offer.declined != null) {
         out.push(`<p class="help" data-testid="rematch-declined">${esc(offer.declined === T.you ? t("rematch_declined_you") : t("rematch_declined", { name: H.seatName(offer.declined) }))}</p>`);
       }
-      out.push(`<p class="row-buttons"><button class="primary" data-action="rematch" data-testid="rematch">${esc(t("rematch"))}</button>${quick ? ` <button data-action="playAgain" data-mode="${esc(info.mode)}" data-testid="play-again">${esc(t("play_again"))}</button>` : ""}</p>
+      out.push(`<p class="row-buttons"><button${main} data-action="rematch" data-testid="rematch">${esc(t("rematch"))}</button>${quick ? ` <button data-action="playAgain" data-mode="${esc(info.mode)}" data-testid="play-again">${esc(t("play_again"))}</button>` : ""}</p>
         <p class="help">${esc(t("rematch_help"))}</p>`);
     }
   } else if (offer && offer.table_new) {
@@ -153,8 +155,9 @@ function rematchHTML(T) {
 
 // The match-over window's body (it cannot be closed, and it covers the header's language button:
 // the window has its own).
-// extra: what the match paid and earned (chips, XP), under the ranking
-export function matchOverHTML(T, sheetHTML, recordHref, extra = "") {
+// extra: what the match paid and earned (chips, XP), under the ranking; quiet: the rematch is
+// not the window's main button (see rematchHTML)
+export function matchOverHTML(T, sheetHTML, recordHref, extra = "", quiet = false) {
   const winners = T.over.winners || [];
   const me = T.you != null && winners.includes(T.you);
   return `<h3 data-testid="match-over">${esc(t("match_over"))}</h3>
@@ -162,7 +165,7 @@ export function matchOverHTML(T, sheetHTML, recordHref, extra = "") {
     ${T.you != null ? `<p><b>${esc(t(me ? "you_won" : "you_lost"))}</b></p>` : ""}
     ${rankingHTML(T)}
     ${extra}
-    <div data-testid="rematch-box">${rematchHTML(T)}</div>
+    <div data-testid="rematch-box">${rematchHTML(T, quiet)}</div>
     <details class="over-sheet" open><summary>${esc(t("score_sheet"))}</summary>${sheetHTML}</details>
     <p><a href="${esc(recordHref)}" download data-testid="record">${esc(t("download_record"))}</a>
     · <a href="/" data-action="nav" data-href="/">${esc(t("new_game"))}</a>

@@ -42,6 +42,14 @@ export function onMessage(ctx, m) {
   else if (r.page === "table") ctx.dialog(); // a story table's end window offers what next
 }
 
+// A story table's end window that offers the next table: its button is the one to press (the
+// rematch's is drawn plain beside it, not a second green one).
+export function offersNext(T) {
+  const stage = T.info && T.info.options ? T.info.options.story : null;
+  const next = stage != null && ST.data ? ST.data.stages[stage + 1] : null;
+  return T.you != null && !!(next && next.open);
+}
+
 // Under the ranking of a story table's end window: the next table once it is open, the
 // reason when a bot's moves kept a first place from counting, and the way back to the map.
 export function overHTML(T, esc) {
