@@ -116,6 +116,12 @@ def test_the_story_map_and_its_first_table_in_both_languages(
     expect(page.get_by_test_id("stage-4")).to_contain_text("The city final")
     expect(page.locator(".portrait")).to_have_count(15)
     expect(page.get_by_test_id("story-play-1")).to_have_count(0)  # locked
+    # each title inside its card ("The neighbourhood club" ran past its edge)
+    past = page.evaluate(
+        """() => [...document.querySelectorAll(".stage-head")].filter((h) =>
+            h.scrollWidth > h.clientWidth).map((h) => h.textContent.trim())"""
+    )
+    assert past == []
     page.screenshot(path=str(artifacts / "story-en.png"), full_page=True)
     page.get_by_test_id("lang").click()
     expect(page.get_by_test_id("story-title")).to_have_text("Hikâye modu")
