@@ -221,3 +221,40 @@ def test_a_banned_player_leaves_the_leaderboards_and_comes_back_when_unbanned(
         assert main(["admin", "unban", "veli", *where]) == 0
         assert asyncio.run(boards()) == (["Ali", "Veli"], ["Ali", "Veli"])
         capsys.readouterr()
+
+
+def test_the_sweep_leaves_a_connection_that_logged_in_again_while_it_asked(
+    tmp_path: Path,
+) -> None:
+    """The sweep asks the database about the sessions connections have; a connection that logs
+    in meanwhile has a new session, which is not among the ended ones: it stays."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> None:
+            async with Client(srv.url, name="Ali") as c:
+                await c.register("ali", "uzun-parola-1")
+                (conn,) = srv.hub.online[c.player["id"]]
+                old = conn.token_hash
+                asked = srv.hub.storage.live_sessions
+
+                async def slow(hashes: list[str]) -> set[str]:
+                    live = await asked(hashes)
+                    conn.token_hash = "a-session-made-meanwhile"  # (a login on it)
+                    return live - {old}  # the old one ended
+
+                srv.hub.storage.live_sessions = slow
+                try:
+                    assert (
+                        await asyncio.wrap_future(
+                            asyncio.run_coroutine_threadsafe(
+                                srv.hub.close_ended_sessions(), srv.loop
+                            )
+                        )
+                        == 0
+                    )
+                finally:
+                    srv.hub.storage.live_sessions = asked
+                assert not c.closed
+
+        asyncio.run(main_())

@@ -655,19 +655,21 @@ class Hub:
         """Close the connections whose session ended elsewhere (``batak admin password`` or
         ``ban``, a logout or a new password on another process of a cluster): each is told
         (``logged_out`` with ``reason: "ended"``). Returns how many were closed."""
-        conns = [
-            c
+        # each connection with the session it has now: one that logs in (or out) while the
+        # database is asked has another session by then, which was not asked about
+        looked = [
+            (c, c.token_hash)
             for c in itertools.chain.from_iterable(self.online.values())
             if c.token_hash is not None and c.player is not None and c.player.account
         ]
-        if not conns:
+        if not looked:
             return 0
-        live = await self.storage.live_sessions([c.token_hash for c in conns if c.token_hash])
+        live = await self.storage.live_sessions([h for _, h in looked if h])
         out = {"type": "logged_out", "sessions": 0, "everywhere": False, "reason": "ended"}
         closed = 0
-        for c in conns:
-            if c.token_hash not in live and c.player is not None:
-                self.players.pop(c.token_hash or "", None)
+        for c, h in looked:
+            if h not in live and c.token_hash == h and c.player is not None:
+                self.players.pop(h or "", None)
                 self._sign_out(c, out)
                 closed += 1
         return closed
