@@ -53,6 +53,13 @@ def test_changing_the_password_logs_out_the_other_devices_and_says_why(
     expect(laptop.locator("#password-note")).to_have_class("form-note refused")
     expect(form.locator("[name=new]")).to_have_value("maca-kizi-12")
     laptop.screenshot(path=str(artifacts / "account-password-refused-en.png"), full_page=True)
+    # in Turkish the English reason is not left under the form; the typed fields stay
+    laptop.get_by_test_id("lang").click()
+    expect(laptop.get_by_test_id("change-password")).to_have_text("Şifreyi değiştir")
+    expect(laptop.locator("#password-note")).to_have_text("")
+    expect(form.locator("[name=new]")).to_have_value("maca-kizi-12")
+    laptop.get_by_test_id("lang").click()
+    expect(laptop.get_by_test_id("change-password")).to_have_text("Change password")
     form.locator("[name=password]").fill("sinek-vale-9")
     laptop.get_by_test_id("change-password").click()
     expect(laptop.locator("#notice")).to_have_text("Password changed. Other devices logged out: 1.")

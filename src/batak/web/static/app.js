@@ -73,11 +73,13 @@ function randomId() {
 // A notice is a text, or a function that writes it in the language shown: after a language
 // switch the one is written again and the other dropped. A notice about a table (``table``, its
 // id) goes when the player leaves that table.
+// A notice stays 6 s, and a long one long enough to be read (0.3 s a word, at most 12 s).
 function notify(text, kind = "info", table = null) {
   S.notice = { text, kind, table, lang: lang(), at: Date.now() };
   renderNotice();
+  const words = (typeof text === "function" ? text() : String(text)).split(/\s+/).length;
   clearTimeout(notify.timer);
-  notify.timer = setTimeout(() => { S.notice = null; renderNotice(); }, 6000);
+  notify.timer = setTimeout(() => { S.notice = null; renderNotice(); }, Math.min(12000, Math.max(6000, 2000 + 300 * words)));
 }
 
 // ------------------------------------------------------------------ routing
@@ -518,7 +520,7 @@ function onError(m) {
   if (m.ref === "invite_player") { inviteNote(null, m.message); return; }
   if (m.ref === "invitable") return; // the list of bots is asked for silently (the room started meanwhile)
   if (m.ref === "password") { // said under the form, which keeps what was typed
-    S.passwordNote = m.message;
+    S.passwordNote = { text: m.message, lang: lang() }; // (in the language it was asked in)
     const note = $("#password-note");
     if (note) { note.textContent = m.message; note.classList.add("refused"); }
     return;
@@ -1004,6 +1006,8 @@ function renderAccount() {
   if (!box) return;
   const p = S.player;
   const st = S.stats;
+  // a refusal under the password form, unless it is in another language than the one shown now
+  const said = S.passwordNote && S.passwordNote.lang === lang() ? S.passwordNote.text : "";
   const form = p && p.account
     ? `<p data-testid="signed-in">${esc(t("signed_in", { name: p.account }))}</p>
       <div class="row-buttons account-actions"><button type="button" data-action="logout" data-testid="logout">${esc(t("logout"))}</button>
@@ -1013,7 +1017,7 @@ function renderAccount() {
           <label>${esc(t("current_password"))}<input name="password" type="password" autocomplete="current-password" required></label>
           <label>${esc(t("new_password"))}<input name="new" type="password" autocomplete="new-password" minlength="8" required></label>
           <button type="submit" data-testid="change-password">${esc(t("change_password"))}</button>
-          <p class="form-note${S.passwordNote ? " refused" : ""}" id="password-note" role="status">${S.passwordNote ? esc(S.passwordNote) : ""}</p>
+          <p class="form-note${said ? " refused" : ""}" id="password-note" role="status">${esc(said)}</p>
         </form>
       </details>`
     : `<p class="help">${esc(t("account_help"))}</p>
