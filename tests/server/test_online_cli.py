@@ -287,7 +287,7 @@ def test_a_terminal_player_waits_to_be_invited_and_plays_the_hosts_room(
     monkeypatch.setenv("BATAK_PASSWORD", "uzun-bir-parola")
     with ServerThread(fast_config(tmp_path / "data")) as srv:
         code, out = _run([srv.http, "--invited"], [])
-        assert code == 1 and "Only an account can be invited" in out, out
+        assert code == 1 and "Only players with an account can be invited" in out, out
         assert _run([srv.http, "--invited", "--join", "ABCD"], [])[0] == 2
 
         async def account() -> None:
@@ -314,7 +314,7 @@ def test_a_terminal_player_waits_to_be_invited_and_plays_the_hosts_room(
         code, out = _run([srv.http, "--username", "ali", "--invited"], script)
         thread.join(60)
         assert code == 0, out
-        assert "Waiting for an invitation to ali." in out
+        assert "Waiting for someone to invite ali." in out
         assert out.count("Ayşe invites you to a table: Batak Sultan · eşli. Join? (Y/n)") == 2
         assert "The match is over." in out
         assert played == [True]

@@ -86,7 +86,7 @@ def test_a_host_lists_bans_and_unbans_accounts_while_the_server_runs(
         assert main(["admin", "unban", "ali", *where]) == 0
         assert "ali is no longer banned" in capsys.readouterr().out
         assert main(["admin", "unban", "ali", *where]) == 0
-        assert "ali is not banned; nothing is changed." in capsys.readouterr().out
+        assert "ali is not banned; nothing was changed." in capsys.readouterr().out
 
         async def again() -> None:
             async with Client(srv.url) as c:
@@ -116,7 +116,7 @@ def test_a_ban_is_said_in_turkish_without_a_reason(
                 with pytest.raises(ServerError) as e:
                     await c.login("ali", "uzun-parola-1")
                 assert e.value.code == "banned"
-                assert str(e.value).endswith("bu hesap sunucunun yöneticisi tarafından kapatıldı")
+                assert str(e.value).endswith("bu hesap sunucu yöneticisi tarafından kapatıldı")
 
         asyncio.run(refused())
 
@@ -258,3 +258,105 @@ def test_the_sweep_leaves_a_connection_that_logged_in_again_while_it_asked(
                 assert not c.closed
 
         asyncio.run(main_())
+
+
+@pytest.mark.parametrize("meanwhile", ["ban", "reset"])
+def test_a_ban_or_a_reset_that_comes_while_a_password_is_checked_wins(
+    tmp_path: Path, meanwhile: str
+) -> None:
+    """The password check takes a while (argon2, in a worker). A ban, or the host's new
+    password, that lands meanwhile used to lose: the login went on to a session of its own
+    (which the sweep, asking only whether sessions exist, never closed), and a player's change
+    of password overwrote the host's reset."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+        hub = srv.hub
+        verify = hub._verify
+        host_hash = "the-hash-of-the-password-the-host-gave"
+
+        async def register() -> str:
+            async with Client(srv.url, name="Ali") as c:
+                await c.register("ali", "uzun-parola-1")
+                return str(c.player["id"])
+
+        pid = asyncio.run(register())
+
+        async def slow_verify(digest: str, password: str) -> bool:
+            ok = await verify(digest, password)
+            if meanwhile == "ban":  # batak admin ban, while the password is checked
+                await hub.storage.update_player(pid, banned=1.0)
+            else:  # batak admin password
+                await hub.storage.update_player(pid, password_hash=host_hash)
+            return bool(ok)
+
+        async def attempts() -> None:
+            async with Client(srv.url) as c:
+                with pytest.raises(ServerError) as e:
+                    await c.login("ali", "uzun-parola-1")
+                assert e.value.code == ("banned" if meanwhile == "ban" else "bad_login")
+                assert c.player.get("account") is None
+
+        hub._verify = slow_verify  # type: ignore[method-assign]
+        try:
+            asyncio.run(attempts())
+        finally:
+            hub._verify = verify  # type: ignore[method-assign]
+        row = srv.call(lambda: hub.storage.player_by("id", pid))
+        assert (row.banned is not None) == (meanwhile == "ban")
+        if meanwhile == "reset":
+            assert row.password_hash == host_hash
+
+
+def test_a_change_of_password_does_not_overwrite_the_hosts_reset_made_meanwhile(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+        hub = srv.hub
+        verify = hub._verify
+        host_hash = "the-hash-of-the-password-the-host-gave"
+
+        async def main_() -> str:
+            async with Client(srv.url, name="Ali") as c:
+                await c.register("ali", "uzun-parola-1")
+                pid = str(c.player["id"])
+
+                async def slow_verify(digest: str, password: str) -> bool:
+                    ok = await verify(digest, password)
+                    await hub.storage.update_player(pid, password_hash=host_hash)
+                    return bool(ok)
+
+                hub._verify = slow_verify  # type: ignore[method-assign]
+                try:
+                    with pytest.raises(ServerError) as e:
+                        await c.change_password("uzun-parola-1", "yeni-parola-2")
+                    assert e.value.code == "bad_password"
+                finally:
+                    hub._verify = verify  # type: ignore[method-assign]
+            return pid
+
+        pid = asyncio.run(main_())
+        row = srv.call(lambda: hub.storage.player_by("id", pid))
+        assert row.password_hash == host_hash
+
+
+def test_a_username_in_another_alphabets_case_is_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SQLite's LOWER folds ASCII letters only: 'şule' did not find 'Şule'."""
+    pytest.importorskip("argon2")
+    data = tmp_path / "data"
+    where = ["--data", str(data), "--lang", "en"]
+    with ServerThread(fast_config(data)) as srv:
+
+        async def register() -> None:
+            async with Client(srv.url, name="Şule Öz") as c:
+                await c.register("Şule", "uzun-parola-1")
+
+        asyncio.run(register())
+    assert main(["admin", "players", "--search", "şU", *where]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split()[:3] == ["Şule", "Şule", "Öz"]
+    assert main(["admin", "players", "--search", "ÖZ", *where]) == 0
+    assert "Şule Öz" in capsys.readouterr().out
+    assert main(["admin", "ban", "şule", *where]) == 0
+    assert capsys.readouterr().out.startswith("Şule is banned")

@@ -46,9 +46,15 @@ def test_changing_the_password_logs_out_the_other_devices_and_says_why(
     form = laptop.locator("#password-form")
     form.locator("[name=password]").fill("not-the-password")
     form.locator("[name=new]").fill("maca-kizi-12")
+    form.locator("[name=again]").fill("maca-kizi-13")  # a typo: said before asking the server
     laptop.get_by_test_id("change-password").click()
     expect(laptop.locator("#password-note")).to_have_text(
-        "your current password is not that one; nothing is changed"
+        "The two new passwords are not the same; your password was not changed."
+    )
+    form.locator("[name=again]").fill("maca-kizi-12")
+    laptop.get_by_test_id("change-password").click()
+    expect(laptop.locator("#password-note")).to_have_text(
+        "the current password is wrong; your password was not changed"
     )
     expect(laptop.locator("#password-note")).to_have_class("form-note refused")
     expect(form.locator("[name=new]")).to_have_value("maca-kizi-12")
@@ -62,7 +68,9 @@ def test_changing_the_password_logs_out_the_other_devices_and_says_why(
     expect(laptop.get_by_test_id("change-password")).to_have_text("Change password")
     form.locator("[name=password]").fill("sinek-vale-9")
     laptop.get_by_test_id("change-password").click()
-    expect(laptop.locator("#notice")).to_have_text("Password changed. Other devices logged out: 1.")
+    expect(laptop.locator("#notice")).to_have_text(
+        "Your password is changed. Sessions ended on your other devices: 1."
+    )
     expect(laptop.locator("#password-form [name=new]")).to_have_value("")
     expect(laptop.get_by_test_id("signed-in")).to_contain_text("emre")
     # the phone is told why, and is a guest now (also after a reload)
@@ -82,11 +90,15 @@ def test_changing_the_password_logs_out_the_other_devices_and_says_why(
     if axe is not None:  # the signed-in box with its password form open
         found = axe.Axe().run(phone).response["violations"]
         assert [v["id"] for v in found if v["impact"] in ("serious", "critical")] == []
-    # log out on every device, from the phone: the laptop is told; the phone is a guest
+    # log out on every device, from the phone (asked first): the laptop is told; the phone is a
+    # guest
+    asked: list[str] = []
+    phone.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     phone.get_by_test_id("logout-everywhere").click()
     expect(phone.locator("#notice")).to_have_text("Bütün cihazlardan çıkış yaptın (2 oturum).")
+    assert asked and asked[0].startswith("Giriş yaptığın bütün cihazlarda")
     expect(laptop.locator("#notice")).to_contain_text(
-        "You were logged out on this device (from another device, or by the server's host)."
+        "You were logged out on every device, from another device or tab."
     )
     expect(laptop.locator("#account-form")).to_be_visible()
     laptop.screenshot(path=str(artifacts / "account-logged-out-en.png"), full_page=True)
@@ -99,7 +111,13 @@ def test_logging_out_here_and_a_closed_account(
     pytest.importorskip("argon2")
     page = open_page(browser, server, errors, locale="tr-TR")
     register(page, "derya", "kupa-asi-77")
-    page.get_by_test_id("logout").click()
+    tab = page.context.new_page()  # a second tab of the same browser: the same session
+    tab.goto(server.http + "/")
+    expect(tab.get_by_test_id("signed-in")).to_contain_text("derya")
+    page.get_by_test_id("logout").click()  # no unfinished table: not asked
+    expect(tab.locator("#notice")).to_have_text(
+        "Bu tarayıcının başka bir sekmesinde ya da penceresinde çıkış yaptın."
+    )
     expect(page.locator("#notice")).to_have_text(
         "Çıkış yaptın. Yeniden giriş yapana kadar bu cihazda misafir olarak oynarsın."
     )
@@ -128,7 +146,7 @@ def test_logging_out_here_and_a_closed_account(
     assert done.returncode == 0, done.stderr
     login(page, "derya", "kupa-asi-77")
     expect(page.locator("#notice")).to_contain_text(
-        "bu hesap sunucunun yöneticisi tarafından kapatıldı: hakaret"
+        "bu hesap sunucu yöneticisi tarafından kapatıldı: hakaret"
     )
     expect(page.locator("#account-form")).to_be_visible()
     page.screenshot(path=str(artifacts / "account-banned-tr.png"), full_page=True)

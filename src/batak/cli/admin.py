@@ -260,7 +260,9 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
             import time
 
             reason = " ".join((args.reason or "").split())[:200] or None
-            await storage.update_player(row.id, banned=time.time(), ban_reason=reason)
+            if row.banned is not None and reason is None:  # banned again: the words stay
+                reason = row.ban_reason
+            await storage.update_player(row.id, banned=row.banned or time.time(), ban_reason=reason)
             ended = await storage.end_sessions(row.id)
             print(
                 t(

@@ -53,6 +53,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def _banned(row: PlayerRow) -> TableError:
+    """The refusal of a login to an account the server's host closed, with their words."""
+    if row.ban_reason:
+        return TableError("banned", "banned_reason", {"reason": row.ban_reason})
+    return TableError("banned")
+
+
 def clean_name(name: str | None, limit: int) -> str | None:
     if name is None:
         return None
@@ -250,7 +257,10 @@ class Hub:
                     continue
                 if done:
                     await self._drop(table)
-        await self.close_ended_sessions()
+        try:
+            await self.close_ended_sessions()
+        except Exception:  # a database that does not answer now: the next round tries again
+            log.exception("closing the connections of ended sessions")
         await self._forget(now)
 
     async def _forget(self, now: float) -> None:
@@ -552,15 +562,21 @@ class Hub:
             raise TableError("bad_login")
         assert digest is not None
         if row.banned is not None:  # said only to whoever knows the password
-            if row.ban_reason:
-                raise TableError("banned", "banned_reason", {"reason": row.ban_reason})
-            raise TableError("banned")
+            raise _banned(row)
+        current = digest
         if self._hasher().check_needs_rehash(digest):  # made with costlier parameters
             new = await self._password_job(self._hasher().hash, msg["password"])
-            await self.storage.update_player(row.id, password_hash=new)
+            if await self.storage.replace_password(row.id, digest, new):
+                current = new
         token = secrets.token_urlsafe(32)
         h = token_hash(token)
-        await self.storage.add_session(row.id, h)  # other devices keep their sessions
+        # a new session (other devices keep theirs), unless a ban or a new password came while
+        # the password was checked: then it is refused as it would be now
+        if not await self.storage.add_session(row.id, h, password_hash=current):
+            now_row = await self.storage.player_by("id", row.id)
+            if now_row is not None and now_row.banned is not None:
+                raise _banned(now_row)
+            raise TableError("bad_login")
         player = self._known(row.id, row.name, row.username)
         player.account = row.username
         player.bot_account = row.is_bot
@@ -605,8 +621,8 @@ class Hub:
         conn.guest = None
         self._reply(conn, dict(out), msg.get("ref"))
         for other in list(self.online.get(player.id, ())):
-            if everywhere or other.token_hash in revoked:
-                self._sign_out(other, out)
+            if everywhere or other.token_hash in revoked:  # (another tab, another device)
+                self._sign_out(other, {**out, "reason": "logout"})
 
     def _sign_out(self, conn: Conn, out: dict[str, Any]) -> None:
         """Tell a connection whose session ended (``out``: a ``logged_out``) and close it."""
@@ -635,7 +651,9 @@ class Hub:
             self.login_fails_address.fail(conn.address, now)
             raise TableError("bad_password")
         new = await self._password_job(self._hasher().hash, msg["new"])
-        await self.storage.update_player(player.id, password_hash=new)
+        # only over the password checked: a new one given by the host meanwhile wins
+        if not await self.storage.replace_password(player.id, digest, new):
+            raise TableError("bad_password")
         # this device stays signed in
         ended = set(await self.storage.end_sessions(player.id, keep=conn.token_hash))
         for h in ended:

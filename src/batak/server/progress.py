@@ -379,7 +379,12 @@ class Progress:
 
     def _close_week(self, cur: Any, week: int, now: float) -> None:
         cur.execute(
-            self._sql("SELECT player_id, tier, grp, points, updated FROM league WHERE week = ?"),
+            # a banned player is left out: their place goes to the others (and stays theirs
+            # in the league table, placed nowhere, if they are unbanned)
+            self._sql(
+                "SELECT l.player_id, l.tier, l.grp, l.points, l.updated FROM league l"
+                " JOIN players p ON p.id = l.player_id WHERE l.week = ? AND p.banned IS NULL"
+            ),
             (week,),
         )
         groups: dict[tuple[int, int], list[tuple[str, int, float]]] = {}
@@ -484,7 +489,7 @@ class Progress:
                 "SELECT l.player_id, p.name, l.points, l.matches, l.updated, g.xp FROM league l"
                 " JOIN players p ON p.id = l.player_id"
                 " LEFT JOIN progress g ON g.player_id = l.player_id"
-                " WHERE l.week = ? AND l.tier = ? AND l.grp = ?"
+                " WHERE l.week = ? AND l.tier = ? AND l.grp = ? AND p.banned IS NULL"
             ),
             (week, tier, grp),
         )
@@ -572,8 +577,9 @@ class Progress:
         sql = self._sql(
             "SELECT g.player_id, p.name, p.username, g.mu, g.sigma, g.rated, g.xp"
             " FROM progress g JOIN players p ON p.id = g.player_id"
-            " WHERE p.username IS NOT NULL AND p.is_bot = 0 AND p.banned IS NULL AND g.mu IS NOT NULL"
-            " AND g.rated > 0 ORDER BY g.mu - 3 * g.sigma DESC, g.rated DESC, g.player_id"
+            " WHERE p.username IS NOT NULL AND p.is_bot = 0 AND p.banned IS NULL"
+            " AND g.mu IS NOT NULL AND g.rated > 0"
+            " ORDER BY g.mu - 3 * g.sigma DESC, g.rated DESC, g.player_id"
             " LIMIT ?"
         )
 

@@ -551,12 +551,39 @@ class Storage:
 
         return await self._call(job)
 
-    async def add_session(self, player_id: str, token_hash: str) -> None:
-        sql = self._sql(
-            "INSERT INTO sessions (token_hash, player_id, created, used) VALUES (?, ?, ?, ?)"
+    async def add_session(
+        self, player_id: str, token_hash: str, *, password_hash: str | None = None
+    ) -> bool:
+        """Start a session of a player that is not banned and, with ``password_hash``, whose
+        password is still the one checked: a ban or a new password that came while the
+        password was being checked wins. Returns whether the session was started."""
+        sql = (
+            "INSERT INTO sessions (token_hash, player_id, created, used)"
+            " SELECT ?, id, ?, ? FROM players WHERE id = ? AND banned IS NULL"
         )
         now = time.time()
-        await self._call(lambda cur: cur.execute(sql, (token_hash, player_id, now, now)))
+        args: tuple[Any, ...] = (token_hash, now, now, player_id)
+        if password_hash is not None:
+            sql, args = sql + " AND password_hash = ?", (*args, password_hash)
+        query = self._sql(sql)
+
+        def job(cur: Any) -> bool:
+            cur.execute(query, args)
+            return bool(cur.rowcount == 1)
+
+        return await self._call(job)
+
+    async def replace_password(self, player_id: str, checked: str, new: str) -> bool:
+        """Give a player the password hash ``new`` if theirs is still ``checked`` (the one the
+        old password was checked against): a reset by the host meanwhile wins. Returns whether
+        it was replaced."""
+        sql = self._sql("UPDATE players SET password_hash = ? WHERE id = ? AND password_hash = ?")
+
+        def job(cur: Any) -> bool:
+            cur.execute(sql, (new, player_id, checked))
+            return bool(cur.rowcount == 1)
+
+        return await self._call(job)
 
     async def end_sessions(
         self, player_id: str, token_hash: str | None = None, *, keep: str | None = None
@@ -581,8 +608,8 @@ class Storage:
         return await self._call(job)
 
     async def live_sessions(self, token_hashes: Sequence[str]) -> set[str]:
-        """Which of ``token_hashes`` are still sessions (the others were ended: a logout, a new
-        password, a ban)."""
+        """Which of ``token_hashes`` are still sessions of a player who is not banned (the
+        others were ended: a logout, a new password, a ban)."""
         hashes = list(dict.fromkeys(token_hashes))
         if not hashes:
             return set()
@@ -593,7 +620,10 @@ class Storage:
                 part = hashes[i : i + 500]
                 marks = ", ".join("?" * len(part))
                 cur.execute(
-                    self._sql(f"SELECT token_hash FROM sessions WHERE token_hash IN ({marks})"),
+                    self._sql(
+                        "SELECT s.token_hash FROM sessions s JOIN players p ON p.id = s.player_id"
+                        f" WHERE p.banned IS NULL AND s.token_hash IN ({marks})"
+                    ),
                     part,
                 )
                 live.update(str(r[0]) for r in cur.fetchall())
@@ -653,56 +683,76 @@ class Storage:
 
     async def account_named(self, username: str) -> PlayerRow | None:
         """The account called ``username``; failing that, the one account whose name is the same
-        but for case (an operator types "Ayse" for "ayse"), if there is only one."""
+        but for case (an operator types "Ayse" for "ayse", "şule" for "Şule"), if only one is.
+        (Folded here, not by the database: SQLite's LOWER folds ASCII letters only.)"""
         row = await self.player_by("username", username)
         if row is not None:
             return row
-        sql = self._sql(
-            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE LOWER(username) = LOWER(?) LIMIT 2"
-        )
+        sql = self._sql(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE username IS NOT NULL")
+        wanted = username.casefold()
 
         def job(cur: Any) -> list[PlayerRow]:
-            cur.execute(sql, (username,))
-            return [_player_row(r) for r in cur.fetchall()]
+            cur.execute(sql)
+            return [_player_row(r) for r in cur.fetchall() if str(r[4]).casefold() == wanted]
 
         rows = await self._call(job)
         return rows[0] if len(rows) == 1 else None
 
     async def accounts(self, search: str = "", limit: int = 50) -> list[dict[str, Any]]:
         """Accounts (players with a username), newest first, whose username or name contains
-        ``search`` (any case): each with when it was made and last used, its finished matches
-        and whether it is a bot or closed."""
-        for c in "\\%_":  # what LIKE would read as a pattern is meant as itself
-            search = search.replace(c, "\\" + c)
-        like = "%" + search.lower() + "%"
-        sql = self._sql(
-            "SELECT p.username, p.name, p.is_bot, p.created, p.banned, p.ban_reason,"
-            " (SELECT MAX(s.used) FROM sessions s WHERE s.player_id = p.id),"
-            " (SELECT COUNT(DISTINCT r.table_id) FROM results r WHERE r.player_id = p.id)"
-            " FROM players p WHERE p.username IS NOT NULL"
-            " AND (LOWER(p.username) LIKE ? ESCAPE '\\' OR LOWER(p.name) LIKE ? ESCAPE '\\')"
-            " ORDER BY p.created DESC LIMIT ?"
+        ``search`` in any case (of any alphabet: folded here, as in :meth:`account_named`):
+        each with when it was made, when a session of it was last used (None without one),
+        its finished matches and whether it is a bot or banned."""
+        every = self._sql(
+            "SELECT id, username, name, is_bot, created, banned, ban_reason FROM players"
+            " WHERE username IS NOT NULL ORDER BY created DESC"
         )
-        keys = (
-            "username",
-            "name",
-            "bot",
-            "created",
-            "banned",
-            "ban_reason",
-            "last_seen",
-            "matches",
-        )
+        wanted = search.casefold()
 
         def job(cur: Any) -> list[dict[str, Any]]:
-            cur.execute(sql, (like, like, limit))
-            return [dict(zip(keys, r, strict=True)) for r in cur.fetchall()]
+            cur.execute(every)
+            rows = [
+                r
+                for r in cur.fetchall()
+                if wanted in str(r[1]).casefold() or wanted in str(r[2]).casefold()
+            ][:limit]
+            ids = [str(r[0]) for r in rows]
+            seen: dict[str, float] = {}
+            matches: dict[str, int] = {}
+            for i in range(0, len(ids), 500):
+                part = ids[i : i + 500]
+                marks = ", ".join("?" * len(part))
+                cur.execute(
+                    self._sql(
+                        "SELECT player_id, MAX(used) FROM sessions"
+                        f" WHERE player_id IN ({marks}) GROUP BY player_id"
+                    ),
+                    part,
+                )
+                seen.update((str(a), float(b)) for a, b in cur.fetchall())
+                cur.execute(
+                    self._sql(
+                        "SELECT player_id, COUNT(DISTINCT table_id) FROM results"
+                        f" WHERE player_id IN ({marks}) GROUP BY player_id"
+                    ),
+                    part,
+                )
+                matches.update((str(a), int(b)) for a, b in cur.fetchall())
+            return [
+                {
+                    "username": r[1],
+                    "name": r[2],
+                    "bot": bool(r[3]),
+                    "created": r[4],
+                    "banned": r[5],
+                    "ban_reason": r[6],
+                    "last_seen": seen.get(str(r[0])),
+                    "matches": matches.get(str(r[0]), 0),
+                }
+                for r in rows
+            ]
 
-        rows = await self._call(job)
-        for r in rows:
-            r["bot"] = bool(r["bot"])
-            r["matches"] = int(r["matches"] or 0)
-        return rows
+        return await self._call(job)
 
     async def update_player(self, player_id: str, **fields: Any) -> None:
         allowed = {
@@ -970,8 +1020,8 @@ class Storage:
         """Players with an account (not a banned one), most wins first (then the best average
         per deal)."""
         sql = self._sql(
-            self._STATS
-            + " WHERE p.username IS NOT NULL AND p.banned IS NULL GROUP BY r.player_id, p.name, p.username"
+            self._STATS + " WHERE p.username IS NOT NULL AND p.banned IS NULL"
+            " GROUP BY r.player_id, p.name, p.username"
             " ORDER BY SUM(r.won) DESC, SUM(r.score) * 1.0 / MAX(SUM(r.deals), 1) DESC LIMIT ?"
         )
         if self.kind == "postgresql":

@@ -303,6 +303,7 @@ function onLoggedOut(m) {
   let key = "logged_out_ended";
   if (m.ref === "logout") key = m.everywhere ? "logged_out_everywhere" : "logged_out_here";
   else if (m.reason === "password") key = "logged_out_password";
+  else if (m.reason === "logout") key = m.everywhere ? "logged_out_all" : "logged_out_tab";
   S.token = null;
   localStorage.removeItem("batak.token");
   S.stats = null;
@@ -520,9 +521,7 @@ function onError(m) {
   if (m.ref === "invite_player") { inviteNote(null, m.message); return; }
   if (m.ref === "invitable") return; // the list of bots is asked for silently (the room started meanwhile)
   if (m.ref === "password") { // said under the form, which keeps what was typed
-    S.passwordNote = { text: m.message, lang: lang() }; // (in the language it was asked in)
-    const note = $("#password-note");
-    if (note) { note.textContent = m.message; note.classList.add("refused"); }
+    passwordNote({ text: m.message, lang: lang() }); // (in the language it was asked in)
     return;
   }
   if (m.ref === "chat") { // a refused line goes back into the box (unless another is being typed)
@@ -661,11 +660,16 @@ const ACTIONS = {
     send({ type: "register", username: f.username.value.trim(), password: f.password.value, ref: "register" });
   },
   logout(el) {
-    send({ type: "logout", everywhere: !!el.dataset.everywhere, ref: "logout" });
+    const everywhere = !!el.dataset.everywhere;
+    // asked first: every device at once, or seats a computer player will take after a while
+    const ask = everywhere ? "logout_everywhere_confirm" : (S.mytables || []).length ? "logout_confirm_tables" : null;
+    if (ask && !confirm(t(ask))) return;
+    send({ type: "logout", everywhere, ref: "logout" });
   },
   changePassword() {
     const f = $("#password-form");
     if (!f || !f.reportValidity()) return;
+    if (f.new.value !== f.again.value) { passwordNote({ key: "passwords_differ" }); return; }
     S.passwordNote = null;
     send({ type: "change_password", password: f.password.value, new: f.new.value, ref: "password" });
   },
@@ -1001,13 +1005,27 @@ function renderMyTables() {
     : "";
 }
 
+// Under the password form: why a change was refused, the server's words ({text, lang}: shown
+// only in the language they were said in) or the page's own ({key}: in the language shown).
+function passwordNote(note) {
+  S.passwordNote = note;
+  const el = $("#password-note");
+  if (el) { el.textContent = passwordNoteText(); el.classList.add("refused"); }
+}
+
+function passwordNoteText() {
+  const n = S.passwordNote;
+  if (!n) return "";
+  if (n.key) return t(n.key);
+  return n.lang === lang() ? n.text : "";
+}
+
 function renderAccount() {
   const box = $("#account-box");
   if (!box) return;
   const p = S.player;
   const st = S.stats;
-  // a refusal under the password form, unless it is in another language than the one shown now
-  const said = S.passwordNote && S.passwordNote.lang === lang() ? S.passwordNote.text : "";
+  const said = passwordNoteText();
   const form = p && p.account
     ? `<p data-testid="signed-in">${esc(t("signed_in", { name: p.account }))}</p>
       <div class="row-buttons account-actions"><button type="button" data-action="logout" data-testid="logout">${esc(t("logout"))}</button>
@@ -1015,7 +1033,9 @@ function renderAccount() {
       <details class="change-password"><summary>${esc(t("change_password"))}</summary>
         <form id="password-form" data-action="changePassword">
           <label>${esc(t("current_password"))}<input name="password" type="password" autocomplete="current-password" required></label>
+          <input name="username" autocomplete="username" value="${esc(p.account)}" aria-label="${esc(t("username"))}" readonly hidden>
           <label>${esc(t("new_password"))}<input name="new" type="password" autocomplete="new-password" minlength="8" required></label>
+          <label>${esc(t("repeat_password"))}<input name="again" type="password" autocomplete="new-password" minlength="8" required></label>
           <button type="submit" data-testid="change-password">${esc(t("change_password"))}</button>
           <p class="form-note${said ? " refused" : ""}" id="password-note" role="status">${esc(said)}</p>
         </form>
