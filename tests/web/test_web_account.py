@@ -44,6 +44,9 @@ def test_changing_the_password_logs_out_the_other_devices_and_says_why(
     # a wrong current password is said under the form, which keeps what was typed
     laptop.get_by_text("Change password", exact=True).first.click()
     form = laptop.locator("#password-form")
+    # three fields to type in; the username beside them is for password managers, not shown
+    expect(form.locator("input:visible")).to_have_count(3)
+    expect(form.locator("[name=username]")).to_have_value("emre")
     form.locator("[name=password]").fill("not-the-password")
     form.locator("[name=new]").fill("maca-kizi-12")
     form.locator("[name=again]").fill("maca-kizi-13")  # a typo: said before asking the server
