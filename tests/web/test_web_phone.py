@@ -605,8 +605,12 @@ def test_phone_buttons_in_the_waiting_room_and_under_a_lifted_card_are_finger_si
 ) -> None:
     page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
     private_room(page)
-    copies = page.locator(".waiting button[data-action=copy]").evaluate_all(
-        "(bs) => bs.map((b) => b.getBoundingClientRect().height)"
+    # found and measured in one run of the page's script: the waiting room is redrawn as things
+    # change, and a button found first and measured in a second call may have been taken out of
+    # the page meanwhile (a height of 0: seen once in CI)
+    copies = page.evaluate(
+        """() => [...document.querySelectorAll(".waiting button[data-action=copy]")]
+            .map((b) => b.getBoundingClientRect().height)"""
     )
     assert len(copies) == 2 and min(copies) >= 44, copies
     page.screenshot(path=str(artifacts / "waiting-room-copy-phone-tr.png"))
@@ -680,8 +684,11 @@ def test_reaction_emoji_are_in_colour(
     page.evaluate("() => document.fonts.ready")
     # each face's box and text read in one step in the page: the room view may be drawn again
     # meanwhile (a button screenshot then finds its element detached), but at the same place
-    boxes = buttons.evaluate_all(
-        "bs => bs.map(b => { const r = b.getBoundingClientRect();"
+    # (found and measured in one call: evaluate_all finds them in a first call and measures in a
+    # second, and a button drawn again between the two measures 0)
+    boxes = page.evaluate(
+        "() => [...document.querySelectorAll('.reactions button')].map(b => {"
+        " const r = b.getBoundingClientRect();"
         " return {text: b.innerText, x: r.x, y: r.y, width: r.width, height: r.height}; })"
     )
     faces = [box for box in boxes if box["text"] != "GG"]
