@@ -218,6 +218,11 @@ def test_a_banned_player_leaves_the_leaderboards_and_comes_back_when_unbanned(
         assert asyncio.run(boards()) == (["Ali", "Veli"], ["Ali", "Veli"])
         assert main(["admin", "ban", "veli", *where]) == 0
         assert asyncio.run(boards()) == (["Ali"], ["Ali"])
+        # no session is left to veli: the last seen is the match's end, not "-"
+        capsys.readouterr()
+        assert main(["admin", "players", "--search", "veli", *where]) == 0
+        row = capsys.readouterr().out.splitlines()[1].split()
+        assert row[0] == "veli" and row[4] != "-" and row[6] == "1", row
         assert main(["admin", "unban", "veli", *where]) == 0
         assert asyncio.run(boards()) == (["Ali", "Veli"], ["Ali", "Veli"])
         capsys.readouterr()

@@ -701,7 +701,8 @@ class Storage:
     async def accounts(self, search: str = "", limit: int = 50) -> list[dict[str, Any]]:
         """Accounts (players with a username), newest first, whose username or name contains
         ``search`` in any case (of any alphabet: folded here, as in :meth:`account_named`):
-        each with when it was made, when a session of it was last used (None without one),
+        each with when it was made, when it was last seen (a session of it used, or a match of
+        it finished: a banned or logged-out account has no session left; None if neither),
         its finished matches and whether it is a bot or banned."""
         every = self._sql(
             "SELECT id, username, name, is_bot, created, banned, ban_reason FROM players"
@@ -732,12 +733,14 @@ class Storage:
                 seen.update((str(a), float(b)) for a, b in cur.fetchall())
                 cur.execute(
                     self._sql(
-                        "SELECT player_id, COUNT(DISTINCT table_id) FROM results"
+                        "SELECT player_id, COUNT(DISTINCT table_id), MAX(finished) FROM results"
                         f" WHERE player_id IN ({marks}) GROUP BY player_id"
                     ),
                     part,
                 )
-                matches.update((str(a), int(b)) for a, b in cur.fetchall())
+                for a, n, finished in cur.fetchall():
+                    matches[str(a)] = int(n)
+                    seen[str(a)] = max(seen.get(str(a), 0.0), float(finished))
             return [
                 {
                     "username": r[1],
