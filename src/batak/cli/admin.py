@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -130,8 +131,6 @@ async def _new_password(
 
 
 def _when(seconds: float | None) -> str:
-    import time
-
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds)) if seconds else "-"
 
 
@@ -257,8 +256,6 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
         if args.job == "password":
             return await _new_password(args, lang, storage, config, row.id)
         if args.job == "ban":
-            import time
-
             reason = " ".join((args.reason or "").split())[:200] or None
             if row.banned is not None and reason is None:  # banned again: the words stay
                 reason = row.ban_reason

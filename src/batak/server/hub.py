@@ -512,6 +512,20 @@ class Hub:
             seconds = math.ceil(wait)
             raise TableError("locked", params={"seconds": seconds}, retry_after=seconds)
 
+    def _password_guard(self, username: str, conn: Conn) -> str:
+        """Before a password of ``username`` is checked (a login, a change of password): refuse
+        (``locked``) while the name or the connection's address is locked out. Returns the
+        name's key for :meth:`_password_failed`."""
+        key = "u:" + username.casefold()
+        self._locked((self.login_fails, key), (self.login_fails_address, conn.address))
+        return key
+
+    def _password_failed(self, key: str, conn: Conn) -> None:
+        """A wrong password for the name ``key``, from ``conn``'s address: one failure more."""
+        now = self.clock.now()
+        self.login_fails.fail(key, now)
+        self.login_fails_address.fail(conn.address, now)
+
     async def on_register(self, conn: Conn, msg: dict[str, Any]) -> None:
         self._hasher()
         player = player_of(conn)
@@ -549,16 +563,13 @@ class Hub:
         self._hasher()
         if conn.tables:
             raise TableError("already_hello", "already_hello_login")
-        name_key = "u:" + msg["username"].casefold()
-        self._locked((self.login_fails, name_key), (self.login_fails_address, conn.address))
+        name_key = self._password_guard(msg["username"], conn)
         row = await self.storage.player_by("username", msg["username"])
         known = row is not None and bool(row.password_hash)
         digest = row.password_hash if row is not None and row.password_hash else None
         ok = await self._verify(digest or await self._dummy_hash(), msg["password"])
         if row is None or not known or not ok:
-            now = self.clock.now()
-            self.login_fails.fail(name_key, now)
-            self.login_fails_address.fail(conn.address, now)
+            self._password_failed(name_key, conn)
             raise TableError("bad_login")
         assert digest is not None
         if row.banned is not None:  # said only to whoever knows the password
@@ -639,16 +650,13 @@ class Hub:
         player = player_of(conn)
         if not player.account:
             raise TableError("needs_account")
-        key = "u:" + player.account.casefold()
-        self._locked((self.login_fails, key), (self.login_fails_address, conn.address))
+        key = self._password_guard(player.account, conn)
         if len(msg["new"]) < 8:
             raise TableError("weak_password")
         row = await self.storage.player_by("id", player.id)
         digest = row.password_hash if row is not None else None
         if row is None or not digest or not await self._verify(digest, msg["password"]):
-            now = self.clock.now()  # a wrong password here counts as a failed login
-            self.login_fails.fail(key, now)
-            self.login_fails_address.fail(conn.address, now)
+            self._password_failed(key, conn)  # counts as a failed login
             raise TableError("bad_password")
         new = await self._password_job(self._hasher().hash, msg["new"])
         # only over the password checked: a new one given by the host meanwhile wins

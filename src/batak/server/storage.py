@@ -20,7 +20,7 @@ import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -119,6 +119,14 @@ class PlayerRow:
 _PLAYER_COLUMNS = (
     "id, name, token_hash, created, username, password_hash, is_bot, banned, ban_reason"
 )
+
+
+def _in_parts(values: Sequence[str], size: int = 500) -> Iterator[tuple[list[str], str]]:
+    """``values`` in parts for ``IN (…)`` (SQLite allows a few hundred parameters): each part
+    with its placeholders, ``?, ?, …``."""
+    for i in range(0, len(values), size):
+        part = list(values[i : i + size])
+        yield part, ", ".join("?" * len(part))
 
 
 def _player_row(r: Sequence[Any]) -> PlayerRow:
@@ -616,9 +624,7 @@ class Storage:
 
         def job(cur: Any) -> set[str]:
             live: set[str] = set()
-            for i in range(0, len(hashes), 500):  # SQLite allows a few hundred parameters
-                part = hashes[i : i + 500]
-                marks = ", ".join("?" * len(part))
+            for part, marks in _in_parts(hashes):
                 cur.execute(
                     self._sql(
                         "SELECT s.token_hash FROM sessions s JOIN players p ON p.id = s.player_id"
@@ -720,9 +726,7 @@ class Storage:
             ids = [str(r[0]) for r in rows]
             seen: dict[str, float] = {}
             matches: dict[str, int] = {}
-            for i in range(0, len(ids), 500):
-                part = ids[i : i + 500]
-                marks = ", ".join("?" * len(part))
+            for part, marks in _in_parts(ids):
                 cur.execute(
                     self._sql(
                         "SELECT player_id, MAX(used) FROM sessions"
