@@ -5,7 +5,10 @@ changes their own password (``change_password``), which ends their other session
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harness import ServerThread, fast_config
@@ -265,6 +268,24 @@ def test_the_sweep_leaves_a_connection_that_logged_in_again_while_it_asked(
         asyncio.run(main_())
 
 
+@contextlib.contextmanager
+def _while_checking(hub: Any, then: Callable[[], Awaitable[Any]]) -> Iterator[None]:
+    """Each password check of the server is followed by ``then()``: what the host does while a
+    password is checked (argon2 takes a while)."""
+    verify = hub._verify
+
+    async def slow(digest: str, password: str) -> bool:
+        ok = await verify(digest, password)
+        await then()
+        return bool(ok)
+
+    hub._verify = slow
+    try:
+        yield
+    finally:
+        hub._verify = verify
+
+
 @pytest.mark.parametrize("meanwhile", ["ban", "reset"])
 def test_a_ban_or_a_reset_that_comes_while_a_password_is_checked_wins(
     tmp_path: Path, meanwhile: str
@@ -276,7 +297,6 @@ def test_a_ban_or_a_reset_that_comes_while_a_password_is_checked_wins(
     pytest.importorskip("argon2")
     with ServerThread(fast_config(tmp_path)) as srv:
         hub = srv.hub
-        verify = hub._verify
         host_hash = "the-hash-of-the-password-the-host-gave"
 
         async def register() -> str:
@@ -286,13 +306,11 @@ def test_a_ban_or_a_reset_that_comes_while_a_password_is_checked_wins(
 
         pid = asyncio.run(register())
 
-        async def slow_verify(digest: str, password: str) -> bool:
-            ok = await verify(digest, password)
+        async def host() -> None:
             if meanwhile == "ban":  # batak admin ban, while the password is checked
                 await hub.storage.update_player(pid, banned=1.0)
             else:  # batak admin password
                 await hub.storage.update_player(pid, password_hash=host_hash)
-            return bool(ok)
 
         async def attempts() -> None:
             async with Client(srv.url) as c:
@@ -301,11 +319,8 @@ def test_a_ban_or_a_reset_that_comes_while_a_password_is_checked_wins(
                 assert e.value.code == ("banned" if meanwhile == "ban" else "bad_login")
                 assert c.player.get("account") is None
 
-        hub._verify = slow_verify  # type: ignore[method-assign]
-        try:
+        with _while_checking(hub, host):
             asyncio.run(attempts())
-        finally:
-            hub._verify = verify  # type: ignore[method-assign]
         row = srv.call(lambda: hub.storage.player_by("id", pid))
         assert (row.banned is not None) == (meanwhile == "ban")
         if meanwhile == "reset":
@@ -318,7 +333,6 @@ def test_a_change_of_password_does_not_overwrite_the_hosts_reset_made_meanwhile(
     pytest.importorskip("argon2")
     with ServerThread(fast_config(tmp_path)) as srv:
         hub = srv.hub
-        verify = hub._verify
         host_hash = "the-hash-of-the-password-the-host-gave"
 
         async def main_() -> str:
@@ -326,18 +340,12 @@ def test_a_change_of_password_does_not_overwrite_the_hosts_reset_made_meanwhile(
                 await c.register("ali", "uzun-parola-1")
                 pid = str(c.player["id"])
 
-                async def slow_verify(digest: str, password: str) -> bool:
-                    ok = await verify(digest, password)
+                async def host() -> None:  # batak admin password
                     await hub.storage.update_player(pid, password_hash=host_hash)
-                    return bool(ok)
 
-                hub._verify = slow_verify  # type: ignore[method-assign]
-                try:
-                    with pytest.raises(ServerError) as e:
-                        await c.change_password("uzun-parola-1", "yeni-parola-2")
-                    assert e.value.code == "bad_password"
-                finally:
-                    hub._verify = verify  # type: ignore[method-assign]
+                with _while_checking(hub, host), pytest.raises(ServerError) as e:
+                    await c.change_password("uzun-parola-1", "yeni-parola-2")
+                assert e.value.code == "bad_password"
             return pid
 
         pid = asyncio.run(main_())
