@@ -1,15 +1,19 @@
 """The account box in the browser: change the password (the other devices are logged out, and
-told why), log out here or on every device, and a login refused to an account the host closed."""
+told why), log out here or on every device, a login refused to an account the host closed, and
+deleting the account (its seat at a finished table shows "Removed player")."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ServerProcess
+from conftest import SERVE_ARGS
+from harness import ServerProcess, free_port
 from playwright.sync_api import Browser, expect
 from test_web import no_js_errors, open_page, register
 
@@ -153,4 +157,92 @@ def test_logging_out_here_and_a_closed_account(
     )
     expect(page.locator("#account-form")).to_be_visible()
     page.screenshot(path=str(artifacts / "account-banned-tr.png"), full_page=True)
+    no_js_errors(errors)
+
+
+def _finished_match(
+    server: ServerProcess, username: str, name: str, password: str
+) -> tuple[str, int]:
+    """An account plays a quick (public) table with three bots to its end, through the protocol
+    in a thread of its own (Playwright's loop runs in this one); its table and seat."""
+    from batak.server.client import Client
+
+    async def play() -> tuple[str, int]:
+        async with Client(server.url, name=name) as c:
+            await c.register(username, password)
+            st = await c.quick("ihaleli")
+            await c.chat(st.id, "sözlerim bende kalsın")
+            final = await c.play(st.id, timeout=120)
+            assert final.over and final.seat is not None
+            return st.id, final.seat
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, play()).result(timeout=180)
+
+
+def test_a_player_deletes_their_account_and_their_seat_shows_a_removed_player(
+    browser: Browser, tmp_path: Path, artifacts: Path, errors: list[str]
+) -> None:
+    pytest.importorskip("argon2")
+    server = ServerProcess(tmp_path, free_port(), *SERVE_ARGS, "--quick-deals", "1")
+    server.start()
+    try:
+        _delete_in_the_browser(browser, server, artifacts, errors)
+    finally:
+        server.stop()
+
+
+def _delete_in_the_browser(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    table, seat = _finished_match(server, "defne", "Defne Aydın", "karo-papaz-4")
+    laptop = open_page(browser, server, errors)
+    login(laptop, "defne", "karo-papaz-4")
+    expect(laptop.get_by_test_id("signed-in")).to_contain_text("defne")
+    phone = open_page(browser, server, errors, locale="tr-TR", **PHONE)
+    login(phone, "defne", "karo-papaz-4")
+    expect(phone.get_by_test_id("signed-in")).to_contain_text("defne")
+    phone.get_by_text("Hesabımı sil", exact=True).first.click()
+    expect(phone.get_by_test_id("delete-account")).to_be_visible()
+    phone.screenshot(path=str(artifacts / "account-delete-phone-tr.png"), full_page=True)
+    if axe is not None:  # the signed-in box with its delete form open
+        found = axe.Axe().run(phone).response["violations"]
+        assert [v["id"] for v in found if v["impact"] in ("serious", "critical")] == []
+
+    # a wrong password: asked first, then refused under the form, and nothing is deleted
+    asked: list[str] = []
+    laptop.on("dialog", lambda d: (asked.append(d.message), d.accept()))
+    laptop.get_by_text("Delete my account", exact=True).first.click()
+    form = laptop.locator("#delete-form")
+    expect(form.locator("input:visible")).to_have_count(1)  # the username is for password managers
+    form.locator("[name=password]").fill("not-the-password")
+    laptop.get_by_test_id("delete-account").click()
+    expect(laptop.locator("#delete-note")).to_have_text(
+        "the password is wrong; your account was not deleted"
+    )
+    assert asked == ["Delete the account defne for good? This cannot be undone."]
+    laptop.screenshot(path=str(artifacts / "account-delete-refused-en.png"), full_page=True)
+    form.locator("[name=password]").fill("karo-papaz-4")
+    laptop.get_by_test_id("delete-account").click()
+    expect(laptop.locator("#notice")).to_have_text(
+        "Your account is deleted. You are a guest on this device now."
+    )
+    expect(laptop.locator("#account-form")).to_be_visible()
+    assert laptop.evaluate("localStorage.getItem('batak.name')") is None
+    expect(laptop.locator("#name-input")).not_to_have_value("Defne Aydın")
+    # the other device is told, and is a guest
+    expect(phone.locator("#notice")).to_contain_text(
+        "Bu hesap başka bir cihazda silindi; artık misafirsin."
+    )
+    expect(phone.locator("#account-form")).to_be_visible()
+    login(phone, "defne", "karo-papaz-4")
+    expect(phone.locator("#notice")).to_contain_text("kullanıcı adı ya da şifre yanlış")
+
+    # the finished match keeps its seat, under "Removed player", without the words said there
+    laptop.goto(f"{server.http}/table/{table}")
+    name = laptop.locator(f"[data-seat='{seat}'] .name")
+    expect(name).to_have_text("Removed player")
+    expect(laptop.locator("body")).not_to_contain_text("Defne")
+    expect(laptop.locator("body")).not_to_contain_text("sözlerim")
+    laptop.screenshot(path=str(artifacts / "account-deleted-seat-en.png"), full_page=True)
     no_js_errors(errors)

@@ -6,7 +6,9 @@ dumping (one keeps losing to the other); ``vip USERNAME on|off`` sets the VIP fl
 a player's Batak Sultan table fee (an operator's decision: nothing is sold); ``password
 USERNAME`` gives an account a new password and ends its sessions; ``players`` lists the
 accounts; ``ban USERNAME`` closes an account (it cannot log in, and a running server closes its
-connections within ``reap_every`` seconds) and ``unban USERNAME`` opens it again. A username is
+connections within ``reap_every`` seconds) and ``unban USERNAME`` opens it again; ``erase
+USERNAME`` deletes an account's personal data on the player's request (see
+:mod:`batak.server.erase`), after the username is typed again or with ``--yes``. A username is
 matched exactly, or else by case if only one account fits. It opens the same database as
 ``batak serve`` (``--data`` or ``--database``) and may run while the server does.
 """
@@ -47,7 +49,7 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     where(p, None)
     jobs = p.add_subparsers(
         dest="job",
-        metavar="{players,ban,unban,password,vip,ledger-check,chip-report}",
+        metavar="JOB",  # (the jobs are listed under it; all of them in braces is 85 columns)
         required=True,
     )
     players = jobs.add_parser("players", help=t("help_admin_players", lang))
@@ -70,6 +72,9 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     ban.add_argument("--reason", default=None, metavar="TEXT", help=t("help_admin_reason", lang))
     unban = jobs.add_parser("unban", help=t("help_admin_unban", lang))
     unban.add_argument("username")
+    erase = jobs.add_parser("erase", help=t("help_admin_erase", lang))
+    erase.add_argument("username")
+    erase.add_argument("--yes", action="store_true", help=t("help_admin_yes", lang))
     ledger = jobs.add_parser("ledger-check", help=t("help_admin_ledger_check", lang))
     report = jobs.add_parser("chip-report", help=t("help_admin_chip_report", lang))
 
@@ -90,7 +95,7 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     )
     # the same options after the job's name too (batak admin vip NAME on --data DIR): there
     # they keep what was given before it unless given again
-    for job in (players, ban, unban, ledger, report, vip, password):
+    for job in (players, ban, unban, erase, ledger, report, vip, password):
         where(job, argparse.SUPPRESS)
 
 
@@ -189,6 +194,48 @@ async def _players(args: argparse.Namespace, lang: str, storage: Any) -> int:
     return 0
 
 
+async def _erase(
+    args: argparse.Namespace, lang: str, storage: Any, config: Any, player: str
+) -> int:
+    """``erase USERNAME``: the account's personal data deleted (server/erase.py), once the
+    username is typed again (or with ``--yes``); refused while it sits at a table not finished
+    or takes part in a tournament not over."""
+    from ..server.erase import erase_job
+
+    print(t("admin_erase_what", lang, name=args.username))
+    if not args.yes:
+        if not sys.stdin.isatty():
+            print(f"batak admin: {t('admin_erase_needs_yes', lang)}", file=sys.stderr)
+            return 2
+        try:
+            typed = input(t("admin_erase_confirm", lang, name=args.username))
+        except EOFError:
+            typed = ""
+        if typed.strip() != args.username:
+            print(t("admin_erase_kept", lang, name=args.username))
+            return 1
+    done = await storage.run(erase_job(storage.q, player))
+    if done.busy:
+        if done.tables:
+            print(t("admin_erase_tables", lang, tables=", ".join(done.tables)), file=sys.stderr)
+        if done.tournaments:
+            tourneys = ", ".join(done.tournaments)
+            print(t("admin_erase_tourneys", lang, tournaments=tourneys), file=sys.stderr)
+        return 1
+    print(
+        t(
+            "admin_erased",
+            lang,
+            name=args.username,
+            sessions=len(done.sessions),
+            games=done.games,
+            chat=done.chat,
+            seconds=round(config.reap_every),
+        )
+    )
+    return 0
+
+
 def run_admin(args: argparse.Namespace, lang: str) -> int:
     return asyncio.run(_admin(args, lang))
 
@@ -205,7 +252,7 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
     if args.job == "chip-report":
         config = replace(config, dumping_min_matches=args.min_matches)
     # a folder given wrong must not become a new, empty database that "checks out"
-    writes = args.job in ("vip", "password", "ban", "unban")
+    writes = args.job in ("vip", "password", "ban", "unban", "erase")
     problem = storage_problem(config.database_url, lang, create=False, write=writes)
     if problem:
         print(f"batak admin: {problem}", file=sys.stderr)
@@ -255,6 +302,8 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
         args.username = row.username  # as it is written
         if args.job == "password":
             return await _new_password(args, lang, storage, config, row.id)
+        if args.job == "erase":
+            return await _erase(args, lang, storage, config, row.id)
         if args.job == "ban":
             reason = " ".join((args.reason or "").split())[:200] or None
             if row.banned is not None and reason is None:  # banned again: the words stay

@@ -467,6 +467,17 @@ class Client:
         reply = await self.request({"type": "change_password", "password": password, "new": new})
         return int(reply["sessions"])
 
+    async def delete_account(self, password: str) -> dict[str, Any]:
+        """Erase the account's personal data (``password`` is the one it has): its name,
+        username, password, sessions and chat lines; its games stay under "a removed player".
+        The token and the name are forgotten, and the connection must say hello again
+        (:meth:`hello`), as a new guest. Returns the ``account_deleted`` reply."""
+        reply = await self.request({"type": "delete_account", "password": password})
+        self.token = None
+        self.player = {}
+        self.name = None
+        return reply
+
     async def hello(self) -> dict[str, Any]:
         """Say hello again on this connection (after :meth:`logout`): a new guest, or the
         player of :attr:`token`."""

@@ -6,6 +6,7 @@ It reads each checked message of a connection and hands table business to the ta
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -29,6 +30,7 @@ from .chips import Desk
 from .clock import Clock
 from .config import MODES, ServerConfig
 from .conn import Conn, Player
+from .erase import erase_job
 from .guard import KeyedBuckets, Lockout
 from .progress import Progress, WallClock, level_of
 from .protocol import PROTOCOL_VERSION, REACTIONS, ROOM_LIMITS, error
@@ -150,6 +152,7 @@ class Hub:
             "login": self.on_login,
             "logout": self.on_logout,
             "change_password": self.on_change_password,
+            "delete_account": self.on_delete_account,
             "invite": self.on_invite,
             "invitable": self.on_invitable,
             "wallet": self.on_wallet,
@@ -676,6 +679,57 @@ class Hub:
         for other in list(self.online.get(player.id, ())):
             if other is not conn and other.token_hash in ended:
                 self._sign_out(other, out)
+
+    async def on_delete_account(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """Erase the account's personal data (:mod:`batak.server.erase`), given its password:
+        every session ends (the other connections are told, ``reason: "deleted"``, and closed)
+        and this connection must say ``hello`` again, as a guest. Refused, with nothing changed,
+        while the account sits at a table not finished or takes part in a tournament not over."""
+        self._hasher()
+        player = player_of(conn)
+        if not player.account:
+            raise TableError("needs_account")
+        key = self._password_guard(player.account, conn)
+        row = await self.storage.player_by("id", player.id)
+        digest = row.password_hash if row is not None else None
+        if row is None or not digest or not await self._verify(digest, msg["password"]):
+            self._password_failed(key, conn)  # counts as a failed login
+            raise TableError("bad_password", "bad_password_delete")
+        done = await self.storage.run(erase_job(self.storage.q, player.id, checked=digest))
+        if done.password_changed:  # the host gave it a new password meanwhile
+            raise TableError("bad_password", "bad_password_delete")
+        if done.busy:
+            raise TableError(
+                "account_busy",
+                "account_busy" if done.tables else "account_busy_tourney",
+                {"tables": ", ".join(done.tables), "tournaments": ", ".join(done.tournaments)},
+            )
+        for h in done.sessions:
+            self.players.pop(h, None)
+        self._by_id.pop(player.id, None)
+        player.name, player.account = "", None
+        for table in list(self.tables.values()):  # finished, watched or left tables
+            if any(s.player == player.id for s in table.seats) or any(
+                c.get("player") == player.id for c in table.chat_log
+            ):
+                with contextlib.suppress(TableError):  # (gone meanwhile)
+                    await table.call(functools.partial(table.forget_player, player.id))
+        await self._leave_tables(conn)
+        self._set_player(conn, None, None)
+        conn.guest = None
+        self._reply(
+            conn,
+            {"type": "account_deleted", "games": done.games, "chat": done.chat},
+            msg.get("ref"),
+        )
+        out = {
+            "type": "logged_out",
+            "sessions": len(done.sessions),
+            "everywhere": True,
+            "reason": "deleted",
+        }
+        for other in list(self.online.get(player.id, ())):
+            self._sign_out(other, out)
 
     async def close_ended_sessions(self) -> int:
         """Close the connections whose session ended elsewhere (``batak admin password`` or

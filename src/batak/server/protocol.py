@@ -154,6 +154,7 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "login": {"username": _s(32), "password": _s(256)},
     "logout": {"everywhere": _b()},
     "change_password": {"password": _s(256), "new": _s(256)},
+    "delete_account": {"password": _s(256)},
     "invite": {"table": TABLE, "username": _s(32)},
     "invitable": {"table": TABLE},
     # tournaments and the story mode (issue 13 items 4 and 5)

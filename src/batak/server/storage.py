@@ -299,6 +299,9 @@ MIGRATIONS: list[list[str]] = [
         "ALTER TABLE players ADD COLUMN banned DOUBLE PRECISION",
         "ALTER TABLE players ADD COLUMN ban_reason TEXT",
     ],
+    [  # 7: accounts whose personal data was erased on request (server/erase.py): when
+        "ALTER TABLE players ADD COLUMN removed DOUBLE PRECISION",
+    ],
 ]
 
 

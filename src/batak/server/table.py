@@ -125,6 +125,11 @@ class Seat:
     def botted(self) -> bool:
         return self.bot is not None or self.away
 
+    @property
+    def removed(self) -> bool:
+        """The player here erased their account (server/erase.py): no name is kept."""
+        return self.player is not None and not self.name
+
 
 class Table:
     """The actor of one table (see the module's text)."""
@@ -391,9 +396,15 @@ class Table:
             self.seats[data["seat"]].away = True
         elif kind == "back":
             self.seats[data["seat"]].away = False
-        elif kind == "chat":
+        elif kind == "chat" and not data.get("removed"):  # (an erased account's: no words)
             self.chat_log.append(
-                {"v": version, "seat": data.get("seat"), "name": data["name"], "text": data["text"]}
+                {
+                    "v": version,
+                    "seat": data.get("seat"),
+                    "player": data.get("player"),
+                    "name": data["name"],
+                    "text": data["text"],
+                }
             )
         elif kind == "adjourn":
             self.status = "adjourned"
@@ -557,6 +568,17 @@ class Table:
             conn.send_text(text)
 
     # ------------------------------------------------------------------ what clients see
+    async def forget_player(self, pid: str) -> None:
+        """An account erased (server/erase.py) while this table is still in memory (finished,
+        or one it watched or left): its name and its chat lines go, as they went from the
+        stored events."""
+        for s in self.seats:
+            if s.player == pid:
+                s.name = ""
+        kept = [c for c in self.chat_log if c.get("player") != pid]
+        self.chat_log.clear()
+        self.chat_log.extend(kept)
+
     def seats_info(self) -> list[dict[str, Any]]:
         if self.hide_bots:
             return [
@@ -570,6 +592,7 @@ class Table:
                     "host": s.player is not None and s.player == self.host,
                     "bot_account": s.bot_account,
                     "level": None,  # bots have none: a level would tell a person
+                    "removed": s.removed,
                 }
                 for i, s in enumerate(self.seats)
             ]
@@ -584,6 +607,7 @@ class Table:
                 "host": s.player is not None and s.player == self.host,
                 "bot_account": s.bot_account,
                 "level": s.level,
+                "removed": s.removed,
             }
             for i, s in enumerate(self.seats)
         ]
@@ -1114,7 +1138,10 @@ class Table:
         if not 1 <= deal <= len(games) or games[deal - 1].phase is not Phase.OVER:
             raise TableError("no_deal", params={"deal": deal})
         names = [
-            s.name or i18n.text("server.review_seat", conn.lang, n=i + 1)
+            s.name
+            or i18n.text(
+                "server.removed_player" if s.removed else "server.review_seat", conn.lang, n=i + 1
+            )
             for i, s in enumerate(self.seats)
         ]
         return games[deal - 1].copy(), names, self.subs.get(conn)

@@ -282,6 +282,7 @@ function onMessage(m) {
       }
       renderAccount();
       return;
+    case "account_deleted": return onAccountDeleted();
     case "account":
       S.player.account = m.username;
       notify(t("registered", { name: m.username }));
@@ -304,11 +305,30 @@ function onLoggedOut(m) {
   if (m.ref === "logout") key = m.everywhere ? "logged_out_everywhere" : "logged_out_here";
   else if (m.reason === "password") key = "logged_out_password";
   else if (m.reason === "logout") key = m.everywhere ? "logged_out_all" : "logged_out_tab";
+  else if (m.reason === "deleted") key = "logged_out_deleted";
+  forgetSession(m.reason === "deleted");
+  notify(() => t(key, { n: m.sessions }), m.ref === "logout" ? "info" : "error");
+  reconnect();
+}
+
+// This device's session is over: its token opens nothing now. With ``name``, the account was
+// deleted: the name this device kept for it goes too (the next guest is given a new one).
+function forgetSession(name) {
   S.token = null;
   localStorage.removeItem("batak.token");
+  if (name) {
+    S.name = "";
+    localStorage.removeItem("batak.name");
+  }
   S.stats = null;
   S.passwordNote = null;
-  notify(() => t(key, { n: m.sessions }), m.ref === "logout" ? "info" : "error");
+  S.deleteNote = null;
+}
+
+// This device deleted its account (delete_account): a guest from now on.
+function onAccountDeleted() {
+  forgetSession(true);
+  notify(() => t("account_deleted"), "info");
   reconnect();
 }
 
@@ -524,6 +544,12 @@ function onError(m) {
     passwordNote({ text: m.message, lang: lang() }); // (in the language it was asked in)
     return;
   }
+  if (m.ref === "delete_account") {
+    S.deleteNote = { text: m.message, lang: lang() };
+    const el = $("#delete-note");
+    if (el) { el.textContent = noteText(S.deleteNote); el.classList.add("refused"); }
+    return;
+  }
   if (m.ref === "chat") { // a refused line goes back into the box (unless another is being typed)
     const input = $("#chat-input");
     if (input && !input.value && S.chatSent) input.value = S.chatSent;
@@ -672,6 +698,13 @@ const ACTIONS = {
     if (f.new.value !== f.again.value) { passwordNote({ key: "passwords_differ" }); return; }
     S.passwordNote = null;
     send({ type: "change_password", password: f.password.value, new: f.new.value, ref: "password" });
+  },
+  deleteAccount() {
+    const f = $("#delete-form");
+    if (!f || !f.reportValidity()) return;
+    if (!confirm(t("delete_account_confirm", { name: S.player.account }))) return;
+    S.deleteNote = null;
+    send({ type: "delete_account", password: f.password.value, ref: "delete_account" });
   },
   login(el) {
     const f = $("#account-form");
@@ -1014,7 +1047,10 @@ function passwordNote(note) {
 }
 
 function passwordNoteText() {
-  const n = S.passwordNote;
+  return noteText(S.passwordNote);
+}
+
+function noteText(n) {
   if (!n) return "";
   if (n.key) return t(n.key);
   return n.lang === lang() ? n.text : "";
@@ -1026,6 +1062,7 @@ function renderAccount() {
   const p = S.player;
   const st = S.stats;
   const said = passwordNoteText();
+  const deleteSaid = noteText(S.deleteNote);
   const form = p && p.account
     ? `<p data-testid="signed-in">${esc(t("signed_in", { name: p.account }))}</p>
       <div class="row-buttons account-actions"><button type="button" data-action="logout" data-testid="logout">${esc(t("logout"))}</button>
@@ -1038,6 +1075,15 @@ function renderAccount() {
           <label>${esc(t("repeat_password"))}<input name="again" type="password" autocomplete="new-password" minlength="8" required></label>
           <button type="submit" data-testid="change-password">${esc(t("change_password"))}</button>
           <p class="form-note${said ? " refused" : ""}" id="password-note" role="status">${esc(said)}</p>
+        </form>
+      </details>
+      <details class="delete-account"><summary>${esc(t("delete_account"))}</summary>
+        <form id="delete-form" data-action="deleteAccount">
+          <p class="help">${esc(t("delete_account_help"))}</p>
+          <input name="username" autocomplete="username" value="${esc(p.account)}" aria-label="${esc(t("username"))}" readonly hidden>
+          <label>${esc(t("current_password"))}<input name="password" type="password" autocomplete="current-password" required></label>
+          <button type="submit" class="danger" data-testid="delete-account">${esc(t("delete_account"))}</button>
+          <p class="form-note${deleteSaid ? " refused" : ""}" id="delete-note" role="status">${esc(deleteSaid)}</p>
         </form>
       </details>`
     : `<p class="help">${esc(t("account_help"))}</p>
@@ -1134,7 +1180,7 @@ function seatName(seat) {
   const T = S.table;
   const s = T.info && T.info.seats[seat];
   if (seat === T.you) return t("you");
-  return (s && s.name) || t("seat_n", { n: seat + 1 });
+  return (s && s.name) || t(s && s.removed ? "removed_player" : "seat_n", { n: seat + 1 });
 }
 
 // A seat named at the start of a line or in a heading: "You" / "Sen" for this browser's seat.
@@ -1256,7 +1302,7 @@ function seatHTML(seat) {
   if (seat === T.you) labels.push(t("you"));
   if (s.bot) labels.push(t("bot"));
   if (s.away) labels.push(t("away"));
-  else if (s.connected === false) labels.push(t("disconnected"));
+  else if (s.connected === false && !s.removed) labels.push(t("disconnected"));
   if (v && v.dealer === seat) labels.push(t("dealer"));
   if (v && v.phase === "play" && v.current_trick && v.current_trick.leader === seat) labels.push(t("leads"));
   if (s.host && T.info.kind === "private") labels.push(t("host"));
@@ -1294,7 +1340,7 @@ function seatHTML(seat) {
   const bubble = T.bubbles[seat] && T.bubbles[seat].until > Date.now() ? `<span class="bubble">${esc(T.bubbles[seat].text)}</span>` : "";
   const count = v && seat !== T.you && !(v.exposed && v.exposed.seat === seat) ? `<span class="count" title="${v.hand_sizes[seat]}">${backSVG()}<b>${v.hand_sizes[seat]}</b></span>` : "";
   return `<div class="seat pos-${position(seat)}${toMove ? " to-move" : ""}${team.cls}" data-seat="${seat}" data-testid="seat-${position(seat)}">
-    <div class="who">${count}${story.portrait(s.bot, esc)}<span class="name" title="${esc(s.name || "")}">${esc(s.name || (s.bot ? t("bot") : t("empty_seat")))}</span>${levelBadge(s.level)}${bubble}</div>
+    <div class="who">${count}${story.portrait(s.bot, esc)}<span class="name" title="${esc(s.name || "")}">${esc(s.name || (s.removed ? t("removed_player") : s.bot ? t("bot") : t("empty_seat")))}</span>${levelBadge(s.level)}${bubble}</div>
     <div class="labels">${labels.map((l) => `<span class="tag">${esc(l)}</span>`).join("")}</div>
     <div class="tricks">${tricks}${said ? ` <span class="said">${said}</span>` : ""}</div>
     <div class="clock" data-clock-seat="${seat}">${clockHTML(left, bank, decision)}</div>

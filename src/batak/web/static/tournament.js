@@ -72,7 +72,7 @@ export function render(ctx, r) {
     const tables = d.tables.filter((x) => x.round === n);
     rounds.push(`<h3>${esc(t("tourney_round_n", { n, of: d.rounds }))}</h3>
       <ul class="plain tourney-tables">${tables.map((x) => `<li><b>${esc(t("tourney_table_n", { n: x.number }))}</b>
-        <span>${x.names.map((name, i) => `${esc(name)} <span class="num">${x.totals[i]}</span>`).join(" · ")}</span>
+        <span>${x.names.map((name, i) => `${esc(name || t("removed_player"))} <span class="num">${x.totals[i]}</span>`).join(" · ")}</span>
         <span class="help">${esc(t("tourney_deals_played", { n: x.deals_played, of: d.deals }))}</span>
         ${x.over ? `<a href="${esc(x.record)}" download>${esc(t("tourney_record"))}</a>`
           : mine(x) ? `<button class="primary" data-action="nav" data-href="/table/${esc(x.id)}" data-testid="tourney-go-table">${esc(t("tourney_go_table"))}</button>`
@@ -80,14 +80,14 @@ export function render(ctx, r) {
   }
   const standings = d.standings.length ? `<div class="scroll-x"><table class="stats" data-testid="tourney-standings">
       <thead><tr><th>${esc(t("tourney_rank"))}</th><th>${esc(t("tourney_player"))}</th><th class="num">${esc(t("tourney_mp"))}</th><th class="num">${esc(t("tourney_score"))}</th><th class="num">${esc(t("tourney_boards"))}</th></tr></thead>
-      <tbody>${d.standings.map((s) => `<tr${me && s.player === me.id ? ` class="me"` : ""}><td>${s.rank}</td><td>${esc(s.name)}</td><td class="num">${esc(points(s.mp))}</td><td class="num">${s.score}</td><td class="num">${s.boards}</td></tr>`).join("")}</tbody>
+      <tbody>${d.standings.map((s) => `<tr${me && s.player === me.id ? ` class="me"` : ""}><td>${s.rank}</td><td>${esc(s.name || t("removed_player"))}</td><td class="num">${esc(points(s.mp))}</td><td class="num">${s.score}</td><td class="num">${s.boards}</td></tr>`).join("")}</tbody>
     </table></div>` : `<p class="help">${esc(t("tourney_nobody"))}</p>`;
   ctx.app().innerHTML = `<div class="lobby tourney">
     <section class="card-box">
       <p><a href="/tournaments" data-action="nav" data-href="/tournaments">← ${esc(t("tournaments"))}</a></p>
       <h2 data-testid="tourney-name">${esc(d.name)}</h2>
       <p><span class="tag">${esc(statusText(d.status))}</span> ${esc(t("tourney_summary", { preset: ctx.presetTitle(d.preset), rounds: d.rounds, deals: d.deals, players: d.players }))}</p>
-      <p class="help">${esc(t(d.status === "scheduled" ? "tourney_starts" : "tourney_started", { when: when(d.start_at), by: d.creator }))}</p>
+      <p class="help">${esc(t(d.status === "scheduled" ? "tourney_starts" : "tourney_started", { when: when(d.start_at), by: d.creator || t("removed_player") }))}</p>
       <p class="help">${esc(t("tourney_duplicate_help"))}</p>
       <p>${buttons}</p>
     </section>

@@ -1,0 +1,310 @@
+"""Deleting an account's personal data on request (``delete_account``, ``batak admin erase``):
+the name, username, password, sessions, story progress and chat lines go from every table of
+the database; the games stay under "Removed player"."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import ServerThread, fast_config
+
+from batak.cli import main
+from batak.server.client import Client, ServerError
+from batak.server.erase import erase_job
+from batak.server.storage import EventRow, PlayerRow, Storage, TableRow, open_storage
+
+NAME = "Zeynep Özgürsoy"
+WORDS = "benim-gizli-sohbetim"
+TABLES = (
+    "players",
+    "tables",
+    "events",
+    "results",
+    "sessions",
+    "tournaments",
+    "story_progress",
+    "chip_accounts",
+    "ledger",
+    "progress",
+    "awards",
+    "league",
+    "league_weeks",
+    "meta",
+)
+
+
+async def _everything(url: str) -> str:
+    """Every row of every table of the database, as text."""
+    storage = open_storage(url)
+    await storage.open()
+
+    def job(cur: Any) -> str:
+        out = []
+        for table in TABLES:
+            cur.execute(f"SELECT * FROM {table}")
+            out.extend(repr(r) for r in cur.fetchall())
+        return "\n".join(out)
+
+    try:
+        return await storage.run(job)
+    finally:
+        await storage.close()
+
+
+def test_a_player_deletes_their_account_and_their_name_leaves_the_database(
+    tmp_path: Path, database: str | None
+) -> None:
+    """On SQLite, then on PostgreSQL (the ``database`` fixture)."""
+    pytest.importorskip("argon2")
+    config = fast_config(
+        tmp_path, database=database, quick_deals=1, reap_every=0.2, session_recheck_seconds=0
+    )
+    url = config.database_url
+    with ServerThread(config) as srv:
+
+        async def play_and_delete() -> tuple[str, str, int]:
+            z = Client(srv.url, name=NAME)
+            await z.connect()
+            await z.register("zeynep", "uzun-parola-1")
+            pid = z.player["id"]
+            st = await z.quick("ihaleli")
+            await z.chat(st.id, WORDS)
+            final = await z.play(st.id, timeout=90)
+            assert final.over and final.seat is not None
+            seat = final.seat
+            await z.awarded(st.id)
+            phone = Client(srv.url)
+            await phone.connect()
+            await phone.login("zeynep", "uzun-parola-1")
+
+            # sitting in a room not started: refused, and nothing changes
+            created, _ = await z.create(bots=False)
+            with pytest.raises(ServerError) as e:
+                await z.delete_account("uzun-parola-1")
+            assert e.value.code == "account_busy"
+            assert created["code"] in str(e.value)
+            assert str(e.value).endswith("delete your account once the match is over")
+            await z.leave(created["table"])
+            with pytest.raises(ServerError) as e:
+                await z.delete_account("yanlis-parola")
+            assert e.value.code == "bad_password"
+            assert str(e.value).endswith("the password is wrong; your account was not deleted")
+
+            done = await z.delete_account("uzun-parola-1")
+            assert done["type"] == "account_deleted"
+            assert done["games"] >= 2 and done["chat"] == 1  # the match and the room left
+            assert z.token is None and z.player == {}
+            # the other device is told and closed
+            told = await phone.wait_for(lambda m: m.get("type") == "logged_out", 5)
+            assert told["reason"] == "deleted"
+            await phone.until(lambda: phone.closed, 5)
+            # the connection goes on as a new guest
+            again = await z.hello()
+            assert again["player"]["id"] != pid and again["player"]["account"] is None
+            await z.close()
+            return pid, st.id, seat
+
+        pid, table, seat = asyncio.run(play_and_delete())
+
+        async def afterwards() -> None:
+            async with Client(srv.url) as c:
+                with pytest.raises(ServerError) as e:
+                    await c.login("zeynep", "uzun-parola-1")
+                assert e.value.code == "bad_login"
+                # the finished match, still in the server's memory: no name, no words
+                seen = await c.sync(table)
+                s = seen["table_info"]["seats"][seat]
+                assert s["name"] is None and s["removed"] is True
+                assert all(
+                    x["removed"] is False
+                    for i, x in enumerate(seen["table_info"]["seats"])
+                    if i != seat
+                )
+                assert WORDS not in json.dumps(seen, ensure_ascii=False)
+            async with Client(srv.url, lang="tr") as c:
+                await c.sync(table)
+                review = await c.review(table, 1)
+                assert review["names"][seat] == "Silinmiş oyuncu"
+                board = await c.request({"type": "leaderboard"})
+                assert pid not in json.dumps(board)
+                assert all(r["player"] != pid for r in await c.ratings())
+
+        asyncio.run(afterwards())
+
+    everything = asyncio.run(_everything(url))
+    assert pid in everything  # the games, results and chips stay, under the id
+    for gone in (NAME, "zeynep", WORDS):
+        assert gone not in everything, gone
+
+    # after a restart: the finished match's record has no name, and the username is free
+    with ServerThread(config) as srv:
+        with urllib.request.urlopen(f"{srv.http}/api/tables/{table}/record") as r:
+            record = json.load(r)
+        names = record["meta"]["players"]
+        assert names[seat] == "" and all(n for i, n in enumerate(names) if i != seat)
+
+        async def reload() -> None:
+            async with Client(srv.url, lang="tr") as c:
+                made = await c.register("zeynep", "baska-parola-2")
+                assert made["username"] == "zeynep" and c.player["id"] != pid
+
+        asyncio.run(reload())
+
+
+def test_the_host_erases_an_account_with_batak_admin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("argon2")
+    data = tmp_path / "data"
+    where = ["--data", str(data), "--lang", "en"]
+    config = fast_config(data, reap_every=0.2, session_recheck_seconds=0)
+    with ServerThread(config) as srv:
+
+        async def register() -> Client:
+            c = Client(srv.url, name=NAME)
+            await c.connect()
+            await c.register("zeynep", "uzun-parola-1")
+            return c
+
+        async def erase_while_connected() -> None:
+            c = await register()
+            # no terminal to type the name in: --yes is needed
+            code = await asyncio.to_thread(main, ["admin", "erase", "Zeynep", *where])
+            assert code == 2
+            assert "add --yes" in capsys.readouterr().err
+            # in a terminal, the username typed again (as it is written)
+            monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+            monkeypatch.setattr("builtins.input", lambda prompt="": "zeynep")
+            code = await asyncio.to_thread(main, ["admin", "erase", "zeynep", *where])
+            said = capsys.readouterr().out
+            assert code == 0, said
+            assert said.startswith("This deletes the personal data of zeynep")
+            assert "zeynep is deleted: its name is gone from 0 stored tables" in said
+            code = await asyncio.to_thread(main, ["admin", "erase", "zeynep", *where])
+            assert code == 2  # no such account any more
+            assert "No account is called zeynep." in capsys.readouterr().err
+            told = await c.wait_for(lambda m: m.get("type") == "logged_out", 5)
+            assert told["reason"] == "ended"
+
+        asyncio.run(erase_while_connected())
+
+    assert NAME not in asyncio.run(_everything(config.database_url))
+
+
+def test_admin_erase_asks_again_and_keeps_the_account_when_the_name_is_not_typed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("argon2")
+    data = tmp_path / "data"
+    where = ["--data", str(data), "--lang", "tr"]
+    with ServerThread(fast_config(data)) as srv:
+
+        async def register() -> None:
+            async with Client(srv.url, name=NAME) as c:
+                await c.register("zeynep", "uzun-parola-1")
+
+        asyncio.run(register())
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt="": "hayır")
+    assert main(["admin", "erase", "zeynep", *where]) == 1
+    out = capsys.readouterr().out
+    assert "Silinmedi: zeynep olduğu gibi duruyor." in out
+    assert main(["admin", "erase", "zeynep", "--yes", *where]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("zeynep silindi:")
+    assert NAME not in asyncio.run(_everything(fast_config(data).database_url))
+
+
+def _sit(seat: int, player: str | None, name: str) -> dict[str, Any]:
+    return {"seat": seat, "player": player, "name": name}
+
+
+def test_the_erasure_reads_the_seats_and_the_tournaments(tmp_path: Path) -> None:
+    """The job itself: who sits at an unfinished table now (sits and stands replayed), the
+    tournaments not over, and the names taken out of the tournaments' documents."""
+
+    async def main_() -> None:
+        storage: Storage = open_storage(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+        await storage.open()
+        try:
+            await _job_checks(storage)
+        finally:
+            await storage.close()
+
+    asyncio.run(main_())
+
+
+async def _job_checks(storage: Storage) -> None:
+    await storage.create_player(PlayerRow("pa11ce000001", NAME, "tok-a", 0.0, "zeynep", "h1"))
+    await storage.create_player(PlayerRow("pb0b00000002", "Bora", "tok-b", 0.0))
+
+    def table(tid: str, code: str, status: str) -> TableRow:
+        return TableRow(tid, code, "private", None, {}, 1, 0, {}, None, status, 0.0)
+
+    # sat, stood up, another sat in that seat: not seated now
+    await storage.create_table(
+        table("t1", "AAAAAA", "waiting"),
+        [
+            EventRow(1, "sit", _sit(0, "pa11ce000001", NAME), 0.0),
+            EventRow(2, "stand", {"seat": 0}, 0.0),
+            EventRow(3, "sit", _sit(0, "pb0b00000002", "Bora"), 0.0),
+            EventRow(
+                4,
+                "chat",
+                {"seat": None, "player": "pa11ce000001", "name": NAME, "text": WORDS},
+                0.0,
+            ),
+        ],
+    )
+    # still sitting at an adjourned table
+    await storage.create_table(
+        table("t2", "BBBBBB", "adjourned"),
+        [EventRow(1, "sit", _sit(2, "pa11ce000001", NAME), 0.0)],
+    )
+    doc = {
+        "id": "u1",
+        "name": "Pazar kupası",
+        "creator": "pb0b00000002",
+        "creator_name": "Bora",
+        "players": [{"id": "pa11ce000001", "name": NAME}, {"id": "pb0b00000002", "name": "Bora"}],
+        "tables": [
+            {
+                "seats": [None, "pa11ce000001", "pb0b00000002", None],
+                "names": ["Bot 1.1", NAME, "Bora", "Bot 1.4"],
+            }
+        ],
+    }
+    await storage.save_tournament("u1", "scheduled", 0.0, 0.0, doc)
+    busy = await storage.run(erase_job(storage.q, "pa11ce000001"))
+    assert not busy.erased and busy.tables == ["BBBBBB"] and busy.tournaments == ["Pazar kupası"]
+    with_other = await storage.run(erase_job(storage.q, "pa11ce000001", checked="h0"))
+    assert with_other.password_changed and not with_other.erased
+
+    await storage.run(
+        lambda cur: cur.execute(storage.q("UPDATE tables SET status = 'over' WHERE id = 't2'"))
+    )
+    await storage.save_tournament("u1", "over", 0.0, 0.0, doc)
+    done = await storage.run(erase_job(storage.q, "pa11ce000001", checked="h1"))
+    assert done.erased and done.games == 2 and done.chat == 1 and done.sessions == ["tok-a"]
+    stored = await storage.tournament("u1")
+    assert stored is not None
+    assert stored["players"][0]["name"] == "" and stored["players"][1]["name"] == "Bora"
+    assert stored["tables"][0]["names"] == ["Bot 1.1", "", "Bora", "Bot 1.4"]
+    assert stored["creator_name"] == "Bora"
+    events = await storage.events("t1")
+    assert events[2].data["name"] == "Bora"
+    assert events[3].data == {
+        "seat": None,
+        "player": "pa11ce000001",
+        "name": "",
+        "text": "",
+        "removed": True,
+    }
+    row = await storage.player_by("id", "pa11ce000001")
+    assert row is not None and row.name == "" and row.username is None and row.password_hash is None
+    assert row.banned is not None  # out of every leaderboard
+    assert await storage.player_by("id", "pb0b00000002") is not None
