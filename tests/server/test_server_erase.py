@@ -82,6 +82,22 @@ def test_a_player_deletes_their_account_and_their_name_leaves_the_database(
             await phone.connect()
             await phone.login("zeynep", "uzun-parola-1")
 
+            # first, what the server keeps about the player (my_data): their own, no secret
+            mine = await z.my_data()
+            assert mine["format"] == "batak-player-data/1"
+            assert mine["player"]["username"] == "zeynep" and mine["player"]["name"] == NAME
+            assert [m["table"] for m in mine["matches"]] == [st.id]
+            assert mine["matches"][0]["seat"] == seat
+            assert [c["text"] for c in mine["chat"]] == [WORDS]
+            assert len(mine["sessions"]) == 2 and mine["progress"]["xp"] > 0
+            assert mine["chips"]["balance"] == sum(x["amount"] for x in mine["chips"]["ledger"])
+            text = json.dumps(mine)
+            assert "argon2" not in text and z.token not in text
+            assert "token" not in text and "hash" not in text
+            with pytest.raises(ServerError) as e:  # once every 30 s
+                await phone.my_data()
+            assert e.value.code == "export_rate"
+
             # sitting in a room not started: refused, and nothing changes
             created, _ = await z.create(bots=False)
             with pytest.raises(ServerError) as e:
@@ -173,6 +189,15 @@ def test_the_host_erases_an_account_with_batak_admin(
 
         async def erase_while_connected() -> None:
             c = await register()
+            # the host answers a request for the data first
+            out = tmp_path / "zeynep.json"
+            code = await asyncio.to_thread(
+                main, ["admin", "export", "ZEYNEP", "--output", str(out), *where]
+            )
+            assert code == 0
+            assert capsys.readouterr().err.strip() == f"The data of zeynep is written to {out}."
+            exported = json.loads(out.read_text(encoding="utf-8"))
+            assert exported["player"]["name"] == NAME and exported["matches"] == []
             # no terminal to type the name in: --yes is needed
             code = await asyncio.to_thread(main, ["admin", "erase", "Zeynep", *where])
             assert code == 2

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -208,6 +210,18 @@ def _delete_in_the_browser(
     if axe is not None:  # the signed-in box with its delete form open
         found = axe.Axe().run(phone).response["violations"]
         assert [v["id"] for v in found if v["impact"] in ("serious", "critical")] == []
+
+    # first the player downloads what the server keeps about them
+    with laptop.expect_download() as got:
+        laptop.get_by_test_id("my-data").click()
+    download = got.value
+    assert re.fullmatch(r"batak-defne-\d{4}-\d\d-\d\d\.json", download.suggested_filename)
+    mine = json.loads(Path(download.path()).read_text(encoding="utf-8"))
+    assert mine["player"]["name"] == "Defne Aydın" and [m["table"] for m in mine["matches"]] == [
+        table
+    ]
+    assert [c["text"] for c in mine["chat"]] == ["sözlerim bende kalsın"]
+    expect(laptop.locator("#notice")).to_contain_text("Your data is downloaded (batak-defne-")
 
     # a wrong password: asked first, then refused under the form, and nothing is deleted
     asked: list[str] = []

@@ -8,7 +8,8 @@ USERNAME`` gives an account a new password and ends its sessions; ``players`` li
 accounts; ``ban USERNAME`` closes an account (it cannot log in, and a running server closes its
 connections within ``reap_every`` seconds) and ``unban USERNAME`` opens it again; ``erase
 USERNAME`` deletes an account's personal data on the player's request (see
-:mod:`batak.server.erase`), after the username is typed again or with ``--yes``. A username is
+:mod:`batak.server.erase`), after the username is typed again or with ``--yes``, and ``export
+USERNAME`` writes all of it as JSON (:mod:`batak.server.export`). A username is
 matched exactly, or else by case if only one account fits. It opens the same database as
 ``batak serve`` (``--data`` or ``--database``) and may run while the server does.
 """
@@ -72,6 +73,11 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     ban.add_argument("--reason", default=None, metavar="TEXT", help=t("help_admin_reason", lang))
     unban = jobs.add_parser("unban", help=t("help_admin_unban", lang))
     unban.add_argument("username")
+    export = jobs.add_parser("export", help=t("help_admin_export", lang))
+    export.add_argument("username")
+    export.add_argument(
+        "--output", "-o", default="-", metavar="FILE", help=t("help_admin_output", lang)
+    )
     erase = jobs.add_parser("erase", help=t("help_admin_erase", lang))
     erase.add_argument("username")
     erase.add_argument("--yes", action="store_true", help=t("help_admin_yes", lang))
@@ -95,7 +101,7 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     )
     # the same options after the job's name too (batak admin vip NAME on --data DIR): there
     # they keep what was given before it unless given again
-    for job in (players, ban, unban, erase, ledger, report, vip, password):
+    for job in (players, ban, unban, export, erase, ledger, report, vip, password):
         where(job, argparse.SUPPRESS)
 
 
@@ -191,6 +197,27 @@ async def _players(args: argparse.Namespace, lang: str, storage: Any) -> int:
         print("  ".join(cells).rstrip())
     if more:
         print(t("admin_players_more", lang, n=args.limit))
+    return 0
+
+
+async def _export(args: argparse.Namespace, lang: str, storage: Any, player: str) -> int:
+    """``export USERNAME``: the account's data (server/export.py) as JSON, to ``--output`` or
+    the standard output (for a player who asked the host for it)."""
+    import json
+
+    from ..server.export import export_job
+
+    doc = await storage.run(export_job(storage.q, player))
+    text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    if args.output == "-":
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as e:
+        print(f"batak admin: {args.output}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    print(t("admin_exported", lang, name=args.username, path=args.output), file=sys.stderr)
     return 0
 
 
@@ -302,6 +329,8 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
         args.username = row.username  # as it is written
         if args.job == "password":
             return await _new_password(args, lang, storage, config, row.id)
+        if args.job == "export":
+            return await _export(args, lang, storage, row.id)
         if args.job == "erase":
             return await _erase(args, lang, storage, config, row.id)
         if args.job == "ban":

@@ -478,6 +478,12 @@ class Client:
         self.name = None
         return reply
 
+    async def my_data(self) -> dict[str, Any]:
+        """Everything the server keeps under this player (``my_data``: see
+        :mod:`batak.server.export`), as one document."""
+        reply = await self.request({"type": "my_data"})
+        return dict(reply["data"])
+
     async def hello(self) -> dict[str, Any]:
         """Say hello again on this connection (after :meth:`logout`): a new guest, or the
         player of :attr:`token`."""

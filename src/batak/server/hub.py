@@ -31,6 +31,7 @@ from .clock import Clock
 from .config import MODES, ServerConfig
 from .conn import Conn, Player
 from .erase import erase_job
+from .export import export_job
 from .guard import KeyedBuckets, Lockout
 from .progress import Progress, WallClock, level_of
 from .protocol import PROTOCOL_VERSION, REACTIONS, ROOM_LIMITS, error
@@ -47,6 +48,8 @@ log = logging.getLogger("batak.server")
 #: 2^40 codes, and guessing is slowed by a lockout (``code_failures_free``).
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
+#: the least time between two ``my_data`` of one player (seconds)
+EXPORT_SECONDS = 30.0
 #: Messages a connection may send before ``hello``.
 OPEN_TYPES = frozenset({"hello", "ping", "lobby", "leaderboard", "ratings"})
 
@@ -106,6 +109,7 @@ class Hub:
             cfg.create_per_minute_address / 60, cfg.create_burst_address
         )
         self.register_rate = KeyedBuckets(cfg.register_per_hour_address / 3600, 5.0)
+        self._exported: dict[str, float] = {}  # player id -> when my_data last ran
         self._argon: Any = None
         self._dummy: str | None = None
         self._dummy_lock = asyncio.Lock()
@@ -153,6 +157,7 @@ class Hub:
             "logout": self.on_logout,
             "change_password": self.on_change_password,
             "delete_account": self.on_delete_account,
+            "my_data": self.on_my_data,
             "invite": self.on_invite,
             "invitable": self.on_invitable,
             "wallet": self.on_wallet,
@@ -730,6 +735,23 @@ class Hub:
         }
         for other in list(self.online.get(player.id, ())):
             self._sign_out(other, out)
+
+    async def on_my_data(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """Everything the server keeps under this connection's player (:mod:`.export`), at
+        most once every ``EXPORT_SECONDS`` per player (it reads the player's chat lines from
+        every table's events)."""
+        player = player_of(conn)
+        now = self.clock.now()
+        wait = self._exported.get(player.id, -math.inf) + EXPORT_SECONDS - now
+        if wait > 0:
+            seconds = math.ceil(wait)
+            raise TableError("export_rate", params={"seconds": seconds}, retry_after=seconds)
+        self._exported[player.id] = now
+        for pid, at in list(self._exported.items()):  # (kept small)
+            if now - at > EXPORT_SECONDS:
+                del self._exported[pid]
+        doc = await self.storage.run(export_job(self.storage.q, player.id))
+        self._reply(conn, {"type": "my_data", "data": doc or {}}, msg.get("ref"))
 
     async def close_ended_sessions(self) -> int:
         """Close the connections whose session ended elsewhere (``batak admin password`` or

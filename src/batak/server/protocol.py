@@ -155,6 +155,7 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "logout": {"everywhere": _b()},
     "change_password": {"password": _s(256), "new": _s(256)},
     "delete_account": {"password": _s(256)},
+    "my_data": {},
     "invite": {"table": TABLE, "username": _s(32)},
     "invitable": {"table": TABLE},
     # tournaments and the story mode (issue 13 items 4 and 5)

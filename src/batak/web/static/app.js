@@ -283,6 +283,7 @@ function onMessage(m) {
       renderAccount();
       return;
     case "account_deleted": return onAccountDeleted();
+    case "my_data": return saveMyData(m.data);
     case "account":
       S.player.account = m.username;
       notify(t("registered", { name: m.username }));
@@ -323,6 +324,21 @@ function forgetSession(name) {
   S.stats = null;
   S.passwordNote = null;
   S.deleteNote = null;
+}
+
+// The player's own data (my_data), saved as a JSON file.
+function saveMyData(data) {
+  const who = (data.player && (data.player.username || data.player.id)) || "player";
+  const file = `batak-${who}-${new Date().toISOString().slice(0, 10)}.json`;
+  const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 1)], { type: "application/json" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = file;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  notify(() => t("my_data_done", { file }), "info");
 }
 
 // This device deleted its account (delete_account): a guest from now on.
@@ -699,6 +715,7 @@ const ACTIONS = {
     S.passwordNote = null;
     send({ type: "change_password", password: f.password.value, new: f.new.value, ref: "password" });
   },
+  myData() { send({ type: "my_data", ref: "my_data" }); },
   deleteAccount() {
     const f = $("#delete-form");
     if (!f || !f.reportValidity()) return;
@@ -1077,6 +1094,8 @@ function renderAccount() {
           <p class="form-note${said ? " refused" : ""}" id="password-note" role="status">${esc(said)}</p>
         </form>
       </details>
+      <p class="my-data"><button type="button" data-action="myData" data-testid="my-data">${esc(t("my_data"))}</button>
+        <span class="help">${esc(t("my_data_help"))}</span></p>
       <details class="delete-account"><summary>${esc(t("delete_account"))}</summary>
         <form id="delete-form" data-action="deleteAccount">
           <p class="help">${esc(t("delete_account_help"))}</p>

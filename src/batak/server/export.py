@@ -1,0 +1,144 @@
+"""A player's own data, as one JSON document: what the web's "Download my data", the protocol's
+``my_data`` and ``batak admin export USERNAME`` give (a player's right to see what a server
+keeps about them; :mod:`batak.server.erase` is the right to have it deleted).
+
+Everything stored under the player's id, and nothing of anyone else's: the account (never its
+password hash or session tokens: when each session began and was last used), each finished
+match's own result, the chips ledger's rows of the player's wallet, XP, rating and league rows,
+the story progress, and the chat lines the player wrote. The games' records themselves are
+public to their players and are linked by table id (``/api/tables/ID/record``), not copied.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["FORMAT", "export_job"]
+
+#: the document's ``format``: a program reading an export checks it
+FORMAT = "batak-player-data/1"
+
+
+def _when(t: Any) -> str | None:
+    """A stored time (seconds since 1970) as UTC ISO 8601, or None."""
+    if t is None:
+        return None
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(float(t)))
+
+
+def export_job(q: Callable[[str], str], player_id: str) -> Callable[[Any], dict[str, Any] | None]:
+    """A storage job (``Storage.run``) that gathers ``player_id``'s data; None if there is no
+    such player. ``q`` turns ``?`` placeholders into the database's (``Storage.q``)."""
+
+    def rows(cur: Any, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        cur.execute(q(sql), args)
+        return [tuple(r) for r in cur.fetchall()]
+
+    def job(cur: Any) -> dict[str, Any] | None:
+        found = rows(
+            cur,
+            "SELECT name, username, created, is_bot, banned, ban_reason FROM players WHERE id = ?",
+            player_id,
+        )
+        if not found:
+            return None
+        name, username, created, is_bot, banned, ban_reason = found[0]
+        doc: dict[str, Any] = {
+            "format": FORMAT,
+            "made": _when(time.time()),
+            "player": {
+                "id": player_id,
+                "name": name,
+                "username": username,
+                "joined": _when(created),
+                "bot_account": bool(is_bot),
+                "banned": _when(banned),
+                "ban_reason": ban_reason,
+            },
+        }
+        doc["sessions"] = [
+            {"began": _when(c), "last_used": _when(u)}
+            for c, u in rows(
+                cur,
+                "SELECT created, used FROM sessions WHERE player_id = ? ORDER BY created",
+                player_id,
+            )
+        ]
+        doc["matches"] = [
+            {
+                "table": t,
+                "finished": _when(f),
+                "seat": seat,
+                "won": bool(won),
+                "score": score,
+                "deals": deals,
+                "contracts": contracts,
+                "made": made,
+            }
+            for t, seat, won, contracts, made, deals, score, f in rows(
+                cur,
+                "SELECT table_id, seat, won, contracts, made, deals, score, finished FROM results"
+                " WHERE player_id = ? ORDER BY finished",
+                player_id,
+            )
+        ]
+        wallet = "p:" + player_id  # (chips.player_account)
+        balance = rows(cur, "SELECT balance, vip FROM chip_accounts WHERE account = ?", wallet)
+        doc["chips"] = {
+            "balance": int(balance[0][0]) if balance else 0,
+            "vip": bool(balance[0][1]) if balance else False,
+            "ledger": [
+                {"at": _when(at), "amount": int(amount), "kind": kind, "table": table}
+                for amount, kind, table, at in rows(
+                    cur,
+                    "SELECT amount, kind, table_id, at FROM ledger WHERE account = ?"
+                    " ORDER BY at, txn, leg",
+                    wallet,
+                )
+            ],
+        }
+        progress = rows(
+            cur, "SELECT xp, mu, sigma, rated, tier FROM progress WHERE player_id = ?", player_id
+        )
+        doc["progress"] = (
+            dict(zip(("xp", "mu", "sigma", "rated_matches", "tier"), progress[0], strict=True))
+            if progress
+            else None
+        )
+        doc["awards"] = [
+            {"table": t, "xp": xp, "mu": mu, "sigma": sigma, "week": week, "league_points": pts}
+            for t, xp, mu, sigma, week, pts in rows(
+                cur,
+                "SELECT table_id, xp, mu, sigma, week, points FROM awards WHERE player_id = ?"
+                " ORDER BY at",
+                player_id,
+            )
+        ]
+        doc["league"] = [
+            {"week": w, "tier": tier, "group": grp, "points": p, "matches": m, "place": place}
+            for w, tier, grp, p, m, place in rows(
+                cur,
+                "SELECT week, tier, grp, points, matches, place FROM league WHERE player_id = ?"
+                " ORDER BY week",
+                player_id,
+            )
+        ]
+        story = rows(cur, "SELECT data FROM story_progress WHERE player_id = ?", player_id)
+        doc["story"] = json.loads(story[0][0]) if story else None
+        chat = []
+        for table_id, at, data in rows(
+            cur,
+            "SELECT table_id, at, data FROM events WHERE kind = 'chat' AND data LIKE ?"
+            " ORDER BY at",
+            f"%{player_id}%",  # ids are "p" and hex: no LIKE wildcard in them
+        ):
+            line = json.loads(data)
+            if line.get("player") == player_id and not line.get("removed"):
+                chat.append({"table": table_id, "at": _when(at), "text": line.get("text")})
+        doc["chat"] = chat
+        return doc
+
+    return job
