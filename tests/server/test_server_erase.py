@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 from harness import ServerThread, fast_config
 
 from batak.cli import main
+from batak.server import erase
 from batak.server.client import Client, ServerError
 from batak.server.erase import erase_job
 from batak.server.storage import EventRow, PlayerRow, Storage, TableRow, open_storage
@@ -142,6 +144,11 @@ def test_a_player_deletes_their_account_and_their_name_leaves_the_database(
                     if i != seat
                 )
                 assert WORDS not in json.dumps(seen, ensure_ascii=False)
+                # nor in the events a reconnect is sent again
+                again = await c.sync(table, since=0)
+                assert again.get("full") is False and again["events"]
+                text = json.dumps(again, ensure_ascii=False)
+                assert WORDS not in text and NAME not in text
             async with Client(srv.url, lang="tr") as c:
                 await c.sync(table)
                 review = await c.review(table, 1)
@@ -213,8 +220,9 @@ def test_the_host_erases_an_account_with_batak_admin(
             code = await asyncio.to_thread(main, ["admin", "erase", "zeynep", *where])
             assert code == 2  # no such account any more
             assert "No account is called zeynep." in capsys.readouterr().err
+            # the running server closes its connection, saying why
             told = await c.wait_for(lambda m: m.get("type") == "logged_out", 5)
-            assert told["reason"] == "ended"
+            assert told["reason"] == "deleted"
 
         asyncio.run(erase_while_connected())
 
@@ -264,6 +272,7 @@ def test_the_erasure_reads_the_seats_and_the_tournaments(tmp_path: Path) -> None
 
 
 async def _job_checks(storage: Storage) -> None:
+    said = {"seat": None, "player": "pa11ce000001", "name": NAME, "text": WORDS}
     await storage.create_player(PlayerRow("pa11ce000001", NAME, "tok-a", 0.0, "zeynep", "h1"))
     await storage.create_player(PlayerRow("pb0b00000002", "Bora", "tok-b", 0.0))
 
@@ -277,12 +286,7 @@ async def _job_checks(storage: Storage) -> None:
             EventRow(1, "sit", _sit(0, "pa11ce000001", NAME), 0.0),
             EventRow(2, "stand", {"seat": 0}, 0.0),
             EventRow(3, "sit", _sit(0, "pb0b00000002", "Bora"), 0.0),
-            EventRow(
-                4,
-                "chat",
-                {"seat": None, "player": "pa11ce000001", "name": NAME, "text": WORDS},
-                0.0,
-            ),
+            EventRow(4, "chat", said, 0.0),
         ],
     )
     # still sitting at an adjourned table
@@ -302,6 +306,10 @@ async def _job_checks(storage: Storage) -> None:
                 "names": ["Bot 1.1", NAME, "Bora", "Bot 1.4"],
             }
         ],
+        "standings": [
+            {"player": "pb0b00000002", "name": "Bora"},
+            {"player": "pa11ce000001", "name": NAME},
+        ],
     }
     await storage.save_tournament("u1", "scheduled", 0.0, 0.0, doc)
     busy = await storage.run(erase_job(storage.q, "pa11ce000001"))
@@ -314,21 +322,32 @@ async def _job_checks(storage: Storage) -> None:
     )
     await storage.save_tournament("u1", "over", 0.0, 0.0, doc)
     done = await storage.run(erase_job(storage.q, "pa11ce000001", checked="h1"))
-    assert done.erased and done.games == 2 and done.chat == 1 and done.sessions == ["tok-a"]
+    assert done.erased and done.sessions == ["tok-a"]
+    # the events, in parts (of one row here, so that the walk along the key is tested)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(erase, "PART", 1)
+        assert await erase.scrub_events(storage.run, storage.q, "pa11ce000001") == (2, 1)
+    # a second pass is due once every server has let go of the account: a name written back
+    # meanwhile (a stale session elsewhere) goes then
+    now = time.time()
+    assert await storage.run(erase.pending_job(storage.q, now)) == []
+    later = now + erase.SETTLE + 1
+    assert await storage.run(erase.pending_job(storage.q, later)) == ["pa11ce000001"]
+    await storage.append_events("t1", [EventRow(5, "chat", {**said, "text": "yine ben"}, 0.0)])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(erase.time, "time", lambda: later)
+        assert await erase.scrub_events(storage.run, storage.q, "pa11ce000001") == (1, 1)
+    assert await storage.run(erase.pending_job(storage.q, later)) == []
     stored = await storage.tournament("u1")
     assert stored is not None
     assert stored["players"][0]["name"] == "" and stored["players"][1]["name"] == "Bora"
     assert stored["tables"][0]["names"] == ["Bot 1.1", "", "Bora", "Bot 1.4"]
     assert stored["creator_name"] == "Bora"
+    assert [p["name"] for p in stored["standings"]] == ["Bora", ""]
     events = await storage.events("t1")
     assert events[2].data["name"] == "Bora"
-    assert events[3].data == {
-        "seat": None,
-        "player": "pa11ce000001",
-        "name": "",
-        "text": "",
-        "removed": True,
-    }
+    gone = {"seat": None, "player": "pa11ce000001", "name": "", "text": "", "removed": True}
+    assert events[3].data == events[4].data == gone
     row = await storage.player_by("id", "pa11ce000001")
     assert row is not None and row.name == "" and row.username is None and row.password_hash is None
     assert row.banned is not None  # out of every leaderboard

@@ -227,7 +227,7 @@ async def _erase(
     """``erase USERNAME``: the account's personal data deleted (server/erase.py), once the
     username is typed again (or with ``--yes``); refused while it sits at a table not finished
     or takes part in a tournament not over."""
-    from ..server.erase import erase_job
+    from ..server.erase import erase_job, scrub_events
 
     print(t("admin_erase_what", lang, name=args.username))
     if not args.yes:
@@ -249,14 +249,15 @@ async def _erase(
             tourneys = ", ".join(done.tournaments)
             print(t("admin_erase_tourneys", lang, tournaments=tourneys), file=sys.stderr)
         return 1
+    tables, chat = await scrub_events(storage.run, storage.q, player)
     print(
         t(
             "admin_erased",
             lang,
             name=args.username,
             sessions=len(done.sessions),
-            games=done.games,
-            chat=done.chat,
+            games=max(done.games, tables),
+            chat=chat,
             seconds=round(config.reap_every),
         )
     )

@@ -1,21 +1,29 @@
 """Deleting an account's personal data on request: the player's own ``delete_account``, or the
 host's ``batak admin erase USERNAME``.
 
-What goes, in one transaction:
+What goes:
 
 * the account's name, username and password (the row stays, nameless, so that its games,
   chips and ratings still add up; it is marked ``removed`` and can never log in again, and the
   username is free for someone else);
 * every session (a running server closes the connections of ended sessions, see
   :meth:`Hub.close_ended_sessions`) and the story-mode progress;
-* the name wherever a table stored it: the ``sit`` events (what a table's seats are built
-  from), the finished matches' records (``meta.players``) and the tournaments' documents
-  (registered players, creator, seat names);
+* the name wherever a table stored it: the finished matches' records (``meta.players``), the
+  tournaments' documents (registered players, creator, seat names, standings), and the ``sit``
+  events (what a table's seats are built from);
 * the account's chat lines: their words and name (the line stays, marked ``removed``, so that
   the table's event numbers run on; a table leaves such lines out of its chat).
 
 What stays: results, scores, chips, ratings and league points, under the player's id, which
-names no one. Clients show such a seat as "a removed player".
+names no one. Clients show such a seat as "Removed player".
+
+It goes in two steps. :func:`erase_job` does the account, its sessions, records and tournaments
+in one transaction. The events, every move of every table, are then read in parts of
+:data:`PART` rows in key order (:func:`scrub_events`), each part a transaction of its own, so
+that the tables' own writes go on between them; the account's ``scrubbed`` time is set when the
+last part is done. A server that stops midway, or that finds a connection of a removed account
+still open (which may have written its name again meanwhile), starts them over at its next
+round (:func:`pending_job`).
 
 An account that still sits at a table not finished (waiting, playing or adjourned), or is
 registered for (or created) a tournament not over, is not erased: the table or tournament in
@@ -27,14 +35,31 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Erasure", "erase_job"]
+__all__ = [
+    "PART",
+    "SETTLE",
+    "Erasure",
+    "erase_job",
+    "pending_job",
+    "scrub_events",
+    "scrub_line",
+    "scrub_tournament",
+    "unscrubbed_job",
+]
 
 #: the statuses of a table not yet finished (see :class:`batak.server.storage.TableRow`)
 UNFINISHED = ("waiting", "playing", "adjourned")
+#: events read in one transaction of :func:`scrub_events`
+PART = 2000
+#: seconds after an erasure by which every server has let go of the account: its cached
+#: sessions are checked again (``session_recheck_seconds``) and its connections closed
+#: (``reap_every``), 30 s each by default. The events are scrubbed once at once, and again by
+#: the first pass that starts this long after, which catches a name written in between.
+SETTLE = 120.0
 
 
 @dataclass
@@ -76,7 +101,7 @@ def erase_job(
         if row is None or (checked is not None and row[0] != checked):
             out.password_changed = True
             return out
-        out.tables = _seated_at(cur, q, player_id, like)
+        out.tables = _seated_at(cur, q, player_id)
         out.tournaments = _live_tournaments(cur, q, player_id, like)
         if out.busy:
             return out
@@ -90,13 +115,12 @@ def erase_job(
         cur.execute(
             q(
                 "UPDATE players SET name = '', username = NULL, password_hash = NULL,"
-                " token_hash = ?, banned = COALESCE(banned, ?), ban_reason = NULL, removed = ?"
-                " WHERE id = ?"
+                " token_hash = ?, banned = COALESCE(banned, ?), ban_reason = NULL, removed = ?,"
+                " scrubbed = NULL WHERE id = ?"
             ),
             (f"removed:{player_id}", now, now, player_id),
         )
-        tables, out.chat = _scrub_events(cur, q, player_id, like)
-        out.games = len(tables | _scrub_records(cur, q, player_id))
+        out.games = len(_scrub_records(cur, q, player_id))
         _scrub_tournaments(cur, q, player_id, like)
         out.erased = True
         return out
@@ -104,18 +128,18 @@ def erase_job(
     return job
 
 
-def _seated_at(cur: Any, q: Callable[[str], str], pid: str, like: str) -> list[str]:
+def _seated_at(cur: Any, q: Callable[[str], str], pid: str) -> list[str]:
     """The codes of the unfinished tables where ``pid`` sits now: its seats replayed from the
     table's ``sit`` and ``stand`` events."""
     marks = ", ".join("?" * len(UNFINISHED))
+    # (only the unfinished tables' events are read: found by status, then by the events' key)
     cur.execute(
         q(
             "SELECT t.code, e.kind, e.data FROM tables t JOIN events e ON e.table_id = t.id"
             f" WHERE t.status IN ({marks}) AND e.kind IN ('sit', 'stand')"
-            " AND t.id IN (SELECT table_id FROM events WHERE kind = 'sit' AND data LIKE ?)"
             " ORDER BY t.id, e.version"
         ),
-        (*UNFINISHED, like),
+        UNFINISHED,
     )
     seats: dict[str, dict[int, Any]] = {}
     for code, kind, data in cur.fetchall():
@@ -135,33 +159,124 @@ def _live_tournaments(cur: Any, q: Callable[[str], str], pid: str, like: str) ->
     return sorted(names)
 
 
-def _scrub_events(cur: Any, q: Callable[[str], str], pid: str, like: str) -> tuple[set[str], int]:
-    """The name out of ``pid``'s ``sit`` events, the words out of its chat lines; returns the
-    tables changed and how many chat lines."""
-    cur.execute(
-        q(
-            "SELECT table_id, version, kind, data FROM events"
-            " WHERE kind IN ('sit', 'chat') AND data LIKE ?"
-        ),
-        (like,),
-    )
-    changed: list[tuple[str, str, int]] = []
+def scrub_line(kind: str, data: dict[str, Any], pid: str) -> bool:
+    """Take ``pid``'s name (a ``sit``) or name and words (a ``chat`` line) out of one event's
+    data, in place; returns whether it changed (it was theirs, and not scrubbed before)."""
+    if kind not in ("sit", "chat") or data.get("player") != pid:
+        return False
+    if data.get("name") == "" and (kind == "sit" or data.get("removed")):
+        return False
+    data["name"] = ""
+    if kind == "chat":
+        data["text"] = ""
+        data["removed"] = True
+    return True
+
+
+def _scrub_part(
+    q: Callable[[str], str], pid: str, after: tuple[str, int] | None
+) -> Callable[[Any], tuple[tuple[str, int] | None, set[str], int]]:
+    """One part of :func:`scrub_events`: the next :data:`PART` events after the key ``after``;
+    returns the last key read (None at the end), the tables changed and the chat lines."""
+
+    def job(cur: Any) -> tuple[tuple[str, int] | None, set[str], int]:
+        cols = "SELECT table_id, version, kind, data FROM events"
+        if after is None:
+            cur.execute(q(f"{cols} ORDER BY table_id, version LIMIT ?"), (PART,))
+        else:  # (table_id, version) > after, in a form both databases walk along their key
+            cur.execute(
+                q(
+                    f"{cols} WHERE table_id > ? OR (table_id = ? AND version > ?)"
+                    " ORDER BY table_id, version LIMIT ?"
+                ),
+                (after[0], after[0], after[1], PART),
+            )
+        rows = cur.fetchall()
+        changed: list[tuple[str, str, int]] = []
+        tables: set[str] = set()
+        chat = 0
+        for table_id, version, kind, data in rows:
+            if kind not in ("sit", "chat") or pid not in data:
+                continue
+            d = json.loads(data)
+            if scrub_line(kind, d, pid):
+                chat += kind == "chat"
+                tables.add(str(table_id))
+                changed.append((json.dumps(d, ensure_ascii=False), str(table_id), int(version)))
+        if changed:
+            cur.executemany(
+                q("UPDATE events SET data = ? WHERE table_id = ? AND version = ?"), changed
+            )
+        last = (str(rows[-1][0]), int(rows[-1][1])) if len(rows) == PART else None
+        return last, tables, chat
+
+    return job
+
+
+async def scrub_events(
+    run: Callable[[Callable[[Any], Any]], Awaitable[Any]], q: Callable[[str], str], pid: str
+) -> tuple[int, int]:
+    """Take an erased account's name and chat words out of every stored event, a part at a
+    time (``run``: ``Storage.run``); then mark the account scrubbed, unless it was found
+    writing meanwhile (see :func:`pending_job`). Returns how many tables and chat lines
+    changed."""
+    started = time.time()
+    after: tuple[str, int] | None = None
     tables: set[str] = set()
     chat = 0
-    for table_id, version, kind, data in cur.fetchall():
-        d = json.loads(data)
-        if d.get("player") != pid:
-            continue
-        d["name"] = ""
-        if kind == "chat":
-            d["text"] = ""
-            d["removed"] = True
-            chat += 1
-        tables.add(str(table_id))
-        changed.append((json.dumps(d, ensure_ascii=False), str(table_id), int(version)))
-    if changed:
-        cur.executemany(q("UPDATE events SET data = ? WHERE table_id = ? AND version = ?"), changed)
-    return tables, chat
+    while True:
+        after, changed, lines = await run(_scrub_part(q, pid, after))
+        tables |= changed
+        chat += lines
+        if after is None:
+            break
+    # done for good only by a pass that began once every server had let go of the account
+    done = q(
+        "UPDATE players SET scrubbed = ? WHERE id = ? AND removed IS NOT NULL AND removed <= ?"
+    )
+
+    def mark(cur: Any) -> None:
+        cur.execute(done, (time.time(), pid, started - SETTLE))
+        # a record or tournament that a server wrote after the first step: again, at once
+        _scrub_records(cur, q, pid)
+        _scrub_tournaments(cur, q, pid, f"%{pid}%")
+
+    await run(mark)
+    return len(tables), chat
+
+
+def pending_job(q: Callable[[str], str], now: float) -> Callable[[Any], list[str]]:
+    """The accounts erased more than :data:`SETTLE` seconds before ``now`` whose events are not
+    (or no longer) known to be scrubbed: the second pass, or one a server stopped midway."""
+
+    def job(cur: Any) -> list[str]:
+        cur.execute(
+            q(
+                "SELECT id FROM players WHERE removed IS NOT NULL AND scrubbed IS NULL"
+                " AND removed <= ?"
+            ),
+            (now - SETTLE,),
+        )
+        return [str(r[0]) for r in cur.fetchall()]
+
+    return job
+
+
+def unscrubbed_job(q: Callable[[str], str], pids: list[str]) -> Callable[[Any], list[str]]:
+    """Of ``pids`` (players whose connections a server found still open), the erased ones,
+    marked to be scrubbed again (they may have written their name meanwhile)."""
+
+    def job(cur: Any) -> list[str]:
+        removed = []
+        for pid in pids:
+            cur.execute(q("SELECT removed FROM players WHERE id = ?"), (pid,))
+            r = cur.fetchone()
+            if r is not None and r[0] is not None:
+                removed.append(pid)
+                cur.execute(q("UPDATE players SET scrubbed = NULL WHERE id = ?"), (pid,))
+        return removed
+
+    return job
 
 
 def _scrub_records(cur: Any, q: Callable[[str], str], pid: str) -> set[str]:
@@ -192,22 +307,33 @@ def _scrub_records(cur: Any, q: Callable[[str], str], pid: str) -> set[str]:
     return {table_id for _, table_id in changed}
 
 
+def scrub_tournament(doc: dict[str, Any], pid: str) -> bool:
+    """Take ``pid``'s name out of a tournament's document, in place; returns whether it was
+    there."""
+    found = False
+    if doc.get("creator") == pid:
+        doc["creator_name"] = ""
+        found = True
+    for p in [*doc.get("players", ()), *doc.get("standings", ())]:
+        if pid in (p.get("id"), p.get("player")):
+            p["name"] = ""
+            found = True
+    for t in doc.get("tables", ()):
+        names = t.get("names") or []
+        for i, seat_pid in enumerate(t.get("seats") or ()):
+            if seat_pid == pid and i < len(names):
+                names[i] = ""
+                found = True
+    return found
+
+
 def _scrub_tournaments(cur: Any, q: Callable[[str], str], pid: str, like: str) -> None:
     """The name out of the tournaments' documents (all over: see :func:`_live_tournaments`)."""
     cur.execute(q("SELECT id, data FROM tournaments WHERE data LIKE ?"), (like,))
     changed = []
     for tid, data in cur.fetchall():
         doc = json.loads(data)
-        if doc.get("creator") == pid:
-            doc["creator_name"] = ""
-        for p in doc.get("players", ()):
-            if p.get("id") == pid:
-                p["name"] = ""
-        for t in doc.get("tables", ()):
-            names = t.get("names") or []
-            for i, seat_pid in enumerate(t.get("seats") or ()):
-                if seat_pid == pid and i < len(names):
-                    names[i] = ""
-        changed.append((json.dumps(doc, ensure_ascii=False), str(tid)))
+        if scrub_tournament(doc, pid):
+            changed.append((json.dumps(doc, ensure_ascii=False), str(tid)))
     if changed:
         cur.executemany(q("UPDATE tournaments SET data = ? WHERE id = ?"), changed)

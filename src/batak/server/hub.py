@@ -30,7 +30,7 @@ from .chips import Desk
 from .clock import Clock
 from .config import MODES, ServerConfig
 from .conn import Conn, Player
-from .erase import erase_job
+from .erase import erase_job, pending_job, scrub_events, unscrubbed_job
 from .export import export_job
 from .guard import KeyedBuckets, Lockout
 from .progress import Progress, WallClock, level_of
@@ -110,6 +110,7 @@ class Hub:
         )
         self.register_rate = KeyedBuckets(cfg.register_per_hour_address / 3600, 5.0)
         self._exported: dict[str, float] = {}  # player id -> when my_data last ran
+        self._scrubbing: dict[str, asyncio.Future[tuple[int, int]]] = {}  # erased player ids
         self._argon: Any = None
         self._dummy: str | None = None
         self._dummy_lock = asyncio.Lock()
@@ -216,6 +217,9 @@ class Hub:
             await table.stop()
         if self._review_pool is not None:
             self._review_pool.shutdown(wait=False, cancel_futures=True)
+        for task in list(self._scrubbing.values()):  # (the next start goes on with them)
+            task.cancel()
+        await asyncio.gather(*self._scrubbing.values(), return_exceptions=True)
         await self.storage.close()
 
     def _add(self, table: Table) -> None:
@@ -267,6 +271,7 @@ class Hub:
                     await self._drop(table)
         try:
             await self.close_ended_sessions()
+            await self.scrub_erased()
         except Exception:  # a database that does not answer now: the next round tries again
             log.exception("closing the connections of ended sessions")
         await self._forget(now)
@@ -709,24 +714,10 @@ class Hub:
                 "account_busy" if done.tables else "account_busy_tourney",
                 {"tables": ", ".join(done.tables), "tournaments": ", ".join(done.tournaments)},
             )
-        for h in done.sessions:
-            self.players.pop(h, None)
-        self._by_id.pop(player.id, None)
-        player.name, player.account = "", None
-        for table in list(self.tables.values()):  # finished, watched or left tables
-            if any(s.player == player.id for s in table.seats) or any(
-                c.get("player") == player.id for c in table.chat_log
-            ):
-                with contextlib.suppress(TableError):  # (gone meanwhile)
-                    await table.call(functools.partial(table.forget_player, player.id))
+        await self._forget_erased(player.id, player)
         await self._leave_tables(conn)
         self._set_player(conn, None, None)
         conn.guest = None
-        self._reply(
-            conn,
-            {"type": "account_deleted", "games": done.games, "chat": done.chat},
-            msg.get("ref"),
-        )
         out = {
             "type": "logged_out",
             "sessions": len(done.sessions),
@@ -735,6 +726,51 @@ class Hub:
         }
         for other in list(self.online.get(player.id, ())):
             self._sign_out(other, out)
+        # the stored events, a part at a time (also if this connection goes meanwhile)
+        try:
+            tables, chat = await asyncio.shield(self._scrub(player.id))
+        except StorageError:  # erased all the same: the reaper scrubs the events later
+            tables = chat = 0
+        self._reply(
+            conn,
+            {"type": "account_deleted", "games": max(done.games, tables), "chat": chat},
+            msg.get("ref"),
+        )
+
+    async def _forget_erased(self, pid: str, player: Player | None = None) -> None:
+        """An erased account leaves this process's memory: its cached sessions, its name in
+        its :class:`Player` object, the tables and tournaments held here."""
+        for h, (p, _) in list(self.players.items()):
+            if p.id == pid:
+                player = player or p
+                del self.players[h]
+        player = player or self._by_id.get(pid)
+        self._by_id.pop(pid, None)
+        if player is not None:
+            player.name, player.account = "", None
+        for table in list(self.tables.values()):  # finished, watched or left tables
+            if any(s.player == pid for s in table.seats) or any(
+                c.get("player") == pid for c in table.chat_log
+            ):
+                with contextlib.suppress(TableError):  # (gone meanwhile)
+                    await table.call(functools.partial(table.forget_player, pid))
+        await self.tournaments.forget_player(pid)
+
+    def _scrub(self, pid: str) -> asyncio.Future[tuple[int, int]]:
+        """The erased account's name and words out of the stored events
+        (:func:`~batak.server.erase.scrub_events`): one run at a time per account."""
+        task = self._scrubbing.get(pid)
+        if task is None:
+            task = asyncio.ensure_future(scrub_events(self.storage.run, self.storage.q, pid))
+            self._scrubbing[pid] = task
+
+            def done(t: asyncio.Future[tuple[int, int]]) -> None:
+                self._scrubbing.pop(pid, None)
+                if not t.cancelled() and t.exception() is not None:  # the reaper tries again
+                    log.warning("erased player %s: events not scrubbed: %s", pid, t.exception())
+
+            task.add_done_callback(done)
+        return task
 
     async def on_my_data(self, conn: Conn, msg: dict[str, Any]) -> None:
         """Everything the server keeps under this connection's player (:mod:`.export`), at
@@ -754,9 +790,10 @@ class Hub:
         self._reply(conn, {"type": "my_data", "data": doc or {}}, msg.get("ref"))
 
     async def close_ended_sessions(self) -> int:
-        """Close the connections whose session ended elsewhere (``batak admin password`` or
-        ``ban``, a logout or a new password on another process of a cluster): each is told
-        (``logged_out`` with ``reason: "ended"``). Returns how many were closed."""
+        """Close the connections whose session ended elsewhere (``batak admin password``,
+        ``ban`` or ``erase``, a logout, a new password or a deleted account on another process
+        of a cluster): each is told (``logged_out`` with ``reason: "ended"``, or ``"deleted"``
+        for an erased account). Returns how many were closed."""
         # each connection with the session it has now: one that logs in (or out) while the
         # database is asked has another session by then, which was not asked about
         looked = [
@@ -767,14 +804,33 @@ class Hub:
         if not looked:
             return 0
         live = await self.storage.live_sessions([h for _, h in looked if h])
-        out = {"type": "logged_out", "sessions": 0, "everywhere": False, "reason": "ended"}
+        ended = [(c, h) for c, h in looked if h not in live]
+        if not ended:
+            return 0
+        # an account erased elsewhere (batak admin erase, another process): told so, let go of
+        # here, and its events scrubbed again (it may have written its name meanwhile)
+        pids = sorted({c.player.id for c, _ in ended if c.player is not None})
+        erased = set(await self.storage.run(unscrubbed_job(self.storage.q, pids)))
         closed = 0
-        for c, h in looked:
-            if h not in live and c.token_hash == h and c.player is not None:
+        for c, h in ended:
+            if c.token_hash == h and c.player is not None:
+                reason = "deleted" if c.player.id in erased else "ended"
                 self.players.pop(h or "", None)
-                self._sign_out(c, out)
+                self._sign_out(
+                    c,
+                    {"type": "logged_out", "sessions": 0, "everywhere": False, "reason": reason},
+                )
                 closed += 1
+        for pid in erased:
+            await self._forget_erased(pid)
+            self._scrub(pid)
         return closed
+
+    async def scrub_erased(self) -> None:
+        """Go on with the erasures a server left midway, and do the second pass of the recent
+        ones (:func:`~batak.server.erase.pending_job`), each in the background."""
+        for pid in await self.storage.run(pending_job(self.storage.q, time.time())):
+            self._scrub(pid)
 
     async def on_ping(self, conn: Conn, msg: dict[str, Any]) -> None:
         self._reply(conn, {"type": "pong", "t": msg.get("t")}, msg.get("ref"))

@@ -299,8 +299,10 @@ MIGRATIONS: list[list[str]] = [
         "ALTER TABLE players ADD COLUMN banned DOUBLE PRECISION",
         "ALTER TABLE players ADD COLUMN ban_reason TEXT",
     ],
-    [  # 7: accounts whose personal data was erased on request (server/erase.py): when
+    [  # 7: accounts whose personal data was erased on request (server/erase.py): when, and
+        #    when their name was last known to be out of every event
         "ALTER TABLE players ADD COLUMN removed DOUBLE PRECISION",
+        "ALTER TABLE players ADD COLUMN scrubbed DOUBLE PRECISION",
     ],
 ]
 

@@ -33,6 +33,7 @@ from .bots import ServerBot, make_bot
 from .clock import Clock
 from .config import ServerConfig
 from .conn import Bucket, Conn, Inbox, Player
+from .erase import scrub_line
 from .progress import Sitter
 from .protocol import REACTIONS, dumps
 from .storage import EventRow, Storage, StorageError, TableRow
@@ -578,6 +579,8 @@ class Table:
         kept = [c for c in self.chat_log if c.get("player") != pid]
         self.chat_log.clear()
         self.chat_log.extend(kept)
+        for _, kind, ev in self.buffer:  # the events a reconnect is sent again
+            scrub_line(kind, ev, pid)
 
     def seats_info(self) -> list[dict[str, Any]]:
         if self.hide_bots:

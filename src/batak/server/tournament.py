@@ -39,6 +39,7 @@ from ..explain import preset_title
 from ..record import loads as load_record
 from ..rules import PRESETS, Rules, RulesError
 from .conn import Conn
+from .erase import scrub_tournament
 from .storage import StorageError
 from .table import Table, TableError
 
@@ -185,6 +186,13 @@ class Tournaments:
         if old is not None:
             old.cancel()
         self._timers[tid] = asyncio.get_running_loop().create_task(wait())
+
+    async def forget_player(self, pid: str) -> None:
+        """An erased account (server/erase.py) that joined a tournament held here since: its
+        name leaves the documents, which are written again without it."""
+        for doc in self.docs.values():
+            if scrub_tournament(doc, pid):
+                await self._save(doc)
 
     async def _save(self, doc: dict[str, Any]) -> None:
         await self.hub.storage.save_tournament(

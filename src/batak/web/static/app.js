@@ -504,7 +504,7 @@ function onEvent(m) {
 function sideEffects(ev, replay) {
   const T = S.table;
   if (ev.kind === "chat") {
-    T.chat.push({ seat: ev.seat, name: ev.name, text: ev.text });
+    if (!ev.removed) T.chat.push({ seat: ev.seat, name: ev.name, text: ev.text }); // (an erased account's line)
     if (T.chat.length > 200) T.chat.shift();
     if (!replay) renderChat();
   } else if (ev.kind === "move" && ev.deal_over) {
