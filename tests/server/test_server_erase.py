@@ -256,12 +256,16 @@ def _sit(seat: int, player: str | None, name: str) -> dict[str, Any]:
     return {"seat": seat, "player": player, "name": name}
 
 
-def test_the_erasure_reads_the_seats_and_the_tournaments(tmp_path: Path) -> None:
-    """The job itself: who sits at an unfinished table now (sits and stands replayed), the
-    tournaments not over, and the names taken out of the tournaments' documents."""
+def test_the_erasure_reads_the_seats_and_the_tournaments(
+    tmp_path: Path, database: str | None
+) -> None:
+    """The jobs themselves, on SQLite and on PostgreSQL: who sits at an unfinished table now
+    (sits and stands replayed), the tournaments not over, the names taken out of the
+    tournaments' documents, the events walked in parts, the second pass."""
 
     async def main_() -> None:
-        storage: Storage = open_storage(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+        url = database or f"sqlite:///{tmp_path / 'db.sqlite3'}"
+        storage: Storage = open_storage(url)
         await storage.open()
         try:
             await _job_checks(storage)

@@ -205,9 +205,9 @@ async def _export(args: argparse.Namespace, lang: str, storage: Any, player: str
     the standard output (for a player who asked the host for it)."""
     import json
 
-    from ..server.export import export_job
+    from ..server.export import export
 
-    doc = await storage.run(export_job(storage.q, player))
+    doc = await export(storage.run, storage.q, player)
     text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
     if args.output == "-":
         sys.stdout.write(text)

@@ -37,7 +37,7 @@ import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = [
     "PART",
@@ -49,11 +49,14 @@ __all__ = [
     "scrub_line",
     "scrub_tournament",
     "unscrubbed_job",
+    "walk_events",
 ]
 
 #: the statuses of a table not yet finished (see :class:`batak.server.storage.TableRow`)
 UNFINISHED = ("waiting", "playing", "adjourned")
-#: events read in one transaction of :func:`scrub_events`
+T = TypeVar("T")
+
+#: events read in one transaction of :func:`walk_events`
 PART = 2000
 #: seconds after an erasure by which every server has let go of the account: its cached
 #: sessions are checked again (``session_recheck_seconds``) and its connections closed
@@ -173,29 +176,54 @@ def scrub_line(kind: str, data: dict[str, Any], pid: str) -> bool:
     return True
 
 
-def _scrub_part(
-    q: Callable[[str], str], pid: str, after: tuple[str, int] | None
-) -> Callable[[Any], tuple[tuple[str, int] | None, set[str], int]]:
-    """One part of :func:`scrub_events`: the next :data:`PART` events after the key ``after``;
-    returns the last key read (None at the end), the tables changed and the chat lines."""
+Row = tuple[Any, ...]
+Run = Callable[[Callable[[Any], Any]], Awaitable[Any]]
 
-    def job(cur: Any) -> tuple[tuple[str, int] | None, set[str], int]:
-        cols = "SELECT table_id, version, kind, data FROM events"
+
+async def walk_events(
+    run: Run, q: Callable[[str], str], visit: Callable[[Any, list[Row]], T]
+) -> list[T]:
+    """Read every stored event, :data:`PART` at a time in the order of their key (``table_id,
+    version``), each part a storage job of its own (``run``: ``Storage.run``) so that the
+    tables' own writes go on between them; ``visit(cursor, rows)`` sees each part's rows
+    (``table_id, version, kind, data, at``) inside its transaction. Returns what it returned."""
+    cols = "SELECT table_id, version, kind, data, at FROM events"
+    first = q(f"{cols} ORDER BY table_id, version LIMIT ?")
+    # a row value: both databases walk their primary key's index from there (an OR of the two
+    # columns would make SQLite read from the start every time)
+    then = q(f"{cols} WHERE (table_id, version) > (?, ?) ORDER BY table_id, version LIMIT ?")
+    after: tuple[str, int] | None = None
+    out: list[T] = []
+
+    def part(cur: Any) -> tuple[tuple[str, int] | None, T]:
         if after is None:
-            cur.execute(q(f"{cols} ORDER BY table_id, version LIMIT ?"), (PART,))
-        else:  # (table_id, version) > after, in a form both databases walk along their key
-            cur.execute(
-                q(
-                    f"{cols} WHERE table_id > ? OR (table_id = ? AND version > ?)"
-                    " ORDER BY table_id, version LIMIT ?"
-                ),
-                (after[0], after[0], after[1], PART),
-            )
-        rows = cur.fetchall()
+            cur.execute(first, (PART,))
+        else:
+            cur.execute(then, (after[0], after[1], PART))
+        rows = [tuple(r) for r in cur.fetchall()]
+        last = (str(rows[-1][0]), int(rows[-1][1])) if len(rows) == PART else None
+        return last, visit(cur, rows)
+
+    while True:
+        after, got = await run(part)
+        out.append(got)
+        if after is None:
+            return out
+
+
+async def scrub_events(run: Run, q: Callable[[str], str], pid: str) -> tuple[int, int]:
+    """Take an erased account's name and chat words out of every stored event, a part at a
+    time (:func:`walk_events`); a pass that began :data:`SETTLE` seconds or more after the
+    erasure marks the account scrubbed (see :func:`pending_job`). Returns how many tables and
+    chat lines changed."""
+    started = time.time()
+    update = q("UPDATE events SET data = ? WHERE table_id = ? AND version = ?")
+
+    def visit(cur: Any, rows: list[Row]) -> tuple[set[str], int]:
         changed: list[tuple[str, str, int]] = []
         tables: set[str] = set()
         chat = 0
-        for table_id, version, kind, data in rows:
+        for table_id, version, kind, data, _ in rows:
             if kind not in ("sit", "chat") or pid not in data:
                 continue
             d = json.loads(data)
@@ -204,32 +232,12 @@ def _scrub_part(
                 tables.add(str(table_id))
                 changed.append((json.dumps(d, ensure_ascii=False), str(table_id), int(version)))
         if changed:
-            cur.executemany(
-                q("UPDATE events SET data = ? WHERE table_id = ? AND version = ?"), changed
-            )
-        last = (str(rows[-1][0]), int(rows[-1][1])) if len(rows) == PART else None
-        return last, tables, chat
+            cur.executemany(update, changed)
+        return tables, chat
 
-    return job
-
-
-async def scrub_events(
-    run: Callable[[Callable[[Any], Any]], Awaitable[Any]], q: Callable[[str], str], pid: str
-) -> tuple[int, int]:
-    """Take an erased account's name and chat words out of every stored event, a part at a
-    time (``run``: ``Storage.run``); then mark the account scrubbed, unless it was found
-    writing meanwhile (see :func:`pending_job`). Returns how many tables and chat lines
-    changed."""
-    started = time.time()
-    after: tuple[str, int] | None = None
-    tables: set[str] = set()
-    chat = 0
-    while True:
-        after, changed, lines = await run(_scrub_part(q, pid, after))
-        tables |= changed
-        chat += lines
-        if after is None:
-            break
+    parts = await walk_events(run, q, visit)
+    tables = set().union(*(t for t, _ in parts))
+    chat = sum(n for _, n in parts)
     # done for good only by a pass that began once every server had let go of the account
     done = q(
         "UPDATE players SET scrubbed = ? WHERE id = ? AND removed IS NOT NULL AND removed <= ?"

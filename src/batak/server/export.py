@@ -16,7 +16,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["FORMAT", "export_job"]
+from .erase import Row, Run, walk_events
+
+__all__ = ["FORMAT", "export"]
 
 #: the document's ``format``: a program reading an export checks it
 FORMAT = "batak-player-data/1"
@@ -29,9 +31,30 @@ def _when(t: Any) -> str | None:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(float(t)))
 
 
-def export_job(q: Callable[[str], str], player_id: str) -> Callable[[Any], dict[str, Any] | None]:
-    """A storage job (``Storage.run``) that gathers ``player_id``'s data; None if there is no
-    such player. ``q`` turns ``?`` placeholders into the database's (``Storage.q``)."""
+async def export(run: Run, q: Callable[[str], str], player_id: str) -> dict[str, Any] | None:
+    """``player_id``'s data (``run``: ``Storage.run``, ``q``: ``Storage.q``); None if there is
+    no such player. The chat lines are read from the events a part at a time
+    (:func:`~batak.server.erase.walk_events`), the rest in one transaction."""
+    doc: dict[str, Any] | None = await run(_export_job(q, player_id))
+    if doc is None:
+        return None
+
+    def visit(cur: Any, rows: list[Row]) -> list[tuple[float, str, str]]:
+        lines = []
+        for table_id, _, kind, data, at in rows:
+            if kind == "chat" and player_id in data:
+                line = json.loads(data)
+                if line.get("player") == player_id and not line.get("removed"):
+                    lines.append((float(at), str(table_id), str(line.get("text"))))
+        return lines
+
+    said = sorted(line for part in await walk_events(run, q, visit) for line in part)
+    doc["chat"] = [{"table": t, "at": _when(at), "text": text} for at, t, text in said]
+    return doc
+
+
+def _export_job(q: Callable[[str], str], player_id: str) -> Callable[[Any], dict[str, Any] | None]:
+    """The storage job of :func:`export`: all but the chat lines."""
 
     def rows(cur: Any, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         cur.execute(q(sql), args)
@@ -128,17 +151,6 @@ def export_job(q: Callable[[str], str], player_id: str) -> Callable[[Any], dict[
         ]
         story = rows(cur, "SELECT data FROM story_progress WHERE player_id = ?", player_id)
         doc["story"] = json.loads(story[0][0]) if story else None
-        chat = []
-        for table_id, at, data in rows(
-            cur,
-            "SELECT table_id, at, data FROM events WHERE kind = 'chat' AND data LIKE ?"
-            " ORDER BY at",
-            f"%{player_id}%",  # ids are "p" and hex: no LIKE wildcard in them
-        ):
-            line = json.loads(data)
-            if line.get("player") == player_id and not line.get("removed"):
-                chat.append({"table": table_id, "at": _when(at), "text": line.get("text")})
-        doc["chat"] = chat
         return doc
 
     return job

@@ -31,7 +31,7 @@ from .clock import Clock
 from .config import MODES, ServerConfig
 from .conn import Conn, Player
 from .erase import erase_job, pending_job, scrub_events, unscrubbed_job
-from .export import export_job
+from .export import export
 from .guard import KeyedBuckets, Lockout
 from .progress import Progress, WallClock, level_of
 from .protocol import PROTOCOL_VERSION, REACTIONS, ROOM_LIMITS, error
@@ -786,7 +786,7 @@ class Hub:
         for pid, at in list(self._exported.items()):  # (kept small)
             if now - at > EXPORT_SECONDS:
                 del self._exported[pid]
-        doc = await self.storage.run(export_job(self.storage.q, player.id))
+        doc = await export(self.storage.run, self.storage.q, player.id)
         self._reply(conn, {"type": "my_data", "data": doc or {}}, msg.get("ref"))
 
     async def close_ended_sessions(self) -> int:
