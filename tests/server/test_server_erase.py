@@ -124,6 +124,9 @@ def test_a_player_deletes_their_account_and_their_name_leaves_the_database(
             # the connection goes on as a new guest
             again = await z.hello()
             assert again["player"]["id"] != pid and again["player"]["account"] is None
+            with pytest.raises(ServerError) as e:  # a guest has no data to download
+                await z.my_data()
+            assert e.value.code == "needs_account"
             await z.close()
             return pid, st.id, seat
 
@@ -185,17 +188,20 @@ def test_the_host_erases_an_account_with_batak_admin(
     pytest.importorskip("argon2")
     data = tmp_path / "data"
     where = ["--data", str(data), "--lang", "en"]
-    config = fast_config(data, reap_every=0.2, session_recheck_seconds=0)
+    config = fast_config(data, quick_deals=1, reap_every=0.2, session_recheck_seconds=0)
     with ServerThread(config) as srv:
 
-        async def register() -> Client:
-            c = Client(srv.url, name=NAME)
-            await c.connect()
-            await c.register("zeynep", "uzun-parola-1")
-            return c
+        async def play() -> str:
+            """A match played and chatted at, then the player gone."""
+            async with Client(srv.url, name=NAME) as z:
+                await z.register("zeynep", "uzun-parola-1")
+                st = await z.quick("ihaleli")
+                await z.chat(st.id, WORDS)
+                assert (await z.play(st.id, timeout=90)).over
+            return st.id
 
-        async def erase_while_connected() -> None:
-            c = await register()
+        async def erase_beside_the_server() -> None:
+            table = await play()
             # the host answers a request for the data first
             out = tmp_path / "zeynep.json"
             code = await asyncio.to_thread(
@@ -204,7 +210,7 @@ def test_the_host_erases_an_account_with_batak_admin(
             assert code == 0
             assert capsys.readouterr().err.strip() == f"The data of zeynep is written to {out}."
             exported = json.loads(out.read_text(encoding="utf-8"))
-            assert exported["player"]["name"] == NAME and exported["matches"] == []
+            assert exported["player"]["name"] == NAME and len(exported["matches"]) == 1
             # no terminal to type the name in: --yes is needed
             code = await asyncio.to_thread(main, ["admin", "erase", "Zeynep", *where])
             assert code == 2
@@ -216,15 +222,21 @@ def test_the_host_erases_an_account_with_batak_admin(
             said = capsys.readouterr().out
             assert code == 0, said
             assert said.startswith("This deletes the personal data of zeynep")
-            assert "zeynep is deleted: its name is gone from 0 stored tables" in said
+            assert "zeynep is deleted: its name is gone from 1 stored tables and 1 chat" in said
             code = await asyncio.to_thread(main, ["admin", "erase", "zeynep", *where])
             assert code == 2  # no such account any more
             assert "No account is called zeynep." in capsys.readouterr().err
-            # the running server closes its connection, saying why
-            told = await c.wait_for(lambda m: m.get("type") == "logged_out", 5)
-            assert told["reason"] == "deleted"
+            # the running server lets go of the finished table it still holds (at its next
+            # round): the events a reconnect is sent again no longer name the player
+            async with Client(srv.url) as watcher:
+                for _ in range(50):
+                    text = json.dumps(await watcher.sync(table, since=0), ensure_ascii=False)
+                    if NAME not in text and WORDS not in text:
+                        break
+                    await asyncio.sleep(0.1)
+                assert NAME not in text and WORDS not in text
 
-        asyncio.run(erase_while_connected())
+        asyncio.run(erase_beside_the_server())
 
     assert NAME not in asyncio.run(_everything(config.database_url))
 
@@ -235,21 +247,28 @@ def test_admin_erase_asks_again_and_keeps_the_account_when_the_name_is_not_typed
     pytest.importorskip("argon2")
     data = tmp_path / "data"
     where = ["--data", str(data), "--lang", "tr"]
-    with ServerThread(fast_config(data)) as srv:
+    config = fast_config(data, reap_every=0.2, session_recheck_seconds=0)
+    with ServerThread(config) as srv:
 
-        async def register() -> None:
-            async with Client(srv.url, name=NAME) as c:
-                await c.register("zeynep", "uzun-parola-1")
+        async def connected() -> None:
+            c = Client(srv.url, name=NAME)
+            await c.connect()
+            await c.register("zeynep", "uzun-parola-1")
+            monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+            monkeypatch.setattr("builtins.input", lambda prompt="": "hayır")
+            assert await asyncio.to_thread(main, ["admin", "erase", "zeynep", *where]) == 1
+            out = capsys.readouterr().out
+            assert "Silinmedi: zeynep olduğu gibi duruyor." in out
+            assert not c.closed
+            code = await asyncio.to_thread(main, ["admin", "erase", "zeynep", "--yes", *where])
+            assert code == 0
+            assert capsys.readouterr().out.splitlines()[-1].startswith("zeynep silindi:")
+            # the running server closes the open connection, saying why
+            told = await c.wait_for(lambda m: m.get("type") == "logged_out", 5)
+            assert told["reason"] == "deleted"
 
-        asyncio.run(register())
-    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
-    monkeypatch.setattr("builtins.input", lambda prompt="": "hayır")
-    assert main(["admin", "erase", "zeynep", *where]) == 1
-    out = capsys.readouterr().out
-    assert "Silinmedi: zeynep olduğu gibi duruyor." in out
-    assert main(["admin", "erase", "zeynep", "--yes", *where]) == 0
-    assert capsys.readouterr().out.splitlines()[-1].startswith("zeynep silindi:")
-    assert NAME not in asyncio.run(_everything(fast_config(data).database_url))
+        asyncio.run(connected())
+    assert NAME not in asyncio.run(_everything(config.database_url))
 
 
 def _sit(seat: int, player: str | None, name: str) -> dict[str, Any]:
@@ -342,6 +361,15 @@ async def _job_checks(storage: Storage) -> None:
         mp.setattr(erase.time, "time", lambda: later)
         assert await erase.scrub_events(storage.run, storage.q, "pa11ce000001") == (1, 1)
     assert await storage.run(erase.pending_job(storage.q, later)) == []
+    # a server finds a connection of the account still open: another pass is due, SETTLE on
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(erase.time, "time", lambda: later + 10)
+        found = erase.dirty_job(storage.q, ["pa11ce000001", "pb0b00000002"])
+        assert await storage.run(found) == ["pa11ce000001"]
+    assert await storage.run(erase.pending_job(storage.q, later + 9 + erase.SETTLE)) == []
+    due = await storage.run(erase.pending_job(storage.q, later + 11 + erase.SETTLE))
+    assert due == ["pa11ce000001"]
+    assert await storage.run(erase.recent_job(storage.q, now - 60)) == ["pa11ce000001"]
     stored = await storage.tournament("u1")
     assert stored is not None
     assert stored["players"][0]["name"] == "" and stored["players"][1]["name"] == "Bora"

@@ -20,10 +20,12 @@ names no one. Clients show such a seat as "Removed player".
 It goes in two steps. :func:`erase_job` does the account, its sessions, records and tournaments
 in one transaction. The events, every move of every table, are then read in parts of
 :data:`PART` rows in key order (:func:`scrub_events`), each part a transaction of its own, so
-that the tables' own writes go on between them; the account's ``scrubbed`` time is set when the
-last part is done. A server that stops midway, or that finds a connection of a removed account
-still open (which may have written its name again meanwhile), starts them over at its next
-round (:func:`pending_job`).
+that the tables' own writes go on between them. The account's ``dirty`` time is when its name
+may last have been written (the erasure; a server that found one of its connections still
+open); a pass over the events that began :data:`SETTLE` seconds or more after it, by when every
+server has let go of the account, counts, and its start is kept as ``scrubbed``. Until one
+has, a server's reaper starts a pass (:func:`pending_job`): the second pass, a name written
+again meanwhile, or a server stopped midway are all caught that way.
 
 An account that still sits at a table not finished (waiting, playing or adjourned), or is
 registered for (or created) a tournament not over, is not erased: the table or tournament in
@@ -43,12 +45,13 @@ __all__ = [
     "PART",
     "SETTLE",
     "Erasure",
+    "dirty_job",
     "erase_job",
     "pending_job",
+    "recent_job",
     "scrub_events",
     "scrub_line",
     "scrub_tournament",
-    "unscrubbed_job",
     "walk_events",
 ]
 
@@ -99,6 +102,7 @@ def erase_job(
 
     def job(cur: Any) -> Erasure:
         out = Erasure()
+        _write_first(cur, q, player_id)
         cur.execute(q("SELECT password_hash FROM players WHERE id = ?"), (player_id,))
         row = cur.fetchone()
         if row is None or (checked is not None and row[0] != checked):
@@ -119,9 +123,9 @@ def erase_job(
             q(
                 "UPDATE players SET name = '', username = NULL, password_hash = NULL,"
                 " token_hash = ?, banned = COALESCE(banned, ?), ban_reason = NULL, removed = ?,"
-                " scrubbed = NULL WHERE id = ?"
+                " dirty = ?, scrubbed = NULL WHERE id = ?"
             ),
-            (f"removed:{player_id}", now, now, player_id),
+            (f"removed:{player_id}", now, now, now, player_id),
         )
         out.games = len(_scrub_records(cur, q, player_id))
         _scrub_tournaments(cur, q, player_id, like)
@@ -181,14 +185,19 @@ Run = Callable[[Callable[[Any], Any]], Awaitable[Any]]
 
 
 async def walk_events(
-    run: Run, q: Callable[[str], str], visit: Callable[[Any, list[Row]], T]
+    run: Run,
+    q: Callable[[str], str],
+    visit: Callable[[Any, list[Row]], T],
+    *,
+    first: Callable[[Any], None] | None = None,
 ) -> list[T]:
     """Read every stored event, :data:`PART` at a time in the order of their key (``table_id,
     version``), each part a storage job of its own (``run``: ``Storage.run``) so that the
     tables' own writes go on between them; ``visit(cursor, rows)`` sees each part's rows
-    (``table_id, version, kind, data, at``) inside its transaction. Returns what it returned."""
+    (``table_id, version, kind, data, at``) inside its transaction, after ``first(cursor)``
+    if given (see :func:`_write_first`). Returns what it returned."""
     cols = "SELECT table_id, version, kind, data, at FROM events"
-    first = q(f"{cols} ORDER BY table_id, version LIMIT ?")
+    start = q(f"{cols} ORDER BY table_id, version LIMIT ?")
     # a row value: both databases walk their primary key's index from there (an OR of the two
     # columns would make SQLite read from the start every time)
     then = q(f"{cols} WHERE (table_id, version) > (?, ?) ORDER BY table_id, version LIMIT ?")
@@ -196,8 +205,10 @@ async def walk_events(
     out: list[T] = []
 
     def part(cur: Any) -> tuple[tuple[str, int] | None, T]:
+        if first is not None:
+            first(cur)
         if after is None:
-            cur.execute(first, (PART,))
+            cur.execute(start, (PART,))
         else:
             cur.execute(then, (after[0], after[1], PART))
         rows = [tuple(r) for r in cur.fetchall()]
@@ -211,11 +222,13 @@ async def walk_events(
             return out
 
 
-async def scrub_events(run: Run, q: Callable[[str], str], pid: str) -> tuple[int, int]:
+async def scrub_events(
+    run: Run, q: Callable[[str], str], pid: str, *, settle: float = SETTLE
+) -> tuple[int, int]:
     """Take an erased account's name and chat words out of every stored event, a part at a
-    time (:func:`walk_events`); a pass that began :data:`SETTLE` seconds or more after the
-    erasure marks the account scrubbed (see :func:`pending_job`). Returns how many tables and
-    chat lines changed."""
+    time (:func:`walk_events`); a pass that began ``settle`` seconds or more after the
+    account's ``dirty`` time counts (see the module's text). Returns how many tables and chat
+    lines changed."""
     started = time.time()
     update = q("UPDATE events SET data = ? WHERE table_id = ? AND version = ?")
 
@@ -235,16 +248,14 @@ async def scrub_events(run: Run, q: Callable[[str], str], pid: str) -> tuple[int
             cur.executemany(update, changed)
         return tables, chat
 
-    parts = await walk_events(run, q, visit)
+    parts = await walk_events(run, q, visit, first=lambda cur: _write_first(cur, q, pid))
     tables = set().union(*(t for t, _ in parts))
     chat = sum(n for _, n in parts)
-    # done for good only by a pass that began once every server had let go of the account
-    done = q(
-        "UPDATE players SET scrubbed = ? WHERE id = ? AND removed IS NOT NULL AND removed <= ?"
-    )
+    # it counts only if it began once every server had let go of the account
+    done = q("UPDATE players SET scrubbed = ? WHERE id = ? AND removed IS NOT NULL AND dirty <= ?")
 
     def mark(cur: Any) -> None:
-        cur.execute(done, (time.time(), pid, started - SETTLE))
+        cur.execute(done, (started, pid, started - settle))
         # a record or tournament that a server wrote after the first step: again, at once
         _scrub_records(cur, q, pid)
         _scrub_tournaments(cur, q, pid, f"%{pid}%")
@@ -253,38 +264,60 @@ async def scrub_events(run: Run, q: Callable[[str], str], pid: str) -> tuple[int
     return len(tables), chat
 
 
-def pending_job(q: Callable[[str], str], now: float) -> Callable[[Any], list[str]]:
-    """The accounts erased more than :data:`SETTLE` seconds before ``now`` whose events are not
-    (or no longer) known to be scrubbed: the second pass, or one a server stopped midway."""
+def pending_job(
+    q: Callable[[str], str], now: float, settle: float = SETTLE
+) -> Callable[[Any], list[str]]:
+    """The erased accounts due a pass over the events: none that counts (see the module's
+    text) has begun since ``settle`` seconds after their ``dirty`` time, which is at least
+    that long before ``now``."""
 
     def job(cur: Any) -> list[str]:
         cur.execute(
             q(
-                "SELECT id FROM players WHERE removed IS NOT NULL AND scrubbed IS NULL"
-                " AND removed <= ?"
+                "SELECT id FROM players WHERE removed IS NOT NULL AND dirty <= ?"
+                " AND (scrubbed IS NULL OR scrubbed < dirty + ?)"
             ),
-            (now - SETTLE,),
+            (now - settle, settle),
         )
         return [str(r[0]) for r in cur.fetchall()]
 
     return job
 
 
-def unscrubbed_job(q: Callable[[str], str], pids: list[str]) -> Callable[[Any], list[str]]:
+def recent_job(q: Callable[[str], str], since: float) -> Callable[[Any], list[str]]:
+    """The accounts erased since ``since`` (for a server to let go of them in its memory)."""
+
+    def job(cur: Any) -> list[str]:
+        cur.execute(q("SELECT id FROM players WHERE removed >= ?"), (since,))
+        return [str(r[0]) for r in cur.fetchall()]
+
+    return job
+
+
+def dirty_job(q: Callable[[str], str], pids: list[str]) -> Callable[[Any], list[str]]:
     """Of ``pids`` (players whose connections a server found still open), the erased ones,
-    marked to be scrubbed again (they may have written their name meanwhile)."""
+    whose ``dirty`` time becomes now: they may have written their name meanwhile."""
 
     def job(cur: Any) -> list[str]:
         removed = []
+        now = time.time()
         for pid in pids:
-            cur.execute(q("SELECT removed FROM players WHERE id = ?"), (pid,))
-            r = cur.fetchone()
-            if r is not None and r[0] is not None:
+            cur.execute(
+                q("UPDATE players SET dirty = ? WHERE id = ? AND removed IS NOT NULL"), (now, pid)
+            )
+            if cur.rowcount == 1:
                 removed.append(pid)
-                cur.execute(q("UPDATE players SET scrubbed = NULL WHERE id = ?"), (pid,))
         return removed
 
     return job
+
+
+def _write_first(cur: Any, q: Callable[[str], str], pid: str) -> None:
+    """A write that changes nothing, as a job's first statement: SQLite then takes its write
+    lock (waiting for another process's, ``busy_timeout``) before the job reads anything. A
+    job that read first and wrote later would fail outright (``SQLITE_BUSY_SNAPSHOT``) if
+    another process (``batak admin`` beside a server) had written in between."""
+    cur.execute(q("UPDATE players SET dirty = dirty WHERE id = ?"), (pid,))
 
 
 def _scrub_records(cur: Any, q: Callable[[str], str], pid: str) -> set[str]:
@@ -316,20 +349,20 @@ def _scrub_records(cur: Any, q: Callable[[str], str], pid: str) -> set[str]:
 
 
 def scrub_tournament(doc: dict[str, Any], pid: str) -> bool:
-    """Take ``pid``'s name out of a tournament's document, in place; returns whether it was
-    there."""
+    """Take ``pid``'s name out of a tournament's document, in place; returns whether a name
+    was there to take out."""
     found = False
-    if doc.get("creator") == pid:
+    if doc.get("creator") == pid and doc.get("creator_name"):
         doc["creator_name"] = ""
         found = True
     for p in [*doc.get("players", ()), *doc.get("standings", ())]:
-        if pid in (p.get("id"), p.get("player")):
+        if pid in (p.get("id"), p.get("player")) and p.get("name"):
             p["name"] = ""
             found = True
     for t in doc.get("tables", ()):
         names = t.get("names") or []
         for i, seat_pid in enumerate(t.get("seats") or ()):
-            if seat_pid == pid and i < len(names):
+            if seat_pid == pid and i < len(names) and names[i]:
                 names[i] = ""
                 found = True
     return found

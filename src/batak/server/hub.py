@@ -30,7 +30,7 @@ from .chips import Desk
 from .clock import Clock
 from .config import MODES, ServerConfig
 from .conn import Conn, Player
-from .erase import erase_job, pending_job, scrub_events, unscrubbed_job
+from .erase import SETTLE, dirty_job, erase_job, pending_job, recent_job, scrub_events
 from .export import export
 from .guard import KeyedBuckets, Lockout
 from .progress import Progress, WallClock, level_of
@@ -50,6 +50,8 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
 #: the least time between two ``my_data`` of one player (seconds)
 EXPORT_SECONDS = 30.0
+#: ``my_data`` from one address: so many an hour, 3 at once
+EXPORTS_PER_HOUR_ADDRESS = 20
 #: Messages a connection may send before ``hello``.
 OPEN_TYPES = frozenset({"hello", "ping", "lobby", "leaderboard", "ratings"})
 
@@ -111,6 +113,9 @@ class Hub:
         self.register_rate = KeyedBuckets(cfg.register_per_hour_address / 3600, 5.0)
         self._exported: dict[str, float] = {}  # player id -> when my_data last ran
         self._scrubbing: dict[str, asyncio.Future[tuple[int, int]]] = {}  # erased player ids
+        self._let_go: dict[str, float] = {}  # erased accounts forgotten here, and when
+        self.export_rate = KeyedBuckets(EXPORTS_PER_HOUR_ADDRESS / 3600, 3.0)
+        self._export_walk = asyncio.Semaphore(1)  # one walk over the events at a time
         self._argon: Any = None
         self._dummy: str | None = None
         self._dummy_lock = asyncio.Lock()
@@ -271,9 +276,12 @@ class Hub:
                     await self._drop(table)
         try:
             await self.close_ended_sessions()
-            await self.scrub_erased()
         except Exception:  # a database that does not answer now: the next round tries again
             log.exception("closing the connections of ended sessions")
+        try:
+            await self.scrub_erased()
+        except Exception:
+            log.exception("letting go of erased accounts")
         await self._forget(now)
 
     async def _forget(self, now: float) -> None:
@@ -748,9 +756,10 @@ class Hub:
         self._by_id.pop(pid, None)
         if player is not None:
             player.name, player.account = "", None
-        for table in list(self.tables.values()):  # finished, watched or left tables
+        self._let_go[pid] = time.time()
+        for table in list(self.tables.values()):  # also finished, watched or left tables
             if any(s.player == pid for s in table.seats) or any(
-                c.get("player") == pid for c in table.chat_log
+                ev.get("player") == pid for _, _, ev in table.buffer
             ):
                 with contextlib.suppress(TableError):  # (gone meanwhile)
                     await table.call(functools.partial(table.forget_player, pid))
@@ -761,7 +770,9 @@ class Hub:
         (:func:`~batak.server.erase.scrub_events`): one run at a time per account."""
         task = self._scrubbing.get(pid)
         if task is None:
-            task = asyncio.ensure_future(scrub_events(self.storage.run, self.storage.q, pid))
+            task = asyncio.ensure_future(
+                scrub_events(self.storage.run, self.storage.q, pid, settle=self.settle)
+            )
             self._scrubbing[pid] = task
 
             def done(t: asyncio.Future[tuple[int, int]]) -> None:
@@ -777,7 +788,12 @@ class Hub:
         most once every ``EXPORT_SECONDS`` per player (it reads the player's chat lines from
         every table's events)."""
         player = player_of(conn)
+        if not player.account:  # (a guest is new at every hello: its limit would be none)
+            raise TableError("needs_account")
         now = self.clock.now()
+        if not self.export_rate.take(conn.address, now):
+            seconds = math.ceil(self.export_rate.wait(conn.address, now))
+            raise TableError("export_rate", params={"seconds": seconds}, retry_after=seconds)
         wait = self._exported.get(player.id, -math.inf) + EXPORT_SECONDS - now
         if wait > 0:
             seconds = math.ceil(wait)
@@ -786,7 +802,8 @@ class Hub:
         for pid, at in list(self._exported.items()):  # (kept small)
             if now - at > EXPORT_SECONDS:
                 del self._exported[pid]
-        doc = await export(self.storage.run, self.storage.q, player.id)
+        async with self._export_walk:
+            doc = await export(self.storage.run, self.storage.q, player.id)
         self._reply(conn, {"type": "my_data", "data": doc or {}}, msg.get("ref"))
 
     async def close_ended_sessions(self) -> int:
@@ -810,7 +827,7 @@ class Hub:
         # an account erased elsewhere (batak admin erase, another process): told so, let go of
         # here, and its events scrubbed again (it may have written its name meanwhile)
         pids = sorted({c.player.id for c, _ in ended if c.player is not None})
-        erased = set(await self.storage.run(unscrubbed_job(self.storage.q, pids)))
+        erased = set(await self.storage.run(dirty_job(self.storage.q, pids)))
         closed = 0
         for c, h in ended:
             if c.token_hash == h and c.player is not None:
@@ -822,14 +839,39 @@ class Hub:
                 )
                 closed += 1
         for pid in erased:
-            await self._forget_erased(pid)
             self._scrub(pid)
+            try:
+                await self._forget_erased(pid)
+            except Exception:  # (the next round's scrub_erased tries again)
+                log.exception("letting go of erased player %s", pid)
+                self._let_go.pop(pid, None)
         return closed
 
+    @property
+    def settle(self) -> float:
+        """Seconds after an erasure by which every server has let go of the account (see
+        :data:`~batak.server.erase.SETTLE`): its cached sessions checked again, its
+        connections closed, twice over."""
+        cfg = self.config
+        return max(SETTLE, 2 * (cfg.reap_every + cfg.session_recheck_seconds))
+
     async def scrub_erased(self) -> None:
-        """Go on with the erasures a server left midway, and do the second pass of the recent
-        ones (:func:`~batak.server.erase.pending_job`), each in the background."""
-        for pid in await self.storage.run(pending_job(self.storage.q, time.time())):
+        """Let go, in this process's memory, of the accounts erased lately (by another process
+        of a cluster, or by ``batak admin erase``), and start the passes over the events that
+        are due (:func:`~batak.server.erase.pending_job`), in the background."""
+        now = time.time()
+        for pid, at in list(self._let_go.items()):
+            if now - at > 4 * self.settle:
+                del self._let_go[pid]
+        for pid in await self.storage.run(recent_job(self.storage.q, now - 2 * self.settle)):
+            if pid not in self._let_go:
+                self._let_go[pid] = now
+                try:
+                    await self._forget_erased(pid)
+                except Exception:
+                    log.exception("letting go of erased player %s", pid)
+                    del self._let_go[pid]
+        for pid in await self.storage.run(pending_job(self.storage.q, now, self.settle)):
             self._scrub(pid)
 
     async def on_ping(self, conn: Conn, msg: dict[str, Any]) -> None:

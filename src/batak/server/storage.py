@@ -299,10 +299,13 @@ MIGRATIONS: list[list[str]] = [
         "ALTER TABLE players ADD COLUMN banned DOUBLE PRECISION",
         "ALTER TABLE players ADD COLUMN ban_reason TEXT",
     ],
-    [  # 7: accounts whose personal data was erased on request (server/erase.py): when, and
-        #    when their name was last known to be out of every event
+    [  # 7: accounts whose personal data was erased on request (server/erase.py): when, when
+        #    their name may last have been written again, and when the last pass over the
+        #    events that counts began
         "ALTER TABLE players ADD COLUMN removed DOUBLE PRECISION",
+        "ALTER TABLE players ADD COLUMN dirty DOUBLE PRECISION",
         "ALTER TABLE players ADD COLUMN scrubbed DOUBLE PRECISION",
+        "CREATE INDEX IF NOT EXISTS players_removed ON players (removed)",
     ],
 ]
 

@@ -190,9 +190,10 @@ class Tournaments:
     async def forget_player(self, pid: str) -> None:
         """An erased account (server/erase.py) that joined a tournament held here since: its
         name leaves the documents, which are written again without it."""
-        for doc in self.docs.values():
-            if scrub_tournament(doc, pid):
-                await self._save(doc)
+        for doc in list(self.docs.values()):  # (saving awaits: the dict may change)
+            async with self._lock(doc["id"]):
+                if scrub_tournament(doc, pid):
+                    await self._save(doc)
 
     async def _save(self, doc: dict[str, Any]) -> None:
         await self.hub.storage.save_tournament(
