@@ -7,7 +7,7 @@ import * as tourney from "./tournament.js";
 import * as story from "./story.js";
 import { fairHTML, noteDealOver } from "./fair.js";
 import { chipsBoxHTML, chipsNumber, chipsRequests, onChipsMessage, payoutHTML, quickStake, stakeSelectHTML, tableChipsHTML } from "./chips.js";
-import { awardedHTML, initProgress, levelBadge, onProgress, progressRequests, renderProgress, sheetLevelsHTML } from "./progress.js";
+import { awardedHTML, forgetProgress, initProgress, levelBadge, onProgress, progressRequests, renderProgress, sheetLevelsHTML } from "./progress.js";
 import * as motion from "./motion.js";
 import { initResult, matchOverHTML, onDealOver, onRematch, resultActions, resultCentre } from "./result.js";
 import { registerServiceWorker } from "./pwa.js";
@@ -352,6 +352,7 @@ function onWelcome(m) {
   S.online = true;
   S.retries = 0;
   S.welcome = { ...(S.welcome || {}), ...m };
+  if (S.player && S.player.id !== m.player.id) forgetProgress(); // (and the new ones asked for)
   S.player = m.player;
   if (m.token) {
     S.token = m.token;

@@ -55,6 +55,14 @@ export function initProgress(send, notify) {
   });
 }
 
+// Another player on this page (a login, a logout, an account deleted): what was shown was the
+// last one's, until the new figures come.
+export function forgetProgress() {
+  P.me = null;
+  P.league = null;
+  renderProgress();
+}
+
 export function progressRequests() {
   if (!P.send) return;
   P.send({ type: "progress", ref: "progress" });
