@@ -312,10 +312,15 @@ async def _job_checks(storage: Storage) -> None:
             EventRow(4, "chat", said, 0.0),
         ],
     )
-    # still sitting at an adjourned table
+    # still sitting at a match in play; and at an adjourned one, which may wait for ever and
+    # so does not stand in the way (its seat is kept nameless)
     await storage.create_table(
-        table("t2", "BBBBBB", "adjourned"),
+        table("t2", "BBBBBB", "playing"),
         [EventRow(1, "sit", _sit(2, "pa11ce000001", NAME), 0.0)],
+    )
+    await storage.create_table(
+        table("t3", "CCCCCC", "adjourned"),
+        [EventRow(1, "sit", _sit(1, "pa11ce000001", NAME), 0.0)],
     )
     doc = {
         "id": "u1",
@@ -349,7 +354,7 @@ async def _job_checks(storage: Storage) -> None:
     # the events, in parts (of one row here, so that the walk along the key is tested)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(erase, "PART", 1)
-        assert await erase.scrub_events(storage.run, storage.q, "pa11ce000001") == (2, 1)
+        assert await erase.scrub_events(storage.run, storage.q, "pa11ce000001") == (3, 1)
     # a second pass is due once every server has let go of the account: a name written back
     # meanwhile (a stale session elsewhere) goes then
     now = time.time()
@@ -376,6 +381,7 @@ async def _job_checks(storage: Storage) -> None:
     assert stored["tables"][0]["names"] == ["Bot 1.1", "", "Bora", "Bot 1.4"]
     assert stored["creator_name"] == "Bora"
     assert [p["name"] for p in stored["standings"]] == ["Bora", ""]
+    assert (await storage.events("t3"))[0].data == _sit(1, "pa11ce000001", "")
     events = await storage.events("t1")
     assert events[2].data["name"] == "Bora"
     gone = {"seat": None, "player": "pa11ce000001", "name": "", "text": "", "removed": True}
@@ -384,3 +390,47 @@ async def _job_checks(storage: Storage) -> None:
     assert row is not None and row.name == "" and row.username is None and row.password_hash is None
     assert row.banned is not None  # out of every leaderboard
     assert await storage.player_by("id", "pb0b00000002") is not None
+
+
+def test_an_adjourned_room_does_not_stand_in_the_way_and_plays_on_with_a_removed_seat(
+    tmp_path: Path,
+) -> None:
+    """An adjourned room may wait for ever: a player sitting there may still delete their
+    account. Resumed, the seat is "Removed player" and a computer plays it to the end."""
+    pytest.importorskip("argon2")
+    config = fast_config(tmp_path, hold_seconds=0.2, reap_every=0.2, session_recheck_seconds=0)
+    with ServerThread(config) as srv:
+
+        async def main_() -> None:
+            host, c, d = (Client(srv.url, name=n) for n in ("Ev", "Cem", "Dilek"))
+            z = Client(srv.url, name=NAME)
+            for p in (host, z, c, d):
+                await p.connect()
+            await z.register("zeynep", "uzun-parola-1")
+            created, _ = await host.create(bots=False, deals=1)
+            table = created["table"]
+            for p in (z, c, d):
+                await p.join(code=created["code"])
+            await host.start(table)
+            await z.until(lambda: z.tables[table].view is not None)
+            seat = z.tables[table].seat
+            assert seat is not None
+            await z.chat(table, WORDS)
+            await host.adjourn(table)
+            await host.until(lambda: host.tables[table].info["status"] == "adjourned")
+            done = await z.delete_account("uzun-parola-1")
+            assert done["games"] == 1 and done["chat"] == 1
+            await host.start(table)  # resumed: the seat is nameless, a computer plays it
+            await host.until(lambda: host.tables[table].info["status"] == "playing")
+            s = host.tables[table].info["seats"][seat]
+            assert s["name"] is None and s["removed"] is True
+            finals = await asyncio.gather(*(p.play(table, timeout=90) for p in (host, c, d)))
+            assert all(f.over for f in finals)
+            text = json.dumps(await host.sync(table, since=0), ensure_ascii=False)
+            assert NAME not in text and WORDS not in text
+            for p in (host, c, d):
+                await p.close()
+
+        asyncio.run(main_())
+    everything = asyncio.run(_everything(config.database_url))
+    assert NAME not in everything and WORDS not in everything

@@ -27,10 +27,12 @@ server has let go of the account, counts, and its start is kept as ``scrubbed``.
 has, a server's reaper starts a pass (:func:`pending_job`): the second pass, a name written
 again meanwhile, or a server stopped midway are all caught that way.
 
-An account that still sits at a table not finished (waiting, playing or adjourned), or is
-registered for (or created) a tournament not over, is not erased: the table or tournament in
-a server's memory would write the name again. The caller is told which ones (:class:`Erasure`),
-and nothing is changed.
+An account that still sits at a table waiting for its start or being played, or is registered
+for (or created) a tournament not over, is not erased: the player can leave the room, and the
+match and the tournament end by themselves. The caller is told which ones (:class:`Erasure`),
+and nothing is changed. An adjourned room ("continue later") may wait for ever, so it does not
+stand in the way: its seat stays, nameless, and a computer player plays it if the room is
+resumed.
 """
 
 from __future__ import annotations
@@ -55,8 +57,8 @@ __all__ = [
     "walk_events",
 ]
 
-#: the statuses of a table not yet finished (see :class:`batak.server.storage.TableRow`)
-UNFINISHED = ("waiting", "playing", "adjourned")
+#: the statuses of a table where a seated account is not erased (see the module's text)
+UNFINISHED = ("waiting", "playing")
 T = TypeVar("T")
 
 #: events read in one transaction of :func:`walk_events`

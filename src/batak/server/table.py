@@ -581,6 +581,8 @@ class Table:
         self.chat_log.extend(kept)
         for _, kind, ev in self.buffer:  # the events a reconnect is sent again
             scrub_line(kind, ev, pid)
+        for conn, seat in list(self.subs.items()):  # who is here sees it now (a full sync)
+            conn.send(self.sync_message(seat, None))
 
     def seats_info(self) -> list[dict[str, Any]]:
         if self.hide_bots:
@@ -1048,6 +1050,11 @@ class Table:
             raise TableError("not_host", "not_host_start")
         if self.status == "adjourned":
             await self.emit("resume", {}, status="playing")
+            # a person not here is played by a bot after hold_seconds, as after a disconnection
+            # (one who deleted their account never comes back)
+            for i, s in enumerate(self.seats):
+                if s.player is not None and not s.conns:
+                    self._hold(i)
             return
         if self.status != "waiting":
             raise TableError("started")
