@@ -285,7 +285,7 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
     if problem:
         print(f"batak admin: {problem}", file=sys.stderr)
         return 2
-    storage = open_storage(config.database_url)
+    storage = open_storage(config.database_url, immediate=writes)
     await storage.open()
     try:
         desk = Desk(storage, config)

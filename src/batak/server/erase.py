@@ -104,7 +104,6 @@ def erase_job(
 
     def job(cur: Any) -> Erasure:
         out = Erasure()
-        _write_first(cur, q, player_id)
         cur.execute(q("SELECT password_hash FROM players WHERE id = ?"), (player_id,))
         row = cur.fetchone()
         if row is None or (checked is not None and row[0] != checked):
@@ -190,14 +189,12 @@ async def walk_events(
     run: Run,
     q: Callable[[str], str],
     visit: Callable[[Any, list[Row]], T],
-    *,
-    first: Callable[[Any], None] | None = None,
 ) -> list[T]:
     """Read every stored event, :data:`PART` at a time in the order of their key (``table_id,
     version``), each part a storage job of its own (``run``: ``Storage.run``) so that the
     tables' own writes go on between them; ``visit(cursor, rows)`` sees each part's rows
-    (``table_id, version, kind, data, at``) inside its transaction, after ``first(cursor)``
-    if given (see :func:`_write_first`). Returns what it returned."""
+    (``table_id, version, kind, data, at``) inside its transaction. Returns what it
+    returned."""
     cols = "SELECT table_id, version, kind, data, at FROM events"
     start = q(f"{cols} ORDER BY table_id, version LIMIT ?")
     # a row value: both databases walk their primary key's index from there (an OR of the two
@@ -207,8 +204,6 @@ async def walk_events(
     out: list[T] = []
 
     def part(cur: Any) -> tuple[tuple[str, int] | None, T]:
-        if first is not None:
-            first(cur)
         if after is None:
             cur.execute(start, (PART,))
         else:
@@ -250,7 +245,7 @@ async def scrub_events(
             cur.executemany(update, changed)
         return tables, chat
 
-    parts = await walk_events(run, q, visit, first=lambda cur: _write_first(cur, q, pid))
+    parts = await walk_events(run, q, visit)
     tables = set().union(*(t for t, _ in parts))
     chat = sum(n for _, n in parts)
     # it counts only if it began once every server had let go of the account
@@ -312,14 +307,6 @@ def dirty_job(q: Callable[[str], str], pids: list[str]) -> Callable[[Any], list[
         return removed
 
     return job
-
-
-def _write_first(cur: Any, q: Callable[[str], str], pid: str) -> None:
-    """A write that changes nothing, as a job's first statement: SQLite then takes its write
-    lock (waiting for another process's, ``busy_timeout``) before the job reads anything. A
-    job that read first and wrote later would fail outright (``SQLITE_BUSY_SNAPSHOT``) if
-    another process (``batak admin`` beside a server) had written in between."""
-    cur.execute(q("UPDATE players SET dirty = dirty WHERE id = ?"), (pid,))
 
 
 def _scrub_records(cur: Any, q: Callable[[str], str], pid: str) -> set[str]:

@@ -313,7 +313,14 @@ MIGRATIONS: list[list[str]] = [
 class Storage:
     """The database behind one server process (see the module's text)."""
 
-    def __init__(self, url: str, *, sqlite_sync: str = "full", commit_gap: float = 0.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        sqlite_sync: str = "full",
+        commit_gap: float = 0.0,
+        immediate: bool = True,
+    ) -> None:
         if sqlite_sync not in SQLITE_SYNC:
             raise ValueError(f"sqlite_sync must be one of {', '.join(SQLITE_SYNC)}")
         if not 0.0 <= commit_gap <= MAX_COMMIT_GAP:
@@ -336,6 +343,12 @@ class Storage:
         ] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._ph = "%s" if self.kind == "postgresql" else "?"
+        #: SQLite: each job takes the write lock as it begins (``BEGIN IMMEDIATE``), waiting
+        #: for another process's (``busy_timeout``: ``batak admin`` beside the server). A job
+        #: that read first and wrote later would otherwise fail outright, with nothing to wait
+        #: for (SQLITE_BUSY_SNAPSHOT), if that process wrote in between. Off for a process
+        #: that only reads (``batak admin players`` on a folder it may not write).
+        self._begin = "BEGIN IMMEDIATE" if immediate and self.kind == "sqlite" else "BEGIN"
         # the statements every move writes, in this database's placeholders, made once
         self._insert_events_sql = self._sql(
             "INSERT INTO events (table_id, version, kind, data, at) VALUES (?, ?, ?, ?, ?)"
@@ -438,7 +451,7 @@ class Storage:
             results: list[tuple[bool, Any]] = []
             try:
                 cur = conn.cursor()
-                cur.execute("BEGIN")
+                cur.execute(self._begin)
                 if len(batch) == 1:  # alone: a failure rolls back the transaction, no savepoint
                     try:
                         results.append((True, batch[0][0](cur)))
@@ -1151,10 +1164,13 @@ def _first_line(e: BaseException) -> str:
     return words.splitlines()[0] if words else type(e).__name__
 
 
-def open_storage(url: str, *, sqlite_sync: str = "full", commit_gap: float = 0.0) -> Storage:
+def open_storage(
+    url: str, *, sqlite_sync: str = "full", commit_gap: float = 0.0, immediate: bool = True
+) -> Storage:
     """A :class:`Storage` for ``sqlite:///path`` or ``postgresql://…`` (not yet opened);
     ``sqlite_sync``: see :data:`SQLITE_SYNC` (PostgreSQL has its own ``synchronous_commit``);
-    ``commit_gap``: see :attr:`Storage.commit_gap`."""
+    ``commit_gap``: see :attr:`Storage.commit_gap`; ``immediate``: see :attr:`Storage._begin`
+    (False for a process that only reads)."""
     if not url.startswith(("sqlite:///", "postgresql://", "postgres://")):
         raise ValueError(f"unsupported database {url!r}: use sqlite:///PATH or postgresql://…")
-    return Storage(url, sqlite_sync=sqlite_sync, commit_gap=commit_gap)
+    return Storage(url, sqlite_sync=sqlite_sync, commit_gap=commit_gap, immediate=immediate)
