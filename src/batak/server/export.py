@@ -60,6 +60,10 @@ def _export_job(q: Callable[[str], str], player_id: str) -> Callable[[Any], dict
         cur.execute(q(sql), args)
         return [tuple(r) for r in cur.fetchall()]
 
+    def named(cur: Any, keys: tuple[str, ...], sql: str) -> list[dict[str, Any]]:
+        """The player's rows of ``sql`` (its one ``?`` is the player), each by ``keys``."""
+        return [dict(zip(keys, r, strict=True)) for r in rows(cur, sql, player_id)]
+
     def job(cur: Any) -> dict[str, Any] | None:
         found = rows(
             cur,
@@ -131,24 +135,18 @@ def _export_job(q: Callable[[str], str], player_id: str) -> Callable[[Any], dict
             if progress
             else None
         )
-        doc["awards"] = [
-            {"table": t, "xp": xp, "mu": mu, "sigma": sigma, "week": week, "league_points": pts}
-            for t, xp, mu, sigma, week, pts in rows(
-                cur,
-                "SELECT table_id, xp, mu, sigma, week, points FROM awards WHERE player_id = ?"
-                " ORDER BY at",
-                player_id,
-            )
-        ]
-        doc["league"] = [
-            {"week": w, "tier": tier, "group": grp, "points": p, "matches": m, "place": place}
-            for w, tier, grp, p, m, place in rows(
-                cur,
-                "SELECT week, tier, grp, points, matches, place FROM league WHERE player_id = ?"
-                " ORDER BY week",
-                player_id,
-            )
-        ]
+        doc["awards"] = named(
+            cur,
+            ("table", "xp", "mu", "sigma", "week", "league_points"),
+            "SELECT table_id, xp, mu, sigma, week, points FROM awards WHERE player_id = ?"
+            " ORDER BY at",
+        )
+        doc["league"] = named(
+            cur,
+            ("week", "tier", "group", "points", "matches", "place"),
+            "SELECT week, tier, grp, points, matches, place FROM league WHERE player_id = ?"
+            " ORDER BY week",
+        )
         story = rows(cur, "SELECT data FROM story_progress WHERE player_id = ?", player_id)
         doc["story"] = json.loads(story[0][0]) if story else None
         return doc
