@@ -702,7 +702,8 @@ class Hub:
         """Erase the account's personal data (:mod:`batak.server.erase`), given its password:
         every session ends (the other connections are told, ``reason: "deleted"``, and closed)
         and this connection must say ``hello`` again, as a guest. Refused, with nothing changed,
-        while the account sits at a table not finished or takes part in a tournament not over."""
+        while the account sits in a room not started or at a match in play, or takes part in a
+        tournament not over (an adjourned room keeps its seat, nameless)."""
         self._hasher()
         player = player_of(conn)
         if not player.account:
@@ -784,9 +785,9 @@ class Hub:
         return task
 
     async def on_my_data(self, conn: Conn, msg: dict[str, Any]) -> None:
-        """Everything the server keeps under this connection's player (:mod:`.export`), at
-        most once every ``EXPORT_SECONDS`` per player (it reads the player's chat lines from
-        every table's events)."""
+        """Everything the server keeps under this connection's account (:mod:`.export`), at
+        most once every ``EXPORT_SECONDS`` per player and ``EXPORTS_PER_HOUR_ADDRESS`` per
+        address, one at a time (it reads the player's chat lines from every table's events)."""
         player = player_of(conn)
         if not player.account:  # (a guest is new at every hello: its limit would be none)
             raise TableError("needs_account")
