@@ -84,9 +84,8 @@ class Erasure:
     tournaments: list[str] = field(default_factory=list)
     #: the sessions ended (their token hashes)
     sessions: list[str] = field(default_factory=list)
-    #: how many stored tables' events or records lost the name, how many chat lines went
+    #: how many finished matches' records lost the name (the events: :func:`scrub_events`)
     games: int = 0
-    chat: int = 0
 
     @property
     def busy(self) -> bool:
@@ -100,7 +99,6 @@ def erase_job(
     turns ``?`` placeholders into the database's (``Storage.q``). With ``checked``, it erases
     only if the account's password hash is still that one (the one the player's password was
     just checked against)."""
-    like = f"%{player_id}%"  # ids are "p" and hex: no LIKE wildcard in them
 
     def job(cur: Any) -> Erasure:
         out = Erasure()
@@ -110,7 +108,7 @@ def erase_job(
             out.password_changed = True
             return out
         out.tables = _seated_at(cur, q, player_id)
-        out.tournaments = _live_tournaments(cur, q, player_id, like)
+        out.tournaments = _live_tournaments(cur, q, player_id)
         if out.busy:
             return out
         now = time.time()
@@ -129,7 +127,7 @@ def erase_job(
             (f"removed:{player_id}", now, now, now, player_id),
         )
         out.games = len(_scrub_records(cur, q, player_id))
-        _scrub_tournaments(cur, q, player_id, like)
+        _scrub_tournaments(cur, q, player_id)
         out.erased = True
         return out
 
@@ -157,8 +155,15 @@ def _seated_at(cur: Any, q: Callable[[str], str], pid: str) -> list[str]:
     return sorted(code for code, table in seats.items() if pid in table.values())
 
 
-def _live_tournaments(cur: Any, q: Callable[[str], str], pid: str, like: str) -> list[str]:
-    cur.execute(q("SELECT data FROM tournaments WHERE status <> 'over' AND data LIKE ?"), (like,))
+def _like(pid: str) -> str:
+    """A ``LIKE`` pattern for the text that holds ``pid`` (ids are "p" and hex: no wildcard)."""
+    return f"%{pid}%"
+
+
+def _live_tournaments(cur: Any, q: Callable[[str], str], pid: str) -> list[str]:
+    cur.execute(
+        q("SELECT data FROM tournaments WHERE status <> 'over' AND data LIKE ?"), (_like(pid),)
+    )
     names = []
     for (data,) in cur.fetchall():
         doc = json.loads(data)
@@ -255,7 +260,7 @@ async def scrub_events(
         cur.execute(done, (started, pid, started - settle))
         # a record or tournament that a server wrote after the first step: again, at once
         _scrub_records(cur, q, pid)
-        _scrub_tournaments(cur, q, pid, f"%{pid}%")
+        _scrub_tournaments(cur, q, pid)
 
     await run(mark)
     return len(tables), chat
@@ -357,9 +362,9 @@ def scrub_tournament(doc: dict[str, Any], pid: str) -> bool:
     return found
 
 
-def _scrub_tournaments(cur: Any, q: Callable[[str], str], pid: str, like: str) -> None:
+def _scrub_tournaments(cur: Any, q: Callable[[str], str], pid: str) -> None:
     """The name out of the tournaments' documents (all over: see :func:`_live_tournaments`)."""
-    cur.execute(q("SELECT id, data FROM tournaments WHERE data LIKE ?"), (like,))
+    cur.execute(q("SELECT id, data FROM tournaments WHERE data LIKE ?"), (_like(pid),))
     changed = []
     for tid, data in cur.fetchall():
         doc = json.loads(data)

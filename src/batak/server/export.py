@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .chips import player_account
 from .erase import Row, Run, walk_events
 
 __all__ = ["FORMAT", "export"]
@@ -112,7 +113,7 @@ def _export_job(q: Callable[[str], str], player_id: str) -> Callable[[Any], dict
                 player_id,
             )
         ]
-        wallet = "p:" + player_id  # (chips.player_account)
+        wallet = player_account(player_id)
         balance = rows(cur, "SELECT balance, vip FROM chip_accounts WHERE account = ?", wallet)
         doc["chips"] = {
             "balance": int(balance[0][0]) if balance else 0,
@@ -127,14 +128,12 @@ def _export_job(q: Callable[[str], str], player_id: str) -> Callable[[Any], dict
                 )
             ],
         }
-        progress = rows(
-            cur, "SELECT xp, mu, sigma, rated, tier FROM progress WHERE player_id = ?", player_id
+        progress = named(
+            cur,
+            ("xp", "mu", "sigma", "rated_matches", "tier"),
+            "SELECT xp, mu, sigma, rated, tier FROM progress WHERE player_id = ?",
         )
-        doc["progress"] = (
-            dict(zip(("xp", "mu", "sigma", "rated_matches", "tier"), progress[0], strict=True))
-            if progress
-            else None
-        )
+        doc["progress"] = progress[0] if progress else None
         doc["awards"] = named(
             cur,
             ("table", "xp", "mu", "sigma", "week", "league_points"),

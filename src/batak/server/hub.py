@@ -111,10 +111,10 @@ class Hub:
             cfg.create_per_minute_address / 60, cfg.create_burst_address
         )
         self.register_rate = KeyedBuckets(cfg.register_per_hour_address / 3600, 5.0)
-        self._exported: dict[str, float] = {}  # player id -> when my_data last ran
         self._scrubbing: dict[str, asyncio.Future[tuple[int, int]]] = {}  # erased player ids
         self._let_go: dict[str, float] = {}  # erased accounts forgotten here, and when
-        self.export_rate = KeyedBuckets(EXPORTS_PER_HOUR_ADDRESS / 3600, 3.0)
+        self.export_rate = KeyedBuckets(EXPORTS_PER_HOUR_ADDRESS / 3600, 3.0)  # by address
+        self.export_rate_player = KeyedBuckets(1 / EXPORT_SECONDS, 1.0)
         self._export_walk = asyncio.Semaphore(1)  # one walk over the events at a time
         self._argon: Any = None
         self._dummy: str | None = None
@@ -307,6 +307,8 @@ class Hub:
             self.create_rate,
             self.create_rate_address,
             self.register_rate,
+            self.export_rate,
+            self.export_rate_player,
         ):
             limit.prune(now)
 
@@ -792,17 +794,10 @@ class Hub:
         if not player.account:  # (a guest is new at every hello: its limit would be none)
             raise TableError("needs_account")
         now = self.clock.now()
-        if not self.export_rate.take(conn.address, now):
-            seconds = math.ceil(self.export_rate.wait(conn.address, now))
-            raise TableError("export_rate", params={"seconds": seconds}, retry_after=seconds)
-        wait = self._exported.get(player.id, -math.inf) + EXPORT_SECONDS - now
-        if wait > 0:
-            seconds = math.ceil(wait)
-            raise TableError("export_rate", params={"seconds": seconds}, retry_after=seconds)
-        self._exported[player.id] = now
-        for pid, at in list(self._exported.items()):  # (kept small)
-            if now - at > EXPORT_SECONDS:
-                del self._exported[pid]
+        for limit, key in ((self.export_rate, conn.address), (self.export_rate_player, player.id)):
+            if not limit.take(key, now):
+                seconds = math.ceil(limit.wait(key, now))
+                raise TableError("export_rate", params={"seconds": seconds}, retry_after=seconds)
         async with self._export_walk:
             doc = await export(self.storage.run, self.storage.q, player.id)
         self._reply(conn, {"type": "my_data", "data": doc or {}}, msg.get("ref"))
@@ -841,12 +836,17 @@ class Hub:
                 closed += 1
         for pid in erased:
             self._scrub(pid)
-            try:
-                await self._forget_erased(pid)
-            except Exception:  # (the next round's scrub_erased tries again)
-                log.exception("letting go of erased player %s", pid)
-                self._let_go.pop(pid, None)
+            await self._let_go_of(pid)
         return closed
+
+    async def _let_go_of(self, pid: str) -> None:
+        """:meth:`_forget_erased`, once per erased account; one that fails is tried again at
+        the next round (:meth:`scrub_erased`)."""
+        try:
+            await self._forget_erased(pid)
+        except Exception:
+            log.exception("letting go of erased player %s", pid)
+            self._let_go.pop(pid, None)
 
     @property
     def settle(self) -> float:
@@ -866,12 +866,7 @@ class Hub:
                 del self._let_go[pid]
         for pid in await self.storage.run(recent_job(self.storage.q, now - 2 * self.settle)):
             if pid not in self._let_go:
-                self._let_go[pid] = now
-                try:
-                    await self._forget_erased(pid)
-                except Exception:
-                    log.exception("letting go of erased player %s", pid)
-                    del self._let_go[pid]
+                await self._let_go_of(pid)
         for pid in await self.storage.run(pending_job(self.storage.q, now, self.settle)):
             self._scrub(pid)
 
