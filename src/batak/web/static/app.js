@@ -561,12 +561,7 @@ function onError(m) {
     passwordNote({ text: m.message, lang: lang() }); // (in the language it was asked in)
     return;
   }
-  if (m.ref === "delete_account") {
-    S.deleteNote = { text: m.message, lang: lang() };
-    const el = $("#delete-note");
-    if (el) { el.textContent = noteText(S.deleteNote); el.classList.add("refused"); }
-    return;
-  }
+  if (m.ref === "delete_account") { formNote("deleteNote", "#delete-note", { text: m.message, lang: lang() }); return; }
   if (m.ref === "chat") { // a refused line goes back into the box (unless another is being typed)
     const input = $("#chat-input");
     if (input && !input.value && S.chatSent) input.value = S.chatSent;
@@ -1059,9 +1054,14 @@ function renderMyTables() {
 // Under the password form: why a change was refused, the server's words ({text, lang}: shown
 // only in the language they were said in) or the page's own ({key}: in the language shown).
 function passwordNote(note) {
-  S.passwordNote = note;
-  const el = $("#password-note");
-  if (el) { el.textContent = passwordNoteText(); el.classList.add("refused"); }
+  formNote("passwordNote", "#password-note", note);
+}
+
+// Under one of the account box's forms (``field`` of S, the element ``id``): a refusal.
+function formNote(field, id, note) {
+  S[field] = note;
+  const el = $(id);
+  if (el) { el.textContent = noteText(note); el.classList.add("refused"); }
 }
 
 function passwordNoteText() {
