@@ -19,6 +19,9 @@ from batak.cli.parser import rules_with_options
 from batak.record import RecordError, dumps, loads
 
 ALL_PRESETS = Rules.preset_names()
+#: answers that take the first move offered wherever there is a list ("1"), and pass in the
+#: auction, where a number is a bid ("1" would be refused there)
+FIRST = "pas\n1\n"
 
 
 def run(
@@ -41,7 +44,7 @@ def test_a_whole_match_answering_1(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], preset: str, lang: str
 ) -> None:
     args = ["play", "--preset", preset, "--seed", "1", "--deals", "1", "--lang", lang]
-    code, out, err = run(monkeypatch, capsys, args, "1\n" * 3000)
+    code, out, err = run(monkeypatch, capsys, args, FIRST * 3000)
     assert code == 0, err
     assert err == ""
     done = {"en": "The match is over.", "tr": "Oyun bitti."}[lang]
@@ -63,7 +66,7 @@ def test_the_table_shows_hand_moves_contract_and_tricks(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, _ = run(
-        monkeypatch, capsys, ["play", "--seed", "1", "--deals", "1", "--lang", "en"], "1\n" * 40
+        monkeypatch, capsys, ["play", "--seed", "1", "--deals", "1", "--lang", "en"], FIRST * 40
     )
     assert code == 0
     assert "Your hand: ♠" in out and "♥" in out and "♦" in out and "♣" in out
@@ -78,7 +81,7 @@ def test_partner_hand_is_shown_face_up_in_esli_acik(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = ["play", "--preset", "esli-acik", "--seed", "1", "--deals", "1", "--lang", "en"]
-    code, out, _ = run(monkeypatch, capsys, args, "1\n" * 3000)
+    code, out, _ = run(monkeypatch, capsys, args, FIRST * 3000)
     assert code == 0
     assert "Face up, " in out or "Your hand is face up" in out
     assert "Açık eşli" in out
@@ -118,18 +121,40 @@ def test_a_refused_card_shows_the_engines_reason_and_asks_again(
 def test_numbers_commands_and_aliases(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    script = "?\nlast\nsheet\n99\nbid 20\nihale 3\nxyz\n\npas\n"
+    script = "?\nlast\nsheet\nbid 20\nihale 3\nxyz\n\npas\n"
     code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "1", "--lang", "en"], script)
     assert code == 0
     assert "Commands:" in out
     assert "No trick has been played yet." in out
     assert "No deal has been scored yet." in out
-    assert "there is no move 99; choose 1..10" in out
     assert "the highest possible bid is 13" in out
     assert "a bid must be at least 5" in out
     assert "not a move: 'xyz'" in out
     assert "You: pas" in out  # the Turkish alias was accepted
     assert "Input ended" in out
+    # the auction's moves are shown as ranges, not numbered
+    assert "  pas · bid 5–13" in out
+    assert "Type a bid as its number ('5' bids 5), or 'pas'." in out
+    # past the auction, a number picks from the list
+    script = "pas\n99\n1\n"
+    code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "2", "--lang", "en"], script)
+    assert "there is no move 99; choose 1.." in out
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [("7", "You: bid 7"), ("İHALE 7", "You: bid 7"), ("ihale7", "You: bid 7"), ("PAS", "You: pas")],
+)
+def test_in_the_auction_a_number_is_a_bid(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], typed: str, said: str
+) -> None:
+    """A player who types 7 in the auction means ihale 7, not the seventh move of a list."""
+    code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "1", "--lang", "en"], typed + "\n")
+    assert code == 0
+    assert said in out
+    code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "1", "--lang", "tr"], "3\n")
+    assert "ihale en az 5 olmalı" in out  # too low: refused with the reason, nothing played
+    assert "Sen: ihale" not in out
 
 
 def test_turkish_trump_alias(
@@ -175,7 +200,7 @@ def test_replay_of_a_saved_match(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "game.json"
-    script = "1\n" * 8 + f"save {path}\nquit\n\n"
+    script = FIRST * 8 + f"save {path}\nquit\n\n"
     code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "3", "--lang", "en"], script)
     assert code == 0
     assert f"Match saved to {path}." in out
@@ -197,7 +222,7 @@ def test_replay_of_a_finished_match_with_steps(
 ) -> None:
     path = tmp_path / "full.json"
     args = ["play", "--preset", "zipi-kitty", "--seed", "5", "--deals", "1", "--save", str(path)]
-    code, _, _ = run(monkeypatch, capsys, [*args, "--lang", "en"], "1\n" * 3000)
+    code, _, _ = run(monkeypatch, capsys, [*args, "--lang", "en"], FIRST * 3000)
     assert code == 0
     match = loads(path.read_text(encoding="utf-8"))
     assert match.over
@@ -446,7 +471,7 @@ def test_play_against_each_level(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], levels: str
 ) -> None:
     args = ["play", "--seed", "5", "--deals", "1", "--lang", "en", "--level", levels]
-    code, out, err = run(monkeypatch, capsys, args, "1\n" * 400)
+    code, out, err = run(monkeypatch, capsys, args, FIRST * 400)
     assert code == 0, err
     assert "The match is over." in out
     names = levels.split(",") * (3 if "," not in levels else 1)
@@ -458,8 +483,8 @@ def test_the_same_seed_gives_the_same_match_at_every_level(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = ["play", "--seed", "9", "--deals", "1", "--level", "medium,hard,easy"]
-    first = run(monkeypatch, capsys, args, "1\n" * 400)[1]
-    assert run(monkeypatch, capsys, args, "1\n" * 400)[1] == first
+    first = run(monkeypatch, capsys, args, FIRST * 400)[1]
+    assert run(monkeypatch, capsys, args, FIRST * 400)[1] == first
 
 
 def test_a_loaded_match_keeps_its_computer_levels(
@@ -538,7 +563,7 @@ def test_computer_players_are_given_only_the_view(monkeypatch: pytest.MonkeyPatc
         return player
 
     monkeypatch.setattr(batak.bots, "get", spying_get)
-    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(FIRST * 400))
     assert main(["play", "--seed", "2", "--deals", "1"]) == 0
     assert seen and all(isinstance(v, dict) and "legal_moves" in v for v in seen)
     assert all(json.loads(json.dumps(v)) == v for v in seen)  # plain JSON data
@@ -602,7 +627,7 @@ def test_play_with_table_options(
     args = ["play", "--preset", preset, "--seed", "3", "--deals", "1", "--save", str(path)]
     for o in options:
         args += ["--option", o]
-    code, out, err = run(monkeypatch, capsys, [*args, "--lang", "en"], "1\n" * 3000)
+    code, out, err = run(monkeypatch, capsys, [*args, "--lang", "en"], FIRST * 3000)
     assert code == 0, err
     assert "The match is over." in out
     rules = loads(path.read_text(encoding="utf-8")).rules
@@ -627,7 +652,7 @@ def test_review_at_the_table_says_where_the_last_deal_lost_tricks(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = ["play", "--seed", "3", "--deals", "2", "--lang", "tr"]
-    code, out, err = run(monkeypatch, capsys, args, "incele\n1\n" * 200)
+    code, out, err = run(monkeypatch, capsys, args, ("incele\n" + FIRST) * 200)
     assert code == 0, err
     assert "Henüz biten bir el yok: incelenecek bir şey yok." in out  # during the first deal
     assert "1. el inceleniyor" in out  # during the second
@@ -643,7 +668,7 @@ def test_after_the_match_the_last_deal_can_still_be_reviewed(
     # the match's last deal has no next turn to type 'review' at: the program waits after it
     words = {"en": ("review", "sheet", "quit"), "tr": ("incele", "yazboz", "çık")}[lang]
     args = ["play", "--seed", "3", "--deals", "1", "--lang", lang]
-    stdin = "1\n" * 60 + "\n".join(words) + "\n" + "1\n" * 5
+    stdin = FIRST * 60 + "\n".join(words) + "\n" + FIRST * 5
     code, out, err = run(monkeypatch, capsys, args, stdin)
     assert code == 0, err
     done = {"en": "The match is over.", "tr": "Oyun bitti."}[lang]
@@ -660,7 +685,7 @@ def test_after_the_match_the_last_deal_can_still_be_reviewed(
     # every line left over after the match was read there, and 'quit' stopped the reading
     moves = out.split(done, 1)[0].count({"en": "Your move> ", "tr": "Hamlen> "}[lang])
     prompt = {"en": "After the match> ", "tr": "Oyun sonu> "}[lang]
-    assert after.count(prompt) == (60 - moves) + 3
+    assert after.count(prompt) == (2 * 60 - moves) + 3  # FIRST is two lines
 
 
 def test_replay_with_review(
@@ -682,7 +707,7 @@ def test_play_story_runs_a_table_and_saves_progress(
 ) -> None:
     monkeypatch.setenv("BATAK_DATA_DIR", str(tmp_path))
     args = ["play", "--story", "--seed", "1", "--lang", "tr"]
-    code, out, err = run(monkeypatch, capsys, args, "1\n" * 3000)
+    code, out, err = run(monkeypatch, capsys, args, FIRST * 3000)
     assert code == 0, err
     assert "Hikâye modu: köşe kahvesinden şehir finaline" in out
     assert "Hasan Amca: temkinli ihaleci" in out and "Sevim Abla: gözü kara ihaleci" in out
@@ -777,7 +802,7 @@ def test_the_auction_and_the_tricks_are_folded_into_80_columns(
     terminal broke them in the middle of a name. They are folded between two items instead,
     every item still there."""
     args = ["play", "--seed", "3", "--deals", "1", "--lang", lang]
-    code, out, err = run(monkeypatch, capsys, args, "1\n" * 3000)
+    code, out, err = run(monkeypatch, capsys, args, FIRST * 3000)
     assert code == 0, err
     starts = {
         "en": ("İhale (auction):", "Trick ", "Last trick:", "On the table:", "  · "),
@@ -808,7 +833,7 @@ def test_the_deal_review_shows_its_progress_on_a_terminal(
     args = ["play", "--seed", "3", "--deals", "2", "--lang", "en", "--save", str(saved)]
     stderr = _Terminal()
     monkeypatch.setattr(sys, "stderr", stderr)
-    code, out, _ = run(monkeypatch, capsys, args, "review\n1\n" * 200)
+    code, out, _ = run(monkeypatch, capsys, args, ("review\n" + FIRST) * 200)
     assert code == 0
     assert "Reviewing deal 1" in out
     bar = stderr.getvalue()

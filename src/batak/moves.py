@@ -14,6 +14,7 @@ Every move is a small immutable value; equal moves are the same object.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from .cards import CARDS, Card, CardError, Suit
@@ -163,21 +164,52 @@ def parse_move(move: str | Move) -> Move:
     found = _CANONICAL.get(move)
     if found is not None:
         return found
-    words = move.strip().split()
+    # Turkish capitals lower-case the Turkish way: "İHALE 7" is "ihale 7"
+    words = move.strip().replace("İ", "i").replace("I", "ı").lower().replace("ı", "i").split()
+    if len(words) == 1 and (glued := _GLUED_BID.fullmatch(words[0])):  # "ihale7"
+        words = [glued[1], glued[2]]
     try:
         if len(words) == 1:
-            w = words[0].lower()
-            if w in ("pass", "pas"):
+            if words[0] in ("pass", "pas"):
                 return PASS
             return Card.parse(words[0])
         if len(words) == 2:
-            verb, arg = words[0].lower(), words[1]
-            if verb in ("bid", "ihale") and arg.isdigit():
+            verb, arg = words
+            if verb in ("bid", "ihale", "söz", "soz") and arg.isdigit():
                 return Bid(int(arg))
             if verb in ("trump", "koz"):
                 return TrumpChoice(arg)
             if verb in ("bury", "göm", "gom"):
                 return Bury(arg)
+        named = _named_card(words)
+        if named is not None:
+            return named
     except (CardError, MoveError):
         pass
     raise MoveError(text("bad_notation", "en", text=move))
+
+
+_GLUED_BID: Final = re.compile(r"(bid|ihale|söz|soz)(\d+)")
+
+#: ranks as players name them, in Turkish and in English ("kupa vale", "ace of spades")
+_RANK_WORDS: Final = {
+    "as": "A", "ace": "A", "papaz": "K", "king": "K", "kız": "Q", "kiz": "Q", "queen": "Q",
+    "vale": "J", "oğlan": "J", "oglan": "J", "jack": "J", "on": "T", "ten": "T", "10": "T",
+}  # fmt: skip
+
+
+def _named_card(words: list[str]) -> Card | None:
+    """A card named in words, suit and rank in either order: ``kupa vale``, ``vale kupa``,
+    ``maça 10``, ``ace of spades``; None when the words do not name one."""
+    if len(words) == 3 and words[1] in ("of", "-"):
+        words = [words[0], words[2]]
+    if len(words) != 2:
+        return None
+    for rank_word, suit_word in (words, words[::-1]):
+        rank = _RANK_WORDS.get(rank_word, rank_word.upper())
+        if len(rank) == 1 and rank in "23456789TJQKA":
+            try:
+                return Card.parse(rank + Suit.parse(suit_word).value)
+            except CardError:
+                continue
+    return None

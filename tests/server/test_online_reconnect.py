@@ -98,7 +98,7 @@ def test_a_move_typed_while_the_server_is_down_is_played_when_it_is_back(
             if n == 2:  # the first decision: the server goes away while the player thinks
                 server.kill()
                 restarted.append(_restart_later(server, 1.0))
-                return "1"
+                return "pas"  # the first decision is a bid
             return "quit"
 
         code, out = _online([server.http, "--create", "standard", "--deals", "1"], answer)
@@ -169,7 +169,8 @@ def test_waiting_for_the_start_outlives_a_restart_and_the_match_goes_on(
         out_box.append(out)
         thread = threading.Thread(target=conductor, daemon=True)
         thread.start()
-        code = run_online(args, Console(out, _Input(out, lambda n, said: "1")), "tr")
+        first = _Input(out, lambda n, said: "pas" if n % 2 else "1")  # a bid is typed as a number
+        code = run_online(args, Console(out, first), "tr")
         thread.join(30)
         loop.run_until_complete(host.close())
         loop.close()
@@ -197,7 +198,7 @@ def test_a_server_that_does_not_come_back_ends_the_session_plainly(
             if n == 1:
                 return ""
             server.kill()  # and it stays down
-            return "1"
+            return "pas"
 
         code, out = _online([server.http, "--create", "standard", "--deals", "1"], answer)
         assert code == 1, out
@@ -235,7 +236,7 @@ def test_a_session_that_ended_meanwhile_is_said_and_not_played_on_as_a_guest(
                 data = str(tmp_path / "data")
                 assert main(["admin", "ban", "ali", "--data", data, "--lang", "en"]) == 0
                 _restart_later(server, 0.5)
-                return "1"
+                return "pas"
             return None
 
         argv = [server.http, "--username", "ali", "--create", "standard", "--deals", "1"]

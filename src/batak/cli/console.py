@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from ..cards import Card, Suit
 from ..game import Game, Phase
-from ..i18n import suit_name
+from ..i18n import suit_name, text
 from ..match import Match, ScoreRow
 from ..moves import Bid, Bury, Move, Pass, TrumpChoice, parse_move
 from ..record import FORMAT, RecordError, load_match
@@ -134,17 +134,19 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-def _wrap(items: Sequence[str], width: int = 78, indent: str = "  ") -> list[str]:
+def _wrap(
+    items: Sequence[str], width: int = 78, indent: str = "  ", sep: str = "  "
+) -> list[str]:
     """Items in lines of at most ``width`` characters (never splitting an item)."""
     lines: list[str] = []
     current = indent
     for item in items:
-        if current.strip() and len(current) + 2 + len(item) > width:
+        if current.strip() and len(current) + len(sep) + len(item) > width:
             lines.append(current.rstrip())
             current = indent
-        current += item + "  "
+        current += item + sep
     if current.strip():
-        lines.append(current.rstrip())
+        lines.append(current.removesuffix(sep).rstrip())
     return lines
 
 
@@ -257,13 +259,15 @@ def move_text(move: str | Move, lang: str, style: Style, *, kozmaca: bool = Fals
     """How a move is shown to a player: ``pas``, ``ihale 7``, ``koz ♥ kupa``, ``10♥``."""
     m = parse_move(move)
     if isinstance(m, Pass):
-        return t("move_pass", lang)
+        return text("move_pass", lang)
+    if isinstance(m, Bid) and kozmaca:
+        return t("move_kozmaca", lang, n=m.amount)
     if isinstance(m, Bid):
-        return t("move_kozmaca" if kozmaca else "move_bid", lang, n=m.amount)
+        return text("move_bid", lang, n=m.amount)
     if isinstance(m, TrumpChoice):
-        return t("move_trump", lang, koz=style.koz(m.suit.value, lang))
+        return text("move_trump", lang, koz=style.koz(m.suit.value, lang))
     if isinstance(m, Bury):
-        return t("move_bury", lang, card=style.card(m.card))
+        return text("move_bury", lang, card=style.card(m.card))
     return style.card(m)
 
 
@@ -513,13 +517,50 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
     if view["buried"]:
         out.append(t("buried_line", lang, cards=" ".join(style.card(c) for c in view["buried"])))
     legal = view["legal_moves"]
-    if legal:
+    if legal and phase == "bidding":
+        # bids are typed as their number ("7" is ihale 7): a numbered list would make "7" the
+        # seventh move, so the bids are shown as ranges
+        out.append(t("moves_line", lang))
+        out.extend(_wrap(bid_items(legal, lang, style, kozmaca=kozmaca), sep=" · "))
+        how = "bid_by_number_kozmaca" if kozmaca else "bid_by_number"
+        out.append(t(how, lang, example=_example_bid(legal)))
+    elif legal:
         out.append(t("moves_line", lang))
         items = [
             f"{i}) {move_text(m, lang, style, kozmaca=kozmaca)}" for i, m in enumerate(legal, 1)
         ]
         out.extend(_wrap(items))
     return out
+
+
+def bid_items(legal: Sequence[str], lang: str, style: Style, *, kozmaca: bool) -> list[str]:
+    """The auction's legal moves in short: ``pas``, then each run of bids as ``ihale 6–13``.
+
+    >>> bid_items(["pass", "bid 6", "bid 7", "bid 8"], "tr", Style(None), kozmaca=False)
+    ['pas', 'ihale 6–8']
+    >>> bid_items(["bid 0", "bid 2", "bid 3"], "en", Style(None), kozmaca=True)
+    ['0', '2–3']
+    """
+    out: list[str] = []
+    runs: list[list[int]] = []
+    for m in legal:
+        move = parse_move(m)
+        if isinstance(move, Bid):
+            if runs and runs[-1][1] == move.amount - 1:
+                runs[-1][1] = move.amount
+            else:
+                runs.append([move.amount, move.amount])
+        else:
+            out.append(move_text(move, lang, style, kozmaca=kozmaca))
+    for low, high in runs:
+        shown = str(low) if low == high else f"{low}{'–' if style.unicode else '-'}{high}"
+        out.append(t("move_kozmaca", lang, n=shown) if kozmaca else text("move_bid", lang, n=shown))
+    return out
+
+
+def _example_bid(legal: Sequence[str]) -> int:
+    amounts = [m.amount for m in map(parse_move, legal) if isinstance(m, Bid)]
+    return amounts[0] if amounts else 0
 
 
 def short_labels(players: int, human: int | None, lang: str) -> list[str]:

@@ -222,7 +222,9 @@ class PlaySession:
                 continue
             if word in _QUIT_WORDS:
                 raise Quit
-            if line.isdigit():
+            if line.isdigit() and view["phase"] == "bidding":
+                line = f"bid {int(line)}"  # in the auction a number is a bid: "7" is ihale 7
+            elif line.isdigit():
                 number = int(line)
                 if 1 <= number <= len(legal):
                     return parse_move(legal[number - 1])

@@ -200,7 +200,37 @@ def card_text(value: object) -> object:
     return value
 
 
+#: The parameters that hold a move in the engine's notation ("pass", "bid 7", "trump H"): they
+#: are shown in the reader's words.
+MOVE_PARAMS = frozenset({"what"})
+
+
+def move_words(value: object, lang: str = "en") -> object:
+    """A move in the engine's notation as a person reads it in ``lang``: ``pass`` → ``pas``,
+    ``bid 7`` → ``ihale 7`` in Turkish, ``trump H`` → ``koz ♥ kupa``, ``bury 2C`` → ``göm 2♣``,
+    a card as :func:`card_text` shows it; anything else unchanged.
+
+    >>> [move_words(m, "tr") for m in ("pass", "bid 7", "trump H", "bury 2C", "TH")]
+    ['pas', 'ihale 7', 'koz ♥ kupa', 'göm 2♣', '10♥']
+    """
+    if not isinstance(value, str):
+        return value
+    lg = lang_of(lang)
+    verb, _, arg = value.partition(" ")
+    if value == "pass":
+        return text("move_pass", lg)
+    if verb == "bid" and arg.isdigit():
+        return text("move_bid", lg, n=int(arg))
+    if verb == "trump" and arg in _CARD_SYMBOL:
+        return text("move_trump", lg, koz=f"{_CARD_SYMBOL[arg]} {suit_name(arg, lg)}")
+    if verb == "bury":
+        return text("move_bury", lg, card=card_text(arg))
+    return card_text(value)
+
+
 def _render_value(key: str, value: Any, lang: str) -> Any:
+    if key in MOVE_PARAMS:
+        return move_words(value, lang)
     if key == "suit" and isinstance(value, str) and f"suit.{value}" in MESSAGES:
         return suit_name(value, lang)
     if key == "phase" and isinstance(value, str) and f"phase.{value}" in MESSAGES:
