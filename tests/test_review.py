@@ -135,14 +135,19 @@ def test_the_summary_names_the_costly_card_in_both_languages() -> None:
         game.play(m)
     review = review_deal(game)
     en = summary_lines(review, ["Ayşe", "Cem", "Deniz", "Burak"], "en")
-    assert "Trick 1: Ayşe played K♦, which cost a trick; the best was J♥ or 2♣." in en
+    assert (
+        "Trick 1: Ayşe played K♦, which cost a trick by the end of the deal; the best was J♥ or 2♣."
+        in en
+    )
     tr = summary_lines(review, ["Sen", "Cem", "Deniz", "Burak"], "tr", you=0)
-    assert "1. löve: K♦ oynadın, bu bir löve kaybettirdi; J♥ ya da 2♣ daha iyiydi." in tr
-    assert tr[0].startswith("İhalen 4; bütün eller açık ve karşı taraf en iyi savunmayı yapsaydı")
+    assert "1. löve: K♦ oynadın; elin sonunda bu bir löveye mal oldu. J♥ ya da 2♣ daha iyiydi." in (
+        tr
+    )
+    assert tr[0].startswith("İhalen 4. Bütün eller açık oynansa ve rakipler en iyi savunsa")
     # another's card: the name in brackets after it, so a number in a name ("Bot 4") never
     # runs into the card
     tr = summary_lines(review, ["Ayşe", "Bot 2", "Bot 3", "Bot 4"], "tr", you=1)
-    assert "1. löve: K♦ (Ayşe) bir löve kaybettirdi; J♥ ya da 2♣ daha iyiydi." in tr
+    assert "1. löve: K♦ (Ayşe) elin sonunda bir löveye mal oldu. J♥ ya da 2♣ daha iyiydi." in tr
 
 
 def test_the_best_cards_are_named_in_a_hands_order_not_their_codes() -> None:
@@ -160,7 +165,10 @@ def test_the_best_cards_are_named_in_a_hands_order_not_their_codes() -> None:
         decisions=[CardDecision(3, 1, "2H", 4, 5, ("6D", "JD", "QD", "TD"))], bidding=[]
     )
     line = summary_lines(stored, ["Ayşe", "Cem", "Deniz", "Burak"], "en")[0]
-    assert line == "Trick 3: Cem played 2♥, which cost a trick; the best was Q♦, J♦, 10♦ or 6♦."
+    assert line == (
+        "Trick 3: Cem played 2♥, which cost a trick by the end of the deal; the best was Q♦, J♦, "
+        "10♦ or 6♦."
+    )
 
 
 def test_the_bidding_line_marks_the_koz_played_and_the_tricks_taken() -> None:
@@ -205,9 +213,9 @@ def test_the_bidding_line_says_its_count_is_against_the_best_defence() -> None:
         "Ayşe bid 4; with every hand in view and the best defence, the bidding side would take"
     )
     assert said["tr", 0].startswith(
-        "İhalen 4; bütün eller açık ve karşı taraf en iyi savunmayı yapsaydı koza göre alacağın"
+        "İhalen 4. Bütün eller açık oynansa ve rakipler en iyi savunsa, koza göre alacağın löve"
     )
-    assert said["tr", None].startswith("Ayşe: ihale 4; bütün eller açık ve karşı taraf en iyi")
+    assert said["tr", None].startswith("Ayşe ihale 4 dedi. Bütün eller açık oynansa ve rakipler")
     for lang, you in said:
         taken = {"en": "; actually taken: ", "tr": "; oyunda alınan: "}[lang]
         assert said[lang, you].endswith(f"{taken}{game.tricks_won[0]}")
@@ -283,7 +291,7 @@ def test_batak_analyse_reads_a_saved_record(
     assert main(["analyse", str(path), "--lang", "tr", "--json", str(tmp_path / "r.json")]) == 0
     out = capsys.readouterr().out
     assert "1. el" in out and "ihale" in out
-    assert "löve kaybettirdi" in out  # random play loses tricks somewhere
+    assert "löveye mal oldu" in out  # random play loses tricks somewhere
     data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     deal = data["deals"][0]
     assert len(deal["decisions"]) == 52
@@ -363,7 +371,7 @@ def test_a_defenders_card_that_hands_the_bidder_a_trick_is_named() -> None:
     ), en
     assert any(x.startswith("Tricks given to the bidder in total — ") for x in en)
     tr = summary_lines(review, names, "tr", you=d.seat, limit=20)
-    assert any(x.startswith(f"{d.trick}. löve: ") and "oynadın, bu ihaleciye" in x for x in tr), tr
+    assert any(x.startswith(f"{d.trick}. löve: ") and "oynadın; bu ihaleciye" in x for x in tr), tr
     assert any(x.startswith("İhaleciye fazladan verilen löve, toplam — ") for x in tr)
 
 
@@ -381,3 +389,38 @@ def test_batak_analyse_says_when_a_deal_stops_unfinished(
     out = capsys.readouterr().out
     assert "(the record stops here, in the middle of the deal)" in out
     assert "Trick 1:" in out or "No card cost a trick" in out  # the cards played are reviewed
+
+
+def test_a_defenders_card_that_cost_both_counts_says_both() -> None:
+    """A defender's card that cost its own tricks and also let the bidder take more is told with
+    both figures: told with only the smaller one, the line did not add up to the totals."""
+    d = CardDecision(6, 2, "9C", 2, 3, ("KC",), defence_value=5, defence_best=8,
+                     defence_best_cards=("KC", "QC"))  # fmt: skip
+    review = DealReview(decisions=[d], bidding=[])
+    names = ["Ayşe", "Cem", "Deniz", "Burak"]
+    en = summary_lines(review, names, "en")
+    assert en[0] == (
+        "Trick 6: Deniz played 9♣, which cost a trick by the end of the deal and let the bidder "
+        "take 3 tricks more; the best for the defence was K♣ or Q♣."
+    )
+    assert en[1:] == [
+        "Tricks lost in total — Deniz: 1",
+        "Tricks given to the bidder in total — Deniz: 3",
+    ]
+    tr = summary_lines(review, names, "tr", you=2)
+    assert tr[0] == (
+        "6. löve: 9♣ oynadın; elin sonunda bu sana bir löveye mal oldu ve ihaleciye 3 löve fazla "
+        "aldırdı. Savunma için K♣ ya da Q♣ daha iyiydi."
+    )
+
+
+def test_a_review_stopped_by_its_time_limit_does_not_call_the_play_perfect() -> None:
+    stopped = DealReview(decisions=[], bidding=[], complete=False)
+    en = summary_lines(stopped, ["A", "B", "C", "D"], "en")
+    assert en == [
+        "No card in the part reviewed cost a trick.",
+        "(the review stopped early: it ran out of time)",
+    ]
+    assert summary_lines(DealReview(), ["A", "B", "C", "D"], "tr") == [
+        "Hiçbir kart löve kaybettirmedi: her biri en iyisi kadar iyiydi."
+    ]

@@ -23,12 +23,14 @@ could have gone better", not as a verdict.
 ...     print(line.replace("\u00a0", " "))  # doctest: +NORMALIZE_WHITESPACE
 You bid 4; with every hand in view and the best defence, you would take, by koz:
     ♠ 1 (koz), ♥ 1, ♦ 1, ♣ 0; actually taken: 1
-Trick 1: you played K♦, which cost a trick; the best was J♥ or 2♣.
-Trick 1: West played 5♥, which let the bidder take a trick more; the best for the defence was A♣.
+Trick 1: you played K♦, which cost a trick by the end of the deal; the best was
+    J♥ or 2♣.
+Trick 1: West played 5♥, which let the bidder take one more trick; the best for the
+    defence was A♣.
 Tricks lost in total — You: 1
 Tricks given to the bidder in total — West: 1
 >>> summary_lines(review, ["Sen", "Batı", "Kuzey", "Doğu"], "tr", you=0)[1]
-'1. löve: K♦ oynadın, bu bir löve kaybettirdi; J♥ ya da 2♣ daha iyiydi.'
+'1. löve: K♦ oynadın; elin sonunda bu bir löveye mal oldu. J♥ ya da 2♣ daha iyiydi.'
 """
 
 from __future__ import annotations
@@ -261,6 +263,7 @@ _KEYS: dict[str, tuple[str, str]] = {
     "gave_one": ("review.gave_one", "review.gave_one_you"),
     "gave_many": ("review.gave_many", "review.gave_many_you"),
     "lost_item": ("review.lost_item", "review.lost_item_you"),
+    "both": ("review.both", "review.both_you"),
 }
 
 
@@ -302,9 +305,16 @@ def summary_lines(
     order = {id(d): i for i, d in enumerate(review.decisions)}
     costly = sorted(everything[:limit], key=lambda d: order[id(d)])
     if not costly:
-        out.append(text("review.no_loss", lang))
+        out.append(text("review.no_loss" if review.complete else "review.no_loss_partial", lang))
+
+    def tricks(n: int) -> str:
+        return text("review.n_one" if n == 1 else "review.n_many", lang, n=n)
+
     for d in costly:
-        own = d.cost > 0  # else the card cost the defence, not the defender's own tricks
+        # the card is told by what it cost most: its side's own tricks, or (a defender's) the
+        # tricks it let the bidder take; when it cost both, the sentence says both
+        both = d.cost > 0 and d.defence_cost > 0  # then the best is named for the defence
+        own = d.cost >= d.defence_cost and not both
         # in a hand's order even for a review stored before the cards were ordered so
         shown = [card(c) for c in _in_hand_order(d.best_cards if own else d.defence_best_cards)]
         best = (
@@ -312,19 +322,14 @@ def summary_lines(
             if len(shown) == 1
             else (", ".join(shown[:-1]) + text("review.or", lang) + shown[-1])
         )
+        said = dict(trick=d.trick, who=names[d.seat], card=card(d.card), best=best)
+        if both:
+            said.update(lost=tricks(d.cost), gave=tricks(d.defence_cost))
+            out.append(text(key("both", d.seat), lang, **said))
+            continue
         n = d.cost if own else d.defence_cost
         kind = ("cost" if own else "gave") + ("_one" if n == 1 else "_many")
-        out.append(
-            text(
-                key(kind, d.seat),
-                lang,
-                trick=d.trick,
-                who=names[d.seat],
-                card=card(d.card),
-                n=n,
-                best=best,
-            )
-        )
+        out.append(text(key(kind, d.seat), lang, n=n, **said))
     if len(everything) > len(costly):
         rest = len(everything) - len(costly)
         out.append(text("review.more_one" if rest == 1 else "review.more_many", lang, n=rest))

@@ -275,7 +275,7 @@ def trick_items(
     leader: int, cards: Sequence[str | Card], players: int, labels: Sequence[str], style: Style
 ) -> list[str]:
     """Each card of a trick with who played it: ``["You 10♥", "Computer 1 2♥"]``."""
-    return [f"{labels[(leader + i) % players]} {style.card(c)}" for i, c in enumerate(cards)]
+    return [f"{labels[(leader + i) % players]}: {style.card(c)}" for i, c in enumerate(cards)]
 
 
 # ---------------------------------------------------------------------- narration
@@ -443,7 +443,7 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
     # the auction
     if r["bidding"] == "auction":
         items = [
-            f"{labels[a['seat']]} {move_text(a['move'], lang, style)}" for a in view["auction"]
+            f"{labels[a['seat']]}: {move_text(a['move'], lang, style)}" for a in view["auction"]
         ]
         if items:
             out.extend(fit_items("auction_line", lang, items, style.width))
@@ -451,7 +451,7 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
             out.append(t("auction_line", lang, items=t("auction_none", lang)))
     elif kozmaca:
         bids = view["bids"] or [None] * n
-        items = [f"{labels[s]} {'?' if b is None else b}" for s, b in enumerate(bids)]
+        items = [f"{labels[s]}: {'?' if b is None else b}" for s, b in enumerate(bids)]
         out.append(t("kozmaca_line", lang, items=" · ".join(items)))
     # the contract and koz
     koz = view["trump"]
@@ -470,9 +470,9 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
     if phase in ("play", "over"):
         won = view["tricks_won"]
         if kozmaca and view["bids"]:
-            items = [f"{labels[s]} {won[s]}/{view['bids'][s]}" for s in range(n)]
+            items = [f"{labels[s]}: {won[s]}/{view['bids'][s]}" for s in range(n)]
         else:
-            items = [f"{labels[s]} {won[s]}" for s in range(n)]
+            items = [f"{labels[s]}: {won[s]}" for s in range(n)]
         out.append(t("tricks_line", lang, items=" · ".join(items)))
         if contract is not None:
             side = sum(won[s] for s in unit)
@@ -603,7 +603,7 @@ def sheet_lines(
             break
     out.extend(table)
     out.append(t("sheet_legend", lang))
-    totals = " · ".join(f"{_unit_label(u, labels, lang)} {match.totals[u[0]]}" for u in units)
+    totals = " · ".join(f"{_unit_label(u, labels, lang)}: {match.totals[u[0]]}" for u in units)
     out.append(t("totals_line", lang, items=totals))
     return out
 

@@ -611,7 +611,7 @@ class OnlineSession:
         self.con.say(o("fair_commitment", self.lang, n=deal, commitment=commitment))
 
     def _scores(self, code: str, scores: Sequence[int], labels: Sequence[str], **kw: Any) -> str:
-        items = ", ".join(f"{labels[i]} {s:+d}" for i, s in enumerate(scores))
+        items = ", ".join(f"{labels[i]}: {s:+d}" for i, s in enumerate(scores))
         return o(code, self.lang, scores=items, **kw)
 
     def _finish(self) -> None:
@@ -887,7 +887,7 @@ class OnlineSession:
         labels = self._labels()
         n = view["players"]
         cards = " · ".join(
-            f"{labels[(tr['leader'] + i) % n]} {self.style.card(card)}"
+            f"{labels[(tr['leader'] + i) % n]}: {self.style.card(card)}"
             for i, card in enumerate(tr["cards"])
         )
         return (
