@@ -255,7 +255,8 @@ def test_a_player_that_fails_at_play_stops_the_bot_saying_what_to_fix(
             assert said.startswith("your player m:B ")
             assert f"at table {table.id}, deal 1" in said
             assert said.endswith(
-                "The bot stops; a computer plays its seat until you start it again."
+                "The bot stops; a computer plays its seat until you start the bot again (the "
+                "same command): it then takes its seat back."
             )
             if how == "raise":
                 assert "raised IndexError: list index out of range (in choose, " in said
@@ -267,6 +268,54 @@ def test_a_player_that_fails_at_play_stops_the_bot_saying_what_to_fix(
             else:
                 assert "returned None at table" in said and "instead of a move" in said
             assert (await final).over  # the server's computer took the seat: the match ended
+            await host.close()
+
+        asyncio.run(main_())
+
+
+def test_a_bot_started_again_takes_its_seat_back(tmp_path: Path) -> None:
+    """The message of a failed player says "until you start the bot again": started again with
+    the same command (no --join), the bot takes back the seat its account holds at the match in
+    play, and plays it to the end. It used to wait for an invitation meanwhile."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path, hold_seconds=0.2)) as srv:
+
+        async def main_() -> None:
+            failing = FailsAtItsFirstCard()
+            bot = asyncio.create_task(
+                serve_as_bot(srv.url, "robo4", "uzun-bir-parola", failing, say=lambda _: None)
+            )
+            host = Client(srv.url, name="Ayşe")
+            await host.connect()
+            _, table = await host.create(preset="standard", deals=1)
+            await invite_when_online(host, table.id, "robo4")
+            await host.until(lambda: _bot_seated(host, table.id))
+            await host.start(table.id)
+            # the host plays until the bot's player fails; then the match waits at its turns
+            await host.play(table.id, timeout=120, stop=lambda st: bot.done())
+            with pytest.raises(PlayerError):
+                await asyncio.wait_for(bot, 60)
+            lines: list[str] = []
+            again = asyncio.create_task(
+                serve_as_bot(
+                    srv.url, "robo4", "uzun-bir-parola", LowestCard(), games=1, say=lines.append
+                )
+            )
+            back = f"Back in the room {table.info['code']} (standard), seat "
+            for _ in range(300):
+                if any(x.startswith(back) for x in lines):
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                pytest.fail(f"the bot did not take its seat back: {lines}")
+            final = await host.play(table.id, timeout=120)
+            assert final.over
+            assert await asyncio.wait_for(again, 60) == 1
+            assert "Match 1 over" in lines[-1]
+            # the seat was the bot account's again: its last moves were its own, not the clock's
+            seat = next(i for i, x in enumerate(final.info["seats"]) if x.get("bot_account"))
+            moves = [e for e in final.events if e.get("kind") == "move" and e["seat"] == seat]
+            assert moves and moves[-1].get("by") == "player", moves[-1]
             await host.close()
 
         asyncio.run(main_())

@@ -145,8 +145,9 @@ async def serve_as_bot(
                 except ConnectionError:
                     await again()
 
+        welcome: dict[str, Any] = {}
         try:
-            await c.login(username, password)
+            welcome = await c.login(username, password)
         except ServerError as e:
             if e.code != "bad_login":
                 raise
@@ -158,9 +159,15 @@ async def serve_as_bot(
                     raise WrongPassword(username) from None
                 raise
         say(t("bot_ready", lang, name=username))
+        # the tables the account still sits at (a bot stopped mid-match and started again):
+        # it takes its seats back there before it waits for invitations
+        seated: list[str] = [] if join is not None else list(welcome.get("tables") or [])
         while games is None or played < games:
+            back: str | None = None  # the table id of a seat taken back
             if join is not None:
                 code = join
+            elif seated:
+                back = code = seated.pop(0)
             else:
                 while True:  # wait for an invitation, through lost connections
                     invites.extend(m for m in c.drain() if m.get("type") == "invited")
@@ -175,17 +182,24 @@ async def serve_as_bot(
                 code = invite["code"]
                 say(t("bot_invited", lang, by=invite.get("from", "?"), code=code))
             try:
-                state = await retrying(partial(c.join, code=code))
+                if back is not None:
+                    state = await retrying(partial(c.join, back))
+                else:
+                    state = await retrying(partial(c.join, code=code))
             except ServerError as e:
                 if join is not None:  # the one room it was asked to play in
                     raise
+                if back is not None:  # the match ended meanwhile: nothing to take back
+                    continue
                 # an invitation to a room that filled up, started or closed meanwhile: the
                 # bot says why and waits for the next one
                 say(t("bot_invite_refused", lang, code=code, reason=e.message))
                 continue
+            if back is not None:
+                code = state.info.get("code") or back
             say(
                 t(
-                    "bot_seated",
+                    "bot_back" if back is not None else "bot_seated",
                     lang,
                     code=code,
                     preset=state.info.get("preset") or "?",
