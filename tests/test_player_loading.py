@@ -48,6 +48,13 @@ class WrongCard(Raiser):
         return str(view["legal_moves"][0])
 
 
+class ReturnsNone(Raiser):
+    """Forgets to return its move."""
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        return None  # type: ignore[return-value]
+
+
 @pytest.fixture
 def author(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     """Write a module of the bot author's (a new name each time) where Python finds it."""
@@ -201,3 +208,21 @@ def test_an_illegal_card_is_shown_with_the_legal_moves() -> None:
     legal = said.split("The legal moves were: ")[1].split(", ")
     assert legal and all(len(m) == 2 for m in legal)
     assert "Geçerli hamleler: " in failure_text(e.value, "tr")
+
+
+def test_a_player_that_returns_no_move_is_told_what_choose_returns() -> None:
+    """It used to read: chose “None”: not a move: 'None'."""
+    with pytest.raises(ArenaError) as e:
+        run(ArenaConfig(bots=(f"{HERE}:ReturnsNone", "easy"), deals=1), jobs=1)
+    said = failure_text(e.value, "en")
+    assert said.startswith("ReturnsNone (seat ")
+    assert "returned None instead of a move: choose(view) returns one of the view's" in said
+    assert "hamle yerine None döndürdü" in failure_text(e.value, "tr")
+
+
+def test_a_name_that_is_no_player_is_said_to_be_there_but_no_player(author: Any) -> None:
+    """It used to say that the module had no such name."""
+    mod = author("LEVEL = 3\n")
+    code, said = problem(f"{mod}:LEVEL")
+    assert code == "not_a_player"
+    assert said.startswith(f"the module {mod} has LEVEL, but it is not a player (int): name a")

@@ -477,3 +477,17 @@ def test_the_host_sees_which_bot_accounts_are_online_to_invite(tmp_path: Path) -
                 await c.close()
 
         asyncio.run(main_())
+
+
+def test_a_host_trying_many_bot_accounts_raises_the_registration_limit() -> None:
+    """10 registrations an hour per address stopped a bot author at the fifth bot account on
+    their own machine, with no way around it: `batak serve --registrations-per-address N`."""
+    import argparse
+
+    from batak.cli.serve import add_serve_parser, config_from_args
+
+    parser = argparse.ArgumentParser(prog="batak")
+    add_serve_parser(parser.add_subparsers(dest="command"))
+    assert config_from_args(parser.parse_args(["serve"])).register_per_hour_address == 10
+    raised = parser.parse_args(["serve", "--registrations-per-address", "100"])
+    assert config_from_args(raised).register_per_hour_address == 100

@@ -45,6 +45,7 @@ from ..bots.workers import end_with_parent
 from ..cards import Card
 from ..game import Game, IllegalMove, Phase
 from ..i18n import LANGS, phase_name, text
+from ..moves import Move
 from ..rules import Rules
 from ..scoring import contract_made
 
@@ -404,6 +405,14 @@ def play_board(config: ArenaConfig, board: int) -> tuple[dict[str, Any], Times]:
                 ) from e
             dt = time.perf_counter() - t0
             times.setdefault(f"{who}|{view['phase']}", []).append(dt)
+            if not isinstance(move, str | Move):  # None, a number: no move at all
+                got = repr(move)[:80]
+                raise ArenaError(
+                    text("arena.player_not_text", "en", got=got, **place),
+                    code="arena.player_not_text",
+                    got=got,
+                    **place,
+                )
             try:
                 game.play(move)
             except IllegalMove as e:

@@ -41,7 +41,9 @@ _STDLIB = os.path.dirname(os.__file__) + os.sep
 
 @runtime_checkable
 class Player(Protocol):
-    """Anything with ``choose(view) -> move text``. ``name`` is shown in arena reports."""
+    """Anything with ``choose(view) -> move text``. ``name`` names the player for people (our
+    levels' ``easy``, ``medium``, ``hard``); the arena's reports name a loaded player by its
+    class."""
 
     name: str
 
@@ -73,7 +75,8 @@ class PlayerError(ValueError):
     ``""``), ``a_file`` (a file path instead of a module name; ``spec``, ``module``, ``folder``),
     ``no_module`` (``module`` is not importable from here), ``import_failed`` (importing it raised;
     ``module``, ``error``, ``where``), ``no_class`` (``module``, ``name``, ``players``: what it
-    has), ``no_seed`` (the class takes no ``seed`` keyword), ``init_failed`` (building it raised;
+    has), ``not_a_player`` (``name`` is there but builds nothing: ``got`` is its type),
+    ``no_seed`` (the class takes no ``seed`` keyword), ``init_failed`` (building it raised;
     ``error``, ``where``), ``no_choose`` (no ``choose(view)`` method).
     """
 
@@ -153,7 +156,9 @@ def load(spec: str, *, seed: int | None = None) -> Player:
             "import_failed", module=module_name, error=error_text(e), where=where(e)
         ) from e
     factory = getattr(module, name, None)
-    if factory is None or not callable(factory):
+    if factory is not None and not callable(factory):
+        raise PlayerError("not_a_player", module=module_name, name=name, got=type(factory).__name__)
+    if factory is None:
         players = sorted(
             n
             for n, v in vars(module).items()

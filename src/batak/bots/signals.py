@@ -29,19 +29,22 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from ..cards import SUIT_MASKS
-from .simple import Table
+from ..cards import CARDS, SUIT_MASKS, SUITS
+from .simple import Table, parse_view
 
 __all__ = [
     "Signal",
+    "asked_suit",
     "first_discard",
     "is_first_discard",
     "live_signal",
     "partner_signal",
     "promised_card",
+    "signal_in_view",
     "signal_weight",
     "wanted_suit",
 ]
@@ -100,6 +103,51 @@ def partner_signal(t: Table) -> Signal | None:
     out = DECK & ~before & ~(1 << card) & SUIT_MASKS[suit]
     promised = out.bit_length() - 1 if out else -1
     return Signal(partner, suit, card, promised)
+
+
+def signal_in_view(view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The partner's signal as a bot author reads it from a player's view, in the view's own
+    notation: ``{"partner": seat, "suit": "H", "card": "4H", "promised": "AH"}`` (the discard,
+    and the top card of its suit still out then, which the partner says it holds; ``promised``
+    is None when no other card of the suit was out), or None where there is none yet (no discard
+    by the partner, no partner, or the partner's hand is face up).
+
+    >>> from batak.game import Game
+    >>> from batak.rules import Rules
+    >>> two_cards = Rules.preset("cetinsgame-esli").replace(min_bid=1)  # a deal of 2 cards
+    >>> g = Game(two_cards, hands=["2S 3S", "AH 4H", "KS 5D", "QH 6D"], dealer=3)
+    >>> for m in ["bid 1", "pass", "pass", "pass", "trump D", "2S", "4H", "KS"]: g.play(m)
+    >>> signal_in_view(g.view(3))   # seat 1 discarded 4H: it asks seat 3 for hearts
+    {'partner': 1, 'suit': 'H', 'card': '4H', 'promised': 'AH'}
+    >>> signal_in_view(g.view(0)) is None   # seat 0's partner, seat 2, has not discarded
+    True
+    """
+    sig = partner_signal(parse_view(view))
+    if sig is None:
+        return None
+    return {
+        "partner": sig.seat,
+        "suit": SUITS[sig.suit].value,
+        "card": str(CARDS[sig.card]),
+        "promised": str(CARDS[sig.promised]) if sig.promised >= 0 else None,
+    }
+
+
+def asked_suit(view: Mapping[str, Any]) -> str | None:
+    """The suit this player would ask its partner for with a first discard now, from its view
+    (:func:`wanted_suit`): a suit letter, or None where no suit qualifies.
+
+    >>> from batak.game import Game
+    >>> from batak.rules import Rules
+    >>> two_cards = Rules.preset("cetinsgame-esli").replace(min_bid=1)  # a deal of 2 cards
+    >>> g = Game(two_cards, hands=["2S 3S", "AH 4H", "KS 5D", "QH 6D"], dealer=3)
+    >>> for m in ["bid 1", "pass", "pass", "pass", "trump D", "2S"]: g.play(m)
+    >>> asked_suit(g.view(1))   # it holds AH, the top heart, and 4H to discard
+    'H'
+    """
+    t = parse_view(view)
+    suit = wanted_suit(t.hand, t.played, t.trump)
+    return None if suit is None else SUITS[suit].value
 
 
 def wanted_suit(hand: int, played: int, trump: int) -> int | None:

@@ -144,6 +144,8 @@ def failure_text(error: ArenaError, lang: str) -> str:
     if error.code == "arena.player_raised":
         p["error"] = error_at(p["error"], p.pop("where", None), lang)
         return text("arena.player_raised", lang, **p)
+    if error.code == "arena.player_not_text":
+        return text("arena.player_not_text", lang, **p)
     if error.code == "arena.player_illegal":
         reasons = p.pop("reasons")
         return text("arena.player_illegal", lang, reason=reasons.get(lang, reasons["en"]), **p)

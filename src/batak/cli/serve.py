@@ -143,6 +143,11 @@ def add_serve_parser(
         ("--rooms-per-address", "help_rooms_per_address", d.rooms_per_address),
         ("--max-rooms", "help_max_rooms", d.max_room_tables),
         ("--creates-per-address", "help_creates_per_address", int(d.create_burst_address)),
+        (
+            "--registrations-per-address",
+            "help_registrations_per_address",
+            int(d.register_per_hour_address),
+        ),
     ):
         q.add_argument(flag, type=checked("whole"), default=value, metavar="N", help=h(code, value))
     q.add_argument(
@@ -356,6 +361,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         rooms_per_address=args.rooms_per_address,
         max_room_tables=args.max_rooms,
         create_burst_address=args.creates_per_address,
+        register_per_hour_address=args.registrations_per_address,
         create_per_minute_address=args.creates_per_address * 1.5,
         password_checks=args.password_checks,
         guest_unused_seconds=args.guest_days * 86400,

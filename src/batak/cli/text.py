@@ -64,8 +64,8 @@ def error_at(error: str, where: tuple[str, int, str] | None, lang: str) -> str:
 #: the codes of :class:`batak.bots.PlayerError` said by the text ``cli.player_<code>`` filled
 #: with the error's own details
 _SAID_WITH_ITS_PARAMS = frozenset(
-    {"a_file", "import_failed", "no_class", "no_seed", "init_failed", "no_choose", "raised",
-     "illegal", "not_text"}
+    {"a_file", "import_failed", "no_class", "not_a_player", "no_seed", "init_failed", "no_choose",
+     "raised", "illegal", "not_text"}
 )  # fmt: skip
 
 
