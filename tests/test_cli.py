@@ -195,6 +195,34 @@ def test_quit_offers_to_save(
     assert loads(path.read_text(encoding="utf-8")).rules.name == "standard"
 
 
+def test_quit_right_after_saving_asks_nothing_and_ctrl_c_offers_to_save(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "saved.json"
+    args = ["play", "--seed", "2", "--lang", "en"]
+    code, out, _ = run(monkeypatch, capsys, args, f"save {path}\nquit\n")
+    assert code == 0 and f"Match saved to {path}." in out
+    assert "Save the match first?" not in out  # it was saved a moment ago
+    # saved, then a move: the match changed since, so quitting offers to save again
+    code, out, _ = run(monkeypatch, capsys, args, f"save {path}\npas\nquit\n\n")
+    assert "Save the match first?" in out
+
+    later = tmp_path / "later.json"
+    asked: list[str] = []
+    from batak.cli.console import Console
+
+    def ask(self: Console, prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) == 1:
+            raise KeyboardInterrupt  # Ctrl-C at the move prompt
+        return str(later)  # the answer to the offer
+
+    monkeypatch.setattr(Console, "ask", ask)
+    assert main(args) == 130
+    assert asked[1].startswith("Save the match first?")
+    assert loads(later.read_text(encoding="utf-8")).rules.name == "standard"
+
+
 # ---------------------------------------------------------------------- save and replay
 def test_replay_of_a_saved_match(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
@@ -878,3 +906,23 @@ def test_a_move_number_when_only_one_move_is_legal(
     assert code == 0
     assert "99 numaralı hamle yok: burada oynanabilecek tek hamle var, 1" in out
     assert "1..1 " not in out
+
+
+def test_options_levels_and_tables_are_taken_as_people_write_them(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`batak rules` shows yes/no/none (evet/hayır/yok): --option takes those words too, in any
+    case; a level or a table name in capitals is found; a changed rule is said at the table."""
+    args = ["play", "--preset", "Standard", "--level", "HARD,Orta,ZOR", "--option", "deals=1"]
+    args += ["--option", "must_trump=No", "--option", "min_bid=5", "--lang", "en"]
+    code, out, err = run(monkeypatch, capsys, args)
+    assert code == 0, err
+    assert "Computer 1 (hard), Computer 2 (medium), Computer 3 (hard)" in out
+    assert "Changed from the standard table: Lowest bid: 5, Must trump when void: no" in out
+    code, out, err = run(monkeypatch, capsys, ["play", "--option", "must_trump=evet"])
+    assert code == 0 and "Changed from" not in out  # the preset's own value: nothing changed
+    wrong = ["play", "--option", "must_trump=maybe", "--lang", "tr"]
+    code, _, err = run(monkeypatch, capsys, wrong)
+    assert code == 2 and "evet ya da hayır" in err
+    code, out, _ = run(monkeypatch, capsys, ["rules", "ZIPI-KITTY", "--lang", "en"])
+    assert code == 0 and "zipi-kitty" in out

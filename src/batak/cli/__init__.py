@@ -53,7 +53,9 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
         p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
 
     play = sub.add_parser("play", help=t("help_play", lang), description=t("help_play", lang))
-    play.add_argument("--preset", default="standard", metavar="NAME", help=t("help_preset", lang))
+    play.add_argument(
+        "--preset", type=str.lower, default="standard", metavar="NAME", help=t("help_preset", lang)
+    )
     play.add_argument("--seat", type=int, default=None, metavar="N", help=t("help_seat", lang))
     play.add_argument("--seed", default=None, metavar="S", help=t("help_seed", lang))
     lang_option(play)
@@ -88,7 +90,9 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     replay.add_argument("--review", action="store_true", help=t("help_review", lang))
 
     rules = sub.add_parser("rules", help=t("help_rules", lang), description=t("help_rules", lang))
-    rules.add_argument("name", nargs="?", default=None, metavar="NAME", help=t("help_name", lang))
+    rules.add_argument(
+        "name", nargs="?", type=str.lower, default=None, metavar="NAME", help=t("help_name", lang)
+    )
     lang_option(rules)
     add_analyse_parser(sub, lang, lang_option)
     add_arena_parser(sub, lang)

@@ -76,7 +76,9 @@ def add_arena_parser(subparsers: Any, lang: str | None = None) -> argparse.Argum
     )
     p.add_argument("--bots", default="medium,easy", metavar="A,B", help=h("help_bots"))
     p.add_argument("--field", default=None, metavar="BOT", help=h("help_field"))
-    p.add_argument("--preset", default="standard", metavar="NAME", help=h("help_preset"))
+    p.add_argument(
+        "--preset", type=str.lower, default="standard", metavar="NAME", help=h("help_preset")
+    )
     p.add_argument(
         "--rule", action="append", default=[], metavar="OPTION=VALUE", help=h("help_rule")
     )

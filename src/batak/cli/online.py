@@ -66,7 +66,9 @@ def add_online_parser(sub: Any, lang: str) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--quick", default=None, metavar="MODE", help=o("help_quick", lang))
     group.add_argument("--join", default=None, metavar="CODE", help=o("help_join", lang))
-    group.add_argument("--create", default=None, metavar="PRESET", help=o("help_create", lang))
+    group.add_argument(
+        "--create", type=str.lower, default=None, metavar="PRESET", help=o("help_create", lang)
+    )
     # not in the group: its usage line would pass 80 columns (checked below instead)
     p.add_argument("--invited", action="store_true", help=o("help_invited", lang))
     p.add_argument("--deals", type=int, default=None, metavar="N", help=o("help_deals", lang))

@@ -24,13 +24,17 @@ from .text import error_message, t
 __all__ = ["Parser", "rules_with_options"]
 
 
-#: yes and no as the rules pages show them in Turkish (``batak rules --lang tr``)
-_YES_NO = {"evet": True, "hayır": False, "hayir": False}
+#: yes, no and none as the rules pages show them (``batak rules``, in English and Turkish)
+_WORDS: dict[str, Any] = {
+    "yes": True, "no": False, "evet": True, "hayır": False, "hayir": False,
+    "none": None, "yok": None,
+}  # fmt: skip
 
 
 def _option_value(raw: str) -> Any:
-    if raw.casefold() in _YES_NO:
-        return _YES_NO[raw.casefold()]
+    word = raw.replace("I", "ı").casefold()
+    if word in _WORDS:
+        return _WORDS[word]
     try:
         return json.loads(raw)
     except json.JSONDecodeError:
@@ -45,6 +49,8 @@ def rules_with_options(preset: str, options: Iterable[str]) -> Rules:
     False
     >>> rules_with_options("standard", ["must_trump=hayır"]).must_trump  # as the rules page says
     False
+    >>> rules_with_options("esli-acik", ["must_trump=No", "deals=none"]).deals is None
+    True
     """
     rules = Rules.preset(preset)
     changes: dict[str, Any] = {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 from collections.abc import Mapping
 from pathlib import Path
@@ -39,6 +40,7 @@ from .console import (
     winner_lines,
 )
 from .parser import rules_with_options
+from .rules import changed_rules
 from .text import t
 
 
@@ -68,6 +70,7 @@ class PlaySession:
         self.players = players  # the computer seats' players
         self.reviews: dict[int, DealReview] = {}  # deal number -> its review, made once
         self.save_path = save_path
+        self.saved: str | None = None  # the match as last saved with 'save FILE'
         self.style = Style(con.out)
         self.labels = seat_labels(match.rules.players, human, lang)
         self.short = short_labels(match.rules.players, human, lang)
@@ -108,6 +111,13 @@ class PlaySession:
             self.offer_save()
             con.say(t("bye", self.lang))
             return EXIT_OK
+        except KeyboardInterrupt:  # Ctrl-C: leaving as 'quit' does, the match offered to be saved
+            con.say()
+            self.autosave()
+            with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl-C: gone at once
+                self.offer_save()
+            con.say(t("bye", self.lang))
+            return EXIT_INTERRUPTED
         con.say()
         con.lines(winner_lines(match, self.labels, self.human, self.lang))
         self.autosave()
@@ -261,6 +271,7 @@ class PlaySession:
         except OSError as e:
             self.con.say(t("save_failed", self.lang, path=path, message=e.strerror or str(e)))
             return False
+        self.saved = self.record_text()
         self.con.say(t("saved", self.lang, path=path))
         return True
 
@@ -273,8 +284,8 @@ class PlaySession:
                 self.con.say(t("save_failed", self.lang, path=self.save_path, message=msg))
 
     def offer_save(self) -> None:
-        if self.save_path:
-            return  # already saved there
+        if self.save_path or self.record_text() == self.saved:
+            return  # already saved (there, or just now with 'save FILE')
         try:
             answer = self.con.ask(t("quit_offer", self.lang)).strip()
         except EOFError:
@@ -285,6 +296,8 @@ class PlaySession:
 
 
 _NO_ANSWERS = frozenset({"n", "no", "h", "hayır", "hayir", "-"})
+EXIT_INTERRUPTED = 130  # left with Ctrl-C, as every command
+
 #: the levels as the game names them in Turkish (kolay, orta, zor), for --level
 LEVEL_WORDS = {"kolay": "easy", "orta": "medium", "zor": "hard"}
 
@@ -343,7 +356,8 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
         levels = [str(saved.get(str(seat), "medium")) for seat in computers]
     else:
         spoken = [lv.strip() for lv in (args.level or "medium").split(",")]
-        levels = [LEVEL_WORDS.get(lv.casefold(), lv) for lv in spoken]
+        low = [lv.replace("I", "ı").casefold() for lv in spoken]  # ZOR, HARD, Orta
+        levels = [LEVEL_WORDS.get(lv, lv) for lv in low]
     if len(levels) == 1:
         levels *= len(computers)
     if len(levels) != len(computers) or any(lv not in bots.LEVELS for lv in levels):
@@ -362,6 +376,9 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
     r = match.rules
     con.say(style.bold(t("match_title", lang, name=r.name)))
     con.say(preset_summary(r, lang))
+    changed = changed_rules(r, lang, style)
+    if changed is not None:
+        con.say(changed)
     if resumed:
         con.say(t("continuing", lang, path=args.load))
     order = " → ".join(labels[(human + i) % players] for i in range(players))

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import textwrap
 
-from ..explain import option_help, option_names, preset_source, preset_summary, value_help
+from ..explain import (
+    option_help,
+    option_label,
+    option_names,
+    preset_source,
+    preset_summary,
+    value_help,
+)
 from ..rules import PRESETS, Rules
 from .console import (
     EXIT_OK,
@@ -27,6 +34,35 @@ def _value_text(rules: Rules, option: str, lang: str, style: Style) -> str:
         return style.koz(value.value, lang)
     meaning = value_help(option, value, lang)
     return str(value) if meaning is None else f"{value} — {meaning}"
+
+
+def changed_rules(rules: Rules, lang: str, style: Style) -> str | None:
+    """The line that names the options a table changed from its preset (``batak play --option``),
+    with their values; None when it plays the preset as it is. The number of deals is said by
+    the table's summary already.
+
+    >>> r = PRESETS["standard"].replace(must_trump=False, deals=2)
+    >>> changed_rules(r, "en", Style(None))
+    'Changed from the standard table: Must trump when void: no'
+    >>> changed_rules(PRESETS["standard"], "tr", Style(None)) is None
+    True
+    """
+    preset = PRESETS.get(rules.name)
+    if preset is None:
+        return None
+    items = []
+    for option in option_names():
+        value = getattr(rules, option)
+        if option == "deals" or value == getattr(preset, option):
+            continue
+        if isinstance(value, bool) or value is None:
+            shown = _value_text(rules, option, lang, style)
+        else:
+            shown = style.koz(value.value, lang) if option == "fixed_trump" else str(value)
+        items.append(f"{option_label(option, lang)}: {shown}")
+    if not items:
+        return None
+    return t("changed_rules", lang, name=rules.name, items=", ".join(items))
 
 
 def rules_lines(name: str | None, lang: str, style: Style) -> list[str]:
