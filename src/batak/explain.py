@@ -110,6 +110,8 @@ def preset_summary(rules: Rules, lang: str) -> str:
     elif rules.bidding == "kozmaca":
         parts.append(t("sum_bids", lang, low=rules.min_bid, high=rules.max_bid))
     scoring_code = "sum_acik_scoring" if rules.scoring == "acik" else f"sum_{rules.scoring}"
+    if scoring_code == "sum_sultan" and rules.bidding != "auction":
+        scoring_code = "sum_sultan_kozmaca"  # each player's own bid: a söz, not an ihale
     parts.append(t(scoring_code, lang))
     if rules.zero_trick_penalty != "none":
         parts.append(t("sum_batak", lang))

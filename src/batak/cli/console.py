@@ -214,16 +214,20 @@ class ProgressBar:
         self.on = _isatty(sys.stderr)
         self.lang = lang
 
-    def show(self, deal: int, deals: int, done: int, total: int) -> None:
+    def show(self, deal: int, deals: int | None, done: int, total: int) -> None:
+        """``deals`` None: one deal is reviewed on its own (at the table), not one of a run."""
         if not self.on:
             return
         filled = round(20 * done / max(total, 1))
         bar = "#" * filled + "-" * (20 - filled)
-        line = t("analysing", self.lang, deal=deal, deals=deals, done=done, total=total)
+        if deals is None:
+            line = t("analysing_one", self.lang, deal=deal, done=done, total=total)
+        else:
+            line = t("analysing", self.lang, deal=deal, deals=deals, done=done, total=total)
         sys.stderr.write(f"\r[{bar}] {line}")
         sys.stderr.flush()
 
-    def on_deal(self, deal: int, deals: int) -> Callable[[int, int], None]:
+    def on_deal(self, deal: int, deals: int | None) -> Callable[[int, int], None]:
         """The ``progress`` for :func:`~batak.bots.review.review_deal` of deal ``deal``."""
         return lambda done, total: self.show(deal, deals, done, total)
 

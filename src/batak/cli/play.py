@@ -194,7 +194,7 @@ class PlaySession:
         review = self.reviews.get(number)
         if review is None:
             bar = ProgressBar(self.lang)
-            progress = bar.on_deal(number, len(self.match.games))
+            progress = bar.on_deal(number, None)  # one deal, not "deal 1 of 2" mid-match
             review = self.reviews[number] = review_deal(game, progress=progress)
             bar.end()
         lines = summary_lines(review, self.labels, self.lang, you=self.human, card=self.style.card)
