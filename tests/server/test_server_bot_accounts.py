@@ -64,6 +64,9 @@ def test_an_invited_bot_account_plays_a_match_and_is_marked_as_a_bot(tmp_path: P
             assert final.over
             assert await asyncio.wait_for(bot, 60) == 1
             assert lines[0] == "Bot account robot is online." and "Match 1 over" in lines[-1]
+            bot_seat = next(i for i, x in enumerate(final.info["seats"]) if x.get("bot_account"))
+            total = final.view["match"]["totals"][bot_seat]  # type: ignore[index]
+            assert lines[-1].endswith((f"Its total: {total}.", f"Its total: {total}; it won."))
             sat_line = f"Seated in the room {table.info['code']} (standard), seat "
             assert sum(line.startswith(sat_line) for line in lines) == 1, lines
             # at a table that hides its house bots, the bot account is still marked as one

@@ -197,9 +197,15 @@ async def serve_as_bot(
                 continue
             if back is not None:
                 code = state.info.get("code") or back
+            if back is not None:
+                seated_key = "bot_back"
+            elif state.info.get("status") == "playing":  # --join at a match under way
+                seated_key = "bot_seated_playing"
+            else:
+                seated_key = "bot_seated"
             say(
                 t(
-                    "bot_back" if back is not None else "bot_seated",
+                    seated_key,
                     lang,
                     code=code,
                     preset=state.info.get("preset") or "?",
@@ -262,7 +268,8 @@ async def serve_as_bot(
                     break
                 continue
             played += 1
-            say(t("bot_played", lang, n=played, table=final.id))
+            said = _result_of(final, lang)
+            say(t("bot_played", lang, n=played, table=final.id) + (" " + said if said else ""))
             late = [
                 e
                 for e in final.events
@@ -275,6 +282,17 @@ async def serve_as_bot(
             if join is not None:
                 break
     return played
+
+
+def _result_of(final: Any, lang: str) -> str:
+    """How the match ended for the bot's seat, from its last view: its total and whether its
+    side won (``""`` when the view does not say)."""
+    match = (final.view or {}).get("match") or {}
+    totals, winners, seat = match.get("totals"), match.get("winners"), final.seat
+    if not totals or seat is None or seat >= len(totals):
+        return ""
+    won = isinstance(winners, list) and seat in winners
+    return t("bot_result_won" if won else "bot_result", lang, total=totals[seat])
 
 
 def _deal_of(view: dict[str, Any]) -> int | None:
