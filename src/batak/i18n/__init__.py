@@ -134,16 +134,27 @@ def lang_of(lang: str | None) -> str:
 
 
 def default_lang(environ: Mapping[str, str] | None = None) -> str:
-    """The catalog language of the locale (LC_ALL, LC_MESSAGES, LANG, LANGUAGE), else ``en``.
+    """The catalog language of the locale, as gettext chooses it: the first language of
+    ``LANGUAGE`` (a list such as ``tr:en``) that the catalog has, unless the locale is C; else
+    the locale (LC_ALL, LC_MESSAGES, LANG); else ``en``.
 
     >>> default_lang({"LANG": "tr_TR.UTF-8"}), default_lang({"LANG": "C"})
     ('tr', 'en')
+    >>> default_lang({"LANG": "en_US.UTF-8", "LANGUAGE": "de:tr"})  # no German: Turkish
+    'tr'
+    >>> default_lang({"LANG": "C", "LANGUAGE": "tr"})  # the C locale speaks English
+    'en'
     """
     env = os.environ if environ is None else environ
-    for key in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
-        value = env.get(key)
-        if value:
-            return _match(value)
+    found = next((env[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(k)), "")
+    wanted = env.get("LANGUAGE", "")
+    if wanted and found.split(".")[0] not in ("C", "POSIX"):
+        for item in wanted.split(":"):
+            code = _code(item)
+            if code in LANGS:
+                return code
+    if found:
+        return _match(found)
     if environ is None:
         try:
             loc = locale.getlocale()[0] or ""
@@ -153,8 +164,13 @@ def default_lang(environ: Mapping[str, str] | None = None) -> str:
     return SOURCE_LANG
 
 
+def _code(value: str) -> str:
+    """The language part of a locale name: ``tr_TR.UTF-8`` -> ``tr``."""
+    return value.lower().replace("-", "_").split(".")[0].split("_")[0]
+
+
 def _match(value: str) -> str:
-    code = value.lower().replace("-", "_").split(".")[0].split("_")[0]
+    code = _code(value)
     return code if code in LANGS else SOURCE_LANG
 
 
