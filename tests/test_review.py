@@ -400,7 +400,7 @@ def test_a_defenders_card_that_cost_both_counts_says_both() -> None:
     names = ["Ayşe", "Cem", "Deniz", "Burak"]
     en = summary_lines(review, names, "en")
     assert en[0] == (
-        "Trick 6: Deniz played 9♣, which cost a trick by the end of the deal and let the bidder "
+        "Trick 6: Deniz played 9♣, which cost one trick by the end of the deal and let the bidder "
         "take 3 tricks more; the best for the defence was K♣ or Q♣."
     )
     assert en[1:] == [
