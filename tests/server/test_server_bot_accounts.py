@@ -20,7 +20,7 @@ from batak.bots import PlayerError
 from batak.cli import main
 from batak.cli.bot import load_player, serve_as_bot
 from batak.cli.text import player_problem
-from batak.server.client import Client, ServerError
+from batak.server.client import Client, ServerError, TableState
 from batak.server.clock import ManualClock
 
 
@@ -227,6 +227,17 @@ def _bot_seated(host: Client, table: str) -> bool:
     return any(s.get("bot_account") for s in host.tables[table].info.get("seats") or [])
 
 
+async def _started_with_bot(srv: ServerThread, bot: str) -> tuple[Client, TableState]:
+    """A host's one-deal room with the bot account ``bot`` invited and seated, started."""
+    host = Client(srv.url, name="Ayşe")
+    await host.connect()
+    _, table = await host.create(preset="standard", deals=1)
+    await invite_when_online(host, table.id, bot)
+    await host.until(lambda: _bot_seated(host, table.id))
+    await host.start(table.id)
+    return host, table
+
+
 @pytest.mark.parametrize("how", ["raise", "illegal", "none"])
 def test_a_player_that_fails_at_play_stops_the_bot_saying_what_to_fix(
     tmp_path: Path, how: str
@@ -245,12 +256,7 @@ def test_a_player_that_fails_at_play_stops_the_bot_saying_what_to_fix(
                     srv.url, "robo3", "uzun-bir-parola", player, say=print, player_spec="m:B"
                 )
             )
-            host = Client(srv.url, name="Ayşe")
-            await host.connect()
-            _, table = await host.create(preset="standard", deals=1)
-            await invite_when_online(host, table.id, "robo3")
-            await host.until(lambda: _bot_seated(host, table.id))
-            await host.start(table.id)
+            host, table = await _started_with_bot(srv, "robo3")
             final = asyncio.create_task(host.play(table.id, timeout=120))
             with pytest.raises(PlayerError) as e:
                 await asyncio.wait_for(bot, 60)
@@ -288,12 +294,7 @@ def test_a_bot_started_again_takes_its_seat_back(tmp_path: Path) -> None:
             bot = asyncio.create_task(
                 serve_as_bot(srv.url, "robo4", "uzun-bir-parola", failing, say=lambda _: None)
             )
-            host = Client(srv.url, name="Ayşe")
-            await host.connect()
-            _, table = await host.create(preset="standard", deals=1)
-            await invite_when_online(host, table.id, "robo4")
-            await host.until(lambda: _bot_seated(host, table.id))
-            await host.start(table.id)
+            host, table = await _started_with_bot(srv, "robo4")
             # the host plays until the bot's player fails; then the match waits at its turns
             await host.play(table.id, timeout=120, stop=lambda st: bot.done())
             with pytest.raises(PlayerError):
