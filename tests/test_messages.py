@@ -85,7 +85,8 @@ def test_trump_not_broken_message():
     g = in_play(["AS KH 2H", "3H 4C 5C", "4H 6C 7C", "5H 8C 9C"])
     err = refused(g, "AS", "trump_not_broken")
     assert err.text("en") == (
-        "you may not lead a trump (spades) before trumps are broken while you hold other suits")
+        "you may not lead a trump (spades) before trumps are broken while you hold other suits"
+    )
     assert err.text("tr") == "koz kırılmadan koz (maça) açılmaz: elinde başka renkler var"
 
 
@@ -203,8 +204,9 @@ def test_why_illegal_accepts_lenient_text():
 
 
 # ================================================================ bad notation
-@pytest.mark.parametrize("text", ["zz", "bid x", "bid", "trump X", "bury 1S", "", "pass 3",
-                                  "bid -1"])
+@pytest.mark.parametrize(
+    "text", ["zz", "bid x", "bid", "trump X", "bury 1S", "", "pass 3", "bid -1"]
+)
 def test_bad_notation_is_an_illegal_move_and_a_value_error(text):
     """Notation (moves 'pass', 'bid 7', 'trump H', 'bury AS', a card): bad text is refused with
     code bad_notation, as a ValueError, naming the text."""
@@ -227,10 +229,11 @@ def test_bad_notation_texts():
     assert err is not None
     assert err.text("en") == (
         "not a move: 'zz' (moves look like 'pass', 'bid 7', 'trump H', 'bury AS' or a card such "
-        "as 'AS')")
+        "as 'AS')"
+    )
     assert err.text("tr") == (
-        "geçersiz hamle: 'zz' ('pas', 'ihale 7', 'koz kupa', 'göm AS' ya da 'AS' gibi bir kart "
-        "yaz)")
+        "geçersiz hamle: 'zz' ('pas', 'ihale 7', 'koz kupa', 'göm AS' ya da 'AS' gibi bir kart yaz)"
+    )
     for example in ("pas", "ihale 7", "koz kupa", "göm AS"):  # the Turkish examples are moves
         parse_move(example)
 
@@ -258,11 +261,24 @@ def test_parse_move_canonical_and_lenient():
 
 
 # ================================================================== card parsing
-@pytest.mark.parametrize(("text", "card"), [
-    ("AS", "AS"), ("as", "AS"), ("aS", "AS"), ("A♠", "AS"), ("a♠", "AS"), ("10h", "TH"),
-    ("10H", "TH"), ("th", "TH"), ("10♥", "TH"), (" qd ", "QD"), ("2c", "2C"), ("K♦", "KD"),
-    ("J♣", "JC"),
-])
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("AS", "AS"),
+        ("as", "AS"),
+        ("aS", "AS"),
+        ("A♠", "AS"),
+        ("a♠", "AS"),
+        ("10h", "TH"),
+        ("10H", "TH"),
+        ("th", "TH"),
+        ("10♥", "TH"),
+        (" qd ", "QD"),
+        ("2c", "2C"),
+        ("K♦", "KD"),
+        ("J♣", "JC"),
+    ],
+)
 def test_card_parsing_is_lenient(text, card):
     """Notation: cards as rank + suit, '10h', 'A♠', lower case; str() is canonical."""
     assert str(Card.parse(text)) == card

@@ -134,9 +134,7 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-def _wrap(
-    items: Sequence[str], width: int = 78, indent: str = "  ", sep: str = "  "
-) -> list[str]:
+def _wrap(items: Sequence[str], width: int = 78, indent: str = "  ", sep: str = "  ") -> list[str]:
     """Items in lines of at most ``width`` characters (never splitting an item)."""
     lines: list[str] = []
     current = indent
