@@ -372,7 +372,7 @@ def test_a_defenders_card_that_hands_the_bidder_a_trick_is_named() -> None:
     assert any(x.startswith("Tricks given to the bidder in total — ") for x in en)
     tr = summary_lines(review, names, "tr", you=d.seat, limit=20)
     assert any(x.startswith(f"{d.trick}. löve: ") and "oynadın; bu ihaleciye" in x for x in tr), tr
-    assert any(x.startswith("İhaleciye fazladan verilen löve, toplam — ") for x in tr)
+    assert any(x.startswith("İhaleciye fazladan verdirilen löve (toplam) — ") for x in tr)
 
 
 def test_batak_analyse_says_when_a_deal_stops_unfinished(

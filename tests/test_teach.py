@@ -80,7 +80,7 @@ def test_hint_names_the_only_legal_card() -> None:
         g.play(m)
     h = hint(plain(g.view(1)))
     assert h.move == "KH" and h.code == "only_legal"
-    assert "only" in h.reason and "tek" in hint(plain(g.view(1)), lang="tr").reason
+    assert "only" in h.reason and "başka hamle yok" in hint(plain(g.view(1)), lang="tr").reason
 
 
 def deal_with(fixed: dict[int, str], rules: str = "standard", dealer: int = 3) -> Game:

@@ -203,7 +203,7 @@ def test_four_browsers_play_a_private_room_to_the_score_sheet(
                 box = page.get_by_test_id("refused")
                 expect(box).to_be_visible()
                 text = box.inner_text()
-                assert text.startswith("Olmaz:" if lang == "tr" else "Not allowed:"), text
+                assert text.startswith("Olmaz — " if lang == "tr" else "Not allowed — "), text
                 assert len(text) > 20
                 assert page.evaluate("window.batak.state.table.view.hand.length") == before
                 refused[lang] = True
@@ -395,7 +395,7 @@ def test_switching_language_changes_every_visible_text(
     # the server's own texts follow: a hint comes in English now
     expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=60_000)
     page.get_by_test_id("teach").click()
-    expect(page.get_by_test_id("hint")).to_contain_text("Suggestion:")
+    expect(page.get_by_test_id("hint")).to_contain_text("Suggestion — ")
     no_js_errors(errors)
 
 

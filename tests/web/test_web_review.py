@@ -16,6 +16,11 @@ from test_web_table import DESKTOP_EN_PHONE_TR, FOUR_DEALS, play_to_the_end, pri
 TITLE = {"en": re.compile(r"Deal 1: where were tricks lost\?"), "tr": re.compile(r"1\. el: löve")}
 
 
+def _label(card: str) -> str:
+    """A card code as the page writes it: ``TH`` -> ``10♥``."""
+    return ("10" if card[0] == "T" else card[0]) + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[1]]
+
+
 def test_the_review_of_a_deal_from_the_score_sheet(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:
@@ -38,6 +43,16 @@ def test_the_review_of_a_deal_from_the_score_sheet(
         assert shown == data["lines"] and shown
         costly = [d for d in data["decisions"] if d["cost"] > 0 or d["defence_cost"] > 0]
         expect(dialog.get_by_test_id("review-row")).to_have_count(len(costly))
+        # each row's best cards are those its sentence names: the defence's where the card
+        # cost the defence too (the sentence and the table named different cards)
+        bests = page.evaluate(
+            """() => [...document.querySelectorAll('[data-testid=review-row]')]
+                  .map((r) => r.querySelectorAll('td')[3].innerText.split(/\\s+/))"""
+        )
+        for d, best in zip(costly, bests, strict=True):
+            own = d["cost"] > 0 and not d["defence_cost"] > 0
+            want = d["best_cards"] if own else d["defence_best_cards"]
+            assert best == [_label(c) for c in want], (d, best)
         if costly:  # the first costly card, as people write cards (10♥, not TH)
             first = dialog.get_by_test_id("review-row").first
             expect(first).to_contain_text(re.compile("[♠♥♦♣]"))
@@ -123,6 +138,21 @@ def test_the_review_from_the_result_after_a_deal_and_the_language_at_the_match_e
         if not act(page, keyboard=True, bid=True):
             time.sleep(0.05)
     deal = button.get_attribute("data-deal")
+    # a player who took no trick is said to be batak, with the points it cost, and nobody else
+    # (read at once with the panel's notes: the panel closes by itself after a few seconds)
+    row, notes, shown = page.evaluate(
+        f"""() => [window.batak.state.table.sheet.find((r) => r.deal === {deal}),
+                  [...document.querySelectorAll('[data-testid=result-batak]')]
+                    .map((e) => e.innerText),
+                  !!document.querySelector('[data-testid=deal-result]')]"""
+    )
+    batak = [
+        i
+        for i, won in enumerate(row["tricks"])
+        if won == 0 and i != row["bidder"] and row["scores"][i] < 0
+    ]
+    assert len(notes) == (len(batak) if shown else 0), (row, notes)
+    assert all("took no trick: batak (-" in x for x in notes), notes
     button.click()
     dialog = page.locator(".dialog")
     expect(dialog.get_by_test_id("review-title")).to_have_text(

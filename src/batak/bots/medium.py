@@ -691,7 +691,8 @@ def _explain(
             for x in range(4)
             if x != trump and t.hand & SUIT_MASKS[x]
         ]
-        if (t.hand & SUIT_MASKS[suit]).bit_count() == min(lengths):
+        # "your short suit" only says something when there is another suit to keep
+        if len(lengths) > 1 and (t.hand & SUIT_MASKS[suit]).bit_count() == min(lengths):
             return "discard_short", params
         return "discard", params
     return "play_low", params

@@ -544,6 +544,7 @@ function onError(m) {
     if (T) {
       T.refused = m.message;
       renderPanel();
+      showPanelNote("refused");
       return;
     }
   }
@@ -629,9 +630,20 @@ function onHint(m) {
   const T = S.table;
   if (!T || m.table !== T.id) return;
   if (m.estimate) { T.estimate = m.estimate; T.estimateFor = m.v; }
-  if (m.ref !== "estimate") T.hint = { move: m.move, reason: m.reason };
+  if (m.ref !== "estimate") {
+    T.hint = { move: m.move, reason: m.reason };
+    T.refused = null; // an earlier refusal is not about the move suggested now
+  }
   renderPanel();
   renderHand();
+  if (m.ref !== "estimate") showPanelNote("hint");
+}
+
+// A hint or a refusal just drawn is brought into sight: on a phone the panel can lie below the
+// screen, and the button seemed to do nothing.
+function showPanelNote(id) {
+  const el = document.querySelector(`[data-testid=${id}]`);
+  if (el && el.scrollIntoView) el.scrollIntoView({ block: "nearest" });
 }
 
 // During my own auction decision, ask the server once for the hand's trick estimate.
@@ -1296,7 +1308,7 @@ function renderTopbar() {
   $("#topbar").innerHTML = `
     <a href="/" data-action="nav" data-href="/" class="button small">← ${esc(t("back_to_lobby"))}</a>
     <span class="room">${esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener" data-testid="rules-link">${esc(presetTitle(info.preset))}</a></span>
-    <span class="facts" data-testid="facts">${parts.map((x) => `<span class="fact">${x}</span>`).join(" · ")}</span>
+    <span class="facts" data-testid="facts">${parts.map((x) => `<span class="fact">${x}</span>`).join("\u00a0· ")}</span>
     ${tableChipsHTML(info)}
     <span class="tools">
       ${v ? `<button class="small" data-action="dialog" data-dialog="last">${esc(t("last_trick"))}</button>` : ""}

@@ -73,9 +73,21 @@ export function resultCentre(T) {
   return `<div class="result-panel" role="status" data-testid="deal-result">
     <h3 data-testid="deal-over">${esc(t("deal_over", { n: res.deal.deal }))}</h3>
     ${said ? `<p class="result-said">${esc(said)}</p>` : ""}
-    ${points}
+    ${points}${bataks(T, row)}
     <p class="result-buttons">${row.redeal ? "" : `${reviewButton(res.deal.deal, true)} `}<button class="small" data-action="closeResult" data-testid="close-result">${esc(t("result_ok"))}</button></p>
   </div>`;
+}
+
+// A player other than the bidder who took no trick is "batak": the points it lost say why
+// (a bare −40 in the table puzzled players). Tables with partners count tricks per side.
+function bataks(T, row) {
+  const r = T.info.rules;
+  if (!row.scores || !row.tricks || r.partners || r.zero_trick_penalty === "none") return "";
+  const said = row.tricks
+    .map((won, i) => (won === 0 && i !== row.bidder && row.scores[i] < 0
+      ? H.sentence(i, "batak_zero", "batak_zero_you", { points: row.scores[i] }) : null))
+    .filter((x) => x);
+  return said.map((x) => `<p class="result-batak" data-testid="result-batak">${esc(x)}</p>`).join("");
 }
 
 // ------------------------------------------------------------------ the match's end

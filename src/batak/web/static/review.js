@@ -81,11 +81,13 @@ export function reviewHTML(T, seatLabel) {
   // bidder take more than the defence's best: then its best cards are the defence's
   const costly = m.decisions.filter((d) => d.cost > 0 || d.defence_cost > 0);
   const rows = costly.map((d) => {
-    const own = d.cost > 0;
+    // as the server's sentence names them: a card that cost both its own side's tricks and the
+    // defence's is judged for the defence, its best cards the defence's
+    const own = d.cost > 0 && !(d.defence_cost > 0);
     const best = (own ? d.best_cards : d.defence_best_cards).map(cardHTML).join(" ");
     // both when both: its own side's tricks, and those it let the bidder take
     const gave = d.defence_cost > 0 ? `<span class="review-gave">${esc(t("review_gave", { n: d.defence_cost }))}</span>` : "";
-    const cost = own ? `${d.cost}${gave ? `<br>${gave}` : ""}` : gave;
+    const cost = d.cost > 0 ? `${d.cost}${gave ? `<br>${gave}` : ""}` : gave;
     return `<tr data-testid="review-row"><td class="num">${d.trick}</td><td>${esc(seatLabel(d.seat))}</td>`
       + `<td>${cardHTML(d.card)}</td><td>${best}</td><td class="num">${cost}</td></tr>`;
   }).join("");
