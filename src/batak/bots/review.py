@@ -24,13 +24,14 @@ could have gone better", not as a verdict.
 You bid 4; with every hand in view and the best defence, you would take, by koz:
     ♠ 1 (koz), ♥ 1, ♦ 1, ♣ 0; actually taken: 1
 Trick 1: you played K♦, which cost a trick by the end of the deal; the best was
-    J♥ or 2♣.
+    J♥ or 2♣. The hint suggests this card too: from what you could see, it was a fair
+    choice.
 Trick 1: West played 5♥, which let the bidder take one more trick; the best for the
     defence was A♣.
 Tricks lost in total — You: 1
 Tricks given to the bidder in total — West: 1
->>> summary_lines(review, ["Sen", "Batı", "Kuzey", "Doğu"], "tr", you=0)[1]
-'1. löve: K♦ oynadın; elin sonunda bu bir löveye mal oldu. J♥ ya da 2♣ daha iyiydi.'
+>>> summary_lines(review, ["Sen", "Batı", "Kuzey", "Doğu"], "tr", you=0)[1].split(". İpucu")[0]
+'1. löve: K♦ oynadın; elin sonunda bu bir löveye mal oldu. J♥ ya da 2♣ daha iyiydi'
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from ..game import Game, Phase
 from ..i18n import text
 from ..moves import TrumpChoice
 from .solver import card_values, solve
+from .teach import hint
 
 __all__ = ["BidWorth", "CardDecision", "DealReview", "review_deal", "summary_lines"]
 
@@ -65,6 +67,9 @@ class CardDecision:
     defence_value: int | None = None
     defence_best: int | None = None
     defence_best_cards: tuple[str, ...] = ()
+    #: The hint (:func:`batak.bots.teach.hint`, from the mover's own view) suggests this card
+    #: too: a card that "cost" a trick only to a player who saw every hand.
+    hinted: bool = False
 
     @property
     def cost(self) -> int:
@@ -166,6 +171,7 @@ def review_deal(
                 d_values = card_values(g, defence)
                 d_value, d_best = d_values[move], max(d_values.values())
                 d_cards = _in_hand_order(c for c, v in d_values.items() if v == d_best)
+            hinted = hint(g.view(seat)).move == str(move)
             out.decisions.append(
                 CardDecision(
                     trick=len(g.tricks) + 1,
@@ -177,6 +183,7 @@ def review_deal(
                     defence_value=d_value,
                     defence_best=d_best,
                     defence_best_cards=d_cards,
+                    hinted=hinted,
                 )
             )
             done += 1
@@ -325,11 +332,17 @@ def summary_lines(
         said = dict(trick=d.trick, who=names[d.seat], card=card(d.card), best=best)
         if both:
             said.update(lost=tricks(d.cost), gave=tricks(d.defence_cost))
-            out.append(text(key("both", d.seat), lang, **said))
-            continue
-        n = d.cost if own else d.defence_cost
-        kind = ("cost" if own else "gave") + ("_one" if n == 1 else "_many")
-        out.append(text(key(kind, d.seat), lang, n=n, **said))
+            line = text(key("both", d.seat), lang, **said)
+        else:
+            n = d.cost if own else d.defence_cost
+            kind = ("cost" if own else "gave") + ("_one" if n == 1 else "_many")
+            line = text(key(kind, d.seat), lang, n=n, **said)
+        # the reader's own card that the hint suggests too: the review and the hint the player
+        # may have followed do not contradict each other (a computer seat plays the hint's card
+        # nearly always, so its lines say nothing of it)
+        if d.hinted and d.seat == you:
+            line += " " + text("review.hinted", lang)
+        out.append(line)
     if len(everything) > len(costly):
         rest = len(everything) - len(costly)
         out.append(text("review.more_one" if rest == 1 else "review.more_many", lang, n=rest))

@@ -1587,6 +1587,7 @@ def _review_reply(review: Any, names: list[str], lang: str, you: int | None) -> 
                 "defence_best": d.defence_best,
                 "defence_best_cards": list(d.defence_best_cards),
                 "defence_cost": d.defence_cost,
+                "hinted": d.hinted,
             }
             for d in review.decisions
         ],
