@@ -16,6 +16,7 @@ import pytest
 from batak import Game, Match, Rules
 from batak.cli import build_parser, main
 from batak.cli.parser import rules_with_options
+from batak.explain import option_label
 from batak.record import RecordError, dumps, loads
 
 ALL_PRESETS = Rules.preset_names()
@@ -320,9 +321,15 @@ def test_rules_of_a_preset_in_turkish(
     assert "Kaynak: Batak Sultan" in out
     for word in ("evet", "hayır", "yükseltme", "en düşük teklif", "löve başına", "kozu ne kırar"):
         assert word in out
-    options = [f for f in Rules().to_dict() if f != "name"]
-    for option in options:
-        assert f"  {option}: " in out
+    # every option, by the name players read and the one --option takes; those that change
+    # nothing at this table (its kitty's order without a kitty, ...) named once at the end
+    rules = Rules.preset("sultan-ihaleli")
+    unused = out.split("Bu masada kullanılmayan ayarlar: ", 1)[1].split(".", 1)[0].split(", ")
+    assert unused == ["kitty_order", "exposed_partner", "zero_bid"]
+    for option in (f for f in Rules().to_dict() if f != "name"):
+        if option not in unused:
+            assert f"  {option_label(option, 'tr')} ({option}): " in out, option
+    assert "  Eşli (partners): hayır" in out and rules.partners is False
     code, en, _ = run(monkeypatch, capsys, ["rules", "sultan-ihaleli", "--lang", "en"])
     assert "Table sultan-ihaleli" in en and "yes" in en and "the lowest bid" in en
 

@@ -47,6 +47,32 @@ def value_help(option: str, value: object, lang: str) -> str | None:
     return text(key, lang) if key in MESSAGES else None
 
 
+#: options that matter only at some tables: the test that says whether they do
+_APPLIES: dict[str, Any] = {
+    "kitty_order": lambda r: r.kitty_size > 0,
+    "exposed_partner": lambda r: r.partners,
+    "min_bid": lambda r: r.bidding != "none",
+    "max_bid": lambda r: r.bidding != "none",
+    "all_pass": lambda r: r.bidding == "auction",
+    "redeal_dealer": lambda r: r.bidding == "auction",
+    "zero_bid": lambda r: r.bidding == "kozmaca",
+}
+
+
+def option_applies(rules: Rules, option: str) -> bool:
+    """Whether ``option`` changes anything at this table: a kitty's order needs a kitty, an
+    auction's options an auction, Koz Maça's zero bid Koz Maça.
+
+    >>> standard = PRESETS["standard"]
+    >>> option_applies(standard, "kitty_order"), option_applies(standard, "overtake")
+    (False, True)
+    >>> option_applies(PRESETS["zipi-kitty"], "kitty_order")
+    True
+    """
+    test = _APPLIES.get(option)
+    return True if test is None else bool(test(rules))
+
+
 def preset_source(name: str, lang: str) -> str:
     """Where a preset comes from: the guide it follows (``sultan-esli`` -> Batak Sultan)."""
     for key in (f"source.{name}", f"source.{name.split('-')[0]}"):

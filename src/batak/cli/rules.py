@@ -6,6 +6,7 @@ import argparse
 import textwrap
 
 from ..explain import (
+    option_applies,
     option_help,
     option_label,
     option_names,
@@ -83,14 +84,23 @@ def rules_lines(name: str | None, lang: str, style: Style) -> list[str]:
     out = [style.bold(line) for line in wrap_text(header, width)]
     out += [*wrap_text(t("rules_source", lang, source=preset_source(name, lang)), width), ""]
     indent = " " * 6
+    unused = []  # options that change nothing at this table, named once at the end
     for option in option_names():
-        line = f"{option}: {_value_text(rules, option, lang, style)}"
+        if not option_applies(rules, option):
+            unused.append(option)
+            continue
+        # the name people read, and the one --option takes
+        label = f"{option_label(option, lang)} ({option})"
+        line = f"{label}: {_value_text(rules, option, lang, style)}"
         out += ["  " + x for x in wrap_text(line, width - 2)]
         out.extend(
             textwrap.wrap(
                 option_help(option, lang), width, initial_indent=indent, subsequent_indent=indent
             )
         )
+    if unused:
+        line = t("rules_unused", lang, options=", ".join(unused))
+        out += ["", *wrap_text(line, width)]
     if rules.partners and not rules.exposed_partner:  # the bots' convention (bots.signals)
         out += ["", style.bold(t("rules_signals_title", lang))]
         out += textwrap.wrap(
