@@ -571,9 +571,9 @@ def test_the_hint_says_a_move_and_why_and_bang_plays_it(
     code, out, err = run(monkeypatch, capsys, args, "ipucu\n!\nquit\n\n")
     assert code == 0, err
     lines = out.splitlines()
-    hinted = [i for i, line in enumerate(lines) if line.startswith("İpucu: ")]
+    hinted = [i for i, line in enumerate(lines) if line.startswith("İpucu — ")]
     assert len(hinted) == 1 and lines[hinted[0]].endswith(".")
-    said = lines[hinted[0]].removeprefix("İpucu: ")
+    said = lines[hinted[0]].removeprefix("İpucu — ")
     assert said.split(":")[0] in ("Pas de", "Pas") or " de" in said or "oyna" in said
     # '!' played the suggestion: the next thing this seat says is its move
     assert any(line.startswith("Sen: ") for line in lines[hinted[0] :])
@@ -896,7 +896,7 @@ def test_the_review_and_the_hint_are_worded_into_80_columns(
     assert code == 0, err
     reviewing = {"en": "Reviewing deal 1", "tr": "1. el inceleniyor"}[lang]
     review = out.split(reviewing, 1)[1].splitlines()[1:]
-    hints = [x for x in out.splitlines() if x.startswith(("Hint:", "İpucu:"))]
+    hints = [x for x in out.splitlines() if x.startswith(("Hint — ", "İpucu — "))]
     assert len(review) > 2 and hints
     assert all(len(x) <= 80 for x in review + hints), [x for x in review + hints if len(x) > 80]
     assert any(x.startswith("  ") for x in review), "a long sentence was worded on"

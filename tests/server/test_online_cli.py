@@ -40,7 +40,7 @@ def test_a_terminal_player_creates_a_room_and_plays_it_to_the_end(
         assert "Players: You, Bot 2, Bot 3, Bot 4" in out
         assert "At your turn:" in out  # the help, at the start and after '?'
         assert "Not a move here. Legal:" in out  # 'zz'
-        assert "Hint: " in out
+        assert "Hint — " in out
         assert "Deal 1 is over." in out and "The match is over. Winners:" in out
         # verifiable deals (issue 12): the commitment before, the seed checked after
         assert "Deal 1 is committed: " in out
