@@ -25,6 +25,13 @@ ALL_PRESETS = Rules.preset_names()
 FIRST = "pas\n1\n"
 
 
+@pytest.fixture(autouse=True)
+def _in_a_folder_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test runs in a folder of its own: a match saved under a typed answer ("1" to
+    "Save the match first?") must not land in the checkout."""
+    monkeypatch.chdir(tmp_path)
+
+
 def run(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -933,3 +940,36 @@ def test_options_levels_and_tables_are_taken_as_people_write_them(
     assert code == 2 and "evet ya da hayır" in err
     code, out, _ = run(monkeypatch, capsys, ["rules", "ZIPI-KITTY", "--lang", "en"])
     assert code == 0 and "zipi-kitty" in out
+
+
+def test_commands_in_turkish_capitals_and_odd_digits(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """İPUCU and ÇIK are the Turkish capitals of ipucu and çık (casefold made them 'i̇pucu' and
+    'çik'); MEDIUM is medium (the Turkish lower case made it 'medıum'); a superscript two is a
+    digit to Python but no number to int(): refused, not a crash."""
+    args = ["play", "--seed", "1", "--lang", "tr", "--level", "MEDIUM,ZOR,Kolay"]
+    code, out, err = run(monkeypatch, capsys, args, "İPUCU\n²\nbid ²\nÇIK\n\n")
+    assert code == 0, err
+    assert "(orta), Bilgisayar 2 (zor), Bilgisayar 3 (kolay)" in out
+    assert "İpucu — " in out  # the hint was given
+    assert "geçersiz hamle: '²'" in out and "geçersiz hamle: 'bid ²'" in out
+    assert "Çıkmadan önce kaydedilsin mi?" in out and out.rstrip().endswith("Güle güle!")
+
+
+def test_batak_online_reads_a_number_in_the_auction_as_the_bid() -> None:
+    """As in batak play: '7' in the auction is ihale 7 (the server says why not when it is not
+    allowed), elsewhere the 7th move of the list; a superscript digit is no number."""
+    from batak.cli.console import Console
+    from batak.cli.online import OnlineSession
+
+    args = argparse.Namespace(url="http://127.0.0.1:8000")
+    session = OnlineSession(args, Console(io.StringIO(), io.StringIO()), "en")
+    auction = {"phase": "bidding", "legal_moves": ["pass", "bid 5", "bid 6", "bid 7"]}
+    assert session._normalise("7", auction) == "bid 7"
+    assert session._normalise("3", auction) == "bid 3"  # too low: sent, and refused with why
+    assert session._normalise("İHALE 6", auction) == "bid 6"
+    assert session._normalise("²", auction) is None
+    play = {"phase": "play", "legal_moves": ["AS", "KS", "2H"]}
+    assert session._normalise("2", play) == "KS"
+    assert session._normalise("kupa 2", play) == "2H"

@@ -372,7 +372,7 @@ def test_a_defenders_card_that_hands_the_bidder_a_trick_is_named() -> None:
     assert any(x.startswith("Tricks given to the bidder in total — ") for x in en)
     tr = summary_lines(review, names, "tr", you=d.seat, limit=20)
     assert any(x.startswith(f"{d.trick}. löve: ") and "oynadın; bu ihaleciye" in x for x in tr), tr
-    assert any(x.startswith("İhaleciye fazladan verdirilen löve (toplam) — ") for x in tr)
+    assert any(x.startswith("İhaleciye fazladan verilen löve (toplam) — ") for x in tr)
 
 
 def test_batak_analyse_says_when_a_deal_stops_unfinished(
@@ -401,7 +401,7 @@ def test_a_defenders_card_that_cost_both_counts_says_both() -> None:
     en = summary_lines(review, names, "en")
     assert en[0] == (
         "Trick 6: Deniz played 9♣, which cost one trick by the end of the deal and let the bidder "
-        "take 3 tricks more; the best for the defence was K♣ or Q♣."
+        "take 3 more tricks; the best for the defence was K♣ or Q♣."
     )
     assert en[1:] == [
         "Tricks lost in total — Deniz: 1",
@@ -456,7 +456,7 @@ def test_a_costly_card_the_hint_suggested_says_so_to_its_player() -> None:
     others = [x for x in lines if x.startswith("Trick ") and ": you played " not in x]
     assert not any(note in x for x in others)
     tr = summary_lines(review, names, "tr", you=0, limit=52)
-    note_tr = "İpucu da bu kartı önerir: görebildiklerinle makul bir seçimdi."
+    note_tr = "İpucu da bu kartı öneriyor: görebildiklerinle makul bir seçimdi."
     assert any(x.endswith(note_tr) for x in tr)
     # read as a spectator (no reader's seat), no line carries it
     assert not any(note in x for x in summary_lines(review, names, "en", limit=52))

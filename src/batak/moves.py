@@ -175,7 +175,7 @@ def parse_move(move: str | Move) -> Move:
             return Card.parse(words[0])
         if len(words) == 2:
             verb, arg = words
-            if verb in ("bid", "ihale", "söz", "soz") and arg.isdigit():
+            if verb in ("bid", "ihale", "söz", "soz") and arg.isdecimal() and arg.isascii():
                 return Bid(int(arg))
             if verb in ("trump", "koz"):
                 return TrumpChoice(arg)
@@ -189,7 +189,7 @@ def parse_move(move: str | Move) -> Move:
     raise MoveError(text("bad_notation", "en", text=move))
 
 
-_GLUED_BID: Final = re.compile(r"(bid|ihale|söz|soz)(\d+)")
+_GLUED_BID: Final = re.compile(r"(bid|ihale|söz|soz)([0-9]+)")
 
 #: ranks as players name them, in Turkish and in English ("kupa vale", "ace of spades")
 _RANK_WORDS: Final = {

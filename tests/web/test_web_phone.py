@@ -248,8 +248,14 @@ def test_on_a_phone_teach_me_is_in_reach_beside_your_turn_during_the_auction_and
         place = page.evaluate(TEACH_PLACE)
         assert teach_in_reach(place), (locale, "auction", place)
         # a clear gap between it and the bid buttons under it: a thumb does not hit the wrong one
-        bids = page.locator(".bids").bounding_box()
-        assert bids and bids["y"] - place["bottom"] >= 12, (locale, bids, place)
+        # (measured in one run of the page's script, at the same scroll: the panel is drawn
+        # again when the hand's estimate arrives, and a locator's box of the old one was None)
+        bids = page.evaluate(
+            """() => { window.scrollTo(0, 0);
+                       const b = document.querySelector('.bids');
+                       return b ? b.getBoundingClientRect().top : null; }"""
+        )
+        assert bids is not None and bids - place["bottom"] >= 12, (locale, bids, place)
         page.screenshot(path=str(artifacts / f"phone-teach-auction-{locale[:2]}.png"))
         # the play: this player's first card
         while not page.locator("#hand .card.legal").count():

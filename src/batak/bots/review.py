@@ -314,8 +314,11 @@ def summary_lines(
     if not costly:
         out.append(text("review.no_loss" if review.complete else "review.no_loss_partial", lang))
 
-    def tricks(n: int) -> str:
+    def tricks(n: int) -> str:  # "one trick", "3 tricks"
         return text("review.n_one" if n == 1 else "review.n_many", lang, n=n)
+
+    def more_tricks(n: int) -> str:  # "one more trick", "3 more tricks"
+        return text("review.n_more_one" if n == 1 else "review.n_more_many", lang, n=n)
 
     for d in costly:
         # the card is told by what it cost most: its side's own tricks, or (a defender's) the
@@ -331,7 +334,7 @@ def summary_lines(
         )
         said = dict(trick=d.trick, who=names[d.seat], card=card(d.card), best=best)
         if both:
-            said.update(lost=tricks(d.cost), gave=tricks(d.defence_cost))
+            said.update(lost=tricks(d.cost), gave=more_tricks(d.defence_cost))
             line = text(key("both", d.seat), lang, **said)
         else:
             n = d.cost if own else d.defence_cost

@@ -862,9 +862,9 @@ class OnlineSession:
         low = text.lower()
         if low in ("pas", "pass", "p"):
             text = "pass"
-        elif text.isdigit() and phase == "bidding":
+        elif text.isdecimal() and phase == "bidding":
             return f"bid {int(text)}"  # a bid as its number, as in `batak play` (refusals: server)
-        elif text.isdigit():  # a number from the list of moves, as in `batak play`
+        elif text.isdecimal():  # a number from the list of moves, as in `batak play`
             number = int(text)
             return legal[number - 1] if 1 <= number <= len(legal) else None
         elif phase == "trump":

@@ -29,6 +29,7 @@ from .console import (
     Style,
     fail,
     fit_items,
+    folded,
     load_record,
     move_text,
     seat_labels,
@@ -142,9 +143,9 @@ class PlaySession:
                 return
             if self.table_command(line):
                 continue
-            if not line or line.casefold() in _QUIT_WORDS:
+            if not line or folded(line) & _QUIT_WORDS:
                 return
-            if line.casefold() not in HELP_WORDS:
+            if not folded(line) & HELP_WORDS:
                 con.say(t("after_match_unknown", lang, text=line))
             con.say(t("after_match", lang))  # help, a typo, a card: what can be done here
 
@@ -152,13 +153,13 @@ class PlaySession:
         """Carry out ``line`` if it is one of the requests that need no turn (the review of the
         last deal, the score sheet, saving the match) and say whether it was."""
         con, lang = self.con, self.lang
-        word = line.casefold()
+        forms = folded(line)  # İNCELE, YAZBOZ
         head, _, rest = line.partition(" ")
-        if word in ("review", "incele"):
+        if forms & {"review", "incele"}:
             self.review_last_deal()
-        elif word in ("sheet", "yazboz", "score", "puan"):
+        elif forms & {"sheet", "yazboz", "score", "puan"}:
             con.lines(sheet_lines(self.match, self.labels, lang, self.style, self.short))
-        elif head.casefold() in ("save", "kaydet"):
+        elif folded(head) & {"save", "kaydet"}:
             if rest.strip():
                 self.save(rest.strip())
             else:
@@ -210,7 +211,8 @@ class PlaySession:
         con.lines(status_lines(view, self.labels, lang, self.style))
         while True:
             line = con.ask(t("prompt", lang)).strip()
-            word = line.casefold()
+            forms = folded(line)  # İPUCU, ÇIK, QUIT
+            word = next(iter(sorted(forms & _COMMAND_WORDS)), line.casefold())
             if not line:
                 con.lines(status_lines(view, self.labels, lang, self.style))
                 continue
@@ -232,9 +234,9 @@ class PlaySession:
                 continue
             if word in _QUIT_WORDS:
                 raise Quit
-            if line.isdigit() and view["phase"] == "bidding":
+            if line.isdecimal() and view["phase"] == "bidding":
                 line = f"bid {int(line)}"  # in the auction a number is a bid: "7" is ihale 7
-            elif line.isdigit():
+            elif line.isdecimal():
                 number = int(line)
                 if 1 <= number <= len(legal):
                     return parse_move(legal[number - 1])
@@ -302,6 +304,8 @@ EXIT_INTERRUPTED = 130  # left with Ctrl-C, as every command
 LEVEL_WORDS = {"kolay": "easy", "orta": "medium", "zor": "hard"}
 
 _QUIT_WORDS = frozenset({"quit", "exit", "çık", "cik", "çıkış"})
+#: every word ask_move knows before it reads a move (compared in lower case, the Turkish way too)
+_COMMAND_WORDS = frozenset({*HELP_WORDS, "last", "son", "hint", "ipucu", "!", *_QUIT_WORDS})
 
 
 def hash_seed(seed: int | str, seat: int) -> int:
@@ -356,7 +360,9 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
         levels = [str(saved.get(str(seat), "medium")) for seat in computers]
     else:
         spoken = [lv.strip() for lv in (args.level or "medium").split(",")]
-        low = [lv.replace("I", "ı").casefold() for lv in spoken]  # ZOR, HARD, Orta
+        # ZOR, HARD, MEDIUM, Orta: a level word in either language, in any case
+        known = {*LEVEL_WORDS, *bots.LEVELS}
+        low = [next(iter(sorted(folded(lv) & known)), lv) for lv in spoken]
         levels = [LEVEL_WORDS.get(lv, lv) for lv in low]
     if len(levels) == 1:
         levels *= len(computers)

@@ -56,10 +56,9 @@ def changed_rules(rules: Rules, lang: str, style: Style) -> str | None:
         value = getattr(rules, option)
         if option == "deals" or value == getattr(preset, option):
             continue
-        if isinstance(value, bool) or value is None:
-            shown = _value_text(rules, option, lang, style)
-        else:
-            shown = style.koz(value.value, lang) if option == "fixed_trump" else str(value)
+        # a word's meaning, not its code ("her an", not "any_time"); numbers and yes/no as such
+        meaning = value_help(option, value, lang) if isinstance(value, str) else None
+        shown = meaning or _value_text(rules, option, lang, style)
         items.append(f"{option_label(option, lang)}: {shown}")
     if not items:
         return None
