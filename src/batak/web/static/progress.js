@@ -19,7 +19,12 @@ function esc(s) {
 
 // A number with one decimal in the reader's way (3,0 in Turkish, 3.0 in English).
 function dec(x) {
-  return Number(x).toLocaleString(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return tenths(x).toLocaleString(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}
+
+// x rounded to one decimal, never a negative zero (shown "-0.0", and "+-0.0" as a change)
+function tenths(x) {
+  return Math.round(Number(x) * 10) / 10 + 0;
 }
 
 export function ratingText(r) {
@@ -97,7 +102,7 @@ export function awardedHTML(tableId) {
   const rows = [`<li>${esc(t("xp_gained", { xp: m.xp_gained }))} · ${esc(t("xp_total", { xp: m.xp, n: m.level }))}</li>`];
   if (m.level > m.level_before) rows.push(`<li><b>${esc(t("level_up", { n: m.level }))}</b></li>`);
   if (m.rating) {
-    const d = m.rating.ordinal - m.rating_before.ordinal;
+    const d = tenths(m.rating.ordinal - m.rating_before.ordinal);
     rows.push(`<li>${esc(t("rating_change", { rating: ratingText(m.rating), change: (d >= 0 ? "+" : "") + dec(d) }))}</li>`);
   }
   if (m.league) rows.push(`<li>${esc(t("league_points_now", { tier: t("tier_" + m.league.tier), points: m.league.points }))}</li>`);
