@@ -55,3 +55,20 @@ def test_the_player_is_you_and_others_are_named(lang: str) -> None:
     assert take in text and away in text and back in text, text
     assert "Bot 2" in text.splitlines()[-1] and "K♥" in text, text
     assert not [w for w in WRONG if w in text], text
+
+
+def test_moves_typed_in_turkish_capitals_are_read() -> None:
+    """A Turkish player's capitals: ``SİNEK`` lowered the usual way is ``si̇nek`` (with a combining
+    dot) and was no suit; ``PAS``, ``İHALE 7`` and ``GÖM 2C`` are moves too."""
+    s, _ = session("tr")
+    trump = {"phase": "trump", "legal_moves": ["trump S", "trump H", "trump D", "trump C"]}
+    assert s._normalise("SİNEK", trump) == "trump C"
+    assert s._normalise("Maça", trump) == "trump S"
+    bidding = {"phase": "bidding", "legal_moves": ["pass", "bid 7", "bid 8"]}
+    assert s._normalise("PAS", bidding) == "pass"
+    assert s._normalise("İHALE 7", bidding) == "bid 7"
+    assert s._normalise("7", bidding) == "bid 7"
+    bury = {"phase": "bury", "legal_moves": ["bury 2C", "bury AS"]}
+    assert s._normalise("GÖM 2C", bury) == "bury 2C"
+    assert s._normalise("2C", bury) == "bury 2C"
+    assert s._normalise("zz", bidding) is None

@@ -18,7 +18,7 @@ import re
 from typing import Final
 
 from .cards import CARDS, Card, CardError, Suit
-from .i18n import text
+from .i18n import text, turkish_lower
 
 __all__ = ["PASS", "Bid", "Bury", "Move", "MoveError", "Pass", "TrumpChoice", "parse_move"]
 
@@ -165,7 +165,7 @@ def parse_move(move: str | Move) -> Move:
     if found is not None:
         return found
     # Turkish capitals lower-case the Turkish way: "İHALE 7" is "ihale 7"
-    words = move.strip().replace("İ", "i").replace("I", "ı").lower().replace("ı", "i").split()
+    words = turkish_lower(move.strip()).replace("ı", "i").split()
     if len(words) == 1 and (glued := _GLUED_BID.fullmatch(words[0])):  # "ihale7"
         words = [glued[1], glued[2]]
     try:

@@ -31,7 +31,8 @@ def test_a_terminal_player_creates_a_room_and_plays_it_to_the_end(
 ) -> None:
     monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
     with ServerThread(fast_config(tmp_path / "data")) as srv:
-        script = ["", "?", "zz", "hint", "last", "sheet", *["!"] * 80]
+        # commands in Turkish capitals are commands: İPUCU is ipucu, YAZBOZ is yazboz
+        script = ["", "?", "zz", "İPUCU", "last", "YAZBOZ", *["!"] * 80]
         code, out = _run(
             [srv.http, "--create", "standard", "--deals", "1", "--name", "Ayşe"], script
         )
@@ -41,6 +42,7 @@ def test_a_terminal_player_creates_a_room_and_plays_it_to_the_end(
         assert "At your turn:" in out  # the help, at the start and after '?'
         assert "Not a move here. Legal:" in out  # 'zz'
         assert "Hint — " in out
+        assert "No deal finished yet." in out  # YAZBOZ before the first deal's end
         assert "Deal 1 is over." in out and "The match is over. Winners:" in out
         # verifiable deals (issue 12): the commitment before, the seed checked after
         assert "Deal 1 is committed: " in out

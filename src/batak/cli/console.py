@@ -118,17 +118,6 @@ class Console:
 _ESCAPE = re.compile(r"\033\[[0-9;]*m")
 
 
-def folded(text: str) -> set[str]:
-    """``text`` in lower case both ways: the Turkish (``I`` is ``ı``, ``İ`` is ``i``: ``ÇIK`` is
-    ``çık``) and the usual (``QUIT`` is ``quit``), for comparing a typed word with known ones.
-
-    >>> sorted(folded("ÇIK")), sorted(folded("İPUCU")), sorted(folded("QUIT"))
-    (['çik', 'çık'], ['ipucu', 'i̇pucu'], ['quit', 'quıt'])
-    """
-    turkish = text.replace("İ", "i").replace("I", "ı").lower()
-    return {turkish, text.casefold()}
-
-
 def visible_len(text: str) -> int:
     """The columns ``text`` takes on the screen: its colour codes take none.
 

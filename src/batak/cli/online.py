@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..i18n import LANGS, suit_name, text
+from ..i18n import LANGS, folded, suit_name, text
 from ..moves import parse_move
 from .console import EXIT_USAGE, HELP_WORDS, Console, Style, move_text, status_lines
 from .text import error_message, t
@@ -754,13 +754,13 @@ class OnlineSession:
                 line = (await asyncio.to_thread(self.con.ask, o("prompt", lang))).strip()
             except EOFError:
                 return False
-            low = line.lower()
-            if low in ("quit", "q", "çık", "exit"):
+            forms = folded(line)  # ÇIK, İPUCU, YAZBOZ: Turkish capitals too
+            if forms & {"quit", "q", "çık", "exit"}:
                 return False
-            if low in HELP_WORDS:
+            if forms & HELP_WORDS:
                 self.con.say(o("commands", lang))
                 continue
-            if low in ("hint", "ipucu", "!"):
+            if forms & {"hint", "ipucu", "!"}:
                 try:
                     h = await self._hint()
                 except ServerError as e:
@@ -769,29 +769,29 @@ class OnlineSession:
                 except TimeoutError:
                     self.con.say(o("lost", lang))
                     return True
-                if low != "!":
+                if line != "!":
                     shown = move_text(h["move"], lang, self.style)
                     self.con.say(o("hint", lang, move=shown, reason=h["reason"]))
                     continue
                 line = h["move"]
-            elif low in ("level", "seviye", "progress"):
+            elif forms & {"level", "seviye", "progress"}:
                 await self._show("progress")
                 continue
-            elif low in ("ratings", "rating", "reyting", "sıralama", "siralama"):
+            elif forms & {"ratings", "rating", "reyting", "sıralama", "siralama"}:
                 await self._show("ratings")
                 continue
-            elif low in ("league", "lig"):
+            elif forms & {"league", "lig"}:
                 await self._show("league")
                 continue
-            elif low in ("last", "son"):
+            elif forms & {"last", "son"}:
                 self.con.say(self._last_trick(view))
                 continue
             elif await self._maybe_review(line):
                 continue
-            elif low in ("sheet", "yazboz"):
+            elif forms & {"sheet", "yazboz"}:
                 self._sheet()
                 continue
-            elif low.startswith("say ") or low.startswith("de "):
+            elif any(f.startswith(("say ", "de ")) for f in forms):
                 with contextlib.suppress(ServerError):
                     await c.chat(self.table, line.split(" ", 1)[1])
                 continue
@@ -816,8 +816,8 @@ class OnlineSession:
         server's review of finished deal N, the last one by default) and say True."""
         from ..server.client import ServerError
 
-        words = line.strip().casefold().split()
-        if not words or words[0] not in ("review", "incele"):
+        words = line.split()
+        if not words or not folded(words[0]) & {"review", "incele"}:
             return False
         lang = self.lang
         finished = [int(r["deal"]) for r in self._sheet_rows() if not r.get("redeal")]
@@ -859,8 +859,8 @@ class OnlineSession:
             return None
         phase = view["phase"]
         legal: list[str] = view["legal_moves"]
-        low = text.lower()
-        if low in ("pas", "pass", "p"):
+        forms = folded(text)
+        if forms & {"pas", "pass", "p"}:
             text = "pass"
         elif text.isdecimal() and phase == "bidding":
             return f"bid {int(text)}"  # a bid as its number, as in `batak play` (refusals: server)
@@ -870,9 +870,9 @@ class OnlineSession:
         elif phase == "trump":
             for s in "SHDC":
                 names = {s.lower(), *(suit_name(s, lg).lower() for lg in LANGS)}
-                if low in names:
+                if forms & names:
                     text = f"trump {s}"
-        elif phase == "bury" and not low.startswith("bury"):
+        elif phase == "bury" and not any(f.startswith(("bury", "göm")) for f in forms):
             text = f"bury {text}"
         try:
             move = str(parse_move(text))

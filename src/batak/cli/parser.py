@@ -18,6 +18,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any, NoReturn
 
+from ..i18n import folded
 from ..rules import Rules, RulesError
 from .text import error_message, t
 
@@ -32,8 +33,7 @@ _WORDS: dict[str, Any] = {
 
 
 def _option_value(raw: str) -> Any:
-    word = raw.replace("I", "ı").casefold()
-    if word in _WORDS:
+    for word in folded(raw.strip()) & _WORDS.keys():  # HAYIR, Evet, NONE
         return _WORDS[word]
     try:
         return json.loads(raw)

@@ -15,6 +15,7 @@ from ..bots.review import DealReview, review_deal, summary_lines
 from ..bots.teach import hint
 from ..explain import preset_summary
 from ..game import Game, IllegalMove, Phase
+from ..i18n import folded
 from ..match import Match
 from ..moves import Move, parse_move
 from ..record import dumps
@@ -29,7 +30,6 @@ from .console import (
     Style,
     fail,
     fit_items,
-    folded,
     load_record,
     move_text,
     seat_labels,

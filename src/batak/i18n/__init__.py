@@ -39,10 +39,12 @@ __all__ = [
     "card_text",
     "client_catalog",
     "default_lang",
+    "folded",
     "lang_of",
     "phase_name",
     "suit_name",
     "text",
+    "turkish_lower",
 ]
 
 #: A language code of the catalog (``en``, ``tr``, …).
@@ -193,6 +195,26 @@ def capitalize(sentence: str, lang: str) -> str:
     if first == "i" and lang in ("tr", "az"):
         first = "İ"
     return first.upper() + sentence[1:]
+
+
+def turkish_lower(text: str) -> str:
+    """``text`` in lower case the Turkish way: ``I`` is ``ı`` and ``İ`` is ``i``.
+
+    >>> turkish_lower("İHALE"), turkish_lower("ÇIK"), turkish_lower("HAYIR")
+    ('ihale', 'çık', 'hayır')
+    """
+    return text.replace("İ", "i").replace("I", "ı").lower()
+
+
+def folded(text: str) -> frozenset[str]:
+    """``text`` in lower case both ways, the Turkish (``ÇIK`` is ``çık``, ``İPUCU`` is ``ipucu``)
+    and the usual (``QUIT`` is ``quit``), for comparing a typed word with known words of either
+    language: ``folded(word) & WORDS``. The one place where typed words are lowered.
+
+    >>> sorted(folded("ÇIK")), sorted(folded("İPUCU")), sorted(folded("QUIT"))
+    (['çik', 'çık'], ['ipucu', 'i̇pucu'], ['quit', 'quıt'])
+    """
+    return frozenset({turkish_lower(text), text.casefold()})
 
 
 _CARD_SYMBOL = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
