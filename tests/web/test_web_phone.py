@@ -8,6 +8,7 @@ must not overlap, the tab order, the hand's accessible names and states.
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from pathlib import Path
@@ -46,6 +47,35 @@ def hit_areas(page: Page) -> list[dict[str, Any]]:
     return page.locator("#hand").evaluate(HIT_AREAS)
 
 
+#: The hand's rows as laid out (cards grouped by their top), and what a row can hold.
+HAND_ROWS = """(hand) => {
+    const cards = [...hand.querySelectorAll('.card')];
+    const rows = [];
+    let top = null;
+    for (const c of cards) {
+        if (top === null || c.offsetTop > top + 4) { rows.push([]); top = c.offsetTop; }
+        rows[rows.length - 1].push(c.dataset.card);
+    }
+    const style = getComputedStyle(hand);
+    const inner = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const gap = parseFloat(style.columnGap) || 0;
+    return {rows, perRow: Math.floor((inner + gap) / (cards[0].offsetWidth + gap))};
+}"""
+
+
+def suit_rows_possible(lengths: list[int], per_row: int) -> bool:
+    """Whether the suits (in the hand's order) fit in as few rows as count-wrapping needs with
+    no suit split between two rows."""
+    rows, in_row = 1, 0
+    for n in lengths:
+        if n > per_row:
+            return False
+        if in_row + n > per_row:
+            rows, in_row = rows + 1, 0
+        in_row += n
+    return rows <= -(-sum(lengths) // per_row)
+
+
 def lifted(page: Page) -> list[str]:
     return page.locator("#hand .card.lifted").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
 
@@ -61,6 +91,26 @@ def test_every_card_is_a_wide_target_and_a_tap_lifts_before_it_plays(
     assert len(areas) == 13
     narrow = [a for a in areas if a["width"] < 40]
     assert not narrow, narrow
+    # the hand's rows end where a suit ends when that takes no more rows than breaking by count
+    laid = page.locator("#hand").evaluate(HAND_ROWS)
+    rows, per_row = laid["rows"], laid["perRow"]
+    hand = [c for row in rows for c in row]
+    lengths = [len(list(g)) for _, g in itertools.groupby(hand, key=lambda c: c[-1])]
+    assert per_row < 13 and len(rows) == -(-13 // per_row), laid
+    assert all(len(row) <= per_row for row in rows), laid
+    if suit_rows_possible(lengths, per_row):
+        assert all(row[-1][-1] != nxt[0][-1] for row, nxt in itertools.pairwise(rows)), laid
+    else:
+        assert len(rows[0]) == per_row, laid
+    # the rule itself, on hands that a deal may or may not bring (7 cards to a row)
+    starts = page.evaluate(
+        """async (cases) => {
+            const hand = await import('/static/hand.js');
+            return cases.map((lengths) => hand.suitRowStarts(lengths, 7));
+        }""",
+        [[3, 3, 1, 6], [3, 3, 4, 3], [4, 4, 3, 2], [8, 2, 2, 1], [2, 5, 6]],
+    )
+    assert starts == [[7], [6], [], [], [7]], starts
     # every card is on the screen
     for a in areas:
         assert 0 <= a["x"] <= PHONE["width"], a

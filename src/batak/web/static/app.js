@@ -13,7 +13,7 @@ import { initResult, matchOverHTML, onDealOver, onRematch, resultActions, result
 import { registerServiceWorker } from "./pwa.js";
 import { applyLook, estimateShown, lookHTML, setBack, setFelt, toggleEstimate } from "./prefs.js";
 import { partners as teamsPlay, seatTeam, teamBoardHTML, teamSheetHTML } from "./teams.js";
-import { cardClicked, continueBurial, handHTML, handKey, handLabel, handPanelHTML, kittyHTML, skipToPlay } from "./hand.js";
+import { breakRowsBySuit, cardClicked, continueBurial, handHTML, handKey, handLabel, handPanelHTML, kittyHTML, skipToPlay } from "./hand.js";
 import { askReview, dealCell, lineHTML, onReview, onReviewError, resendReview, reviewHTML } from "./review.js";
 
 // ------------------------------------------------------------------ state
@@ -854,6 +854,12 @@ document.addEventListener("change", (e) => {
 });
 
 window.addEventListener("popstate", onRoute);
+// a phone turned on its side: the hand's rows end where its suits end at the new width
+let rowsAfterResize = 0;
+window.addEventListener("resize", () => {
+  cancelAnimationFrame(rowsAfterResize);
+  rowsAfterResize = requestAnimationFrame(() => { const el = $("#hand"); if (el) breakRowsBySuit(el); });
+});
 
 function createRoom() {
   const f = $("#create-form");
@@ -1610,6 +1616,7 @@ function renderHand() {
   const mine = myTurn();
   el.setAttribute("aria-label", handLabel(mine));
   el.innerHTML = handHTML(T, mine);
+  breakRowsBySuit(el); // on a phone: a row ends where a suit ends
   if (focused) { const b = el.querySelector(`[data-card="${focused}"]`); if (b) b.focus(); }
   motion.afterHand(T); // a new deal is dealt out
 }

@@ -62,6 +62,50 @@ export function handHTML(T, mine) {
   }).join("");
 }
 
+// Where the hand's rows start when it lies in rows (a phone): a row ends where a suit ends, if
+// that takes no more rows than filling every row does (13 cards, 7 to a row: 4♠ 3♥ | 4♦ 2♣, not
+// 4♠ 3♥ | … split mid-suit), else the rows break by count. `lengths`: the suits' lengths in the
+// hand's order; `perRow`: how many cards a row holds. Returns the indices of the cards that
+// start a row after the first (none: the rows break by count).
+export function suitRowStarts(lengths, perRow) {
+  const n = lengths.reduce((a, b) => a + b, 0);
+  if (perRow < 1 || n <= perRow) return [];
+  const starts = [];
+  let inRow = 0;
+  let at = 0;
+  for (const len of lengths) {
+    if (len > perRow) return [];
+    if (inRow + len > perRow) { starts.push(at); inRow = 0; }
+    inRow += len;
+    at += len;
+  }
+  return starts.length + 1 <= Math.ceil(n / perRow) ? starts : [];
+}
+
+// Ends the hand's rows where its suits end (see suitRowStarts), once the browser has laid it
+// out; nothing when the hand lies in one line. Called after each drawing and on a resize.
+export function breakRowsBySuit(el) {
+  el.querySelectorAll(".row-end").forEach((b) => b.remove());
+  const cards = [...el.querySelectorAll(".card")];
+  if (cards.length < 2 || getComputedStyle(el).flexWrap !== "wrap") return;
+  const top = cards[0].offsetTop;
+  const perRow = cards.findIndex((c) => c.offsetTop > top + 4); // the first row, as the browser filled it
+  if (perRow < 1) return; // one row
+  const lengths = [];
+  let suit = null;
+  for (const c of cards) {
+    const s = suitOf(c.dataset.card);
+    if (s === suit) lengths[lengths.length - 1] += 1;
+    else { lengths.push(1); suit = s; }
+  }
+  for (const i of suitRowStarts(lengths, perRow)) {
+    const end = document.createElement("span");
+    end.className = "row-end";
+    end.setAttribute("aria-hidden", "true");
+    el.insertBefore(end, cards[i]);
+  }
+}
+
 export function handLabel(mine) {
   return mine ? `${t("your_hand")}: ${t("your_turn")}` : t("your_hand");
 }
