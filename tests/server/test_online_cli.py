@@ -320,3 +320,37 @@ def test_a_terminal_player_waits_to_be_invited_and_plays_the_hosts_room(
         assert out.count("Ayşe invites you to a table: Batak Sultan · eşli. Join? (Y/n)") == 2
         assert "The match is over." in out
         assert played == [True]
+
+
+def test_a_terminal_player_hosts_the_room_when_its_host_leaves_before_the_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``batak online --join CODE``: the host leaves before the start; the terminal player is
+    told they host the room now, gets the start prompt, and starts and plays the match."""
+    import asyncio
+    import threading
+
+    from batak.server.client import Client
+
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        made: list[str] = []
+        ready = threading.Event()
+
+        async def host() -> None:
+            async with Client(srv.url, name="Ayşe") as c:
+                created, state = await c.create(preset="standard", deals=1)
+                made.append(created["code"])
+                ready.set()
+                await c.until(lambda: "Ben" in [s["name"] for s in state.info["seats"]], 60)
+                await c.leave(state.id)
+
+        thread = threading.Thread(target=lambda: asyncio.run(host()), daemon=True)
+        thread.start()
+        assert ready.wait(30)
+        code, out = _run([srv.http, "--join", made[0], "--name", "Ben"], ["", *["!"] * 80])
+        thread.join(60)
+        assert code == 0, out
+        assert "The host left: you host this room now." in out
+        assert "Username, or Enter to start: " in out
+        assert "The match is over." in out

@@ -7,6 +7,7 @@ import json
 import urllib.request
 from pathlib import Path
 
+import pytest
 from harness import ServerThread, fast_config
 
 from batak.record import loads
@@ -155,6 +156,46 @@ def test_continue_later_adjourns_and_resumes_a_private_match(tmp_path: Path) -> 
             finals = await asyncio.gather(*(c.play(t, timeout=60) for c in clients))
             assert all(f.over for f in finals)
             for c in clients:
+                await c.close()
+
+        asyncio.run(main())
+
+
+def test_when_the_host_leaves_a_waiting_room_the_next_person_hosts_it(tmp_path: Path) -> None:
+    """Only the host starts a private room: when the host left before the start, the others
+    waited for ever. The person seated longest after the host hosts it now, the event says so,
+    and the one who left is just a player if they come back."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            ayse, ben, cem = (Client(srv.url, name=n) for n in ("Ayşe", "Ben", "Cem"))
+            for c in (ayse, ben, cem):
+                await c.connect()
+            created, table = await ayse.create(preset="standard", deals=1)
+            t = table.id
+            await ben.join(code=created["code"])
+            await cem.join(code=created["code"])
+            ben_id = ben.player["id"]
+            await ayse.leave(t)
+            for c in (ben, cem):
+                await c.until(lambda c=c: c.tables[t].info.get("host") == ben_id)
+            seats = ben.tables[t].info["seats"]
+            assert [s["host"] for s in seats if s.get("player")] == [True, False]
+            stand = next(e for e in cem.tables[t].events if e["kind"] == "stand")
+            assert stand["host"] == ben_id  # what a restart replays, as every stored event
+            assert srv.hub.tables[t].host == ben_id
+            with pytest.raises(ServerError) as refused:
+                await cem.start(t)
+            assert refused.value.code == "not_host"
+            # the one who left comes back with the code: a player, no longer the host
+            await ayse.join(code=created["code"])
+            with pytest.raises(ServerError) as refused:
+                await ayse.start(t)
+            assert refused.value.code == "not_host"
+            await ben.start(t)
+            finals = await asyncio.gather(*(c.play(t, timeout=60) for c in (ayse, ben, cem)))
+            assert all(f.over for f in finals)
+            for c in (ayse, ben, cem):
                 await c.close()
 
         asyncio.run(main())

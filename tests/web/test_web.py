@@ -246,6 +246,33 @@ def test_four_browsers_play_a_private_room_to_the_score_sheet(
     no_js_errors(errors)
 
 
+def test_when_the_host_leaves_the_waiting_room_the_next_player_hosts_it(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """Only the host starts a private room: a host who left before the start left the others
+    waiting with no Start button. The next player is told they host it now, and starts it."""
+    host = open_page(browser, server, errors)
+    set_name(host, "Ayşe")
+    host.fill("input[name=deals]", "1")
+    host.get_by_test_id("create-room").click()
+    invite = host.get_by_test_id("invite").get_attribute("href")
+    assert invite
+    guest = open_page(browser, server, errors, locale="tr-TR")
+    set_name(guest, "Burak")
+    guest.goto(invite)
+    expect(guest.get_by_test_id("waiting-host")).to_have_text("Oyunu masa sahibi Ayşe başlatacak.")
+    expect(guest.get_by_test_id("start")).to_have_count(0)
+    host.get_by_test_id("leave").click()
+    expect(guest.locator("#notice")).to_have_text(
+        "Masa sahibi ayrıldı: artık masa sahibi sensin. Herkes gelince oyunu başlat."
+    )
+    expect(guest.get_by_test_id("waiting-host")).to_have_count(0)
+    guest.screenshot(path=str(artifacts / "host-left-tr.png"))
+    guest.get_by_test_id("start").click()
+    expect(guest.locator("#hand .card")).to_have_count(13)
+    no_js_errors(errors)
+
+
 def register(page: Page, username: str, password: str) -> None:
     page.fill("#account-form input[name=username]", username)
     page.fill("#account-form input[name=password]", password)

@@ -471,6 +471,17 @@ class OnlineSession:
                 if not await self._rematch():
                     return EXIT_OK
                 return await self._play()  # the new table, from its start
+            if st.view is None and self._hosting_now(st):
+                # the host left this room before its start: this player hosts it now
+                from ..server.client import ServerError
+
+                self.con.say(o("host_you_now", lang))
+                await self._invite_until_start(st.id)
+                try:
+                    await c.start(st.id)
+                except ServerError as e:  # someone else hosts it by now, or it has started
+                    self.con.say(o("refused", lang, reason=e.message))
+                continue
             if st.view is None:
                 if not said_waiting:
                     self.con.say(o("waiting", lang))
@@ -489,6 +500,19 @@ class OnlineSession:
                 continue
             with contextlib.suppress(TimeoutError, ConnectionError):
                 await c.next_change(30)
+
+    def _hosting_now(self, st: Any) -> bool:
+        """Whether this player became the host of ``st``, a private room that waits for
+        players, when its host left (the one who created it starts it from ``_sit``)."""
+        me = self.client.player.get("id")
+        host = st.info.get("host")
+        return (
+            st.info.get("status") == "waiting"
+            and st.info.get("kind") == "private"
+            and me is not None
+            and host == me
+            and not self.args.create
+        )
 
     async def _rematch(self) -> bool:
         """After the match: ask the player for a rematch (same players, same rules). True when

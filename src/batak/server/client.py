@@ -297,6 +297,8 @@ class Client:
                 st.view = _complete(msg["view"], st)
             if "seats" in msg:
                 st.info["seats"] = msg["seats"]
+            if ev["kind"] == "stand" and ev.get("host"):  # the host left: who hosts now
+                st.info["host"] = ev["host"]
             if "chips" in msg:
                 st.info["chips"] = msg["chips"]
             if "status" in msg:

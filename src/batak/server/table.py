@@ -348,6 +348,8 @@ class Table:
             self.seats[data["seat"]] = Seat()
             if data["seat"] in self.sit_order:
                 self.sit_order.remove(data["seat"])
+            if data.get("host"):  # the host stood up: another person at the room hosts it
+                self.host = data["host"]
         elif kind == "start":
             # the start event names the first dealer (older stored events do not: the lots)
             dealer = data.get("dealer", self.row.dealer)
@@ -825,7 +827,7 @@ class Table:
         s.hold_task = None
         s.hold_until = None
         if self.status == "waiting":
-            await self.emit("stand", {"seat": seat})
+            await self._stand(seat)
         elif self.status == "playing":
             await self.emit("away", {"seat": seat, "reason": "disconnected"})
 
@@ -847,9 +849,31 @@ class Table:
             s.hold_task.cancel()
             s.hold_task = None
         if self.status == "waiting":
-            await self.emit("stand", {"seat": seat})
+            await self._stand(seat)
         elif self.status == "playing" and not s.away:
             await self.emit("away", {"seat": seat, "reason": "left"})
+
+    async def _stand(self, seat: int, **data: Any) -> None:
+        """``seat`` stands up from a room that waits for players. When it was the host's, the
+        room passes to the person seated longest after them (a bot account hosts nothing): only
+        the host may start a private room, and the others would wait for ever. The event says
+        who hosts now (``host``); with nobody left, the host stays the same."""
+        leaving = self.seats[seat].player
+        if self.kind == "private" and leaving is not None and leaving == self.host:
+            heir = next(
+                (
+                    s.player
+                    for i in self.sit_order
+                    if i != seat
+                    and (s := self.seats[i]).player is not None
+                    and s.bot is None
+                    and not s.bot_account
+                ),
+                None,
+            )
+            if heir is not None:
+                data["host"] = heir
+        await self.emit("stand", {"seat": seat, **data})
 
     # ------------------------------------------------------------------ starting
     def _maybe_start_public(self) -> None:
@@ -935,7 +959,7 @@ class Table:
             if await self.hub.chips.balance(pid) < self.stake:
                 short.append(seat)
         for seat in short:
-            await self.emit("stand", {"seat": seat, "reason": "stake"})
+            await self._stand(seat, reason="stake")
         if short and self.kind == "private":
             raise TableError("stake_short", params={"stake": self.stake})
         if short:

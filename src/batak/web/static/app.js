@@ -491,6 +491,7 @@ function onEvent(m) {
   T.v = m.v;
   if (m.seats) T.info.seats = m.seats;
   if (m.status) T.info.status = m.status;
+  if (m.event.kind === "stand" && m.event.host) T.info.host = m.event.host; // the host left: a new one
   if (m.chips) T.info.chips = { ...m.chips, payout: (T.info.chips || {}).payout || m.chips.payout };
   if (m.view) mergeView(m.view);
   setClock(m.clock);
@@ -520,6 +521,10 @@ function sideEffects(ev, replay) {
     // who deals first, and why: drawn by lot, or the first to sit (the table's first_dealer)
     const how = ev.first_dealer === "first_seated" ? "first_dealer_seated" : "first_dealer_lots";
     notify(() => (ev.dealer === T.you ? t(how === "first_dealer_seated" ? "first_dealer_seated_you" : "first_dealer_lots_you") : t(how, { name: seatName(ev.dealer) })), "info", T.id);
+  } else if (ev.kind === "stand" && ev.host && !replay) {
+    // the host left a room that waits for players: another person at it hosts it now
+    const seat = T.info.seats.findIndex((s) => s.host);
+    notify(() => (S.player && ev.host === S.player.id ? t("host_you_now") : t("host_now", { name: seatName(seat) })), "info", T.id);
   } else if (ev.kind === "adjourn" && !replay) {
     notify(() => t("adjourned"), "info", T.id);
   } else if ((ev.kind === "sit" || ev.kind === "stand") && !replay && T.info && T.info.status === "waiting"
@@ -1471,11 +1476,13 @@ function waitingRoomHTML() {
     return `<div class="waiting"><p>${esc(t("adjourned"))}</p>${host ? `<button class="primary" data-action="start">${esc(t("start_resume"))}</button>` : ""}</div>`;
   }
   const quick = info.kind === "public" && info.mode;
+  const hostSeat = info.seats.findIndex((s) => s.host);
   return `<div class="waiting">
     <p>${esc(t(quick ? "waiting_quick" : "waiting_for_players"))}</p>
     ${info.kind === "private" ? `<p class="code">${esc(t("code"))}: <b data-testid="room-code">${esc(info.code)}</b> <button class="small" data-action="copy" data-text="${esc(info.code)}">${esc(t("copy"))}</button></p>
     <p>${esc(t("invite"))}: <a href="${esc(info.invite)}" data-testid="invite">${esc(info.invite).replace(/([^/])\/(?!\/)/g, "$1/<wbr>")}</a> <button class="small" data-action="copy" data-text="${esc(info.invite)}">${esc(t("copy"))}</button></p>` : ""}
     ${host && info.kind === "private" ? `${invitePlayerHTML(T)}<button class="primary" data-action="start" data-testid="start">${esc(t("start"))}</button><p class="help">${esc(t("start_help"))}</p>` : ""}
+    ${!host && info.kind === "private" && hostSeat >= 0 ? `<p data-testid="waiting-host">${esc(t("waiting_host", { name: seatName(hostSeat) }))}</p>` : ""}
   </div>`;
 }
 
