@@ -59,3 +59,43 @@ def test_register_login_stats_and_leaderboard(tmp_path: Path) -> None:
         asyncio.run(main())
         with urllib.request.urlopen(srv.http + "/api/leaderboard", timeout=5) as r:
             assert json.loads(r.read())["players"][0]["name"] == "Ayşe"
+
+
+def test_a_username_typed_with_a_capital_logs_in(tmp_path: Path) -> None:
+    """A phone's keyboard writes the first letter in capitals: 'Oyuncu_tr' for 'oyuncu_tr' was
+    'wrong username or password'. The lower-case forms of what was typed are tried when no
+    account has the very name (Turkish capitals too); an account that has it comes first."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            ids = {}
+            for username in ("oyuncu_tr", "ilker", "Ali", "ali"):
+                async with Client(srv.url, name=username) as c:
+                    password = f"uzun-parola-{username}"
+                    await c.request(
+                        {"type": "register", "username": username, "password": password}
+                    )
+                    ids[username] = c.player["id"]
+            for typed, account in [
+                ("Oyuncu_tr", "oyuncu_tr"),
+                ("OYUNCU_TR", "oyuncu_tr"),
+                ("İLKER", "ilker"),
+                ("Ilker", "ilker"),
+                ("Ali", "Ali"),
+                ("ali", "ali"),
+            ]:
+                async with Client(srv.url, name="x") as c:
+                    password = f"uzun-parola-{account}"
+                    welcome = await c.request(
+                        {"type": "login", "username": typed, "password": password}
+                    )
+                    assert welcome["player"]["id"] == ids[account], typed
+            async with Client(srv.url, name="x") as c:
+                with pytest.raises(ServerError) as e:
+                    await c.request(
+                        {"type": "login", "username": "OYUNCU_TR", "password": "yanlış-parola"}
+                    )
+                assert e.value.code == "bad_login"
+
+        asyncio.run(main())

@@ -140,8 +140,9 @@ def _take_all(view: dict[str, Any]) -> str:
 def test_a_tournament_without_a_name_is_named_by_its_table_and_an_early_start_is_when_it_started(
     tmp_path: Path,
 ) -> None:
-    """Not "standard" (the preset's name for the programs) but the table's title in the
-    scheduler's language; started early, its start_at is the start, not the planned time."""
+    """Not "standard" (the preset's name for the programs) but the table's title, in each
+    reader's language (it was stored in the scheduler's, and English players read Turkish);
+    started early, its start_at is the start, not the planned time."""
     pytest.importorskip("argon2")
     with ServerThread(fast_config(tmp_path)) as srv:
 
@@ -153,6 +154,12 @@ def test_a_tournament_without_a_name_is_named_by_its_table_and_an_early_start_is
             t = await a.tourney_create(rounds=1, deals=1, start=later)
             assert t["name"] == "Standart (yaygın kurallar · ihaleli)"
             assert t["start_at"] == later
+            async with Client(srv.url, name="Tom", lang="en") as b:
+                assert (await b.tourney(t["id"]))["name"] == "Standard (common rules · ihaleli)"
+                listed = await b.request({"type": "tourney_list"})
+                assert [x["name"] for x in listed["tournaments"]] == [
+                    "Standard (common rules · ihaleli)"
+                ]
             before = time.time()
             await a.tourney_start(t["id"])
             started = await a.tourney(t["id"])

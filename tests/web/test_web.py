@@ -273,6 +273,25 @@ def test_when_the_host_leaves_the_waiting_room_the_next_player_hosts_it(
     no_js_errors(errors)
 
 
+def test_a_double_click_on_create_room_makes_one_room(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """A double click sent 'create' twice: two rooms, two of the guest's three allowed."""
+    context = browser.new_context(locale="en-US")
+    context.set_default_timeout(TIMEOUT)
+    page = watch(context.new_page(), errors)
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda data: sent.append(str(data))))
+    page.goto(server.http + "/")
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    page.get_by_test_id("create-room").dblclick()
+    expect(page.get_by_test_id("room-code")).to_be_visible()
+    page.wait_for_timeout(500)
+    creates = [f for f in sent if '"type":"create"' in f.replace(" ", "")]
+    assert len(creates) == 1, creates
+    no_js_errors(errors)
+
+
 def register(page: Page, username: str, password: str) -> None:
     page.fill("#account-form input[name=username]", username)
     page.fill("#account-form input[name=password]", password)

@@ -20,7 +20,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..explain import rules_catalog
-from ..i18n import client_catalog, text
+from ..i18n import client_catalog, lang_of, text
 from ..web import STATIC_DIR
 from .clock import Clock, SystemClock
 from .config import ServerConfig
@@ -248,10 +248,16 @@ def create_app(
             return JSONResponse({"error": "no such player"}, status_code=404)
         return JSONResponse(await hub.storage.stats(pid))
 
+    def reader_lang(request: Request) -> str:
+        """``?lang=tr``: the language a tournament without a name is named in (English else)."""
+        return lang_of(request.query_params.get("lang") or "en")
+
     async def tournaments(request: Request) -> Response:
         docs = await hub.storage.tournaments()
+        lang = reader_lang(request)
         items = [
-            hub.tournaments.public(hub.tournaments.docs.get(d["id"], d), full=False) for d in docs
+            hub.tournaments.public(hub.tournaments.docs.get(d["id"], d), lang, full=False)
+            for d in docs
         ]
         return JSONResponse({"tournaments": items})
 
@@ -260,7 +266,7 @@ def create_app(
         doc = hub.tournaments.docs.get(tid) or await hub.storage.tournament(tid)
         if doc is None:
             return JSONResponse({"error": "no such tournament"}, status_code=404)
-        return JSONResponse(hub.tournaments.public(doc))
+        return JSONResponse(hub.tournaments.public(doc, reader_lang(request)))
 
     async def ws_endpoint(websocket: WebSocket) -> None:
         origin = websocket.headers.get("origin")

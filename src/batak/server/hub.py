@@ -582,12 +582,29 @@ class Hub:
             reply["bot"] = True
         self._reply(conn, reply, msg.get("ref"))
 
+    async def _account_as_typed(self, typed: str) -> PlayerRow | None:
+        """The account called ``typed``; failing that, the one called as ``typed`` in lower case,
+        or with its first letter in lower case (a phone's keyboard writes 'Oyuncu_tr' for
+        'oyuncu_tr'; Turkish 'İ' and 'I' lower to 'i' and 'ı'). Usernames are kept as
+        registered, so an account with the very name typed comes first."""
+        tried: set[str] = set()
+        forms = [typed, *sorted(i18n.folded(typed))]
+        forms += [first + typed[1:] for first in sorted(i18n.folded(typed[:1]))]
+        for name in forms:
+            if name in tried:
+                continue
+            tried.add(name)
+            row = await self.storage.player_by("username", name)
+            if row is not None:
+                return row
+        return None
+
     async def on_login(self, conn: Conn, msg: dict[str, Any]) -> None:
         self._hasher()
         if conn.tables:
             raise TableError("already_hello", "already_hello_login")
         name_key = self._password_guard(msg["username"], conn)
-        row = await self.storage.player_by("username", msg["username"])
+        row = await self._account_as_typed(msg["username"])
         known = row is not None and bool(row.password_hash)
         digest = row.password_hash if row is not None and row.password_hash else None
         ok = await self._verify(digest or await self._dummy_hash(), msg["password"])

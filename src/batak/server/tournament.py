@@ -217,11 +217,13 @@ class Tournaments:
                 out[t["id"]] = _scores(table.match.sheet)
         return out
 
-    def public(self, doc: dict[str, Any], *, full: bool = True) -> dict[str, Any]:
+    def public(self, doc: dict[str, Any], lang: str, *, full: bool = True) -> dict[str, Any]:
+        """The tournament as players see it, in ``lang``: one scheduled without a name is named
+        by its table's title in the reader's language."""
         out = {
-            k: doc[k]
-            for k in ("id", "name", "preset", "rounds", "deals", "start_at", "status", "round")
+            k: doc[k] for k in ("id", "preset", "rounds", "deals", "start_at", "status", "round")
         }
+        out["name"] = doc["name"] or preset_title(doc["preset"], lang)
         out["creator"] = doc["creator_name"]
         out["players"] = len(doc["players"])
         if full:
@@ -261,9 +263,11 @@ class Tournaments:
             conns |= self.hub.online.get(p["id"], set())
         if not conns:
             return
-        msg = {"type": "tourney", "tournament": self.public(doc)}
+        msgs: dict[str, dict[str, Any]] = {}  # one for each language read
         for c in conns:
-            c.send(msg)
+            if c.lang not in msgs:
+                msgs[c.lang] = {"type": "tourney", "tournament": self.public(doc, c.lang)}
+            c.send(msgs[c.lang])
 
     # ------------------------------------------------------------------ messages
     async def on_create(self, conn: Conn, msg: dict[str, Any]) -> None:
@@ -299,9 +303,9 @@ class Tournaments:
             rules = duplicate_rules(preset, deals)
         except (RulesError, TypeError, ValueError) as e:
             raise TableError("bad_rules", params={"detail": str(e)}) from None
-        # without a name, the table's name as players read it, in the scheduler's language (not
-        # the preset's own name, "standard", which is for the programs)
-        name = " ".join((msg.get("name") or "").split())[:40] or preset_title(preset, conn.lang)
+        # without a name, none is stored: each reader sees the table's title in their own
+        # language (not the preset's own name, "standard", which is for the programs)
+        name = " ".join((msg.get("name") or "").split())[:40]
         tid = "T" + secrets.token_hex(6)
         doc: dict[str, Any] = {
             "id": tid,
@@ -328,7 +332,7 @@ class Tournaments:
         self.docs[tid] = doc
         self._schedule(doc)
         self.watchers.setdefault(tid, set()).add(conn)
-        self._reply(conn, {"type": "tourney", "tournament": self.public(doc)}, msg)
+        self._reply(conn, {"type": "tourney", "tournament": self.public(doc, conn.lang)}, msg)
 
     def _reply(self, conn: Conn, out: dict[str, Any], msg: dict[str, Any]) -> None:
         if msg.get("ref") is not None:
@@ -348,7 +352,7 @@ class Tournaments:
         pid = conn.player.id if conn.player is not None else None
         items = []
         for d in docs[:100]:
-            item = self.public(d, full=False)
+            item = self.public(d, conn.lang, full=False)
             item["registered"] = any(p["id"] == pid for p in d["players"])
             items.append(item)
         self._reply(conn, {"type": "tourneys", "tournaments": items}, msg)
@@ -357,7 +361,7 @@ class Tournaments:
         doc = await self._doc(msg["tournament"])
         if doc["status"] != "over":
             self.watchers.setdefault(doc["id"], set()).add(conn)
-        self._reply(conn, {"type": "tourney", "tournament": self.public(doc)}, msg)
+        self._reply(conn, {"type": "tourney", "tournament": self.public(doc, conn.lang)}, msg)
 
     async def on_join(self, conn: Conn, msg: dict[str, Any]) -> None:
         player = conn.player
@@ -372,7 +376,7 @@ class Tournaments:
                 doc["players"].append({"id": player.id, "name": player.name})
                 await self._save(doc)
         self.watchers.setdefault(doc["id"], set()).add(conn)
-        self._reply(conn, {"type": "tourney", "tournament": self.public(doc)}, msg)
+        self._reply(conn, {"type": "tourney", "tournament": self.public(doc, conn.lang)}, msg)
         self._push(doc)
 
     async def on_leave(self, conn: Conn, msg: dict[str, Any]) -> None:
@@ -384,7 +388,7 @@ class Tournaments:
                 raise TableError("tourney_started")
             doc["players"] = [p for p in doc["players"] if p["id"] != player.id]
             await self._save(doc)
-        self._reply(conn, {"type": "tourney", "tournament": self.public(doc)}, msg)
+        self._reply(conn, {"type": "tourney", "tournament": self.public(doc, conn.lang)}, msg)
         self._push(doc)
 
     async def on_start(self, conn: Conn, msg: dict[str, Any]) -> None:

@@ -198,6 +198,21 @@ function send(msg) {
   return true;
 }
 
+// A request that a double click must not send twice (create a room, schedule or start a
+// tournament): sent once until the server answers its `ref`, or for 10 s at most.
+const inFlight = new Map();
+function sendOnce(msg) {
+  if (inFlight.has(msg.ref)) return false;
+  if (!send(msg)) return false;
+  inFlight.set(msg.ref, setTimeout(() => inFlight.delete(msg.ref), 10000));
+  return true;
+}
+function answered(ref) {
+  if (ref == null || !inFlight.has(ref)) return;
+  clearTimeout(inFlight.get(ref));
+  inFlight.delete(ref);
+}
+
 // Heartbeat: a connection that has heard nothing from the server for PING_EVERY ms sends a ping
 // (again every PING_EVERY ms while that lasts); one that has heard nothing at all for
 // SILENT_DEAD ms is dead (a dropped network can leave a socket "open" for minutes), so it is
@@ -250,6 +265,7 @@ function joinTable(id) {
 
 // ------------------------------------------------------------------ messages from the server
 function onMessage(m) {
+  answered(m.ref);
   switch (m.type) {
     case "welcome": return onWelcome(m);
     case "sync": return onSync(m);
@@ -392,7 +408,7 @@ function listedPresets() {
 const drawnHTML = new WeakMap(); // a page drawn by CTX.redraw: the HTML it was drawn from
 
 const CTX = {
-  send, go, esc, notify, route, app, presetTitle,
+  send, sendOnce, go, esc, notify, route, app, presetTitle,
   player: () => S.player,
   presets: () => listedPresets().map((p) => p.name),
   dialog: () => renderDialog(),
@@ -889,7 +905,7 @@ function createRoom() {
   // the table's pace (seconds in the form, milliseconds on the wire)
   if (f.trick_pause.value !== "") msg.trick_pause_ms = Math.round(Number(f.trick_pause.value) * 1000);
   if (f.deal_pause.value !== "") msg.deal_pause_ms = Math.round(Number(f.deal_pause.value) * 1000);
-  send(msg);
+  sendOnce(msg); // a double click makes one room
 }
 
 // ------------------------------------------------------------------ rendering
@@ -1131,7 +1147,7 @@ function renderAccount() {
       </details>`
     : `<p class="help">${esc(t("account_help"))}</p>
       <form id="account-form" data-action="register">
-        <label>${esc(t("username"))}<input name="username" autocomplete="username" maxlength="32" required></label>
+        <label>${esc(t("username"))}<input name="username" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="32" required></label>
         <label>${esc(t("password"))}<input name="password" type="password" autocomplete="current-password" minlength="8" required></label>
         <div class="row"><button type="submit" data-testid="register">${esc(t("register"))}</button>
         <button type="button" data-action="login" data-testid="login">${esc(t("login"))}</button></div>

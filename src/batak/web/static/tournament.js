@@ -123,7 +123,7 @@ function renderList(ctx) {
       <p><a href="/" data-action="nav" data-href="/">← ${esc(t("back_to_lobby"))}</a></p>
       <h2>${esc(t("tournaments"))}</h2>
       <p class="help">${esc(t("tourney_duplicate_help"))}</p>
-      ${list.length ? `<ul class="plain tables" data-testid="tourney-list">${list.map((d) => `<li><span><b>${esc(d.name)}</b> · ${esc(statusText(d.status))} · ${esc(when(d.start_at))} · ${esc(t("tourney_players_n", { n: d.players }))}${d.registered ? " · " + esc(t("tourney_you_are_in")) : ""}</span>
+      ${list.length ? `<ul class="plain tables" data-testid="tourney-list">${list.map((d) => `<li><span><b>${esc(d.name)}</b> · ${esc(statusText(d.status))} · ${esc(when(d.start_at))} · ${esc(t(d.players === 1 ? "tourney_players_one" : "tourney_players_n", { n: d.players }))}${d.registered ? " · " + esc(t("tourney_you_are_in")) : ""}</span>
         <button data-action="nav" data-href="/tournaments/${esc(d.id)}">${esc(t("tourney_open"))}</button></li>`).join("")}</ul>`
         : `<p class="help">${esc(t("tourney_none"))}</p>`}
     </section>
@@ -141,10 +141,10 @@ export function actions(ctx) {
       const msg = { type: "tourney_create", preset: form.preset.value, rounds: Number(form.rounds.value), deals: Number(form.deals.value), ref: "tourney_create" };
       if (form.name.value.trim()) msg.name = form.name.value.trim();
       if (start) msg.start = Math.max(start, Math.floor(Date.now() / 1000));
-      ctx.send(msg);
+      ctx.sendOnce(msg); // a double click schedules one tournament
     },
     tourneyJoin(el) { ctx.send({ type: "tourney_join", tournament: el.dataset.id }); },
     tourneyLeave(el) { ctx.send({ type: "tourney_leave", tournament: el.dataset.id }); },
-    tourneyStart(el) { ctx.send({ type: "tourney_start", tournament: el.dataset.id }); },
+    tourneyStart(el) { ctx.sendOnce({ type: "tourney_start", tournament: el.dataset.id, ref: `tourney_start:${el.dataset.id}` }); },
   };
 }
