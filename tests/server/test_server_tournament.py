@@ -66,6 +66,10 @@ def test_a_duplicate_tournament_runs_to_the_end_and_its_standings_are_the_hand_c
                     st = await x.join(note["table"])
                     assert st.seat == note["seat"]
                     await x.play(note["table"], _first_legal, timeout=120)
+                    # the tournament draws the next round's tables: no rematch at its table
+                    with pytest.raises(ServerError) as e:
+                        await x.rematch(note["table"], accept=True)
+                    assert e.value.code == "tourney_rematch"
 
             await asyncio.gather(play_rounds(a), play_rounds(b))
             final = await c.tourney(tid)

@@ -292,6 +292,20 @@ def test_a_double_click_on_create_room_makes_one_room(
     no_js_errors(errors)
 
 
+def test_a_blank_name_is_refused_with_a_reason_and_the_name_kept(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """Saving a blank name did nothing and left the field empty, the name still 'Misafir …'."""
+    page = open_page(browser, server, errors, locale="tr-TR")
+    set_name(page, "Ayşe")
+    page.fill("#name-input", "   ")
+    page.press("#name-input", "Enter")
+    expect(page.locator("#notice")).to_have_text("Ad boş olamaz: adın olduğu gibi kaldı.")
+    expect(page.locator("#name-input")).to_have_value("Ayşe")
+    assert page.evaluate("window.batak.state.player.name") == "Ayşe"
+    no_js_errors(errors)
+
+
 def register(page: Page, username: str, password: str) -> None:
     page.fill("#account-form input[name=username]", username)
     page.fill("#account-form input[name=password]", password)
@@ -351,6 +365,14 @@ def test_the_page_reconnects_by_itself_after_the_server_restarts(
     expect(watcher.locator("#hand .card")).to_have_count(0)
     assert watcher.evaluate("window.batak.state.table.you") is None
     assert watcher.evaluate("window.batak.state.table.view.hand") in (None, [])
+    expect(watcher.locator("#notice")).not_to_contain_text("izleyici")  # they asked to watch
+    # one who opens the invite link of a match under way is told they watch (it was silent)
+    late = open_page(browser, server, errors, locale="tr-TR")
+    late.goto(page.evaluate("window.batak.state.table.info.invite"))
+    expect(late.locator("#notice")).to_have_text(
+        "Bu masada oyun çoktan başladı: izleyici olarak izliyorsun."
+    )
+    assert late.evaluate("window.batak.state.table.you") is None
     hand = page.evaluate("window.batak.state.table.view.hand")
 
     server.kill()
@@ -854,6 +876,25 @@ def test_the_server_serves_the_client_and_the_rules_data(server: ServerProcess) 
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(server.http + "/static/nope.js")
     assert e.value.code == 404
+    # a page the server does not have: still 404, but the client's page, which says so in the
+    # reader's language with the way back to the lobby (it was a bare English "Not Found")
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(server.http + "/nothing/here")
+    assert e.value.code == 404 and b'src="/static/app.js"' in e.value.read()
+    assert e.value.headers["Content-Security-Policy"]
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(server.http + "/api/nothing")
+    assert e.value.code == 404 and e.value.read() == b"Not Found"
+
+
+def test_a_page_that_does_not_exist_says_so_with_the_way_back(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, locale="tr-TR")
+    page.goto(server.http + "/nothing/here")
+    expect(page.locator("#app")).to_contain_text("Lobi")
+    page.get_by_role("link", name=re.compile("Lobi")).click()
+    expect(page.locator("#create-form")).to_be_visible()
 
 
 # ---------------------------------------------------------------------- table variants

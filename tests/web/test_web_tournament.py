@@ -96,6 +96,16 @@ def test_a_tournaments_standings_in_both_languages_on_desktop_and_phone(
     assert table and box, (table, box)
     assert table["x"] + table["width"] <= box["x"] + box["width"] - 8, (table, box)
     phone.screenshot(path=str(artifacts / "tournament-phone-tr.png"), full_page=True)
+    # a table of the tournament, over: the way back to the tournament, and no rematch
+    played = phone.evaluate(
+        "async (tid) => (await (await fetch(`/api/tournaments/${tid}`)).json()).tables[0].id", tid
+    )
+    phone.goto(server.http + f"/table/{played}")
+    expect(phone.get_by_test_id("match-over")).to_be_visible()
+    expect(phone.get_by_test_id("rematch")).to_have_count(0)
+    phone.get_by_test_id("tourney-back").click()
+    expect(phone).to_have_url(re.compile(f"/tournaments/{tid}$"))
+    expect(phone.get_by_test_id("tourney-name")).to_have_text("Kış kupası")
     no_js_errors(errors)
 
 

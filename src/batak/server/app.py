@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -276,7 +276,19 @@ def create_app(
         await websocket.accept()
         await serve_socket(hub, config, websocket)
 
+    async def not_found(request: Request, exc: Exception) -> Response:
+        """A path the server has no page for: the web client, which says so in the reader's
+        language with the way back to the lobby, still answered 404 (a bare English "Not
+        Found" gave a player no way back). The API and the client's files answer in plain."""
+        path = request.url.path
+        if request.method in ("GET", "HEAD") and not path.startswith(("/api/", "/static/")):
+            return FileResponse(
+                STATIC_DIR / "index.html", status_code=404, headers={"Cache-Control": "no-cache"}
+            )
+        return PlainTextResponse("Not Found", status_code=404)
+
     app = Starlette(
+        exception_handlers={404: not_found},
         routes=[
             Route("/", index),
             Route("/healthz", healthz),

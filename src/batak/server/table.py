@@ -1487,6 +1487,8 @@ class Table:
             raise TableError("not_seated")
         if self.status != "over":
             raise TableError("not_over")
+        if "tournament" in self.options:  # the tournament draws its next round's tables
+            raise TableError("tourney_rematch")
         if self.rematch_table is not None:  # already made: say where it is
             conn.send(self.rematch_state())
             return

@@ -450,6 +450,12 @@ function onSync(m) {
   T.info = m.table_info;
   if (m.record) T.record = m.record; // the record's path (a private table's carries its key)
   if (m.you == null) S.spectate.add(m.table);
+  // a code or an invite link to a match already under way seats nobody: say so, unless the
+  // player asked only to watch
+  if (m.ref === "invite" && m.you == null && !S.watchWanted && T.info.status !== "waiting") {
+    notify(() => t("watching_started"), "info", T.id);
+  }
+  S.watchWanted = false;
   if (!m.full) for (const ev of m.events || []) sideEffects(ev, true);
   // the table's recent chat comes with every sync: after a reload, and for a spectator too
   if (Array.isArray(m.chat)) T.chat = m.chat.map((c) => ({ seat: c.seat, name: c.name, text: c.text }));
@@ -705,7 +711,11 @@ const ACTIONS = {
   quick(el) { send({ type: "quick", mode: el.dataset.mode, ...quickStake(), ref: "quick" }); },
   saveName() {
     const v = $("#name-input").value.trim().slice(0, 24);
-    if (!v) return;
+    if (!v) { // a blank name is not a name: the one kept is shown again, and why
+      $("#name-input").value = S.player ? S.player.name : S.name || "";
+      notify(() => t("name_empty"), "error");
+      return;
+    }
     S.name = v;
     localStorage.setItem("batak.name", v);
     $("#name-input").defaultValue = v; // sent: the redraw shows the name as the server keeps it
@@ -717,6 +727,7 @@ const ACTIONS = {
     if (!code) return;
     const msg = { type: "join", code, ref: "invite" };
     if ($("#watch-input").checked) msg.spectate = true;
+    S.watchWanted = Boolean(msg.spectate);
     send(msg);
   },
   joinTable(el) {
@@ -754,6 +765,7 @@ const ACTIONS = {
   },
   login(el) {
     const f = $("#account-form");
+    if (!f.reportValidity()) return; // an empty field: the browser says which, as for Register
     if (!f.username.value.trim() || !f.password.value) return;
     S.pendingLogin = { username: f.username.value.trim(), password: f.password.value };
     reconnect();
@@ -1040,7 +1052,7 @@ function drawLobby() {
           <label>${esc(t("target_score"))}<input name="target" type="number" min="1" max="10000"></label>
           <label>${esc(t("decision_seconds"))}<input name="seconds" type="number" min="5" max="300" placeholder="25"></label>
           <label>${esc(t("trick_pause"))}<input name="trick_pause" type="number" min="0" max="5" step="0.5" placeholder="${esc(decimal(S.welcome && S.welcome.pace ? S.welcome.pace.trick_pause : 1.5))}"></label>
-          <label>${esc(t("deal_pause"))}<input name="deal_pause" type="number" min="0" max="30" step="1" placeholder="${esc(S.welcome && S.welcome.pace ? S.welcome.pace.deal_pause : 4)}"></label>
+          <label>${esc(t("deal_pause"))}<input name="deal_pause" type="number" min="0" max="30" step="1" placeholder="${esc(Number(S.welcome && S.welcome.pace ? S.welcome.pace.deal_pause : 4).toLocaleString(lang(), { maximumFractionDigits: 1 }))}"></label>
           <label>${esc(t("bot_level"))}<select name="bot_level">${["easy", "medium", "hard"].map((l) => `<option value="${l}"${l === "medium" ? " selected" : ""}>${esc(t("level_" + l))}</option>`).join("")}</select></label>
         </div>
         <label class="check"><input type="checkbox" name="bots" checked> ${esc(t("bots_allowed"))}</label>

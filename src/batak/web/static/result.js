@@ -143,7 +143,10 @@ function rematchHTML(T, quiet) {
   const out = [];
   const quick = info.kind === "public" && info.mode;
   const offer = T.rematch;
-  if (T.you != null) {
+  const tourney = info.options && info.options.tournament;
+  if (tourney) { // the tournament draws the next round's tables: no rematch here
+    out.push(`<p><button${main} data-action="nav" data-href="/tournaments/${esc(tourney)}" data-testid="tourney-back">${esc(t("tourney_back"))}</button></p>`);
+  } else if (T.you != null) {
     if (offer && offer.table_new) {
       out.push(`<p><button class="primary" data-action="nav" data-href="/table/${esc(offer.table_new)}" data-testid="rematch-go">${esc(t("rematch_go"))}</button></p>`);
     } else if (offer && offer.accepted.includes(T.you)) {
