@@ -199,3 +199,43 @@ def test_when_the_host_leaves_a_waiting_room_the_next_person_hosts_it(tmp_path: 
                 await c.close()
 
         asyncio.run(main())
+
+
+def test_a_player_lists_their_finished_matches_with_records_that_open(tmp_path: Path) -> None:
+    """``my_matches``: the player's own finished matches, newest first, each with the path of
+    its record (a private table's with its key); another player's list has none of them."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            ayse, ben = Client(srv.url, name="Ayşe"), Client(srv.url, name="Ben")
+            for c in (ayse, ben):
+                await c.connect()
+            assert await ayse.my_matches() == []
+            _, private = await ayse.create(preset="sultan-kozmaca", deals=1)
+            await ayse.start(private.id)
+            first = await ayse.play(private.id, timeout=60)
+            quick = await ayse.quick("ihaleli")
+            second = await ayse.play(quick.id, timeout=60)
+            mine = await ayse.my_matches()
+            assert [m["table"] for m in mine] == [quick.id, private.id]  # newest first
+            for m, final in zip(mine, (second, first), strict=True):
+                seat = final.seat
+                assert seat is not None and m["seat"] == seat
+                totals = final.view["match"]["totals"]  # type: ignore[index]
+                played = [r for r in final.sheet if not r.get("redeal")]
+                assert m["score"] == totals[seat] and m["deals"] == len(played)
+                assert m["won"] == (seat in final.view["match"]["winners"])  # type: ignore[index]
+                status, body = 0, b""
+                for _ in range(50):  # the record is written just after the match
+                    status, body = _get(srv.http + m["record"])
+                    if status == 200:
+                        break
+                    await asyncio.sleep(0.05)
+                assert status == 200 and loads(body).totals == totals
+            assert [m["preset"] for m in mine] == [quick.info["preset"], "sultan-kozmaca"]
+            assert "key=" in mine[1]["record"] and "key=" not in mine[0]["record"]
+            assert await ben.my_matches() == []
+            for c in (ayse, ben):
+                await c.close()
+
+        asyncio.run(main())

@@ -227,6 +227,7 @@ def test_four_browsers_play_a_private_room_to_the_score_sheet(
     guests[0].screenshot(path=str(artifacts / "match-over-tr.png"))
     # the score sheet shows the engine's totals, the same on every page
     totals = [p.evaluate("window.batak.state.table.view.match.totals") for p in pages]
+    seat = host.evaluate("window.batak.state.table.you")
     assert all(x == totals[0] for x in totals)
     shown = [int(x) for x in sheet_totals(host)]
     assert shown == totals[0]
@@ -243,6 +244,17 @@ def test_four_browsers_play_a_private_room_to_the_score_sheet(
     expect(stats.locator("tr", has_text="Matches").locator("td")).to_have_text("1")
     expect(stats.locator("tr", has_text="Deals")).to_contain_text("1")
     expect(host.get_by_test_id("leaderboard")).to_contain_text("Ayşe")
+    # the lobby lists the finished match: it opens at its table, its record downloads
+    mine = host.get_by_test_id("my-matches").locator("li")
+    expect(mine).to_have_count(1)
+    won = seat in match.winners
+    expect(mine).to_contain_text(f"Standard (common rules · ihaleli) · {'won' if won else 'lost'}")
+    expect(mine).to_contain_text(f"{totals[0][seat]} points")
+    href = mine.get_by_role("link", name="Game record").get_attribute("href")
+    assert href and loads(host.request.get(server.http + href).text()).totals == match.totals
+    mine.get_by_role("button", name="Open").click()
+    expect(host.get_by_test_id("match-over")).to_be_visible()
+    expect(host.get_by_test_id("sheet").first.locator("tbody tr")).to_have_count(1)
     no_js_errors(errors)
 
 
@@ -353,7 +365,7 @@ def test_the_page_reconnects_by_itself_after_the_server_restarts(
     table = page.evaluate("window.batak.state.table.id")
     # the lobby lists the unfinished table, and going back to it is one click
     page.get_by_role("link", name="← Lobby").click()
-    page.get_by_test_id("my-tables").get_by_role("button", name="Go back").click()
+    page.get_by_test_id("my-tables").get_by_role("button", name="Return to the table").click()
     expect(page).to_have_url(re.compile(f"/table/{table}$"))
     expect(page.locator("#hand .card")).to_have_count(13)
     # someone watches by the room's code: the table, but no hand and no hidden card

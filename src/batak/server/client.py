@@ -486,6 +486,11 @@ class Client:
         reply = await self.request({"type": "my_data"})
         return dict(reply["data"])
 
+    async def my_matches(self) -> list[dict[str, Any]]:
+        """This player's latest finished matches, newest first (``my_matches``), each with its
+        table, ``preset``, ``finished``, ``seat``, ``won``, ``score``, ``deals`` and ``record``."""
+        return list((await self.request({"type": "my_matches"}))["matches"])
+
     async def hello(self) -> dict[str, Any]:
         """Say hello again on this connection (after :meth:`logout`): a new guest, or the
         player of :attr:`token`."""

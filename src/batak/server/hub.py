@@ -156,6 +156,7 @@ class Hub:
             "rematch": self.on_rematch,
             "adjourn": self.on_adjourn,
             "mytables": self.on_mytables,
+            "my_matches": self.on_my_matches,
             "leaderboard": self.on_leaderboard,
             "stats": self.on_stats,
             "register": self.on_register,
@@ -928,6 +929,17 @@ class Hub:
             if t.status != "over" and t.seat_of(pid) is not None
         ]
         self._reply(conn, {"type": "mytables", "tables": mine}, msg.get("ref"))
+
+    async def on_my_matches(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """The player's own latest finished matches (20), newest first, each with the path of its
+        game record (a private table's with its key: the player sat there)."""
+        player = player_of(conn)
+        matches = []
+        for m in await self.storage.recent_matches(player.id):
+            seed = m.pop("seed")
+            m["record"] = record_path(m["table"], m["kind"], seed)
+            matches.append(m)
+        self._reply(conn, {"type": "my_matches", "matches": matches}, msg.get("ref"))
 
     async def on_leaderboard(self, conn: Conn, msg: dict[str, Any]) -> None:
         rows = await self.storage.leaderboard()

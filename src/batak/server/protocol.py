@@ -148,6 +148,7 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "rematch": {"table": TABLE, "accept": _b()},
     "adjourn": {"table": TABLE},
     "mytables": {},
+    "my_matches": {},
     "leaderboard": {},
     "stats": {"player": _s(64, required=False)},
     "register": {"username": _s(32), "password": _s(256), "bot": _b()},

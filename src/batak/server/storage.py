@@ -1044,6 +1044,35 @@ class Storage:
 
         return await self._call(job)
 
+    async def recent_matches(self, player_id: str, limit: int = 20) -> list[dict[str, Any]]:
+        """The player's latest finished matches, newest first: the table, its kind, preset and
+        secret seed (for the record's key), when it finished, the seat, whether it won, the
+        score and the deals played."""
+        sql = self._sql(
+            "SELECT r.table_id, t.kind, t.rules, t.seed, r.finished, r.seat, r.won, r.score,"
+            " r.deals FROM results r JOIN tables t ON t.id = r.table_id WHERE r.player_id = ?"
+            " ORDER BY r.finished DESC LIMIT ?"
+        )
+
+        def job(cur: Any) -> list[dict[str, Any]]:
+            cur.execute(sql, (player_id, limit))
+            return [
+                {
+                    "table": r[0],
+                    "kind": r[1],
+                    "preset": json.loads(r[2]).get("name"),
+                    "seed": int(r[3]),
+                    "finished": float(r[4]),
+                    "seat": int(r[5]),
+                    "won": bool(r[6]),
+                    "score": int(r[7]),
+                    "deals": int(r[8]),
+                }
+                for r in cur.fetchall()
+            ]
+
+        return await self._call(job)
+
     async def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
         """Players with an account (not a banned one), most wins first (then the best average
         per deal)."""

@@ -285,6 +285,7 @@ function onMessage(m) {
     case "ok": if (m.ref === "invite_player" && S.table) inviteNote(S.table.inviting, null); return;
     case "stats": S.stats = m.stats; renderAccount(); return;
     case "mytables": S.mytables = m.tables; renderMyTables(); return;
+    case "my_matches": S.matches = m.matches; renderMatches(); return;
     case "leaderboard": S.leaderboard = m.players; renderAccount(); return;
     case "tourneys": case "tourney": case "tourney_table": return tourney.onMessage(CTX, m);
     case "story": return story.onMessage(CTX, m);
@@ -430,6 +431,7 @@ function featureRequests(r) {
 function lobbyRequests() {
   send({ type: "lobby" });
   send({ type: "mytables" });
+  send({ type: "my_matches" });
   send({ type: "stats", ref: "stats" });
   send({ type: "leaderboard", ref: "leaderboard" });
   chipsRequests(send);
@@ -1063,6 +1065,7 @@ function drawLobby() {
     </section>
     <section class="card-box" aria-labelledby="h-progress" id="progress-box" data-testid="progress-box"></section>
     <section class="card-box" aria-labelledby="h-account" id="account-box"></section>
+    <section class="card-box" aria-labelledby="h-matches" id="matches-box" data-testid="matches-box"></section>
     <section class="card-box" aria-labelledby="h-chips" id="chips-box"></section>
     <section class="card-box" aria-labelledby="h-join">
       <h2 id="h-join">${esc(t("join_code"))}</h2>
@@ -1083,6 +1086,7 @@ function drawLobby() {
   renderAccount();
   renderProgress();
   renderMyTables();
+  renderMatches();
   renderChips();
 }
 
@@ -1100,6 +1104,19 @@ function renderMyTables() {
   box.innerHTML = mine.length
     ? `<h3>${esc(t("your_tables"))}</h3><ul class="plain tables" data-testid="my-tables">${mine.map((s) => `<li><span>${esc(s.mode ? t("mode_" + s.mode) : presetTitle(s.preset))} · ${esc(t("status_" + s.status))}${s.code && s.kind === "private" ? " · " + esc(s.code) : ""}</span><button data-action="joinTable" data-table="${esc(s.id)}">${esc(t("rejoin"))}</button></li>`).join("")}</ul>`
     : "";
+}
+
+// The player's latest finished matches: each opens at its table (the score sheet, the deals'
+// review) and has its game record to download.
+function renderMatches() {
+  const box = $("#matches-box");
+  if (!box) return;
+  const list = S.matches || [];
+  const when = (x) => new Date(x * 1000).toLocaleString(lang() === "tr" ? "tr-TR" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  const rows = list.map((m) => `<li><span>${esc(when(m.finished))} · <b>${esc(presetTitle(m.preset))}</b> · ${esc(t(m.won ? "my_matches_won" : "my_matches_lost"))} · ${esc(t("my_matches_score", { score: m.score }))}</span>
+    <span class="row-buttons"><button class="small" data-action="joinTable" data-table="${esc(m.table)}">${esc(t("my_matches_open"))}</button> <a class="button small" href="${esc(m.record)}" download>${esc(t("my_matches_record"))}</a></span></li>`).join("");
+  box.innerHTML = `<h2 id="h-matches">${esc(t("my_matches"))}</h2>`
+    + (list.length ? `<p class="help">${esc(t("my_matches_help"))}</p><ul class="plain my-matches" data-testid="my-matches">${rows}</ul>` : `<p class="help">${esc(t("my_matches_empty"))}</p>`);
 }
 
 // Under the password form: why a change was refused, the server's words ({text, lang}: shown
