@@ -4,9 +4,11 @@ player (its token kept in ``BATAK_HOME``) comes back to an unfinished table afte
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import re
+import threading
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -354,3 +356,156 @@ def test_a_terminal_player_hosts_the_room_when_its_host_leaves_before_the_start(
         assert "The host left: you host this room now." in out
         assert "Username, or Enter to start: " in out
         assert "The match is over." in out
+
+
+class Typist(Console):
+    """A person at a terminal: lines come when the test types them, not all at once, and a
+    line may be typed while it is another player's turn."""
+
+    def __init__(self) -> None:
+        import queue
+
+        super().__init__(io.StringIO(), io.StringIO())
+        self.typed: queue.Queue[str | None] = queue.Queue()
+        self.prompts = 0
+
+    @property
+    def interactive(self) -> bool:
+        return True
+
+    def ask(self, prompt: str) -> str:
+        self.out.write(prompt)
+        self.prompts += 1
+        line = self.typed.get(timeout=120)
+        if line is None:
+            raise EOFError
+        self.out.write(line + "\n")
+        return line
+
+    def wait_for(self, text: str, timeout: float = 60) -> str:
+        import time
+
+        deadline = time.monotonic() + timeout
+        while text not in self.out.getvalue():
+            assert time.monotonic() < deadline, f"{text!r} never came:\n{self.out.getvalue()}"
+            time.sleep(0.02)
+        return self.out.getvalue()
+
+    def play_hints_until(self, text: str, timeout: float = 120) -> None:
+        """Type '!' (play the hint) at each of the player's prompts until ``text`` shows."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        answered = 0
+        while text not in self.out.getvalue():
+            assert time.monotonic() < deadline, f"{text!r} never came:\n{self.out.getvalue()}"
+            out = self.out.getvalue()
+            if out.endswith("Your move: ") and out.count("Your move: ") > answered:
+                answered = out.count("Your move: ")
+                self.typed.put("!")
+            time.sleep(0.02)
+
+
+def _run_typist(argv: list[str], con: Typist) -> tuple[threading.Thread, list[int]]:
+    args: argparse.Namespace = build_parser("en").parse_args(["online", *argv])
+    codes: list[int] = []
+    thread = threading.Thread(target=lambda: codes.append(run_online(args, con, "en")))
+    thread.start()
+    return thread, codes
+
+
+def test_the_prompt_ends_when_the_clock_plays_and_a_move_typed_early_is_not_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At a terminal the prompt waited for a line while the clock played for the player, and
+    showed nothing; a move typed during another's turn was played at the next turn unseen.
+    Now the clock's move is said at once, a move typed early is refused ('not your turn'),
+    the commands work between turns, and the player's own moves are said too."""
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(
+        fast_config(tmp_path / "data", decision_seconds=1.0, bank_seconds=0.0)
+    ) as srv:
+        con = Typist()
+        thread, codes = _run_typist([srv.http, "--quick", "ihaleli", "--name", "Ayşe"], con)
+        con.wait_for("Your turn")
+        con.wait_for("(time ran out)", timeout=30)  # nothing typed: the clock played
+        assert "You: " in con.out.getvalue()  # the move the clock made for this seat
+        # now something typed answers whatever is asked by then; typed at another's turn,
+        # a move is refused and a command works
+        con.typed.put("sheet")
+        con.wait_for("No deal finished yet.")
+        con.typed.put("quit")
+        thread.join(30)
+        assert codes == [0], con.out.getvalue()
+
+
+def test_a_move_typed_before_the_turn_is_refused_not_played_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line typed while it is not the player's turn (here: before the match starts) is
+    answered at once, and a move is not kept to be played at the turn."""
+    import asyncio
+    import threading
+
+    from batak.server.client import Client
+
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        made: list[str] = []
+        ready, go = threading.Event(), threading.Event()
+
+        async def host() -> None:  # Ayşe hosts, and starts when told
+            async with Client(srv.url, name="Ayşe") as c:
+                created, state = await c.create(preset="standard", deals=1)
+                made.append(created["code"])
+                ready.set()
+                await c.until(lambda: "Ben" in [s["name"] for s in state.info["seats"]], 60)
+                await asyncio.to_thread(go.wait, 60)
+                await c.start(state.id)
+                with contextlib.suppress(ConnectionError, TimeoutError):  # the test may end first
+                    await c.play(state.id, timeout=120)
+
+        thread = threading.Thread(target=lambda: asyncio.run(host()), daemon=True)
+        thread.start()
+        assert ready.wait(30)
+        con = Typist()
+        ben, codes = _run_typist([srv.http, "--join", made[0], "--name", "Ben"], con)
+        con.wait_for("Waiting for the match to start")
+        con.typed.put("pas")
+        con.wait_for("It is not your turn yet: type your move when 'Your turn' shows.")
+        go.set()
+        out = con.wait_for("Your turn")
+        assert "You: pas" not in out, out
+        con.typed.put(None)
+        ben.join(30)
+        assert codes == [0], con.out.getvalue()
+        thread.join(1)
+
+
+def test_the_host_adjourns_from_the_terminal_and_resumes_when_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """'adjourn' (ertele) at the host's terminal adjourns the match, and the table says so;
+    the host who comes back is asked whether to resume it (it sat silent for good before)."""
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        con = Typist()
+        ayse, codes = _run_typist([srv.http, "--create", "standard", "--deals", "1"], con)
+        con.wait_for("Username, or Enter to start: ")
+        con.typed.put("")  # start: computer players take the other seats
+        con.wait_for("Your turn")
+        con.typed.put("adjourn")
+        con.wait_for("The host adjourned the match ('continue later')")
+        con.typed.put(None)  # the host goes away
+        ayse.join(30)
+        assert codes == [0]
+        # the host comes back: asked to resume, Enter resumes, and the match goes on
+        again = Typist()
+        back, codes = _run_typist([srv.http], again)
+        again.wait_for("This match is adjourned. Press Enter to resume it")
+        again.typed.put("")
+        again.wait_for("The match goes on.")
+        again.play_hints_until("The match is over.")
+        again.typed.put(None)
+        back.join(30)
+        assert codes == [0], again.out.getvalue()

@@ -99,6 +99,16 @@ class Console:
         for sentence in sentences:
             self.lines(wrap_text(sentence, width))
 
+    @property
+    def interactive(self) -> bool:
+        """Whether a person types at a terminal (not a script piped in)."""
+        return _isatty(self.inp)
+
+    def prompt(self, text: str) -> None:
+        """Show ``text`` where the next line will be typed (a reading already waits)."""
+        self.out.write(text)
+        self.out.flush()
+
     def ask(self, prompt: str) -> str:
         """One line of input without its newline; raises :class:`EOFError` at the end."""
         if self.inp is sys.stdin and self.out is sys.stdout and _isatty(self.inp):

@@ -20,11 +20,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
 import socket
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -249,6 +251,9 @@ class OnlineSession:
         self.shown = 0  # events already narrated
         self.hinted: str | None = None
         self.commitments: dict[int, str] = {}  # deal -> the commitment seen before it
+        # the one reading of the terminal: a line asked for and not typed yet (the table may
+        # move on meanwhile: what is typed then answers the prompt shown by then)
+        self._reading: asyncio.Future[str] | None = None
 
     async def run(self) -> int:
         from ..server.client import Client, ServerError
@@ -369,9 +374,7 @@ class OnlineSession:
                 by = invite.get("from") or "?"
                 preset = preset_title(str(invite.get("preset") or ""), lang)
                 try:
-                    line = await asyncio.to_thread(
-                        self.con.ask, o("invited_prompt", lang, by=by, preset=preset)
-                    )
+                    line = await self._read(o("invited_prompt", lang, by=by, preset=preset))
                 except EOFError:
                     line = "n"
                 if line.strip().lower() not in ("", "y", "yes", "e", "evet"):
@@ -403,7 +406,7 @@ class OnlineSession:
             if bots and bots != shown:
                 self.con.say(o("bots_online", lang, names=", ".join(bots)))
             shown = bots
-            line = (await asyncio.to_thread(self.con.ask, o("start_prompt", lang))).strip()
+            line = await self._read(o("start_prompt", lang))
             if not line:
                 return
             state = c.tables[table]
@@ -454,6 +457,8 @@ class OnlineSession:
         if f.get("commitment"):
             self._commit(int(f["deal"]), str(f["commitment"]))
         self.con.say(o("commands", lang))
+        if st.info.get("status") == "adjourned":  # (its event was before this player came)
+            self.con.say(o("adjourned", lang))
         said = labels
         tried = -1
         said_waiting = False  # "waiting for the match to start" once, not at each change
@@ -471,6 +476,11 @@ class OnlineSession:
                 if not await self._rematch():
                     return EXIT_OK
                 return await self._play()  # the new table, from its start
+            if st.info.get("status") == "adjourned" and st.view is not None:
+                if not await self._adjourned(st):
+                    self.con.say(o("left", lang))
+                    return EXIT_OK
+                continue
             if st.view is None and self._hosting_now(st):
                 # the host left this room before its start: this player hosts it now
                 from ..server.client import ServerError
@@ -498,8 +508,34 @@ class OnlineSession:
                 await self._reconnect()
                 tried = -1
                 continue
-            with contextlib.suppress(TimeoutError, ConnectionError):
-                await c.next_change(30)
+            if not await self._wait_turn():
+                self.con.say(o("left", lang))
+                return EXIT_OK
+
+    async def _adjourned(self, st: Any) -> bool:
+        """An adjourned match ('continue later'): its host is asked whether to resume it now
+        (Enter resumes, 'çık' leaves); anyone else waits for the host, with the commands at
+        hand. False when the player quits."""
+        from ..server.client import ServerError
+
+        if st.info.get("host") != self.client.player.get("id"):
+            return await self._wait_turn()
+        try:
+            line = await self._read(o("resume_prompt", self.lang))
+        except EOFError:
+            return False
+        if folded(line) & {"quit", "q", "çık", "exit"}:
+            return False
+        if line and await self._command(line, st.view):
+            return True
+        try:
+            await self.client.start(self.table)
+            await self.client.until(lambda: st.info.get("status") != "adjourned", 10)
+        except ServerError as e:
+            self.con.say(o("refused", self.lang, reason=e.message))
+        except TimeoutError:
+            pass
+        return True
 
     def _hosting_now(self, st: Any) -> bool:
         """Whether this player became the host of ``st``, a private room that waits for
@@ -526,7 +562,7 @@ class OnlineSession:
             return False
         while True:
             try:
-                line = await asyncio.to_thread(self.con.ask, o("rematch_prompt", lang))
+                line = await self._read(o("rematch_prompt", lang))
             except EOFError:
                 line = ""
             try:
@@ -592,12 +628,17 @@ class OnlineSession:
         for ev in st.events[self.shown :]:
             kind = ev.get("kind")
             if kind == "move":
-                if ev["seat"] != st.seat or ev.get("by") == "timeout":
-                    text = "bury" if ev["move"] == "bury" else None
-                    shown = text or move_text(ev["move"], lang, self.style, kozmaca=kozmaca)
-                    if ev.get("by") == "timeout":
-                        shown += o("by_clock", lang)
-                    self.con.say(o("played", lang, who=labels[ev["seat"]], move=shown))
+                # this seat's own moves too: the one '!' played, one a computer played while
+                # the player was away, and a confirmation of the one typed
+                hidden = ev["move"] == "bury"  # another's burial: the card is theirs to know
+                shown = (
+                    o("buried_hidden", lang)
+                    if hidden
+                    else move_text(ev["move"], lang, self.style, kozmaca=kozmaca)
+                )
+                if ev.get("by") == "timeout":
+                    shown += o("by_clock", lang)
+                self.con.say(o("played", lang, who=labels[ev["seat"]], move=shown))
                 if ev.get("deal_over"):
                     self._deal_over(ev["deal_over"], labels)
             elif kind == "chat":
@@ -612,6 +653,10 @@ class OnlineSession:
                 self.con.say(
                     o("back_you", lang) if mine else o("back", lang, who=labels[ev["seat"]])
                 )
+            elif kind == "adjourn":
+                self.con.say(o("adjourned", lang))
+            elif kind == "resume":
+                self.con.say(o("resumed", lang))
         self.shown = len(st.events)
 
     def _deal_over(self, info: dict[str, Any], labels: Sequence[str]) -> None:
@@ -775,9 +820,15 @@ class OnlineSession:
                 return True
             self.con.lines(status_lines(view, self._labels(), lang, self.style))
             try:
-                line = (await asyncio.to_thread(self.con.ask, o("prompt", lang))).strip()
+                typed = await self._read_while(
+                    o("prompt", lang), functools.partial(self._asked, st)
+                )
             except EOFError:
                 return False
+            if typed is None:  # the table moved on meanwhile: say what happened, look again
+                self.con.say()
+                return True
+            line = typed
             forms = folded(line)  # ÇIK, İPUCU, YAZBOZ: Turkish capitals too
             if forms & {"quit", "q", "çık", "exit"}:
                 return False
@@ -798,26 +849,7 @@ class OnlineSession:
                     self.con.say(o("hint", lang, move=shown, reason=h["reason"]))
                     continue
                 line = h["move"]
-            elif forms & {"level", "seviye", "progress"}:
-                await self._show("progress")
-                continue
-            elif forms & {"ratings", "rating", "reyting", "sıralama", "siralama"}:
-                await self._show("ratings")
-                continue
-            elif forms & {"league", "lig"}:
-                await self._show("league")
-                continue
-            elif forms & {"last", "son"}:
-                self.con.say(self._last_trick(view))
-                continue
-            elif await self._maybe_review(line):
-                continue
-            elif forms & {"sheet", "yazboz"}:
-                self._sheet()
-                continue
-            elif any(f.startswith(("say ", "de ")) for f in forms):
-                with contextlib.suppress(ServerError):
-                    await c.chat(self.table, line.split(" ", 1)[1])
+            elif await self._command(line, view):
                 continue
             move = self._normalise(line, view)
             if move is None:
@@ -831,9 +863,78 @@ class OnlineSession:
                 self.con.say(o("lost", lang))
                 return True  # unacknowledged moves are sent again after a reconnect
             except ServerError as e:
-                if e.code in ("stale", "not_your_turn", "away"):
-                    return True  # the table moved on (a clock, a bot): look again
+                if e.code in ("stale", "not_your_turn", "away", "adjourned"):
+                    return True  # the table moved on (a clock, a bot, an adjournment): look again
                 self.con.say(o("refused", lang, reason=e.message))
+
+    async def _command(self, line: str, view: dict[str, Any] | None) -> bool:
+        """Do ``line`` if it is one of the commands that work at any time (the help, the last
+        trick, the score sheet, a review, chat, the progress pages) and say True."""
+        from ..server.client import ServerError
+
+        forms = folded(line)  # YAZBOZ, SON, LİG: Turkish capitals too
+        if forms & HELP_WORDS:
+            self.con.say(o("commands", self.lang))
+        elif forms & {"level", "seviye", "progress"}:
+            await self._show("progress")
+        elif forms & {"ratings", "rating", "reyting", "sıralama", "siralama"}:
+            await self._show("ratings")
+        elif forms & {"league", "lig"}:
+            await self._show("league")
+        elif forms & {"last", "son"}:
+            self.con.say(self._last_trick(view) if view else o("no_trick", self.lang))
+        elif await self._maybe_review(line):
+            pass
+        elif forms & {"sheet", "yazboz"}:
+            self._sheet()
+        elif any(f.startswith(("say ", "de ")) for f in forms):
+            with contextlib.suppress(ServerError):
+                await self.client.chat(self.table, line.split(" ", 1)[1])
+        elif forms & {"adjourn", "ertele"}:  # the host of a private room: continue later
+            try:
+                await self.client.adjourn(self.table)
+            except ServerError as e:
+                self.con.say(o("refused", self.lang, reason=e.message))
+        else:
+            return False
+        return True
+
+    async def _wait_turn(self) -> bool:
+        """Between this seat's turns: wait for the table's next message. At a terminal, a line
+        typed meanwhile is answered at once (it used to wait, and a move typed early was played
+        at the next turn unseen): the commands work, a move is told to wait for the turn.
+        False when the player quits."""
+        c = self.client
+        if self._reading is None and self.con.interactive:
+            self._start_reading("")
+        change: asyncio.Future[Any] = asyncio.ensure_future(c.next_change(30))
+        waits: set[asyncio.Future[Any]] = {change}
+        if self._reading is not None:
+            waits.add(self._reading)
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        if not change.done():
+            change.cancel()
+        with contextlib.suppress(asyncio.CancelledError, TimeoutError, ConnectionError):
+            await change
+        if self._reading is None or not self._reading.done():
+            return True
+        try:
+            line = self._take_line()
+        except EOFError:
+            return False
+        if not line:
+            return True
+        if folded(line) & {"quit", "q", "çık", "exit"}:
+            return False
+        st = c.tables[self.table]
+        if not await self._command(line, st.view):
+            self.con.say(o("not_your_turn", self.lang))
+        return True
+
+    def _asked(self, st: Any) -> bool:
+        """Whether this seat's decision is still the one asked for: its turn, at a match in
+        play, on a live connection."""
+        return bool(st.my_turn) and st.info.get("status") == "playing" and not self.client.closed
 
     async def _maybe_review(self, line: str) -> bool:
         """If ``line`` asks for a deal review (``review [N]``, ``incele [N]``), show it (the
@@ -862,6 +963,46 @@ class OnlineSession:
         else:
             self.con.lines([str(x) for x in reply.get("lines", [])])
         return True
+
+    def _start_reading(self, prompt: str) -> asyncio.Future[str]:
+        """The terminal's one reading: started with ``prompt``, or, when one already waits,
+        ``prompt`` shown again for it (two threads must never read the terminal at once)."""
+        if self._reading is None:
+            self._reading = _read_in_thread(self.con, prompt)
+        elif prompt:
+            self.con.prompt(prompt)
+        return self._reading
+
+    def _take_line(self) -> str:
+        """The line the reading got (``EOFError`` at the end of the input)."""
+        reading, self._reading = self._reading, None
+        assert reading is not None and reading.done()
+        return reading.result().strip()
+
+    async def _read(self, prompt: str) -> str:
+        """A line typed at ``prompt`` (``EOFError`` at the end of the input)."""
+        await asyncio.shield(self._start_reading(prompt))
+        return self._take_line()
+
+    async def _read_while(self, prompt: str, asked: Callable[[], bool]) -> str | None:
+        """A line typed at ``prompt``, or None as soon as ``asked()`` no longer holds (checked
+        at each message from the server: the table moved on while the player thought, a clock
+        played for them, the match was adjourned). The reading goes on then, and the line
+        typed later answers the next prompt."""
+        reading = self._start_reading(prompt)
+        while not reading.done():
+            if not asked():
+                return None
+            change: asyncio.Future[Any] = asyncio.ensure_future(self.client.next_change(30))
+            waits: set[asyncio.Future[Any]] = {reading, change}
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            if not change.done():
+                change.cancel()
+            with contextlib.suppress(asyncio.CancelledError, TimeoutError, ConnectionError):
+                await change
+            if self.client.closed and not reading.done():
+                return None  # the caller connects again; the reading waits
+        return self._take_line()
 
     async def _hint(self) -> dict[str, Any]:
         """The server's hint; asked again after a pause when hints come too fast."""
@@ -940,6 +1081,36 @@ class OnlineSession:
         for row in rows:
             self.con.say(self._scores("sheet_line", row["scores"], labels, n=row["deal"]))
         self.con.say(self._scores("totals", rows[-1]["totals"], labels))
+
+
+def _read_in_thread(con: Console, prompt: str) -> asyncio.Future[str]:
+    """``con.ask(prompt)`` in a thread of its own, as a future of this loop. The thread is a
+    daemon: a reading nobody waits for any more (the match ended, the server went away) does
+    not keep the program from ending, as a thread of the loop's executor would."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[str] = loop.create_future()
+
+    def settle(line: str | None, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            assert line is not None
+            future.set_result(line)
+
+    def read() -> None:
+        line: str | None = None
+        error: BaseException | None = None
+        try:
+            line = con.ask(prompt)
+        except BaseException as e:  # EOFError, and whatever else the input raised
+            error = e
+        with contextlib.suppress(RuntimeError):  # the loop has ended: nobody waits for it
+            loop.call_soon_threadsafe(settle, line, error)
+
+    threading.Thread(target=read, name="batak-online-input", daemon=True).start()
+    return future
 
 
 def _week(label: str) -> tuple[str, str]:
