@@ -45,7 +45,9 @@ def test_a_terminal_player_creates_a_room_and_plays_it_to_the_end(
         assert "Not a move here. Legal:" in out  # 'zz'
         assert "Hint — " in out
         assert "No deal finished yet." in out  # YAZBOZ before the first deal's end
-        assert "Deal 1 is over." in out and "The match is over. Winners:" in out
+        assert "Deal 1 is over." in out and re.search(
+            r"The match is over(\. Winners?:|: you won!)", out
+        )
         # verifiable deals (issue 12): the commitment before, the seed checked after
         assert "Deal 1 is committed: " in out
         assert "Deal 1's seed " in out and "matches the commitment given before it." in out
@@ -105,7 +107,7 @@ def test_a_terminal_player_logs_in_and_plays_a_staked_quick_match(
         argv = [srv.http, "--username", "terminal", "--password", "uzun-bir-parola"]
         code, out = _run([*argv, "--quick", "ihaleli", "--stake", "1000"], ["!"] * 80)
         assert code == 0, out
-        assert "Today's chips: +2,000. Your chips: 2,000." in out
+        assert "Today's gift: +2,000 chips. Your chips: 2,000." in out
         assert "Stake: 1,000 chips each, taken when the match starts." in out
         assert "You won " in out or "Your stake of 1,000 chips is lost." in out
         balance = out.rsplit("Your chips: ", 1)[1].split(".")[0]
@@ -185,7 +187,7 @@ def test_a_terminal_player_asks_for_a_rematch_and_plays_it(
     assert code == 0, text
     assert text.count("Another match with the same players and rules? (y/n)") == 2, text
     assert "Everyone agreed: the new match starts." in text
-    assert text.count("The match is over. Winners:") == 2
+    assert text.count("The match is over") == 2
     # the second match is a table of its own, with its own record
     records = re.findall(r"The game record: (\S+)", text)
     assert len(records) == 2 and records[0] != records[1]
@@ -224,7 +226,7 @@ def test_a_terminal_player_reviews_the_last_deal_at_the_rematch_question(
     code, text = _one_deal_match(tmp_path, monkeypatch, _ReviewAnswers)
     assert code == 0, text
     assert "No deal has finished yet: there is nothing to review." in text
-    after = text.split("The match is over. Winners:", 1)[1]
+    after = text.split("The match is over", 1)[1]
     review = after.split("Reviewing deal 1 (every card with all hands in view)…", 1)[1]
     assert re.search(r"bid \d+; with every hand in view and the best defence", review), review
     # asked again after the review, then answered
@@ -509,3 +511,22 @@ def test_the_host_adjourns_from_the_terminal_and_resumes_when_back(
         again.typed.put(None)
         back.join(30)
         assert codes == [0], again.out.getvalue()
+
+
+def test_an_account_is_created_from_the_terminal_and_a_refused_login_says_how(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """There was no way to sign up from the terminal: a new name was only 'wrong username or
+    password'. --register creates the account; a refused login names --register."""
+    pytest.importorskip("argon2")
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("BATAK_PASSWORD", "uzun-bir-parola")
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        code, out = _run([srv.http, "--username", "deniz", "--quick", "ihaleli"], [])
+        assert code == 1 and "wrong username or password" in out, out
+        assert "No account of that name yet? Add --register to create it." in out
+        code, out = _run(
+            [srv.http, "--username", "deniz", "--register", "--quick", "ihaleli"], ["quit"]
+        )
+        assert code == 0 and "Account deniz created: you play with it now." in out, out
+        assert _run([srv.http, "--register"], [])[0] == 2  # and which account?

@@ -141,3 +141,35 @@ def test_leaving_says_no_to_the_rematch(tmp_path: Path) -> None:
                 await c.close()
 
         asyncio.run(main())
+
+
+def test_a_no_said_before_anyone_asks_is_told_to_whoever_asks_next(tmp_path: Path) -> None:
+    """Bora said no (and his terminal left) before Ayşe asked: Ayşe then waited two minutes
+    for his answer. She is told at once that he declined; if he changes his mind, it goes on."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            a = Client(srv.url, name="Ayşe")
+            b = Client(srv.url, name="Bora")
+            for c in (a, b):
+                await c.connect()
+            _, st = await a.create(deals=1, bots=True, bot_level="easy")
+            old = st.id
+            await b.join(code=st.info["code"])
+            await a.start(old)
+            await _play_to_the_end([a, b], old)
+            b_seat = b.tables[old].seat
+            await b.rematch(old, accept=False)  # nobody had asked yet
+            a.drain()
+            await a.rematch(old)
+            m = await _rematch_msg(a, old, lambda m: m.get("declined") is not None)
+            assert m["declined"] == b_seat and m["accepted"] == [] and m["table_new"] is None
+            await b.rematch(old)  # he changes his mind: his yes stands, hers is asked again
+            m = await _rematch_msg(a, old, lambda m: m["accepted"] == [b_seat])
+            await a.rematch(old)
+            done = await _rematch_msg(b, old, lambda m: m["table_new"] is not None)
+            assert done["table_new"] != old
+            for c in (a, b):
+                await c.close()
+
+        asyncio.run(main())

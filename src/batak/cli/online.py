@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..explain import preset_title
 from ..i18n import LANGS, folded, suit_name, text
 from ..moves import parse_move
 from .console import EXIT_USAGE, HELP_WORDS, Console, Style, move_text, status_lines
@@ -77,6 +78,7 @@ def add_online_parser(sub: Any, lang: str) -> None:
     # chips (issue 12): a staked table needs an account
     p.add_argument("--stake", type=int, default=0, metavar="CHIPS", help=o("help_stake", lang))
     p.add_argument("--username", default=None, help=o("help_username", lang))
+    p.add_argument("--register", action="store_true", help=o("help_register", lang))
     p.add_argument(
         "--password",
         default=None,
@@ -229,6 +231,9 @@ def run_online(args: argparse.Namespace, con: Console, lang: str) -> int:
     if args.invited and (args.quick or args.join or args.create):
         sys.stderr.write(error_message(lang, o("invited_alone", lang)) + "\n")
         return EXIT_USAGE
+    if args.register and not args.username:
+        sys.stderr.write(error_message(lang, o("register_needs_username", lang)) + "\n")
+        return EXIT_USAGE
     try:
         session = OnlineSession(args, con, lang)
     except AddressError:
@@ -286,6 +291,8 @@ class OnlineSession:
                 state = await self._sit()
             except ServerError as e:
                 self.con.say(o("refused_table", lang, reason=e.message))
+                if e.code == "bad_login":  # perhaps there is no such account yet
+                    self.con.say(o("no_account_hint", lang))
                 return EXIT_FAIL
             self.table = state.id
             self.shown = len(state.events)
@@ -319,7 +326,11 @@ class OnlineSession:
                 import getpass
 
                 password = await asyncio.to_thread(getpass.getpass, o("password_prompt", self.lang))
-            await c.login(a.username, password)
+            if a.register:  # a new account, for this player (guest so far) and its progress
+                await c.register(a.username, password)
+                self.con.say(o("registered", self.lang, username=a.username))
+            else:
+                await c.login(a.username, password)
         if c.player.get("account"):
             w = await c.wallet()
             if w.get("granted"):
@@ -363,7 +374,6 @@ class OnlineSession:
         """``--invited``: wait, through lost connections, until a host invites this account to
         their room; ask whether to join each invitation; join the first one taken (a room that
         filled up or started meanwhile is said, and the wait goes on)."""
-        from ..explain import preset_title
         from ..server.client import ServerError
 
         c, lang = self.client, self.lang
@@ -447,7 +457,7 @@ class OnlineSession:
                 "seated",
                 lang,
                 table=st.info.get("code"),
-                preset=st.info.get("preset"),
+                preset=preset_title(str(st.info.get("preset") or ""), lang),
                 seat=(st.seat or 0) + 1,
                 names=", ".join(labels),
             )
@@ -690,9 +700,12 @@ class OnlineSession:
         labels = self._labels()
         assert st.view is not None
         winners = st.view["match"]["winners"]
-        self.con.say(
-            self.style.bold(o("over", self.lang, names=", ".join(labels[w] for w in winners)))
-        )
+        if st.seat is not None and list(winners) == [st.seat]:
+            said = o("over_you", self.lang)
+        else:
+            names = ", ".join(labels[w] for w in winners)
+            said = o("over" if len(winners) > 1 else "over_one", self.lang, names=names)
+        self.con.say(self.style.bold(said))
         path = st.record or f"/api/tables/{self.table}/record"  # a private one's has its key
         self.con.say(o("record", self.lang, url=self.http + path))
         if self.commitments:
@@ -953,6 +966,13 @@ class OnlineSession:
         else:
             self.con.say(t("no_review", lang))
             return True
+        if deal not in finished:  # said before "Reviewing deal 99…", not after it
+            self.con.say(
+                o("review_not_finished", lang, deal=deal, deals=", ".join(map(str, finished)))
+                if finished
+                else t("no_review", lang)
+            )
+            return True
         self.con.say(t("reviewing", lang, n=deal))
         try:
             reply = await self.client.review(self.table, deal)
@@ -1059,7 +1079,7 @@ class OnlineSession:
         )
         return (
             o("last_trick", self.lang, cards=cards)
-            + " "
+            + " — "
             + (
                 o("trick_won_you", self.lang)
                 if tr["winner"] == self.client.tables[self.table].seat

@@ -201,6 +201,9 @@ class Table:
         #: a rematch asked for after the match (memory only): the seats that said yes, and
         #: the new table once everyone did
         self.rematch_yes: set[int] = set()
+        # the seat whose person said no to a rematch (or left), until they say yes: told to
+        # whoever asks for one afterwards, at once (the asker waited for them in vain)
+        self.rematch_no: int | None = None
         self.rematch_table: str | None = None
 
     # ------------------------------------------------------------------ the actor
@@ -837,8 +840,10 @@ class Table:
         await self.unsubscribe(conn)
         if seat is None:
             return
+        if self.status == "over" and self.rematch_table is None:
+            self.rematch_no = seat  # a person who leaves says no to the rematch
         if self.status == "over" and self.rematch_yes and self.rematch_table is None:
-            self.rematch_yes.clear()  # a person who leaves says no to the rematch
+            self.rematch_yes.clear()
             self.notice(self.rematch_state(declined=seat))
         s = self.seats[seat]
         for other in list(s.conns):
@@ -1493,9 +1498,17 @@ class Table:
             conn.send(self.rematch_state())
             return
         if not accept:
+            self.rematch_no = seat
             if self.rematch_yes:
                 self.rematch_yes.clear()
                 self.notice(self.rematch_state(declined=seat))
+            return
+        if self.rematch_no == seat:  # changed their mind
+            self.rematch_no = None
+        declined = self.rematch_no
+        if declined is not None and declined in self.rematch_people():
+            # someone said no before anyone asked: the asker is told now, not after waiting
+            conn.send(self.rematch_state(declined=declined))
             return
         self.rematch_yes.add(seat)
         if all(i in self.rematch_yes for i in self.rematch_people()):
