@@ -1603,15 +1603,3 @@ def json_text(view):
     import json
 
     return json.dumps(view)
-
-
-def test_an_option_refused_names_json_values_too():
-    """An option sent in JSON as a word ("yes") is refused by naming what JSON takes: the rules
-    pages say yes, no and none, which JSON writes true, false and null."""
-    with pytest.raises(batak.RulesError) as info:
-        Rules.preset("standard", must_trump="yes")
-    assert info.value.code == "not_bool"
-    assert "(true or false)" in str(info.value) and "'yes'" in str(info.value)
-    with pytest.raises(batak.RulesError) as info:
-        Rules.preset("standard", deals="none")
-    assert info.value.code == "not_positive" and "(null)" in str(info.value)
