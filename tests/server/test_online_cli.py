@@ -46,7 +46,7 @@ def test_a_terminal_player_creates_a_room_and_plays_it_to_the_end(
         assert "Hint — " in out
         assert "No deal finished yet." in out  # YAZBOZ before the first deal's end
         assert "Deal 1 is over." in out and re.search(
-            r"The match is over(\. Winners?:|: you won!)", out
+            r"The match is over\. (Winners?:|You won!)", out
         )
         # verifiable deals (issue 12): the commitment before, the seed checked after
         assert "Deal 1 is committed: " in out
@@ -530,3 +530,42 @@ def test_an_account_is_created_from_the_terminal_and_a_refused_login_says_how(
         )
         assert code == 0 and "Account deniz created: you play with it now." in out, out
         assert _run([srv.http, "--register"], [])[0] == 2  # and which account?
+
+
+def test_the_host_at_the_start_prompt_sees_who_sits_down_and_cannot_invite_them_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host waiting at 'Username, or Enter to start' saw nobody come in by the code, and
+    inviting someone already seated said 'invited: they will sit down if they accept'."""
+    import asyncio
+
+    from batak.server.client import Client
+
+    pytest.importorskip("argon2")
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        con = Typist()
+        ayse, codes = _run_typist([srv.http, "--create", "standard", "--deals", "1"], con)
+        out = con.wait_for("Username, or Enter to start: ")
+        code = re.search(r"Private room (\w+)", out)
+        assert code, out
+        seated, done = threading.Event(), threading.Event()
+
+        async def ben() -> None:
+            async with Client(srv.url, name="Ben") as c:
+                await c.register("ben", "uzun-bir-parola")
+                await c.join(code=code[1])
+                seated.set()
+                await asyncio.to_thread(done.wait, 60)
+
+        other = threading.Thread(target=lambda: asyncio.run(ben()), daemon=True)
+        other.start()
+        assert seated.wait(30)
+        con.wait_for("At the table: You, Ben")  # said at once, with nothing typed
+        con.typed.put("ben")
+        con.wait_for("Could not invite ben: 'ben' already sits at this table")
+        con.typed.put(None)  # the host goes away at the prompt
+        ayse.join(30)
+        assert codes == [0], con.out.getvalue()
+        done.set()
+        other.join(10)

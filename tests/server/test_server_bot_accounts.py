@@ -146,6 +146,10 @@ def test_only_the_host_invites_and_only_someone_online(tmp_path: Path) -> None:
             with pytest.raises(ServerError) as e:
                 await other.invite(table.id, "ozan")
             assert e.value.code == "not_host_invite"
+            with pytest.raises(ServerError) as e:  # he sits here already
+                await host.invite(table.id, "ozan")
+            assert e.value.code == "already_seated" and "zaten bu masada" in e.value.message
+            await other.leave(table.id)
             await host.invite(table.id, "ozan")  # a person can be invited too
             note = await other.wait_for(lambda m: m.get("type") == "invited", 5)
             assert note["code"] == created["code"] and note["from"] == "H"

@@ -294,6 +294,9 @@ class OnlineSession:
                 if e.code == "bad_login":  # perhaps there is no such account yet
                     self.con.say(o("no_account_hint", lang))
                 return EXIT_FAIL
+            except EOFError:  # the input ended at a question before the match (Ctrl-D)
+                self.con.say()
+                return EXIT_OK
             self.table = state.id
             self.shown = len(state.events)
             return await self._play()
@@ -416,10 +419,23 @@ class OnlineSession:
             if bots and bots != shown:
                 self.con.say(o("bots_online", lang, names=", ".join(bots)))
             shown = bots
-            line = await self._read(o("start_prompt", lang))
+            state = c.tables[table]
+            before = list(state.info.get("seats") or [])
+
+            def same(st: Any = state, was: list[Any] = before) -> bool:
+                return (st.info.get("seats") or []) == was
+
+            # someone sitting down (by the code, or invited) is said at once, and asked again
+            typed = await self._read_while(o("start_prompt", lang), same)
+            if typed is None:
+                self.con.say()
+                if c.closed:
+                    raise ConnectionError("connection closed")
+                self.con.say(o("room_seats", lang, names=", ".join(self._labels(table))))
+                continue
+            line = typed
             if not line:
                 return
-            state = c.tables[table]
             before = list(state.info.get("seats") or [])
             try:
                 await c.invite(table, line)

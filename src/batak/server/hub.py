@@ -1427,6 +1427,8 @@ class Hub:
             elsewhere = await self.cluster.online_elsewhere(row.id)
         if row is None or not (conns or elsewhere):
             raise TableError("not_online", params={"username": msg["username"]})
+        if table.seat_of(row.id) is not None:  # (inviting them said they would sit down)
+            raise TableError("already_seated", params={"username": msg["username"]})
         note = {
             "type": "invited",
             "table": table.id,
