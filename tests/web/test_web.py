@@ -304,6 +304,36 @@ def test_a_double_click_on_create_room_makes_one_room(
     no_js_errors(errors)
 
 
+def test_an_invite_link_asks_a_new_player_for_the_name_the_table_shows(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """Opened by someone who never chose a name, an invite link sat them down as 'Misafir
+    6982', a name their friends do not know. They are asked once; the name is kept."""
+    host = open_page(browser, server, errors)
+    set_name(host, "Ayşe")
+    host.get_by_test_id("create-room").click()
+    invite = host.get_by_test_id("invite").get_attribute("href")
+    assert invite
+    friend = open_page(
+        browser, server, errors, locale="tr-TR", viewport={"width": 390, "height": 800}
+    )
+    friend.goto(invite)
+    expect(friend.get_by_text("Bir masaya davet edildin")).to_be_visible()
+    friend.wait_for_timeout(300)
+    seated = "window.batak.state.table.info.seats.filter((s) => s.name).length"
+    assert host.evaluate(seated) == 1  # not seated before answering
+    friend.screenshot(path=str(artifacts / "invite-name-tr.png"))
+    friend.get_by_test_id("join-name").fill("Zeynep")
+    friend.get_by_test_id("join-sit").click()
+    expect(friend.locator(".seat.pos-bottom .name")).to_have_text("Zeynep")
+    expect(host.locator(".seat .name", has_text="Zeynep")).to_have_count(1)
+    assert friend.evaluate("localStorage.getItem('batak.name')") == "Zeynep"
+    # the next invite link does not ask again
+    friend.goto(invite)
+    expect(friend.locator(".seat.pos-bottom .name")).to_have_text("Zeynep")
+    no_js_errors(errors)
+
+
 def test_a_blank_name_is_refused_with_a_reason_and_the_name_kept(
     browser: Browser, server: ServerProcess, errors: list[str]
 ) -> None:
@@ -381,6 +411,7 @@ def test_the_page_reconnects_by_itself_after_the_server_restarts(
     # one who opens the invite link of a match under way is told they watch (it was silent)
     late = open_page(browser, server, errors, locale="tr-TR")
     late.goto(page.evaluate("window.batak.state.table.info.invite"))
+    late.get_by_test_id("join-sit").click()  # no name chosen: asked first, the guest name kept
     expect(late.locator("#notice")).to_have_text(
         "Bu masada oyun çoktan başladı: izleyici olarak izliyorsun."
     )

@@ -114,7 +114,7 @@ function onRoute() {
   if (S.notice && S.notice.table && (r.page !== "table" || r.id !== S.notice.table)) S.notice = null;
   if (r.page === "join") {
     S.joining = r.code;
-    if (S.online) send({ type: "join", code: r.code, ref: "invite" });
+    if (S.online && !needsName()) send({ type: "join", code: r.code, ref: "invite" });
   }
   if (r.page === "lobby" && S.online) lobbyRequests();
   if (S.online) featureRequests(r);
@@ -386,7 +386,7 @@ function onWelcome(m) {
   if (m.player.account && m.token && !m.modes) notify(t("signed_in", { name: m.player.account }));
   const r = route();
   if (r.page === "table") joinTable(r.id);
-  else if (r.page === "join") send({ type: "join", code: r.code, ref: "invite" });
+  else if (r.page === "join" && !needsName()) send({ type: "join", code: r.code, ref: "invite" });
   else if (r.page === "lobby") lobbyRequests();
   featureRequests(r);
   send({ type: "story" }); // the characters' portraits at story tables
@@ -724,6 +724,19 @@ const ACTIONS = {
     notify(() => t("name_saved"));
     reconnect();
   },
+  joinWithName() {
+    // the name given (or, left empty, the guest name the server gave), then the table
+    const v = $("#join-name-input").value.trim().slice(0, 24);
+    S.nameAsked = true;
+    if (v) {
+      S.name = v;
+      localStorage.setItem("batak.name", v);
+      reconnect(); // the hello carries the name; the welcome joins the invite's table
+    } else if (S.online) {
+      send({ type: "join", code: route().code, ref: "invite" });
+    }
+    render();
+  },
   joinCode() {
     const code = $("#code-input").value.trim().toUpperCase();
     if (!code) return;
@@ -936,11 +949,29 @@ function render() {
   const r = route();
   if (r.page === "lobby") renderLobby();
   else if (r.page === "table") renderTable(true);
-  else if (r.page === "join") app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`;
+  else if (r.page === "join") app().innerHTML = needsName() ? joinNameHTML() : `<p class="center">${esc(t("connecting"))}</p>`;
   else if (r.page === "rules") renderRules(r.preset);
   else if (r.page === "tournaments" || r.page === "tournament") tourney.render(CTX, r);
   else if (r.page === "story") story.render(CTX);
   else app().innerHTML = `<p class="center">${esc(t("no_such_page"))} <a href="/" data-action="nav" data-href="/">${esc(t("back_to_lobby"))}</a></p>`;
+}
+
+// Someone who opens an invite link and never chose a name (nor logs in) is asked for the name
+// the table will show, once: they sat down as "Guest 6982", a name the friends who invited them
+// do not know.
+function needsName() {
+  return !S.nameAsked && !localStorage.getItem("batak.name") && !(S.player && S.player.account);
+}
+
+function joinNameHTML() {
+  return `<section class="card-box join-name" aria-labelledby="h-join-name">
+    <h2 id="h-join-name">${esc(t("join_name_title"))}</h2>
+    <form data-action="joinWithName" class="row">
+      <input id="join-name-input" maxlength="24" autocomplete="nickname" aria-label="${esc(t("your_name"))}" placeholder="${esc(S.player ? S.player.name : "")}" data-testid="join-name">
+      <button type="submit" class="primary" data-testid="join-sit">${esc(t("join_sit"))}</button>
+    </form>
+    <p class="help">${esc(t("join_name_help"))}</p>
+  </section>`;
 }
 
 function renderStatus() {
