@@ -973,3 +973,25 @@ def test_batak_online_reads_a_number_in_the_auction_as_the_bid() -> None:
     play = {"phase": "play", "legal_moves": ["AS", "KS", "2H"]}
     assert session._normalise("2", play) == "KS"
     assert session._normalise("kupa 2", play) == "2H"
+
+
+def test_a_tie_on_points_says_how_the_table_settled_it() -> None:
+    """A player level on points with the winner was not told why the other won: the table's
+    tie rule is said (docs/rules.md: the last deal's tricks, or a shared win)."""
+    from batak.cli.console import tie_note
+
+    labels = ["You", "Bot 2", "Bot 3", "Bot 4"]
+    last_deal = Rules.preset("cetinsgame-ihaleli")
+    assert last_deal.tie == "last_deal_tricks"
+    note = tie_note(last_deal, [50, 50, 10, 20], [1], labels, "en")
+    assert note == (
+        "You, Bot 2 were level on points: the tricks of the last deal decided, as this "
+        "table's rule says."
+    )
+    assert tie_note(last_deal, [50, 50, 10, 20], [0, 1], labels, "en") is None  # still level
+    assert tie_note(last_deal, [60, 50, 10, 20], [0], labels, "en") is None  # no tie
+    shared = Rules.preset("sultan-ihaleli")
+    assert shared.tie == "shared"
+    assert tie_note(shared, [50, 50, 10, 20], [0, 1], labels, "tr") == (
+        "You, Bot 2 puanda eşit: birinciliği paylaşıyorlar."
+    )

@@ -45,6 +45,8 @@ def test_a_terminal_player_creates_a_room_and_plays_it_to_the_end(
         assert "Not a move here. Legal:" in out  # 'zz'
         assert "Hint — " in out
         assert "No deal finished yet." in out  # YAZBOZ before the first deal's end
+        # the deal's contract and how it went, not only the points
+        assert re.search(r"\n(You|Bot \d) bid \d+ and took \d+: (made|down)", out), out
         assert "Deal 1 is over." in out and re.search(
             r"The match is over\. (Winners?:|You won!)", out
         )

@@ -20,7 +20,7 @@ from ..i18n import suit_name, text
 from ..match import Match, ScoreRow
 from ..moves import Bid, Bury, Move, Pass, TrumpChoice, parse_move
 from ..record import FORMAT, RecordError, load_match
-from ..rules import PRESETS
+from ..rules import PRESETS, Rules
 from .text import error_message, t
 
 EXIT_OK = 0
@@ -679,10 +679,31 @@ def _sheet_table(
     return out
 
 
+def tie_note(
+    rules: Rules, totals: Sequence[int], winners: Sequence[int], labels: Sequence[str], lang: str
+) -> str | None:
+    """Why the winner is who it is when the best total is shared: the table's tie rule (a
+    player tied on points and not named the winner was not told why)."""
+    units = list(rules.teams)
+    best = max(totals[u[0]] for u in units)
+    level = [u for u in units if totals[u[0]] == best]
+    if len(level) < 2:
+        return None
+    names = ", ".join(_unit_label(u, labels, lang) for u in level)
+    if rules.tie == "last_deal_tricks" and len(winners) < sum(len(u) for u in level):
+        return t("tie_last_deal", lang, names=names)
+    if rules.tie == "shared":
+        return t("tie_shared", lang, names=names)
+    return None
+
+
 def winner_lines(match: Match, labels: Sequence[str], human: int | None, lang: str) -> list[str]:
     winners = match.winners
     names = ", ".join(labels[s] for s in winners)
     out = [t("match_over", lang), t("winners" if len(winners) > 1 else "winner", lang, names=names)]
+    note = tie_note(match.rules, match.totals, winners, labels, lang)
+    if note:
+        out.append(note)
     if human is not None:
         units = {match.rules.team_of(s) for s in winners}
         if human not in winners:

@@ -35,7 +35,16 @@ from urllib.parse import urlsplit
 from ..explain import preset_title
 from ..i18n import LANGS, folded, suit_name, text
 from ..moves import parse_move
-from .console import EXIT_USAGE, HELP_WORDS, Console, Style, move_text, status_lines
+from .console import (
+    EXIT_USAGE,
+    HELP_WORDS,
+    Console,
+    Style,
+    _unit_label,
+    move_text,
+    status_lines,
+    tie_note,
+)
 from .text import error_message, t
 
 __all__ = ["ServerGone", "SessionEnded", "add_online_parser", "reconnect", "run_online"]
@@ -688,6 +697,7 @@ class OnlineSession:
     def _deal_over(self, info: dict[str, Any], labels: Sequence[str]) -> None:
         row = info["row"]
         self.con.say(self.style.bold(o("deal_over", self.lang, n=info["deal"])))
+        self._contract_result(row, labels)
         self.con.say(self._scores("sheet_line", row["scores"], labels, n=row["deal"]))
         self.con.say(self._scores("totals", row["totals"], labels))
         if "seed" in info:  # the deal's seed, checked against the commitment seen before it
@@ -700,6 +710,30 @@ class OnlineSession:
             self.con.say(o(key, self.lang, n=n, seed=seed))
         if info.get("next_commitment"):
             self._commit(int(info["deal"]) + 1, str(info["next_commitment"]))
+
+    def _contract_result(self, row: dict[str, Any], labels: Sequence[str]) -> None:
+        """Who bid what and took how many, made or down (the score line alone said only
+        points), as ``batak play`` says it."""
+        from ..rules import Rules, RulesError
+
+        try:
+            rules = Rules.from_dict(self.client.tables[self.table].info["rules"])
+        except (KeyError, TypeError, RulesError):
+            return
+        tricks = row.get("tricks")
+        if row.get("redeal") or not tricks:
+            return
+        lang = self.lang
+        if rules.bidding == "kozmaca" and row.get("bids"):
+            for s, bid in enumerate(row["bids"]):
+                code = "made" if bid is not None and tricks[s] >= bid else "down"
+                self.con.say(t(code, lang, who=labels[s], bid=bid, tricks=tricks[s]))
+        elif row.get("bidder") is not None and row.get("bid") is not None:
+            unit = rules.team_of(row["bidder"])
+            side = sum(tricks[s] for s in unit)
+            who = _unit_label(unit, labels, lang)
+            code = "made" if side >= row["bid"] else "down"
+            self.con.say(t(code, lang, who=who, bid=row["bid"], tricks=side))
 
     def _commit(self, deal: int, commitment: str) -> None:
         if self.commitments.get(deal) == commitment:
@@ -722,6 +756,13 @@ class OnlineSession:
             names = ", ".join(labels[w] for w in winners)
             said = o("over" if len(winners) > 1 else "over_one", self.lang, names=names)
         self.con.say(self.style.bold(said))
+        from ..rules import Rules, RulesError
+
+        with contextlib.suppress(KeyError, TypeError, RulesError):
+            rules = Rules.from_dict(st.info["rules"])
+            note = tie_note(rules, st.view["match"]["totals"], winners, labels, self.lang)
+            if note:
+                self.con.say(note)
         path = st.record or f"/api/tables/{self.table}/record"  # a private one's has its key
         self.con.say(o("record", self.lang, url=self.http + path))
         if self.commitments:
