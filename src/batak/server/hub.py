@@ -553,9 +553,6 @@ class Hub:
     async def on_register(self, conn: Conn, msg: dict[str, Any]) -> None:
         self._hasher()
         player = player_of(conn)
-        if not self.register_rate.take(conn.address, self.clock.now()):
-            seconds = math.ceil(self.register_rate.wait(conn.address, self.clock.now()))
-            raise TableError("register_rate", params={"seconds": seconds}, retry_after=seconds)
         username = clean_name(msg["username"], 32)
         if not username or username != msg["username"] or " " in username:
             raise TableError("bad_username")
@@ -563,6 +560,11 @@ class Hub:
             raise TableError("weak_password")
         if player.account:
             raise TableError("has_account")
+        # counted once the form is right: a short password retyped costs nothing and used up a
+        # household's registrations for the hour (what is counted is the hashing, and accounts)
+        if not self.register_rate.take(conn.address, self.clock.now()):
+            seconds = math.ceil(self.register_rate.wait(conn.address, self.clock.now()))
+            raise TableError("register_rate", params={"seconds": seconds}, retry_after=seconds)
         # the hash first: a name that is taken costs the same time as one that is free
         digest = await self._password_job(self._hasher().hash, msg["password"])
         if await self.storage.player_by("username", username) is not None:
