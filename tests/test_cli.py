@@ -995,3 +995,32 @@ def test_a_tie_on_points_says_how_the_table_settled_it() -> None:
     assert tie_note(shared, [50, 50, 10, 20], [0, 1], labels, "tr") == (
         "You, Bot 2 puanda eşit: birinciliği paylaşıyorlar."
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_bidder_burying_sees_which_cards_came_from_the_kitty(lang: str) -> None:
+    """At a kitty table the bidder was shown a hand of 20 with nothing saying which four were
+    the kitty's, nor how many were still to bury."""
+    import io
+
+    from batak.cli.console import Style, seat_labels, status_lines
+    from batak.game import Phase
+
+    g = Game(Rules.preset("zipi-kitty"), seed=4)
+    while g.phase is not Phase.BURY:
+        moves = g.legal_moves()
+        g.play(next((m for m in moves if str(m) == "bid 5"), moves[0]))
+    bidder = g.to_move
+    assert bidder is not None
+    g.play(g.legal_moves()[0])  # one card buried
+    view = g.view(bidder)
+    lines = status_lines(view, seat_labels(3, bidder, lang), lang, Style(io.StringIO()))
+    style = Style(io.StringIO())
+    cards = " ".join(style.card(c) for c in view["kitty"])
+    said = {
+        "en": f"From the kitty: {cards} (now in your hand). Cards still to bury: 3.",
+        "tr": f"Dipten gelenler: {cards} (artık elinde). Gömülecek kart: 3.",
+    }[lang]
+    assert said in lines, lines
+    others = status_lines(g.view((bidder + 1) % 3), seat_labels(3, 0, lang), lang, style)
+    assert not any(x.startswith(("From the kitty", "Dipten")) for x in others)

@@ -526,6 +526,10 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
                 )
             )
     out.append(t("hand_line", lang, cards=style.hand(view["hand"])))
+    if phase == "bury" and view.get("kitty"):  # the bidder: which cards came from the kitty
+        need = r["kitty_size"] - len(view["buried"] or [])
+        cards = " ".join(style.card(c) for c in view["kitty"])
+        out.append(t("kitty_line", lang, cards=cards, n=need))
     if view["buried"]:
         out.append(t("buried_line", lang, cards=" ".join(style.card(c) for c in view["buried"])))
     legal = view["legal_moves"]
