@@ -985,15 +985,19 @@ def test_a_tie_on_points_says_how_the_table_settled_it() -> None:
     assert last_deal.tie == "last_deal_tricks"
     note = tie_note(last_deal, [50, 50, 10, 20], [1], labels, "en")
     assert note == (
-        "You, Bot 2 were level on points: the tricks of the last deal decided, as this "
+        "You and Bot 2 were level on points: the tricks of the last deal decided, as this "
         "table's rule says."
     )
     assert tie_note(last_deal, [50, 50, 10, 20], [0, 1], labels, "en") is None  # still level
     assert tie_note(last_deal, [60, 50, 10, 20], [0], labels, "en") is None  # no tie
     shared = Rules.preset("sultan-ihaleli")
     assert shared.tie == "shared"
-    assert tie_note(shared, [50, 50, 10, 20], [0, 1], labels, "tr") == (
-        "You, Bot 2 puanda eşit: birinciliği paylaşıyorlar."
+    turkish = ["Sen", "Bilgisayar 1", "Bilgisayar 2", "Bilgisayar 3"]
+    assert tie_note(shared, [50, 50, 50, 20], [0, 1, 2], turkish, "tr", human=0) == (
+        "Sen, Bilgisayar 1 ve Bilgisayar 2 puanda eşitsiniz: birinciliği paylaşıyorsunuz."
+    )
+    assert tie_note(shared, [10, 50, 50, 20], [1, 2], turkish, "tr", human=0) == (
+        "Bilgisayar 1 ve Bilgisayar 2 puanda eşit: birinciliği paylaşıyorlar."
     )
 
 

@@ -234,6 +234,9 @@ def test_a_player_lists_their_finished_matches_with_records_that_open(tmp_path: 
                 assert status == 200 and loads(body).totals == totals
             assert [m["preset"] for m in mine] == [quick.info["preset"], "sultan-kozmaca"]
             assert "key=" in mine[1]["record"] and "key=" not in mine[0]["record"]
+            assert all(m["open"] for m in mine)  # their tables are still up
+            del srv.hub.tables[private.id]  # as the reaper drops a table after a while
+            assert [m["open"] for m in await ayse.my_matches()] == [True, False]
             assert await ben.my_matches() == []
             for c in (ayse, ben):
                 await c.close()

@@ -164,6 +164,9 @@ def test_a_no_said_before_anyone_asks_is_told_to_whoever_asks_next(tmp_path: Pat
             await a.rematch(old)
             m = await _rematch_msg(a, old, lambda m: m.get("declined") is not None)
             assert m["declined"] == b_seat and m["accepted"] == [] and m["table_new"] is None
+            await a.rematch(old, accept=False)  # she says no as well, then changes her mind:
+            await a.rematch(old)  # Bora's no still stands, and she is told so again
+            m = await _rematch_msg(a, old, lambda m: m.get("declined") == b_seat)
             await b.rematch(old)  # he changes his mind: his yes stands, hers is asked again
             m = await _rematch_msg(a, old, lambda m: m["accepted"] == [b_seat])
             await a.rematch(old)

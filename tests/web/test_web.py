@@ -413,7 +413,7 @@ def test_the_page_reconnects_by_itself_after_the_server_restarts(
     late.goto(page.evaluate("window.batak.state.table.info.invite"))
     late.get_by_test_id("join-sit").click()  # no name chosen: asked first, the guest name kept
     expect(late.locator("#notice")).to_have_text(
-        "Bu masada oyun çoktan başladı: izleyici olarak izliyorsun."
+        "Bu masada oyun başlamış: oyunu izliyorsun."
     )
     assert late.evaluate("window.batak.state.table.you") is None
     hand = page.evaluate("window.batak.state.table.view.hand")

@@ -684,20 +684,28 @@ def _sheet_table(
 
 
 def tie_note(
-    rules: Rules, totals: Sequence[int], winners: Sequence[int], labels: Sequence[str], lang: str
+    rules: Rules,
+    totals: Sequence[int],
+    winners: Sequence[int],
+    labels: Sequence[str],
+    lang: str,
+    human: int | None = None,
 ) -> str | None:
     """Why the winner is who it is when the best total is shared: the table's tie rule (a
-    player tied on points and not named the winner was not told why)."""
+    player tied on points and not named the winner was not told why). ``human``: the reader's
+    seat, said in the second person when it is among them."""
     units = list(rules.teams)
     best = max(totals[u[0]] for u in units)
     level = [u for u in units if totals[u[0]] == best]
     if len(level) < 2:
         return None
-    names = ", ".join(_unit_label(u, labels, lang) for u in level)
+    said = [_unit_label(u, labels, lang) for u in level]
+    names = t("names_and", lang, names=", ".join(said[:-1]), last=said[-1])
+    you = human is not None and any(human in u for u in level)  # said to them: "you were"
     if rules.tie == "last_deal_tricks" and len(winners) < sum(len(u) for u in level):
-        return t("tie_last_deal", lang, names=names)
+        return t("tie_last_deal_you" if you else "tie_last_deal", lang, names=names)
     if rules.tie == "shared":
-        return t("tie_shared", lang, names=names)
+        return t("tie_shared_you" if you else "tie_shared", lang, names=names)
     return None
 
 
@@ -705,7 +713,7 @@ def winner_lines(match: Match, labels: Sequence[str], human: int | None, lang: s
     winners = match.winners
     names = ", ".join(labels[s] for s in winners)
     out = [t("match_over", lang), t("winners" if len(winners) > 1 else "winner", lang, names=names)]
-    note = tie_note(match.rules, match.totals, winners, labels, lang)
+    note = tie_note(match.rules, match.totals, winners, labels, lang, human)
     if note:
         out.append(note)
     if human is not None:

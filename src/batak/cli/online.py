@@ -520,12 +520,20 @@ class OnlineSession:
                 # the host left this room before its start: this player hosts it now
                 from ..server.client import ServerError
 
-                self.con.say(o("host_you_now", lang))
-                await self._invite_until_start(st.id)
+                me = c.player.get("id")
+                passed = any(e.get("kind") == "stand" and e.get("host") == me for e in st.events)
+                # told why only when the room passed to them; its creator back is just its host
+                self.con.say(o("host_you_now" if passed else "host_you", lang))
                 try:
+                    await self._invite_until_start(st.id)
                     await c.start(st.id)
+                except EOFError:  # the input ended at the start prompt (Ctrl-D)
+                    self.con.say(o("left", lang))
+                    return EXIT_OK
                 except ServerError as e:  # someone else hosts it by now, or it has started
                     self.con.say(o("refused", lang, reason=e.message))
+                except (ConnectionError, TimeoutError):
+                    pass  # looked at again (and connected again) below
                 continue
             if st.view is None:
                 if not said_waiting:
@@ -561,20 +569,21 @@ class OnlineSession:
             return False
         if folded(line) & {"quit", "q", "çık", "exit"}:
             return False
-        if line and await self._command(line, st.view):
-            return True
         try:
+            if line and await self._command(line, st.view):
+                return True
             await self.client.start(self.table)
             await self.client.until(lambda: st.info.get("status") != "adjourned", 10)
         except ServerError as e:
             self.con.say(o("refused", self.lang, reason=e.message))
-        except TimeoutError:
-            pass
+        except (ConnectionError, TimeoutError):
+            pass  # looked at again (and connected again) by the caller
         return True
 
     def _hosting_now(self, st: Any) -> bool:
-        """Whether this player became the host of ``st``, a private room that waits for
-        players, when its host left (the one who created it starts it from ``_sit``)."""
+        """Whether this player hosts ``st``, a private room that waits for players, without
+        having created it in this run (which starts it from ``_sit``): the room passed to them
+        when its host left, or its creator came back to it."""
         me = self.client.player.get("id")
         host = st.info.get("host")
         return (
@@ -760,7 +769,8 @@ class OnlineSession:
 
         with contextlib.suppress(KeyError, TypeError, RulesError):
             rules = Rules.from_dict(st.info["rules"])
-            note = tie_note(rules, st.view["match"]["totals"], winners, labels, self.lang)
+            totals = st.view["match"]["totals"]
+            note = tie_note(rules, totals, winners, labels, self.lang, st.seat)
             if note:
                 self.con.say(note)
         path = st.record or f"/api/tables/{self.table}/record"  # a private one's has its key
@@ -977,7 +987,10 @@ class OnlineSession:
         c = self.client
         if self._reading is None and self.con.interactive:
             self._start_reading("")
-        change: asyncio.Future[Any] = asyncio.ensure_future(c.next_change(30))
+        try:
+            change: asyncio.Future[Any] = c.change_waiter(30)
+        except ConnectionError:
+            return True  # the caller connects again
         waits: set[asyncio.Future[Any]] = {change}
         if self._reading is not None:
             waits.add(self._reading)
@@ -997,8 +1010,13 @@ class OnlineSession:
         if folded(line) & {"quit", "q", "çık", "exit"}:
             return False
         st = c.tables[self.table]
-        if not await self._command(line, st.view):
-            self.con.say(o("not_your_turn", self.lang))
+        try:
+            if not await self._command(line, st.view):
+                self.con.say(o("not_your_turn", self.lang))
+        except ConnectionError:
+            pass  # the caller connects again
+        except TimeoutError:
+            self.con.say(o("lost", self.lang))
         return True
 
     def _asked(self, st: Any) -> bool:
@@ -1070,7 +1088,10 @@ class OnlineSession:
         while not reading.done():
             if not asked():
                 return None
-            change: asyncio.Future[Any] = asyncio.ensure_future(self.client.next_change(30))
+            try:
+                change: asyncio.Future[Any] = self.client.change_waiter(30)
+            except ConnectionError:
+                return None  # the caller connects again; the reading waits
             waits: set[asyncio.Future[Any]] = {reading, change}
             await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
             if not change.done():

@@ -348,6 +348,15 @@ class Client:
             raise ConnectionError("connection closed")
         await asyncio.wait_for(self._changed.wait(), timeout)
 
+    def change_waiter(self, timeout: float | None = None) -> asyncio.Future[bool]:
+        """:meth:`next_change` as a future to wait on beside others, armed now: a message that
+        arrives between this call and the future's first step still wakes it (a task made from
+        ``next_change`` would clear the flag only when it first runs, and miss that message)."""
+        self._changed.clear()
+        if self.closed:
+            raise ConnectionError("connection closed")
+        return asyncio.ensure_future(asyncio.wait_for(self._changed.wait(), timeout))
+
     async def until(self, cond: Callable[[], bool], timeout: float = 10.0) -> None:
         """Wait until ``cond()`` holds (checked after each message)."""
 

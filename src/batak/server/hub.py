@@ -540,7 +540,9 @@ class Hub:
         """Before a password of ``username`` is checked (a login, a change of password): refuse
         (``locked``) while the name or the connection's address is locked out. Returns the
         name's key for :meth:`_password_failed`."""
-        key = "u:" + username.casefold()
+        # one key for every case the login accepts for the name (İLKER, ILKER and ilker reach
+        # the same account: their failures count together)
+        key = "u:" + i18n.turkish_lower(username).replace("ı", "i").casefold()
         self._locked((self.login_fails, key), (self.login_fails_address, conn.address))
         return key
 
@@ -934,12 +936,16 @@ class Hub:
 
     async def on_my_matches(self, conn: Conn, msg: dict[str, Any]) -> None:
         """The player's own latest finished matches (20), newest first, each with the path of its
-        game record (a private table's with its key: the player sat there)."""
+        game record (a private table's with its key: the player sat there) and whether its
+        table is still open here (``open``)."""
         player = player_of(conn)
         matches = []
         for m in await self.storage.recent_matches(player.id):
             seed = m.pop("seed")
             m["record"] = record_path(m["table"], m["kind"], seed)
+            # still at hand (a finished table stays a while): it opens at its table, with its
+            # score sheet and the deals' review; later only its record is there
+            m["open"] = m["table"] in self.tables
             matches.append(m)
         self._reply(conn, {"type": "my_matches", "matches": matches}, msg.get("ref"))
 

@@ -203,7 +203,7 @@ class Table:
         self.rematch_yes: set[int] = set()
         # the seat whose person said no to a rematch (or left), until they say yes: told to
         # whoever asks for one afterwards, at once (the asker waited for them in vain)
-        self.rematch_no: int | None = None
+        self.rematch_no: set[int] = set()
         self.rematch_table: str | None = None
 
     # ------------------------------------------------------------------ the actor
@@ -841,7 +841,7 @@ class Table:
         if seat is None:
             return
         if self.status == "over" and self.rematch_table is None:
-            self.rematch_no = seat  # a person who leaves says no to the rematch
+            self.rematch_no.add(seat)  # a person who leaves says no to the rematch
         if self.status == "over" and self.rematch_yes and self.rematch_table is None:
             self.rematch_yes.clear()
             self.notice(self.rematch_state(declined=seat))
@@ -1498,17 +1498,16 @@ class Table:
             conn.send(self.rematch_state())
             return
         if not accept:
-            self.rematch_no = seat
+            self.rematch_no.add(seat)
             if self.rematch_yes:
                 self.rematch_yes.clear()
                 self.notice(self.rematch_state(declined=seat))
             return
-        if self.rematch_no == seat:  # changed their mind
-            self.rematch_no = None
-        declined = self.rematch_no
-        if declined is not None and declined in self.rematch_people():
+        self.rematch_no.discard(seat)  # changed their mind
+        declined = sorted(self.rematch_no & set(self.rematch_people()))
+        if declined:
             # someone said no before anyone asked: the asker is told now, not after waiting
-            conn.send(self.rematch_state(declined=declined))
+            conn.send(self.rematch_state(declined=declined[0]))
             return
         self.rematch_yes.add(seat)
         if all(i in self.rematch_yes for i in self.rematch_people()):

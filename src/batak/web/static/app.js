@@ -170,6 +170,8 @@ function connect() {
     S.online = false;
     S.ws = null;
     clearInterval(S.pingTimer);
+    for (const timer of inFlight.values()) clearTimeout(timer); // no answer will come: ask again
+    inFlight.clear();
     renderStatus();
     scheduleReconnect();
   };
@@ -960,7 +962,8 @@ function render() {
 // the table will show, once: they sat down as "Guest 6982", a name the friends who invited them
 // do not know.
 function needsName() {
-  return !S.nameAsked && !localStorage.getItem("batak.name") && !(S.player && S.player.account);
+  // (known once the server has said whether this is an account: until then, "connecting")
+  return Boolean(S.welcome) && !S.nameAsked && !localStorage.getItem("batak.name") && !(S.player && S.player.account);
 }
 
 function joinNameHTML() {
@@ -1145,7 +1148,7 @@ function renderMatches() {
   const list = S.matches || [];
   const when = (x) => new Date(x * 1000).toLocaleString(lang() === "tr" ? "tr-TR" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
   const rows = list.map((m) => `<li><span>${esc(when(m.finished))} · <b>${esc(presetTitle(m.preset))}</b> · ${esc(t(m.won ? "my_matches_won" : "my_matches_lost"))} · ${esc(t("my_matches_score", { score: m.score }))}</span>
-    <span class="row-buttons"><button class="small" data-action="joinTable" data-table="${esc(m.table)}">${esc(t("my_matches_open"))}</button> <a class="button small" href="${esc(m.record)}" download>${esc(t("my_matches_record"))}</a></span></li>`).join("");
+    <span class="row-buttons">${m.open ? `<button class="small" data-action="joinTable" data-table="${esc(m.table)}">${esc(t("my_matches_open"))}</button> ` : ""}<a class="button small" href="${esc(m.record)}" download>${esc(t("my_matches_record"))}</a></span></li>`).join("");
   box.innerHTML = `<h2 id="h-matches">${esc(t("my_matches"))}</h2>`
     + (list.length ? `<p class="help">${esc(t("my_matches_help"))}</p><ul class="plain my-matches" data-testid="my-matches">${rows}</ul>` : `<p class="help">${esc(t("my_matches_empty"))}</p>`);
 }
