@@ -567,7 +567,7 @@ class OnlineSession:
             line = await self._read(o("resume_prompt", self.lang))
         except EOFError:
             return False
-        if folded(line) & {"quit", "q", "çık", "exit"}:
+        if folded(line) & _QUIT_WORDS:
             return False
         try:
             if line and await self._command(line, st.view):
@@ -910,7 +910,7 @@ class OnlineSession:
                 return True
             line = typed
             forms = folded(line)  # ÇIK, İPUCU, YAZBOZ: Turkish capitals too
-            if forms & {"quit", "q", "çık", "exit"}:
+            if forms & _QUIT_WORDS:
                 return False
             if forms & HELP_WORDS:
                 self.con.say(o("commands", lang))
@@ -1007,7 +1007,7 @@ class OnlineSession:
             return False
         if not line:
             return True
-        if folded(line) & {"quit", "q", "çık", "exit"}:
+        if folded(line) & _QUIT_WORDS:
             return False
         st = c.tables[self.table]
         try:
@@ -1179,6 +1179,10 @@ class OnlineSession:
         for row in rows:
             self.con.say(self._scores("sheet_line", row["scores"], labels, n=row["deal"]))
         self.con.say(self._scores("totals", rows[-1]["totals"], labels))
+
+
+#: what leaves the table, at a prompt or between turns
+_QUIT_WORDS = frozenset({"quit", "q", "çık", "exit"})
 
 
 def _read_in_thread(con: Console, prompt: str) -> asyncio.Future[str]:
