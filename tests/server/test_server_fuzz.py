@@ -69,6 +69,7 @@ REPLIES = {
     "created",
     "lobby",
     "mytables",
+    "my_matches",
     "stats",
     "leaderboard",
     "account",
