@@ -18,7 +18,7 @@ import re
 from typing import Final
 
 from .cards import CARDS, Card, CardError, Suit
-from .i18n import text, turkish_lower
+from .i18n import plain_lower, text
 
 __all__ = ["PASS", "Bid", "Bury", "Move", "MoveError", "Pass", "TrumpChoice", "parse_move"]
 
@@ -165,7 +165,7 @@ def parse_move(move: str | Move) -> Move:
     if found is not None:
         return found
     # Turkish capitals lower-case the Turkish way: "İHALE 7" is "ihale 7"
-    words = turkish_lower(move.strip()).replace("ı", "i").split()
+    words = plain_lower(move.strip()).split()
     if len(words) == 1 and (glued := _GLUED_BID.fullmatch(words[0])):  # "ihale7"
         words = [glued[1], glued[2]]
     try:

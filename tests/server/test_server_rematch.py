@@ -34,6 +34,19 @@ async def _play_to_the_end(clients: list[Client], table: str) -> None:
     await asyncio.wait_for(asyncio.gather(*(autoplay(c) for c in clients)), 120)
 
 
+async def _two_at_a_finished_match(url: str, names: tuple[str, str]) -> tuple[Client, Client, str]:
+    """Two people connected, at a one-deal private room with bots, played to its end."""
+    a, b = Client(url, name=names[0]), Client(url, name=names[1])
+    for c in (a, b):
+        await c.connect()
+    _, st = await a.create(deals=1, bots=True, bot_level="easy")
+    await b.join(code=st.info["code"])
+    await a.start(st.id)
+    await a.until(lambda: a.tables[st.id].view is not None)
+    await _play_to_the_end([a, b], st.id)
+    return a, b, st.id
+
+
 async def _rematch_msg(c: Client, table: str, pred: Any) -> dict[str, Any]:
     return await c.wait_for(
         lambda m: m.get("type") == "rematch" and m["table"] == table and pred(m), 15
@@ -123,19 +136,11 @@ def test_leaving_says_no_to_the_rematch(tmp_path: Path) -> None:
     with ServerThread(fast_config(tmp_path)) as srv:
 
         async def main() -> None:
-            a = Client(srv.url, name="A")
-            b = Client(srv.url, name="B")
-            for c in (a, b):
-                await c.connect()
-            _, st = await a.create(deals=1, bots=True)
-            await b.join(code=st.info["code"])
-            await a.start(st.id)
-            await a.until(lambda: a.tables[st.id].view is not None)
-            await _play_to_the_end([a, b], st.id)
-            await a.rematch(st.id)
-            await _rematch_msg(a, st.id, lambda m: m["accepted"] == [0])
-            await b.leave(st.id)
-            m = await _rematch_msg(a, st.id, lambda m: m.get("declined") == 1)
+            a, b, table = await _two_at_a_finished_match(srv.url, ("A", "B"))
+            await a.rematch(table)
+            await _rematch_msg(a, table, lambda m: m["accepted"] == [0])
+            await b.leave(table)
+            m = await _rematch_msg(a, table, lambda m: m.get("declined") == 1)
             assert m["accepted"] == [] and m["table_new"] is None
             for c in (a, b):
                 await c.close()
@@ -149,15 +154,7 @@ def test_a_no_said_before_anyone_asks_is_told_to_whoever_asks_next(tmp_path: Pat
     with ServerThread(fast_config(tmp_path)) as srv:
 
         async def main() -> None:
-            a = Client(srv.url, name="Ayşe")
-            b = Client(srv.url, name="Bora")
-            for c in (a, b):
-                await c.connect()
-            _, st = await a.create(deals=1, bots=True, bot_level="easy")
-            old = st.id
-            await b.join(code=st.info["code"])
-            await a.start(old)
-            await _play_to_the_end([a, b], old)
+            a, b, old = await _two_at_a_finished_match(srv.url, ("Ayşe", "Bora"))
             b_seat = b.tables[old].seat
             await b.rematch(old, accept=False)  # nobody had asked yet
             a.drain()

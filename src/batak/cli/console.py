@@ -267,6 +267,37 @@ def _unit_label(unit: Sequence[int], labels: Sequence[str], lang: str) -> str:
     return t("team", lang, a=labels[unit[0]], b=labels[unit[1]])
 
 
+def contract_lines(
+    rules: Rules,
+    bids: Sequence[int | None],
+    bidder: int | None,
+    bid: int | None,
+    tricks: Sequence[int],
+    labels: Sequence[str],
+    lang: str,
+) -> list[str]:
+    """Who bid what and took how many, made or down: each player's own bid at Koz Maça, the
+    contract's side (the bidder, or the bidder's team) elsewhere. From a game (``batak play``)
+    or a score-sheet row (``batak online``)."""
+    if rules.bidding == "kozmaca":
+        return [
+            t(
+                "made" if b is not None and tricks[s] >= b else "down",
+                lang,
+                who=labels[s],
+                bid=b,
+                tricks=tricks[s],
+            )
+            for s, b in enumerate(bids)
+        ]
+    if bidder is None or bid is None:
+        return []
+    unit = rules.team_of(bidder)
+    side = sum(tricks[s] for s in unit)
+    code = "made" if side >= bid else "down"
+    return [t(code, lang, who=_unit_label(unit, labels, lang), bid=bid, tricks=side)]
+
+
 def move_text(move: str | Move, lang: str, style: Style, *, kozmaca: bool = False) -> str:
     """How a move is shown to a player: ``pas``, ``ihale 7``, ``koz ♥ kupa``, ``10♥``."""
     m = parse_move(move)
@@ -422,16 +453,9 @@ class Narrator:
         say(self.style.bold(t("deal_over", lang, n=row.deal if row else "")))
         tricks = game.tricks_won
         contract = game.contract
-        if r.bidding == "kozmaca":
-            for s, bid in enumerate(game.bids):
-                code = "made" if bid is not None and tricks[s] >= bid else "down"
-                say(t(code, lang, who=self.labels[s], bid=bid, tricks=tricks[s]))
-        elif contract is not None:
-            unit = r.team_of(contract.bidder)
-            side = sum(tricks[s] for s in unit)
-            code = "made" if side >= contract.bid else "down"
-            who = _unit_label(unit, self.labels, lang)
-            say(t(code, lang, who=who, bid=contract.bid, tricks=side))
+        bidder, bid = (contract.bidder, contract.bid) if contract is not None else (None, None)
+        for line in contract_lines(r, game.bids, bidder, bid, tricks, self.labels, lang):
+            say(line)
         if r.zero_trick_penalty != "none" and r.bidding != "kozmaca" and r.scoring != "acik":
             bidder_unit = r.team_of(contract.bidder) if contract is not None else ()
             for unit in r.teams:

@@ -35,12 +35,13 @@ from urllib.parse import urlsplit
 from ..explain import preset_title
 from ..i18n import LANGS, folded, suit_name, text
 from ..moves import parse_move
+from ..rules import Rules, RulesError
 from .console import (
     EXIT_USAGE,
     HELP_WORDS,
     Console,
     Style,
-    _unit_label,
+    contract_lines,
     move_text,
     status_lines,
     tie_note,
@@ -268,6 +269,18 @@ class OnlineSession:
         # the one reading of the terminal: a line asked for and not typed yet (the table may
         # move on meanwhile: what is typed then answers the prompt shown by then)
         self._reading: asyncio.Future[str] | None = None
+        self._rules: tuple[str, Rules | None] | None = None  # (table, its rules) parsed once
+
+    def rules(self) -> Rules | None:
+        """The rules of the table this session sits at (None if the server's are unreadable),
+        parsed once a table."""
+        if self._rules is None or self._rules[0] != self.table:
+            try:
+                parsed: Rules | None = Rules.from_dict(self.client.tables[self.table].info["rules"])
+            except (KeyError, TypeError, RulesError):
+                parsed = None
+            self._rules = (self.table, parsed)
+        return self._rules[1]
 
     async def run(self) -> int:
         from ..server.client import Client, ServerError
@@ -723,26 +736,15 @@ class OnlineSession:
     def _contract_result(self, row: dict[str, Any], labels: Sequence[str]) -> None:
         """Who bid what and took how many, made or down (the score line alone said only
         points), as ``batak play`` says it."""
-        from ..rules import Rules, RulesError
-
-        try:
-            rules = Rules.from_dict(self.client.tables[self.table].info["rules"])
-        except (KeyError, TypeError, RulesError):
-            return
+        rules = self.rules()
         tricks = row.get("tricks")
-        if row.get("redeal") or not tricks:
+        if rules is None or row.get("redeal") or not tricks:
             return
-        lang = self.lang
-        if rules.bidding == "kozmaca" and row.get("bids"):
-            for s, bid in enumerate(row["bids"]):
-                code = "made" if bid is not None and tricks[s] >= bid else "down"
-                self.con.say(t(code, lang, who=labels[s], bid=bid, tricks=tricks[s]))
-        elif row.get("bidder") is not None and row.get("bid") is not None:
-            unit = rules.team_of(row["bidder"])
-            side = sum(tricks[s] for s in unit)
-            who = _unit_label(unit, labels, lang)
-            code = "made" if side >= row["bid"] else "down"
-            self.con.say(t(code, lang, who=who, bid=row["bid"], tricks=side))
+        bids = row.get("bids") or []
+        for line in contract_lines(
+            rules, bids, row.get("bidder"), row.get("bid"), tricks, labels, self.lang
+        ):
+            self.con.say(line)
 
     def _commit(self, deal: int, commitment: str) -> None:
         if self.commitments.get(deal) == commitment:
@@ -765,14 +767,11 @@ class OnlineSession:
             names = ", ".join(labels[w] for w in winners)
             said = o("over" if len(winners) > 1 else "over_one", self.lang, names=names)
         self.con.say(self.style.bold(said))
-        from ..rules import Rules, RulesError
-
-        with contextlib.suppress(KeyError, TypeError, RulesError):
-            rules = Rules.from_dict(st.info["rules"])
-            totals = st.view["match"]["totals"]
-            note = tie_note(rules, totals, winners, labels, self.lang, st.seat)
-            if note:
-                self.con.say(note)
+        rules = self.rules()
+        totals = st.view["match"].get("totals")
+        note = totals and rules and tie_note(rules, totals, winners, labels, self.lang, st.seat)
+        if note:
+            self.con.say(note)
         path = st.record or f"/api/tables/{self.table}/record"  # a private one's has its key
         self.con.say(o("record", self.lang, url=self.http + path))
         if self.commitments:
@@ -912,9 +911,6 @@ class OnlineSession:
             forms = folded(line)  # ÇIK, İPUCU, YAZBOZ: Turkish capitals too
             if forms & _QUIT_WORDS:
                 return False
-            if forms & HELP_WORDS:
-                self.con.say(o("commands", lang))
-                continue
             if forms & {"hint", "ipucu", "!"}:
                 try:
                     h = await self._hint()
@@ -987,18 +983,8 @@ class OnlineSession:
         c = self.client
         if self._reading is None and self.con.interactive:
             self._start_reading("")
-        try:
-            change: asyncio.Future[Any] = c.change_waiter(30)
-        except ConnectionError:
+        if not await self._reading_or_change():
             return True  # the caller connects again
-        waits: set[asyncio.Future[Any]] = {change}
-        if self._reading is not None:
-            waits.add(self._reading)
-        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-        if not change.done():
-            change.cancel()
-        with contextlib.suppress(asyncio.CancelledError, TimeoutError, ConnectionError):
-            await change
         if self._reading is None or not self._reading.done():
             return True
         try:
@@ -1088,19 +1074,27 @@ class OnlineSession:
         while not reading.done():
             if not asked():
                 return None
-            try:
-                change: asyncio.Future[Any] = self.client.change_waiter(30)
-            except ConnectionError:
-                return None  # the caller connects again; the reading waits
-            waits: set[asyncio.Future[Any]] = {reading, change}
-            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-            if not change.done():
-                change.cancel()
-            with contextlib.suppress(asyncio.CancelledError, TimeoutError, ConnectionError):
-                await change
-            if self.client.closed and not reading.done():
+            if not await self._reading_or_change() or (self.client.closed and not reading.done()):
                 return None  # the caller connects again; the reading waits
         return self._take_line()
+
+    async def _reading_or_change(self) -> bool:
+        """Wait for the first of: a line from the terminal's reading (if one is going on), the
+        table's next message, 30 s. False when the connection is gone (the caller connects
+        again; the reading goes on)."""
+        try:
+            change: asyncio.Future[Any] = self.client.change_waiter(30)
+        except ConnectionError:
+            return False
+        waits: set[asyncio.Future[Any]] = {change}
+        if self._reading is not None:
+            waits.add(self._reading)
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        if not change.done():
+            change.cancel()
+        with contextlib.suppress(asyncio.CancelledError, TimeoutError, ConnectionError):
+            await change
+        return True
 
     async def _hint(self) -> dict[str, Any]:
         """The server's hint; asked again after a pause when hints come too fast."""

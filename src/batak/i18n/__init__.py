@@ -42,6 +42,7 @@ __all__ = [
     "folded",
     "lang_of",
     "phase_name",
+    "plain_lower",
     "suit_name",
     "text",
     "turkish_lower",
@@ -204,6 +205,17 @@ def turkish_lower(text: str) -> str:
     ('ihale', 'çık', 'hayır')
     """
     return text.replace("İ", "i").replace("I", "ı").lower()
+
+
+def plain_lower(text: str) -> str:
+    """``text`` in lower case with the dotless ``ı`` read as ``i``: one form for a word typed with
+    Turkish capitals, without them or without the dots (``İHALE``, ``IHALE`` and ``ihale``), for
+    matching words that have no ``ı`` of their own (moves, usernames).
+
+    >>> plain_lower("İHALE 7"), plain_lower("IHALE 7"), plain_lower("Ilker")
+    ('ihale 7', 'ihale 7', 'ilker')
+    """
+    return turkish_lower(text).replace("ı", "i").casefold()
 
 
 def folded(text: str) -> frozenset[str]:

@@ -343,10 +343,7 @@ class Client:
     async def next_change(self, timeout: float | None = None) -> None:
         """Wait for the next message or the end of the connection (``TimeoutError`` after
         ``timeout``). Look at the state first, then call this: nothing arrives in between."""
-        self._changed.clear()
-        if self.closed:
-            raise ConnectionError("connection closed")
-        await asyncio.wait_for(self._changed.wait(), timeout)
+        await self.change_waiter(timeout)
 
     def change_waiter(self, timeout: float | None = None) -> asyncio.Future[bool]:
         """:meth:`next_change` as a future to wait on beside others, armed now: a message that

@@ -542,7 +542,7 @@ class Hub:
         name's key for :meth:`_password_failed`."""
         # one key for every case the login accepts for the name (İLKER, ILKER and ilker reach
         # the same account: their failures count together)
-        key = "u:" + i18n.turkish_lower(username).replace("ı", "i").casefold()
+        key = "u:" + i18n.plain_lower(username)
         self._locked((self.login_fails, key), (self.login_fails_address, conn.address))
         return key
 
