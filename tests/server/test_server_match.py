@@ -234,11 +234,68 @@ def test_a_player_lists_their_finished_matches_with_records_that_open(tmp_path: 
                 assert status == 200 and loads(body).totals == totals
             assert [m["preset"] for m in mine] == [quick.info["preset"], "sultan-kozmaca"]
             assert "key=" in mine[1]["record"] and "key=" not in mine[0]["record"]
-            assert all(m["open"] for m in mine)  # their tables are still up
-            del srv.hub.tables[private.id]  # as the reaper drops a table after a while
-            assert [m["open"] for m in await ayse.my_matches()] == [True, False]
+            assert all(m["open"] for m in mine)  # joined, each opens at its table
             assert await ben.my_matches() == []
             for c in (ayse, ben):
+                await c.close()
+
+        asyncio.run(main())
+
+
+def test_an_old_match_opens_again_as_it_ended_and_nothing_in_it_changes(tmp_path: Path) -> None:
+    """A finished table leaves memory a while after its end; "Open" in the lobby's last matches
+    (``join``) brings it back for its players: the same view, score sheet and review, marked
+    ``archived``. Chat and a rematch are refused; it is not finished (stored, paid) a second
+    time; someone who did not play a private one is told there is no such table."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            ayse, ben, cem = (Client(srv.url, name=n) for n in ("Ayşe", "Ben", "Cem"))
+            for c in (ayse, ben, cem):
+                await c.connect()
+            _, st = await ayse.create(deals=1, bots=True, bot_level="easy")
+            t = st.id
+            await ben.join(code=st.info["code"])
+            await ayse.start(t)
+            final, _ = await asyncio.gather(ayse.play(t, timeout=60), ben.play(t, timeout=60))
+            seat, view, sheet = final.seat, final.view, final.sheet
+            assert view is not None
+            for _ in range(100):  # the record is stored just after the last move
+                if [m["table"] for m in await ayse.my_matches()] == [t]:
+                    break
+                await asyncio.sleep(0.05)
+            for c in (ayse, ben):
+                await c.leave(t)
+
+            async def drop() -> None:  # as the reaper does, ten minutes after the last look
+                await srv.hub._drop(srv.hub.tables[t])
+
+            for _ in range(2):  # it leaves memory, and comes back, as often as asked
+                srv.call(drop)
+                assert t not in srv.hub.tables
+                [m] = await ayse.my_matches()
+                assert m["table"] == t and m["open"]
+                again = await ayse.join(t)
+                assert again.info["archived"] is True and again.info["status"] == "over"
+                assert again.seat == seat and again.view is not None
+                assert again.view["match"] == view["match"] and again.view["hand"] == []
+                assert again.sheet == sheet
+                assert srv.hub.tables[t].archived
+            review = await ayse.review(t, 1)  # the deals' review, as at the end
+            assert review["complete"] and review["lines"]
+            for msg in (
+                {"type": "chat", "table": t, "text": "hâlâ burada mısınız?"},
+                {"type": "rematch", "table": t, "accept": True},
+            ):
+                with pytest.raises(ServerError) as refused:
+                    await ayse.request(msg)
+                assert refused.value.code == "archived"
+            with pytest.raises(ServerError) as refused:  # a private room's match: its players'
+                await cem.join(t)
+            assert refused.value.code == "no_table"
+            assert [m["table"] for m in await ben.my_matches()] == [t]  # stored once, not twice
+            assert not srv.hub.rooms  # an old match opened is not a room (the room quota)
+            for c in (ayse, ben, cem):
                 await c.close()
 
         asyncio.run(main())

@@ -55,6 +55,7 @@ class ServerConfig:
     hide_bots: bool = False  # public tables: bots get people's names and are not labelled
     quick_deals: int | None = None  # public tables: match length (None: the preset's own)
     linger_seconds: float = 600.0  # a finished table stays in memory this long
+    archive_tables: int = 100  # finished matches opened again from storage, in memory at once
     abandon_seconds: float = 1800.0  # a private room never started, with nobody there: closed
     lonely_seconds: float = 180.0  # the same for a room nobody but its host ever came to
     adjourned_unload_seconds: float = 30 * 86400.0  # an adjourned room nobody visits: unloaded

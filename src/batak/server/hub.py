@@ -212,6 +212,28 @@ class Hub:
             table.post(table._finish)
         return table
 
+    def _open_finished(self, row: TableRow, events: list[EventRow]) -> Table | None:
+        """A finished match back from storage for one of its players, as it was at its end: its
+        score sheet, its deals' review, its record. Nothing in it changes any more (its record,
+        payouts and awards were stored when it ended: it is marked finished, and chat and a
+        rematch are refused); it leaves memory as any finished table does, ``linger_seconds``
+        after the last look. At most ``archive_tables`` of them at once (``busy``)."""
+        if sum(1 for t in self.tables.values() if t.archived) >= self.config.archive_tables:
+            raise TableError("busy")
+        try:
+            table = Table(self, row, config=self.config, clock=self.clock, storage=self.storage)
+            table.resume(events)
+        except Exception:
+            log.exception("finished table %s could not be opened again", row.id)
+            return None
+        if table.status != "over":  # its log does not end the match: not something to show
+            log.error("finished table %s: its stored log does not end the match", row.id)
+            return None
+        table.finished = table.archived = True
+        self._add(table)
+        table.start_actor()
+        return table
+
     async def stop(self) -> None:
         self.ready = False
         if self._reaper is not None:
@@ -230,7 +252,7 @@ class Hub:
 
     def _add(self, table: Table) -> None:
         self.tables[table.id] = table
-        if table.host is not None:
+        if table.host is not None and not table.archived:  # (an old match opened: no room)
             self.rooms += 1
         if table.status != "over":
             self.codes[table.code] = table.id
@@ -317,7 +339,7 @@ class Hub:
         table.gone = True
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
-            if table.host is not None:
+            if table.host is not None and not table.archived:
                 self.rooms -= 1
         if self.codes.get(table.code) == table.id:
             del self.codes[table.code]
@@ -943,9 +965,7 @@ class Hub:
         for m in await self.storage.recent_matches(player.id):
             seed = m.pop("seed")
             m["record"] = record_path(m["table"], m["kind"], seed)
-            # still at hand (a finished table stays a while): it opens at its table, with its
-            # score sheet and the deals' review; later only its record is there
-            m["open"] = m["table"] in self.tables
+            m["open"] = True  # joined, it opens at its table: its score sheet, the deals' review
             matches.append(m)
         self._reply(conn, {"type": "my_matches", "matches": matches}, msg.get("ref"))
 
@@ -1095,6 +1115,10 @@ class Hub:
                     row, events = stored
                     pid = conn.player.id if conn is not None and conn.player else None
                     seated = any(e.kind == "sit" and e.data.get("player") == pid for e in events)
+                    if seated:  # one of its players: it opens again, to be looked at
+                        table = self._open_finished(row, events)
+                        if table is not None:
+                            return table
                     if row.kind == "private" and not seated:  # kept to its players
                         raise TableError("no_table", params={"table": table_id})
                     url = self.config.base_url + record_path(row.id, row.kind, row.seed)

@@ -190,6 +190,9 @@ class Table:
         self._hint_buckets: dict[str, Bucket] = {}
         self.last_activity = clock.now()  # the last event, or the last (un)subscription
         self.finished = False
+        # a finished match opened again from storage, to look at (Hub._open_finished): nothing
+        # in it changes any more (no chat, no rematch)
+        self.archived = False
         self.gone = False  # closed or put away: the hub no longer holds it
         self.address = ""  # the network address its host made it from (room quotas)
         self.others_came = False  # anyone but the host ever sat or watched here
@@ -651,6 +654,7 @@ class Table:
             "invite": f"{self.config.base_url}/join/{self.code}",
             **({"chips": self.chips_info()} if self.stake else {}),
             **({"fair": f} if (f := self.fair_info()) is not None else {}),
+            **({"archived": True} if self.archived else {}),
         }
 
     def summary(self) -> dict[str, Any]:
@@ -1422,6 +1426,8 @@ class Table:
         clean = "".join(
             ch for ch in unicodedata.normalize("NFC", text) if unicodedata.category(ch)[0] != "C"
         ).strip()
+        if self.archived:  # the match ended long ago: nobody else is here to read it
+            raise TableError("archived")
         if not clean:
             raise TableError("chat_empty")
         if len(clean) > self.config.chat_max_chars:
@@ -1494,6 +1500,8 @@ class Table:
             raise TableError("not_over")
         if "tournament" in self.options:  # the tournament draws its next round's tables
             raise TableError("tourney_rematch")
+        if self.archived:  # the others left long ago
+            raise TableError("archived")
         if self.rematch_table is not None:  # already made: say where it is
             conn.send(self.rematch_state())
             return

@@ -1354,9 +1354,9 @@ function renderTable(full = false) {
       <aside class="side">
         <section aria-labelledby="h-chat"><h3 id="h-chat">${esc(t("chat"))}</h3>
           <div class="chat-log" id="chat-log" aria-live="polite"></div>
-          <form data-action="chat" class="row"><input id="chat-input" maxlength="200" placeholder="${esc(t("chat_placeholder"))}" aria-label="${esc(t("chat"))}"><button type="submit">${esc(t("send"))}</button></form>
+          ${T.info.archived ? "" /* a match opened again from the saved games: nobody to talk to */ : `<form data-action="chat" class="row"><input id="chat-input" maxlength="200" placeholder="${esc(t("chat_placeholder"))}" aria-label="${esc(t("chat"))}"><button type="submit">${esc(t("send"))}</button></form>
           <p class="chat-note" id="chat-note" role="status" hidden></p>
-          <div class="reactions" aria-label="${esc(t("reactions"))}">${((S.welcome && S.welcome.reactions) || []).map((r) => `<button class="small" data-action="react" data-reaction="${esc(r)}">${esc(r === "gg" ? "GG" : r)}</button>`).join("")}</div>
+          <div class="reactions" aria-label="${esc(t("reactions"))}">${((S.welcome && S.welcome.reactions) || []).map((r) => `<button class="small" data-action="react" data-reaction="${esc(r)}">${esc(r === "gg" ? "GG" : r)}</button>`).join("")}</div>`}
         </section>
         <section><h3>${esc(t("score_sheet"))}</h3><div id="sheet-side"></div></section>
       </aside>

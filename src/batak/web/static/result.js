@@ -144,7 +144,9 @@ function rematchHTML(T, quiet) {
   const quick = info.kind === "public" && info.mode;
   const offer = T.rematch;
   const tourney = info.options && info.options.tournament;
-  if (tourney) { // the tournament draws the next round's tables: no rematch here
+  if (info.archived) { // opened again from the saved games: the others left long ago
+    out.push(`<p class="help" data-testid="archived-note">${esc(t("archived_note"))}</p>`);
+  } else if (tourney) { // the tournament draws the next round's tables: no rematch here
     out.push(`<p><button${main} data-action="nav" data-href="/tournaments/${esc(tourney)}" data-testid="tourney-back">${esc(t("tourney_back"))}</button></p>`);
   } else if (T.you != null) {
     if (offer && offer.table_new) {
