@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Start a throwaway PostgreSQL server for the tests (installs it with apt if missing) and print
-# the URL to reach it: BATAK_TEST_POSTGRES=$(bash .ci/postgres.sh). Stop it with
-# `bash .ci/postgres.sh stop DIR`. Runs the server as the 'postgres' user when started as root.
+# "URL DIR": the URL to reach it and the folder it runs in:
+#   pg=$(bash .ci/postgres.sh); export BATAK_TEST_POSTGRES=${pg%% *}
+# Stop it with `bash .ci/postgres.sh stop DIR` (${pg##* }). Runs the server as the 'postgres'
+# user when started as root.
 set -euo pipefail
 if [ "${1:-}" = "stop" ]; then
     dir="$2"

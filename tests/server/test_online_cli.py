@@ -410,6 +410,24 @@ class Typist(Console):
             time.sleep(0.02)
 
 
+def test_quick_play_with_a_match_unfinished_says_why_it_goes_back_to_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--quick ihaleli`` with a Koz Maça match unfinished sat the player at the Koz Maça table
+    without a word; ``--quick foo`` was not refused. Both are said."""
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        code, out = _run([srv.http, "--quick", "foo"], [])
+        assert code == 1 and "unknown mode 'foo'; modes: ihaleli, kozmaca" in out, out
+        code, out = _run([srv.http, "--quick", "kozmaca"], ["quit"])
+        assert code == 0, out
+        table = out.split("You sit at table ", 1)[1].split()[0]
+        code, out = _run([srv.http, "--quick", "ihaleli"], ["quit"])
+        assert code == 0, out
+        assert f"Your match at table {table} (" in out and "is not finished: back to it" in out
+        assert f"You sit at table {table} " in out, out
+
+
 def _run_typist(argv: list[str], con: Typist) -> tuple[threading.Thread, list[int]]:
     args: argparse.Namespace = build_parser("en").parse_args(["online", *argv])
     codes: list[int] = []
@@ -532,6 +550,17 @@ def test_an_account_is_created_from_the_terminal_and_a_refused_login_says_how(
         )
         assert code == 0 and "Account deniz created: you play with it now." in out, out
         assert _run([srv.http, "--register"], [])[0] == 2  # and which account?
+        # the guest name nobody chose ("Guest 3769", shown to the others) gives way to the
+        # username; a name chosen stays
+        monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home2"))
+        argv = [srv.http, "--username", "ece", "--register", "--name", "Ece Su", "--quick", "esli"]
+        assert _run(argv, ["quit"])[0] == 0
+
+        def name_of(username: str) -> str:
+            row = srv.call(lambda: srv.hub.storage.player_by("username", username))
+            return str(row.name)
+
+        assert name_of("deniz") == "deniz" and name_of("ece") == "Ece Su"
 
 
 def test_the_host_at_the_start_prompt_sees_who_sits_down_and_cannot_invite_them_again(

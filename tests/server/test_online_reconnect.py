@@ -117,6 +117,44 @@ def test_a_move_typed_while_the_server_is_down_is_played_when_it_is_back(
         server.stop()
 
 
+def test_an_adjourned_match_resumes_after_the_server_restarted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host adjourned the match, the server restarted, the host pressed Enter to resume:
+    the prompt came back for ever and the connection was never made again. The Enter pressed
+    now connects again and resumes the match."""
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    server = _server(tmp_path)
+    restarted: list[threading.Thread] = []
+    try:
+        adjourned: list[int] = []
+
+        def answer(n: int, said: str) -> str | None:
+            if n == 1:  # "press Enter to start"
+                return ""
+            if not restarted and "Press Enter to resume it" in said:
+                server.kill()  # the server goes away while the match is adjourned
+                restarted.append(_restart_later(server, 1.0))
+                return ""  # Enter: resume
+            if not adjourned:  # the first decision: the host adjourns
+                adjourned.append(n)
+                return "adjourn"
+            if not restarted:  # (asked again before the adjournment arrived)
+                return "sheet"
+            return "quit"  # the match went on (or the prompt came back: the test fails)
+
+        code, out = _online([server.http, "--create", "standard", "--deals", "1"], answer)
+        assert code == 0, out
+        assert "Traceback" not in out
+        after = out.split(LOST, 1)[1]  # the Enter pressed while the server was down
+        assert BACK in after and "The match goes on." in after.split(BACK, 1)[1], out
+        assert "Press Enter to resume it" not in after, out
+    finally:
+        for thread in restarted:
+            thread.join(30)
+        server.stop()
+
+
 def test_waiting_for_the_start_outlives_a_restart_and_the_match_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -225,6 +225,54 @@ def test_one_server_at_a_time_on_a_data_folder(tmp_path: Path) -> None:
     second.stop()
 
 
+def test_one_server_at_a_time_on_a_postgresql_database_unless_they_are_a_cluster(
+    tmp_path: Path,
+) -> None:
+    """A second ``batak serve`` on the same PostgreSQL database used to start: it loaded the
+    tables of the first and both failed to store moves for ever ("duplicate key ... events").
+    It is refused, as on SQLite; so is a cluster node beside a lone server, and a lone server
+    beside a cluster's nodes (which share the database, each table held by one node)."""
+    from harness import postgres_database
+
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    with pg as url:
+        shown = shown_url(url)
+
+        def second(*extra: str) -> subprocess.CompletedProcess[str]:
+            argv = ["serve", "--port", str(free_port()), "--database", url, "--lang", "en"]
+            cmd = [sys.executable, "-m", "batak", *argv, *extra]
+            return subprocess.run(cmd, capture_output=True, text=True, timeout=30, check=False)
+
+        first = ServerProcess(tmp_path / "a", free_port(), "--database", url)
+        first.start()
+        try:
+            done = second()
+            assert done.returncode == 2 and "open http" not in done.stdout
+            assert done.stderr.startswith(
+                f"batak serve: another batak serve already uses the database {shown}: "
+            ), done.stderr
+            assert "--node" in done.stderr
+            node = second("--node", "n2")
+            assert node.returncode == 2, node.stderr
+            assert node.stderr.startswith("batak serve: a batak serve that is not a cluster node")
+        finally:
+            first.kill()  # the lock goes with the connection, however the process ends
+        nodes = [
+            ServerProcess(tmp_path / n, free_port(), "--database", url, "--node", n)
+            for n in ("n1", "n2")
+        ]
+        try:
+            for n in nodes:  # the nodes of a cluster share the database
+                n.start()
+            alone = second()
+            assert alone.returncode == 2 and "another batak serve" in alone.stderr
+        finally:
+            for n in nodes:
+                n.stop()
+
+
 def test_an_unreachable_database_is_said_without_its_password() -> None:
     said = storage_problem(NO_PG, "en") or ""
     assert "cannot reach the database" in said
@@ -285,6 +333,26 @@ def test_admin_takes_its_folder_after_the_jobs_name_too(
     assert main(["admin", "--lang", "en", "vip", "nobody", "on", "--data", str(data)]) == 2
     assert "No account is called nobody." in capsys.readouterr().err
     assert not typo.exists()
+
+
+def test_admin_refuses_a_database_of_another_program(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``batak admin --data other players`` on another program's SQLite file gave it the whole
+    Batak schema and said its chip ledger was exact."""
+    import sqlite3
+
+    other = tmp_path / "other"
+    other.mkdir()
+    with sqlite3.connect(other / "batak.sqlite3") as db:
+        db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+    for job in ("players", "ledger-check"):
+        assert main(["admin", "--data", str(other), "--lang", "en", job]) == 2
+        err = capsys.readouterr().err
+        assert "is not a Batak database (no Batak data in it)" in err, err
+    with sqlite3.connect(other / "batak.sqlite3") as db:
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert names == {"notes"}
 
 
 @pytest.mark.parametrize("value", ["0", "-2", "x"])
@@ -382,8 +450,13 @@ def test_admin_gives_a_forgotten_password_a_new_one_and_ends_the_sessions(
         where = ["--data", str(data), "--lang", "en"]
         assert main(["admin", "password", "ali", "--password", "short", *where]) == 2
         assert "at least 8 characters; nothing is changed" in capsys.readouterr().err
+        # no terminal to type it in: said so (it was "the two passwords are not the same")
+        assert main(["admin", "password", "ali", *where]) == 2
+        err = capsys.readouterr().err
+        assert "run this in a terminal, or give it with --password or in BATAK_NEW_PASSWORD" in err
         answers = iter(["yeni-sifre-2", "yeni-sifre-3"])
         monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
+        monkeypatch.setattr(sys.stdin, "isatty", lambda: True)  # typed at a terminal
         assert main(["admin", "password", "ali", *where]) == 2
         assert "the two passwords are not the same" in capsys.readouterr().err
         monkeypatch.setenv("BATAK_NEW_PASSWORD", "yeni-sifre-2")

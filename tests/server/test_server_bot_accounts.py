@@ -177,6 +177,30 @@ def test_batak_bot_without_a_password_says_what_is_missing(
     assert "cannot load the player 'nope'" in capsys.readouterr().err
 
 
+def test_batak_bot_refuses_a_persons_account(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A program logged in to a person's account played unmarked, at staked rooms too (which
+    refuse bots): docs/bots.md promises that people always know they face a program."""
+    monkeypatch.setattr(sys, "argv", ["batak"])
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def person() -> None:
+            c = Client(srv.url, name="Alice")
+            await c.connect()
+            await c.register("alice", "correct horse battery")
+            await c.close()
+
+        asyncio.run(person())
+        http = srv.url.replace("ws://", "http://").removesuffix("/ws")
+        args = ["bot", http, "--username", "alice", "--password", "correct horse battery"]
+        assert main([*args, "--lang", "en"]) == 1
+        err = capsys.readouterr().err
+        assert "alice is a person's account: a program plays only as a bot account" in err
+        assert main([*args, "--lang", "tr"]) == 1
+        assert "alice bir kişinin hesabı" in capsys.readouterr().err
+
+
 def test_batak_bot_says_why_it_cannot_reach_a_server(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

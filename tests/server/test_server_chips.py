@@ -342,6 +342,13 @@ def test_chip_dumping_report_ledger_check_and_vip_by_the_operator(
         assert "Bahisli özel odalarda 4" in capsys.readouterr().out
         assert batak([*data, "vip", "d1", "on"]) == 0
         assert srv.call(lambda: srv.hub.chips.wallet(clients_id(srv, "d1"), grant=False))["vip"]
+        # an erased account has no name left: it was an empty name (" → d1: …")
+        assert batak([*data, "erase", "d0", "--yes"]) == 0
+        capsys.readouterr()
+        assert batak([*data, "chip-report"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert len(lines) == 3 and sum(x.startswith("Removed player (") for x in lines) == 1
+        assert all("→ d1: 3000 chips over 3 rooms together" in x for x in lines), lines
 
 
 def clients_id(srv: ServerThread, username: str) -> str:

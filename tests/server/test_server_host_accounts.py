@@ -373,3 +373,57 @@ def test_a_username_in_another_alphabets_case_is_found(
     assert "Şule Öz" in capsys.readouterr().out
     assert main(["admin", "ban", "şule", *where]) == 0
     assert capsys.readouterr().out.startswith("Şule is banned")
+
+
+def test_turkish_capitals_find_an_account_and_a_name_in_another_case_is_not_a_second_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'ismail', 'İSMAİL' and 'ISMAIL' did not find 'İsmail', nor 'irem' 'İrem'; 'ALICE' could
+    be registered beside 'alice', and 'Alice' then found neither ('No account')."""
+    pytest.importorskip("argon2")
+    data = tmp_path / "data"
+    where = ["--data", str(data), "--lang", "en"]
+    with ServerThread(fast_config(data)) as srv:
+
+        async def register() -> None:
+            for username in ("İsmail", "İrem", "alice"):
+                async with Client(srv.url, name=username) as c:
+                    await c.register(username, "uzun-parola-1")
+            async with Client(srv.url, name="Ali") as c:
+                for taken in ("ALICE", "ismail", "IREM"):
+                    with pytest.raises(ServerError) as refused:
+                        await c.register(taken, "uzun-parola-1")
+                    assert refused.value.code == "username_unavailable", taken
+
+        asyncio.run(register())
+    for typed in ("ismail", "İSMAİL", "ISMAIL"):
+        assert main(["admin", "vip", typed, "on", *where]) == 0, typed
+        assert "İsmail" in capsys.readouterr().out
+    assert main(["admin", "players", "--search", "irem", *where]) == 0
+    assert "İrem" in capsys.readouterr().out
+
+
+def test_a_username_that_fits_several_accounts_says_which(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Accounts made before names differing only in case were refused ('ALICE' beside
+    'alice'): the operator is told which ones fit, not that there is none."""
+    import sqlite3
+
+    pytest.importorskip("argon2")
+    data = tmp_path / "data"
+    where = ["--data", str(data), "--lang", "en"]
+    with ServerThread(fast_config(data)) as srv:
+
+        async def register() -> None:
+            async with Client(srv.url, name="Alice") as c:
+                await c.register("alice", "uzun-parola-1")
+
+        asyncio.run(register())
+    with sqlite3.connect(data / "batak.sqlite3") as db:  # as an older server let it be made
+        db.execute(
+            "INSERT INTO players (id, name, token_hash, created, username)"
+            " VALUES ('p-old', 'ALICE', 'old-token-hash', 0, 'ALICE')"
+        )
+    assert main(["admin", "vip", "Alice", "on", *where]) == 2
+    assert "Alice fits several accounts: " in capsys.readouterr().err

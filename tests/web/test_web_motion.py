@@ -315,10 +315,12 @@ def test_the_top_bar_names_the_contract_naturally(
             ),
         )
         facts = page.get_by_test_id("facts").inner_text()
-        # "İhale: Bot 4 · 5 ♠" or "Your ihale: 5 ♠" / "İhale sende: 5 ♠"
+        # "İhale: Bot 4 · 5 · Koz: ♠ maça" or "Your ihale: 5 · Koz: ♠ spades" / "İhale sende: 5 ·
+        # Koz: ♠ maça": the koz once, beside the bid (it was also after the bid: "5 ♠ · Koz: ♠")
         assert re.search(
-            r"(İhale: .+ · \d+ [♠♥♦♣]|ihale: \d+ [♠♥♦♣]|İhale sende: \d+ [♠♥♦♣])", facts
+            r"(İhale: .+ · \d+|ihale: \d+|İhale sende: \d+)\W+Koz: [♠♥♦♣] \w+", facts
         ), facts
+        assert facts.count("♠") + facts.count("♥") + facts.count("♦") + facts.count("♣") == 1
         # each fact stays on one line ("İhale: Bot / 2" was broken inside the name)
         lines = measure_all(
             page,

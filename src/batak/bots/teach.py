@@ -43,7 +43,8 @@ class Hint:
 
 #: reason code -> language -> template, from the catalog (keys ``teach.CODE``). ``{card}`` a
 #: card, ``{suit}`` a suit (one card's name), ``{suits}`` the suit's plural, ``{led}`` the suit
-#: led (plural), ``{n}`` a bid, ``{est}`` an estimate, ``{move}`` any move.
+#: led (plural), ``{koz}`` the koz's suit (plural: named, or the one a bidder will name),
+#: ``{n}`` a bid, ``{est}`` an estimate, ``{move}`` any move.
 REASONS: dict[str, dict[str, str]] = {
     key: dict(texts)
     for key, texts in MESSAGES.for_prefix("teach.").items()
@@ -66,6 +67,9 @@ def reason_text(decision: Decision, lang: str = "en") -> str:
     if isinstance(suit, str) and suit in SUIT_LETTERS:
         params["suit"] = _suit(suit, False, lg)
         params["suits"] = _suit(suit, True, lg)
+    koz = params.get("trump")
+    if isinstance(koz, str) and koz in SUIT_LETTERS:  # the koz (named, or to be named)
+        params["koz"] = _suit(koz, True, lg)
     led = params.get("led")
     if isinstance(led, str) and led in SUIT_LETTERS:
         params["led"] = _suit(led, True, lg)

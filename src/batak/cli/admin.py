@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..i18n import LANGS
+from ..i18n import LANGS, text
 from .text import t
 
 __all__ = ["add_admin_parser", "run_admin"]
@@ -93,7 +93,7 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     )
     vip = jobs.add_parser("vip", help=t("help_admin_vip", lang))
     vip.add_argument("username")
-    vip.add_argument("flag", choices=["on", "off"])
+    vip.add_argument("flag", choices=["on", "off"], metavar="on|off")
     password = jobs.add_parser("password", help=t("help_admin_password", lang))
     password.add_argument("username")
     password.add_argument(
@@ -119,6 +119,8 @@ async def _new_password(
         return 2
 
     new = args.new_password or os.environ.get("BATAK_NEW_PASSWORD")
+    if new is None and not sys.stdin.isatty():  # nobody to type it twice (getpass would echo)
+        return refuse("admin_password_needs_terminal")
     if new is None:
         import getpass
 
@@ -309,12 +311,14 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
             if not rows:
                 print(t("admin_report_none", lang, n=args.min_matches))
             for r in rows:
+                # an erased account has no name left: said so, with its id to look it up
+                removed = text("server.removed_player", lang)
                 print(
                     t(
                         "admin_report_row",
                         lang,
-                        loser=r["from_name"],
-                        winner=r["to_name"],
+                        loser=r["from_name"] or f"{removed} ({r['from']})",
+                        winner=r["to_name"] or f"{removed} ({r['to']})",
                         matches=r["matches"],
                         chips=r["chips"],
                         share=round(100 * r["one_sided"]),
@@ -325,6 +329,13 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
             return await _players(args, lang, storage)
         row = await storage.account_named(args.username)
         if row is None:
+            fit = await storage.accounts_like(args.username)
+            if len(fit) > 1:  # "Alice" for "alice" and "ALICE": which one is meant
+                names = ", ".join(str(r.username) for r in fit)
+                print(
+                    t("admin_which_player", lang, name=args.username, names=names), file=sys.stderr
+                )
+                return 2
             print(t("admin_no_player", lang, name=args.username), file=sys.stderr)
             return 2
         args.username = row.username  # as it is written

@@ -37,7 +37,7 @@ from .online import (
 )
 from .text import error_message, player_problem, t
 
-__all__ = ["WrongPassword", "add_bot_parser", "load_player", "run_bot", "serve_as_bot"]
+__all__ = ["NotABot", "WrongPassword", "add_bot_parser", "load_player", "run_bot", "serve_as_bot"]
 
 
 DAY = 86_400.0
@@ -59,6 +59,15 @@ def add_bot_parser(sub: Any, lang: str) -> None:
     p.add_argument("--join", default=None, metavar="CODE", help=t("help_bot_join", lang))
     p.add_argument("--games", type=int, default=None, metavar="N", help=t("help_bot_games", lang))
     p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
+
+
+class NotABot(Exception):
+    """The account logged in to is a person's: a program plays only as a bot account, marked
+    as one for the people at its tables (docs/bots.md)."""
+
+    def __init__(self, username: str) -> None:
+        super().__init__(f"{username} is not a bot account")
+        self.username = username
 
 
 class WrongPassword(Exception):
@@ -158,6 +167,8 @@ async def serve_as_bot(
                 if e.code == "username_unavailable":
                     raise WrongPassword(username) from None
                 raise
+        if welcome and not welcome.get("player", {}).get("bot", True):
+            raise NotABot(username)  # (a server that does not say so is taken at its word)
         say(t("bot_ready", lang, name=username))
         # the tables the account still sits at (a bot stopped mid-match and started again):
         # it takes its seats back there before it waits for invitations
@@ -339,6 +350,9 @@ def run_bot(args: argparse.Namespace, lang: str) -> int:
     except WrongPassword as e:
         message = t("bot_wrong_password", lang, name=e.username)
         sys.stderr.write(error_message(lang, message) + "\n")
+        return 1
+    except NotABot as e:
+        sys.stderr.write(error_message(lang, t("bot_not_a_bot", lang, name=e.username)) + "\n")
         return 1
     except SessionEnded:
         sys.stderr.write(error_message(lang, t("bot_session_ended", lang)) + "\n")

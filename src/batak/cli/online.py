@@ -390,10 +390,22 @@ class OnlineSession:
             await c.start(state.id)
             await c.until(lambda: c.tables[state.id].view is not None, 30)
             return state
+        from ..server.client import ServerError
+
+        modes = list(c.welcome.get("modes") or [])
+        quick = (a.quick or "ihaleli").lower()
+        if modes and quick not in modes:  # said now, not only once an unfinished match is over
+            said = text("server.bad_mode", self.lang, mode=a.quick, modes=", ".join(modes))
+            raise ServerError({"code": "bad_mode", "message": said})
         mine = [tid for tid in c.welcome.get("tables", []) if tid]
-        if mine:  # an unfinished table of ours: go back to it
-            return await c.join(table=mine[0])
-        return await c.quick(a.quick or "ihaleli", stake=a.stake)
+        if mine:  # an unfinished table of ours: go back to it, and say why when asked for another
+            state = await c.join(table=mine[0])
+            if a.quick or a.stake:
+                title = preset_title(str(state.info.get("preset") or ""), self.lang)
+                code = state.info.get("code") or state.id
+                self.con.say(o("unfinished_first", self.lang, table=code, preset=title))
+            return state
+        return await c.quick(quick, stake=a.stake)
 
     async def _wait_invited(self) -> Any:
         """``--invited``: wait, through lost connections, until a host invites this account to
@@ -524,9 +536,17 @@ class OnlineSession:
                 if not await self._rematch():
                     return EXIT_OK
                 return await self._play()  # the new table, from its start
+            if c.closed:
+                # back at the table as it is now: a move typed meanwhile has been sent again
+                # (and taken if it still was legal); if it is still this seat's turn, ask again
+                # (before anything else: an adjourned match's prompt came back for ever, and
+                # the connection lost in a restart was never made again)
+                await self._reconnect()
+                tried = -1
+                continue
             if st.info.get("status") == "adjourned" and st.view is not None:
                 if not await self._adjourned(st):
-                    self.con.say(o("left", lang))
+                    self.con.say(o("left_adjourned", lang))  # no seat is held: nothing is played
                     return EXIT_OK
                 continue
             if st.view is None and self._hosting_now(st):
@@ -558,9 +578,7 @@ class OnlineSession:
                     self.con.say(o("left", lang))
                     return EXIT_OK
                 continue
-            if c.closed:
-                # back at the table as it is now: a move typed meanwhile has been sent again
-                # (and taken if it still was legal); if it is still this seat's turn, ask again
+            if c.closed:  # (lost while the turn was asked for)
                 await self._reconnect()
                 tried = -1
                 continue
@@ -585,13 +603,26 @@ class OnlineSession:
         try:
             if line and await self._command(line, st.view):
                 return True
-            await self.client.start(self.table)
-            await self.client.until(lambda: st.info.get("status") != "adjourned", 10)
-        except ServerError as e:
-            self.con.say(o("refused", self.lang, reason=e.message))
         except (ConnectionError, TimeoutError):
-            pass  # looked at again (and connected again) by the caller
+            return True  # looked at again (and connected again) by the caller
+        for attempt in range(2):
+            try:
+                await self.client.start(self.table)
+                await self.client.until(self._resumed, 10)
+            except ServerError as e:
+                self.con.say(o("refused", self.lang, reason=e.message))
+            except TimeoutError:
+                pass  # looked at again by the caller
+            except ConnectionError:  # (the server restarted while the match was adjourned)
+                if not attempt:  # connected again, the Enter pressed still resumes it
+                    await self._reconnect()
+                    continue
+            break
         return True
+
+    def _resumed(self) -> bool:
+        """The table is no longer adjourned (its state as it is now: anew after a reconnect)."""
+        return bool(self.client.tables[self.table].info.get("status") != "adjourned")
 
     def _hosting_now(self, st: Any) -> bool:
         """Whether this player hosts ``st``, a private room that waits for players, without

@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from ..i18n import LANGS
@@ -17,9 +17,8 @@ from .text import t as cli_text
 
 __all__ = ["add_serve_parser", "config_from_args", "run_serve", "storage_problem"]
 
-EXAMPLE = (
-    "batak serve --host 0.0.0.0 --port 8000 --data ./batak-data --public-url https://YOUR-DOMAIN"
-)
+#: The help's example; its domain is the reader's to fill in (``serve.your_domain``).
+EXAMPLE = "batak serve --host 0.0.0.0 --port 8000 --data ./batak-data --public-url https://{domain}"
 
 
 def add_serve_parser(
@@ -38,7 +37,9 @@ def add_serve_parser(
         "serve",
         help=h("help"),
         description=h("description"),
-        epilog=text("serve.epilog", lang, example=EXAMPLE),
+        epilog=text(
+            "serve.epilog", lang, example=EXAMPLE.format(domain=text("serve.your_domain", lang))
+        ),
     )
 
     def checked(kind: str) -> Callable[[str], Any]:
@@ -114,7 +115,12 @@ def add_serve_parser(
         c.add_argument(flag, type=checked(kind), default=value, metavar="S", help=h(code, value))
     b = p.add_argument_group(h("group_bots"))
     b.add_argument(
-        "--bot-level", default=d.bot_level, metavar="LEVEL", help=h("help_bot_level", d.bot_level)
+        "--bot-level",
+        type=str.lower,
+        choices=("easy", "medium", "hard", "random"),  # (insane was medium, without a word)
+        default=d.bot_level,
+        metavar="LEVEL",
+        help=h("help_bot_level", d.bot_level),
     )
     b.add_argument(
         "--bot-delay",
@@ -288,14 +294,29 @@ def storage_problem(url: str, lang: str, *, create: bool = True, write: bool = T
     return None
 
 
-def claim_database(url: str) -> tuple[IO[str] | None, str]:
-    """Take the lock that lets one server at a time use the SQLite database at ``url``: the
-    lock file ``DATABASE.lock`` holds an exclusive ``flock`` for as long as it stays open
-    (the operating system lets go when the process ends, however it ends).
+#: The PostgreSQL advisory lock of a database's servers ("batak" and 1): one server alone holds
+#: it exclusively; the nodes of a cluster (``--node``) share it.
+PG_LOCK = 0x626174616B0001
 
-    Returns the open lock file (close it when the server has stopped) and ``""``; or
-    ``None`` and the process id written by the server that holds it (``"?"`` if unknown).
-    PostgreSQL, an in-memory database, and a system without ``flock`` need no lock here."""
+
+class _Closable(Protocol):
+    def close(self) -> None: ...
+
+
+def claim_database(url: str, *, cluster: bool = False) -> tuple[_Closable | None, str]:
+    """Take the lock that lets one server at a time use the database at ``url``.
+
+    SQLite: the lock file ``DATABASE.lock`` holds an exclusive ``flock`` for as long as it stays
+    open (the operating system lets go when the process ends, however it ends). PostgreSQL: an
+    advisory lock (:data:`PG_LOCK`) on a connection of its own, kept open as long: exclusive for
+    one server, shared by the nodes of a cluster (``cluster``), so that neither a second server
+    nor a server beside a cluster starts (PostgreSQL lets go when the connection ends).
+
+    Returns the lock to close when the server has stopped and ``""``; or ``None`` and what is
+    known of the server that holds it: the process id it wrote (SQLite), ``"?"`` if unknown.
+    An in-memory database, and a system without ``flock``, need no lock here."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return _claim_postgres(url, cluster)
     path = url.removeprefix("sqlite:///")
     if not url.startswith("sqlite:///") or path == ":memory:":
         return None, ""
@@ -319,6 +340,25 @@ def claim_database(url: str) -> tuple[IO[str] | None, str]:
     lock.write(f"{os.getpid()}\n")
     lock.flush()
     return lock, ""
+
+
+def _claim_postgres(url: str, cluster: bool) -> tuple[_Closable | None, str]:
+    try:
+        import psycopg
+
+        conn = psycopg.connect(url, autocommit=True, application_name="batak serve (lock)")
+    except Exception:  # checked just before (storage_problem): go on without the lock
+        return None, ""
+    take = "pg_try_advisory_lock_shared" if cluster else "pg_try_advisory_lock"
+    try:
+        row = conn.execute(f"SELECT {take}(%s)", (PG_LOCK,)).fetchone()
+    except Exception:
+        conn.close()
+        return None, ""
+    if row is not None and row[0]:
+        return conn, ""
+    conn.close()
+    return None, "?"
 
 
 def _listen_problem(e: OSError, host: str, port: int, lang: str) -> str:
@@ -396,8 +436,14 @@ def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
     problem = storage_problem(config.database_url, lang)
     if problem:
         return refuse(problem)
-    # two servers on one SQLite database would run the same tables at once
-    lock, holder = claim_database(config.database_url)
+    # two servers on one database would run the same tables at once (a cluster's nodes share
+    # them, each table held by one node: docs/cluster.md)
+    lock, holder = claim_database(config.database_url, cluster=bool(config.node))
+    if holder and config.database:
+        from ..server.storage import shown_url
+
+        code = "serve.database_in_use_node" if config.node else "serve.database_in_use"
+        return refuse(text(code, lang, where=shown_url(config.database)))
     if holder:
         folder = os.path.dirname(config.database_url.removeprefix("sqlite:///"))
         return refuse(text("serve.data_in_use", lang, path=folder, pid=holder))

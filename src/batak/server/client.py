@@ -445,10 +445,14 @@ class Client:
 
     async def register(self, username: str, password: str, *, bot: bool = False) -> dict[str, Any]:
         """Make this connection's guest an account (``bot``: a bot account, marked as a bot at
-        every table)."""
-        return await self.request(
+        every table). A guest who never chose a name is called by the username from then on."""
+        reply = await self.request(
             {"type": "register", "username": username, "password": password, "bot": bot}
         )
+        self.player = {**self.player, "account": reply["username"], "bot": bot}
+        if reply.get("name"):
+            self.player["name"] = reply["name"]
+        return reply
 
     async def invite(self, table: str, username: str) -> None:
         """Ask an account that is online (a friend, or a bot account) to this waiting room: its

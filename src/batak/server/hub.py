@@ -67,6 +67,18 @@ def _banned(row: PlayerRow) -> TableError:
     return TableError("banned")
 
 
+def guest_named(name: str) -> bool:
+    """Whether ``name`` is a guest name the server gave ("Misafir 6982", "Guest 6982"), in any
+    of its languages: a name nobody chose."""
+    import re
+
+    for lang in i18n.LANGS:
+        said = re.escape(i18n.text("server.guest_name", lang, n="\0")).replace("\0", r"\d+")
+        if re.fullmatch(said, name):
+            return True
+    return False
+
+
 def clean_name(name: str | None, limit: int) -> str | None:
     if name is None:
         return None
@@ -468,7 +480,12 @@ class Hub:
         out: dict[str, Any] = {
             "type": "welcome",
             "protocol": PROTOCOL_VERSION,
-            "player": {"id": player.id, "name": player.name, "account": player.account},
+            "player": {
+                "id": player.id,
+                "name": player.name,
+                "account": player.account,
+                "bot": player.bot_account,
+            },
             "tables": mine,
             "modes": MODES,
             "presets": list(PRESETS),
@@ -591,12 +608,21 @@ class Hub:
             raise TableError("register_rate", params={"seconds": seconds}, retry_after=seconds)
         # the hash first: a name that is taken costs the same time as one that is free
         digest = await self._password_job(self._hasher().hash, msg["password"])
-        if await self.storage.player_by("username", username) is not None:
+        # taken, also in another case ("ALICE" beside "alice", "İrem" beside "irem"): a login
+        # typed in any case, and the operator's commands, find one account by it
+        if await self.storage.accounts_like(username):
             raise TableError("username_unavailable")
         bot = bool(msg.get("bot"))
+        # a guest who never chose a name is called by the account's name from now on (the
+        # others read "Misafir 3769" at the tables, the boards and the invitations)
+        renamed = guest_named(player.name)
         try:
             await self.storage.update_player(
-                player.id, username=username, password_hash=digest, is_bot=int(bot)
+                player.id,
+                username=username,
+                password_hash=digest,
+                is_bot=int(bot),
+                **({"name": username} if renamed else {}),
             )
         except StorageError:
             if await self.storage.player_by("username", username) is not None:
@@ -604,7 +630,9 @@ class Hub:
             raise
         player.account = username
         player.bot_account = bot
-        reply: dict[str, Any] = {"type": "account", "username": username}
+        if renamed:
+            player.name = username
+        reply: dict[str, Any] = {"type": "account", "username": username, "name": player.name}
         if bot:
             reply["bot"] = True
         self._reply(conn, reply, msg.get("ref"))
@@ -666,7 +694,12 @@ class Hub:
             {
                 "type": "welcome",
                 "protocol": PROTOCOL_VERSION,
-                "player": {"id": player.id, "name": player.name, "account": player.account},
+                "player": {
+                    "id": player.id,
+                    "name": player.name,
+                    "account": player.account,
+                    "bot": player.bot_account,
+                },
                 "token": token,
                 "tables": [
                     t.id

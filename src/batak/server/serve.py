@@ -58,6 +58,7 @@ def run(
     from .app import create_app
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("uvicorn.error").addFilter(_no_addresses)
     if sock is None:
         sock = listen(config.host, config.port)
     app = create_app(config)
@@ -99,6 +100,12 @@ def run(
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
         runner.run(serve())
     return 0 if server.started else 3
+
+
+def _no_addresses(record: logging.LogRecord) -> bool:
+    """Leave out uvicorn's line for each websocket opened or refused (at ``info``): it names the
+    client's address, and the server keeps no access log (docs/security.md)."""
+    return '"WebSocket %s"' not in str(record.msg)
 
 
 def websocket_protocol() -> type:

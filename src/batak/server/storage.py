@@ -82,17 +82,30 @@ def _write_nothing(conn: sqlite3.Connection) -> None:
 
 
 def shown_url(url: str) -> str:
-    """``url`` as it may be printed or logged: a password in it is replaced by ``***``."""
+    """``url`` as it may be printed or logged: a password in it, after the user name or in the
+    query (``?password=…``, ``sslpassword=…``), is replaced by ``***``.
+
+    >>> shown_url("postgresql://ann:secret@db:5432/batak")
+    'postgresql://ann:***@db:5432/batak'
+    >>> shown_url("postgresql://db/batak?user=ann&password=secret&sslmode=require")
+    'postgresql://db/batak?user=ann&password=***&sslmode=require'
+    """
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    if parts.port is not None:
-        host += f":{parts.port}"
-    netloc = f"{parts.username or ''}:***@{host}"
-    return urlunsplit(parts._replace(netloc=netloc))
+    if parts.password is not None:
+        host = parts.hostname or ""
+        if ":" in host:
+            host = f"[{host}]"
+        if parts.port is not None:
+            host += f":{parts.port}"
+        parts = parts._replace(netloc=f"{parts.username or ''}:***@{host}")
+    if "password" in parts.query.lower():
+        fields = parts.query.split("&")
+        for i, field in enumerate(fields):
+            name, eq, _ = field.partition("=")
+            if eq and "password" in name.lower():
+                fields[i] = f"{name}=***"
+        parts = parts._replace(query="&".join(fields))
+    return urlunsplit(parts)
 
 
 class Fenced(StorageError):
@@ -390,11 +403,24 @@ class Storage:
             raise StorageUnusable("unreachable", _first_line(e)) from e
         try:
             if self.kind == "sqlite":
-                conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                tables = {
+                    str(r[0])
+                    for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                }
                 if write:
                     _write_nothing(conn)
             else:
-                conn.execute("SELECT 1").fetchone()
+                tables = {
+                    str(r[0])
+                    for r in conn.execute(
+                        "SELECT table_name FROM information_schema.tables"
+                        " WHERE table_schema = current_schema()"
+                    )
+                }
+            # batak admin reads an existing database: another program's would have been given
+            # the whole schema, and its ledger said to be "exact" (an empty one is a new one)
+            if not create and tables and "players" not in tables:
+                raise StorageUnusable("not_database", "no Batak data in it")
         except StorageError:
             raise
         except sqlite3.DatabaseError as e:
@@ -710,24 +736,32 @@ class Storage:
 
     async def account_named(self, username: str) -> PlayerRow | None:
         """The account called ``username``; failing that, the one account whose name is the same
-        but for case (an operator types "Ayse" for "ayse", "şule" for "Şule"), if only one is.
-        (Folded here, not by the database: SQLite's LOWER folds ASCII letters only.)"""
+        but for case (an operator types "Ayse" for "ayse", "şule" for "Şule", "ISMAIL" or
+        "ismail" for "İsmail"), if only one is. (Folded here, not by the database: SQLite's LOWER
+        folds ASCII letters only.) :meth:`accounts_like` says which fit when several do."""
         row = await self.player_by("username", username)
         if row is not None:
             return row
+        rows = await self.accounts_like(username)
+        return rows[0] if len(rows) == 1 else None
+
+    async def accounts_like(self, username: str) -> list[PlayerRow]:
+        """The accounts whose username is ``username`` but for case, Turkish capitals and the dot
+        of ``i`` (:func:`batak.i18n.plain_lower`)."""
+        from ..i18n import plain_lower
+
         sql = self._sql(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE username IS NOT NULL")
-        wanted = username.casefold()
+        wanted = plain_lower(username)
 
         def job(cur: Any) -> list[PlayerRow]:
             cur.execute(sql)
-            return [_player_row(r) for r in cur.fetchall() if str(r[4]).casefold() == wanted]
+            return [_player_row(r) for r in cur.fetchall() if plain_lower(str(r[4])) == wanted]
 
-        rows = await self._call(job)
-        return rows[0] if len(rows) == 1 else None
+        return await self._call(job)
 
     async def accounts(self, search: str = "", limit: int = 50) -> list[dict[str, Any]]:
         """Accounts (players with a username), newest first, whose username or name contains
-        ``search`` in any case (of any alphabet: folded here, as in :meth:`account_named`):
+        ``search`` in any case (Turkish capitals too: folded here, as in :meth:`accounts_like`):
         each with when it was made, when it was last seen (a session of it used, or a match of
         it finished: a banned or logged-out account has no session left; None if neither),
         its finished matches and whether it is a bot or banned."""
@@ -735,14 +769,16 @@ class Storage:
             "SELECT id, username, name, is_bot, created, banned, ban_reason FROM players"
             " WHERE username IS NOT NULL ORDER BY created DESC"
         )
-        wanted = search.casefold()
+        from ..i18n import plain_lower
+
+        wanted = plain_lower(search)
 
         def job(cur: Any) -> list[dict[str, Any]]:
             cur.execute(every)
             rows = [
                 r
                 for r in cur.fetchall()
-                if wanted in str(r[1]).casefold() or wanted in str(r[2]).casefold()
+                if wanted in plain_lower(str(r[1])) or wanted in plain_lower(str(r[2]))
             ][:limit]
             ids = [str(r[0]) for r in rows]
             seen: dict[str, float] = {}

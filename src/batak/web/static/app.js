@@ -2,7 +2,7 @@
 // (docs/protocol.md) and holds no rules of its own: legal moves, refusals and hints come from
 // the server, which asks the engine.
 import { NAMES, TEXT, initialLang, lang, nextLang, pick, setLang, t } from "./i18n.js";
-import { SYMBOL, backSVG, cardLabel, cardName, cardSVG, sortHand, suitOf } from "./cards.js";
+import { SYMBOL, backSVG, cardLabel, cardName, cardSVG, rankLabel, rankOf, sortHand, suitOf } from "./cards.js";
 import * as tourney from "./tournament.js";
 import * as story from "./story.js";
 import { fairHTML, noteDealOver } from "./fair.js";
@@ -305,6 +305,7 @@ function onMessage(m) {
     case "my_data": return saveMyData(m.data);
     case "account":
       S.player.account = m.username;
+      if (m.name) S.player.name = m.name; // a guest name nobody chose gives way to the username
       notify(t("registered", { name: m.username }));
       renderAccount();
       chipsRequests(send);
@@ -708,6 +709,7 @@ const ACTIONS = {
   ...story.actions(CTX),
   lang() {
     setLang(nextLang());
+    if (S.table) { S.table.hint = null; S.table.refused = null; } // said in the old language
     reconnect(); // the server's own texts (refusals, hints) follow the hello's language
     render();
   },
@@ -1375,9 +1377,15 @@ function renderTable(full = false) {
 
 function contractText(v) {
   if (!v || !v.contract) return "";
-  // "İhale: Bot 4 · 5 ♠" (the koz once named)
-  const bid = v.contract.bid + (v.trump ? ` ${SYMBOL[v.trump]}` : "");
-  return sentence(v.contract.bidder, "contract", "contract_you", { bid });
+  // "İhale: Bot 4 · 5" (the koz is said beside it)
+  return sentence(v.contract.bidder, "contract", "contract_you", { bid: v.contract.bid });
+}
+
+// The deal's koz: named by the bidder, or the table's own from the deal on (Koz Maça: ♠), when
+// the view has none yet.
+function kozOf(T) {
+  const v = T.view;
+  return (v && v.trump) || (T.info && T.info.rules && T.info.rules.fixed_trump) || null;
 }
 
 function renderTopbar() {
@@ -1389,7 +1397,8 @@ function renderTopbar() {
     const m = v.match;
     parts.push(esc(m.deals ? t("deal_n", { n: m.deal, total: m.deals }) : t("deal_n_target", { n: m.deal, target: m.target_score })));
     if (v.contract) parts.push(esc(contractText(v)));
-    parts.push(v.trump ? `${esc(t("koz"))}: <b class="suit-${v.trump}">${SYMBOL[v.trump]}</b> ${esc(t("suit_" + v.trump))}` : esc(t("no_koz_yet")));
+    const koz = kozOf(T);
+    parts.push(koz ? `${esc(t("koz"))}: <b class="suit-${koz}">${SYMBOL[koz]}</b> ${esc(t("suit_" + koz))}` : esc(t("no_koz_yet")));
   } else {
     parts.push(esc(t(info.status === "waiting" ? "not_started" : "status_" + info.status)));
   }
@@ -1428,6 +1437,7 @@ function seatHTML(seat) {
   if (v && v.dealer === seat) labels.push(t("dealer"));
   if (v && v.phase === "play" && v.current_trick && v.current_trick.leader === seat) labels.push(t("leads"));
   if (s.host && T.info.kind === "private") labels.push(t("host"));
+  if (v && v.exposed && v.exposed.seat === seat && seat === T.you) labels.push(t("exposed_you"));
   const team = seatTeam(T, seat);
   if (team.label) labels.unshift(team.label);
   let tricks = "";
@@ -1457,7 +1467,18 @@ function seatHTML(seat) {
   const decision = (T.clock && T.clock.decision) || 25;
   let exposed = "";
   if (v && v.exposed && v.exposed.seat === seat && seat !== T.you) {
-    exposed = `<div class="exposed" aria-label="${esc(t("exposed_hand", { name: seatName(seat) }))}">${sortHand(v.exposed.cards, v.trump).map((c) => `<span class="mini" title="${esc(cardName(c))}">${cardSVG(c)}</span>`).join("")}</div>`;
+    const cards = sortHand(v.exposed.cards, kozOf(T));
+    const label = esc(t("exposed_hand", { name: seatName(seat) }));
+    // the cards' faces; at a side seat of a narrow screen (a column two cards wide) the same
+    // cards as a line a suit, as a bridge diagram shows the dummy
+    const rows = [];
+    for (const c of cards) {
+      const last = rows[rows.length - 1];
+      if (last && last.suit === suitOf(c)) last.cards.push(c);
+      else rows.push({ suit: suitOf(c), cards: [c] });
+    }
+    exposed = `<div class="exposed" aria-label="${label}">${cards.map((c) => `<span class="mini" title="${esc(cardName(c))}">${cardSVG(c)}</span>`).join("")}</div>
+      <div class="exposed-rows" aria-label="${label}" data-testid="exposed-rows">${rows.map((r) => `<div><span class="suit-${r.suit}">${SYMBOL[r.suit]}</span> ${r.cards.map((c) => esc(rankLabel(rankOf(c)))).join(" ")}</div>`).join("")}</div>`;
   }
   const bubble = T.bubbles[seat] && T.bubbles[seat].until > Date.now() ? `<span class="bubble">${esc(T.bubbles[seat].text)}</span>` : "";
   const count = v && seat !== T.you && !(v.exposed && v.exposed.seat === seat) ? `<span class="count" title="${v.hand_sizes[seat]}">${backSVG()}<b>${v.hand_sizes[seat]}</b></span>` : "";
@@ -1537,7 +1558,9 @@ function renderFelt() {
   }
   $("#felt").className = `felt players-${n}${!held && !result && !v ? " is-waiting" : ""}`;
   const typed = changedFields($("#felt")); // the waiting room's invite field survives a redraw
-  $("#felt").innerHTML = seats.join("") + `<div class="centre">${centre}</div>` + teamBoardHTML(T, seatName);
+  const koz = v && v.phase !== "over" ? kozOf(T) : null;
+  const kozBadge = koz ? `<div class="felt-koz" data-testid="felt-koz" title="${esc(t("koz"))}: ${esc(t("suit_" + koz))}">${esc(t("koz"))} <b class="suit-${koz}">${SYMBOL[koz]}</b></div>` : "";
+  $("#felt").innerHTML = seats.join("") + `<div class="centre">${centre}</div>` + teamBoardHTML(T, seatName) + kozBadge;
   restoreFields($("#felt"), typed);
 }
 
@@ -1605,6 +1628,8 @@ function renderPanel() {
   const out = [];
   const mine = myTurn();
   turnSignal(mine);
+  const forced = T.info.status === "playing" ? forcedText(v) : "";
+  if (forced) out.push(`<p class="help" data-testid="forced">${esc(forced)}</p>`);
   if (T.info.status === "over") {
     out.push(`<p>${esc(t("match_over"))}</p>`);
   } else if (T.info.status === "adjourned") {
@@ -1629,6 +1654,15 @@ function renderPanel() {
   // the hint's cards with their red suits in red, as everywhere else at the table
   if (T.hint) out.push(`<p class="hint" data-testid="hint">${lineHTML(T.hint.move ? t("hint", { move: moveText(T.hint.move), reason: T.hint.reason }) : T.hint.reason)}</p>`);
   el.innerHTML = out.join("");
+}
+
+// Everyone said pas and the table's rules gave the contract to a player at the lowest bid: said
+// while the koz is named and the kitty buried (asked for the koz with a contract nobody bid for,
+// a player wondered what had happened).
+function forcedText(v) {
+  if (!v.contract || !["trump", "bury"].includes(v.phase)) return "";
+  if (v.auction.some((a) => a.seat === v.contract.bidder && a.move.startsWith("bid"))) return "";
+  return sentence(v.contract.bidder, "forced", "forced_you", { bid: v.contract.bid });
 }
 
 // It is this player's turn: the tab's title says so (seen in the background), and once per
@@ -1730,7 +1764,8 @@ function sheetHTML() {
   const rows = T.sheet;
   if (!rows.length) return `<p class="help">${esc(t("sheet_empty"))}</p>`;
   if (teamsPlay(T)) return teamSheetHTML(T, seatName, seatLabel, sentence);
-  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t("sheet_contract"))}</th>${Array.from({ length: n }, (_, i) => `<th>${sheetName(i)}</th>`).join("")}</tr>${sheetLevelsHTML(T.info.seats, n)}`;
+  // Koz Maça: no contract, the koz alone (♠) in that column
+  const head = `<tr><th>${esc(t("sheet_deal"))}</th><th>${esc(t(T.info.rules.bidding === "auction" ? "sheet_contract" : "koz"))}</th>${Array.from({ length: n }, (_, i) => `<th>${sheetName(i)}</th>`).join("")}</tr>${sheetLevelsHTML(T.info.seats, n)}`;
   const partners = T.info.rules.partners;
   const body = rows.map((r) => {
     // the contract: bidder, bid and koz, then made or down with the bidder's (side's) tricks
@@ -1792,7 +1827,11 @@ function renderDialog() {
   const kind = `${T.id}:${T.dialog}:${T.dialog === "review" && T.review ? T.review.deal : ""}`;
   const before = el.querySelector(".dialog");
   const scrolled = before && el.dataset.kind === kind ? before.scrollTop : 0;
-  el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title">${body.replace("<h3", '<h3 id="dialog-title"')}${closable ? `<p><button data-action="dialog" data-dialog="${back}" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
+  // reading the review (or the sheet) while it is this player's turn: the clock runs, and says so
+  const turn = closable && myTurn()
+    ? `<div class="dialog-turn" role="status" data-testid="dialog-turn"><b>${esc(t("dialog_your_turn"))}</b> <span class="clock" data-clock-seat="${T.you}">${clockHTML(clockLeft(T.you), seatBank(T, T.you), (T.clock && T.clock.decision) || 25)}</span> <button class="small primary" data-action="dialog" data-dialog="" data-testid="dialog-to-table">${esc(t("dialog_to_table"))}</button></div>`
+    : "";
+  el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title">${turn}${body.replace("<h3", '<h3 id="dialog-title"')}${closable ? `<p><button data-action="dialog" data-dialog="${back}" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
   el.dataset.kind = kind;
   if (scrolled) el.querySelector(".dialog").scrollTop = scrolled;
 }
@@ -1807,7 +1846,7 @@ initResult({
 });
 applyLook();
 registerServiceWorker();
-window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, beep, renderDialog, renderTable }; // for tests and the curious
+window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, position, beep, renderDialog, renderTable }; // for tests and the curious
 render();
 connect();
 onRoute();

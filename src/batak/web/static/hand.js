@@ -40,7 +40,8 @@ export function handHTML(T, mine) {
   const kitty = new Set(v.kitty || []);
   const hinted = T.hint && T.hint.move ? T.hint.move.replace(/^bury /, "") : null;
   if (!cardPhase || !legal.has(T.lifted)) T.lifted = null;
-  return sortHand(v.hand, v.trump).map((c) => {
+  const koz = v.trump || (v.rules && v.rules.fixed_trump) || null; // Koz Maça's ♠ from the deal on
+  return sortHand(v.hand, koz).map((c) => {
     const cls = ["card"];
     const ok = cardPhase && legal.has(c);
     if (cardPhase) cls.push(ok ? "legal" : "dimmed");
@@ -48,7 +49,7 @@ export function handHTML(T, mine) {
     if (c === T.lifted) cls.push("lifted");
     if (picked.has(c)) cls.push("picked");
     if (kitty.has(c) && v.phase !== "play") cls.push("from-kitty");
-    if (v.trump && suitOf(c) === v.trump) cls.push("koz");
+    if (koz && suitOf(c) === koz) cls.push("koz");
     let name = cardName(c);
     if (kitty.has(c) && v.phase !== "play") name += ` (${t("from_kitty")})`;
     const attrs = [

@@ -42,6 +42,12 @@ function outcome(T, row) {
   const r = T.info.rules;
   const n = r.players;
   const won = r.partners ? row.tricks[row.bidder] + row.tricks[(row.bidder + 2) % n] : row.tricks[row.bidder];
+  if (r.partners) { // the side's tricks, said of the side: "we" when it is the reader's
+    const ours = T.you != null && (T.you === row.bidder || T.you === (row.bidder + 2) % n);
+    const made = won >= row.bid;
+    const key = ours ? (made ? "made_we" : "down_we") : (made ? "made_team" : "down_team");
+    return t(key, { name: H.seatName(row.bidder), bid: row.bid, won });
+  }
   return won >= row.bid
     ? H.sentence(row.bidder, "made", "made_you", { bid: row.bid, won })
     : H.sentence(row.bidder, "down", "down_you", { bid: row.bid, won });
@@ -117,6 +123,7 @@ function rankingHTML(T) {
   const totals = T.over.totals || [];
   const winners = new Set(T.over.winners || []);
   const { made, bid } = contracts(T);
+  const bids = T.info.rules.bidding !== "none"; // (Koz Maça without bids: nothing to count)
   const order = totals.map((x, i) => i).sort((a, b) => totals[b] - totals[a] || a - b);
   let rank = 0;
   const rows = order.map((seat, k) => {
@@ -126,10 +133,10 @@ function rankingHTML(T) {
       <td class="num">${rank}.</td>
       <th scope="row">${win ? '<span class="cup" aria-hidden="true">🏆</span> ' : ""}${esc(H.seatLabel(seat))}</th>
       <td class="num" data-testid="rank-total">${totals[seat]}</td>
-      <td class="num" data-testid="rank-made">${made[seat]} / ${bid[seat]}</td>
+      ${bids ? `<td class="num" data-testid="rank-made">${made[seat]} / ${bid[seat]}</td>` : ""}
     </tr>`;
   }).join("");
-  return `<table class="ranking" data-testid="ranking"><thead><tr><th scope="col">${esc(t("ranking_place"))}</th><th scope="col">${esc(t("player"))}</th><th scope="col">${esc(t("sheet_total"))}</th><th scope="col">${esc(t("ranking_made"))}</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<table class="ranking" data-testid="ranking"><thead><tr><th scope="col">${esc(t("ranking_place"))}</th><th scope="col">${esc(t("player"))}</th><th scope="col">${esc(t("sheet_total"))}</th>${bids ? `<th scope="col">${esc(t("ranking_made"))}</th>` : ""}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function names(seats) {

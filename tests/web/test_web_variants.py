@@ -1,0 +1,171 @@
+"""The less common tables at the web table, as a player found them (session 36's usage round):
+Koz Maça's koz shown from the deal on, the clock said in a window opened during one's turn, the
+hint dropped with the language it was said in, a side's result said of the side at a table with
+partners, a face-up hand that is one's own said so, a face-up hand at a side seat of a phone in
+suit lines, a contract nobody bid for explained.
+
+A real Chromium against a real ``batak serve``. What depends on the deal (whose hand is face up,
+whether everyone passes) is put into the page's own state, during the page's own turn (the table
+waits for it), and drawn by the page.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from harness import ServerProcess
+from playwright.sync_api import Browser, Page, expect
+from test_web import act, my_turn, no_js_errors, open_page
+from test_web_table import DESKTOP, PHONE_CTX, play_to_the_end, private_room
+
+
+def _start(page: Page, preset: str, deals: int = 1) -> None:
+    page.fill("input[name=deals]", str(deals))
+    private_room(page, preset)
+    page.get_by_test_id("start").click()
+
+
+def _until_my_turn(page: Page, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not my_turn(page):
+        assert time.monotonic() < deadline, "no turn came"
+        time.sleep(0.05)
+
+
+def test_koz_maca_names_its_koz_from_the_deal_and_a_window_says_the_clock_runs(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, viewport=DESKTOP)
+    _start(page, "sultan-kozmaca")
+    _until_my_turn(page)
+    assert page.evaluate("() => window.batak.state.table.view.phase") == "bidding"
+    # spades are koz before anyone bids (it said "koz not named yet")
+    expect(page.get_by_test_id("facts")).to_contain_text("Koz: ♠ spades")
+    expect(page.get_by_test_id("felt-koz")).to_have_text("Koz ♠")
+    spades = page.locator('#hand .card[data-card$="S"]')
+    assert spades.count() == page.locator("#hand .card.koz").count()
+    # a window opened during one's turn says that the clock runs, and shows it
+    page.get_by_role("button", name="Score sheet (yazboz)").click()
+    turn = page.get_by_test_id("dialog-turn")
+    expect(turn).to_contain_text("Your turn: your clock is running.")
+    expect(turn.locator(".secs")).to_have_text(re.compile(r"\d+ s"))
+    page.screenshot(path=str(artifacts / "dialog-turn-en.png"))
+    page.get_by_test_id("dialog-to-table").click()
+    expect(page.get_by_test_id("dialog-turn")).to_have_count(0)
+    expect(page.locator(".dialog")).to_have_count(0)
+    # a hint said in English goes with the language (it stayed, English in a Turkish page)
+    page.get_by_test_id("teach").click()
+    expect(page.get_by_test_id("hint")).to_be_visible()
+    page.locator("#lang-button").click()
+    expect(page.get_by_test_id("your-turn")).to_contain_text("Sıra sende")
+    expect(page.get_by_test_id("hint")).to_have_count(0)
+    play_to_the_end(page)
+    # the sheet's second column holds the koz alone: it is called so
+    sheet = page.locator(".dialog").get_by_test_id("sheet")
+    expect(sheet.locator("thead th").nth(1)).to_have_text("Koz")
+    expect(page.get_by_test_id("rank-made")).to_have_count(4)  # each bid once: counted
+    no_js_errors(errors)
+
+
+def test_koz_maca_without_bids_has_no_column_of_contracts(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    _start(page, "zipi-kozmaca")
+    _until_my_turn(page)
+    expect(page.get_by_test_id("felt-koz")).to_have_text("Koz ♠")
+    play_to_the_end(page)
+    expect(page.get_by_test_id("ranking")).to_be_visible()
+    expect(page.get_by_test_id("rank-made")).to_have_count(0)
+    heads = page.get_by_test_id("ranking").locator("thead th").all_inner_texts()
+    assert heads == ["Sıra", "Oyuncu", "Toplam"], heads
+    no_js_errors(errors)
+
+
+#: What a deal's result says at a table with partners: of the side, never "you" alone.
+TEAM_RESULT = re.compile(r"^(İhaleyi çıkardık|Battık|.+ ve eşi (ihaleyi çıkardı|battı))")
+
+
+def test_at_a_partners_table_the_result_is_said_of_the_side(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    _start(page, "sultan-esli", deals=2)
+    said = ""
+    deadline = time.monotonic() + 150
+    while not said:
+        assert time.monotonic() < deadline, "no deal ended"
+        result = page.locator('[data-testid="deal-result"] .result-said')
+        if result.count():
+            said = result.first.inner_text()
+            if said == "Yeniden dağıtılıyor":  # (a redeal says nothing of a side)
+                said = ""
+            continue
+        if not act(page, keyboard=True):
+            time.sleep(0.05)
+    assert TEAM_RESULT.match(said), said
+    page.screenshot(path=str(artifacts / "team-result-phone-tr.png"))
+    no_js_errors(errors)
+
+
+#: Açık eşli's face-up hand put on seat ``seat`` (the page's own seat: ``mine``), with the
+#: player's own cards standing in for it, and the table drawn anew.
+EXPOSE = """([mine, pos]) => {
+    const T = window.batak.state.table;
+    const seat = mine ? T.you
+        : [0, 1, 2, 3].find((s) => s !== T.you && window.batak.position(s) === pos);
+    T.view.exposed = { seat, cards: [...T.view.hand] };
+    window.batak.renderTable(true);
+    return seat;
+}"""
+
+#: Everyone said pas and the contract fell to the page's own seat, as the koz is asked for.
+FORCED = """() => {
+    const T = window.batak.state.table;
+    const v = T.view;
+    v.auction = [0, 1, 2, 3].map((s) => ({ seat: s, move: "pass" }));
+    v.contract = { bidder: T.you, bid: 7 };
+    v.phase = "trump";
+    window.batak.renderTable(true);
+}"""
+
+
+def test_acik_esli_face_up_hands_and_a_contract_nobody_bid_for(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for locale, ctx, own, forced in (
+        ("tr-TR", PHONE_CTX, "elin açık", "Herkes pas dedi: ihale 7 ile sende."),
+        (
+            "en-US",
+            {"viewport": DESKTOP},
+            "your hand is face up",
+            "Everyone said pas: the contract is yours, at 7.",
+        ),
+    ):
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        _start(page, "esli-acik")
+        _until_my_turn(page)  # (the table waits for this page: nothing redraws it meanwhile)
+        page.evaluate(EXPOSE, [True, "bottom"])
+        expect(page.get_by_test_id("seat-bottom").locator(".tag", has_text=own)).to_be_visible()
+        page.evaluate(EXPOSE, [False, "left"])
+        left = page.get_by_test_id("seat-left")
+        suits = page.evaluate(
+            "() => new Set(window.batak.state.table.view.hand.map((c) => c.slice(-1))).size"
+        )
+        rows = left.get_by_test_id("exposed-rows")
+        if locale == "tr-TR":  # a phone's side seat: a line a suit, not a column of faces
+            expect(rows).to_be_visible()
+            expect(rows.locator(":scope > div")).to_have_count(suits)
+            expect(left.locator(".exposed")).to_be_hidden()
+            height = left.bounding_box()
+            assert height is not None and height["height"] < 220, height
+        else:  # a desktop shows the faces
+            expect(rows).to_be_hidden()
+            expect(left.locator(".exposed .mini")).to_have_count(13)
+        page.screenshot(path=str(artifacts / f"acik-esli-exposed-{locale}.png"))
+        page.evaluate(FORCED)
+        expect(page.get_by_test_id("forced")).to_have_text(forced)
+        page.context.close()
+    no_js_errors(errors)
