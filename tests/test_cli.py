@@ -126,11 +126,16 @@ def test_a_refused_card_shows_the_engines_reason_and_asks_again(
     assert {"en": "Trick 1:", "tr": "1. löve:"}[lang] in out
 
 
+#: Seed 1's deal with the player dealing (the first to sit: the table's lots would draw a dealer
+#: from the seed), so that three computers speak before the player, as these tests expect.
+SEED_1 = ("--seed", "1", "--option", "first_dealer=first_seated")
+
+
 def test_numbers_commands_and_aliases(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     script = "?\nlast\nsheet\nbid 20\nihale 3\nxyz\n\npas\n"
-    code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "1", "--lang", "en"], script)
+    code, out, _ = run(monkeypatch, capsys, ["play", *SEED_1, "--lang", "en"], script)
     assert code == 0
     assert "Commands:" in out
     assert "No trick has been played yet." in out
@@ -157,10 +162,10 @@ def test_in_the_auction_a_number_is_a_bid(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], typed: str, said: str
 ) -> None:
     """A player who types 7 in the auction means ihale 7, not the seventh move of a list."""
-    code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "1", "--lang", "en"], typed + "\n")
+    code, out, _ = run(monkeypatch, capsys, ["play", *SEED_1, "--lang", "en"], typed + "\n")
     assert code == 0
     assert said in out
-    code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "1", "--lang", "tr"], "3\n")
+    code, out, _ = run(monkeypatch, capsys, ["play", *SEED_1, "--lang", "tr"], "3\n")
     assert "ihale en az 5 olmalı" in out  # too low: refused with the reason, nothing played
     assert "Sen: ihale" not in out
 
@@ -180,6 +185,42 @@ def test_turkish_trump_alias(
     )
     assert code == 0
     assert "Sen: koz ♥ kupa" in out
+    # the suit alone names the koz while it is asked for ("maça" was "geçersiz hamle")
+    code, out, _ = run(monkeypatch, capsys, ["play", "--load", str(path), "--lang", "tr"], "MAÇA\n")
+    assert code == 0 and "Sen: koz ♠ maça" in out, out
+
+
+def test_while_burying_a_card_named_any_way_is_the_card_to_bury(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """'2C', 'sinek 2' and 'göm sinek 2' were refused while burying ("2♣ şu an oynanamaz:
+    şimdi gömme sırası"), and only 'ten' of the number words was known."""
+    rules = Rules.preset("zipi-kitty")
+    game = Game(rules, seed=5)
+    while game.phase != "bury":
+        game.play(game.legal_moves()[-1] if game.to_move == 0 else "pass")
+    assert game.contract is not None and game.contract.bidder == 0, "seed 5: seat 0 bids"
+    match = Match(rules, dealer=game.dealer, seed=5)
+    for _, move in game.auction:
+        match.play(move)
+    path = tmp_path / "bury.json"
+    path.write_text(dumps(match, meta={"seat": 0}), encoding="utf-8")
+    hand = sorted(match.game.hands[0], key=lambda c: c.index)[:3]
+    digits = {"T": "10", "J": "vale", "Q": "kız", "K": "papaz", "A": "as"}
+    words = {"2": "iki", "3": "üç", "4": "dört", "5": "beş", "6": "altı", "7": "yedi"}
+    suit = {"S": "maça", "H": "kupa", "D": "karo", "C": "sinek"}
+    (r1, s1), (r2, s2) = str(hand[1]), str(hand[2])
+    typed = [
+        str(hand[0]),  # "2C"
+        f"{suit[s1]} {digits.get(r1, r1)}",  # "sinek 2"
+        f"göm {suit[s2]} {words.get(r2, digits.get(r2, r2))}",  # "göm sinek iki"
+    ]
+    code, out, _ = run(
+        monkeypatch, capsys, ["play", "--load", str(path), "--lang", "tr"], "\n".join(typed)
+    )
+    assert code == 0
+    assert "şimdi gömme sırası" not in out and "geçersiz hamle" not in out, out
+    assert out.count("Sen: göm ") == 3, out
 
 
 def test_end_of_input_ends_cleanly(
@@ -282,9 +323,7 @@ def test_a_tampered_record_exits_2_with_the_reason(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "game.json"
-    run(
-        monkeypatch, capsys, ["play", "--seed", "1", "--lang", "en"], f"1\n1\nsave {path}\nquit\n\n"
-    )
+    run(monkeypatch, capsys, ["play", *SEED_1, "--lang", "en"], f"1\n1\nsave {path}\nquit\n\n")
     record = json.loads(path.read_text(encoding="utf-8"))
     record["deals"][0]["moves"][0] = "bid 2"
     bad = tmp_path / "bad.json"
@@ -331,14 +370,17 @@ def test_rules_of_a_preset_in_turkish(
     # every option, by the name players read and the one --option takes; those that change
     # nothing at this table (its kitty's order without a kitty, ...) named once at the end
     rules = Rules.preset("sultan-ihaleli")
-    unused = out.split("Bu masada kullanılmayan ayarlar: ", 1)[1].split(".", 1)[0].split(", ")
-    assert unused == ["kitty_order", "exposed_partner", "zero_bid"]
+    tail = out.split("Bu masada kullanılmayan ayarlar: ", 1)[1].split(".", 1)[0]
+    unused = " ".join(tail.split()).split(", ")
+    # (defenders_minimum: a side's least tricks, at tables with partners only)
+    assert unused == ["kitty_order", "exposed_partner", "zero_bid", "defenders_minimum"]
     for option in (f for f in Rules().to_dict() if f != "name"):
         if option not in unused:
             assert f"  {option_label(option, 'tr')} ({option}): " in out, option
     assert "  Eşli (partners): hayır" in out and rules.partners is False
     code, en, _ = run(monkeypatch, capsys, ["rules", "sultan-ihaleli", "--lang", "en"])
     assert "Table sultan-ihaleli" in en and "yes" in en and "the lowest bid" in en
+    assert "  Eşli (partners): no" in en and "(partners) (partners)" not in en
 
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
@@ -1028,3 +1070,42 @@ def test_the_bidder_burying_sees_which_cards_came_from_the_kitty(lang: str) -> N
     assert said in lines, lines
     others = status_lines(g.view((bidder + 1) % 3), seat_labels(3, 0, lang), lang, style)
     assert not any(x.startswith(("From the kitty", "Dipten")) for x in others)
+
+
+def test_save_takes_a_home_path_and_says_why_it_failed_in_the_readers_words(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """'kaydet ~/mac.json' failed ("No such file or directory": the ~ was not read), and a
+    folder or a missing folder got the system's English words in a Turkish game."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    script = f"kaydet ~/mac.json\nkaydet {tmp_path}\nkaydet {tmp_path}/yok/mac.json\nçık\n\n"
+    code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "2", "--lang", "tr"], script)
+    assert code == 0
+    assert loads((tmp_path / "mac.json").read_text(encoding="utf-8")).rules.name == "standard"
+    assert f"{tmp_path}/mac.json" in out
+    assert "orası bir klasör: içinde bir dosya adı ver, örneğin mac.json" in out
+    assert "böyle bir klasör yok" in out
+    assert "No such file" not in out and "Is a directory" not in out
+
+
+@pytest.mark.parametrize(
+    ("order", "said"),
+    [
+        ("bury_take_trump", "İhaleci dipteki kartları görmeden 4 kart gömer, sonra dipteki 4"),
+        ("take_trump_bury", "İhaleci dipteki 4 kartı alır, kozu söyler, sonra 4 kart gömer."),
+    ],
+)
+def test_the_kitty_is_announced_in_its_order_and_shown_when_the_koz_is_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], order: str, said: str
+) -> None:
+    """With the other kitty orders the table said "takes the kitty and buries", and the
+    kitty's cards were never named: after burying blind they were just in the hand, and with
+    the koz named first they were named only after it."""
+    args = ["play", "--preset", "zipi-kitty", "--seed", "5", "--lang", "tr"]
+    args += ["--option", f"kitty_order={order}", "--option", "first_dealer=first_seated"]
+    buries = "1\n" * (4 if order == "bury_take_trump" else 0)
+    code, out, _ = run(monkeypatch, capsys, args, "16\n" + buries + "\n")
+    assert code == 0
+    assert said in out and "alır ve 4 kart gömer" not in out
+    koz = out.split("── Sıra sende (kozu söyle) ──", 1)[1].split("Hamlen>", 1)[0]
+    assert "Dipten gelenler: " in koz and "(artık elinde)." in koz, koz

@@ -270,3 +270,51 @@ def test_a_lead_called_low_is_a_low_card() -> None:
                     )
             game.play(rng.choice(game.legal_moves()))
     assert seen.get("lead_low") and seen.get("lead_spare")
+
+
+def _auction_hints(preset: str, deals: int) -> list[tuple[str, str, str]]:
+    """(code, English reason, Turkish reason) of the hint at every auction turn of ``deals``
+    deals of ``preset``, each seat playing its hint."""
+    import re
+
+    out = []
+    for seed in range(deals):
+        g = Game(preset, seed=seed)
+        while g.phase == "bidding":
+            view = plain(g.view(g.to_move))
+            en, tr = hint(view, lang="en"), hint(view, lang="tr")
+            out.append((en.code, en.reason, tr.reason))
+            g.play(en.move)
+    assert all(not re.search(r"\{\w+\}", r) for _, e, t in out for r in (e, t))
+    return out
+
+
+@pytest.mark.parametrize("preset", ["standard", "esli-acik", "zipi-kitty"])
+def test_a_pass_hint_never_says_enough_tricks_are_not_enough(preset: str) -> None:
+    """ "Say pas: your hand is worth about 8.3 tricks, not enough for a bid of 7" contradicted
+    itself: the reason was that defending scores more. Each pass hint's numbers now agree with
+    its words; a table with partners counts the side's tricks and says so, kitty batak the
+    hand's with the kitty."""
+    import re
+
+    hints = _auction_hints(preset, 40)
+    seen = set()
+    for code, en, tr in hints:
+        if code not in ("pass_estimate", "pass_defend"):
+            continue
+        seen.add(code)
+        est = float(re.search(r"about ([\d.]+) tricks", en)[1])  # type: ignore[index]
+        need = int(re.search(r"(?:bid of|ihale) (\d+)", en)[1])  # type: ignore[index]
+        if code == "pass_estimate":
+            assert est < need and "not enough" in en, en
+        else:
+            assert est >= need and "on average you score more defending" in en, en
+            assert "savunmada daha çok puan alırsın" in tr, tr
+    assert seen == {"pass_estimate", "pass_defend"}, (preset, seen)
+    whose = {
+        "esli-acik": "your side (your hand and your partner's)",
+        "zipi-kitty": "with the kitty",
+    }
+    if preset in whose:
+        said = [en for code, en, _ in hints if code in ("bid_estimate", "pass_estimate")]
+        assert said and all(whose[preset] in en for en in said), said[:3]

@@ -56,6 +56,15 @@ _APPLIES: dict[str, Any] = {
     "all_pass": lambda r: r.bidding == "auction",
     "redeal_dealer": lambda r: r.bidding == "auction",
     "zero_bid": lambda r: r.bidding == "kozmaca",
+    # as the rules' own checks refuse them elsewhere (batak rules listed them as if in force)
+    "first_lead": lambda r: r.bidding == "auction",
+    "defenders_minimum": lambda r: r.partners,
+    "down_scoring": lambda r: r.bidding != "none",
+    "down_penalty": lambda r: r.bidding != "none",
+    "overtrick_points": lambda r: r.bidding != "none",
+    "overtrick_limit": lambda r: r.bidding != "none",
+    "king": lambda r: r.players == 4 and r.bidding == "auction",
+    "zero_trick_penalty": lambda r: r.bidding != "kozmaca" and r.scoring != "acik",
 }
 
 

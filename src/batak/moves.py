@@ -20,7 +20,17 @@ from typing import Final
 from .cards import CARDS, Card, CardError, Suit
 from .i18n import plain_lower, text
 
-__all__ = ["PASS", "Bid", "Bury", "Move", "MoveError", "Pass", "TrumpChoice", "parse_move"]
+__all__ = [
+    "PASS",
+    "Bid",
+    "Bury",
+    "Move",
+    "MoveError",
+    "Pass",
+    "TrumpChoice",
+    "parse_in_phase",
+    "parse_move",
+]
 
 
 class MoveError(ValueError):
@@ -181,6 +191,10 @@ def parse_move(move: str | Move) -> Move:
                 return TrumpChoice(arg)
             if verb in ("bury", "göm", "gom"):
                 return Bury(arg)
+        if len(words) > 2 and words[0] in ("bury", "göm", "gom"):  # "göm sinek 2"
+            card = _named_card(words[1:])
+            if card is not None:
+                return Bury(card)
         named = _named_card(words)
         if named is not None:
             return named
@@ -191,11 +205,34 @@ def parse_move(move: str | Move) -> Move:
 
 _GLUED_BID: Final = re.compile(r"(bid|ihale|söz|soz)([0-9]+)")
 
-#: ranks as players name them, in Turkish and in English ("kupa vale", "ace of spades")
+#: ranks as players name them, in Turkish and in English ("kupa vale", "ace of spades",
+#: "five of diamonds", "karo beş"), in the plain lower case the words are compared in
 _RANK_WORDS: Final = {
     "as": "A", "ace": "A", "papaz": "K", "king": "K", "kız": "Q", "kiz": "Q", "queen": "Q",
     "vale": "J", "oğlan": "J", "oglan": "J", "jack": "J", "on": "T", "ten": "T", "10": "T",
+    "two": "2", "iki": "2", "three": "3", "üç": "3", "uc": "3", "four": "4", "dört": "4",
+    "dort": "4", "five": "5", "beş": "5", "bes": "5", "six": "6", "alti": "6", "seven": "7",
+    "yedi": "7", "eight": "8", "sekiz": "8", "nine": "9", "dokuz": "9",
 }  # fmt: skip
+
+
+def parse_in_phase(move: str | Move, phase: str) -> Move:
+    """:func:`parse_move`, read as the phase asks: while burying, a card is the card to bury
+    ("2C", "sinek 2" for "göm 2C"); while the koz is named, a suit is the koz ("maça" for
+    "koz maça"). ``MoveError`` when it is no move at all.
+
+    >>> str(parse_in_phase("sinek 2", "bury")), str(parse_in_phase("Maça", "trump"))
+    ('bury 2C', 'trump S')
+    """
+    if phase == "trump" and isinstance(move, str):
+        try:
+            return TrumpChoice(plain_lower(move.strip()))
+        except (CardError, MoveError, ValueError):
+            pass
+    parsed = parse_move(move)
+    if phase == "bury" and isinstance(parsed, Card):
+        return Bury(parsed)
+    return parsed
 
 
 def _named_card(words: list[str]) -> Card | None:

@@ -187,17 +187,20 @@ def _choose_bid(t: Table, p: Params) -> Decision:
     all_passed = all(m == "pass" for _, m in t.auction) and len(t.auction) == t.n - 1
     forced = "pass" not in legal
     trick_points = max(1, _defender_score(rules, low, 4) - _defender_score(rules, low, 3))
+    # whose tricks the estimate counts: the hand's, the side's (with the partner's share), or
+    # the hand's with the kitty's help (said so in a hint: "your hand" misled a learner)
+    whose = "side" if rules.partners else "kitty" if rules.kitty_size else "hand"
+    said = {"est": mean, "trump": trump_letter, "whose": whose}
     if forced or value > defend + p.bid_edge * trick_points:
-        return Decision(
-            f"bid {bid}", "bid_estimate", {"n": bid, "est": mean, "trump": trump_letter}
-        )
+        return Decision(f"bid {bid}", "bid_estimate", {"n": bid, **said})
     if all_passed and rules.all_pass == "dealer_takes_min" and t.seat == t.dealer:
         if bid != low:  # yan batar: the contract is ours anyway, so at the amount worth most
-            return Decision(
-                f"bid {bid}", "bid_estimate", {"n": bid, "est": mean, "trump": trump_letter}
-            )
+            return Decision(f"bid {bid}", "bid_estimate", {"n": bid, **said})
         return Decision("pass", "pass_dealer", {"est": mean, "n": rules.min_bid})
-    return Decision("pass", "pass_estimate", {"est": mean, "need": low})
+    # enough tricks, as estimated, and still pas: defending is worth more on average (it said
+    # "8.3 tricks, not enough for 7")
+    reason = "pass_defend" if round(mean, 1) >= low else "pass_estimate"  # (as it is shown)
+    return Decision("pass", reason, {"need": low, **said})
 
 
 #: The least chance of taking no trick for which the medium player bids zero in Koz Maça.

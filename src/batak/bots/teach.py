@@ -44,11 +44,12 @@ class Hint:
 #: reason code -> language -> template, from the catalog (keys ``teach.CODE``). ``{card}`` a
 #: card, ``{suit}`` a suit (one card's name), ``{suits}`` the suit's plural, ``{led}`` the suit
 #: led (plural), ``{koz}`` the koz's suit (plural: named, or the one a bidder will name),
-#: ``{n}`` a bid, ``{est}`` an estimate, ``{move}`` any move.
+#: ``{n}`` a bid, ``{est}`` an estimate, ``{hand}`` whose tricks it counts (``whose``: the
+#: hand's, the side's, the hand's with the kitty), ``{move}`` any move.
 REASONS: dict[str, dict[str, str]] = {
     key: dict(texts)
     for key, texts in MESSAGES.for_prefix("teach.").items()
-    if not key.startswith("suit_")
+    if not key.startswith(("suit_", "whose."))
 }
 
 
@@ -67,6 +68,13 @@ def reason_text(decision: Decision, lang: str = "en") -> str:
     if isinstance(suit, str) and suit in SUIT_LETTERS:
         params["suit"] = _suit(suit, False, lg)
         params["suits"] = _suit(suit, True, lg)
+    whose = {  # whose tricks an estimate counts: "your hand", "your side", "with the kitty"
+        "hand": "teach.whose.hand",
+        "side": "teach.whose.side",
+        "kitty": "teach.whose.kitty",
+    }.get(str(params.get("whose", "hand")))
+    if whose is not None:
+        params["hand"] = text(whose, lg)
     koz = params.get("trump")
     if isinstance(koz, str) and koz in SUIT_LETTERS:  # the koz (named, or to be named)
         params["koz"] = _suit(koz, True, lg)

@@ -145,11 +145,17 @@ def _isatty(stream: TextIO) -> bool:
 
 
 def _wrap(items: Sequence[str], width: int = 78, indent: str = "  ", sep: str = "  ") -> list[str]:
-    """Items in lines of at most ``width`` characters (never splitting an item)."""
+    """Items in lines of at most ``width`` columns (never splitting an item; colour codes take
+    no column: a list with red suits broke too early).
+
+    >>> _wrap(["\\x1b[31m1) koz ♥ kupa\\x1b[0m", "2) koz ♠ maça"], 30)
+    ['  \\x1b[31m1) koz ♥ kupa\\x1b[0m  2) koz ♠ maça']
+    """
     lines: list[str] = []
     current = indent
     for item in items:
-        if current.strip() and len(current) + len(sep) + len(item) > width:
+        # (current ends with the separator already)
+        if current.strip() and visible_len(current) + visible_len(item) > width:
             lines.append(current.rstrip())
             current = indent
         current += item + sep
@@ -279,10 +285,10 @@ def contract_lines(
     """Who bid what and took how many, made or down: each player's own bid at Koz Maça, the
     contract's side (the bidder, or the bidder's team) elsewhere. From a game (``batak play``)
     or a score-sheet row (``batak online``)."""
-    if rules.bidding == "kozmaca":
+    if rules.bidding == "kozmaca":  # each player's own word ("söz"), not an ihale
         return [
             t(
-                "made" if b is not None and tricks[s] >= b else "down",
+                "made_kozmaca" if b is not None and tricks[s] >= b else "down_kozmaca",
                 lang,
                 who=labels[s],
                 bid=b,
@@ -391,8 +397,12 @@ class Narrator:
                 say(t("buried_hidden", lang, who=who))
         elif isinstance(move, TrumpChoice):
             say(t("named_koz", lang, who=who, koz=self.style.koz(move.suit.value, lang)))
-            if game.exposed_seat is not None:
-                say(t("lays_down", lang, who=self.labels[game.exposed_seat]))
+            if game.exposed_seat is not None:  # "Your hand is face up now" to its player
+                exposed = game.exposed_seat
+                if exposed == self.own_seat:
+                    say(t("lays_down_you", lang))
+                else:
+                    say(t("lays_down", lang, who=self.labels[exposed]))
         else:
             if self.each_card:
                 say("  " + t("played", lang, who=who, card=self.style.card(move)))
@@ -428,14 +438,14 @@ class Narrator:
             return
         contract = game.contract
         assert contract is not None
-        who = _unit_label(r.team_of(contract.bidder), self.labels, lang)
         bidder = self.labels[contract.bidder]
         if any(s == contract.bidder and isinstance(m, Bid) for s, m in game.auction):
-            say(t("won_auction", lang, who=bidder if not r.partners else who, bid=contract.bid))
+            say(t("won_auction", lang, who=bidder, bid=contract.bid))  # the one who bid it
         else:
             say(t("forced_contract", lang, who=bidder, bid=contract.bid))
-        if r.kitty_size:
-            say(t("takes_kitty", lang, n=r.kitty_size))
+        if r.kitty_size:  # in the table's order (the kitty's cards were not always said)
+            order = {"bury_take_trump": "takes_kitty_blind", "take_trump_bury": "takes_kitty_koz"}
+            say(t(order.get(r.kitty_order, "takes_kitty"), lang, n=r.kitty_size))
             if self.reveal:
                 cards = " ".join(self.style.card(c) for c in game.initial_kitty)
                 say(t("kitty_was", lang, cards=cards))
@@ -491,8 +501,11 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
         out.append(t("kozmaca_line", lang, items=" · ".join(items)))
     # the contract and koz
     koz = view["trump"]
+    # broken or not matters only where koz may not be led before (not at açık eşli's table)
     broken = t("koz_broken" if view["trumps_broken"] else "koz_unbroken", lang)
-    koz_text = f"{style.koz(koz, lang)} {broken}" if koz else t("koz_unnamed", lang)
+    if r.get("trump_lead") == "any_time":
+        broken = ""
+    koz_text = f"{style.koz(koz, lang)} {broken}".rstrip() if koz else t("koz_unnamed", lang)
     contract = view["contract"]
     teams: list[tuple[int, ...]] = [(0, 2), (1, 3)] if r["partners"] else [(s,) for s in range(n)]
     if contract is not None:
@@ -550,10 +563,13 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
                 )
             )
     out.append(t("hand_line", lang, cards=style.hand(view["hand"])))
-    if phase == "bury" and view.get("kitty"):  # the bidder: which cards came from the kitty
-        need = r["kitty_size"] - len(view["buried"] or [])
+    if phase in ("bury", "trump") and view.get("kitty"):  # the bidder: what the kitty brought
         cards = " ".join(style.card(c) for c in view["kitty"])
-        out.append(t("kitty_line", lang, cards=cards, n=need))
+        if phase == "bury":
+            need = r["kitty_size"] - len(view["buried"] or [])
+            out.append(t("kitty_line", lang, cards=cards, n=need))
+        else:  # the koz named with the kitty in hand (after burying blind, or before burying)
+            out.append(t("kitty_came", lang, cards=cards))
     if view["buried"]:
         out.append(t("buried_line", lang, cards=" ".join(style.card(c) for c in view["buried"])))
     legal = view["legal_moves"]

@@ -33,8 +33,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..explain import preset_title
-from ..i18n import LANGS, folded, suit_name, text
-from ..moves import parse_move
+from ..i18n import LANGS, folded, text
+from ..moves import parse_in_phase
 from ..rules import Rules, RulesError
 from .console import (
     EXIT_USAGE,
@@ -1155,15 +1155,8 @@ class OnlineSession:
         elif text.isdecimal():  # a number from the list of moves, as in `batak play`
             number = int(text)
             return legal[number - 1] if 1 <= number <= len(legal) else None
-        elif phase == "trump":
-            for s in "SHDC":
-                names = {s.lower(), *(suit_name(s, lg).lower() for lg in LANGS)}
-                if forms & names:
-                    text = f"trump {s}"
-        elif phase == "bury" and not any(f.startswith(("bury", "göm")) for f in forms):
-            text = f"bury {text}"
-        try:
-            move = str(parse_move(text))
+        try:  # a suit while the koz is named is the koz, a card while burying the card to bury
+            move = str(parse_in_phase(text, phase))
         except ValueError:
             return None
         if move in legal:

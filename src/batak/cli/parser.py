@@ -176,7 +176,7 @@ def translate_error(message: str, lang: str) -> str:
     """argparse's error sentence in ``lang`` (unchanged when it is not one we know).
 
     >>> translate_error("argument --seat: invalid int value: 'x'", "tr")
-    "--seat argümanı: geçersiz int değeri: 'x'"
+    "--seat seçeneği: geçersiz int değeri: 'x'"
     """
     m = _ARGUMENT.match(message)
     if m is not None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import hashlib
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -16,8 +18,8 @@ from ..bots.teach import hint
 from ..explain import preset_summary
 from ..game import Game, IllegalMove, Phase
 from ..i18n import folded
-from ..match import Match
-from ..moves import Move, parse_move
+from ..match import Match, first_dealer
+from ..moves import Move, MoveError, parse_in_phase, parse_move
 from ..record import dumps
 from ..rules import PRESETS, RulesError
 from .console import (
@@ -43,6 +45,32 @@ from .console import (
 from .parser import rules_with_options
 from .rules import changed_rules
 from .text import t
+
+#: operating-system errors of saving a file, in the words of the catalog's ``cli.save_reason_*``
+_SAVE_REASONS = {
+    errno.ENOENT: "no_folder",
+    errno.ENOTDIR: "no_folder",
+    errno.EISDIR: "is_folder",
+    errno.EACCES: "denied",
+    errno.EPERM: "denied",
+    errno.EROFS: "denied",
+    errno.ENOSPC: "full",
+}
+
+
+def save_problem(e: OSError, lang: str) -> str:
+    """Why a record could not be written, in the reader's language (the system's own words,
+    in English, for a rarer error)."""
+    code = _SAVE_REASONS.get(e.errno or 0)
+    if code == "no_folder":
+        return t("save_reason_no_folder", lang)
+    if code == "is_folder":
+        return t("save_reason_is_folder", lang)
+    if code == "denied":
+        return t("save_reason_denied", lang)
+    if code == "full":
+        return t("save_reason_full", lang)
+    return e.strerror or str(e)
 
 
 # ---------------------------------------------------------------------- play
@@ -70,7 +98,7 @@ class PlaySession:
         self.lang = lang
         self.players = players  # the computer seats' players
         self.reviews: dict[int, DealReview] = {}  # deal number -> its review, made once
-        self.save_path = save_path
+        self.save_path = os.path.expanduser(save_path) if save_path else save_path
         self.saved: str | None = None  # the match as last saved with 'save FILE'
         self.style = Style(con.out)
         self.labels = seat_labels(match.rules.players, human, lang)
@@ -245,11 +273,15 @@ class PlaySession:
                 else:
                     con.say(t("no_number", lang, n=number, high=len(legal)))
                 continue
-            error: IllegalMove | None = game.check(line, seat=self.human)
+            try:  # a card while burying is the card to bury, a suit while naming the koz the koz
+                typed: Move | str = parse_in_phase(line, view["phase"])
+            except MoveError:
+                typed = line  # (the engine says why it is no move)
+            error: IllegalMove | None = game.check(typed, seat=self.human)
             if error is not None:
                 con.say(error.text(lang))
                 continue
-            return parse_move(line)
+            return parse_move(typed)
 
     def last_trick_text(self, game: Game) -> str:
         last = game.last_trick
@@ -268,10 +300,11 @@ class PlaySession:
         return dumps(self.match, meta=meta)
 
     def save(self, path: str) -> bool:
+        path = os.path.expanduser(path)  # "~/mac.json", as a shell would read it
         try:
             Path(path).write_text(self.record_text() + "\n", encoding="utf-8")
         except OSError as e:
-            self.con.say(t("save_failed", self.lang, path=path, message=e.strerror or str(e)))
+            self.con.say(t("save_failed", self.lang, path=path, message=save_problem(e, self.lang)))
             return False
         self.saved = self.record_text()
         self.con.say(t("saved", self.lang, path=path))
@@ -282,7 +315,7 @@ class PlaySession:
             try:
                 Path(self.save_path).write_text(self.record_text() + "\n", encoding="utf-8")
             except OSError as e:
-                msg = e.strerror or str(e)
+                msg = save_problem(e, self.lang)
                 self.con.say(t("save_failed", self.lang, path=self.save_path, message=msg))
 
     def offer_save(self) -> None:
@@ -346,7 +379,10 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
             rules = rules_with_options(args.preset, options)
         except RulesError as e:
             return fail(con, lang, t("bad_rules", lang, message=e.text(lang)))
-        match = Match(rules, seed=seed)
+        # the first dealer as the table's rules say: drawn by lot (from the seed, so that a
+        # seeded match is the same match), or the first to sit, the human (it was always seat 0)
+        sat = [args.seat] if args.seat is not None and 0 <= args.seat < rules.players else [0]
+        match = Match(rules, dealer=first_dealer(rules, seated=sat, seed=seed), seed=seed)
     players = match.rules.players
     human = args.seat
     if human is None:

@@ -89,7 +89,8 @@ def rules_lines(name: str | None, lang: str, style: Style) -> list[str]:
             unused.append(option)
             continue
         # the name people read, and the one --option takes
-        label = f"{option_label(option, lang)} ({option})"
+        named = option_label(option, lang)  # ("Eşli (partners)" names its code already)
+        label = named if f"({option})" in named else f"{named} ({option})"
         line = f"{label}: {_value_text(rules, option, lang, style)}"
         out += ["  " + x for x in wrap_text(line, width - 2)]
         out.extend(
