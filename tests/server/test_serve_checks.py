@@ -273,6 +273,47 @@ def test_one_server_at_a_time_on_a_postgresql_database_unless_they_are_a_cluster
                 n.stop()
 
 
+def test_the_postgresql_lock_is_taken_again_when_its_connection_is_lost() -> None:
+    """The lock lived on one connection: PostgreSQL restarted (or a proxy cut it), the server
+    ran on without it, and a second one started beside it. The lock is watched: taken again
+    on a new connection; taken by another server meanwhile, this one is told (and stops)."""
+    import time
+
+    import psycopg
+    from harness import postgres_database
+
+    from batak.cli.serve import PG_LOCK, _claim_postgres, claim_database
+
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    cut = (
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+        " WHERE application_name = 'batak serve (lock)' AND datname = current_database()"
+    )
+
+    def until(cond: Any) -> None:
+        deadline = time.monotonic() + 15
+        while not cond():
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+
+    with pg as url:
+        lost: list[int] = []
+        lock, holder = _claim_postgres(url, False, every=0.5, lost=lambda: lost.append(1))
+        assert lock is not None and holder == ""
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(cut)
+        until(lambda: getattr(lock, "retaken", 0) == 1)
+        assert claim_database(url) == (None, "?")  # held again: a second server is refused
+        with psycopg.connect(url, autocommit=True) as other:
+            other.execute(cut)
+            other.execute("SELECT pg_advisory_lock(%s)", (PG_LOCK,))  # another server's, now
+            until(lambda: lost == [1])
+        lock.close()
+        assert not lost[1:]
+
+
 def test_an_unreachable_database_is_said_without_its_password() -> None:
     said = storage_problem(NO_PG, "en") or ""
     assert "cannot reach the database" in said

@@ -293,6 +293,20 @@ def test_an_old_match_opens_again_as_it_ended_and_nothing_in_it_changes(tmp_path
             with pytest.raises(ServerError) as refused:  # a private room's match: its players'
                 await cem.join(t)
             assert refused.value.code == "no_table"
+            # nor does anything else he sends about it bring it back (a bot's seat has no
+            # player: everyone "sat" at a table with a bot), nor tell him its record's key
+            srv.call(drop)
+            for msg in (
+                {"type": "review", "table": t, "deal": 1},
+                {"type": "leave", "table": t},
+                {"type": "sync", "table": t},
+            ):
+                try:
+                    said = str(await cem.request(msg))
+                except ServerError as e:
+                    said = e.message
+                assert "key=" not in said, said
+                assert t not in srv.hub.tables, msg
             assert [m["table"] for m in await ben.my_matches()] == [t]  # stored once, not twice
             assert not srv.hub.rooms  # an old match opened is not a room (the room quota)
             for c in (ayse, ben, cem):

@@ -727,7 +727,9 @@ def test_a_finished_deal_shows_its_result_and_the_sheet(
     # the result: a panel on the felt (not a window over the table) with each seat's points
     result = page.get_by_test_id("deal-result")
     expect(result).to_contain_text(re.compile(r"made|went down|You made"))
-    expect(result.locator(".result-points tr")).to_have_count(4)
+    expect(result.locator(".result-points tbody tr")).to_have_count(4)
+    # (its columns named: a bare "+10 40" puzzled a player)
+    expect(result.locator(".result-points thead th")).to_have_text(["This deal", "Total"])
     overlay = page.locator(".overlay")
     assert overlay.count() == 0, overlay.first.inner_text()[:300]
     expect(page.locator("#sheet-side").get_by_test_id("sheet").locator("tbody tr")).to_have_count(1)

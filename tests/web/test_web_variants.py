@@ -128,6 +128,7 @@ FORCED = """() => {
     v.auction = [0, 1, 2, 3].map((s) => ({ seat: s, move: "pass" }));
     v.contract = { bidder: T.you, bid: 7 };
     v.phase = "trump";
+    v.legal_moves = ["trump S", "trump H", "trump D", "trump C"];
     window.batak.renderTable(true);
 }"""
 

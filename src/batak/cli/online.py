@@ -33,7 +33,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..explain import preset_title
-from ..i18n import LANGS, folded, text
+from ..i18n import LANGS, folded, plain_lower, text
 from ..moves import parse_in_phase
 from ..rules import Rules, RulesError
 from .console import (
@@ -393,7 +393,7 @@ class OnlineSession:
         from ..server.client import ServerError
 
         modes = list(c.welcome.get("modes") or [])
-        quick = (a.quick or "ihaleli").lower()
+        quick = plain_lower(a.quick or "ihaleli")  # İHALELİ too
         if modes and quick not in modes:  # said now, not only once an unfinished match is over
             said = text("server.bad_mode", self.lang, mode=a.quick, modes=", ".join(modes))
             raise ServerError({"code": "bad_mode", "message": said})
@@ -545,8 +545,9 @@ class OnlineSession:
                 tried = -1
                 continue
             if st.info.get("status") == "adjourned" and st.view is not None:
-                if not await self._adjourned(st):
-                    self.con.say(o("left_adjourned", lang))  # no seat is held: nothing is played
+                if not await self._adjourned(st):  # no seat is held: nothing is played
+                    hosting = st.info.get("host") == c.player.get("id")
+                    self.con.say(o("left_adjourned_host" if hosting else "left_adjourned", lang))
                     return EXIT_OK
                 continue
             if st.view is None and self._hosting_now(st):

@@ -342,11 +342,95 @@ def claim_database(url: str, *, cluster: bool = False) -> tuple[_Closable | None
     return lock, ""
 
 
-def _claim_postgres(url: str, cluster: bool) -> tuple[_Closable | None, str]:
-    try:
-        import psycopg
+def _lock_connection(url: str) -> Any:
+    """A connection of its own for the lock, with TCP keepalives: a server machine that dies
+    lets go of the lock within about a minute (not the system's default two hours)."""
+    import psycopg
 
-        conn = psycopg.connect(url, autocommit=True, application_name="batak serve (lock)")
+    return psycopg.connect(
+        url,
+        autocommit=True,
+        application_name="batak serve (lock)",
+        keepalives=1,
+        keepalives_idle=30,
+        keepalives_interval=10,
+        keepalives_count=3,
+    )
+
+
+class PostgresLock:
+    """The advisory lock on its connection, watched every ``every`` seconds (in a thread of its
+    own): a connection lost (PostgreSQL restarted, a proxy or a timeout cut it) took the lock
+    with it, and a second server could start beside this one. The lock is taken again on a new
+    connection; if another server holds it by then, ``lost()`` is called (by default this
+    server stops, gracefully: two servers must not run the same tables)."""
+
+    def __init__(
+        self,
+        url: str,
+        conn: Any,
+        take: str,
+        *,
+        every: float = 30.0,
+        lost: Callable[[], None] | None = None,
+    ) -> None:
+        import threading
+
+        self.url, self.conn, self.take, self.every = url, conn, take, every
+        self.lost = lost or _stop_this_server
+        self.retaken = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="batak-db-lock", daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        import contextlib
+        import logging
+
+        log = logging.getLogger("batak.serve")
+        while not self._stop.wait(self.every):
+            try:
+                self.conn.execute("SELECT 1")
+                continue
+            except Exception:
+                with contextlib.suppress(Exception):
+                    self.conn.close()
+            try:  # the lock went with the connection: take it again
+                conn = _lock_connection(self.url)
+                row = conn.execute(f"SELECT {self.take}(%s)", (PG_LOCK,)).fetchone()
+            except Exception as e:
+                log.warning("the database lock's connection is lost (%s); trying again", e)
+                continue
+            if row is not None and row[0]:
+                self.conn = conn
+                self.retaken += 1
+                log.warning("the database lock's connection was lost: the lock is taken again")
+                continue
+            conn.close()
+            log.error(
+                "another batak serve took the database while this one's lock was lost: this one "
+                "stops, so that the two do not run the same tables"
+            )
+            self.lost()
+            return
+
+    def close(self) -> None:
+        import contextlib
+
+        self._stop.set()
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+
+def _stop_this_server() -> None:
+    import signal
+
+    os.kill(os.getpid(), signal.SIGTERM)  # uvicorn's graceful stop: the tables are stored
+
+
+def _claim_postgres(url: str, cluster: bool, **watch: Any) -> tuple[_Closable | None, str]:
+    try:
+        conn = _lock_connection(url)
     except Exception:  # checked just before (storage_problem): go on without the lock
         return None, ""
     take = "pg_try_advisory_lock_shared" if cluster else "pg_try_advisory_lock"
@@ -356,7 +440,7 @@ def _claim_postgres(url: str, cluster: bool) -> tuple[_Closable | None, str]:
         conn.close()
         return None, ""
     if row is not None and row[0]:
-        return conn, ""
+        return PostgresLock(url, conn, take, **watch), ""
     conn.close()
     return None, "?"
 
@@ -439,11 +523,12 @@ def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
     # two servers on one database would run the same tables at once (a cluster's nodes share
     # them, each table held by one node: docs/cluster.md)
     lock, holder = claim_database(config.database_url, cluster=bool(config.node))
-    if holder and config.database:
+    url = config.database_url
+    if holder and url.startswith(("postgresql://", "postgres://")):
         from ..server.storage import shown_url
 
         code = "serve.database_in_use_node" if config.node else "serve.database_in_use"
-        return refuse(text(code, lang, where=shown_url(config.database)))
+        return refuse(text(code, lang, where=shown_url(url)))
     if holder:
         folder = os.path.dirname(config.database_url.removeprefix("sqlite:///"))
         return refuse(text("serve.data_in_use", lang, path=folder, pid=holder))

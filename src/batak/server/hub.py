@@ -615,14 +615,16 @@ class Hub:
         bot = bool(msg.get("bot"))
         # a guest who never chose a name is called by the account's name from now on (the
         # others read "Misafir 3769" at the tables, the boards and the invitations)
-        renamed = guest_named(player.name)
+        renamed = None
+        if guest_named(player.name):  # (a name is shorter than a username may be)
+            renamed = clean_name(username, self.config.name_max_chars)
         try:
             await self.storage.update_player(
                 player.id,
                 username=username,
                 password_hash=digest,
                 is_bot=int(bot),
-                **({"name": username} if renamed else {}),
+                **({"name": renamed} if renamed else {}),
             )
         except StorageError:
             if await self.storage.player_by("username", username) is not None:
@@ -631,7 +633,7 @@ class Hub:
         player.account = username
         player.bot_account = bot
         if renamed:
-            player.name = username
+            player.name = renamed
         reply: dict[str, Any] = {"type": "account", "username": username, "name": player.name}
         if bot:
             reply["bot"] = True
@@ -991,8 +993,8 @@ class Hub:
 
     async def on_my_matches(self, conn: Conn, msg: dict[str, Any]) -> None:
         """The player's own latest finished matches (20), newest first, each with the path of its
-        game record (a private table's with its key: the player sat there) and whether its
-        table is still open here (``open``)."""
+        game record (a private table's with its key: the player sat there); ``open``: joined, it
+        opens at its table (:meth:`_open_finished`)."""
         player = player_of(conn)
         matches = []
         for m in await self.storage.recent_matches(player.id):
@@ -1147,7 +1149,10 @@ class Hub:
                 if stored is not None and stored[0].status == "over":
                     row, events = stored
                     pid = conn.player.id if conn is not None and conn.player else None
-                    seated = any(e.kind == "sit" and e.data.get("player") == pid for e in events)
+                    # (a bot's seat has no player: None sat at every table with a bot)
+                    seated = pid is not None and any(
+                        e.kind == "sit" and e.data.get("player") == pid for e in events
+                    )
                     if seated:  # one of its players: it opens again, to be looked at
                         table = self._open_finished(row, events)
                         if table is not None:

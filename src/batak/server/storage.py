@@ -83,12 +83,16 @@ def _write_nothing(conn: sqlite3.Connection) -> None:
 
 def shown_url(url: str) -> str:
     """``url`` as it may be printed or logged: a password in it, after the user name or in the
-    query (``?password=…``, ``sslpassword=…``), is replaced by ``***``.
+    query (``?password=…``, ``sslpassword=…``), is replaced by ``***``; the rest as written.
 
     >>> shown_url("postgresql://ann:secret@db:5432/batak")
     'postgresql://ann:***@db:5432/batak'
     >>> shown_url("postgresql://db/batak?user=ann&password=secret&sslmode=require")
     'postgresql://db/batak?user=ann&password=***&sslmode=require'
+    >>> shown_url("postgresql:///batak?host=/run/postgresql&password=x")
+    'postgresql:///batak?host=/run/postgresql&password=***'
+    >>> shown_url("sqlite:////srv/batak/batak.sqlite3")
+    'sqlite:////srv/batak/batak.sqlite3'
     """
     parts = urlsplit(url)
     if parts.password is not None:
@@ -97,15 +101,16 @@ def shown_url(url: str) -> str:
             host = f"[{host}]"
         if parts.port is not None:
             host += f":{parts.port}"
-        parts = parts._replace(netloc=f"{parts.username or ''}:***@{host}")
-    if "password" in parts.query.lower():
-        fields = parts.query.split("&")
+        url = urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+    head, mark, query = url.partition("?")
+    if mark and "password" in query.lower():  # (rewritten in place: a URL without a host
+        fields = query.split("&")  # part lost its "//" when put together again)
         for i, field in enumerate(fields):
             name, eq, _ = field.partition("=")
             if eq and "password" in name.lower():
                 fields[i] = f"{name}=***"
-        parts = parts._replace(query="&".join(fields))
-    return urlunsplit(parts)
+        url = f"{head}?{'&'.join(fields)}"
+    return url
 
 
 class Fenced(StorageError):

@@ -1816,7 +1816,9 @@ function renderDialog() {
     body = reviewHTML(T, seatLabel);
   } else if (T.dialog === "over" && T.over) {
     // (after the last trick has been seen)
-    const extra = payoutHTML(T.info, T.you, seatName) + awardedHTML(T.id) + story.overHTML(T, esc);
+    // (a match opened again from the saved games was settled when it ended: no "settling…")
+    const paid = T.info.archived ? "" : payoutHTML(T.info, T.you, seatName);
+    const extra = paid + awardedHTML(T.id) + story.overHTML(T, esc);
     body = motion.busy() ? "" : matchOverHTML(T, sheetHTML(), T.record || `/api/tables/${T.id}/record`, extra, story.offersNext(T));
   }
   if (!body) { el.innerHTML = ""; delete el.dataset.kind; return; }
@@ -1829,7 +1831,7 @@ function renderDialog() {
   const scrolled = before && el.dataset.kind === kind ? before.scrollTop : 0;
   // reading the review (or the sheet) while it is this player's turn: the clock runs, and says so
   const turn = closable && myTurn()
-    ? `<div class="dialog-turn" role="status" data-testid="dialog-turn"><b>${esc(t("dialog_your_turn"))}</b> <span class="clock" data-clock-seat="${T.you}">${clockHTML(clockLeft(T.you), seatBank(T, T.you), (T.clock && T.clock.decision) || 25)}</span> <button class="small primary" data-action="dialog" data-dialog="" data-testid="dialog-to-table">${esc(t("dialog_to_table"))}</button></div>`
+    ? `<div class="dialog-turn" data-testid="dialog-turn"><b role="status">${esc(t("dialog_your_turn"))}</b> <span class="clock" aria-live="off" data-clock-seat="${T.you}">${clockHTML(clockLeft(T.you), seatBank(T, T.you), (T.clock && T.clock.decision) || 25)}</span> <button class="small primary" data-action="dialog" data-dialog="" data-testid="dialog-to-table">${esc(t("dialog_to_table"))}</button></div>`
     : "";
   el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title">${turn}${body.replace("<h3", '<h3 id="dialog-title"')}${closable ? `<p><button data-action="dialog" data-dialog="${back}" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
   el.dataset.kind = kind;

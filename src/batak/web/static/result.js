@@ -71,10 +71,10 @@ export function resultCentre(T) {
   const n = T.info.rules.players;
   const said = outcome(T, row);
   const points = row.scores
-    ? `<table class="result-points">${Array.from({ length: n }, (_, i) => {
+    ? `<table class="result-points"><thead><tr><td></td><th scope="col">${esc(t("result_this_deal"))}</th><th scope="col">${esc(t("sheet_total"))}</th></tr></thead><tbody>${Array.from({ length: n }, (_, i) => {
       const p = row.scores[i];
       return `<tr${i === row.bidder ? ' class="bidder"' : ""}><th scope="row">${esc(H.seatLabel(i))}</th><td class="num">${p > 0 ? "+" : ""}${p}</td><td class="num total">${row.totals[i]}</td></tr>`;
-    }).join("")}</table>`
+    }).join("")}</tbody></table>`
     : "";
   return `<div class="result-panel" role="status" data-testid="deal-result">
     <h3 data-testid="deal-over">${esc(t("deal_over", { n: res.deal.deal }))}</h3>
