@@ -110,8 +110,9 @@ def test_a_private_room_opens_by_id_only_to_its_people_and_its_record_to_its_pla
 
 
 def test_a_finished_private_table_by_id_after_it_left_memory(tmp_path: Path) -> None:
-    """After a restart (the table only in storage), its id answers with the record's address
-    to a player who sat there, and as if there were no table to anyone else."""
+    """After a restart (the table only in storage), its id opens it again, as it ended, to a
+    player who sat there (with the record's address), and answers as if there were no table to
+    anyone else."""
     config = fast_config(tmp_path)
     with ServerThread(config) as srv:
 
@@ -142,9 +143,9 @@ def test_a_finished_private_table_by_id_after_it_left_memory(tmp_path: Path) -> 
             other = Client(srv2.url, token=other_token)
             for c in (host, other):
                 await c.connect()
-            with pytest.raises(ServerError) as e:
-                await host.join(t)
-            assert e.value.code == "match_over" and path in e.value.message
+            again = await host.join(t)
+            assert again.info["archived"] and again.info["status"] == "over"
+            assert again.record == path
             with pytest.raises(ServerError) as e:
                 await other.join(t)
             assert e.value.code == "no_table" and "record" not in e.value.message

@@ -58,6 +58,11 @@ def test_koz_maca_names_its_koz_from_the_deal_and_a_window_says_the_clock_runs(
     # a hint said in English goes with the language (it stayed, English in a Turkish page)
     page.get_by_test_id("teach").click()
     expect(page.get_by_test_id("hint")).to_be_visible()
+    # the hint's bid is marked on its button, as the hint's card is in the hand
+    hinted = page.locator(".bids button.hinted")
+    expect(hinted).to_have_count(1)
+    move = page.evaluate("() => window.batak.state.table.hint.move")
+    assert hinted.get_attribute("data-move") == move
     page.locator("#lang-button").click()
     expect(page.get_by_test_id("your-turn")).to_contain_text("Sıra sende")
     expect(page.get_by_test_id("hint")).to_have_count(0)
@@ -169,4 +174,30 @@ def test_acik_esli_face_up_hands_and_a_contract_nobody_bid_for(
         page.evaluate(FORCED)
         expect(page.get_by_test_id("forced")).to_have_text(forced)
         page.context.close()
+    no_js_errors(errors)
+
+
+#: Another player (the next seat) burying at a kitty table, one card down already.
+BURYING = """() => {
+    const T = window.batak.state.table;
+    const v = T.view;
+    const other = (T.you + 1) % 3;
+    v.phase = "bury";
+    v.to_move = other;
+    v.contract = { bidder: other, bid: 5 };
+    v.hand_sizes[other] = 16 + 4 - 1;
+    window.batak.renderTable(true);
+}"""
+
+
+def test_another_players_burying_shows_how_far_it_has_come(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    _start(page, "zipi-kitty")
+    _until_my_turn(page)
+    page.evaluate(BURYING)
+    expect(page.get_by_test_id("waiting-bury")).to_have_text(
+        re.compile(r"^.+ kart gömüyor: 1 / 4…$")
+    )
     no_js_errors(errors)

@@ -1640,11 +1640,22 @@ function renderPanel() {
     // further down the page)
     out.push(`<div class="turn-row"><p class="turn" data-testid="your-turn"><b>${esc(t("your_turn"))}</b>: ${esc(phasePrompt(v))}</p><button class="small teach" data-action="hint" data-testid="teach">${esc(t("teach_me"))}</button></div>`);
     if (v.phase === "bidding") {
-      out.push(`<div class="bids">${v.legal_moves.map((m) => `<button data-action="move" data-move="${esc(m)}" class="${m === "pass" ? "pass" : "bid"}">${esc(m === "pass" ? t("pass") : t("bid", { n: m.slice(4) }))}</button>`).join("")}</div>`);
+      // the hint's bid (or koz) marked on its button, as the hint's card is in the hand
+      const hinted = (m) => (T.hint && T.hint.move === m ? " hinted" : "");
+      out.push(`<div class="bids">${v.legal_moves.map((m) => `<button data-action="move" data-move="${esc(m)}" class="${m === "pass" ? "pass" : "bid"}${hinted(m)}">${esc(m === "pass" ? t("pass") : t("bid", { n: m.slice(4) }))}</button>`).join("")}</div>`);
     } else if (v.phase === "trump") {
-      out.push(`<div class="bids">${v.legal_moves.map((m) => { const s = m.slice(6); return `<button data-action="move" data-move="${esc(m)}" class="suit-button suit-${s}">${SYMBOL[s]} ${esc(t("suit_" + s))}</button>`; }).join("")}</div>`);
+      const hinted = (m) => (T.hint && T.hint.move === m ? " hinted" : "");
+      out.push(`<div class="bids">${v.legal_moves.map((m) => { const s = m.slice(6); return `<button data-action="move" data-move="${esc(m)}" class="suit-button suit-${s}${hinted(m)}">${SYMBOL[s]} ${esc(t("suit_" + s))}</button>`; }).join("")}</div>`);
     }
     if (v.phase === "bidding" || v.phase === "trump") out.push(estimateHTML(v));
+  } else if (v.to_move != null && v.phase === "bury" && v.contract) {
+    // kitty batak: how far another's burying has come (its four cards, one by one)
+    const r = T.info.rules;
+    const k = r.kitty_size;
+    // the hand before the first card went: with the kitty, or (burying blind) without it
+    const before = r.hand_size + (r.kitty_order === "bury_take_trump" ? 0 : k);
+    const done = Math.max(0, Math.min(k, before - v.hand_sizes[v.to_move]));
+    out.push(`<p data-testid="waiting-bury">${esc(t("waiting_bury", { name: seatName(v.to_move), done, n: k }))}</p>`);
   } else if (v.to_move != null) {
     out.push(`<p>${esc(t("waiting_for", { name: seatName(v.to_move) }))}</p>`);
   }
