@@ -136,7 +136,7 @@ function rankingHTML(T) {
       ${bids ? `<td class="num" data-testid="rank-made">${made[seat]} / ${bid[seat]}</td>` : ""}
     </tr>`;
   }).join("");
-  return `<table class="ranking" data-testid="ranking"><thead><tr><th scope="col">${esc(t("ranking_place"))}</th><th scope="col">${esc(t("player"))}</th><th scope="col">${esc(t("sheet_total"))}</th>${bids ? `<th scope="col">${esc(t("ranking_made"))}</th>` : ""}</tr></thead><tbody>${rows}</tbody></table>`;
+  return `<table class="ranking" data-testid="ranking"><thead><tr><th scope="col">${esc(t("ranking_place"))}</th><th scope="col">${esc(t("player"))}</th><th scope="col">${esc(t("sheet_total"))}</th>${bids ? `<th scope="col">${esc(t(T.info.rules.bidding === "kozmaca" ? "ranking_made_kozmaca" : "ranking_made"))}</th>` : ""}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function names(seats) {
