@@ -120,9 +120,9 @@ def erase_job(
         # and of the league as a banned account is
         cur.execute(
             q(
-                "UPDATE players SET name = '', username = NULL, password_hash = NULL,"
-                " token_hash = ?, banned = COALESCE(banned, ?), ban_reason = NULL, removed = ?,"
-                " dirty = ?, scrubbed = NULL WHERE id = ?"
+                "UPDATE players SET name = '', username = NULL, folded = NULL,"
+                " password_hash = NULL, token_hash = ?, banned = COALESCE(banned, ?),"
+                " ban_reason = NULL, removed = ?, dirty = ?, scrubbed = NULL WHERE id = ?"
             ),
             (f"removed:{player_id}", now, now, now, player_id),
         )

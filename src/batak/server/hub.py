@@ -627,8 +627,8 @@ class Hub:
                 **({"name": renamed} if renamed else {}),
             )
         except StorageError:
-            if await self.storage.player_by("username", username) is not None:
-                raise TableError("username_unavailable") from None  # taken meanwhile
+            if await self.storage.accounts_like(username):  # taken meanwhile, in any case
+                raise TableError("username_unavailable") from None
             raise
         player.account = username
         player.bot_account = bot
@@ -640,21 +640,11 @@ class Hub:
         self._reply(conn, reply, msg.get("ref"))
 
     async def _account_as_typed(self, typed: str) -> PlayerRow | None:
-        """The account called ``typed``; failing that, the one called as ``typed`` in lower case,
-        or with its first letter in lower case (a phone's keyboard writes 'Oyuncu_tr' for
-        'oyuncu_tr'; Turkish 'İ' and 'I' lower to 'i' and 'ı'). Usernames are kept as
-        registered, so an account with the very name typed comes first."""
-        tried: set[str] = set()
-        forms = [typed, *sorted(i18n.folded(typed))]
-        forms += [first + typed[1:] for first in sorted(i18n.folded(typed[:1]))]
-        for name in forms:
-            if name in tried:
-                continue
-            tried.add(name)
-            row = await self.storage.player_by("username", name)
-            if row is not None:
-                return row
-        return None
+        """The account called ``typed``; failing that, the one called so in another case (a
+        phone's keyboard writes 'Oyuncu_tr' for 'oyuncu_tr'; Turkish 'İ' and 'I' are 'i'):
+        usernames are unique in any case, so this is at most one account, found by an index.
+        Usernames are kept as registered, so an account with the very name typed comes first."""
+        return await self.storage.account_named(typed)
 
     async def on_login(self, conn: Conn, msg: dict[str, Any]) -> None:
         self._hasher()

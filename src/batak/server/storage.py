@@ -224,10 +224,37 @@ SCHEMA = [
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 ]
 
+
+def _fold_usernames(cur: Any, q: Callable[[str], str]) -> None:
+    """Fill migration 8's ``folded`` column for the accounts made before it. Where an older
+    server let several usernames fold alike ("ALICE" beside "alice"), the oldest account gets
+    the folded form and the others keep none: they are still found by their exact username,
+    and :meth:`Storage.accounts_like` reads them all (they are the only accounts without one)."""
+    from ..i18n import plain_lower
+
+    cur.execute("SELECT id, username FROM players WHERE username IS NOT NULL ORDER BY created, id")
+    taken: set[str] = set()
+    rows: list[tuple[str, str]] = []
+    for pid, username in cur.fetchall():
+        form = plain_lower(str(username))
+        if form not in taken:
+            taken.add(form)
+            rows.append((form, str(pid)))
+    if rows:
+        cur.executemany(q("UPDATE players SET folded = ? WHERE id = ?"), rows)
+
+
+def _folded_username(username: str | None) -> str | None:
+    """The form of ``username`` kept in the unique ``folded`` column (migration 8)."""
+    from ..i18n import plain_lower
+
+    return None if username is None else plain_lower(username)
+
+
 #: Changes to a database made by an earlier version, in order; each runs once (the number done
 #: is kept in ``meta``), so a database from before opens and is brought up to date. A new
 #: database runs them all too.
-MIGRATIONS: list[list[str]] = [
+MIGRATIONS: list[list[str | Callable[[Any, Callable[[str], str]], None]]] = [
     [  # 1: several sessions (tokens) per player; guests who never sat at a table
         """CREATE TABLE IF NOT EXISTS sessions (
             token_hash TEXT PRIMARY KEY,
@@ -324,6 +351,15 @@ MIGRATIONS: list[list[str]] = [
         "ALTER TABLE players ADD COLUMN dirty DOUBLE PRECISION",
         "ALTER TABLE players ADD COLUMN scrubbed DOUBLE PRECISION",
         "CREATE INDEX IF NOT EXISTS players_removed ON players (removed)",
+    ],
+    [  # 8: each username also in one folded form (i18n.plain_lower: "ALICE", "Alice" and
+        #    "alice" are one; so are "İsmail", "ISMAIL" and "ismail"), unique: registration
+        #    refuses a name taken in another case, even two registrations at one instant, and
+        #    logins and the operator's commands find an account typed in any case by the index.
+        #    SQL has no Turkish lower case, so the column is filled here (_fold_usernames).
+        "ALTER TABLE players ADD COLUMN folded TEXT",
+        "CREATE UNIQUE INDEX IF NOT EXISTS players_folded ON players (folded)",
+        _fold_usernames,
     ],
 ]
 
@@ -558,7 +594,10 @@ class Storage:
             cur.execute("BEGIN")
             try:
                 for stmt in stmts:
-                    cur.execute(stmt)
+                    if callable(stmt):  # a step SQL cannot say
+                        stmt(cur, self._sql)
+                    else:
+                        cur.execute(stmt)
                 cur.execute(self._sql("DELETE FROM meta WHERE key = ?"), ("schema",))
                 cur.execute(
                     self._sql("INSERT INTO meta (key, value) VALUES (?, ?)"),
@@ -580,10 +619,19 @@ class Storage:
     # ------------------------------------------------------------------ players
     async def create_player(self, row: PlayerRow) -> None:
         sql = self._sql(
-            "INSERT INTO players (id, name, token_hash, created, username, password_hash) "
-            "VALUES (?, ?, ?, ?, ?, ?)"
+            "INSERT INTO players (id, name, token_hash, created, username, password_hash, folded)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)"
         )
-        args = (row.id, row.name, row.token_hash, row.created, row.username, row.password_hash)
+        folded = _folded_username(row.username)
+        args = (
+            row.id,
+            row.name,
+            row.token_hash,
+            row.created,
+            row.username,
+            row.password_hash,
+            folded,
+        )
         ses = self._sql(
             "INSERT INTO sessions (token_hash, player_id, created, used) VALUES (?, ?, ?, ?)"
         )
@@ -752,15 +800,23 @@ class Storage:
 
     async def accounts_like(self, username: str) -> list[PlayerRow]:
         """The accounts whose username is ``username`` but for case, Turkish capitals and the dot
-        of ``i`` (:func:`batak.i18n.plain_lower`)."""
+        of ``i`` (:func:`batak.i18n.plain_lower`): by the unique ``folded`` column, so at most
+        one, but for the accounts an older server let fold alike (see :func:`_fold_usernames`)."""
         from ..i18n import plain_lower
 
-        sql = self._sql(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE username IS NOT NULL")
+        sql = self._sql(
+            f"SELECT {_PLAYER_COLUMNS}, folded FROM players WHERE folded = ?"
+            " OR (folded IS NULL AND username IS NOT NULL)"
+        )
         wanted = plain_lower(username)
 
         def job(cur: Any) -> list[PlayerRow]:
-            cur.execute(sql)
-            return [_player_row(r) for r in cur.fetchall() if plain_lower(str(r[4])) == wanted]
+            cur.execute(sql, (wanted,))
+            return [
+                _player_row(r[:-1])
+                for r in cur.fetchall()
+                if r[-1] == wanted or plain_lower(str(r[4])) == wanted
+            ]
 
         return await self._call(job)
 
@@ -835,6 +891,8 @@ class Storage:
         }
         if not fields or set(fields) - allowed:
             raise ValueError(f"bad fields {fields}")
+        if "username" in fields:  # kept with its folded form (migration 8)
+            fields["folded"] = _folded_username(fields["username"])
         cols = ", ".join(f"{k} = ?" for k in fields)
         sql = self._sql(f"UPDATE players SET {cols} WHERE id = ?")
         args = (*fields.values(), player_id)

@@ -1,0 +1,143 @@
+"""Usernames are unique in any case (storage migration 8: a folded form in a unique column), on
+SQLite and on PostgreSQL: two registrations of one name in two cases at the same instant cannot
+both land, a database made before keeps its accounts findable, and a name is found by an index."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from harness import ServerThread, fast_config
+
+from batak.server import storage as storage_module
+from batak.server.client import Client, ServerError
+from batak.server.storage import PlayerRow, Storage, StorageError
+
+
+def _url(database: str | None, tmp_path: Path) -> str:
+    return database or f"sqlite:///{tmp_path / 'names.sqlite3'}"
+
+
+def _guest(pid: str) -> PlayerRow:
+    return PlayerRow(id=pid, name=pid, token_hash=f"hash-{pid}", created=0.0)
+
+
+def test_two_names_in_two_cases_cannot_both_be_kept(database: str | None, tmp_path: Path) -> None:
+    """The check before a registration reads the accounts, then the account is written: two
+    registrations of 'Bob' and 'BOB' at one instant both passed the check before; the unique
+    folded column refuses the second write (as it does 'İSMAİL' beside 'ismail')."""
+
+    async def run() -> None:
+        st = Storage(_url(database, tmp_path))
+        await st.open()
+        try:
+            for pid in ("a", "b", "c", "d"):
+                await st.create_player(_guest(pid))
+            both = await asyncio.gather(
+                st.update_player("a", username="Bob"),
+                st.update_player("b", username="BOB"),
+                return_exceptions=True,
+            )
+            assert sorted(type(r).__name__ for r in both) == ["NoneType", "StorageError"]
+            await st.update_player("c", username="ismail")
+            with pytest.raises(StorageError):
+                await st.update_player("d", username="İSMAİL")
+            found = await st.accounts_like("bOb")
+            assert len(found) == 1 and found[0].username in ("Bob", "BOB")
+            row = await st.account_named("ISMAIL")
+            assert row is not None and row.id == "c"
+            # a renamed account's old name is free again, in every case
+            await st.update_player("c", username="ismail_2")
+            await st.update_player("d", username="İsmail")
+            assert (await st.account_named("ismail")) is not None
+        finally:
+            await st.close()
+
+    asyncio.run(run())
+
+
+def test_a_database_from_before_is_folded_and_its_look_alikes_are_still_found(
+    database: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database at migration 7 whose server let 'ALICE' and then 'alice' be registered: the
+    older one gets the folded form, the newer keeps none; both are found by their name, the
+    operator is told both fit 'Alice', and nobody can take a third."""
+    url = _url(database, tmp_path)
+
+    async def before() -> None:
+        monkeypatch.setattr(storage_module, "MIGRATIONS", storage_module.MIGRATIONS[:7])
+        st = Storage(url)
+        await st.open()
+        add = st._sql(
+            "INSERT INTO players (id, name, token_hash, created, username) VALUES (?, ?, ?, ?, ?)"
+        )
+        rows = [
+            ("old", "Alice", "h-old", 1.0, "ALICE"),
+            ("new", "alice", "h-new", 2.0, "alice"),
+            ("irem", "İrem", "h-irem", 3.0, "İrem"),
+            ("guest", "Misafir 12", "h-guest", 4.0, None),
+        ]
+        try:
+            await st._call(lambda cur: cur.executemany(add, rows))
+        finally:
+            await st.close()
+        monkeypatch.undo()
+
+    async def after() -> None:
+        st = Storage(url)
+        await st.open()
+        try:
+            folded = await st._call(
+                lambda cur: (
+                    cur.execute("SELECT id, folded FROM players ORDER BY id"),
+                    cur.fetchall(),
+                )[1]
+            )
+            assert [tuple(r) for r in folded] == [
+                ("guest", None),
+                ("irem", "irem"),
+                ("new", None),
+                ("old", "alice"),
+            ]
+            assert sorted(r.id for r in await st.accounts_like("Alice")) == ["new", "old"]
+            assert (await st.account_named("Alice")) is None  # two fit: the operator is told
+            exact = await st.account_named("alice")
+            assert exact is not None and exact.id == "new"
+            irem = await st.account_named("IREM")
+            assert irem is not None and irem.id == "irem"
+            await st.create_player(_guest("third"))
+            with pytest.raises(StorageError):
+                await st.update_player("third", username="Alice")
+        finally:
+            await st.close()
+
+    asyncio.run(before())
+    asyncio.run(after())
+
+
+def test_registrations_of_one_name_in_two_cases_at_once(tmp_path: Path) -> None:
+    """Through the server: 'Deniz' and 'DENİZ' registered at the same moment; one gets the
+    account, the other 'username_unavailable' (never an internal error), and both cases log in
+    to the one account."""
+    pytest.importorskip("argon2")
+    data = tmp_path / "data"
+    with ServerThread(fast_config(data)) as srv:
+
+        async def run() -> None:
+            async with Client(srv.url, name="A") as a, Client(srv.url, name="B") as b:
+
+                async def register(c: Client, username: str) -> str:
+                    try:
+                        await c.register(username, "uzun-parola-1")
+                    except ServerError as e:
+                        return e.code
+                    return "ok"
+
+                got = await asyncio.gather(register(a, "Deniz"), register(b, "DENİZ"))
+                assert sorted(got) == ["ok", "username_unavailable"]
+            for typed in ("deniz", "DENİZ", "DENIZ"):
+                async with Client(srv.url, name="C") as c:
+                    await c.login(typed, "uzun-parola-1")
+
+        asyncio.run(run())
