@@ -234,6 +234,31 @@ def test_reduced_motion_moves_nothing_but_still_shows_the_trick(
     no_js_errors(errors)
 
 
+@pytest.fixture
+def slow_tricks(tmp_path: Path) -> Iterator[ServerProcess]:
+    yield from _serve(tmp_path, "--bot-delay", "0.05", "--trick-pause", "3")
+
+
+def test_a_person_who_won_the_trick_leads_without_waiting_for_the_pause(
+    browser: Browser, slow_tricks: ServerProcess, errors: list[str]
+) -> None:
+    """The winner of a trick has their turn (and clock) at once; the finished trick stays in
+    view for the pause only until a card of the next trick comes: a person's lead was drawn
+    only after the whole pause and the old trick's slide, so the page said "Your turn" over a
+    trick that would not go. With a 3 s pause, the trick this page won slides after a short
+    look once its lead is played (the page's own record says the pause was cut)."""
+    page = open_page(browser, slow_tricks, errors, viewport=DESKTOP)
+    new_room(page, deals=3)
+    you = page.evaluate("() => window.batak.state.table.you")
+
+    def cut_mine() -> bool:
+        drawn = _drawn(page)["drawn"]
+        return any(d["kind"] == "trick" and d["winner"] == you and d["cut"] for d in drawn)
+
+    play_until(page, cut_mine, limit=400)
+    no_js_errors(errors)
+
+
 def test_a_reconnect_in_mid_animation_draws_the_current_state(
     browser: Browser, paced: ServerProcess, errors: list[str]
 ) -> None:

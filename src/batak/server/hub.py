@@ -207,14 +207,22 @@ class Hub:
         await self.tournaments.start()
         self.ready = True
 
-    def _load(self, row: TableRow, events: list[EventRow], age: float) -> Table | None:
-        """Rebuild a stored table from its events and start it (after a restart, or when an
-        adjourned room that was put away is asked for)."""
+    def _rebuilt(self, row: TableRow, events: list[EventRow], failure: str) -> Table | None:
+        """A stored table rebuilt from its events, not started; None (``failure`` logged with
+        the table's id and the traceback) if its log cannot be replayed."""
         try:
             table = Table(self, row, config=self.config, clock=self.clock, storage=self.storage)
             table.resume(events)
         except Exception:
-            log.exception("table %s could not be resumed; it is left as it was", row.id)
+            log.exception(failure, row.id)
+            return None
+        return table
+
+    def _load(self, row: TableRow, events: list[EventRow], age: float) -> Table | None:
+        """Rebuild a stored table from its events and start it (after a restart, or when an
+        adjourned room that was put away is asked for)."""
+        table = self._rebuilt(row, events, "table %s could not be resumed; it is left as it was")
+        if table is None:
             return None
         table.last_activity = self.clock.now() - max(0.0, age)
         self._add(table)
@@ -232,11 +240,8 @@ class Hub:
         after the last look. At most ``archive_tables`` of them at once (``busy``)."""
         if sum(1 for t in self.tables.values() if t.archived) >= self.config.archive_tables:
             raise TableError("busy")
-        try:
-            table = Table(self, row, config=self.config, clock=self.clock, storage=self.storage)
-            table.resume(events)
-        except Exception:
-            log.exception("finished table %s could not be opened again", row.id)
+        table = self._rebuilt(row, events, "finished table %s could not be opened again")
+        if table is None:
             return None
         if table.status != "over":  # its log does not end the match: not something to show
             log.error("finished table %s: its stored log does not end the match", row.id)

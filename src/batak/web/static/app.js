@@ -13,7 +13,7 @@ import { initResult, matchOverHTML, onDealOver, onRematch, resultActions, result
 import { registerServiceWorker } from "./pwa.js";
 import { applyLook, estimateShown, lookHTML, setBack, setFelt, toggleEstimate } from "./prefs.js";
 import { partners as teamsPlay, seatTeam, teamBoardHTML, teamSheetHTML } from "./teams.js";
-import { breakRowsBySuit, cardClicked, continueBurial, handHTML, handKey, handLabel, handPanelHTML, kittyHTML, skipToPlay } from "./hand.js";
+import { breakRowsBySuit, cardClicked, continueBurial, dealKoz, handHTML, handKey, handLabel, handPanelHTML, kittyHTML, skipToPlay } from "./hand.js";
 import { askReview, dealCell, lineHTML, onReview, onReviewError, resendReview, reviewHTML } from "./review.js";
 
 // ------------------------------------------------------------------ state
@@ -1381,11 +1381,9 @@ function contractText(v) {
   return sentence(v.contract.bidder, "contract", "contract_you", { bid: v.contract.bid });
 }
 
-// The deal's koz: named by the bidder, or the table's own from the deal on (Koz Maça: ♠), when
-// the view has none yet.
+// The koz of the table's deal (hand.js's dealKoz).
 function kozOf(T) {
-  const v = T.view;
-  return (v && v.trump) || (T.info && T.info.rules && T.info.rules.fixed_trump) || null;
+  return dealKoz(T.view, T.info && T.info.rules);
 }
 
 function renderTopbar() {

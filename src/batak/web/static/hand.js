@@ -14,6 +14,12 @@
 import { t } from "./i18n.js";
 import { cardLabel, cardName, cardSVG, sortHand, suitOf } from "./cards.js";
 
+// The deal's koz: named by the bidder, or the table's own from the deal on (Koz Maça: ♠), when
+// the view has none yet; the table's rules from its info when the view carries none.
+export function dealKoz(v, rules) {
+  return (v && v.trump) || ((v && v.rules) || rules || {}).fixed_trump || null;
+}
+
 function esc(s) {
   return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
@@ -40,7 +46,7 @@ export function handHTML(T, mine) {
   const kitty = new Set(v.kitty || []);
   const hinted = T.hint && T.hint.move ? T.hint.move.replace(/^bury /, "") : null;
   if (!cardPhase || !legal.has(T.lifted)) T.lifted = null;
-  const koz = v.trump || (v.rules && v.rules.fixed_trump) || null; // Koz Maça's ♠ from the deal on
+  const koz = dealKoz(v);
   return sortHand(v.hand, koz).map((c) => {
     const cls = ["card"];
     const ok = cardPhase && legal.has(c);

@@ -1,6 +1,7 @@
 // Motion at the table (issue 10 item 2): a card travels from its seat to the middle, a finished
-// trick stays in view for the table's trick pause (the server waits as long before the next
-// decision) and then slides to its winner, and a new hand is dealt out card by card.
+// trick stays in view for the table's trick pause (the server waits as long before a bot's next
+// lead; a person who leads sooner cuts it short) and then slides to its winner, and a new hand is
+// dealt out card by card.
 //
 // The table's state is never held back: every event is applied at once, in order, so the
 // player's buttons, hand and clock are always current. Only the felt is drawn from a queue of
@@ -132,14 +133,21 @@ async function run(T) {
     }
     if (done && epoch === M.epoch) {
       // the finished trick stays in view for the table's trick pause, counted from when its
-      // last card came (the server holds the next lead as long), and never less than a short
-      // look when the drawing runs behind; then it goes to its winner
+      // last card came (the server holds a bot's next lead as long), and never less than a
+      // short look when the drawing runs behind; then it goes to its winner. A person who won
+      // it may lead at once (their turn and clock are shown at once): their card cuts the
+      // pause short after that look, and is not kept waiting behind the old trick.
       const pace = ((T.info && T.info.pace && T.info.pace.trick_pause) ?? 1.5) * 1000;
-      const until = Math.max(step.at + pace, performance.now() + Math.min(LOOK_MS, pace / 2));
-      while (performance.now() < until && M.queue.length < BEHIND && epoch === M.epoch) await sleep(40);
+      const look = performance.now() + Math.min(LOOK_MS, pace / 2);
+      const until = Math.max(step.at + pace, look);
+      let cut = false;
+      while (performance.now() < until && M.queue.length < BEHIND && epoch === M.epoch) {
+        if (M.queue.length && performance.now() >= look) { cut = true; break; } // the next trick has begun
+        await sleep(40);
+      }
       if (epoch !== M.epoch) break;
       const quick = still || reducedMotion() || M.queue.length >= BEHIND;
-      log({ v: step.v, kind: "trick", winner: done.winner, anim: quick ? "none" : "slide" });
+      log({ v: step.v, kind: "trick", winner: done.winner, anim: quick ? "none" : "slide", cut });
       if (!quick) await slide(done.winner, M.queue.length ? SLIDE_MS / 2 : SLIDE_MS);
       M.held = null;
       draw();
