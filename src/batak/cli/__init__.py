@@ -157,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "verify":
             from .verify import run_verify
 
-            return run_verify(args, lang)
+            return run_verify(args, con, lang)
         if args.command == "admin":
             from .admin import run_admin
 

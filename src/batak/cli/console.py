@@ -800,25 +800,36 @@ def read_record(path: str, lang: str) -> tuple[Match, int | None]:
     return match, human
 
 
-def load_record(path: str, lang: str) -> tuple[Match, dict[str, Any]]:
-    """The match saved in ``path`` and what its saver noted (``meta``: the seat, the language,
-    the computer players' levels; empty if none), or :class:`CommandError` saying why not."""
+def read_record_data(path: str, lang: str) -> dict[str, Any]:
+    """The JSON object of the Batak record saved in ``path``, not yet replayed (``batak verify``
+    checks its seeds, not its moves), or :class:`CommandError` saying why not."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
     except FileNotFoundError:
         raise CommandError(t("no_file", lang, path=path)) from None
     except OSError as e:
         raise CommandError(
             t("cannot_read", lang, path=path, message=e.strerror or str(e))
         ) from None
-    except UnicodeDecodeError:
-        raise CommandError(t("record_not_json", lang, path=path)) from None
+    return record_data(raw, path, lang)
+
+
+def record_data(raw: bytes, source: str, lang: str) -> dict[str, Any]:
+    """The JSON object of a Batak record read from ``source`` (a file or an address) as ``raw``
+    bytes, or :class:`CommandError`: not JSON text, or JSON that is no Batak record."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        raise CommandError(t("record_not_json", lang, path=path)) from None
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise CommandError(t("record_not_json", lang, path=source)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise CommandError(t("record_not_batak", lang, path=path))
+        raise CommandError(t("record_not_batak", lang, path=source))
+    return data
+
+
+def load_record(path: str, lang: str) -> tuple[Match, dict[str, Any]]:
+    """The match saved in ``path`` and what its saver noted (``meta``: the seat, the language,
+    the computer players' levels; empty if none), or :class:`CommandError` saying why not."""
+    data = read_record_data(path, lang)
     try:
         match = load_match(data)
     except RecordError as e:  # a damaged record: the details stay as the engine gives them

@@ -1,27 +1,36 @@
 """``batak verify RECORD``: check a server's record of a match against the commitments the
 server published before each deal, and recompute every deal from its revealed seed.
 
-RECORD is a file or the record's address (``/api/tables/ID/record``, with ``?key=…`` for a
-private room). For each deal: SHA-256 of ``TABLE:SEED`` must be the commitment, and the engine's
-shuffle with that seed must give exactly the hands (and kitty) in the record. Compare the
-commitments printed here with the ones your client showed during the match (``batak online``
-says each one; the web client's score sheet lists them). Exit code 0 if every deal checks.
+RECORD is a file or the record's full address (``http://HOST:PORT/api/tables/ID/record``, with
+``?key=…`` for a private room). Whatever is not a server's record with commitments (no such file,
+not JSON, a match played with ``batak play``, an address the server refuses or nobody answers)
+is an error in the reader's language on stderr, exit code 2, as ``replay`` and ``analyse`` say
+it (the file is read by :func:`~batak.cli.console.read_record_data`, which they share).
+
+For each deal: SHA-256 of ``TABLE:SEED`` must be the commitment, and the engine's shuffle with
+that seed must give exactly the hands (and kitty) in the record. Compare the commitments printed
+here with the ones your client showed during the match (``batak online`` says each one; the web
+client's score sheet lists them). Exit code 0 if every deal checks.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import http.client
+import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..cards import format_cards
 from ..game import Game
 from ..i18n import LANGS
 from ..rules import Rules, RulesError
+from .console import CommandError, Console, fail, read_record_data, record_data
 from .text import t
 
-__all__ = ["add_verify_parser", "run_verify", "verify_record"]
+__all__ = ["NotVerifiable", "add_verify_parser", "fetch_record", "run_verify", "verify_record"]
 
 
 def add_verify_parser(sub: Any, lang: str) -> None:
@@ -30,54 +39,116 @@ def add_verify_parser(sub: Any, lang: str) -> None:
     p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
 
 
+class NotVerifiable(Exception):
+    """A Batak record without commitments and seeds; ``server`` if a server wrote it (a match
+    dealt before its deals could be verified), else a match played elsewhere (``batak play``)."""
+
+    def __init__(self, server: bool) -> None:
+        super().__init__("a record without commitments and seeds")
+        self.server = server
+
+
+class DamagedRecord(Exception):
+    """A record whose deals, commitments or seeds are not in the form a server writes."""
+
+
 def verify_record(rec: dict[str, Any]) -> list[tuple[int, str, bool, bool]]:
-    """For each deal: (deal number, its commitment, commitment checks, cards check)."""
+    """For each deal: (deal number, its commitment, commitment checks, cards check).
+
+    Raises :class:`NotVerifiable` for a record without commitments, :class:`RulesError` for
+    rules no table has, and :class:`DamagedRecord` for any other part out of its form."""
     from ..server.fair import commitment  # the one definition of the hash
 
-    fair = (rec.get("meta") or {}).get("fair")
+    meta = rec.get("meta")
+    meta = meta if isinstance(meta, dict) else {}
+    fair = meta.get("fair")
     if not isinstance(fair, dict) or "table" not in fair:
-        raise ValueError("no_fair")
-    rules = Rules.from_dict(rec["rules"])
-    table = str(fair["table"])
-    revealed = {int(d["deal"]): d for d in fair.get("revealed", [])}
-    out = []
-    for i, deal in enumerate(rec["deals"], start=1):
-        r = revealed.get(i)
-        if r is None:
-            out.append((i, "", False, False))
-            continue
-        seed = str(r["seed"])
-        ok_commit = commitment(table, seed) == r["commitment"]
-        game = Game(rules, dealer=deal["dealer"], seed=seed)
-        hands = [format_cards(h) for h in game.initial_hands]
-        ok_cards = hands == deal["hands"] and format_cards(game.initial_kitty) == (
-            deal.get("kitty") or ""
-        )
-        out.append((i, str(r["commitment"]), ok_commit, ok_cards))
+        raise NotVerifiable(server="table" in meta)
+    rules = Rules.from_dict(rec.get("rules"))  # type: ignore[arg-type]
+    try:
+        table = str(fair["table"])
+        revealed = {int(d["deal"]): d for d in fair.get("revealed", [])}
+        out = []
+        for i, deal in enumerate(rec["deals"], start=1):
+            r = revealed.get(i)
+            if r is None:
+                out.append((i, "", False, False))
+                continue
+            seed = str(r["seed"])
+            promised = str(r["commitment"])
+            ok_commit = commitment(table, seed) == promised
+            game = Game(rules, dealer=deal["dealer"], seed=seed)
+            hands = [format_cards(h) for h in game.initial_hands]
+            ok_cards = hands == deal["hands"] and format_cards(game.initial_kitty) == (
+                deal.get("kitty") or ""
+            )
+            out.append((i, promised, ok_commit, ok_cards))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise DamagedRecord from None
     return out
 
 
-def run_verify(args: argparse.Namespace, lang: str) -> int:
+def fetch_record(src: str, lang: str) -> dict[str, Any]:
+    """The record in the file ``src``, or at the address ``src`` on a server, as JSON (not yet
+    replayed), or :class:`CommandError` saying in the reader's language why not."""
+    if not src.startswith(("http://", "https://")):
+        if src.startswith("/api/") and not Path(src).exists():  # half an address
+            raise CommandError(t("verify_full_address", lang, path=src))
+        return read_record_data(src, lang)
+    parts = urlsplit(src)
+    server = f"{parts.scheme}://{parts.netloc}"
+    try:
+        with urllib.request.urlopen(src, timeout=30) as answer:
+            raw = answer.read()
+    except urllib.error.HTTPError as e:
+        if e.code == 404:
+            raise CommandError(t("verify_no_match", lang, server=server)) from None
+        if e.code == 403:
+            raise CommandError(t("verify_private", lang, server=server)) from None
+        if e.code == 409:
+            raise CommandError(t("verify_not_over", lang, server=server)) from None
+        raise CommandError(t("verify_http_error", lang, server=server, status=e.code)) from None
+    except urllib.error.URLError as e:
+        if not isinstance(e.reason, BaseException):  # urllib's own words: no host given
+            raise CommandError(t("verify_bad_address", lang, address=src)) from None
+        raise CommandError(
+            t("verify_unreachable", lang, server=server, reason=_why(e.reason, lang))
+        ) from None
+    except (ValueError, http.client.InvalidURL):  # a port that is not a number
+        raise CommandError(t("verify_bad_address", lang, address=src)) from None
+    except (OSError, http.client.HTTPException) as e:  # broke or timed out on the way
+        raise CommandError(
+            t("verify_unreachable", lang, server=server, reason=_why(e, lang))
+        ) from None
+    return record_data(raw, src, lang)
+
+
+def _why(error: BaseException, lang: str) -> str:
+    """Why a server could not be reached, in the reader's words where the cause is common."""
+    from .online import connect_problem  # the same words as batak online and batak bot
+
+    return connect_problem(error, lang)
+
+
+def run_verify(args: argparse.Namespace, con: Console, lang: str) -> int:
     src = str(args.record)
     try:
-        if src.startswith(("http://", "https://")):
-            with urllib.request.urlopen(src, timeout=30) as r:
-                rec = json.load(r)
-        else:
-            with open(src, encoding="utf-8") as f:
-                rec = json.load(f)
+        rec = fetch_record(src, lang)
         results = verify_record(rec)
-    except ValueError as e:
-        key = "verify_no_fair" if str(e) == "no_fair" else "verify_unreadable"
-        print(t(key, lang, source=src, error=e))
-        return 2
-    except (OSError, KeyError, TypeError, RulesError) as e:
-        print(t("verify_unreadable", lang, source=src, error=e))
-        return 2
+    except CommandError as e:
+        return fail(con, lang, str(e))
+    except NotVerifiable as e:
+        return fail(
+            con, lang, t("verify_no_fair" if e.server else "verify_not_server", lang, source=src)
+        )
+    except RulesError as e:
+        return fail(con, lang, t("broken_record", lang, path=src, message=e.text(lang)))
+    except DamagedRecord:
+        return fail(con, lang, t("verify_damaged", lang, source=src))
     good = True
     for deal, commit, ok_commit, ok_cards in results:
         if not commit:
-            print(t("verify_unrevealed", lang, n=deal))
+            con.say(t("verify_unrevealed", lang, n=deal))
             good = False
             continue
         key = "verify_ok" if ok_commit and ok_cards else "verify_bad"
@@ -86,7 +157,7 @@ def run_verify(args: argparse.Namespace, lang: str) -> int:
             what.append(t("verify_bad_commitment", lang))
         if not ok_cards:
             what.append(t("verify_bad_cards", lang))
-        print(t(key, lang, n=deal, commitment=commit, problems="; ".join(what)))
+        con.say(t(key, lang, n=deal, commitment=commit, problems="; ".join(what)))
         good = good and ok_commit and ok_cards
-    print(t("verify_all_ok" if good else "verify_not_ok", lang, n=len(results)))
+    con.say(t("verify_all_ok" if good else "verify_not_ok", lang, n=len(results)))
     return 0 if good else 1

@@ -1,0 +1,238 @@
+"""The commands that read a saved match: ``batak verify``, ``batak replay`` and ``batak analyse``
+(a user's findings: tracebacks and raw Python errors, names and table options left out, a
+damaged record blaming "you")."""
+
+from __future__ import annotations
+
+import http.server
+import io
+import json
+import socket
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from batak import Match, Rules
+from batak.cli import main
+from batak.record import dump_match, dumps
+from batak.server.fair import commitment, deal_seed
+
+TABLE = "tf9c0ffee"
+
+
+@pytest.fixture(autouse=True)
+def _in_a_folder_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+
+def run(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    stdin: str = "",
+) -> tuple[int, str, str]:
+    """``main(args)`` with ``stdin`` as input; returns (exit code, stdout, stderr)."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def played(rules: Rules, **kw: Any) -> Match:
+    """A whole match where everyone takes the first legal move (the highest bid)."""
+    match = Match(rules, **kw)
+    while not match.over:
+        moves = match.legal_moves()
+        match.play(moves[-1] if match.game.phase == "bidding" else moves[0])
+    return match
+
+
+def server_record(preset: str = "standard", *, fair: bool = True) -> dict[str, Any]:
+    """A finished match as a server records it (server/table.py ``_finish``): the players'
+    names and, for a table with verifiable deals, every deal's seed and commitment."""
+    rules = Rules.preset(preset, deals=1)
+    match = played(rules, deal_seed=lambda k: deal_seed(7, TABLE, k))
+    meta: dict[str, Any] = {
+        "table": TABLE,
+        "players": ["Ayşe", "u1bot", "Bot 3", "Bot 4"][: rules.players],
+        "finished": "2024-01-01T00:00:00Z",
+    }
+    if fair:
+        seeds = [deal_seed(7, TABLE, k) for k in range(len(match.games))]
+        meta["fair"] = {
+            "table": TABLE,
+            "version": 1,
+            "revealed": [
+                {"deal": k + 1, "seed": s, "commitment": commitment(TABLE, s)}
+                for k, s in enumerate(seeds)
+            ],
+        }
+    return dump_match(match, meta=meta)
+
+
+def write(path: Path, data: Any) -> str:
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return str(path)
+
+
+# ---------------------------------------------------------------------- verify
+def test_verify_checks_a_servers_record(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write(tmp_path / "srv.json", server_record())
+    code, out, err = run(monkeypatch, capsys, ["verify", path, "--lang", "en"])
+    assert (code, err) == (0, "")
+    assert "All 1 deals check" in out
+
+
+def _not_verifiable(tmp_path: Path) -> dict[str, tuple[str, str, str]]:
+    """name -> (the file, what the English error says, what the Turkish one says)."""
+    weird = server_record()
+    weird["meta"]["fair"]["revealed"] = "x"
+    local = dumps(played(Rules.preset("standard", deals=1)), meta={"seat": 0, "by": "batak play"})
+    (tmp_path / "local.json").write_text(local, encoding="utf-8")
+    (tmp_path / "text.json").write_text("hello", encoding="utf-8")
+    (tmp_path / "binary.json").write_bytes(bytes(range(128, 256)))
+    not_batak_en, not_batak_tr = "is not a saved Batak match", "kaydedilmiş bir Batak oyunu değil"
+    not_json_en, not_json_tr = "is not a saved match (it is not JSON text)", "JSON metni değil"
+    return {
+        "list": (write(tmp_path / "list.json", [1, 2, 3]), not_batak_en, not_batak_tr),
+        "empty": (write(tmp_path / "empty.json", {}), not_batak_en, not_batak_tr),
+        "analysis": (
+            write(tmp_path / "analysis.json", {"file": "m.json", "deals": []}),
+            not_batak_en,
+            not_batak_tr,
+        ),
+        "weird": (
+            write(tmp_path / "weird.json", weird),
+            "is damaged: its deals, commitments or seeds are not as a server writes them",
+            "kaydı bozuk",
+        ),
+        "text": (str(tmp_path / "text.json"), not_json_en, not_json_tr),
+        "binary": (str(tmp_path / "binary.json"), not_json_en, not_json_tr),
+        "missing": ("nofile.json", "there is no file nofile.json", "nofile.json diye bir dosya"),
+        "local": (
+            str(tmp_path / "local.json"),
+            "a match played on your own computer ('batak play') has no commitments to check",
+            "kendi bilgisayarında oynanan bir oyunun ('batak play') denetlenecek taahhüdü yok",
+        ),
+        "old server": (
+            write(tmp_path / "old.json", server_record(fair=False)),
+            "is a server's record without commitments and seeds",
+            "taahhüt ve tohumları olmayan bir sunucu kaydı",
+        ),
+        "half an address": (
+            f"/api/tables/{TABLE}/record?key=abc",
+            f"give its full address: http://HOST:PORT/api/tables/{TABLE}/record?key=abc",
+            "tam adresini yaz: http://SUNUCU:PORT/api/tables/",
+        ),
+    }
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "list",
+        "empty",
+        "analysis",
+        "weird",
+        "text",
+        "binary",
+        "missing",
+        "local",
+        "old server",
+        "half an address",
+    ],
+)
+def test_verify_says_in_plain_words_why_a_file_cannot_be_checked(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, case: str
+) -> None:
+    """No traceback, no Python exception text: an error on stderr in the reader's language, as
+    replay and analyse give, and exit code 2."""
+    path, en, tr = _not_verifiable(tmp_path)[case]
+    for lang, said, error in (("en", en, "batak: error: "), ("tr", tr, "batak: hata: ")):
+        code, out, err = run(monkeypatch, capsys, ["verify", path, "--lang", lang])
+        assert code == 2
+        assert out == ""
+        assert err.startswith(error) and said in err, err
+        for python in ("Errno", "Expecting value", "codec", "indices", "Traceback", "'str'"):
+            assert python not in err
+
+
+class _Server(http.server.BaseHTTPRequestHandler):
+    """A server's record address: ``/ok`` the record, the others its refusals."""
+
+    record = b""
+
+    def do_GET(self) -> None:
+        status = {"/ok": 200, "/gone": 404, "/private": 403, "/playing": 409}.get(self.path, 500)
+        body = self.record if status == 200 else b'{"error": "no"}'
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    _Server.record = json.dumps(server_record()).encode()
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Server)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_verify_from_an_address_and_what_a_server_refuses(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], server: str
+) -> None:
+    code, out, _ = run(monkeypatch, capsys, ["verify", f"{server}/ok", "--lang", "en"])
+    assert code == 0 and "All 1 deals check" in out
+    for path, en, tr in (
+        ("/gone", f"the server at {server} has no such match", "sunucusunda böyle bir oyun yok"),
+        ("/private", "gives this match's record only to its players", "yalnızca oyuncularına"),
+        ("/playing", "is not over yet", "henüz bitmedi"),
+        ("/other", "did not give the record (HTTP 500)", "kaydı vermedi (HTTP 500)"),
+    ):
+        for lang, said in (("en", en), ("tr", tr)):
+            code, out, err = run(monkeypatch, capsys, ["verify", server + path, "--lang", lang])
+            assert code == 2 and out == "" and said in err, err
+            assert "HTTP Error" not in err
+
+
+def test_verify_says_when_no_server_answers(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/api/tables/{TABLE}/record"
+    code, out, err = run(monkeypatch, capsys, ["verify", url, "--lang", "en"])
+    assert code == 2 and out == ""
+    assert f"could not reach the server at http://127.0.0.1:{port}: nothing answers there" in err
+    assert "urlopen" not in err and "Errno" not in err
+    code, _, err = run(monkeypatch, capsys, ["verify", url, "--lang", "tr"])
+    assert code == 2 and "sunucusuna ulaşılamadı: orada yanıt veren yok" in err
+    code, _, err = run(monkeypatch, capsys, ["verify", "http://127.0.0.1:port/x", "--lang", "en"])
+    assert code == 2 and "is not an address to fetch a record from" in err
+
+
+def test_verify_help_gives_the_full_address(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    with pytest.raises(SystemExit):
+        main(["verify", "--help", "--lang", "en"])
+    out = capsys.readouterr().out
+    assert "http://HOST:PORT/api/tables/ID/record" in out
