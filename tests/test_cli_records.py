@@ -236,3 +236,37 @@ def test_verify_help_gives_the_full_address(
         main(["verify", "--help", "--lang", "en"])
     out = capsys.readouterr().out
     assert "http://HOST:PORT/api/tables/ID/record" in out
+
+
+# ---------------------------------------------------------------------- replay and analyse
+def test_replay_analyse_and_arena_say_what_the_table_changed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """As ``batak play`` says it under its title: "Changed from the standard table: …"."""
+    rules = Rules.preset("standard", deals=1).replace(must_trump=False, scoring="simple")
+    path = tmp_path / "opt.json"
+    path.write_text(dumps(played(rules, seed=3), meta={"seat": 0}), encoding="utf-8")
+    changed = "Changed from the standard table: Must trump when void: no, Scoring: simple"
+    code, out, _ = run(monkeypatch, capsys, ["replay", str(path), "--lang", "en"])
+    assert code == 0 and changed in out.replace("\n  ", " ")
+    code, out, _ = run(
+        monkeypatch, capsys, ["analyse", str(path), "--lang", "tr", "--seconds", "0.2"]
+    )
+    assert code == 0
+    assert "standard masasından farklı kurallar: Renk yoksa koz zorunlu: hayır" in out
+    args = ["arena", "--rule", "scoring=simple", "--deals", "1", "--no-plot", "--quiet"]
+    code, out, _ = run(
+        monkeypatch, capsys, [*args, "--out", str(tmp_path / "a.json"), "--lang", "en"]
+    )
+    assert code == 0
+    title, line = out.splitlines()[:2]
+    assert title.startswith("Arena: ") and line.startswith(
+        "Changed from the standard table: Scoring"
+    )
+    # a table as its preset has no such line
+    path.write_text(
+        dumps(played(Rules.preset("standard", deals=1), seed=3), meta={"seat": 0}),
+        encoding="utf-8",
+    )
+    code, out, _ = run(monkeypatch, capsys, ["replay", str(path), "--lang", "en"])
+    assert code == 0 and "Changed from" not in out

@@ -23,6 +23,7 @@ from .console import (
     read_record,
     seat_labels,
 )
+from .rules import changed_rules
 from .text import t
 
 __all__ = ["add_analyse_parser", "cmd_analyse"]
@@ -56,6 +57,9 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
     bar = ProgressBar(lang)
     report: list[dict[str, Any]] = []
     con.say(style.bold(t("analyse_title", lang, path=args.file, name=match.rules.name)))
+    changed = changed_rules(match.rules, lang, style)  # the options the table changed
+    if changed is not None:
+        con.wrapped(changed, width=style.width)
     con.wrapped(t("analyse_note", lang), width=style.width)
     for i in chosen:
         game = games[i]

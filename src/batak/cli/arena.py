@@ -16,8 +16,10 @@ from typing import Any, TextIO
 from ..arena.runner import ArenaConfig, ArenaError, check_spec, report_lines, run, write_plot
 from ..bots import PlayerError
 from ..i18n import LANGS, default_lang, text
-from ..rules import PRESETS, RulesError
+from ..rules import PRESETS, Rules, RulesError
+from .console import Style
 from .parser import rules_with_options
+from .rules import changed_rules
 from .text import error_at, player_problem
 
 
@@ -210,7 +212,11 @@ def run_arena(
             path=str(e.filename or json_path),
             message=e.strerror or str(e),
         )
-    for line in report_lines(result, lang):
+    lines = report_lines(result, lang)
+    changed = changed_rules(Rules.from_dict(result["config"]["rules"]), lang, Style(out))
+    if changed is not None:  # under the title, as batak play says it: the options --rule changed
+        lines.insert(1, changed)
+    for line in lines:
         out.write(line + "\n")
     out.write("\n")
     for i, path in enumerate(written):

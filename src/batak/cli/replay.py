@@ -22,6 +22,7 @@ from .console import (
     short_labels,
     winner_lines,
 )
+from .rules import changed_rules
 from .text import t
 
 
@@ -42,6 +43,9 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
     r = match.rules
     con.say(style.bold(t("replay_title", lang, path=path, name=r.name)))
     con.say(preset_summary(r, lang))
+    changed = changed_rules(r, lang, style)  # the options the table changed, as play says them
+    if changed is not None:
+        con.wrapped(changed, width=style.width)
     sheet_by_deal = {row.deal: row for row in match.sheet}
     bar = ProgressBar(lang)
     try:
