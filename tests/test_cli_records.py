@@ -270,3 +270,25 @@ def test_replay_analyse_and_arena_say_what_the_table_changed(
     )
     code, out, _ = run(monkeypatch, capsys, ["replay", str(path), "--lang", "en"])
     assert code == 0 and "Changed from" not in out
+
+
+def test_replay_tells_the_reader_their_own_hand_is_face_up(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Açık eşli, the reader the bidder's partner: "your hand is face up now", as play says it,
+    not the general sentence with "You" put in ("You now plays face up")."""
+    match = played(Rules.preset("esli-acik", deals=1), seed=3)
+    exposed = match.games[0].exposed_seat
+    assert exposed is not None
+    path = tmp_path / "acik.json"
+    path.write_text(dumps(match, meta={"seat": exposed}), encoding="utf-8")
+    code, out, _ = run(monkeypatch, capsys, ["replay", str(path), "--lang", "en"])
+    assert code == 0
+    assert "Açık eşli: your hand is face up now; everyone sees it." in out
+    assert "You now plays" not in out
+    code, out, _ = run(monkeypatch, capsys, ["replay", str(path), "--lang", "tr"])
+    assert code == 0 and "Açık eşli — elin artık masada açık; herkes görüyor." in out
+    # another reader sees that seat named
+    path.write_text(dumps(match, meta={"seat": (exposed + 1) % 4}), encoding="utf-8")
+    code, out, _ = run(monkeypatch, capsys, ["replay", str(path), "--lang", "en"])
+    assert code == 0 and "Açık eşli: Computer 3 now plays face up." in out

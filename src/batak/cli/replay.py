@@ -35,7 +35,9 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
     except CommandError as e:
         return fail(con, lang, str(e))
     labels = seat_labels(match.rules.players, human, lang)
-    narrator = Narrator(con, labels, lang, style, reveal=True, each_card=True)
+    narrator = Narrator(  # own_seat: "your hand is face up now", not "You now plays face up"
+        con, labels, lang, style, reveal=True, each_card=True, own_seat=human
+    )
     games = match.games
     if args.deal is not None and not 1 <= args.deal <= len(games):
         return fail(con, lang, no_such_deal(lang, len(games), args.deal))
