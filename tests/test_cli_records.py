@@ -292,3 +292,36 @@ def test_replay_tells_the_reader_their_own_hand_is_face_up(
     path.write_text(dumps(match, meta={"seat": (exposed + 1) % 4}), encoding="utf-8")
     code, out, _ = run(monkeypatch, capsys, ["replay", str(path), "--lang", "en"])
     assert code == 0 and "Açık eşli: Computer 3 now plays face up." in out
+
+
+def test_replay_and_analyse_name_a_servers_players(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A server's record keeps the players' names (meta.players, by seat): replay and analyse
+    say them, not "Player 1".."Player 4"; a record without names keeps "Player N"."""
+    record = server_record()
+    path = write(tmp_path / "srv.json", record)
+    code, out, _ = run(monkeypatch, capsys, ["replay", path, "--lang", "en"])
+    assert code == 0
+    assert "dealer: Ayşe" in out and "\n  u1bot " in out and "Bot 4: " in out
+    assert "Player " not in out
+    assert "Totals: Ayşe: " in out
+    args = ["analyse", path, "--lang", "tr", "--seconds", "0.2"]
+    code, out, _ = run(monkeypatch, capsys, args)
+    assert code == 0 and "dağıtan: Ayşe" in out and "Oyuncu 1" not in out
+    # names that do not tell the seats apart, or that carry control characters
+    record["meta"]["players"] = ["Ayşe", "Ayşe", "Bot 3", "Bot 4"]
+    code, out, _ = run(
+        monkeypatch, capsys, ["replay", write(tmp_path / "x.json", record), "--lang", "en"]
+    )
+    assert code == 0 and "Player 2" in out
+    record["meta"]["players"] = ["Ay\x1b[2Jşe", "u1bot", "Bot 3", "Bot 4"]
+    code, out, _ = run(
+        monkeypatch, capsys, ["replay", write(tmp_path / "y.json", record), "--lang", "en"]
+    )
+    assert code == 0 and "\x1b" not in out and "Ay[2Jşe" in out
+    del record["meta"]["players"]
+    code, out, _ = run(
+        monkeypatch, capsys, ["replay", write(tmp_path / "z.json", record), "--lang", "en"]
+    )
+    assert code == 0 and "dealer: Player 1" in out

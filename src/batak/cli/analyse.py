@@ -46,14 +46,14 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
     if args.seconds is not None and not args.seconds > 0:
         return fail(con, lang, t("bad_seconds", lang, s=f"{args.seconds:g}"))
     try:
-        match, human = read_record(args.file, lang)
+        match, human, names = read_record(args.file, lang)
     except CommandError as e:
         return fail(con, lang, str(e))
     games = match.games
     if args.deal is not None and not 1 <= args.deal <= len(games):
         return fail(con, lang, no_such_deal(lang, len(games), args.deal))
     chosen = range(len(games)) if args.deal is None else [args.deal - 1]
-    labels = seat_labels(match.rules.players, human, lang)
+    labels = seat_labels(match.rules.players, human, lang, names)
     bar = ProgressBar(lang)
     report: list[dict[str, Any]] = []
     con.say(style.bold(t("analyse_title", lang, path=args.file, name=match.rules.name)))

@@ -252,19 +252,50 @@ class ProgressBar:
 
 
 # ---------------------------------------------------------------------- seats and moves
-def seat_labels(players: int, human: int | None, lang: str) -> list[str]:
+def seat_labels(
+    players: int, human: int | None, lang: str, names: Sequence[str] | None = None
+) -> list[str]:
     """``You`` for the human's seat and ``Computer k`` for the k-th seat after it in play order;
-    ``Player 1``.. for everyone when nobody is human (replays).
+    ``Player 1``.. for everyone when nobody is human (replays); with ``names`` (a server's record
+    keeps its players' names, :func:`record_names`) each seat's name, the human's still ``You``.
 
     >>> seat_labels(4, 2, "tr")
     ['Bilgisayar 2', 'Bilgisayar 3', 'Sen', 'Bilgisayar 1']
+    >>> seat_labels(4, None, "en", ["Ayşe", "u1bot", "Bot 3", "Bot 4"])
+    ['Ayşe', 'u1bot', 'Bot 3', 'Bot 4']
     """
+    if names is not None:
+        return [t("you", lang) if s == human else names[s] for s in range(players)]
     if human is None:
         return [t("player", lang, n=s + 1) for s in range(players)]
     return [
         t("you", lang) if s == human else t("computer", lang, n=(s - human) % players)
         for s in range(players)
     ]
+
+
+def record_names(meta: dict[str, Any], players: int) -> list[str] | None:
+    """The players' names by seat that a record keeps (a server writes ``meta.players``), or
+    None when it keeps none, or not one distinct name for each of the ``players`` seats.
+    Control characters are left out.
+
+    >>> record_names({"players": ["Ayşe", "u1bot", "Bot 3", "Bot 4"]}, 4)
+    ['Ayşe', 'u1bot', 'Bot 3', 'Bot 4']
+    >>> record_names({"players": ["Ayşe", "Ayşe", "", "Bot 4"]}, 4) is None
+    True
+    """
+    names = meta.get("players")
+    if not isinstance(names, list) or len(names) != players:
+        return None
+    # printable characters only: a name must not move the cursor or colour the terminal
+    out = [
+        " ".join("".join(c for c in n if c.isprintable()).split())
+        for n in names
+        if isinstance(n, str)
+    ]
+    if len(out) != players or not all(out) or len(set(out)) != players:
+        return None
+    return out
 
 
 def _unit_label(unit: Sequence[int], labels: Sequence[str], lang: str) -> str:
@@ -619,12 +650,21 @@ def _example_bid(legal: Sequence[str]) -> int:
     return amounts[0] if amounts else 0
 
 
-def short_labels(players: int, human: int | None, lang: str) -> list[str]:
-    """Short seat names for the narrow columns of the score sheet: ``You``, ``C1``.. / ``B1``..
+def short_labels(
+    players: int, human: int | None, lang: str, names: Sequence[str] | None = None
+) -> list[str]:
+    """Short seat names for the narrow columns of the score sheet: ``You``, ``C1``.. / ``B1``..;
+    with ``names`` their first 8 characters when those still tell the players apart.
 
     >>> short_labels(3, 0, "tr"), short_labels(4, None, "en")
     (['Sen', 'B1', 'B2'], ['P1', 'P2', 'P3', 'P4'])
+    >>> short_labels(4, None, "en", ["Ayşe", "u1bot", "Bot 3", "Bot 4"])
+    ['Ayşe', 'u1bot', 'Bot 3', 'Bot 4']
     """
+    if names is not None:
+        cut = [t("short_you", lang) if s == human else names[s][:8] for s in range(players)]
+        if len(set(cut)) == players:
+            return cut
     if human is None:
         return [t("short_player", lang, n=s + 1) for s in range(players)]
     return [
@@ -791,13 +831,19 @@ class CommandError(Exception):
     """A reason the command cannot go on, already in the reader's language."""
 
 
-def read_record(path: str, lang: str) -> tuple[Match, int | None]:
-    """The match saved in ``path`` and the seat of the person who saved it (if the record says),
-    or :class:`CommandError` saying why not."""
+def read_record(path: str, lang: str) -> tuple[Match, int | None, list[str] | None]:
+    """The match saved in ``path``, the seat of the person who saved it (if the record says)
+    and the players' names (if it keeps them: a server's record), or :class:`CommandError`
+    saying why not."""
     match, meta = load_record(path, lang)
+    return match, saver_seat(meta, match.rules.players), record_names(meta, match.rules.players)
+
+
+def saver_seat(meta: dict[str, Any], players: int) -> int | None:
+    """The seat of the person who saved a record (``batak play`` notes it), if it says."""
     seat = meta.get("seat")
-    human = seat if isinstance(seat, int) and 0 <= seat < match.rules.players else None
-    return match, human
+    ok = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players
+    return seat if ok else None
 
 
 def read_record_data(path: str, lang: str) -> dict[str, Any]:

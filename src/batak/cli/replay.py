@@ -31,13 +31,14 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
     style = Style(con.out)
     path = args.file
     try:
-        match, human = read_record(path, lang)
+        match, human, names = read_record(path, lang)
     except CommandError as e:
         return fail(con, lang, str(e))
-    labels = seat_labels(match.rules.players, human, lang)
+    labels = seat_labels(match.rules.players, human, lang, names)
     narrator = Narrator(  # own_seat: "your hand is face up now", not "You now plays face up"
         con, labels, lang, style, reveal=True, each_card=True, own_seat=human
     )
+    pad = max(14, *(len(x) for x in labels))  # a server's record: the players' names
     games = match.games
     if args.deal is not None and not 1 <= args.deal <= len(games):
         return fail(con, lang, no_such_deal(lang, len(games), args.deal))
@@ -63,7 +64,7 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
             )
             con.say(t("hands_dealt", lang))
             for s, hand in enumerate(original.initial_hands):
-                con.say(f"  {labels[s]:<14} {style.hand([str(c) for c in hand])}")
+                con.say(f"  {labels[s]:<{pad}} {style.hand([str(c) for c in hand])}")
             if r.kitty_size:
                 kitty = " ".join(style.card(c) for c in original.initial_kitty)
                 con.say(t("kitty_was", lang, cards=kitty))
@@ -99,7 +100,7 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
         con.say(t("stopped", lang))
         return EXIT_OK
     con.say()
-    con.lines(sheet_lines(match, labels, lang, style, short_labels(r.players, human, lang)))
+    con.lines(sheet_lines(match, labels, lang, style, short_labels(r.players, human, lang, names)))
     if match.over:
         con.lines(winner_lines(match, labels, None, lang))
     else:
