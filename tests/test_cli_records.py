@@ -325,3 +325,67 @@ def test_replay_and_analyse_name_a_servers_players(
         monkeypatch, capsys, ["replay", write(tmp_path / "z.json", record), "--lang", "en"]
     )
     assert code == 0 and "dealer: Player 1" in out
+
+
+def _damaged(match: Match, code: str, not_seat: int) -> tuple[dict[str, Any], int, str]:
+    """The record of ``match`` with one card of deal 1, played by a seat other than
+    ``not_seat``, changed for one the engine refuses with ``code``; and that seat and card."""
+    from batak import Game
+    from batak.cards import CARDS
+
+    record = dump_match(match)
+    original = match.games[0]
+    game = Game(
+        match.rules,
+        hands=original.initial_hands,
+        kitty=original.initial_kitty or None,
+        dealer=original.dealer,
+    )
+    for j, move in enumerate(original.history):
+        seat = game.to_move
+        assert seat is not None
+        if seat != not_seat and game.phase == "play":
+            for card in CARDS:
+                refusal = game.check(str(card))
+                if refusal is not None and refusal.code == code:
+                    record["deals"][0]["moves"][j] = str(card)
+                    return record, seat, str(card)
+        game.play(move)
+    raise AssertionError(f"no card of deal 1 can be made a {code} refusal")
+
+
+@pytest.mark.parametrize("code", ["not_in_hand", "must_follow"])
+def test_a_damaged_record_names_the_seat_whose_move_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, code: str
+) -> None:
+    """The engine's reason speaks to the mover ("you do not hold K♠"); a record's move is
+    another seat's, which the message names."""
+    from batak.cli.console import seat_labels
+
+    match = played(Rules.preset("standard", deals=1), seed=3)
+    record, seat, card = _damaged(match, code, not_seat=0)
+    record["meta"] = {"seat": 0}
+    path = write(tmp_path / "bad.json", record)
+    who = {lang: seat_labels(4, 0, lang)[seat] for lang in ("en", "tr")}
+    said = {
+        "not_in_hand": {"en": f"{who['en']} does not hold ", "tr": "elinde olmayan"},
+        "must_follow": {"en": f"{who['en']} had to follow suit: ", "tr": "renge uymalıydı: "},
+    }[code]
+    for lang in ("en", "tr"):
+        code_, _, err = run(monkeypatch, capsys, ["replay", path, "--lang", lang])
+        assert code_ == 2
+        assert f"('{card}'): {who[lang]}" in err and said[lang] in err, err
+        assert "you do not hold" not in err and "you must" not in err
+    # the same move as the reader's own: the engine's words to them
+    record["meta"] = {"seat": seat}
+    code_, _, err = run(
+        monkeypatch, capsys, ["analyse", write(tmp_path / "own.json", record), "--lang", "en"]
+    )
+    assert code_ == 2
+    assert {"not_in_hand": "you do not hold", "must_follow": "you must follow suit"}[code] in err
+    # a server's record: the player's name
+    record["meta"] = {"players": ["Ayşe", "u1bot", "Bot 3", "Bot 4"], "table": TABLE}
+    code_, _, err = run(
+        monkeypatch, capsys, ["replay", write(tmp_path / "srv.json", record), "--lang", "en"]
+    )
+    assert code_ == 2 and f"('{card}'): {['Ayşe', 'u1bot', 'Bot 3', 'Bot 4'][seat]} " in err

@@ -62,7 +62,31 @@ _DEAL_KEYS = {"dealer", "hands", "kitty", "moves", "result"}
 
 
 class RecordError(ValueError):
-    """A record that cannot be loaded; the message says where and why."""
+    """A record that cannot be loaded; the message says where and why.
+
+    When a recorded move is refused, ``refusal`` is the engine's :class:`IllegalMove`, ``seat``
+    the seat that made the move (of ``players``), ``deal`` and ``ply`` where it stands (from 1)
+    and ``move`` the move as the record writes it: a reader can then say whose move it was
+    (the engine's reason speaks to the mover, "you do not hold K♠")."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        refusal: IllegalMove | None = None,
+        seat: int | None = None,
+        players: int | None = None,
+        deal: int | None = None,
+        ply: int | None = None,
+        move: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.refusal = refusal
+        self.seat = seat
+        self.players = players
+        self.deal = deal
+        self.ply = ply
+        self.move = move
 
 
 def dump_match(match: Match, *, meta: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -194,10 +218,19 @@ def load_match(data: dict[str, Any] | str | bytes) -> Match:
         for j, mv in enumerate(moves):
             if game.phase is Phase.OVER:
                 raise RecordError(f"{where}, move {j + 1} ({mv!r}): the deal was already over")
+            seat = game.to_move
             try:
                 game.play(mv)
             except IllegalMove as e:
-                raise RecordError(f"{where}, move {j + 1} ({mv!r}): {e}") from None
+                raise RecordError(
+                    f"{where}, move {j + 1} ({mv!r}): {e}",
+                    refusal=e,
+                    seat=seat,
+                    players=rules.players,
+                    deal=i + 1,
+                    ply=j + 1,
+                    move=mv,
+                ) from None
         finished = game.phase is Phase.OVER
         if "result" in d:
             if not finished:

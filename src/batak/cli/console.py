@@ -876,9 +876,47 @@ def load_record(path: str, lang: str) -> tuple[Match, dict[str, Any]]:
     """The match saved in ``path`` and what its saver noted (``meta``: the seat, the language,
     the computer players' levels; empty if none), or :class:`CommandError` saying why not."""
     data = read_record_data(path, lang)
+    meta = data.get("meta")
+    meta = meta if isinstance(meta, dict) else {}
     try:
         match = load_match(data)
-    except RecordError as e:  # a damaged record: the details stay as the engine gives them
-        raise CommandError(t("broken_record", lang, path=path, message=str(e))) from None
-    meta = data.get("meta")
-    return match, meta if isinstance(meta, dict) else {}
+    except RecordError as e:  # a damaged record
+        message = refused_move(e, meta, lang)
+        raise CommandError(t("broken_record", lang, path=path, message=message)) from None
+    return match, meta
+
+
+def refused_move(error: RecordError, meta: dict[str, Any], lang: str) -> str:
+    """Where and why a record is damaged. A refused move is said in the reader's language with
+    the seat that made it ("Computer 2 does not hold K♠"): the engine's reason speaks to the
+    mover ("you do not hold K♠"), which is only the reader when the move was theirs. Any other
+    damage is said as the engine gives it.
+
+    >>> from batak.game import IllegalMove
+    >>> e = RecordError("…", refusal=IllegalMove("not_in_hand", card="KS"), seat=2, players=4,
+    ...                 deal=1, ply=11, move="KS")
+    >>> refused_move(e, {"seat": 0}, "en")
+    "deal 1, move 11 ('KS'): Computer 2 does not hold K♠"
+    >>> refused_move(e, {"seat": 2}, "en")
+    "deal 1, move 11 ('KS'): you do not hold K♠"
+    """
+    refusal, seat, players = error.refusal, error.seat, error.players
+    if refusal is None or seat is None or players is None:
+        return str(error)
+    human = saver_seat(meta, players)
+    if seat == human:
+        reason = refusal.text(lang)  # the reader's own move: the engine speaks to them
+    else:
+        who = seat_labels(players, human, lang, record_names(meta, players))[seat]
+        p = refusal.params
+        reasons = {
+            "not_in_hand": lambda: t("record_not_in_hand", lang, player=who, **p),
+            "must_follow": lambda: t("record_must_follow", lang, player=who, **p),
+            "must_overtake": lambda: t("record_must_overtake", lang, player=who, **p),
+            "must_trump": lambda: t("record_must_trump", lang, player=who, **p),
+            "must_overtrump": lambda: t("record_must_overtrump", lang, player=who, **p),
+            "trump_not_broken": lambda: t("record_trump_not_broken", lang, player=who, **p),
+        }
+        said = reasons.get(refusal.code)
+        reason = said() if said is not None else refusal.text(lang)  # a bid's limits: no one's
+    return t("refused_move", lang, deal=error.deal, n=error.ply, recorded=error.move, reason=reason)
