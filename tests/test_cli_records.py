@@ -389,3 +389,35 @@ def test_a_damaged_record_names_the_seat_whose_move_is_refused(
         monkeypatch, capsys, ["replay", write(tmp_path / "srv.json", record), "--lang", "en"]
     )
     assert code_ == 2 and f"('{card}'): {['Ayşe', 'u1bot', 'Bot 3', 'Bot 4'][seat]} " in err
+
+
+def test_analyse_refuses_an_output_it_cannot_write_before_the_review(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """--json into a folder that does not exist was found out only after the whole review."""
+    import batak.cli.analyse as analyse
+
+    path = write(tmp_path / "srv.json", server_record())
+
+    def no_review(*args: Any, **kw: Any) -> Any:
+        raise AssertionError("the review started")
+
+    monkeypatch.setattr(analyse, "review_deal", no_review)
+    for out_path, said in (
+        ("/nonexistent/dir/x.json", "could not save to /nonexistent/dir/x.json: there is no such"),
+        (str(tmp_path), f"could not save to {tmp_path}: that is a folder"),
+    ):
+        code, out, err = run(
+            monkeypatch, capsys, ["analyse", path, "--json", out_path, "--lang", "en"]
+        )
+        assert code == 2 and out == "" and said in err, err
+    code, _, err = run(
+        monkeypatch, capsys, ["analyse", path, "--json", "/nonexistent/x.json", "--lang", "tr"]
+    )
+    assert code == 2 and "böyle bir klasör yok" in err
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    good = tmp_path / "review.json"
+    args = ["analyse", path, "--json", str(good), "--lang", "en", "--seconds", "0.2"]
+    code, out, _ = run(monkeypatch, capsys, args)
+    assert code == 0 and json.loads(good.read_text(encoding="utf-8"))["deals"]

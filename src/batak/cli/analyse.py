@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from .console import (
     read_record,
     seat_labels,
 )
+from .play import save_problem
 from .rules import changed_rules
 from .text import t
 
@@ -39,6 +42,23 @@ def add_analyse_parser(sub: Any, lang: str, lang_option: Any) -> None:
     p.add_argument("--json", default=None, metavar="FILE", help=t("help_analyse_json", lang))
 
 
+def unwritable(path: Path) -> OSError | None:
+    """Why the file ``path`` could not be written (a folder of that name, no such folder, no
+    permission), found without writing it; None when it looks writable.
+
+    >>> unwritable(Path("/nonexistent/dir/x.json")).errno == errno.ENOENT
+    True
+    """
+    folder = path.parent
+    if path.is_dir():
+        return IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    if not folder.is_dir():
+        return FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(folder))
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        return PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+    return None
+
+
 def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
     style = Style(con.out)
     if args.top < 1:
@@ -49,6 +69,11 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
         match, human, names = read_record(args.file, lang)
     except CommandError as e:
         return fail(con, lang, str(e))
+    if args.json:  # said now, not after a review of many seconds
+        problem = unwritable(Path(args.json))
+        if problem is not None:
+            msg = save_problem(problem, lang)
+            return fail(con, lang, t("save_failed", lang, path=args.json, message=msg))
     games = match.games
     if args.deal is not None and not 1 <= args.deal <= len(games):
         return fail(con, lang, no_such_deal(lang, len(games), args.deal))
@@ -97,7 +122,7 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
                 encoding="utf-8",
             )
         except OSError as e:
-            msg = e.strerror or str(e)
+            msg = save_problem(e, lang)
             return fail(con, lang, t("save_failed", lang, path=args.json, message=msg))
         con.say(t("review_written", lang, path=args.json))
     return EXIT_OK
