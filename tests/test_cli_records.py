@@ -421,3 +421,26 @@ def test_analyse_refuses_an_output_it_cannot_write_before_the_review(
     args = ["analyse", path, "--json", str(good), "--lang", "en", "--seconds", "0.2"]
     code, out, _ = run(monkeypatch, capsys, args)
     assert code == 0 and json.loads(good.read_text(encoding="utf-8"))["deals"]
+
+
+@pytest.mark.parametrize(("lang", "dealer"), [("en", "dealer"), ("tr", "dağıtan")])
+def test_the_replays_score_sheet_keeps_the_dealer_in_80_columns_in_both_languages(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    lang: str,
+    dealer: str,
+) -> None:
+    """The Turkish heads are longer: the sheet left the dealer's column out where the English
+    one kept it."""
+    for deals in (3, 12):  # a deal number of one digit, and of two
+        path = tmp_path / "m.json"
+        match = played(Rules.preset("standard", deals=deals), seed=3)
+        path.write_text(dumps(match, meta={"seat": 0}), encoding="utf-8")
+        code, out, _ = run(monkeypatch, capsys, ["replay", str(path), "--lang", lang])
+        assert code == 0
+        sheet = out.split("Yazboz", 1)[1].splitlines()
+        head = next(x for x in sheet if "|" in x)
+        assert dealer in head, head
+        assert max(len(x) for x in sheet) <= 80
+        assert any(x.startswith(f"{deals} ") for x in sheet)

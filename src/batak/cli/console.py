@@ -730,12 +730,15 @@ def _sheet_table(
     heads = [t(c, lang) for c in ("col_deal", "col_dealer", "col_bidder", "col_bid", "col_koz")]
     w = max(len(x) for x in [*short, heads[1], heads[2]])
     bw = max(3, len(heads[3]))
+    # the deal's number as wide as the numbers, not indented: the Turkish heads are longer
+    # ("dağıtan", "ihaleci", "ihale"), and the columns saved let the dealer's fit in 80
+    nw = max(len(str(row.deal)) for row in rows)
 
     def prefix(num: str, dealer: str, bidder: str, bid: str, koz: str) -> str:
         # the koz may be coloured: pad it by the columns it takes, not by its length
         koz += " " * max(0, 3 - visible_len(koz))
         who = f"{dealer:<{w}} " if dealer_column else ""
-        return f"{num:>3} {who}{bidder:<{w}} {bid:>{bw}} {koz}"
+        return f"{num:>{nw}} {who}{bidder:<{w}} {bid:>{bw}} {koz}"
 
     out = []
     head = prefix(*heads)
