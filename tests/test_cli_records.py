@@ -444,3 +444,26 @@ def test_the_replays_score_sheet_keeps_the_dealer_in_80_columns_in_both_language
         assert dealer in head, head
         assert max(len(x) for x in sheet) <= 80
         assert any(x.startswith(f"{deals} ") for x in sheet)
+
+
+def test_the_table_line_is_wrapped_to_the_terminal_in_play_and_replay(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The table's one-line summary of açık eşli is 110 columns wide: broken at spaces."""
+    from batak.explain import preset_summary
+
+    rules = Rules.preset("esli-acik", deals=1)
+    assert len(preset_summary(rules, "en")) > 80
+    path = tmp_path / "acik.json"
+    path.write_text(dumps(played(rules, seed=3), meta={"seat": 0}), encoding="utf-8")
+    code, out, _ = run(monkeypatch, capsys, ["replay", path.name, "--lang", "en"])
+    assert code == 0
+    head = out.split("── Deal 1", 1)[0].strip().splitlines()
+    assert max(len(x) for x in head) <= 80, head
+    assert " ".join(x.strip() for x in head[1:]).strip() == preset_summary(rules, "en")
+    code, out, _ = run(monkeypatch, capsys, ["play", "--preset", "esli-acik", "--lang", "tr"])
+    assert code == 0
+    head = out.splitlines()[:3]
+    assert max(len(x) for x in head) <= 80, head
+    summary = preset_summary(Rules.preset("esli-acik"), "tr")
+    assert f"{head[1]} {head[2].strip()}" == summary

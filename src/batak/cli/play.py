@@ -417,10 +417,10 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
     labels = session.labels
     r = match.rules
     con.say(style.bold(t("match_title", lang, name=r.name)))
-    con.say(preset_summary(r, lang))
+    con.wrapped(preset_summary(r, lang), width=style.width)  # açık eşli: 110 columns
     changed = changed_rules(r, lang, style)
     if changed is not None:
-        con.say(changed)
+        con.wrapped(changed, width=style.width)
     if resumed:
         con.say(t("continuing", lang, path=args.load))
     order = " → ".join(labels[(human + i) % players] for i in range(players))

@@ -45,7 +45,7 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
     chosen = range(len(games)) if args.deal is None else [args.deal - 1]
     r = match.rules
     con.say(style.bold(t("replay_title", lang, path=path, name=r.name)))
-    con.say(preset_summary(r, lang))
+    con.wrapped(preset_summary(r, lang), width=style.width)  # açık eşli: 110 columns
     changed = changed_rules(r, lang, style)  # the options the table changed, as play says them
     if changed is not None:
         con.wrapped(changed, width=style.width)
