@@ -48,6 +48,14 @@ if _missing is not None:
 sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
 from harness import ServerProcess, free_port  # noqa: E402
 
+#: A 390 px phone, held upright (a browser context's options).
+PHONE_CTX: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
+
 #: Fast bots, quick tables, quiet logs.
 SERVE_ARGS = (
     *("--bot-delay", "0.05", "--trick-pause", "0", "--quick-fill-seconds", "1"),

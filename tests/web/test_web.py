@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TIMEOUT, watch
+from conftest import PHONE_CTX, TIMEOUT, watch
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, Route, expect
 
@@ -380,8 +380,8 @@ def test_an_account_logs_in_from_another_browser(
     second.fill("#account-form input[name=username]", "emre")
     second.fill("#account-form input[name=password]", "wrong-password")
     second.get_by_test_id("login").click()
-    expect(second.locator("#notice")).to_be_visible()
-    expect(second.locator("#notice")).to_contain_text("Hata")
+    # said under the form, where the person looks (the page's top is out of sight on a phone)
+    expect(second.get_by_test_id("account-note")).to_have_text("kullanıcı adı ya da şifre yanlış")
     second.fill("#account-form input[name=password]", "sinek-vale-9")
     second.get_by_test_id("login").click()
     expect(second.get_by_test_id("signed-in")).to_contain_text("emre")
@@ -389,6 +389,99 @@ def test_an_account_logs_in_from_another_browser(
     # the new session is remembered: a reload is still the account's player
     second.reload()
     expect(second.get_by_test_id("signed-in")).to_contain_text("emre")
+    no_js_errors(errors)
+
+
+def test_back_to_the_lobby_from_a_match_hands_the_seat_to_a_computer_player(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """A host who went back to the lobby (the browser's Back) kept the seat: the others waited
+    out their clock at every turn, with nothing on the seat to say why. Now a computer player
+    takes it at once, and those at the table read that the player is away."""
+    page = open_page(browser, server, errors)
+    set_name(page, "Ayşe")
+    page.get_by_test_id("create-room").click()
+    page.get_by_test_id("start").click()
+    expect(page.locator("#hand .card").first).to_be_visible()
+    you = page.evaluate("window.batak.state.table.you")
+    watcher = open_page(browser, server, errors, locale="tr-TR")
+    watcher.fill("#code-input", page.evaluate("window.batak.state.table.info.code"))
+    watcher.locator("#watch-input").check()
+    watcher.locator("#code-input").press("Enter")
+    seat = watcher.locator(f'#felt .seat[data-seat="{you}"]')
+    expect(seat).to_be_visible()
+    expect(seat).not_to_contain_text("masada değil")
+    page.go_back()
+    expect(page.get_by_test_id("my-tables")).to_be_visible()
+    expect(seat).to_contain_text("masada değil: bilgisayar oynuyor")
+    # and the match goes on without them
+    deal = watcher.evaluate("window.batak.state.table.view.current_trick")
+    watcher.wait_for_function(
+        "(before) => JSON.stringify(window.batak.state.table.view.current_trick)"
+        " !== JSON.stringify(before) || window.batak.state.table.info.status !== 'playing'",
+        arg=deal,
+    )
+    no_js_errors(errors)
+
+
+def test_a_refused_registration_is_said_under_the_form_in_view_on_a_phone(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """On a phone the account form is far down the lobby: a refused registration was said only
+    in the notice at the page's top, out of sight, and the rule for usernames only after a
+    refusal. The rule is under the field; a name with a space is refused by the browser with
+    it; a name taken is said under the form, in view."""
+    first = open_page(browser, server, errors)
+    register(first, "deniz", "uzun-parola-1")
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    form = page.locator("#account-form")
+    expect(form).to_contain_text("Boşluksuz, en çok 32 karakter")
+    username = form.locator("input[name=username]")
+    username.fill("Deniz Can")
+    form.locator("input[name=password]").fill("uzun-parola-2")
+    page.get_by_test_id("register").click()
+    assert username.evaluate("(i) => i.validity.patternMismatch")
+    assert username.get_attribute("title") == "Boşluksuz, en çok 32 karakter (örneğin ayse_yilmaz)."
+    username.fill("DENİZ")  # taken, in another case
+    page.get_by_test_id("register").click()
+    note = page.get_by_test_id("account-note")
+    expect(note).to_have_text("bu kullanıcı adıyla kayıt olunamıyor: başka bir ad seç")
+    expect(note).to_be_in_viewport()
+    page.screenshot(path=str(artifacts / "register-refused-phone-tr.png"))
+    username.fill("deniz_can")
+    page.get_by_test_id("register").click()
+    expect(page.get_by_test_id("signed-in")).to_contain_text("deniz_can")
+    no_js_errors(errors)
+
+
+def test_a_button_pressed_while_offline_says_it_was_not_sent(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """Quick play pressed while the connection was down was lost without a word (a login is
+    kept for the new connection, a move is sent again): the player is told to try again."""
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    server.kill()
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("offline"))
+    page.get_by_test_id("quick-ihaleli").tap()
+    expect(page.locator("#notice")).to_have_text(
+        "Bağlantı yok: bu istek gönderilemedi. Üstte “Bağlı” yazınca yeniden dene."
+    )
+    server.start()
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"), timeout=30_000)
+    page.get_by_test_id("quick-ihaleli").tap()
+    expect(page).to_have_url(re.compile(r"/table/\w+$"))
+    no_js_errors(errors, allow=("WebSocket", "ERR_CONNECTION_REFUSED", "Failed to load resource"))
+
+
+def test_a_link_that_names_its_language_opens_in_it(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """A Turkish browser opening a link shared with ?lang=en got Turkish."""
+    page = open_page(browser, server, errors, locale="tr-TR")
+    assert page.evaluate("window.batak.lang()") == "tr"
+    page.goto(server.http + "/?lang=en")
+    expect(page.get_by_test_id("status")).to_have_text("Online")
+    assert page.evaluate("window.batak.lang()") == "en"
     no_js_errors(errors)
 
 
@@ -408,11 +501,25 @@ def test_the_page_reconnects_by_itself_after_the_server_restarts(
     expect(page.locator("#hand .card")).to_have_count(13)
     expect(page.locator(".seat .tag", has_text="computer")).to_have_count(0)
     table = page.evaluate("window.batak.state.table.id")
-    # the lobby lists the unfinished table, and going back to it is one click
+    you = page.evaluate("window.batak.state.table.you")
+    # the lobby lists the unfinished table, and going back to it is one click. Going to the
+    # lobby from a match in play hands the seat to a computer player (asked first: the others
+    # waited out this player's clock at every turn while they were in the lobby)
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.get_by_role("link", name="← Lobby").click()
+    expect(page).to_have_url(re.compile(f"/table/{table}$"))  # "Cancel": still at the table
+    assert asked and asked[0].startswith("Leave the table? A computer player takes your seat")
+    page.once("dialog", lambda d: d.accept())
     page.get_by_role("link", name="← Lobby").click()
     page.get_by_test_id("my-tables").get_by_role("button", name="Return to the table").click()
     expect(page).to_have_url(re.compile(f"/table/{table}$"))
-    expect(page.locator("#hand .card")).to_have_count(13)
+    expect(page.locator("#hand .card").first).to_be_visible()
+    page.wait_for_function(  # the seat is this player's again
+        "(you) => { const T = window.batak.state.table;"
+        " return T.you === you && T.info && !T.info.seats[you].away; }",
+        arg=you,
+    )
     # someone watches by the room's code: the table, but no hand and no hidden card
     watcher = open_page(browser, server, errors, locale="tr-TR")
     watcher.fill("#code-input", page.evaluate("window.batak.state.table.info.code"))
@@ -438,7 +545,7 @@ def test_the_page_reconnects_by_itself_after_the_server_restarts(
     expect(page.get_by_test_id("status")).to_have_class(re.compile("online"), timeout=30_000)
     assert page.evaluate("window.batak.state.table.id") == table
     assert page.evaluate("window.batak.state.table.view.hand") == hand
-    expect(page.locator("#hand .card")).to_have_count(13)
+    expect(page.locator("#hand .card")).to_have_count(len(hand))
     # and the game goes on: the seat is ours again at our decision
     deadline = time.monotonic() + 60
     played = 0

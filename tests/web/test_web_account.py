@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import PHONE_CTX as PHONE
 from conftest import SERVE_ARGS
 from harness import ServerProcess, free_port
 from playwright.sync_api import Browser, expect
@@ -23,13 +24,6 @@ try:
     from axe_playwright_python import sync_playwright as axe
 except ImportError:  # pragma: no cover - depends on the install
     axe = None
-
-PHONE: dict[str, Any] = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
 
 
 def login(page: Any, username: str, password: str) -> None:
@@ -91,7 +85,7 @@ def test_changing_the_password_logs_out_the_other_devices_and_says_why(
     phone.reload()
     expect(phone.locator("#account-form")).to_be_visible()
     login(phone, "emre", "sinek-vale-9")
-    expect(phone.locator("#notice")).to_contain_text("kullanıcı adı ya da şifre yanlış")
+    expect(phone.get_by_test_id("account-note")).to_have_text("kullanıcı adı ya da şifre yanlış")
     login(phone, "emre", "maca-kizi-12")
     expect(phone.get_by_test_id("signed-in")).to_contain_text("emre")
     phone.get_by_text("Şifreyi değiştir", exact=True).first.click()
@@ -154,7 +148,7 @@ def test_logging_out_here_and_a_closed_account(
     )
     assert done.returncode == 0, done.stderr
     login(page, "derya", "kupa-asi-77")
-    expect(page.locator("#notice")).to_contain_text(
+    expect(page.get_by_test_id("account-note")).to_contain_text(
         "bu hesap sunucu yöneticisi tarafından kapatıldı: hakaret"
     )
     expect(page.locator("#account-form")).to_be_visible()
@@ -250,7 +244,7 @@ def _delete_in_the_browser(
     )
     expect(phone.locator("#account-form")).to_be_visible()
     login(phone, "defne", "karo-papaz-4")
-    expect(phone.locator("#notice")).to_contain_text("kullanıcı adı ya da şifre yanlış")
+    expect(phone.get_by_test_id("account-note")).to_have_text("kullanıcı adı ya da şifre yanlış")
 
     # the finished match keeps its seat, under "Removed player", without the words said there
     laptop.goto(f"{server.http}/table/{table}")

@@ -18,17 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import PHONE_CTX
 from harness import ServerProcess, free_port
 from playwright.sync_api import Browser, Page, expect
 from test_web import TIMEOUT, measure_all, no_js_errors, open_page, set_name, settle, turn_in_deal
 
 DESKTOP = {"width": 1280, "height": 800}
-PHONE_CTX = {
-    "viewport": {"width": 390, "height": 844},
-    "is_mobile": True,
-    "has_touch": True,
-    "device_scale_factor": 2,
-}
 #: A server with pacing on (bots think 0.25 s x 0.6-1.5, a finished trick stays 0.8 s).
 PACED = ("--bot-delay", "0.25", "--trick-pause", "0.8", "--deal-pause", "1")
 TRICK_PAUSE = 0.8

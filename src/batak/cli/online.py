@@ -33,7 +33,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..explain import preset_title
-from ..i18n import LANGS, folded, plain_lower, text
+from ..i18n import LANGS, chips_text, folded, plain_lower, text
 from ..moves import parse_in_phase
 from ..rules import Rules, RulesError
 from .console import (
@@ -59,12 +59,6 @@ INVITE_WAIT = 20.0
 #: two tries (the pauses double from one second: 1, 2, 4, 8, 15, 15 …)
 RETRY_FOR = 120.0
 RETRY_PAUSE_MAX = 15.0
-
-
-def chips_text(n: int, lang: str) -> str:
-    """A number of chips as people of ``lang`` write it: 1,500 in English, 1.500 in Turkish."""
-    out = f"{int(n):,}"
-    return out.replace(",", ".") if lang == "tr" else out
 
 
 def o(code: str, lang: str, /, **params: Any) -> str:

@@ -278,7 +278,23 @@ def move_words(value: object, lang: str = "en") -> object:
     return card_text(value)
 
 
+def chips_text(n: int, lang: str) -> str:
+    """A number of chips as people of ``lang`` write it: 1,500 in English, 1.500 in Turkish.
+
+    >>> chips_text(10000, "tr"), chips_text(10000, "en"), chips_text(500, "tr")
+    ('10.000', '10,000', '500')
+    """
+    out = f"{int(n):,}"
+    return out.replace(",", ".") if lang == "tr" else out
+
+
+#: The parameters that are numbers of chips, written as :func:`chips_text` writes them.
+CHIP_PARAMS = frozenset({"stake", "balance"})
+
+
 def _render_value(key: str, value: Any, lang: str) -> Any:
+    if key in CHIP_PARAMS and isinstance(value, int) and not isinstance(value, bool):
+        return chips_text(value, lang)
     if key in MOVE_PARAMS:
         return move_words(value, lang)
     if key == "suit" and isinstance(value, str) and f"suit.{value}" in MESSAGES:

@@ -103,14 +103,24 @@ function go(path, replace = false) {
   if (moved) window.scrollTo(0, 0);
 }
 
+// Seated at a match in play: the others wait for this player's decisions.
+function seatedInPlay(T) {
+  return !!(T && T.you != null && T.info && T.info.status === "playing");
+}
+
 function onRoute() {
   const r = route();
+  const before = S.table;
   if (r.page === "table") {
     if (!S.table || S.table.id !== r.id) S.table = newTable(r.id);
     if (S.online) joinTable(r.id);
   } else {
     S.table = null;
   }
+  // away from a match in play (the lobby's link, the browser's Back, an invitation): a computer
+  // player takes the seat at once, as when leaving the table, and the player may come back;
+  // the others would otherwise wait out this player's clock at every turn
+  if (before && before !== S.table && seatedInPlay(before)) send({ type: "leave", table: before.id });
   if (S.notice && S.notice.table && (r.page !== "table" || r.id !== S.notice.table)) S.notice = null;
   if (r.page === "join") {
     S.joining = r.code;
@@ -194,10 +204,28 @@ function reconnect() {
   connect();
 }
 
+// A person's click or form being handled (see the listeners below): a request it makes while
+// the connection is down is lost, and is said to be (a move and a review are kept and sent
+// again once connected, and say nothing).
+let acting = false;
+const SENT_AGAIN = new Set(["move", "review"]);
+
 function send(msg) {
-  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) return false;
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
+    if (acting && !SENT_AGAIN.has(msg.type)) {
+      acting = false; // said once for the click
+      notify(() => t("offline_not_sent"), "error");
+    }
+    return false;
+  }
   S.ws.send(JSON.stringify(msg));
   return true;
+}
+
+function act(a, ...args) {
+  if (!ACTIONS[a]) return;
+  acting = true;
+  try { ACTIONS[a](...args); } finally { acting = false; }
 }
 
 // A request that a double click must not send twice (create a room, schedule or start a
@@ -274,7 +302,7 @@ function onMessage(m) {
     case "event": return onEvent(m);
     case "ack": S.pending.delete(m.id); S.resent.delete(m.id); return;
     case "error": return onError(m);
-    case "created": return go(`/table/${m.table}`, true);
+    case "created": return go(`/table/${m.table}`); // Back returns to the lobby
     case "lobby": S.lobby = m; if (route().page === "lobby") { renderLobbyTables(); renderChips(); } return;
     case "presence": return onPresence(m);
     case "reaction": return onReaction(m);
@@ -304,6 +332,7 @@ function onMessage(m) {
     case "account_deleted": return onAccountDeleted();
     case "my_data": return saveMyData(m.data);
     case "account":
+      S.accountNote = null;
       S.player.account = m.username;
       if (m.name) S.player.name = m.name; // a guest name nobody chose gives way to the username
       notify(t("registered", { name: m.username }));
@@ -344,6 +373,7 @@ function forgetSession(name) {
   S.stats = null;
   S.passwordNote = null;
   S.deleteNote = null;
+  S.accountNote = null;
 }
 
 // The player's own data (my_data), saved as a JSON file.
@@ -589,12 +619,16 @@ function onError(m) {
   }
   if (m.code === "hint_rate" && T) { T.hint = { reason: m.message }; renderPanel(); return; }
   if (m.ref === "invite_player") { inviteNote(null, m.message); return; }
+  if (tourney.onError(CTX, m)) return;
   if (m.ref === "invitable") return; // the list of bots is asked for silently (the room started meanwhile)
   if (m.ref === "password") { // said under the form, which keeps what was typed
     passwordNote({ text: m.message, lang: lang() }); // (in the language it was asked in)
     return;
   }
   if (m.ref === "delete_account") { formNote("deleteNote", "#delete-note", { text: m.message, lang: lang() }); return; }
+  // under the register / log-in form, where the person is looking (the notice at the page's
+  // top is out of sight there on a phone, and on a short desktop screen)
+  if (m.ref === "register" || m.ref === "login") { formNote("accountNote", "#account-note", { text: m.message, lang: lang() }); return; }
   if (m.ref === "chat") { // a refused line goes back into the box (unless another is being typed)
     const input = $("#chat-input");
     if (input && !input.value && S.chatSent) input.value = S.chatSent;
@@ -714,6 +748,11 @@ const ACTIONS = {
     render();
   },
   nav(el) { go(el.dataset.href); },
+  toLobby() {
+    // from a match in play the seat goes to a computer player (onRoute): asked first
+    if (seatedInPlay(S.table) && !confirm(t("leave_confirm"))) return;
+    go("/");
+  },
   quick(el) { send({ type: "quick", mode: el.dataset.mode, ...quickStake(), ref: "quick" }); },
   saveName() {
     const v = $("#name-input").value.trim().slice(0, 24);
@@ -758,6 +797,7 @@ const ACTIONS = {
   refreshLobby() { lobbyRequests(); },
   register() {
     const f = $("#account-form");
+    formNote("accountNote", "#account-note", null);
     send({ type: "register", username: f.username.value.trim(), password: f.password.value, ref: "register" });
   },
   logout(el) {
@@ -786,6 +826,7 @@ const ACTIONS = {
     const f = $("#account-form");
     if (!f.reportValidity()) return; // an empty field: the browser says which, as for Register
     if (!f.username.value.trim() || !f.password.value) return;
+    formNote("accountNote", "#account-note", null);
     S.pendingLogin = { username: f.username.value.trim(), password: f.password.value };
     reconnect();
   },
@@ -822,8 +863,7 @@ const ACTIONS = {
   invitePlayer(form) { invite(form.username.value.trim()); },
   acceptInvite(el) {
     // from a match in play: as when leaving the table, say that a computer takes the seat
-    const T = S.table;
-    if (T && T.you != null && T.info && T.info.status === "playing" && !confirm(t("leave_confirm"))) return;
+    if (seatedInPlay(S.table) && !confirm(t("leave_confirm"))) return;
     S.invitations = S.invitations.filter((x) => x.code !== el.dataset.code);
     renderInvitations();
     go(`/join/${el.dataset.code}`);
@@ -835,10 +875,10 @@ const ACTIONS = {
   adjourn() { send({ type: "adjourn", table: S.table.id, ref: "adjourn" }); },
   leave() {
     // Before the start this frees the seat; during a match a computer player takes it over
-    // (the player may come back), so ask first.
+    // (the player may come back), so ask first: onRoute says so to the server.
     const T = S.table;
-    if (T && T.you != null && T.info && T.info.status !== "over") {
-      if (T.info.status === "playing" && !confirm(t("leave_confirm"))) return;
+    if (seatedInPlay(T) && !confirm(t("leave_confirm"))) return;
+    if (T && T.you != null && T.info && T.info.status !== "over" && !seatedInPlay(T)) {
       send({ type: "leave", table: T.id });
     }
     go("/");
@@ -880,13 +920,12 @@ document.addEventListener("click", (e) => {
   if (!el || el.tagName === "FORM") return; // forms act on submit only
   const a = el.getAttribute("data-action");
   if (el.tagName === "A") e.preventDefault();
-  if (ACTIONS[a]) ACTIONS[a](el, e);
+  act(a, el, e);
 });
 
 document.addEventListener("submit", (e) => {
   e.preventDefault();
-  const a = e.target.getAttribute("data-action");
-  if (ACTIONS[a]) ACTIONS[a](e.target);
+  act(e.target.getAttribute("data-action"), e.target);
 });
 
 document.addEventListener("keydown", (e) => {
@@ -1165,7 +1204,10 @@ function passwordNote(note) {
 function formNote(field, id, note) {
   S[field] = note;
   const el = $(id);
-  if (el) { el.textContent = noteText(note); el.classList.add("refused"); }
+  if (!el) return;
+  el.textContent = noteText(note);
+  el.classList.toggle("refused", !!note);
+  if (note) el.scrollIntoView({ block: "nearest" }); // a button at the screen's edge: its note in view
 }
 
 function passwordNoteText() {
@@ -1185,6 +1227,7 @@ function renderAccount() {
   const st = S.stats;
   const said = passwordNoteText();
   const deleteSaid = noteText(S.deleteNote);
+  const accountSaid = noteText(S.accountNote);
   const form = p && p.account
     ? `<p data-testid="signed-in">${esc(t("signed_in", { name: p.account }))}</p>
       <div class="row-buttons account-actions"><button type="button" data-action="logout" data-testid="logout">${esc(t("logout"))}</button>
@@ -1212,10 +1255,12 @@ function renderAccount() {
       </details>`
     : `<p class="help">${esc(t("account_help"))}</p>
       <form id="account-form" data-action="register">
-        <label>${esc(t("username"))}<input name="username" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="32" required></label>
+        <label>${esc(t("username"))}<input name="username" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="32" pattern="\\S+" title="${esc(t("username_rule"))}" aria-describedby="username-rule" required></label>
+        <p class="help field-help" id="username-rule">${esc(t("username_rule"))}</p>
         <label>${esc(t("password"))}<input name="password" type="password" autocomplete="current-password" minlength="8" required></label>
         <div class="row"><button type="submit" data-testid="register">${esc(t("register"))}</button>
         <button type="button" data-action="login" data-testid="login">${esc(t("login"))}</button></div>
+        <p class="form-note${accountSaid ? " refused" : ""}" id="account-note" role="status" data-testid="account-note">${esc(accountSaid)}</p>
       </form>`;
   const stats = st
     ? `<table class="stats" data-testid="stats">${["matches", "wins", "contracts", "made", "deals", "average"].map((k) => `<tr><th>${esc(t("stat_" + k))}</th><td class="num">${esc(st[k])}</td></tr>`).join("")}</table>`
@@ -1403,7 +1448,7 @@ function renderTopbar() {
   const host = S.player && info.host === S.player.id;
   const playing = info.status === "playing";
   $("#topbar").innerHTML = `
-    <a href="/" data-action="nav" data-href="/" class="button small">← ${esc(t("back_to_lobby"))}</a>
+    <a href="/" data-action="toLobby" class="button small" data-testid="to-lobby">← ${esc(t("back_to_lobby"))}</a>
     <span class="room">${esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener" data-testid="rules-link">${esc(presetTitle(info.preset))}</a></span>
     <span class="facts" data-testid="facts">${parts.map((x) => `<span class="fact">${x}</span>`).join("\u00a0· ")}</span>
     ${tableChipsHTML(info)}

@@ -23,6 +23,9 @@ export const LANGS = DATA.langs;
 export const NAMES = DATA.names;
 
 export function initialLang() {
+  // a link that names its language (?lang=en, as the server's pages take it) comes first
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (asked && LANGS.includes(asked.toLowerCase())) return asked.toLowerCase();
   const saved = localStorage.getItem("batak.lang");
   if (saved && LANGS.includes(saved)) return saved;
   const wanted = navigator.languages && navigator.languages.length ? navigator.languages

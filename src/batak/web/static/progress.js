@@ -112,7 +112,7 @@ export function awardedHTML(tableId) {
 function leftText(seconds) {
   const d = Math.floor(seconds / 86400);
   const h = Math.floor((seconds % 86400) / 3600);
-  return t("league_ends", { d, h });
+  return d ? t("league_ends", { d, h }) : t("league_ends_hours", { h }); // not "0 d 18 h"
 }
 
 /* "2026-W49" (the ISO week the server names) as people say it: "week 49 of 2026" */

@@ -3,7 +3,7 @@
 // module only shows what the "tourneys" and "tourney" messages say (docs/protocol.md).
 import { lang, t } from "./i18n.js";
 
-const TS = { list: null, current: null };
+const TS = { list: null, current: null, missing: null }; // missing: {id, message} of a refused page
 
 export function route(p) {
   let m;
@@ -15,6 +15,16 @@ export function route(p) {
 export function request(ctx, r) {
   if (r.page === "tournaments") ctx.send({ type: "tourney_list" });
   if (r.page === "tournament") ctx.send({ type: "tourney", tournament: r.id, ref: "tourney" });
+}
+
+// The server refused the page's own request (no such tournament): the page says so, with the
+// ways on, instead of "Connecting…" for good. True when handled.
+export function onError(ctx, m) {
+  const r = ctx.route();
+  if (m.ref !== "tourney" || r.page !== "tournament") return false;
+  TS.missing = { id: r.id, message: m.message };
+  render(ctx, r);
+  return true;
 }
 
 export function onMessage(ctx, m) {
@@ -50,6 +60,12 @@ export function render(ctx, r) {
   const { esc } = ctx;
   if (r.page === "tournaments") return renderList(ctx);
   const d = TS.current && TS.current.id === r.id ? TS.current : null;
+  if (!d && TS.missing && TS.missing.id === r.id) {
+    ctx.app().innerHTML = `<p class="center sentence" data-testid="tourney-missing">${esc(TS.missing.message)}.
+      <a href="/tournaments" data-action="nav" data-href="/tournaments">${esc(t("tournaments"))}</a>
+      · <a href="/" data-action="nav" data-href="/">${esc(t("back_to_lobby"))}</a></p>`;
+    return;
+  }
   if (!d) {
     ctx.app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`;
     return;
@@ -105,7 +121,9 @@ function renderList(ctx) {
   const list = TS.list || [];
   const listed = ctx.presets();
   const presets = listed.length ? listed : ["standard"];
-  const soon = new Date(Date.now() + 3600 * 1000);
+  // a full hour at least half an hour away (the next full hour could be a minute off, and
+  // the tournament would start before anyone could register)
+  const soon = new Date(Date.now() + 5400 * 1000);
   soon.setMinutes(0, 0, 0);
   const local = new Date(soon.getTime() - soon.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
   const form = me && me.account ? `<form id="tourney-form" data-action="tourneyCreate">
