@@ -434,6 +434,28 @@ def test_bad_seat_and_deals(
     assert code == 2 and "--deals" in err
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["arena", "--deals", "x", "--lang", "tr"], "--deals için bir tam sayı gerekir: 'x'"),
+        (["arena", "--deals", "x", "--lang", "en"], "--deals needs a whole number: 'x'"),
+        (["play", "--seat", "1.5", "--lang", "tr"], "--seat için bir tam sayı gerekir: '1.5'"),
+        (["arena", "--budget", "hızlı", "--lang", "tr"], "--budget için bir sayı gerekir: 'hızlı'"),
+        (["analyse", "m.json", "--seconds", "x", "--lang", "en"], "--seconds needs a number: 'x'"),
+    ],
+)
+def test_a_number_option_given_a_word_says_so_in_plain_words(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], said: str
+) -> None:
+    """argparse's own words ("invalid int value", "geçersiz int değeri") named a Python type."""
+    with pytest.raises(SystemExit) as done:
+        main(args)
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    assert err.splitlines()[-1].endswith(said), err
+    assert "int" not in err.splitlines()[-1] and "float" not in err
+
+
 def test_version_and_help(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

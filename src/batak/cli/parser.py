@@ -169,6 +169,8 @@ _ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"unrecognized arguments: (?P<names>.+)$"), "arg_unrecognized"),
     (re.compile(r"expected one argument$"), "arg_expected_one"),
 )
+#: an int or float option given what is not one (argparse says the Python type's name)
+_NOT_A_NUMBER = re.compile(r"invalid (?P<kind>int|float) value: (?P<value>.+)$")
 _ARGUMENT = re.compile(r"argument (?P<argument>\S+?): (?P<message>.+)$", re.S)
 
 
@@ -176,10 +178,18 @@ def translate_error(message: str, lang: str) -> str:
     """argparse's error sentence in ``lang`` (unchanged when it is not one we know).
 
     >>> translate_error("argument --seat: invalid int value: 'x'", "tr")
-    "--seat seçeneği: geçersiz int değeri: 'x'"
+    "--seat için bir tam sayı gerekir: 'x'"
+    >>> translate_error("argument --budget: invalid float value: 'x'", "en")
+    "--budget needs a number: 'x'"
+    >>> translate_error("argument --deal: expected one argument", "tr")
+    '--deal seçeneği: bir değer bekleniyor'
     """
     m = _ARGUMENT.match(message)
     if m is not None:
+        number = _NOT_A_NUMBER.match(m["message"])
+        if number is not None:  # argparse names the Python type: "invalid int value: 'x'"
+            key = "arg_not_whole" if number["kind"] == "int" else "arg_not_number"
+            return t(key, lang, argument=m["argument"], value=number["value"])
         inner = translate_error(m["message"], lang)
         return t("arg_error", lang, argument=m["argument"], message=inner)
     for pattern, code in _ERRORS:
