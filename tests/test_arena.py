@@ -305,6 +305,7 @@ def test_json_and_plot_files(tmp_path: Path) -> None:
 def test_the_command_end_to_end(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], preset: str, lang: str
 ) -> None:
+    (tmp_path / "res").mkdir()
     out = tmp_path / "res" / "arena.json"
     plot = tmp_path / "res" / "arena.svg"
     args = ["arena", "--bots", f"{BASE},{RANDOM}", "--preset", preset, "--deals", "3"]
@@ -334,6 +335,65 @@ def test_the_command_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["arena", "--bots", f"{RANDOM},{BASE}", "--preset", "nope", *common]) == 2
     assert main(["arena", "--bots", f"{RANDOM},{BASE}", "--rule", "min_bid=99", *common]) == 2
     assert not (tmp_path / "a.json").exists()
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_an_output_in_a_missing_folder_is_refused_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """``--out /nonexistent/dir/a.json`` made those folders wherever they were asked for; a
+    folder that does not exist is now refused before any board is played, and nothing says
+    "wrote" for a file not written."""
+    import batak.cli.arena as cli_arena
+
+    def no_run(*_: object, **__: object) -> None:
+        raise AssertionError("the arena ran")
+
+    monkeypatch.setattr(cli_arena, "run", no_run)
+    common = ["arena", "--bots", f"{RANDOM},{BASE}", "--deals", "1", "--quiet", "--lang", lang]
+    missing = tmp_path / "no" / "such" / "a.json"
+    for extra, named in (
+        (["--out", str(missing)], missing),
+        (["--out", str(tmp_path / "a.json"), "--plot", str(missing.with_suffix(".svg"))],
+         missing.with_suffix(".svg")),
+        (["--out", str(tmp_path)], tmp_path),
+    ):  # fmt: skip
+        assert main([*common, *extra]) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert str(named) in err
+        reason = {"en": "there is no such folder", "tr": "böyle bir klasör yok"}[lang]
+        assert reason in err or named == tmp_path, err
+    assert not (tmp_path / "no").exists() and not (tmp_path / "a.json").exists()
+
+
+def test_wrote_is_said_only_for_the_files_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plot that fails after the JSON is written: "wrote" for the JSON only, and the error."""
+    import batak.cli.arena as cli_arena
+
+    def broken_plot(*_: object, **__: object) -> Path:
+        raise OSError(28, "No space left on device", str(tmp_path / "a.svg"))
+
+    monkeypatch.setattr(cli_arena, "write_plot", broken_plot)
+    args = ["arena", "--bots", f"{RANDOM},{BASE}", "--deals", "1", "--jobs", "1", "--quiet"]
+    assert main([*args, "--out", str(tmp_path / "a.json"), "--lang", "en"]) == 2
+    out, err = capsys.readouterr()
+    assert [line for line in out.splitlines() if line.startswith("wrote")] == [
+        f"wrote {tmp_path / 'a.json'}"
+    ]
+    assert f"cannot write {tmp_path / 'a.svg'}: the disk is full" in err
+
+
+def test_the_default_output_folder_is_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = ["arena", "--bots", f"{RANDOM},{BASE}", "--deals", "1", "--jobs", "1", "--quiet"]
+    assert main([*args, "--no-plot", "--lang", "en"]) == 0
+    assert "wrote results/arena.json" in capsys.readouterr().out
+    assert (tmp_path / "results" / "arena.json").exists()
 
 
 # ---------------------------------------------------------------------- the all-seeing player

@@ -17,8 +17,10 @@ from ..arena.runner import ArenaConfig, ArenaError, check_spec, report_lines, ru
 from ..bots import PlayerError
 from ..i18n import LANGS, default_lang, text
 from ..rules import PRESETS, Rules, RulesError
+from .analyse import unwritable
 from .console import Style
 from .parser import rules_with_options
+from .play import save_problem
 from .rules import changed_rules
 from .text import error_at, player_problem
 
@@ -88,7 +90,7 @@ def add_arena_parser(subparsers: Any, lang: str | None = None) -> argparse.Argum
     p.add_argument("--seed", default="1", metavar="S", help=h("help_seed"))
     p.add_argument("--common-seeds", action="store_true", help=h("help_common_seeds"))
     p.add_argument("--jobs", type=int, default=None, metavar="N", help=h("help_jobs"))
-    p.add_argument("--out", default="results/arena.json", metavar="FILE", help=h("help_out"))
+    p.add_argument("--out", default=None, metavar="FILE", help=h("help_out"))
     p.add_argument("--plot", default=None, metavar="FILE", help=h("help_plot"))
     p.add_argument("--no-plot", action="store_true", help=h("help_no_plot"))
     p.add_argument("--budget", type=float, default=None, metavar="S", help=h("help_budget"))
@@ -142,6 +144,33 @@ def config_from_args(args: argparse.Namespace) -> ArenaConfig:
     return config
 
 
+#: where ``--out`` writes when it is not given; its folder is made if missing (only this one)
+DEFAULT_OUT = Path("results") / "arena.json"
+
+
+def output_problem(args: argparse.Namespace, lang: str) -> str | None:
+    """Why the files of the run could not be written, said before the run (a folder that does
+    not exist is refused, not made); None when they can be. Only the default ``results/``
+    folder is made."""
+    if args.out is None:
+        try:
+            DEFAULT_OUT.parent.mkdir(exist_ok=True)
+        except OSError as e:
+            return text(
+                "arena.cannot_write", lang, path=str(DEFAULT_OUT), message=save_problem(e, lang)
+            )
+    targets = [Path(args.out) if args.out is not None else DEFAULT_OUT]
+    if args.plot and not args.no_plot:
+        targets.append(Path(args.plot))
+    for path in targets:
+        problem = unwritable(path)
+        if problem is not None:
+            return text(
+                "arena.cannot_write", lang, path=str(path), message=save_problem(problem, lang)
+            )
+    return None
+
+
 def failure_text(error: ArenaError, lang: str) -> str:
     """What a player did wrong during a run, in ``lang`` (the worker wrote it in English)."""
     p = dict(error.params)
@@ -169,6 +198,10 @@ def run_arena(
     except ArenaError as e:
         err.write(text("arena.error", lang, message=str(e)) + "\n")
         return 2
+    cannot = output_problem(args, lang)
+    if cannot is not None:  # said now, not after a run of minutes
+        err.write(text("arena.error", lang, message=cannot) + "\n")
+        return 2
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     isatty = getattr(err, "isatty", None)
     bar = Progress(
@@ -188,12 +221,11 @@ def run_arena(
         return 130
     # the files first, then the report: a reader that leaves early (``| head``) closes the pipe
     # (main stops quietly), and the results are kept all the same
-    json_path = Path(args.out)
+    json_path = Path(args.out) if args.out is not None else DEFAULT_OUT
     written: list[Path] = []
     fallback = False
     problem: str | None = None  # a file that could not be written
     try:
-        json_path.parent.mkdir(parents=True, exist_ok=True)
         json_path.write_text(
             json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
         )
@@ -210,7 +242,7 @@ def run_arena(
             "arena.cannot_write",
             lang,
             path=str(e.filename or json_path),
-            message=e.strerror or str(e),
+            message=save_problem(e, lang),
         )
     lines = report_lines(result, lang)
     changed = changed_rules(Rules.from_dict(result["config"]["rules"]), lang, Style(out))
