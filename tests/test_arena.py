@@ -267,6 +267,26 @@ def test_thrown_in_deals_count_as_zero_and_are_reported() -> None:
     assert any("0" in line and "4" in line for line in report_lines(result, "en")[-2:])
 
 
+def test_the_report_says_what_its_columns_mean_and_help_where_more_is(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """deal-seats, contracts, made, 95% CI (%95 GA, el-koltuk) were explained only in
+    docs/bots.md, which --help did not name."""
+    result = run(ArenaConfig(bots=(BASE, RANDOM), deals=1), jobs=1)
+    for lang, words in {
+        "en": ("deal-seats: ", "contracts: ", "made: ", "95% CI: ", "p50/p95"),
+        "tr": ("el-koltuk: ", "ihale aldı: ", "tuttu: ", "%95 GA: güven aralığı", "p50/p95"),
+    }.items():
+        lines = report_lines(result, lang)
+        rule = next(i for i, line in enumerate(lines) if line.startswith("------"))
+        diff = next(i for i, line in enumerate(lines) if "LocalBase − LocalRandom" in line)
+        legend = "\n".join(lines[rule + 3 : diff])  # under the two players' rows
+        assert all(w in legend for w in words), legend
+        with pytest.raises(SystemExit):
+            main(["arena", "--help", "--lang", lang])
+        assert "docs/bots.md" in capsys.readouterr().out
+
+
 def test_an_illegal_move_stops_the_arena_naming_the_player() -> None:
     with pytest.raises(ArenaError, match="Cheater"):
         run(ArenaConfig(bots=(f"{HERE}:Cheater", RANDOM), deals=1), jobs=1)

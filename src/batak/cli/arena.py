@@ -76,7 +76,7 @@ def add_arena_parser(subparsers: Any, lang: str | None = None) -> argparse.Argum
         return text(f"arena.{code}", lg)
 
     p: argparse.ArgumentParser = subparsers.add_parser(
-        "arena", help=h("help"), description=h("help")
+        "arena", help=h("help"), description=h("help"), epilog=h("help_more")
     )
     p.add_argument("--bots", default="medium,easy", metavar="A,B", help=h("help_bots"))
     p.add_argument("--field", default=None, metavar="BOT", help=h("help_field"))
