@@ -613,6 +613,34 @@ def test_a_loaded_match_keeps_its_computer_levels(
     assert "Bilgisayar 1 (orta), Bilgisayar 2 (orta), Bilgisayar 3 (orta)" in out
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_load_says_which_options_it_leaves_unused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, lang: str
+) -> None:
+    """``--load X --preset standard`` dropped --preset without a word (only --help said so);
+    --deals and --option too. --level, --seat and --seed are used and not named."""
+    path = tmp_path / "saved.json"
+    code, _, _ = run(
+        monkeypatch, capsys, ["play", "--seed", "3", "--lang", "en"], f"quit\n{path}\n"
+    )
+    assert code == 0
+    load = ["play", "--load", str(path), "--lang", lang]
+    code, _, err = run(monkeypatch, capsys, load, "quit\nno\n")
+    assert (code, err) == (0, "")
+    args = [*load, "--preset", "zipi-kitty", "--option", "must_trump=false", "--deals", "2"]
+    args += ["--level", "easy", "--seed", "4"]
+    code, out, err = run(monkeypatch, capsys, args, "quit\nno\n")
+    assert code == 0
+    said = {
+        "en": "with --load the saved match keeps its own table and length: "
+        "--preset, --deals, --option left unused",
+        "tr": "--load ile kayıtlı oyun kendi masası ve uzunluğuyla sürer: "
+        "--preset, --deals, --option kullanılmadı",
+    }[lang]
+    assert err == said + "\n"
+    assert "--level" not in err and "standard" in out
+
+
 def test_levels_and_yes_no_in_turkish_words(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

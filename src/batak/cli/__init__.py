@@ -54,8 +54,8 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help=t("help_play", lang), description=t("help_play", lang))
     play.add_argument(
-        "--preset", type=str.lower, default="standard", metavar="NAME", help=t("help_preset", lang)
-    )
+        "--preset", type=str.lower, default=None, metavar="NAME", help=t("help_preset", lang)
+    )  # None: not given (standard), so that --load can say it leaves it unused
     play.add_argument("--seat", type=int, default=None, metavar="N", help=t("help_seat", lang))
     play.add_argument("--seed", default=None, metavar="S", help=t("help_seed", lang))
     lang_option(play)

@@ -7,6 +7,7 @@ import contextlib
 import errno
 import hashlib
 import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -367,16 +368,28 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
         except CommandError as e:
             return fail(con, lang, str(e))
         resumed = True
+        unused = [  # the saved match keeps its table and length: said, not silently dropped
+            flag
+            for flag, given in (
+                ("--preset", args.preset is not None),
+                ("--deals", args.deals is not None),
+                ("--option", bool(args.option)),
+            )
+            if given
+        ]
+        if unused:
+            sys.stderr.write(t("load_unused", lang, options=", ".join(unused)) + "\n")
     else:
-        if args.preset not in PRESETS:
-            return unknown_preset(con, lang, args.preset)
+        preset = args.preset or "standard"
+        if preset not in PRESETS:
+            return unknown_preset(con, lang, preset)
         if args.deals is not None and args.deals < 1:
             return fail(con, lang, t("bad_deals", lang, deals=args.deals))
         try:
             options = list(args.option)
             if args.deals is not None:
                 options.append(f"deals={args.deals}")
-            rules = rules_with_options(args.preset, options)
+            rules = rules_with_options(preset, options)
         except RulesError as e:
             return fail(con, lang, t("bad_rules", lang, message=e.text(lang)))
         # the first dealer as the table's rules say: drawn by lot (from the seed, so that a
