@@ -15,6 +15,7 @@ import pytest
 
 from batak import Game, Match, Rules
 from batak.cli import build_parser, main
+from batak.cli.console import Style
 from batak.cli.parser import rules_with_options
 from batak.explain import option_label
 from batak.record import RecordError, dumps, loads
@@ -307,13 +308,27 @@ def test_replay_of_a_finished_match_with_steps(
     assert code == 0
     assert "bury" in out and "The kitty:" in out  # a replay shows the buried cards
     assert "Trick 16:" in out and "The match is over." in out
-    # --step waits for Enter between moves; 'q' stops
+    # each card is said once, in its trick's line: not also on a line of its own before it
+    game = match.games[0]
+    first = game.tricks[0]
+    names = ["You", "Computer 1", "Computer 2"]
+    card = Style(io.StringIO()).card  # as a pipe shows it: A♥
+    said = [f"{names[(first.leader + k) % 3]}: {card(c)}" for k, c in enumerate(first.cards)]
+    assert "Trick 1: " + " · ".join(said) in out
+    assert not any(line.strip() in said for line in out.splitlines()), out
+    # --step waits for Enter between moves, and there each card has its line; 'q' stops
     code, out, _ = run(
         monkeypatch, capsys, ["replay", str(path), "--step", "--lang", "en"], "\n\nq\n"
     )
     assert code == 0
     assert out.count("[Enter: next move, q: stop]") == 3
     assert "Replay stopped." in out
+    answers = "\n" * (len(game.history) - 16 * 3 + 3) + "q\n"  # up to the first trick's end
+    code, out, _ = run(
+        monkeypatch, capsys, ["replay", str(path), "--step", "--lang", "en"], answers
+    )
+    assert code == 0
+    assert [line.strip() for line in out.splitlines() if line.strip() in said] == said
     # an unknown deal number
     code, _, err = run(monkeypatch, capsys, ["replay", str(path), "--deal", "7", "--lang", "en"])
     assert code == 2 and "there is no deal 7" in err

@@ -35,9 +35,9 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
     except CommandError as e:
         return fail(con, lang, str(e))
     labels = seat_labels(match.rules.players, human, lang, names)
-    narrator = Narrator(  # own_seat: "your hand is face up now", not "You now plays face up"
-        con, labels, lang, style, reveal=True, each_card=True, own_seat=human
-    )
+    # own_seat: "your hand is face up now", not "You now plays face up". A card on its own line
+    # only with --step, where each Enter shows one: else the trick's line says every card once
+    narrator = Narrator(con, labels, lang, style, reveal=True, each_card=args.step, own_seat=human)
     pad = max(14, *(len(x) for x in labels))  # a server's record: the players' names
     games = match.games
     if args.deal is not None and not 1 <= args.deal <= len(games):
