@@ -89,6 +89,36 @@ def test_verify_checks_a_servers_record(
     assert "All 1 deals check" in out
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_verify_says_once_what_commitment_and_seed_mean(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, lang: str
+) -> None:
+    """'taahhüt' and 'tohum' (commitment, seed) are words few players know: the report says
+    once, before the deals, what they are; the deals' lines stay as short as they were."""
+    rules = Rules.preset("standard", deals=2)
+    match = played(rules, deal_seed=lambda k: deal_seed(7, TABLE, k))
+    seeds = [deal_seed(7, TABLE, k) for k in range(len(match.games))]
+    fair = {
+        "table": TABLE,
+        "version": 1,
+        "revealed": [
+            {"deal": k + 1, "seed": s, "commitment": commitment(TABLE, s)}
+            for k, s in enumerate(seeds)
+        ],
+    }
+    path = write(tmp_path / "srv.json", dump_match(match, meta={"table": TABLE, "fair": fair}))
+    code, out, _ = run(monkeypatch, capsys, ["verify", path, "--lang", lang])
+    assert code == 0
+    gloss = {
+        "en": ("commitment is the fingerprint the server published before dealing", "seed,"),
+        "tr": ("taahhüdü, sunucunun el dağıtılmadan önce yayımladığı parmak izidir", "tohumu"),
+    }[lang]
+    lines = out.splitlines()
+    first = " ".join(lines[: lines.index(next(x for x in lines if x.startswith(("Deal 1", "1."))))])
+    assert all(g in first for g in gloss), out
+    assert sum(gloss[0] in line for line in lines) == 1  # once, not on every deal's line
+
+
 def _not_verifiable(tmp_path: Path) -> dict[str, tuple[str, str, str]]:
     """name -> (the file, what the English error says, what the Turkish one says)."""
     weird = server_record()

@@ -27,7 +27,7 @@ from ..cards import format_cards
 from ..game import Game
 from ..i18n import LANGS
 from ..rules import Rules, RulesError
-from .console import CommandError, Console, fail, read_record_data, record_data
+from .console import CommandError, Console, Style, fail, read_record_data, record_data
 from .text import t
 
 __all__ = ["NotVerifiable", "add_verify_parser", "fetch_record", "run_verify", "verify_record"]
@@ -146,6 +146,8 @@ def run_verify(args: argparse.Namespace, con: Console, lang: str) -> int:
     except DamagedRecord:
         return fail(con, lang, t("verify_damaged", lang, source=src))
     good = True
+    # the two words every line uses, said once in plain words: few players know them
+    con.wrapped(t("verify_terms", lang), width=Style(con.out).width)
     for deal, commit, ok_commit, ok_cards in results:
         if not commit:
             con.say(t("verify_unrevealed", lang, n=deal))
