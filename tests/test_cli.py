@@ -471,6 +471,41 @@ def test_a_number_option_given_a_word_says_so_in_plain_words(
     assert "int" not in err.splitlines()[-1] and "float" not in err
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_bot_names_the_room_by_its_code_and_counts_the_clocks_run_out(lang: str) -> None:
+    """``batak bot`` said "room MW96P55J" and then "table te94f07b09740" for the same room; and
+    "clock ran out at 8 of its decisions" where it counts the server's timeouts at its seat (a
+    computer player moved for it each time), not its slow decisions."""
+    from types import SimpleNamespace
+
+    from batak.cli.bot import match_over_lines
+
+    def final(timeouts: int) -> SimpleNamespace:
+        events = [{"kind": "move", "by": "timeout", "seat": 1}] * timeouts
+        events += [{"kind": "move", "by": "timeout", "seat": 2}, {"kind": "move", "seat": 1}]
+        view = {"match": {"totals": [10, 42, 0, 0], "winners": [1]}}
+        return SimpleNamespace(id="te94f07b09740", seat=1, events=events, view=view)
+
+    lines = match_over_lines(final(0), 1, "MW96P55J", 0.2, lang)
+    assert lines == [
+        {
+            "en": "Match 1 over (room MW96P55J). Its total: 42; it won.",
+            "tr": "1. oyun bitti (MW96P55J odası). Toplamı: 42; kazandı.",
+        }[lang]
+    ]
+    late = match_over_lines(final(8), 1, "MW96P55J", 31.25, lang)[1]
+    assert late.startswith(
+        {
+            "en": "The clock ran out 8 times for your player in that match, and each time a "
+            "computer player moved for it (its slowest decision took 31.2 s)",
+            "tr": "Bu oyunda oyuncunun süresi 8 kez doldu ve her seferinde onun yerine bir "
+            "bilgisayar oyuncusu oynadı (en yavaş kararı 31.2 sn sürdü)",
+        }[lang]
+    )
+    once = match_over_lines(final(1), 1, "MW96P55J", 30.0, lang)[1]
+    assert ("once" if lang == "en" else "bir kez") in once and "1 times" not in once
+
+
 def test_version_and_help(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

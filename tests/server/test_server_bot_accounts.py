@@ -64,6 +64,8 @@ def test_an_invited_bot_account_plays_a_match_and_is_marked_as_a_bot(tmp_path: P
             assert final.over
             assert await asyncio.wait_for(bot, 60) == 1
             assert lines[0] == "Bot account robot is online." and "Match 1 over" in lines[-1]
+            assert f"Match 1 over (room {table.info['code']})." in lines[-1]  # not the table id
+            assert table.id not in "\n".join(lines)
             bot_seat = next(i for i, x in enumerate(final.info["seats"]) if x.get("bot_account"))
             total = final.view["match"]["totals"][bot_seat]  # type: ignore[index]
             assert lines[-1].endswith((f"Its total: {total}.", f"Its total: {total}; it won."))
@@ -290,7 +292,7 @@ def test_a_player_that_fails_at_play_stops_the_bot_saying_what_to_fix(
                 await asyncio.wait_for(bot, 60)
             said = player_problem(e.value, "en")
             assert said.startswith("your player m:B ")
-            assert f"at table {table.id}, deal 1" in said
+            assert f"in the room {table.info['code']}, deal 1" in said  # its code, not the id
             assert said.endswith(
                 "The bot stops; a computer plays its seat until you start the bot again (the "
                 "same command): it then takes its seat back."
@@ -303,7 +305,7 @@ def test_a_player_that_fails_at_play_stops_the_bot_saying_what_to_fix(
                 legal = said.split("The legal moves were: ")[1].split(". ")[0].split(", ")
                 assert legal and all(len(card) == 2 for card in legal)
             else:
-                assert "returned None at table" in said and "instead of a move" in said
+                assert "returned None in the room" in said and "instead of a move" in said
             assert (await final).over  # the server's computer took the seat: the match ended
             await host.close()
 
@@ -456,8 +458,8 @@ def test_a_player_too_slow_for_the_clock_is_told_after_the_match(tmp_path: Path)
             assert (await played).over
             assert await asyncio.wait_for(bot, 60) == 1
             assert lines[-1].startswith(
-                "Your player's clock ran out at 1 of its decisions in that match, and the "
-                "server played for it (its slowest decision took "
+                "The clock ran out once for your player in that match, and a computer player "
+                "moved for it (its slowest decision took "
             ), lines
             await host.close()
 

@@ -249,7 +249,7 @@ async def serve_as_bot(
                     partial(
                         c.play,
                         state.id,
-                        partial(choose, table=state.id),
+                        partial(choose, table=code),  # the room as its people know it
                         timeout=DAY,
                         stop=give_up,
                     )
@@ -279,20 +279,31 @@ async def serve_as_bot(
                     break
                 continue
             played += 1
-            said = _result_of(final, lang)
-            say(t("bot_played", lang, n=played, table=final.id) + (" " + said if said else ""))
-            late = [
-                e
-                for e in final.events
-                if e.get("kind") == "move"
-                and e.get("by") == "timeout"
-                and e.get("seat") == final.seat
-            ]
-            if late:
-                say(t("bot_late", lang, n=len(late), seconds=f"{slowest[0]:.1f}"))
+            for line in match_over_lines(final, played, code, slowest[0], lang):
+                say(line)
             if join is not None:
                 break
     return played
+
+
+def match_over_lines(final: Any, n: int, code: str, slowest: float, lang: str) -> list[str]:
+    """What the bot says after its ``n``-th match, in the room ``code`` (the room's code, as
+    its people know it, not the server's table id): how it ended, and how often the clock ran
+    out for it. That count is of the server's timeouts at its seat (a computer player moved in
+    its place each time), not of its slow decisions: one slow decision can make the next ones
+    late too."""
+    said = _result_of(final, lang)
+    lines = [t("bot_played", lang, n=n, code=code) + (" " + said if said else "")]
+    late = sum(
+        1
+        for e in final.events
+        if e.get("kind") == "move" and e.get("by") == "timeout" and e.get("seat") == final.seat
+    )
+    if late == 1:
+        lines.append(t("bot_late_one", lang, seconds=f"{slowest:.1f}"))
+    elif late:
+        lines.append(t("bot_late", lang, n=late, seconds=f"{slowest:.1f}"))
+    return lines
 
 
 def _result_of(final: Any, lang: str) -> str:
