@@ -250,8 +250,16 @@ def test_four_browsers_play_a_private_room_to_the_score_sheet(
     won = seat in match.winners
     expect(mine).to_contain_text(f"Standard (common rules · ihaleli) · {'won' if won else 'lost'}")
     expect(mine).to_contain_text(f"{totals[0][seat]} points")
-    href = mine.get_by_role("link", name="Game record").get_attribute("href")
+    link = mine.get_by_role("link", name="Game record")
+    href = link.get_attribute("href")
     assert href and loads(host.request.get(server.http + href).text()).totals == match.totals
+    # saved under its day, its table and its id (was "batak-ID.json")
+    with host.expect_download() as saved:
+        link.click()
+    table_id = href.split("/")[3]
+    assert re.fullmatch(
+        rf"batak-\d{{4}}-\d\d-\d\d-standard-{table_id}\.json", saved.value.suggested_filename
+    )
     mine.get_by_role("button", name="Open").click()
     expect(host.get_by_test_id("match-over")).to_be_visible()
     expect(host.get_by_test_id("sheet").first.locator("tbody tr")).to_have_count(1)

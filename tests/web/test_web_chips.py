@@ -40,6 +40,7 @@ def test_a_staked_quick_play_shows_the_buy_in_and_the_payout(
 ) -> None:
     page = open_page(browser, chips_server, errors, locale="en-US")
     expect(page.get_by_test_id("chips-guest")).to_contain_text("register or log in")
+    expect(page.locator(".kasa-heading")).to_have_count(0)  # a guest cannot stake
     register(page, "kasaci", "kupa-papaz-7")
     expect(page.get_by_test_id("chips-balance")).to_have_text("Your chips: 5,000")
     expect(page.get_by_test_id("chips-granted")).to_have_text("Today's chips: +5,000")
@@ -79,6 +80,32 @@ def test_a_staked_quick_play_shows_the_buy_in_and_the_payout(
     gained = int(won.group(1).replace(",", "")) if won else 0
     page.goto(chips_server.http + "/")
     expect(page.get_by_test_id("chips-balance")).to_have_text(f"Your chips: {4000 + gained:,}")
+    # today's gift was given: the next one, and when
+    expect(page.get_by_test_id("chips-next")).to_have_text(
+        re.compile(
+            r"^Tomorrow's chips: \+5,000, in \d+ h \d+ min \(a new day starts at 00:00 UTC\)\.$"
+        )
+    )
+    expect(page.get_by_test_id("chips-short")).to_have_count(0)
+    no_js_errors(errors)
+
+
+def test_a_player_short_of_the_smallest_stake_is_told_what_to_do(
+    browser: Browser, tmp_path: Path, errors: list[str]
+) -> None:
+    """After losing the last chips the box said only "Your chips: 0": nothing said that chips
+    come back the next day, nor that play without a stake goes on."""
+    s = ServerProcess(tmp_path, free_port(), *SERVE_ARGS, "--daily-grant", "50")
+    s.start()
+    try:
+        page = open_page(browser, s, errors, locale="tr-TR")
+        register(page, "azcip", "kupa-papaz-7")
+        expect(page.get_by_test_id("chips-balance")).to_have_text("Çipin: 50")
+        expect(page.get_by_test_id("chips-short")).to_have_text(
+            "En küçük bahis 100 çip: o kadar çipin olana dek bahissiz oyna."
+        )
+    finally:
+        s.stop()
     no_js_errors(errors)
 
 

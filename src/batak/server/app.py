@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import hmac
 import json
+import re
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -212,17 +213,25 @@ def create_app(
         stored = await hub.storage.record_text(table_id)
         if stored is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
-        kind, seed, status, record = stored
         key = request.query_params.get("key", "")
-        if kind == "private" and not hmac.compare_digest(key, record_key(table_id, seed)):
+        if stored.kind == "private" and not hmac.compare_digest(
+            key, record_key(table_id, stored.seed)
+        ):
             # kept to its players: the key comes in their sync (``record``)
             return JSONResponse({"error": "a private table's record"}, status_code=403)
-        if status != "over" or record is None:
+        if stored.status != "over" or stored.record is None:
             return JSONResponse({"error": "the match is not over yet"}, status_code=409)
+        # saved under its day and table, then its id: batak-2026-12-06-standard-t4e637e7942f9.json
+        parts = [
+            time.strftime("%Y-%m-%d", time.gmtime(stored.finished)) if stored.finished else "",
+            re.sub(r"[^\w-]", "_", stored.preset, flags=re.ASCII),
+            table_id,
+        ]
+        name = "-".join(["batak", *(p for p in parts if p)])
         return Response(  # the stored JSON text as it is: nothing to decode and encode again
-            record,
+            stored.record,
             media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="batak-{table_id}.json"'},
+            headers={"Content-Disposition": f'attachment; filename="{name}.json"'},
         )
 
     async def leaderboard(request: Request) -> Response:

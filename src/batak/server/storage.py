@@ -172,6 +172,18 @@ class TableRow:
 
 
 @dataclass
+class RecordText:
+    """A table's stored record as :meth:`Storage.record_text` reads it."""
+
+    kind: str  # public | private: a private table's record needs its key
+    seed: int  # the record key comes from it
+    status: str  # the record is there once the match is over
+    record: str | None  # the stored JSON text
+    preset: str  # the table's rules' name ("" for rules of its own)
+    finished: float | None
+
+
+@dataclass
 class EventRow:
     version: int
     kind: str
@@ -1022,15 +1034,22 @@ class Storage:
 
         return await self._call(job)
 
-    async def record_text(self, table_id: str) -> tuple[str, int, str, str | None] | None:
-        """What serving a table's record needs: its kind, seed (a private table's record key
-        comes from it), status, and the record's stored JSON text as it is (not decoded)."""
-        sql = self._sql("SELECT kind, seed, status, record FROM tables WHERE id = ?")
+    async def record_text(self, table_id: str) -> RecordText | None:
+        """What serving a table's record needs (:class:`RecordText`): the record's stored JSON
+        text as it is (not decoded), and what its file is called after."""
+        sql = self._sql(
+            "SELECT kind, seed, status, record, rules, finished FROM tables WHERE id = ?"
+        )
 
-        def job(cur: Any) -> tuple[str, int, str, str | None] | None:
+        def job(cur: Any) -> RecordText | None:
             cur.execute(sql, (table_id,))
             r = cur.fetchone()
-            return (str(r[0]), int(r[1]), str(r[2]), r[3]) if r else None
+            if not r:
+                return None
+            preset = json.loads(r[4]).get("name")
+            return RecordText(
+                str(r[0]), int(r[1]), str(r[2]), r[3], str(preset or ""), r[5] and float(r[5])
+            )
 
         return await self._call(job)
 

@@ -1111,7 +1111,7 @@ function drawLobby() {
     <section class="card-box" aria-labelledby="h-quick">
       <h2 id="h-quick">${esc(t("quick_play"))}</h2>
       <p class="help">${esc(t("quick_help"))}</p>
-      <div id="stake-box">${stakeSelectHTML(S.lobby)}</div>
+      <div id="stake-box">${stakeSelectHTML(S.lobby, S.player)}</div>
       <div class="modes">
         ${MODES.map((m) => `<button class="mode" data-action="quick" data-mode="${m}" data-testid="quick-${m}"><b>${esc(t("mode_" + m))}</b><span>${esc(t("mode_" + m + "_help"))}</span></button>`).join("")}
       </div>
@@ -1169,7 +1169,7 @@ function renderChips() {
   const box = $("#chips-box");
   if (box) box.innerHTML = chipsBoxHTML(S.player);
   const stake = $("#stake-box");
-  if (stake && !stake.contains(document.activeElement)) stake.innerHTML = stakeSelectHTML(S.lobby);
+  if (stake && !stake.contains(document.activeElement)) stake.innerHTML = stakeSelectHTML(S.lobby, S.player);
 }
 
 function renderMyTables() {

@@ -44,13 +44,14 @@ export function onChipsMessage(m, table) {
 }
 
 // The quick-play salon: no stake, or one of the lobby's stakes (with the kasa of açık eşli's).
-export function stakeSelectHTML(lobby) {
+export function stakeSelectHTML(lobby, player) {
   const stakes = (lobby && lobby.stakes) || (CHIPS.wallet && CHIPS.wallet.stakes) || [];
   if (!stakes.length) return "";
   if (!stakes.includes(CHIPS.stake)) CHIPS.stake = 0;
   const kasa = (lobby && lobby.kasa) || {};
   const options = [0, ...stakes].map((s) => `<option value="${s}"${s === CHIPS.stake ? " selected" : ""}>${esc(s ? t("stake_option", { n: chipsNumber(s) }) : t("stake_none"))}</option>`).join("");
-  const kasas = stakes.filter((s) => kasa["acik:" + s] != null)
+  // the kasas are for those who may stake (an account): a guest is told so in the chips box
+  const kasas = !(player && player.account) ? "" : stakes.filter((s) => kasa["acik:" + s] != null)
     .map((s) => `<li data-testid="lobby-kasa-${s}">${esc(t("kasa_salon", { stake: chipsNumber(s), n: chipsNumber(kasa["acik:" + s]) }))}</li>`).join("");
   return `<label class="stake-pick">${esc(t("stake_label"))}
       <select id="stake-select" data-testid="stake-select">${options}</select></label>
@@ -67,14 +68,26 @@ export function quickStake() {
   return CHIPS.stake ? { stake: CHIPS.stake } : {};
 }
 
-// The lobby's chips box: the balance (or why there is none) and the chip leaderboard.
+// How long until the next daily gift: a new day begins at 00:00 UTC ({h, m}).
+function untilNewDay() {
+  const now = Date.now();
+  const d = new Date(now);
+  const minutes = Math.ceil((Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1) - now) / 60000);
+  return { h: Math.floor(minutes / 60), m: minutes % 60 };
+}
+
+// The lobby's chips box: the balance (or why there is none), when the next gift comes, and the
+// chip leaderboard.
 export function chipsBoxHTML(player) {
   const w = CHIPS.wallet;
   let mine;
   if (!player || !player.account) mine = `<p class="help" data-testid="chips-guest">${esc(t("chips_account_needed"))}</p>`;
   else if (w && w.account) {
+    const least = w.stakes && w.stakes.length ? Math.min(...w.stakes) : 0; // the smallest salon's stake
     mine = `<p class="balance" data-testid="chips-balance">${esc(t("chips_balance", { n: chipsNumber(w.balance) }))}</p>`
-      + (w.granted ? `<p class="help" data-testid="chips-granted">${esc(t("chips_granted", { n: chipsNumber(w.granted) }))}</p>` : "");
+      + (w.granted ? `<p class="help" data-testid="chips-granted">${esc(t("chips_granted", { n: chipsNumber(w.granted) }))}</p>`
+        : w.grant ? `<p class="help" data-testid="chips-next">${esc(t("chips_next_gift", { n: chipsNumber(w.grant), ...untilNewDay() }))}</p>` : "")
+      + (least && w.balance < least ? `<p class="help" data-testid="chips-short">${esc(t("chips_short", { n: chipsNumber(least) }))}</p>` : "");
   } else mine = "";
   const board = CHIPS.board || [];
   const rows = board.length
