@@ -500,7 +500,7 @@ def sheet_totals(page: Page) -> list[str]:
 
 # ---------------------------------------------------------------------- reconnecting
 def test_the_page_reconnects_by_itself_after_the_server_restarts(
-    browser: Browser, server: ServerProcess, errors: list[str]
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:
     page = open_page(browser, server, errors)
     page.locator("#create-form input[name=show_bots]").uncheck()  # bots look like people
@@ -549,6 +549,10 @@ def test_the_page_reconnects_by_itself_after_the_server_restarts(
     server.kill()
     expect(page.get_by_test_id("status")).to_have_class(re.compile("offline"))
     expect(page.get_by_test_id("status")).to_have_text("Offline: reconnecting…")
+    # the table says it too, over its middle: what it shows is not live (it looked live)
+    over = page.evaluate("getComputedStyle(document.querySelector('#felt'), '::after').content")
+    assert over == '"Offline: reconnecting…"', over
+    page.screenshot(path=str(artifacts / "offline-table-en.png"))
     server.start()
     expect(page.get_by_test_id("status")).to_have_class(re.compile("online"), timeout=30_000)
     assert page.evaluate("window.batak.state.table.id") == table

@@ -1023,6 +1023,8 @@ function renderStatus() {
   el.textContent = S.online ? t("online") : (S.welcome ? t("offline") : t("connecting"));
   el.className = S.online ? "status online" : "status offline";
   document.body.classList.toggle("is-offline", !S.online && !!S.welcome);
+  const felt = $("#felt"); // said over the table too (CSS): what it shows is not live
+  if (felt) felt.dataset.offline = t("offline");
 }
 
 function renderNotice() {
