@@ -63,6 +63,45 @@ def test_failed_code_lookups_lock_the_player_and_the_address(tmp_path: Path) -> 
         asyncio.run(main())
 
 
+def test_a_room_seen_by_its_code_before_sitting_and_wrong_codes_count(tmp_path: Path) -> None:
+    """``room``: an invitation's page shows what the room plays and who sits there before one
+    sits down (nobody is seated by it); a code that opens nothing counts against the lockout as
+    a wrong ``join`` does, so codes cannot be guessed through it either."""
+    config = fast_config(tmp_path, code_failures_free=3, code_failures_free_address=50)
+    with ServerThread(config) as srv:
+
+        async def main() -> None:
+            host = Client(srv.url, name="Ayşe")
+            await host.connect()
+            created, table = await host.create(preset="standard", deals=3, bots=False)
+            code = created["code"]
+            peek = Client(srv.url, name="Peek")
+            await peek.connect()
+            room = await peek.room(code.lower())
+            assert room["preset"] == "standard" and room["rules"]["deals"] == 3
+            assert room["host"] == "Ayşe" and room["status"] == "waiting"
+            assert room["seats"] == ["Ayşe", None, None, None] and room["free"] == 3
+            assert room["kind"] == "private" and room["stake"] == 0
+            assert room["decision"] > 0
+            assert "id" not in room and "code" not in room  # the code opens it, as before
+            # nobody sat down
+            info = await host.sync(table.id)
+            assert [s["name"] for s in info["table_info"]["seats"]] == ["Ayşe", None, None, None]
+            codes = []
+            for wrong in ("ZZZZZZZ2", "ZZZZZZZ3", "ZZZZZZZ4", "ZZZZZZZ5"):
+                with pytest.raises(ServerError) as e:
+                    await peek.room(wrong)
+                codes.append(e.value.code)
+            assert codes == ["no_table"] * 4
+            with pytest.raises(ServerError) as e:  # locked: the right code too
+                await peek.room(code)
+            assert e.value.code == "locked"
+            for c in (host, peek):
+                await c.close()
+
+        asyncio.run(main())
+
+
 def test_a_private_room_opens_by_id_only_to_its_people_and_its_record_to_its_players(
     tmp_path: Path,
 ) -> None:

@@ -334,14 +334,27 @@ def test_an_invite_link_asks_a_new_player_for_the_name_the_table_shows(
     6982', a name their friends do not know. They are asked once; the name is kept."""
     host = open_page(browser, server, errors)
     set_name(host, "Ayşe")
+    host.fill("#create-form input[name=deals]", "3")
+    host.locator("#create-form details summary").click()  # the table options
+    host.locator("#opt-must_trump").uncheck()
     host.get_by_test_id("create-room").click()
     invite = host.get_by_test_id("invite").get_attribute("href")
     assert invite
+    # the room's settings, for everyone in the waiting room (they were seen by the host only,
+    # in the form)
+    settings = host.get_by_test_id("room-settings")
+    expect(settings).to_contain_text("Standard (common rules · ihaleli) · 3 deals · 25 s a move")
+    expect(settings).to_contain_text("Changed by the host: Must trump when void: no.")
     friend = open_page(
         browser, server, errors, locale="tr-TR", viewport={"width": 390, "height": 800}
     )
     friend.goto(invite)
     expect(friend.get_by_text("Bir masaya davet edildin")).to_be_visible()
+    # what the room plays and who is there, before sitting down
+    room = friend.get_by_test_id("join-room")
+    expect(room).to_contain_text("Standart (yaygın kurallar · ihaleli) · 3 el · hamle başına 25 sn")
+    expect(room).to_contain_text("Masa sahibinin değiştirdikleri: Renk yoksa koz zorunlu: hayır.")
+    expect(room).to_contain_text("Masa sahibi: Ayşe · Masada: Ayşe · boş koltuk: 3")
     friend.wait_for_timeout(300)
     seated = "window.batak.state.table.info.seats.filter((s) => s.name).length"
     assert host.evaluate(seated) == 1  # not seated before answering
@@ -349,11 +362,19 @@ def test_an_invite_link_asks_a_new_player_for_the_name_the_table_shows(
     friend.get_by_test_id("join-name").fill("Zeynep")
     friend.get_by_test_id("join-sit").click()
     expect(friend.locator(".seat.pos-bottom .name")).to_have_text("Zeynep")
+    expect(friend.get_by_test_id("room-settings")).to_contain_text("3 el")
     expect(host.locator(".seat .name", has_text="Zeynep")).to_have_count(1)
     assert friend.evaluate("localStorage.getItem('batak.name')") == "Zeynep"
     # the next invite link does not ask again
     friend.goto(invite)
     expect(friend.locator(".seat.pos-bottom .name")).to_have_text("Zeynep")
+    # a code that opens no room says so, without asking for a name first
+    stranger = open_page(browser, server, errors, locale="tr-TR")
+    stranger.goto(server.http + "/join/ZZZZZZZZ")
+    expect(stranger.get_by_test_id("join-missing")).to_contain_text(
+        "'ZZZZZZZZ' kodlu bir masa yok."
+    )
+    expect(stranger.get_by_test_id("join-name")).to_have_count(0)
     no_js_errors(errors)
 
 

@@ -454,6 +454,12 @@ class Client:
             self.player["name"] = reply["name"]
         return reply
 
+    async def room(self, code: str) -> dict[str, Any]:
+        """The room a code opens, as one sees it before sitting down (the table, its rules and
+        length, the clock, the stake, who sits where); ``no_table`` if there is none."""
+        reply = await self.request({"type": "room", "code": code})
+        return dict(reply["room"])
+
     async def invite(self, table: str, username: str) -> None:
         """Ask an account that is online (a friend, or a bot account) to this waiting room: its
         connections receive ``invited`` with the room's code."""

@@ -157,6 +157,7 @@ class Hub:
             "quick": self.on_quick,
             "create": self.on_create,
             "join": self.on_join,
+            "room": self.on_room,
             "sync": self.on_sync,
             "start": self.on_start,
             "move": self.on_move,
@@ -1302,25 +1303,39 @@ class Hub:
         for rate, key in rates:
             rate.take(key, now)
 
-    async def on_join(self, conn: Conn, msg: dict[str, Any]) -> None:
+    async def _by_code(self, conn: Conn, code: str) -> str:
+        """The table a room's code opens, or ``no_table``; a code that opens nothing counts
+        against the player and the address (codes are not to be guessed)."""
         player = player_of(conn)
+        code = code.strip().upper()
+        checks = ((self.code_fails, player.id), (self.code_fails_address, conn.address))
+        self._locked(*checks)
+        table_id = self.codes.get(code)
+        if table_id is None:
+            table_id = await self.storage.table_id_by_code(code)
+        known = self.tables.get(table_id or "")
+        if table_id is None or (known is not None and known.status == "over"):
+            # unknown, or the room is over: its code expired with the match
+            now = self.clock.now()
+            for lock, key in checks:
+                lock.fail(key, now)
+            raise TableError("no_table", "no_code", {"code": code})
+        return table_id
+
+    async def on_room(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """A room seen by its code before sitting down (an invitation's page): its table,
+        rules, length, clock, stake and who sits there (:meth:`Table.preview`)."""
+        table = await self._table(await self._by_code(conn, msg["code"]), conn)
+        code = msg["code"].strip().upper()
+        self._reply(conn, {"type": "room", "code": code, "room": table.preview()}, msg.get("ref"))
+
+    async def on_join(self, conn: Conn, msg: dict[str, Any]) -> None:
+        player_of(conn)
         table_id = msg.get("table")
         code = msg.get("code")
         by_code = False
         if code:
-            code = code.strip().upper()
-            checks = ((self.code_fails, player.id), (self.code_fails_address, conn.address))
-            self._locked(*checks)
-            table_id = self.codes.get(code)
-            if table_id is None:
-                table_id = await self.storage.table_id_by_code(code)
-            known = self.tables.get(table_id or "")
-            if table_id is None or (known is not None and known.status == "over"):
-                # unknown, or the room is over: its code expired with the match
-                now = self.clock.now()
-                for lock, key in checks:
-                    lock.fail(key, now)
-                raise TableError("no_table", "no_code", {"code": code})
+            table_id = await self._by_code(conn, code)
             by_code = True  # an adjourned room comes back; a closed one: _table says so
         if not table_id:
             raise TableError("bad_message", "join_what")

@@ -137,6 +137,7 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
         "spectate": _b(),
         "since": _i(0, required=False),
     },
+    "room": {"code": _s(16)},
     "sync": {"table": TABLE, "since": _i(0, required=False)},
     "start": {"table": TABLE},
     "move": {"table": TABLE, "id": _s(64), "v": _i(0), "move": _s(16)},

@@ -657,6 +657,24 @@ class Table:
             **({"archived": True} if self.archived else {}),
         }
 
+    def preview(self) -> dict[str, Any]:
+        """What one who has the room's code sees before sitting down (the ``room`` message):
+        the table and its rules, the match's length and clock, the stake, who sits where (as
+        the table shows them, bots hidden where it hides them), whether it has begun."""
+        host = next((s.name for s in self.seats if s.player and s.player == self.host), None)
+        return {
+            "kind": self.kind,
+            "mode": self.mode,
+            "preset": self.rules.name,
+            "rules": self.rules.to_dict(),
+            "status": self.status,
+            "host": host,
+            "seats": [s.name or None for s in self.seats],
+            "free": sum(1 for s in self.seats if s.empty),
+            "decision": self.decision_seconds,
+            "stake": self.stake,
+        }
+
     def summary(self) -> dict[str, Any]:
         """One line of the lobby."""
         return {

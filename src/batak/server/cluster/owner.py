@@ -67,7 +67,7 @@ CLAIMABLE = (
 #: Messages about one table: forwarded to the table's owner when it is another process.
 TABLE_TYPES = frozenset(
     {
-        *("join", "sync", "start", "move", "hint", "chat", "react", "leave", "adjourn"),
+        *("join", "room", "sync", "start", "move", "hint", "chat", "react", "leave", "adjourn"),
         *("invite", "invitable"),
     }
 )
@@ -462,7 +462,7 @@ class Cluster:
         if kind not in TABLE_TYPES:
             return False
         table_id = msg.get("table")
-        if kind == "join" and msg.get("code"):
+        if kind in ("join", "room") and msg.get("code"):
             code = str(msg["code"]).strip().upper()
             table_id = self.hub.codes.get(code) or await self.hub.storage.table_id_by_code(code)
         if not table_id or table_id in self.hub.tables or len(table_id) > 32:

@@ -125,6 +125,7 @@ function onRoute() {
   if (r.page === "join") {
     S.joining = r.code;
     if (S.online && !needsName()) send({ type: "join", code: r.code, ref: "invite" });
+    else if (S.online) send({ type: "room", code: r.code, ref: "room" }); // shown while asked the name
   }
   if (r.page === "lobby" && S.online) lobbyRequests();
   if (S.online) featureRequests(r);
@@ -315,6 +316,7 @@ function onMessage(m) {
     case "ok": if (m.ref === "invite_player" && S.table) inviteNote(S.table.inviting, null); return;
     case "stats": S.stats = m.stats; renderAccount(); return;
     case "mytables": S.mytables = m.tables; renderMyTables(); return;
+    case "room": S.joinRoom = { code: m.code, room: m.room }; if (route().page === "join") render(); return;
     case "my_matches": S.matches = m.matches; renderMatches(); return;
     case "leaderboard": S.leaderboard = m.players; renderAccount(); return;
     case "tourneys": case "tourney": case "tourney_table": return tourney.onMessage(CTX, m);
@@ -420,6 +422,7 @@ function onWelcome(m) {
   const r = route();
   if (r.page === "table") joinTable(r.id);
   else if (r.page === "join" && !needsName()) send({ type: "join", code: r.code, ref: "invite" });
+  else if (r.page === "join") send({ type: "room", code: r.code, ref: "room" }); // shown while asked the name
   else if (r.page === "lobby") lobbyRequests();
   featureRequests(r);
   send({ type: "story" }); // the characters' portraits at story tables
@@ -620,6 +623,11 @@ function onError(m) {
   if (m.code === "hint_rate" && T) { T.hint = { reason: m.message }; renderPanel(); return; }
   if (m.ref === "invite_player") { inviteNote(null, m.message); return; }
   if (tourney.onError(CTX, m)) return;
+  if (m.ref === "room") { // an invitation's code that opens nothing: said instead of asking a name
+    const r = route();
+    if (r.page === "join") { S.joinRoom = { code: r.code, missing: m.message }; render(); }
+    return;
+  }
   if (m.ref === "invitable") return; // the list of bots is asked for silently (the room started meanwhile)
   if (m.ref === "password") { // said under the form, which keeps what was typed
     passwordNote({ text: m.message, lang: lang() }); // (in the language it was asked in)
@@ -1007,9 +1015,27 @@ function needsName() {
   return Boolean(S.welcome) && !S.nameAsked && !localStorage.getItem("batak.name") && !(S.player && S.player.account);
 }
 
+// The invitation's room, as the server showed it by its code (``room``): what it plays, who
+// sits there; or why there is none (then no name is asked for).
+function joinRoomHTML(code) {
+  const j = S.joinRoom && S.joinRoom.code === code ? S.joinRoom : null;
+  if (!j || !j.room) return "";
+  const room = j.room;
+  const names = room.seats.filter((n) => n);
+  return `<div class="join-room" data-testid="join-room">${roomSettingsHTML(room, room.decision)}
+    <p>${room.host ? `${esc(t("join_room_host", { name: room.host }))} · ` : ""}${esc(t("join_room_seats", { names: names.join(", ") || "—", free: room.free }))}</p>
+    ${room.status === "playing" ? `<p class="help">${esc(t("join_room_started"))}</p>` : ""}</div>`;
+}
+
 function joinNameHTML() {
+  const code = route().code;
+  const j = S.joinRoom && S.joinRoom.code === code ? S.joinRoom : null;
+  if (j && j.missing) {
+    return `<p class="center sentence" data-testid="join-missing">${esc(j.missing)}. <a href="/" data-action="nav" data-href="/">${esc(t("back_to_lobby"))}</a></p>`;
+  }
   return `<section class="card-box join-name" aria-labelledby="h-join-name">
     <h2 id="h-join-name">${esc(t("join_name_title"))}</h2>
+    ${joinRoomHTML(code)}
     <form data-action="joinWithName" class="row">
       <input id="join-name-input" maxlength="24" autocomplete="nickname" aria-label="${esc(t("your_name"))}" placeholder="${esc(S.player ? S.player.name : "")}" data-testid="join-name">
       <button type="submit" class="primary" data-testid="join-sit">${esc(t("join_sit"))}</button>
@@ -1626,11 +1652,29 @@ function waitingRoomHTML() {
   const hostSeat = info.seats.findIndex((s) => s.host);
   return `<div class="waiting">
     <p>${esc(t(quick ? "waiting_quick" : "waiting_for_players"))}</p>
+    ${roomSettingsHTML(info, T.clock && T.clock.decision)}
     ${info.kind === "private" ? `<p class="code">${esc(t("code"))}: <b data-testid="room-code">${esc(info.code)}</b> <button class="small" data-action="copy" data-text="${esc(info.code)}">${esc(t("copy"))}</button></p>
     <p>${esc(t("invite"))}: <a href="${esc(info.invite)}" data-testid="invite">${esc(info.invite).replace(/([^/])\/(?!\/)/g, "$1/<wbr>")}</a> <button class="small" data-action="copy" data-text="${esc(info.invite)}">${esc(t("copy"))}</button></p>` : ""}
     ${host && info.kind === "private" ? `${invitePlayerHTML(T)}<button class="primary" data-action="start" data-testid="start">${esc(t("start"))}</button><p class="help">${esc(t("start_help"))}</p>` : ""}
     ${!host && info.kind === "private" && hostSeat >= 0 ? `<p data-testid="waiting-host">${esc(t("waiting_host", { name: seatName(hostSeat) }))}</p>` : ""}
   </div>`;
+}
+
+// What the room plays, for everyone waiting in it (a guest could not see what the host chose
+// before the first deal): the table, the match's length, the clock, and every rule changed from
+// the table's own.
+function roomSettingsHTML(info, decision) {
+  const r = info.rules || {};
+  const facts = [presetTitle(info.preset)];
+  facts.push(r.deals ? t("room_deals", { n: r.deals }) : t("room_target", { n: r.target_score }));
+  if (decision) facts.push(t("room_decision", { n: decision }));
+  const base = S.catalog && S.catalog.presets.find((p) => p.name === info.preset);
+  const changed = !base ? [] : Object.entries(S.catalog.options)
+    .filter(([name]) => name !== "deals" && name !== "target_score" && (r[name] ?? null) !== (base.rules[name] ?? null))
+    .map(([name, opt]) => `${pick(opt.label)}: ${optionValueText(name, r[name])}`);
+  return `<div class="room-settings" data-testid="room-settings"><p><b>${esc(facts.join(" · "))}</b>
+      · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener">${esc(t("rules_link"))}</a></p>
+    ${changed.length ? `<p class="help" data-testid="room-changed">${esc(t("room_changed", { list: changed.join("; ") }))}</p>` : ""}</div>`;
 }
 
 // The host of a private room invites an account that is online (a friend, a bot account) by its
