@@ -78,8 +78,13 @@ def test_a_staked_quick_play_shows_the_buy_in_and_the_payout(
     assert won or "Your stake of 1,000 chips is lost." in text, text
     page.screenshot(path=str(artifacts / "chips-payout-en.png"))
     gained = int(won.group(1).replace(",", "")) if won else 0
+    # "Play again" plays at the same stake (it sent none: the lobby's, or no stake)
+    page.get_by_test_id("play-again").click()
+    expect(page).to_have_url(re.compile(r"/table/\w+$"))
+    expect(page.get_by_test_id("table-chips")).to_have_text("Stake 1,000 · Pot 1,000")
+    expect(page.locator("#hand .card")).to_have_count(13, timeout=30_000)  # begun: staked
     page.goto(chips_server.http + "/")
-    expect(page.get_by_test_id("chips-balance")).to_have_text(f"Your chips: {4000 + gained:,}")
+    expect(page.get_by_test_id("chips-balance")).to_have_text(f"Your chips: {3000 + gained:,}")
     # today's gift was given: the next one, and when
     expect(page.get_by_test_id("chips-next")).to_have_text(
         re.compile(

@@ -168,7 +168,7 @@ function rematchHTML(T, quiet) {
       if (offer && offer.declined != null) {
         out.push(`<p class="help" data-testid="rematch-declined">${esc(offer.declined === T.you ? t("rematch_declined_you") : t("rematch_declined", { name: H.seatName(offer.declined) }))}</p>`);
       }
-      out.push(`<p class="row-buttons"><button${main} data-action="rematch" data-testid="rematch">${esc(t("rematch"))}</button>${quick ? ` <button data-action="playAgain" data-mode="${esc(info.mode)}" data-testid="play-again">${esc(t("play_again"))}</button>` : ""}</p>
+      out.push(`<p class="row-buttons"><button${main} data-action="rematch" data-testid="rematch">${esc(t("rematch"))}</button>${quick ? ` <button data-action="playAgain" data-mode="${esc(info.mode)}" data-stake="${(info.chips && info.chips.stake) || 0}" data-testid="play-again">${esc(t("play_again"))}</button>` : ""}</p>
         <p class="help">${esc(t("rematch_help"))}</p>`);
     }
   } else if (offer && offer.table_new) {
@@ -213,8 +213,10 @@ export const resultActions = {
   rematch() { H.send({ type: "rematch", table: H.table().id, ref: "rematch" }); },
   rematchNo() { H.send({ type: "rematch", table: H.table().id, accept: false, ref: "rematch" }); },
   playAgain(el) {
+    // again as it was: the same mode, at the same stake (or none)
     const mode = el.dataset.mode;
+    const stake = Number(el.dataset.stake) || 0;
     H.go("/");
-    H.send({ type: "quick", mode, ref: "quick" });
+    H.send({ type: "quick", mode, ...(stake ? { stake } : {}), ref: "quick" });
   },
 };
