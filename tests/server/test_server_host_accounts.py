@@ -400,7 +400,12 @@ def test_turkish_capitals_find_an_account_and_a_name_in_another_case_is_not_a_se
         assert main(["admin", "vip", typed, "on", *where]) == 0, typed
         assert "İsmail" in capsys.readouterr().out
     assert main(["admin", "players", "--search", "irem", *where]) == 0
-    assert "İrem" in capsys.readouterr().out
+    listed = capsys.readouterr().out
+    assert "İrem" in listed and "VIP" not in listed
+    # the flag is in the list of accounts (it was seen only by setting it again)
+    assert main(["admin", "players", "--search", "ismail", *where]) == 0
+    (row,) = [x for x in capsys.readouterr().out.splitlines() if x.startswith("İsmail")]
+    assert row.rstrip().endswith("VIP"), row
 
 
 def test_a_username_that_fits_several_accounts_says_which(

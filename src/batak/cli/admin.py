@@ -147,11 +147,12 @@ def _when(seconds: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds)) if seconds else "-"
 
 
-async def _players(args: argparse.Namespace, lang: str, storage: Any) -> int:
+async def _players(args: argparse.Namespace, lang: str, storage: Any, desk: Any) -> int:
     """``players``: the accounts, newest first, as columns."""
     rows = await storage.accounts(args.search, args.limit + 1)
     more = len(rows) > args.limit
     rows = rows[: args.limit]
+    vips = await desk.vips([r["id"] for r in rows])
     if not rows:
         print(
             t(
@@ -175,6 +176,8 @@ async def _players(args: argparse.Namespace, lang: str, storage: Any) -> int:
 
     def state(r: dict[str, Any]) -> str:
         marks = [t("admin_state_bot", lang)] if r["bot"] else []
+        if r["id"] in vips:  # the lower table fee (batak admin vip)
+            marks.append(t("admin_state_vip", lang))
         if r["banned"] is not None:
             marks.append(t("admin_state_banned", lang, when=_when(r["banned"])))
         return ", ".join(marks)
@@ -326,7 +329,7 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
                 )
             return 0
         if args.job == "players":
-            return await _players(args, lang, storage)
+            return await _players(args, lang, storage, desk)
         row = await storage.account_named(args.username)
         if row is None:
             fit = await storage.accounts_like(args.username)

@@ -446,6 +446,22 @@ class Desk:
             r["to_name"] = who.get(r["to"], r["to"])
         return out
 
+    async def vips(self, player_ids: list[str]) -> set[str]:
+        """Those of ``player_ids`` whose VIP flag is on (``batak admin players``)."""
+        q = self.storage.q
+        accounts = {player_account(pid): pid for pid in player_ids}
+
+        def job(cur: Any) -> set[str]:
+            found: set[str] = set()
+            for acc, pid in accounts.items():  # an operator's page of accounts: a few dozen
+                cur.execute(q("SELECT vip FROM chip_accounts WHERE account = ?"), (acc,))
+                r = cur.fetchone()
+                if r and r[0]:
+                    found.add(pid)
+            return found
+
+        return set(await self.storage.run(job))
+
     async def set_vip(self, player_id: str, vip: bool) -> None:
         q = self.storage.q
         acc = player_account(player_id)

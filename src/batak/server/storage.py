@@ -802,8 +802,9 @@ class Storage:
     async def account_named(self, username: str) -> PlayerRow | None:
         """The account called ``username``; failing that, the one account whose name is the same
         but for case (an operator types "Ayse" for "ayse", "şule" for "Şule", "ISMAIL" or
-        "ismail" for "İsmail"), if only one is. (Folded here, not by the database: SQLite's LOWER
-        folds ASCII letters only.) :meth:`accounts_like` says which fit when several do."""
+        "ismail" for "İsmail"), if only one is. (Folded by :func:`batak.i18n.plain_lower` and
+        kept so: SQLite's LOWER folds ASCII letters only.) :meth:`accounts_like` says which fit
+        when several do."""
         row = await self.player_by("username", username)
         if row is not None:
             return row
@@ -877,6 +878,7 @@ class Storage:
                     seen[str(a)] = max(seen.get(str(a), 0.0), float(finished))
             return [
                 {
+                    "id": str(r[0]),
                     "username": r[1],
                     "name": r[2],
                     "bot": bool(r[3]),
