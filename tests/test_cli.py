@@ -1084,6 +1084,23 @@ def test_options_levels_and_tables_are_taken_as_people_write_them(
     assert code == 0 and "zipi-kitty" in out
 
 
+def test_an_option_whose_value_is_the_word_none_takes_that_word(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`batak rules` shows bidding: none and zero_trick_penalty: none; --option took "none" for
+    "no value" everywhere, so these could not be typed ("zero_trick_penalty=None is not allowed;
+    choose one of: none, ...")."""
+    rules = rules_with_options("standard", ["zero_trick_penalty=NONE", "all_pass=Redeal"])
+    assert (rules.zero_trick_penalty, rules.all_pass) == ("none", "redeal")
+    no_bids = rules_with_options("sultan-kozmaca", ["scoring=simple", "bidding=none"])
+    assert no_bids.bidding == "none"
+    assert rules_with_options("standard", ["fixed_trump=S", "fixed_trump=none"]).fixed_trump is None
+    args = ["play", "--option", "zero_trick_penalty=none", "--option", "deals=1", "--lang", "en"]
+    code, out, err = run(monkeypatch, capsys, args, FIRST * 3000)
+    assert code == 0, err
+    assert "The match is over." in out
+
+
 def test_commands_in_turkish_capitals_and_odd_digits(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

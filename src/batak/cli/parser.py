@@ -12,6 +12,7 @@ help option) and its errors come from the catalog like every other text of ``bat
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import re
 import sys
@@ -32,7 +33,16 @@ _WORDS: dict[str, Any] = {
 }  # fmt: skip
 
 
-def _option_value(raw: str) -> Any:
+#: the options whose values are words (bidding=none, zero_trick_penalty=none): "none" there is
+#: the option's own word, not "no value"
+_WORD_OPTIONS = frozenset(
+    f.name for f in dataclasses.fields(Rules) if isinstance(f.default, str) and f.name != "name"
+)
+
+
+def _option_value(raw: str, key: str = "") -> Any:
+    if key in _WORD_OPTIONS:
+        return raw.lower()  # the words are lower case: Auction, NONE
     for word in folded(raw.strip()) & _WORDS.keys():  # HAYIR, Evet, NONE
         return _WORDS[word]
     try:
@@ -51,6 +61,8 @@ def rules_with_options(preset: str, options: Iterable[str]) -> Rules:
     False
     >>> rules_with_options("esli-acik", ["must_trump=No", "deals=none"]).deals is None
     True
+    >>> rules_with_options("standard", ["zero_trick_penalty=none"]).zero_trick_penalty
+    'none'
     """
     rules = Rules.preset(preset)
     changes: dict[str, Any] = {}
@@ -58,7 +70,7 @@ def rules_with_options(preset: str, options: Iterable[str]) -> Rules:
         key, sep, raw = opt.partition("=")
         if not sep:
             raise RulesError("write_option", option=opt)
-        changes[key.strip()] = _option_value(raw.strip())
+        changes[key.strip()] = _option_value(raw.strip(), key.strip())
     return rules.replace(**changes) if changes else rules
 
 
