@@ -827,9 +827,60 @@ def test_play_refuses_a_clashing_option_with_the_reason(
     args = ["play", "--option", "must_trump=false", "--option", "trump_if_cannot_overtrump=false"]
     code, _, err = run(monkeypatch, capsys, [*args, "--lang", "tr"])
     assert code == 2
-    assert "must_trump=True gerekir" in err
+    assert "must_trump=yes gerekir" in err
     code, _, err = run(monkeypatch, capsys, ["play", "--option", "must_trump", "--lang", "en"])
     assert code == 2 and "must_trump" in err
+
+
+@pytest.mark.parametrize(
+    ("lang", "preset", "option", "said"),
+    [
+        ("en", "zipi-kitty", "partners=yes", "partners=yes needs players=4 (got players=3)"),
+        (
+            "tr",
+            "zipi-kitty",
+            "partners=evet",
+            "partners=yes için players=4 gerekir (şu an players=3)",
+        ),
+        (
+            "en",
+            "zipi-kitty",
+            "bidding=none",
+            "kitty_size=4 needs bidding=auction (got bidding=none)",
+        ),
+        ("en", "standard", "bidding=nope", "bidding=nope is not allowed; choose one of: auction,"),
+        ("en", "standard", "must_trump=may be", 'must_trump must be yes or no, got "may be"'),
+        (
+            "en",
+            "standard",
+            "fixed_trump=X",
+            "fixed_trump must be a suit (S, H, D or C) or none, got X",
+        ),
+        ("tr", "standard", "fixed_trump=X", "fixed_trump bir renk (S, H, D ya da C) ya da none"),
+        (
+            "en",
+            "standard",
+            "scoring=acik",
+            "scoring=acik is the açık eşli scheme and needs partners=yes",
+        ),
+    ],
+)
+def test_a_refused_option_is_said_as_it_is_typed(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    lang: str,
+    preset: str,
+    option: str,
+    said: str,
+) -> None:
+    """The rules engine's refusal names options and values as one types them after --option
+    (partners=yes, bidding=auction, fixed_trump=S), not as Python writes them (True, 'auction');
+    a fixed_trump that is no suit is refused like any other value, not with a traceback."""
+    args = ["play", "--preset", preset, "--option", option, "--lang", lang]
+    code, _, err = run(monkeypatch, capsys, args)
+    assert code == 2
+    assert said in " ".join(err.split()), err
+    assert not re.search(r"True|False|'\w+'|Traceback", err), err
 
 
 def test_review_at_the_table_says_where_the_last_deal_lost_tricks(

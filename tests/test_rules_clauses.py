@@ -11,6 +11,8 @@ Deals are small and hand-built (every hand the same size; that many tricks in th
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import batak
@@ -1099,6 +1101,27 @@ def test_an_option_that_qualifies_a_switched_off_one_is_refused(changes, names):
     with pytest.raises(batak.RulesError) as info:
         Rules.preset("gamelake-ihaleli", **changes)
     assert all(n in str(info.value) for n in names)
+
+
+def test_every_rules_refusal_writes_values_as_they_are_typed() -> None:
+    """A rules_error text names an option's value as one types it (partners=yes, bidding=none,
+    fixed_trump=S), in English and Turkish: no Python True/False/None, no repr quotes."""
+    from batak.i18n import MESSAGES
+
+    keys = [k for k in MESSAGES if k.startswith("rules_error.")]
+    assert len(keys) > 30
+    for key in keys:
+        for lang in ("en", "tr"):
+            template = MESSAGES.get_text(key, lang)
+            assert not re.search(r"!r\}|\b(True|False|None|null)\b|='", template), (key, lang)
+    err = batak.RulesError("kitty_auction", kitty_size=4, bidding="none")
+    assert str(err) == "options clash: kitty_size=4 needs bidding=auction (got bidding=none)"
+    assert err.text("tr") == (
+        "seçenekler çelişiyor: kitty_size=4 için bidding=auction gerekir (şu an bidding=none)"
+    )
+    with pytest.raises(batak.RulesError) as info:
+        Rules.preset("standard", fixed_trump="X")
+    assert info.value.code == "not_suit" and str(info.value).endswith("got X")
 
 
 # ========================================================= the zero-trick penalty, its own setting

@@ -11,7 +11,7 @@ True
 >>> Rules.preset("zipi-kitty", partners=True)
 Traceback (most recent call last):
 ...
-batak.rules.RulesError: options clash: partners=True needs players=4 (got players=3)
+batak.rules.RulesError: options clash: partners=yes needs players=4 (got players=3)
 
 Each option's meaning is in its field's comment and in ``docs/rules.md``.
 """
@@ -19,10 +19,11 @@ Each option's meaning is in its field's comment and in ``docs/rules.md``.
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from .cards import Suit
+from .cards import CardError, Suit
 from .i18n import text
 
 __all__ = ["PRESETS", "Rules", "RulesError"]
@@ -48,15 +49,21 @@ class RulesError(ValueError):
 
     ``code`` and ``params`` say what is wrong; ``str()`` is the English sentence and
     :meth:`text` the sentence in another language of the catalog (keys ``rules_error.CODE``).
+    Values are written as one types them (``batak play --option partners=yes``, the rules
+    pages): yes, no, none, a suit's letter, a word without quotes.
 
     >>> try:
     ...     Rules(players=3, hand_size=16, kitty_size=4, partners=True)
     ... except RulesError as e:
     ...     error = e
     >>> error.code, str(error)
-    ('partners_players', 'options clash: partners=True needs players=4 (got players=3)')
+    ('partners_players', 'options clash: partners=yes needs players=4 (got players=3)')
     >>> error.text("tr")
-    'seçenekler çelişiyor: partners=True için players=4 gerekir (verilen: players=3)'
+    'seçenekler çelişiyor: partners=yes için players=4 gerekir (şu an players=3)'
+    >>> print(RulesError("kitty_auction", kitty_size=4, bidding="none"))
+    options clash: kitty_size=4 needs bidding=auction (got bidding=none)
+    >>> print(RulesError("not_bool", key="must_trump", value="may be"))
+    must_trump must be yes or no, got "may be"
     """
 
     def __init__(self, code: str, /, **params: Any) -> None:
@@ -66,7 +73,35 @@ class RulesError(ValueError):
 
     def text(self, lang: str) -> str:
         """Why, in ``lang``."""
-        return text(f"rules_error.{self.code}", lang, **self.params)
+        params = {k: _typed(v) for k, v in self.params.items()}
+        return text(f"rules_error.{self.code}", lang, **params)
+
+
+def _typed(value: Any) -> Any:
+    """An option's value as one types it after ``OPTION=``: yes, no, none, a suit's letter, a
+    word as it is (in plain double quotes if it is empty or has spaces); a list item by item.
+
+    >>> _typed(True), _typed(None), _typed(Suit.SPADES), _typed("auction"), _typed(3)
+    ('yes', 'none', 'S', 'auction', 3)
+    >>> _typed("two words"), _typed(["a", False])
+    ('"two words"', ['a', 'no'])
+    """
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, Suit):
+        return value.value
+    if isinstance(value, str):
+        return value if value and not any(c.isspace() for c in value) else f'"{value}"'
+    if isinstance(value, list | tuple):
+        return [_typed(v) for v in value]
+    if isinstance(value, int | float):
+        return value
+    try:  # a JSON object given as a value (the server's rules): shown as JSON
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)
 
 
 #: :meth:`Rules.to_dict` of rules met lately (the values are immutable: only the dict is copied)
@@ -135,7 +170,11 @@ class Rules:
                 self, "zero_trick_penalty", "scheme" if self.zero_trick_penalty else "none"
             )
         if isinstance(self.fixed_trump, str) and not isinstance(self.fixed_trump, Suit):
-            object.__setattr__(self, "fixed_trump", Suit.parse(self.fixed_trump))
+            try:
+                suit = Suit.parse(self.fixed_trump)
+            except CardError:  # fixed_trump=X: said like any other refused option
+                raise RulesError("not_suit", value=self.fixed_trump) from None
+            object.__setattr__(self, "fixed_trump", suit)
         _validate(self)
 
     # -- derived -----------------------------------------------------------------------
