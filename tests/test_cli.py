@@ -156,6 +156,41 @@ def test_numbers_commands_and_aliases(
 
 
 @pytest.mark.parametrize(
+    ("preset", "options", "has", "lacks"),
+    [
+        ("standard", [], ["'pas'", "'ihale 7'", "'koz kupa'"], ["bury", "your bid"]),
+        ("zipi-kitty", [], ["'pas'", "'ihale 7'", "'koz kupa'", "'bury 2C'"], ["your bid"]),
+        ("sultan-kozmaca", [], ["your bid, the tricks you will take"], ["pas", "ihale", "koz ("]),
+        ("zipi-kozmaca", [], ["a card ("], ["pas", "ihale", "bid", "koz (", "bury"]),
+        ("standard", ["fixed_trump=S"], ["'pas'", "'ihale 7'"], ["koz (", "bury"]),
+    ],
+)
+def test_the_help_names_only_the_moves_the_table_has(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    preset: str,
+    options: list[str],
+    has: list[str],
+    lacks: list[str],
+) -> None:
+    """'?' says how to type the moves of this table only: no pas or ihale at a Koz Maça table,
+    no bids where nobody bids, no koz to name where it is fixed, no burying without a kitty."""
+    args = ["play", "--preset", preset, "--seed", "1"]
+    for o in options:
+        args += ["--option", o]
+    args += ["--lang", "en"]
+    code, out, _ = run(monkeypatch, capsys, args, "?\n")
+    assert code == 0
+    said = " ".join(out[out.index("Type a move's number") : out.index("Commands:")].split())
+    assert all(h in said for h in has), said
+    assert not [w for w in lacks if w in said], said
+    code, out, _ = run(monkeypatch, capsys, [*args[:-1], "tr"], "yardım\n")
+    said = " ".join(out[out.index("Listedeki") : out.index("Komutlar:")].split())
+    if preset.endswith("kozmaca"):
+        assert "pas" not in said and "ihale" not in said, said
+
+
+@pytest.mark.parametrize(
     ("typed", "said"),
     [("7", "You: bid 7"), ("İHALE 7", "You: bid 7"), ("ihale7", "You: bid 7"), ("PAS", "You: pas")],
 )

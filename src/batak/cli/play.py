@@ -246,7 +246,9 @@ class PlaySession:
                 con.lines(status_lines(view, self.labels, lang, self.style))
                 continue
             if word in HELP_WORDS:
-                con.say(t("help_text", lang))
+                moves, commands = self.help_text()
+                con.wrapped(moves, width=self.style.width)
+                con.say(commands)
                 continue
             if word in ("last", "son"):
                 con.say(self.last_trick_text(game))
@@ -283,6 +285,21 @@ class PlaySession:
                 con.say(error.text(lang))
                 continue
             return parse_move(typed)
+
+    def help_text(self) -> tuple[str, str]:
+        """What '?' says: the moves this table has (a pas and an ihale, Koz Maça's one bid each
+        or no bids at all; the koz named or fixed; a kitty or not), then the commands."""
+        rules, lang = self.match.rules, self.lang
+        moves = [t("help_move_card", lang)]
+        if rules.bidding == "auction":
+            moves += [t("help_move_pass", lang), t("help_move_bid", lang)]
+        elif rules.bidding == "kozmaca":
+            moves.append(t("help_move_bid_kozmaca", lang))
+        if rules.fixed_trump is None:
+            moves.append(t("help_move_koz", lang))
+        if rules.kitty_size:
+            moves.append(t("help_move_bury", lang))
+        return t("help_moves", lang, moves=", ".join(moves)), t("help_commands", lang)
 
     def last_trick_text(self, game: Game) -> str:
         last = game.last_trick
