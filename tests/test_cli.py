@@ -1220,6 +1220,31 @@ def test_batak_online_reads_a_number_in_the_auction_as_the_bid() -> None:
     assert session._normalise("kupa 2", play) == "2H"
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_contract_nobody_bid_is_said_as_given_not_bid(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """Seed 2: everyone says pas and the dealer (you) takes the contract at the minimum
+    (all_pass=dealer_takes_min). The table and the deal's result say the contract was given
+    ('nobody bid'), not that you bid 4; a contract that was bid is still said as bid."""
+    args = ["play", "--seed", "2", "--deals", "1", "--lang", lang]
+    code, out, _ = run(monkeypatch, capsys, args, FIRST * 300)
+    assert code == 0
+    assert "Everyone said pas" in out or "Herkes pas" in out
+    if lang == "en":
+        assert "Contract: You with 4 (nobody bid), koz" in out
+        assert "You: 0 taken of the 4 needed" in out
+        assert re.search(r"You had the contract of 4 \(nobody bid\) and took \d+: ", out)
+        assert "You bid 4" not in out and "of the 4 bid" not in out
+    else:
+        assert "İhaleci: Sen, ihale 4 (kimse teklif vermeyince verildi), koz" in out
+        assert re.search(r"Sen: ihale 4 \(kimse teklif vermeyince verildi\), alınan \d+ — ", out)
+    args = ["play", *SEED_1, "--deals", "1", "--lang", "en"]
+    code, out, _ = run(monkeypatch, capsys, args, "5\n" + FIRST * 300)
+    assert "nobody bid" not in out
+    assert re.search(r"\w bid \d+ and took \d+: ", out)
+
+
 def test_a_tie_on_points_says_how_the_table_settled_it() -> None:
     """A player level on points with the winner was not told why the other won: the table's
     tie rule is said (docs/rules.md: the last deal's tricks, or a shared win)."""

@@ -312,10 +312,13 @@ def contract_lines(
     tricks: Sequence[int],
     labels: Sequence[str],
     lang: str,
+    *,
+    forced: bool = False,
 ) -> list[str]:
     """Who bid what and took how many, made or down: each player's own bid at Koz Maça, the
     contract's side (the bidder, or the bidder's team) elsewhere. From a game (``batak play``)
-    or a score-sheet row (``batak online``)."""
+    or a score-sheet row (``batak online``). ``forced``: nobody bid, the rules gave the
+    contract (all_pass), so it is said as given, not bid."""
     if rules.bidding == "kozmaca":  # each player's own word ("söz"), not an ihale
         return [
             t(
@@ -331,7 +334,10 @@ def contract_lines(
         return []
     unit = rules.team_of(bidder)
     side = sum(tricks[s] for s in unit)
-    code = "made" if side >= bid else "down"
+    if forced:
+        code = "made_forced" if side >= bid else "down_forced"
+    else:
+        code = "made" if side >= bid else "down"
     return [t(code, lang, who=_unit_label(unit, labels, lang), bid=bid, tricks=side)]
 
 
@@ -495,7 +501,10 @@ class Narrator:
         tricks = game.tricks_won
         contract = game.contract
         bidder, bid = (contract.bidder, contract.bid) if contract is not None else (None, None)
-        for line in contract_lines(r, game.bids, bidder, bid, tricks, self.labels, lang):
+        # everyone passed and the rules gave the contract (all_pass): nobody bid it
+        forced = r.bidding == "auction" and not any(isinstance(m, Bid) for _, m in game.auction)
+        lines = contract_lines(r, game.bids, bidder, bid, tricks, self.labels, lang, forced=forced)
+        for line in lines:
             say(line)
         if r.zero_trick_penalty != "none" and r.bidding != "kozmaca" and r.scoring != "acik":
             bidder_unit = r.team_of(contract.bidder) if contract is not None else ()
@@ -539,11 +548,16 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
     koz_text = f"{style.koz(koz, lang)} {broken}".rstrip() if koz else t("koz_unnamed", lang)
     contract = view["contract"]
     teams: list[tuple[int, ...]] = [(0, 2), (1, 3)] if r["partners"] else [(s,) for s in range(n)]
+    # everyone passed and the rules gave the contract (all_pass): nobody bid it
+    forced = r["bidding"] == "auction" and all(
+        isinstance(parse_move(a["move"]), Pass) for a in view["auction"]
+    )
     if contract is not None:
         bidder = contract["bidder"]
         unit = next(u for u in teams if bidder in u)
         who = labels[bidder]
-        out.append(t("contract_line", lang, who=who, bid=contract["bid"], koz=koz_text))
+        code = "contract_line_forced" if forced else "contract_line"
+        out.append(t(code, lang, who=who, bid=contract["bid"], koz=koz_text))
     elif koz:
         out.append(t("koz_line", lang, koz=koz_text))
     # tricks against the contract
@@ -559,7 +573,7 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
             out.append(
                 "  "
                 + t(
-                    "side_line",
+                    "side_line_forced" if forced else "side_line",
                     lang,
                     who=_unit_label(unit, labels, lang),
                     tricks=side,
