@@ -1245,6 +1245,25 @@ def test_a_contract_nobody_bid_is_said_as_given_not_bid(
     assert re.search(r"\w bid \d+ and took \d+: ", out)
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Computer 1 buried 4 cards face down."),
+        ("tr", "Bilgisayar 1: 4 kart kapalı gömüldü."),
+    ],
+)
+def test_a_computer_burying_the_kitty_is_said_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, said: str
+) -> None:
+    """Seed 1 at zipi-kitty: Computer 1 takes the contract and buries four cards. That is one
+    line once the burying is done, not one 'buries a card' line per card; the cards stay hidden."""
+    args = ["play", "--preset", "zipi-kitty", "--seed", "1", "--deals", "1", "--lang", lang]
+    code, out, _ = run(monkeypatch, capsys, args, FIRST * 300)
+    assert code == 0
+    assert out.count(said) == 1
+    assert not re.search(r"(buried|buries) a card|bir kart kapalı", out)
+
+
 def test_a_tie_on_points_says_how_the_table_settled_it() -> None:
     """A player level on points with the winner was not told why the other won: the table's
     tie rule is said (docs/rules.md: the last deal's tricks, or a shared win)."""

@@ -430,8 +430,12 @@ class Narrator:
         elif isinstance(move, Bury):
             if self.reveal or seat == self.own_seat:
                 say(t("buried_card", lang, who=who, card=self.style.card(move.card)))
-            else:
-                say(t("buried_hidden", lang, who=who))
+            elif len(game.buried) == r.kitty_size:  # hidden: said once, when all are buried
+                n = r.kitty_size
+                if n == 1:
+                    say(t("buried_hidden", lang, who=who))
+                else:
+                    say(t("buried_hidden_many", lang, who=who, n=n))
         elif isinstance(move, TrumpChoice):
             say(t("named_koz", lang, who=who, koz=self.style.koz(move.suit.value, lang)))
             if game.exposed_seat is not None:  # "Your hand is face up now" to its player
