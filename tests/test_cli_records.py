@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.server
 import io
 import json
+import re
 import socket
 import sys
 import threading
@@ -139,21 +140,25 @@ def _not_verifiable(tmp_path: Path) -> dict[str, tuple[str, str, str]]:
         ),
         "weird": (
             write(tmp_path / "weird.json", weird),
-            "is damaged: its deals, commitments or seeds are not as a server writes them",
-            "kaydı bozuk",
+            "is damaged: its deals, or what is kept to check them (each deal's fingerprint and"
+            " the seed its cards were shuffled from), are not as a server writes them",
+            "kaydı bozuk: elleri ya da elleri denetlemek için saklananlar (her elin parmak izi",
         ),
         "text": (str(tmp_path / "text.json"), not_json_en, not_json_tr),
         "binary": (str(tmp_path / "binary.json"), not_json_en, not_json_tr),
         "missing": ("nofile.json", "there is no file nofile.json", "nofile.json diye bir dosya"),
         "local": (
             str(tmp_path / "local.json"),
-            "a match played on your own computer ('batak play') has no commitments to check",
-            "kendi bilgisayarında oynanan bir oyunun ('batak play') denetlenecek taahhüdü yok",
+            "only a server publishes a fingerprint of each deal's cards (a commitment) before"
+            " dealing, so only a server's records can be checked; a match played on your own"
+            " computer ('batak play') has none",
+            "kartların parmak izini (taahhüt) yalnızca sunucu yayımlar",
         ),
         "old server": (
             write(tmp_path / "old.json", server_record(fair=False)),
-            "is a server's record without commitments and seeds",
-            "taahhüt ve tohumları olmayan bir sunucu kaydı",
+            "the server published no fingerprint of each deal's cards (commitment) before"
+            " dealing, so there is nothing to check",
+            "sunucu elleri dağıtmadan önce kartların parmak izini (taahhüt) yayımlamamış",
         ),
         "half an address": (
             f"/api/tables/{TABLE}/record?key=abc",
@@ -189,6 +194,9 @@ def test_verify_says_in_plain_words_why_a_file_cannot_be_checked(
         assert code == 2
         assert out == ""
         assert err.startswith(error) and said in err, err
+        # the words of the checks (commitment, seed: taahhüt, tohum) never come unexplained
+        plain = re.sub(r"\(an? commitment\)|\(commitment\)|\(taahhüt\)", "", err)
+        assert not re.search(r"commitments?\b|\bseeds\b|taahhüd|taahhüt|tohumlar", plain), err
         for python in ("Errno", "Expecting value", "codec", "indices", "Traceback", "'str'"):
             assert python not in err
 

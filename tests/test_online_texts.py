@@ -72,3 +72,30 @@ def test_moves_typed_in_turkish_capitals_are_read() -> None:
     assert s._normalise("GÖM 2C", bury) == "bury 2C"
     assert s._normalise("2C", bury) == "bury 2C"
     assert s._normalise("zz", bidding) is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "gloss", "committed"),
+    [
+        ("en", "A deal's commitment is a fingerprint of its cards", "Deal 1 is committed: c1"),
+        ("tr", "Bir elin taahhüdü, sunucunun eli dağıtmadan önce", "1. elin taahhüdü: c1"),
+    ],
+)
+def test_commitment_and_seed_are_explained_once_before_their_first_line(
+    lang: str, gloss: str, committed: str
+) -> None:
+    """'taahhüt' and 'tohum' (commitment, seed) are words few players know: the first line of a
+    match that uses them comes after one short gloss; the later ones do not repeat it."""
+    s, out = session(lang)
+    s._commit(1, "c1")
+    s._commit(2, "c2")
+    said = " ".join(out.getvalue().split())
+    assert said.count(gloss) == 1, said
+    assert said.index(gloss) < said.index(committed), said
+    # a session that meets a seed first (it came after the deal's commitment) glosses it too
+    s, out = session(lang)
+    row = {"deal": 1, "scores": [0, 0, 0, 0], "totals": [0, 0, 0, 0], "tricks": []}
+    s._deal_over({"deal": 1, "row": row, "seed": "s1"}, ["Sen", "B2", "B3", "B4"])
+    s._commit(2, "c2")
+    said = " ".join(out.getvalue().split())
+    assert said.count(gloss) == 1 and said.index(gloss) < said.index("s1"), said

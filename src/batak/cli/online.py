@@ -260,6 +260,7 @@ class OnlineSession:
         self.shown = 0  # events already narrated
         self.hinted: str | None = None
         self.commitments: dict[int, str] = {}  # deal -> the commitment seen before it
+        self.fair_explained = False  # what a commitment and a seed are: said once a match
         # the one reading of the terminal: a line asked for and not typed yet (the table may
         # move on meanwhile: what is typed then answers the prompt shown by then)
         self._reading: asyncio.Future[str] | None = None
@@ -700,6 +701,7 @@ class OnlineSession:
         self.table = state.id
         self.shown = len(state.events)
         self.commitments = {}
+        self.fair_explained = False
         return True
 
     def _narrate(self) -> None:
@@ -755,6 +757,7 @@ class OnlineSession:
             seen = self.commitments.get(n)
             digest = hashlib.sha256(f"{self.table}:{seed}".encode()).hexdigest()
             key = "fair_unseen" if seen is None else ("fair_ok" if digest == seen else "fair_bad")
+            self._explain_fair()
             self.con.say(o(key, self.lang, n=n, seed=seed))
         if info.get("next_commitment"):
             self._commit(int(info["deal"]) + 1, str(info["next_commitment"]))
@@ -776,7 +779,15 @@ class OnlineSession:
         if self.commitments.get(deal) == commitment:
             return
         self.commitments[deal] = commitment
+        self._explain_fair()
         self.con.say(o("fair_commitment", self.lang, n=deal, commitment=commitment))
+
+    def _explain_fair(self) -> None:
+        """Before the match's first line about a commitment or a seed (taahhüt, tohum: words
+        few players know), what they are, once."""
+        if not self.fair_explained:
+            self.fair_explained = True
+            self.con.wrapped(o("fair_terms", self.lang), width=self.style.width)
 
     def _scores(self, code: str, scores: Sequence[int], labels: Sequence[str], **kw: Any) -> str:
         items = ", ".join(f"{labels[i]}: {s:+d}" for i, s in enumerate(scores))
