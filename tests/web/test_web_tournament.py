@@ -155,7 +155,9 @@ def test_scheduling_a_tournament_in_the_browser_and_finding_your_table(
     offers each set of rules once; a tournament without a name is named by its table, not by
     the preset's program name; started early, it says so; your own table is to be played."""
     pytest.importorskip("argon2")
-    page = open_page(browser, server, errors, locale="tr-TR", **PHONE)
+    page = open_page(
+        browser, server, errors, locale="tr-TR", timezone_id="Europe/Istanbul", **PHONE
+    )
     register(page, "ayse", "uzun-parola-1")
     page.get_by_test_id("link-tournaments").click()
     form = page.locator("#tourney-form")
@@ -182,6 +184,8 @@ def test_scheduling_a_tournament_in_the_browser_and_finding_your_table(
         "Standart (yaygın kurallar · ihaleli)"
     )
     page.screenshot(path=str(artifacts / "tournament-form-phone-tr.png"), full_page=True)
+    # the start is read in the browser's time zone, and the form says which
+    expect(page.get_by_test_id("tourney-zone")).to_have_text("(Europe/Istanbul)")
     # the suggested start is a full hour at least half an hour away (at 05:59 it was 06:00)
     ahead = form.locator("[name=start]").evaluate("(i) => new Date(i.value) - Date.now()")
     assert 1800e3 <= ahead <= 5400e3, ahead

@@ -48,6 +48,11 @@ function when(seconds) {
     { dateStyle: "medium", timeStyle: "short" });
 }
 
+// The time zone the start time is read in (the browser's own: "Europe/Istanbul").
+function zone() {
+  try { return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"; } catch { return "UTC"; }
+}
+
 function statusText(s) {
   return t("tourney_status_" + s);
 }
@@ -132,7 +137,7 @@ function renderList(ctx) {
         <label>${esc(t("preset"))}<select name="preset">${presets.map((p) => `<option value="${esc(p)}">${esc(ctx.presetTitle(p))}</option>`).join("")}</select></label>
         <label>${esc(t("tourney_rounds"))}<input name="rounds" type="number" min="1" max="10" value="3"></label>
         <label>${esc(t("tourney_deals"))}<input name="deals" type="number" min="1" max="12" value="4"></label>
-        <label>${esc(t("tourney_start_at"))}<input name="start" type="datetime-local" value="${local}"></label>
+        <label>${esc(t("tourney_start_at"))} <span class="help" data-testid="tourney-zone">(${esc(zone())})</span><input name="start" type="datetime-local" value="${local}"></label>
       </div>
       <button type="submit" class="primary" data-testid="tourney-create">${esc(t("tourney_schedule"))}</button>
     </form>` : `<p class="help">${esc(t("tourney_need_account"))}</p>`;
