@@ -19,6 +19,7 @@ import pytest
 
 from batak import Match, Rules
 from batak.cli import main
+from batak.i18n import card_text
 from batak.record import dump_match, dumps
 from batak.server.fair import commitment, deal_seed
 
@@ -87,7 +88,7 @@ def test_verify_checks_a_servers_record(
     path = write(tmp_path / "srv.json", server_record())
     code, out, err = run(monkeypatch, capsys, ["verify", path, "--lang", "en"])
     assert (code, err) == (0, "")
-    assert "All 1 deals check" in out
+    assert "The deal checks: its cards were fixed before it and dealt from its seed." in out
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
@@ -124,6 +125,8 @@ def _not_verifiable(tmp_path: Path) -> dict[str, tuple[str, str, str]]:
     """name -> (the file, what the English error says, what the Turkish one says)."""
     weird = server_record()
     weird["meta"]["fair"]["revealed"] = "x"
+    no_deals = server_record()
+    no_deals["deals"] = []
     local = dumps(played(Rules.preset("standard", deals=1)), meta={"seat": 0, "by": "batak play"})
     (tmp_path / "local.json").write_text(local, encoding="utf-8")
     (tmp_path / "text.json").write_text("hello", encoding="utf-8")
@@ -160,6 +163,12 @@ def _not_verifiable(tmp_path: Path) -> dict[str, tuple[str, str, str]]:
             " dealing, so there is nothing to check",
             "sunucu elleri dağıtmadan önce kartların parmak izini (taahhüt) yayımlamamış",
         ),
+        "no deals": (
+            write(tmp_path / "no_deals.json", no_deals),
+            "has no deal to check",
+            "denetlenecek el yok",
+        ),
+        "bad address": ("https://[::1/x", "https://[::1/x", "https://[::1/x"),
         "half an address": (
             f"/api/tables/{TABLE}/record?key=abc",
             f"give its full address: http://HOST:PORT/api/tables/{TABLE}/record?key=abc",
@@ -180,6 +189,8 @@ def _not_verifiable(tmp_path: Path) -> dict[str, tuple[str, str, str]]:
         "missing",
         "local",
         "old server",
+        "no deals",
+        "bad address",
         "half an address",
     ],
 )
@@ -236,7 +247,7 @@ def test_verify_from_an_address_and_what_a_server_refuses(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], server: str
 ) -> None:
     code, out, _ = run(monkeypatch, capsys, ["verify", f"{server}/ok", "--lang", "en"])
-    assert code == 0 and "All 1 deals check" in out
+    assert code == 0 and "The deal checks" in out
     for path, en, tr in (
         ("/gone", f"the server at {server} has no such match", "sunucusunda böyle bir oyun yok"),
         ("/private", "gives this match's record only to its players", "yalnızca oyuncularına"),
@@ -505,3 +516,24 @@ def test_the_table_line_is_wrapped_to_the_terminal_in_play_and_replay(
     assert max(len(x) for x in head) <= 80, head
     summary = preset_summary(Rules.preset("esli-acik"), "tr")
     assert f"{head[1]} {head[2].strip()}" == summary
+
+
+def test_replay_of_a_record_that_stops_in_a_trick_shows_its_cards(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Each card is said in its trick's line when the trick is done: a record that stops in
+    the middle of a trick showed none of that trick's cards."""
+    match = Match(Rules.preset("standard", deals=1), seed=3)
+    game = match.game
+    while not (game.tricks and len(game.current_trick) == 2):  # two cards into trick 2
+        moves = match.legal_moves()
+        match.play(moves[-1] if game.phase == "bidding" else moves[0])
+    cards = [str(card_text(str(c))) for _, c in game.current_trick]
+    path = tmp_path / "partial.json"
+    path.write_text(dumps(match), encoding="utf-8")
+    code, out, _ = run(monkeypatch, capsys, ["replay", str(path), "--lang", "en"])
+    assert code == 0
+    (line,) = [x for x in out.splitlines() if x.startswith("Trick 2, unfinished: ")]
+    shown = [part.split(": ")[-1] for part in line.split(" · ")]
+    assert shown == cards
+    assert "(the record stops here, in the middle of the deal)" in out

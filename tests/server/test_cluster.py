@@ -410,3 +410,36 @@ def test_an_invitation_reaches_a_player_on_another_process(tmp_path: Path) -> No
                 await c.close()
 
         asyncio.run(main())
+
+
+def test_a_locked_out_guesser_cannot_tell_a_right_code_on_another_process(tmp_path: Path) -> None:
+    """The code lockout counts on the process a guesser is connected to; the router used to
+    look a code up and forward it to the room's process before that lockout was asked: once
+    locked, a wrong code said 'locked' and a right one on another process opened the room."""
+    need_services()
+    from batak.server.client import ServerError
+
+    with cluster(tmp_path, 2) as (nodes, _redis, _db):
+
+        async def main() -> None:
+            host = Client(nodes[0].url, name="Host")
+            guesser = Client(nodes[1].url, name="Guess")
+            for c in (host, guesser):
+                await c.connect()
+            created, _table = await host.create(preset="standard", bots=False)
+            answers = []
+            for n in range(60):  # wrong codes until the lockout holds
+                with pytest.raises(ServerError) as e:
+                    await guesser.room(f"ZZZZZ{n:03d}")
+                answers.append(e.value.code)
+                if e.value.code == "locked":
+                    break
+            assert answers[0] == "no_table" and answers[-1] == "locked", answers
+            for ask in (guesser.room(created["code"]), guesser.join(code=created["code"])):
+                with pytest.raises(ServerError) as e:
+                    await ask
+                assert e.value.code == "locked"
+            for c in (host, guesser):
+                await c.close()
+
+        asyncio.run(main())

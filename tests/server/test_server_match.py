@@ -201,6 +201,45 @@ def test_when_the_host_leaves_a_waiting_room_the_next_person_hosts_it(tmp_path: 
         asyncio.run(main())
 
 
+def test_a_page_that_leaves_a_match_hands_the_seat_over_only_if_no_other_device_is_there(
+    tmp_path: Path,
+) -> None:
+    """``leave`` with ``here`` (a web page that went elsewhere during the match): only that
+    connection leaves. The same player's second device at the table keeps the seat and its
+    events (a plain ``leave`` dropped every connection of the seat: the other device froze,
+    seeing nothing more). When the last one leaves so, a computer player takes the seat."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            phone, ben = Client(srv.url, name="Ayşe"), Client(srv.url, name="Ben")
+            for c in (phone, ben):
+                await c.connect()
+            created, table = await phone.create(preset="standard", deals=1)
+            t = table.id
+            laptop = Client(srv.url, token=phone.token)  # the same player, a second device
+            await laptop.connect()
+            await laptop.join(table=t)
+            await ben.join(code=created["code"])
+            await phone.start(t)
+            await ben.until(lambda: ben.tables[t].info.get("status") == "playing")
+            await phone.leave(t, here=True)
+            seat = srv.hub.tables[t].seat_of(phone.player["id"])
+            assert seat is not None and not srv.hub.tables[t].seats[seat].away
+            # the laptop plays on: it still gets the table's events, and its moves count
+            before = laptop.tables[t].v
+            await asyncio.gather(
+                *(c.play(t, timeout=30, stop=lambda st: st.v > before + 6) for c in (laptop, ben))
+            )
+            assert laptop.tables[t].v > before + 6
+            assert not srv.hub.tables[t].seats[seat].away
+            await laptop.leave(t, here=True)  # the last one: a computer player takes the seat
+            await ben.until(lambda: ben.tables[t].info["seats"][seat]["away"])
+            for c in (phone, laptop, ben):
+                await c.close()
+
+        asyncio.run(main())
+
+
 def test_a_player_lists_their_finished_matches_with_records_that_open(tmp_path: Path) -> None:
     """``my_matches``: the player's own finished matches, newest first, each with the path of
     its record (a private table's with its key); another player's list has none of them."""

@@ -426,29 +426,44 @@ def test_back_to_the_lobby_from_a_match_hands_the_seat_to_a_computer_player(
 ) -> None:
     """A host who went back to the lobby (the browser's Back) kept the seat: the others waited
     out their clock at every turn, with nothing on the seat to say why. Now a computer player
-    takes it at once, and those at the table read that the player is away."""
+    takes it at once, and the others read that the player is away; a second device of the
+    player still at the table keeps the seat (only the page that went elsewhere leaves)."""
     page = open_page(browser, server, errors)
     set_name(page, "Ayşe")
     page.get_by_test_id("create-room").click()
+    invite = page.get_by_test_id("invite").get_attribute("href")
+    assert invite
+    friend = open_page(browser, server, errors, locale="tr-TR")
+    set_name(friend, "Zeynep")
+    friend.goto(invite)
+    expect(friend.locator(".seat.pos-bottom .name")).to_have_text("Zeynep")
     page.get_by_test_id("start").click()
     expect(page.locator("#hand .card").first).to_be_visible()
     you = page.evaluate("window.batak.state.table.you")
-    watcher = open_page(browser, server, errors, locale="tr-TR")
-    watcher.fill("#code-input", page.evaluate("window.batak.state.table.info.code"))
-    watcher.locator("#watch-input").check()
-    watcher.locator("#code-input").press("Enter")
-    seat = watcher.locator(f'#felt .seat[data-seat="{you}"]')
+    table = page.evaluate("window.batak.state.table.id")
+    # the same player on a second device (the page's session in another tab)
+    second = page.context.new_page()
+    watch(second, errors)
+    second.goto(f"{server.http}/table/{table}")
+    expect(second.locator("#hand .card").first).to_be_visible()
+    seat = friend.locator(f'#felt .seat[data-seat="{you}"]')
     expect(seat).to_be_visible()
-    expect(seat).not_to_contain_text("masada değil")
     page.go_back()
     expect(page.get_by_test_id("my-tables")).to_be_visible()
+    second.wait_for_timeout(500)
+    expect(seat).not_to_contain_text("masada değil")  # the second device plays on
+    second.close()
+    # back at the table from the lobby, then Back again, with no other device there
+    page.get_by_test_id("my-tables").get_by_role("button", name="Return to the table").click()
+    expect(page.locator("#hand .card").first).to_be_visible()
+    page.go_back()
     expect(seat).to_contain_text("masada değil: bilgisayar oynuyor")
-    # and the match goes on without them
-    deal = watcher.evaluate("window.batak.state.table.view.current_trick")
-    watcher.wait_for_function(
+    # the match goes on without them
+    trick = friend.evaluate("window.batak.state.table.view.current_trick")
+    friend.wait_for_function(
         "(before) => JSON.stringify(window.batak.state.table.view.current_trick)"
         " !== JSON.stringify(before) || window.batak.state.table.info.status !== 'playing'",
-        arg=deal,
+        arg=trick,
     )
     no_js_errors(errors)
 

@@ -15,6 +15,7 @@ from .console import (
     ProgressBar,
     Style,
     fail,
+    fit_items,
     no_such_deal,
     read_record,
     seat_labels,
@@ -95,6 +96,12 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
                     lines = summary_lines(review, labels, lang, you=human, card=style.card)
                     con.wrapped(*lines, width=style.width)
             else:
+                trick = game.current_trick
+                if trick and not args.step:  # its cards are said only when a trick is done
+                    items = [f"{labels[s]}: {style.card(c)}" for s, c in trick]
+                    n, width = len(game.tricks) + 1, style.width
+                    for line in fit_items("trick_so_far", lang, items, width, key="cards", n=n):
+                        con.say(line)
                 con.say(t("unfinished", lang))
     except EOFError:
         con.say(t("stopped", lang))

@@ -95,7 +95,10 @@ def fetch_record(src: str, lang: str) -> dict[str, Any]:
         if src.startswith("/api/") and not Path(src).exists():  # half an address
             raise CommandError(t("verify_full_address", lang, path=src))
         return read_record_data(src, lang)
-    parts = urlsplit(src)
+    try:
+        parts = urlsplit(src)
+    except ValueError:  # e.g. an IPv6 address without its closing bracket
+        raise CommandError(t("verify_bad_address", lang, address=src)) from None
     server = f"{parts.scheme}://{parts.netloc}"
     try:
         with urllib.request.urlopen(src, timeout=30) as answer:
@@ -145,6 +148,8 @@ def run_verify(args: argparse.Namespace, con: Console, lang: str) -> int:
         return fail(con, lang, t("broken_record", lang, path=src, message=e.text(lang)))
     except DamagedRecord:
         return fail(con, lang, t("verify_damaged", lang, source=src))
+    if not results:  # nothing checked is not "all checks"
+        return fail(con, lang, t("verify_no_deals", lang, source=src))
     good = True
     # the two words every line uses, said once in plain words: few players know them
     con.wrapped(t("verify_terms", lang), width=Style(con.out).width)
@@ -161,5 +166,12 @@ def run_verify(args: argparse.Namespace, con: Console, lang: str) -> int:
             what.append(t("verify_bad_cards", lang))
         con.say(t(key, lang, n=deal, commitment=commit, problems="; ".join(what)))
         good = good and ok_commit and ok_cards
-    con.say(t("verify_all_ok" if good else "verify_not_ok", lang, n=len(results)))
+    if good:
+        con.say(
+            t("verify_all_ok", lang, n=len(results))
+            if len(results) > 1
+            else t("verify_one_ok", lang)
+        )
+    else:
+        con.say(t("verify_not_ok", lang, n=len(results)))
     return 0 if good else 1

@@ -423,8 +423,9 @@ class Client:
     async def start(self, table: str) -> None:
         await self.request({"type": "start", "table": table})
 
-    async def leave(self, table: str) -> None:
-        await self.request({"type": "leave", "table": table})
+    async def leave(self, table: str, *, here: bool = False) -> None:
+        """Leave the table (``here``: this connection only, see the protocol's ``leave``)."""
+        await self.request({"type": "leave", "table": table, **({"here": True} if here else {})})
 
     async def rematch(self, table: str, *, accept: bool = True) -> None:
         """After the match: ask for a rematch (or agree to one; ``accept`` false: refuse it).

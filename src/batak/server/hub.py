@@ -1303,13 +1303,19 @@ class Hub:
         for rate, key in rates:
             rate.take(key, now)
 
+    def code_checks(self, conn: Conn) -> tuple[tuple[Lockout, str], tuple[Lockout, str]]:
+        """The lockouts a room code's look-up passes (the player's, the address's); refused
+        (``locked``) while one of them holds. A cluster's router asks before it looks a code
+        up: a right code must not be told from a wrong one while locked."""
+        checks = ((self.code_fails, player_of(conn).id), (self.code_fails_address, conn.address))
+        self._locked(*checks)
+        return checks
+
     async def _by_code(self, conn: Conn, code: str) -> str:
         """The table a room's code opens, or ``no_table``; a code that opens nothing counts
         against the player and the address (codes are not to be guessed)."""
-        player = player_of(conn)
         code = code.strip().upper()
-        checks = ((self.code_fails, player.id), (self.code_fails_address, conn.address))
-        self._locked(*checks)
+        checks = self.code_checks(conn)
         table_id = self.codes.get(code)
         if table_id is None:
             table_id = await self.storage.table_id_by_code(code)
@@ -1552,7 +1558,8 @@ class Hub:
 
     async def on_leave(self, conn: Conn, msg: dict[str, Any]) -> None:
         table = await self._table(msg["table"])
-        await table.call(lambda: table.leave(conn))
+        here = bool(msg.get("here"))
+        await table.call(lambda: table.leave(conn, here))
         self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
 
     async def on_rematch(self, conn: Conn, msg: dict[str, Any]) -> None:

@@ -145,7 +145,7 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "review": {"table": TABLE, "deal": _i(1, 1000)},
     "chat": {"table": TABLE, "text": _s(2000)},
     "react": {"table": TABLE, "reaction": _s(16)},
-    "leave": {"table": TABLE},
+    "leave": {"table": TABLE, "here": _b()},
     "rematch": {"table": TABLE, "accept": _b()},
     "adjourn": {"table": TABLE},
     "mytables": {},

@@ -856,11 +856,17 @@ class Table:
         elif self.status == "playing":
             await self.emit("away", {"seat": seat, "reason": "disconnected"})
 
-    async def leave(self, conn: Conn) -> None:
+    async def leave(self, conn: Conn, here_only: bool = False) -> None:
+        """The player leaves the table: before the start the seat is free again, during the
+        match a computer player takes it (the player may come back). ``here_only`` (a page that
+        went elsewhere during the match): only this connection goes; the seat is handed over
+        only if no other connection of the player is at the table (a second device plays on)."""
         player = player_of(conn)
         seat = self.seat_of(player.id)
         await self.unsubscribe(conn)
         if seat is None:
+            return
+        if here_only and (self.seats[seat].conns or self.status != "playing"):
             return
         if self.status == "over" and self.rematch_table is None:
             self.rematch_no.add(seat)  # a person who leaves says no to the rematch

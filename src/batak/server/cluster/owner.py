@@ -463,6 +463,7 @@ class Cluster:
             return False
         table_id = msg.get("table")
         if kind in ("join", "room") and msg.get("code"):
+            self.hub.code_checks(conn)  # locked out: refused before the code is looked up
             code = str(msg["code"]).strip().upper()
             table_id = self.hub.codes.get(code) or await self.hub.storage.table_id_by_code(code)
         if not table_id or table_id in self.hub.tables or len(table_id) > 32:

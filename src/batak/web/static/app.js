@@ -108,6 +108,13 @@ function seatedInPlay(T) {
   return !!(T && T.you != null && T.info && T.info.status === "playing");
 }
 
+// ... and another person is at the table, waiting (as far as the page can tell: where the
+// table hides its bots, every seat looks like a person). Alone with bots (a story table, a room
+// of one), nobody waits, and the seat is kept for the player's return.
+function othersWaiting(T) {
+  return seatedInPlay(T) && T.info.seats.some((s) => s.seat !== T.you && s.connected);
+}
+
 function onRoute() {
   const r = route();
   const before = S.table;
@@ -117,10 +124,11 @@ function onRoute() {
   } else {
     S.table = null;
   }
-  // away from a match in play (the lobby's link, the browser's Back, an invitation): a computer
-  // player takes the seat at once, as when leaving the table, and the player may come back;
-  // the others would otherwise wait out this player's clock at every turn
-  if (before && before !== S.table && seatedInPlay(before)) send({ type: "leave", table: before.id });
+  // away from a match in play where others wait (the lobby's link, the browser's Back, an
+  // invitation): a computer player takes the seat at once, as when leaving the table, and the
+  // player may come back; the others would otherwise wait out this player's clock at every
+  // turn. Only this page leaves ("here"): a second device still at the table plays on.
+  if (before && before !== S.table && othersWaiting(before)) send({ type: "leave", table: before.id, here: true });
   if (S.notice && S.notice.table && (r.page !== "table" || r.id !== S.notice.table)) S.notice = null;
   if (r.page === "join") {
     S.joining = r.code;
@@ -207,9 +215,10 @@ function reconnect() {
 
 // A person's click or form being handled (see the listeners below): a request it makes while
 // the connection is down is lost, and is said to be (a move and a review are kept and sent
-// again once connected, and say nothing).
+// again once connected; a page's leave on going elsewhere needs nothing more: the dropped
+// connection already counts as gone).
 let acting = false;
-const SENT_AGAIN = new Set(["move", "review"]);
+const SENT_AGAIN = new Set(["move", "review", "leave"]);
 
 function send(msg) {
   if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
@@ -617,7 +626,8 @@ function onError(m) {
   if (m.ref === "review" && onReviewError(T, m)) { renderDialog(); return; }
   if (m.ref === "invite" || (m.ref === "join" && route().page === "table")) {
     notify(t("error", { message: m.message }), "error");
-    if (m.code !== "rate_limited") go("/", true);
+    // back to the lobby: the table was not joined (nothing to leave there)
+    if (m.code !== "rate_limited") { S.table = null; go("/", true); }
     return;
   }
   if (m.code === "hint_rate" && T) { T.hint = { reason: m.message }; renderPanel(); return; }
@@ -757,8 +767,9 @@ const ACTIONS = {
   },
   nav(el) { go(el.dataset.href); },
   toLobby() {
-    // from a match in play the seat goes to a computer player (onRoute): asked first
-    if (seatedInPlay(S.table) && !confirm(t("leave_confirm"))) return;
+    // from a match in play where others wait the seat goes to a computer player (onRoute):
+    // asked first
+    if (othersWaiting(S.table) && !confirm(t("leave_confirm"))) return;
     go("/");
   },
   quick(el) { send({ type: "quick", mode: el.dataset.mode, ...quickStake(), ref: "quick" }); },
@@ -870,8 +881,14 @@ const ACTIONS = {
   inviteBot(el) { invite(el.dataset.username); },
   invitePlayer(form) { invite(form.username.value.trim()); },
   acceptInvite(el) {
-    // from a match in play: as when leaving the table, say that a computer takes the seat
-    if (seatedInPlay(S.table) && !confirm(t("leave_confirm"))) return;
+    // from a match in play, for another room: as when leaving the table, a computer takes the
+    // seat (even alone with bots: the player is off to play elsewhere), so ask first
+    const T = S.table;
+    if (seatedInPlay(T)) {
+      if (!confirm(t("leave_confirm"))) return;
+      send({ type: "leave", table: T.id, here: true });
+      S.table = null; // said: onRoute has nothing more to tell the server
+    }
     S.invitations = S.invitations.filter((x) => x.code !== el.dataset.code);
     renderInvitations();
     go(`/join/${el.dataset.code}`);
@@ -883,12 +900,11 @@ const ACTIONS = {
   adjourn() { send({ type: "adjourn", table: S.table.id, ref: "adjourn" }); },
   leave() {
     // Before the start this frees the seat; during a match a computer player takes it over
-    // (the player may come back), so ask first: onRoute says so to the server.
+    // (the player may come back), so ask first.
     const T = S.table;
     if (seatedInPlay(T) && !confirm(t("leave_confirm"))) return;
-    if (T && T.you != null && T.info && T.info.status !== "over" && !seatedInPlay(T)) {
-      send({ type: "leave", table: T.id });
-    }
+    if (T && T.you != null && T.info && T.info.status !== "over") send({ type: "leave", table: T.id });
+    S.table = null; // left: onRoute has nothing more to tell the server
     go("/");
   },
   dialog(el) { S.table.dialog = el.dataset.dialog || null; renderDialog(); },
@@ -1422,7 +1438,7 @@ function renderTable(full = false) {
     <div id="table-root" class="table-root" data-lang="${lang()}">
       <div class="topbar" id="topbar"></div>
       <div class="main">
-        <div class="felt" id="felt"></div>
+        <div class="felt" id="felt" data-offline="${esc(t("offline"))}"></div>
         <div class="panel" id="panel" aria-live="polite"></div>
         <div class="hand" id="hand" role="group"></div>
       </div>

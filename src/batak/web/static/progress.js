@@ -112,7 +112,8 @@ export function awardedHTML(tableId) {
 function leftText(seconds) {
   const d = Math.floor(seconds / 86400);
   const h = Math.floor((seconds % 86400) / 3600);
-  return d ? t("league_ends", { d, h }) : t("league_ends_hours", { h }); // not "0 d 18 h"
+  if (d) return t("league_ends", { d, h });
+  return h ? t("league_ends_hours", { h }) : t("league_ends_soon"); // not "0 d 18 h", "0 h"
 }
 
 /* "2026-W49" (the ISO week the server names) as people say it: "week 49 of 2026" */
