@@ -99,3 +99,17 @@ def test_commitment_and_seed_are_explained_once_before_their_first_line(
     s._commit(2, "c2")
     said = " ".join(out.getvalue().split())
     assert said.count(gloss) == 1 and said.index(gloss) < said.index("s1"), said
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_another_players_burying_is_said_once(lang: str) -> None:
+    """Another's kitty burial came as one 'buries a card' line per card (four lines for one
+    act); it is said once, when the whole kitty is buried, the cards still hidden."""
+    s, out = session(lang)
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.view = {"rules": {"kitty_size": 4, "bidding": "auction"}}
+    st.events = [{"kind": "move", "seat": 1, "move": "bury"} for _ in range(4)]
+    s._narrate()
+    lines = [x for x in out.getvalue().splitlines() if x.strip()]
+    said = {"en": "Bot 2: buries 4 cards", "tr": "Bot 2: 4 kart gömdü"}[lang]
+    assert lines == [said], lines

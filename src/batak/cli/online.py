@@ -261,6 +261,8 @@ class OnlineSession:
         self.hinted: str | None = None
         self.commitments: dict[int, str] = {}  # deal -> the commitment seen before it
         self.fair_explained = False  # what a commitment and a seed are: said once a match
+        #: another's kitty cards buried so far, by seat: the burial is said once, when done
+        self.hidden_buried: dict[int, int] = {}
         # the one reading of the terminal: a line asked for and not typed yet (the table may
         # move on meanwhile: what is typed then answers the prompt shown by then)
         self._reading: asyncio.Future[str] | None = None
@@ -702,6 +704,7 @@ class OnlineSession:
         self.shown = len(state.events)
         self.commitments = {}
         self.fair_explained = False
+        self.hidden_buried = {}
         return True
 
     def _narrate(self) -> None:
@@ -716,11 +719,16 @@ class OnlineSession:
                 # this seat's own moves too: the one '!' played, one a computer played while
                 # the player was away, and a confirmation of the one typed
                 hidden = ev["move"] == "bury"  # another's burial: the card is theirs to know
-                shown = (
-                    o("buried_hidden", lang)
-                    if hidden
-                    else move_text(ev["move"], lang, self.style, kozmaca=kozmaca)
-                )
+                if hidden:  # said once, when the whole kitty is buried (not a line a card)
+                    seat = int(ev["seat"])
+                    n = self.hidden_buried[seat] = self.hidden_buried.get(seat, 0) + 1
+                    if n < (st.view["rules"]["kitty_size"] if st.view else 1):
+                        continue
+                    self.hidden_buried[seat] = 0
+                    many = n > 1
+                    shown = o("buried_hidden_many", lang, n=n) if many else o("buried_hidden", lang)
+                else:
+                    shown = move_text(ev["move"], lang, self.style, kozmaca=kozmaca)
                 if ev.get("by") == "timeout":
                     shown += o("by_clock", lang)
                 self.con.say(o("played", lang, who=labels[ev["seat"]], move=shown))
