@@ -1001,6 +1001,25 @@ def test_play_story_runs_a_table_and_saves_progress(
     assert "The tea garden in the park" in out and "Emekli Nuri: a careful bidder" in out
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_story_says_which_options_it_leaves_unused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, lang: str
+) -> None:
+    """``--story --preset zipi-kitty`` dropped the table asked for without a word: the story's
+    tables, seats and rivals are its own. --seed is used and not named."""
+    monkeypatch.setenv("BATAK_DATA_DIR", str(tmp_path))
+    args = ["play", "--story", "--preset", "zipi-kitty", "--seat", "2", "--seed", "1"]
+    code, _, err = run(monkeypatch, capsys, [*args, "--lang", lang], "quit\n\n")
+    assert code == 0
+    said = {
+        "en": "--story plays the story's own tables, seats and rivals: "
+        "--preset, --seat left unused",
+        "tr": "--story hikâyenin kendi masaları, koltukları ve rakipleriyle oynanır: "
+        "--preset, --seat kullanılmadı",
+    }[lang]
+    assert err == said + "\n"
+
+
 def _sheet_match(preset: str, deals: int) -> Match:
     """A match of ``deals`` deals where everyone passes (the dealer takes the lowest bid) and
     the bidder names hearts, a red koz."""

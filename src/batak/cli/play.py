@@ -74,6 +74,12 @@ def save_problem(e: OSError, lang: str) -> str:
     return e.strerror or str(e)
 
 
+def given_flags(args: argparse.Namespace, *names: str) -> str:
+    """Which of ``batak play``'s options ``names`` were given ("--preset, --deals"): for the
+    note that a way of playing leaves them unused."""
+    return ", ".join(f"--{n}" for n in names if getattr(args, n, None) not in (None, [], False))
+
+
 # ---------------------------------------------------------------------- play
 class Quit(Exception):
     """The human asked to leave."""
@@ -385,17 +391,10 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
         except CommandError as e:
             return fail(con, lang, str(e))
         resumed = True
-        unused = [  # the saved match keeps its table and length: said, not silently dropped
-            flag
-            for flag, given in (
-                ("--preset", args.preset is not None),
-                ("--deals", args.deals is not None),
-                ("--option", bool(args.option)),
-            )
-            if given
-        ]
+        # the saved match keeps its table and length: said, not silently dropped
+        unused = given_flags(args, "preset", "deals", "option")
         if unused:
-            sys.stderr.write(t("load_unused", lang, options=", ".join(unused)) + "\n")
+            sys.stderr.write(t("load_unused", lang, options=unused) + "\n")
     else:
         preset = args.preset or "standard"
         if preset not in PRESETS:

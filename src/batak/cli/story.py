@@ -18,7 +18,7 @@ from ..bots.story import DEALS, PRESET, TABLES, StyledPlayer, character, table_t
 from ..match import Match
 from ..rules import Rules
 from .console import EXIT_OK, Console, Style, fail
-from .play import PlaySession, _seed, hash_seed
+from .play import PlaySession, _seed, given_flags, hash_seed
 from .text import t
 
 __all__ = ["cmd_story", "data_dir", "load_progress"]
@@ -83,6 +83,10 @@ def map_lines(progress: dict[str, Any], lang: str, style: Style) -> list[str]:
 
 def cmd_story(args: argparse.Namespace, con: Console, lang: str) -> int:
     style = Style(con.out)
+    # the story's tables, seats and rivals are its own: said, not silently dropped
+    unused = given_flags(args, "preset", "deals", "option", "seat", "level", "load")
+    if unused:
+        sys.stderr.write(t("story_unused", lang, options=unused) + "\n")
     path = data_dir() / "story.json"
     progress = load_progress(path)
     con.lines(map_lines(progress, lang, style))
