@@ -1,7 +1,7 @@
 """The ``batak`` command: play in the terminal, replay a record, explain the tables.
 
 ``batak play`` puts you at a table with computer players (:mod:`batak.bots`, any level), for a whole
-match under any preset. ``batak replay FILE`` shows a saved match move by move, and
+match under any preset. ``batak replay FILE`` shows a saved match trick by trick, and
 ``batak rules [NAME]`` lists the tables or explains one. Every text exists in Turkish and English
 (``--lang``; the default follows the locale).
 

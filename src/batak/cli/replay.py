@@ -1,4 +1,4 @@
-"""``batak replay FILE``: show a saved match move by move."""
+"""``batak replay FILE``: show a saved match, a line per trick (a move a line with --step)."""
 
 from __future__ import annotations
 
