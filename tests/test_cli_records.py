@@ -5,11 +5,9 @@ damaged record blaming "you")."""
 from __future__ import annotations
 
 import http.server
-import io
 import json
 import re
 import socket
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,25 +21,10 @@ from batak.i18n import card_text
 from batak.record import dump_match, dumps
 from batak.server.fair import commitment, deal_seed
 
+# the same runner, each test in a folder of its own (an autouse fixture, used by importing it)
+from test_cli import _in_a_folder_of_its_own, run  # noqa: F401
+
 TABLE = "tf9c0ffee"
-
-
-@pytest.fixture(autouse=True)
-def _in_a_folder_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-
-
-def run(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    args: list[str],
-    stdin: str = "",
-) -> tuple[int, str, str]:
-    """``main(args)`` with ``stdin`` as input; returns (exit code, stdout, stderr)."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = main(args)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def played(rules: Rules, **kw: Any) -> Match:
