@@ -89,7 +89,7 @@ def test_errors_in_the_connections_language(tmp_path: Path) -> None:
             by_code = {t["code"]: t["message"] for t in got_tr}
             assert by_code["no_table"].endswith("bir masa yok")
             # the engine's reason for refusing a table's options is in the reader's language too
-            assert "deals pozitif bir tam sayı ya da yok olmalı" in by_code["bad_rules"]
+            assert "deals pozitif bir tam sayı ya da none (yok) olmalı" in by_code["bad_rules"]
             assert (
                 "'id' eksik" in got_tr[5]["message"] and "'id' is missing" in got_en[5]["message"]
             )
