@@ -60,10 +60,10 @@ class RulesError(ValueError):
     ('partners_players', 'options clash: partners=yes needs players=4 (got players=3)')
     >>> error.text("tr")
     'seçenekler çelişiyor: partners=yes için players=4 gerekir (şu an players=3)'
-    >>> print(RulesError("kitty_auction", kitty_size=4, bidding="none"))
-    options clash: kitty_size=4 needs bidding=auction (got bidding=none)
-    >>> print(RulesError("not_bool", key="must_trump", value="may be"))
-    must_trump must be yes or no, got "may be"
+    >>> str(RulesError("kitty_auction", kitty_size=4, bidding="none"))
+    'options clash: kitty_size=4 needs bidding=auction (got bidding=none)'
+    >>> str(RulesError("not_bool", key="must_trump", value="may be"))
+    'must_trump must be yes or no, got "may be"'
     """
 
     def __init__(self, code: str, /, **params: Any) -> None:

@@ -453,6 +453,8 @@ def test_back_to_the_lobby_from_a_match_hands_the_seat_to_a_computer_player(
     second.wait_for_timeout(500)
     expect(seat).not_to_contain_text("masada değil")  # the second device plays on
     second.close()
+    # (the server has seen the second device go: the seat shows no connection of its player)
+    expect(seat).to_contain_text("bağlantısı koptu")
     # back at the table from the lobby, then Back again, with no other device there
     page.get_by_test_id("my-tables").get_by_role("button", name="Return to the table").click()
     expect(page.locator("#hand .card").first).to_be_visible()
