@@ -21,6 +21,7 @@ from .console import (
     seat_labels,
     sheet_lines,
     short_labels,
+    trick_items,
     winner_lines,
 )
 from .rules import changed_rules
@@ -98,7 +99,8 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
             else:
                 trick = game.current_trick
                 if trick and not args.step:  # its cards are said only when a trick is done
-                    items = [f"{labels[s]}: {style.card(c)}" for s, c in trick]
+                    cards = [c for _, c in trick]
+                    items = trick_items(trick[0][0], cards, game.players, labels, style)
                     n, width = len(game.tricks) + 1, style.width
                     for line in fit_items("trick_so_far", lang, items, width, key="cards", n=n):
                         con.say(line)
