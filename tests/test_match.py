@@ -411,6 +411,24 @@ def test_redeal_keeps_the_dealer_and_does_not_count() -> None:
     assert m.totals == [sum(r.scores[s] for r in scored) for s in range(4)]  # type: ignore[index]
 
 
+def test_a_contract_nobody_bid_is_marked_on_the_sheet() -> None:
+    """RULES.md §Auction, all_pass=`dealer_takes_min` (Batak Sultan, S0 §3: the dealer is forced
+    to take the lowest bid when everyone passes): the sheet's row says the contract was given
+    (``forced``), so the clients do not say the dealer bid it; a contract that was bid is not."""
+    rules = Rules.preset("standard").replace(all_pass="dealer_takes_min", deals=2)
+    deal = (["2S 2H", "AS 3H", "3S AH", "4S 4H"], None)
+    m = Match(rules, dealer=3, deals=[deal, deal], seed=4)
+    play(m, "pass pass pass pass")
+    assert m.game.contract is not None and m.game.contract.bidder == 3
+    assert m.game.contract.bid == rules.min_bid and m.game.contract_given
+    play(m, "trumpC 4S 2S AS 3S 3H AH 4H 2H")
+    assert m.sheet[0].forced and m.sheet[0].to_dict()["forced"] is True
+    play(m, "bid4 pass pass pass")  # deal 2: seat 0 bids, so the contract is its own
+    assert not m.game.contract_given
+    play_match(m, random.Random(3))
+    assert not m.sheet[1].forced and m.sheet[1].to_dict()["forced"] is False
+
+
 def test_redeal_on_the_last_deal_does_not_end_the_match() -> None:
     """A thrown-in deal is not one of the match's deals, so a one-deal match goes on after it."""
     rules = Rules.preset("standard").replace(all_pass="redeal", deals=1, tie="shared")

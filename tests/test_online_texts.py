@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from batak import Rules
 from batak.cli.console import Console
 from batak.cli.online import OnlineSession
 from batak.server.client import TableState
@@ -113,3 +114,27 @@ def test_another_players_burying_is_said_once(lang: str) -> None:
     lines = [x for x in out.getvalue().splitlines() if x.strip()]
     said = {"en": "Bot 2: buries 4 cards", "tr": "Bot 2: 4 kart gömdü"}[lang]
     assert lines == [said], lines
+
+
+@pytest.mark.parametrize(
+    ("lang", "forced_line", "bid_line"),
+    [
+        ("en", "You had the contract of 4 (nobody bid) and took 5: made.", "You bid 4 and took 5"),
+        ("tr", "Sen: ihale 4 (kimse teklif vermeyince verildi), alınan 5", "Sen: ihale 4, alınan"),
+    ],
+)
+def test_a_contract_nobody_bid_is_said_as_given(lang: str, forced_line: str, bid_line: str) -> None:
+    """A deal's result after everyone passed (the rules gave the dealer the lowest bid) says the
+    contract was given, as ``batak play`` does, not that the player bid it: the score sheet's
+    row carries ``forced``."""
+    for forced, line in ((True, forced_line), (False, bid_line)):
+        s, out = session(lang)
+        s.client.tables["t1"].info["rules"] = Rules.preset("standard").to_dict()
+        row = {"deal": 1, "bidder": 0, "bid": 4, "forced": forced, "tricks": [5, 3, 3, 2]}
+        row |= {"scores": [4, 3, 3, 2], "totals": [4, 3, 3, 2]}
+        you = "You" if lang == "en" else "Sen"
+        s._deal_over({"deal": 1, "row": row}, [you, "B2", "B3", "B4"])
+        said = " ".join(out.getvalue().split())
+        assert line in said, said
+        if not forced:
+            assert "nobody bid" not in said and "kimse" not in said, said

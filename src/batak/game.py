@@ -291,6 +291,16 @@ class Game:
         return list(self._bids)
 
     @property
+    def contract_given(self) -> bool:
+        """An auction's contract that nobody bid: everyone passed and the table's ``all_pass``
+        rule gave the lowest bid to the dealer or the first to speak."""
+        return (
+            self.rules.bidding == "auction"
+            and self._contract_bidder >= 0
+            and not any(isinstance(m, Bid) for _, m in self._bids)
+        )
+
+    @property
     def bids(self) -> list[int | None]:
         """Koz Maça: each seat's bid (None until made). Empty meaning elsewhere: all None."""
         return list(self._seat_bids)

@@ -84,6 +84,7 @@ class ScoreRow:
     redeal: bool = False
     king: bool = False
     extra: bool = False  # a deal played to break a tie
+    forced: bool = False  # nobody bid: the table's all_pass rule gave the contract
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -99,6 +100,7 @@ class ScoreRow:
             "redeal": self.redeal,
             "king": self.king,
             "extra": self.extra,
+            "forced": self.forced,
         }
 
 
@@ -277,6 +279,7 @@ class Match:
                 totals=list(self.totals),
                 king=king,
                 extra=extra,
+                forced=game.contract_given,
             )
         )
         if king:

@@ -491,6 +491,7 @@ def test_the_esli_score_sheet_keeps_long_names_inside_its_boxes(
 #: (key, key for this player, params): every sentence of the web table about a seat
 SENTENCES = [
     ("made", "made_you", {"bid": 5, "won": 6}),
+    ("made_forced", "made_forced_you", {"bid": 5, "won": 6}),
     ("down", "down_you", {"bid": 5, "won": 3}),
     ("contract", "contract_you", {"bid": 5}),
     ("won_by", "won_by_you", {}),
@@ -500,6 +501,7 @@ SENTENCES = [
 EXPECTED_YOU = {
     "en": {
         "made": "You made the ihale: bid 5, took 6",
+        "made_forced": "You made the contract of 5 nobody bid: took 6",
         "down": "You went down: 3 of 5",
         "contract": "Your ihale: 5",
         "won_by": "you took it",
@@ -508,6 +510,8 @@ EXPECTED_YOU = {
     },
     "tr": {
         "made": "İhaleyi çıkardın: 5 dedin, 6 löve aldın",
+        "made_forced": "Kimse teklif vermeyince sana verilen ihaleyi çıkardın: 5 gerekiyordu, "
+        "6 löve aldın",
         "down": "Battın: 3 / 5",
         "contract": "İhale sende: 5",
         "won_by": "löveyi sen aldın",

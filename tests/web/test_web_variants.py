@@ -139,9 +139,36 @@ FORCED = """() => {
 }"""
 
 
+#: The deal's result after a contract nobody bid was made (9 tricks for the side): by the page's
+#: own side (``ours``) or by the next seat's.
+FORCED_MADE = """(ours) => {
+    const T = window.batak.state.table;
+    const bidder = ours ? T.you : (T.you + 1) % 4;
+    const tricks = [0, 1, 2, 3].map((s) => (s % 2 === bidder % 2 ? (s === bidder ? 5 : 4) : 2));
+    const row = { deal: 1, dealer: 0, bidder, bid: 7, bids: null, trump: "S", tricks,
+        scores: [0, 0, 0, 0], totals: [0, 0, 0, 0], redeal: false, king: false, extra: false,
+        forced: true };
+    T.result = { deal: { deal: 1, row }, timer: 1 };
+    window.batak.renderTable(true);
+}"""
+NEXT_NAME = "() => window.batak.state.table.info.seats[(window.batak.state.table.you + 1) % 4].name"
+
+
 def test_acik_esli_face_up_hands_and_a_contract_nobody_bid_for(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:
+    made_forced = {
+        "tr-TR": {
+            "ours": "Kimse teklif vermeyince bize verilen ihaleyi çıkardık: 7 gerekiyordu, "
+            "birlikte 9 löve aldık",
+            "theirs": "{name} ve eşi, kimse teklif vermeyince verilen ihaleyi çıkardı: "
+            "7 gerekiyordu, birlikte 9 löve aldılar",
+        },
+        "en-US": {
+            "ours": "We made the contract of 7 nobody bid: took 9 together",
+            "theirs": "{name} and partner made the contract of 7 nobody bid: took 9 together",
+        },
+    }
     for locale, ctx, own, forced in (
         ("tr-TR", PHONE_CTX, "elin açık", "Herkes pas dedi: ihale 7 ile sende."),
         (
@@ -174,6 +201,13 @@ def test_acik_esli_face_up_hands_and_a_contract_nobody_bid_for(
         page.screenshot(path=str(artifacts / f"acik-esli-exposed-{locale}.png"))
         page.evaluate(FORCED)
         expect(page.get_by_test_id("forced")).to_have_text(forced)
+        # the deal's result says the contract was given, not bid: ours, then the other side's
+        for whose, said in made_forced[locale].items():
+            page.evaluate(FORCED_MADE, whose == "ours")
+            expect(page.get_by_test_id("deal-result").locator(".result-said")).to_have_text(
+                said.format(name=page.evaluate(NEXT_NAME))
+            )
+        page.screenshot(path=str(artifacts / f"acik-esli-forced-made-{locale}.png"))
         page.context.close()
     no_js_errors(errors)
 

@@ -480,7 +480,7 @@ class Narrator:
         contract = game.contract
         assert contract is not None
         bidder = self.labels[contract.bidder]
-        if any(s == contract.bidder and isinstance(m, Bid) for s, m in game.auction):
+        if not game.contract_given:
             say(t("won_auction", lang, who=bidder, bid=contract.bid))  # the one who bid it
         else:
             say(t("forced_contract", lang, who=bidder, bid=contract.bid))
@@ -505,9 +505,9 @@ class Narrator:
         tricks = game.tricks_won
         contract = game.contract
         bidder, bid = (contract.bidder, contract.bid) if contract is not None else (None, None)
-        # everyone passed and the rules gave the contract (all_pass): nobody bid it
-        forced = r.bidding == "auction" and not any(isinstance(m, Bid) for _, m in game.auction)
-        lines = contract_lines(r, game.bids, bidder, bid, tricks, self.labels, lang, forced=forced)
+        lines = contract_lines(
+            r, game.bids, bidder, bid, tricks, self.labels, lang, forced=game.contract_given
+        )
         for line in lines:
             say(line)
         if r.zero_trick_penalty != "none" and r.bidding != "kozmaca" and r.scoring != "acik":

@@ -778,9 +778,9 @@ class OnlineSession:
         if rules is None or row.get("redeal") or not tricks:
             return
         bids = row.get("bids") or []
-        for line in contract_lines(
-            rules, bids, row.get("bidder"), row.get("bid"), tricks, labels, self.lang
-        ):
+        bidder, bid, forced = row.get("bidder"), row.get("bid"), bool(row.get("forced"))
+        lines = contract_lines(rules, bids, bidder, bid, tricks, labels, self.lang, forced=forced)
+        for line in lines:
             self.con.say(line)
 
     def _commit(self, deal: int, commitment: str) -> None:

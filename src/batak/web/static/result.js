@@ -45,9 +45,12 @@ function outcome(T, row) {
   if (r.partners) { // the side's tricks, said of the side: "we" when it is the reader's
     const ours = T.you != null && (T.you === row.bidder || T.you === (row.bidder + 2) % n);
     const made = won >= row.bid;
-    const key = ours ? (made ? "made_we" : "down_we") : (made ? "made_team" : "down_team");
+    // a contract nobody bid (everyone passed) is not said as a bid
+    const madeKey = ours ? (row.forced ? "made_forced_we" : "made_we") : (row.forced ? "made_forced_team" : "made_team");
+    const key = made ? madeKey : (ours ? "down_we" : "down_team");
     return t(key, { name: H.seatName(row.bidder), bid: row.bid, won });
   }
+  if (row.forced && won >= row.bid) return H.sentence(row.bidder, "made_forced", "made_forced_you", { bid: row.bid, won });
   return won >= row.bid
     ? H.sentence(row.bidder, "made", "made_you", { bid: row.bid, won })
     : H.sentence(row.bidder, "down", "down_you", { bid: row.bid, won });
