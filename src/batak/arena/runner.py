@@ -703,8 +703,10 @@ def report_lines(result: Mapping[str, Any], lang: str = "en") -> list[str]:
         lines.append("  ".join(cells).rstrip())
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
-    # what the columns mean, under the table (docs/bots.md says it at length)
-    lines += ["", text("arena.legend_columns", lang), text("arena.legend_figures", lang)]
+    # what the columns mean, under the table (docs/bots.md says it at length), a line a term
+    lines.append("")
+    for key in ("arena.legend_columns", "arena.legend_figures"):
+        lines += text(key, lang).split(" · ")
     lines.append("")
     for pair in result["pairs"]:
         ci = pair["ci95"]
