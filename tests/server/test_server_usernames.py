@@ -141,3 +141,38 @@ def test_registrations_of_one_name_in_two_cases_at_once(tmp_path: Path) -> None:
                     await c.login(typed, "uzun-parola-1")
 
         asyncio.run(run())
+
+
+def test_the_last_seen_stays_when_the_sessions_are_ended(
+    database: str | None, tmp_path: Path
+) -> None:
+    """The operator's "last seen" (``batak admin players``) read only the sessions left, so a
+    ban, a logout or a new password, which end sessions, took it back (to nothing for an
+    account that never finished a match). Migration 9 keeps the ended sessions' last use; an
+    erasure forgets it."""
+
+    async def run() -> None:
+        st = Storage(_url(database, tmp_path))
+        await st.open()
+        try:
+            await st.create_player(_guest("a"))
+            await st.update_player("a", username="ayse")
+            await st.add_session("a", "s1")
+            await st.add_session("a", "s2")
+            await st.player_by_token("s2")  # used last
+            used = (await st.accounts("ayse"))[0]["last_seen"]
+            assert used is not None
+            assert sorted(await st.end_sessions("a", "s2")) == ["s2"]  # a logout
+            assert (await st.accounts("ayse"))[0]["last_seen"] == used
+            assert sorted(await st.end_sessions("a")) == ["hash-a", "s1"]  # a ban ends the rest
+            assert await st.sessions_of("a") == 0
+            assert (await st.accounts("ayse"))[0]["last_seen"] == used
+            # an older session ended later does not take it back
+            await st.add_session("a", "s3")
+            await st.run(lambda cur: cur.execute(st.q("UPDATE sessions SET used = 1.0")))
+            await st.end_sessions("a")
+            assert (await st.accounts("ayse"))[0]["last_seen"] == used
+        finally:
+            await st.close()
+
+    asyncio.run(run())

@@ -122,7 +122,8 @@ def erase_job(
             q(
                 "UPDATE players SET name = '', username = NULL, folded = NULL,"
                 " password_hash = NULL, token_hash = ?, banned = COALESCE(banned, ?),"
-                " ban_reason = NULL, removed = ?, dirty = ?, scrubbed = NULL WHERE id = ?"
+                " ban_reason = NULL, seen = NULL, removed = ?, dirty = ?, scrubbed = NULL"
+                " WHERE id = ?"
             ),
             (f"removed:{player_id}", now, now, now, player_id),
         )

@@ -68,12 +68,13 @@ def _export_job(q: Callable[[str], str], player_id: str) -> Callable[[Any], dict
     def job(cur: Any) -> dict[str, Any] | None:
         found = rows(
             cur,
-            "SELECT name, username, created, is_bot, banned, ban_reason FROM players WHERE id = ?",
+            "SELECT name, username, created, is_bot, banned, ban_reason, seen"
+            " FROM players WHERE id = ?",
             player_id,
         )
         if not found:
             return None
-        name, username, created, is_bot, banned, ban_reason = found[0]
+        name, username, created, is_bot, banned, ban_reason, seen = found[0]
         doc: dict[str, Any] = {
             "format": FORMAT,
             "made": _when(time.time()),
@@ -85,6 +86,7 @@ def _export_job(q: Callable[[str], str], player_id: str) -> Callable[[Any], dict
                 "bot_account": bool(is_bot),
                 "banned": _when(banned),
                 "ban_reason": ban_reason,
+                "ended_sessions_last_used": _when(seen),
             },
         }
         doc["sessions"] = [

@@ -373,6 +373,11 @@ MIGRATIONS: list[list[str | Callable[[Any, Callable[[str], str]], None]]] = [
         "CREATE UNIQUE INDEX IF NOT EXISTS players_folded ON players (folded)",
         _fold_usernames,
     ],
+    [  # 9: when an account last used a session that has since been ended (a logout, a new
+        #    password, a ban): the operator's "last seen" (Storage.accounts) read only the
+        #    sessions left, so it went back, or to nothing, when they were ended
+        "ALTER TABLE players ADD COLUMN seen DOUBLE PRECISION",
+    ],
 ]
 
 
@@ -716,12 +721,18 @@ class Storage:
             where, args = where + " AND token_hash = ?", (*args, token_hash)
         if keep:
             where, args = where + " AND token_hash <> ?", (*args, keep)
-        sel = self._sql(f"SELECT token_hash FROM sessions WHERE {where}")
+        sel = self._sql(f"SELECT token_hash, used FROM sessions WHERE {where}")
         dele = self._sql(f"DELETE FROM sessions WHERE {where}")
+        # the last use of the ended sessions is kept on the account (migration 9)
+        seen = self._sql("UPDATE players SET seen = ? WHERE id = ? AND (seen IS NULL OR seen < ?)")
 
         def job(cur: Any) -> list[str]:
             cur.execute(sel, args)
-            hashes = [str(r[0]) for r in cur.fetchall()]
+            rows = cur.fetchall()
+            hashes = [str(r[0]) for r in rows]
+            if rows:
+                used = max(float(r[1]) for r in rows)
+                cur.execute(seen, (used, player_id, used))
             cur.execute(dele, args)
             return hashes
 
@@ -836,11 +847,11 @@ class Storage:
     async def accounts(self, search: str = "", limit: int = 50) -> list[dict[str, Any]]:
         """Accounts (players with a username), newest first, whose username or name contains
         ``search`` in any case (Turkish capitals too: folded here, as in :meth:`accounts_like`):
-        each with when it was made, when it was last seen (a session of it used, or a match of
-        it finished: a banned or logged-out account has no session left; None if neither),
+        each with when it was made, when it was last seen (a session of it used, ended since or
+        not, or a match of it finished; None if neither),
         its finished matches and whether it is a bot or banned."""
         every = self._sql(
-            "SELECT id, username, name, is_bot, created, banned, ban_reason FROM players"
+            "SELECT id, username, name, is_bot, created, banned, ban_reason, seen FROM players"
             " WHERE username IS NOT NULL ORDER BY created DESC"
         )
         from ..i18n import plain_lower
@@ -855,7 +866,9 @@ class Storage:
                 if wanted in plain_lower(str(r[1])) or wanted in plain_lower(str(r[2]))
             ][:limit]
             ids = [str(r[0]) for r in rows]
-            seen: dict[str, float] = {}
+            # the last use of a session ended since (migration 9), of one still open, or the
+            # end of a match, whichever is latest
+            seen: dict[str, float] = {str(r[0]): float(r[7]) for r in rows if r[7] is not None}
             matches: dict[str, int] = {}
             for part, marks in _in_parts(ids):
                 cur.execute(
@@ -865,7 +878,8 @@ class Storage:
                     ),
                     part,
                 )
-                seen.update((str(a), float(b)) for a, b in cur.fetchall())
+                for a, used in cur.fetchall():
+                    seen[str(a)] = max(seen.get(str(a), 0.0), float(used))
                 cur.execute(
                     self._sql(
                         "SELECT player_id, COUNT(DISTINCT table_id), MAX(finished) FROM results"
