@@ -21,6 +21,19 @@ def _label(card: str) -> str:
     return ("10" if card[0] == "T" else card[0]) + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[1]]
 
 
+def _best(cards: list[str]) -> list[str]:
+    """A row's best cards as the page writes them: up to three as cards, more a suit at a time
+    (in the order the suits come), its ranks high to low after its sign: ``♠ 9 7 3 2``."""
+    if len(cards) <= 3:
+        return [_label(c) for c in cards]
+    order = "23456789TJQKA"
+    out: list[str] = []
+    for suit in dict.fromkeys(c[1] for c in cards):
+        ranks = sorted((c[0] for c in cards if c[1] == suit), key=order.index, reverse=True)
+        out += [_label("2" + suit)[-1]] + [_label(r + suit)[:-1] for r in ranks]
+    return out
+
+
 def test_the_review_of_a_deal_from_the_score_sheet(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:
@@ -52,7 +65,7 @@ def test_the_review_of_a_deal_from_the_score_sheet(
         for d, best in zip(costly, bests, strict=True):
             own = d["cost"] > 0 and not d["defence_cost"] > 0
             want = d["best_cards"] if own else d["defence_best_cards"]
-            assert best == [_label(c) for c in want], (d, best)
+            assert best == _best(want), (d, best)
         if costly:  # the first costly card, as people write cards (10♥, not TH)
             first = dialog.get_by_test_id("review-row").first
             expect(first).to_contain_text(re.compile("[♠♥♦♣]"))
@@ -95,6 +108,40 @@ def test_closing_a_review_opened_from_the_score_sheet_goes_back_to_the_sheet(
         expect(dialog.get_by_test_id("sheet")).to_be_visible()
         dialog.get_by_test_id("close-dialog").click()
         expect(page.locator(".dialog")).to_have_count(0)
+        page.context.close()
+    no_js_errors(errors)
+
+
+#: A review whose one costly card had nine cards as good as the best: the table's row writes
+#: them a suit at a time, not as nine cards that wrapped over four lines on a phone.
+LONG_BEST = """() => {
+    const T = window.batak.state.table;
+    const best = ["2S", "3S", "9S", "5S", "TS", "4D", "JD", "2D", "6D"];
+    T.review = { deal: 1, data: { deal: 1, complete: true, lines: ["—"], decisions: [
+        { trick: 3, seat: 1, card: "AH", cost: 1, defence_cost: 0, best_cards: best,
+          defence_best_cards: [] },
+        { trick: 5, seat: 2, card: "KC", cost: 1, defence_cost: 0, best_cards: ["QC", "2H"],
+          defence_best_cards: [] }] } };
+    T.dialog = "review";
+    window.batak.renderDialog();
+}"""
+
+
+def test_a_long_list_of_best_cards_is_written_a_suit_at_a_time(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale, ctx, name in DESKTOP_EN_PHONE_TR:
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page)
+        page.wait_for_timeout(1000)  # the room's own updates first, then a review put in
+        page.evaluate(LONG_BEST)
+        rows = page.locator(".dialog").get_by_test_id("review-row")
+        expect(rows).to_have_count(2)
+        expect(rows.nth(0).locator("td").nth(3)).to_have_text("♠ 10 9 5 3 2 ♦ J 6 4 2")
+        expect(rows.nth(1).locator("td").nth(3)).to_have_text("Q♣ 2♥")
+        box = rows.nth(0).bounding_box()
+        assert box is not None and box["height"] < 60, box  # one line a suit at most
+        page.screenshot(path=str(artifacts / f"review-long-best-{name}-{lang}.png"))
         page.context.close()
     no_js_errors(errors)
 

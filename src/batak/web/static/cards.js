@@ -3,7 +3,7 @@ import { t } from "./i18n.js";
 
 export const SUITS = ["S", "H", "C", "D"]; // display order: colours alternate
 export const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const RANKS = "23456789TJQKA";
+export const RANKS = "23456789TJQKA";
 
 export function suitOf(card) {
   return card[card.length - 1];

@@ -4,7 +4,7 @@
 // from the server) and every card that cost tricks, trick by trick. It is reached from the
 // result after a deal and from every row of the score sheet.
 import { t } from "./i18n.js";
-import { cardLabel, isRed, suitOf } from "./cards.js";
+import { cardLabel, isRed, RANKS, rankLabel, rankOf, SYMBOL, suitOf } from "./cards.js";
 
 function esc(s) {
   return String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -14,6 +14,17 @@ function esc(s) {
 function cardHTML(card) {
   const s = suitOf(card);
   return `<span class="suit-${isRed(s) ? s : "black"}">${esc(cardLabel(card))}</span>`;
+}
+
+// The best cards of a decision: up to three as cards; more (a long run of equal low cards, or
+// every card of a suit that would do) a suit at a time, its ranks after its sign ("♠ 9 7 5 3 2"),
+// so that a row of the table stays short on a phone.
+function bestHTML(cards) {
+  if (cards.length <= 3) return cards.map(cardHTML).join(" ");
+  const bySuit = new Map();
+  for (const c of cards) bySuit.set(suitOf(c), [...(bySuit.get(suitOf(c)) || []), rankOf(c)]);
+  const high = (ranks) => ranks.sort((a, b) => RANKS.indexOf(b) - RANKS.indexOf(a)).map(rankLabel).join(" ");
+  return [...bySuit].map(([s, ranks]) => `<span class="review-best-suit"><span class="suit-${isRed(s) ? s : "black"}">${SYMBOL[s]}</span> ${esc(high(ranks))}</span>`).join(" ");
 }
 
 // The server's sentences, escaped, with the red suits' signs in red (also the table's hints).
@@ -84,7 +95,7 @@ export function reviewHTML(T, seatLabel) {
     // as the server's sentence names them: a card that cost both its own side's tricks and the
     // defence's is judged for the defence, its best cards the defence's
     const own = d.cost > 0 && !(d.defence_cost > 0);
-    const best = (own ? d.best_cards : d.defence_best_cards).map(cardHTML).join(" ");
+    const best = bestHTML(own ? d.best_cards : d.defence_best_cards);
     // both when both: its own side's tricks, and those it let the bidder take
     const gave = d.defence_cost > 0 ? `<span class="review-gave">${esc(t("review_gave", { n: d.defence_cost }))}</span>` : "";
     const cost = d.cost > 0 ? `${d.cost}${gave ? `<br>${gave}` : ""}` : gave;
