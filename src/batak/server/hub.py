@@ -645,19 +645,12 @@ class Hub:
             reply["bot"] = True
         self._reply(conn, reply, msg.get("ref"))
 
-    async def _account_as_typed(self, typed: str) -> PlayerRow | None:
-        """The account called ``typed``; failing that, the one called so in another case (a
-        phone's keyboard writes 'Oyuncu_tr' for 'oyuncu_tr'; Turkish 'İ' and 'I' are 'i'):
-        usernames are unique in any case, so this is at most one account, found by an index.
-        Usernames are kept as registered, so an account with the very name typed comes first."""
-        return await self.storage.account_named(typed)
-
     async def on_login(self, conn: Conn, msg: dict[str, Any]) -> None:
         self._hasher()
         if conn.tables:
             raise TableError("already_hello", "already_hello_login")
         name_key = self._password_guard(msg["username"], conn)
-        row = await self._account_as_typed(msg["username"])
+        row = await self.storage.account_named(msg["username"])  # typed in any case
         known = row is not None and bool(row.password_hash)
         digest = row.password_hash if row is not None and row.password_hash else None
         ok = await self._verify(digest or await self._dummy_hash(), msg["password"])
