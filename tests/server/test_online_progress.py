@@ -54,7 +54,7 @@ def test_online_shows_xp_rating_and_league(tmp_path: Path, monkeypatch: pytest.M
 
         code, out = _run([srv.http, "--show", "ratings"], [])
         assert code == 0 and "Rated leaderboard" in out
-        assert "1. Ayşe (level " in out and ", 1 matches" in out
+        assert "1. Ayşe (level " in out and ", matches: 1" in out
         code, out = _run([srv.http, "--show", "league"], [], "tr")
         assert code == 0
         year, week = datetime.datetime.now(datetime.UTC).isocalendar()[:2]  # the server's

@@ -334,6 +334,7 @@ def test_serve_says_the_port_is_taken_and_never_that_it_started(
     assert code == 2
     assert f"port {port} on 127.0.0.1 is already in use" in err
     assert "open http" not in out and "Traceback" not in err
+    assert not (tmp_path / "d").exists()  # a refused start leaves no data folder behind
 
 
 def test_serve_refuses_what_it_cannot_start_on(

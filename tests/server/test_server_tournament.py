@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 import urllib.request
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 from harness import ServerThread, fast_config
 
 from batak.server.client import Client, ServerError
+from batak.server.tournament import PER_ACCOUNT
 
 
 def _get(url: str) -> Any:
@@ -292,3 +294,51 @@ def test_a_scheduled_tournament_survives_a_restart_and_starts_by_itself(tmp_path
     assert t["status"] == "over" and t["round"] == 1
     assert [s["name"] for s in t["standings"]] == ["Ayşe"]
     assert all(x["over"] and x["deals_played"] == 1 for x in t["tables"])
+
+
+def test_an_operator_is_named_in_any_case_and_a_missing_one_is_said_at_start(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``--operator AYSE`` is the account registered as "ayse" (usernames are one in any case),
+    so it may schedule more tournaments than an account may; an operator named with no account
+    is said in the log at start (a typo showed only when that person's tournament was refused)."""
+    pytest.importorskip("argon2")
+    later = int(time.time()) + 3600
+
+    async def register(url: str, name: str) -> Client:
+        c = Client(url, name=name.title())
+        await c.connect()
+        await c.request({"type": "register", "username": name, "password": "uzun-parola-1"})
+        return c
+
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def accounts() -> None:
+            for name in ("ayse", "veli"):
+                await (await register(srv.url, name)).close()
+
+        asyncio.run(accounts())
+    config = fast_config(tmp_path, operators=("AYSE", "nosuchuser"))
+    with caplog.at_level(logging.WARNING, logger="batak.server"), ServerThread(config) as srv:
+
+        async def schedule() -> str:
+            a = Client(srv.url)
+            await a.connect()
+            await a.login("ayse", "uzun-parola-1")
+            for k in range(PER_ACCOUNT + 1):  # an operator: no limit
+                await a.tourney_create(name=f"A{k}", rounds=1, deals=1, start=later)
+            b = Client(srv.url)
+            await b.connect()
+            await b.login("veli", "uzun-parola-1")
+            for k in range(PER_ACCOUNT):
+                await b.tourney_create(name=f"V{k}", rounds=1, deals=1, start=later)
+            with pytest.raises(ServerError) as e:
+                await b.tourney_create(name="V", rounds=1, deals=1, start=later)
+            await a.close()
+            await b.close()
+            return e.value.code
+
+        assert asyncio.run(schedule()) == "tourney_quota"
+    said = [r.getMessage() for r in caplog.records]
+    assert any("--operator nosuchuser: there is no account" in m for m in said), said
+    assert not any("--operator AYSE" in m for m in said), said

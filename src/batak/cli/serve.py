@@ -8,12 +8,15 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
 from ..i18n import LANGS
 from ..server.config import MAX_COMMIT_GAP, SQLITE_SYNC, ServerConfig
 from .text import t as cli_text
+
+if TYPE_CHECKING:
+    import socket
 
 __all__ = ["add_serve_parser", "config_from_args", "run_serve", "storage_problem"]
 
@@ -517,13 +520,27 @@ def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
         return 2
     if config.redis and not config.node:
         return refuse(text("serve.redis_needs_node", lang))
+    from ..server.serve import listen
+
+    # the port first: a start refused for a port in use leaves no data folder behind
+    try:
+        sock = listen(config.host, config.port)
+    except OSError as e:
+        return refuse(_listen_problem(e, config.host, config.port, lang))
     problem = storage_problem(config.database_url, lang)
     if problem:
+        sock.close()
         return refuse(problem)
     # two servers on one database would run the same tables at once (a cluster's nodes share
     # them, each table held by one node: docs/cluster.md)
-    lock, holder = claim_database(config.database_url, cluster=bool(config.node))
+    try:
+        lock, holder = claim_database(config.database_url, cluster=bool(config.node))
+    except BaseException:
+        sock.close()
+        raise
     url = config.database_url
+    if holder:
+        sock.close()
     if holder and url.startswith(("postgresql://", "postgres://")):
         from ..server.storage import shown_url
 
@@ -533,21 +550,17 @@ def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
         folder = os.path.dirname(config.database_url.removeprefix("sqlite:///"))
         return refuse(text("serve.data_in_use", lang, path=folder, pid=holder))
     try:
-        return _serve(config, args.log_level, lang, refuse)
+        return _serve(config, args.log_level, lang, sock)
     finally:
         if lock is not None:
             lock.close()
 
 
-def _serve(config: ServerConfig, log_level: str, lang: str, refuse: Callable[[str], int]) -> int:
+def _serve(config: ServerConfig, log_level: str, lang: str, sock: socket.socket) -> int:
     from ..i18n import text
-    from ..server.serve import listen, run
+    from ..server.serve import run
     from ..server.storage import shown_url
 
-    try:
-        sock = listen(config.host, config.port)
-    except OSError as e:
-        return refuse(_listen_problem(e, config.host, config.port, lang))
     if config.database:
         where = shown_url(config.database)
     else:

@@ -196,6 +196,9 @@ class Hub:
     async def start(self) -> None:
         """Open storage and resume every table that was not over."""
         await self.storage.open()
+        for name in self.config.operators:  # a typo would show only when its tournament is refused
+            if await self.storage.account_named(name) is None:
+                log.warning("--operator %s: there is no account of that name (yet)", name)
         await self.chips.load()
         if self.cluster is not None:  # this node's tables, and those nobody alive holds
             await self.cluster.start()

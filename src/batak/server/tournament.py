@@ -36,6 +36,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from ..explain import preset_title
+from ..i18n import plain_lower
 from ..record import loads as load_record
 from ..rules import PRESETS, Rules, RulesError
 from .conn import Conn
@@ -269,11 +270,17 @@ class Tournaments:
                 msgs[c.lang] = {"type": "tourney", "tournament": self.public(doc, c.lang)}
             c.send(msgs[c.lang])
 
+    def _operator(self, account: str | None) -> bool:
+        """Whether the account is one of ``--operator``'s, named in any case as usernames are
+        (unique in any case: storage migration 8)."""
+        named = {plain_lower(o) for o in self.hub.config.operators}
+        return bool(account) and plain_lower(str(account)) in named
+
     # ------------------------------------------------------------------ messages
     async def on_create(self, conn: Conn, msg: dict[str, Any]) -> None:
         player = conn.player
         assert player is not None
-        operator = bool(player.account) and player.account in self.hub.config.operators
+        operator = self._operator(player.account)
         if not player.account:
             raise TableError("tourney_account")
         mine = sum(1 for d in self.docs.values() if d["creator"] == player.id)
@@ -396,7 +403,7 @@ class Tournaments:
         player = conn.player
         assert player is not None
         doc = await self._doc(msg["tournament"])
-        operator = bool(player.account) and player.account in self.hub.config.operators
+        operator = self._operator(player.account)
         if doc["creator"] != player.id and not operator:
             raise TableError("tourney_not_creator")
         if doc["status"] != "scheduled":
