@@ -563,6 +563,29 @@ def test_an_account_is_created_from_the_terminal_and_a_refused_login_says_how(
         assert name_of("deniz") == "deniz" and name_of("ece") == "Ece Su"
 
 
+def test_another_name_on_a_computer_logged_in_as_someone_else_starts_afresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session saved on this computer was alice's: ``--username bob --register`` was
+    refused with "you already have an account". Another name starts from a new guest session
+    (said), and alice's name still logs alice in."""
+    pytest.importorskip("argon2")
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("BATAK_PASSWORD", "uzun-bir-parola")
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        argv = [srv.http, "--quick", "ihaleli"]
+        code, out = _run([*argv, "--username", "alice", "--register"], ["quit"])
+        assert code == 0 and "Account alice created" in out, out
+        code, out = _run([*argv, "--username", "bob", "--register"], ["quit"])
+        assert code == 0, out
+        assert "This computer was logged in as alice: logging in as bob instead" in out, out
+        assert "Account bob created" in out and "already" not in out, out
+        code, out = _run([*argv, "--username", "ALICE"], ["quit"])
+        assert code == 0 and "This computer was logged in as bob" in out, out
+        code, out = _run([*argv, "--username", "alice"], ["quit"])  # the same: nothing said
+        assert code == 0 and "This computer was logged in" not in out, out
+
+
 def test_the_host_at_the_start_prompt_sees_who_sits_down_and_cannot_invite_them_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

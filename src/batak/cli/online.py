@@ -342,6 +342,15 @@ class OnlineSession:
         """With ``--username``: log in (the password from ``--password``, BATAK_PASSWORD or a
         prompt); then an account's chips are said (the day's grant comes with the first look)."""
         a, c = self.args, self.client
+        was = c.player.get("account")
+        if a.username and was and plain_lower(was) != plain_lower(a.username):
+            # the session saved here is another account's: registering would be refused ("you
+            # already have an account") and its guest progress is not this player's; start
+            # from a new guest instead (the other account's session is left as it is)
+            self.con.say(o("other_account", self.lang, old=was, new=a.username))
+            await c.close()
+            c.token = None
+            await c.connect()
         if a.username and c.player.get("account") != a.username:
             password = a.password or os.environ.get("BATAK_PASSWORD")
             if password is None:
