@@ -138,3 +138,25 @@ def test_a_contract_nobody_bid_is_said_as_given(lang: str, forced_line: str, bid
         assert line in said, said
         if not forced:
             assert "nobody bid" not in said and "kimse" not in said, said
+
+
+@pytest.mark.parametrize(
+    ("lang", "theirs", "mine", "move"),
+    [
+        ("en", "Bot 2 says: pas", "You say: hi", "Bot 2: pas"),
+        ("tr", "Bot 2 diyor ki: pas", "Sen diyorsun ki: hi", "Bot 2: pas"),
+    ],
+)
+def test_a_chat_line_never_reads_as_a_move(lang: str, theirs: str, mine: str, move: str) -> None:
+    """In Turkish a chat line was "{who}: {text}", so "Bot 2: pas" typed in the chat read as
+    Bot 2's pass; the chat is said as words ("diyor ki"), and the player's own line as theirs
+    ("You", "Sen"), as their moves are."""
+    s, out = session(lang)
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.events = [
+        {"kind": "chat", "seat": 1, "name": "Bot 2", "text": "pas"},
+        {"kind": "chat", "seat": 0, "name": "Ayşe", "text": "hi"},
+        {"kind": "move", "seat": 1, "move": "pass"},
+    ]
+    s._narrate()
+    assert out.getvalue().splitlines() == [theirs, mine, move]

@@ -743,8 +743,11 @@ class OnlineSession:
                 self.con.say(o("played", lang, who=labels[ev["seat"]], move=shown))
                 if ev.get("deal_over"):
                     self._deal_over(ev["deal_over"], labels)
-            elif kind == "chat":
-                self.con.say(o("chat", lang, who=ev.get("name") or "?", text=ev.get("text")))
+            elif kind == "chat":  # never "Ayşe: pas", which reads as a move
+                if st.seat is not None and ev.get("seat") == st.seat:
+                    self.con.say(o("chat_you", lang, text=ev.get("text")))
+                else:
+                    self.con.say(o("chat", lang, who=ev.get("name") or "?", text=ev.get("text")))
             elif kind == "away":  # in the second person when it is this player
                 mine = ev["seat"] == st.seat
                 self.con.say(
