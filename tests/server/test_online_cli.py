@@ -517,7 +517,11 @@ def test_the_host_adjourns_from_the_terminal_and_resumes_when_back(
         con.typed.put("")  # start: computer players take the other seats
         con.wait_for("Your turn")
         con.typed.put("adjourn")
-        con.wait_for("The host adjourned the match ('continue later')")
+        # said to the host as their own act, at once (the prompt came back first, then
+        # "The host adjourned the match": the host in the third person)
+        out = con.wait_for("You adjourned the match ('continue later')")
+        assert "The host adjourned" not in out, out
+        assert out.split("Your move: adjourn\n", 1)[1].startswith("You adjourned"), out
         con.typed.put(None)  # the host goes away
         ayse.join(30)
         assert codes == [0]
@@ -531,6 +535,48 @@ def test_the_host_adjourns_from_the_terminal_and_resumes_when_back(
         again.typed.put(None)
         back.join(30)
         assert codes == [0], again.out.getvalue()
+
+
+def test_ctrl_c_mid_deal_says_what_quit_says_in_the_readers_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C at the table said only "Bye. Güle güle!" (in both languages at once); it says
+    what 'quit' says: the seat is held, a computer plays it, how to come back."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import batak
+
+    src = str(Path(batak.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": src, "BATAK_HOME": str(tmp_path / "home")}
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        for lang, said in (("en", "You left the table: your seat is held"),
+                           ("tr", "Masadan ayrıldın: koltuğun bir süre tutulur")):  # fmt: skip
+            argv = ["online", srv.http, "--quick", "ihaleli", "--lang", lang]
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "batak", *argv],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                env=env,
+            )
+            assert proc.stdout is not None
+            out = b""
+            deadline = time.monotonic() + 60
+            seated = "You sit at table" if lang == "en" else "koltuktasın"
+            while seated.encode() not in out:  # sitting at the table, its match under way
+                assert time.monotonic() < deadline and proc.poll() is None, out.decode()
+                out += proc.stdout.read1(4096)
+            time.sleep(1.0)
+            proc.send_signal(signal.SIGINT)
+            rest, _ = proc.communicate(timeout=30)
+            text = (out + rest).decode()
+            assert proc.returncode == 130, text
+            assert said in text and "`" not in text, text
+            assert "Güle güle" not in text and "Bye" not in text, text
 
 
 def test_an_account_is_created_from_the_terminal_and_a_refused_login_says_how(

@@ -51,6 +51,7 @@ from .text import error_message, t
 __all__ = ["ServerGone", "SessionEnded", "add_online_parser", "reconnect", "run_online"]
 
 EXIT_OK, EXIT_FAIL = 0, 1
+EXIT_INTERRUPTED = 130  # left with Ctrl-C, as every command
 #: how long a rematch waits for the others' yes (seconds)
 REMATCH_WAIT = 120.0
 #: how long the host's prompt waits for an invited player to sit down before it asks again
@@ -243,7 +244,12 @@ def run_online(args: argparse.Namespace, con: Console, lang: str) -> int:
     except AddressError:
         con.say(o("bad_address", lang, url=args.url))
         return EXIT_FAIL
-    return asyncio.run(session.run())
+    try:
+        return asyncio.run(session.run())
+    except KeyboardInterrupt:  # Ctrl-C: said as 'quit' says it (the seat is held, how to return)
+        con.say()
+        con.say(session.leaving_words())
+        return EXIT_INTERRUPTED
 
 
 class OnlineSession:
@@ -333,6 +339,18 @@ class OnlineSession:
             return EXIT_FAIL
         finally:
             await client.close()
+
+    def leaving_words(self) -> str:
+        """What leaving says now: what 'quit' says at a match not over (the seat is held, or
+        the adjourned match waits), else a goodbye."""
+        client = getattr(self, "client", None)
+        st = client.tables.get(self.table) if client is not None and self.table else None
+        if st is None or st.over or st.seat is None:
+            return t("bye", self.lang)
+        if st.info.get("status") == "adjourned":
+            hosting = st.info.get("host") == client.player.get("id")
+            return o("left_adjourned_host" if hosting else "left_adjourned", self.lang)
+        return o("left", self.lang)
 
     async def _reconnect(self) -> None:
         """The connection is lost: get it back (:func:`reconnect`), or :class:`ServerGone`."""
@@ -758,8 +776,9 @@ class OnlineSession:
                 self.con.say(
                     o("back_you", lang) if mine else o("back", lang, who=labels[ev["seat"]])
                 )
-            elif kind == "adjourn":
-                self.con.say(o("adjourned", lang))
+            elif kind == "adjourn":  # only the host adjourns: said to them as their own act
+                hosting = st.info.get("host") == self.client.player.get("id")
+                self.con.say(o("adjourned_you" if hosting else "adjourned", lang))
             elif kind == "resume":
                 self.con.say(o("resumed", lang))
         self.shown = len(st.events)
@@ -983,6 +1002,8 @@ class OnlineSession:
                     continue
                 line = h["move"]
             elif await self._command(line, view):
+                if not self._asked(st):  # (adjourn): the table moved on, look again
+                    return True
                 continue
             move = self._normalise(line, view)
             if move is None:
@@ -1028,6 +1049,9 @@ class OnlineSession:
                 await self.client.adjourn(self.table)
             except ServerError as e:
                 self.con.say(o("refused", self.lang, reason=e.message))
+            else:  # its event ends the prompt (and says so) at once, not after another line
+                with contextlib.suppress(TimeoutError):
+                    await self.client.until(lambda: not self._resumed(), 10)
         else:
             return False
         return True
