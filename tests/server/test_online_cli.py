@@ -461,6 +461,42 @@ def test_the_prompt_ends_when_the_clock_plays_and_a_move_typed_early_is_not_play
         assert codes == [0], con.out.getvalue()
 
 
+def test_the_table_is_drawn_again_only_when_it_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every command at the prompt (hint, last, sheet, a typo) drew the whole table again,
+    6 to 10 lines each time; now only the prompt comes back, as in ``batak play``, and an
+    empty line draws the table again."""
+    import time
+
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        con = Typist()
+        thread, codes = _run_typist([srv.http, "--create", "standard", "--deals", "1"], con)
+        con.wait_for("Username, or Enter to start: ")
+        con.typed.put("")
+        con.wait_for("Your move: ")
+
+        def type_and_wait(line: str) -> str:
+            asked = con.out.getvalue().count("Your move: ")
+            con.typed.put(line)
+            deadline = time.monotonic() + 30
+            while True:
+                out = con.out.getvalue()
+                if out.count("Your move: ") > asked and out.endswith("Your move: "):
+                    return out.split("Your move: " + line + "\n", 1)[1]
+                assert time.monotonic() < deadline, out
+                time.sleep(0.02)
+
+        for line in ("last", "sheet", "zz", "hint", "?"):
+            said = type_and_wait(line)
+            assert "── Your turn" not in said, said
+        assert "── Your turn" in type_and_wait("")
+        con.typed.put("quit")
+        thread.join(30)
+        assert codes == [0], con.out.getvalue()
+
+
 def test_a_move_typed_before_the_turn_is_refused_not_played_later(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -968,12 +968,15 @@ class OnlineSession:
         from ..server.client import ServerError
 
         c, lang = self.client, self.lang
+        drawn = -1  # the table's state last drawn: drawn again only when it changed
         while True:
             st = c.tables[self.table]
             view = st.view
             if view is None or not st.my_turn:
                 return True
-            self.con.lines(status_lines(view, self._labels(), lang, self.style))
+            if st.state_v != drawn:  # (a hint, a typo, a refused card: only asked again)
+                drawn = st.state_v
+                self.con.lines(status_lines(view, self._labels(), lang, self.style))
             try:
                 typed = await self._read_while(
                     o("prompt", lang), functools.partial(self._asked, st)
@@ -984,6 +987,9 @@ class OnlineSession:
                 self.con.say()
                 return True
             line = typed
+            if not line:  # an empty line draws the table again, as in `batak play`
+                drawn = -1
+                continue
             forms = folded(line)  # ÇIK, İPUCU, YAZBOZ: Turkish capitals too
             if forms & _QUIT_WORDS:
                 return False
