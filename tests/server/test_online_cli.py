@@ -461,6 +461,43 @@ def test_the_prompt_ends_when_the_clock_plays_and_a_move_typed_early_is_not_play
         assert codes == [0], con.out.getvalue()
 
 
+def test_chat_is_said_while_the_prompt_waits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the player's own turn the prompt waited for a line without saying what came: the
+    others' chat, and the player's own 'say', showed only after the next move. Now they are
+    said as they come, above the prompt, which is shown again under them."""
+    import asyncio
+
+    from batak.server.client import Client
+
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        con = Typist()
+        thread, codes = _run_typist([srv.http, "--create", "standard", "--deals", "1"], con)
+        out = con.wait_for("Username, or Enter to start: ")
+        code = re.search(r"Private room (\w+)", out)
+        assert code, out
+        con.typed.put("")
+        con.wait_for("Your move: ")
+        con.typed.put("say merhaba")
+        out = con.wait_for("You say: merhaba")  # nothing typed after it
+        assert out.endswith("You say: merhaba\nYour move: "), out
+
+        async def watcher() -> None:  # the table is full: Ben watches, and chats
+            async with Client(srv.url, name="Ben") as c:
+                state = await c.join(code=code[1])
+                await c.chat(state.id, "pas")
+                await asyncio.sleep(0.5)
+
+        asyncio.run(watcher())
+        out = con.wait_for("Ben says: pas")
+        assert out.endswith("Ben says: pas\nYour move: "), out
+        con.typed.put("quit")
+        thread.join(30)
+        assert codes == [0], con.out.getvalue()
+
+
 def test_the_table_is_drawn_again_only_when_it_changed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,12 +5,13 @@ Shared by ``batak play``, ``batak replay`` and ``batak online``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -85,8 +86,13 @@ class Console:
     def __init__(self, out: TextIO, inp: TextIO) -> None:
         self.out = out
         self.inp = inp
+        #: the lines said while :meth:`above_prompt` holds them back
+        self._held: list[str] | None = None
 
     def say(self, line: str = "") -> None:
+        if self._held is not None:
+            self._held.append(line)
+            return
         self.out.write(line + "\n")
 
     def lines(self, lines: Sequence[str]) -> None:
@@ -105,13 +111,56 @@ class Console:
         return _isatty(self.inp)
 
     def prompt(self, text: str) -> None:
-        """Show ``text`` where the next line will be typed (a reading already waits)."""
-        self.out.write(text)
+        """Show ``text`` where the next line will be typed (a reading already waits), with
+        what is typed there so far."""
+        self.out.write(text + self._typed_so_far())
         self.out.flush()
+
+    @contextlib.contextmanager
+    def above_prompt(self, prompt: str | None) -> Iterator[None]:
+        """The lines said meanwhile go above the line being typed at ``prompt`` (a reading
+        waits there), which is shown again under them with what was typed so far, as a chat
+        in a terminal does (``batak online``: the others' chat while the player thinks).
+        ``prompt`` None: no prompt is on the screen, the lines are said as usual."""
+        if prompt is None or self._held is not None:
+            yield
+            return
+        held: list[str] = []
+        self._held = held
+        try:
+            yield
+        finally:
+            self._held = None
+            if held:
+                if self._line_editing():
+                    self.out.write("\r\033[K")  # the prompt's line, cleared
+                elif prompt:
+                    self.out.write("\n")  # (the prompt's line ends)
+                self.lines(held)
+                self.prompt(prompt)
+
+    def _line_editing(self) -> bool:
+        """Whether lines are read with line editing (a real terminal, with ``readline``)."""
+        return (
+            self.inp is sys.stdin
+            and self.out is sys.stdout
+            and _isatty(self.inp)
+            and "readline" in sys.modules
+        )
+
+    def _typed_so_far(self) -> str:
+        """What is typed at the prompt and not entered yet (only known with line editing)."""
+        if not self._line_editing():
+            return ""
+        import readline
+
+        return readline.get_line_buffer()
 
     def ask(self, prompt: str) -> str:
         """One line of input without its newline; raises :class:`EOFError` at the end."""
         if self.inp is sys.stdin and self.out is sys.stdout and _isatty(self.inp):
+            with contextlib.suppress(ImportError):  # (not on every system)
+                import readline  # noqa: F401 - input() edits lines once it is loaded
             return input(prompt)  # line editing on a real terminal
         self.out.write(prompt)
         self.out.flush()

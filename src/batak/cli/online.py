@@ -272,6 +272,9 @@ class OnlineSession:
         # the one reading of the terminal: a line asked for and not typed yet (the table may
         # move on meanwhile: what is typed then answers the prompt shown by then)
         self._reading: asyncio.Future[str] | None = None
+        #: the prompt on the screen for that reading ("" between turns), None once its line
+        #: has ended: what is said meanwhile goes above it (Console.above_prompt)
+        self._shown: str | None = None
         self._rules: tuple[str, Rules | None] | None = None  # (table, its rules) parsed once
 
     def rules(self) -> Rules | None:
@@ -735,7 +738,13 @@ class OnlineSession:
         return True
 
     def _narrate(self) -> None:
-        """Say what happened at the table since last time (others' moves, chat, results)."""
+        """Say what happened at the table since last time (others' moves, chat, results);
+        while a prompt waits for a line, above it (the line typed so far stays)."""
+        waiting = self._reading is not None and not self._reading.done()
+        with self.con.above_prompt(self._shown if waiting else None):
+            self._narrate_events()
+
+    def _narrate_events(self) -> None:
         st = self.client.tables[self.table]
         labels = self._labels()
         lang = self.lang
@@ -979,12 +988,13 @@ class OnlineSession:
                 self.con.lines(status_lines(view, self._labels(), lang, self.style))
             try:
                 typed = await self._read_while(
-                    o("prompt", lang), functools.partial(self._asked, st)
+                    o("prompt", lang), functools.partial(self._asked, st), narrate=True
                 )
             except EOFError:
                 return False
             if typed is None:  # the table moved on meanwhile: say what happened, look again
                 self.con.say()
+                self._shown = None
                 return True
             line = typed
             if not line:  # an empty line draws the table again, as in `batak play`
@@ -1137,13 +1147,16 @@ class OnlineSession:
         ``prompt`` shown again for it (two threads must never read the terminal at once)."""
         if self._reading is None:
             self._reading = _read_in_thread(self.con, prompt)
+            self._shown = prompt
         elif prompt:
             self.con.prompt(prompt)
+            self._shown = prompt
         return self._reading
 
     def _take_line(self) -> str:
         """The line the reading got (``EOFError`` at the end of the input)."""
         reading, self._reading = self._reading, None
+        self._shown = None  # (the line ended with it)
         assert reading is not None and reading.done()
         return reading.result().strip()
 
@@ -1152,15 +1165,20 @@ class OnlineSession:
         await asyncio.shield(self._start_reading(prompt))
         return self._take_line()
 
-    async def _read_while(self, prompt: str, asked: Callable[[], bool]) -> str | None:
+    async def _read_while(
+        self, prompt: str, asked: Callable[[], bool], *, narrate: bool = False
+    ) -> str | None:
         """A line typed at ``prompt``, or None as soon as ``asked()`` no longer holds (checked
         at each message from the server: the table moved on while the player thought, a clock
         played for them, the match was adjourned). The reading goes on then, and the line
-        typed later answers the next prompt."""
+        typed later answers the next prompt. With ``narrate``, what happens meanwhile (the
+        others' chat, the player's own) is said above the prompt as it comes."""
         reading = self._start_reading(prompt)
         while not reading.done():
             if not asked():
                 return None
+            if narrate:
+                self._narrate()
             if not await self._reading_or_change() or (self.client.closed and not reading.done()):
                 return None  # the caller connects again; the reading waits
         return self._take_line()
