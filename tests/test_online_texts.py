@@ -160,3 +160,60 @@ def test_a_chat_line_never_reads_as_a_move(lang: str, theirs: str, mine: str, mo
     ]
     s._narrate()
     assert out.getvalue().splitlines() == [theirs, mine, move]
+
+
+@pytest.mark.parametrize(
+    ("lang", "took", "heading", "partner"),
+    [
+        ("en", "Bot 3 takes the trick.", "── Deal 2 of 2 ── dealer: Bot 2", "opposite you: Bot 3"),
+        ("tr", "Löveyi Bot 3 aldı.", "── 2. el / 2 ── dağıtan: Bot 2", "karşında oturuyor: Bot 3"),
+    ],
+)
+def test_the_deals_are_followed_as_batak_play_follows_them(
+    lang: str, took: str, heading: str, partner: str
+) -> None:
+    """What ``batak play`` says and ``batak online`` did not: the partner at an eşli table,
+    who takes each trick (the deal's last one too, before "Deal 1 is over", though the view is
+    the next deal's by then), and each deal's heading with its dealer."""
+    s, out = session(lang)
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.info["rules"] = Rules.preset("sultan-esli").to_dict()
+    s._partner(s._labels())
+    row = {"deal": 1, "dealer": 0, "bidder": 2, "bid": 7, "trump": "C", "tricks": [6, 0, 7, 0]}
+    row |= {"scores": [-70, 0, -70, 0], "totals": [-70, 0, -70, 0]}
+    st.view = {
+        "rules": st.info["rules"],
+        "phase": "bidding",
+        "dealer": 1,
+        "match": {"deal": 2, "deals": 2, "sheet": [row]},
+        "tricks": [],
+    }
+    s.trick_deal, s.tricks_done = 1, 12
+    st.events = [
+        {"kind": "move", "seat": 1, "move": "2H", "deal": 1},
+        {"kind": "move", "seat": 2, "move": "3C", "deal": 1},  # koz: clubs, named before
+        {"kind": "move", "seat": 3, "move": "AH", "deal": 1},
+        {"kind": "move", "seat": 0, "move": "KH", "deal": 1, "deal_over": {"deal": 1, "row": row}},
+    ]
+    s.trumps[1] = "C"
+    s._narrate()
+    said = out.getvalue()
+    assert partner in said.splitlines()[0], said
+    assert said.index(took) < said.index("Deal 1" if lang == "en" else "1. el bitti"), said
+    assert said.rstrip().endswith(heading), said
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_sheet_command_draws_the_score_sheet_as_batak_play_does(lang: str) -> None:
+    """'sheet' said one line of points a deal; it draws the score sheet of ``batak play``: the
+    bidder, the bid, the koz and each player's tricks, points and total."""
+    s, out = session(lang)
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.info["rules"] = Rules.preset("standard").to_dict()
+    row = {"deal": 1, "dealer": 0, "bidder": 1, "bid": 5, "trump": "H", "tricks": [3, 5, 3, 2]}
+    row |= {"scores": [3, 50, 3, 2], "totals": [3, 50, 3, 2]}
+    st.sheet = [row]
+    s._sheet()
+    lines = out.getvalue().splitlines()
+    assert lines[0] == ("Yazboz (score sheet)" if lang == "en" else "Yazboz"), lines
+    assert any(" Bot 2 " in x and " 5 " in x and "♥" in x and "+50" in x for x in lines), lines

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .cards import Card
@@ -85,6 +85,12 @@ class ScoreRow:
     king: bool = False
     extra: bool = False  # a deal played to break a tie
     forced: bool = False  # nobody bid: the table's all_pass rule gave the contract
+
+    @classmethod
+    def from_dict(cls, row: dict[str, Any]) -> ScoreRow:
+        """The row :meth:`to_dict` gave (a server's score sheet), flags left out are false."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{"bids": None, **{k: v for k, v in row.items() if k in names}})
 
     def to_dict(self) -> dict[str, Any]:
         return {

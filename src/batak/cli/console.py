@@ -440,14 +440,11 @@ class Narrator:
         game = match.game
         r = match.rules
         lang = self.lang
-        n_deal = len(match.games)
-        of = t("deal_of", lang, total=r.deals) if r.deals is not None else ""
-        if r.deals is not None and match.deals_scored >= r.deals:
-            of += t("deal_extra", lang)
+        extra = r.deals is not None and match.deals_scored >= r.deals
         self.con.say()
         self.con.say(
-            self.style.bold(
-                t("deal_header", lang, n=n_deal, of=of, dealer=self.labels[game.dealer])
+            deal_heading(
+                len(match.games), r.deals, self.labels[game.dealer], lang, self.style, extra=extra
             )
         )
         if not game.history:  # a deal continued from a record has begun already
@@ -515,33 +512,23 @@ class Narrator:
             self._auction_over(game)
 
     def _auction_over(self, game: Game) -> None:
-        lang = self.lang
-        r = game.rules
-        say = self.con.say
-        if game.redeal:
-            say(t("redeal_note", lang))
-            return
-        if r.bidding == "kozmaca":
-            if game.trump is not None:  # what the engine plays, not what the rules promise
-                say(t("koz_fixed", lang, koz=self.style.koz(game.trump.value, lang)))
-            say(t("leads_first", lang, who=self.labels[(game.dealer + 1) % game.players]))
-            return
         contract = game.contract
-        assert contract is not None
-        bidder = self.labels[contract.bidder]
-        if not game.contract_given:
-            say(t("won_auction", lang, who=bidder, bid=contract.bid))  # the one who bid it
-        else:
-            say(t("forced_contract", lang, who=bidder, bid=contract.bid))
-        if r.kitty_size:  # in the table's order (the kitty's cards were not always said)
-            order = {"bury_take_trump": "takes_kitty_blind", "take_trump_bury": "takes_kitty_koz"}
-            say(t(order.get(r.kitty_order, "takes_kitty"), lang, n=r.kitty_size))
-            if self.reveal:
-                cards = " ".join(self.style.card(c) for c in game.initial_kitty)
-                say(t("kitty_was", lang, cards=cards))
-        if game.phase is Phase.PLAY and game.trump is not None:  # koz fixed by the rules
-            say(t("koz_fixed", lang, koz=self.style.koz(game.trump.value, lang)))
-            say(t("leads_first", lang, who=bidder))
+        lines = auction_over_lines(
+            game.rules,
+            contract.bidder if contract is not None else None,
+            contract.bid if contract is not None else None,
+            self.labels,
+            self.lang,
+            self.style,
+            dealer=game.dealer,
+            given=game.contract_given,
+            redeal=game.redeal,
+            trump=game.trump.value if game.trump is not None else None,
+            # koz fixed by the rules: the play begins at once
+            koz_fixed=game.phase is Phase.PLAY,
+            kitty=[str(c) for c in game.initial_kitty] if self.reveal else None,
+        )
+        self.con.lines(lines)
 
     def deal_result(self, game: Game, row: ScoreRow | None) -> None:
         """What happened in a finished deal (made or down, batak, KING)."""
@@ -568,6 +555,66 @@ class Narrator:
             assert contract is not None
             who = _unit_label(r.team_of(contract.bidder), self.labels, lang)
             say(t("king_note", lang, who=who))
+
+
+def deal_heading(
+    n: int, deals: int | None, dealer: str, lang: str, style: Style, *, extra: bool = False
+) -> str:
+    """A deal's heading: ``── Deal 2 of 4 ── dealer: Computer 1`` (``extra``: a deal played
+    to break a tie). From a game (``batak play``) or a server's table (``batak online``).
+
+    >>> deal_heading(2, 4, "Sen", "tr", Style(None))
+    '── 2. el / 4 ── dağıtan: Sen'
+    """
+    of = t("deal_of", lang, total=deals) if deals is not None else ""
+    if extra:
+        of += t("deal_extra", lang)
+    return style.bold(t("deal_header", lang, n=n, of=of, dealer=dealer))
+
+
+def auction_over_lines(
+    rules: Rules,
+    bidder: int | None,
+    bid: int | None,
+    labels: Sequence[str],
+    lang: str,
+    style: Style,
+    *,
+    dealer: int,
+    given: bool = False,
+    redeal: bool = False,
+    trump: str | None = None,
+    koz_fixed: bool = False,
+    kitty: Sequence[str] | None = None,
+) -> list[str]:
+    """What is said when the auction ends: who won the ihale at what (``given``: nobody bid,
+    the rules gave it), what the bidder does with the kitty, and with ``koz_fixed`` (the rules'
+    koz: the play begins at once) the koz and who leads; at Koz Maça the koz and who leads; a
+    thrown-in deal. ``kitty``: its cards, said (a replay's). From a game (``batak play``) or a
+    server's view (``batak online``)."""
+    if redeal:
+        return [t("redeal_note", lang)]
+    players = rules.players
+    if rules.bidding == "kozmaca":
+        out = []
+        if trump is not None:  # what the engine plays, not what the rules promise
+            out.append(t("koz_fixed", lang, koz=style.koz(trump, lang)))
+        out.append(t("leads_first", lang, who=labels[(dealer + 1) % players]))
+        return out
+    if bidder is None or bid is None:
+        return []
+    who = labels[bidder]
+    # the one who bid it, or the one the rules gave it
+    out = [t("forced_contract" if given else "won_auction", lang, who=who, bid=bid)]
+    if rules.kitty_size:  # in the table's order (the kitty's cards were not always said)
+        order = {"bury_take_trump": "takes_kitty_blind", "take_trump_bury": "takes_kitty_koz"}
+        out.append(t(order.get(rules.kitty_order, "takes_kitty"), lang, n=rules.kitty_size))
+        if kitty is not None:
+            out.append(t("kitty_was", lang, cards=" ".join(style.card(c) for c in kitty)))
+    if koz_fixed and trump is not None:
+        out.append(t("koz_fixed", lang, koz=style.koz(trump, lang)))
+        out.append(t("leads_first", lang, who=who))
+    return out
 
 
 # ---------------------------------------------------------------------- the table and the sheet
@@ -749,30 +796,44 @@ def sheet_lines(
     It fits ``style.width`` columns where it can: when the full sheet is wider, the columns are
     headed with the short names and parted by a bar alone, and then the dealer (said at each
     deal's start) is left out."""
-    rows = match.sheet
+    return score_sheet_lines(match.rules, match.sheet, match.totals, labels, lang, style, short)
+
+
+def score_sheet_lines(
+    rules: Rules,
+    rows: Sequence[ScoreRow],
+    totals: Sequence[int],
+    labels: Sequence[str],
+    lang: str,
+    style: Style,
+    short: Sequence[str],
+) -> list[str]:
+    """:func:`sheet_lines` of a sheet's ``rows`` and ``totals`` at a table of ``rules`` (a
+    server's table, whose rows come as :meth:`ScoreRow.to_dict` gives them: ``batak online``)."""
     out = [style.bold(t("sheet_title", lang))]
     if not rows:
         out.append(t("sheet_empty", lang))
         return out
-    units = list(match.rules.teams)
+    units = list(rules.teams)
     layouts = [
         ([_unit_label(u, labels, lang) for u in units], " | ", True),
         ([_unit_label(u, short, lang) for u in units], "|", True),
         ([_unit_label(u, short, lang) for u in units], "|", False),
     ]
     for names, bar, dealer_column in layouts:
-        table = _sheet_table(match, lang, style, short, names, bar, dealer_column)
+        table = _sheet_table(rules, rows, lang, style, short, names, bar, dealer_column)
         if max(visible_len(line) for line in table) <= style.width:
             break
     out.extend(table)
     out.append(t("sheet_legend", lang))
-    totals = " · ".join(f"{_unit_label(u, labels, lang)}: {match.totals[u[0]]}" for u in units)
-    out.append(t("totals_line", lang, items=totals))
+    said = " · ".join(f"{_unit_label(u, labels, lang)}: {totals[u[0]]}" for u in units)
+    out.append(t("totals_line", lang, items=said))
     return out
 
 
 def _sheet_table(
-    match: Match,
+    rules: Rules,
+    rows: Sequence[ScoreRow],
     lang: str,
     style: Style,
     short: Sequence[str],
@@ -782,8 +843,7 @@ def _sheet_table(
 ) -> list[str]:
     """The sheet's head, rule and rows: ``names`` over the players' (or sides') columns,
     parted by ``bar``; the dealer's column only with ``dealer_column``."""
-    rows = match.sheet
-    units = list(match.rules.teams)
+    units = list(rules.teams)
 
     def tricks_text(row: ScoreRow, u: Sequence[int]) -> str:
         tricks = sum(row.tricks[s] for s in u)

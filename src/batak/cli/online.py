@@ -32,17 +32,23 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..cards import Card, Suit
 from ..explain import preset_title
 from ..i18n import LANGS, chips_text, folded, plain_lower, text
-from ..moves import parse_in_phase
+from ..match import ScoreRow
+from ..moves import Bid, MoveError, Pass, TrumpChoice, parse_in_phase, parse_move
 from ..rules import Rules, RulesError
 from .console import (
     EXIT_USAGE,
     HELP_WORDS,
     Console,
     Style,
+    auction_over_lines,
     contract_lines,
+    deal_heading,
     move_text,
+    score_sheet_lines,
+    short_labels,
     status_lines,
     tie_note,
 )
@@ -276,6 +282,17 @@ class OnlineSession:
         #: has ended: what is said meanwhile goes above it (Console.above_prompt)
         self._shown: str | None = None
         self._rules: tuple[str, Rules | None] | None = None  # (table, its rules) parsed once
+        self._new_table()
+
+    def _new_table(self) -> None:
+        """What is followed of a table's deals, from nothing (a new table, a rematch's)."""
+        self.deal_said = 0  # the deal whose heading was said
+        self.auction_said = 0  # the deal whose auction's end was said ("ihale X'te kaldı")
+        self.trick: list[tuple[int, str]] = []  # the trick being played: (seat, card)
+        self.trick_deal = 0  # the deal it is of, and how many tricks of it were said before
+        self.tricks_done = 0
+        self.trumps: dict[int, str] = {}  # deal -> the koz named in it
+        self.partner_said: str | None = None
 
     def rules(self) -> Rules | None:
         """The rules of the table this session sits at (None if the server's are unreadable),
@@ -348,7 +365,7 @@ class OnlineSession:
         the adjourned match waits), else a goodbye."""
         client = getattr(self, "client", None)
         st = client.tables.get(self.table) if client is not None and self.table else None
-        if st is None or st.over or st.seat is None:
+        if client is None or st is None or st.over or st.seat is None:
             return t("bye", self.lang)
         if st.info.get("status") == "adjourned":
             hosting = st.info.get("host") == client.player.get("id")
@@ -543,9 +560,11 @@ class OnlineSession:
         f = st.info.get("fair") or {}
         if f.get("commitment"):
             self._commit(int(f["deal"]), str(f["commitment"]))
+        self._partner(labels)
         self.con.say(o("commands", lang))
         if st.info.get("status") == "adjourned":  # (its event was before this player came)
             self.con.say(o("adjourned", lang))
+        self._catch_up()
         said = labels
         tried = -1
         said_waiting = False  # "waiting for the match to start" once, not at each change
@@ -555,6 +574,7 @@ class OnlineSession:
             if labels != said:  # someone sat or stood: the players again, as the moves name them
                 said = labels
                 self.con.say(o("players", lang, names=", ".join(labels)))
+                self._partner(labels)
             self._narrate()
             if st.over:
                 self._finish()
@@ -735,6 +755,7 @@ class OnlineSession:
         self.commitments = {}
         self.fair_explained = False
         self.hidden_buried = {}
+        self._new_table()
         return True
 
     def _narrate(self) -> None:
@@ -752,6 +773,13 @@ class OnlineSession:
         for ev in st.events[self.shown :]:
             kind = ev.get("kind")
             if kind == "move":
+                deal = ev.get("deal")
+                deal = deal if isinstance(deal, int) else self._view_deal()
+                move = self._parsed(ev["move"])
+                if deal is not None:  # the deal's heading, and the auction's end, said first
+                    self._deal_heading(deal)
+                    if move is not None and not isinstance(move, Pass | Bid):
+                        self._auction_over(deal)
                 # this seat's own moves too: the one '!' played, one a computer played while
                 # the player was away, and a confirmation of the one typed
                 hidden = ev["move"] == "bury"  # another's burial: the card is theirs to know
@@ -768,7 +796,13 @@ class OnlineSession:
                 if ev.get("by") == "timeout":
                     shown += o("by_clock", lang)
                 self.con.say(o("played", lang, who=labels[ev["seat"]], move=shown))
+                if deal is not None and isinstance(move, TrumpChoice):
+                    self.trumps[deal] = move.suit.value
+                elif deal is not None and isinstance(move, Card):
+                    self._trick_card(deal, int(ev["seat"]), str(move), labels)
                 if ev.get("deal_over"):
+                    if ev["deal_over"]["row"].get("redeal") and deal is not None:
+                        self._auction_over(deal, redeal=True)  # everyone passed: dealt again
                     self._deal_over(ev["deal_over"], labels)
             elif kind == "chat":  # never "Ayşe: pas", which reads as a move
                 if st.seat is not None and ev.get("seat") == st.seat:
@@ -791,6 +825,141 @@ class OnlineSession:
             elif kind == "resume":
                 self.con.say(o("resumed", lang))
         self.shown = len(st.events)
+        view = st.view
+        if view and "match" in view and view["phase"] != "over":  # a deal begun, no move seen
+            deal = int(view["match"]["deal"])
+            self._deal_heading(deal)
+            if view["phase"] != "bidding":
+                self._auction_over(deal)
+
+    # ------------------------------------------------------------------ following the deals
+    def _view_deal(self) -> int | None:
+        view = self.client.tables[self.table].view
+        return int(view["match"]["deal"]) if view is not None and "match" in view else None
+
+    @staticmethod
+    def _parsed(move: str) -> Any:
+        """A move event's move (None for another's hidden burial, or one not understood)."""
+        try:
+            return parse_move(move)
+        except (MoveError, ValueError):
+            return None
+
+    def _catch_up(self) -> None:
+        """Sitting down at a table in play (a rejoin, a reconnect from a new run): its current
+        deal as far as it has gone counts as followed (its auction is in the table's lines;
+        the trick under way is known from the view, so who takes it is said)."""
+        view = self.client.tables[self.table].view
+        if view is None or "match" not in view:
+            return
+        deal = int(view["match"]["deal"])
+        if view["phase"] not in ("bidding", "over"):
+            self.auction_said = deal
+        if view["phase"] == "over":
+            self.deal_said = self.auction_said = deal
+        self.trick_deal, self.tricks_done = deal, len(view["tricks"])
+        trick = view["current_trick"]
+        n = int(view["players"])
+        self.trick = [((trick["leader"] + i) % n, c) for i, c in enumerate(trick["cards"])]
+
+    def _deal_heading(self, deal: int) -> None:
+        """``── Deal 2 of 4 ── dealer: Ayşe``, once a deal, as ``batak play`` says it."""
+        if deal <= self.deal_said:
+            return
+        self.deal_said = deal
+        st = self.client.tables[self.table]
+        view = st.view
+        if view is None or "match" not in view:
+            return
+        dealer = self._dealer_of(deal)
+        if dealer is None:
+            return
+        deals = view["match"].get("deals")
+        scored = sum(1 for r in self._sheet_rows() if r["deal"] < deal and not r.get("redeal"))
+        extra = deals is not None and scored >= deals
+        labels = self._labels()
+        self.con.say()
+        self.con.say(deal_heading(deal, deals, labels[dealer], self.lang, self.style, extra=extra))
+
+    def _dealer_of(self, deal: int) -> int | None:
+        """Who deals ``deal``: the view's dealer when the view is of that deal, else the one
+        after the previous deal's (the same one after a redeal, where the rules say so)."""
+        view = self.client.tables[self.table].view
+        if view is not None and view["match"]["deal"] == deal:
+            return int(view["dealer"])
+        rules = self.rules()
+        before = [r for r in self._sheet_rows() if r["deal"] == deal - 1]
+        if rules is None or not before:
+            return None
+        row = before[-1]
+        same = row.get("redeal") and rules.redeal_dealer == "same"
+        return int(row["dealer"]) if same else (int(row["dealer"]) + 1) % rules.players
+
+    def _auction_over(self, deal: int, *, redeal: bool = False) -> None:
+        """The auction's end, once a deal, as ``batak play`` says it ("The ihale is won by
+        Ayşe at 6."), from the view of that deal."""
+        if deal <= self.auction_said:
+            return
+        self.auction_said = deal
+        rules = self.rules()
+        view = self.client.tables[self.table].view
+        if rules is None or view is None or view["match"]["deal"] != deal:
+            if redeal and rules is not None:  # (known from the sheet's row alone)
+                self.con.say(t("redeal_note", self.lang))
+            return
+        contract = view["contract"] or {}
+        auction = [parse_move(a["move"]) for a in view["auction"]]
+        given = rules.bidding == "auction" and all(isinstance(m, Pass) for m in auction)
+        lines = auction_over_lines(
+            rules,
+            contract.get("bidder"),
+            contract.get("bid"),
+            self._labels(),
+            self.lang,
+            self.style,
+            dealer=int(view["dealer"]),
+            given=given,
+            redeal=redeal or bool(view.get("redeal")),
+            trump=view["trump"],
+            koz_fixed=rules.fixed_trump is not None and not rules.kitty_size,
+        )
+        self.con.lines(lines)
+
+    def _trick_card(self, deal: int, seat: int, card: str, labels: Sequence[str]) -> None:
+        """A card played: when it ends the trick, who takes it (the deal's last one too)."""
+        rules = self.rules()
+        if rules is None:
+            return
+        if deal != self.trick_deal:
+            self.trick_deal, self.tricks_done, self.trick = deal, 0, []
+        self.trick.append((seat, card))
+        if len(self.trick) < rules.players:
+            return
+        self.tricks_done += 1
+        st = self.client.tables[self.table]
+        view = st.view
+        done = self.tricks_done
+        if view is not None and view["match"]["deal"] == deal and len(view["tricks"]) >= done:
+            winner = int(view["tricks"][self.tricks_done - 1]["winner"])
+        else:  # the view has moved on to the next deal: the trick's own cards say it
+            fixed = rules.fixed_trump.value if rules.fixed_trump is not None else None
+            winner = _trick_winner(self.trick, self.trumps.get(deal, fixed))
+        self.trick = []
+        if winner == st.seat:
+            self.con.say(o("trick_won_you", self.lang))
+        else:
+            self.con.say(o("trick_won", self.lang, who=labels[winner]))
+
+    def _partner(self, labels: Sequence[str]) -> None:
+        """At an eşli table: who the partner is (said again when someone else sits there)."""
+        rules = self.rules()
+        seat = self.client.tables[self.table].seat
+        if rules is None or not rules.partners or seat is None:
+            return
+        name = labels[(seat + 2) % rules.players]
+        if name != self.partner_said:
+            self.partner_said = name
+            self.con.say(t("partner_is", self.lang, name=name))
 
     def _deal_over(self, info: dict[str, Any], labels: Sequence[str]) -> None:
         row = info["row"]
@@ -845,6 +1014,9 @@ class OnlineSession:
         st = self.client.tables[self.table]
         labels = self._labels()
         assert st.view is not None
+        self.con.say()
+        self._sheet()  # the whole sheet at the end, as batak play shows it
+        self.con.say()
         winners = st.view["match"]["winners"]
         if st.seat is not None and list(winners) == [st.seat]:
             said = o("over_you", self.lang)
@@ -1263,10 +1435,21 @@ class OnlineSession:
         return list((st.view or {}).get("match", {}).get("sheet") or st.sheet or [])
 
     def _sheet(self) -> None:
+        """The score sheet (yazboz) as ``batak play`` draws it: each deal's bidder, bid, koz,
+        and each player's (or side's) tricks, points and running total."""
         rows = self._sheet_rows()
         labels = self._labels()
         if not rows:
             self.con.say(o("sheet_empty", self.lang))
+            return
+        rules = self.rules()
+        if rules is not None:
+            seat = self.client.tables[self.table].seat
+            short = short_labels(rules.players, seat, self.lang, labels)
+            sheet = [ScoreRow.from_dict(r) for r in rows]
+            totals = rows[-1]["totals"]
+            lines = score_sheet_lines(rules, sheet, totals, labels, self.lang, self.style, short)
+            self.con.lines(lines)
             return
         for row in rows:
             self.con.say(self._scores("sheet_line", row["scores"], labels, n=row["deal"]))
@@ -1305,6 +1488,22 @@ def _read_in_thread(con: Console, prompt: str) -> asyncio.Future[str]:
 
     threading.Thread(target=read, name="batak-online-input", daemon=True).start()
     return future
+
+
+def _trick_winner(cards: Sequence[tuple[int, str]], trump: str | None) -> int:
+    """Who takes a trick of ``(seat, card)`` in the order played: the highest koz, else the
+    highest card of the suit led.
+
+    >>> _trick_winner([(1, "2H"), (2, "KH"), (3, "AD"), (0, "3S")], "S")
+    0
+    >>> _trick_winner([(1, "2H"), (2, "KH"), (3, "AD"), (0, "3S")], None)
+    2
+    """
+    played = [(seat, Card.parse(c)) for seat, c in cards]
+    koz = Suit.parse(trump) if trump else None
+    led = played[0][1].suit
+    best = max(played, key=lambda sc: (sc[1].suit is koz, sc[1].suit is led, int(sc[1].rank)))
+    return best[0]
 
 
 def _week(label: str) -> tuple[str, str]:
