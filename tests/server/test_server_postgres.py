@@ -82,3 +82,31 @@ def test_match_record_stats_and_resume_on_postgresql(tmp_path: Path) -> None:
             assert live_path is not None
             with urllib.request.urlopen(srv2.http + live_path, timeout=5) as r:
                 assert json.loads(r.read())["over"] is True
+
+
+def test_two_servers_open_a_new_postgresql_database_at_once() -> None:
+    """Two processes starting together on a new database both create the schema and run the
+    migrations: PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe against another session
+    doing the same (a unique violation in pg_type), so the two must take turns. Many times,
+    each on a fresh database, two storages opened at the same moment: both open."""
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    from batak.server.storage import MIGRATIONS, Storage
+
+    for _ in range(12):
+        with postgres_database() as url:
+
+            async def both(url: str = url) -> list[BaseException | None]:
+                stores = [Storage(url), Storage(url)]
+                got = await asyncio.gather(*(s.open() for s in stores), return_exceptions=True)
+                for s in stores:
+                    await s.close()
+                return got
+
+            assert asyncio.run(both()) == [None, None]
+            import psycopg
+
+            with psycopg.connect(url, autocommit=True) as db:
+                row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            assert row is not None and int(row[0]) == len(MIGRATIONS)

@@ -42,6 +42,13 @@ __all__ = [
 
 T = TypeVar("T")
 
+#: The PostgreSQL advisory lock ("batak" and 2) that processes opening one database take in
+#: turn while they create the schema and run the migrations (two at once would both try to
+#: create the same tables: ``CREATE TABLE IF NOT EXISTS`` is not safe against that). Not the
+#: lock of ``batak serve`` (cli/serve.py), which the nodes of a cluster hold for as long as
+#: they run.
+SCHEMA_LOCK = 0x626174616B0002
+
 
 class StorageError(RuntimeError):
     """The database refused or failed a job."""
@@ -593,13 +600,31 @@ class Storage:
         """Connect, create the schema, start the worker."""
         loop = asyncio.get_running_loop()
         conn = await loop.run_in_executor(None, self._connect)
-        for stmt in SCHEMA:
-            await loop.run_in_executor(None, conn.execute, stmt)
-        await loop.run_in_executor(None, self._migrate, conn)
+        try:
+            await loop.run_in_executor(None, self._make_schema, conn)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                conn.close()
+            raise
         self._thread = threading.Thread(
             target=self._run, args=(conn,), name="batak-storage", daemon=True
         )
         self._thread.start()
+
+    def _make_schema(self, conn: Any) -> None:
+        """The tables, then the migrations; on PostgreSQL under :data:`SCHEMA_LOCK`, so that
+        processes opening the database at the same moment (the nodes of a cluster) take
+        turns. The later ones find the tables there and the migrations done."""
+        postgres = self.kind == "postgresql"
+        if postgres:
+            conn.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK,))
+        try:
+            for stmt in SCHEMA:
+                conn.execute(stmt)
+            self._migrate(conn)
+        finally:
+            if postgres:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK,))
 
     def _migrate(self, conn: Any) -> None:
         """Run the :data:`MIGRATIONS` this database has not had yet, each in a transaction."""
