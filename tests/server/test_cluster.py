@@ -443,3 +443,49 @@ def test_a_locked_out_guesser_cannot_tell_a_right_code_on_another_process(tmp_pa
                 await c.close()
 
         asyncio.run(main())
+
+
+def _cut_database_connections(db: str) -> int:
+    """End every other session on the database (as a PostgreSQL restart would): the nodes'
+    connections are closed under them. How many were ended."""
+    import psycopg
+
+    with psycopg.connect(db, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return len(rows)
+
+
+def test_a_node_serves_another_nodes_table_after_the_database_cut_its_connections(
+    tmp_path: Path,
+) -> None:
+    """PostgreSQL ends every session of the nodes (a restart of the database does the same):
+    the node a client is connected to still looks up the table's owner (on a new connection)
+    and forwards the client's message to it, instead of failing on a closed connection."""
+    need_services()
+    with cluster(tmp_path, 2) as (nodes, _redis, db):
+
+        async def main() -> None:
+            players = [Player(f"D{i}", lambda: _urls(nodes)) for i in range(4)]
+            for i, p in enumerate(players):
+                p.client.url = nodes[i % 2].url
+            table = await _room(players, deals=1)
+            assert owner(db, table)[0] == "n0"
+            for round_ in range(2):  # twice: the connections opened again recover too
+                # the nodes' sessions: storage worker, lease, look-up, scan, lock (the first
+                # time all of them; the second time those opened again since)
+                assert _cut_database_connections(db) >= 4, "the nodes' sessions were not found"
+                far = players[1].client  # connected to n1, the table is n0's
+                sync = await far.sync(table)
+                assert sync["node"] == "n0", (round_, sync)
+                await asyncio.sleep(LEASE)  # the beats and scans open theirs again meanwhile
+            # and play goes on to the end (a write refused once is sent again)
+            finals = await asyncio.gather(*(p.play(table) for p in players))
+            assert all(f.over for f in finals)
+            check_log(db, table, players)
+            for q in players:
+                await q.client.close()
+
+        asyncio.run(main())

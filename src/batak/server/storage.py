@@ -541,8 +541,7 @@ class Storage:
             self.jobs += len(batch)
             results: list[tuple[bool, Any]] = []
             try:
-                cur = conn.cursor()
-                cur.execute(self._begin)
+                conn, cur = self._begin_on(conn)
                 if len(batch) == 1:  # alone: a failure rolls back the transaction, no savepoint
                     try:
                         results.append((True, batch[0][0](cur)))
@@ -583,6 +582,25 @@ class Storage:
             if stop:
                 break
         conn.close()
+
+    def _begin_on(self, conn: Any) -> tuple[Any, Any]:
+        """A batch's ``BEGIN`` on ``conn``, and the connection and cursor to run it with. A
+        PostgreSQL connection found ended at this point (the database restarted, or ended the
+        session, while the worker waited) is opened again once: nothing of the batch was run
+        yet, so nothing can run twice. A batch whose connection breaks later fails."""
+        try:
+            cur = conn.cursor()
+            cur.execute(self._begin)
+            return conn, cur
+        except Exception:
+            if self.kind != "postgresql" or not (conn.closed or conn.broken):
+                raise
+        with contextlib.suppress(Exception):
+            conn.close()
+        conn = self._connect()
+        cur = conn.cursor()
+        cur.execute(self._begin)
+        return conn, cur
 
     async def _call(self, fn: Callable[[Any], T]) -> T:
         loop = asyncio.get_running_loop()

@@ -108,9 +108,11 @@ class Cluster:
         self.alive: list[str] = []  # live nodes at the last look, sorted
         self.stopping = False
         self.takeovers = 0
+        # three connections of its own, each opened again when PostgreSQL ended it (see _db)
         self._ctl: Any = None  # leases
         self._look: Any = None  # owner look-ups and claims for routing
         self._scan: Any = None  # the takeover scan and its claims
+        self._reopening = {name: asyncio.Lock() for name in ("_ctl", "_look", "_scan")}
         self._scan_task: asyncio.Task[None] | None = None
         # A process paused in the middle of a transaction (SIGSTOP, a stalled VM) holds its
         # row locks, which would stop every claim of its tables: PostgreSQL ends such a session
@@ -131,19 +133,51 @@ class Cluster:
     async def _connect(self, lock_wait: bool = False) -> Any:
         import psycopg
 
-        conn = await psycopg.AsyncConnection.connect(self.hub.storage.url, autocommit=True)
+        conn = await psycopg.AsyncConnection.connect(
+            self.hub.storage.url, autocommit=True, connect_timeout=max(2, int(self.lease))
+        )
         if lock_wait:
             await conn.execute(f"SET lock_timeout = {self.wait_ms}")
         return conn
 
+    async def _db(self, which: str, sql: str, params: Any = None) -> Any:
+        """Run one statement on this node's connection ``which`` (``_ctl``, ``_look`` or
+        ``_scan``) and return its cursor. A connection that PostgreSQL ended (the database
+        restarted, a timeout or a proxy closed the session) is opened again and the statement
+        run once more on the new one. Every statement run here may run twice: a read, an
+        ``INSERT … ON CONFLICT DO NOTHING``, a claim (a claim that did commit before the
+        connection broke finds the table ours, and raises the epoch once more), a renewal."""
+        conn = getattr(self, which)
+        if conn is not None and not (conn.closed or conn.broken):
+            try:
+                return await conn.execute(sql, params)
+            except Exception:
+                if not (conn.closed or conn.broken):
+                    raise  # an error of the statement itself, on a live connection
+        async with self._reopening[which]:
+            if getattr(self, which) is conn:  # nobody opened a new one meanwhile
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        await conn.close()
+                setattr(self, which, None)
+                setattr(self, which, await self._connect(lock_wait=which != "_ctl"))
+                log.info("node %s: database connection %s opened again", self.node, which)
+        return await getattr(self, which).execute(sql, params)
+
     async def start(self) -> None:
         """Register the node, claim back what is still ours and orphans, start the beat."""
+        from ..storage import SCHEMA_LOCK
+
         self._ctl = await self._connect()
         self._look = await self._connect(lock_wait=True)
         self._scan = await self._connect(lock_wait=True)
-        for stmt in SCHEMA:
-            with contextlib.suppress(Exception):  # two nodes starting at once: one wins
+        # nodes starting at once on a new database: one creates the tables, the others wait
+        await self._ctl.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK,))
+        try:
+            for stmt in SCHEMA:
                 await self._ctl.execute(stmt)
+        finally:
+            await self._ctl.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK,))
         self.hub.storage.fence = self._fence
         t0 = time.monotonic()
         await self._ctl.execute(
@@ -278,11 +312,7 @@ class Cluster:
                 if time.monotonic() > self.valid_until + self.lease:
                     # long enough for the others to have taken every table
                     self._lose_all("the lease ran out")
-                with contextlib.suppress(Exception):
-                    await self._ctl.close()
-                with contextlib.suppress(Exception):
-                    self._ctl = await self._connect()
-                continue
+                continue  # the connection, if PostgreSQL ended it, is opened again (_db)
             self.valid_until = t0 + self.lease - self.margin
             if lapsed:
                 try:
@@ -303,15 +333,13 @@ class Cluster:
                 await self.scan()
             except Exception as e:
                 log.warning("node %s: takeover scan: %s", self.node, e)
-                if self._scan.closed:
-                    with contextlib.suppress(Exception):
-                        self._scan = await self._connect(lock_wait=True)
             if self.bus is not None:
                 await self.bus.beat()
 
     async def _renew(self) -> bool:
         """Renew the lease; True if it had lapsed (others may have taken our tables)."""
-        cur = await self._ctl.execute(
+        cur = await self._db(
+            "_ctl",
             "WITH old AS (SELECT lease_until < now() OR state <> 'alive' AS lapsed"
             " FROM cluster_nodes WHERE id = %(me)s FOR UPDATE)"
             " UPDATE cluster_nodes SET lease_until = now() + make_interval(secs => %(lease)s),"
@@ -320,7 +348,8 @@ class Cluster:
         )
         row = await cur.fetchone()
         if row is None:  # the row was deleted: register again
-            await self._ctl.execute(
+            await self._db(
+                "_ctl",
                 "INSERT INTO cluster_nodes (id, url, state, lease_until) VALUES"
                 " (%s, %s, 'alive', now() + make_interval(secs => %s))",
                 (self.node, self.hub.config.base_url, self.lease),
@@ -331,7 +360,8 @@ class Cluster:
     async def _recheck(self) -> None:
         """The lease had lapsed and is renewed: drop the tables another node claimed in the
         meantime; the others are still ours (nobody may claim them while the lease holds)."""
-        cur = await self._ctl.execute(
+        cur = await self._db(
+            "_ctl",
             "SELECT table_id, owner, epoch FROM table_owners WHERE table_id = ANY(%s)",
             (list(self.owned.copy()),),
         )
@@ -352,8 +382,10 @@ class Cluster:
             self.fenced(table)
 
     async def _look_alive(self) -> None:
-        cur = await self._scan.execute(
-            "SELECT id FROM cluster_nodes WHERE state = 'alive' AND lease_until > now() ORDER BY id"
+        cur = await self._db(
+            "_scan",
+            "SELECT id FROM cluster_nodes WHERE state = 'alive' AND lease_until > now()"
+            " ORDER BY id",
         )
         alive = [str(r[0]) for r in await cur.fetchall()]
         gone = set(self.alive) - set(alive)
@@ -367,7 +399,8 @@ class Cluster:
         hash of their id picks this node among the live ones."""
         if self.stopping:
             return
-        cur = await self._scan.execute(
+        cur = await self._db(
+            "_scan",
             "SELECT o.table_id, o.owner FROM table_owners o JOIN tables t ON t.id = o.table_id"
             " WHERE t.status IN ('waiting', 'playing') AND " + CLAIMABLE,
             {"me": self.node},
@@ -379,10 +412,10 @@ class Cluster:
                 continue
             if owner != self.node and rendezvous(table_id, alive) != self.node:
                 continue
-            await self.claim(str(table_id), self._scan)
+            await self.claim(str(table_id), "_scan")
 
     # ------------------------------------------------------------------ claiming
-    async def claim(self, table_id: str, db: Any = None) -> bool:
+    async def claim(self, table_id: str, db: str = "_look") -> bool:
         """Take ``table_id`` if it is claimable, and load it from its log (seats held, the
         decision in progress on a fresh clock, bots playing on). True if it is here now."""
         async with self._claim_lock:
@@ -390,13 +423,14 @@ class Cluster:
                 return True  # here, or being made here (its create is stored, not yet added)
             if time.monotonic() > self.valid_until or self.stopping:
                 return False
-            db = db or self._look
-            await db.execute(
+            await self._db(
+                db,
                 "INSERT INTO table_owners (table_id, owner, epoch) SELECT id, NULL, 0"
                 " FROM tables WHERE id = %s ON CONFLICT DO NOTHING",
                 (table_id,),
             )
-            cur = await db.execute(
+            cur = await self._db(
+                db,
                 "UPDATE table_owners o SET owner = %(me)s, epoch = o.epoch + 1"
                 " WHERE o.table_id = %(t)s AND " + CLAIMABLE + " RETURNING o.epoch, o.owner",
                 {"me": self.node, "t": table_id},
@@ -430,7 +464,8 @@ class Cluster:
 
     async def owner_of(self, table_id: str) -> tuple[str | None, bool] | None:
         """The owner of a table and whether it is alive (None: no owner row)."""
-        cur = await self._look.execute(
+        cur = await self._db(
+            "_look",
             "SELECT o.owner, COALESCE(n.state = 'alive' AND n.lease_until > now(), false)"
             " FROM table_owners o LEFT JOIN cluster_nodes n ON n.id = o.owner"
             " WHERE o.table_id = %s",
