@@ -489,3 +489,47 @@ def test_a_node_serves_another_nodes_table_after_the_database_cut_its_connection
                 await q.client.close()
 
         asyncio.run(main())
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_second_process_under_a_live_nodes_name_is_refused(tmp_path: Path) -> None:
+    """`batak serve --node n0` beside a live n0 refuses to start (one line, exit 2) and n0
+    keeps its tables; the node's own registration refuses too (two started at one moment
+    both pass the first check). Once n0 is killed and its lease has run out, a new process
+    takes the name over and claims its table back."""
+    need_services()
+    import sys
+
+    from harness import ServerThread, fast_config
+
+    with cluster(tmp_path, 1) as (nodes, redis, db):
+
+        async def make() -> str:
+            players = [Player(f"N{i}", lambda: _urls(nodes)) for i in range(4)]
+            table = await _room(players, deals=2)
+            for p in players:
+                await p.client.close()
+            return table
+
+        table = asyncio.run(make())
+        epoch = owner(db, table)
+        assert epoch[0] == "n0"
+        cmd = [sys.executable, "-m", "batak", "serve", "--port", str(free_port()),
+               "--data", str(tmp_path / "again"), "--database", db, "--node", "n0",
+               "--redis", redis.url, "--lease-seconds", str(LEASE)]  # fmt: skip
+        run = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        assert run.returncode == 2, run.stderr
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("batak serve: "), run.stderr
+        assert "a node named n0 is already running" in lines[0], lines[0]
+        # past the command's check (as when both start at once): the registration refuses
+        config = fast_config(tmp_path / "thread", database=db, node="n0", lease_seconds=LEASE)
+        with pytest.raises(RuntimeError, match="did not start"), ServerThread(config):
+            pass
+        assert owner(db, table) == epoch  # nothing was taken from the live n0
+        with urllib.request.urlopen(nodes[0].http + "/healthz", timeout=5) as r:
+            assert json.loads(r.read())["tables"] >= 1
+        nodes[0].kill()
+        time.sleep(LEASE + 0.5)  # its lease runs out: the name is free again
+        nodes[0].start()
+        assert owner(db, table)[0] == "n0" and owner(db, table)[1] > epoch[1]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -448,6 +449,25 @@ def _claim_postgres(url: str, cluster: bool, **watch: Any) -> tuple[_Closable | 
     return None, "?"
 
 
+def node_lease_left(url: str, node: str) -> float | None:
+    """How many seconds the lease of a live cluster node named ``node`` still holds on the
+    database at ``url`` (None: no such node alive: never started, stopped, or its lease ran
+    out, as after a crash). Two processes under one name would each take the tables the other
+    holds; a name whose lease ran out may be taken over (the tables it held are claimed back)."""
+    import psycopg
+
+    try:
+        with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+            row = conn.execute(
+                "SELECT extract(epoch FROM lease_until - now()) FROM cluster_nodes"
+                " WHERE id = %s AND state = 'alive' AND lease_until > now()",
+                (node,),
+            ).fetchone()
+    except Exception:  # a new database (no cluster_nodes yet), or a passing failure: the
+        return None  # node's own registration refuses a live name all the same (cluster/owner.py)
+    return float(row[0]) if row is not None else None
+
+
 def _listen_problem(e: OSError, host: str, port: int, lang: str) -> str:
     """Why the server cannot listen at ``host``:``port``, in the reader's language."""
     from ..i18n import text
@@ -549,6 +569,17 @@ def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
     if holder:
         folder = os.path.dirname(config.database_url.removeprefix("sqlite:///"))
         return refuse(text("serve.data_in_use", lang, path=folder, pid=holder))
+    left = node_lease_left(url, config.node) if config.node else None
+    if left is not None and config.node:
+        if lock is not None:
+            lock.close()
+        from ..server.storage import shown_url
+
+        seconds = max(1, math.ceil(left))
+        where = shown_url(url)
+        return refuse(
+            text("serve.node_in_use", lang, node=config.node, where=where, seconds=seconds)
+        )
     try:
         return _serve(config, args.log_level, lang, sock)
     finally:

@@ -180,13 +180,25 @@ class Cluster:
             await self._ctl.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK,))
         self.hub.storage.fence = self._fence
         t0 = time.monotonic()
-        await self._ctl.execute(
+        # the name is taken only from a node that is not alive (stopped, or its lease ran out:
+        # a crashed one); `batak serve` refuses to start beside a live one of the same name
+        # (cli/serve.py), and this catches two started at the same moment
+        cur = await self._ctl.execute(
             "INSERT INTO cluster_nodes (id, url, state, lease_until) VALUES"
             " (%s, %s, 'alive', now() + make_interval(secs => %s)) ON CONFLICT (id) DO UPDATE"
             " SET state = 'alive', url = EXCLUDED.url, lease_until = EXCLUDED.lease_until,"
-            " started = now()",
+            " started = now()"
+            " WHERE cluster_nodes.state <> 'alive' OR cluster_nodes.lease_until <= now()"
+            " RETURNING id",
             (self.node, self.hub.config.base_url, self.lease),
         )
+        if await cur.fetchone() is None:
+            for conn in (self._ctl, self._look, self._scan):
+                with contextlib.suppress(Exception):
+                    await conn.close()
+            raise RuntimeError(
+                f"node {self.node}: another process runs under this name (its lease is fresh)"
+            )
         self.valid_until = t0 + self.lease - self.margin
         if self.bus is not None:
             await self.bus.start()
