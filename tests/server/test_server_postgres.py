@@ -110,3 +110,50 @@ def test_two_servers_open_a_new_postgresql_database_at_once() -> None:
             with psycopg.connect(url, autocommit=True) as db:
                 row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             assert row is not None and int(row[0]) == len(MIGRATIONS)
+
+
+def test_healthz_says_when_postgresql_cannot_be_reached(tmp_path: Path) -> None:
+    """/healthz asks PostgreSQL: 200 with "database": "up" while it answers; 503 with
+    "database": "down" while the server cannot connect to it (here: the database refuses new
+    connections and every session on it is ended), so that a load balancer stops sending
+    players there; 200 again once it is back."""
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    import os
+    import time
+
+    import psycopg
+
+    def healthz(srv: ServerThread) -> tuple[int, dict[str, object]]:
+        try:
+            with urllib.request.urlopen(srv.http + "/healthz", timeout=10) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def until(srv: ServerThread, status: int) -> dict[str, object]:
+        deadline = time.monotonic() + 15
+        while True:
+            got, body = healthz(srv)
+            if got == status:
+                return body
+            assert time.monotonic() < deadline, (got, body)
+            time.sleep(0.2)
+
+    base = os.environ["BATAK_TEST_POSTGRES"]
+    with pg as url, ServerThread(fast_config(tmp_path, database=url)) as srv:
+        name = url.rsplit("/", 1)[1]
+        assert until(srv, 200)["database"] == "up"
+        with psycopg.connect(base, autocommit=True) as admin:
+            admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+                (name,),
+            )
+            try:
+                body = until(srv, 503)
+                assert body["database"] == "down" and body["ok"] is False
+            finally:
+                admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+        assert until(srv, 200)["database"] == "up"

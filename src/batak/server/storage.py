@@ -441,6 +441,10 @@ class Storage:
         self.fence: Callable[[Any, str, bool], None] | None = None
         #: statements run on each new PostgreSQL connection (a cluster sets time limits)
         self.session: list[str] = []
+        # reachable(): a connection of its own, and the last answer with when it was had
+        self._ping_conn: Any = None
+        self._ping_lock = asyncio.Lock()
+        self._ping: tuple[float, bool] | None = None
 
     # ------------------------------------------------------------------ the worker
     def check(self, *, create: bool = True, write: bool = False) -> None:
@@ -668,7 +672,43 @@ class Storage:
                 cur.execute("ROLLBACK")
                 raise
 
+    async def reachable(self, timeout: float = 2.0) -> bool | None:
+        """Whether PostgreSQL answers ``SELECT 1`` within ``timeout`` seconds (``/healthz``),
+        on a connection of its own, opened again after a failure (one that breaks or does not
+        answer in time is dropped). An answer is reused for a second, so that any number of
+        checks costs at most one query a second. None for SQLite: a file on this machine, with
+        nothing to reach."""
+        if self.kind != "postgresql":
+            return None
+        async with self._ping_lock:
+            if self._ping is not None and time.monotonic() - self._ping[0] < 1.0:
+                return self._ping[1]
+            try:
+                await asyncio.wait_for(self._select_1(), timeout)
+                ok = True
+            except Exception:  # refused, ended, or no answer in time (TimeoutError)
+                ok = False
+                conn, self._ping_conn = self._ping_conn, None
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        await conn.close()
+            self._ping = (time.monotonic(), ok)
+            return ok
+
+    async def _select_1(self) -> None:
+        import psycopg
+
+        if self._ping_conn is None or self._ping_conn.closed:
+            self._ping_conn = await psycopg.AsyncConnection.connect(
+                self.url, autocommit=True, connect_timeout=2
+            )
+        await self._ping_conn.execute("SELECT 1")
+
     async def close(self) -> None:
+        if self._ping_conn is not None:
+            with contextlib.suppress(Exception):
+                await self._ping_conn.close()
+            self._ping_conn = None
         if self._thread is None:
             return
         self._jobs.put(None)
