@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 import urllib.request
 from pathlib import Path
@@ -255,17 +256,26 @@ def test_rate_limit_closes_a_flooding_socket(tmp_path: Path) -> None:
         asyncio.run(main())
 
 
-def test_origin_check_and_healthz(tmp_path: Path) -> None:
+def test_origin_check_and_healthz(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     config = fast_config(tmp_path, allowed_origins=("https://batak.example",))
+    caplog.set_level(logging.WARNING, logger="batak.server")
     with ServerThread(config) as srv:
         with urllib.request.urlopen(srv.http + "/healthz", timeout=5) as r:
             assert r.status == 200 and json.loads(r.read())["ok"] is True
 
         async def main() -> None:
-            with pytest.raises(InvalidStatus) as e:
-                async with connect(srv.url, origin="https://evil.example"):  # type: ignore[arg-type]
-                    pass
-            assert e.value.response.status_code == 403
+            for _ in range(3):
+                with pytest.raises(InvalidStatus) as e:
+                    async with connect(srv.url, origin="https://evil.example"):  # type: ignore[arg-type]
+                        pass
+                assert e.value.response.status_code == 403
+            # the operator is told which Origin was refused and what to do, once a minute
+            told = [r for r in caplog.records if "Origin" in r.getMessage()]
+            said = [r.getMessage() for r in told]
+            assert len(said) == 1, said
+            assert told[0].levelno == logging.WARNING
+            assert "'https://evil.example'" in said[0] and "--public-url" in said[0]
+            assert "https://batak.example" in said[0] and "--allow-origin" in said[0]
             for origin in ("https://batak.example", f"http://127.0.0.1:{config.port}"):
                 async with Client(srv.url, origin=origin) as c:
                     assert c.player["id"]

@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import hmac
 import json
+import logging
 import re
 import time
 from collections.abc import AsyncIterator
@@ -34,6 +35,8 @@ from .table import record_key
 from .wsfast import direct_receiver, direct_sender
 
 __all__ = ["SECURITY_HEADERS", "allowed_origins", "create_app", "origin_allowed"]
+
+log = logging.getLogger("batak.server")
 
 
 class RevalidatedStatic(StaticFiles):
@@ -83,6 +86,43 @@ def origin_allowed(origin: str | None, config: ServerConfig) -> bool:
         return True
     got = _origin_of(origin)
     return bool(got) and got in allowed_origins(config)
+
+
+class OriginRefusals:
+    """The operator's warning for a browser's websocket refused because of its ``Origin``
+    (uvicorn logs only a bare 403, at ``info``, which the server leaves out since it names
+    the client's address). A page of any site can open sockets without end, so: one line a
+    minute for each origin, ten lines a minute in all; the next line says how many were
+    refused without one."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.last: dict[str, float] = {}  # origin -> when its last line was written
+        self.window = float("-inf")
+        self.lines = 0  # lines written in the current minute
+        self.unsaid = 0  # refusals with no line of their own since the last line
+
+    def refused(self, origin: str) -> None:
+        now = time.monotonic()
+        if now - self.window >= 60:
+            self.window, self.lines = now, 0
+            self.last = {o: t for o, t in self.last.items() if now - t < 60}
+        origin = origin[:200]
+        if self.lines >= 10 or now - self.last.get(origin, float("-inf")) < 60:
+            self.unsaid += 1
+            return
+        self.last[origin] = now
+        self.lines += 1
+        more = f" ({self.unsaid} more refused since the last such line)" if self.unsaid else ""
+        self.unsaid = 0
+        log.warning(
+            "websocket refused (403): its Origin %r is not one this server allows (%s). If "
+            "players reach the server at that address (a proxy, a load balancer, another name), "
+            "start batak serve with --public-url set to it, or allow it with --allow-origin%s",
+            origin,
+            ", ".join(sorted(allowed_origins(self.config))) or "none",
+            more,
+        )
 
 
 #: Headers on every HTTP answer. The web client keeps to the policy (a browser test checks that
@@ -285,9 +325,12 @@ def create_app(
             return JSONResponse({"error": "no such tournament"}, status_code=404)
         return JSONResponse(hub.tournaments.public(doc, reader_lang(request)))
 
+    refusals = OriginRefusals(config)
+
     async def ws_endpoint(websocket: WebSocket) -> None:
         origin = websocket.headers.get("origin")
         if not origin_allowed(origin, config):
+            refusals.refused(str(origin))
             await websocket.close(code=1008, reason="origin not allowed")
             return
         await websocket.accept()
