@@ -32,7 +32,7 @@ start_node() {
     local n=$1
     nohup "$BATAK" serve --host 127.0.0.1 --port "${PORT[$n]}" --data "$DIR/$n" \
         --database "$DB" --node "$n" --redis "$REDIS" --lease-seconds "$LEASE" \
-        --public-url "http://127.0.0.1:$FRONT_PORT" >>"$DIR/$n.log" 2>&1 &
+        --public-url "http://127.0.0.1:$FRONT_PORT" --log-level info >>"$DIR/$n.log" 2>&1 &
     echo $! >"$DIR/$n.pid"
     for _ in $(seq 100); do
         curl -fs "http://127.0.0.1:${PORT[$n]}/healthz" >/dev/null 2>&1 && return 0
