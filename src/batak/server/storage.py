@@ -698,10 +698,22 @@ class Storage:
     async def _select_1(self) -> None:
         import psycopg
 
-        if self._ping_conn is None or self._ping_conn.closed:
-            self._ping_conn = await psycopg.AsyncConnection.connect(
-                self.url, autocommit=True, connect_timeout=2
-            )
+        conn = self._ping_conn
+        if conn is not None and not (conn.closed or conn.broken):
+            try:
+                await conn.execute("SELECT 1")
+                return
+            except Exception:
+                if not (conn.closed or conn.broken):
+                    raise
+            # ended since the last check (PostgreSQL restarted): a new connection says
+            # whether it is back
+            with contextlib.suppress(Exception):
+                await conn.close()
+        self._ping_conn = None
+        self._ping_conn = await psycopg.AsyncConnection.connect(
+            self.url, autocommit=True, connect_timeout=2
+        )
         await self._ping_conn.execute("SELECT 1")
 
     async def close(self) -> None:
