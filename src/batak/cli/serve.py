@@ -571,6 +571,7 @@ def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
         return refuse(text("serve.data_in_use", lang, path=folder, pid=holder))
     left = node_lease_left(url, config.node) if config.node else None
     if left is not None and config.node:
+        sock.close()
         if lock is not None:
             lock.close()
         from ..server.storage import shown_url
