@@ -421,6 +421,47 @@ def test_an_account_logs_in_from_another_browser(
     no_js_errors(errors)
 
 
+def _name_after_reconnect(page: Page) -> str:
+    """The player's name as the server keeps it after the page connects again (the language
+    switch reconnects: its hello is the one that renamed accounts)."""
+    before = page.evaluate("window.batak.lang()")
+    page.get_by_test_id("lang").click()
+    page.wait_for_function(f"() => window.batak.lang() !== {json.dumps(before)}")
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    page.reload()  # a welcome from the server's storage, not the page's memory
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    return str(page.evaluate("window.batak.state.player.name"))
+
+
+def test_a_registered_or_logged_in_account_keeps_its_name_when_the_page_reconnects(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """The page kept the guest's name and sent it in every hello: after a registration the
+    account was renamed back to "Guest NNNN" at the next reconnect (a language switch, a
+    dropped network), and a login from a device where another name was typed renamed the
+    account to it. The server's name is the page's from each welcome on."""
+    page = open_page(browser, server, errors)
+    guest = page.evaluate("window.batak.state.player.name")
+    assert guest.startswith("Guest "), guest
+    register(page, "selin_web", "kupa-kizi-7")
+    page.wait_for_function("() => window.batak.state.player.name === 'selin_web'")
+    assert _name_after_reconnect(page) == "selin_web"
+    # a device where "Ali" was typed logs in to selin_web's account: it is selin_web there
+    other = open_page(browser, server, errors)
+    set_name(other, "Ali")
+    other.fill("#account-form input[name=username]", "selin_web")
+    other.fill("#account-form input[name=password]", "kupa-kizi-7")
+    other.get_by_test_id("login").click()
+    expect(other.get_by_test_id("signed-in")).to_contain_text("selin_web")
+    assert _name_after_reconnect(other) == "selin_web"
+    # a name typed on purpose still renames the account, and stays after a reconnect
+    set_name(other, "Selin")
+    assert _name_after_reconnect(other) == "Selin"
+    page.reload()
+    page.wait_for_function("() => window.batak.state.player.name === 'Selin'")
+    no_js_errors(errors)
+
+
 def test_back_to_the_lobby_from_a_match_hands_the_seat_to_a_computer_player(
     browser: Browser, server: ServerProcess, errors: list[str]
 ) -> None:

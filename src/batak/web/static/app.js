@@ -44,6 +44,7 @@ const S = {
   leaderboard: null,
   mytables: [],
   pendingLogin: null,
+  nameChanged: false, // the name was typed here and not yet sent (hello)
   sound: localStorage.getItem("batak.sound") !== "off", // the turn signal, remembered
   audio: null, // an AudioContext, made at the first click (browsers start sound on a gesture)
 };
@@ -175,7 +176,10 @@ function connect() {
   ws.onopen = () => {
     const hello = { type: "hello", lang: lang(), ack_in_event: true }; // a move's event is its ack
     if (S.token) hello.token = S.token;
-    if (S.name) hello.name = S.name;
+    // the name is sent when this device's player chose it (typed, not yet taken by the server),
+    // or for a new guest: a name kept from before would otherwise rename an account (a guest
+    // who registered or logged in is called by the account's name from then on)
+    if (S.name && (S.nameChanged || !S.token)) hello.name = S.name;
     ws.send(JSON.stringify(hello));
   };
   ws.onmessage = (e) => {
@@ -345,7 +349,10 @@ function onMessage(m) {
     case "account":
       S.accountNote = null;
       S.player.account = m.username;
-      if (m.name) S.player.name = m.name; // a guest name nobody chose gives way to the username
+      if (m.name) { // a guest name nobody chose gives way to the username
+        S.player.name = m.name;
+        keepName(m.name);
+      }
       notify(t("registered", { name: m.username }));
       renderAccount();
       chipsRequests(send);
@@ -409,6 +416,13 @@ function onAccountDeleted() {
   reconnect();
 }
 
+// The name the server calls this device's player by, kept as the one to show and, where this
+// device keeps a chosen name, kept as that too (a registration or a login changes it).
+function keepName(name) {
+  S.name = name;
+  if (localStorage.getItem("batak.name")) localStorage.setItem("batak.name", name);
+}
+
 function onWelcome(m) {
   S.online = true;
   S.retries = 0;
@@ -419,7 +433,8 @@ function onWelcome(m) {
     S.token = m.token;
     localStorage.setItem("batak.token", m.token);
   }
-  if (!S.name) S.name = m.player.name;
+  keepName(m.player.name);
+  S.nameChanged = false;
   startPings();
   renderStatus();
   if (S.pendingLogin) { // a login goes on a fresh connection, before any table
@@ -781,6 +796,7 @@ const ACTIONS = {
       return;
     }
     S.name = v;
+    S.nameChanged = true;
     localStorage.setItem("batak.name", v);
     $("#name-input").defaultValue = v; // sent: the redraw shows the name as the server keeps it
     notify(() => t("name_saved"));
@@ -792,6 +808,7 @@ const ACTIONS = {
     S.nameAsked = true;
     if (v) {
       S.name = v;
+      S.nameChanged = true;
       localStorage.setItem("batak.name", v);
       reconnect(); // the hello carries the name; the welcome joins the invite's table
     } else if (S.online) {
