@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness import ServerProcess
+from conftest import SERVE_ARGS
+from harness import ServerProcess, free_port
 from playwright.sync_api import Browser, Page, expect
 from test_web import act, my_turn, no_js_errors, open_page, settle
 
@@ -815,4 +816,32 @@ def test_a_silently_dead_connection_shows_offline_within_ten_seconds_and_comes_b
     assert page.evaluate("window.batak.state.ws !== window.__deadSocket")
     expect(page.locator("#hand .card").first).to_be_visible()
     assert page.evaluate("window.batak.state.table.view !== null")
+    no_js_errors(errors)
+
+
+def test_a_move_the_clock_made_is_said_to_its_player(
+    browser: Browser, tmp_path: Path, artifacts: Path, errors: list[str]
+) -> None:
+    """When the clock and the bank ran out, the table chose for the player and the page said
+    nothing: a player back at the screen could not tell why their pas or card was played."""
+    server = ServerProcess(
+        tmp_path, free_port(), *SERVE_ARGS, "--decision-seconds", "5", "--bank-seconds", "0"
+    )
+    server.start()
+    try:
+        for lang, locale, ctx, name in DESKTOP_EN_PHONE_TR:
+            page = open_page(browser, server, errors, locale=locale, **ctx)
+            private_room(page)
+            page.get_by_test_id("start").click()
+            expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=60_000)
+            said = (
+                "Your time ran out, so the table chose for you: "
+                if lang == "en"
+                else ("Süren doldu; senin yerine masa seçti: ")
+            )
+            expect(page.locator("#notice")).to_contain_text(said, timeout=20_000)
+            page.screenshot(path=str(artifacts / f"timed-out-{name}-{lang}.png"))
+            page.context.close()
+    finally:
+        server.stop()
     no_js_errors(errors)

@@ -589,6 +589,10 @@ function onEvent(m) {
 // What an event means beyond the new view: chat lines, deal and match results.
 function sideEffects(ev, replay) {
   const T = S.table;
+  if (ev.kind === "move" && ev.by === "timeout" && ev.seat === T.you && !replay) {
+    // the clock and the bank ran out: said, or a player back at the screen never knows why
+    notify(() => t("timed_out_you", { move: moveText(ev.move) }), "error", T.id);
+  }
   if (ev.kind === "chat") {
     if (!ev.removed) T.chat.push({ seat: ev.seat, name: ev.name, text: ev.text }); // (an erased account's line)
     if (T.chat.length > 200) T.chat.shift();
