@@ -845,3 +845,44 @@ def test_a_move_the_clock_made_is_said_to_its_player(
     finally:
         server.stop()
     no_js_errors(errors)
+
+
+#: The match ended on a tie at the top (130 each) that the table's rule gave to the next seat:
+#: the winner is first, alone, and the other 130 second; 110 and 110 share the third place.
+TIE_OVER = """() => {
+    const T = window.batak.state.table;
+    const w = (T.you + 1) % 4, other = T.you;
+    const totals = [0, 0, 0, 0];
+    totals[w] = 130; totals[other] = 130; totals[(T.you + 2) % 4] = 110;
+    totals[(T.you + 3) % 4] = 110;
+    T.over = { totals, winners: [w] };
+    T.dialog = "over";
+    window.batak.renderDialog();
+}"""
+
+
+def test_a_tie_at_the_top_broken_by_the_rule_ranks_the_winner_alone_and_says_why(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """The story's ranking read "Winner: Hasan Amca", then "1. 🏆 Hasan Amca 130" and
+    "1. Çırak Cemil 130": the tie rule (most tricks in the last deal) had picked one, but the
+    page ranked by the totals alone and gave no reason."""
+    for lang, locale, ctx, name in DESKTOP_EN_PHONE_TR:
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page)
+        page.wait_for_timeout(1000)  # the room's own updates first, then an end put in
+        page.evaluate(TIE_OVER)
+        rows = page.get_by_test_id("rank-row")
+        expect(rows).to_have_count(4)
+        places = [x.strip() for x in rows.locator("td:first-child").all_inner_texts()]
+        assert places == ["1.", "2.", "3.", "3."], places
+        expect(rows.first).to_have_class(re.compile("winner"))
+        expect(rows.nth(1)).to_have_class(re.compile(r"\bme\b"))
+        said = {
+            "en": "A tie on 130 points goes to whoever took more tricks in the last deal.",
+            "tr": "130 puanda eşitlikte son elde daha çok löve alan kazanır.",
+        }[lang]
+        expect(page.get_by_test_id("tie-note")).to_have_text(said)
+        page.screenshot(path=str(artifacts / f"tie-ranking-{name}-{lang}.png"))
+        page.context.close()
+    no_js_errors(errors)

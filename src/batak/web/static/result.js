@@ -127,10 +127,13 @@ function rankingHTML(T) {
   const winners = new Set(T.over.winners || []);
   const { made, bid } = contracts(T);
   const bids = T.info.rules.bidding !== "none"; // (Koz Maça without bids: nothing to count)
-  const order = totals.map((x, i) => i).sort((a, b) => totals[b] - totals[a] || a - b);
+  // the winners first (a tie at the top broken by the table's rule leaves one of two equal
+  // totals first), then by total; equal totals share a place, but a winner's and another's
+  const order = totals.map((x, i) => i).sort((a, b) => winners.has(b) - winners.has(a) || totals[b] - totals[a] || a - b);
   let rank = 0;
   const rows = order.map((seat, k) => {
-    if (k === 0 || totals[seat] !== totals[order[k - 1]]) rank = k + 1;
+    const prev = order[k - 1];
+    if (k === 0 || totals[seat] !== totals[prev] || winners.has(seat) !== winners.has(prev)) rank = k + 1;
     const win = winners.has(seat);
     return `<tr class="${win ? "winner" : ""}${seat === T.you ? " me" : ""}" data-testid="rank-row" data-seat="${seat}">
       <td class="num">${rank}.</td>
@@ -139,7 +142,12 @@ function rankingHTML(T) {
       ${bids ? `<td class="num" data-testid="rank-made">${made[seat]} / ${bid[seat]}</td>` : ""}
     </tr>`;
   }).join("");
-  return `<table class="ranking" data-testid="ranking"><thead><tr><th scope="col">${esc(t("ranking_place"))}</th><th scope="col">${esc(t("player"))}</th><th scope="col">${esc(t("sheet_total"))}</th>${bids ? `<th scope="col">${esc(t(T.info.rules.bidding === "kozmaca" ? "ranking_made_kozmaca" : "ranking_made"))}</th>` : ""}</tr></thead><tbody>${rows}</tbody></table>`;
+  // why one of two equal totals won: the tie rule, said under the ranking
+  const top = order.length ? totals[order[0]] : null;
+  const broken = winners.size && order.some((s) => !winners.has(s) && totals[s] === top);
+  const tie = broken && T.info.rules.tie === "last_deal_tricks"
+    ? `<p class="help" data-testid="tie-note">${esc(t("tie_last_deal", { points: top }))}</p>` : "";
+  return `<table class="ranking" data-testid="ranking"><thead><tr><th scope="col">${esc(t("ranking_place"))}</th><th scope="col">${esc(t("player"))}</th><th scope="col">${esc(t("sheet_total"))}</th>${bids ? `<th scope="col">${esc(t(T.info.rules.bidding === "kozmaca" ? "ranking_made_kozmaca" : "ranking_made"))}</th>` : ""}</tr></thead><tbody>${rows}</tbody></table>${tie}`;
 }
 
 function names(seats) {
