@@ -886,3 +886,41 @@ def test_a_tie_at_the_top_broken_by_the_rule_ranks_the_winner_alone_and_says_why
         page.screenshot(path=str(artifacts / f"tie-ranking-{name}-{lang}.png"))
         page.context.close()
     no_js_errors(errors)
+
+
+def test_statistics_are_written_as_the_readers_language_writes_numbers(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """The Turkish lobby wrote "32.5" (an average a deal) beside a rating written "2,1"; and a
+    room of one deal read "1 deals"."""
+    page = open_page(browser, server, errors)
+    page.fill("input[name=deals]", "1")
+    private_room(page)
+    expect(page.get_by_test_id("room-settings")).to_contain_text(" · 1 deal · ")
+    page.get_by_test_id("lang").click()
+    expect(page.get_by_test_id("room-settings")).to_contain_text(" · 1 el · ")
+    page.context.close()
+    for locale, average, matches, best in (
+        ("tr-TR", "32,5", "1.200", "33,75"),
+        ("en-US", "32.5", "1,200", "33.75"),
+    ):
+        page = open_page(browser, server, errors, locale=locale)
+        # the server's statistics and leaderboard first, then these in their place
+        page.wait_for_function(
+            "() => window.batak.state.stats !== null && window.batak.state.leaderboard !== null"
+        )
+        page.evaluate(
+            """() => {
+                const S = window.batak.state;
+                S.stats = {matches: 1200, wins: 3, contracts: 2, made: 1, deals: 4,
+                    average: 32.5};
+                S.leaderboard = [{name: "Ayşe", wins: 1, matches: 2, average: 33.75}];
+                window.batak.render();
+            }"""
+        )
+        stats = page.get_by_test_id("stats")
+        expect(stats.locator("td").last).to_have_text(average)
+        expect(stats.locator("td").first).to_have_text(matches)
+        expect(page.get_by_test_id("leaderboard").locator("td").last).to_have_text(best)
+        page.context.close()
+    no_js_errors(errors)

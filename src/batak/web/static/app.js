@@ -154,6 +154,11 @@ async function loadCatalog() {
 }
 
 // A number with one decimal, the reader's way ("4,3" in Turkish, "4.3" in English).
+// A statistic as the reader's language writes numbers: 32,5 in Turkish, 32.5 in English.
+function number(x) {
+  return Number(x).toLocaleString(lang(), { maximumFractionDigits: 2 });
+}
+
 function decimal(x) {
   return Number(x).toLocaleString(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
@@ -1328,11 +1333,11 @@ function renderAccount() {
         <p class="form-note${accountSaid ? " refused" : ""}" id="account-note" role="status" data-testid="account-note">${esc(accountSaid)}</p>
       </form>`;
   const stats = st
-    ? `<table class="stats" data-testid="stats">${["matches", "wins", "contracts", "made", "deals", "average"].map((k) => `<tr><th>${esc(t("stat_" + k))}</th><td class="num">${esc(st[k])}</td></tr>`).join("")}</table>`
+    ? `<table class="stats" data-testid="stats">${["matches", "wins", "contracts", "made", "deals", "average"].map((k) => `<tr><th>${esc(t("stat_" + k))}</th><td class="num">${esc(number(st[k]))}</td></tr>`).join("")}</table>`
     : "";
   const lb = S.leaderboard || [];
   const board = lb.length
-    ? `<table class="stats" data-testid="leaderboard"><thead><tr><th>${esc(t("player"))}</th><th>${esc(t("stat_wins"))}</th><th>${esc(t("stat_matches"))}</th><th>${esc(t("stat_average"))}</th></tr></thead><tbody>${lb.slice(0, 10).map((r) => `<tr><td>${esc(r.name)}</td><td class="num">${r.wins}</td><td class="num">${r.matches}</td><td class="num">${r.average}</td></tr>`).join("")}</tbody></table>`
+    ? `<table class="stats" data-testid="leaderboard"><thead><tr><th>${esc(t("player"))}</th><th>${esc(t("stat_wins"))}</th><th>${esc(t("stat_matches"))}</th><th>${esc(t("stat_average"))}</th></tr></thead><tbody>${lb.slice(0, 10).map((r) => `<tr><td>${esc(r.name)}</td><td class="num">${r.wins}</td><td class="num">${r.matches}</td><td class="num">${esc(number(r.average))}</td></tr>`).join("")}</tbody></table>`
     : `<p class="help">${esc(t("leaderboard_empty"))}</p>`;
   const before = changedFields(box); // keep what the person is typing, and where
   box.innerHTML = `<h2 id="h-account">${esc(t("account"))}</h2>${form}<h3>${esc(t("your_stats"))}</h3>${stats}<h3>${esc(t("leaderboard"))}</h3>${board}`;
@@ -1703,7 +1708,7 @@ function waitingRoomHTML() {
 function roomSettingsHTML(info, decision) {
   const r = info.rules || {};
   const facts = [presetTitle(info.preset)];
-  facts.push(r.deals ? t("room_deals", { n: r.deals }) : t("room_target", { n: r.target_score }));
+  facts.push(r.deals ? t(r.deals === 1 ? "room_deals_one" : "room_deals", { n: r.deals }) : t("room_target", { n: r.target_score }));
   if (decision) facts.push(t("room_decision", { n: decision }));
   const base = S.catalog && S.catalog.presets.find((p) => p.name === info.preset);
   const changed = !base ? [] : Object.entries(S.catalog.options)
@@ -1985,7 +1990,7 @@ initResult({
 });
 applyLook();
 registerServiceWorker();
-window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, position, beep, renderDialog, renderTable }; // for tests and the curious
+window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, position, beep, render, renderDialog, renderTable }; // for tests and the curious
 render();
 connect();
 onRoute();
