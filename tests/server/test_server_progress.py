@@ -145,6 +145,27 @@ def test_xp_and_levels_after_matches(tmp_path: Path) -> None:
         assert [p["username"] for p in rows] == ["ayse"]  # not the guest, not the bots
 
 
+def test_a_seat_that_never_moved_earns_no_xp_nor_league_points(tmp_path: Path) -> None:
+    """A player who sat down and let the clock (then a computer player) make every move got the
+    match's XP and league points: a way to climb the league asleep. Such a seat earns none; the
+    match still counts for the rating."""
+    config = fast_config(tmp_path, quick_deals=1, decision_seconds=0.05, bank_seconds=0.0)
+    with ServerThread(config) as srv:
+
+        async def main() -> None:
+            a = await account(srv.url, "uyuyan", "Uyuyan")
+            st = await a.quick("ihaleli")  # and never a move
+            got = await a.awarded(st.id, timeout=120)
+            assert got["idle"] is True and got["xp_gained"] == 0, got
+            assert "league" not in got and got["rating"]["sigma"] < got["rating_before"]["sigma"]
+            mine = await a.progress()
+            assert mine["xp"] == 0 and mine["rated_matches"] == 1
+            assert (await a.league())["joined"] is False  # not in this week's league
+            await a.close()
+
+        asyncio.run(main())
+
+
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_ratings_move_for_winner_and_loser_solo_and_pairs(tmp_path: Path, kind: str) -> None:
     with database(kind) as db, ServerThread(fast_config(tmp_path, **db)) as srv:

@@ -1075,7 +1075,8 @@ class OnlineSession:
             got = await self.client.awarded(self.table, timeout=10)
         except (TimeoutError, ConnectionError):
             return
-        self.con.say(o("awarded", lang, gained=got["xp_gained"], xp=got["xp"], level=got["level"]))
+        said = "awarded_idle" if got.get("idle") else "awarded"
+        self.con.say(o(said, lang, gained=got["xp_gained"], xp=got["xp"], level=got["level"]))
         if got["level"] > got["level_before"]:
             self.con.say(self.style.bold(o("level_up", lang, level=got["level"])))
         if got.get("rating"):

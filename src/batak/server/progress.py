@@ -7,7 +7,9 @@ once even if its finishing is retried after a failed write.
 **XP and levels.** Each person at the table (a guest too: a guest who later registers keeps it)
 earns ``XP_FINISH`` for the finished match, ``XP_DEAL`` per deal played, ``XP_MADE`` per made
 contract (their own bid in solo, their team's when they were the bidder in eşli) and ``XP_WIN``
-for a won match. Level ``n`` starts at ``50·n·(n−1)`` XP (level 2 at 100, 3 at 300, 4 at 600…).
+for a won match; a person who made no move of their own (the clock and computer players made
+them all: ``Sitter.moved``) earns none, nor league points. Level ``n`` starts at
+``50·n·(n−1)`` XP (level 2 at 100, 3 at 300, 4 at 600…).
 
 >>> [level_of(x) for x in (0, 99, 100, 299, 300, 600)]
 [1, 1, 2, 2, 3, 4]
@@ -168,6 +170,9 @@ class Sitter:
     player: str | None  # a person's id, or None for one of the server's bots
     bot_level: str | None  # the level of the server's bot sitting there
     result: dict[str, Any] | None  # the person's result (table._result)
+    #: the person made a move of their own (not all by the clock or a computer player): one
+    #: who made none earns no XP and no league points (an idle seat is no way to climb)
+    moved: bool = True
 
 
 class Progress:
@@ -243,7 +248,7 @@ class Progress:
             for s in people:
                 pid = str(s.player)
                 assert s.result is not None
-                gained = match_xp(s.result)
+                gained = match_xp(s.result) if s.moved else 0
                 old = before[pid]
                 xp_before = old["xp"] if old else 0
                 xp = xp_before + gained
@@ -256,6 +261,8 @@ class Progress:
                     "place": ranks[s.seat],
                     "won": bool(s.result["won"]),
                 }
+                if not s.moved:
+                    info["idle"] = True  # every move was the clock's or a computer player's
                 mu_b = sg_b = mu_a = sg_a = None
                 if pid in accounts and s.seat in new_ratings:
                     mu_b, sg_b = old_ratings[s.seat]
@@ -263,7 +270,7 @@ class Progress:
                     info["rating_before"] = rating_info(mu_b, sg_b)
                     info["rating"] = rating_info(mu_a, sg_a)
                 points = None
-                if pid in accounts and not accounts[pid]:  # an account, not a bot account
+                if pid in accounts and not accounts[pid] and s.moved:  # an account, not a bot
                     lg = self._join_week(cur, pid, week, level_of(xp_before))
                     points = lg["points"] + gained
                     cur.execute(

@@ -199,6 +199,7 @@ class Table:
         self.admitted: set[str] = set()  # players who came with the code (or were seated)
         self.scripted_deals: list[DealCards] = []  # the story mode's test hook (not stored)
         self.bot_moves = [0] * n  # moves a bot made for a person who was away, by seat
+        self.own_moves = [0] * n  # moves a person made themselves (not the clock, not a bot)
         self.stake = int(row.options.get("stake") or 0)  # chips each person puts in (issue 12)
         self.payout: dict[str, Any] | None = None  # the staked match's settlement, once paid
         #: a rematch asked for after the match (memory only): the seats that said yes, and
@@ -378,6 +379,8 @@ class Table:
             match.play(data["move"], seat_no)
             if data.get("by") == "bot" and self.seats[seat_no].player is not None:
                 self.bot_moves[seat_no] += 1
+            elif data.get("by") == "player":
+                self.own_moves[seat_no] += 1
             if data.get("id"):
                 ids = self.move_ids[seat_no]
                 ids[data["id"]] = version
@@ -1271,7 +1274,8 @@ class Table:
         sitters = []
         for seat, s in enumerate(self.seats):
             result = _result(match, seat, s.player) if s.player is not None else None
-            sitters.append(Sitter(seat, s.player, s.bot if s.player is None else None, result))
+            bot = s.bot if s.player is None else None
+            sitters.append(Sitter(seat, s.player, bot, result, moved=self.own_moves[seat] > 0))
             if result is not None:
                 results.append(result)
         meta: dict[str, Any] = {

@@ -88,7 +88,7 @@ export function onProgress(m) {
 
 function onAwarded(m) {
   P.awarded.set(m.table, m);
-  const parts = [t("xp_gained", { xp: m.xp_gained })];
+  const parts = [m.idle ? t("xp_idle") : t("xp_gained", { xp: m.xp_gained })];
   if (m.level > m.level_before) parts.push(t("level_up", { n: m.level }));
   if (m.rating) parts.push(t("rating_now", { rating: ratingText(m.rating) }));
   P.notify(parts.join(" · "));
@@ -99,7 +99,7 @@ function onAwarded(m) {
 export function awardedHTML(tableId) {
   const m = P.awarded.get(tableId);
   if (!m) return "";
-  const rows = [`<li>${esc(t("xp_gained", { xp: m.xp_gained }))} · ${esc(t("xp_total", { xp: m.xp, n: m.level }))}</li>`];
+  const rows = [`<li data-testid="awarded-xp">${esc(m.idle ? t("xp_idle") : t("xp_gained", { xp: m.xp_gained }))} · ${esc(t("xp_total", { xp: m.xp, n: m.level }))}</li>`];
   if (m.level > m.level_before) rows.push(`<li><b>${esc(t("level_up", { n: m.level }))}</b></li>`);
   if (m.rating) {
     const d = tenths(m.rating.ordinal - m.rating_before.ordinal);
