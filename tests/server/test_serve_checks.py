@@ -12,8 +12,10 @@ import os
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -516,3 +518,66 @@ def test_admin_gives_a_forgotten_password_a_new_one_and_ends_the_sessions(
                 assert c.player["id"] == pid
 
         asyncio.run(after())
+
+
+def test_admin_backs_up_the_database_while_the_server_runs_and_the_copy_restores(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A host had to stop the game to back it up (copying a live SQLite file can tear it).
+    ``batak admin backup FILE`` copies it while the server runs (SQLite's online backup), checks
+    the copy and says how to restore it; it never writes over a file, and on PostgreSQL it
+    names pg_dump."""
+    pytest.importorskip("argon2")
+    from batak.server.storage import Storage
+
+    data = tmp_path / "data"
+    copy = tmp_path / "copy.sqlite3"
+    with ServerThread(fast_config(data, quick_deals=1)) as srv:
+
+        async def play() -> str:
+            async with Client(srv.url, name="Ali") as c:
+                await c.register("ali", "eski-sifre-1")
+                st = await c.quick("ihaleli")
+                assert (await c.play(st.id, timeout=60)).over
+                return st.id
+
+        table = asyncio.run(play())
+        for _ in range(200):  # the match's end stored (the server commits it after the move)
+            with sqlite3.connect(f"file:{data / 'batak.sqlite3'}?mode=ro", uri=True) as db:
+                got = db.execute("SELECT status FROM tables WHERE id = ?", (table,)).fetchone()
+            if got == ("over",):
+                break
+            time.sleep(0.05)
+        where = ["--data", str(data), "--lang", "en"]
+        assert main(["admin", "backup", str(copy), *where]) == 0
+        out = capsys.readouterr().out
+        assert f"Backed up to {copy} (" in out and "tables, 1 accounts; " in out
+        assert "checked). To restore it: stop the server" in out
+        assert not copy.with_name(copy.name + ".part").exists()
+        # never over a file, nor into a folder that is not there
+        assert main(["admin", "backup", str(copy), *where]) == 2
+        assert "is already there: a backup never writes over a file" in capsys.readouterr().err
+        assert main(["admin", "backup", str(tmp_path / "no" / "x.sqlite3"), *where]) == 2
+        assert "there is no folder" in capsys.readouterr().err
+    # restored in another folder, as the message says: the account and the match are there
+    restored = tmp_path / "restored"
+    restored.mkdir()
+    shutil.copy(copy, restored / "batak.sqlite3")
+
+    async def check() -> None:
+        st = Storage(f"sqlite:///{restored / 'batak.sqlite3'}")
+        await st.open()
+        try:
+            assert (await st.account_named("ali")) is not None
+            row = await st.run(
+                lambda cur: cur.execute(
+                    st.q("SELECT status FROM tables WHERE id = ?"), (table,)
+                ).fetchone()
+            )
+            assert row is not None and row[0] == "over"
+        finally:
+            await st.close()
+
+    asyncio.run(check())
+    assert main(["admin", "--database", NO_PG, "backup", str(tmp_path / "pg.dump")]) == 2
+    assert "for PostgreSQL use its own tool, e.g. pg_dump" in capsys.readouterr().err

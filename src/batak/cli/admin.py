@@ -9,7 +9,8 @@ accounts; ``ban USERNAME`` closes an account (it cannot log in, and a running se
 connections within ``reap_every`` seconds) and ``unban USERNAME`` opens it again; ``erase
 USERNAME`` deletes an account's personal data on the player's request (see
 :mod:`batak.server.erase`), after the username is typed again or with ``--yes``, and ``export
-USERNAME`` writes all of it as JSON (:mod:`batak.server.export`). A username is
+USERNAME`` writes all of it as JSON (:mod:`batak.server.export`); ``backup FILE`` copies an
+SQLite database while the server runs. A username is
 matched exactly, or else by case if only one account fits. It opens the same database as
 ``batak serve`` (``--data`` or ``--database``) and may run while the server does.
 """
@@ -94,6 +95,8 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     vip = jobs.add_parser("vip", help=t("help_admin_vip", lang))
     vip.add_argument("username")
     vip.add_argument("flag", choices=["on", "off"], metavar="on|off")
+    backup = jobs.add_parser("backup", help=t("help_admin_backup", lang))
+    backup.add_argument("file", metavar="FILE")
     password = jobs.add_parser("password", help=t("help_admin_password", lang))
     password.add_argument("username")
     password.add_argument(
@@ -101,7 +104,7 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     )
     # the same options after the job's name too (batak admin vip NAME on --data DIR): there
     # they keep what was given before it unless given again
-    for job in (players, ban, unban, export, erase, ledger, report, vip, password):
+    for job in (players, ban, unban, export, erase, ledger, report, vip, password, backup):
         where(job, argparse.SUPPRESS)
 
 
@@ -269,6 +272,76 @@ async def _erase(
     return 0
 
 
+def _backup(args: argparse.Namespace, lang: str, url: str) -> int:
+    """``backup FILE``: a copy of the SQLite database taken while the server may run (SQLite's
+    online backup: a consistent copy of the database as it was at one moment, moves in the
+    WAL file included), written to ``FILE.part`` and renamed once checked, with a progress bar
+    on a terminal. PostgreSQL has its own tool (``pg_dump``), which this says."""
+    import sqlite3
+
+    from .arena import Progress
+
+    def refuse(words: str) -> int:
+        print(f"batak admin: {words}", file=sys.stderr)
+        return 2
+
+    from .serve import storage_problem
+
+    if not url.startswith("sqlite:///"):
+        return refuse(t("admin_backup_postgres", lang))
+    problem = storage_problem(url, lang, create=False, write=False)
+    if problem:
+        return refuse(problem)
+    source = url.removeprefix("sqlite:///")
+    dest = Path(args.file)
+    if dest.exists():
+        return refuse(t("admin_backup_exists", lang, path=args.file))
+    if not dest.parent.is_dir():
+        return refuse(t("admin_backup_no_folder", lang, path=str(dest.parent)))
+    part = dest.with_name(dest.name + ".part")
+    bar = Progress(1, sys.stderr, enabled=sys.stderr.isatty(), label=t("admin_backup_pages", lang))
+
+    def shown(status: int, remaining: int, total: int) -> None:
+        bar.total = total
+        bar.update(total - remaining)
+
+    try:
+        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        try:
+            out = sqlite3.connect(part)
+            try:
+                src.backup(out, pages=1024, progress=shown)
+                checked = out.execute("PRAGMA quick_check").fetchone()[0]
+                tables = out.execute("SELECT COUNT(*) FROM tables").fetchone()[0]
+                accounts = out.execute(
+                    "SELECT COUNT(*) FROM players WHERE username IS NOT NULL"
+                ).fetchone()[0]
+            finally:
+                out.close()
+        finally:
+            src.close()
+        if checked != "ok":
+            part.unlink(missing_ok=True)
+            return refuse(t("admin_backup_bad", lang, detail=str(checked)))
+        part.rename(dest)
+    except (sqlite3.Error, OSError) as e:
+        part.unlink(missing_ok=True)
+        return refuse(f"{args.file}: {e}")
+    size = dest.stat().st_size / 1e6
+    print(
+        t(
+            "admin_backed_up",
+            lang,
+            path=args.file,
+            mb=f"{size:.1f}",
+            tables=tables,
+            accounts=accounts,
+            folder=str(Path(source).parent),
+        )
+    )
+    return 0
+
+
 def run_admin(args: argparse.Namespace, lang: str) -> int:
     return asyncio.run(_admin(args, lang))
 
@@ -284,6 +357,8 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
     config = ServerConfig(data=Path(args.data), database=args.database)
     if args.job == "chip-report":
         config = replace(config, dumping_min_matches=args.min_matches)
+    if args.job == "backup":  # a copy of the file: the server's storage is not opened
+        return _backup(args, lang, config.database_url)
     # a folder given wrong must not become a new, empty database that "checks out"
     writes = args.job in ("vip", "password", "ban", "unban", "erase")
     problem = storage_problem(config.database_url, lang, create=False, write=writes)
