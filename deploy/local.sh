@@ -14,6 +14,12 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 DIR=${DIR:-$PWD/batak-cluster}
+# the ports `start` was given are kept in $DIR, so that status, stop and restart-node find the
+# same processes without being given them again
+if [ "${1:-}" != start ] && [ -f "$DIR/ports.env" ]; then
+    # shellcheck disable=SC1091
+    . "$DIR/ports.env"
+fi
 BATAK=${BATAK:-batak}
 FRONT_PORT=${FRONT_PORT:-8080}
 PG_PORT=${PG_PORT:-5433}
@@ -45,8 +51,18 @@ start_node() {
 stop_node() {  # SIGTERM: the node hands its tables over to the others, then exits
     local n=$1
     if [ -f "$DIR/$n.pid" ]; then
-        kill -TERM "$(cat "$DIR/$n.pid")" 2>/dev/null || true
-        while kill -0 "$(cat "$DIR/$n.pid")" 2>/dev/null; do sleep 0.1; done
+        local pid waited=0
+        pid=$(cat "$DIR/$n.pid")
+        kill -TERM "$pid" 2>/dev/null || true
+        while kill -0 "$pid" 2>/dev/null; do  # 30 s at most, then it is killed
+            if [ "$waited" -ge 300 ]; then
+                echo "node $n did not stop within 30 s: killed (see $DIR/$n.log)" >&2
+                kill -KILL "$pid" 2>/dev/null || true
+                break
+            fi
+            sleep 0.1
+            waited=$((waited + 1))
+        done
         rm -f "$DIR/$n.pid"
     fi
 }
@@ -54,6 +70,8 @@ stop_node() {  # SIGTERM: the node hands its tables over to the others, then exi
 case "${1:-}" in
 start)
     mkdir -p "$DIR"
+    printf 'FRONT_PORT=%s\nPG_PORT=%s\nREDIS_PORT=%s\nNODE_PORT_BASE=%s\n' \
+        "$FRONT_PORT" "$PG_PORT" "$REDIS_PORT" "$BASE" >"$DIR/ports.env"
     if [ ! -d "$DIR/pg" ]; then
         mkdir -p "$DIR/pg"
         [ "$(id -u)" = 0 ] && chown postgres "$DIR/pg"
