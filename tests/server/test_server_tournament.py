@@ -257,6 +257,81 @@ def test_a_story_table_a_bot_played_for_you_is_not_won(tmp_path: Path) -> None:
         asyncio.run(main())
 
 
+def test_an_adjourned_story_table_is_continued_not_dealt_again(tmp_path: Path) -> None:
+    """Sitting at a stage whose table was adjourned ("continue later") takes the player back to
+    that table, resumed, with the same cards: sitting again dealt a new table, so a bad hand
+    could be thrown away, and every sitting counted as a play. Starting over is honest: the old
+    table is closed for good and stays counted as played and not won."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            a = Client(srv.url, name="Ayşe")
+            await a.connect()
+            first = await a.story_play(0)
+            for _ in range(100):
+                if first.view is not None and first.view.get("hand"):
+                    break
+                await asyncio.sleep(0.05)
+            assert first.view is not None
+            hand = first.view["hand"]
+            await a.adjourn(first.id)
+            story = await a.story()
+            assert story["stages"][0]["table"] == first.id
+            assert story["stages"][0]["plays"] == 1
+            again = await a.story_play(0)
+            assert again.id == first.id  # the same table, not a new deal
+            assert again.view is not None and again.view["hand"] == hand
+            for _ in range(100):
+                if srv.hub.tables[first.id].status == "playing":
+                    break
+                await asyncio.sleep(0.05)
+            assert srv.hub.tables[first.id].status == "playing"  # resumed
+            story = await a.story()
+            assert story["stages"][0]["plays"] == 1  # one table: played once
+            # starting over: the old table is closed for good, and counts as played, not won
+            await a.adjourn(first.id)
+            fresh = await a.story_play(0, again=True)
+            assert fresh.id != first.id
+            status = srv.call(lambda: srv.hub.storage.table_status(first.id))
+            assert status == "closed"
+            assert first.id not in srv.hub.tables
+            story = await a.story()
+            assert story["stages"][0]["table"] == fresh.id
+            assert story["stages"][0]["plays"] == 2 and story["stages"][0]["wins"] == 0
+            with pytest.raises(ServerError) as e:
+                await a.join(first.id)
+            assert e.value.code == "no_table"
+            await a.close()
+
+        asyncio.run(main())
+
+
+def test_the_tea_garden_plays_to_a_shorter_clock(tmp_path: Path) -> None:
+    """Its story says they play faster there: its decisions have 15 s, not the server's 25."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            a = Client(srv.url, name="Ayşe")
+            await a.connect()
+            story = await a.story()
+            assert [s["decision_seconds"] for s in story["stages"]] == [25, 15, 25, 25, 25]
+            pid = a.player["id"]
+
+            async def open_park() -> None:
+                progress = await srv.hub.story.progress(pid)
+                progress["cleared"] = 1
+                await srv.hub.storage.save_story_progress(pid, progress)
+
+            srv.call(open_park)
+            park = await a.story_play(1)
+            assert park.clock is not None and park.clock["decision"] == 15
+            cafe = await a.story_play(0)
+            assert cafe.clock is not None and cafe.clock["decision"] == 25
+            await a.close()
+
+        asyncio.run(main())
+
+
 def test_a_scheduled_tournament_survives_a_restart_and_starts_by_itself(tmp_path: Path) -> None:
     pytest.importorskip("argon2")
     config = fast_config(tmp_path)

@@ -67,6 +67,9 @@ class StoryTable:
     icon: str
     seats: tuple[str, str, str]  # the three characters at the table, by key
     own: tuple[str, ...]  # the characters this table introduces (the others come back)
+    #: seconds for each decision at this table online (None: the server's own, 25 s); the tea
+    #: garden's story says they play faster there, and so they do
+    decision_seconds: int | None = None
 
 
 CHARACTERS: tuple[Character, ...] = (
@@ -84,7 +87,7 @@ CHARACTERS: tuple[Character, ...] = (
 
 TABLES: tuple[StoryTable, ...] = (
     StoryTable("cafe", "☕", ("hasan", "sevim", "cemil"), ("hasan", "sevim", "cemil")),
-    StoryTable("park", "🌳", ("nuri", "derya", "sevim"), ("nuri", "derya")),
+    StoryTable("park", "🌳", ("nuri", "derya", "sevim"), ("nuri", "derya"), decision_seconds=15),
     StoryTable("club", "🎱", ("kenan", "leyla", "nuri"), ("kenan", "leyla")),
     StoryTable("district", "🏅", ("baris", "zeynep", "kenan"), ("baris", "zeynep")),
     StoryTable("final", "🏆", ("riza", "zeynep", "baris"), ("riza",)),

@@ -629,10 +629,15 @@ class Client:
         """The story mode's stages and this player's progress (the ``story`` message)."""
         return await self.request({"type": "story"})
 
-    async def story_play(self, stage: int) -> TableState:
-        """Sit at a story stage's table with its characters; the match starts at once."""
+    async def story_play(self, stage: int, *, again: bool = False) -> TableState:
+        """Sit at a story stage's table with its characters; the match starts at once. If the
+        stage's table is not over yet, back to it (resumed if adjourned); ``again``: close that
+        one (it stays counted as played and not won) and deal a new one."""
         ref = next(self._refs)
-        sync = await self.request({"type": "story_play", "stage": stage}, ref=ref)
+        msg: dict[str, Any] = {"type": "story_play", "stage": stage}
+        if again:
+            msg["again"] = True
+        sync = await self.request(msg, ref=ref)
         self._created.pop(ref, None)
         return self.tables[sync["table"]]
 

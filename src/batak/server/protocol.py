@@ -175,7 +175,7 @@ CLIENT_TYPES: dict[str, dict[str, Field]] = {
     "tourney_leave": {"tournament": TABLE},
     "tourney_start": {"tournament": TABLE},
     "story": {},
-    "story_play": {"stage": _i(0, 20)},
+    "story_play": {"stage": _i(0, 20), "again": _b()},
     "wallet": {},  # chips (issue 12)
     "chip_leaderboard": {},
     # progress (server/progress.py): XP and level, the rated leaderboard, the weekly league

@@ -1171,6 +1171,18 @@ class Storage:
 
         return await self._call(job)
 
+    async def table_status(self, table_id: str) -> str | None:
+        """A stored table's status (``waiting``, ``playing``, ``adjourned``, ``over`` or
+        ``closed``), or None if there is no such table: without its events."""
+        sql = self._sql("SELECT status FROM tables WHERE id = ?")
+
+        def job(cur: Any) -> str | None:
+            cur.execute(sql, (table_id,))
+            r = cur.fetchone()
+            return str(r[0]) if r else None
+
+        return await self._call(job)
+
     async def table_id_by_code(self, code: str) -> str | None:
         """The table a code opens: not a finished one (its code expired with the match)."""
         sql = self._sql("SELECT id FROM tables WHERE code = ? AND status <> 'over'")

@@ -4,6 +4,11 @@
 A stage is open once the one before it was won (the first is always open); it is won when the
 player finishes its four deals first (a shared first place counts). Progress is stored per
 player (``story_progress``), so it follows an account to every device.
+
+A stage has at most one table not yet over (its id is kept in the stage's ``table``): sitting
+at the stage again takes the player back to it (an adjourned one is resumed), so a bad hand is
+not dodged by sitting again. Starting over (``again``) closes that table for good, and it
+stays counted as played and not won: the same as playing it out and losing.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -30,8 +36,13 @@ def fresh_progress() -> dict[str, Any]:
     return {"cleared": 0, "stages": [{"plays": 0, "wins": 0, "best": None} for _ in TABLES]}
 
 
-def story_view(progress: dict[str, Any], lang: str) -> dict[str, Any]:
-    """The ``story`` message's body: every stage with its characters and the player's record."""
+#: The statuses of a table not yet over: a stage's table in one of them is taken up again.
+UNFINISHED = ("waiting", "playing", "adjourned")
+
+
+def story_view(progress: dict[str, Any], lang: str, decision: float = 25.0) -> dict[str, Any]:
+    """The ``story`` message's body: every stage with its characters and the player's record
+    (``decision``: the server's seconds per decision, for the stages that keep it)."""
     cleared = int(progress["cleared"])
     stages = []
     for i, t in enumerate(TABLES):
@@ -48,6 +59,9 @@ def story_view(progress: dict[str, Any], lang: str) -> dict[str, Any]:
                 "plays": rec["plays"],
                 "wins": rec["wins"],
                 "best": rec["best"],
+                "decision_seconds": t.decision_seconds or decision,
+                # the player's table there not yet over (to continue), or None
+                "table": rec.get("table"),
             }
         )
     return {"cleared": cleared, "deals": DEALS, "preset": PRESET, "stages": stages}
@@ -62,6 +76,9 @@ class Story:
         #: A test hook, not reachable by any client: called with the stage, it returns the cards
         #: to deal at a new story table (the engine's scripted deals), or None for a shuffle.
         self.deal_hook: Callable[[int], Sequence[DealCards] | None] | None = None
+        #: one request at a time per player (a double click deals one table; a result being
+        #: recorded and a new table do not overwrite each other's progress)
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def handlers(self) -> dict[str, Callable[[Conn, dict[str, Any]], Awaitable[None]]]:
         return {"story": self.on_story, "story_play": self.on_play}
@@ -69,34 +86,116 @@ class Story:
     async def progress(self, player_id: str) -> dict[str, Any]:
         return await self.hub.storage.story_progress(player_id) or fresh_progress()
 
+    def _lock(self, player_id: str) -> asyncio.Lock:
+        lock = self._locks.get(player_id)
+        if lock is None:
+            lock = self._locks[player_id] = asyncio.Lock()
+        return lock
+
+    def view(self, progress: dict[str, Any], lang: str) -> dict[str, Any]:
+        return story_view(progress, lang, self.hub.config.decision_seconds)
+
     async def on_story(self, conn: Conn, msg: dict[str, Any]) -> None:
         assert conn.player is not None
-        out = {"type": "story", **story_view(await self.progress(conn.player.id), conn.lang)}
+        pid = conn.player.id
+        async with self._lock(pid):
+            progress = await self.progress(pid)
+            # a stage's table that ended without its result (closed, lost) is not offered
+            stale = False
+            for rec in progress["stages"]:
+                if rec.get("table") and await self._status(rec["table"]) not in UNFINISHED:
+                    rec["table"] = None
+                    stale = True
+            if stale:
+                await self.hub.storage.save_story_progress(pid, progress)
+        out = {"type": "story", **self.view(progress, conn.lang)}
         if msg.get("ref") is not None:
             out["ref"] = msg["ref"]
         conn.send(out)
+
+    async def _status(self, table_id: str) -> str | None:
+        table = self.hub.tables.get(table_id)
+        if table is not None and not table.gone:
+            return table.status
+        return await self.hub.storage.table_status(table_id)
 
     async def on_play(self, conn: Conn, msg: dict[str, Any]) -> None:
         player = conn.player
         assert player is not None
         stage = msg["stage"]
-        progress = await self.progress(player.id)
         if not 0 <= stage < len(TABLES):
             raise TableError("story_stage", params={"last": len(TABLES) - 1})
-        if stage > progress["cleared"]:
-            raise TableError("story_locked")
+        async with self._lock(player.id):
+            progress = await self.progress(player.id)
+            if stage > progress["cleared"]:
+                raise TableError("story_locked")
+            rec = progress["stages"][stage]
+            if rec.get("table"):
+                if await self._take_up(conn, rec["table"], stage, bool(msg.get("again")), msg):
+                    return
+                rec["table"] = None  # over, or closed now: a new table is dealt
+            await self._deal(conn, stage, progress, msg)
+
+    async def _take_up(
+        self, conn: Conn, table_id: str, stage: int, again: bool, msg: dict[str, Any]
+    ) -> bool:
+        """The player's table at ``stage`` not yet over: True once the player is back at it
+        (an adjourned one resumed), False if it is over or gone, or closed now (``again``)."""
+        if await self._status(table_id) not in UNFINISHED:
+            return False
+        table = self.hub.tables.get(table_id)
+        created = {"type": "created", "table": table_id, "story": stage, "resumed": True}
+        if msg.get("ref") is not None:
+            created["ref"] = msg["ref"]
+        if table is None and self.hub.cluster is not None:
+            # held by another process of the cluster: the client's join goes there (and a
+            # table that process holds is not closed from here: it is continued)
+            conn.send(created)
+            return True
+        try:
+            table = table or await self.hub._table(table_id, conn)
+        except TableError:
+            return False
+        if again:
+            if await table.call(functools.partial(self._close, table)):
+                await self.hub._drop(table)
+            return False
+        created["code"] = table.code
+        conn.send(created)
+        await self.hub._join(conn, table, None, False, None, msg.get("ref"), by_code=False)
+        if table.status in ("adjourned", "waiting"):
+            await table.call(functools.partial(table.start_by_host, conn))
+        return True
+
+    async def _close(self, table: Table) -> bool:
+        """Inside the table's actor: close a story table not over for good (its player starts
+        the stage over). True if it was closed here."""
+        if table.status not in UNFINISHED or table.gone:
+            return False
+        await self.hub.storage.set_status(table.id, "closed")
+        table.status = "closed"
+        return True
+
+    async def _deal(
+        self, conn: Conn, stage: int, progress: dict[str, Any], msg: dict[str, Any]
+    ) -> None:
+        player = conn.player
+        assert player is not None
         self.hub._room_allowed(conn)
         rules = Rules.preset(PRESET).replace(deals=DEALS, target_score=None)
+        options: dict[str, Any] = {"bots": True, "show_bots": True, "story": stage}
+        if TABLES[stage].decision_seconds is not None:
+            options["decision_seconds"] = TABLES[stage].decision_seconds
         table = await self.hub.new_table(
-            kind="private",
-            mode=None,
-            rules=rules,
-            options={"bots": True, "show_bots": True, "story": stage},
-            host=player.id,
+            kind="private", mode=None, rules=rules, options=options, host=player.id
         )
         table.address = conn.address
         if self.deal_hook is not None:
             table.scripted_deals = list(self.deal_hook(stage) or [])
+        # counted once, when dealt: coming back to it later is the same table
+        progress["stages"][stage]["plays"] += 1
+        progress["stages"][stage]["table"] = table.id
+        await self.hub.storage.save_story_progress(player.id, progress)
         created = {"type": "created", "table": table.id, "code": table.code, "story": stage}
         if msg.get("ref") is not None:
             created["ref"] = msg["ref"]
@@ -104,8 +203,6 @@ class Story:
         await table.call(functools.partial(self._seat, table, stage))
         await self.hub._join(conn, table, 0, False, None, msg.get("ref"))
         await table.call(table._start)
-        progress["stages"][stage]["plays"] += 1
-        await self.hub.storage.save_story_progress(player.id, progress)
 
     async def _seat(self, table: Table, stage: int) -> None:
         """Inside the table's actor: the stage's characters sit at seats 1 to 3."""
@@ -145,19 +242,15 @@ class Story:
         bot_played: bool = False,
         table: str | None = None,
     ) -> None:
-        progress = await self.progress(pid)
-        rec = progress["stages"][stage]
-        if won:
-            rec["wins"] += 1
-            progress["cleared"] = max(progress["cleared"], min(stage + 1, len(TABLES)))
-        if rec["best"] is None or score > rec["best"]:
-            rec["best"] = score
-        progress["updated"] = time.time()
-        await self.hub.storage.save_story_progress(pid, progress)
+        async with self._lock(pid):
+            progress = await self.progress(pid)
+            rec = progress["stages"][stage]
+            self._update(progress, rec, stage, won, score, table)
+            await self.hub.storage.save_story_progress(pid, progress)
         for c in list(self.hub.online.get(pid, ())):
             out = {
                 "type": "story",
-                **story_view(progress, c.lang),
+                **self.view(progress, c.lang),
                 # bot_played: a bot made some of the player's moves (why a first place
                 # may not count), so that the player can be told; table: which table it was
                 "result": {
@@ -169,3 +262,21 @@ class Story:
                 },
             }
             c.send(out)
+
+    @staticmethod
+    def _update(
+        progress: dict[str, Any],
+        rec: dict[str, Any],
+        stage: int,
+        won: bool,
+        score: int,
+        table: str | None,
+    ) -> None:
+        if table is not None and rec.get("table") == table:
+            rec["table"] = None  # over: the stage's next sitting deals a new one
+        if won:
+            rec["wins"] += 1
+            progress["cleared"] = max(progress["cleared"], min(stage + 1, len(TABLES)))
+        if rec["best"] is None or score > rec["best"]:
+            rec["best"] = score
+        progress["updated"] = time.time()
