@@ -67,3 +67,38 @@ def test_recent_chat_comes_with_sync_to_players_and_spectators_and_survives_a_re
             await watcher.close()
 
         asyncio.run(second())
+
+
+def test_players_are_told_how_many_watch_and_a_spectators_line_has_no_seat(
+    tmp_path: Path,
+) -> None:
+    """The table knows who watches it (its subscribers without a seat): a sync says how many,
+    and a ``watchers`` message tells everyone when that changes; a spectator's chat line comes
+    with ``seat`` null, so that clients can mark it."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            host = Client(srv.url, name="Ayşe")
+            await host.connect()
+            _, table = await host.create(preset="standard", deals=1)
+            assert (await host.sync(table.id))["watchers"] == 0
+            watcher = Client(srv.url, name="İzleyici")
+            await watcher.connect()
+            await watcher.join(code=table.info["code"], spectate=True)
+            told = await host.wait_for(lambda m: m.get("type") == "watchers", 10)
+            assert told == {"type": "watchers", "table": table.id, "count": 1}
+            assert (await host.sync(table.id))["watchers"] == 1
+            await watcher.chat(table.id, "kolay gelsin")
+            st = host.tables[table.id]
+            await host.until(lambda: any(e.get("kind") == "chat" for e in st.events))
+            line = next(e for e in st.events if e.get("kind") == "chat")
+            assert line["seat"] is None and line["name"] == "İzleyici"
+            await watcher.leave(table.id)
+            told = await host.wait_for(
+                lambda m: m.get("type") == "watchers" and m["count"] == 0, 10
+            )
+            assert (await host.sync(table.id))["watchers"] == 0
+            await host.close()
+            await watcher.close()
+
+        asyncio.run(main())

@@ -63,6 +63,7 @@ REPLIES = {
     "hint",
     "review",
     "presence",
+    "watchers",
     "reaction",
     "pong",
     "ok",

@@ -188,6 +188,7 @@ class Table:
         self._bots: dict[int, ServerBot] = {}
         self._chat_buckets: dict[str, Bucket] = {}
         self._hint_buckets: dict[str, Bucket] = {}
+        self._watchers_told = 0  # the number of watchers the table was last told
         self.last_activity = clock.now()  # the last event, or the last (un)subscription
         self.finished = False
         # a finished match opened again from storage, to look at (Hub._open_finished): nothing
@@ -705,6 +706,7 @@ class Table:
             "view": self.view(seat),
             "clock": self.clock_info(),
             "chat": list(self.chat_log),  # the recent conversation, oldest first
+            "watchers": self.watchers(),
         }
         if self.hub.cluster is not None:  # the process that holds the table (for steering)
             msg["node"] = self.hub.cluster.node
@@ -792,6 +794,7 @@ class Table:
             self.others_came = True
         conn.tables.add(self.id)
         if seat is None:
+            self._tell_watchers()
             return
         s = self.seats[seat]
         was_connected = bool(s.conns)
@@ -805,6 +808,17 @@ class Table:
         if s.away and self.status in ("playing", "adjourned"):
             self.post(lambda: self._come_back(seat))
 
+    def watchers(self) -> int:
+        """How many people watch the table (each once, however many tabs they watch in)."""
+        return len({c.player.id for c, seat in self.subs.items() if seat is None and c.player})
+
+    def _tell_watchers(self) -> None:
+        """Everyone at the table hears how many watch it, when that number changes."""
+        n = self.watchers()
+        if n != self._watchers_told:
+            self._watchers_told = n
+            self.notice({"type": "watchers", "table": self.id, "count": n})
+
     async def _come_back(self, seat: int) -> None:
         s = self.seats[seat]
         if s.away and s.conns:
@@ -813,9 +827,12 @@ class Table:
     async def unsubscribe(self, conn: Conn) -> None:
         if conn in self.subs:
             self.last_activity = self.clock.now()
+        watched = conn in self.subs and self.subs[conn] is None
         seat = self.subs.pop(conn, None)
         conn.tables.discard(self.id)
         if seat is None:
+            if watched:
+                self._tell_watchers()
             return
         s = self.seats[seat]
         s.conns.discard(conn)
