@@ -618,8 +618,10 @@ function sideEffects(ev, replay) {
     // the host left a room that waits for players: another person at it hosts it now
     const seat = T.info.seats.findIndex((s) => s.host);
     notify(() => (S.player && ev.host === S.player.id ? t("host_you_now") : t("host_now", { name: seatName(seat) })), "info", T.id);
-  } else if (ev.kind === "adjourn" && !replay) {
-    notify(() => t("adjourned"), "info", T.id);
+  } else if (ev.kind === "adjourn") {
+    T.hint = null; // advice for a decision the match will come back to later
+    T.refused = null;
+    if (!replay) notify(() => adjournedText(T), "info", T.id);
   } else if ((ev.kind === "sit" || ev.kind === "stand") && !replay && T.info && T.info.status === "waiting"
     && S.player && T.info.host === S.player.id && T.info.kind === "private") {
     askInvitable(T, true); // a bot account that sat down is no longer one to invite
@@ -1683,12 +1685,17 @@ function auctionHTML(v) {
   return `<div class="auction"><h4>${esc(t("auction"))}</h4><ol>${v.auction.map((a) => `<li>${esc(seatLabel(a.seat))}: <b>${esc(moveText(a.move))}</b></li>`).join("")}</ol></div>`;
 }
 
+// The host adjourned the match: to the host it says "you".
+function adjournedText(T) {
+  return t(S.player && T.info && T.info.host === S.player.id ? "adjourned_you" : "adjourned");
+}
+
 function waitingRoomHTML() {
   const T = S.table;
   const info = T.info;
   const host = S.player && info.host === S.player.id;
   if (info.status === "adjourned") {
-    return `<div class="waiting"><p>${esc(t("adjourned"))}</p>${host ? `<button class="primary" data-action="start">${esc(t("start_resume"))}</button>` : ""}</div>`;
+    return `<div class="waiting"><p data-testid="adjourned">${esc(adjournedText(T))}</p>${host ? `<button class="primary" data-action="start">${esc(t("start_resume"))}</button>` : ""}</div>`;
   }
   const quick = info.kind === "public" && info.mode;
   const hostSeat = info.seats.findIndex((s) => s.host);
@@ -1764,7 +1771,7 @@ function renderPanel() {
   if (T.info.status === "over") {
     out.push(`<p>${esc(t("match_over"))}</p>`);
   } else if (T.info.status === "adjourned") {
-    out.push(`<p>${esc(t("adjourned"))}</p>`);
+    out.push(`<p>${esc(adjournedText(T))}</p>`);
   } else if (mine) {
     // "Teach me" beside "Your turn": a hint is for this player's own decision only, and there,
     // right under the hand, a thumb finds it on a phone without scrolling (the toolbar is
@@ -1794,7 +1801,7 @@ function renderPanel() {
   if (v.buried && v.buried.length) out.push(`<p class="help">${esc(t("buried", { cards: v.buried.map(cardLabel).join(" ") }))}</p>`);
   if (T.refused) out.push(`<p class="refused" role="alert" data-testid="refused">${esc(t("refused", { reason: T.refused }))}</p>`);
   // the hint's cards with their red suits in red, as everywhere else at the table
-  if (T.hint) out.push(`<p class="hint" data-testid="hint">${lineHTML(T.hint.move ? t("hint", { move: moveText(T.hint.move), reason: T.hint.reason }) : T.hint.reason)}</p>`);
+  if (T.hint && T.info.status === "playing") out.push(`<p class="hint" data-testid="hint">${lineHTML(T.hint.move ? t("hint", { move: moveText(T.hint.move), reason: T.hint.reason }) : T.hint.reason)}</p>`);
   el.innerHTML = out.join("");
 }
 

@@ -1,6 +1,7 @@
 // The story mode (issue 13 item 5): the map of five tables from the corner café to the city
-// final, each with its characters (portrait, name, style), and the player's progress, all from
-// the server's "story" message. "story_play" sits the player at a stage's table.
+// final, each with its characters (portrait, name, style), its clock, and the player's progress,
+// all from the server's "story" message. "story_play" sits the player at a stage's table (back at
+// the stage's unfinished one if there is one; with "again", a new one, the old one lost).
 import { t } from "./i18n.js";
 
 // last: the latest table's result ({stage, won, score, bot_played, table}), for its end window
@@ -70,6 +71,14 @@ export function overHTML(T, esc) {
   return `<div class="story-over">${out.join("")}</div>`;
 }
 
+// A stage whose table was adjourned or left unfinished: that table is the one to go back to
+// (the server takes the player there, not to a new deal); starting over closes it as lost.
+function unfinishedHTML(s, esc) {
+  return `<span class="story-unfinished" data-testid="story-unfinished-${s.stage}">${esc(t("story_unfinished"))}</span><br>
+    <button class="primary" data-action="storyPlay" data-stage="${s.stage}" data-testid="story-continue-${s.stage}">${esc(t("story_continue"))}</button>
+    <button data-action="storyRestart" data-stage="${s.stage}" data-testid="story-restart-${s.stage}">${esc(t("story_restart"))}</button>`;
+}
+
 export function render(ctx) {
   const { esc } = ctx;
   const d = ST.data;
@@ -86,9 +95,10 @@ export function render(ctx) {
       <p class="help">${esc(s.story)}</p>
       <ul class="plain characters">${s.characters.map((c) => `<li><span class="portrait c-${esc(c.key)}" aria-hidden="true">${esc(c.portrait)}</span>
         <span><b>${esc(c.name)}</b><br><small>${esc(c.style_text)} · ${esc(t("level_" + c.level))}</small><br><small class="help">${esc(c.about)}</small></span></li>`).join("")}</ul>
+      <p class="help stage-clock" data-testid="story-clock-${s.stage}"><span aria-hidden="true">⏱</span> ${esc(t("story_clock", { seconds: s.decision_seconds }))}</p>
       <p>${s.best != null ? `<span class="help">${esc(t("story_best", { score: s.best, plays: s.plays }))}</span> ` : ""}
-        ${s.open ? `<button class="primary" data-action="storyPlay" data-stage="${s.stage}" data-testid="story-play-${s.stage}">${esc(t(s.won ? "story_again" : "story_play"))}</button>`
-          : `<span class="help">${esc(t("story_locked"))}</span>`}</p>
+        ${!s.open ? `<span class="help">${esc(t("story_locked"))}</span>` : s.table ? unfinishedHTML(s, esc)
+          : `<button class="primary" data-action="storyPlay" data-stage="${s.stage}" data-testid="story-play-${s.stage}">${esc(t(s.won ? "story_again" : "story_play"))}</button>`}</p>
     </li>`;
   }).join("");
   ctx.app().innerHTML = `<div class="story">
@@ -103,5 +113,10 @@ export function render(ctx) {
 export function actions(ctx) {
   return {
     storyPlay(el) { ST.last = null; ctx.send({ type: "story_play", stage: Number(el.dataset.stage), ref: "story_play" }); },
+    storyRestart(el) {
+      if (!confirm(t("story_restart_confirm"))) return;
+      ST.last = null;
+      ctx.send({ type: "story_play", stage: Number(el.dataset.stage), again: true, ref: "story_play" });
+    },
   };
 }
