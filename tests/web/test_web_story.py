@@ -14,7 +14,7 @@ from pathlib import Path
 from conftest import PHONE_CTX as PHONE
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
-from test_web import no_js_errors, open_page
+from test_web import no_js_errors, open_page, set_name
 
 DESKTOP = {"width": 1280, "height": 800}
 
@@ -122,6 +122,73 @@ def test_an_adjourned_story_table_is_continued_from_the_map_and_not_dealt_again(
     expect(phone.get_by_test_id("story-continue-0")).to_have_text("Continue your table")
     phone.get_by_test_id("story-continue-0").scroll_into_view_if_needed()
     phone.screenshot(path=str(artifacts / "story-unfinished-phone-en.png"))
+    no_js_errors(errors)
+
+
+def test_a_spectator_is_told_they_watch_and_their_chat_lines_are_marked(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    host = open_page(browser, server, errors, viewport=DESKTOP)
+    set_name(host, "Ayşe")
+    host.get_by_test_id("create-room").click()
+    host.get_by_test_id("start").click()
+    expect(host.locator("#hand .card")).to_have_count(13)
+    code = host.evaluate("window.batak.state.table.info.code")
+    expect(host.get_by_test_id("watchers")).to_have_count(0)
+    expect(host.get_by_test_id("watching")).to_have_count(0)
+
+    watcher = open_page(browser, server, errors, locale="tr-TR", viewport=DESKTOP)
+    set_name(watcher, "Deniz")
+    watcher.fill("#code-input", code)
+    watcher.locator("#watch-input").check()
+    watcher.locator("#code-input").press("Enter")
+    expect(watcher.locator(".seat")).to_have_count(4)
+    expect(watcher.get_by_test_id("watching")).to_have_text("İzliyorsun")
+    expect(watcher.get_by_test_id("watching-note")).to_have_text(
+        "İzliyorsun: alttaki koltukta Ayşe oturuyor."
+    )
+    expect(watcher.get_by_test_id("watchers")).to_have_text("👁 1 kişi izliyor")
+    # the players see how many watch
+    expect(host.get_by_test_id("watchers")).to_have_text("👁 1 watching")
+    # a spectator's line is marked as one, for everyone; a player's is not
+    watcher.fill("#chat-input", "Kolay gelsin!")
+    watcher.press("#chat-input", "Enter")
+    host.fill("#chat-input", "Sağ ol!")
+    host.press("#chat-input", "Enter")
+    line = host.locator("#chat-log p", has_text="Kolay gelsin!")
+    expect(line).to_have_text("Deniz watching: Kolay gelsin!")
+    expect(host.locator("#chat-log p", has_text="Sağ ol!")).to_have_text("Ayşe: Sağ ol!")
+    expect(watcher.locator("#chat-log p", has_text="Kolay gelsin!")).to_have_text(
+        "Deniz izleyici: Kolay gelsin!"
+    )
+    expect(watcher.locator("#chat-log p", has_text="Sağ ol!")).to_have_text("Ayşe: Sağ ol!")
+    watcher.screenshot(path=str(artifacts / "watching-tr.png"))
+    host.screenshot(path=str(artifacts / "watched-en.png"))
+    watcher.get_by_test_id("lang").click()
+    expect(watcher.get_by_test_id("watching")).to_have_text("Watching")
+    expect(watcher.get_by_test_id("watching-note")).to_have_text(
+        "You are watching: the seat at the bottom is Ayşe's."
+    )
+    watcher.screenshot(path=str(artifacts / "watching-en.png"))
+
+    # on a phone: the label is above the table, in sight at once
+    phone = open_page(browser, server, errors, locale="tr-TR", **PHONE)
+    phone.fill("#code-input", code)
+    phone.locator("#watch-input").check()
+    phone.locator("#code-input").press("Enter")
+    badge = phone.get_by_test_id("watching")
+    expect(badge).to_have_text("İzliyorsun")
+    box = badge.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844, box
+    expect(phone.get_by_test_id("watchers")).to_have_text("👁 2 kişi izliyor")
+    expect(host.get_by_test_id("watchers")).to_have_text("👁 2 watching")
+    phone.screenshot(path=str(artifacts / "watching-phone-tr.png"))
+    phone.get_by_test_id("lang").click()
+    expect(badge).to_have_text("Watching")
+    phone.screenshot(path=str(artifacts / "watching-phone-en.png"))
+    # one goes: the players are told
+    phone.close()
+    expect(host.get_by_test_id("watchers")).to_have_text("👁 1 watching")
     no_js_errors(errors)
 
 

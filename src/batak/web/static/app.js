@@ -53,7 +53,7 @@ function newTable(id) {
   return {
     id, v: 0, you: null, info: null, view: null, clock: null, clockAt: 0, sheet: [],
     chat: [], chatNote: null, hint: null, estimate: null, estimateFor: null, refused: null, dialog: null,
-    dealOver: null, over: null, bubbles: {}, hold: {},
+    dealOver: null, over: null, bubbles: {}, hold: {}, watchers: 0,
   };
 }
 
@@ -324,6 +324,7 @@ function onMessage(m) {
     case "created": return go(`/table/${m.table}`); // Back returns to the lobby
     case "lobby": S.lobby = m; if (route().page === "lobby") { renderLobbyTables(); renderChips(); } return;
     case "presence": return onPresence(m);
+    case "watchers": return onWatchers(m);
     case "reaction": return onReaction(m);
     case "hint": return onHint(m);
     case "rematch": return onRematch(S.table, m);
@@ -516,6 +517,7 @@ function onSync(m) {
   T.you = m.you;
   T.info = m.table_info;
   if (m.record) T.record = m.record; // the record's path (a private table's carries its key)
+  T.watchers = m.watchers || 0;
   if (m.you == null) S.spectate.add(m.table);
   // a code or an invite link to a match already under way seats nobody: say so, unless the
   // player asked only to watch
@@ -726,6 +728,14 @@ function onPresence(m) {
   const seat = T.info.seats[m.seat];
   if (seat) seat.connected = m.connected;
   renderTable();
+}
+
+// How many watch the table (the server says so when it changes): beside the table's facts.
+function onWatchers(m) {
+  const T = S.table;
+  if (!T || m.table !== T.id || !T.info) return;
+  T.watchers = m.count;
+  renderTopbar();
 }
 
 function onReaction(m) {
@@ -1517,6 +1527,10 @@ function renderTopbar() {
   } else {
     parts.push(esc(t(info.status === "waiting" ? "not_started" : "status_" + info.status)));
   }
+  // a spectator is told so first (on a phone the facts are the line above the table); everyone
+  // sees how many watch
+  if (T.watchers) parts.unshift(`<span class="watchers" data-testid="watchers"><span aria-hidden="true">👁</span> ${esc(t("watchers", { n: T.watchers }))}</span>`);
+  if (T.you == null && !info.archived) parts.unshift(`<b class="watching-badge" data-testid="watching">${esc(t("watching_you"))}</b>`);
   const host = S.player && info.host === S.player.id;
   const playing = info.status === "playing";
   $("#topbar").innerHTML = `
@@ -1880,7 +1894,12 @@ function renderHand() {
   const el = $("#hand");
   if (!T || !el) return;
   const v = T.view;
-  if (!v || !v.hand) { el.innerHTML = ""; return; }
+  if (!v || !v.hand || T.you == null) {
+    // a spectator has no hand: the place says so, and whose seat is at the bottom
+    el.innerHTML = v && T.you == null && T.info && !T.info.archived
+      ? `<p class="watching-note" data-testid="watching-note">${esc(t("watching_seat", { name: seatName(0) }))}</p>` : "";
+    return;
+  }
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
   const mine = myTurn();
   el.setAttribute("aria-label", handLabel(mine));
@@ -1894,7 +1913,10 @@ function renderChat() {
   const T = S.table;
   const el = $("#chat-log");
   if (!T || !el) return;
-  el.innerHTML = T.chat.map((c) => `<p><b>${esc(c.name || seatName(c.seat))}:</b> ${esc(c.text)}</p>`).join("");
+  // a spectator's line (the server gives it no seat) says so beside the name
+  el.innerHTML = T.chat.map((c) => (c.seat == null
+    ? `<p class="from-spectator"><b>${esc(c.name)}</b> <small class="tag" data-testid="chat-spectator">${esc(t("chat_spectator"))}</small><b>:</b> ${esc(c.text)}</p>`
+    : `<p><b>${esc(c.name || seatName(c.seat))}:</b> ${esc(c.text)}</p>`)).join("");
   el.scrollTop = el.scrollHeight;
   const note = $("#chat-note"); // why the line in the box was not sent, if it was not
   if (note) { note.hidden = !T.chatNote; note.textContent = T.chatNote ? T.chatNote() : ""; }
