@@ -192,6 +192,34 @@ def test_a_spectator_is_told_they_watch_and_their_chat_lines_are_marked(
     no_js_errors(errors)
 
 
+def test_the_story_mode_has_a_way_in_near_the_top_of_the_lobby(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """Its only link was at the very bottom of the lobby (about 3,100 px down on a phone)."""
+    for ctx, lang, text, name in (
+        ({"viewport": DESKTOP}, "en-US", "Story mode", "desktop-en"),
+        ({"viewport": DESKTOP}, "tr-TR", "Hikâye modu", "desktop-tr"),
+        (PHONE, "tr-TR", "Hikâye modu", "phone-tr"),
+        (PHONE, "en-US", "Story mode", "phone-en"),
+    ):
+        page = open_page(browser, server, errors, locale=lang, **ctx)  # type: ignore[arg-type]
+        entry = page.get_by_test_id("lobby-story")
+        expect(entry).to_contain_text(text)
+        box = entry.bounding_box()
+        quick = page.get_by_test_id("quick-ihaleli").bounding_box()
+        assert box is not None and quick is not None
+        # beside quick play, within the first two screens of a phone (the page is ~3,200 px)
+        assert box["y"] < 1400, (name, box)
+        assert box["y"] - quick["y"] < 500, (name, box, quick)
+        entry.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"lobby-story-{name}.png"))
+        entry.click()
+        expect(page).to_have_url(re.compile(r"/story$"))
+        expect(page.get_by_test_id("story-title")).to_have_text(text)
+        page.context.close()
+    no_js_errors(errors)
+
+
 def test_the_tea_garden_says_and_keeps_its_faster_clock(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:

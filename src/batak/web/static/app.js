@@ -1196,6 +1196,7 @@ function drawLobby() {
       <div id="stake-box">${stakeSelectHTML(S.lobby, S.player)}</div>
       <div class="modes">
         ${MODES.map((m) => `<button class="mode" data-action="quick" data-mode="${m}" data-testid="quick-${m}"><b>${esc(t("mode_" + m))}</b><span>${esc(t("mode_" + m + "_help"))}</span></button>`).join("")}
+        <a href="/story" class="button mode story-entry" data-action="nav" data-href="/story" data-testid="lobby-story"><b><span aria-hidden="true">☕</span> ${esc(t("story_title"))}</b><span>${esc(t("story_entry"))}</span></a>
       </div>
     </section>
     <section class="card-box" aria-labelledby="h-private">
