@@ -217,3 +217,31 @@ def test_the_sheet_command_draws_the_score_sheet_as_batak_play_does(lang: str) -
     lines = out.getvalue().splitlines()
     assert lines[0] == ("Yazboz (score sheet)" if lang == "en" else "Yazboz"), lines
     assert any(" Bot 2 " in x and " 5 " in x and "♥" in x and "+50" in x for x in lines), lines
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("width", [80, 60])
+def test_the_help_and_a_review_are_worded_into_the_terminals_width(lang: str, width: int) -> None:
+    """The help was one line of some 300 columns, and the server's review lines were printed as
+    they came (up to 140 columns): both are broken at spaces into the terminal's width, as
+    ``batak play`` words its review."""
+    import asyncio
+
+    s, out = session(lang)
+    s.style.width = width
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.sheet = [{"deal": 1}]
+    long = "Trick 7: you played A♥, which cost a trick; the best was K♥. " * 3
+
+    async def review(table: str, deal: int) -> dict[str, list[str]]:
+        return {"lines": [long.strip(), "Short."]}
+
+    s.client.review = review  # type: ignore[attr-defined]
+    asyncio.run(s._command("?", None))
+    asyncio.run(s._command("review", None))
+    lines = out.getvalue().splitlines()
+    assert len(lines) > 6, lines
+    assert all(len(x) <= width for x in lines), [x for x in lines if len(x) > width]
+    said = " ".join(x.strip() for x in lines)
+    assert long.strip() in said and "Short." in lines
+    assert ("At any time:" if lang == "en" else "Her zaman:") in said

@@ -198,6 +198,7 @@ def test_a_terminal_player_asks_for_a_rematch_and_plays_it(
     assert text.count("Another match with the same players and rules? (y/n)") == 2, text
     assert "Everyone agreed: the new match starts." in text
     assert text.count("The match is over") == 2
+    assert text.count("At your turn:") == 1, text  # the help once, not again at the rematch
     # the second match is a table of its own, with its own record
     records = re.findall(r"The game record: (\S+)", text)
     assert len(records) == 2 and records[0] != records[1]

@@ -101,9 +101,11 @@ class Console:
 
     def wrapped(self, *sentences: str, width: int) -> None:
         """Each sentence in lines of at most ``width`` columns, broken at spaces
-        (:func:`wrap_text`): a deal's review, a hint, a note."""
+        (:func:`wrap_text`): a deal's review, a hint, a note. A line break in a sentence is
+        kept, each of its lines worded on its own."""
         for sentence in sentences:
-            self.lines(wrap_text(sentence, width))
+            for line in sentence.split("\n"):
+                self.lines(wrap_text(line, width))
 
     @property
     def interactive(self) -> bool:

@@ -282,6 +282,7 @@ class OnlineSession:
         #: has ended: what is said meanwhile goes above it (Console.above_prompt)
         self._shown: str | None = None
         self._rules: tuple[str, Rules | None] | None = None  # (table, its rules) parsed once
+        self.helped = False  # the commands said (at the first table; '?' says them again)
         self._new_table()
 
     def _new_table(self) -> None:
@@ -561,7 +562,8 @@ class OnlineSession:
         if f.get("commitment"):
             self._commit(int(f["deal"]), str(f["commitment"]))
         self._partner(labels)
-        self.con.say(o("commands", lang))
+        if not self.helped:  # once: not again at a rematch's table
+            self._help()
         if st.info.get("status") == "adjourned":  # (its event was before this player came)
             self.con.say(o("adjourned", lang))
         self._catch_up()
@@ -1217,7 +1219,7 @@ class OnlineSession:
 
         forms = folded(line)  # YAZBOZ, SON, LİG: Turkish capitals too
         if forms & HELP_WORDS:
-            self.con.say(o("commands", self.lang))
+            self._help()
         elif forms & {"level", "seviye", "progress"}:
             await self._show("progress")
         elif forms & {"ratings", "rating", "reyting", "sıralama", "siralama"}:
@@ -1244,6 +1246,12 @@ class OnlineSession:
         else:
             return False
         return True
+
+    def _help(self) -> None:
+        """The commands, worded into the terminal's width (one line of 300 columns was broken
+        anywhere by the terminal)."""
+        self.helped = True
+        self.con.wrapped(o("commands", self.lang), width=self.style.width)
 
     async def _wait_turn(self) -> bool:
         """Between this seat's turns: wait for the table's next message. At a terminal, a line
@@ -1304,7 +1312,7 @@ class OnlineSession:
                 else t("no_review", lang)
             )
             return True
-        self.con.say(t("reviewing", lang, n=deal))
+        self.con.wrapped(t("reviewing", lang, n=deal), width=self.style.width)
         try:
             reply = await self.client.review(self.table, deal)
         except ServerError as e:
@@ -1312,7 +1320,8 @@ class OnlineSession:
         except TimeoutError:  # a lost connection (ConnectionError) is the caller's to mend
             self.con.say(o("lost", lang))
         else:
-            self.con.lines([str(x) for x in reply.get("lines", [])])
+            # worded into the terminal's width, as `batak play` says its review
+            self.con.wrapped(*[str(x) for x in reply.get("lines", [])], width=self.style.width)
         return True
 
     def _start_reading(self, prompt: str) -> asyncio.Future[str]:

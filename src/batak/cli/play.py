@@ -226,7 +226,7 @@ class PlaySession:
             return
         game = finished[-1]
         number = self.match.games.index(game) + 1
-        self.con.say(t("reviewing", self.lang, n=number))
+        self.con.wrapped(t("reviewing", self.lang, n=number), width=self.style.width)
         review = self.reviews.get(number)
         if review is None:
             bar = ProgressBar(self.lang)
