@@ -666,7 +666,7 @@ def test_play_against_each_level(
     assert code == 0, err
     assert "The match is over." in out
     names = levels.split(",") * (3 if "," not in levels else 1)
-    expected = ", ".join(f"Computer {i + 1} ({lv})" for i, lv in enumerate(names))
+    expected = " · ".join(f"Computer {i + 1} ({lv})" for i, lv in enumerate(names))
     assert f"Computer players: {expected}" in out
 
 
@@ -944,9 +944,12 @@ def test_after_the_match_the_last_deal_can_still_be_reviewed(
     done = {"en": "The match is over.", "tr": "Oyun bitti."}[lang]
     after = out.split(done, 1)[1]
     offer = {"en": "Type 'review' to see where", "tr": "Son elde lövelerin nerede"}[lang]
-    assert offer in after  # also what a line it does not know gets: the leftover 1s
-    unknown = {"en": "“1” is not one of the requests here.", "tr": "“1” burada yapılabilecek"}
-    assert unknown[lang] in after  # and it says that the line was not understood
+    assert after.count(offer) == 1  # said once: a line it does not know gets one line
+    unknown = {
+        "en": "“1” is not one of the requests here (review, sheet, save FILE; Enter or quit",
+        "tr": "“1” burada yapılabileceklerden biri değil (incele, yazboz, kaydet DOSYA;",
+    }
+    assert unknown[lang] in after  # it says that the line was not understood, and what is
     reviewing = {"en": "Reviewing deal 1", "tr": "1. el inceleniyor"}[lang]
     assert reviewing in after
     review = after.split(reviewing, 1)[1]
@@ -1375,3 +1378,28 @@ def test_the_kitty_is_announced_in_its_order_and_shown_when_the_koz_is_named(
     assert said in out and "alır ve 4 kart gömer" not in out
     koz = out.split("── Sıra sende (kozu söyle) ──", 1)[1].split("Hamlen>", 1)[0]
     assert "Dipten gelenler: " in koz and "(artık elinde)." in koz, koz
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize(("preset", "width"), [("sultan-kozmaca", 80), ("standard", 60)])
+def test_every_line_of_a_deal_fits_the_terminals_width(
+    monkeypatch: pytest.MonkeyPatch, lang: str, preset: str, width: int
+) -> None:
+    """Lines the terminal broke anywhere: the move list was folded at a fixed 78 columns, the
+    tricks taken ("Alınan löveler: Sen: 0/2 · Bilgisayar 1: 0/1 · …", 84) and the computer
+    players (84) never, nor the contract, the totals or the notes around the table. Each is
+    fitted to the terminal's columns, between two items or at a space."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", str(width))
+    out = _Terminal()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("?\nhint\n" + FIRST * 400))
+    args = ["play", "--preset", preset, "--seed", "3", "--deals", "1", "--lang", lang]
+    assert main(args) == 0
+    prompts = ("Your move> ", "Hamlen> ", "After the match> ", "Oyun sonu> ")
+    lines = [x for x in out.getvalue().splitlines() if not x.startswith(prompts)]
+    table = [x for x in lines if "|" in x or x.startswith("---")]  # the score sheet's table
+    wide = [x for x in lines if len(x) > width and x not in table]
+    assert not wide, "\n".join(wide)
+    tricks = {"en": "Tricks taken: ", "tr": "Alınan löveler: "}[lang]
+    assert any(x.startswith(tricks) for x in lines)

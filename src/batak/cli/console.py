@@ -195,7 +195,7 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-def _wrap(items: Sequence[str], width: int = 78, indent: str = "  ", sep: str = "  ") -> list[str]:
+def _wrap(items: Sequence[str], width: int, indent: str = "  ", sep: str = "  ") -> list[str]:
     """Items in lines of at most ``width`` columns (never splitting an item; colour codes take
     no column: a list with red suits broke too early).
 
@@ -640,7 +640,7 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
     elif kozmaca:
         bids = view["bids"] or [None] * n
         items = [f"{labels[s]}: {'?' if b is None else b}" for s, b in enumerate(bids)]
-        out.append(t("kozmaca_line", lang, items=" · ".join(items)))
+        out.extend(fit_items("kozmaca_line", lang, items, style.width))
     # the contract and koz
     koz = view["trump"]
     # broken or not matters only where koz may not be led before (not at açık eşli's table)
@@ -659,9 +659,10 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
         unit = next(u for u in teams if bidder in u)
         who = labels[bidder]
         code = "contract_line_forced" if forced else "contract_line"
-        out.append(t(code, lang, who=who, bid=contract["bid"], koz=koz_text))
+        said = t(code, lang, who=who, bid=contract["bid"], koz=koz_text)
+        out.extend(wrap_text(said, style.width))  # the forced one's Turkish: 87 columns
     elif koz:
-        out.append(t("koz_line", lang, koz=koz_text))
+        out.extend(wrap_text(t("koz_line", lang, koz=koz_text), style.width))
     # tricks against the contract
     if phase in ("play", "over"):
         won = view["tricks_won"]
@@ -669,7 +670,7 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
             items = [f"{labels[s]}: {won[s]}/{view['bids'][s]}" for s in range(n)]
         else:
             items = [f"{labels[s]}: {won[s]}" for s in range(n)]
-        out.append(t("tricks_line", lang, items=" · ".join(items)))
+        out.extend(fit_items("tricks_line", lang, items, style.width))
         if contract is not None:
             side = sum(won[s] for s in unit)
             out.append(
@@ -724,15 +725,15 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
         # bids are typed as their number ("7" is ihale 7): a numbered list would make "7" the
         # seventh move, so the bids are shown as ranges
         out.append(t("moves_line", lang))
-        out.extend(_wrap(bid_items(legal, lang, style, kozmaca=kozmaca), sep=" · "))
+        out.extend(_wrap(bid_items(legal, lang, style, kozmaca=kozmaca), style.width, sep=" · "))
         how = "bid_by_number_kozmaca" if kozmaca else "bid_by_number"
-        out.append(t(how, lang, example=_example_bid(legal)))
+        out.extend(wrap_text(t(how, lang, example=_example_bid(legal)), style.width))
     elif legal:
         out.append(t("moves_line", lang))
         items = [
             f"{i}) {move_text(m, lang, style, kozmaca=kozmaca)}" for i, m in enumerate(legal, 1)
         ]
-        out.extend(_wrap(items))
+        out.extend(_wrap(items, style.width))  # the terminal's width, not a fixed 78
     return out
 
 
@@ -827,9 +828,10 @@ def score_sheet_lines(
         if max(visible_len(line) for line in table) <= style.width:
             break
     out.extend(table)
-    out.append(t("sheet_legend", lang))
-    said = " · ".join(f"{_unit_label(u, labels, lang)}: {totals[u[0]]}" for u in units)
-    out.append(t("totals_line", lang, items=said))
+    for line in t("sheet_legend", lang).split("\n"):
+        out.extend(wrap_text(line, style.width))
+    said = [f"{_unit_label(u, labels, lang)}: {totals[u[0]]}" for u in units]
+    out.extend(fit_items("totals_line", lang, said, style.width))
     return out
 
 

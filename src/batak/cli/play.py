@@ -164,13 +164,14 @@ class PlaySession:
     def after_match(self) -> None:
         """The match is over: the last deal can still be reviewed (there is no next turn to
         type 'review' at), the sheet shown again and the match saved, until the player leaves
-        (an empty line, 'quit', or the end of the input; anything else shows what can be done)."""
+        (an empty line, 'quit', or the end of the input; '?' shows what can be done, anything
+        else is answered in a line that names the requests)."""
         con = self.con
         lang = self.lang
         last = self.match.games[-1] if self.match.games else None
         if last is None or not last.tricks:
             return
-        con.say(t("after_match", lang))
+        con.wrapped(t("after_match", lang), width=self.style.width)
         while True:
             try:
                 line = con.ask(t("after_match_prompt", lang)).strip()
@@ -180,9 +181,10 @@ class PlaySession:
                 continue
             if not line or folded(line) & _QUIT_WORDS:
                 return
-            if not folded(line) & HELP_WORDS:
-                con.say(t("after_match_unknown", lang, text=line))
-            con.say(t("after_match", lang))  # help, a typo, a card: what can be done here
+            if folded(line) & HELP_WORDS:
+                con.wrapped(t("after_match", lang), width=self.style.width)
+            else:  # a typo, a card, a '!': said in a line with the requests, not the whole text
+                con.wrapped(t("after_match_unknown", lang, text=line), width=self.style.width)
 
     def table_command(self, line: str) -> bool:
         """Carry out ``line`` if it is one of the requests that need no turn (the review of the
@@ -215,7 +217,7 @@ class PlaySession:
         self.con.say()
         self.con.lines(sheet_lines(self.match, self.labels, self.lang, self.style, self.short))
         if game.tricks and not self.match.over:
-            self.con.say(t("review_hint", self.lang))
+            self.con.wrapped(t("review_hint", self.lang), width=self.style.width)
         self.autosave()
 
     def review_last_deal(self) -> None:
@@ -253,8 +255,7 @@ class PlaySession:
                 continue
             if word in HELP_WORDS:
                 moves, commands = self.help_text()
-                con.wrapped(moves, width=self.style.width)
-                con.say(commands)
+                con.wrapped(moves, commands, width=self.style.width)
                 continue
             if word in ("last", "son"):
                 con.say(self.last_trick_text(game))
@@ -453,14 +454,14 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
     if resumed:
         con.say(t("continuing", lang, path=args.load))
     order = " → ".join(labels[(human + i) % players] for i in range(players))
-    con.say(t("order", lang, seats=order))
+    con.wrapped(t("order", lang, seats=order), width=style.width)
     if r.partners:
         con.say(t("partner_is", lang, name=labels[(human + 2) % players]))
     if r.target_score is not None:
-        con.say(t("to_target", lang, target=r.target_score))
-    names = ", ".join(f"{labels[s]} ({t(f'level_{lv}', lang)})" for s, lv in chosen.items())
-    con.say(t("levels_line", lang, items=names))
-    con.say(t("help_hint", lang))
+        con.wrapped(t("to_target", lang, target=r.target_score), width=style.width)
+    names = [f"{labels[s]} ({t(f'level_{lv}', lang)})" for s, lv in chosen.items()]
+    con.lines(fit_items("levels_line", lang, names, style.width))  # as the other lists of items
+    con.wrapped(t("help_hint", lang), width=style.width)
     if resumed and match.sheet:
         con.say()
         con.lines(sheet_lines(match, labels, lang, style, session.short))
