@@ -141,9 +141,10 @@ def test_numbers_commands_and_aliases(
     assert "Commands:" in out
     assert "No trick has been played yet." in out
     assert "No deal has been scored yet." in out
-    assert "the highest possible bid is 13" in out
-    assert "a bid must be at least 5" in out
-    assert "not a move: 'xyz'" in out
+    assert "Not allowed — the highest possible bid is 13" in out
+    assert "Not allowed — a bid must be at least 5" in out
+    # said as batak online says it, with this table's moves (no kitty here: no 'bury AS')
+    assert "“xyz” is not a move here. Your moves: pas, bid 5–13" in out
     assert "You: pas" in out  # the Turkish alias was accepted
     assert "Input ended" in out
     # the auction's moves are shown as ranges, not numbered
@@ -188,6 +189,11 @@ def test_the_help_names_only_the_moves_the_table_has(
     said = " ".join(out[out.index("Listedeki") : out.index("Komutlar:")].split())
     if preset.endswith("kozmaca"):
         assert "pas" not in said and "ihale" not in said, said
+    # a line that is no move is answered with this table's moves too (it offered 'göm AS')
+    code, out, _ = run(monkeypatch, capsys, [*args[:-1], "tr"], "asdf\n")
+    said = " ".join(out[out.index("“asdf”") :].split())
+    assert "“asdf” burada geçerli bir hamle değil. Yapabileceklerin: " in said, said
+    assert "göm" not in said or preset == "zipi-kitty", said
 
 
 @pytest.mark.parametrize(
@@ -692,10 +698,12 @@ def test_a_loaded_match_keeps_its_computer_levels(
     code, out, _ = run(
         monkeypatch, capsys, ["play", "--load", str(path), "--lang", "en"], "quit\nno\n"
     )
-    assert "Computer 1 (easy), Computer 2 (hard), Computer 3 (hard)" in out
+    assert "Computer 1 (easy) · Computer 2 (hard) · Computer 3 (hard)" in " ".join(out.split())
     args = ["play", "--load", str(path), "--level", "medium", "--lang", "tr"]
     code, out, _ = run(monkeypatch, capsys, args, "quit\nno\n")
-    assert "Bilgisayar 1 (orta), Bilgisayar 2 (orta), Bilgisayar 3 (orta)" in out
+    assert "Bilgisayar 1 (orta) · Bilgisayar 2 (orta) · Bilgisayar 3 (orta)" in " ".join(
+        out.split()
+    )  # folded at 80
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
@@ -734,7 +742,9 @@ def test_levels_and_yes_no_in_turkish_words(
     args = ["play", "--seed", "3", "--level", "zor,orta,kolay", "--lang", "tr"]
     code, out, _ = run(monkeypatch, capsys, args, "quit\nno\n")
     assert code == 0
-    assert "Bilgisayar 1 (zor), Bilgisayar 2 (orta), Bilgisayar 3 (kolay)" in out
+    assert "Bilgisayar 1 (zor) · Bilgisayar 2 (orta) · Bilgisayar 3 (kolay)" in " ".join(
+        out.split()
+    )
     assert rules_with_options("standard", ["must_trump=hayır"]).must_trump is False
     assert rules_with_options("standard", ["overtake=Evet"]).overtake is True
 
@@ -1181,7 +1191,7 @@ def test_options_levels_and_tables_are_taken_as_people_write_them(
     args += ["--option", "must_trump=No", "--option", "min_bid=5", "--lang", "en"]
     code, out, err = run(monkeypatch, capsys, args)
     assert code == 0, err
-    assert "Computer 1 (hard), Computer 2 (medium), Computer 3 (hard)" in out
+    assert "Computer 1 (hard) · Computer 2 (medium) · Computer 3 (hard)" in out
     assert "Changed from the standard table: Lowest bid: 5, Must trump when void: no" in out
     code, out, err = run(monkeypatch, capsys, ["play", "--option", "must_trump=evet"])
     assert code == 0 and "Changed from" not in out  # the preset's own value: nothing changed
@@ -1218,9 +1228,9 @@ def test_commands_in_turkish_capitals_and_odd_digits(
     args = ["play", "--seed", "1", "--lang", "tr", "--level", "MEDIUM,ZOR,Kolay"]
     code, out, err = run(monkeypatch, capsys, args, "İPUCU\n²\nbid ²\nÇIK\n\n")
     assert code == 0, err
-    assert "(orta), Bilgisayar 2 (zor), Bilgisayar 3 (kolay)" in out
+    assert "(orta) · Bilgisayar 2 (zor) · Bilgisayar 3 (kolay)" in " ".join(out.split())
     assert "İpucu — " in out  # the hint was given
-    assert "geçersiz hamle: '²'" in out and "geçersiz hamle: 'bid ²'" in out
+    assert "“²” burada geçerli bir hamle değil" in out and "“bid ²” burada" in out
     assert "Çıkmadan önce kaydedilsin mi?" in out and out.rstrip().endswith("Güle güle!")
 
 
@@ -1271,7 +1281,7 @@ def test_a_contract_nobody_bid_is_said_as_given_not_bid(
     ("lang", "said"),
     [
         ("en", "Computer 1 buried 4 cards face down."),
-        ("tr", "Bilgisayar 1: 4 kart kapalı gömüldü."),
+        ("tr", "Bilgisayar 1: 4 kartı kapalı gömdü."),
     ],
 )
 def test_a_computer_burying_the_kitty_is_said_once(
@@ -1283,7 +1293,7 @@ def test_a_computer_burying_the_kitty_is_said_once(
     code, out, _ = run(monkeypatch, capsys, args, FIRST * 300)
     assert code == 0
     assert out.count(said) == 1
-    assert not re.search(r"(buried|buries) a card|bir kart kapalı", out)
+    assert not re.search(r"(buried|buries) a card|bir kartı? kapalı", out)
 
 
 def test_a_tie_on_points_says_how_the_table_settled_it() -> None:

@@ -112,7 +112,8 @@ def test_another_players_burying_is_said_once(lang: str) -> None:
     st.events = [{"kind": "move", "seat": 1, "move": "bury"} for _ in range(4)]
     s._narrate()
     lines = [x for x in out.getvalue().splitlines() if x.strip()]
-    said = {"en": "Bot 2: buries 4 cards", "tr": "Bot 2: 4 kart gömdü"}[lang]
+    # as `batak play` says it ("Computer 1 buried 4 cards face down.")
+    said = {"en": "Bot 2 buried 4 cards face down.", "tr": "Bot 2: 4 kartı kapalı gömdü."}[lang]
     assert lines == [said], lines
 
 

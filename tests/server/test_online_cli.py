@@ -34,7 +34,7 @@ def test_a_terminal_player_creates_a_room_and_plays_it_to_the_end(
     monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
     with ServerThread(fast_config(tmp_path / "data")) as srv:
         # commands in Turkish capitals are commands: İPUCU is ipucu, YAZBOZ is yazboz
-        script = ["", "?", "zz", "İPUCU", "last", "YAZBOZ", *["!"] * 80]
+        script = ["", "?", "zz", "bid 1", "İPUCU", "last", "YAZBOZ", *["!"] * 80]
         code, out = _run(
             [srv.http, "--create", "standard", "--deals", "1", "--name", "Ayşe"], script
         )
@@ -42,7 +42,9 @@ def test_a_terminal_player_creates_a_room_and_plays_it_to_the_end(
         assert "Private room " in out and "/join/" in out
         assert "Players: You, Bot 2, Bot 3, Bot 4" in out
         assert "At your turn:" in out  # the help, at the start and after '?'
-        assert "Not a move here. Legal:" in out  # 'zz'
+        # 'zz' and 'bid 1' are answered as batak play answers them
+        assert "“zz” is not a move here. Your moves: " in out
+        assert "Not allowed — a bid must be at least " in out
         assert "Hint — " in out
         assert "No deal finished yet." in out  # YAZBOZ before the first deal's end
         # the deal's contract and how it went, not only the points
@@ -219,7 +221,7 @@ class _ReviewAnswers(io.StringIO):
         if self.out.getvalue().endswith("Username, or Enter to start: "):
             return "\n"
         said = self.out.getvalue().rstrip()
-        if said.endswith("Your move:"):
+        if said.endswith("Your move>"):
             self.turns += 1
             if self.turns == 1:
                 return "review\n"
@@ -413,8 +415,8 @@ class Typist(Console):
         while text not in self.out.getvalue():
             assert time.monotonic() < deadline, f"{text!r} never came:\n{self.out.getvalue()}"
             out = self.out.getvalue()
-            if out.endswith("Your move: ") and out.count("Your move: ") > answered:
-                answered = out.count("Your move: ")
+            if out.endswith("Your move> ") and out.count("Your move> ") > answered:
+                answered = out.count("Your move> ")
                 self.typed.put("!")
             time.sleep(0.02)
 

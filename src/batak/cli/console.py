@@ -762,6 +762,38 @@ def bid_items(legal: Sequence[str], lang: str, style: Style, *, kozmaca: bool) -
     return out
 
 
+def not_a_move(typed: str, view: dict[str, Any], lang: str, style: Style) -> str:
+    """What a line that is no move at all gets, in ``batak play`` and ``batak online`` alike: the
+    line, and the moves this seat has now (the table's own: no 'bury AS' where there is no kitty;
+    the bids as ranges).
+
+    >>> view = {"phase": "bidding", "legal_moves": ["pass", "bid 5", "bid 6", "bid 7"],
+    ...         "rules": {"bidding": "auction"}}
+    >>> not_a_move("asdf", view, "en", Style(None))
+    '“asdf” is not a move here. Your moves: pas, bid 5–7'
+    """
+    legal = view["legal_moves"]
+    kozmaca = view["rules"]["bidding"] == "kozmaca"
+    if view["phase"] == "bidding":
+        items = bid_items(legal, lang, style, kozmaca=kozmaca)
+    else:
+        items = [move_text(m, lang, style, kozmaca=kozmaca) for m in legal]
+    return t("not_a_move", lang, text=typed, moves=", ".join(items))
+
+
+def refused(reason: str, lang: str) -> str:
+    """A move the rules refuse, with their reason (the engine's, or the server's in its words):
+    ``Not allowed — you must follow suit: …``."""
+    return t("move_refused", lang, reason=reason)
+
+
+def no_number(n: int, moves: int, lang: str) -> str:
+    """A move's number that is not in the list of ``moves`` moves."""
+    if moves == 1:  # not "choose 1..1"
+        return t("no_number_one", lang, n=n)
+    return t("no_number", lang, n=n, high=moves)
+
+
 def _example_bid(legal: Sequence[str]) -> int:
     amounts = [m.amount for m in map(parse_move, legal) if isinstance(m, Bid)]
     return amounts[0] if amounts else 0

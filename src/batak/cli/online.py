@@ -47,6 +47,9 @@ from .console import (
     contract_lines,
     deal_heading,
     move_text,
+    no_number,
+    not_a_move,
+    refused,
     score_sheet_lines,
     short_labels,
     status_lines,
@@ -791,10 +794,16 @@ class OnlineSession:
                     if n < (st.view["rules"]["kitty_size"] if st.view else 1):
                         continue
                     self.hidden_buried[seat] = 0
-                    many = n > 1
-                    shown = o("buried_hidden_many", lang, n=n) if many else o("buried_hidden", lang)
-                else:
-                    shown = move_text(ev["move"], lang, self.style, kozmaca=kozmaca)
+                    who = labels[seat]  # said as `batak play` says it
+                    if n > 1:
+                        line = t("buried_hidden_many", lang, who=who, n=n)
+                    else:
+                        line = t("buried_hidden", lang, who=who)
+                    if ev.get("by") == "timeout":
+                        line = line.removesuffix(".") + o("by_clock", lang) + "."
+                    self.con.say(line)
+                    continue  # (a burial ends no deal)
+                shown = move_text(ev["move"], lang, self.style, kozmaca=kozmaca)
                 if ev.get("by") == "timeout":
                     shown += o("by_clock", lang)
                 self.con.say(o("played", lang, who=labels[ev["seat"]], move=shown))
@@ -1163,7 +1172,7 @@ class OnlineSession:
                 self.con.lines(status_lines(view, self._labels(), lang, self.style))
             try:
                 typed = await self._read_while(
-                    o("prompt", lang), functools.partial(self._asked, st), narrate=True
+                    t("prompt", lang), functools.partial(self._asked, st), narrate=True
                 )
             except EOFError:
                 return False
@@ -1197,9 +1206,12 @@ class OnlineSession:
                     return True
                 continue
             move = self._normalise(line, view)
-            if move is None:
-                legal = ", ".join(move_text(m, lang, self.style) for m in view["legal_moves"])
-                self.con.say(o("unknown", lang, moves=legal))
+            if move is None:  # said as `batak play` says it
+                if line.isdecimal() and view["phase"] != "bidding":
+                    self.con.say(no_number(int(line), len(view["legal_moves"]), lang))
+                else:
+                    said = not_a_move(line, view, lang, self.style)
+                    self.con.wrapped(said, width=self.style.width)
                 continue
             try:
                 await c.move(self.table, move)
@@ -1210,7 +1222,10 @@ class OnlineSession:
             except ServerError as e:
                 if e.code in ("stale", "not_your_turn", "away", "adjourned"):
                     return True  # the table moved on (a clock, a bot, an adjournment): look again
-                self.con.say(o("refused", lang, reason=e.message))
+                if e.code == "illegal":  # the rules' reason, as `batak play` says it
+                    self.con.wrapped(refused(e.message, lang), width=self.style.width)
+                else:
+                    self.con.say(o("refused", lang, reason=e.message))
 
     async def _command(self, line: str, view: dict[str, Any] | None) -> bool:
         """Do ``line`` if it is one of the commands that work at any time (the help, the last
@@ -1415,9 +1430,7 @@ class OnlineSession:
             move = str(parse_in_phase(text, phase))
         except ValueError:
             return None
-        if move in legal:
-            return move
-        return move if phase == "play" else None  # a card: let the engine say why not
+        return move  # a move, legal or not: if not, the server says why (as `batak play` does)
 
     def _last_trick(self, view: dict[str, Any]) -> str:
         if not view["tricks"]:

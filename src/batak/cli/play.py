@@ -35,6 +35,9 @@ from .console import (
     fit_items,
     load_record,
     move_text,
+    no_number,
+    not_a_move,
+    refused,
     seat_labels,
     sheet_lines,
     short_labels,
@@ -278,18 +281,18 @@ class PlaySession:
                 number = int(line)
                 if 1 <= number <= len(legal):
                     return parse_move(legal[number - 1])
-                if len(legal) == 1:  # not "choose 1..1"
-                    con.say(t("no_number_one", lang, n=number))
-                else:
-                    con.say(t("no_number", lang, n=number, high=len(legal)))
+                con.say(no_number(number, len(legal), lang))
                 continue
             try:  # a card while burying is the card to bury, a suit while naming the koz the koz
                 typed: Move | str = parse_in_phase(line, view["phase"])
             except MoveError:
                 typed = line  # (the engine says why it is no move)
             error: IllegalMove | None = game.check(typed, seat=self.human)
-            if error is not None:
-                con.say(error.text(lang))
+            if error is not None and error.code == "bad_notation":  # no move at all
+                con.wrapped(not_a_move(line, view, lang, self.style), width=self.style.width)
+                continue
+            if error is not None:  # a move, refused: the rule's reason
+                con.wrapped(refused(error.text(lang), lang), width=self.style.width)
                 continue
             return parse_move(typed)
 
