@@ -829,8 +829,9 @@ def sheet_lines(
     (or side) the tricks, the deal's score and the running total.
 
     It fits ``style.width`` columns where it can: when the full sheet is wider, the columns are
-    headed with the short names and parted by a bar alone, and then the dealer (said at each
-    deal's start) is left out."""
+    headed with the short names and parted by a bar alone, then the dealer (said at each deal's
+    start) is left out, and last (60 columns) the bidder, bid and koz share one column
+    (``B2 6♠``) and the numbers take only the columns they need."""
     return score_sheet_lines(match.rules, match.sheet, match.totals, labels, lang, style, short)
 
 
@@ -850,13 +851,12 @@ def score_sheet_lines(
         out.append(t("sheet_empty", lang))
         return out
     units = list(rules.teams)
-    layouts = [
-        ([_unit_label(u, labels, lang) for u in units], " | ", True),
-        ([_unit_label(u, short, lang) for u in units], "|", True),
-        ([_unit_label(u, short, lang) for u in units], "|", False),
-    ]
-    for names, bar, dealer_column in layouts:
-        table = _sheet_table(rules, rows, lang, style, short, names, bar, dealer_column)
+    full = [_unit_label(u, labels, lang) for u in units]
+    brief = [_unit_label(u, short, lang) for u in units]
+    layouts = [(full, " | ", True, False), (brief, "|", True, False), (brief, "|", False, False)]
+    layouts.append((brief, "|", False, True))
+    for names, bar, dealer_column, compact in layouts:
+        table = _sheet_table(rules, rows, lang, style, short, names, bar, dealer_column, compact)
         if max(visible_len(line) for line in table) <= style.width:
             break
     out.extend(table)
@@ -876,9 +876,11 @@ def _sheet_table(
     names: Sequence[str],
     bar: str,
     dealer_column: bool,
+    compact: bool = False,
 ) -> list[str]:
     """The sheet's head, rule and rows: ``names`` over the players' (or sides') columns,
-    parted by ``bar``; the dealer's column only with ``dealer_column``."""
+    parted by ``bar``; the dealer's column only with ``dealer_column``; with ``compact`` the
+    contract in one column (``B2 6♠``) and the numbers no wider than they are."""
     units = list(rules.teams)
 
     def tricks_text(row: ScoreRow, u: Sequence[int]) -> str:
@@ -886,9 +888,12 @@ def _sheet_table(
         return f"{tricks}/{row.bids[u[0]]}" if row.bids is not None else str(tricks)
 
     scored = [row for row in rows if not row.redeal]
+    least = 2 if compact else 4
     tw = max([2, *(len(tricks_text(row, u)) for row in scored for u in units)])
-    sw = max([4, *(len(f"{row.scores[u[0]]:+}") for row in scored for u in units if row.scores)])
-    ow = max([4, *(len(str(row.totals[u[0]])) for row in rows for u in units)])
+    sw = max(
+        [least, *(len(f"{row.scores[u[0]]:+}") for row in scored for u in units if row.scores)]
+    )
+    ow = max([least, *(len(str(row.totals[u[0]])) for row in rows for u in units)])
     cw = max(tw + sw + ow + 2, *(len(x) for x in names))
     heads = [t(c, lang) for c in ("col_deal", "col_dealer", "col_bidder", "col_bid", "col_koz")]
     w = max(len(x) for x in [*short, heads[1], heads[2]])
@@ -897,7 +902,16 @@ def _sheet_table(
     # ("dağıtan", "ihaleci", "ihale"), and the columns saved let the dealer's fit in 80
     nw = max(len(str(row.deal)) for row in rows)
 
+    def contract(bidder: str, bid: str, koz: str) -> str:  # "B2 6♠", Koz Maça's "♠"
+        return f"{bidder} {bid}{koz}" if bidder not in ("", "-") else koz
+
+    # the compact contract column: as wide as its head or its widest contract
+    kw = max([len(heads[3]), *(visible_len(contract(*c)) for c in _contracts(rows, short, style))])
+
     def prefix(num: str, dealer: str, bidder: str, bid: str, koz: str) -> str:
+        if compact:
+            said = heads[3] if num == heads[0] else contract(bidder, bid, koz)
+            return f"{num:>{nw}} {said}{' ' * max(0, kw - visible_len(said))} "
         # the koz may be coloured: pad it by the columns it takes, not by its length
         koz += " " * max(0, 3 - visible_len(koz))
         who = f"{dealer:<{w}} " if dealer_column else ""
@@ -927,6 +941,21 @@ def _sheet_table(
             line += "  " + t("row_king", lang)
         out.append(line)
     return out
+
+
+def _contracts(
+    rows: Sequence[ScoreRow], short: Sequence[str], style: Style
+) -> list[tuple[str, str, str]]:
+    """Each scored row's bidder, bid and koz as the sheet writes them."""
+    return [
+        (
+            short[row.bidder] if row.bidder is not None else "-",
+            str(row.bid) if row.bid is not None else "-",
+            style.symbol(row.trump) if row.trump else "-",
+        )
+        for row in rows
+        if not row.redeal
+    ]
 
 
 def tie_note(
