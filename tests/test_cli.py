@@ -62,6 +62,8 @@ def test_a_whole_match_answering_1(
     assert done in out
     assert sheet in out
     assert you in out
+    # "deal 1 of 1" as people say it: not "── 1. el / 1 ──" in Turkish
+    assert {"en": "── Deal 1 of 1 ── dealer: ", "tr": "── El 1/1 ── dağıtan: "}[lang] in out
     assert ("Winner" if lang == "en" else "Kazanan") in out
     assert {"en": "Input ended", "tr": "Girdi bitti"}[lang] not in out
     assert "\033[" not in out  # no colour when stdout is not a terminal

@@ -246,3 +246,29 @@ def test_the_help_and_a_review_are_worded_into_the_terminals_width(lang: str, wi
     said = " ".join(x.strip() for x in lines)
     assert long.strip() in said and "Short." in lines
     assert ("At any time:" if lang == "en" else "Her zaman:") in said
+
+
+@pytest.mark.parametrize(
+    ("lang", "left", "said"),
+    [
+        ("en", 14 * 3600 + 5, "Weekly league, week 49 of 2026, Bronze (ends in 14 h):"),
+        ("tr", 14 * 3600 + 5, "Haftalık lig (2026, 49. hafta), Bronz (14 saat sonra biter):"),
+        ("en", 600, "(ends within the hour):"),
+        ("tr", 2 * 86400 + 3600, "(2 gün 1 saat sonra biter):"),
+    ],
+)
+def test_the_league_says_when_it_ends_as_the_web_does(lang: str, left: int, said: str) -> None:
+    """ "(ends in 0 d 14 h)" / "(0 gün 14 saat sonra biter)": no day count of 0, and "within the
+    hour" in the last one, as the web client says it."""
+    import asyncio
+
+    s, out = session(lang)
+
+    async def league() -> dict[str, object]:
+        return {"eligible": True, "seconds_left": left, "tier": "bronze", "week": "2026-W49",
+                "standings": [], "joined": True}  # fmt: skip
+
+    s.client.league = league  # type: ignore[attr-defined]
+    asyncio.run(s._show("league"))
+    assert said in " ".join(out.getvalue().split()), out.getvalue()
+    assert " 0 d " not in out.getvalue() and "0 gün" not in out.getvalue()

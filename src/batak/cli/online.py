@@ -1129,11 +1129,11 @@ class OnlineSession:
                 if not lg["eligible"]:
                     say(o("unrated", lang))
                     return
-                days, rest = divmod(max(0, int(lg["seconds_left"])), 86400)
                 tier = o(f"tier_{lg['tier']}", lang)
                 year, week = _week(lg["week"])
-                say(self.style.bold(o("league_title", lang, year=year, n=week, tier=tier,
-                                      days=days, hours=rest // 3600)))  # fmt: skip
+                ends = league_left(lg["seconds_left"], lang)
+                said = o("league_title", lang, year=year, n=week, tier=tier, ends=ends)
+                self.con.wrapped(self.style.bold(said), width=self.style.width)
                 for r in lg["standings"]:
                     zone = o(f"zone_{r['zone']}", lang) if r["zone"] != "stay" else ""
                     say(o("league_row", lang, place=r["place"], name=r["name"], level=r["level"],
@@ -1536,6 +1536,23 @@ def _week(label: str) -> tuple[str, str]:
     if sep and year.isdigit() and week.isdigit():
         return year, str(int(week))
     return str(label), "?"
+
+
+def league_left(seconds: Any, lang: str) -> str:
+    """When the weekly league ends, as the web client says it: no day count of 0, no "0 h".
+
+    >>> [league_left(s, "en") for s in (2 * 86400 + 3 * 3600, 14 * 3600 + 59, 1800)]
+    ['ends in 2 d 3 h', 'ends in 14 h', 'ends within the hour']
+    >>> league_left(14 * 3600, "tr")
+    '14 saat sonra biter'
+    """
+    days, rest = divmod(max(0, int(seconds)), 86400)
+    hours = rest // 3600
+    if days:
+        return text("web.league_ends", lang, d=days, h=hours)
+    if hours:
+        return text("web.league_ends_hours", lang, h=hours)
+    return text("web.league_ends_soon", lang)
 
 
 def _rating(r: dict[str, Any], lang: str) -> dict[str, str]:
