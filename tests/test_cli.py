@@ -1417,3 +1417,23 @@ def test_every_line_of_a_deal_fits_the_terminals_width(
     assert not wide, "\n".join(wide)
     tricks = {"en": "Tricks taken: ", "tr": "Alınan löveler: "}[lang]
     assert any(x.startswith(tricks) for x in lines)
+
+
+@pytest.mark.parametrize(
+    ("lang", "mine", "theirs"),
+    [("en", "You say 3", "Computer 1 says "), ("tr", "Sen: söz 3", "Bilgisayar 1: söz ")],
+)
+def test_a_koz_maca_bid_is_said_as_a_soz(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    lang: str,
+    mine: str,
+    theirs: str,
+) -> None:
+    """Koz Maça's bids read "Computer 1 will take 1", "You will take 3" and, in Turkish, "Sen: 3
+    löve alacağım" (the first person after another's name): each is a söz, said as one."""
+    args = ["play", "--preset", "sultan-kozmaca", "--seed", "2", "--deals", "1", "--lang", lang]
+    code, out, _ = run(monkeypatch, capsys, args, "3\nquit\nn\n")
+    assert code == 0
+    assert mine in out.splitlines() and theirs in out
+    assert "will take" not in out and "alacağım" not in out

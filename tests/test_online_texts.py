@@ -272,3 +272,19 @@ def test_the_league_says_when_it_ends_as_the_web_does(lang: str, left: int, said
     asyncio.run(s._show("league"))
     assert said in " ".join(out.getvalue().split()), out.getvalue()
     assert " 0 d " not in out.getvalue() and "0 gün" not in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", ["Bot 2 says 2", "You say 3"]), ("tr", ["Bot 2: söz 2", "Sen: söz 3"])],
+)
+def test_a_koz_maca_bid_is_said_as_batak_play_says_it(lang: str, said: list[str]) -> None:
+    s, out = session(lang)
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.view = {"rules": {"kitty_size": 0, "bidding": "kozmaca"}}
+    st.events = [
+        {"kind": "move", "seat": 1, "move": "bid 2"},
+        {"kind": "move", "seat": 0, "move": "bid 3"},
+    ]
+    s._narrate()
+    assert out.getvalue().splitlines() == said

@@ -415,6 +415,17 @@ def trick_items(
     return [f"{labels[(leader + i) % players]}: {style.card(c)}" for i, c in enumerate(cards)]
 
 
+def soz_line(who: str, n: int, lang: str) -> str:
+    """A Koz Maça bid (söz), in ``batak play`` and ``batak online`` alike.
+
+    >>> soz_line("Computer 1", 1, "en"), soz_line("You", 3, "en"), soz_line("Sen", 3, "tr")
+    ('Computer 1 says 1', 'You say 3', 'Sen: söz 3')
+    """
+    if who == t("you", lang):  # the reader's own
+        return t("said_kozmaca_you", lang, you=who, n=n)
+    return t("said_kozmaca", lang, who=who, n=n)
+
+
 # ---------------------------------------------------------------------- narration
 class Narrator:
     """Tells what happens at the table: bids, the contract, koz, tricks, each deal's result."""
@@ -472,9 +483,10 @@ class Narrator:
         say = self.con.say
         if isinstance(move, Pass):
             say(t("said_pass", lang, who=who))
+        elif isinstance(move, Bid) and r.bidding == "kozmaca":
+            say(soz_line(who, move.amount, lang))
         elif isinstance(move, Bid):
-            code = "said_kozmaca" if r.bidding == "kozmaca" else "said_bid"
-            say(t(code, lang, who=who, n=move.amount))
+            say(t("said_bid", lang, who=who, n=move.amount))
         elif isinstance(move, Bury):
             if self.reveal or seat == self.own_seat:
                 say(t("buried_card", lang, who=who, card=self.style.card(move.card)))

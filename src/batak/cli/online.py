@@ -52,6 +52,7 @@ from .console import (
     refused,
     score_sheet_lines,
     short_labels,
+    soz_line,
     status_lines,
     tie_note,
 )
@@ -803,6 +804,10 @@ class OnlineSession:
                         line = line.removesuffix(".") + o("by_clock", lang) + "."
                     self.con.say(line)
                     continue  # (a burial ends no deal)
+                if kozmaca and str(ev["move"]).startswith("bid ") and ev.get("by") != "timeout":
+                    # a söz, as `batak play` says it ("Bot 3 says 2", not "Bot 3: 2")
+                    self.con.say(soz_line(labels[ev["seat"]], int(ev["move"].split()[1]), lang))
+                    continue  # (a söz ends no deal)
                 shown = move_text(ev["move"], lang, self.style, kozmaca=kozmaca)
                 if ev.get("by") == "timeout":
                     shown += o("by_clock", lang)
