@@ -161,6 +161,30 @@ def test_only_the_host_invites_and_only_someone_online(tmp_path: Path) -> None:
         asyncio.run(main_())
 
 
+def test_a_guest_host_is_named_in_the_invitees_language(tmp_path: Path) -> None:
+    """An English guest host invites a Turkish player: the invitation named the host "Guest
+    1744" in a Turkish sentence; the guest is named in the reader's language, "Misafir 1744"."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> None:
+            host = Client(srv.url, lang="en")  # no name: the server names a guest
+            other = Client(srv.url, name="Ozan", lang="tr")
+            for c in (host, other):
+                await c.connect()
+            await other.request({"type": "register", "username": "ozan", "password": "12345678"})
+            guest = str(host.player["name"])
+            assert guest.startswith("Guest "), guest
+            _, table = await host.create(preset="standard")
+            await host.invite(table.id, "ozan")
+            note = await other.wait_for(lambda m: m.get("type") == "invited", 5)
+            assert note["from"] == "Misafir " + guest.split()[1], note
+            for c in (host, other):
+                await c.close()
+
+        asyncio.run(main_())
+
+
 def test_a_player_from_outside_the_package_is_loaded_by_name() -> None:
     player = load_player(f"{__name__}:LowestCard")
     assert player.choose({"legal_moves": ["pass", "bid 4"]}) == "bid 4"

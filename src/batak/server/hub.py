@@ -79,6 +79,30 @@ def guest_named(name: str) -> bool:
     return False
 
 
+def name_in(name: str, lang: str) -> str:
+    """``name`` as a reader of ``lang`` says it: a guest name the server gave in another
+    language is said in theirs, with its number ("Guest 1744" is "Misafir 1744" in Turkish);
+    any other name as it is.
+
+    >>> name_in("Guest 1744", "tr"), name_in("Misafir 1744", "en"), name_in("Ayşe", "en")
+    ('Misafir 1744', 'Guest 1744', 'Ayşe')
+    """
+    import re
+
+    for other in i18n.LANGS:
+        said = re.escape(i18n.text("server.guest_name", other, n="\0")).replace("\0", r"(\d+)")
+        found = re.fullmatch(said, name)
+        if found:
+            return i18n.text("server.guest_name", lang, n=found.group(1))
+    return name
+
+
+def invitation_for(note: dict[str, Any], lang: str) -> dict[str, Any]:
+    """An ``invited`` note for a reader of ``lang``: a guest host named in their language (the
+    invitee of another language read "Guest 1744 seni bir masaya davet ediyor")."""
+    return {**note, "from": name_in(str(note.get("from") or ""), lang)}
+
+
 def clean_name(name: str | None, limit: int) -> str | None:
     if name is None:
         return None
@@ -1519,7 +1543,7 @@ class Hub:
             "preset": table.rules.name,
         }
         for other in list(conns):
-            other.send(note)
+            other.send(invitation_for(note, other.lang))
         if elsewhere and self.cluster is not None:
             self.cluster.invited(row.id, note)
         self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
