@@ -288,3 +288,17 @@ def test_a_koz_maca_bid_is_said_as_batak_play_says_it(lang: str, said: list[str]
     ]
     s._narrate()
     assert out.getvalue().splitlines() == said
+
+
+@pytest.mark.parametrize(
+    "key", ["stake_account", "stake_bot", "stake_cover", "bad_stake", "stake_adjourn", "not_over"]
+)
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_refusal_about_chips_reads_on_after_the_colon_as_the_others(key: str, lang: str) -> None:
+    """ "The server said no: Staked tables need an account…": the server's other refusals go on
+    in lower case after the colon ("The server said no: the table is full"); these do too."""
+    from batak.i18n import text
+
+    reason = text(f"server.{key}", lang, stake=10, balance=5, stakes="10, 100")
+    said = text("online.refused_table", lang, reason=reason)
+    assert reason[0].islower() and not reason.endswith("."), said

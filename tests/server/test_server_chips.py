@@ -234,7 +234,7 @@ def test_cover_account_and_bot_sink(tmp_path: Path) -> None:
                 await a.quick("ihaleli", stake=10000)
             assert e.value.code == "stake_cover"
             # the numbers as English writes them (Turkish: 10.000)
-            assert e.value.message == f"The stake is 10,000 chips and you have {GRANT:,}."
+            assert e.value.message == f"the stake is 10,000 chips and you have {GRANT:,}"
             with pytest.raises(ServerError) as e:
                 await a.quick("ihaleli", stake=555)
             assert e.value.code == "bad_stake"
