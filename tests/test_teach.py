@@ -312,9 +312,14 @@ def test_a_pass_hint_never_says_enough_tricks_are_not_enough(preset: str) -> Non
             assert "savunmada daha çok puan alırsın" in tr, tr
     assert seen == {"pass_estimate", "pass_defend"}, (preset, seen)
     whose = {
-        "esli-acik": "your side (your hand and your partner's)",
+        "esli-acik": "your side (judging by your hand and the bidding)",
         "zipi-kitty": "with the kitty",
     }
     if preset in whose:
         said = [en for code, en, _ in hints if code in ("bid_estimate", "pass_estimate")]
         assert said and all(whose[preset] in en for en in said), said[:3]
+    if preset == "esli-acik":  # an estimate from the hand and the bidding: the hint never saw
+        # the partner's cards, and "your side (your hand and your partner's)" read as if it had
+        said = [(en, tr) for code, en, tr in hints if code in ("bid_estimate", "pass_estimate")]
+        assert all("partner's)" not in en and "ikinizin elleri" not in tr for en, tr in said)
+        assert all("tarafın (elin ve ihaleye bakılırsa)" in tr for _, tr in said), said[:3]
