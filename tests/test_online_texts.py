@@ -237,9 +237,14 @@ def test_the_help_and_a_review_are_worded_into_the_terminals_width(lang: str, wi
     async def review(table: str, deal: int) -> dict[str, list[str]]:
         return {"lines": [long.strip(), "Short."]}
 
+    async def league() -> dict[str, bool]:
+        return {"eligible": False}
+
     s.client.review = review  # type: ignore[attr-defined]
+    s.client.league = league  # type: ignore[attr-defined]
     asyncio.run(s._command("?", None))
     asyncio.run(s._command("review", None))
+    asyncio.run(s._command("league", None))  # a guest: why there is no league (104 columns)
     lines = out.getvalue().splitlines()
     assert len(lines) > 6, lines
     assert all(len(x) <= width for x in lines), [x for x in lines if len(x) > width]

@@ -1116,7 +1116,7 @@ class OnlineSession:
                 p = await c.progress()
                 say(o("progress", lang, level=p["level"], xp=p["xp"], next=p["next_level_xp"]))
                 if p["rating"] is None:
-                    say(o("unrated", lang))
+                    self.con.wrapped(o("unrated", lang), width=self.style.width)
                 else:
                     say(o("rating", lang, **_rating(p["rating"], lang), n=p["rated_matches"]))
                 if p["tier"]:
@@ -1132,7 +1132,7 @@ class OnlineSession:
             else:
                 lg = await c.league()
                 if not lg["eligible"]:
-                    say(o("unrated", lang))
+                    self.con.wrapped(o("unrated", lang), width=self.style.width)
                     return
                 tier = o(f"tier_{lg['tier']}", lang)
                 year, week = _week(lg["week"])
