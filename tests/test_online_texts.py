@@ -167,7 +167,7 @@ def test_a_chat_line_never_reads_as_a_move(lang: str, theirs: str, mine: str, mo
     ("lang", "took", "heading", "partner"),
     [
         ("en", "Bot 3 takes the trick.", "── Deal 2 of 2 ── dealer: Bot 2", "opposite you: Bot 3"),
-        ("tr", "Löveyi Bot 3 aldı.", "── 2. el / 2 ── dağıtan: Bot 2", "karşında oturuyor: Bot 3"),
+        ("tr", "Löveyi Bot 3 aldı.", "── El 2/2 ── dağıtan: Bot 2", "karşında oturuyor: Bot 3"),
     ],
 )
 def test_the_deals_are_followed_as_batak_play_follows_them(
