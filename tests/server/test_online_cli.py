@@ -490,10 +490,10 @@ def test_chat_is_said_while_the_prompt_waits(
         code = re.search(r"Private room (\w+)", out)
         assert code, out
         con.typed.put("")
-        con.wait_for("Your move: ")
+        con.wait_for("Your move> ")
         con.typed.put("say merhaba")
         out = con.wait_for("You say: merhaba")  # nothing typed after it
-        assert out.endswith("You say: merhaba\nYour move: "), out
+        assert out.endswith("You say: merhaba\nYour move> "), out
 
         async def watcher() -> None:  # the table is full: Ben watches, and chats
             async with Client(srv.url, name="Ben") as c:
@@ -503,7 +503,7 @@ def test_chat_is_said_while_the_prompt_waits(
 
         asyncio.run(watcher())
         out = con.wait_for("Ben says: pas")
-        assert out.endswith("Ben says: pas\nYour move: "), out
+        assert out.endswith("Ben says: pas\nYour move> "), out
         con.typed.put("quit")
         thread.join(30)
         assert codes == [0], con.out.getvalue()
@@ -523,16 +523,16 @@ def test_the_table_is_drawn_again_only_when_it_changed(
         thread, codes = _run_typist([srv.http, "--create", "standard", "--deals", "1"], con)
         con.wait_for("Username, or Enter to start: ")
         con.typed.put("")
-        con.wait_for("Your move: ")
+        con.wait_for("Your move> ")
 
         def type_and_wait(line: str) -> str:
-            asked = con.out.getvalue().count("Your move: ")
+            asked = con.out.getvalue().count("Your move> ")
             con.typed.put(line)
             deadline = time.monotonic() + 30
             while True:
                 out = con.out.getvalue()
-                if out.count("Your move: ") > asked and out.endswith("Your move: "):
-                    return out.split("Your move: " + line + "\n", 1)[1]
+                if out.count("Your move> ") > asked and out.endswith("Your move> "):
+                    return out.split("Your move> " + line + "\n", 1)[1]
                 assert time.monotonic() < deadline, out
                 time.sleep(0.02)
 
@@ -605,7 +605,7 @@ def test_the_host_adjourns_from_the_terminal_and_resumes_when_back(
         # "The host adjourned the match": the host in the third person)
         out = con.wait_for("You adjourned the match ('continue later')")
         assert "The host adjourned" not in out, out
-        assert out.split("Your move: adjourn\n", 1)[1].startswith("You adjourned"), out
+        assert out.split("Your move> adjourn\n", 1)[1].startswith("You adjourned"), out
         con.typed.put(None)  # the host goes away
         ayse.join(30)
         assert codes == [0]
