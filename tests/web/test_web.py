@@ -429,7 +429,7 @@ def _name_after_reconnect(page: Page) -> str:
     page.wait_for_function(f"() => window.batak.lang() !== {json.dumps(before)}")
     expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
     page.reload()  # a welcome from the server's storage, not the page's memory
-    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    page.wait_for_function("() => window.batak && window.batak.state.player !== null")
     return str(page.evaluate("window.batak.state.player.name"))
 
 
@@ -458,7 +458,9 @@ def test_a_registered_or_logged_in_account_keeps_its_name_when_the_page_reconnec
     set_name(other, "Selin")
     assert _name_after_reconnect(other) == "Selin"
     page.reload()
-    page.wait_for_function("() => window.batak.state.player.name === 'Selin'")
+    page.wait_for_function(
+        "() => (window.batak && window.batak.state.player || {}).name === 'Selin'"
+    )
     no_js_errors(errors)
 
 
