@@ -17,7 +17,7 @@ import pytest
 from cluster_harness import LEASE, Player, check_log, cluster, need_services, owner, stored_log
 from harness import free_port
 
-from batak.server.client import Client
+from batak.server.client import Client, ServerError
 
 
 def _urls(nodes: list) -> list[str]:  # type: ignore[type-arg]
@@ -533,3 +533,44 @@ def test_a_second_process_under_a_live_nodes_name_is_refused(tmp_path: Path) -> 
         time.sleep(LEASE + 0.5)  # its lease runs out: the name is free again
         nodes[0].start()
         assert owner(db, table)[0] == "n0" and owner(db, table)[1] > epoch[1]
+
+
+def test_a_story_table_on_another_process_is_closed_only_where_it_is_held(tmp_path: Path) -> None:
+    """Story mode on a cluster: "start over" (``again``) for a stage whose table another live
+    process holds took the player back to that table, silently. It is refused there, in words;
+    once that process is gone, the table is taken here and closed, and a new one is dealt."""
+    need_services()
+    with cluster(tmp_path, 2) as (nodes, _redis, db):
+
+        async def main() -> None:
+            a = Client(nodes[0].url, name="Selin")
+            await a.connect()
+            first = await a.story_play(0)
+            await a.adjourn(first.id)  # kept unfinished while the player is away
+            token = a.token
+            await a.close()
+            b = Client(nodes[1].url, token=token)
+            await b.connect()
+            with pytest.raises(ServerError) as e:
+                await b.story_play(0, again=True)
+            assert e.value.code == "story_elsewhere", e.value
+            assert (await b.story())["stages"][0]["table"] == first.id
+            await b.close()
+            nodes[0].kill()
+            deadline = time.monotonic() + LEASE + 60
+            while True:  # the new table is dealt on n1 once n0's lease has run out
+                b = Client(nodes[1].url, token=token)
+                await b.connect()
+                try:
+                    again = await b.story_play(0, again=True)
+                    break
+                except ServerError as err:
+                    assert err.code == "story_elsewhere", err
+                    assert time.monotonic() < deadline  # a hang, not a speed check
+                finally:
+                    await b.close()
+                await asyncio.sleep(0.5)
+            assert again.id != first.id
+            assert stored_log(db, first.id)[1] == "closed"
+
+        asyncio.run(main())

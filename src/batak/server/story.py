@@ -148,10 +148,15 @@ class Story:
         if msg.get("ref") is not None:
             created["ref"] = msg["ref"]
         if table is None and self.hub.cluster is not None:
-            # held by another process of the cluster: the client's join goes there (and a
-            # table that process holds is not closed from here: it is continued)
-            conn.send(created)
-            return True
+            # nobody alive holds it (an adjourned table put away, a process gone): it is taken
+            # here, then resumed or closed as anywhere
+            if await self.hub.cluster.claim(table_id):
+                table = self.hub.tables.get(table_id)
+            if table is None:  # another process of the cluster plays it just now
+                if again:  # it cannot be closed from here: said, not silently continued
+                    raise TableError("story_elsewhere")
+                conn.send(created)  # the client's join goes there
+                return True
         try:
             table = table or await self.hub._table(table_id, conn)
         except TableError:
