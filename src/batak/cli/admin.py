@@ -274,12 +274,10 @@ async def _erase(
 
 def _backup(args: argparse.Namespace, lang: str, url: str) -> int:
     """``backup FILE``: a copy of the SQLite database taken while the server may run (SQLite's
-    online backup: a consistent copy of the database as it was at one moment, moves in the
-    WAL file included), written to ``FILE.part`` and renamed once checked, with a progress bar
-    on a terminal. PostgreSQL has its own tool (``pg_dump``), which this says."""
+    online backup in one step: a consistent copy of the database as it was at one moment,
+    moves in the WAL file included), written to ``FILE.part`` and renamed once checked.
+    PostgreSQL has its own tool (``pg_dump``), which this says."""
     import sqlite3
-
-    from .arena import Progress
 
     def refuse(words: str) -> int:
         print(f"batak admin: {words}", file=sys.stderr)
@@ -299,18 +297,17 @@ def _backup(args: argparse.Namespace, lang: str, url: str) -> int:
     if not dest.parent.is_dir():
         return refuse(t("admin_backup_no_folder", lang, path=str(dest.parent)))
     part = dest.with_name(dest.name + ".part")
-    bar = Progress(1, sys.stderr, enabled=sys.stderr.isatty(), label=t("admin_backup_pages", lang))
-
-    def shown(status: int, remaining: int, total: int) -> None:
-        bar.total = total
-        bar.update(total - remaining)
-
+    if sys.stderr.isatty():  # one step (below): said before it, as it may take a while
+        print(t("admin_backing_up", lang, path=args.file), file=sys.stderr, flush=True)
     try:
         src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
         try:
             out = sqlite3.connect(part)
             try:
-                src.backup(out, pages=1024, progress=shown)
+                # in one step: a copy made in steps starts again whenever the server commits
+                # between two of them, which on a busy server is for ever; in one step it reads
+                # one moment of the database (WAL mode) and the server's writes go on meanwhile
+                src.backup(out, pages=-1)
                 checked = out.execute("PRAGMA quick_check").fetchone()[0]
                 tables = out.execute("SELECT COUNT(*) FROM tables").fetchone()[0]
                 accounts = out.execute(
@@ -325,8 +322,11 @@ def _backup(args: argparse.Namespace, lang: str, url: str) -> int:
             return refuse(t("admin_backup_bad", lang, detail=str(checked)))
         part.rename(dest)
     except (sqlite3.Error, OSError) as e:
-        part.unlink(missing_ok=True)
+        _unlink_part(part)
         return refuse(f"{args.file}: {e}")
+    except BaseException:  # Ctrl+C, SIGTERM: no half copy left behind
+        _unlink_part(part)
+        raise
     size = dest.stat().st_size / 1e6
     print(
         t(
@@ -340,6 +340,12 @@ def _backup(args: argparse.Namespace, lang: str, url: str) -> int:
         )
     )
     return 0
+
+
+def _unlink_part(part: Path) -> None:
+    """A backup's unfinished copy, and SQLite's journal beside it, removed."""
+    for path in (part, part.with_name(part.name + "-journal")):
+        path.unlink(missing_ok=True)
 
 
 def run_admin(args: argparse.Namespace, lang: str) -> int:
