@@ -32,11 +32,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..cards import Card, Suit
+from ..cards import Card
 from ..explain import preset_title
 from ..i18n import LANGS, chips_text, folded, plain_lower, text
 from ..match import ScoreRow
-from ..moves import Bid, MoveError, Pass, TrumpChoice, parse_in_phase, parse_move
+from ..moves import Bid, MoveError, Pass, parse_in_phase, parse_move
 from ..rules import Rules, RulesError
 from .console import (
     EXIT_USAGE,
@@ -296,7 +296,6 @@ class OnlineSession:
         self.trick: list[tuple[int, str]] = []  # the trick being played: (seat, card)
         self.trick_deal = 0  # the deal it is of, and how many tricks of it were said before
         self.tricks_done = 0
-        self.trumps: dict[int, str] = {}  # deal -> the koz named in it
         self.partner_said: str | None = None
 
     def rules(self) -> Rules | None:
@@ -812,10 +811,9 @@ class OnlineSession:
                 if ev.get("by") == "timeout":
                     shown += o("by_clock", lang)
                 self.con.say(o("played", lang, who=labels[ev["seat"]], move=shown))
-                if deal is not None and isinstance(move, TrumpChoice):
-                    self.trumps[deal] = move.suit.value
-                elif deal is not None and isinstance(move, Card):
-                    self._trick_card(deal, int(ev["seat"]), str(move), labels)
+                if deal is not None and isinstance(move, Card):
+                    over = ev.get("deal_over") or {}
+                    self._trick_card(deal, int(ev["seat"]), str(move), labels, over.get("tricks"))
                 if ev.get("deal_over"):
                     if ev["deal_over"]["row"].get("redeal") and deal is not None:
                         self._auction_over(deal, redeal=True)  # everyone passed: dealt again
@@ -941,8 +939,16 @@ class OnlineSession:
         )
         self.con.lines(lines)
 
-    def _trick_card(self, deal: int, seat: int, card: str, labels: Sequence[str]) -> None:
-        """A card played: when it ends the trick, who takes it (the deal's last one too)."""
+    def _trick_card(
+        self,
+        deal: int,
+        seat: int,
+        card: str,
+        labels: Sequence[str],
+        tricks: Sequence[dict[str, Any]] | None = None,
+    ) -> None:
+        """A card played: when it ends the trick, who takes it (the deal's last one too:
+        ``tricks``, the finished deal's tricks as the server's ``deal_over`` gives them)."""
         rules = self.rules()
         if rules is None:
             return
@@ -955,11 +961,13 @@ class OnlineSession:
         st = self.client.tables[self.table]
         view = st.view
         done = self.tricks_done
-        if view is not None and view["match"]["deal"] == deal and len(view["tricks"]) >= done:
-            winner = int(view["tricks"][self.tricks_done - 1]["winner"])
-        else:  # the view has moved on to the next deal: the trick's own cards say it
-            fixed = rules.fixed_trump.value if rules.fixed_trump is not None else None
-            winner = _trick_winner(self.trick, self.trumps.get(deal, fixed))
+        if tricks:  # the deal's last trick: the view has moved on to the next deal
+            winner = int(tricks[-1]["winner"])
+        elif view is not None and view["match"]["deal"] == deal and len(view["tricks"]) >= done:
+            winner = int(view["tricks"][done - 1]["winner"])
+        else:  # (not known: not said rather than guessed)
+            self.trick = []
+            return
         self.trick = []
         if winner == st.seat:
             self.con.say(o("trick_won_you", self.lang))
@@ -1516,22 +1524,6 @@ def _read_in_thread(con: Console, prompt: str) -> asyncio.Future[str]:
 
     threading.Thread(target=read, name="batak-online-input", daemon=True).start()
     return future
-
-
-def _trick_winner(cards: Sequence[tuple[int, str]], trump: str | None) -> int:
-    """Who takes a trick of ``(seat, card)`` in the order played: the highest koz, else the
-    highest card of the suit led.
-
-    >>> _trick_winner([(1, "2H"), (2, "KH"), (3, "AD"), (0, "3S")], "S")
-    0
-    >>> _trick_winner([(1, "2H"), (2, "KH"), (3, "AD"), (0, "3S")], None)
-    2
-    """
-    played = [(seat, Card.parse(c)) for seat, c in cards]
-    koz = Suit.parse(trump) if trump else None
-    led = played[0][1].suit
-    best = max(played, key=lambda sc: (sc[1].suit is koz, sc[1].suit is led, int(sc[1].rank)))
-    return best[0]
 
 
 def _week(label: str) -> tuple[str, str]:
