@@ -145,16 +145,25 @@ def test_xp_and_levels_after_matches(tmp_path: Path) -> None:
         assert [p["username"] for p in rows] == ["ayse"]  # not the guest, not the bots
 
 
-def test_a_seat_that_never_moved_earns_no_xp_nor_league_points(tmp_path: Path) -> None:
-    """A player who sat down and let the clock (then a computer player) make every move got the
-    match's XP and league points: a way to climb the league asleep. Such a seat earns none; the
-    match still counts for the rating."""
-    config = fast_config(tmp_path, quick_deals=1, decision_seconds=0.05, bank_seconds=0.0)
+@pytest.mark.parametrize("own_moves", [0, 1])
+def test_a_seat_that_did_not_play_earns_no_xp_nor_league_points(
+    tmp_path: Path, own_moves: int
+) -> None:
+    """A player who sat down and let the clock (then a computer player) make every move, or all
+    but one, got the match's XP and league points: a way to climb the league asleep. A seat
+    whose moves were fewer than half the person's own earns none; the match still counts for
+    the rating."""
+    config = fast_config(tmp_path, quick_deals=1, decision_seconds=0.3, bank_seconds=0.0)
     with ServerThread(config) as srv:
 
         async def main() -> None:
             a = await account(srv.url, "uyuyan", "Uyuyan")
-            st = await a.quick("ihaleli")  # and never a move
+            st = await a.quick("ihaleli")
+            for _ in range(own_moves):  # a move at the first turn, then asleep
+                await a.until(lambda: a.tables[st.id].my_turn, timeout=60)
+                view = a.tables[st.id].view
+                assert view is not None
+                await a.move(st.id, view["legal_moves"][0])
             got = await a.awarded(st.id, timeout=120)
             assert got["idle"] is True and got["xp_gained"] == 0, got
             assert "league" not in got and got["rating"]["sigma"] < got["rating_before"]["sigma"]

@@ -7,8 +7,8 @@ once even if its finishing is retried after a failed write.
 **XP and levels.** Each person at the table (a guest too: a guest who later registers keeps it)
 earns ``XP_FINISH`` for the finished match, ``XP_DEAL`` per deal played, ``XP_MADE`` per made
 contract (their own bid in solo, their team's when they were the bidder in eşli) and ``XP_WIN``
-for a won match; a person who made no move of their own (the clock and computer players made
-them all: ``Sitter.moved``) earns none, nor league points. Level ``n`` starts at
+for a won match; a person who made fewer than half of their seat's moves themselves (the
+clock and computer players made the rest: ``Sitter.moved``) earns none, nor league points. Level ``n`` starts at
 ``50·n·(n−1)`` XP (level 2 at 100, 3 at 300, 4 at 600…).
 
 >>> [level_of(x) for x in (0, 99, 100, 299, 300, 600)]
@@ -170,8 +170,9 @@ class Sitter:
     player: str | None  # a person's id, or None for one of the server's bots
     bot_level: str | None  # the level of the server's bot sitting there
     result: dict[str, Any] | None  # the person's result (table._result)
-    #: the person made a move of their own (not all by the clock or a computer player): one
-    #: who made none earns no XP and no league points (an idle seat is no way to climb)
+    #: the person made at least half of their seat's moves themselves (not the clock, not a
+    #: computer player): one who did not earns no XP and no league points (an idle seat, or one
+    #: move and then idling, is no way to climb)
     moved: bool = True
 
 
@@ -262,7 +263,7 @@ class Progress:
                     "won": bool(s.result["won"]),
                 }
                 if not s.moved:
-                    info["idle"] = True  # every move was the clock's or a computer player's
+                    info["idle"] = True  # most moves were the clock's or a computer player's
                 mu_b = sg_b = mu_a = sg_a = None
                 if pid in accounts and s.seat in new_ratings:
                     mu_b, sg_b = old_ratings[s.seat]

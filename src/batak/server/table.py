@@ -201,6 +201,7 @@ class Table:
         self.scripted_deals: list[DealCards] = []  # the story mode's test hook (not stored)
         self.bot_moves = [0] * n  # moves a bot made for a person who was away, by seat
         self.own_moves = [0] * n  # moves a person made themselves (not the clock, not a bot)
+        self.seat_moves = [0] * n  # every move made at a seat, by whoever made it
         self.stake = int(row.options.get("stake") or 0)  # chips each person puts in (issue 12)
         self.payout: dict[str, Any] | None = None  # the staked match's settlement, once paid
         #: a rematch asked for after the match (memory only): the seats that said yes, and
@@ -378,6 +379,7 @@ class Table:
             seat_no = data["seat"]
             games = len(match.games)
             match.play(data["move"], seat_no)
+            self.seat_moves[seat_no] += 1
             if data.get("by") == "bot" and self.seats[seat_no].player is not None:
                 self.bot_moves[seat_no] += 1
             elif data.get("by") == "player":
@@ -1292,7 +1294,9 @@ class Table:
         for seat, s in enumerate(self.seats):
             result = _result(match, seat, s.player) if s.player is not None else None
             bot = s.bot if s.player is None else None
-            sitters.append(Sitter(seat, s.player, bot, result, moved=self.own_moves[seat] > 0))
+            # the person played the match: at least half of their seat's moves their own
+            played = 0 < self.own_moves[seat] and 2 * self.own_moves[seat] >= self.seat_moves[seat]
+            sitters.append(Sitter(seat, s.player, bot, result, moved=played))
             if result is not None:
                 results.append(result)
         meta: dict[str, Any] = {
