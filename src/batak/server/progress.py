@@ -8,8 +8,8 @@ once even if its finishing is retried after a failed write.
 earns ``XP_FINISH`` for the finished match, ``XP_DEAL`` per deal played, ``XP_MADE`` per made
 contract (their own bid in solo, their team's when they were the bidder in eşli) and ``XP_WIN``
 for a won match; a person who made fewer than half of their seat's moves themselves (the
-clock and computer players made the rest: ``Sitter.moved``) earns none, nor league points. Level ``n`` starts at
-``50·n·(n−1)`` XP (level 2 at 100, 3 at 300, 4 at 600…).
+clock and computer players made the rest: ``Sitter.moved``) earns none, nor league points.
+Level ``n`` starts at ``50·n·(n−1)`` XP (level 2 at 100, 3 at 300, 4 at 600…).
 
 >>> [level_of(x) for x in (0, 99, 100, 299, 300, 600)]
 [1, 1, 2, 2, 3, 4]

@@ -1295,7 +1295,8 @@ class Table:
             result = _result(match, seat, s.player) if s.player is not None else None
             bot = s.bot if s.player is None else None
             # the person played the match: at least half of their seat's moves their own
-            played = 0 < self.own_moves[seat] and 2 * self.own_moves[seat] >= self.seat_moves[seat]
+            own = self.own_moves[seat]
+            played = own > 0 and 2 * own >= self.seat_moves[seat]
             sitters.append(Sitter(seat, s.player, bot, result, moved=played))
             if result is not None:
                 results.append(result)

@@ -113,6 +113,7 @@ class Cluster:
         self._look: Any = None  # owner look-ups and claims for routing
         self._scan: Any = None  # the takeover scan and its claims
         self._reopening = {name: asyncio.Lock() for name in ("_ctl", "_look", "_scan")}
+        self.reopened = 0  # statements run again on a connection opened again (_db)
         self._scan_task: asyncio.Task[None] | None = None
         # A process paused in the middle of a transaction (SIGSTOP, a stalled VM) holds its
         # row locks, which would stop every claim of its tables: PostgreSQL ends such a session
@@ -144,9 +145,11 @@ class Cluster:
         """Run one statement on this node's connection ``which`` (``_ctl``, ``_look`` or
         ``_scan``) and return its cursor. A connection that PostgreSQL ended (the database
         restarted, a timeout or a proxy closed the session) is opened again and the statement
-        run once more on the new one. Every statement run here may run twice: a read, an
-        ``INSERT … ON CONFLICT DO NOTHING``, a claim (a claim that did commit before the
-        connection broke finds the table ours, and raises the epoch once more), a renewal."""
+        run once more on the new one (counted in ``reopened``). So a statement may run twice,
+        and every one run here allows it: a read, an ``INSERT … ON CONFLICT DO NOTHING``, a
+        claim (one that did commit before the connection broke finds the table ours, and
+        raises the epoch once more); a renewal run twice cannot tell whether the lease had
+        lapsed, so :meth:`_renew` then takes it as lapsed."""
         conn = getattr(self, which)
         if conn is not None and not (conn.closed or conn.broken):
             try:
@@ -162,6 +165,7 @@ class Cluster:
                 setattr(self, which, None)
                 setattr(self, which, await self._connect(lock_wait=which != "_ctl"))
                 log.info("node %s: database connection %s opened again", self.node, which)
+        self.reopened += 1
         return await getattr(self, which).execute(sql, params)
 
     async def start(self) -> None:
@@ -349,7 +353,10 @@ class Cluster:
                 await self.bus.beat()
 
     async def _renew(self) -> bool:
-        """Renew the lease; True if it had lapsed (others may have taken our tables)."""
+        """Renew the lease; True if it had lapsed (others may have taken our tables), or if it
+        cannot be told (the renewal was run again on a new connection: the first run may have
+        renewed it, and the second then finds it fresh)."""
+        reopened = self.reopened
         cur = await self._db(
             "_ctl",
             "WITH old AS (SELECT lease_until < now() OR state <> 'alive' AS lapsed"
@@ -363,11 +370,11 @@ class Cluster:
             await self._db(
                 "_ctl",
                 "INSERT INTO cluster_nodes (id, url, state, lease_until) VALUES"
-                " (%s, %s, 'alive', now() + make_interval(secs => %s))",
+                " (%s, %s, 'alive', now() + make_interval(secs => %s)) ON CONFLICT DO NOTHING",
                 (self.node, self.hub.config.base_url, self.lease),
             )
             return True
-        return bool(row[0])
+        return bool(row[0]) or self.reopened != reopened
 
     async def _recheck(self) -> None:
         """The lease had lapsed and is renewed: drop the tables another node claimed in the
