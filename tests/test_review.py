@@ -290,7 +290,7 @@ def test_batak_analyse_reads_a_saved_record(
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["analyse", str(path), "--lang", "tr", "--json", str(tmp_path / "r.json")]) == 0
     out = capsys.readouterr().out
-    assert "1. el" in out and "ihale" in out
+    assert "── El 1 ──" in out and "ihale" in out
     assert "löveye mal oldu" in out  # random play loses tricks somewhere
     data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     deal = data["deals"][0]

@@ -1542,11 +1542,16 @@ class Hub:
             "from": player.name,
             "preset": table.rules.name,
         }
-        for other in list(conns):
-            other.send(invitation_for(note, other.lang))
+        self.tell_invited(row.id, note)
         if elsewhere and self.cluster is not None:
             self.cluster.invited(row.id, note)
         self._reply(conn, {"type": "ok", "table": table.id}, msg.get("ref"))
+
+    def tell_invited(self, player: str, note: dict[str, Any]) -> None:
+        """An invitation to ``player``'s connections here, each in its reader's words (a guest
+        host named in their language); also for an invitation from another process."""
+        for conn in list(self.online.get(player, ())):
+            conn.send(invitation_for(note, conn.lang))
 
     def bot_accounts_online(self) -> list[dict[str, Any]]:
         """The bot accounts connected to this process (``id``, ``username``, ``name``)."""

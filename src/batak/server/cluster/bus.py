@@ -239,10 +239,7 @@ class Bus:
                     if table in routes and routes[table] != msg.get("node"):
                         self._close_local(conn_id)
         elif op == "invited" and msg.get("node") != self.node:
-            from ..hub import invitation_for
-
-            for conn in list(self.cluster.hub.online.get(str(msg["player"]), ())):
-                conn.send(invitation_for(msg["note"], conn.lang))  # a guest host in their words
+            self.cluster.hub.tell_invited(str(msg["player"]), msg["note"])
         elif op == "joined" and msg.get("node") != self.node:
             self.cluster._scan_now.set()
         elif op == "released" and msg.get("node") != self.node:
