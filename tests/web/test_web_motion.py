@@ -231,7 +231,8 @@ def test_reduced_motion_moves_nothing_but_still_shows_the_trick(
 
 @pytest.fixture
 def slow_tricks(tmp_path: Path) -> Iterator[ServerProcess]:
-    yield from _serve(tmp_path, "--bot-delay", "0.05", "--trick-pause", "3")
+    # (5 s: under a loaded CI the page's own lead, which cuts the hold, can take a few seconds)
+    yield from _serve(tmp_path, "--bot-delay", "0.05", "--trick-pause", "5")
 
 
 def test_a_person_who_won_the_trick_leads_without_waiting_for_the_pause(
@@ -240,7 +241,7 @@ def test_a_person_who_won_the_trick_leads_without_waiting_for_the_pause(
     """The winner of a trick has their turn (and clock) at once; the finished trick stays in
     view for the pause only until a card of the next trick comes: a person's lead was drawn
     only after the whole pause and the old trick's slide, so the page said "Your turn" over a
-    trick that would not go. With a 3 s pause, the trick this page won slides after a short
+    trick that would not go. With a 5 s pause, the trick this page won slides after a short
     look once its lead is played (the page's own record says the pause was cut)."""
     page = open_page(browser, slow_tricks, errors, viewport=DESKTOP)
     new_room(page, deals=3)

@@ -578,7 +578,7 @@ def deal_heading(
     to break a tie). From a game (``batak play``) or a server's table (``batak online``).
 
     >>> deal_heading(2, 4, "Sen", "tr", Style(None))
-    '── 2. el / 4 ── dağıtan: Sen'
+    '── El 2/4 ── dağıtan: Sen'
     """
     of = t("deal_of", lang, total=deals) if deals is not None else ""
     if extra:
