@@ -355,6 +355,14 @@ def _unit_label(unit: Sequence[int], labels: Sequence[str], lang: str) -> str:
     return t("team", lang, a=labels[unit[0]], b=labels[unit[1]])
 
 
+def contract_given_in(view: dict[str, Any], bidding: str) -> bool:
+    """A seat's view (a server's) of a table of ``bidding`` where everyone passed and the rules
+    gave the contract (``all_pass``): nobody bid it (:attr:`batak.game.Game.contract_given`)."""
+    return bidding == "auction" and all(
+        isinstance(parse_move(a["move"]), Pass) for a in view["auction"]
+    )
+
+
 def contract_lines(
     rules: Rules,
     bids: Sequence[int | None],
@@ -662,10 +670,7 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
     koz_text = f"{style.koz(koz, lang)} {broken}".rstrip() if koz else t("koz_unnamed", lang)
     contract = view["contract"]
     teams: list[tuple[int, ...]] = [(0, 2), (1, 3)] if r["partners"] else [(s,) for s in range(n)]
-    # everyone passed and the rules gave the contract (all_pass): nobody bid it
-    forced = r["bidding"] == "auction" and all(
-        isinstance(parse_move(a["move"]), Pass) for a in view["auction"]
-    )
+    forced = contract_given_in(view, r["bidding"])
     if contract is not None:
         bidder = contract["bidder"]
         unit = next(u for u in teams if bidder in u)

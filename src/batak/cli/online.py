@@ -44,6 +44,7 @@ from .console import (
     Console,
     Style,
     auction_over_lines,
+    contract_given_in,
     contract_lines,
     deal_heading,
     move_text,
@@ -922,8 +923,7 @@ class OnlineSession:
                 self.con.say(t("redeal_note", self.lang))
             return
         contract = view["contract"] or {}
-        auction = [parse_move(a["move"]) for a in view["auction"]]
-        given = rules.bidding == "auction" and all(isinstance(m, Pass) for m in auction)
+        given = contract_given_in(view, rules.bidding)
         lines = auction_over_lines(
             rules,
             contract.get("bidder"),
