@@ -12,6 +12,7 @@ import pytest
 from batak import Rules
 from batak.cli.console import Console
 from batak.cli.online import OnlineSession
+from batak.i18n import text
 from batak.server.client import TableState
 
 EXPECTED = {
@@ -51,7 +52,7 @@ def test_the_player_is_you_and_others_are_named(lang: str) -> None:
         "players": 4,
         "tricks": [{"leader": 0, "cards": ["2H", "KH", "3H", "4H"], "winner": 1}],
     }
-    text = out.getvalue() + "\n" + s._last_trick(mine) + "\n" + s._last_trick(theirs)
+    text = "\n".join([out.getvalue(), *s._last_trick(mine), *s._last_trick(theirs)])
     take, away, back = EXPECTED[lang]
     assert take in text and away in text and back in text, text
     assert "Bot 2" in text.splitlines()[-1] and "K♥" in text, text
@@ -78,8 +79,8 @@ def test_moves_typed_in_turkish_capitals_are_read() -> None:
 @pytest.mark.parametrize(
     ("lang", "gloss", "committed"),
     [
-        ("en", "A deal's commitment is a fingerprint of its cards", "Deal 1 is committed: c1"),
-        ("tr", "Bir elin taahhüdü, sunucunun eli dağıtmadan önce", "1. elin taahhüdü: c1"),
+        ("en", "A deal's commitment is a fingerprint of its cards", "Deal 1 is committed ("),
+        ("tr", "Bir elin taahhüdü, sunucunun eli dağıtmadan önce", "1. elin taahhüdü ("),
     ],
 )
 def test_commitment_and_seed_are_explained_once_before_their_first_line(
@@ -310,3 +311,59 @@ def test_a_refusal_about_chips_reads_on_after_the_colon_as_the_others(key: str, 
     reason = text(f"server.{key}", lang, stake=10, balance=5, stakes="10, 100")
     said = text("online.refused_table", lang, reason=reason)
     assert reason[0].islower() and not reason.endswith("."), said
+
+
+#: names as long as people's are: a list of them broke the lines of a 60-column terminal
+LONG_NAMES = ["Ayşe Yılmaz-Karaoğlu", "Mehmet Ali Öztürk", "Zeynep Çelikkanat", "Bot 4"]
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("width", [80, 60])
+def test_the_table_and_the_fair_deals_lines_fit_the_terminals_width(lang: str, width: int) -> None:
+    """The lines that passed 60 columns: the seat and its players, each deal's commitment and
+    seed (64 hex digits each), the match's end with the record's address and the command that
+    verifies it. Each fits ``width``; the commitment, which a player compares with what
+    ``batak verify`` prints, is still said in full (on lines of its own), and so is a seed that
+    does not match it; an address or a command to copy is never broken (on a line of its own
+    when it does not fit, however long)."""
+    import hashlib
+    import re
+
+    s, out = session(lang)
+    s.style.width = width
+    s.http = "http://127.0.0.1:18500"
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.info["seats"] = [{"name": n} for n in LONG_NAMES]
+    st.info |= {"code": "4BWR864K", "preset": "sultan-esli"}
+    st.info["rules"] = Rules.preset("sultan-esli").to_dict()
+    st.record = "/api/tables/t1/record?key=" + "3b5c55dcd14e57f95ecc4afdeb9fe950"
+    labels = s._labels()
+    seed, other = "ab" * 32, "cd" * 32
+    commitment = hashlib.sha256(f"t1:{seed}".encode()).hexdigest()
+    row = {"deal": 1, "dealer": 0, "bidder": 2, "bid": 7, "trump": "C", "tricks": [7, 0, 6, 0]}
+    row |= {"scores": [70, -7, 70, -7], "totals": [70, -7, 70, -7]}
+    st.sheet = [row, {**row, "deal": 2}]
+    st.view = {"match": {"winners": [0, 2], "totals": row["totals"]}}
+
+    # as _play says them: the seat, the players, the commitment
+    seat = "You sit at table 4BWR864K" if lang == "en" else "4BWR864K masasında"
+    s._say(text("online.seated", lang, table="4BWR864K", preset="Batak Sultan · eşli", seat=1))
+    s._names("seated_players", labels)
+    s._names("players", labels)
+    s._commit(1, commitment)
+    s._deal_over({"deal": 1, "row": row, "seed": seed, "next_commitment": "ef" * 32}, labels)
+    s._deal_over({"deal": 2, "row": {**row, "deal": 2}, "seed": other}, labels)  # no match
+    s._finish()
+    said = out.getvalue()
+    lines = said.splitlines()
+    address = re.compile(r"^  (batak verify )?http://\S+$")
+    wide = [x for x in lines if len(x) > width and not address.match(x)]
+    assert not wide, "\n".join(wide)
+    assert said.startswith(seat), said
+    # the commitments and the seed that does not match, in full: whole in 80 columns, in
+    # groups of 8 digits in 60; the seed that matches, in short
+    for full in (commitment, "ef" * 32, other):
+        assert full in said.replace(" ", "").replace("\n", ""), said
+        assert (f"  {full}\n" in said) == (width == 80), said
+    assert seed not in said.replace(" ", "").replace("\n", "") and seed[:16] + "…" in said
+    assert "  batak verify http://127.0.0.1:18500/api/tables/t1/record?key=" in said, said

@@ -60,16 +60,57 @@ def test_a_terminal_player_creates_a_room_and_plays_it_to_the_end(
         assert len(re.findall(r"^(You take|Bot \d takes) the trick\.$", before_end, re.M)) == 13
         assert re.search(r"(You take|Bot \d takes) the trick\.\n$", before_end), before_end
         assert "Yazboz (score sheet)" in out.split("Deal 1 is over.", 1)[1], out
-        # verifiable deals (issue 12): the commitment before, the seed checked after
-        assert "Deal 1 is committed: " in out
+        # verifiable deals (issue 12): the commitment before (in full, on a line of its own),
+        # the seed checked after
+        assert re.search(r"Deal 1 is committed \(.*\):\n  [0-9a-f]{64}\n", out), out
         assert "Deal 1's seed " in out and "matches the commitment given before it." in out
-        assert "Check every deal: batak verify http" in out
-        url = out.rsplit("The game record: ", 1)[1].split()[0]
+        assert "Check every deal:\n  batak verify http" in out  # (too long for one line of 80)
+        url = out.rsplit("The game record:", 1)[1].split()[0]
         with urllib.request.urlopen(url) as r:
             record = json.load(r)
         assert record
         saved = json.loads((tmp_path / "home" / "online.json").read_text())
         assert list(saved) == [srv.url]
+
+
+class _Terminal(io.StringIO):
+    """The output of a terminal (its width is ``COLUMNS``)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_every_line_of_a_match_fits_a_60_column_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The room's line with its invitation link (73 columns), the start help (165), the seat
+    and its players (90), each commitment and seed (with 64 hex digits each: 119), the hint,
+    the record's address and the command that verifies it passed 60 columns. In both
+    languages every line fits now, but for an address or a command to copy (never broken: on
+    a line of its own) and the line typed at a prompt (the terminal's)."""
+    from batak.i18n import text
+
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("COLUMNS", "60")
+    monkeypatch.setenv("NO_COLOR", "1")
+    script = ["", "?", "zz", "bid 1", "hint", "last", "sheet", "review", *["!"] * 80]
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        for lang in ("en", "tr"):
+            argv = ["online", srv.http, "--create", "sultan-esli", "--deals", "1"]
+            args = build_parser(lang).parse_args([*argv, "--name", "Ayşe Yılmaz", "--lang", lang])
+            out = _Terminal()
+            typed = io.StringIO("".join(x + "\n" for x in script))
+            assert run_online(args, Console(out, typed), lang) == 0, out.getvalue()
+            prompts = tuple(
+                text(key, lang)
+                for key in ("cli.prompt", "online.start_prompt", "online.rematch_prompt")
+            )
+            lines = [x for x in out.getvalue().splitlines() if not x.startswith(prompts)]
+            wide = [x for x in lines if len(x) > 60]
+            assert all(re.match(r"^  (batak verify )?http://\S+$", x) for x in wide), wide
+            said = "\n".join(lines)
+            assert re.search(r"\n  [0-9a-f]{8}( [0-9a-f]{8}){3}\n", said), said  # a commitment
+            assert len(wide) == 2, wide  # the record's address and the command
 
 
 def test_the_same_player_comes_back_to_an_unfinished_table(
@@ -202,7 +243,7 @@ def test_a_terminal_player_asks_for_a_rematch_and_plays_it(
     assert text.count("The match is over") == 2
     assert text.count("At your turn:") == 1, text  # the help once, not again at the rematch
     # the second match is a table of its own, with its own record
-    records = re.findall(r"The game record: (\S+)", text)
+    records = re.findall(r"The game record:\s+(\S+)", text)
     assert len(records) == 2 and records[0] != records[1]
 
 
@@ -279,7 +320,7 @@ def test_the_host_of_a_new_room_invites_a_bot_account_by_its_username(
         code, out = _run([srv.http, "--create", "standard", "--deals", "1"], script)
         thread.join(60)
         assert code == 0, out
-        assert "type their username" in out
+        assert "type their username" in " ".join(out.split())  # (worded into 80 columns)
         assert "Bot accounts online now: robo" in out
         assert "Could not invite nobody: 'nobody' is not online now" in out
         assert "Invited robo: they take an empty seat when they accept." in out
@@ -435,7 +476,8 @@ def test_quick_play_with_a_match_unfinished_says_why_it_goes_back_to_it(
         table = out.split("You sit at table ", 1)[1].split()[0]
         code, out = _run([srv.http, "--quick", "ihaleli"], ["quit"])
         assert code == 0, out
-        assert f"Your match at table {table} (" in out and "is not finished: back to it" in out
+        said = " ".join(out.split())  # (worded into 80 columns)
+        assert f"Your match at table {table} (" in said and "is not finished: back to it" in said
         assert f"You sit at table {table} " in out, out
 
 

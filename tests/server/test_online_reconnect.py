@@ -243,7 +243,8 @@ def test_a_server_that_does_not_come_back_ends_the_session_plainly(
         assert "Traceback" not in out
         assert LOST in out
         assert "The server did not come back within 1 min." in out
-        assert f"When the server is back, run batak online {server.http} again" in out
+        said = " ".join(out.split())  # (worded into 80 columns)
+        assert f"When the server is back, run batak online {server.http} again" in said
     finally:
         server.stop()
 
@@ -282,7 +283,8 @@ def test_a_session_that_ended_meanwhile_is_said_and_not_played_on_as_a_guest(
         assert code == 1, out
         assert "Traceback" not in out and BACK not in out
         assert "Your session on this server has ended:" in out
-        assert f"run batak online {server.http} --username NAME and log in again" in out
+        said = " ".join(out.split())  # (worded into 80 columns)
+        assert f"run batak online {server.http} --username NAME and log in again" in said
     finally:
         server.stop()
 

@@ -233,21 +233,88 @@ def fit_items(
     6. löve: Bilgisayar 2 8♦
       · Sen 10♦  → alan: Sen
     """
-    whole = t(code, lang, **{key: " · ".join(items)}, **params)
+    return fit_list(lambda joined: t(code, lang, **{key: joined}, **params), items, width)
+
+
+def fit_list(
+    said: Callable[[str], str], items: Sequence[str], width: int, sep: str = " · "
+) -> list[str]:
+    """:func:`fit_items` of any text: ``said(joined)`` is the text with the ``items`` joined by
+    ``sep`` (``batak online`` names its players as ``You, Bot 2, Bot 3``). A separator that
+    begins with a space (`` · ``) begins the next line when a line is full, one that does not
+    (``, ``) ends it, as a list is written.
+
+    >>> for line in fit_list("Players: {}".format, ["Ayşe Yılmaz", "Bot 2", "Bot 3"], 24,
+    ...                      sep=", "):
+    ...     print(line)
+    Players: Ayşe Yılmaz,
+      Bot 2, Bot 3
+    """
+    whole = said(sep.join(items))
     if visible_len(whole) <= width or not items:
         return [whole]
-    head, _, tail = t(code, lang, **{key: "\0"}, **params).partition("\0")
+    head, _, tail = said("\0").partition("\0")
     lines: list[str] = []
     current = head + items[0]
     for i, item in enumerate(items[1:], 2):
         end = tail if i == len(items) else ""
-        if visible_len(current) + 3 + visible_len(item + end) > width:
-            lines.append(current)
-            current = "  · " + item
+        if visible_len(current) + len(sep) + visible_len(item + end) > width:
+            if sep.startswith(" "):
+                lines.append(current)
+                current = "  " + sep.lstrip() + item
+            else:
+                lines.append(current + sep.rstrip())
+                current = "  " + item
         else:
-            current += " · " + item
+            current += sep + item
     lines.append(current + tail)
     return lines
+
+
+def fit_address(text: str, address: str, width: int) -> list[str]:
+    """``text``, which ends with ``address`` (a web address, or a command line to copy), on one
+    line where it fits; else the words before it worded into ``width`` columns and the address
+    on a line of its own, indented and never broken, however long (a break would be copied
+    with it, and a command would not run).
+
+    >>> fit_address("Check every deal: batak verify http://h/r", "batak verify http://h/r", 30)
+    ['Check every deal:', '  batak verify http://h/r']
+    """
+    head, found, tail = text.rpartition(address)
+    if visible_len(text) <= width or not found:
+        return wrap_text(text, width)
+    return [*wrap_text(head.rstrip(), width), "  " + address + tail]
+
+
+def hash_lines(value: str, width: int) -> list[str]:
+    """A hash (a deal's commitment, 64 hex digits) in full on a line of its own, indented:
+    whole where it fits (to be copied), else in groups of 8 digits, as key fingerprints are
+    shown to be compared by eye, over as few lines as ``width`` allows, as long as each other.
+
+    >>> hash_lines("0123456789abcdef" * 4, 80)
+    ['  0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef']
+    >>> hash_lines("0123456789abcdef" * 4, 60)
+    ['  01234567 89abcdef 01234567 89abcdef', '  01234567 89abcdef 01234567 89abcdef']
+    """
+    if len(value) + 2 <= width:
+        return ["  " + value]
+    groups = [value[i : i + 8] for i in range(0, len(value), 8)]
+    fit = max(1, (width - 1) // 9)  # groups a line holds: "  " and 8 digits and a space each
+    lines = -(-len(groups) // fit)
+    each = -(-len(groups) // lines)
+    return ["  " + " ".join(groups[i : i + each]) for i in range(0, len(groups), each)]
+
+
+def short_hash(value: str, style: Style) -> str:
+    """A hash's first 16 hex digits (64 bits: as many as it takes to tell two apart by eye, or
+    to find one among the full ones ``batak verify`` prints), then ``…``.
+
+    >>> short_hash("0123456789abcdef" * 4, Style(None)), short_hash("c1", Style(None))
+    ('0123456789abcdef…', 'c1')
+    """
+    if len(value) <= 16:
+        return value
+    return value[:16] + ("…" if style.unicode else "...")
 
 
 def wrap_text(line: str, width: int, indent: str = "  ") -> list[str]:

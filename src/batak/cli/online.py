@@ -47,15 +47,20 @@ from .console import (
     contract_given_in,
     contract_lines,
     deal_heading,
+    fit_address,
+    fit_list,
+    hash_lines,
     move_text,
     no_number,
     not_a_move,
     refused,
     score_sheet_lines,
+    short_hash,
     short_labels,
     soz_line,
     status_lines,
     tie_note,
+    trick_items,
 )
 from .text import error_message, t
 
@@ -314,7 +319,7 @@ class OnlineSession:
         from ..server.client import Client, ServerError
 
         lang = self.lang
-        self.con.say(o("connecting", lang, url=self.url))
+        self._say(o("connecting", lang, url=self.url))
         client = Client(
             self.url,
             name=self.args.name,
@@ -325,7 +330,7 @@ class OnlineSession:
         try:
             await client.connect()
         except (OSError, ServerError, TimeoutError) as e:
-            self.con.say(o("failed", lang, url=self.url, error=connect_problem(e, lang)))
+            self._say(o("failed", lang, url=self.url, error=connect_problem(e, lang)))
             return EXIT_FAIL
         self.client = client
         try:
@@ -336,13 +341,13 @@ class OnlineSession:
                 await self._account()
                 save_token(self.url, client.token)
                 if self.args.invited and not client.player.get("account"):
-                    self.con.say(o("invited_needs_account", lang))  # invitations go by username
+                    self._say(o("invited_needs_account", lang))  # invitations go by username
                     return EXIT_FAIL
                 state = await self._sit()
             except ServerError as e:
-                self.con.say(o("refused_table", lang, reason=e.message))
+                self._say(o("refused_table", lang, reason=e.message))
                 if e.code == "bad_login":  # perhaps there is no such account yet
-                    self.con.say(o("no_account_hint", lang))
+                    self._say(o("no_account_hint", lang))
                 return EXIT_FAIL
             except EOFError:  # the input ended at a question before the match (Ctrl-D)
                 self.con.say()
@@ -351,16 +356,16 @@ class OnlineSession:
             self.shown = len(state.events)
             return await self._play()
         except ServerGone as e:
-            self.con.say(o("gone", lang, minutes=e.minutes))
-            self.con.say(o("rerun", lang, url=self.args.url))
+            self._say(o("gone", lang, minutes=e.minutes))
+            self._say(o("rerun", lang, url=self.args.url))
             return EXIT_FAIL
         except SessionEnded:
             save_token(self.url, client.token)  # the old one opens nothing any more
-            self.con.say(o("session_ended", lang, url=self.args.url))
+            self._say(o("session_ended", lang, url=self.args.url))
             return EXIT_FAIL
         except ConnectionError:  # lost where the session cannot take up again by itself
-            self.con.say(o("cut", lang))
-            self.con.say(o("rerun", lang, url=self.args.url))
+            self._say(o("cut", lang))
+            self._say(o("rerun", lang, url=self.args.url))
             return EXIT_FAIL
         finally:
             await client.close()
@@ -390,7 +395,7 @@ class OnlineSession:
             # the session saved here is another account's: registering would be refused ("you
             # already have an account") and its guest progress is not this player's; start
             # from a new guest instead (the other account's session is left as it is)
-            self.con.say(o("other_account", self.lang, old=was, new=a.username))
+            self._say(o("other_account", self.lang, old=was, new=a.username))
             await c.close()
             c.token = None
             await c.connect()
@@ -402,13 +407,13 @@ class OnlineSession:
                 password = await asyncio.to_thread(getpass.getpass, o("password_prompt", self.lang))
             if a.register:  # a new account, for this player (guest so far) and its progress
                 await c.register(a.username, password)
-                self.con.say(o("registered", self.lang, username=a.username))
+                self._say(o("registered", self.lang, username=a.username))
             else:
                 await c.login(a.username, password)
         if c.player.get("account"):
             w = await c.wallet()
             if w.get("granted"):
-                self.con.say(
+                self._say(
                     o(
                         "chips_granted",
                         self.lang,
@@ -417,7 +422,7 @@ class OnlineSession:
                     )
                 )
             else:
-                self.con.say(
+                self._say(
                     o("chips_balance", self.lang, balance=chips_text(w["balance"], self.lang))
                 )
 
@@ -434,7 +439,8 @@ class OnlineSession:
             if a.stake:
                 options["stake"] = a.stake
             created, state = await c.create(**options)
-            self.con.say(o("room", self.lang, code=created["code"], invite=created["invite"]))
+            invite = str(created["invite"])
+            self._address(o("room", self.lang, code=created["code"], invite=invite), invite)
             await self._invite_until_start(state.id)
             await c.start(state.id)
             await c.until(lambda: c.tables[state.id].view is not None, 30)
@@ -452,7 +458,7 @@ class OnlineSession:
             if a.quick or a.stake:
                 title = preset_title(str(state.info.get("preset") or ""), self.lang)
                 code = state.info.get("code") or state.id
-                self.con.say(o("unfinished_first", self.lang, table=code, preset=title))
+                self._say(o("unfinished_first", self.lang, table=code, preset=title))
             return state
         return await c.quick(quick, stake=a.stake)
 
@@ -463,7 +469,7 @@ class OnlineSession:
         from ..server.client import ServerError
 
         c, lang = self.client, self.lang
-        self.con.say(o("invited_waiting", lang, name=c.player.get("account")))
+        self._say(o("invited_waiting", lang, name=c.player.get("account")))
         while True:
             invites = [m for m in c.drain() if m.get("type") == "invited"]
             for invite in invites:
@@ -478,7 +484,7 @@ class OnlineSession:
                 try:
                     return await c.join(code=invite["code"])
                 except ServerError as e:
-                    self.con.say(o("invited_refused", lang, by=by, reason=e.message))
+                    self._say(o("invited_refused", lang, by=by, reason=e.message))
             if c.closed:
                 await self._reconnect()
                 continue
@@ -492,7 +498,7 @@ class OnlineSession:
         from ..server.client import ServerError
 
         c, lang = self.client, self.lang
-        self.con.say(o("start_help", lang))
+        self._say(o("start_help", lang))
         shown: list[str] = []
         while True:
             try:  # the bot accounts one could invite, when they change
@@ -500,7 +506,7 @@ class OnlineSession:
             except ServerError:  # an older server
                 bots = shown
             if bots and bots != shown:
-                self.con.say(o("bots_online", lang, names=", ".join(bots)))
+                self._names("bots_online", bots)
             shown = bots
             state = c.tables[table]
             before = list(state.info.get("seats") or [])
@@ -514,7 +520,7 @@ class OnlineSession:
                 self.con.say()
                 if c.closed:
                     raise ConnectionError("connection closed")
-                self.con.say(o("room_seats", lang, names=", ".join(self._labels(table))))
+                self._names("room_seats", self._labels(table))
                 continue
             line = typed
             if not line:
@@ -523,9 +529,9 @@ class OnlineSession:
             try:
                 await c.invite(table, line)
             except ServerError as e:
-                self.con.say(o("invite_refused", lang, username=line, reason=e.message))
+                self._say(o("invite_refused", lang, username=line, reason=e.message))
                 continue
-            self.con.say(o("invite_sent", lang, username=line))
+            self._say(o("invite_sent", lang, username=line))
 
             def changed(st: Any = state, was: list[Any] = before) -> bool:
                 return (st.info.get("seats") or []) != was
@@ -533,7 +539,31 @@ class OnlineSession:
             # a bot account sits down at once; a person may take a while
             with contextlib.suppress(TimeoutError):
                 await c.until(changed, INVITE_WAIT)
-            self.con.say(o("room_seats", lang, names=", ".join(self._labels(table))))
+            self._names("room_seats", self._labels(table))
+
+    # ------------------------------------------------------------------ the terminal's width
+    def _say(self, text: str) -> None:
+        """A sentence worded into the terminal's width (a line the terminal breaks is broken
+        anywhere, mid-word), as ``batak play`` words its own."""
+        self.con.wrapped(text, width=self.style.width)
+
+    def _names(self, code: str, names: Sequence[str]) -> None:
+        """The text ``code`` with a list of players (``Players now: You, Bot 2, …``), its lines
+        broken between two names, never inside one."""
+        self.con.lines(self._names_lines(code, names))
+
+    def _names_lines(self, code: str, names: Sequence[str]) -> list[str]:
+        """:meth:`_names`' lines, not said yet."""
+
+        def said(joined: str) -> str:
+            return o(code, self.lang, names=joined)
+
+        return fit_list(said, names, self.style.width, sep=", ")
+
+    def _address(self, text: str, address: str) -> None:
+        """``text``, which ends with ``address`` (an invitation's link, a record's address, a
+        command to copy), with the address on a line of its own when the whole does not fit."""
+        self.con.lines(fit_address(text, address, self.style.width))
 
     # ------------------------------------------------------------------ the game
     def _labels(self, table: str | None = None) -> list[str]:
@@ -551,16 +581,10 @@ class OnlineSession:
         c, lang = self.client, self.lang
         st = c.tables[self.table]
         labels = self._labels()
-        self.con.say(
-            o(
-                "seated",
-                lang,
-                table=st.info.get("code"),
-                preset=preset_title(str(st.info.get("preset") or ""), lang),
-                seat=(st.seat or 0) + 1,
-                names=", ".join(labels),
-            )
-        )
+        preset = preset_title(str(st.info.get("preset") or ""), lang)
+        seat = (st.seat or 0) + 1
+        self._say(o("seated", lang, table=st.info.get("code"), preset=preset, seat=seat))
+        self._names("seated_players", labels)
         self._stake_line()
         f = st.info.get("fair") or {}
         if f.get("commitment"):
@@ -569,7 +593,7 @@ class OnlineSession:
         if not self.helped:  # once: not again at a rematch's table
             self._help()
         if st.info.get("status") == "adjourned":  # (its event was before this player came)
-            self.con.say(o("adjourned", lang))
+            self._say(o("adjourned", lang))
         self._catch_up()
         said = labels
         tried = -1
@@ -579,7 +603,7 @@ class OnlineSession:
             labels = self._labels()
             if labels != said:  # someone sat or stood: the players again, as the moves name them
                 said = labels
-                self.con.say(o("players", lang, names=", ".join(labels)))
+                self._names("players", labels)
                 self._partner(labels)
             self._narrate()
             if st.over:
@@ -600,7 +624,7 @@ class OnlineSession:
             if st.info.get("status") == "adjourned" and st.view is not None:
                 if not await self._adjourned(st):  # no seat is held: nothing is played
                     hosting = st.info.get("host") == c.player.get("id")
-                    self.con.say(o("left_adjourned_host" if hosting else "left_adjourned", lang))
+                    self._say(o("left_adjourned_host" if hosting else "left_adjourned", lang))
                     return EXIT_OK
                 continue
             if st.view is None and self._hosting_now(st):
@@ -610,26 +634,26 @@ class OnlineSession:
                 me = c.player.get("id")
                 passed = any(e.get("kind") == "stand" and e.get("host") == me for e in st.events)
                 # told why only when the room passed to them; its creator back is just its host
-                self.con.say(o("host_you_now" if passed else "host_you", lang))
+                self._say(o("host_you_now" if passed else "host_you", lang))
                 try:
                     await self._invite_until_start(st.id)
                     await c.start(st.id)
                 except EOFError:  # the input ended at the start prompt (Ctrl-D)
-                    self.con.say(o("left", lang))
+                    self._say(o("left", lang))
                     return EXIT_OK
                 except ServerError as e:  # someone else hosts it by now, or it has started
-                    self.con.say(o("refused", lang, reason=e.message))
+                    self._say(o("refused", lang, reason=e.message))
                 except (ConnectionError, TimeoutError):
                     pass  # looked at again (and connected again) below
                 continue
             if st.view is None:
                 if not said_waiting:
-                    self.con.say(o("waiting", lang))
+                    self._say(o("waiting", lang))
                 said_waiting = True
             elif st.my_turn and st.state_v != tried:
                 tried = st.state_v
                 if not await self._decide():
-                    self.con.say(o("left", lang))
+                    self._say(o("left", lang))
                     return EXIT_OK
                 continue
             if c.closed:  # (lost while the turn was asked for)
@@ -637,7 +661,7 @@ class OnlineSession:
                 tried = -1
                 continue
             if not await self._wait_turn():
-                self.con.say(o("left", lang))
+                self._say(o("left", lang))
                 return EXIT_OK
 
     async def _adjourned(self, st: Any) -> bool:
@@ -664,7 +688,7 @@ class OnlineSession:
                 await self.client.start(self.table)
                 await self.client.until(self._resumed, 10)
             except ServerError as e:
-                self.con.say(o("refused", self.lang, reason=e.message))
+                self._say(o("refused", self.lang, reason=e.message))
             except TimeoutError:
                 pass  # looked at again by the caller
             except ConnectionError:  # (the server restarted while the match was adjourned)
@@ -716,7 +740,7 @@ class OnlineSession:
         try:
             await c.rematch(self.table, accept=yes)
         except ServerError as e:
-            self.con.say(o("refused", lang, reason=e.message))
+            self._say(o("refused", lang, reason=e.message))
             return False
         if not yes:
             return False
@@ -730,17 +754,15 @@ class OnlineSession:
             if offer.get("declined") is not None:
                 who = offer.get("declined")
                 name = labels[who] if isinstance(who, int) and who < len(labels) else "?"
-                self.con.say(o("rematch_declined", lang, name=name))
+                self._say(o("rematch_declined", lang, name=name))
                 return False
             waiting = offer.get("waiting") or []
             if waiting and waiting != said:
                 said = waiting
-                self.con.say(
-                    o("rematch_waiting", lang, names=", ".join(labels[i] for i in waiting))
-                )
+                self._say(o("rematch_waiting", lang, names=", ".join(labels[i] for i in waiting)))
             left = deadline - asyncio.get_running_loop().time()
             if left <= 0:
-                self.con.say(o("rematch_timeout", lang))
+                self._say(o("rematch_timeout", lang))
                 with contextlib.suppress(ServerError, TimeoutError, ConnectionError):
                     await c.rematch(self.table, accept=False)
                 return False
@@ -753,9 +775,9 @@ class OnlineSession:
         try:
             state = await c.join(table=new)
         except ServerError as e:
-            self.con.say(o("refused_table", lang, reason=e.message))
+            self._say(o("refused_table", lang, reason=e.message))
             return False
-        self.con.say(o("rematch_new", lang))
+        self._say(o("rematch_new", lang))
         self.table = state.id
         self.shown = len(state.events)
         self.commitments = {}
@@ -811,7 +833,7 @@ class OnlineSession:
                 shown = move_text(ev["move"], lang, self.style, kozmaca=kozmaca)
                 if ev.get("by") == "timeout":
                     shown += o("by_clock", lang)
-                self.con.say(o("played", lang, who=labels[ev["seat"]], move=shown))
+                self._say(o("played", lang, who=labels[ev["seat"]], move=shown))
                 if deal is not None and isinstance(move, Card):
                     over = ev.get("deal_over") or {}
                     self._trick_card(deal, int(ev["seat"]), str(move), labels, over.get("tricks"))
@@ -821,24 +843,20 @@ class OnlineSession:
                     self._deal_over(ev["deal_over"], labels)
             elif kind == "chat":  # never "Ayşe: pas", which reads as a move
                 if st.seat is not None and ev.get("seat") == st.seat:
-                    self.con.say(o("chat_you", lang, text=ev.get("text")))
+                    self._say(o("chat_you", lang, text=ev.get("text")))
                 else:
-                    self.con.say(o("chat", lang, who=ev.get("name") or "?", text=ev.get("text")))
+                    self._say(o("chat", lang, who=ev.get("name") or "?", text=ev.get("text")))
             elif kind == "away":  # in the second person when it is this player
                 mine = ev["seat"] == st.seat
-                self.con.say(
-                    o("away_you", lang) if mine else o("away", lang, who=labels[ev["seat"]])
-                )
+                self._say(o("away_you", lang) if mine else o("away", lang, who=labels[ev["seat"]]))
             elif kind == "back":
                 mine = ev["seat"] == st.seat
-                self.con.say(
-                    o("back_you", lang) if mine else o("back", lang, who=labels[ev["seat"]])
-                )
+                self._say(o("back_you", lang) if mine else o("back", lang, who=labels[ev["seat"]]))
             elif kind == "adjourn":  # only the host adjourns: said to them as their own act
                 hosting = st.info.get("host") == self.client.player.get("id")
-                self.con.say(o("adjourned_you" if hosting else "adjourned", lang))
+                self._say(o("adjourned_you" if hosting else "adjourned", lang))
             elif kind == "resume":
-                self.con.say(o("resumed", lang))
+                self._say(o("resumed", lang))
         self.shown = len(st.events)
         view = st.view
         if view and "match" in view and view["phase"] != "over":  # a deal begun, no move seen
@@ -920,7 +938,7 @@ class OnlineSession:
         view = self.client.tables[self.table].view
         if rules is None or view is None or view["match"]["deal"] != deal:
             if redeal and rules is not None:  # (known from the sheet's row alone)
-                self.con.say(t("redeal_note", self.lang))
+                self._say(t("redeal_note", self.lang))
             return
         contract = view["contract"] or {}
         given = contract_given_in(view, rules.bidding)
@@ -970,9 +988,9 @@ class OnlineSession:
             return
         self.trick = []
         if winner == st.seat:
-            self.con.say(o("trick_won_you", self.lang))
+            self._say(o("trick_won_you", self.lang))
         else:
-            self.con.say(o("trick_won", self.lang, who=labels[winner]))
+            self._say(o("trick_won", self.lang, who=labels[winner]))
 
     def _partner(self, labels: Sequence[str]) -> None:
         """At an eşli table: who the partner is (said again when someone else sits there)."""
@@ -983,23 +1001,27 @@ class OnlineSession:
         name = labels[(seat + 2) % rules.players]
         if name != self.partner_said:
             self.partner_said = name
-            self.con.say(t("partner_is", self.lang, name=name))
+            self._say(t("partner_is", self.lang, name=name))
 
     def _deal_over(self, info: dict[str, Any], labels: Sequence[str]) -> None:
         row = info["row"]
         self.con.say(self.style.bold(o("deal_over", self.lang, n=info["deal"])))
         self._contract_result(row, labels)
-        self.con.say(self._scores("sheet_line", row["scores"], labels, n=row["deal"]))
-        self.con.say(self._scores("totals", row["totals"], labels))
+        self._scores("sheet_line", row["scores"], labels, n=row["deal"])
+        self._scores("totals", row["totals"], labels)
         if "seed" in info:  # the deal's seed, checked against the commitment seen before it
             import hashlib
 
             n, seed = int(info["deal"]), str(info["seed"])
             seen = self.commitments.get(n)
             digest = hashlib.sha256(f"{self.table}:{seed}".encode()).hexdigest()
-            key = "fair_unseen" if seen is None else ("fair_ok" if digest == seen else "fair_bad")
             self._explain_fair()
-            self.con.say(o(key, self.lang, n=n, seed=seed))
+            if seen is not None and digest != seen:  # in full: what a complaint would show
+                self._say(o("fair_bad", self.lang, n=n))
+                self.con.lines(hash_lines(seed, self.style.width))
+            else:  # checked here in full, and kept in the record (batak verify) in full
+                key = "fair_unseen" if seen is None else "fair_ok"
+                self._say(o(key, self.lang, n=n, seed=short_hash(seed, self.style)))
         if info.get("next_commitment"):
             self._commit(int(info["deal"]) + 1, str(info["next_commitment"]))
 
@@ -1014,14 +1036,18 @@ class OnlineSession:
         bidder, bid, forced = row.get("bidder"), row.get("bid"), bool(row.get("forced"))
         lines = contract_lines(rules, bids, bidder, bid, tricks, labels, self.lang, forced=forced)
         for line in lines:
-            self.con.say(line)
+            self._say(line)  # (the given contract's Turkish is long)
 
     def _commit(self, deal: int, commitment: str) -> None:
+        """A deal's commitment, before the deal: in full on a line of its own, the one thing a
+        player keeps to compare with what ``batak verify`` prints after the match (the seed
+        comes with the record; the commitment must be the one seen before the cards)."""
         if self.commitments.get(deal) == commitment:
             return
         self.commitments[deal] = commitment
         self._explain_fair()
-        self.con.say(o("fair_commitment", self.lang, n=deal, commitment=commitment))
+        self._say(o("fair_commitment", self.lang, n=deal))
+        self.con.lines(hash_lines(commitment, self.style.width))
 
     def _explain_fair(self) -> None:
         """Before the match's first line about a commitment or a seed (taahhüt, tohum: words
@@ -1030,9 +1056,14 @@ class OnlineSession:
             self.fair_explained = True
             self.con.wrapped(o("fair_terms", self.lang), width=self.style.width)
 
-    def _scores(self, code: str, scores: Sequence[int], labels: Sequence[str], **kw: Any) -> str:
-        items = ", ".join(f"{labels[i]}: {s:+d}" for i, s in enumerate(scores))
-        return o(code, self.lang, scores=items, **kw)
+    def _scores(self, code: str, scores: Sequence[int], labels: Sequence[str], **kw: Any) -> None:
+        """A deal's points, or the totals, by player: its lines broken between two players."""
+        items = [f"{labels[i]}: {s:+d}" for i, s in enumerate(scores)]
+
+        def said(joined: str) -> str:
+            return o(code, self.lang, scores=joined, **kw)
+
+        self.con.lines(fit_list(said, items, self.style.width, sep=", "))
 
     def _finish(self) -> None:
         st = self.client.tables[self.table]
@@ -1043,29 +1074,31 @@ class OnlineSession:
         self.con.say()
         winners = st.view["match"]["winners"]
         if st.seat is not None and list(winners) == [st.seat]:
-            said = o("over_you", self.lang)
+            said = [o("over_you", self.lang)]
         else:
-            names = ", ".join(labels[w] for w in winners)
-            said = o("over" if len(winners) > 1 else "over_one", self.lang, names=names)
-        self.con.say(self.style.bold(said))
+            code = "over" if len(winners) > 1 else "over_one"
+            said = self._names_lines(code, [labels[w] for w in winners])
+        self.con.lines([self.style.bold(line) for line in said])
         rules = self.rules()
         totals = st.view["match"].get("totals")
         note = totals and rules and tie_note(rules, totals, winners, labels, self.lang, st.seat)
         if note:
-            self.con.say(note)
+            self._say(note)
         path = st.record or f"/api/tables/{self.table}/record"  # a private one's has its key
-        self.con.say(o("record", self.lang, url=self.http + path))
+        url = self.http + path
+        self._address(o("record", self.lang, url=url), url)
         if self.commitments:
-            self.con.say(o("fair_verify", self.lang, url=self.http + path))
+            command = f"batak verify {url}"
+            self._address(o("fair_verify", self.lang, command=command), command)
 
     # ------------------------------------------------------------------ chips (issue 12)
     def _stake_line(self) -> None:
         chips = self.client.tables[self.table].info.get("chips")
         if not chips:
             return
-        self.con.say(o("stake", self.lang, stake=chips_text(chips["stake"], self.lang)))
+        self._say(o("stake", self.lang, stake=chips_text(chips["stake"], self.lang)))
         if "kasa" in chips:
-            self.con.say(o("kasa", self.lang, kasa=chips_text(chips["kasa"], self.lang)))
+            self._say(o("kasa", self.lang, kasa=chips_text(chips["kasa"], self.lang)))
 
     async def _payout(self) -> None:
         """At a staked table: what the match paid this seat, and the balance after it."""
@@ -1080,17 +1113,17 @@ class OnlineSession:
             return
         lang = self.lang
         if pay.get("refund"):
-            self.con.say(o("payout_refund", lang, stake=chips_text(pay["stake"], lang)))
+            self._say(o("payout_refund", lang, stake=chips_text(pay["stake"], lang)))
         else:
             mine = pay["payouts"][st.seat]
             if mine:
-                self.con.say(o("payout_won", lang, n=chips_text(mine, lang)))
+                self._say(o("payout_won", lang, n=chips_text(mine, lang)))
             else:
-                self.con.say(o("payout_lost", lang, stake=chips_text(pay["stake"], lang)))
+                self._say(o("payout_lost", lang, stake=chips_text(pay["stake"], lang)))
             if pay.get("kasa_won") and pay.get("kasa_payouts"):
-                self.con.say(o("payout_kasa", lang, n=chips_text(pay["kasa_won"], lang)))
+                self._say(o("payout_kasa", lang, n=chips_text(pay["kasa_won"], lang)))
         w = await c.wallet()
-        self.con.say(o("chips_balance", lang, balance=chips_text(w["balance"], lang)))
+        self._say(o("chips_balance", lang, balance=chips_text(w["balance"], lang)))
 
     async def _awarded(self) -> None:
         """What the finished match earned: XP and level, rating, league points."""
@@ -1100,7 +1133,7 @@ class OnlineSession:
         except (TimeoutError, ConnectionError):
             return
         said = "awarded_idle" if got.get("idle") else "awarded"
-        self.con.say(o(said, lang, gained=got["xp_gained"], xp=got["xp"], level=got["level"]))
+        self._say(o(said, lang, gained=got["xp_gained"], xp=got["xp"], level=got["level"]))
         if got["level"] > got["level_before"]:
             self.con.say(self.style.bold(o("level_up", lang, level=got["level"])))
         if got.get("rating"):
@@ -1108,11 +1141,11 @@ class OnlineSession:
             change = f"{r['ordinal'] - b['ordinal']:+.1f}"
             if lang == "tr":
                 change = change.replace(".", ",")
-            self.con.say(o("rating_change", lang, **_rating(r, lang), change=change))
+            self._say(o("rating_change", lang, **_rating(r, lang), change=change))
         if got.get("league"):
             lg = got["league"]
             tier = o(f"tier_{lg['tier']}", lang)
-            self.con.say(o("league_points", lang, tier=tier, points=lg["points"]))
+            self._say(o("league_points", lang, tier=tier, points=lg["points"]))
 
     async def _show(self, what: str) -> None:
         """``level`` (progress), ``ratings`` or ``league``."""
@@ -1204,14 +1237,14 @@ class OnlineSession:
                 try:
                     h = await self._hint()
                 except ServerError as e:
-                    self.con.say(o("refused", lang, reason=e.message))
+                    self._say(o("refused", lang, reason=e.message))
                     continue
                 except TimeoutError:
-                    self.con.say(o("lost", lang))
+                    self._say(o("lost", lang))
                     return True
                 if line != "!":
                     shown = move_text(h["move"], lang, self.style)
-                    self.con.say(o("hint", lang, move=shown, reason=h["reason"]))
+                    self._say(o("hint", lang, move=shown, reason=h["reason"]))
                     continue
                 line = h["move"]
             elif await self._command(line, view):
@@ -1230,7 +1263,7 @@ class OnlineSession:
                 await c.move(self.table, move)
                 return True
             except TimeoutError:
-                self.con.say(o("lost", lang))
+                self._say(o("lost", lang))
                 return True  # unacknowledged moves are sent again after a reconnect
             except ServerError as e:
                 if e.code in ("stale", "not_your_turn", "away", "adjourned"):
@@ -1238,7 +1271,7 @@ class OnlineSession:
                 if e.code == "illegal":  # the rules' reason, as `batak play` says it
                     self.con.wrapped(refused(e.message, lang), width=self.style.width)
                 else:
-                    self.con.say(o("refused", lang, reason=e.message))
+                    self._say(o("refused", lang, reason=e.message))
 
     async def _command(self, line: str, view: dict[str, Any] | None) -> bool:
         """Do ``line`` if it is one of the commands that work at any time (the help, the last
@@ -1255,7 +1288,7 @@ class OnlineSession:
         elif forms & {"league", "lig"}:
             await self._show("league")
         elif forms & {"last", "son"}:
-            self.con.say(self._last_trick(view) if view else o("no_trick", self.lang))
+            self.con.lines(self._last_trick(view) if view else [o("no_trick", self.lang)])
         elif await self._maybe_review(line):
             pass
         elif forms & {"sheet", "yazboz"}:
@@ -1267,7 +1300,7 @@ class OnlineSession:
             try:
                 await self.client.adjourn(self.table)
             except ServerError as e:
-                self.con.say(o("refused", self.lang, reason=e.message))
+                self._say(o("refused", self.lang, reason=e.message))
             else:  # its event ends the prompt (and says so) at once, not after another line
                 with contextlib.suppress(TimeoutError):
                     await self.client.until(lambda: not self._resumed(), 10)
@@ -1304,11 +1337,11 @@ class OnlineSession:
         st = c.tables[self.table]
         try:
             if not await self._command(line, st.view):
-                self.con.say(o("not_your_turn", self.lang))
+                self._say(o("not_your_turn", self.lang))
         except ConnectionError:
             pass  # the caller connects again
         except TimeoutError:
-            self.con.say(o("lost", self.lang))
+            self._say(o("lost", self.lang))
         return True
 
     def _asked(self, st: Any) -> bool:
@@ -1331,10 +1364,10 @@ class OnlineSession:
         elif finished:
             deal = finished[-1]
         else:
-            self.con.say(t("no_review", lang))
+            self._say(t("no_review", lang))
             return True
         if deal not in finished:  # said before "Reviewing deal 99…", not after it
-            self.con.say(
+            self._say(
                 o("review_not_finished", lang, deal=deal, deals=", ".join(map(str, finished)))
                 if finished
                 else t("no_review", lang)
@@ -1344,9 +1377,9 @@ class OnlineSession:
         try:
             reply = await self.client.review(self.table, deal)
         except ServerError as e:
-            self.con.say(o("refused", lang, reason=e.message))
+            self._say(o("refused", lang, reason=e.message))
         except TimeoutError:  # a lost connection (ConnectionError) is the caller's to mend
-            self.con.say(o("lost", lang))
+            self._say(o("lost", lang))
         else:
             # worded into the terminal's width, as `batak play` says its review
             self.con.wrapped(*[str(x) for x in reply.get("lines", [])], width=self.style.width)
@@ -1445,25 +1478,22 @@ class OnlineSession:
             return None
         return move  # a move, legal or not: if not, the server says why (as `batak play` does)
 
-    def _last_trick(self, view: dict[str, Any]) -> str:
+    def _last_trick(self, view: dict[str, Any]) -> list[str]:
+        """'last': the last trick's cards and who took it, in the terminal's width."""
         if not view["tricks"]:
-            return o("no_trick", self.lang)
+            return [o("no_trick", self.lang)]
         tr = view["tricks"][-1]
         labels = self._labels()
-        n = view["players"]
-        cards = " · ".join(
-            f"{labels[(tr['leader'] + i) % n]}: {self.style.card(card)}"
-            for i, card in enumerate(tr["cards"])
-        )
-        return (
-            o("last_trick", self.lang, cards=cards)
-            + " — "
-            + (
-                o("trick_won_you", self.lang)
-                if tr["winner"] == self.client.tables[self.table].seat
-                else o("trick_won", self.lang, who=labels[tr["winner"]])
-            )
-        )
+        items = trick_items(tr["leader"], tr["cards"], view["players"], labels, self.style)
+        if tr["winner"] == self.client.tables[self.table].seat:
+            won = o("trick_won_you", self.lang)
+        else:
+            won = o("trick_won", self.lang, who=labels[tr["winner"]])
+
+        def said(cards: str) -> str:
+            return o("last_trick", self.lang, cards=cards) + " — " + won
+
+        return fit_list(said, items, self.style.width)
 
     def _sheet_rows(self) -> list[dict[str, Any]]:
         """The score sheet's rows: the view's, else the ones the table's events gave."""
@@ -1476,7 +1506,7 @@ class OnlineSession:
         rows = self._sheet_rows()
         labels = self._labels()
         if not rows:
-            self.con.say(o("sheet_empty", self.lang))
+            self._say(o("sheet_empty", self.lang))
             return
         rules = self.rules()
         if rules is not None:
@@ -1488,8 +1518,8 @@ class OnlineSession:
             self.con.lines(lines)
             return
         for row in rows:
-            self.con.say(self._scores("sheet_line", row["scores"], labels, n=row["deal"]))
-        self.con.say(self._scores("totals", rows[-1]["totals"], labels))
+            self._scores("sheet_line", row["scores"], labels, n=row["deal"])
+        self._scores("totals", rows[-1]["totals"], labels)
 
 
 #: what leaves the table, at a prompt or between turns
