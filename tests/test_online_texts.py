@@ -176,7 +176,8 @@ def test_the_deals_are_followed_as_batak_play_follows_them(
 ) -> None:
     """What ``batak play`` says and ``batak online`` did not: the partner at an eşli table,
     who takes each trick (the deal's last one too, before "Deal 1 is over", though the view is
-    the next deal's by then), and each deal's heading with its dealer."""
+    the next deal's by then), and each deal's heading with its dealer (and who speaks first,
+    :func:`test_a_deals_first_speaker_is_said_as_batak_play_says_it`)."""
     s, out = session(lang)
     st = s.client.tables["t1"]  # type: ignore[attr-defined]
     st.info["rules"] = Rules.preset("sultan-esli").to_dict()
@@ -205,7 +206,7 @@ def test_the_deals_are_followed_as_batak_play_follows_them(
     said = out.getvalue()
     assert partner in said.splitlines()[0], said
     assert said.index(took) < said.index("Deal 1" if lang == "en" else "1. el bitti"), said
-    assert said.rstrip().endswith(heading), said
+    assert said.split("\n\n")[-1].startswith(heading), said
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
@@ -367,3 +368,42 @@ def test_the_table_and_the_fair_deals_lines_fit_the_terminals_width(lang: str, w
         assert (f"  {full}\n" in said) == (width == 80), said
     assert seed not in said.replace(" ", "").replace("\n", "") and seed[:16] + "…" in said
     assert "  batak verify http://127.0.0.1:18500/api/tables/t1/record?key=" in said, said
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("preset", ["standard", "sultan-kozmaca", "zipi-kozmaca"])
+def test_a_deals_first_speaker_is_said_as_batak_play_says_it(lang: str, preset: str) -> None:
+    """``batak play`` says who speaks first under each deal's heading ("First to speak: Bot 3."),
+    or at a table without bidding the koz and who leads; ``batak online`` did not. Both say it
+    now with the same words (:func:`batak.cli.console.opening_lines`), but not for the deal
+    under way when the player sat down (its first moves were made already)."""
+    from batak.cli.console import Narrator, Style
+    from batak.game import Game
+
+    rules = Rules.preset(preset)
+    n = rules.players
+    seats = [{"name": "Ayşe"}, *({"name": f"Bot {i + 1}"} for i in range(1, n))]
+    for joined in (False, True):
+        s, out = session(lang)
+        st = s.client.tables["t1"]  # type: ignore[attr-defined]
+        st.info |= {"rules": rules.to_dict(), "seats": seats}
+        game = Game(rules, dealer=1, seed=1)
+        phase = "play" if rules.bidding == "none" else "bidding"
+        st.view = {"match": {"deal": 1, "deals": 2, "sheet": []}, "dealer": 1, "phase": phase}
+        st.view |= {"auction": [], "tricks": [], "current_trick": {"leader": 2, "cards": []}}
+        st.view |= {"players": n, "contract": None, "trump": game.trump and game.trump.value}
+        st.view["rules"] = st.info["rules"]
+        if joined:  # the player sat down after the first bid (or the first card)
+            st.view["auction"] = [{"seat": 2, "move": "pass"}]
+            st.view["current_trick"]["cards"] = ["2C"]
+        s._catch_up()
+        s._narrate()
+        lines = out.getvalue().splitlines()
+        played = io.StringIO()  # what batak play says under the same deal's heading
+        narrator = Narrator(Console(played, io.StringIO()), s._labels(), lang, Style(None),
+                            reveal=False, each_card=False)  # fmt: skip
+        narrator.opening(game)
+        opening = played.getvalue().splitlines()
+        first = {"en": "First to speak: Bot 3.", "tr": "İlk söz: Bot 3."}[lang]
+        assert (first in opening) == (rules.bidding != "none"), opening
+        assert lines[2:] == ([] if joined else opening), lines

@@ -540,15 +540,10 @@ class Narrator:
 
     def opening(self, game: Game) -> None:
         """The first lines of a deal: who speaks first, or the fixed koz and who leads."""
-        r = game.rules
-        lang = self.lang
-        first = self.labels[(game.dealer + 1) % game.players]
-        if r.bidding == "none":
-            if game.trump is not None:
-                self.con.say(t("koz_fixed", lang, koz=self.style.koz(game.trump.value, lang)))
-            self.con.say(t("leads_first", lang, who=first))
-        else:
-            self.con.say(t("first_speaker", lang, who=first))
+        trump = game.trump.value if game.trump is not None else None
+        self.con.lines(
+            opening_lines(game.rules, game.dealer, self.labels, self.lang, self.style, trump)
+        )
 
     def move(self, game: Game, seat: int, move: Move, tricks_before: int) -> None:
         """Describe ``move`` just made by ``seat`` (``game`` is the deal after it)."""
@@ -659,6 +654,28 @@ def deal_heading(
     if extra:
         of += t("deal_extra", lang)
     return style.bold(t("deal_header", lang, n=n, of=of, dealer=dealer))
+
+
+def opening_lines(
+    rules: Rules,
+    dealer: int,
+    labels: Sequence[str],
+    lang: str,
+    style: Style,
+    trump: str | None = None,
+) -> list[str]:
+    """A deal's first lines, under its heading: who speaks first; at a table without bidding
+    the koz (``trump``, the one the engine plays) and who leads. From a game (``batak play``)
+    or a server's table (``batak online``).
+
+    >>> opening_lines(Rules(), 3, ["Sen", "B1", "B2", "B3"], "tr", Style(None))
+    ['İlk söz: Sen.']
+    """
+    first = labels[(dealer + 1) % rules.players]
+    if rules.bidding != "none":
+        return [t("first_speaker", lang, who=first)]
+    koz = [t("koz_fixed", lang, koz=style.koz(trump, lang))] if trump is not None else []
+    return [*koz, t("leads_first", lang, who=first)]
 
 
 def auction_over_lines(

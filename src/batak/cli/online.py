@@ -53,6 +53,7 @@ from .console import (
     move_text,
     no_number,
     not_a_move,
+    opening_lines,
     refused,
     score_sheet_lines,
     short_hash,
@@ -298,6 +299,8 @@ class OnlineSession:
     def _new_table(self) -> None:
         """What is followed of a table's deals, from nothing (a new table, a rematch's)."""
         self.deal_said = 0  # the deal whose heading was said
+        #: the deal under way when the player sat down: its first moves were made before
+        self.joined_deal = 0
         self.auction_said = 0  # the deal whose auction's end was said ("ihale X'te kaldı")
         self.trick: list[tuple[int, str]] = []  # the trick being played: (seat, card)
         self.trick_deal = 0  # the deal it is of, and how many tricks of it were said before
@@ -886,6 +889,8 @@ class OnlineSession:
         if view is None or "match" not in view:
             return
         deal = int(view["match"]["deal"])
+        if view["auction"] or view["tricks"] or view["current_trick"]["cards"]:
+            self.joined_deal = deal  # (a bid, a pass or a card made)
         if view["phase"] not in ("bidding", "over"):
             self.auction_said = deal
         if view["phase"] == "over":
@@ -913,6 +918,18 @@ class OnlineSession:
         labels = self._labels()
         self.con.say()
         self.con.say(deal_heading(deal, deals, labels[dealer], self.lang, self.style, extra=extra))
+        self._opening(deal, dealer, labels)
+
+    def _opening(self, deal: int, dealer: int, labels: Sequence[str]) -> None:
+        """A deal's first lines under its heading, as ``batak play`` says them: who speaks
+        first (or, at a table without bidding, the koz and who leads). Not for the deal under
+        way when the player sat down: its first moves were made already."""
+        rules = self.rules()
+        if rules is None or deal <= self.joined_deal:
+            return
+        # (where nobody bids, nobody names a koz: it is the one the rules fix)
+        trump = rules.fixed_trump.value if rules.fixed_trump is not None else None
+        self.con.lines(opening_lines(rules, dealer, labels, self.lang, self.style, trump))
 
     def _dealer_of(self, deal: int) -> int | None:
         """Who deals ``deal``: the view's dealer when the view is of that deal, else the one
