@@ -407,3 +407,65 @@ def test_a_deals_first_speaker_is_said_as_batak_play_says_it(lang: str, preset: 
         first = {"en": "First to speak: Bot 3.", "tr": "İlk söz: Bot 3."}[lang]
         assert (first in opening) == (rules.bidding != "none"), opening
         assert lines[2:] == ([] if joined else opening), lines
+
+
+REFUSALS = {
+    "en": [
+        "No hint — it is not your decision: hints are for your turn",
+        "Not adjourned — only the host can adjourn this table",
+        "No review — the deal review is busy with other deals; please try again in a moment.",
+        "No rematch — the match is not over yet",
+        "Not shown — the server failed on that message",
+        "Not played — the match is over",
+        "Not allowed — a bid must be at least 5",
+    ],
+    "tr": [
+        "İpucu yok — karar sırası sende değil: ipucu yalnızca senin sıranda",
+        "Ertelenemedi — bu masayı yalnızca masa sahibi erteleyebilir",
+        "İncelenemedi — el incelemesi şu an başka ellerle meşgul; lütfen biraz sonra yeniden dene.",
+        "Rövanş yapılamadı — oyun henüz bitmedi",
+        "Gösterilemedi — sunucu bu mesajı işlerken hata verdi",
+        "Hamle yapılamadı — oyun bitti",
+        "Olmaz — ihale en az 5 olmalı",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_refusal_says_what_did_not_happen_as_a_refused_move_does(lang: str) -> None:
+    """A refused move said "Not allowed — …" (as ``batak play`` says it), and everything else
+    the server refused "Refused — …": a hint, an adjournment, a review, a rematch. Each is
+    worded as a refused move is now, what did not happen and then the server's reason after
+    the dash (from a small letter, the review's sentence too), without calling "not allowed"
+    what no rule of the game refused: a hint, or a move the server could not take."""
+    import asyncio
+
+    from batak.server.client import ServerError
+
+    s, out = session(lang)
+    s.style.width = 200  # (a line each; the width is the test's above)
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.sheet = [{"deal": 1}]
+
+    def refusing(code: str, **params: object) -> object:
+        async def refuse(*args: object, **kwargs: object) -> None:
+            said = text(f"server.{code}", lang, **params)
+            raise ServerError({"code": code, "message": said})
+
+        return refuse
+
+    client = s.client  # type: ignore[attr-defined]
+    client.hint = refusing("hint_turn")
+    client.adjourn = refusing("not_host_adjourn")
+    client.review = refusing("review_busy")
+    client.rematch = refusing("not_over")
+    client.progress = refusing("internal")
+    asyncio.run(s._hinted("hint"))
+    asyncio.run(s._command("adjourn", None))
+    asyncio.run(s._command("review", None))
+    asyncio.run(s._rematch())  # (the input ends at the question: a no)
+    asyncio.run(s._show("progress"))
+    s._move_refused("match_over", text("server.match_over", lang))
+    s._move_refused("illegal", text("bid_too_low", lang, low=5))
+    said = [x for x in out.getvalue().splitlines() if " — " in x]
+    assert said == REFUSALS[lang], said

@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 
 from ..cards import Card
 from ..explain import preset_title
-from ..i18n import LANGS, chips_text, folded, plain_lower, text
+from ..i18n import LANGS, chips_text, folded, plain_lower, text, turkish_lower
 from ..match import ScoreRow
 from ..moves import Bid, MoveError, Pass, parse_in_phase, parse_move
 from ..rules import Rules, RulesError
@@ -645,7 +645,7 @@ class OnlineSession:
                     self._say(o("left", lang))
                     return EXIT_OK
                 except ServerError as e:  # someone else hosts it by now, or it has started
-                    self._say(o("refused", lang, reason=e.message))
+                    self._refused("refused_start", e.message)
                 except (ConnectionError, TimeoutError):
                     pass  # looked at again (and connected again) below
                 continue
@@ -691,7 +691,7 @@ class OnlineSession:
                 await self.client.start(self.table)
                 await self.client.until(self._resumed, 10)
             except ServerError as e:
-                self._say(o("refused", self.lang, reason=e.message))
+                self._refused("refused_resume", e.message)
             except TimeoutError:
                 pass  # looked at again by the caller
             except ConnectionError:  # (the server restarted while the match was adjourned)
@@ -743,7 +743,7 @@ class OnlineSession:
         try:
             await c.rematch(self.table, accept=yes)
         except ServerError as e:
-            self._say(o("refused", lang, reason=e.message))
+            self._refused("refused_rematch", e.message)
             return False
         if not yes:
             return False
@@ -1209,7 +1209,7 @@ class OnlineSession:
                           tier=o(f"tier_{last['tier']}", lang),
                           outcome=o(f"outcome_{last['outcome']}", lang)))  # fmt: skip
         except ServerError as e:
-            say(o("refused", lang, reason=e.message))
+            self._refused("refused_show", e.message)
 
     async def _decide(self) -> bool:
         """Ask for this seat's decision until one is accepted; False when the player quits.
@@ -1252,18 +1252,13 @@ class OnlineSession:
                 return False
             if forms & {"hint", "ipucu", "!"}:
                 try:
-                    h = await self._hint()
-                except ServerError as e:
-                    self._say(o("refused", lang, reason=e.message))
-                    continue
+                    hinted = await self._hinted(line)
                 except TimeoutError:
                     self._say(o("lost", lang))
                     return True
-                if line != "!":
-                    shown = move_text(h["move"], lang, self.style)
-                    self._say(o("hint", lang, move=shown, reason=h["reason"]))
+                if hinted is None:
                     continue
-                line = h["move"]
+                line = hinted
             elif await self._command(line, view):
                 if not self._asked(st):  # (adjourn): the table moved on, look again
                     return True
@@ -1285,10 +1280,36 @@ class OnlineSession:
             except ServerError as e:
                 if e.code in ("stale", "not_your_turn", "away", "adjourned"):
                     return True  # the table moved on (a clock, a bot, an adjournment): look again
-                if e.code == "illegal":  # the rules' reason, as `batak play` says it
-                    self.con.wrapped(refused(e.message, lang), width=self.style.width)
-                else:
-                    self._say(o("refused", lang, reason=e.message))
+                self._move_refused(e.code, e.message)
+
+    async def _hinted(self, line: str) -> str | None:
+        """'hint' says the server's hint; '!' gives its move, to be played. None when there is
+        nothing to play: the hint said, or refused (said, with the server's reason)."""
+        from ..server.client import ServerError
+
+        try:
+            h = await self._hint()
+        except ServerError as e:
+            self._refused("refused_hint", e.message)
+            return None
+        if line == "!":
+            return str(h["move"])
+        shown = move_text(h["move"], self.lang, self.style)
+        self._say(o("hint", self.lang, move=shown, reason=h["reason"]))
+        return None
+
+    def _move_refused(self, code: str, reason: str) -> None:
+        """A move the server refused: for a rule of the game as ``batak play`` says it (``Not
+        allowed — …``), for anything else (the match is over, the server could not save it)
+        as a move not played, with the server's reason."""
+        if code == "illegal":
+            self._say(refused(reason, self.lang))
+        else:
+            self._refused("refused_move", reason)
+
+    def _refused(self, key: str, reason: str) -> None:
+        """What the server refused (:func:`declined`), worded into the terminal's width."""
+        self._say(declined(key, reason, self.lang))
 
     async def _command(self, line: str, view: dict[str, Any] | None) -> bool:
         """Do ``line`` if it is one of the commands that work at any time (the help, the last
@@ -1317,7 +1338,7 @@ class OnlineSession:
             try:
                 await self.client.adjourn(self.table)
             except ServerError as e:
-                self._say(o("refused", self.lang, reason=e.message))
+                self._refused("refused_adjourn", e.message)
             else:  # its event ends the prompt (and says so) at once, not after another line
                 with contextlib.suppress(TimeoutError):
                     await self.client.until(lambda: not self._resumed(), 10)
@@ -1394,7 +1415,7 @@ class OnlineSession:
         try:
             reply = await self.client.review(self.table, deal)
         except ServerError as e:
-            self._say(o("refused", lang, reason=e.message))
+            self._refused("refused_review", e.message)
         except TimeoutError:  # a lost connection (ConnectionError) is the caller's to mend
             self._say(o("lost", lang))
         else:
@@ -1537,6 +1558,23 @@ class OnlineSession:
         for row in rows:
             self._scores("sheet_line", row["scores"], labels, n=row["deal"])
         self._scores("totals", rows[-1]["totals"], labels)
+
+
+def declined(key: str, reason: str, lang: str) -> str:
+    """A request the server refused, with its reason, worded as a move the rules refuse
+    (``Not allowed — …``, :func:`~batak.cli.console.refused`): what did not happen, a dash,
+    why (``No hint — …``, ``Not adjourned — …``): not "Refused", nor "not allowed" where no
+    rule of the game is at stake. ``key``: the text ``online.refused_<what>``. A reason that is
+    a sentence of its own (the review's) goes on after the dash from a small letter.
+
+    >>> declined("refused_hint", "it is not your decision: hints are for your turn", "en")
+    'No hint — it is not your decision: hints are for your turn'
+    >>> declined("refused_review", "İnceleme şu an başka ellerle meşgul.", "tr")
+    'İncelenemedi — inceleme şu an başka ellerle meşgul.'
+    """
+    if reason[:1].isupper() and reason[1:2].islower():  # "The deal review is busy…"
+        reason = (turkish_lower(reason[0]) if lang == "tr" else reason[0].lower()) + reason[1:]
+    return o(key, lang, reason=reason)
 
 
 #: what leaves the table, at a prompt or between turns
