@@ -469,3 +469,45 @@ def test_a_refusal_says_what_did_not_happen_as_a_refused_move_does(lang: str) ->
     s._move_refused("illegal", text("bid_too_low", lang, low=5))
     said = [x for x in out.getvalue().splitlines() if " — " in x]
     assert said == REFUSALS[lang], said
+
+
+class _LineEditing(Console):
+    """A terminal with line editing, ``pa`` typed at the prompt and not entered yet."""
+
+    def _line_editing(self) -> bool:
+        return True
+
+    def _typed_so_far(self) -> str:
+        return "pa"
+
+
+@pytest.mark.parametrize(
+    ("lang", "players", "lost"),
+    [
+        ("en", "Players now: You, Bot 2, Cem, Bot 4", "The connection dropped; reconnecting…"),
+        ("tr", "Şu an masada: Sen, Bot 2, Cem, Bot 4", "Bağlantı koptu; yeniden bağlanılıyor…"),
+    ],
+)
+def test_who_sits_now_and_a_lost_connection_are_said_above_the_prompt(
+    lang: str, players: str, lost: str
+) -> None:
+    """While the prompt waits for a line (the player's turn, or between turns), "Players now"
+    and a lost connection were written over the half-typed line; they go above the prompt, as
+    the chat does, and the prompt comes back under them with what was typed."""
+    import asyncio
+
+    s, out = session(lang)
+    s.con = _LineEditing(out, io.StringIO())
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    s.players_said = s._labels()
+    loop = asyncio.new_event_loop()
+    try:
+        s._reading = loop.create_future()  # a line asked for, not entered yet
+        s._shown = text("cli.prompt", lang)
+        st.info["seats"][2] = {"name": "Cem"}  # Bot 3 stood up, Cem sat down
+        s._narrate()
+        s._tell(text("online.lost", lang))
+    finally:
+        loop.close()
+    again = s._shown + "pa"
+    assert out.getvalue() == f"\r\033[K{players}\n{again}\r\033[K{lost}\n{again}"

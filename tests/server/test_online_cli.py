@@ -551,6 +551,64 @@ def test_chat_is_said_while_the_prompt_waits(
         assert codes == [0], con.out.getvalue()
 
 
+class _LineEditor(Typist):
+    """A terminal with line editing, ``pa`` typed and not entered yet: a line said above the
+    prompt clears the prompt's line and shows it again, with ``pa``, under the line said."""
+
+    def _line_editing(self) -> bool:
+        return True
+
+    def _typed_so_far(self) -> str:
+        return "pa"
+
+
+def test_the_players_are_said_above_a_line_typed_between_turns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between turns the terminal reads what is typed (a command, or a move typed early); the
+    others' moves and chat were said above that half-typed line, but "Players now: …" (someone
+    sat down or stood up) was written over it. It is said above it now, as the chat is."""
+    import asyncio
+    import time
+
+    from batak.server.client import Client
+
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        made: list[str] = []
+        ready, seated, done = threading.Event(), threading.Event(), threading.Event()
+
+        async def host() -> None:  # Ayşe hosts the room; Cem comes once Ben waits
+            async with Client(srv.url, name="Ayşe") as c:
+                created, _ = await c.create(preset="standard", deals=1)
+                made.append(created["code"])
+                ready.set()
+                await asyncio.to_thread(seated.wait, 60)
+                async with Client(srv.url, name="Cem") as cem:
+                    await cem.join(code=created["code"])
+                    await asyncio.to_thread(done.wait, 60)
+
+        thread = threading.Thread(target=lambda: asyncio.run(host()), daemon=True)
+        thread.start()
+        assert ready.wait(30)
+        con = _LineEditor()
+        ben, codes = _run_typist([srv.http, "--join", made[0], "--name", "Ben"], con)
+        con.wait_for("Waiting for the match to start")
+        deadline = time.monotonic() + 30
+        while not con.prompts:  # the terminal is read between turns
+            assert time.monotonic() < deadline, con.out.getvalue()
+            time.sleep(0.02)
+        seated.set()
+        out = con.wait_for("Players now: ")
+        players = "Players now: Ayşe, You, Cem, empty seat 4"
+        assert f"\r\033[K{players}\npa" in con.wait_for(f"{players}\npa"), out
+        done.set()
+        con.typed.put(None)
+        ben.join(30)
+        assert codes == [0], con.out.getvalue()
+        thread.join(10)
+
+
 def test_the_table_is_drawn_again_only_when_it_changed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -293,6 +293,8 @@ class OnlineSession:
         #: has ended: what is said meanwhile goes above it (Console.above_prompt)
         self._shown: str | None = None
         self._rules: tuple[str, Rules | None] | None = None  # (table, its rules) parsed once
+        #: the players as last said (None: not yet: the seat's line says them first)
+        self.players_said: list[str] | None = None
         self.helped = False  # the commands said (at the first table; '?' says them again)
         self._new_table()
 
@@ -387,7 +389,7 @@ class OnlineSession:
 
     async def _reconnect(self) -> None:
         """The connection is lost: get it back (:func:`reconnect`), or :class:`ServerGone`."""
-        await reconnect(self.client, self.con.say, self.lang)
+        await reconnect(self.client, self._tell, self.lang)
 
     async def _account(self) -> None:
         """With ``--username``: log in (the password from ``--password``, BATAK_PASSWORD or a
@@ -588,6 +590,7 @@ class OnlineSession:
         seat = (st.seat or 0) + 1
         self._say(o("seated", lang, table=st.info.get("code"), preset=preset, seat=seat))
         self._names("seated_players", labels)
+        self.players_said = labels
         self._stake_line()
         f = st.info.get("fair") or {}
         if f.get("commitment"):
@@ -598,16 +601,10 @@ class OnlineSession:
         if st.info.get("status") == "adjourned":  # (its event was before this player came)
             self._say(o("adjourned", lang))
         self._catch_up()
-        said = labels
         tried = -1
         said_waiting = False  # "waiting for the match to start" once, not at each change
         while True:
             st = c.tables[self.table]
-            labels = self._labels()
-            if labels != said:  # someone sat or stood: the players again, as the moves name them
-                said = labels
-                self._names("players", labels)
-                self._partner(labels)
             self._narrate()
             if st.over:
                 self._finish()
@@ -790,11 +787,32 @@ class OnlineSession:
         return True
 
     def _narrate(self) -> None:
-        """Say what happened at the table since last time (others' moves, chat, results);
-        while a prompt waits for a line, above it (the line typed so far stays)."""
-        waiting = self._reading is not None and not self._reading.done()
-        with self.con.above_prompt(self._shown if waiting else None):
+        """Say what happened at the table since last time (who sits there now, others' moves,
+        chat, results); while a prompt waits for a line, above it (the line typed so far
+        stays)."""
+        with self._above_prompt():
+            self._players()
             self._narrate_events()
+
+    def _above_prompt(self) -> contextlib.AbstractContextManager[None]:
+        """Where the lines said meanwhile go: above the prompt when a reading waits at one,
+        between turns too (:meth:`Console.above_prompt`), not over the line being typed."""
+        waiting = self._reading is not None and not self._reading.done()
+        return self.con.above_prompt(self._shown if waiting else None)
+
+    def _tell(self, line: str) -> None:
+        """A line said as it comes (a lost connection), above the prompt if one waits."""
+        with self._above_prompt():
+            self._say(line)
+
+    def _players(self) -> None:
+        """Someone sat or stood: the players again, as the moves name them (and the partner,
+        if another sits opposite now). Nothing before the first list (the seat's line)."""
+        labels = self._labels()
+        if self.players_said is not None and labels != self.players_said:
+            self._names("players", labels)
+            self._partner(labels)
+        self.players_said = labels
 
     def _narrate_events(self) -> None:
         st = self.client.tables[self.table]
