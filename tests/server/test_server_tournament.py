@@ -306,6 +306,56 @@ def test_an_adjourned_story_table_is_continued_not_dealt_again(tmp_path: Path) -
         asyncio.run(main())
 
 
+def test_whoever_is_still_at_a_story_table_started_over_is_told_at_once(tmp_path: Path) -> None:
+    """The player's other tab still at the table they start over elsewhere was not told: it
+    found the table gone only at its next move. Every connection there now gets ``closed``
+    (why, the stage and the table dealt in its place), is no longer at the old table, and a
+    later request for it says it was started over, in the connection's language."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            a = Client(srv.url, name="Ayşe")
+            await a.connect()
+            first = await a.story_play(0)
+            await a.adjourn(first.id)
+            tab = Client(srv.url, token=a.token, lang="tr")  # the player's other tab
+            await tab.connect()
+            await tab.join(first.id)
+            watcher = Client(srv.url, name="Berk")  # someone watching it with its code
+            await watcher.connect()
+            await watcher.join(code=first.info["code"], spectate=True)
+            fresh = await a.story_play(0, again=True)
+            want = {
+                "type": "closed",
+                "table": first.id,
+                "reason": "story_again",
+                "story": 0,
+                "table_new": fresh.id,
+            }
+            for c in (tab, watcher, a):  # (a was at the old table too, on this connection)
+                got = await c.wait_for(lambda m: m.get("type") == "closed", 10)
+                assert got == want
+                assert c.tables[first.id].closed == want
+                assert c.tables[first.id].info["status"] == "closed"
+            assert all(first.id not in c.tables for c in srv.hub.online[a.player["id"]])
+            # the way on: the other tab sits at the new table, in the player's own seat
+            st = await tab.join(fresh.id)
+            assert st.seat == 0
+            # a request for the old table says why it is gone, not "nobody came to it"
+            with pytest.raises(ServerError) as e:
+                await tab.sync(first.id)
+            assert e.value.code == "no_table"
+            assert "baştan başlandığı için kaybedilmiş sayılır" in e.value.message
+            with pytest.raises(ServerError) as e:
+                await watcher.join(first.id)
+            assert e.value.code == "no_table"
+            assert "was started over, and counts as lost" in e.value.message
+            for c in (a, tab, watcher):
+                await c.close()
+
+        asyncio.run(main())
+
+
 def test_the_tea_garden_plays_to_a_shorter_clock(tmp_path: Path) -> None:
     """Its story says they play faster there: its decisions have 15 s, not the server's 25."""
     with ServerThread(fast_config(tmp_path)) as srv:

@@ -1104,7 +1104,7 @@ def test_every_text_the_client_uses_exists_in_every_language(server: ServerProce
     # keys built at run time: t("mode_" + m), t("status_" + s), t("level_" + l), t("suit_" + s)
     for prefix, names in {
         "mode_": ["ihaleli", "kozmaca", "esli", "kitty", "acik"],
-        "status_": ["waiting", "playing", "adjourned", "over"],
+        "status_": ["waiting", "playing", "adjourned", "over", "closed"],
         "level_": ["easy", "medium", "hard"],
         "suit_": ["S", "H", "D", "C"],
         "rank_": ["A", "K", "Q", "J"],

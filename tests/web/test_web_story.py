@@ -125,6 +125,78 @@ def test_an_adjourned_story_table_is_continued_from_the_map_and_not_dealt_again(
     no_js_errors(errors)
 
 
+def _start_over_in_another_tab(page: Page, server: ServerProcess, errors: list[str]) -> Page:
+    """A second tab of ``page``'s browser (the same player) starts stage 0 over from the map;
+    it is returned at the new table."""
+    tab = page.context.new_page()
+    tab.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    tab.goto(server.http + "/story")
+    tab.once("dialog", lambda d: d.accept())
+    tab.get_by_test_id("story-restart-0").click()
+    expect(tab).to_have_url(re.compile(r"/table/t\w+$"))
+    expect(tab.locator("#hand .card")).to_have_count(13)
+    return tab
+
+
+def test_a_story_table_started_over_in_another_tab_says_so_and_offers_the_new_table(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """The tab still at the old table was not told: it found the table closed only at its next
+    move. Now it says at once why the table is closed, that it counts as lost, and offers the
+    new table and the map; the new table's button takes the player to their seat there."""
+    page = open_page(browser, server, errors, viewport=DESKTOP)
+    page.goto(server.http + "/story")
+    page.get_by_test_id("story-play-0").click()
+    expect(page.locator("#hand .card")).to_have_count(13)
+    first = _table_id(page)
+    tab = _start_over_in_another_tab(page, server, errors)
+    fresh = _table_id(tab)
+    assert fresh != first
+    expect(page.get_by_test_id("story-closed")).to_have_text(
+        "You started this table over in another tab or on another device, so it is closed"
+        " and counts as lost."
+    )
+    expect(page.locator("#dialog h3")).to_have_text("This table is closed")
+    expect(page.get_by_test_id("close-dialog")).to_have_count(0)  # nothing to go back to
+    # under it, nobody waits for the player any more, and there is nothing to leave
+    expect(page.locator("#panel")).to_have_text("This table is closed")
+    expect(page.get_by_test_id("leave")).to_have_count(0)
+    expect(page.get_by_test_id("story-map-link")).to_have_text("Story map")
+    page.screenshot(path=str(artifacts / "story-closed-en.png"))
+    # a reconnect does not ask for the closed table again (an error, and off to the lobby):
+    # its window stays
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(str(f))))
+    page.evaluate("() => { window.batak.state.welcome = null; window.batak.state.ws.close(); }")
+    page.wait_for_function("() => window.batak.state.welcome !== null")
+    assert any('"hello"' in f for f in sent)
+    assert not [f for f in sent if '"join"' in f], sent
+    expect(page).to_have_url(re.compile(f"/table/{first}$"))
+    expect(page.locator("#dialog h3")).to_have_text("This table is closed")
+    expect(page.locator("#notice")).to_be_empty()
+    page.get_by_test_id("story-closed-new").click()
+    expect(page).to_have_url(re.compile(f"/table/{fresh}$"))
+    expect(page.locator("#hand .card")).to_have_count(13)
+    assert page.evaluate("window.batak.state.table.you") == 0
+
+    # on a phone, in Turkish; the map is the other way on
+    phone = open_page(browser, server, errors, locale="tr-TR", **PHONE)
+    phone.goto(server.http + "/story")
+    phone.get_by_test_id("story-play-0").click()
+    expect(phone.locator("#hand .card")).to_have_count(13)
+    _start_over_in_another_tab(phone, server, errors)
+    expect(phone.get_by_test_id("story-closed")).to_have_text(
+        "Bu masaya başka bir sekmede ya da cihazda baştan başladın; bu yüzden masa kapandı ve"
+        " kaybedilmiş sayılır."
+    )
+    expect(phone.get_by_test_id("story-closed-new")).to_have_text("Yeni masaya geç")
+    phone.screenshot(path=str(artifacts / "story-closed-phone-tr.png"))
+    phone.get_by_test_id("story-map-link").click()
+    expect(phone).to_have_url(re.compile(r"/story$"))
+    expect(phone.get_by_test_id("story-continue-0")).to_be_visible()
+    no_js_errors(errors)
+
+
 def test_a_spectator_is_told_they_watch_and_their_chat_lines_are_marked(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:

@@ -78,6 +78,9 @@ class TableState:
     payout: dict[str, Any] | None = None
     #: after the match: the last ``rematch`` message (who agreed, who is asked, the new table)
     rematch: dict[str, Any] | None = None
+    #: the ``closed`` message if the table was closed while this client was at it (a story
+    #: table started over elsewhere: ``reason``, ``table_new``)
+    closed: dict[str, Any] | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -311,6 +314,10 @@ class Client:
             self._unacked.pop(msg["id"], None)
         elif kind == "rematch":
             self.tables.setdefault(msg["table"], TableState(msg["table"])).rematch = msg
+        elif kind == "closed":
+            st = self.tables.setdefault(msg["table"], TableState(msg["table"]))
+            st.closed = msg
+            st.info["status"] = "closed"
         elif kind == "payout":
             st = self.tables.setdefault(msg["table"], TableState(msg["table"]))
             st.payout = msg["payout"]

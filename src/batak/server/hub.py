@@ -1178,7 +1178,9 @@ class Hub:
                     url = self.config.base_url + record_path(row.id, row.kind, row.seed)
                     raise TableError("match_over", "match_over_record", {"url": url})
                 if stored is not None and stored[0].status == "closed":
-                    raise TableError("no_table", "closed", {"table": stored[0].code})
+                    # (a story table is closed only when its player starts it over)
+                    why = "story_closed" if "story" in stored[0].options else "closed"
+                    raise TableError("no_table", why, {"table": stored[0].code})
                 if stored is not None and stored[0].status == "adjourned":
                     table = self._load(stored[0], stored[1], 0.0)  # put away earlier: back
                     if table is not None:

@@ -8,7 +8,8 @@ player (``story_progress``), so it follows an account to every device.
 A stage has at most one table not yet over (its id is kept in the stage's ``table``): sitting
 at the stage again takes the player back to it (an adjourned one is resumed), so a bad hand is
 not dodged by sitting again. Starting over (``again``) closes that table for good, and it
-stays counted as played and not won: the same as playing it out and losing.
+stays counted as played and not won: the same as playing it out and losing. Whoever is still at
+the closed table (the player's other tab or device) is told so at once (``closed``).
 """
 
 from __future__ import annotations
@@ -130,17 +131,26 @@ class Story:
             if stage > progress["cleared"]:
                 raise TableError("story_locked")
             rec = progress["stages"][stage]
+            closed: Table | None = None
             if rec.get("table"):
-                if await self._take_up(conn, rec["table"], stage, bool(msg.get("again")), msg):
+                taken = await self._take_up(conn, rec["table"], stage, bool(msg.get("again")), msg)
+                if taken is True:
                     return
+                closed = taken if isinstance(taken, Table) else None
                 rec["table"] = None  # over, or closed now: a new table is dealt
-            await self._deal(conn, stage, progress, msg)
+            dealt: str | None = None
+            try:
+                dealt = await self._deal(conn, stage, progress, msg)
+            finally:
+                if closed is not None:
+                    self._tell_closed(closed, stage, dealt)
 
     async def _take_up(
         self, conn: Conn, table_id: str, stage: int, again: bool, msg: dict[str, Any]
-    ) -> bool:
+    ) -> Table | bool:
         """The player's table at ``stage`` not yet over: True once the player is back at it
-        (an adjourned one resumed), False if it is over or gone, or closed now (``again``)."""
+        (an adjourned one resumed), False if it is over or gone; the table itself if it was
+        closed now (``again``), so that whoever is still at it can be told."""
         if await self._status(table_id) not in UNFINISHED:
             return False
         table = self.hub.tables.get(table_id)
@@ -164,6 +174,7 @@ class Story:
         if again:
             if await table.call(functools.partial(self._close, table)):
                 await self.hub._drop(table)
+                return table
             return False
         created["code"] = table.code
         conn.send(created)
@@ -181,9 +192,29 @@ class Story:
         table.status = "closed"
         return True
 
+    @staticmethod
+    def _tell_closed(table: Table, stage: int, new: str | None) -> None:
+        """A story table its player started over (closed, and out of the hub already): every
+        connection still at it (the player's other tab or device, a spectator) is told why and
+        where the stage goes on (``table_new``: the table dealt in its place, or None if none
+        could be), and is no longer at it."""
+        table.notice(
+            {
+                "type": "closed",
+                "table": table.id,
+                "reason": "story_again",
+                "story": stage,
+                "table_new": new,
+            }
+        )
+        for c in table.subs:
+            c.tables.discard(table.id)
+        table.subs.clear()
+
     async def _deal(
         self, conn: Conn, stage: int, progress: dict[str, Any], msg: dict[str, Any]
-    ) -> None:
+    ) -> str:
+        """Deal a new table at ``stage``, the player at seat 0, and start it; its id."""
         player = conn.player
         assert player is not None
         self.hub._room_allowed(conn)
@@ -208,6 +239,7 @@ class Story:
         await table.call(functools.partial(self._seat, table, stage))
         await self.hub._join(conn, table, 0, False, None, msg.get("ref"))
         await table.call(table._start)
+        return table.id
 
     async def _seat(self, table: Table, stage: int) -> None:
         """Inside the table's actor: the stage's characters sit at seats 1 to 3."""

@@ -306,6 +306,7 @@ function dropDeadSocket() {
 
 function joinTable(id) {
   const T = S.table;
+  if (T && T.id === id && T.closed) return; // closed for good while this page was at it: nothing to join
   const msg = { type: "join", table: id, ref: "join" };
   if (T && T.id === id && T.v) msg.since = T.v;
   if (S.spectate.has(id)) msg.spectate = true;
@@ -328,6 +329,7 @@ function onMessage(m) {
     case "reaction": return onReaction(m);
     case "hint": return onHint(m);
     case "rematch": return onRematch(S.table, m);
+    case "closed": return onClosed(m);
     case "review": if (onReview(S.table, m)) renderDialog(); return;
     case "pong": S.lastPong = Date.now(); return;
     case "invited": return onInvited(m);
@@ -455,7 +457,7 @@ function onWelcome(m) {
   else if (r.page === "join") send({ type: "room", code: r.code, ref: "room" }); // shown while asked the name
   else if (r.page === "lobby") lobbyRequests();
   featureRequests(r);
-  send({ type: "story" }); // the characters' portraits at story tables
+  if (r.page !== "story") send({ type: "story" }); // the characters' portraits at story tables
   render();
 }
 
@@ -492,6 +494,8 @@ const CTX = {
 
 function featureRequests(r) {
   if (r.page === "tournaments" || r.page === "tournament") tourney.request(CTX, r);
+  // the map as it is now (a table started over or finished in another tab changed it)
+  if (r.page === "story") story.request(CTX);
 }
 
 function lobbyRequests() {
@@ -654,8 +658,10 @@ function onError(m) {
   if (m.ref === "review" && onReviewError(T, m)) { renderDialog(); return; }
   if (m.ref === "invite" || (m.ref === "join" && route().page === "table")) {
     notify(t("error", { message: m.message }), "error");
-    // back to the lobby: the table was not joined (nothing to leave there)
-    if (m.code !== "rate_limited") { S.table = null; go("/", true); }
+    // back to the lobby: the table was not joined (nothing to leave there); from a story
+    // table (started over elsewhere while this page was offline), back to the story's map
+    const storyTable = m.ref === "join" && T && T.info && T.info.options && T.info.options.story != null;
+    if (m.code !== "rate_limited") { S.table = null; go(storyTable ? "/story" : "/", true); }
     return;
   }
   if (m.code === "hint_rate" && T) { T.hint = { reason: m.message }; renderPanel(); return; }
@@ -687,6 +693,22 @@ function onError(m) {
 
 // The host invited a player by username: under the field, what became of it. The field keeps a
 // refused name (to be mended) and is emptied for the next once the invitation is sent.
+// The table was closed for good while this page was at it (its player started a story table
+// over in another tab or on another device): nothing here can be played any more; its window
+// says why and offers the way on (story.closedHTML).
+function onClosed(m) {
+  const T = S.table;
+  if (!T || m.table !== T.id) return;
+  T.closed = m;
+  if (T.info) T.info.status = "closed";
+  T.clock = null; // no clock runs at a closed table
+  T.hint = null;
+  T.refused = null;
+  T.buryQueue = [];
+  for (const [id, msg] of S.pending) if (msg.table === T.id) S.pending.delete(id);
+  renderTable();
+}
+
 function inviteNote(name, refused) {
   const T = S.table;
   if (!T) return;
@@ -1543,7 +1565,7 @@ function renderTopbar() {
       ${v ? `<button class="small" data-action="dialog" data-dialog="last">${esc(t("last_trick"))}</button>` : ""}
       ${v ? `<button class="small" data-action="dialog" data-dialog="sheet">${esc(t("score_sheet"))}</button>` : ""}
       ${host && playing && info.kind === "private" ? `<button class="small" data-action="adjourn">${esc(t("adjourn"))}</button>` : ""}
-      ${T.you != null && info.status !== "over" ? `<button class="small" data-action="leave" data-testid="leave">${esc(t("leave"))}</button>` : ""}
+      ${T.you != null && info.status !== "over" && info.status !== "closed" ? `<button class="small" data-action="leave" data-testid="leave">${esc(t("leave"))}</button>` : ""}
       ${T.you != null ? `<button class="small" data-action="sound" data-testid="sound" aria-pressed="${S.sound}" title="${esc(t("sound_label"))}" aria-label="${esc(t("sound_label"))}">${esc(t(S.sound ? "sound_on" : "sound_off"))}</button>` : ""}
     </span>`;
 }
@@ -1787,6 +1809,8 @@ function renderPanel() {
     out.push(`<p>${esc(t("match_over"))}</p>`);
   } else if (T.info.status === "adjourned") {
     out.push(`<p>${esc(adjournedText(T))}</p>`);
+  } else if (T.info.status === "closed") { // (not "waiting for you": nobody waits here now)
+    out.push(`<p>${esc(t("story_closed_title"))}</p>`);
   } else if (mine) {
     // "Teach me" beside "Your turn": a hint is for this player's own decision only, and there,
     // right under the hand, a thumb finds it on a phone without scrolling (the toolbar is
@@ -1974,6 +1998,7 @@ function renderDialog() {
   if (!T || !el) return;
   const v = T.view;
   let body = "";
+  if (T.closed) T.dialog = "closed"; // (said once and for all: no other window opens over it)
   if (T.info.status === "over" && T.over && !["sheet", "last", "review"].includes(T.dialog)) T.dialog = "over";
   if (T.dialog === "last" && v) {
     // the server's view says which trick may be seen: at CetinsGame's tables the previous deal's
@@ -1982,6 +2007,8 @@ function renderDialog() {
     const earlier = last && last.deal != null && v.match && last.deal !== v.match.deal;
     const title = earlier ? t("last_trick_of_deal", { n: last.deal }) : t("last_trick");
     body = `<h3>${esc(title)}</h3>${last ? trickHTML(last, T.info.rules.players, wonBy(last.winner)) : `<p>${esc(t("no_last_trick"))}</p>`}`;
+  } else if (T.dialog === "closed") {
+    body = story.closedHTML(T, esc);
   } else if (T.dialog === "sheet") {
     body = `<h3>${esc(t("score_sheet"))}</h3>${sheetHTML()}${fairHTML(T.info)}`;
   } else if (T.dialog === "review") {
@@ -1994,7 +2021,7 @@ function renderDialog() {
     body = motion.busy() ? "" : matchOverHTML(T, sheetHTML(), T.record || `/api/tables/${T.id}/record`, extra, story.offersNext(T));
   }
   if (!body) { el.innerHTML = ""; delete el.dataset.kind; return; }
-  const closable = T.dialog !== "over";
+  const closable = T.dialog !== "over" && T.dialog !== "closed";
   const back = closedTo(T) || "";
   // drawn again (a rematch answer, the match's XP, a review arriving): the same window keeps
   // where its reader had scrolled to, or a long one would jump back to its top under them

@@ -71,6 +71,24 @@ export function overHTML(T, esc) {
   return `<div class="story-over">${out.join("")}</div>`;
 }
 
+// The window of a story table closed while this page was at it ("closed": its player started
+// the stage over in another tab or on another device). To the player: why, that it counts as
+// lost, and the way on: the table dealt in its place, or the map. To a spectator: why, and the
+// lobby (the new table's code is not theirs).
+export function closedHTML(T, esc) {
+  const m = T.closed;
+  const mine = T.you != null;
+  const buttons = [];
+  if (mine && m.table_new) {
+    buttons.push(`<button class="primary" data-action="nav" data-href="/table/${esc(m.table_new)}" data-testid="story-closed-new">${esc(t("story_closed_new"))}</button>`);
+  }
+  buttons.push(mine ? `<button data-action="nav" data-href="/story" data-testid="story-map-link">${esc(t("story_map"))}</button>`
+    : `<button data-action="nav" data-href="/" data-testid="story-closed-lobby">${esc(t("back_to_lobby"))}</button>`);
+  return `<h3>${esc(t("story_closed_title"))}</h3>
+    <p data-testid="story-closed">${esc(t(mine ? "story_closed_you" : "story_closed_watcher"))}</p>
+    <p class="row-buttons">${buttons.join(" ")}</p>`;
+}
+
 // A stage whose table was adjourned or left unfinished: that table is the one to go back to
 // (the server takes the player there, not to a new deal); starting over closes it as lost.
 function unfinishedHTML(s, esc) {
