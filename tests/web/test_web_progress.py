@@ -13,7 +13,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from harness import ServerProcess
+from conftest import PHONE_CTX, SERVE_ARGS
+from harness import ServerProcess, free_port
 from playwright.sync_api import Browser, Page, expect
 from test_web import STATIC, act, no_js_errors, open_page, register, set_name
 
@@ -76,7 +77,7 @@ def test_league_and_rated_leaderboard_in_both_languages(
     # a match: what it earned, in the match-over dialog; the level next to the names
     play_one_deal(page)
     awarded = page.get_by_test_id("awarded")
-    expect(awarded).to_contain_text(re.compile(r"\+\d+ XP · \d+ XP, level \d"))
+    expect(awarded).to_contain_text(re.compile(r"\+\d+ XP · You have \d+ XP, level \d"))
     expect(awarded).to_contain_text(re.compile(r"Rating -?\d+\.\d ± \d+\.\d \([+-]\d+\.\d\)"))
     expect(awarded).to_contain_text(re.compile(r"Bronze league: \d+ points this week"))
     expect(page.locator(".dialog .sheet-levels .lvl")).to_have_count(1)  # the person; no bot
@@ -151,6 +152,56 @@ def test_league_and_rated_leaderboard_in_both_languages(
     expect(pbox.get_by_test_id("ratings").locator("tbody tr")).to_have_count(3)
     no_overflow(phone)
     pbox.screenshot(path=str(artifacts / "progress-ratings-phone-tr.png"))
+    no_js_errors(errors)
+
+
+def test_a_match_the_clock_played_says_no_xp_and_the_total_on_a_line_of_their_own(
+    browser: Browser, tmp_path: Path, artifacts: Path, errors: list[str]
+) -> None:
+    """The "No XP" line after a match the player idled through (every decision of theirs made
+    by the clock) was checked only as text. Looked at: on a phone in Turkish "1." and "seviye"
+    were split over two lines, the total read "0 XP" right after "No XP" as if it were what the
+    match earned, and the same words peeked out, cut, from behind the end window as a notice.
+    Now the reason and the total ("You have 0 XP, level 1") each have a line, the total never
+    breaks, and at the table the window alone says it."""
+    args = ("--quick-deals", "1", "--decision-seconds", "1", "--bank-seconds", "0")
+    server = ServerProcess(tmp_path, free_port(), *SERVE_ARGS, *args)
+    server.start()
+    try:
+        for name, locale, ctx, reason, total in (
+            (
+                "desktop-en",
+                "en-US",
+                {"viewport": {"width": 1280, "height": 800}},
+                "No XP: the clock and computer players made most of your moves",
+                "You have 0 XP, level 1",
+            ),
+            (
+                "phone-tr",
+                "tr-TR",
+                PHONE_CTX,
+                "XP yok: hamlelerinin çoğunu sen yapmadın; süren doldu ya da yerine bilgisayar"
+                " oynadı",
+                "0 XP ile 1. seviyedesin",
+            ),
+        ):
+            page = open_page(browser, server, errors, locale=locale, **ctx)
+            page.get_by_test_id("quick-ihaleli").click()  # and then not a single move
+            expect(page.get_by_test_id("awarded-xp")).to_have_text(reason, timeout=120_000)
+            expect(page.get_by_test_id("awarded-total")).to_have_text(total)
+            lines = (
+                page.get_by_test_id("awarded-total")
+                .locator("span")
+                .evaluate("(e) => e.getClientRects().length")
+            )
+            assert lines == 1, f"the total is on {lines} lines"
+            expect(page.locator("#notice")).not_to_contain_text("XP")
+            no_overflow(page)
+            page.get_by_test_id("awarded").scroll_into_view_if_needed()
+            page.screenshot(path=str(artifacts / f"no-xp-{name}.png"))
+            page.context.close()
+    finally:
+        server.stop()
     no_js_errors(errors)
 
 

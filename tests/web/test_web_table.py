@@ -889,10 +889,13 @@ def test_a_tie_at_the_top_broken_by_the_rule_ranks_the_winner_alone_and_says_why
 
 
 def test_statistics_are_written_as_the_readers_language_writes_numbers(
-    browser: Browser, server: ServerProcess, errors: list[str]
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:
     """The Turkish lobby wrote "32.5" (an average a deal) beside a rating written "2,1"; and a
-    room of one deal read "1 deals"."""
+    room of one deal read "1 deals". Looked at on a desktop and a phone: the leaderboard's
+    averages had as many decimals as they came with (33,75 over 32,5 over 7: a ragged column),
+    its counts were not grouped (1200 under a statistic of 1.200), and its numbers' headings
+    stood left of their right-aligned columns."""
     page = open_page(browser, server, errors)
     page.fill("input[name=deals]", "1")
     private_room(page)
@@ -900,11 +903,13 @@ def test_statistics_are_written_as_the_readers_language_writes_numbers(
     page.get_by_test_id("lang").click()
     expect(page.get_by_test_id("room-settings")).to_contain_text(" · 1 el · ")
     page.context.close()
-    for locale, average, matches, best in (
-        ("tr-TR", "32,5", "1.200", "33,75"),
-        ("en-US", "32.5", "1,200", "33.75"),
+    for locale, ctx, name, average, matches, board in (
+        ("tr-TR", {"viewport": DESKTOP}, "desktop-tr", "32,5", "1.200", ["33,8", "1.200", "7,0"]),
+        ("en-US", {"viewport": DESKTOP}, "desktop-en", "32.5", "1,200", ["33.8", "1,200", "7.0"]),
+        ("tr-TR", PHONE_CTX, "phone-tr", "32,5", "1.200", ["33,8", "1.200", "7,0"]),
+        ("en-US", PHONE_CTX, "phone-en", "32.5", "1,200", ["33.8", "1,200", "7.0"]),
     ):
-        page = open_page(browser, server, errors, locale=locale)
+        page = open_page(browser, server, errors, locale=locale, **ctx)
         # the server's statistics and leaderboard first, then these in their place
         page.wait_for_function(
             "() => window.batak.state.stats !== null && window.batak.state.leaderboard !== null"
@@ -912,15 +917,27 @@ def test_statistics_are_written_as_the_readers_language_writes_numbers(
         page.evaluate(
             """() => {
                 const S = window.batak.state;
-                S.stats = {matches: 1200, wins: 3, contracts: 2, made: 1, deals: 4,
+                S.stats = {matches: 1200, wins: 413, contracts: 2345, made: 1789, deals: 4812,
                     average: 32.5};
-                S.leaderboard = [{name: "Ayşe", wins: 1, matches: 2, average: 33.75}];
+                S.leaderboard = [
+                    {name: "Ayşe", wins: 41, matches: 97, average: 33.75},
+                    {name: "Mehmet Ali Çelikkanat", wins: 38, matches: 1200, average: -4.25},
+                    {name: "Gülşen Yıldırımoğlu", wins: 3, matches: 8, average: 7}];
                 window.batak.render();
             }"""
         )
         stats = page.get_by_test_id("stats")
         expect(stats.locator("td").last).to_have_text(average)
         expect(stats.locator("td").first).to_have_text(matches)
-        expect(page.get_by_test_id("leaderboard").locator("td").last).to_have_text(best)
+        lb = page.get_by_test_id("leaderboard")
+        expect(lb.locator("tbody tr:first-child td").last).to_have_text(board[0])
+        expect(lb.locator("tbody tr:nth-child(2) td").nth(2)).to_have_text(board[1])
+        expect(lb.locator("tbody tr:last-child td").last).to_have_text(board[2])
+        aligned = lb.evaluate(
+            """(t) => [...t.querySelectorAll("th")].map((th) => getComputedStyle(th).textAlign)"""
+        )
+        assert aligned == ["left", "right", "right", "right"], aligned  # as their columns
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        page.locator("#account-box").screenshot(path=str(artifacts / f"stats-{name}.png"))
         page.context.close()
     no_js_errors(errors)

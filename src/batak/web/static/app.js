@@ -153,12 +153,13 @@ async function loadCatalog() {
   }
 }
 
-// A number with one decimal, the reader's way ("4,3" in Turkish, "4.3" in English).
-// A statistic as the reader's language writes numbers: 32,5 in Turkish, 32.5 in English.
+// A statistic as the reader's language writes numbers: 1.200 in Turkish, 1,200 in English.
 function number(x) {
   return Number(x).toLocaleString(lang(), { maximumFractionDigits: 2 });
 }
 
+// A number with one decimal, the reader's way ("32,5" in Turkish, "32.5" in English): an
+// average in a column has as many decimals on every row (33,75 under 32,5 and 7 did not line up).
 function decimal(x) {
   return Number(x).toLocaleString(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
@@ -1368,11 +1369,11 @@ function renderAccount() {
         <p class="form-note${accountSaid ? " refused" : ""}" id="account-note" role="status" data-testid="account-note">${esc(accountSaid)}</p>
       </form>`;
   const stats = st
-    ? `<table class="stats" data-testid="stats">${["matches", "wins", "contracts", "made", "deals", "average"].map((k) => `<tr><th>${esc(t("stat_" + k))}</th><td class="num">${esc(number(st[k]))}</td></tr>`).join("")}</table>`
+    ? `<table class="stats" data-testid="stats">${["matches", "wins", "contracts", "made", "deals", "average"].map((k) => `<tr><th>${esc(t("stat_" + k))}</th><td class="num">${esc(k === "average" ? decimal(st[k]) : number(st[k]))}</td></tr>`).join("")}</table>`
     : "";
   const lb = S.leaderboard || [];
   const board = lb.length
-    ? `<table class="stats" data-testid="leaderboard"><thead><tr><th>${esc(t("player"))}</th><th>${esc(t("stat_wins"))}</th><th>${esc(t("stat_matches"))}</th><th>${esc(t("stat_average"))}</th></tr></thead><tbody>${lb.slice(0, 10).map((r) => `<tr><td>${esc(r.name)}</td><td class="num">${r.wins}</td><td class="num">${r.matches}</td><td class="num">${esc(number(r.average))}</td></tr>`).join("")}</tbody></table>`
+    ? `<table class="stats" data-testid="leaderboard"><thead><tr><th>${esc(t("player"))}</th><th class="num">${esc(t("stat_wins"))}</th><th class="num">${esc(t("stat_matches"))}</th><th class="num">${esc(t("stat_average"))}</th></tr></thead><tbody>${lb.slice(0, 10).map((r) => `<tr><td>${esc(r.name)}</td><td class="num">${esc(number(r.wins))}</td><td class="num">${esc(number(r.matches))}</td><td class="num">${esc(decimal(r.average))}</td></tr>`).join("")}</tbody></table>`
     : `<p class="help">${esc(t("leaderboard_empty"))}</p>`;
   const before = changedFields(box); // keep what the person is typing, and where
   box.innerHTML = `<h2 id="h-account">${esc(t("account"))}</h2>${form}<h3>${esc(t("your_stats"))}</h3>${stats}<h3>${esc(t("leaderboard"))}</h3>${board}`;
@@ -2039,7 +2040,12 @@ function renderDialog() {
 
 // ------------------------------------------------------------------ start
 setLang(initialLang());
-initProgress(send, (text) => { notify(text); if (S.table && route().page === "table") renderDialog(); });
+// what a match earned: in its end window when the page is at that table (a notice as well
+// peeked out, cut, from behind the window), else a notice
+initProgress(send, (text, table) => {
+  if (S.table && S.table.id === table && route().page === "table") renderDialog();
+  else notify(text);
+});
 Object.assign(ACTIONS, resultActions);
 motion.initMotion({ renderFelt, position, table: () => S.table, idle: () => { if (S.table && S.table.over) renderDialog(); } });
 initResult({

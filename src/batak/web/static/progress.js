@@ -91,7 +91,7 @@ function onAwarded(m) {
   const parts = [m.idle ? t("xp_idle") : t("xp_gained", { xp: m.xp_gained })];
   if (m.level > m.level_before) parts.push(t("level_up", { n: m.level }));
   if (m.rating) parts.push(t("rating_now", { rating: ratingText(m.rating) }));
-  P.notify(parts.join(" · "));
+  P.notify(parts.join(" · "), m.table);
   progressRequests();
 }
 
@@ -99,7 +99,12 @@ function onAwarded(m) {
 export function awardedHTML(tableId) {
   const m = P.awarded.get(tableId);
   if (!m) return "";
-  const rows = [`<li data-testid="awarded-xp">${esc(m.idle ? t("xp_idle") : t("xp_gained", { xp: m.xp_gained }))} · ${esc(t("xp_total", { xp: m.xp, n: m.level }))}</li>`];
+  // the total kept on one line ("1." and "seviye" were split on a phone); after the long
+  // reason for no XP, on a line of its own (not left hanging after a "·")
+  const total = `<span class="nowrap">${esc(t("xp_total", { xp: m.xp, n: m.level }))}</span>`;
+  const rows = m.idle
+    ? [`<li data-testid="awarded-xp">${esc(t("xp_idle"))}</li>`, `<li data-testid="awarded-total">${total}</li>`]
+    : [`<li data-testid="awarded-xp">${esc(t("xp_gained", { xp: m.xp_gained }))} · ${total}</li>`];
   if (m.level > m.level_before) rows.push(`<li><b>${esc(t("level_up", { n: m.level }))}</b></li>`);
   if (m.rating) {
     const d = tenths(m.rating.ordinal - m.rating_before.ordinal);
