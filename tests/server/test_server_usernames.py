@@ -1,11 +1,13 @@
 """Usernames are unique in any case (storage migration 8: a folded form in a unique column), on
 SQLite and on PostgreSQL: two registrations of one name in two cases at the same instant cannot
-both land, a database made before keeps its accounts findable, and a name is found by an index."""
+both land, a database made before keeps its accounts findable, and a name is found by an index.
+The operator's search of the accounts is the database's (migration 10)."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harness import ServerThread, fast_config
@@ -176,3 +178,121 @@ def test_the_last_seen_stays_when_the_sessions_are_ended(
             await st.close()
 
     asyncio.run(run())
+
+
+def test_the_operators_search_is_done_by_the_database(database: str | None, tmp_path: Path) -> None:
+    """``batak admin players [--search TEXT]`` read every player and searched them in Python.
+    The database does it now (migration 10): the accounts newest first by a partial index,
+    stopped at the limit, each matched by its folded username and name. It still finds a text
+    anywhere in either, in any case (Turkish capitals too); LIKE's signs are only themselves; a
+    text never fits across username and name; a rename or a new username is searched at once;
+    guests are never listed."""
+
+    async def run() -> None:
+        st = Storage(_url(database, tmp_path))
+        await st.open()
+        try:
+            accounts = [
+                ("a", "ayse_k", "Ayşe Kaya"),
+                ("b", "ISMAIL", "İsmail Er"),
+                ("c", "bob", "Bob 50%"),
+                ("d", "a_b", "Dana"),
+                ("e", "axb", "Ece"),
+                ("f", "zed", "Ulu"),
+            ]
+            for i, (pid, username, name) in enumerate(accounts):
+                row = PlayerRow(id=pid, name=pid, token_hash=f"hash-{pid}", created=float(i))
+                await st.create_player(row)
+                await st.update_player(pid, username=username)  # registered under a guest's name
+                await st.update_player(pid, name=name)  # and renamed since
+            guest = PlayerRow(id="g", name="Ayşe", token_hash="hash-g", created=99.0)
+            await st.create_player(guest)
+
+            async def found(search: str = "", limit: int = 50) -> list[str]:
+                return [r["username"] for r in await st.accounts(search, limit)]
+
+            assert await found() == ["zed", "axb", "a_b", "bob", "ISMAIL", "ayse_k"]
+            assert await found(limit=2) == ["zed", "axb"]
+            assert await found("AYŞE") == ["ayse_k"]  # in the name; not the guest
+            assert await found("SE_K") == ["ayse_k"]  # in the username
+            for typed in ("ismail", "İSMAİL", "Ismail", "smail er"):
+                assert await found(typed) == ["ISMAIL"], typed
+            assert await found("a_b") == ["a_b"]  # "_" is no wildcard ("axb")
+            assert await found("50%") == ["bob"]  # nor "%"
+            assert await found("%") == ["bob"]
+            assert await found("du") == []  # "zed" then "Ulu": not across the two
+            assert await found("a", limit=3) == ["axb", "a_b", "ISMAIL"]  # the newest three
+            await st.update_player("e", name="Eren")
+            assert await found("eren") == ["axb"] and await found("ece") == []
+            await st.update_player("f", username="zoe")
+            assert await found("zoe") == ["zoe"] and await found("zed") == []
+
+            # the database goes by the index (not a read of every player, nor a sort of them)
+            def plan(cur: Any) -> str:
+                sql, params = st.accounts_query("ismail", 51)
+                if st.kind == "sqlite":
+                    cur.execute("EXPLAIN QUERY PLAN " + sql, params)
+                else:  # (seven rows: the planner would rather read them all and sort them;
+                    # with that forbidden it shows that the index serves the search and order)
+                    cur.execute("SET LOCAL enable_seqscan = off")
+                    cur.execute("SET LOCAL enable_bitmapscan = off")
+                    cur.execute("EXPLAIN " + sql, params)
+                return "\n".join(str(r[-1]) for r in cur.fetchall())
+
+            how = await st.run(plan)
+            assert "players_accounts" in how, how
+            assert "SORT" not in how.upper() and "TEMP B-TREE" not in how.upper(), how
+        finally:
+            await st.close()
+
+    asyncio.run(run())
+
+
+def test_a_database_from_before_gets_its_accounts_search_keys(
+    database: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database at migration 9: its accounts are searched by username and name as soon as it
+    is opened by this version (migration 10 fills their keys); its guests get none."""
+    url = _url(database, tmp_path)
+
+    async def before() -> None:
+        monkeypatch.setattr(storage_module, "MIGRATIONS", storage_module.MIGRATIONS[:9])
+        st = Storage(url)
+        await st.open()
+        add = st._sql(
+            "INSERT INTO players (id, name, token_hash, created, username, folded)"
+            " VALUES (?, ?, ?, ?, ?, ?)"
+        )
+        rows = [
+            ("guest", "Misafir 12", "h-guest", 1.0, None, None),
+            ("irem", "İrem Öz", "h-irem", 2.0, "irem", "irem"),
+            ("old", "Old Öz", "h-old", 3.0, "ALICE", "alice"),
+        ]
+        try:
+            await st.run(lambda cur: cur.executemany(add, rows))
+        finally:
+            await st.close()
+        monkeypatch.undo()
+
+    async def after() -> None:
+        st = Storage(url)
+        await st.open()
+        try:
+            keys = await st.run(
+                lambda cur: (
+                    cur.execute("SELECT id, search_key FROM players ORDER BY id"),
+                    cur.fetchall(),
+                )[1]
+            )
+            assert [tuple(r) for r in keys] == [
+                ("guest", None),
+                ("irem", "irem\x1firem öz"),
+                ("old", "alice\x1fold öz"),
+            ]
+            assert [r["username"] for r in await st.accounts("İREM ÖZ")] == ["irem"]
+            assert [r["username"] for r in await st.accounts("alice")] == ["ALICE"]
+        finally:
+            await st.close()
+
+    asyncio.run(before())
+    asyncio.run(after())

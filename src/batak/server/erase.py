@@ -120,7 +120,7 @@ def erase_job(
         # and of the league as a banned account is
         cur.execute(
             q(
-                "UPDATE players SET name = '', username = NULL, folded = NULL,"
+                "UPDATE players SET name = '', username = NULL, folded = NULL, search_key = NULL,"
                 " password_hash = NULL, token_hash = ?, banned = COALESCE(banned, ?),"
                 " ban_reason = NULL, seen = NULL, removed = ?, dirty = ?, scrubbed = NULL"
                 " WHERE id = ?"

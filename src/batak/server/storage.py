@@ -270,6 +270,34 @@ def _folded_username(username: str | None) -> str | None:
     return None if username is None else plain_lower(username)
 
 
+#: Between the username and the name in ``search_key``: no search text has it (it is taken out
+#: of one), so that a search never fits across the two.
+_KEY_SEP = "\x1f"
+
+
+def _search_key(username: str | None, name: str) -> str | None:
+    """What :meth:`Storage.accounts` searches (migration 10): an account's username and name,
+    both folded as :func:`batak.i18n.plain_lower` folds them (SQL has no Turkish lower case);
+    None for a guest, who is never listed.
+
+    >>> _search_key("IREM_k", "İrem Kaya")
+    'irem_k\\x1firem kaya'
+    """
+    from ..i18n import plain_lower
+
+    if username is None:
+        return None
+    return plain_lower(username) + _KEY_SEP + plain_lower(name)
+
+
+def _key_accounts(cur: Any, q: Callable[[str], str]) -> None:
+    """Fill migration 10's ``search_key`` for the accounts made before it."""
+    cur.execute("SELECT id, username, name FROM players WHERE username IS NOT NULL")
+    rows = [(_search_key(str(u), str(n)), str(pid)) for pid, u, n in cur.fetchall()]
+    if rows:
+        cur.executemany(q("UPDATE players SET search_key = ? WHERE id = ?"), rows)
+
+
 #: Changes to a database made by an earlier version, in order; each runs once (the number done
 #: is kept in ``meta``), so a database from before opens and is brought up to date. A new
 #: database runs them all too.
@@ -384,6 +412,18 @@ MIGRATIONS: list[list[str | Callable[[Any, Callable[[str], str]], None]]] = [
         #    password, a ban): the operator's "last seen" (Storage.accounts) read only the
         #    sessions left, so it went back, or to nothing, when they were ended
         "ALTER TABLE players ADD COLUMN seen DOUBLE PRECISION",
+    ],
+    [  # 10: the operator's list of accounts (batak admin players) read every player and
+        #     searched them here. Now the database does it: the accounts newest first by a
+        #     partial index (guests are most players and never listed), stopped at the limit;
+        #     a search by a folded copy of username and name (_search_key, filled here: SQL has
+        #     no Turkish lower case). A search "contains" TEXT, as the command says: no index
+        #     of a B-tree can find a text inside another, so a text no account has still reads
+        #     the key of every account, in the database.
+        "ALTER TABLE players ADD COLUMN search_key TEXT",
+        "CREATE INDEX IF NOT EXISTS players_accounts ON players (created)"
+        " WHERE username IS NOT NULL",
+        _key_accounts,
     ],
 ]
 
@@ -731,8 +771,8 @@ class Storage:
     # ------------------------------------------------------------------ players
     async def create_player(self, row: PlayerRow) -> None:
         sql = self._sql(
-            "INSERT INTO players (id, name, token_hash, created, username, password_hash, folded)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)"
+            "INSERT INTO players (id, name, token_hash, created, username, password_hash, folded,"
+            " search_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
         )
         folded = _folded_username(row.username)
         args = (
@@ -743,6 +783,7 @@ class Storage:
             row.username,
             row.password_hash,
             folded,
+            _search_key(row.username, row.name),
         )
         ses = self._sql(
             "INSERT INTO sessions (token_hash, player_id, created, used) VALUES (?, ?, ?, ?)"
@@ -940,26 +981,22 @@ class Storage:
         return await self._call(job)
 
     async def accounts(self, search: str = "", limit: int = 50) -> list[dict[str, Any]]:
-        """Accounts (players with a username), newest first, whose username or name contains
-        ``search`` in any case (Turkish capitals too: folded here, as in :meth:`accounts_like`):
-        each with when it was made, when it was last seen (a session of it used, ended since or
-        not, or a match of it finished; None if neither),
-        its finished matches and whether it is a bot or banned."""
-        every = self._sql(
-            "SELECT id, username, name, is_bot, created, banned, ban_reason, seen FROM players"
-            " WHERE username IS NOT NULL ORDER BY created DESC"
-        )
-        from ..i18n import plain_lower
+        """Accounts (players with a username), newest first, at most ``limit``, whose username
+        or name contains ``search`` in any case (Turkish capitals too: folded as in
+        :meth:`accounts_like`): each with when it was made, when it was last seen (a session of
+        it used, ended since or not, or a match of it finished; None if neither),
+        its finished matches and whether it is a bot or banned.
 
-        wanted = plain_lower(search)
+        The database does the search (migration 10): it goes through the accounts newest first
+        by the partial index ``players_accounts`` and stops at ``limit``, matching each one's
+        ``search_key`` with ``LIKE '%TEXT%'``; without ``search`` it reads ``limit`` rows."""
+        listed, params = self.accounts_query(
+            search, limit, "id, username, name, is_bot, created, banned, ban_reason, seen"
+        )
 
         def job(cur: Any) -> list[dict[str, Any]]:
-            cur.execute(every)
-            rows = [
-                r
-                for r in cur.fetchall()
-                if wanted in plain_lower(str(r[1])) or wanted in plain_lower(str(r[2]))
-            ][:limit]
+            cur.execute(listed, params)
+            rows = cur.fetchall()
             ids = [str(r[0]) for r in rows]
             # the last use of a session ended since (migration 9), of one still open, or the
             # end of a match, whichever is latest
@@ -1002,6 +1039,23 @@ class Storage:
 
         return await self._call(job)
 
+    def accounts_query(
+        self, search: str, limit: int, columns: str = "id"
+    ) -> tuple[str, tuple[Any, ...]]:
+        """The statement of :meth:`accounts` and its parameters (a test asks the database how
+        it runs it)."""
+        from ..i18n import plain_lower
+
+        wanted = plain_lower(search).replace(_KEY_SEP, "")
+        where = "username IS NOT NULL"
+        params: tuple[Any, ...] = (limit,)
+        if wanted:  # LIKE's own signs in the text are only themselves
+            where += " AND search_key LIKE ? ESCAPE '\\'"
+            escaped = wanted.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            params = (f"%{escaped}%", limit)
+        sql = f"SELECT {columns} FROM players WHERE {where} ORDER BY created DESC LIMIT ?"
+        return self._sql(sql), params
+
     async def update_player(self, player_id: str, **fields: Any) -> None:
         allowed = {
             "name",
@@ -1019,7 +1073,20 @@ class Storage:
         cols = ", ".join(f"{k} = ?" for k in fields)
         sql = self._sql(f"UPDATE players SET {cols} WHERE id = ?")
         args = (*fields.values(), player_id)
-        await self._call(lambda cur: cur.execute(sql, args))
+        keyed = "username" in fields or "name" in fields
+        read = self._sql("SELECT username, name FROM players WHERE id = ?")
+        key = self._sql("UPDATE players SET search_key = ? WHERE id = ?")
+
+        def job(cur: Any) -> None:
+            cur.execute(sql, args)
+            if keyed:  # the search key of both, as they are now (migration 10)
+                cur.execute(read, (player_id,))
+                r = cur.fetchone()
+                if r is not None:
+                    username = None if r[0] is None else str(r[0])
+                    cur.execute(key, (_search_key(username, str(r[1])), player_id))
+
+        await self._call(job)
 
     # ------------------------------------------------------------------ tables and events
     async def create_table(self, row: TableRow, events: Sequence[EventRow]) -> None:
