@@ -126,3 +126,33 @@ def test_serve_flags_for_rooms_nobody_uses() -> None:
         parser.parse_args(["serve", "--abandon-minutes", "5", "--adjourned-days", "2"])
     )
     assert cfg.abandon_seconds == 300 and cfg.adjourned_unload_seconds == 2 * 86400
+
+
+def test_a_connection_at_a_finished_table_that_leaves_memory_can_log_in(tmp_path: Path) -> None:
+    """A finished table leaves memory ``linger_seconds`` after its end even with someone still
+    looking at it; that connection is then at no table, so it may say hello or log in again
+    (it was refused ``already_hello`` for ever, the table's id still in its list)."""
+    clock = ManualClock()
+    config = fast_config(tmp_path, linger_seconds=600, reap_every=60)
+    with ServerThread(config, clock=clock) as srv:
+
+        async def main() -> None:
+            c = Client(srv.url, name="Stays")
+            await c.connect()
+            _, table = await c.create(preset="standard", deals=1)
+            await c.start(table.id)
+            final = await c.play(table.id, timeout=90)
+            assert final.over
+            with pytest.raises(ServerError) as e:
+                await c.request({"type": "hello", "name": "Again"})
+            assert e.value.code == "already_hello"  # at the table still: as before
+            for _ in range(40):  # (the match's last events may come a little after its end)
+                if table.id not in srv.hub.tables:
+                    break
+                await _pass_time(srv, clock, 60)
+            assert table.id not in srv.hub.tables
+            welcome = await c.request({"type": "hello", "name": "Again"})
+            assert welcome["type"] == "welcome" and welcome["player"]["name"] == "Again"
+            await c.close()
+
+        asyncio.run(main())
