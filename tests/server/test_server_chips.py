@@ -19,7 +19,7 @@ from harness import ServerThread, fast_config
 from batak.match import Match
 from batak.rules import Rules
 from batak.server import fair
-from batak.server.chips import kasa_team
+from batak.server.chips import Plan, kasa_team, settlement
 from batak.server.client import Client, ServerError
 
 pytest.importorskip("argon2")
@@ -261,8 +261,40 @@ def test_cover_account_and_bot_sink(tmp_path: Path) -> None:
         asyncio.run(main())
 
 
-def test_abandoned_match_is_refunded_and_unstarted_costs_nothing(tmp_path: Path) -> None:
-    with ServerThread(config(tmp_path)) as srv:
+def test_a_house_bot_puts_nothing_in_and_takes_nothing_out() -> None:
+    """The winning side's people share the pot; a house bot partner takes no share (it put
+    nothing in), and only a side of house bots alone wins for the bots."""
+    # eşli, a person (seat 0) and a house bot partner (seat 2) against two house bots
+    me = {0: "a"}
+    won = settlement(Plan("t", "sultan", 1000, me, [0, 2]), 1000, {}, 0)
+    assert won.summary["payouts"] == {0: 950} and won.summary["fees"] == {0: 50}
+    assert won.summary["bots"] == 0 and won.summary["winners"] == [0]
+    assert sorted(won.legs) == [("fee", 50), ("p:a", 950), ("pot:t", -1000)]
+    lost = settlement(Plan("t", "sultan", 1000, me, [1, 3]), 1000, {}, 0)
+    assert lost.summary["payouts"] == {} and lost.summary["bots"] == 1000
+    # two people against two people with... a house bot partner each: the winner takes all
+    two = {0: "a", 1: "b"}
+    won = settlement(Plan("t", "sultan", 1000, two, [0, 2]), 2000, {}, 0)
+    assert won.summary["payouts"] == {0: 1900} and won.summary["fees"] == {0: 100}
+    # açık eşli: 3/4 of the people's stakes to the winning side's people, the quarter to the
+    # kasa; the kasa goes to the people of the team that took 11 tricks
+    kasa = "kasa:acik:100"
+    p = Plan("t", "acik", 100, me, [0, 2], kasa=kasa, kasa_team=[0, 2])
+    o = settlement(p, 100, {}, 1000)
+    assert o.summary["payouts"] == {0: 75 + 1025} and o.summary["kasa_won"] == 1025
+    assert o.summary["kasa_team"] == [0] and o.summary["bots"] == 0
+    assert sum(a for _, a in o.legs) == 0
+    # a team of house bots alone takes nothing out of the kasa: it stays in the salon
+    p = Plan("t", "acik", 100, me, [1, 3], kasa=kasa, kasa_team=[1, 3])
+    o = settlement(p, 100, {}, 1000)
+    assert o.summary["kasa_won"] == 0 and o.summary["kasa_team"] is None
+    assert o.summary["bots"] == 75 and dict(o.legs)[kasa] == 25
+
+
+def test_leaving_a_staked_match_is_played_for_to_the_end(tmp_path: Path) -> None:
+    """Leaving never beats losing: a bot plays the seat to the end and the seat is paid as
+    played (there are no refunds), and a room that never starts takes nothing."""
+    with ServerThread(config(tmp_path, quick_fill_seconds=0.2)) as srv:
 
         async def main() -> None:
             clients = await accounts(srv, 4, "R")
@@ -279,12 +311,62 @@ def test_abandoned_match_is_refunded_and_unstarted_costs_nothing(tmp_path: Path)
             for c in clients:  # everybody leaves; bots finish the match for them
                 await c.leave(t)
             for _ in range(600):
-                if await balances(clients) == [GRANT] * 4:
+                if srv.hub.tables.get(t) is None or srv.hub.tables[t].payout is not None:
                     break
                 await asyncio.sleep(0.1)
-            assert await balances(clients) == [GRANT] * 4
-            assert srv.hub.tables[t].payout is not None
-            assert srv.hub.tables[t].payout["refund"] is True
+            pay = srv.hub.tables[t].payout
+            assert pay is not None and pay["refund"] is False
+            # paid as played: the winner's seat gets the pot less the fee
+            assert sum(pay["payouts"]) + pay["fee"] == 4000 and pay["fee"] > 0
+            assert sum(await balances(clients)) == 4 * GRANT - pay["fee"]
+            ledger_exact(srv)
+            # alone with three house bots: leaving after a few moves gives nothing back
+            a = clients[0]
+            before = (await a.wallet())["balance"]
+            st = await a.quick("ihaleli", stake=100)
+            await a.until(lambda: a.tables[st.id].view is not None, 30)
+            assert (await a.wallet())["balance"] == before - 100
+            await a.leave(st.id)
+            table = srv.hub.tables[st.id]
+            for _ in range(1200):
+                if table.payout is not None:
+                    break
+                await asyncio.sleep(0.1)
+            pay = table.payout
+            assert pay is not None and pay["refund"] is False and pay["pot"] == 100
+            seat = next(i for i, p in table.payers().items() if p == a.player["id"])
+            assert (await a.wallet())["balance"] == before - 100 + pay["payouts"][seat]
+            assert pay["payouts"][seat] <= 95  # at best the stake less the fee: never a gain
+            ledger_exact(srv)
+
+        asyncio.run(main())
+
+
+def test_no_staked_rematch_for_a_person_who_cannot_cover_the_stake(tmp_path: Path) -> None:
+    """Alone with house bots at 1,000 with 1,000 chips: whatever happens, at most 950 are left,
+    so the rematch is refused (with the numbers) and no table is made."""
+    with ServerThread(config(tmp_path, daily_grant=1000)) as srv:
+
+        async def main() -> None:
+            c = Client(srv.url, name="Z0")
+            await c.connect()
+            await c.register("z0", "uzun-bir-parola")
+            assert (await c.wallet())["balance"] == 1000
+            _, st = await c.create(preset="standard", deals=1, stake=1000)
+            await c.start(st.id)
+            t = st.id
+            await c.until(lambda: c.tables[t].view is not None, 30)
+            await c.play(t, first_legal, timeout=120)
+            await c.until(lambda: c.tables[t].payout is not None, 30)
+            have = (await c.wallet())["balance"]
+            assert have <= 950
+            with pytest.raises(ServerError) as e:
+                await c.rematch(t)
+            assert e.value.code == "stake_cover"
+            assert e.value.data["stake"] == 1000 and e.value.data["balance"] == have
+            table = srv.hub.tables[t]
+            assert table.rematch_table is None and not table.rematch_yes
+            assert sum(1 for x in srv.hub.tables.values() if x.kind == "private") == 1
             ledger_exact(srv)
 
         asyncio.run(main())

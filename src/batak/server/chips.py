@@ -131,7 +131,6 @@ class Plan:
     stake: int
     payers: dict[int, str]  # seat -> the player who paid the buy-in there
     winners: list[int]
-    abandoned: bool = False  # every person had left: stakes go back
     kasa: str | None = None  # the salon's kasa account (public açık eşli tables)
     kasa_team: list[int] | None = None  # the team that first took 11 tricks in a deal
     fee_percent: int = 5
@@ -162,7 +161,7 @@ def settlement(plan: Plan, pot: int, vip: Mapping[str, bool], kasa_balance: int)
         "stake": plan.stake,
         "pot": pot,
         "scoring": plan.scoring,
-        "refund": False,
+        "refund": False,  # (no match refunds any more: a person who leaves is played for)
         "fee": 0,
         "bots": 0,
         "kasa_added": 0,
@@ -172,19 +171,13 @@ def settlement(plan: Plan, pot: int, vip: Mapping[str, bool], kasa_balance: int)
     }
     if pot == 0:
         return Outcome([], summary)
-    if plan.abandoned:
-        for seat, pid in plan.payers.items():
-            legs.append((player_account(pid), plan.stake))
-            payouts[seat] = plan.stake
-        rest = pot - plan.stake * len(plan.payers)
-        if rest:  # cannot happen while the pot holds exactly the stakes; kept exact anyway
-            legs.append((FEE, rest))
-            summary["fee"] = rest
-        summary["refund"] = True
-        return Outcome(legs, summary)
     fee = bots = 0
+    fees: dict[int, int] = {}
     winners = plan.winners or sorted(plan.payers)
-    k = len(winners)
+    # a house bot put nothing in and takes nothing out: the winning side's people share what it
+    # wins; only a side of house bots alone wins for the bots (what people lost leaves the game)
+    takers = [s for s in winners if s in plan.payers] or [-1]  # -1: the house bots as one
+    k = len(takers)
 
     def give(seat: int, amount: int, with_fee: bool) -> None:
         nonlocal fee, bots
@@ -197,6 +190,7 @@ def settlement(plan: Plan, pot: int, vip: Mapping[str, bool], kasa_balance: int)
             rate = plan.vip_fee_percent if vip.get(pid) else plan.fee_percent
             cut = amount * rate // 100
             fee += cut
+            fees[seat] = cut
         legs.append((player_account(pid), amount - cut))
         payouts[seat] = payouts.get(seat, 0) + amount - cut
 
@@ -204,29 +198,32 @@ def settlement(plan: Plan, pot: int, vip: Mapping[str, bool], kasa_balance: int)
         to_winners = pot * 3 // 4
         share = to_winners // k
         quarter = pot - share * k  # the quarter, and the odd chip of an uneven split
-        for seat in winners:
+        for seat in takers:
             give(seat, share, with_fee=False)
         if plan.kasa is None:
             fee += quarter
         else:
             legs.append((plan.kasa, quarter))
             summary["kasa_added"] = quarter
-            team = plan.kasa_team
+            # the kasa goes to the people of the team that took 11 tricks; a team of house bots
+            # alone takes nothing out of it: it stays in the salon for the next match
+            team = [s for s in plan.kasa_team or [] if s in plan.payers]
             if team:
                 each = (kasa_balance + quarter) // len(team)
                 legs.append((plan.kasa, -each * len(team)))
                 for seat in team:
                     before = payouts.get(seat, 0)
                     give(seat, each, with_fee=False)
-                    if seat in plan.payers:
-                        summary.setdefault("kasa_payouts", {})[seat] = payouts[seat] - before
+                    summary.setdefault("kasa_payouts", {})[seat] = payouts[seat] - before
                 summary["kasa_won"] = each * len(team)
-                summary["kasa_team"] = list(team)
+                summary["kasa_team"] = team
     else:
         share = pot // k
         fee += pot - share * k
-        for seat in winners:
+        for seat in takers:
             give(seat, share, with_fee=True)
+    summary["fees"] = fees
+    summary["winners"] = [s for s in takers if s in plan.payers]  # the people paid as winners
     if fee:
         legs.insert(1, (FEE, fee))
     if bots:

@@ -1049,7 +1049,10 @@ class Hub:
             raise TableError("stake_bot")
         have = await self.chips.balance(player.id)
         if have < stake:
-            raise TableError("stake_cover", params={"stake": stake, "balance": have})
+            # (the numbers as fields too: a client says it in its own words)
+            raise TableError(
+                "stake_cover", params={"stake": stake, "balance": have}, stake=stake, balance=have
+            )
 
     def kasa_salons(self) -> dict[str, int]:
         """Each açık eşli salon's kasa as a new table there plays for (see Table.kasa_shown)."""

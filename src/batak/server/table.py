@@ -1064,7 +1064,6 @@ class Table:
             stake=self.stake,
             payers=payers,
             winners=list(match.winners),
-            abandoned=bool(payers) and all(self.seats[s].away for s in payers),
             kasa=kasa,
             kasa_team=chips.kasa_team(match.sheet, self.rules.teams) if kasa else None,
             fee_percent=self.config.fee_percent,
@@ -1319,7 +1318,7 @@ class Table:
         paid, awards = done if done is not None else (None, {})
         self.finished = True
         if paid is not None:
-            for key in ("payouts", "kasa_payouts"):  # by seat, as lists
+            for key in ("payouts", "kasa_payouts", "fees"):  # by seat, as lists
                 if key in paid:
                     paid[key] = [int(paid[key].get(i, 0)) for i in range(len(self.seats))]
             self.payout = paid
@@ -1561,6 +1560,8 @@ class Table:
                 self.rematch_yes.clear()
                 self.notice(self.rematch_state(declined=seat))
             return
+        if self.stake:  # a staked rematch: refused to whoever cannot cover the stake now
+            await self.hub.chips_can_sit(player, self.stake)
         self.rematch_no.discard(seat)  # changed their mind
         declined = sorted(self.rematch_no & set(self.rematch_people()))
         if declined:
@@ -1569,6 +1570,12 @@ class Table:
             return
         self.rematch_yes.add(seat)
         if all(i in self.rematch_yes for i in self.rematch_people()):
+            short = await self._rematch_short()
+            if short is not None:  # spent at another table since saying yes: no new table
+                self.rematch_yes.clear()
+                self.rematch_no.add(short)
+                self.notice(self.rematch_state(declined=short) | {"short": short})
+                return
             new = await self.hub.new_table(
                 kind=self.kind,
                 mode=self.mode,
@@ -1587,6 +1594,16 @@ class Table:
             self.rematch_table = new.id
             log.info("table %s: rematch at %s", self.id, new.id)
         self.notice(self.rematch_state())
+
+    async def _rematch_short(self) -> int | None:
+        """At a staked table, the first seat whose person can no longer cover the stake."""
+        if not self.stake:
+            return None
+        for seat in self.rematch_people():
+            pid = self.seats[seat].player
+            if pid is not None and await self.hub.chips.balance(pid) < self.stake:
+                return seat
+        return None
 
     def _rematch_bot(self, seat: int) -> str:
         s = self.seats[seat]
