@@ -291,6 +291,39 @@ def test_a_house_bot_puts_nothing_in_and_takes_nothing_out() -> None:
     assert o.summary["bots"] == 75 and dict(o.legs)[kasa] == 25
 
 
+def test_esli_with_a_house_bot_partner_over_sockets(tmp_path: Path) -> None:
+    """A person and a house bot partner against two house bots, staked: a win gives the person
+    the pot (only their own stake) less the fee, never half of it to the bots; a loss gives the
+    pot to the bots. The words of batak online say which."""
+    from batak.cli.online import payout_words
+
+    with ServerThread(config(tmp_path, quick_fill_seconds=0.2)) as srv:
+
+        async def main() -> None:
+            (a,) = await accounts(srv, 1, "E")
+            st = await a.quick("esli", stake=1000)
+            await a.until(lambda: a.tables[st.id].view is not None, 30)
+            await a.play(st.id, timeout=120)
+            await a.until(lambda: a.tables[st.id].payout is not None, 30)
+            pay = a.tables[st.id].payout
+            seat = a.tables[st.id].seat
+            assert pay is not None and seat is not None and pay["pot"] == 1000
+            won = seat in a.tables[st.id].view["match"]["winners"]  # type: ignore[index]
+            if won:
+                assert pay["payouts"][seat] == 950 and pay["fees"][seat] == 50
+                assert pay["bots"] == 0 and pay["winners"] == [seat]
+                assert payout_words(pay, seat, "en") == (
+                    "The house bots put nothing in, so the pot held only what the winners put"
+                    " in: you get back 950 of your 1,000 chips (\u221250; table fee 50)."
+                )
+            else:
+                assert pay["payouts"][seat] == 0 and pay["bots"] == 1000
+            assert (await a.wallet())["balance"] == GRANT - 1000 + (950 if won else 0)
+            ledger_exact(srv)
+
+        asyncio.run(main())
+
+
 def test_leaving_a_staked_match_is_played_for_to_the_end(tmp_path: Path) -> None:
     """Leaving never beats losing: a bot plays the seat to the end and the seat is paid as
     played (there are no refunds), and a room that never starts takes nothing."""

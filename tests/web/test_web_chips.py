@@ -74,10 +74,14 @@ def test_a_staked_quick_play_shows_the_buy_in_and_the_payout(
     payout = page.get_by_test_id("payout")
     expect(payout).to_be_visible()
     text = payout.inner_text()
-    won = re.search(r"You won ([\d,]+) chips\.", text)
+    # alone with house bots the pot is the person's own stake: a win brings it back less the
+    # fee, and the words say so (not "you won 950 chips")
+    won = "you get back 950 of your 1,000 chips (\u221250; table fee 50)." in text
     assert won or "Your stake of 1,000 chips is lost." in text, text
+    if won:
+        assert text.startswith("The house bots put nothing in, so the pot held only"), text
     page.screenshot(path=str(artifacts / "chips-payout-en.png"))
-    gained = int(won.group(1).replace(",", "")) if won else 0
+    gained = 950 if won else 0
     # "Play again" plays at the same stake (it sent none: the lobby's, or no stake)
     page.get_by_test_id("play-again").click()
     expect(page).to_have_url(re.compile(r"/table/\w+$"))
@@ -143,4 +147,91 @@ def test_the_kasa_on_an_acik_esli_table_and_the_chips_in_turkish_on_a_phone(
     expect(page.get_by_test_id("table-chips")).to_contain_text("Bahis 100 · Pot 100")
     assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
     page.screenshot(path=str(artifacts / "chips-table-phone-tr.png"))
+    no_js_errors(errors)
+
+
+def test_the_chosen_stake_stays_across_redraws_and_a_short_one_is_said(
+    browser: Browser, chips_server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """The Stake box went back to the last stake played whenever the lobby was drawn again (a
+    language switch, Refresh, the wallet arriving after login), and a mode then seated the player
+    at an unstaked table without a word."""
+    page = open_page(browser, chips_server, errors, locale="en-US")
+    register(page, "secici", "kupa-papaz-7")
+    expect(page.get_by_test_id("chips-balance")).to_have_text("Your chips: 5,000")
+    box = page.get_by_test_id("stake-select")
+    page.select_option("#stake-select", "1000")
+    page.get_by_test_id("lang").click()  # the lobby is drawn again, in Turkish
+    expect(page.locator("#h-chips")).to_have_text("Çipler")
+    expect(box).to_have_value("1000")
+    page.locator("[data-action=refreshLobby]").click()
+    page.get_by_test_id("lang").click()
+    expect(page.locator("#h-chips")).to_have_text("Chips")
+    expect(box).to_have_value("1000")
+    # a salon the chips do not cover says so, in the list and under it
+    expect(box.locator("option[value='10000']")).to_have_text("10,000 chips (you have 5,000)")
+    expect(box.locator("option[value='1000']")).to_have_text("1,000 chips")
+    page.select_option("#stake-select", "10000")
+    short = (
+        "You have 5,000 chips: not enough for the 10,000 salon."
+        " Choose a smaller stake or play without one."
+    )
+    expect(page.get_by_test_id("stake-short")).to_have_text(short)
+    # the figures of the kasas are for a full table, and that is said
+    expect(page.get_by_test_id("kasa-note")).to_contain_text("for a table of four people")
+    page.screenshot(path=str(artifacts / "chips-stake-short-en.png"), full_page=True)
+    # choosing a mode does not seat the player at an unstaked table instead: it says why not
+    page.get_by_test_id("quick-ihaleli").click()
+    expect(page.locator("#notice")).to_contain_text(short)
+    assert page.evaluate("location.pathname") == "/"
+    # the choice outlives a reload too
+    page.select_option("#stake-select", "100")
+    expect(page.get_by_test_id("stake-short")).to_have_count(0)
+    page.reload()
+    expect(page.get_by_test_id("chips-balance")).to_have_text("Your chips: 5,000")
+    expect(page.get_by_test_id("stake-select")).to_have_value("100")
+    no_js_errors(errors)
+
+
+def test_a_staked_rematch_the_chips_no_longer_cover_is_refused_in_the_dialog(
+    browser: Browser, tmp_path: Path, artifacts: Path, errors: list[str]
+) -> None:
+    """The Rematch button threw the player out of the result dialog to the lobby with "Hata:
+    bahis 1.000 çip, sende 475 çip var", and the server made the rematch's table anyway."""
+    s = ServerProcess(
+        tmp_path, free_port(), *SERVE_ARGS, "--quick-deals", "1", "--daily-grant", "1000"
+    )
+    s.start()
+    try:
+        page = open_page(browser, s, errors, locale="en-US")
+        register(page, "rovansci", "kupa-papaz-7")
+        expect(page.get_by_test_id("chips-balance")).to_have_text("Your chips: 1,000")
+        page.select_option("#stake-select", "1000")
+        page.get_by_test_id("quick-ihaleli").click()
+        expect(page.locator("#hand .card")).to_have_count(13, timeout=30_000)
+        play_to_the_end(page)
+        payout = page.get_by_test_id("payout")
+        expect(payout).to_be_visible()
+        won = "you get back 950" in payout.inner_text()
+        left = "950" if won else "0"
+        page.get_by_test_id("rematch").click()
+        note = page.get_by_test_id("rematch-short")
+        expect(note).to_have_text(
+            f"You have {left} chips: not enough for another match at a stake of 1,000."
+            " From the lobby you can play at a smaller stake or without one."
+        )
+        expect(page.get_by_test_id("rematch")).to_be_disabled()
+        expect(page.get_by_test_id("play-again")).to_be_disabled()  # the same stake: also short
+        expect(page.get_by_test_id("match-over")).to_be_visible()  # still in the dialog
+        assert "/table/" in page.evaluate("location.pathname")
+        page.screenshot(path=str(artifacts / "chips-rematch-short-en.png"))
+        page.get_by_test_id("over-lang").click()
+        expect(note).to_have_text(
+            f"Sende {left} çip var: 1.000 çiplik bahisle bir maç daha için yetmez."
+            " Lobiden daha küçük bir bahisle ya da bahissiz oynayabilirsin."
+        )
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.screenshot(path=str(artifacts / "chips-rematch-short-phone-tr.png"))
+    finally:
+        s.stop()
     no_js_errors(errors)

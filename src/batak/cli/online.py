@@ -84,6 +84,44 @@ def o(code: str, lang: str, /, **params: Any) -> str:
     return text(f"online.{code}", lang, **params)
 
 
+def signed_chips(n: int, lang: str) -> str:
+    """A change of chips with its sign: +900, −50 (a true minus), ±0."""
+    sign = "+" if n > 0 else "\u2212" if n < 0 else "\u00b1"
+    return sign + chips_text(abs(n), lang)
+
+
+def payout_words(pay: dict[str, Any], seat: int, lang: str) -> str:
+    """What a staked match paid ``seat`` (not zero), said against its stake: what came back,
+    the net change, the table fee or where the açık eşli quarter went.
+
+    >>> pay = {"stake": 1000, "scoring": "sultan", "payouts": [1900, 0], "fees": [100, 0],
+    ...        "winners": [0], "kasa_added": 0}
+    >>> payout_words(pay, 0, "en")
+    'Your winnings: 1,900 chips (+900 on your stake of 1,000; table fee 100).'
+    >>> payout_words(pay | {"payouts": [950, 0], "fees": [50, 0]}, 0, "tr")[-64:]
+    '1.000 çiplik bahsinden 950 çip geri aldın (−50; masa ücreti 50).'
+    """
+    mine = int(pay["payouts"][seat])
+    stake = int(pay["stake"])
+    fee = int((pay.get("fees") or [0] * (seat + 1))[seat])
+    net = signed_chips(mine - stake, lang)
+    won = seat in (pay.get("winners") or [seat])  # or a share of the kasa only
+    # (a win that returns less than the stake says the stake in its sentence already)
+    short = won and mine < stake
+    detail = [net if short else o("payout_net", lang, net=net, stake=stake)]
+    if fee:
+        detail.append(o("payout_fee_part", lang, n=chips_text(fee, lang)))
+    elif pay.get("scoring") == "acik":
+        quarter = "payout_quarter_kasa" if pay.get("kasa_added") else "payout_quarter_house"
+        detail.append(o(quarter, lang))
+    words = {"detail": "; ".join(detail), "n": chips_text(mine, lang)}
+    if not won:
+        return o("payout_lost_kasa", lang, **words)
+    if short:
+        return o("payout_won_short", lang, stake=stake, **words)
+    return o("payout_won", lang, **words)
+
+
 def add_online_parser(sub: Any, lang: str) -> None:
     p = sub.add_parser("online", help=o("help", lang), description=o("help", lang))
     p.add_argument("url", nargs="?", default="http://127.0.0.1:8000", help=o("help_url", lang))
@@ -1152,7 +1190,7 @@ class OnlineSession:
         else:
             mine = pay["payouts"][st.seat]
             if mine:
-                self._say(o("payout_won", lang, n=chips_text(mine, lang)))
+                self._say(payout_words(pay, st.seat, lang))
             else:
                 self._say(o("payout_lost", lang, stake=chips_text(pay["stake"], lang)))
             if pay.get("kasa_won") and pay.get("kasa_payouts"):

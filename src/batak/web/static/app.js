@@ -6,7 +6,7 @@ import { SYMBOL, backSVG, cardLabel, cardName, cardSVG, rankLabel, rankOf, sortH
 import * as tourney from "./tournament.js";
 import * as story from "./story.js";
 import { fairHTML, noteDealOver } from "./fair.js";
-import { chipsBoxHTML, chipsNumber, chipsRequests, onChipsMessage, payoutHTML, quickStake, stakeSelectHTML, tableChipsHTML } from "./chips.js";
+import { chipsBoxHTML, chipsNumber, chipsRequests, leaveConfirmText, onChipsMessage, payoutHTML, quickStake, stakeChosen, stakeSelectHTML, stakeShortText, tableChipsHTML } from "./chips.js";
 import { awardedHTML, forgetProgress, initProgress, levelBadge, onProgress, progressRequests, renderProgress, sheetLevelsHTML } from "./progress.js";
 import * as motion from "./motion.js";
 import { initResult, matchOverHTML, onDealOver, onRematch, resultActions, resultCentre } from "./result.js";
@@ -656,6 +656,12 @@ function onError(m) {
     }
   }
   if (m.ref === "estimate") return; // a silent request for the bidding panel
+  if (m.code === "stake_cover" && (m.ref === "quick" || m.ref === "rematch")) { // chips short
+    chipsRequests(send); // the balance as it is now
+    if (m.ref === "rematch" && T) { T.rematchShort = { stake: m.stake, balance: m.balance }; renderDialog(); return; }
+    notify(() => t("stake_short_note", { have: chipsNumber(m.balance), stake: chipsNumber(m.stake) }), "error");
+    return;
+  }
   if (m.ref === "review" && onReviewError(T, m)) { renderDialog(); return; }
   if (m.ref === "invite" || (m.ref === "join" && route().page === "table")) {
     notify(t("error", { message: m.message }), "error");
@@ -828,10 +834,15 @@ const ACTIONS = {
   toLobby() {
     // from a match in play where others wait the seat goes to a computer player (onRoute):
     // asked first
-    if (othersWaiting(S.table) && !confirm(t("leave_confirm"))) return;
+    if (othersWaiting(S.table) && !confirm(leaveConfirmText(S.table))) return;
     go("/");
   },
-  quick(el) { send({ type: "quick", mode: el.dataset.mode, ...quickStake(), ref: "quick" }); },
+  quick(el) {
+    const stake = quickStake();
+    // a salon the player's chips do not cover: said, and nothing is sent (not a silent no-stake)
+    if (stakeShortText()) { notify(() => stakeShortText(), "error"); return; }
+    send({ type: "quick", mode: el.dataset.mode, ...stake, ref: "quick" });
+  },
   saveName() {
     const v = $("#name-input").value.trim().slice(0, 24);
     if (!v) { // a blank name is not a name: the one kept is shown again, and why
@@ -946,7 +957,7 @@ const ACTIONS = {
     // seat (even alone with bots: the player is off to play elsewhere), so ask first
     const T = S.table;
     if (seatedInPlay(T)) {
-      if (!confirm(t("leave_confirm"))) return;
+      if (!confirm(leaveConfirmText(T))) return;
       send({ type: "leave", table: T.id, here: true });
       S.table = null; // said: onRoute has nothing more to tell the server
     }
@@ -963,7 +974,7 @@ const ACTIONS = {
     // Before the start this frees the seat; during a match a computer player takes it over
     // (the player may come back), so ask first.
     const T = S.table;
-    if (seatedInPlay(T) && !confirm(t("leave_confirm"))) return;
+    if (seatedInPlay(T) && !confirm(leaveConfirmText(T))) return;
     if (T && T.you != null && T.info && T.info.status !== "over") send({ type: "leave", table: T.id });
     S.table = null; // left: onRoute has nothing more to tell the server
     go("/");
@@ -1027,6 +1038,7 @@ document.addEventListener("change", (e) => {
     S.formPreset = e.target.value;
     renderCreateOptions();
   }
+  if (e.target.id === "stake-select") stakeChosen(e.target);
 });
 
 window.addEventListener("popstate", onRoute);

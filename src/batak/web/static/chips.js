@@ -43,28 +43,56 @@ export function onChipsMessage(m, table) {
   return false;
 }
 
+// The player's chips, if known (an account's wallet), else null.
+function have() {
+  const w = CHIPS.wallet;
+  return w && w.account ? Number(w.balance) || 0 : null;
+}
+
+// The chosen salon's stake is more than the player's chips: why it cannot be played, or "".
+export function stakeShortText() {
+  const n = have();
+  return CHIPS.stake && n != null && CHIPS.stake > n ? t("stake_short_note", { have: chipsNumber(n), stake: chipsNumber(CHIPS.stake) }) : "";
+}
+
+function stakeNoteHTML() {
+  const short = stakeShortText();
+  return short ? `<p class="help stake-short" role="status" data-testid="stake-short">${esc(short)}</p>` : "";
+}
+
 // The quick-play salon: no stake, or one of the lobby's stakes (with the kasa of açık eşli's).
+// The choice is CHIPS.stake, kept as soon as it is made (stakeChosen): a redraw of the lobby
+// (a language switch, Refresh, the wallet arriving after login) shows it again. A salon the
+// player's chips do not cover says so, in the list and under it.
 export function stakeSelectHTML(lobby, player) {
   const stakes = (lobby && lobby.stakes) || (CHIPS.wallet && CHIPS.wallet.stakes) || [];
   if (!stakes.length) return "";
   if (!stakes.includes(CHIPS.stake)) CHIPS.stake = 0;
+  const n = have();
   const kasa = (lobby && lobby.kasa) || {};
-  const options = [0, ...stakes].map((s) => `<option value="${s}"${s === CHIPS.stake ? " selected" : ""}>${esc(s ? t("stake_option", { n: chipsNumber(s) }) : t("stake_none"))}</option>`).join("");
+  const label = (s) => !s ? t("stake_none") : n != null && s > n ? t("stake_option_short", { n: chipsNumber(s), have: chipsNumber(n) }) : t("stake_option", { n: chipsNumber(s) });
+  const options = [0, ...stakes].map((s) => `<option value="${s}"${s === CHIPS.stake ? " selected" : ""}>${esc(label(s))}</option>`).join("");
   // the kasas are for those who may stake (an account): a guest is told so in the chips box
   const kasas = !(player && player.account) ? "" : stakes.filter((s) => kasa["acik:" + s] != null)
     .map((s) => `<li data-testid="lobby-kasa-${s}">${esc(t("kasa_salon", { stake: chipsNumber(s), n: chipsNumber(kasa["acik:" + s]) }))}</li>`).join("");
   return `<label class="stake-pick">${esc(t("stake_label"))}
       <select id="stake-select" data-testid="stake-select">${options}</select></label>
-    ${kasas ? `<p class="kasa-heading">${esc(t("kasa_heading"))}</p><ul class="plain kasa-list">${kasas}</ul>` : ""}`;
+    <div id="stake-note">${stakeNoteHTML()}</div>
+    ${kasas ? `<p class="kasa-heading">${esc(t("kasa_heading"))}</p><ul class="plain kasa-list">${kasas}</ul><p class="help" data-testid="kasa-note">${esc(t("kasa_full_note"))}</p>` : ""}`;
+}
+
+// The lobby's Stake box changed: the choice is kept at once (not only when a mode is chosen).
+export function stakeChosen(el) {
+  CHIPS.stake = Number(el.value) || 0;
+  localStorage.setItem("batak.stake", String(CHIPS.stake));
+  const note = document.querySelector("#stake-note");
+  if (note) note.innerHTML = stakeNoteHTML();
 }
 
 // The stake field of a "quick" message, as chosen in the lobby.
 export function quickStake() {
   const el = document.querySelector("#stake-select");
-  if (el) {
-    CHIPS.stake = Number(el.value) || 0;
-    localStorage.setItem("batak.stake", String(CHIPS.stake));
-  }
+  if (el) stakeChosen(el);
   return CHIPS.stake ? { stake: CHIPS.stake } : {};
 }
 
@@ -108,6 +136,26 @@ export function tableChipsHTML(info) {
   return `<span class="chips-facts" data-testid="table-chips">${esc(parts.join(" · "))}${kasa}</span>`;
 }
 
+// A change of chips with its sign: +900, −50 (a true minus), ±0.
+export function signedChips(n) {
+  return (n > 0 ? "+" : n < 0 ? "\u2212" : "\u00b1") + chipsNumber(Math.abs(n));
+}
+
+// What the match paid the seat `you` (not zero), said against the stake: what came back, the net
+// change, the table fee or where the açık eşli quarter went (as batak online's payout_words).
+function paidWords(p, you) {
+  const mine = (p.payouts || [])[you] || 0;
+  const fee = (p.fees || [])[you] || 0;
+  const won = !p.winners || p.winners.includes(you); // or a share of the kasa only
+  const short = won && mine < p.stake; // (its sentence says the stake already)
+  const net = signedChips(mine - p.stake);
+  const detail = [short ? net : t("payout_net", { net, stake: chipsNumber(p.stake) })];
+  if (fee) detail.push(t("payout_fee_part", { n: chipsNumber(fee) }));
+  else if (p.scoring === "acik") detail.push(t(p.kasa_added ? "payout_quarter_kasa" : "payout_quarter_house"));
+  const words = { n: chipsNumber(mine), stake: chipsNumber(p.stake), detail: detail.join("; ") };
+  return t(!won ? "payout_lost_kasa" : short ? "payout_won_short" : "payout_won", words);
+}
+
 // What the match paid, for the result dialog (a staked table only).
 export function payoutHTML(info, you, seatName) {
   const c = info && info.chips;
@@ -115,14 +163,19 @@ export function payoutHTML(info, you, seatName) {
   const p = c.payout;
   if (!p) return `<p class="help" data-testid="payout-waiting">${esc(t("payout_waiting"))}</p>`;
   const lines = [];
-  if (p.refund) lines.push(t("payout_refund", { n: chipsNumber(p.stake) }));
+  if (p.refund) lines.push(t("payout_refund", { n: chipsNumber(p.stake) })); // (stored before refunds ended)
   else {
     if (you != null) {
       const mine = (p.payouts || [])[you] || 0;
-      lines.push(mine ? t("payout_won", { n: chipsNumber(mine) }) : t("payout_lost", { n: chipsNumber(p.stake) }));
+      lines.push(mine ? paidWords(p, you) : t("payout_lost", { n: chipsNumber(p.stake) }));
     }
-    if (p.fee) lines.push(t("payout_fee", { n: chipsNumber(p.fee) }));
     if (p.kasa_won && p.kasa_team) lines.push(t("payout_kasa", { n: chipsNumber(p.kasa_won), names: p.kasa_team.map(seatName).join(", ") }));
   }
   return `<div class="payout" data-testid="payout">${lines.map((x) => `<p><b>${esc(x)}</b></p>`).join("")}</div>`;
+}
+
+// The words to ask before leaving a match in play: at a staked table, what happens to the stake.
+export function leaveConfirmText(T) {
+  const c = T && T.info && T.info.chips;
+  return c && c.stake && T.you != null && T.info.status === "playing" ? t("leave_confirm_staked", { n: chipsNumber(c.stake) }) : t("leave_confirm");
 }

@@ -8,6 +8,7 @@
 // The match's end shows the ranking (totals, winners, the contracts each player made), the
 // rematch (same seats and options, a new match: every person at the table is asked and must
 // agree; bots stay) and, after quick play, "Play again".
+import { chipsNumber } from "./chips.js";
 import { NAMES, nextLang, t } from "./i18n.js";
 import { reviewButton } from "./review.js";
 
@@ -177,9 +178,13 @@ function rematchHTML(T, quiet) {
         <button data-action="rematchNo" data-testid="rematch-decline">${esc(t("rematch_decline"))}</button></p>`);
     } else {
       if (offer && offer.declined != null) {
-        out.push(`<p class="help" data-testid="rematch-declined">${esc(offer.declined === T.you ? t("rematch_declined_you") : t("rematch_declined", { name: H.seatName(offer.declined) }))}</p>`);
+        const short = offer.short === offer.declined && offer.declined !== T.you; // chips, not a no
+        out.push(`<p class="help" data-testid="rematch-declined">${esc(offer.declined === T.you ? t("rematch_declined_you") : t(short ? "rematch_short_other" : "rematch_declined", { name: H.seatName(offer.declined) }))}</p>`);
       }
-      out.push(`<p class="row-buttons"><button${main} data-action="rematch" data-testid="rematch">${esc(t("rematch"))}</button>${quick ? ` <button data-action="playAgain" data-mode="${esc(info.mode)}" data-stake="${(info.chips && info.chips.stake) || 0}" data-testid="play-again">${esc(t("play_again"))}</button>` : ""}</p>
+      // a staked rematch the player's chips no longer cover: said, and the button is off
+      const poor = T.rematchShort;
+      if (poor) out.push(`<p class="refused" role="status" data-testid="rematch-short">${esc(t("rematch_short", { have: chipsNumber(poor.balance), stake: chipsNumber(poor.stake) }))}</p>`);
+      out.push(`<p class="row-buttons"><button${main} data-action="rematch" data-testid="rematch"${poor ? " disabled" : ""}>${esc(t("rematch"))}</button>${quick ? ` <button data-action="playAgain" data-mode="${esc(info.mode)}" data-stake="${(info.chips && info.chips.stake) || 0}" data-testid="play-again"${poor ? " disabled" : ""}>${esc(t("play_again"))}</button>` : ""}</p>
         <p class="help">${esc(t("rematch_help"))}</p>`);
     }
   } else if (offer && offer.table_new) {
