@@ -8,6 +8,7 @@ import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import SERVE_ARGS
@@ -234,4 +235,34 @@ def test_a_staked_rematch_the_chips_no_longer_cover_is_refused_in_the_dialog(
         page.screenshot(path=str(artifacts / "chips-rematch-short-phone-tr.png"))
     finally:
         s.stop()
+    no_js_errors(errors)
+
+
+def test_leaving_a_staked_match_says_the_stake_stays_in_the_pot(
+    browser: Browser, chips_server: ServerProcess, errors: list[str]
+) -> None:
+    """Leaving a staked table of bots gave the whole stake back (so leaving whenever behind
+    never lost): now a bot plays the seat to the end, and the prompt says so before leaving."""
+    page = open_page(browser, chips_server, errors, locale="tr-TR")
+    register(page, "kacak", "kupa-papaz-7")
+    expect(page.get_by_test_id("chips-balance")).to_have_text("Çipin: 5.000")
+    page.select_option("#stake-select", "100")
+    page.get_by_test_id("quick-ihaleli").click()
+    expect(page.locator("#hand .card")).to_have_count(13, timeout=30_000)
+    asked: list[str] = []
+
+    def answer(dialog: Any, accept: bool) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda d: answer(d, False))
+    page.get_by_test_id("leave").click()
+    assert asked == [
+        "Masadan kalkılsın mı? Maç bitene kadar yerine bilgisayar oynar. 100 çiplik bahsin geri"
+        " verilmez: potta kalır, yerinin kazandığı ne olursa senindir."
+    ]
+    assert "/table/" in page.evaluate("location.pathname")  # stayed
+    page.once("dialog", lambda d: answer(d, True))
+    page.get_by_test_id("leave").click()
+    expect(page.get_by_test_id("chips-balance")).to_have_text("Çipin: 4.900")  # not given back
     no_js_errors(errors)
