@@ -1,5 +1,6 @@
 """Chips over real sockets (issue 12): buy-ins, every payout rule, the kasa growing and being won,
-bots as a sink, the cover check, refunds, and the ledger exact after each.
+bots as a sink (and a house bot partner taking nothing), the cover check, leaving played for (no
+refunds), the staked rematch, and the ledger exact after each.
 
 A match's cards come from its table's seed; these tests fix the seed (and the lots for the first
 dealer) and play a fixed choice (the first legal move) at every seat, so that the engine tells in
