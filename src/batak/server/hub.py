@@ -383,10 +383,10 @@ class Hub:
     async def _drop(self, table: Table) -> None:
         table.gone = True
         # a connection still at a finished table that leaves memory is at it no more: it could
-        # not say hello or log in again on that connection while it kept the table's id
+        # not say hello or log in again on that connection while it kept the table's id (the
+        # table keeps its list: a story table started over tells them after this, Story)
         for conn in table.subs:
             conn.tables.discard(table.id)
-        table.subs.clear()
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
             if table.host is not None and not table.archived:
