@@ -549,3 +549,44 @@ def test_a_host_trying_many_bot_accounts_raises_the_registration_limit() -> None
     assert config_from_args(parser.parse_args(["serve"])).register_per_hour_address == 10
     raised = parser.parse_args(["serve", "--registrations-per-address", "100"])
     assert config_from_args(raised).register_per_hour_address == 100
+
+
+def test_a_second_program_on_a_bot_account_is_refused_and_a_busy_bot_is_said(
+    tmp_path: Path,
+) -> None:
+    """A second ``batak bot`` on the account of one that runs logged in beside it (both online,
+    both seated on one invitation, both choosing for one seat): it is refused, saying what to
+    do. And a host who invites a bot that plays a match elsewhere is told so at once (it used to
+    wait for the bot in silence)."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> None:
+            first = asyncio.create_task(
+                serve_as_bot(srv.url, "solo", "uzun-bir-parola", LowestCard(), say=print)
+            )
+            host = Client(srv.url, name="Ayşe")
+            await host.connect()
+            _, table = await host.create(preset="standard", deals=3)
+            await invite_when_online(host, table.id, "solo")
+            with pytest.raises(ServerError) as e:
+                await serve_as_bot(srv.url, "solo", "uzun-bir-parola", LowestCard(), say=print)
+            assert e.value.code == "bot_online"
+            assert "'solo' is online already" in e.value.message
+            assert "Stop that one first" in e.value.message and " 45 s" in e.value.message
+            await host.until(lambda: _bot_seated(host, table.id))
+            await host.start(table.id)  # the host does not move: the match stays in play
+            other = Client(srv.url, name="Mehmet", lang="tr")
+            await other.connect()
+            _, room = await other.create(preset="standard")
+            with pytest.raises(ServerError) as e:
+                await other.invite(room.id, "solo")
+            assert e.value.code == "bot_busy"
+            assert "şu an başka bir masada maç oynuyor" in e.value.message
+            first.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await first
+            for c in (host, other):
+                await c.close()
+
+        asyncio.run(main_())

@@ -692,6 +692,14 @@ class Hub:
         assert digest is not None
         if row.banned is not None:  # said only to whoever knows the password
             raise _banned(row)
+        if row.is_bot and await self._bot_online(row.id):
+            # one program a bot account: a second `batak bot` would sit and choose beside the
+            # first. A connection that died unnoticed is dropped by the keepalive ping within
+            # BOT_ONLINE_WAIT seconds; the one that lost its connection comes back with its
+            # token (hello), not a login, so it is never refused here
+            raise TableError(
+                "bot_online", params={"username": row.username, "seconds": BOT_ONLINE_WAIT}
+            )
         current = digest
         if self._hasher().check_needs_rehash(digest):  # made with costlier parameters
             new = await self._password_job(self._hasher().hash, msg["password"])
@@ -732,6 +740,12 @@ class Hub:
             },
             msg.get("ref"),
         )
+
+    async def _bot_online(self, pid: str) -> bool:
+        """Whether the account ``pid`` has a connection (in a cluster: on any process)."""
+        if self.online.get(pid):
+            return True
+        return self.cluster is not None and await self.cluster.online_elsewhere(pid)
 
     async def on_logout(self, conn: Conn, msg: dict[str, Any]) -> None:
         """End this connection's session, or every session of its player (``everywhere``):
@@ -1545,6 +1559,19 @@ class Hub:
             raise TableError("not_online", params={"username": msg["username"]})
         if table.seat_of(row.id) is not None:  # (inviting them said they would sit down)
             raise TableError("already_seated", params={"username": msg["username"]})
+        if row.is_bot:
+            # a bot plays one match at a time: asked while it plays, it would come only after
+            # that match (the room perhaps started meanwhile), and the host would not know why
+            busy = next(
+                (
+                    t
+                    for t in self.tables.values()
+                    if t.status == "playing" and t.seat_of(row.id) is not None
+                ),
+                None,
+            )
+            if busy is not None:
+                raise TableError("bot_busy", params={"username": msg["username"]})
         note = {
             "type": "invited",
             "table": table.id,
@@ -1617,6 +1644,9 @@ def password_hasher(config: ServerConfig) -> Any:
 
 #: The most bot accounts an ``invitable`` reply lists.
 INVITABLE_MAX = 20
+#: seconds within which the server drops a connection that died unnoticed (its keepalive ping
+#: every 20 s and 20 s for the pong), said to a second program logging in to a bot account
+BOT_ONLINE_WAIT = 45
 
 #: The bot levels a room may ask for.
 BOT_LEVELS: tuple[str, ...] = LEVELS
