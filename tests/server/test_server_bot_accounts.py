@@ -271,6 +271,8 @@ class FailsAtItsFirstCard(LowestCard):
             return super().choose(view)
         if self.how == "raise":
             return str(view["hand"][99])
+        if self.how == "exit":  # sys.exit() in a player is its failure, said as any other
+            raise SystemExit(3)
         if self.how == "illegal":
             held = set(view["hand"])
             return next(f"{r}{s}" for s in "SHDC" for r in "AKQJT98765432" if f"{r}{s}" not in held)
@@ -292,15 +294,17 @@ async def _started_with_bot(srv: ServerThread, bot: str) -> tuple[Client, TableS
     return host, table
 
 
-@pytest.mark.parametrize("how", ["raise", "illegal", "none"])
+@pytest.mark.parametrize("how", ["raise", "illegal", "none", "exit"])
 def test_a_player_that_fails_at_play_stops_the_bot_saying_what_to_fix(
     tmp_path: Path, how: str
 ) -> None:
-    """What the author's player raised (with the line in the author's code), the move the
-    server refused (with its reason and the legal moves) or a result that is no move at all is
-    said in a sentence, not a traceback or a bare "the server said no"; the table plays on."""
+    """What the author's player raised (with the line in the author's code; SystemExit too),
+    the move the server refused (with its reason and the legal moves) or a result that is no
+    move at all is said in a sentence, not a traceback or a bare "the server said no". The bot
+    leaves its seat on the way out, so a computer plays it at once: the table used to wait for
+    the server's hold of a lost connection (30 s here) and the seat lost its time bank."""
     pytest.importorskip("argon2")
-    with ServerThread(fast_config(tmp_path, hold_seconds=0.2)) as srv:
+    with ServerThread(fast_config(tmp_path, hold_seconds=30.0)) as srv:
 
         async def main_() -> None:
             player = FailsAtItsFirstCard()
@@ -318,19 +322,22 @@ def test_a_player_that_fails_at_play_stops_the_bot_saying_what_to_fix(
             assert said.startswith("your player m:B ")
             assert f"in the room {table.info['code']}, deal 1" in said  # its code, not the id
             assert said.endswith(
-                "The bot stops; a computer plays its seat until you start the bot again (the "
-                "same command): it then takes its seat back."
+                "The bot stops and leaves its seat, where a computer plays from now on; start "
+                "the bot again (the same command) and it takes the seat back."
             )
             if how == "raise":
                 assert "raised IndexError: list index out of range (in choose, " in said
                 assert f"{__file__}, line " in said
+            elif how == "exit":
+                assert "raised SystemExit: 3 (in choose, " in said
             elif how == "illegal":
                 assert "and the server refused it: you do not hold" in said
                 legal = said.split("The legal moves were: ")[1].split(". ")[0].split(", ")
                 assert legal and all(len(card) == 2 for card in legal)
             else:
                 assert "returned None in the room" in said and "instead of a move" in said
-            assert (await final).over  # the server's computer took the seat: the match ended
+            # the server's computer took the seat at once: the match ended
+            assert (await asyncio.wait_for(final, 15)).over
             await host.close()
 
         asyncio.run(main_())
@@ -590,3 +597,105 @@ def test_a_second_program_on_a_bot_account_is_refused_and_a_busy_bot_is_said(
                 await c.close()
 
         asyncio.run(main_())
+
+
+def test_a_stopped_bot_leaves_its_seat_to_a_computer_at_once(tmp_path: Path) -> None:
+    """Stopped mid-match (Ctrl-C cancels its task), the bot leaves its seat and says so: a
+    computer plays it at once, not after the server's hold of a lost connection."""
+    pytest.importorskip("argon2")
+    release = threading.Event()
+
+    class Waits(LowestCard):
+        def choose(self, view: dict[str, Any]) -> str:
+            if view["phase"] == "play":
+                release.wait(30)
+            return super().choose(view)
+
+    with ServerThread(fast_config(tmp_path, hold_seconds=60.0)) as srv:
+
+        async def main_() -> None:
+            lines: list[str] = []
+            bot = asyncio.create_task(
+                serve_as_bot(srv.url, "robo8", "uzun-bir-parola", Waits(), say=lines.append)
+            )
+            host, table = await _started_with_bot(srv, "robo8")
+            final = asyncio.create_task(host.play(table.id, timeout=120))
+            seat = next(s["seat"] for s in host.tables[table.id].info["seats"] if s["bot_account"])
+            await host.until(
+                lambda: (
+                    (host.tables[table.id].view or {}).get("phase") == "play"
+                    and host.tables[table.id].view["to_move"] == seat
+                ),  # type: ignore[index]
+                timeout=30,
+            )
+            bot.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await bot
+            release.set()
+            assert lines[-1] == (
+                f"The bot stops and leaves its seat in the room {table.info['code']}: a computer "
+                "plays it from now on. Start the bot again (the same command) and it takes the "
+                "seat back."
+            ), lines
+            assert (await asyncio.wait_for(final, 15)).over
+            await host.close()
+
+        asyncio.run(main_())
+
+
+def test_a_player_that_never_returns_is_said_and_stops_the_bot(tmp_path: Path) -> None:
+    """A choose() that never returns looked alive: the server's clock played the match out,
+    the bot said nothing, stayed online and took up invitations it never played. Now it says
+    when the clock ran out with its player still thinking, and stops once the match is over."""
+    pytest.importorskip("argon2")
+    clock = ManualClock()
+    forever = threading.Event()
+
+    class Hangs(LowestCard):
+        def choose(self, view: dict[str, Any]) -> str:
+            if view["phase"] == "play":
+                forever.wait()  # (a daemon thread: the test ends all the same)
+            return super().choose(view)
+
+    with ServerThread(fast_config(tmp_path), clock=clock) as srv:
+
+        async def main_() -> None:
+            lines: list[str] = []
+            bot = asyncio.create_task(
+                serve_as_bot(
+                    srv.url, "robo9", "uzun-bir-parola", Hangs(), say=lines.append,
+                    player_spec="m:Hangs",
+                )
+            )  # fmt: skip
+            host, table = await _started_with_bot(srv, "robo9")
+            played = asyncio.create_task(host.play(table.id, timeout=300))
+            for _ in range(400):  # the bot's clock runs out at each of its decisions
+                if played.done():
+                    break
+                await advance_async(srv, clock, 15)
+                await asyncio.sleep(0.02)
+            assert (await played).over
+            with pytest.raises(PlayerError) as e:
+                await asyncio.wait_for(bot, 30)
+            assert e.value.code == "stuck"
+            said = player_problem(e.value, "en")
+            assert said.startswith("your player m:Hangs has not returned from choose(view) for ")
+            assert "the match is over meanwhile" in said
+            thinking = [line for line in lines if line.startswith("Your player has been thinking")]
+            assert len(thinking) == 1, lines
+            assert "the table's clock ran out and a computer moved for it" in thinking[0]
+            assert not any(b["username"] == "robo9" for b in await _invitable(srv))
+            await host.close()
+
+        asyncio.run(main_())
+
+
+async def _invitable(srv: ServerThread) -> list[dict[str, Any]]:
+    """The bot accounts a new host could invite now."""
+    host = Client(srv.url, name="Zeynep")
+    await host.connect()
+    _, room = await host.create(preset="standard")
+    try:
+        return await host.invitable(room.id)
+    finally:
+        await host.close()

@@ -16,7 +16,9 @@ import argparse
 import asyncio
 import contextlib
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -41,6 +43,8 @@ __all__ = ["NotABot", "WrongPassword", "add_bot_parser", "load_player", "run_bot
 
 
 DAY = 86_400.0
+STUCK_CHECK = 1.0  # seconds between looks at the table while the player thinks
+LEAVE_WAIT = 5.0  # seconds for the server to confirm a seat left, when the bot stops
 T = TypeVar("T")
 
 
@@ -115,15 +119,34 @@ async def serve_as_bot(
             return within(view, 1.0)
         return player.choose(view)
 
-    async def choose(view: dict[str, Any], table: str) -> str:
+    async def choose(view: dict[str, Any], table: str, table_id: str) -> str:
         """The player's move at ``table``, thought out in a thread (the connection stays alive
-        meanwhile); what it raised or returned instead of a move is a :class:`PlayerError`."""
+        meanwhile); what it raised or returned instead of a move is a :class:`PlayerError`.
+
+        A decision that outlasts the table's clock (the server moved for the seat meanwhile)
+        is said once; one still running when the match is over, played out by the server's
+        clock, is a :class:`PlayerError` ``stuck``: the bot would look alive and never play."""
         where = {"table": table, "deal": _deal_of(view)}
         chosen.clear()
         t0 = time.monotonic()
-        try:
-            move = await asyncio.to_thread(think, view)
-        except Exception as e:
+        thinking = _in_thread(think, view)
+        st = c.tables.get(table_id)
+        asked_at = st.state_v if st is not None else None
+        said_late = False
+        while not thinking.done():
+            await asyncio.wait({thinking}, timeout=STUCK_CHECK)
+            if thinking.done():
+                break
+            st = c.tables.get(table_id)
+            seconds = time.monotonic() - t0
+            if not said_late and (st is None or st.state_v != asked_at):  # moved for it
+                said_late = True
+                say(t("bot_still_thinking", lang, seconds=f"{seconds:.0f}", **where))
+            if st is None or st.over:
+                raise PlayerError("stuck", spec=spec, seconds=f"{seconds:.0f}", **where)
+        ok, move = thinking.result()
+        if not ok:
+            e = move
             raise PlayerError(
                 "raised", spec=spec, error=bots.error_text(e), where=bots.where(e), **where
             ) from e
@@ -221,6 +244,7 @@ async def serve_as_bot(
                     code=code,
                     preset=state.info.get("preset") or "?",
                     seat=(state.seat or 0) + 1,
+                    view_seat=state.seat or 0,
                 )
             )
             gone.clear()
@@ -249,12 +273,14 @@ async def serve_as_bot(
                     partial(
                         c.play,
                         state.id,
-                        partial(choose, table=code),  # the room as its people know it
+                        # the room as its people know it
+                        partial(choose, table=code, table_id=state.id),
                         timeout=DAY,
                         stop=give_up,
                     )
                 )
             except ServerError as e:
+                await _leave_seat(c, state.id)
                 if e.code != "illegal" or not chosen:
                     raise
                 view = chosen["view"]
@@ -267,6 +293,13 @@ async def serve_as_bot(
                     table=chosen["table"],
                     deal=chosen["deal"],
                 ) from e
+            except PlayerError:  # said by the caller, with the seat left to a computer
+                await _leave_seat(c, state.id)
+                raise
+            except asyncio.CancelledError:  # the bot is stopped (Ctrl-C)
+                if await _leave_seat(c, state.id):
+                    say(t("bot_stopped_left", lang, code=code))
+                raise
             c.tables.pop(final.id, None)  # over: nothing to catch up on after a reconnect
             if not final.over:  # left before the start (see give_up)
                 with contextlib.suppress(ServerError, ConnectionError):
@@ -284,6 +317,45 @@ async def serve_as_bot(
             if join is not None:
                 break
     return played
+
+
+async def _leave_seat(c: Any, table: str) -> bool:
+    """Leave ``table`` from this connection (``leave`` with ``here``), so that a computer
+        plays the seat at once rather than after the server's hold of a lost connection; the
+    seat stays the account's, taken back when the bot starts again. False when that could not
+    be said (the connection is gone: the server's hold then applies)."""
+    if table not in c.tables:
+        return False
+    try:
+        await asyncio.wait_for(c.leave(table, here=True), LEAVE_WAIT)
+    except (Exception, asyncio.CancelledError):  # (a second Ctrl-C, a lost connection)
+        return False
+    return True
+
+
+def _in_thread(fn: Callable[..., T], *args: Any) -> asyncio.Future[tuple[bool, Any]]:
+    """``fn(*args)`` in a daemon thread: ``(True, result)`` or ``(False, what it raised)``,
+    whatever it raised (``SystemExit`` too: the player's failure, not the bot's). A daemon, so
+    that a player that never returns does not keep the stopped bot from exiting, as a thread of
+    asyncio's executor would."""
+    loop = asyncio.get_running_loop()
+    out: asyncio.Future[tuple[bool, Any]] = loop.create_future()
+
+    def settle(value: tuple[bool, Any]) -> None:
+        if not out.done():
+            out.set_result(value)
+
+    def run() -> None:
+        value: tuple[bool, Any]
+        try:
+            value = (True, fn(*args))
+        except BaseException as e:
+            value = (False, e)
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(settle, value)
+
+    threading.Thread(target=run, name="batak-bot-player", daemon=True).start()
+    return out
 
 
 def match_over_lines(final: Any, n: int, code: str, slowest: float, lang: str) -> list[str]:
@@ -337,20 +409,28 @@ def run_bot(args: argparse.Namespace, lang: str) -> int:
             error_message(lang, t("bot_bad_player", lang, spec=args.player, why=why)) + "\n"
         )
         return 2
-    try:
-        asyncio.run(
-            serve_as_bot(
-                args.url,
-                args.username,
-                password,
-                player,
-                join=args.join,
-                games=args.games,
-                lang=lang,
-                player_spec=args.player,
-            )
+
+    async def main() -> None:
+        # Ctrl-C stops the bot's own task only (not the client's reader, as asyncio.run's
+        # handler would), so that it can still leave its seat to a computer on the way out
+        task = asyncio.current_task()
+        assert task is not None
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGINT, task.cancel)
+        await serve_as_bot(
+            args.url,
+            args.username,
+            password,
+            player,
+            join=args.join,
+            games=args.games,
+            lang=lang,
+            player_spec=args.player,
         )
-    except KeyboardInterrupt:
+
+    try:
+        asyncio.run(main())
+    except (KeyboardInterrupt, asyncio.CancelledError):
         return 130
     except PlayerError as e:  # the player raised, or chose what is not a legal move
         sys.stderr.write(error_message(lang, player_problem(e, lang)) + "\n")

@@ -65,7 +65,7 @@ def error_at(error: str, where: tuple[str, int, str] | None, lang: str) -> str:
 #: with the error's own details
 _SAID_WITH_ITS_PARAMS = frozenset(
     {"a_file", "import_failed", "no_class", "not_a_player", "no_seed", "init_failed", "no_choose",
-     "raised", "illegal", "not_text"}
+     "raised", "illegal", "not_text", "stuck"}
 )  # fmt: skip
 
 
