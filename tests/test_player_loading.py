@@ -55,6 +55,15 @@ class ReturnsNone(Raiser):
         return None  # type: ignore[return-value]
 
 
+class Exits(Raiser):
+    """Calls sys.exit() at its first card."""
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        if view["phase"] == "play":
+            sys.exit(3)
+        return str(view["legal_moves"][0])
+
+
 @pytest.fixture
 def author(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     """Write a module of the bot author's (a new name each time) where Python finds it."""
@@ -198,6 +207,34 @@ def test_a_player_that_raises_at_play_is_named_with_its_line(jobs: int) -> None:
     assert said.startswith("Raiser (seat ") and "raised IndexError: list index out of range" in said
     assert f"(in choose, {__file__}, line " in said
     assert "dosyasının" in failure_text(e.value, "tr")
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_sys_exit_in_a_player_is_its_failure_said_in_one_line(jobs: int) -> None:
+    """SystemExit used to end a worker process and leave the pool waiting for ever (with
+    ``--jobs 1``: the command ended with code 3 and no word)."""
+    with pytest.raises(ArenaError) as e:
+        run(ArenaConfig(bots=(f"{HERE}:Exits", "easy"), deals=2), jobs=jobs)
+    said = failure_text(e.value, "en")
+    assert said.startswith("Exits (seat ") and "raised SystemExit: 3 (in choose, " in said
+
+
+def test_sys_exit_while_importing_or_building_a_player_is_said(author: Any) -> None:
+    mod = author("import sys\nsys.exit('no')\n")
+    code, said = problem(f"{mod}:Bot")
+    assert code == "import_failed" and "SystemExit: no" in said
+    mod = author(
+        """
+        import sys
+        class Bot:
+            def __init__(self, *, seed=None):
+                sys.exit(2)
+            def choose(self, view):
+                return view["legal_moves"][0]
+        """
+    )
+    code, said = problem(f"{mod}:Bot")
+    assert code == "init_failed" and "SystemExit: 2" in said
 
 
 def test_an_illegal_card_is_shown_with_the_legal_moves() -> None:

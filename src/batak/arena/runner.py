@@ -394,7 +394,9 @@ def play_board(config: ArenaConfig, board: int) -> tuple[dict[str, Any], Times]:
                     move = str(within(view, config.budget))
                 else:
                     move = player.choose(view)
-            except Exception as e:
+            # (SystemExit too: a worker process ended by it left the pool waiting for ever, and
+            # one process ended silently with its code; a real Ctrl-C still stops the run)
+            except (Exception, SystemExit) as e:
                 error = error_text(e)
                 raise ArenaError(
                     text("arena.player_raised", "en", error=error, **place),

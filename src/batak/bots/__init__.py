@@ -151,7 +151,9 @@ def load(spec: str, *, seed: int | None = None) -> Player:
         raise PlayerError(
             "import_failed", module=module_name, error=error_text(e), where=where(e)
         ) from e
-    except Exception as e:  # a syntax error, or the module's own code raised
+    # a syntax error, or the module's own code raised (sys.exit() too: the player's failure,
+    # which would end the command, or a worker of the arena's, without a word)
+    except (Exception, SystemExit) as e:
         raise PlayerError(
             "import_failed", module=module_name, error=error_text(e), where=where(e)
         ) from e
@@ -176,7 +178,7 @@ def load(spec: str, *, seed: int | None = None) -> Player:
         raise PlayerError("no_seed", spec=spec)
     try:
         player = factory(seed=seed)
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         raise PlayerError("init_failed", spec=spec, error=error_text(e), where=where(e)) from e
     if not callable(getattr(player, "choose", None)):
         raise PlayerError("no_choose", spec=spec)
