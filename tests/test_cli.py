@@ -815,6 +815,28 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch: pytest.M
     assert Style(_Terminal()).card("TH") == "10♥"
 
 
+def test_no_colour_and_no_cursor_controls_on_a_dumb_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``TERM=dumb`` (an editor's shell, a log) shows escape codes as text: it is honoured as
+    NO_COLOR is, and the prompt's line is not cleared with ``\\e[K`` (batak online)."""
+    from batak.cli.console import Console, Style
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "dumb")
+    assert Style(_Terminal()).card("TH") == "10♥"
+    out = _Terminal()
+    monkeypatch.setattr(sys, "stdin", _Terminal())
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setitem(sys.modules, "readline", sys.modules.get("readline") or object())
+    con = Console(out, sys.stdin)
+    with con.above_prompt("> "):
+        con.say("Ali: merhaba")
+    assert "\033[" not in out.getvalue()
+    monkeypatch.setenv("TERM", "xterm")
+    assert "\033[31m" in Style(_Terminal()).card("TH")
+
+
 def test_no_to_the_save_offer_saves_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -31,6 +31,12 @@ _RED_SUITS = ("H", "D")
 
 
 # ---------------------------------------------------------------------- output helpers
+def plain_terminal() -> bool:
+    """Whether to write no colours and no cursor controls: ``NO_COLOR`` is set, or ``TERM`` is
+    ``dumb`` (a terminal that shows escape codes as text: an editor's shell, a log)."""
+    return bool(os.environ.get("NO_COLOR")) or os.environ.get("TERM") == "dumb"
+
+
 class Style:
     """How cards look: suit symbols (or letters if the terminal cannot show them), colour."""
 
@@ -43,7 +49,7 @@ class Style:
             self.unicode = False
         isatty = getattr(out, "isatty", None)
         tty = bool(isatty is not None and isatty())
-        self.color = bool(tty and not os.environ.get("NO_COLOR") and self.unicode)
+        self.color = bool(tty and not plain_terminal() and self.unicode)
         #: the columns to fit the wide tables in: the terminal's, else 80
         self.width = shutil.get_terminal_size((80, 24)).columns if tty else 80
 
@@ -148,6 +154,7 @@ class Console:
             and self.out is sys.stdout
             and _isatty(self.inp)
             and "readline" in sys.modules
+            and not plain_terminal()
         )
 
     def _typed_so_far(self) -> str:
@@ -343,7 +350,7 @@ class ProgressBar:
     is not one): ``[#####---------------] deal 4 of 11: card 13 of 52``."""
 
     def __init__(self, lang: str) -> None:
-        self.on = _isatty(sys.stderr)
+        self.on = _isatty(sys.stderr) and os.environ.get("TERM") != "dumb"
         self.lang = lang
 
     def show(self, deal: int, deals: int | None, done: int, total: int) -> None:
