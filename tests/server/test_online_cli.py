@@ -326,7 +326,9 @@ def test_the_host_of_a_new_room_invites_a_bot_account_by_its_username(
         assert "Bot accounts online now: robo" in out
         assert "Could not invite nobody: 'nobody' is not online now" in out
         assert "Invited robo: they take an empty seat when they accept." in out
-        assert "At the table: You, robo, empty seat 3, empty seat 4" in out
+        # marked as a program in every list of players (it used to read as a person)
+        assert "At the table: You, robo (bot), empty seat 3, empty seat 4" in out
+        assert "Players: You, robo (bot), Bot 3, Bot 4" in out
         assert "The match is over." in out
         assert played == [True]
 

@@ -563,7 +563,7 @@ class OnlineSession:
                 self.con.say()
                 if c.closed:
                     raise ConnectionError("connection closed")
-                self._names("room_seats", self._labels(table))
+                self._names("room_seats", self._listed(table))
                 continue
             line = typed
             if not line:
@@ -582,7 +582,7 @@ class OnlineSession:
             # a bot account sits down at once; a person may take a while
             with contextlib.suppress(TimeoutError):
                 await c.until(changed, INVITE_WAIT)
-            self._names("room_seats", self._labels(table))
+            self._names("room_seats", self._listed(table))
 
     # ------------------------------------------------------------------ the terminal's width
     def _say(self, text: str) -> None:
@@ -620,6 +620,18 @@ class OnlineSession:
             out.append(t("you", self.lang) if i == st.seat else name)
         return out
 
+    def _listed(self, table: str | None = None) -> list[str]:
+        """:meth:`_labels` as the lists of players say them: a bot account (a program that a
+        person runs, marked at every table, docs/bots.md) with "(bot)", so that people know
+        they face a program; the house's bots are "Bot 3" already, or hidden by the table."""
+        seats = self.client.tables[table or self.table].info.get("seats") or []
+        return [
+            o("bot_account_name", self.lang, name=label)
+            if i < len(seats) and seats[i].get("bot_account")
+            else label
+            for i, label in enumerate(self._labels(table))
+        ]
+
     async def _play(self) -> int:
         c, lang = self.client, self.lang
         st = c.tables[self.table]
@@ -627,7 +639,7 @@ class OnlineSession:
         preset = preset_title(str(st.info.get("preset") or ""), lang)
         seat = (st.seat or 0) + 1
         self._say(o("seated", lang, table=st.info.get("code"), preset=preset, seat=seat))
-        self._names("seated_players", labels)
+        self._names("seated_players", self._listed())
         self.players_said = labels
         self._stake_line()
         f = st.info.get("fair") or {}
@@ -848,7 +860,7 @@ class OnlineSession:
         if another sits opposite now). Nothing before the first list (the seat's line)."""
         labels = self._labels()
         if self.players_said is not None and labels != self.players_said:
-            self._names("players", labels)
+            self._names("players", self._listed())
             self._partner(labels)
         self.players_said = labels
 
