@@ -1314,6 +1314,10 @@ def test_the_host_invites_a_bot_account_that_is_online_with_one_click(
         host.screenshot(path=str(artifacts / "invite-bot-tr.png"))
         online.get_by_role("button", name="robo").click()
         expect(host.locator(".seat .name", has_text="robo")).to_have_count(1)
+        # its seat says it is a program (a bot account), in a word of its own: the house's
+        # computer players are "bilgisayar"; it used to look like a person's seat
+        robo = host.locator(".seat", has=host.locator(".name", has_text="robo"))
+        expect(robo.locator(".tag").get_by_text("bot", exact=True)).to_have_count(1)
         expect(online).to_have_count(0)
         host.get_by_test_id("start").click()
         expect(host.locator("#hand .card")).to_have_count(13)

@@ -1597,6 +1597,9 @@ function seatHTML(seat) {
   const labels = [];
   if (seat === T.you) labels.push(t("you"));
   if (s.bot) labels.push(t("bot"));
+  // a bot account (a program a person runs, `batak bot`): marked at every table, also where
+  // the house's bots are hidden, with its own word, so that people know they face a program
+  else if (s.bot_account) labels.push(t("bot_account"));
   if (s.away) labels.push(t("away"));
   else if (s.connected === false && !s.removed) labels.push(t("disconnected"));
   if (v && v.dealer === seat) labels.push(t("dealer"));
