@@ -287,6 +287,36 @@ def test_the_report_says_what_its_columns_mean_and_help_where_more_is(
         assert "docs/bots.md" in capsys.readouterr().out
 
 
+class Sleepy(LocalBase):
+    """Takes 30 ms over its first decision of each deal."""
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        if not view["auction"]:
+            import time
+
+            time.sleep(0.03)
+        return super().choose(view)
+
+
+def test_one_board_a_players_time_over_the_budget_and_turkish_decimals() -> None:
+    """It said "1 boards × 2 seatings"; a player slower than --budget was not said; the Turkish report
+    wrote 0.25 where every other Turkish text writes 0,25."""
+    result = run(ArenaConfig(bots=(f"{__name__}:Sleepy", RANDOM), deals=1, budget=0.01), jobs=1)
+    lines = report_lines(result)
+    assert ": 1 board × 2 seatings = 2 deals (seed 1)" in lines[0]
+    assert any(line.endswith(" over 1 board: no clear difference") for line in lines), lines
+    over = [line for line in lines if "budget" in line]
+    assert len(over) == 1 and over[0].startswith("Sleepy: slowest decision "), lines
+    assert over[0].endswith(" ms, over the 10 ms budget (--budget).")
+    assert result["players"]["Sleepy"]["time"]["max_ms"] >= 30
+    tr = "\n".join(report_lines(result, "tr"))
+    assert "1 dağıtım × 2 oturma düzeni" in tr
+    assert "ms sürdü, 10 ms sınırının (--budget) üstünde" in tr
+    row = next(line for line in tr.splitlines() if line.startswith("Sleepy "))
+    assert "." not in row and "," in row, row  # +12,5 and 25,0%, not +12.5
+    assert "%95 GA [" in tr and "." not in tr.split("%95 GA [")[1].split("]")[0]
+
+
 def test_an_illegal_move_stops_the_arena_naming_the_player() -> None:
     with pytest.raises(ArenaError, match="Cheater"):
         run(ArenaConfig(bots=(f"{HERE}:Cheater", RANDOM), deals=1), jobs=1)

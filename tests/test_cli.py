@@ -517,6 +517,7 @@ def test_a_number_option_given_a_word_says_so_in_plain_words(
 @pytest.mark.parametrize("lang", ["en", "tr"])
 def test_a_bot_names_the_room_by_its_code_and_counts_the_clocks_run_out(lang: str) -> None:
     """``batak bot`` said "room MW96P55J" and then "table te94f07b09740" for the same room; and
+    "31.2 sn" in Turkish, which writes 31,2; and
     "clock ran out at 8 of its decisions" where it counts the server's timeouts at its seat (a
     computer player moved for it each time), not its slow decisions."""
     from types import SimpleNamespace
@@ -542,7 +543,7 @@ def test_a_bot_names_the_room_by_its_code_and_counts_the_clocks_run_out(lang: st
             "en": "The clock ran out 8 times for your player in that match, and each time a "
             "computer player moved for it (its slowest decision took 31.2 s)",
             "tr": "Bu oyunda oyuncunun süresi 8 kez doldu ve her seferinde onun yerine bir "
-            "bilgisayar oyuncusu oynadı (en yavaş kararı 31.2 sn sürdü)",
+            "bilgisayar oyuncusu oynadı (en yavaş kararı 31,2 sn sürdü)",
         }[lang]
     )
     once = match_over_lines(final(1), 1, "MW96P55J", 30.0, lang)[1]

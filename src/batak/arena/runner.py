@@ -637,18 +637,20 @@ def _time_stats(player: str, times: Mapping[str, Sequence[float]]) -> dict[str, 
 
 def _pcts(xs: Sequence[float]) -> dict[str, Any]:
     if not xs:
-        return {"decisions": 0, "p50_ms": None, "p95_ms": None, "mean_ms": None}
+        return {"decisions": 0, "p50_ms": None, "p95_ms": None, "mean_ms": None, "max_ms": None}
     return {
         "decisions": len(xs),
         "p50_ms": round(percentile(xs, 50) * 1000, 4),
         "p95_ms": round(percentile(xs, 95) * 1000, 4),
         "mean_ms": round(math.fsum(xs) / len(xs) * 1000, 4),
+        "max_ms": round(max(xs) * 1000, 4),
     }
 
 
 # ---------------------------------------------------------------------- report
-def _f(x: float | None, fmt: str = "{:+.1f}") -> str:
-    return "—" if x is None else fmt.format(x)
+def _f(x: float | None, fmt: str = "{:+.1f}", point: str = ".") -> str:
+    """``x`` in ``fmt`` with the language's decimal ``point`` (``—`` for none)."""
+    return "—" if x is None else fmt.format(x).replace(".", point)
 
 
 def report_lines(result: Mapping[str, Any], lang: str = "en") -> list[str]:
@@ -658,9 +660,11 @@ def report_lines(result: Mapping[str, Any], lang: str = "en") -> list[str]:
     labels: list[str] = cfg["labels"]
     players = result["players"]
     rotations = len(result["boards"][0]["rotations"]) if result["boards"] else 0
+    point = text("format.decimal_point", lang)  # 1.5 in English, 1,5 in Turkish
+    between = "; " if point == "," else ", "  # the two ends of an interval
     lines = [
         text(
-            "arena.title",
+            "arena.title_one" if summ["boards"] == 1 else "arena.title",
             lang,
             players=text("arena.vs", lang).join(labels),
             preset=cfg["preset"],
@@ -685,16 +689,21 @@ def report_lines(result: Mapping[str, Any], lang: str = "en") -> list[str]:
             [
                 p,
                 str(s["deal_seats"]),
-                _f(s["mean_score"]),
-                f"[{ci[0]:+.1f}, {ci[1]:+.1f}]" if ci else "—",
+                _f(s["mean_score"], point=point),
+                f"[{_f(ci[0], point=point)}{between}{_f(ci[1], point=point)}]" if ci else "—",
                 _f(
                     s["contract_share"] * 100 if s["contract_share"] is not None else None,
                     "{:.1f}%",
+                    point,
                 ),
-                _f(s["mean_bid"], "{:.2f}"),
-                _f(s["made_share"] * 100 if s["made_share"] is not None else None, "{:.1f}%"),
-                _f(s["time"]["p50_ms"], "{:.2f}"),
-                _f(s["time"]["p95_ms"], "{:.2f}"),
+                _f(s["mean_bid"], "{:.2f}", point),
+                _f(
+                    s["made_share"] * 100 if s["made_share"] is not None else None,
+                    "{:.1f}%",
+                    point,
+                ),
+                _f(s["time"]["p50_ms"], "{:.2f}", point),
+                _f(s["time"]["p95_ms"], "{:.2f}", point),
             ]
         )
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
@@ -719,13 +728,13 @@ def report_lines(result: Mapping[str, Any], lang: str = "en") -> list[str]:
             verdict = text("arena.not_significant", lang)
         lines.append(
             text(
-                "arena.diff",
+                "arena.diff_one" if pair["boards"] == 1 else "arena.diff",
                 lang,
                 a=pair["a"],
                 b=pair["b"],
-                mean=_f(pair["mean"]),
-                lo=_f(ci[0]) if ci else "—",
-                hi=_f(ci[1]) if ci else "—",
+                mean=_f(pair["mean"], point=point),
+                lo=_f(ci[0], point=point) if ci else "—",
+                hi=_f(ci[1], point=point) if ci else "—",
                 boards=pair["boards"],
                 verdict=verdict,
             )
@@ -736,9 +745,24 @@ def report_lines(result: Mapping[str, Any], lang: str = "en") -> list[str]:
     for p in labels:
         parts = []
         for phase, st in players[p]["time"]["phases"].items():
-            parts.append(f"{phase_name(phase, lang)} {st['p50_ms']:.2f}/{st['p95_ms']:.2f}")
+            times = f"{_f(st['p50_ms'], '{:.2f}', point)}/{_f(st['p95_ms'], '{:.2f}', point)}"
+            parts.append(f"{phase_name(phase, lang)} {times}")
         lines.append(f"  {p.ljust(width)}  " + ("  ·  ".join(parts) if parts else "—"))
     notes: list[str] = []
+    budget = cfg.get("budget")
+    if budget is not None:  # a player slower than the budget it was given, or meant to keep
+        for p in labels:
+            slowest = players[p]["time"].get("max_ms")
+            if slowest is not None and slowest > budget * 1000:
+                notes.append(
+                    text(
+                        "arena.over_budget",
+                        lang,
+                        player=p,
+                        slowest=_f(slowest, "{:.1f}", point),
+                        budget=_f(budget * 1000, "{:g}", point),
+                    )
+                )
     if summ["redeals"]:
         notes.append(text("arena.redeals", lang, count=summ["redeals"], deals=summ["deals"]))
     if summ["contracts"] == "none":

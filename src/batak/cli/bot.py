@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 from .. import bots
 from ..bots import PlayerError
 from ..i18n import LANGS
+from ..i18n import text as t_format
 from ..moves import Move
 from .online import (
     AddressError,
@@ -371,10 +372,12 @@ def match_over_lines(final: Any, n: int, code: str, slowest: float, lang: str) -
         for e in final.events
         if e.get("kind") == "move" and e.get("by") == "timeout" and e.get("seat") == final.seat
     )
+    # 7.0 in English, 7,0 in Turkish (as every other Turkish number)
+    seconds = f"{slowest:.1f}".replace(".", t_format("format.decimal_point", lang))
     if late == 1:
-        lines.append(t("bot_late_one", lang, seconds=f"{slowest:.1f}"))
+        lines.append(t("bot_late_one", lang, seconds=seconds))
     elif late:
-        lines.append(t("bot_late", lang, n=late, seconds=f"{slowest:.1f}"))
+        lines.append(t("bot_late", lang, n=late, seconds=seconds))
     return lines
 
 
