@@ -299,8 +299,8 @@ class Sleepy(LocalBase):
 
 
 def test_one_board_a_players_time_over_the_budget_and_turkish_decimals() -> None:
-    """It said "1 boards × 2 seatings"; a player slower than --budget was not said; the Turkish report
-    wrote 0.25 where every other Turkish text writes 0,25."""
+    """It said "1 boards × 2 seatings"; a player slower than --budget was not said; the
+    Turkish report wrote 0.25 where every other Turkish text writes 0,25."""
     result = run(ArenaConfig(bots=(f"{__name__}:Sleepy", RANDOM), deals=1, budget=0.01), jobs=1)
     lines = report_lines(result)
     assert ": 1 board × 2 seatings = 2 deals (seed 1)" in lines[0]
@@ -547,3 +547,15 @@ def test_a_reader_that_leaves_early_does_not_lose_the_results(
         run_arena(args, stdout=_ClosedPipe())
     assert len(json.loads(out.read_text(encoding="utf-8"))["boards"]) == 2
     assert "cannot write" not in capsys.readouterr().err
+
+
+def test_turkish_level_names_are_players_as_in_batak_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``batak play --level zor`` took them; ``arena --bots zor,kolay`` refused them."""
+    out = tmp_path / "a.json"
+    args = ["arena", "--bots", "Zor,kolay", "--deals", "1", "--jobs", "1", "--no-plot"]
+    assert main([*args, "--out", str(out), "--quiet"]) == 0, capsys.readouterr()
+    assert json.loads(out.read_text())["config"]["labels"] == ["hard", "easy"]
+    assert main(["arena", "--field", "ORTA", "--bots", "easy", "--deals", "1", "--jobs", "1",
+                 "--no-plot", "--out", str(out), "--quiet"]) == 0  # fmt: skip

@@ -185,6 +185,14 @@ def test_a_guest_host_is_named_in_the_invitees_language(tmp_path: Path) -> None:
         asyncio.run(main_())
 
 
+def test_batak_bot_takes_a_level_in_turkish_as_batak_play_does() -> None:
+    from batak.cli import build_parser
+
+    for word, level in (("zor", "hard"), ("Kolay", "easy"), ("ORTA", "medium")):
+        args = build_parser("tr").parse_args(["bot", "--username", "r", "--level", word])
+        assert args.level == level
+
+
 def test_a_player_from_outside_the_package_is_loaded_by_name() -> None:
     player = load_player(f"{__name__}:LowestCard")
     assert player.choose({"legal_moves": ["pass", "bid 4"]}) == "bid 4"

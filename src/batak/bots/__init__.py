@@ -25,7 +25,18 @@ import traceback
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["LEVELS", "Player", "PlayerError", "error_text", "get", "load", "name_hint", "where"]
+__all__ = [
+    "LEVELS",
+    "LEVEL_WORDS",
+    "Player",
+    "PlayerError",
+    "error_text",
+    "get",
+    "level_word",
+    "load",
+    "name_hint",
+    "where",
+]
 
 #: level -> "module:Class"; the class takes ``seed`` as a keyword argument.
 _REGISTRY: dict[str, str] = {
@@ -35,6 +46,23 @@ _REGISTRY: dict[str, str] = {
     "hard": "batak.bots.hard:HardPlayer",
 }
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+#: the levels as the game names them in Turkish, accepted wherever a level is named
+LEVEL_WORDS = {"kolay": "easy", "orta": "medium", "zor": "hard"}
+
+
+def level_word(word: str) -> str:
+    """The level a word names in either language and any case (``ZOR``, ``Orta``, ``HARD``),
+    else ``word`` as it is (a ``module:Class``, a name to refuse).
+
+    >>> level_word("zor"), level_word("Kolay"), level_word("MEDIUM"), level_word("m:Bot")
+    ('hard', 'easy', 'medium', 'm:Bot')
+    """
+    low = word.strip().casefold()
+    if low in LEVEL_WORDS:
+        return LEVEL_WORDS[low]
+    return low if low in (*LEVELS, "random") else word
+
+
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # batak/
 _STDLIB = os.path.dirname(os.__file__) + os.sep
 

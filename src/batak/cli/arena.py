@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..arena.runner import ArenaConfig, ArenaError, check_spec, report_lines, run, write_plot
-from ..bots import PlayerError
+from ..bots import PlayerError, level_word
 from ..i18n import LANGS, default_lang, text
 from ..rules import PRESETS, Rules, RulesError
 from .analyse import unwritable
@@ -114,9 +114,10 @@ def config_from_args(args: argparse.Namespace) -> ArenaConfig:
         ) from e
     if args.deals < 1:
         raise ArenaError(text("arena.bad_deals", lang))
-    bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
+    # a level in either language (zor, kolay: as batak play --level takes them)
+    bots = tuple(level_word(b.strip()) for b in args.bots.split(",") if b.strip())
     seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
-    field_spec = args.field.strip() if args.field else None
+    field_spec = level_word(args.field.strip()) if args.field else None
     config = ArenaConfig(
         bots=bots,
         rules=rules,

@@ -56,7 +56,11 @@ def add_bot_parser(sub: Any, lang: str) -> None:
     p.add_argument("--password", default=None, help=t("help_bot_password", lang))
     who = p.add_mutually_exclusive_group()
     who.add_argument(
-        "--level", default="medium", choices=bots.LEVELS, help=t("help_bot_level", lang)
+        "--level",
+        default="medium",
+        type=bots.level_word,  # zor, orta, kolay too, as batak play --level takes them
+        choices=bots.LEVELS,
+        help=t("help_bot_level", lang),
     )
     who.add_argument(
         "--player", default=None, metavar="MODULE:CLASS", help=t("help_bot_player", lang)

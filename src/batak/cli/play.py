@@ -362,7 +362,7 @@ _NO_ANSWERS = frozenset({"n", "no", "h", "hayır", "hayir", "-"})
 EXIT_INTERRUPTED = 130  # left with Ctrl-C, as every command
 
 #: the levels as the game names them in Turkish (kolay, orta, zor), for --level
-LEVEL_WORDS = {"kolay": "easy", "orta": "medium", "zor": "hard"}
+LEVEL_WORDS = bots.LEVEL_WORDS
 
 _QUIT_WORDS = frozenset({"quit", "exit", "çık", "cik", "çıkış"})
 #: every word ask_move knows before it reads a move (compared in lower case, the Turkish way too)
