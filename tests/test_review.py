@@ -314,6 +314,13 @@ def test_batak_analyse_refuses_a_broken_record(
         ("{bad", "is not a saved match (it is not JSON text)", "kaydedilmiş bir oyun değil"),
         ("[1]", "is not a saved Batak match", "kaydedilmiş bir Batak oyunu değil"),
         ("{}", "is not a saved Batak match", "kaydedilmiş bir Batak oyunu değil"),
+        # the arena's report (it was "not a saved Batak match", as if no Batak file at all)
+        (
+            '{"format": "batak-arena/1", "boards": []}',
+            "is a report of batak arena, not a match record: analyse, replay and play --load "
+            "take a match saved by batak play, or a game record from a server",
+            "bir `batak arena` raporu, oyun kaydı değil",
+        ),
     ],
 )
 def test_batak_analyse_says_in_the_readers_language_why_a_file_is_no_record(

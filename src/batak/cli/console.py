@@ -1170,6 +1170,9 @@ def record_data(raw: bytes, source: str, lang: str) -> dict[str, Any]:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise CommandError(t("record_not_json", lang, path=source)) from None
+    if isinstance(data, dict) and str(data.get("format", "")).startswith("batak-arena/"):
+        # (the arena's JSON is a Batak file too: say which, and what these commands take)
+        raise CommandError(t("record_arena_report", lang, path=source))
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CommandError(t("record_not_batak", lang, path=source))
     return data
