@@ -254,3 +254,27 @@ def _delete_in_the_browser(
     expect(laptop.locator("body")).not_to_contain_text("sözlerim")
     laptop.screenshot(path=str(artifacts / "account-deleted-seat-en.png"), full_page=True)
     no_js_errors(errors)
+
+
+def test_the_name_field_shows_the_accounts_name_after_registering_and_logging_in(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """A guest who registers is called by the username from then on: the name field says so
+    (it kept "Guest 3605", and a Save then sent that back and renamed the account)."""
+    pytest.importorskip("argon2")
+    page = open_page(browser, server, errors)
+    expect(page.locator("#name-input")).to_have_value(re.compile(r"^Guest \d+$"))
+    register(page, "upen", "sinek-vale-9")
+    expect(page.locator("#name-input")).to_have_value("upen")
+    page.locator("#name-input").press("Enter")  # Save: the account keeps its name
+    expect(page.locator("#notice")).to_contain_text("saved")
+    page.reload()
+    expect(page.get_by_test_id("signed-in")).to_contain_text("upen")
+    expect(page.locator("#name-input")).to_have_value("upen")
+    # a guest on another browser logs in: the field shows the account's name, not the guest's
+    other = open_page(browser, server, errors, locale="tr-TR")
+    expect(other.locator("#name-input")).to_have_value(re.compile(r"^Misafir \d+$"))
+    login(other, "upen", "sinek-vale-9")
+    expect(other.get_by_test_id("signed-in")).to_contain_text("upen")
+    expect(other.locator("#name-input")).to_have_value("upen")
+    no_js_errors(errors)

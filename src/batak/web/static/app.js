@@ -361,6 +361,7 @@ function onMessage(m) {
       if (m.name) { // a guest name nobody chose gives way to the username
         S.player.name = m.name;
         keepName(m.name);
+        showName(m.name);
       }
       notify(t("registered", { name: m.username }));
       renderAccount();
@@ -432,6 +433,16 @@ function keepName(name) {
   if (localStorage.getItem("batak.name")) localStorage.setItem("batak.name", name);
 }
 
+// The lobby's name field shows ``name`` (the account's, after a registration or a login), unless
+// the person is typing a new one there: a Save pressed later would otherwise send the old name
+// back and rename the account.
+function showName(name) {
+  const input = $("#name-input");
+  if (!input) return;
+  if (input.value === input.defaultValue || document.activeElement !== input) input.value = name;
+  input.defaultValue = name;
+}
+
 function onWelcome(m) {
   S.online = true;
   S.retries = 0;
@@ -443,6 +454,7 @@ function onWelcome(m) {
     localStorage.setItem("batak.token", m.token);
   }
   keepName(m.player.name);
+  showName(m.player.name);
   S.nameChanged = false;
   startPings();
   renderStatus();
