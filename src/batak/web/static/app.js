@@ -1099,6 +1099,7 @@ function render() {
   renderNotice();
   renderInvitations();
   const r = route();
+  if (r.page !== "table") modal(false); // (a window left open at a table is gone with it)
   if (r.page === "lobby") renderLobby();
   else if (r.page === "table") renderTable(true);
   else if (r.page === "join") app().innerHTML = needsName() ? joinNameHTML() : `<p class="center">${esc(t("connecting"))}</p>`;
@@ -1520,6 +1521,9 @@ function renderTable(full = false) {
     // being drawn anew (a sync, a reconnect), with the focus and the caret
     const root = $("#table-root");
     typed = root ? changedFields(root) : null;
+    const active = document.activeElement;
+    // a button focused there (not a field: those are kept with what was typed) is found again
+    if (typed && !typed.focus && active && root.contains(active)) typed.button = openerKey(active);
     app().innerHTML = `
     <div id="table-root" class="table-root" data-lang="${lang()}">
       <div class="topbar" id="topbar"></div>
@@ -1548,6 +1552,10 @@ function renderTable(full = false) {
   $("#sheet-side").innerHTML = sheetHTML();
   renderDialog();
   if (typed) restoreFields($("#table-root"), typed);
+  if (typed && typed.button && !$("#table-root").contains(document.activeElement)) {
+    const again = [...document.querySelectorAll(typed.button)].find((x) => $("#table-root").contains(x));
+    if (again) again.focus({ preventScroll: true });
+  }
 }
 
 function contractText(v) {
@@ -1738,10 +1746,19 @@ function renderFelt() {
   }
   $("#felt").className = `felt players-${n}${!held && !result && !v ? " is-waiting" : ""}`;
   const typed = changedFields($("#felt")); // the waiting room's invite field survives a redraw
+  const active = document.activeElement;
+  const was = active && $("#felt").contains(active) ? openerKey(active) : null;
   const koz = v && v.phase !== "over" ? kozOf(T) : null;
   const kozBadge = koz ? `<div class="felt-koz" data-testid="felt-koz" title="${esc(t("koz"))}: ${esc(t("suit_" + koz))}">${esc(t("koz"))} <b class="suit-${koz}">${SYMBOL[koz]}</b></div>` : "";
   $("#felt").innerHTML = seats.join("") + `<div class="centre">${centre}</div>` + teamBoardHTML(T, seatName) + kozBadge;
   restoreFields($("#felt"), typed);
+  // a button pressed there (Start, a result's Next deal) gone with the redraw: the focus goes on
+  // to the next thing to play, not to the page's body
+  if (was && !$("#felt").contains(document.activeElement)) {
+    const same = $("#felt").querySelector(was);
+    if (same) same.focus({ preventScroll: true });
+    else skipToPlay();
+  }
 }
 
 function auctionHTML(v) {
@@ -1869,7 +1886,17 @@ function renderPanel() {
   if (T.refused) out.push(`<p class="refused" role="alert" data-testid="refused">${esc(t("refused", { reason: T.refused }))}</p>`);
   // the hint's cards with their red suits in red, as everywhere else at the table
   if (T.hint && T.info.status === "playing") out.push(`<p class="hint" data-testid="hint">${lineHTML(T.hint.move ? t("hint", { move: moveText(T.hint.move), reason: T.hint.reason }) : T.hint.reason)}</p>`);
+  const active = document.activeElement;
+  const was = active && el.contains(active) ? active : null;
   el.innerHTML = out.join("");
+  // a bid said (or the panel drawn anew): the focus stays where the keyboard works, not on
+  // the page's body: the same button if it is still there, else the next thing to play
+  if (was) {
+    const key = was.dataset.move ? `[data-move="${CSS.escape(was.dataset.move)}"]` : openerKey(was);
+    const same = key && el.querySelector(key);
+    if (same) same.focus({ preventScroll: true });
+    else skipToPlay();
+  } else if (mine && document.activeElement === $("#hand")) skipToPlay(); // (waiting there)
 }
 
 // Everyone said pas and the table's rules gave the contract to a player at the lowest bid: said
@@ -1953,12 +1980,23 @@ function renderHand() {
       ? `<p class="watching-note" data-testid="watching-note">${esc(t("watching_seat", { name: seatName(0) }))}</p>` : "";
     return;
   }
-  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
+  const active = document.activeElement;
+  const focused = active && el.contains(active) && active.dataset ? active.dataset.card : null;
+  const at = focused ? [...el.querySelectorAll(".card")].indexOf(active) : -1;
   const mine = myTurn();
   el.setAttribute("aria-label", handLabel(mine));
   el.innerHTML = handHTML(T, mine);
   breakRowsBySuit(el); // on a phone: a row ends where a suit ends
-  if (focused) { const b = el.querySelector(`[data-card="${focused}"]`); if (b) b.focus(); }
+  if (focused) {
+    // the card played (or the hand drawn anew): the focus stays at the same place in the hand,
+    // not on the page's body; with no card to take it now (the auction), on the next thing to play
+    const b = el.querySelector(`[data-card="${focused}"]`);
+    const cards = [...el.querySelectorAll(".card")];
+    const there = cards[Math.min(at, cards.length - 1)];
+    if (b && b.getAttribute("tabindex") !== "-1") b.focus({ preventScroll: true });
+    else if (there && there.getAttribute("tabindex") !== "-1") there.focus({ preventScroll: true });
+    else skipToPlay();
+  } else if (mine && active === el) skipToPlay(); // (waiting on the hand for a turn)
   motion.afterHand(T); // a new deal is dealt out
 }
 
@@ -2048,7 +2086,14 @@ function renderDialog() {
     const extra = paid + awardedHTML(T.id) + story.overHTML(T, esc);
     body = motion.busy() ? "" : matchOverHTML(T, sheetHTML(), T.record || `/api/tables/${T.id}/record`, extra, story.offersNext(T));
   }
-  if (!body) { el.innerHTML = ""; delete el.dataset.kind; return; }
+  if (!body) {
+    const was = el.dataset.kind;
+    el.innerHTML = "";
+    delete el.dataset.kind;
+    modal(false);
+    if (was) focusOpener();
+    return;
+  }
   const closable = T.dialog !== "over" && T.dialog !== "closed";
   const back = closedTo(T) || "";
   // drawn again (a rematch answer, the match's XP, a review arriving): the same window keeps
@@ -2056,13 +2101,61 @@ function renderDialog() {
   const kind = `${T.id}:${T.dialog}:${T.dialog === "review" && T.review ? T.review.deal : ""}`;
   const before = el.querySelector(".dialog");
   const scrolled = before && el.dataset.kind === kind ? before.scrollTop : 0;
+  // the focus: kept on the same control when the same window is drawn again; taken into the
+  // window when it opens (from the control that opened it, where it returns on closing)
+  const active = document.activeElement;
+  const inside = before && active && before.contains(active) ? focusKey(active, before) : null;
+  if (!before && active && active !== document.body && !el.contains(active)) T.opener = openerKey(active);
   // reading the review (or the sheet) while it is this player's turn: the clock runs, and says so
   const turn = closable && myTurn()
     ? `<div class="dialog-turn" data-testid="dialog-turn"><b role="status">${esc(t("dialog_your_turn"))}</b> <span class="clock" aria-live="off" data-clock-seat="${T.you}">${clockHTML(clockLeft(T.you), seatBank(T, T.you), (T.clock && T.clock.decision) || 25)}</span> <button class="small primary" data-action="dialog" data-dialog="" data-testid="dialog-to-table">${esc(t("dialog_to_table"))}</button></div>`
     : "";
-  el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title">${turn}${body.replace("<h3", '<h3 id="dialog-title"')}${closable ? `<p><button data-action="dialog" data-dialog="${back}" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
+  el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title" tabindex="-1">${turn}${body.replace("<h3", '<h3 id="dialog-title"')}${closable ? `<p><button data-action="dialog" data-dialog="${back}" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
+  const opened = el.dataset.kind !== kind;
   el.dataset.kind = kind;
-  if (scrolled) el.querySelector(".dialog").scrollTop = scrolled;
+  modal(true);
+  const box = el.querySelector(".dialog");
+  if (scrolled) box.scrollTop = scrolled;
+  const again = inside && focusables(box)[inside.i];
+  if (again) again.focus({ preventScroll: true });
+  else if (opened || !box.contains(document.activeElement)) box.focus({ preventScroll: Boolean(scrolled) });
+}
+
+// A window open at the table is modal: the rest of the page (the table, the header, the skip
+// link, the invitations) is inert, so Tab walks the window's controls only, and a screen reader
+// reads the window only. The notice line stays live (it may say why something was refused).
+function modal(on) {
+  const root = $("#table-root");
+  const rest = [$("#skip-link"), document.querySelector("header.header"), $("#invitations")];
+  if (root) rest.push(...[...root.children].filter((c) => c.id !== "dialog"));
+  for (const x of rest) if (x) x.inert = on;
+}
+
+function focusables(box) {
+  return [...box.querySelectorAll("button, a[href], input, select, textarea, summary, [tabindex='0']")]
+    .filter((x) => !x.disabled && !x.closest("[hidden]"));
+}
+
+function focusKey(active, box) {
+  return { i: focusables(box).indexOf(active) };
+}
+
+// The control that opened a window, found again when it closes (the top bar may have been drawn
+// anew meanwhile): by its test id, or its action and window.
+function openerKey(x) {
+  const el = x.closest("[data-testid], [data-action]") || x;
+  if (el.dataset.testid) return `[data-testid="${CSS.escape(el.dataset.testid)}"]`;
+  if (el.dataset.action) return `[data-action="${CSS.escape(el.dataset.action)}"]${el.dataset.dialog != null ? `[data-dialog="${CSS.escape(el.dataset.dialog)}"]` : ""}`;
+  return null;
+}
+
+function focusOpener() {
+  const T = S.table;
+  const key = T && T.opener;
+  if (T) T.opener = null;
+  const back = key && [...document.querySelectorAll(key)].find((x) => !x.closest("#dialog") && x.offsetParent !== null);
+  if (back) back.focus();
+  else skipToPlay();
 }
 
 // ------------------------------------------------------------------ start
