@@ -449,14 +449,16 @@ def test_an_operator_is_named_in_any_case_and_a_missing_one_is_said_at_start(
         async def schedule() -> str:
             a = Client(srv.url)
             await a.connect()
-            await a.login("ayse", "uzun-parola-1")
+            # the welcome tells an operator so (the page shows Start on anyone's tournament)
+            assert (await a.login("ayse", "uzun-parola-1")).get("operator") is True
             for k in range(PER_ACCOUNT + 1):  # an operator: no limit
                 await a.tourney_create(name=f"A{k}", rounds=1, deals=1, start=later)
             b = Client(srv.url)
             await b.connect()
-            await b.login("veli", "uzun-parola-1")
+            assert "operator" not in await b.login("veli", "uzun-parola-1")
             for k in range(PER_ACCOUNT):
-                await b.tourney_create(name=f"V{k}", rounds=1, deals=1, start=later)
+                made = await b.tourney_create(name=f"V{k}", rounds=1, deals=1, start=later)
+                assert made["creator_id"] == b.player["id"]
             with pytest.raises(ServerError) as e:
                 await b.tourney_create(name="V", rounds=1, deals=1, start=later)
             await a.close()

@@ -536,6 +536,8 @@ class Hub:
             # the server's pace, which a room keeps unless it sets its own (docs: "Pace")
             "pace": {"trick_pause": self.config.trick_pause, "deal_pause": self.config.deal_pause},
         }
+        if self.tournaments.operator(player.account):  # may start anyone's tournament
+            out["operator"] = True
         if new_token is not None:
             out["token"] = new_token
             if token:
@@ -675,6 +677,8 @@ class Hub:
         reply: dict[str, Any] = {"type": "account", "username": username, "name": player.name}
         if bot:
             reply["bot"] = True
+        if self.tournaments.operator(username):  # (as a login's welcome says)
+            reply["operator"] = True
         self._reply(conn, reply, msg.get("ref"))
 
     async def on_login(self, conn: Conn, msg: dict[str, Any]) -> None:
@@ -720,26 +724,25 @@ class Hub:
         self.players[h] = (player, time.monotonic())
         self._set_player(conn, player, h)
         conn.guest = None
-        self._reply(
-            conn,
-            {
-                "type": "welcome",
-                "protocol": PROTOCOL_VERSION,
-                "player": {
-                    "id": player.id,
-                    "name": player.name,
-                    "account": player.account,
-                    "bot": player.bot_account,
-                },
-                "token": token,
-                "tables": [
-                    t.id
-                    for t in self.tables.values()
-                    if t.status != "over" and t.seat_of(player.id) is not None
-                ],
+        welcome: dict[str, Any] = {
+            "type": "welcome",
+            "protocol": PROTOCOL_VERSION,
+            "player": {
+                "id": player.id,
+                "name": player.name,
+                "account": player.account,
+                "bot": player.bot_account,
             },
-            msg.get("ref"),
-        )
+            "token": token,
+            "tables": [
+                t.id
+                for t in self.tables.values()
+                if t.status != "over" and t.seat_of(player.id) is not None
+            ],
+        }
+        if self.tournaments.operator(player.account):
+            welcome["operator"] = True
+        self._reply(conn, welcome, msg.get("ref"))
 
     async def _bot_online(self, pid: str) -> bool:
         """Whether the account ``pid`` has a connection (in a cluster: on any process)."""

@@ -226,6 +226,7 @@ class Tournaments:
         }
         out["name"] = doc["name"] or preset_title(doc["preset"], lang)
         out["creator"] = doc["creator_name"]
+        out["creator_id"] = doc["creator"]  # (names may be alike: who may start it is by id)
         out["players"] = len(doc["players"])
         if full:
             out["rules"] = doc["rules"]
@@ -270,7 +271,7 @@ class Tournaments:
                 msgs[c.lang] = {"type": "tourney", "tournament": self.public(doc, c.lang)}
             c.send(msgs[c.lang])
 
-    def _operator(self, account: str | None) -> bool:
+    def operator(self, account: str | None) -> bool:
         """Whether the account is one of ``--operator``'s, named in any case as usernames are
         (unique in any case: storage migration 8)."""
         named = {plain_lower(o) for o in self.hub.config.operators}
@@ -280,7 +281,7 @@ class Tournaments:
     async def on_create(self, conn: Conn, msg: dict[str, Any]) -> None:
         player = conn.player
         assert player is not None
-        operator = self._operator(player.account)
+        operator = self.operator(player.account)
         if not player.account:
             raise TableError("tourney_account")
         mine = sum(1 for d in self.docs.values() if d["creator"] == player.id)
@@ -403,7 +404,7 @@ class Tournaments:
         player = conn.player
         assert player is not None
         doc = await self._doc(msg["tournament"])
-        operator = self._operator(player.account)
+        operator = self.operator(player.account)
         if doc["creator"] != player.id and not operator:
             raise TableError("tourney_not_creator")
         if doc["status"] != "scheduled":
