@@ -299,3 +299,71 @@ def test_a_tournament_link_that_leads_nowhere_says_so(
     missing.get_by_role("link", name="Turnuvalar").click()
     expect(page).to_have_url(re.compile(r"/tournaments$"))
     no_js_errors(errors)
+
+
+def test_the_operator_starts_anyones_tournament_and_a_round_waits_for_a_match_in_play(
+    browser: Browser, tmp_path: Path, artifacts: Path, errors: list[str]
+) -> None:
+    """An operator sees Start on a tournament another account scheduled (only its creator
+    did); a start time already past is asked about, not started at once; a round that seats
+    a player in the middle of another match says so with a button, instead of taking them
+    away from that match."""
+    pytest.importorskip("argon2")
+    from conftest import SERVE_ARGS
+    from harness import free_port
+
+    server = ServerProcess(tmp_path, free_port(), *SERVE_ARGS, "--operator", "opa")
+    server.start()
+    try:
+
+        async def schedule() -> tuple[Client, str]:
+            v = Client(server.url, name="Veli")
+            await v.connect()
+            await v.request({"type": "register", "username": "veli", "password": "uzun-parola-1"})
+            made = await v.tourney_create(
+                name="Bahar kupası", rounds=1, deals=1, start=int(time.time()) + 3600
+            )
+            return v, str(made["id"])
+
+        loop = asyncio.new_event_loop()
+        with ThreadPoolExecutor(1) as pool:
+            veli, tid = pool.submit(lambda: loop.run_until_complete(schedule())).result()
+            page = open_page(browser, server, errors)
+            register(page, "opa", "uzun-parola-1")
+            # a start time already past: asked first; refused, nothing is scheduled
+            page.get_by_test_id("link-tournaments").click()
+            form = page.locator("#tourney-form")
+            form.locator("[name=start]").fill("2020-01-01T10:00")
+            asked: list[str] = []
+            page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+            page.get_by_test_id("tourney-create").click()
+            expect(page.get_by_test_id("tourney-list")).to_be_visible()
+            assert asked and "already passed" in asked[0], asked
+            expect(page).to_have_url(re.compile(r"/tournaments$"))
+            expect(page.get_by_test_id("tourney-list").locator("li")).to_have_count(1)
+            # Veli's tournament: the operator may start it, and registers
+            page.goto(f"{server.http}/tournaments/{tid}")
+            expect(page.get_by_test_id("tourney-start")).to_be_visible()
+            page.get_by_test_id("tourney-join").click()
+            expect(page.get_by_test_id("tourney-leave")).to_be_visible()
+            # a match in play elsewhere when the round seats the player
+            page.goto(server.http + "/")
+            page.select_option("#preset-select", "standard")
+            page.get_by_test_id("create-room").click()
+            page.get_by_test_id("start").click()
+            expect(page.locator("#hand .card")).to_have_count(13)
+            here = page.url
+            pool.submit(lambda: loop.run_until_complete(veli.tourney_start(tid))).result()
+            call = page.get_by_test_id("tourney-call")
+            expect(call).to_contain_text("your table is ready")
+            assert page.url == here
+            page.screenshot(path=str(artifacts / "tournament-call-desktop-en.png"))
+            page.get_by_test_id("tourney-call-go").click()
+            expect(page).not_to_have_url(here)
+            expect(page).to_have_url(re.compile(r"/table/\w+$"))
+            expect(call).to_have_count(0)
+            pool.submit(lambda: loop.run_until_complete(veli.close())).result()
+        loop.close()
+    finally:
+        server.stop()
+    no_js_errors(errors)

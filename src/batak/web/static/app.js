@@ -358,6 +358,7 @@ function onMessage(m) {
     case "account":
       S.accountNote = null;
       S.player.account = m.username;
+      if (S.welcome) S.welcome.operator = Boolean(m.operator);
       if (m.name) { // a guest name nobody chose gives way to the username
         S.player.name = m.name;
         keepName(m.name);
@@ -446,7 +447,7 @@ function showName(name) {
 function onWelcome(m) {
   S.online = true;
   S.retries = 0;
-  S.welcome = { ...(S.welcome || {}), ...m };
+  S.welcome = { ...(S.welcome || {}), ...m, operator: Boolean(m.operator) }; // (not kept past a logout)
   if (S.player && S.player.id !== m.player.id) forgetProgress(); // (and the new ones asked for)
   S.player = m.player;
   if (m.token) {
@@ -492,6 +493,10 @@ const drawnHTML = new WeakMap(); // a page drawn by CTX.redraw: the HTML it was 
 const CTX = {
   send, sendOnce, go, esc, notify, route, app, presetTitle,
   player: () => S.player,
+  operator: () => Boolean(S.welcome && S.welcome.operator),
+  // seated in a match in play at a table other than ``id`` (a tournament's table then waits)
+  playingElsewhere: (id) => route().page === "table" && seatedInPlay(S.table) && S.table.id !== id,
+  callToTable(m) { S.tourneyCall = m; renderInvitations(); },
   presets: () => listedPresets().map((p) => p.name),
   dialog: () => renderDialog(),
   // draw a page again keeping what was typed in its forms (a list's update, the language switch);
@@ -754,9 +759,15 @@ function renderInvitations() {
   if (!el) return;
   const T = S.table;
   const here = S.invitations.filter((x) => !(T && T.info && T.info.code === x.code));
-  el.hidden = !here.length;
+  // a tournament's table waiting while this player finishes a match elsewhere
+  const call = S.tourneyCall && !(T && T.id === S.tourneyCall.table) ? S.tourneyCall : null;
+  if (S.tourneyCall && !call) S.tourneyCall = null; // (gone there)
+  el.hidden = !here.length && !call;
   el.setAttribute("aria-label", t("invitations"));
-  el.innerHTML = here.map((x) => `<div class="invitation" data-testid="invitation">
+  el.innerHTML = (call ? `<div class="invitation" data-testid="tourney-call">
+    <p>${esc(t("tourney_call", { round: call.round }))}</p>
+    <button class="primary small" data-action="nav" data-href="/table/${esc(call.table)}" data-testid="tourney-call-go">${esc(t("tourney_go_table"))}</button>
+  </div>` : "") + here.map((x) => `<div class="invitation" data-testid="invitation">
     <p>${esc(t("invited", { name: x.from, preset: presetTitle(x.preset) }))}</p>
     <button class="primary small" data-action="acceptInvite" data-code="${esc(x.code)}" data-testid="accept-invitation">${esc(t("invited_join"))}</button>
     <button class="small" data-action="dismissInvite" data-code="${esc(x.code)}">${esc(t("invited_dismiss"))}</button>

@@ -38,6 +38,9 @@ export function onMessage(ctx, m) {
     if (r.page === "tournament" && r.id === m.tournament.id) render(ctx, r);
     if (r.page === "tournaments") ctx.send({ type: "tourney_list" });
   } else if (m.type === "tourney_table") {
+    // in the middle of a match at another table: told, with a button to go (taken there at
+    // once, the match in play was left to a computer player without a word); else taken there
+    if (ctx.playingElsewhere(m.table)) return ctx.callToTable(m);
     ctx.notify(t("tourney_your_table", { round: m.round }));
     ctx.go(`/table/${m.table}`);
   }
@@ -82,7 +85,9 @@ export function render(ctx, r) {
     buttons += registered
       ? `<button data-action="tourneyLeave" data-id="${esc(d.id)}" data-testid="tourney-leave">${esc(t("tourney_unregister"))}</button>`
       : `<button class="primary" data-action="tourneyJoin" data-id="${esc(d.id)}" data-testid="tourney-join">${esc(t("tourney_register"))}</button>`;
-    if (me.account && d.creator === me.name) {
+    // its creator, or an operator (the welcome says so): the server lets them start it
+    const creator = d.creator_id != null ? d.creator_id === me.id : d.creator === me.name;
+    if (me.account && (creator || ctx.operator())) {
       buttons += ` <button data-action="tourneyStart" data-id="${esc(d.id)}" data-testid="tourney-start">${esc(t("tourney_start_now"))}</button>`;
     }
   }
@@ -146,7 +151,7 @@ function renderList(ctx) {
       <p><a href="/" data-action="nav" data-href="/">← ${esc(t("back_to_lobby"))}</a></p>
       <h2>${esc(t("tournaments"))}</h2>
       <p class="help">${esc(t("tourney_duplicate_help"))}</p>
-      ${list.length ? `<ul class="plain tables" data-testid="tourney-list">${list.map((d) => `<li><span><b>${esc(d.name)}</b> · ${esc(statusText(d.status))} · ${esc(when(d.start_at))} · ${esc(t(d.players === 1 ? "tourney_players_one" : "tourney_players_n", { n: d.players }))}${d.registered ? " · " + esc(t("tourney_you_are_in")) : ""}</span>
+      ${list.length ? `<ul class="plain tables" data-testid="tourney-list">${list.map((d) => `<li><span><b>${esc(d.name)}</b> · ${esc(statusText(d.status))} · ${esc(when(d.start_at))} · ${esc(t(d.players === 1 ? "tourney_players_one" : "tourney_players_n", { n: d.players }))}${d.registered && d.status !== "over" ? " · " + esc(t("tourney_you_are_in")) : ""}</span>
         <button data-action="nav" data-href="/tournaments/${esc(d.id)}">${esc(t("tourney_open"))}</button></li>`).join("")}</ul>`
         : `<p class="help">${esc(t("tourney_none"))}</p>`}
     </section>
@@ -163,7 +168,12 @@ export function actions(ctx) {
       const start = form.start.value ? Math.round(new Date(form.start.value).getTime() / 1000) : null;
       const msg = { type: "tourney_create", preset: form.preset.value, rounds: Number(form.rounds.value), deals: Number(form.deals.value), ref: "tourney_create" };
       if (form.name.value.trim()) msg.name = form.name.value.trim();
-      if (start) msg.start = Math.max(start, Math.floor(Date.now() / 1000));
+      // a start already past would start it at once: said, and asked (a typo in the date, an
+      // hour mistaken for another), rather than started without a word
+      if (start && start < Math.floor(Date.now() / 1000)) {
+        if (!confirm(t("tourney_start_past", { when: when(start) }))) return;
+        msg.start = Math.floor(Date.now() / 1000);
+      } else if (start) msg.start = start;
       ctx.sendOnce(msg); // a double click schedules one tournament
     },
     tourneyJoin(el) { ctx.send({ type: "tourney_join", tournament: el.dataset.id }); },
