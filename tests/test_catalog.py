@@ -237,3 +237,16 @@ def test_every_preset_has_a_name_players_read() -> None:
     for name in PRESETS:
         for lang in ("en", "tr"):
             assert preset_title(name, lang) != name, (name, lang)
+
+
+@pytest.mark.parametrize("lang", ["en", *sorted(TRANSLATIONS)])
+def test_a_turn_prompt_has_no_colon_of_its_own(lang: str) -> None:
+    """The table writes "Your turn: <the phase's prompt>": a prompt with a colon of its own read
+    "Your turn: İhale: bid or say pas"."""
+    texts = (
+        {k: str(v) for k, v in KEYS.items()}
+        if lang == "en"
+        else {m.context: str(m.string) for m in TRANSLATIONS[lang] if m.id}
+    )
+    said = {k: v for k, v in texts.items() if k.startswith("web.phase_") and ":" in v}
+    assert not said, said

@@ -453,7 +453,7 @@ def test_a_private_room_sets_its_own_pace(
 ) -> None:
     """The trick and result pauses are options of the room, labelled in the reader's language."""
     page = open_page(browser, server, errors, locale="tr-TR", viewport=DESKTOP)
-    expect(page.locator("#create-form")).to_contain_text("Löve ekranda kalır (saniye)")
+    expect(page.locator("#create-form")).to_contain_text("Löve gösterim süresi (saniye)")
     page.fill("input[name=trick_pause]", "2.5")
     page.fill("input[name=deal_pause]", "6")
     page.get_by_test_id("create-room").click()

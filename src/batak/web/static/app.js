@@ -1829,7 +1829,8 @@ function invitePlayerHTML(T) {
     : t("invite_player_sent", { name: note.name });
   return `<form class="invite-player" data-action="invitePlayer" id="invite-player-form">
     <label for="invite-player-input">${esc(t("invite_player_label"))}</label>
-    <div class="row"><input id="invite-player-input" name="username" autocomplete="off" autocapitalize="none" spellcheck="false" maxlength="32" data-testid="invite-player-input"><button type="submit">${esc(t("invite_player_button"))}</button></div>
+    <p class="invite-help" id="invite-player-help">${esc(t("invite_player_help"))}</p>
+    <div class="row"><input id="invite-player-input" aria-describedby="invite-player-help" name="username" autocomplete="off" autocapitalize="none" spellcheck="false" maxlength="32" data-testid="invite-player-input"><button type="submit">${esc(t("invite_player_button"))}</button></div>
     <p class="invite-note ${note && note.refused != null ? "refused" : ""}" role="status" data-testid="invite-player-note">${esc(said)}</p>
     ${bots.length ? `<p class="bots-online" data-testid="bots-online">${esc(t("invite_bots_online"))} ${bots.map((b) => `<button type="button" class="small" data-action="inviteBot" data-username="${esc(b.username)}" title="${esc(b.username)}">🤖 ${esc(b.name)}</button>`).join(" ")}</p>` : ""}
   </form>`;
