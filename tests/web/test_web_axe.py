@@ -35,8 +35,14 @@ def problems(page: Page, where: str) -> list[dict[str, Any]]:
             "help": v["help"],
         }
         for v in found
-        if v["impact"] in ("serious", "critical")
+        if v["impact"] in ("serious", "critical") or v["id"] in KEPT_FIXED
     ]
+
+
+#: Moderate and minor problems that were found and fixed, kept fixed: the chat's and the deal
+#: result's headings came after the page's h1 as h3s; a seat with no level had an empty header
+#: in the score sheet's row of levels.
+KEPT_FIXED = {"heading-order", "empty-table-header"}
 
 
 @pytest.mark.parametrize(

@@ -1544,13 +1544,13 @@ function renderTable(full = false) {
         <div class="hand" id="hand" role="group"></div>
       </div>
       <aside class="side">
-        <section aria-labelledby="h-chat"><h3 id="h-chat">${esc(t("chat"))}</h3>
+        <section aria-labelledby="h-chat"><h2 id="h-chat">${esc(t("chat"))}</h2>
           <div class="chat-log" id="chat-log" aria-live="polite"></div>
           ${T.info.archived ? "" /* a match opened again from the saved games: nobody to talk to */ : `<form data-action="chat" class="row"><input id="chat-input" maxlength="200" placeholder="${esc(t("chat_placeholder"))}" aria-label="${esc(t("chat"))}"><button type="submit">${esc(t("send"))}</button></form>
           <p class="chat-note" id="chat-note" role="status" hidden></p>
           <div class="reactions" aria-label="${esc(t("reactions"))}">${((S.welcome && S.welcome.reactions) || []).map((r) => `<button class="small" data-action="react" data-reaction="${esc(r)}">${esc(r === "gg" ? "GG" : r)}</button>`).join("")}</div>`}
         </section>
-        <section><h3>${esc(t("score_sheet"))}</h3><div id="sheet-side"></div></section>
+        <section><h2>${esc(t("score_sheet"))}</h2><div id="sheet-side"></div></section>
       </aside>
       <div id="dialog"></div>
     </div>`;
@@ -1775,7 +1775,7 @@ function renderFelt() {
 function auctionHTML(v) {
   if (v.redeal) return `<p>${esc(t("redeal"))}</p>`;
   if (!v.auction.length) return "";
-  return `<div class="auction"><h4>${esc(t("auction"))}</h4><ol>${v.auction.map((a) => `<li>${esc(seatLabel(a.seat))}: <b>${esc(moveText(a.move))}</b></li>`).join("")}</ol></div>`;
+  return `<div class="auction"><h2>${esc(t("auction"))}</h2><ol>${v.auction.map((a) => `<li>${esc(seatLabel(a.seat))}: <b>${esc(moveText(a.move))}</b></li>`).join("")}</ol></div>`;
 }
 
 // The host adjourned the match: to the host it says "you".

@@ -169,7 +169,7 @@ export function kittyHTML(v, bidderName, mine, backSVG) {
     ? v.kitty.map((c) => `<span class="kc" title="${esc(cardName(c))}">${cardSVG(c)}</span>`).join("")
     : Array.from({ length: v.rules.kitty_size }, () => `<span class="kc">${backSVG()}</span>`).join("");
   const title = mine ? t("kitty_yours") : t("kitty_taken", { name: bidderName });
-  return `<div class="kitty" data-testid="kitty"><h4>${esc(title)}</h4><div class="kitty-cards">${cards}</div></div>`;
+  return `<div class="kitty" data-testid="kitty"><h2>${esc(title)}</h2><div class="kitty-cards">${cards}</div></div>`;
 }
 
 // Sends the next card of a confirmed burial, if it is still this player's burial and nothing

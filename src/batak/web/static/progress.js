@@ -40,7 +40,8 @@ export function levelBadge(level) {
 // The score sheet's row of levels under the players' names ("" when nobody has one).
 export function sheetLevelsHTML(seats, n) {
   if (!seats || !seats.some((s) => s && s.level != null)) return "";
-  const cells = Array.from({ length: n }, (_, i) => `<th>${seats[i] ? levelBadge(seats[i].level) : ""}</th>`).join("");
+  // (a seat with no level has a plain cell: an empty header names nothing)
+  const cells = Array.from({ length: n }, (_, i) => (seats[i] && seats[i].level != null ? `<th>${levelBadge(seats[i].level)}</th>` : "<td></td>")).join("");
   return `<tr class="sheet-levels"><th colspan="2"><span class="sr">${esc(t("levels"))}</span></th>${cells}</tr>`;
 }
 

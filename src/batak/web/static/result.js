@@ -81,7 +81,7 @@ export function resultCentre(T) {
     }).join("")}</tbody></table>`
     : "";
   return `<div class="result-panel" role="status" data-testid="deal-result">
-    <h3 data-testid="deal-over">${esc(t("deal_over", { n: res.deal.deal }))}</h3>
+    <h2 data-testid="deal-over">${esc(t("deal_over", { n: res.deal.deal }))}</h2>
     ${said ? `<p class="result-said">${esc(said)}</p>` : ""}
     ${points}${bataks(T, row)}
     <p class="result-buttons">${row.redeal ? "" : `${reviewButton(res.deal.deal, true)} `}<button class="small" data-action="closeResult" data-testid="close-result">${esc(t("result_ok"))}</button></p>
