@@ -97,6 +97,16 @@ def test_a_tournaments_standings_in_both_languages_on_desktop_and_phone(
     phone.goto(server.http + f"/table/{played}")
     expect(phone.get_by_test_id("match-over")).to_be_visible()
     expect(phone.get_by_test_id("rematch")).to_have_count(0)
+    # the window speaks of the tournament (matchpoints count), not of a winner at this table;
+    # the table names its tournament, round and table number
+    expect(phone.get_by_test_id("match-over")).to_have_text("1. tur: bu masanın sonucu")
+    expect(phone.get_by_test_id("tourney-over-help")).to_contain_text("maç puanı")
+    expect(phone.locator("#dialog .winners")).to_have_count(0)
+    expect(phone.locator("#dialog .ranking .cup")).to_have_count(0)  # nobody wins the table
+    phone.screenshot(path=str(artifacts / "tournament-table-over-phone-tr.png"))
+    expect(phone.get_by_test_id("table-tourney")).to_have_text("🏆 Kış kupası")
+    expect(phone.locator("#topbar .room")).to_contain_text("Tur 1 / 1 · Masa 1")
+    expect(phone.locator("#topbar .room")).not_to_contain_text("Oda")
     phone.get_by_test_id("tourney-back").click()
     expect(phone).to_have_url(re.compile(f"/tournaments/{tid}$"))
     expect(phone.get_by_test_id("tourney-name")).to_have_text("Kış kupası")

@@ -473,7 +473,11 @@ class Tournaments:
                     "show_bots": True,
                     "bot_level": doc["bot_level"],
                     "tournament": doc["id"],
+                    # the table names its tournament and round (an unnamed one is named by
+                    # its rules' title in each reader's language: no name here)
+                    **({"tournament_name": doc["name"]} if doc["name"] else {}),
                     "round": r,
+                    "rounds": doc["rounds"],
                     "number": number,
                 },
                 host=None,

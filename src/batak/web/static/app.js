@@ -1580,6 +1580,17 @@ function kozOf(T) {
   return dealKoz(T.view, T.info && T.info.rules);
 }
 
+// A tournament's table is named by its tournament (a link to it), round and table number, not by
+// a room code nobody uses there ("" at other tables).
+function tourneyPlace(info) {
+  const o = info.options || {};
+  if (!o.tournament) return "";
+  const name = o.tournament_name || presetTitle(info.preset);
+  const round = o.round ? ` · ${esc(t("tourney_round_n", { n: o.round, of: o.rounds || o.round }))}` : "";
+  const table = o.number ? ` · ${esc(t("tourney_table_n", { n: o.number }))}` : "";
+  return `<a href="/tournaments/${esc(o.tournament)}" data-action="nav" data-href="/tournaments/${esc(o.tournament)}" data-testid="table-tourney">🏆 ${esc(name)}</a>${round}${table}`;
+}
+
 function renderTopbar() {
   const T = S.table;
   const v = T.view;
@@ -1602,7 +1613,7 @@ function renderTopbar() {
   const playing = info.status === "playing";
   $("#topbar").innerHTML = `
     <a href="/" data-action="toLobby" class="button small" data-testid="to-lobby">← ${esc(t("back_to_lobby"))}</a>
-    <span class="room">${esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener" data-testid="rules-link">${esc(presetTitle(info.preset))}</a></span>
+    <span class="room">${tourneyPlace(info) || esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener" data-testid="rules-link">${esc(presetTitle(info.preset))}</a></span>
     <span class="facts" data-testid="facts">${parts.map((x) => `<span class="fact">${x}</span>`).join("\u00a0· ")}</span>
     ${tableChipsHTML(info)}
     <span class="tools">

@@ -125,7 +125,9 @@ function contracts(T) {
 
 function rankingHTML(T) {
   const totals = T.over.totals || [];
-  const winners = new Set(T.over.winners || []);
+  // (at a tournament's table nobody wins the table: the matchpoints decide, across tables)
+  const tourney = T.info.options && T.info.options.tournament;
+  const winners = new Set(tourney ? [] : T.over.winners || []);
   const { made, bid } = contracts(T);
   const bids = T.info.rules.bidding !== "none"; // (Koz Maça without bids: nothing to count)
   // the winners first (a tie at the top broken by the table's rule leaves one of two equal
@@ -200,9 +202,16 @@ function rematchHTML(T, quiet) {
 export function matchOverHTML(T, sheetHTML, recordHref, extra = "", quiet = false) {
   const winners = T.over.winners || [];
   const me = T.you != null && winners.includes(T.you);
-  return `<h3 data-testid="match-over">${esc(t("match_over"))}</h3>
+  const o = T.info.options || {};
+  // at a tournament's table the matchpoints count, against the other tables that played the
+  // same cards: the window tells this table's result, not a winner and "not this time"
+  const head = o.tournament
+    ? `<h3 data-testid="match-over">${esc(o.round ? t("tourney_table_over", { round: o.round }) : t("match_over"))}</h3>
+    <p class="help" data-testid="tourney-over-help">${esc(t("tourney_table_over_help"))}</p>`
+    : `<h3 data-testid="match-over">${esc(t("match_over"))}</h3>
     <p class="winners">${esc(t(winners.length > 1 ? "winners" : "winner", { names: winners.map((s) => H.seatName(s)).join(", ") }))}</p>
-    ${T.you != null ? `<p><b>${esc(t(me ? "you_won" : "you_lost"))}</b></p>` : ""}
+    ${T.you != null ? `<p><b>${esc(t(me ? "you_won" : "you_lost"))}</b></p>` : ""}`;
+  return `${head}
     ${rankingHTML(T)}
     ${extra}
     <div data-testid="rematch-box">${rematchHTML(T, quiet)}</div>
