@@ -250,3 +250,18 @@ def test_a_turn_prompt_has_no_colon_of_its_own(lang: str) -> None:
     )
     said = {k: v for k, v in texts.items() if k.startswith("web.phase_") and ":" in v}
     assert not said, said
+
+
+@pytest.mark.parametrize("lang", ["en", *sorted(TRANSLATIONS)])
+def test_a_duration_keeps_its_number_and_unit_on_one_line(lang: str) -> None:
+    """ "ends in 11 h" wrapped with "h" alone on a phone: a number and its unit are joined by a
+    no-break space, in every language."""
+    texts = (
+        {k: str(v) for k, v in KEYS.items()}
+        if lang == "en"
+        else {m.context: str(m.string) for m in TRANSLATIONS[lang] if m.id}
+    )
+    units = r"(s|sn|h|sa|saat|min|dk|dakika|d|gün|saniye|seconds?|minutes?|hours?|days?)"
+    apart = re.compile(r"\{[a-z_]+\} " + units + r"(?![\wçğıöşü])")
+    said = {k: v for k, v in texts.items() if apart.search(v)}
+    assert not said, said

@@ -541,9 +541,9 @@ def test_a_bot_names_the_room_by_its_code_and_counts_the_clocks_run_out(lang: st
     assert late.startswith(
         {
             "en": "The clock ran out 8 times for your player in that match, and each time a "
-            "computer player moved for it (its slowest decision took 31.2 s)",
+            "computer player moved for it (its slowest decision took 31.2\u00a0s)",
             "tr": "Bu oyunda oyuncunun süresi 8 kez doldu ve her seferinde onun yerine bir "
-            "bilgisayar oyuncusu oynadı (en yavaş kararı 31,2 sn sürdü)",
+            "bilgisayar oyuncusu oynadı (en yavaş kararı 31,2\u00a0sn sürdü)",
         }[lang]
     )
     once = match_over_lines(final(1), 1, "MW96P55J", 30.0, lang)[1]

@@ -242,7 +242,7 @@ def test_a_server_that_does_not_come_back_ends_the_session_plainly(
         assert code == 1, out
         assert "Traceback" not in out
         assert LOST in out
-        assert "The server did not come back within 1 min." in out
+        assert "The server did not come back within 1\u00a0min." in out
         said = " ".join(out.split())  # (worded into 80 columns)
         assert f"When the server is back, run batak online {server.http} again" in said
     finally:
@@ -411,7 +411,8 @@ def test_batak_bot_stops_plainly_when_the_server_does_not_come_back(
         assert "Bağlantı koptu; yeniden bağlanılıyor…" in captured.out
         err = captured.err
         assert "Traceback" not in err
-        assert f"batak: hata: {server.http} adresindeki sunucu 1 dakika içinde geri gelmedi" in err
+        gone = f"batak: hata: {server.http} adresindeki sunucu 1\u00a0dakika içinde geri gelmedi"
+        assert gone in err
     finally:
         server.stop()
 

@@ -1256,6 +1256,7 @@ function drawLobby() {
       <div class="modes">
         ${MODES.map((m) => `<button class="mode" data-action="quick" data-mode="${m}" data-testid="quick-${m}"><b>${esc(t("mode_" + m))}</b><span>${esc(t("mode_" + m + "_help"))}</span></button>`).join("")}
         <a href="/story" class="button mode story-entry" data-action="nav" data-href="/story" data-testid="lobby-story"><b><span aria-hidden="true">☕</span> ${esc(t("story_title"))}</b><span>${esc(t("story_entry"))}</span></a>
+        <a href="/tournaments" class="button mode tourney-entry" data-action="nav" data-href="/tournaments" data-testid="lobby-tournaments"><b><span aria-hidden="true">🏆</span> ${esc(t("tournaments"))}</b><span>${esc(t("tourney_entry"))}</span></a>
       </div>
     </section>
     <section class="card-box" aria-labelledby="h-private">
@@ -1293,7 +1294,7 @@ function drawLobby() {
       <label class="check"><input type="checkbox" id="watch-input"> ${esc(t("watch_only"))}</label>
       <h2 class="public-tables">${esc(t("public_tables"))} <button class="small" data-action="refreshLobby">${esc(t("refresh"))}</button></h2>
       <div id="lobby-tables"></div>
-      <p><a href="/rules" data-action="nav" data-href="/rules">${esc(t("rules_title"))}</a>
+      <p class="page-links"><a href="/rules" data-action="nav" data-href="/rules">${esc(t("rules_title"))}</a>
         · <a href="/tournaments" data-action="nav" data-href="/tournaments" data-testid="link-tournaments">${esc(t("tournaments"))}</a>
         · <a href="/story" data-action="nav" data-href="/story" data-testid="link-story">${esc(t("story_title"))}</a></p>
     </section>
