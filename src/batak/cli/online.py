@@ -1688,13 +1688,18 @@ def _week(label: str) -> tuple[str, str]:
     return str(label), "?"
 
 
-def league_left(seconds: Any, lang: str) -> str:
-    """When the weekly league ends, as the web client says it: no day count of 0, no "0 h".
+NBSP = "\u00a0"  # (the catalog's no-break space between a number and its unit)
 
-    >>> [league_left(s, "en") for s in (2 * 86400 + 3 * 3600, 14 * 3600 + 59, 1800)]
-    ['ends in 2 d 3 h', 'ends in 14 h', 'ends within the hour']
-    >>> league_left(14 * 3600, "tr")
-    '14 saat sonra biter'
+
+def league_left(seconds: Any, lang: str) -> str:
+    """When the weekly league ends, as the web client says it: no day count of 0, no "0 h"
+    (a number and its unit are joined by a no-break space, shown here as "~").
+
+    >>> left = (2 * 86400 + 3 * 3600, 14 * 3600 + 59, 1800)
+    >>> [league_left(s, "en").replace(NBSP, "~") for s in left]
+    ['ends in 2~d 3~h', 'ends in 14~h', 'ends within the hour']
+    >>> league_left(14 * 3600, "tr").replace(NBSP, "~")
+    '14~saat sonra biter'
     """
     days, rest = divmod(max(0, int(seconds)), 86400)
     hours = rest // 3600
