@@ -2146,11 +2146,12 @@ function renderDialog() {
 }
 
 // A window open at the table is modal: the rest of the page (the table, the header, the skip
-// link, the invitations) is inert, so Tab walks the window's controls only, and a screen reader
-// reads the window only. The notice line stays live (it may say why something was refused).
+// link) is inert, so Tab walks the window's controls only, and a screen reader reads the window
+// only. The notice line and the invitations stay live: the match's end window is not closed, and
+// an invitation (or a tournament's call) that comes meanwhile must be answerable.
 function modal(on) {
   const root = $("#table-root");
-  const rest = [$("#skip-link"), document.querySelector("header.header"), $("#invitations")];
+  const rest = [$("#skip-link"), document.querySelector("header.header")];
   if (root) rest.push(...[...root.children].filter((c) => c.id !== "dialog"));
   for (const x of rest) if (x) x.inert = on;
 }
