@@ -93,7 +93,7 @@ def test_a_staked_quick_play_shows_the_buy_in_and_the_payout(
     # today's gift was given: the next one, and when
     expect(page.get_by_test_id("chips-next")).to_have_text(
         re.compile(
-            r"^Tomorrow's chips: \+5,000, in \d+ h \d+ min \(a new day starts at 00:00 UTC\)\.$"
+            r"^Tomorrow's chips: \+5,000, in \d+\sh \d+\smin \(a new day starts at 00:00 UTC\)\.$"
         )
     )
     expect(page.get_by_test_id("chips-short")).to_have_count(0)
