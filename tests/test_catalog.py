@@ -74,7 +74,7 @@ ENGLISH = {
     "that", "from", "for", "bid", "trick", "tricks", "play", "player", "score", "table", "deal",
     "wins", "won", "lost", "trump", "spades", "hearts", "diamonds", "clubs", "partner", "turn",
     "wait", "join", "leave", "start", "open", "close", "name", "seat", "room", "game", "match",
-}
+}  # fmt: skip
 
 
 def test_no_english_word_in_a_turkish_text() -> None:
