@@ -588,7 +588,7 @@ def test_a_second_program_on_a_bot_account_is_refused_and_a_busy_bot_is_said(
                 await serve_as_bot(srv.url, "solo", "uzun-bir-parola", LowestCard(), say=print)
             assert e.value.code == "bot_online"
             assert "'solo' is online already" in e.value.message
-            assert "Stop that one first" in e.value.message and " 45 s" in e.value.message
+            assert "Stop that one first" in e.value.message and " 45\u00a0s" in e.value.message
             await host.until(lambda: _bot_seated(host, table.id))
             await host.start(table.id)  # the host does not move: the match stays in play
             other = Client(srv.url, name="Mehmet", lang="tr")
