@@ -10,6 +10,7 @@ import io
 import random
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -707,3 +708,117 @@ async def _invitable(srv: ServerThread) -> list[dict[str, Any]]:
         return await host.invitable(room.id)
     finally:
         await host.close()
+
+
+def test_two_logins_to_a_bot_account_at_one_moment_let_one_in(tmp_path: Path) -> None:
+    """The refusal of a second program on a bot account held for two logins sent together:
+    both passed the check before either was connected (the password's check and the session's
+    write come between), in 2 of 5 tries before the account was claimed at the check."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            async with Client(srv.url, name="x") as c:
+                await c.register("robo", "uzun-bir-parola", bot=True)
+            for _ in range(6):
+                a, b = Client(srv.url, name="a"), Client(srv.url, name="b")
+                await a.connect()
+                await b.connect()
+                both = await asyncio.gather(
+                    a.login("robo", "uzun-bir-parola"),
+                    b.login("robo", "uzun-bir-parola"),
+                    return_exceptions=True,
+                )
+                codes = sorted(getattr(r, "code", "in") for r in both)
+                assert codes == ["bot_online", "in"], both
+                await a.close()
+                await b.close()
+                for _ in range(100):  # the one let in is gone before the next try
+                    if not srv.hub.online:
+                        break
+                    await asyncio.sleep(0.02)
+
+        asyncio.run(main())
+
+
+def test_a_bot_stopped_before_the_start_frees_its_seat_and_says_so(tmp_path: Path) -> None:
+    """Stopped in a room that has not started, the bot said it left its seat to a computer,
+    but the server takes no ``here`` before the start: the seat stayed held for the host. It
+    now leaves the room, its seat is free again, and it says that."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path, hold_seconds=60.0)) as srv:
+
+        async def main_() -> None:
+            lines: list[str] = []
+            bot = asyncio.create_task(
+                serve_as_bot(srv.url, "robo10", "uzun-bir-parola", LowestCard(), say=lines.append)
+            )
+            host = Client(srv.url, name="Ayşe")
+            await host.connect()
+            _, table = await host.create(preset="standard", deals=1)
+            await invite_when_online(host, table.id, "robo10")
+            await host.until(lambda: _bot_seated(host, table.id))
+            bot.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await bot
+            code = table.info["code"]
+            assert lines[-1] == (
+                f"The bot stops and leaves the room {code} before its start: its seat there is "
+                "free again."
+            ), lines
+            await host.until(lambda: not _bot_seated(host, table.id), timeout=5)
+            await host.close()
+
+        asyncio.run(main_())
+
+
+def test_another_seat_leaving_is_no_clock_running_out_for_a_bot_thinking(
+    tmp_path: Path,
+) -> None:
+    """A player thinking a few seconds at a table where a person left meanwhile was told "the
+    table's clock ran out and a computer moved for it": any change of the table was taken for
+    a move made for its seat. Only a move of its seat by the clock is."""
+    pytest.importorskip("argon2")
+    thinking = threading.Event()
+
+    class Slow(LowestCard):
+        def choose(self, view: dict[str, Any]) -> str:
+            if view["phase"] == "play" and not thinking.is_set():
+                thinking.set()
+                time.sleep(3.5)
+            return super().choose(view)
+
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> None:
+            lines: list[str] = []
+            bot = asyncio.create_task(
+                serve_as_bot(srv.url, "robo11", "uzun-bir-parola", Slow(), say=lines.append)
+            )
+            host = Client(srv.url, name="Ayşe")
+            await host.connect()
+            _, table = await host.create(preset="standard", deals=1)
+            other = Client(srv.url, name="Mehmet")
+            await other.connect()
+            await other.join(code=table.info["code"])
+            await invite_when_online(host, table.id, "robo11")
+            await host.until(lambda: _bot_seated(host, table.id))
+            await host.start(table.id)
+            played = asyncio.create_task(host.play(table.id, timeout=120))
+            playing = asyncio.create_task(other.play(table.id, timeout=120))
+            for _ in range(600):
+                if thinking.is_set():
+                    break
+                await asyncio.sleep(0.05)
+            assert thinking.is_set()
+            await asyncio.sleep(1.2)
+            playing.cancel()
+            await other.leave(table.id)  # an 'away': no move of the bot's seat
+            assert (await asyncio.wait_for(played, 120)).over
+            assert not any(line.startswith("Your player has been thinking") for line in lines)
+            bot.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await bot
+            for c in (host, other):
+                await c.close()
+
+        asyncio.run(main_())

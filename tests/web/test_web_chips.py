@@ -258,8 +258,9 @@ def test_leaving_a_staked_match_says_the_stake_stays_in_the_pot(
     page.once("dialog", lambda d: answer(d, False))
     page.get_by_test_id("leave").click()
     assert asked == [
-        "Masadan kalkılsın mı? Maç bitene kadar yerine bilgisayar oynar. 100 çiplik bahsin geri"
-        " verilmez: potta kalır, yerinin kazandığı ne olursa senindir."
+        "Masadan kalkılsın mı? Geri dönene kadar (dönmezsen maç bitene kadar) yerine bilgisayar"
+        " oynar. 100 çiplik bahsin geri verilmez: potta kalır, yerinin kazandığı ne olursa"
+        " senindir."
     ]
     assert "/table/" in page.evaluate("location.pathname")  # stayed
     page.once("dialog", lambda d: answer(d, True))

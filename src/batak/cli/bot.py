@@ -136,7 +136,7 @@ async def serve_as_bot(
         t0 = time.monotonic()
         thinking = _in_thread(think, view)
         st = c.tables.get(table_id)
-        asked_at = st.state_v if st is not None else None
+        seen = len(st.events) if st is not None else 0
         said_late = False
         while not thinking.done():
             await asyncio.wait({thinking}, timeout=STUCK_CHECK)
@@ -144,7 +144,7 @@ async def serve_as_bot(
                 break
             st = c.tables.get(table_id)
             seconds = time.monotonic() - t0
-            if not said_late and (st is None or st.state_v != asked_at):  # moved for it
+            if not said_late and (st is None or _timed_out(st, seen)):  # moved for it
                 said_late = True
                 say(t("bot_still_thinking", lang, seconds=f"{seconds:.0f}", **where))
             if st is None or st.over:
@@ -302,8 +302,10 @@ async def serve_as_bot(
                 await _leave_seat(c, state.id)
                 raise
             except asyncio.CancelledError:  # the bot is stopped (Ctrl-C)
-                if await _leave_seat(c, state.id):
-                    say(t("bot_stopped_left", lang, code=code))
+                left = await _leave_seat(c, state.id)
+                if left is not None:
+                    said = "bot_stopped_left" if left == "seat" else "bot_stopped_left_room"
+                    say(t(said, lang, code=code))
                 raise
             c.tables.pop(final.id, None)  # over: nothing to catch up on after a reconnect
             if not final.over:  # left before the start (see give_up)
@@ -324,18 +326,31 @@ async def serve_as_bot(
     return played
 
 
-async def _leave_seat(c: Any, table: str) -> bool:
-    """Leave ``table`` from this connection (``leave`` with ``here``), so that a computer
-        plays the seat at once rather than after the server's hold of a lost connection; the
-    seat stays the account's, taken back when the bot starts again. False when that could not
-    be said (the connection is gone: the server's hold then applies)."""
-    if table not in c.tables:
-        return False
+def _timed_out(st: Any, seen: int) -> bool:
+    """Whether the server's clock moved for this seat in the events after the first ``seen``
+    (another seat's leaving or coming back changes the table too, and is no move for it)."""
+    return any(
+        e.get("kind") == "move" and e.get("seat") == st.seat and e.get("by") == "timeout"
+        for e in st.events[seen:]
+    )
+
+
+async def _leave_seat(c: Any, table: str) -> str | None:
+    """Leave ``table`` from this connection. In a match in play (``leave`` with ``here``): a
+    computer plays the seat at once rather than after the server's hold of a lost connection,
+    and the seat stays the account's, taken back when the bot starts again (``"seat"``).
+    Before the start (a plain ``leave``): the seat is free again for the host to fill
+    (``"room"``; the server takes no ``here`` then and would hold the seat). None when that
+    could not be said (the connection is gone: the server's hold then applies)."""
+    st = c.tables.get(table)
+    if st is None:
+        return None
+    playing = st.info.get("status") == "playing"
     try:
-        await asyncio.wait_for(c.leave(table, here=True), LEAVE_WAIT)
+        await asyncio.wait_for(c.leave(table, here=playing), LEAVE_WAIT)
     except (Exception, asyncio.CancelledError):  # (a second Ctrl-C, a lost connection)
-        return False
-    return True
+        return None
+    return "seat" if playing else "room"
 
 
 def _in_thread(fn: Callable[..., T], *args: Any) -> asyncio.Future[tuple[bool, Any]]:

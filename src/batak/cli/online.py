@@ -100,12 +100,20 @@ def payout_words(pay: dict[str, Any], seat: int, lang: str) -> str:
     'Your winnings: 1,900 chips (+900 on your stake of 1,000; table fee 100).'
     >>> payout_words(pay | {"payouts": [950, 0], "fees": [50, 0]}, 0, "tr")[-64:]
     '1.000 çiplik bahsinden 950 çip geri aldın (−50; masa ücreti 50).'
+
+    Only house bots won (no person is among the ``winners``): a kasa share is no win.
+
+    >>> lost = {"stake": 100, "scoring": "acik", "payouts": [25, 0, 0, 0], "winners": [],
+    ...         "fees": [0, 0, 0, 0], "kasa_added": 25}
+    >>> payout_words(lost, 0, "en")[:59]
+    'You lost the match, but your team took 11 tricks in a deal:'
     """
     mine = int(pay["payouts"][seat])
     stake = int(pay["stake"])
     fee = int((pay.get("fees") or [0] * (seat + 1))[seat])
     net = signed_chips(mine - stake, lang)
-    won = seat in (pay.get("winners") or [seat])  # or a share of the kasa only
+    winners = pay.get("winners")  # (empty when house bots alone won: no person did)
+    won = winners is None or seat in winners  # or a share of the kasa only
     # (a win that returns less than the stake says the stake in its sentence already)
     short = won and mine < stake
     detail = [net if short else o("payout_net", lang, net=net, stake=stake)]

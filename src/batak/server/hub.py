@@ -135,6 +135,8 @@ class Hub:
         self.players: dict[str, tuple[Player, float]] = {}
         self._by_id: dict[str, Player] = {}
         self.online: dict[str, set[Conn]] = {}  # player id -> their connections
+        # bot accounts a login is under way for (between its check and its connection)
+        self._bot_logins: set[str] = set()
         self._closing: set[asyncio.Task[None]] = set()
         cfg = config
         locks = {"window": cfg.lockout_window, "base": cfg.lockout_base, "cap": cfg.lockout_cap}
@@ -696,34 +698,46 @@ class Hub:
         assert digest is not None
         if row.banned is not None:  # said only to whoever knows the password
             raise _banned(row)
-        if row.is_bot and await self._bot_online(row.id):
-            # one program a bot account: a second `batak bot` would sit and choose beside the
-            # first. A connection that died unnoticed is dropped by the keepalive ping within
-            # BOT_ONLINE_WAIT seconds; the one that lost its connection comes back with its
-            # token (hello), not a login, so it is never refused here
-            raise TableError(
-                "bot_online", params={"username": row.username, "seconds": BOT_ONLINE_WAIT}
-            )
-        current = digest
-        if self._hasher().check_needs_rehash(digest):  # made with costlier parameters
-            new = await self._password_job(self._hasher().hash, msg["password"])
-            if await self.storage.replace_password(row.id, digest, new):
-                current = new
-        token = secrets.token_urlsafe(32)
-        h = token_hash(token)
-        # a new session (other devices keep theirs), unless a ban or a new password came while
-        # the password was checked: then it is refused as it would be now
-        if not await self.storage.add_session(row.id, h, password_hash=current):
-            now_row = await self.storage.player_by("id", row.id)
-            if now_row is not None and now_row.banned is not None:
-                raise _banned(now_row)
-            raise TableError("bad_login")
-        player = self._known(row.id, row.name, row.username)
-        player.account = row.username
-        player.bot_account = row.is_bot
-        self.players[h] = (player, time.monotonic())
-        self._set_player(conn, player, h)
-        conn.guest = None
+        # one program a bot account: a second `batak bot` would sit and choose beside the
+        # first. A connection that died unnoticed is dropped by the keepalive ping within
+        # BOT_ONLINE_WAIT seconds; the one that lost its connection comes back with its token
+        # (hello), not a login, so it is never refused here. The account is claimed before the
+        # first wait, so two logins at one moment cannot both pass the check
+        bot = row.id if row.is_bot else None
+        if bot is not None:
+            if bot in self._bot_logins:
+                raise TableError(
+                    "bot_online", params={"username": row.username, "seconds": BOT_ONLINE_WAIT}
+                )
+            self._bot_logins.add(bot)
+        try:
+            if bot is not None and await self._bot_online(bot):
+                raise TableError(
+                    "bot_online", params={"username": row.username, "seconds": BOT_ONLINE_WAIT}
+                )
+            current = digest
+            if self._hasher().check_needs_rehash(digest):  # made with costlier parameters
+                new = await self._password_job(self._hasher().hash, msg["password"])
+                if await self.storage.replace_password(row.id, digest, new):
+                    current = new
+            token = secrets.token_urlsafe(32)
+            h = token_hash(token)
+            # a new session (other devices keep theirs), unless a ban or a new password came while
+            # the password was checked: then it is refused as it would be now
+            if not await self.storage.add_session(row.id, h, password_hash=current):
+                now_row = await self.storage.player_by("id", row.id)
+                if now_row is not None and now_row.banned is not None:
+                    raise _banned(now_row)
+                raise TableError("bad_login")
+            player = self._known(row.id, row.name, row.username)
+            player.account = row.username
+            player.bot_account = row.is_bot
+            self.players[h] = (player, time.monotonic())
+            self._set_player(conn, player, h)
+            conn.guest = None
+        finally:
+            if bot is not None:
+                self._bot_logins.discard(bot)
         welcome: dict[str, Any] = {
             "type": "welcome",
             "protocol": PROTOCOL_VERSION,
