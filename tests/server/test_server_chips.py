@@ -471,3 +471,45 @@ def test_chip_dumping_report_ledger_check_and_vip_by_the_operator(
 def clients_id(srv: ServerThread, username: str) -> str:
     row = srv.call(lambda: srv.hub.storage.player_by("username", username))
     return str(row.id)
+
+
+def test_a_rematch_short_of_chips_is_said_as_short_at_every_telling(tmp_path: Path) -> None:
+    """The poorer person says yes, then spends the stake at another table; the last yes finds
+    them short: no table, and that seat is ``declined`` and ``short``. A later yes is answered
+    with the same seat declined, still ``short`` (it read as a plain no to the others)."""
+    with ServerThread(config(tmp_path, daily_grant=2500)) as srv:
+
+        async def main() -> None:
+            a, b = Client(srv.url, name="A"), Client(srv.url, name="B")
+            for c, name in ((a, "ra1"), (b, "rb1")):
+                await c.connect()
+                await c.register(name, "uzun-bir-parola")
+                assert (await c.wallet())["balance"] == 2500  # (the day's gift)
+            _, st = await a.create(preset="standard", deals=1, stake=1000)
+            await b.join(code=st.info["code"])
+            await a.start(st.id)
+            t = st.id
+            await asyncio.gather(
+                a.play(t, first_legal, timeout=120), b.play(t, first_legal, timeout=120)
+            )
+            await a.until(lambda: a.tables[t].payout is not None, 30)
+            have = {c: (await c.wallet())["balance"] for c in (a, b)}
+            rich, poor = (a, b) if have[a] >= have[b] else (b, a)
+            assert 1000 <= have[poor] < 2000  # covers one stake, not two
+            await poor.rematch(t)
+            _, other = await poor.create(preset="standard", deals=1, stake=1000)
+            await poor.start(other.id)  # the stake goes into that pot
+            await poor.until(lambda: (poor.tables[other.id].info.get("status")) == "playing", 30)
+            seat = poor.tables[t].seat
+            await rich.rematch(t)
+            await rich.until(lambda: (rich.tables[t].rematch or {}).get("declined") == seat, 10)
+            assert rich.tables[t].rematch["short"] == seat  # type: ignore[index]
+            assert srv.hub.tables[t].rematch_table is None
+            rich.tables[t].rematch = None
+            await rich.rematch(t)  # again: told at once that the short seat cannot
+            await rich.until(lambda: rich.tables[t].rematch is not None, 10)
+            told = rich.tables[t].rematch
+            assert told["declined"] == seat and told["short"] == seat, told  # type: ignore[index]
+            ledger_exact(srv)
+
+        asyncio.run(main())

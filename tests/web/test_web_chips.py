@@ -226,6 +226,41 @@ def test_a_staked_rematch_the_chips_no_longer_cover_is_refused_in_the_dialog(
         expect(page.get_by_test_id("match-over")).to_be_visible()  # still in the dialog
         assert "/table/" in page.evaluate("location.pathname")
         page.screenshot(path=str(artifacts / "chips-rematch-short-en.png"))
+        # asked by another seat with chips short (the refused yes): said there too, yes is off
+        # (the other seat's offer is set in the page's state: at this table the others are bots)
+        page.evaluate(
+            "() => { const T = window.batak.state.table; const other = (T.you + 1) % 4;"
+            " T.rematch = { accepted: [other], waiting: [T.you], declined: null };"
+            " window.batak.renderDialog(); }"
+        )
+        expect(page.get_by_test_id("rematch-asked")).to_be_visible()
+        expect(note).to_be_visible()
+        expect(page.get_by_test_id("rematch-accept")).to_be_disabled()
+        # short at the last yes after saying yes (chips spent elsewhere): said, not "you said no"
+        page.evaluate(
+            "() => { const T = window.batak.state.table; T.rematchShort = null;"
+            " T.rematch = { accepted: [], waiting: [], declined: T.you, short: T.you };"
+            " window.batak.renderDialog(); }"
+        )
+        expect(page.get_by_test_id("rematch-declined")).to_have_text(
+            "Your chips no longer cover this table's stake of 1,000 chips, so no rematch was made."
+        )
+        expect(page.get_by_test_id("rematch")).to_be_disabled()
+        page.evaluate(
+            "(left) => { const T = window.batak.state.table; T.rematch = null;"
+            " T.rematchShort = { stake: 1000, balance: left }; window.batak.renderDialog(); }",
+            int(left),
+        )
+        # an invitation that comes meanwhile is answerable over the window (it lay under it)
+        on_top = page.evaluate(
+            "() => { const bar = document.getElementById('invitations');"
+            ' bar.innerHTML = \'<div class="invitation"><button id="probe">OK</button></div>\';'
+            " bar.hidden = false;"
+            " const b = document.getElementById('probe').getBoundingClientRect();"
+            " const hit = document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);"
+            " bar.hidden = true; bar.innerHTML = ''; return hit && hit.id; }"
+        )
+        assert on_top == "probe"
         page.get_by_test_id("over-lang").click()
         expect(note).to_have_text(
             f"Sende {left} çip var: 1.000 çiplik bahisle bir maç daha için yetmez."

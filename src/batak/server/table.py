@@ -210,6 +210,8 @@ class Table:
         # the seat whose person said no to a rematch (or left), until they say yes: told to
         # whoever asks for one afterwards, at once (the asker waited for them in vain)
         self.rematch_no: set[int] = set()
+        # seats whose no was their chips falling short of the stake (said so at each telling)
+        self.rematch_short: set[int] = set()
         self.rematch_table: str | None = None
 
     # ------------------------------------------------------------------ the actor
@@ -1534,6 +1536,8 @@ class Table:
         }
         if declined is not None:
             msg["declined"] = declined
+            if declined in self.rematch_short:  # not a no: chips spent elsewhere meanwhile
+                msg["short"] = declined
         return msg
 
     async def rematch(self, conn: Conn, accept: bool) -> None:
@@ -1562,7 +1566,8 @@ class Table:
             return
         if self.stake:  # a staked rematch: refused to whoever cannot cover the stake now
             await self.hub.chips_can_sit(player, self.stake)
-        self.rematch_no.discard(seat)  # changed their mind
+        self.rematch_no.discard(seat)  # changed their mind (or has the chips again)
+        self.rematch_short.discard(seat)
         declined = sorted(self.rematch_no & set(self.rematch_people()))
         if declined:
             # someone said no before anyone asked: the asker is told now, not after waiting
@@ -1574,7 +1579,8 @@ class Table:
             if short is not None:  # spent at another table since saying yes: no new table
                 self.rematch_yes.clear()
                 self.rematch_no.add(short)
-                self.notice(self.rematch_state(declined=short) | {"short": short})
+                self.rematch_short.add(short)
+                self.notice(self.rematch_state(declined=short))
                 return
             new = await self.hub.new_table(
                 kind=self.kind,

@@ -1526,7 +1526,9 @@ function position(seat) {
 function renderTable(full = false) {
   const T = S.table;
   if (!T || route().page !== "table") return;
-  if (!T.info) { app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`; return; }
+  // (a table's window of the table before, e.g. a match's end that led here, made the header
+  // inert: not while this one's first sync is awaited)
+  if (!T.info) { modal(false); app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`; return; }
   let typed = null;
   if (full || !$("#felt") || $("#table-root").dataset.lang !== lang()) {
     // what is being typed at the table (a chat line, a username to invite) survives the table
@@ -1582,14 +1584,15 @@ function kozOf(T) {
 }
 
 // A tournament's table is named by its tournament (a link to it), round and table number, not by
-// a room code nobody uses there ("" at other tables).
+// a room code nobody uses there ("" at other tables). The link opens another tab, as the rules
+// link beside it does: going there from this page would leave the seat to a computer mid-round.
 function tourneyPlace(info) {
   const o = info.options || {};
   if (!o.tournament) return "";
   const name = o.tournament_name || presetTitle(info.preset);
   const round = o.round ? ` · ${esc(t("tourney_round_n", { n: o.round, of: o.rounds || o.round }))}` : "";
   const table = o.number ? ` · ${esc(t("tourney_table_n", { n: o.number }))}` : "";
-  return `<a href="/tournaments/${esc(o.tournament)}" data-action="nav" data-href="/tournaments/${esc(o.tournament)}" data-testid="table-tourney">🏆 ${esc(name)}</a>${round}${table}`;
+  return `<a href="/tournaments/${esc(o.tournament)}" target="_blank" rel="noopener" data-testid="table-tourney">🏆 ${esc(name)}</a>${round}${table}`;
 }
 
 function renderTopbar() {
@@ -2142,7 +2145,14 @@ function renderDialog() {
   if (scrolled) box.scrollTop = scrolled;
   const again = inside && focusables(box)[inside.i];
   if (again) again.focus({ preventScroll: true });
-  else if (opened || !box.contains(document.activeElement)) box.focus({ preventScroll: Boolean(scrolled) });
+  else if (opened || !(box.contains(document.activeElement) || inInvitations(document.activeElement))) box.focus({ preventScroll: Boolean(scrolled) });
+}
+
+// The invitations bar stays usable over a table's window: a redraw of the window does not take
+// the focus back from it.
+function inInvitations(el) {
+  const bar = document.getElementById("invitations");
+  return Boolean(bar && el && bar.contains(el));
 }
 
 // A window open at the table is modal: the rest of the page (the table, the header, the skip

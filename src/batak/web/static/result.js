@@ -175,17 +175,26 @@ function rematchHTML(T, quiet) {
     } else if (offer && offer.accepted.includes(T.you)) {
       out.push(`<p data-testid="rematch-waiting">${esc(t("rematch_waiting", { names: names(offer.waiting) }))}</p>`);
     } else if (offer && offer.accepted.length) {
+      // asked, with chips that no longer cover the stake (a yes was refused): said, yes is off
+      const poor = T.rematchShort;
       out.push(`<p data-testid="rematch-asked">${esc(t("rematch_asked", { names: names(offer.accepted) }))}</p>
-        <p class="row-buttons"><button${main} data-action="rematch" data-testid="rematch-accept">${esc(t("rematch_accept"))}</button>
+        ${poor ? `<p class="refused" role="status" data-testid="rematch-short">${esc(t("rematch_short", { have: chipsNumber(poor.balance), stake: chipsNumber(poor.stake) }))}</p>` : ""}
+        <p class="row-buttons"><button${main} data-action="rematch" data-testid="rematch-accept"${poor ? " disabled" : ""}>${esc(t("rematch_accept"))}</button>
         <button data-action="rematchNo" data-testid="rematch-decline">${esc(t("rematch_decline"))}</button></p>`);
     } else {
+      // the player's own chips fell short of the stake after their yes: no table, and not a no
+      const shortYou = offer && offer.declined != null && offer.short === T.you && offer.declined === T.you;
       if (offer && offer.declined != null) {
         const short = offer.short === offer.declined && offer.declined !== T.you; // chips, not a no
-        out.push(`<p class="help" data-testid="rematch-declined">${esc(offer.declined === T.you ? t("rematch_declined_you") : t(short ? "rematch_short_other" : "rematch_declined", { name: H.seatName(offer.declined) }))}</p>`);
+        const stake = chipsNumber((info.chips && info.chips.stake) || 0);
+        const text = shortYou ? t("rematch_short_you", { stake })
+          : offer.declined === T.you ? t("rematch_declined_you")
+          : t(short ? "rematch_short_other" : "rematch_declined", { name: H.seatName(offer.declined) });
+        out.push(`<p class="help" data-testid="rematch-declined">${esc(text)}</p>`);
       }
       // a staked rematch the player's chips no longer cover: said, and the button is off
-      const poor = T.rematchShort;
-      if (poor) out.push(`<p class="refused" role="status" data-testid="rematch-short">${esc(t("rematch_short", { have: chipsNumber(poor.balance), stake: chipsNumber(poor.stake) }))}</p>`);
+      const poor = T.rematchShort || (shortYou ? true : null);
+      if (T.rematchShort) out.push(`<p class="refused" role="status" data-testid="rematch-short">${esc(t("rematch_short", { have: chipsNumber(poor.balance), stake: chipsNumber(poor.stake) }))}</p>`);
       out.push(`<p class="row-buttons"><button${main} data-action="rematch" data-testid="rematch"${poor ? " disabled" : ""}>${esc(t("rematch"))}</button>${quick ? ` <button data-action="playAgain" data-mode="${esc(info.mode)}" data-stake="${(info.chips && info.chips.stake) || 0}" data-testid="play-again"${poor ? " disabled" : ""}>${esc(t("play_again"))}</button>` : ""}</p>
         <p class="help">${esc(t("rematch_help"))}</p>`);
     }
