@@ -757,6 +757,10 @@ def test_a_bot_stopped_before_the_start_frees_its_seat_and_says_so(tmp_path: Pat
             _, table = await host.create(preset="standard", deals=1)
             await invite_when_online(host, table.id, "robo10")
             await host.until(lambda: _bot_seated(host, table.id))
+            for _ in range(200):  # the bot has taken in its seat (not stopped mid-join)
+                if any(line.startswith("Seated in the room") for line in lines):
+                    break
+                await asyncio.sleep(0.02)
             bot.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await bot
