@@ -113,6 +113,16 @@ def clean_name(name: str | None, limit: int) -> str | None:
     return text[:limit] or None
 
 
+def _welcome_player(player: Player) -> dict[str, Any]:
+    """A ``welcome``'s ``player``: who this connection plays as (hello and login alike)."""
+    return {
+        "id": player.id,
+        "name": player.name,
+        "account": player.account,
+        "bot": player.bot_account,
+    }
+
+
 class Hub:
     """Everything one server process holds (see the module's text)."""
 
@@ -508,24 +518,11 @@ class Hub:
             await self.storage.update_player(player.id, name=name)
         self._set_player(conn, player, token_h)
         # a guest made by this hello sits nowhere yet: no need to look through every table
-        mine = (
-            []
-            if fresh
-            else [
-                t.id
-                for t in self.tables.values()
-                if t.status != "over" and t.seat_of(player.id) is not None
-            ]
-        )
+        mine = [] if fresh else self._seated_at(player.id)
         out: dict[str, Any] = {
             "type": "welcome",
             "protocol": PROTOCOL_VERSION,
-            "player": {
-                "id": player.id,
-                "name": player.name,
-                "account": player.account,
-                "bot": player.bot_account,
-            },
+            "player": _welcome_player(player),
             "tables": mine,
             "modes": MODES,
             "presets": list(PRESETS),
@@ -741,22 +738,19 @@ class Hub:
         welcome: dict[str, Any] = {
             "type": "welcome",
             "protocol": PROTOCOL_VERSION,
-            "player": {
-                "id": player.id,
-                "name": player.name,
-                "account": player.account,
-                "bot": player.bot_account,
-            },
+            "player": _welcome_player(player),
             "token": token,
-            "tables": [
-                t.id
-                for t in self.tables.values()
-                if t.status != "over" and t.seat_of(player.id) is not None
-            ],
+            "tables": self._seated_at(player.id),
         }
         if self.tournaments.operator(player.account):
             welcome["operator"] = True
         self._reply(conn, welcome, msg.get("ref"))
+
+    def _seated_at(self, pid: str) -> list[str]:
+        """The unfinished tables in memory where ``pid`` sits (a ``welcome``'s ``tables``)."""
+        return [
+            t.id for t in self.tables.values() if t.status != "over" and t.seat_of(pid) is not None
+        ]
 
     async def _bot_online(self, pid: str) -> bool:
         """Whether the account ``pid`` has a connection (in a cluster: on any process)."""
