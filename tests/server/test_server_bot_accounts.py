@@ -292,13 +292,19 @@ def _bot_seated(host: Client, table: str) -> bool:
     return any(s.get("bot_account") for s in host.tables[table].info.get("seats") or [])
 
 
-async def _started_with_bot(srv: ServerThread, bot: str) -> tuple[Client, TableState]:
-    """A host's one-deal room with the bot account ``bot`` invited and seated, started."""
+async def _seated_with_bot(srv: ServerThread, bot: str) -> tuple[Client, TableState]:
+    """A host's one-deal room with the bot account ``bot`` invited and seated, not started."""
     host = Client(srv.url, name="Ayşe")
     await host.connect()
     _, table = await host.create(preset="standard", deals=1)
     await invite_when_online(host, table.id, bot)
     await host.until(lambda: _bot_seated(host, table.id))
+    return host, table
+
+
+async def _started_with_bot(srv: ServerThread, bot: str) -> tuple[Client, TableState]:
+    """A host's one-deal room with the bot account ``bot`` invited and seated, started."""
+    host, table = await _seated_with_bot(srv, bot)
     await host.start(table.id)
     return host, table
 
@@ -752,11 +758,7 @@ def test_a_bot_stopped_before_the_start_frees_its_seat_and_says_so(tmp_path: Pat
             bot = asyncio.create_task(
                 serve_as_bot(srv.url, "robo10", "uzun-bir-parola", LowestCard(), say=lines.append)
             )
-            host = Client(srv.url, name="Ayşe")
-            await host.connect()
-            _, table = await host.create(preset="standard", deals=1)
-            await invite_when_online(host, table.id, "robo10")
-            await host.until(lambda: _bot_seated(host, table.id))
+            host, table = await _seated_with_bot(srv, "robo10")
             for _ in range(200):  # the bot has taken in its seat (not stopped mid-join)
                 if any(line.startswith("Seated in the room") for line in lines):
                     break
