@@ -31,10 +31,16 @@ _RED_SUITS = ("H", "D")
 
 
 # ---------------------------------------------------------------------- output helpers
+def dumb_terminal() -> bool:
+    """Whether ``TERM`` is ``dumb``: a terminal that shows escape codes and carriage returns
+    as text (an editor's shell, a log), so no cursor controls and no redrawn lines."""
+    return os.environ.get("TERM") == "dumb"
+
+
 def plain_terminal() -> bool:
-    """Whether to write no colours and no cursor controls: ``NO_COLOR`` is set, or ``TERM`` is
-    ``dumb`` (a terminal that shows escape codes as text: an editor's shell, a log)."""
-    return bool(os.environ.get("NO_COLOR")) or os.environ.get("TERM") == "dumb"
+    """Whether to write no colours and no cursor controls: ``NO_COLOR`` is set, or the
+    terminal is :func:`dumb_terminal`."""
+    return bool(os.environ.get("NO_COLOR")) or dumb_terminal()
 
 
 class Style:
@@ -350,7 +356,7 @@ class ProgressBar:
     is not one): ``[#####---------------] deal 4 of 11: card 13 of 52``."""
 
     def __init__(self, lang: str) -> None:
-        self.on = _isatty(sys.stderr) and os.environ.get("TERM") != "dumb"
+        self.on = _isatty(sys.stderr) and not dumb_terminal()
         self.lang = lang
 
     def show(self, deal: int, deals: int | None, done: int, total: int) -> None:
