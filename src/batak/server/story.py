@@ -197,7 +197,7 @@ class Story:
         """A story table its player started over (closed, and out of the hub already): every
         connection still at it (the player's other tab or device, a spectator) is told why and
         where the stage goes on (``table_new``: the table dealt in its place, or None if none
-        could be), and is no longer at it."""
+        could be). (Hub._drop took the table out of their lists already.)"""
         table.notice(
             {
                 "type": "closed",
@@ -207,8 +207,6 @@ class Story:
                 "table_new": new,
             }
         )
-        for c in table.subs:
-            c.tables.discard(table.id)
         table.subs.clear()
 
     async def _deal(
