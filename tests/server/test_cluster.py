@@ -5,6 +5,7 @@ of real processes, Redis killed and started again."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -15,9 +16,11 @@ from pathlib import Path
 
 import pytest
 from cluster_harness import LEASE, Player, check_log, cluster, need_services, owner, stored_log
-from harness import free_port
+from harness import free_port, invite_when_online
 
-from batak.server.client import Client, ServerError
+from batak.bots import get
+from batak.cli.bot import serve_as_bot
+from batak.server.client import Client, ServerError, TableState
 
 
 def _urls(nodes: list) -> list[str]:  # type: ignore[type-arg]
@@ -572,5 +575,71 @@ def test_a_story_table_on_another_process_is_closed_only_where_it_is_held(tmp_pa
                 await asyncio.sleep(0.5)
             assert again.id != first.id
             assert stored_log(db, first.id)[1] == "closed"
+
+        asyncio.run(main())
+
+
+async def _bot_room(host: Client, bot: str, **options: object) -> TableState:
+    """``host``'s room with the bot account ``bot`` (connected to whichever process) invited,
+    seated, and the match started."""
+    _, table = await host.create(preset="standard", **options)
+    await invite_when_online(host, table.id, bot)
+    await host.until(
+        lambda: any(s.get("bot_account") for s in host.tables[table.id].info["seats"]), 30
+    )
+    await host.start(table.id)
+    await host.until(lambda: host.tables[table.id].view is not None)
+    return table
+
+
+async def _invite_until(host: Client, table: str, bot: str, until: str) -> None:
+    """``host`` invites ``bot`` until the answer is ``until`` (an error code, or "ok"): the
+    other processes hear of a bot account's match when it starts or ends, and at each beat."""
+    for _ in range(int(LEASE * 10)):  # two leases: a beat of every process, and more
+        try:
+            await host.invite(table, bot)
+            code = "ok"
+        except ServerError as e:
+            code = e.code
+        if code == until:
+            return
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"inviting {bot} never answered {until}: {code}")
+
+
+def test_a_bot_playing_at_another_processs_table_is_busy_for_every_host(tmp_path: Path) -> None:
+    """``batak bot`` connected to process 2 sits at a room of process 1 it is invited to, and
+    plays its match. Meanwhile a host on process 2 who invites it is told ``bot_busy`` (each
+    process used to look only at its own tables: the bot was invited, and came after its
+    match); once the match is over, the bot is free to invite again and comes."""
+    need_services()
+    pytest.importorskip("argon2")
+    with cluster(tmp_path, 2) as (nodes, _redis, _db):
+
+        async def main() -> None:
+            lines: list[str] = []
+            bot = asyncio.create_task(
+                serve_as_bot(nodes[1].url, "robo", "12345678", get("easy"), say=lines.append)
+            )
+            host = Client(nodes[0].url, name="Host")
+            other = Client(nodes[1].url, name="Other")
+            for c in (host, other):
+                await c.connect()
+            table = await _bot_room(host, "robo", deals=1)
+            _, room = await other.create(preset="standard")
+            await _invite_until(other, room.id, "robo", "bot_busy")
+            final = await host.play(table.id, timeout=180)
+            assert final.over
+            await _invite_until(other, room.id, "robo", "ok")
+            await other.until(
+                lambda: any(s.get("bot_account") for s in other.tables[room.id].info["seats"]),
+                30,
+            )
+            assert f"Match 1 over (room {table.info['code']})." in "\n".join(lines), lines
+            bot.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await bot
+            for c in (host, other):
+                await c.close()
 
         asyncio.run(main())

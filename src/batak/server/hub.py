@@ -420,6 +420,8 @@ class Hub:
         key = forming_key(table.mode or "", table.stake)
         if self.forming.get(key) == table.id:
             del self.forming[key]
+        if self.cluster is not None:
+            self.cluster.bot_seats_changed(table)  # a bot account playing here is free again
 
     # ------------------------------------------------------------------ messages
     async def handle(self, conn: Conn, msg: dict[str, Any]) -> None:
@@ -751,6 +753,33 @@ class Hub:
         return [
             t.id for t in self.tables.values() if t.status != "over" and t.seat_of(pid) is not None
         ]
+
+    async def _bot_tables(self, pid: str) -> dict[str, str]:
+        """The unfinished tables where the bot account ``pid`` sits, table id to status: those
+        in memory here and, in a cluster, those of the other processes (as of their last beat,
+        or of the last start or end of a match there with a bot account)."""
+        mine = {
+            t.id: t.status
+            for t in self.tables.values()
+            if t.status != "over" and t.seat_of(pid) is not None
+        }
+        if self.cluster is not None:
+            for table_id, status in await self.cluster.bot_tables_elsewhere(pid):
+                if table_id not in self.tables:  # (held here now: this process knows best)
+                    mine.setdefault(table_id, status)
+        return mine
+
+    def bot_seats(self) -> dict[str, list[list[str]]]:
+        """Where bot accounts sit at the unfinished tables in memory: each one's id to the
+        ``[table id, status]`` of those tables (a cluster keeps it in Redis for the others)."""
+        out: dict[str, list[list[str]]] = {}
+        for t in self.tables.values():
+            if t.status == "over":
+                continue
+            for s in t.seats:
+                if s.bot_account and s.player is not None:
+                    out.setdefault(s.player, []).append([t.id, t.status])
+        return out
 
     async def _bot_online(self, pid: str) -> bool:
         """Whether the account ``pid`` has a connection (in a cluster: on any process)."""
@@ -1570,19 +1599,11 @@ class Hub:
             raise TableError("not_online", params={"username": msg["username"]})
         if table.seat_of(row.id) is not None:  # (inviting them said they would sit down)
             raise TableError("already_seated", params={"username": msg["username"]})
-        if row.is_bot:
+        if row.is_bot and "playing" in (await self._bot_tables(row.id)).values():
             # a bot plays one match at a time: asked while it plays, it would come only after
-            # that match (the room perhaps started meanwhile), and the host would not know why
-            busy = next(
-                (
-                    t
-                    for t in self.tables.values()
-                    if t.status == "playing" and t.seat_of(row.id) is not None
-                ),
-                None,
-            )
-            if busy is not None:
-                raise TableError("bot_busy", params={"username": msg["username"]})
+            # that match (the room perhaps started meanwhile), and the host would not know why;
+            # in a cluster, at a table of any process
+            raise TableError("bot_busy", params={"username": msg["username"]})
         note = {
             "type": "invited",
             "table": table.id,

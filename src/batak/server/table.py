@@ -483,6 +483,8 @@ class Table:
             await self.storage.append_events(self.id, rows, status, also)
         ev = self.apply(version, kind, data)
         self.last_activity = self.clock.now()
+        if status is not None and self.hub.cluster is not None:
+            self.hub.cluster.bot_seats_changed(self)  # a bot account's match started here
         if before is not None:
             before(version)
         if kind in STATE_EVENTS:

@@ -16,7 +16,10 @@ forwarded client is closed with 1012 and resyncs. The lobby's summaries are kept
 ``batak:lobby:NAME`` with an expiry, renewed at each beat; so are who is connected to the node
 (the set ``batak:online:NAME`` of player ids) and the bot accounts among them (the hash
 ``batak:bots:NAME``, username to id and name), which ``invite`` and ``invitable`` read on the
-room's node.
+room's node; and where bot accounts sit (the hash ``batak:bot_seats:NAME``, a bot account's id to
+the ``[table id, status]`` of each unfinished table of the node where it has a seat), which
+``invite`` reads for ``bot_busy``. That one is also written at once when such a table starts or
+ends, not only at the beat.
 """
 
 from __future__ import annotations
@@ -108,6 +111,10 @@ class Bus:
         self.others: list[dict[str, Any]] = []  # the other nodes' lobbies at the last beat
         #: loop time of the last warning that Redis cannot be reached (None: none yet)
         self._warned: float | None = None
+        #: where bot accounts sit here, written by one task at a time (the beat, or a change)
+        self._seats_lock = asyncio.Lock()
+        self._seats_dirty = False
+        self._seats_writer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -126,9 +133,10 @@ class Bus:
             if self._out.empty():
                 break
             await asyncio.sleep(0.01)
-        for task in self._tasks:
+        tasks = [*self._tasks, *([self._seats_writer] if self._seats_writer else [])]
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if self._redis is not None:
@@ -340,10 +348,11 @@ class Bus:
             return
         hub = self.cluster.hub
         local = hub.local_lobby()
-        ttl = max(2, int(self.cluster.lease * 2))
+        ttl = self._ttl()
         online, bots = f"batak:online:{self.node}", f"batak:bots:{self.node}"
         try:
-            async with self._redis.pipeline(transaction=True) as pipe:  # readers see old or new
+            # readers see old or new; where bot accounts sit is not written by a change meanwhile
+            async with self._seats_lock, self._redis.pipeline(transaction=True) as pipe:
                 pipe.set(f"batak:lobby:{self.node}", orjson.dumps(local), ex=ttl)
                 pipe.delete(online, bots)
                 if hub.online:
@@ -353,6 +362,7 @@ class Bus:
                 if mine:
                     pipe.hset(bots, mapping=mine)
                     pipe.expire(bots, ttl)
+                self._put_bot_seats(pipe)
                 await pipe.execute()
             others = self._other_nodes()
             got = await self._redis.mget([f"batak:lobby:{n}" for n in others]) if others else []
@@ -360,6 +370,40 @@ class Bus:
         except Exception as e:
             log.warning("node %s: lobby via Redis: %s", self.node, e)
             self.others = []
+
+    def _ttl(self) -> int:
+        """Seconds the keys a node renews at each beat outlive it (two leases)."""
+        return max(2, int(self.cluster.lease * 2))
+
+    def _put_bot_seats(self, pipe: Any) -> None:
+        """Into ``pipe``: where bot accounts sit at this node's tables, in place of the last."""
+        key = f"batak:bot_seats:{self.node}"
+        pipe.delete(key)
+        seats = {pid: orjson.dumps(at) for pid, at in self.cluster.hub.bot_seats().items()}
+        if seats:
+            pipe.hset(key, mapping=seats)
+            pipe.expire(key, self._ttl())
+
+    def bot_seats_changed(self) -> None:
+        """A table where a bot account sits started or ended: the other nodes are told now,
+        not at the next beat (a host there would invite a bot busy here, or be refused one
+        free again)."""
+        if not self.up:
+            return
+        self._seats_dirty = True
+        if self._seats_writer is None or self._seats_writer.done():
+            self._seats_writer = asyncio.get_running_loop().create_task(self._write_bot_seats())
+
+    async def _write_bot_seats(self) -> None:
+        while self._seats_dirty and self.up:
+            self._seats_dirty = False  # a change from now on is written by the next round
+            try:
+                async with self._seats_lock, self._redis.pipeline(transaction=True) as pipe:
+                    self._put_bot_seats(pipe)
+                    await pipe.execute()
+            except Exception as e:
+                log.warning("node %s: bot seats via Redis: %s", self.node, e)
+                return  # the next beat writes them
 
     def _other_nodes(self) -> list[str]:
         """The other live nodes, as of the last look."""
@@ -385,6 +429,18 @@ class Bus:
                 pipe.hvals(f"batak:bots:{n}")
             found = await pipe.execute()
         return [orjson.loads(v) for values in found for v in values]
+
+    async def bot_tables_elsewhere(self, player: str) -> list[tuple[str, str]]:
+        """The unfinished tables of the other live nodes where the bot account ``player`` sits,
+        each as ``(table id, status)``."""
+        others = self._other_nodes()
+        if not self.up or not others:
+            return []
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for n in others:
+                pipe.hget(f"batak:bot_seats:{n}", player)
+            found = await pipe.execute()
+        return [(str(t), str(st)) for got in found if got for t, st in orjson.loads(got)]
 
     def invited(self, player: str, note: dict[str, Any]) -> None:
         """Hand an invitation to ``player``'s connections on the other nodes."""

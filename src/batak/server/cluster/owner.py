@@ -559,6 +559,23 @@ class Cluster:
             log.warning("node %s: bot accounts online, via Redis: %s", self.node, e)
             return []
 
+    async def bot_tables_elsewhere(self, player: str) -> list[tuple[str, str]]:
+        """The unfinished tables of the other nodes where the bot account ``player`` sits, as
+        ``(table id, status)`` (without Redis: none known)."""
+        if self.bus is None:
+            return []
+        try:
+            return await self.bus.bot_tables_elsewhere(player)
+        except Exception as e:
+            log.warning("node %s: where a bot account sits, via Redis: %s", self.node, e)
+            return []
+
+    def bot_seats_changed(self, table: Table) -> None:
+        """``table`` started or ended: if a bot account sits there, the other nodes hear of
+        it now (:meth:`Bus.bot_seats_changed`)."""
+        if self.bus is not None and any(s.bot_account for s in table.seats):
+            self.bus.bot_seats_changed()
+
     def invited(self, player: str, note: dict[str, Any]) -> None:
         if self.bus is not None:
             self.bus.invited(player, note)
