@@ -13,6 +13,7 @@ import subprocess
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cluster_harness import LEASE, Player, check_log, cluster, need_services, owner, stored_log
@@ -641,5 +642,66 @@ def test_a_bot_playing_at_another_processs_table_is_busy_for_every_host(tmp_path
                 await bot
             for c in (host, other):
                 await c.close()
+
+        asyncio.run(main())
+
+
+class _FailsAtItsFirstCard:
+    """An easy player with a bug that shows at its first card."""
+
+    def __init__(self, *, seed: int | None = None) -> None:
+        self.easy = get("easy", seed=seed)
+
+    def choose(self, view: dict[str, Any]) -> str:
+        if view["phase"] == "play":
+            raise RuntimeError("a bug")
+        return str(self.easy.choose(view))
+
+
+def test_a_bot_started_again_takes_back_its_seat_at_another_processs_table(
+    tmp_path: Path,
+) -> None:
+    """A bot whose player failed mid-match, started again, comes back to its seat by itself
+    (docs/bots.md), also when its seat is at a table of another process than the one it
+    connects to: its login's ``welcome`` lists that table too. It used to list only the tables
+    of the bot's own process, and the bot waited for an invitation while a computer played."""
+    need_services()
+    pytest.importorskip("argon2")
+    from batak.bots import PlayerError
+
+    with cluster(tmp_path, 2) as (nodes, _redis, _db):
+
+        async def main() -> None:
+            bot = asyncio.create_task(
+                serve_as_bot(
+                    nodes[1].url, "robo", "12345678", _FailsAtItsFirstCard(), say=lambda _: None
+                )
+            )
+            host = Client(nodes[0].url, name="Host")
+            await host.connect()
+            table = await _bot_room(host, "robo", deals=1)
+            # the host plays until the bot's player fails (it leaves its seat to a computer)
+            await host.play(table.id, timeout=120, stop=lambda st: bot.done())
+            with pytest.raises(PlayerError):
+                await asyncio.wait_for(bot, 60)
+            lines: list[str] = []
+            again = asyncio.create_task(
+                serve_as_bot(nodes[1].url, "robo", "12345678", get("easy"), games=1,
+                             say=lines.append)
+            )  # fmt: skip
+            back = f"Back in the room {table.info['code']} (standard), seat "
+            for _ in range(300):
+                if any(x.startswith(back) for x in lines) or again.done():
+                    break
+                await asyncio.sleep(0.1)
+            assert any(x.startswith(back) for x in lines), lines
+            final = await host.play(table.id, timeout=180)
+            assert final.over
+            assert await asyncio.wait_for(again, 60) == 1, lines
+            # the seat was the bot account's again: its last moves were its own
+            seat = next(i for i, x in enumerate(final.info["seats"]) if x.get("bot_account"))
+            moves = [e for e in final.events if e.get("kind") == "move" and e["seat"] == seat]
+            assert moves and moves[-1].get("by") == "player", moves[-1]
+            await host.close()
 
         asyncio.run(main())

@@ -520,7 +520,7 @@ class Hub:
             await self.storage.update_player(player.id, name=name)
         self._set_player(conn, player, token_h)
         # a guest made by this hello sits nowhere yet: no need to look through every table
-        mine = [] if fresh else self._seated_at(player.id)
+        mine = [] if fresh else await self._seated_at(player)
         out: dict[str, Any] = {
             "type": "welcome",
             "protocol": PROTOCOL_VERSION,
@@ -742,16 +742,22 @@ class Hub:
             "protocol": PROTOCOL_VERSION,
             "player": _welcome_player(player),
             "token": token,
-            "tables": self._seated_at(player.id),
+            "tables": await self._seated_at(player),
         }
         if self.tournaments.operator(player.account):
             welcome["operator"] = True
         self._reply(conn, welcome, msg.get("ref"))
 
-    def _seated_at(self, pid: str) -> list[str]:
-        """The unfinished tables in memory where ``pid`` sits (a ``welcome``'s ``tables``)."""
+    async def _seated_at(self, player: Player) -> list[str]:
+        """The unfinished tables where ``player`` sits (a ``welcome``'s ``tables``): those in
+        memory here; for a bot account in a cluster, those of the other processes too (a bot
+        keeps no table ids: it comes back to its seats with these, docs/bots.md)."""
+        if player.bot_account:
+            return list(await self._bot_tables(player.id))
         return [
-            t.id for t in self.tables.values() if t.status != "over" and t.seat_of(pid) is not None
+            t.id
+            for t in self.tables.values()
+            if t.status != "over" and t.seat_of(player.id) is not None
         ]
 
     async def _bot_tables(self, pid: str) -> dict[str, str]:

@@ -18,8 +18,8 @@ forwarded client is closed with 1012 and resyncs. The lobby's summaries are kept
 ``batak:bots:NAME``, username to id and name), which ``invite`` and ``invitable`` read on the
 room's node; and where bot accounts sit (the hash ``batak:bot_seats:NAME``, a bot account's id to
 the ``[table id, status]`` of each unfinished table of the node where it has a seat), which
-``invite`` reads for ``bot_busy``. That one is also written at once when such a table starts or
-ends, not only at the beat.
+``invite`` reads for ``bot_busy`` and a bot account's ``welcome`` for the tables to come back to.
+That one is also written at once when such a table starts or ends, not only at the beat.
 """
 
 from __future__ import annotations
