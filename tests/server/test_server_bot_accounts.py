@@ -828,3 +828,108 @@ def test_another_seat_leaving_is_no_clock_running_out_for_a_bot_thinking(
                 await c.close()
 
         asyncio.run(main_())
+
+
+def test_a_bot_stopped_in_the_middle_of_its_join_leaves_the_seat_it_was_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped while its ``join`` was under way (the server had seated it, its answer not read
+    yet), the bot went without a word and its seat stayed held for the host: the stop came
+    before the bot knew where it sat. It now waits for that answer and leaves the room."""
+    pytest.importorskip("argon2")
+    seated_by_server = asyncio.Event()
+    answer = asyncio.Event()
+    real_join = Client.join
+
+    async def slow_join(self: Client, *args: Any, **kwargs: Any) -> TableState:
+        state = await real_join(self, *args, **kwargs)
+        seated_by_server.set()
+        await answer.wait()  # the answer still on its way when the bot is stopped
+        return state
+
+    monkeypatch.setattr(Client, "join", slow_join)
+    with ServerThread(fast_config(tmp_path, hold_seconds=60.0)) as srv:
+
+        async def main_() -> None:
+            lines: list[str] = []
+            bot = asyncio.create_task(
+                serve_as_bot(srv.url, "robo12", "uzun-bir-parola", LowestCard(), say=lines.append)
+            )
+            host, table = await _seated_with_bot(srv, "robo12")
+            await asyncio.wait_for(seated_by_server.wait(), 10)
+            bot.cancel()
+            await asyncio.sleep(0)  # the cancellation reaches the bot in its join
+            answer.set()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(bot, 10)
+            code = table.info["code"]
+            assert lines[-1] == (
+                f"The bot stops and leaves the room {code} before its start: its seat there is "
+                "free again."
+            ), lines
+            await host.until(lambda: not _bot_seated(host, table.id), timeout=5)
+            await host.close()
+
+        asyncio.run(main_())
+
+
+def _bot_process(srv: ServerThread, username: str) -> Any:
+    """A real ``batak bot`` process on the account ``username``, its output read by lines."""
+    import os
+    import subprocess
+
+    import batak
+
+    src = str(Path(batak.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": src, "BATAK_BOT_PASSWORD": "uzun-bir-parola"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "batak", "bot", srv.http, "--username", username, "--lang", "en"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+        text=True,
+    )
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_a_bot_process_ended_before_the_start_frees_its_seat_at_once(
+    tmp_path: Path, how: str
+) -> None:
+    """A ``batak bot`` process ended by its service manager (SIGTERM) or killed (SIGKILL) in a
+    room that has not started kept its seat there for the hold of a lost connection (60 s
+    here), the host waiting for a program that had gone. SIGTERM now stops it as Ctrl-C does
+    (it leaves the room and says so); a killed one's seat is freed by the server as soon as its
+    connection drops."""
+    import signal
+
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path, hold_seconds=60.0)) as srv:
+        proc = _bot_process(srv, "robo13")
+        assert proc.stdout is not None
+        try:
+            assert proc.stdout.readline().strip() == "Bot account robo13 is online."
+
+            async def main_() -> None:
+                host, table = await _seated_with_bot(srv, "robo13")
+                said = await asyncio.to_thread(proc.stdout.readline)  # type: ignore[union-attr]
+                said += await asyncio.to_thread(proc.stdout.readline)  # type: ignore[union-attr]
+                assert "Seated in the room" in said, said
+                proc.send_signal(getattr(signal, how))
+                rest = await asyncio.to_thread(proc.communicate, timeout=30)
+                if how == "SIGTERM":
+                    assert proc.returncode == 130, rest
+                    code = table.info["code"]
+                    last = rest[0].strip().splitlines()[-1]
+                    assert last == (
+                        f"The bot stops and leaves the room {code} before its start: its seat "
+                        "there is free again."
+                    ), rest
+                await host.until(lambda: not _bot_seated(host, table.id), timeout=5)
+                assert await host.invitable(table.id) == []  # gone, not just standing
+                await host.close()
+
+            asyncio.run(main_())
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()

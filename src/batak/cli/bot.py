@@ -220,11 +220,22 @@ async def serve_as_bot(
                 invite = invites.pop(0)
                 code = invite["code"]
                 say(t("bot_invited", lang, by=invite.get("from", "?"), code=code))
+            if back is not None:
+                joining = asyncio.ensure_future(retrying(partial(c.join, back)))
+            else:
+                joining = asyncio.ensure_future(retrying(partial(c.join, code=code)))
             try:
-                if back is not None:
-                    state = await retrying(partial(c.join, back))
-                else:
-                    state = await retrying(partial(c.join, code=code))
+                state = await asyncio.shield(joining)
+            except asyncio.CancelledError:  # stopped in the middle of its join
+                # the server may seat it all the same: its answer is waited for (a moment),
+                # then the seat taken is left, as when the bot is stopped once seated
+                try:
+                    state = await asyncio.wait_for(joining, LEAVE_WAIT)
+                except (Exception, asyncio.CancelledError):  # refused, gone, a second Ctrl-C
+                    joining.cancel()
+                    raise asyncio.CancelledError from None
+                await _stopped(c, state, say, lang)
+                raise
             except ServerError as e:
                 if join is not None:  # the one room it was asked to play in
                     raise
@@ -301,11 +312,8 @@ async def serve_as_bot(
             except PlayerError:  # said by the caller, with the seat left to a computer
                 await _leave_seat(c, state.id)
                 raise
-            except asyncio.CancelledError:  # the bot is stopped (Ctrl-C)
-                left = await _leave_seat(c, state.id)
-                if left is not None:
-                    said = "bot_stopped_left" if left == "seat" else "bot_stopped_left_room"
-                    say(t(said, lang, code=code))
+            except asyncio.CancelledError:  # the bot is stopped (Ctrl-C, SIGTERM)
+                await _stopped(c, state, say, lang, code)
                 raise
             c.tables.pop(final.id, None)  # over: nothing to catch up on after a reconnect
             if not final.over:  # left before the start (see give_up)
@@ -333,6 +341,16 @@ def _timed_out(st: Any, seen: int) -> bool:
         e.get("kind") == "move" and e.get("seat") == st.seat and e.get("by") == "timeout"
         for e in st.events[seen:]
     )
+
+
+async def _stopped(c: Any, state: Any, say: Any, lang: str, code: str | None = None) -> None:
+    """The bot is stopped while seated at ``state``'s table (``code``: its room's code, else
+    the one the table says): it leaves the seat and says so."""
+    left = await _leave_seat(c, state.id)
+    if left is not None:
+        code = code or state.info.get("code") or state.id
+        said = "bot_stopped_left" if left == "seat" else "bot_stopped_left_room"
+        say(t(said, lang, code=code))
 
 
 async def _leave_seat(c: Any, table: str) -> str | None:
@@ -434,11 +452,13 @@ def run_bot(args: argparse.Namespace, lang: str) -> int:
 
     async def main() -> None:
         # Ctrl-C stops the bot's own task only (not the client's reader, as asyncio.run's
-        # handler would), so that it can still leave its seat to a computer on the way out
+        # handler would), so that it can still leave its seat to a computer on the way out;
+        # SIGTERM (a service manager's stop, kill) too, which would end the process at once
         task = asyncio.current_task()
         assert task is not None
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            asyncio.get_running_loop().add_signal_handler(signal.SIGINT, task.cancel)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                asyncio.get_running_loop().add_signal_handler(sig, task.cancel)
         await serve_as_bot(
             args.url,
             args.username,

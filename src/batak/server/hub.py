@@ -449,7 +449,7 @@ class Hub:
         for table_id in list(conn.tables):
             table = self.tables.get(table_id)
             if table is not None:
-                await table.call(functools.partial(table.unsubscribe, conn))
+                await table.call(functools.partial(table.dropped, conn))
 
     def _reply(self, conn: Conn, msg: dict[str, Any], ref: Any) -> None:
         if ref is not None:

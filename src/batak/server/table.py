@@ -845,6 +845,31 @@ class Table:
         if not s.conns and s.player is not None:
             self._hold(seat)
 
+    async def dropped(self, conn: Conn) -> None:
+        """``conn``'s socket is gone (the hub's :meth:`~batak.server.hub.Hub.disconnect`). As
+        :meth:`unsubscribe`, except for a bot account's seat in a room that has not started:
+        a program that went away is not a person reloading a page, and the room's host should
+        not wait the hold out for it (or see it seated while it invites another), so the seat
+        is freed at once, as its own ``leave`` would have done. Its program, if it comes back,
+        waits for a new invitation."""
+        seat = self.subs.get(conn)
+        s = self.seats[seat] if seat is not None else None
+        if (
+            seat is None
+            or s is None
+            or self.status != "waiting"
+            or not s.bot_account
+            or s.player is None
+            or s.conns - {conn}
+        ):
+            await self.unsubscribe(conn)
+            return
+        self.last_activity = self.clock.now()
+        del self.subs[conn]
+        conn.tables.discard(self.id)
+        s.conns.clear()
+        await self._stand(seat)
+
     def _hold(self, seat: int) -> None:
         """The seat's person is gone: keep the seat for a while, then let a bot play it."""
         s = self.seats[seat]
