@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ServerThread, fast_config
+from harness import ServerThread, fast_config, free_port
 
 from batak.match import Match
 from batak.rules import Rules
@@ -513,3 +514,99 @@ def test_a_rematch_short_of_chips_is_said_as_short_at_every_telling(tmp_path: Pa
             ledger_exact(srv)
 
         asyncio.run(main())
+
+
+def _break_log(srv: ServerThread, table: str) -> None:
+    """Append to ``table``'s stored log an event the engine cannot replay (a move that is no
+    move), as a log written by an older server or damaged on disk would be."""
+    storage = srv.hub.storage
+    q = storage.q
+
+    def job(cur: Any) -> None:
+        cur.execute(q("SELECT MAX(version) FROM events WHERE table_id = ?"), (table,))
+        last = int(cur.fetchone()[0])
+        cur.execute(
+            q("INSERT INTO events (table_id, version, kind, data, at) VALUES (?, ?, ?, ?, ?)"),
+            (table, last + 1, "move", '{"seat": 0, "move": "no such move"}', 0.0),
+        )
+
+    async def run() -> None:
+        await storage.run(job)
+
+    srv.call(run)
+
+
+def _wallets(srv: ServerThread, ids: list[str]) -> list[int]:
+    async def run() -> list[int]:
+        return [await srv.hub.chips.balance(pid) for pid in ids]
+
+    return list(srv.call(run))
+
+
+def _ledger_rows(srv: ServerThread, txn: str) -> list[tuple[str, int, str]]:
+    """The legs of the ledger's transaction ``txn``: account, amount, kind."""
+    storage = srv.hub.storage
+    sql = storage.q("SELECT account, amount, kind FROM ledger WHERE txn = ? ORDER BY leg")
+
+    def job(cur: Any) -> list[tuple[str, int, str]]:
+        cur.execute(sql, (txn,))
+        return [(str(a), int(n), str(k)) for a, n, k in cur.fetchall()]
+
+    async def run() -> list[tuple[str, int, str]]:
+        return list(await storage.run(job))
+
+    return list(srv.call(run))
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_staked_table_that_cannot_be_rebuilt_gives_its_stakes_back_once(
+    tmp_path: Path, backend: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A staked match whose stored log the engine cannot replay at a restart is left as it
+    was, and its stakes stayed in its pot for ever. Each person now gets their stake back,
+    in one ledger transaction that says why, said in the operator's log; a second restart
+    gives nothing more, and the ledger stays exact."""
+    import contextlib
+    import logging
+
+    from harness import postgres_database
+
+    with contextlib.ExitStack() as stack:
+        changes: dict[str, Any] = {}
+        if backend == "postgresql":
+            pg = postgres_database()
+            if pg is None:
+                pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+            changes["database"] = stack.enter_context(pg)
+        cfg = config(tmp_path, **changes)
+        with ServerThread(cfg) as srv:
+
+            async def stake() -> tuple[str, list[str]]:
+                people = await accounts(srv, 2, "Rf")
+                _, st = await people[0].create(preset="standard", deals=1, stake=1000)
+                await people[1].join(code=st.info["code"])
+                await people[0].start(st.id)
+                await people[0].until(lambda: people[0].tables[st.id].view is not None, 30)
+                assert await balances(people) == [GRANT - 1000] * 2
+                ids = [str(c.player["id"]) for c in people]
+                for c in people:
+                    await c.close()
+                return st.id, ids
+
+            table, ids = asyncio.run(stake())
+            _break_log(srv, table)
+        caplog.set_level(logging.WARNING, logger="batak.server")
+        for restart in (1, 2):
+            with ServerThread(replace(cfg, port=free_port())) as srv:
+                assert table not in srv.hub.tables  # it could not be rebuilt
+
+                assert _wallets(srv, ids) == [GRANT] * 2, restart
+                ledger_exact(srv)
+                rows = _ledger_rows(srv, f"refund:{table}")
+                assert sorted(rows) == sorted(
+                    [(f"pot:{table}", -2000, "refund_unrebuilt")]
+                    + [(f"p:{pid}", 1000, "refund_unrebuilt") for pid in ids]
+                ), rows
+        said = [m for r in caplog.records if "stakes were given back" in (m := r.getMessage())]
+        assert len(said) == 1 and table in said[0], said  # once: the second restart gave nothing
+        assert all(f"{pid} 1000" in said[0] for pid in ids), said

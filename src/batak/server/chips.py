@@ -3,7 +3,8 @@
 Chips are virtual: nothing is bought, nothing is sold, and no player can give chips to another.
 Every change of a balance is a *transaction* of two or more ledger rows (legs) whose amounts add up
 to zero, written in the same database transaction as the event that causes it (a table's start,
-its end, a daily grant). The ledger is only ever appended to; ``chip_accounts.balance`` is kept
+its end, a daily grant; or, for a staked table whose log cannot be rebuilt at a restart, the
+restart: its stakes go back). The ledger is only ever appended to; ``chip_accounts.balance`` is kept
 equal to the sum of an account's legs (a test and ``batak admin ledger-check`` check both).
 
 Accounts (``chip_accounts.account``):
@@ -398,6 +399,33 @@ class Desk:
             return out.summary
 
         return job
+
+    async def refund_unrebuilt(self, table_id: str) -> dict[str, int]:
+        """Give each person their stake back from the pot of a staked table whose stored log
+        cannot be rebuilt (at a restart): the match will never be played to its end, and its
+        stakes would stay in the pot for ever. One transaction, ``refund:TABLE`` of the kind
+        ``refund_unrebuilt``, each wallet getting what its buy-in took (read from the ledger,
+        not from the events, which are what cannot be read). Posted once: a pot already
+        emptied (paid, or refunded at an earlier restart) gives nothing. Returns player ->
+        chips given back (empty: nothing was in the pot)."""
+        q = self.storage.q
+        potacc = pot_account(table_id)
+        paid = q("SELECT account, amount FROM ledger WHERE txn = ? AND account LIKE ?")
+
+        def job(cur: Any) -> dict[str, int]:
+            if balance(cur, q, potacc) <= 0:
+                return {}
+            cur.execute(paid, (f"buyin:{table_id}", "p:%"))
+            back: dict[str, int] = {}
+            for account, amount in cur.fetchall():
+                back[str(account)] = back.get(str(account), 0) - int(amount)
+            legs: list[tuple[str, int]] = [(potacc, -sum(back.values()))]
+            legs.extend(sorted(back.items()))
+            if not post(cur, q, f"refund:{table_id}", "refund_unrebuilt", table_id, legs):
+                return {}
+            return {a.removeprefix("p:"): n for a, n in back.items()}
+
+        return dict(await self.storage.run(job))
 
     async def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
         """Accounts by balance, richest first (bot accounts and banned ones are not in it)."""

@@ -242,7 +242,8 @@ class Hub:
             age = time.time() - (events[-1].at if events else row.created)
             if row.status == "adjourned" and age > self.config.adjourned_unload_seconds:
                 continue  # stays stored; loaded when someone asks for it
-            self._load(row, events, age)
+            if self._load(row, events, age) is None:
+                await self.refund_unrebuilt(row)
         self._reaper = asyncio.get_running_loop().create_task(self._reap())
         await self.tournaments.start()
         self.ready = True
@@ -271,6 +272,25 @@ class Hub:
         if table.match is not None and table.match.over and not table.finished:
             table.post(table._finish)
         return table
+
+    async def refund_unrebuilt(self, row: TableRow) -> None:
+        """A stored table that :meth:`_load` could not rebuild stays as it was, for the operator
+        to look at; if its match was staked and started, its pot is emptied back into its
+        people's wallets (:meth:`batak.server.chips.Desk.refund_unrebuilt`, once: a later
+        restart finds the pot empty), and the log says who got what back."""
+        if not row.options.get("stake"):
+            return
+        try:
+            back = await self.chips.refund_unrebuilt(row.id)
+        except Exception:  # (the next restart tries again)
+            log.exception("table %s could not be resumed, and its stakes not given back", row.id)
+            return
+        if back:
+            log.warning(
+                "table %s could not be resumed: its stakes were given back (%s)",
+                row.id,
+                ", ".join(f"{pid} {n}" for pid, n in sorted(back.items())),
+            )
 
     def _open_finished(self, row: TableRow, events: list[EventRow]) -> Table | None:
         """A finished match back from storage for one of its players, as it was at its end: its
@@ -1253,6 +1273,7 @@ class Hub:
                     table = self._load(stored[0], stored[1], 0.0)  # put away earlier: back
                     if table is not None:
                         return table
+                    await self.refund_unrebuilt(stored[0])
                 raise TableError("no_table", params={"table": table_id})
         return table
 

@@ -466,6 +466,7 @@ class Cluster:
             t0 = time.monotonic()
             table = self.hub._load(row_, events, age)
             if table is None:
+                await self.hub.refund_unrebuilt(row_)
                 self.owned.pop(table_id, None)
                 return False
             self.takeovers += 1
