@@ -610,3 +610,90 @@ def test_a_staked_table_that_cannot_be_rebuilt_gives_its_stakes_back_once(
         said = [m for r in caplog.records if "stakes were given back" in (m := r.getMessage())]
         assert len(said) == 1 and table in said[0], said  # once: the second restart gave nothing
         assert all(f"{pid} 1000" in said[0] for pid in ids), said
+
+
+@pytest.mark.parametrize("where", ["after_the_check", "in_the_start"])
+def test_a_stake_spent_elsewhere_during_a_rematchs_making_leaves_no_table(
+    tmp_path: Path, where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The poorer person's stake goes into another room's pot at the moment the rematch is
+    made: after the old table's check of the balances (``after_the_check``), or after the new
+    table's own reading of them, before its start's transaction (``in_the_start``). The new
+    table was left waiting with its seats, and the last yes was answered ``stake_short`` (or
+    ``storage``); now no table is left and everyone is told the seat is short, as when the
+    check itself finds it."""
+    from batak.server.chips import Desk
+    from batak.server.table import Table
+
+    with ServerThread(config(tmp_path, daily_grant=2500)) as srv:
+
+        async def main() -> None:
+            a, b = Client(srv.url, name="A"), Client(srv.url, name="B")
+            for c, name in ((a, "rc1"), (b, "rd1")):
+                await c.connect()
+                await c.register(name, "uzun-bir-parola")
+                await c.wallet()
+            _, st = await a.create(preset="standard", deals=1, stake=1000)
+            await b.join(code=st.info["code"])
+            await a.start(st.id)
+            t = st.id
+            await asyncio.gather(
+                a.play(t, first_legal, timeout=120), b.play(t, first_legal, timeout=120)
+            )
+            await a.until(lambda: a.tables[t].payout is not None, 30)
+            have = {c: (await c.wallet())["balance"] for c in (a, b)}
+            rich, poor = (a, b) if have[a] >= have[b] else (b, a)
+            assert 1000 <= have[poor] < 2000  # covers one stake, not two
+            poor_id = str(poor.player["id"])
+            await poor.rematch(t)
+            _, other = await poor.create(preset="standard", deals=1, stake=1000)
+            room = srv.hub.tables[other.id]
+
+            async def spend() -> None:  # the other room starts: its stake goes into its pot
+                await room.call(room._start)
+
+            if where == "after_the_check":
+                real_check = Table._rematch_short
+
+                async def then_spent(self: Table) -> int | None:
+                    short = await real_check(self)
+                    if self.id == t and room.status == "waiting":
+                        await spend()
+                    return short
+
+                monkeypatch.setattr(Table, "_rematch_short", then_spent)
+            else:
+                await poor.start(other.id)
+                real_balance = Desk.balance
+
+                async def as_read_before(self: Desk, pid: str) -> int:
+                    if pid == poor_id:  # the balance as it was read, before that start
+                        return int(have[poor])
+                    return await real_balance(self, pid)
+
+                monkeypatch.setattr(Desk, "balance", as_read_before)
+            before = set(srv.hub.tables)
+            seat = poor.tables[t].seat
+            await rich.rematch(t)  # the last yes: no error for it
+            await rich.until(lambda: (rich.tables[t].rematch or {}).get("declined") == seat, 10)
+            assert rich.tables[t].rematch["short"] == seat  # type: ignore[index]
+            await poor.until(lambda: (poor.tables[t].rematch or {}).get("short") == seat, 10)
+            assert srv.hub.tables[t].rematch_table is None
+            assert set(srv.hub.tables) <= before  # no new table left in memory
+            monkeypatch.undo()
+            assert room.status == "playing"
+            assert (await poor.wallet())["balance"] == have[poor] - 1000  # that room's stake only
+            assert (await rich.wallet())["balance"] == have[rich]
+            storage = srv.hub.storage
+
+            def waiting_ids(cur: Any) -> list[str]:
+                cur.execute(storage.q("SELECT id FROM tables WHERE status = 'waiting'"))
+                return [str(r[0]) for r in cur.fetchall()]
+
+            async def waiting() -> list[str]:
+                return list(await storage.run(waiting_ids))
+
+            assert srv.call(waiting) == []  # nor in storage: it does not come back at a restart
+            ledger_exact(srv)
+
+        asyncio.run(main())

@@ -27,6 +27,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .storage import StorageError
+
 __all__ = [
     "BOTS",
     "FEE",
@@ -65,8 +67,11 @@ def kasa_account(salon: str) -> str:
     return "kasa:" + salon
 
 
-class NotCovered(Exception):
-    """A leg would take an account (a wallet, a pot, a kasa) below zero."""
+class NotCovered(StorageError):
+    """A leg would take an account (a wallet, a pot, a kasa) below zero. A
+    :class:`~batak.server.storage.StorageError` (the transaction failed, nothing is written),
+    which the storage hands on as it is, with its ``account``: a staked start tells by it whose
+    chips went into another pot since their balance was read."""
 
     def __init__(self, account: str) -> None:
         self.account = account

@@ -432,6 +432,15 @@ class Hub:
             self.cluster.released(table)
         await table.stop()
 
+    async def unmake(self, table: Table) -> None:
+        """Take away a table just made that must not be (a staked rematch whose start found a
+        person short): closed in storage, out of memory. Nobody knows its id or code yet."""
+        try:
+            await table.call(table.close_unmade)
+        except (TableError, StorageError) as e:  # (a waiting room: the reaper closes it later)
+            log.warning("table %s: could not close it: %s", table.id, e)
+        await self._drop(table)
+
     def table_over(self, table: Table) -> None:
         self.tournaments.table_over(table)
         self.story.table_over(table)

@@ -1020,13 +1020,10 @@ class Table:
         if self._fill_task is not None:
             self._fill_task.cancel()
             self._fill_task = None
-        buyin = None
         if self.stake:
-            if not await self._stakes_covered():
-                return
-            data = self._start_data() | {"stake": self.stake, "payers": self.payers()}
-            buyin = self.hub.chips.buyin(self.id, self.stake, self.payers())
-            await self.emit("start", data, status="playing", also=buyin)
+            short = await self._staked_start()
+            if short:
+                await self._stand_short(short)
             return
         await self.emit("start", self._start_data(), status="playing")
 
@@ -1035,20 +1032,36 @@ class Table:
         """The seats whose person puts the stake in (house bots put nothing in)."""
         return {i: s.player for i, s in enumerate(self.seats) if s.player is not None}
 
-    async def _stakes_covered(self) -> bool:
-        """Before a staked start: a person whose balance no longer covers the stake (spent at
-        another table meanwhile) is stood up, and the table waits for the seat to fill."""
-        short = []
-        for seat, pid in self.payers().items():
-            if await self.hub.chips.balance(pid) < self.stake:
-                short.append(seat)
+    async def _staked_start(self) -> list[int]:
+        """Start a staked match, each person's stake going into the pot in the start's own
+        transaction; or, when a person's balance no longer covers the stake (spent at another
+        table meanwhile), start nothing, take nothing, and return the seats short. The balances
+        are read first (to name every seat short at once); a buy-in elsewhere that lands between
+        that reading and the start's transaction is caught by the transaction itself
+        (:class:`~batak.server.chips.NotCovered`: nothing is written), and its seat returned."""
+        payers = self.payers()
+        short = [s for s, pid in payers.items() if await self.hub.chips.balance(pid) < self.stake]
+        if short:
+            return short
+        data = self._start_data() | {"stake": self.stake, "payers": payers}
+        buyin = self.hub.chips.buyin(self.id, self.stake, payers)
+        try:
+            await self.emit("start", data, status="playing", also=buyin)
+        except chips.NotCovered as e:
+            seats = [s for s, pid in payers.items() if chips.player_account(pid) == e.account]
+            if not seats:  # (a leg of no wallet here: not a chips shortfall of a person)
+                raise
+            return seats
+        return []
+
+    async def _stand_short(self, short: list[int]) -> None:
+        """After a staked start refused for ``short`` seats: those people are stood up and the
+        table waits for the seats to fill (a private room's host is told ``stake_short``)."""
         for seat in short:
             await self._stand(seat, reason="stake")
-        if short and self.kind == "private":
+        if self.kind == "private":
             raise TableError("stake_short", params={"stake": self.stake})
-        if short:
-            self._maybe_start_public()
-        return not short
+        self._maybe_start_public()
 
     @property
     def salon(self) -> str:
@@ -1604,10 +1617,7 @@ class Table:
         if all(i in self.rematch_yes for i in self.rematch_people()):
             short = await self._rematch_short()
             if short is not None:  # spent at another table since saying yes: no new table
-                self.rematch_yes.clear()
-                self.rematch_no.add(short)
-                self.rematch_short.add(short)
-                self.notice(self.rematch_state(declined=short))
+                self._rematch_refused_short(short)
                 return
             new = await self.hub.new_table(
                 kind=self.kind,
@@ -1623,10 +1633,22 @@ class Table:
                 else {"seat": i, "player": None, "name": s.name, "bot": self._rematch_bot(i)}
                 for i, s in enumerate(self.seats)
             ]
-            await new.call(lambda: new.seat_rematch(seats))
+            short = await new.call(lambda: new.seat_rematch(seats))
+            if short is not None:  # a stake spent elsewhere since the check above
+                await self.hub.unmake(new)
+                self._rematch_refused_short(short)
+                return
             self.rematch_table = new.id
             log.info("table %s: rematch at %s", self.id, new.id)
         self.notice(self.rematch_state())
+
+    def _rematch_refused_short(self, short: int) -> None:
+        """No rematch: ``short``'s person can no longer cover the stake. Everyone is told that
+        seat declined, and why (``short``); its yes is needed again."""
+        self.rematch_yes.clear()
+        self.rematch_no.add(short)
+        self.rematch_short.add(short)
+        self.notice(self.rematch_state(declined=short))
 
     async def _rematch_short(self) -> int | None:
         """At a staked table, the first seat whose person can no longer cover the stake."""
@@ -1642,16 +1664,32 @@ class Table:
         s = self.seats[seat]
         return s.bot or str(self.options.get("bot_level") or self.config.bot_level)
 
-    async def seat_rematch(self, seats: list[dict[str, Any]]) -> None:
+    async def seat_rematch(self, seats: list[dict[str, Any]]) -> int | None:
         """Inside the new table's actor: seat everyone where they sat, and start. A person who
-        does not come within ``hold_seconds`` is played by a bot, as after a disconnection."""
+        does not come within ``hold_seconds`` is played by a bot, as after a disconnection.
+        At a staked table whose start finds a person short of the stake (their chips went into
+        another pot since the rematch's check: :meth:`_staked_start`), nothing is started or
+        taken and that seat is returned: the old table unmakes this one (nobody was told of
+        it yet) and says the rematch is short. None once started."""
         for sit in seats:
             data = {k: v for k, v in sit.items() if k in ("seat", "player") or v}
             await self.emit("sit", data)
-        await self._start()
+        if self.stake:
+            short = await self._staked_start()
+            if short:
+                return short[0]
+        else:
+            await self._start()
         for i, s in enumerate(self.seats):
             if s.player is not None and not s.conns:
                 self._hold(i)
+        return None
+
+    async def close_unmade(self) -> None:
+        """Inside the actor: a rematch's table that did not start (:meth:`seat_rematch`) is
+        closed, stored as ``closed`` as an abandoned room is (it never comes back)."""
+        await self.storage.set_status(self.id, "closed")
+        self.status = "closed"
 
     # ------------------------------------------------------------------ restart
     def resume(self, events: list[EventRow]) -> None:
