@@ -933,3 +933,33 @@ def test_a_bot_process_ended_before_the_start_frees_its_seat_at_once(
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+def test_a_bot_accounts_seat_before_the_start_stays_through_a_server_restart(
+    tmp_path: Path,
+) -> None:
+    """The server frees a bot account's seat in a room not started when its connection drops,
+    but a server that shuts down closes every connection itself: that is no program gone, and
+    the seat (stored as the others are) is there after the restart for the bot to take back."""
+    from dataclasses import replace
+
+    from harness import free_port
+
+    pytest.importorskip("argon2")
+    cfg = fast_config(tmp_path, hold_seconds=60.0)
+    srv = ServerThread(cfg).__enter__()
+
+    async def main_() -> str:
+        host = Client(srv.url, name="Ayşe")
+        bot = Client(srv.url, name="Robo")
+        for c in (host, bot):
+            await c.connect()
+        await bot.register("robo14", "uzun-bir-parola", bot=True)
+        _, table = await host.create(preset="standard", deals=1)
+        await bot.join(code=table.info["code"])
+        await asyncio.to_thread(srv.__exit__)  # the server stops with both still connected
+        return table.id
+
+    table = asyncio.run(main_())
+    with ServerThread(replace(cfg, port=free_port())) as again:
+        assert [s.bot_account for s in again.hub.tables[table].seats] == [False, True, False, False]

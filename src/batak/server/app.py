@@ -380,6 +380,10 @@ def create_app(
     return app
 
 
+#: the close code of a websocket the server closes as it shuts down (uvicorn's)
+SERVICE_RESTART = 1012
+
+
 async def serve_socket(hub: Hub, config: ServerConfig, websocket: WebSocket) -> None:
     """Read one client's messages until it goes; refuse what is malformed, too big or too fast."""
 
@@ -400,6 +404,9 @@ async def serve_socket(hub: Hub, config: ServerConfig, websocket: WebSocket) -> 
     bucket = Bucket(config.rate_per_second, config.rate_burst, time.monotonic())
     strikes = 0
     direct = direct_receiver(websocket.scope)
+    # closed by the server's own shutdown (uvicorn's 1012, "service restart"): not a player's
+    # connection dropping, and nothing of it is stored (Hub.disconnect)
+    restart = False
     try:
         while True:
             message: Any
@@ -413,6 +420,7 @@ async def serve_socket(hub: Hub, config: ServerConfig, websocket: WebSocket) -> 
                 message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 websocket.client_state = WebSocketState.DISCONNECTED  # as receive() would
+                restart = message.get("code") == SERVICE_RESTART
                 break
             raw = message.get("text")
             if raw is None:
@@ -435,11 +443,11 @@ async def serve_socket(hub: Hub, config: ServerConfig, websocket: WebSocket) -> 
                 await hub.handle(conn, msg)
             except Exception as e:
                 hub.refused(conn, e, msg.get("ref"), msg.get("type"))
-    except WebSocketDisconnect:
-        pass
+    except WebSocketDisconnect as e:
+        restart = e.code == SERVICE_RESTART
     finally:
         hub.connections -= 1
         try:
-            await hub.disconnect(conn)
+            await hub.disconnect(conn, restart=restart)
         finally:
             await conn.finish()

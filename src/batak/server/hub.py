@@ -466,19 +466,22 @@ class Hub:
         except (TableError, StorageError) as e:
             self.refused(conn, e, ref, kind)
 
-    async def disconnect(self, conn: Conn) -> None:
-        """The connection is gone."""
+    async def disconnect(self, conn: Conn, *, restart: bool = False) -> None:
+        """The connection is gone (``restart``: closed by this server's own shutdown, which
+        stores nothing for it: the seats are held as they are and taken back after the
+        restart, a bot account's in a room not started too, see :meth:`Table.dropped`)."""
         if self.cluster is not None:
             self.cluster.disconnected(conn)
         self._set_player(conn, None, None)
         self.tournaments.forget(conn)
-        await self._leave_tables(conn)
+        await self._leave_tables(conn, restart)
 
-    async def _leave_tables(self, conn: Conn) -> None:
+    async def _leave_tables(self, conn: Conn, restart: bool = False) -> None:
         for table_id in list(conn.tables):
             table = self.tables.get(table_id)
             if table is not None:
-                await table.call(functools.partial(table.dropped, conn))
+                gone = table.unsubscribe if restart else table.dropped
+                await table.call(functools.partial(gone, conn))
 
     def _reply(self, conn: Conn, msg: dict[str, Any], ref: Any) -> None:
         if ref is not None:
