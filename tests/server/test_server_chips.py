@@ -697,3 +697,43 @@ def test_a_stake_spent_elsewhere_during_a_rematchs_making_leaves_no_table(
             ledger_exact(srv)
 
         asyncio.run(main())
+
+
+def test_a_stake_spent_between_the_reading_and_the_start_is_short_not_a_storage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host's start reads the balances, then takes the stakes in the start's transaction; a
+    buy-in elsewhere landing in between made that transaction fail, answered ``storage`` (the
+    server could not save) with the person still seated. It is the start's own ``stake_short``
+    now: that person is stood up, nothing is taken."""
+    from batak.server.chips import Desk
+
+    with ServerThread(config(tmp_path, daily_grant=1000)) as srv:
+
+        async def main() -> None:
+            a, b = Client(srv.url, name="A"), Client(srv.url, name="B")
+            for c, name in ((a, "sa1"), (b, "sb1")):
+                await c.connect()
+                await c.register(name, "uzun-bir-parola")
+                await c.wallet()
+            _, st = await a.create(preset="standard", deals=1, stake=1000)
+            await b.join(code=st.info["code"])
+            _, other = await b.create(preset="standard", deals=1, stake=1000)
+            await b.start(other.id)  # all of b's chips go into that pot
+            b_id = str(b.player["id"])
+            real_balance = Desk.balance
+
+            async def as_read_before(self: Desk, pid: str) -> int:
+                return 1000 if pid == b_id else await real_balance(self, pid)
+
+            monkeypatch.setattr(Desk, "balance", as_read_before)
+            with pytest.raises(ServerError) as e:
+                await a.start(st.id)
+            assert e.value.code == "stake_short"
+            await a.until(lambda: not a.tables[st.id].info["seats"][1]["name"], 10)
+            monkeypatch.undo()
+            assert a.tables[st.id].info["status"] == "waiting"
+            assert await balances([a, b]) == [1000, 0]
+            ledger_exact(srv)
+
+        asyncio.run(main())
