@@ -858,3 +858,65 @@ def test_the_host_at_the_start_prompt_sees_who_sits_down_and_cannot_invite_them_
         assert codes == [0], con.out.getvalue()
         done.set()
         other.join(10)
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_story_table_started_over_elsewhere_is_said_and_its_player_goes_on_at_the_new_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """``closed`` (docs/protocol.md: a story table its player started over in another tab or
+    on another device) was not read by batak online: the player and anyone watching with the
+    code waited at the dead table for ever. Now both are told why, in their language; the
+    player is asked whether to play the table dealt in its place here (and sits there), the
+    watcher is told how to find a table and the run ends."""
+    import asyncio
+
+    from batak.cli.online import save_token
+    from batak.i18n import text
+    from batak.server.client import Client
+
+    def start(argv: list[str], con: Typist) -> tuple[threading.Thread, list[int]]:
+        args = build_parser(lang).parse_args(["online", *argv, "--lang", lang])
+        codes: list[int] = []
+        thread = threading.Thread(target=lambda: codes.append(run_online(args, con, lang)))
+        thread.start()
+        return thread, codes
+
+    def seated(code: str) -> str:
+        return text("online.seated", lang, table=code, preset="", seat=0).split(" (", 1)[0]
+
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+
+        async def deal() -> tuple[str, str]:  # Ayşe starts stage 0 in her browser
+            async with Client(srv.url, name="Ayşe") as a:
+                st = await a.story_play(0)
+                return str(a.token), str(st.info["code"])
+
+        token, code = asyncio.run(deal())
+        save_token(srv.url, token)  # the same player in the terminal: back at her story table
+        con = Typist()
+        player, codes = start([srv.http], con)
+        con.wait_for(seated(code))
+        monkeypatch.setenv("BATAK_HOME", str(tmp_path / "berk"))  # another person watches
+        watching = Typist()
+        watcher, watcher_codes = start([srv.http, "--join", code, "--name", "Berk"], watching)
+        watching.wait_for(seated(code))
+
+        async def again() -> str:  # she starts the stage over in the browser
+            async with Client(srv.url, token=token) as b:
+                return str((await b.story_play(0, again=True)).info["code"])
+
+        fresh = asyncio.run(again())
+        said = " ".join(watching.wait_for(text("online.closed_story_watcher", lang)).split())
+        watcher.join(30)
+        assert watcher_codes == [0], said
+        assert text("online.closed_again", lang, url=srv.http) in said, said
+        con.wait_for(text("online.closed_new_prompt", lang))
+        out = " ".join(con.out.getvalue().split())
+        assert " ".join(text("online.closed_story_you", lang).split()) in out, out
+        con.typed.put("")  # Enter: play the new table here
+        con.wait_for(seated(fresh))
+        con.typed.put("quit")
+        player.join(30)
+        assert codes == [0], con.out.getvalue()

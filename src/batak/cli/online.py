@@ -664,6 +664,10 @@ class OnlineSession:
         while True:
             st = c.tables[self.table]
             self._narrate()
+            if st.closed is not None:  # closed for good (a story table started over elsewhere)
+                if not await self._table_closed(st):
+                    return EXIT_OK
+                return await self._play()  # the table dealt in its place, from its start
             if st.over:
                 self._finish()
                 await self._payout()
@@ -836,12 +840,50 @@ class OnlineSession:
             self._say(o("refused_table", lang, reason=e.message))
             return False
         self._say(o("rematch_new", lang))
+        self._moved_to(state)
+        return True
+
+    def _moved_to(self, state: Any) -> None:
+        """This session follows ``state``, a table just joined in place of the one it was at (a
+        rematch's, the one dealt for a story stage started over), from its start."""
         self.table = state.id
         self.shown = len(state.events)
         self.commitments = {}
         self.fair_explained = False
         self.hidden_buried = {}
         self._new_table()
+
+    async def _table_closed(self, st: Any) -> bool:
+        """The table was closed for good while this session was at it (``closed``: its player
+        started the story stage over in another tab or on another device). Say why, never wait
+        at it; its player is asked whether to go on here at the table dealt in its place. True
+        once there; False when the session ends (said how to come back)."""
+        from ..server.client import ServerError
+
+        c, lang = self.client, self.lang
+        closed = st.closed or {}
+        mine = st.seat is not None
+        if closed.get("reason") == "story_again":
+            self._say(o("closed_story_you" if mine else "closed_story_watcher", lang))
+        else:  # (no other reason is sent today)
+            self._say(o("closed_table", lang))
+        new = closed.get("table_new")
+        if not mine or not new:
+            self._say(o("closed_again", lang, url=self.args.url))
+            return False
+        try:
+            line = await self._read(o("closed_new_prompt", lang))
+        except EOFError:
+            line = "n"
+        if line.strip().lower() not in ("", "y", "yes", "e", "evet"):
+            self._say(o("closed_later", lang, url=self.args.url))
+            return False
+        try:
+            state = await c.join(table=new)
+        except ServerError as e:
+            self._say(o("refused_table", lang, reason=e.message))
+            return False
+        self._moved_to(state)
         return True
 
     def _narrate(self) -> None:
