@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import json
 import re
@@ -12,6 +13,7 @@ import threading
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harness import ServerThread, fast_config
@@ -80,21 +82,47 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_every_line_of_a_match_fits_a_60_column_terminal(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("width", [60, 80])
+def test_every_line_of_a_match_fits_a_narrow_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, width: int
 ) -> None:
     """The room's line with its invitation link (73 columns), the start help (165), the seat
     and its players (90), each commitment and seed (with 64 hex digits each: 119), the hint,
     the record's address and the command that verifies it passed 60 columns. In both
     languages every line fits now, but for an address or a command to copy (never broken: on
-    a line of its own) and the line typed at a prompt (the terminal's)."""
-    from batak.i18n import text
+    a line of its own) and the line typed at a prompt (the terminal's). A bot account plays
+    at the table: every line that names it says it is a program ("robo (bot)"), and still
+    fits."""
+    import asyncio
 
+    from batak.i18n import text
+    from batak.server.client import Client, random_move
+
+    pytest.importorskip("argon2")
     monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("COLUMNS", "60")
+    monkeypatch.setenv("COLUMNS", str(width))
     monkeypatch.setenv("NO_COLOR", "1")
-    script = ["", "?", "zz", "bid 1", "hint", "last", "sheet", "review", *["!"] * 80]
+    script = ["robo", "", "?", "zz", "bid 1", "hint", "last", "sheet", "review", *["!"] * 80]
     with ServerThread(fast_config(tmp_path / "data")) as srv:
+        online = threading.Event()
+
+        async def greet(c: Client, table: str, greeted: list[bool], view: dict[str, Any]) -> str:
+            if not greeted:  # a word at its first turn (the match has begun)
+                greeted.append(True)
+                await c.chat(table, "iyi oyunlar")
+            return random_move(view)
+
+        async def robot() -> None:  # a bot account, invited to each match by its username
+            async with Client(srv.url, name="robo") as c:
+                await c.register("robo", "uzun-bir-parola", bot=True)
+                online.set()
+                while True:
+                    note = await c.wait_for(lambda m: m.get("type") == "invited", None)
+                    state = await c.join(code=note["code"])
+                    await c.play(state.id, functools.partial(greet, c, state.id, []))
+
+        threading.Thread(target=lambda: asyncio.run(robot()), daemon=True).start()
+        assert online.wait(30)
         for lang in ("en", "tr"):
             argv = ["online", srv.http, "--create", "sultan-esli", "--deals", "1"]
             args = build_parser(lang).parse_args([*argv, "--name", "Ayşe Yılmaz", "--lang", lang])
@@ -106,11 +134,21 @@ def test_every_line_of_a_match_fits_a_60_column_terminal(
                 for key in ("cli.prompt", "online.start_prompt", "online.rematch_prompt")
             )
             lines = [x for x in out.getvalue().splitlines() if not x.startswith(prompts)]
-            wide = [x for x in lines if len(x) > 60]
+            wide = [x for x in lines if len(x) > width]
             assert all(re.match(r"^  (batak verify )?http://\S+$", x) for x in wide), wide
             said = "\n".join(lines)
-            assert re.search(r"\n  [0-9a-f]{8}( [0-9a-f]{8}){3}\n", said), said  # a commitment
-            assert len(wide) == 2, wide  # the record's address and the command
+            if width == 60:  # a commitment, on lines of four groups; (at 80: of eight)
+                assert re.search(r"\n  [0-9a-f]{8}( [0-9a-f]{8}){3}\n", said), said
+                assert len(wide) == 2, wide  # the record's address and the command
+            # from the seat on, robo is a program wherever it is named: its moves, the tricks
+            # it takes, the deal's points and totals, the table drawn at each turn (but in the
+            # score sheet's narrow columns, cut to 8 characters: "|" parts them)
+            seated = text("online.seated_players", lang, names="").strip()
+            after = said.split(seated, 1)[1].splitlines()
+            at_table = " ".join(" ".join(x for x in after if "|" not in x).split())
+            assert "robo (bot): " in at_table, at_table  # a move, a score
+            assert text("online.chat", lang, who="robo (bot)", text="iyi oyunlar") in at_table
+            assert not re.search(r"robo(?! \(bot\))", at_table), at_table
 
 
 def test_the_same_player_comes_back_to_an_unfinished_table(
@@ -891,6 +929,7 @@ def test_a_story_table_started_over_elsewhere_is_said_and_its_player_goes_on_at_
         async def deal() -> tuple[str, str]:  # Ayşe starts stage 0 in her browser
             async with Client(srv.url, name="Ayşe") as a:
                 st = await a.story_play(0)
+                await a.until(lambda: st.view is not None, 30)  # (started before she goes)
                 return str(a.token), str(st.info["code"])
 
         token, code = asyncio.run(deal())

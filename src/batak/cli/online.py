@@ -571,7 +571,7 @@ class OnlineSession:
                 self.con.say()
                 if c.closed:
                     raise ConnectionError("connection closed")
-                self._names("room_seats", self._listed(table))
+                self._names("room_seats", self._labels(table))
                 continue
             line = typed
             if not line:
@@ -590,7 +590,7 @@ class OnlineSession:
             # a bot account sits down at once; a person may take a while
             with contextlib.suppress(TimeoutError):
                 await c.until(changed, INVITE_WAIT)
-            self._names("room_seats", self._listed(table))
+            self._names("room_seats", self._labels(table))
 
     # ------------------------------------------------------------------ the terminal's width
     def _say(self, text: str) -> None:
@@ -617,7 +617,9 @@ class OnlineSession:
         self.con.lines(fit_address(text, address, self.style.width))
 
     # ------------------------------------------------------------------ the game
-    def _labels(self, table: str | None = None) -> list[str]:
+    def _names_at(self, table: str | None = None) -> list[str]:
+        """The seats' names as the table gives them ("You" for this seat), unmarked: the score
+        sheet's narrow columns are cut from them."""
         st = self.client.tables[table or self.table]
         seats = st.info.get("seats") or []
         out = []
@@ -628,16 +630,17 @@ class OnlineSession:
             out.append(t("you", self.lang) if i == st.seat else name)
         return out
 
-    def _listed(self, table: str | None = None) -> list[str]:
-        """:meth:`_labels` as the lists of players say them: a bot account (a program that a
-        person runs, marked at every table, docs/bots.md) with "(bot)", so that people know
-        they face a program; the house's bots are "Bot 3" already, or hidden by the table."""
+    def _labels(self, table: str | None = None) -> list[str]:
+        """How every line names the players: a bot account (a program that a person runs,
+        marked at every table, docs/bots.md) with "(bot)" wherever it is named, in the lists
+        of players, the moves and the results alike, so that people always know they face a
+        program; the house's bots are "Bot 3" already, or hidden by the table."""
         seats = self.client.tables[table or self.table].info.get("seats") or []
         return [
-            o("bot_account_name", self.lang, name=label)
+            o("bot_account_name", self.lang, name=name)
             if i < len(seats) and seats[i].get("bot_account")
-            else label
-            for i, label in enumerate(self._labels(table))
+            else name
+            for i, name in enumerate(self._names_at(table))
         ]
 
     async def _play(self) -> int:
@@ -647,7 +650,7 @@ class OnlineSession:
         preset = preset_title(str(st.info.get("preset") or ""), lang)
         seat = (st.seat or 0) + 1
         self._say(o("seated", lang, table=st.info.get("code"), preset=preset, seat=seat))
-        self._names("seated_players", self._listed())
+        self._names("seated_players", self._labels())
         self.players_said = labels
         self._stake_line()
         f = st.info.get("fair") or {}
@@ -910,7 +913,7 @@ class OnlineSession:
         if another sits opposite now). Nothing before the first list (the seat's line)."""
         labels = self._labels()
         if self.players_said is not None and labels != self.players_said:
-            self._names("players", self._listed())
+            self._names("players", self._labels())
             self._partner(labels)
         self.players_said = labels
 
@@ -945,11 +948,11 @@ class OnlineSession:
                         line = t("buried_hidden", lang, who=who)
                     if ev.get("by") == "timeout":
                         line = line.removesuffix(".") + o("by_clock", lang) + "."
-                    self.con.say(line)
+                    self._say(line)
                     continue  # (a burial ends no deal)
                 if kozmaca and str(ev["move"]).startswith("bid ") and ev.get("by") != "timeout":
                     # a söz, as `batak play` says it ("Bot 3 says 2", not "Bot 3: 2")
-                    self.con.say(soz_line(labels[ev["seat"]], int(ev["move"].split()[1]), lang))
+                    self._say(soz_line(labels[ev["seat"]], int(ev["move"].split()[1]), lang))
                     continue  # (a söz ends no deal)
                 shown = move_text(ev["move"], lang, self.style, kozmaca=kozmaca)
                 if ev.get("by") == "timeout":
@@ -966,7 +969,7 @@ class OnlineSession:
                 if st.seat is not None and ev.get("seat") == st.seat:
                     self._say(o("chat_you", lang, text=ev.get("text")))
                 else:
-                    self._say(o("chat", lang, who=ev.get("name") or "?", text=ev.get("text")))
+                    self._say(o("chat", lang, who=self._chat_name(ev), text=ev.get("text")))
             elif kind == "away":  # in the second person when it is this player
                 mine = ev["seat"] == st.seat
                 self._say(o("away_you", lang) if mine else o("away", lang, who=labels[ev["seat"]]))
@@ -985,6 +988,18 @@ class OnlineSession:
             self._deal_heading(deal)
             if view["phase"] != "bidding":
                 self._auction_over(deal)
+
+    def _chat_name(self, ev: dict[str, Any]) -> str:
+        """Who wrote a chat line: the name it was written under, with "(bot)" when a bot
+        account wrote it from its seat (the seat's player still: not one who sat there later)."""
+        name = str(ev.get("name") or "?")
+        seats = self.client.tables[self.table].info.get("seats") or []
+        seat = ev.get("seat")
+        if isinstance(seat, int) and 0 <= seat < len(seats):
+            s = seats[seat]
+            if s.get("bot_account") and s.get("player") in (None, ev.get("player")):
+                return o("bot_account_name", self.lang, name=name)
+        return name
 
     # ------------------------------------------------------------------ following the deals
     def _view_deal(self) -> int | None:
@@ -1667,7 +1682,7 @@ class OnlineSession:
         rules = self.rules()
         if rules is not None:
             seat = self.client.tables[self.table].seat
-            short = short_labels(rules.players, seat, self.lang, labels)
+            short = short_labels(rules.players, seat, self.lang, self._names_at())
             sheet = [ScoreRow.from_dict(r) for r in rows]
             totals = rows[-1]["totals"]
             lines = score_sheet_lines(rules, sheet, totals, labels, self.lang, self.style, short)
