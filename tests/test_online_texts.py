@@ -301,7 +301,11 @@ def test_a_koz_maca_bid_is_said_as_batak_play_says_it(lang: str, said: list[str]
 
 
 @pytest.mark.parametrize(
-    "key", ["stake_account", "stake_bot", "stake_cover", "bad_stake", "stake_adjourn", "not_over"]
+    "key",
+    [
+        *("stake_account", "stake_bot", "stake_cover", "stake_cover_room"),
+        *("stake_cover_room_grant", "bad_stake", "stake_adjourn", "not_over"),
+    ],
 )
 @pytest.mark.parametrize("lang", ["en", "tr"])
 def test_a_refusal_about_chips_reads_on_after_the_colon_as_the_others(key: str, lang: str) -> None:
@@ -309,7 +313,7 @@ def test_a_refusal_about_chips_reads_on_after_the_colon_as_the_others(key: str, 
     in lower case after the colon ("The server said no: the table is full"); these do too."""
     from batak.i18n import text
 
-    reason = text(f"server.{key}", lang, stake=10, balance=5, stakes="10, 100")
+    reason = text(f"server.{key}", lang, stake=10, balance=5, stakes="10, 100", grant=100)
     said = text("online.refused_table", lang, reason=reason)
     assert reason[0].islower() and not reason.endswith("."), said
 

@@ -959,3 +959,63 @@ def test_a_story_table_started_over_elsewhere_is_said_and_its_player_goes_on_at_
         con.typed.put("quit")
         player.join(30)
         assert codes == [0], con.out.getvalue()
+
+
+@pytest.mark.parametrize("grant", [1000, 0])
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_staked_room_joined_by_its_code_without_the_chips_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, grant: int
+) -> None:
+    """``--join CODE`` of a private room staked above the player's chips said only "the stake
+    is 10,000 chips and you have 1,000" (Turkish: "bahis … sende … var"). Now the refusal
+    speaks of the room: its stake, the player's chips, and what they can do: ask its host for
+    a room without a stake, or come back with enough (the server's daily grant, when it gives
+    one). A salon's quick play is still refused in a salon's words."""
+    import asyncio
+
+    from batak.i18n import text
+    from batak.server.client import Client, ServerError
+
+    pytest.importorskip("argon2")
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("BATAK_PASSWORD", "uzun-bir-parola")
+    with ServerThread(fast_config(tmp_path / "data", daily_grant=grant)) as srv:
+
+        async def host() -> tuple[Client, str]:
+            c = Client(srv.url, name="Ayşe")
+            await c.connect()
+            await c.register("ayse", "uzun-bir-parola")
+            await c.wallet()  # the day's grant
+            srv.give_chips(c.player["id"], 10000 - grant)
+            created, _ = await c.create(preset="standard", deals=1, stake=10000)
+            return c, str(created["code"])
+
+        async def quick_too() -> str:  # (a salon's quick play: the words it had)
+            async with Client(srv.url, name="Cem", lang=lang) as c:
+                await c.register("cem", "uzun-bir-parola")
+                try:
+                    await c.quick("ihaleli", stake=10000)
+                except ServerError as e:
+                    return e.message
+                return ""
+
+        async def main() -> None:
+            ayse, code = await host()
+            argv = ["online", srv.http, "--join", code, "--username", "ben", "--register"]
+            args = build_parser(lang).parse_args([*argv, "--lang", lang])
+            out = io.StringIO()
+            got = await asyncio.to_thread(run_online, args, Console(out, io.StringIO()), lang)
+            said = " ".join(out.getvalue().split())
+            assert got == 1, said
+            if grant:  # the grant, given as the terminal logs in, is named as a way to go on
+                key, n = "server.stake_cover_room_grant", {"grant": grant}
+            else:  # (a server that gives none: not named)
+                key, n = "server.stake_cover_room", {}
+            want = text(key, lang, stake=10000, balance=grant, **n)
+            assert text("online.refused_table", lang, reason=want) in said, said
+            sep = "," if lang == "en" else "."  # chips as the language writes them
+            assert f"10{sep}000" in want and (not grant or f"1{sep}000" in want.rsplit(";")[1])
+            assert await quick_too() == text("server.stake_cover", lang, stake=10000, balance=0)
+            await ayse.close()
+
+        asyncio.run(main())

@@ -302,3 +302,64 @@ def test_leaving_a_staked_match_says_the_stake_stays_in_the_pot(
     page.get_by_test_id("leave").click()
     expect(page.get_by_test_id("chips-balance")).to_have_text("Çipin: 4.900")  # not given back
     no_js_errors(errors)
+
+
+def test_a_staked_room_joined_by_its_code_without_the_chips_says_what_to_do(
+    browser: Browser, tmp_path: Path, artifacts: Path, errors: list[str]
+) -> None:
+    """The code of a private room staked at 10,000, with 1,000 chips, was refused with "the
+    stake is 10,000 chips and you have 1,000" (Turkish "bahis … sende … var"). The web shows
+    the server's words (``Error: …``): they now speak of the room, say what the player has and
+    what they can do: ask the host for a room without a stake, or come back with enough (the
+    daily grant). By the code in the lobby and by the invitation's link alike, in English on
+    a desktop and in Turkish on a phone."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from conftest import PHONE_CTX
+    from harness import ServerThread, fast_config
+
+    from batak.server.client import Client
+
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path, daily_grant=1000)) as srv:
+
+        async def host() -> str:  # Ayşe, richer than a day's grant, makes a room at 10,000
+            async with Client(srv.url, name="Ayşe") as c:
+                await c.register("ayse", "uzun-bir-parola")
+                await c.wallet()
+                srv.give_chips(c.player["id"], 9000)
+                created, _ = await c.create(preset="standard", deals=1, stake=10000)
+                return str(created["code"])
+
+        with ThreadPoolExecutor(1) as pool:
+            code = pool.submit(lambda: asyncio.run(host())).result()
+        said = {
+            "en": "Error: this room plays for 10,000 chips and you have 1,000; ask its host for"
+            " a room without a stake, or come back when you have enough: each day brings 1,000"
+            " free chips (a new day starts at 00:00 UTC)",
+            "tr": "Hata: bu odanın bahsi 10.000 çip, sende 1.000 çip var; masa sahibinden"
+            " bahissiz bir oda açmasını iste ya da yeterli çipin olunca yine gel: her gün"
+            " 1.000 çip hediye edilir (yeni gün 00:00 UTC'de başlar)",
+        }
+        desktop = {"viewport": {"width": 1280, "height": 860}}
+        shots = [  # by the code in the lobby on a desktop, by the link on a phone
+            ("en", "en-US", desktop, "ben", "desktop"),
+            ("tr", "tr-TR", PHONE_CTX, "cem", "phone"),
+            ("tr", "tr-TR", desktop, "deniz", "desktop"),
+            ("en", "en-US", PHONE_CTX, "emre", "phone"),
+        ]
+        for lang, locale, ctx, username, device in shots:
+            page = open_page(browser, srv, errors, locale=locale, **ctx)  # type: ignore[arg-type]
+            register(page, username, "uzun-bir-parola")
+            expect(page.get_by_test_id("chips-granted")).to_be_visible()  # the day's 1,000
+            if device == "desktop":
+                page.fill("#code-input", code)
+                page.press("#code-input", "Enter")
+            else:  # the invitation's link
+                page.goto(srv.http + f"/join/{code}")
+            expect(page.locator("#notice")).to_have_text(said[lang])
+            expect(page.locator("#notice")).to_be_in_viewport()  # (the code's box is far below)
+            page.screenshot(path=str(artifacts / f"room-stake-short-{lang}-{device}.png"))
+            page.context.close()
+        no_js_errors(errors)

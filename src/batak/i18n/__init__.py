@@ -289,7 +289,7 @@ def chips_text(n: int, lang: str) -> str:
 
 
 #: The parameters that are numbers of chips, written as :func:`chips_text` writes them.
-CHIP_PARAMS = frozenset({"stake", "balance"})
+CHIP_PARAMS = frozenset({"stake", "balance", "grant"})
 
 
 def _render_value(key: str, value: Any, lang: str) -> Any:

@@ -1133,8 +1133,12 @@ class Hub:
                 "bad_stake", params={"stakes": ", ".join(str(s) for s in self.config.stakes)}
             )
 
-    async def chips_can_sit(self, player: Player, stake: int) -> None:
-        """A staked seat wants an account (not a bot account) whose balance covers the stake."""
+    async def chips_can_sit(self, player: Player, stake: int, *, room: bool = False) -> None:
+        """A staked seat wants an account (not a bot account) whose balance covers the stake.
+        ``room``: a private room's seat (come to by its code or an invitation), refused in
+        words of a room, not of a salon: what it plays for, what the player has, and what they
+        can do (ask the host for a room without a stake; the daily grant, if the server gives
+        one)."""
         if not player.account:
             raise TableError("stake_account")
         if player.bot_account:
@@ -1142,9 +1146,10 @@ class Hub:
         have = await self.chips.balance(player.id)
         if have < stake:
             # (the numbers as fields too: a client says it in its own words)
-            raise TableError(
-                "stake_cover", params={"stake": stake, "balance": have}, stake=stake, balance=have
-            )
+            grant = int(self.config.daily_grant)
+            key = ("stake_cover_room_grant" if grant > 0 else "stake_cover_room") if room else None
+            params = {"stake": stake, "balance": have, "grant": grant}
+            raise TableError("stake_cover", key, params, stake=stake, balance=have)
 
     def kasa_salons(self) -> dict[str, int]:
         """Each açık eşli salon's kasa as a new table there plays for (see Table.kasa_shown)."""

@@ -773,7 +773,7 @@ class Table:
             else:
                 raise TableError("full")
             if self.stake:
-                await self.hub.chips_can_sit(player, self.stake)
+                await self.hub.chips_can_sit(player, self.stake, room=self.kind == "private")
             name = self._distinct_name(player.name)
             sit: dict[str, Any] = {"seat": target, "player": pid, "name": name}
             if player.bot_account:

@@ -686,6 +686,8 @@ function onError(m) {
     // table (started over elsewhere while this page was offline), back to the story's map
     const storyTable = m.ref === "join" && T && T.info && T.info.options && T.info.options.story != null;
     if (m.code !== "rate_limited") { S.table = null; go(storyTable ? "/story" : "/", true); }
+    // the notice is under the header: a code typed in the lobby's lower boxes saw no answer
+    $("#notice").scrollIntoView({ block: "nearest" });
     return;
   }
   if (m.code === "hint_rate" && T) { T.hint = { reason: m.message }; renderPanel(); return; }
