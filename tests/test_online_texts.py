@@ -515,3 +515,21 @@ def test_who_sits_now_and_a_lost_connection_are_said_above_the_prompt(
         loop.close()
     again = s._shown + "pa"
     assert out.getvalue() == f"\r\033[K{players}\n{again}\r\033[K{lost}\n{again}"
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_table_found_gone_on_coming_back_is_said_and_left(lang: str) -> None:
+    """The connection came back and the server said the table is not there any more (a story
+    table started over elsewhere meanwhile: ``TableState.lost``): said with the server's words,
+    and how to find a table; the session ends there (it waited at the dead table for ever)."""
+    import asyncio
+
+    from batak.i18n import text
+
+    s, out = session(lang)
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.lost = text("server.story_closed", lang, table="K9EH")
+    assert asyncio.run(s._table_closed(st)) is False
+    said = " ".join(out.getvalue().split())
+    assert text("online.table_gone", lang, reason=st.lost) in said, said
+    assert text("online.closed_again", lang, url="127.0.0.1:1") in said, said

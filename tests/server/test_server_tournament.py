@@ -356,6 +356,35 @@ def test_whoever_is_still_at_a_story_table_started_over_is_told_at_once(tmp_path
         asyncio.run(main())
 
 
+def test_a_story_table_started_over_while_a_tab_was_offline_is_found_gone_on_its_return(
+    tmp_path: Path,
+) -> None:
+    """The player's other tab, offline while the stage was started over, missed ``closed``;
+    coming back, its sync of the old table was refused and the refusal thrown away, so a
+    program there (batak online) waited at the table for ever. ``Client.reconnect`` now keeps
+    the server's words in the table's ``lost``."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            a = Client(srv.url, name="Ayşe")
+            await a.connect()
+            first = await a.story_play(0)
+            tab = Client(srv.url, token=a.token)  # the player's other tab, at the table
+            await tab.connect()
+            await tab.join(first.id)
+            assert tab.tables[first.id].lost is None
+            await tab.drop()  # offline
+            await a.story_play(0, again=True)
+            await tab.reconnect()
+            st = tab.tables[first.id]
+            assert st.closed is None  # (it never heard it)
+            assert st.lost is not None and "was started over, and counts as lost" in st.lost
+            for c in (a, tab):
+                await c.close()
+
+        asyncio.run(main())
+
+
 def test_the_tea_garden_plays_to_a_shorter_clock(tmp_path: Path) -> None:
     """Its story says they play faster there: its decisions have 15 s, not the server's 25."""
     with ServerThread(fast_config(tmp_path)) as srv:

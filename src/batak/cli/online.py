@@ -667,7 +667,8 @@ class OnlineSession:
         while True:
             st = c.tables[self.table]
             self._narrate()
-            if st.closed is not None:  # closed for good (a story table started over elsewhere)
+            if st.closed is not None or st.lost:  # closed for good (a story table started
+                # over elsewhere), told as it happened or found when the connection came back
                 if not await self._table_closed(st):
                     return EXIT_OK
                 return await self._play()  # the table dealt in its place, from its start
@@ -858,14 +859,19 @@ class OnlineSession:
 
     async def _table_closed(self, st: Any) -> bool:
         """The table was closed for good while this session was at it (``closed``: its player
-        started the story stage over in another tab or on another device). Say why, never wait
-        at it; its player is asked whether to go on here at the table dealt in its place. True
-        once there; False when the session ends (said how to come back)."""
+        started the story stage over in another tab or on another device), or found gone when
+        the connection came back (``lost``). Say why, never wait at it; told as it happened, its
+        player is asked whether to go on here at the table dealt in its place. True once there;
+        False when the session ends (said how to find a table)."""
         from ..server.client import ServerError
 
         c, lang = self.client, self.lang
         closed = st.closed or {}
         mine = st.seat is not None
+        if st.closed is None:  # found gone when the connection came back: the server's words
+            self._say(o("table_gone", lang, reason=st.lost))
+            self._say(o("closed_again", lang, url=self.args.url))
+            return False
         if closed.get("reason") == "story_again":
             self._say(o("closed_story_you" if mine else "closed_story_watcher", lang))
         else:  # (no other reason is sent today)

@@ -81,6 +81,10 @@ class TableState:
     #: the ``closed`` message if the table was closed while this client was at it (a story
     #: table started over elsewhere: ``reason``, ``table_new``)
     closed: dict[str, Any] | None = None
+    #: the server's words when it refused this table as the client came back (``reconnect``):
+    #: gone meanwhile (a story table started over elsewhere while this client was offline:
+    #: ``no_table``), so that a program at it does not wait there; None while it is there
+    lost: str | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -196,12 +200,16 @@ class Client:
         """Connect again with the same token, catch up on every table, resend unacked moves.
 
         A table the server refuses to sync (a finished one a restarted server no longer
-        keeps, a closed room) is left as it was: the others are still caught up on."""
+        keeps, a closed room) is left as it was: the others are still caught up on. One it
+        says is not there (``no_table``) keeps the server's words in ``lost``."""
         await self.drop()
         await self.connect()
         for st in list(self.tables.values()):
-            with contextlib.suppress(ServerError):
+            try:
                 await self.sync(st.id, since=st.v if since else None)
+            except ServerError as e:
+                if e.code == "no_table":
+                    st.lost = e.message
         for msg in list(self._unacked.values()):
             with contextlib.suppress(ServerError):
                 await self.request(dict(msg))
