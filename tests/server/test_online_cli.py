@@ -940,7 +940,9 @@ def test_a_story_table_started_over_elsewhere_is_said_and_its_player_goes_on_at_
         monkeypatch.setenv("BATAK_HOME", str(tmp_path / "berk"))  # another person watches
         watching = Typist()
         watcher, watcher_codes = start([srv.http, "--join", code, "--name", "Berk"], watching)
-        watching.wait_for(seated(code))
+        # a watcher is told so, not given "seat 1" (it has no seat)
+        watching.wait_for(text("online.watching", lang, table=code, preset="").split(" (", 1)[0])
+        assert seated(code) not in watching.out.getvalue()
 
         async def again() -> str:  # she starts the stage over in the browser
             async with Client(srv.url, token=token) as b:

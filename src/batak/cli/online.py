@@ -648,8 +648,11 @@ class OnlineSession:
         st = c.tables[self.table]
         labels = self._labels()
         preset = preset_title(str(st.info.get("preset") or ""), lang)
-        seat = (st.seat or 0) + 1
-        self._say(o("seated", lang, table=st.info.get("code"), preset=preset, seat=seat))
+        code = st.info.get("code")
+        if st.seat is None:  # joined a table in play by its code: a watcher, not "seat 1"
+            self._say(o("watching", lang, table=code, preset=preset))
+        else:
+            self._say(o("seated", lang, table=code, preset=preset, seat=st.seat + 1))
         self._names("seated_players", self._labels())
         self.players_said = labels
         self._stake_line()
