@@ -368,8 +368,20 @@ def test_the_operator_starts_anyones_tournament_and_a_round_waits_for_a_match_in
             expect(call).to_contain_text("your table is ready")
             assert page.url == here
             page.screenshot(path=str(artifacts / "tournament-call-desktop-en.png"))
+            # going leaves the match in play: the Leave button's question is asked first, and
+            # no keeps the player at the table, the bar still there (it went at once)
+            asked.clear()
+            page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+            page.get_by_test_id("tourney-call-go").click()
+            expect(call).to_be_visible()
+            expect(page.locator("#hand .card")).to_have_count(13)
+            assert len(asked) == 1, asked
+            assert asked[0].startswith("Leave the table? A computer player takes your seat"), asked
+            assert page.url == here
+            page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
             page.get_by_test_id("tourney-call-go").click()
             expect(page).not_to_have_url(here)
+            assert len(asked) == 2, asked
             expect(page).to_have_url(re.compile(r"/table/\w+$"))
             expect(call).to_have_count(0)
             pool.submit(lambda: loop.run_until_complete(veli.close())).result()

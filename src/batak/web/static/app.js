@@ -768,7 +768,7 @@ function renderInvitations() {
   el.setAttribute("aria-label", t("invitations"));
   el.innerHTML = (call ? `<div class="invitation" data-testid="tourney-call">
     <p>${esc(t("tourney_call", { round: call.round }))}</p>
-    <button class="primary small" data-action="nav" data-href="/table/${esc(call.table)}" data-testid="tourney-call-go">${esc(t("tourney_go_table"))}</button>
+    <button class="primary small" data-action="tourneyGo" data-href="/table/${esc(call.table)}" data-testid="tourney-call-go">${esc(t("tourney_go_table"))}</button>
   </div>` : "") + here.map((x) => `<div class="invitation" data-testid="invitation">
     <p>${esc(t("invited", { name: x.from, preset: presetTitle(x.preset) }))}</p>
     <button class="primary small" data-action="acceptInvite" data-code="${esc(x.code)}" data-testid="accept-invitation">${esc(t("invited_join"))}</button>
@@ -989,6 +989,18 @@ const ACTIONS = {
     S.invitations = S.invitations.filter((x) => x.code !== el.dataset.code);
     renderInvitations();
     go(`/join/${el.dataset.code}`);
+  },
+  tourneyGo(el) {
+    // to a tournament's table from a match in play: as when leaving the table, a computer
+    // player takes the seat here (the bar says so), so the Leave button's question is asked
+    // first; no keeps the player here, the bar still there
+    const T = S.table;
+    if (seatedInPlay(T)) {
+      if (!confirm(leaveConfirmText(T))) return;
+      send({ type: "leave", table: T.id, here: true });
+      S.table = null; // said: onRoute has nothing more to tell the server
+    }
+    go(el.dataset.href);
   },
   dismissInvite(el) {
     S.invitations = S.invitations.filter((x) => x.code !== el.dataset.code);
