@@ -218,3 +218,72 @@ def test_every_progress_text_exists_in_every_language(server: ServerProcess) -> 
     }.items():
         for n in names:
             assert set(texts[prefix + n]) == {"en", "tr"}, prefix + n
+
+
+def one_line_rows_with_numbers_under_their_headings(
+    page: Page, testid: str, name: str, rows: int = 3
+) -> None:
+    table = page.get_by_test_id(testid)
+    expect(table.locator("tbody tr")).to_have_count(rows)
+    # read in one go in the page: the box is drawn again as the server's answers come
+    aligns, heights = page.evaluate(
+        """(id) => {
+            const t = document.querySelector(`[data-testid="${id}"]`);
+            const align = (c) => getComputedStyle(c).textAlign;
+            return [
+                [...t.rows[1].cells].map((c, i) => [align(c), align(t.rows[0].cells[i])]),
+                [...t.rows].map((r) => Math.round(r.getBoundingClientRect().height)),
+            ];
+        }""",
+        testid,
+    )
+    # every number column's heading stands as its numbers do, at the right
+    nums = [a for a in aligns if a[0] == "right"]
+    assert nums and all(a == ["right", "right"] for a in nums), aligns
+    # one line a row: each as high as the row of the shortest name, and not two lines high
+    # (the headings' row is one line)
+    head, *heights = heights
+    assert max(heights) == min(heights) < 1.5 * head, (head, heights)
+    expect(table.get_by_title(name)).to_have_count(1)  # the whole name, where it is cut
+
+
+def test_long_names_keep_the_players_tables_on_one_line_each_with_numbers_under_their_headings(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """In the league, the rated leaderboard and the lobby's leaderboards the headings of the
+    number columns stood at the left while their numbers stood at the right, and on a 390 px
+    phone a long name wrapped over two or three lines, the rows of uneven heights. Now the
+    headings stand over their numbers and every row is one line high, a long name cut with "…"
+    and whole in its title."""
+    long_name = "Abdülkadir Kahramanoğlu"
+    rated_players(server, {"uzunad": long_name, "orta": "Gülizar Yıldırımoğlu-Ak", "kisa": "Ali"})
+    for name, locale, ctx in (
+        ("phone-tr", "tr-TR", PHONE_CTX),
+        ("phone-en", "en-US", PHONE_CTX),
+        ("desktop-en", "en-US", {"viewport": {"width": 1280, "height": 800}}),
+        ("desktop-tr", "tr-TR", {"viewport": {"width": 1280, "height": 800}}),
+    ):
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        page.fill("#account-form input[name=username]", "uzunad")
+        page.fill("#account-form input[name=password]", "uzun-bir-parola")
+        page.get_by_test_id("login").click()
+        expect(page.get_by_test_id("signed-in")).to_contain_text("uzunad")
+        box = page.get_by_test_id("progress-box")
+        one_line_rows_with_numbers_under_their_headings(page, "league", long_name)
+        box.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"progress-long-names-league-{name}.png"))
+        page.get_by_test_id("tab-ratings").click()
+        one_line_rows_with_numbers_under_their_headings(page, "ratings", long_name)
+        box.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"progress-long-names-ratings-{name}.png"))
+        one_line_rows_with_numbers_under_their_headings(page, "leaderboard", long_name)
+        page.get_by_test_id("leaderboard").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"leaderboard-long-names-{name}.png"))
+        # (only accounts that have had a wallet are on it: this one)
+        one_line_rows_with_numbers_under_their_headings(page, "chip-leaderboard", long_name, 1)
+        page.get_by_test_id("chip-leaderboard").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"chip-leaderboard-long-names-{name}.png"))
+        no_overflow(page)
+        page.get_by_test_id("tab-league").click()  # (the tab is remembered)
+        page.context.close()
+    no_js_errors(errors)

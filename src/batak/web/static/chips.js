@@ -2,6 +2,7 @@
 // payout, the chip leaderboard. Chips are virtual: nothing is bought, nothing can be given to
 // another player. Every number comes from the server (docs/protocol.md, "Chips").
 import { lang, t } from "./i18n.js";
+import { nameCell } from "./progress.js";
 
 export const CHIPS = {
   wallet: null, // the last "wallet" reply
@@ -119,7 +120,7 @@ export function chipsBoxHTML(player) {
   } else mine = "";
   const board = CHIPS.board || [];
   const rows = board.length
-    ? `<table class="stats" data-testid="chip-leaderboard"><thead><tr><th>${esc(t("player"))}</th><th class="num">${esc(t("chips_title"))}</th></tr></thead><tbody>${board.slice(0, 10).map((r) => `<tr><td>${esc(r.name)}</td><td class="num">${esc(chipsNumber(r.balance))}</td></tr>`).join("")}</tbody></table>`
+    ? `<table class="stats" data-testid="chip-leaderboard"><thead><tr><th>${esc(t("player"))}</th><th class="num">${esc(t("chips_title"))}</th></tr></thead><tbody>${board.slice(0, 10).map((r) => `<tr>${nameCell(r.name)}<td class="num">${esc(chipsNumber(r.balance))}</td></tr>`).join("")}</tbody></table>`
     : `<p class="help">${esc(t("chip_leaderboard_empty"))}</p>`;
   return `<h2 id="h-chips">${esc(t("chips_title"))}</h2>${mine}
     <p class="help">${esc(t("chips_virtual"))}</p>

@@ -32,6 +32,12 @@ export function ratingText(r) {
 }
 
 // The badge shown next to a name: "Lv 3" / "Sv 3" (nothing when the level is unknown).
+// A player's name in a table of players: one line, cut with "…" where the column is too narrow
+// for it (a phone), the whole name in its title; "after" (a level badge) is never cut.
+export function nameCell(name, after = "") {
+  return `<td class="who"><div><span class="who-name" title="${esc(name)}">${esc(name)}</span>${after}</div></td>`;
+}
+
 export function levelBadge(level) {
   if (level == null) return "";
   return ` <span class="lvl" title="${esc(t("level_n", { n: level }))}" data-testid="level">${esc(t("level_short", { n: level }))}</span>`;
@@ -136,10 +142,10 @@ function leagueHTML() {
   const rows = L.standings.map((r) => {
     const mine = P.me && r.player === P.me.player;
     const zone = r.zone !== "stay" ? `<span class="zone zone-${r.zone}" title="${esc(t("zone_" + r.zone))}">${r.zone === "up" ? "▲" : "▼"}</span>` : "";
-    return `<tr class="${mine ? "mine " : ""}zone-row-${r.zone}"><td class="num">${r.place}</td><td>${esc(r.name)}${levelBadge(r.level)}</td><td class="num">${r.points}</td><td class="num">${r.matches}</td><td>${zone}</td></tr>`;
+    return `<tr class="${mine ? "mine " : ""}zone-row-${r.zone}"><td class="num">${r.place}</td>${nameCell(r.name, levelBadge(r.level))}<td class="num">${r.points}</td><td class="num">${r.matches}</td><td>${zone}</td></tr>`;
   }).join("");
   const table = L.standings.length
-    ? `<table class="stats league" data-testid="league"><thead><tr><th>#</th><th>${esc(t("player"))}</th><th>${esc(t("league_points"))}</th><th>${esc(t("stat_matches"))}</th><th><span class="sr">${esc(t("league_zone"))}</span></th></tr></thead><tbody>${rows}</tbody></table>`
+    ? `<table class="stats league" data-testid="league"><thead><tr><th class="num">#</th><th>${esc(t("player"))}</th><th class="num">${esc(t("league_points"))}</th><th class="num">${esc(t("stat_matches"))}</th><th><span class="sr">${esc(t("league_zone"))}</span></th></tr></thead><tbody>${rows}</tbody></table>`
     : `<p class="help" data-testid="league-empty">${esc(t("league_join"))}</p>`;
   const last = L.last ? `<p class="help" data-testid="league-last">${esc(t("league_last", { place: L.last.place, tier: t("tier_" + L.last.tier), outcome: t("outcome_" + L.last.outcome) }))}</p>` : "";
   return `${head}${table}<p class="help">${esc(t("league_help"))}</p>${last}`;
@@ -148,7 +154,7 @@ function leagueHTML() {
 function ratingsHTML() {
   const rows = P.ratings || [];
   if (!rows.length) return `<p class="help" data-testid="ratings-empty">${esc(t("ratings_empty"))}</p>`;
-  return `<table class="stats ratings" data-testid="ratings"><thead><tr><th>#</th><th>${esc(t("player"))}</th><th>${esc(t("rating"))}</th><th>${esc(t("stat_matches"))}</th></tr></thead><tbody>${rows.slice(0, 20).map((r) => `<tr class="${P.me && r.player === P.me.player ? "mine" : ""}"><td class="num">${r.rank}</td><td>${esc(r.name)}${levelBadge(r.level)}</td><td class="num">${esc(ratingText(r.rating))}</td><td class="num">${r.matches}</td></tr>`).join("")}</tbody></table><p class="help">${esc(t("ratings_help"))}</p>`;
+  return `<table class="stats ratings" data-testid="ratings"><thead><tr><th class="num">#</th><th>${esc(t("player"))}</th><th class="num">${esc(t("rating"))}</th><th class="num">${esc(t("stat_matches"))}</th></tr></thead><tbody>${rows.slice(0, 20).map((r) => `<tr class="${P.me && r.player === P.me.player ? "mine" : ""}"><td class="num">${r.rank}</td>${nameCell(r.name, levelBadge(r.level))}<td class="num">${esc(ratingText(r.rating))}</td><td class="num">${r.matches}</td></tr>`).join("")}</tbody></table><p class="help">${esc(t("ratings_help"))}</p>`;
 }
 
 function meHTML() {
