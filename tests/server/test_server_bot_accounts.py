@@ -37,6 +37,46 @@ class LowestCard:
         return str(view["legal_moves"][-1])
 
 
+def test_the_lobby_marks_a_bot_account_and_not_the_hidden_house_bots(tmp_path: Path) -> None:
+    """A public table's line in the lobby said nothing of a bot account sitting there (a seat
+    at the table does): ``bot_accounts`` has one flag a seat, true for the bot account alone,
+    also once the house's bots, hidden at the server's public tables, have taken the others."""
+    pytest.importorskip("argon2")
+    clock = ManualClock()
+    config = fast_config(tmp_path, hide_bots=True, quick_fill_seconds=5)
+    with ServerThread(config, clock=clock) as srv:
+
+        async def main_() -> None:
+            person = Client(srv.url, name="Ayşe")
+            robot = Client(srv.url, name="robol")
+            for c in (person, robot):
+                await c.connect()
+            await robot.register("robol", "uzun-bir-parola", bot=True)
+            table = await person.quick("ihaleli")
+            await robot.quick("ihaleli")  # the same table, the one waiting
+
+            async def line() -> dict[str, Any]:
+                lobby = await person.lobby()
+                return next(x for x in lobby["modes"]["ihaleli"] if x["id"] == table.id)
+
+            waiting = await line()
+            flags = dict(zip(waiting["seats"], waiting["bot_accounts"], strict=True))
+            assert flags == {"Ayşe": False, "robol": True, None: False}, waiting
+            await advance_async(srv, clock, 6)  # the house's bots fill the seats left
+            await person.until(lambda: person.tables[table.id].info.get("status") == "playing")
+            playing = await line()
+            assert all(playing["seats"]) and playing["status"] == "playing", playing
+            marked = [
+                n for n, b in zip(playing["seats"], playing["bot_accounts"], strict=True) if b
+            ]
+            assert marked == ["robol"], playing
+            assert [s["bot"] for s in person.tables[table.id].info["seats"]] == [None] * 4
+            for c in (person, robot):
+                await c.close()
+
+        asyncio.run(main_())
+
+
 def test_an_invited_bot_account_plays_a_match_and_is_marked_as_a_bot(tmp_path: Path) -> None:
     pytest.importorskip("argon2")
     with ServerThread(fast_config(tmp_path)) as srv:

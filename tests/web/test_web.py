@@ -1326,3 +1326,109 @@ def test_the_host_invites_a_bot_account_that_is_online_with_one_click(
         out = bot.communicate(timeout=30)[0]
     assert "Seated in the room" in out, out
     no_js_errors(errors)
+
+
+def test_a_bot_account_is_marked_in_the_lobby_and_the_ranking_and_hidden_house_bots_are_not(
+    browser: Browser, tmp_path: Path, artifacts: Path, errors: list[str]
+) -> None:
+    """A bot account (a program a person runs) had its "bot" tag at its seat only: the lobby's
+    list of tables and the ranking at the match's end named it like a person. Now both carry
+    the seat's tag, at tables that hide the house's bots too, where those stay unmarked."""
+    pytest.importorskip("argon2")
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from conftest import SERVE_ARGS
+    from harness import free_port
+
+    from batak.server.client import Client
+
+    server = ServerProcess(tmp_path, free_port(), *SERVE_ARGS, "--hide-bots", "--quick-deals", "1")
+    server.start()
+    loop = asyncio.new_event_loop()
+    pool = ThreadPoolExecutor(1)
+    bot = None
+    try:
+        # the lobby: a bot account at a public table the house's bots fill (with people's names)
+        async def quick_bot() -> Client:
+            c = Client(server.url, name="robi")
+            await c.connect()
+            await c.register("robi", "uzun-bir-parola", bot=True)
+            table = await c.quick("ihaleli")
+            await c.until(lambda: table.info.get("status") == "playing", timeout=30)
+            return c
+
+        robi = pool.submit(lambda: loop.run_until_complete(quick_bot())).result()
+        for name, locale, ctx, tag in (
+            ("desktop-tr", "tr-TR", {"viewport": {"width": 1280, "height": 860}}, "bot"),
+            ("phone-en", "en-US", PHONE_CTX, "bot"),
+        ):
+            page = open_page(browser, server, errors, locale=locale, **ctx)
+            line = page.locator("#lobby-tables li", has_text="robi")
+            expect(line).to_have_count(1)
+            expect(line.locator(".tag")).to_have_count(1)
+            expect(line.locator(".tag")).to_have_text(tag)
+            names = line.locator("span").first.inner_text()
+            assert "robi bot" in names, names
+            assert len(re.findall(r"\w+", names.split("·")[-1])) == 5, names  # 4 names, 1 tag
+            line.evaluate("(e) => e.scrollIntoView({ block: 'center' })")
+            page.screenshot(path=str(artifacts / f"lobby-bot-account-{name}.png"))
+            page.context.close()
+        pool.submit(lambda: loop.run_until_complete(robi.close())).result()
+
+        # the ranking: a bot account invited to a room that hides its house bots
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "batak", "bot", server.http, "--username", "robo"],
+            env={
+                **os.environ,
+                "BATAK_BOT_PASSWORD": "uzun-bir-parola",
+                "BATAK_HOME": str(tmp_path),
+            },
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        assert bot.stdout is not None
+        said = bot.stdout.readline()
+        assert "robo" in said, said + bot.stdout.read()
+        host = open_page(browser, server, errors, viewport={"width": 1280, "height": 860})
+        set_name(host, "Ayşe")
+        host.select_option("#preset-select", "standard")
+        host.fill("input[name=deals]", "1")
+        host.uncheck("input[name=show_bots]")
+        host.get_by_test_id("create-room").click()
+        host.get_by_test_id("bots-online").get_by_role("button", name="robo").click()
+        expect(host.locator(".seat .name", has_text="robo")).to_have_count(1)
+        host.get_by_test_id("start").click()
+        deadline = time.monotonic() + 150
+        while not host.get_by_test_id("match-over").count():
+            assert time.monotonic() < deadline, "the match did not finish"
+            if not act(host):
+                time.sleep(0.05)
+        ranking = host.get_by_test_id("ranking")
+        expect(ranking.locator("[data-testid=rank-row]")).to_have_count(4)
+        expect(ranking.locator(".tag")).to_have_count(1)  # the house's bots: people's names
+        expect(
+            ranking.locator("[data-testid=rank-row]", has_text="robo").locator(".tag")
+        ).to_have_text("bot")
+        host.screenshot(path=str(artifacts / "ranking-bot-account-desktop-en.png"))
+        host.set_viewport_size({"width": 390, "height": 844})
+        host.screenshot(path=str(artifacts / "ranking-bot-account-phone-en.png"))
+        # in Turkish (the window over the table leaves the language button out of reach): the
+        # finished table's page opened again
+        host.evaluate("localStorage.setItem('batak.lang', 'tr')")
+        host.reload()
+        expect(ranking.locator("[data-testid=rank-row]")).to_have_count(4)
+        expect(ranking).to_contain_text("Çıkan ihale")
+        expect(ranking.locator(".tag")).to_have_text("bot")
+        host.screenshot(path=str(artifacts / "ranking-bot-account-phone-tr.png"))
+        host.set_viewport_size({"width": 1280, "height": 860})
+        host.screenshot(path=str(artifacts / "ranking-bot-account-desktop-tr.png"))
+    finally:
+        if bot is not None:
+            bot.terminate()
+            bot.communicate(timeout=30)
+        pool.shutdown()
+        loop.close()
+        server.stop()
+    no_js_errors(errors)

@@ -695,6 +695,8 @@ class Table:
             "status": self.status,
             "seats": [s.name or None for s in self.seats],
             "levels": [None if self.hide_bots else s.level for s in self.seats],
+            # a bot account is said also where the house's bots are hidden (as in seats_info)
+            "bot_accounts": [s.bot_account for s in self.seats],
             "free": sum(1 for s in self.seats if s.empty),
             "deal": len(self.match.games) if self.match else 0,
             "stake": self.stake,

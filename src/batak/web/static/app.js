@@ -9,7 +9,7 @@ import { fairHTML, noteDealOver } from "./fair.js";
 import { chipsBoxHTML, chipsNumber, chipsRequests, leaveConfirmText, onChipsMessage, payoutHTML, quickStake, stakeChosen, stakeSelectHTML, stakeShortText, tableChipsHTML } from "./chips.js";
 import { awardedHTML, forgetProgress, initProgress, levelBadge, nameCell, onProgress, progressRequests, renderProgress, sheetLevelsHTML } from "./progress.js";
 import * as motion from "./motion.js";
-import { initResult, matchOverHTML, onDealOver, onRematch, resultActions, resultCentre } from "./result.js";
+import { botAccountTag, initResult, matchOverHTML, onDealOver, onRematch, resultActions, resultCentre } from "./result.js";
 import { registerServiceWorker } from "./pwa.js";
 import { applyLook, estimateShown, lookHTML, setBack, setFelt, toggleEstimate } from "./prefs.js";
 import { partners as teamsPlay, seatTeam, teamBoardHTML, teamSheetHTML } from "./teams.js";
@@ -1473,7 +1473,7 @@ function renderLobbyTables() {
   }
   if (!rows.length) { box.innerHTML = `<p class="help">${esc(t("no_public"))}</p>`; return; }
   box.innerHTML = `<ul class="plain tables">${rows.map((s) => `<li>
-    <span><b>${esc(t("mode_" + s.mode))}</b>${s.stake ? " · " + esc(t("table_stake", { n: chipsNumber(s.stake) })) : ""} · ${esc(t("status_" + s.status))} · ${s.seats.map((n, i) => esc(n || "—") + (n && s.levels ? levelBadge(s.levels[i]) : "")).join(", ")}</span>
+    <span><b>${esc(t("mode_" + s.mode))}</b>${s.stake ? " · " + esc(t("table_stake", { n: chipsNumber(s.stake) })) : ""} · ${esc(t("status_" + s.status))} · ${s.seats.map((n, i) => esc(n || "—") + (n && s.levels ? levelBadge(s.levels[i]) : "") + (n && s.bot_accounts && s.bot_accounts[i] ? botAccountTag() : "")).join(", ")}</span>
     ${s.status === "waiting" && s.free ? `<button data-action="joinTable" data-table="${esc(s.id)}">${esc(t("join"))} (${esc(t("free_seats", { n: s.free }))})</button>` : ""}
     <button data-action="joinTable" data-table="${esc(s.id)}" data-spectate="1">${esc(t("watch"))}</button>
   </li>`).join("")}</ul>`;

@@ -23,6 +23,13 @@ function esc(s) {
   return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
+// A bot account (a program a person runs with `batak bot`) beside its name wherever players are
+// listed, with the word its seat's tag has; marked also where the house's bots are hidden (the
+// server says which seats are bot accounts, never which are the house's bots there).
+export function botAccountTag() {
+  return ` <span class="tag bot-tag" data-testid="bot-account-tag">${esc(t("bot_account"))}</span>`;
+}
+
 // ------------------------------------------------------------------ a deal's result
 export function onDealOver(T, dealOver) {
   if (T.result && T.result.timer) clearTimeout(T.result.timer);
@@ -130,6 +137,7 @@ function rankingHTML(T) {
   const winners = new Set(tourney ? [] : T.over.winners || []);
   const { made, bid } = contracts(T);
   const bids = T.info.rules.bidding !== "none"; // (Koz Maça without bids: nothing to count)
+  const seats = T.info.seats || [];
   // the winners first (a tie at the top broken by the table's rule leaves one of two equal
   // totals first), then by total; equal totals share a place, but a winner's and another's
   const order = totals.map((x, i) => i).sort((a, b) => winners.has(b) - winners.has(a) || totals[b] - totals[a] || a - b);
@@ -140,7 +148,7 @@ function rankingHTML(T) {
     const win = winners.has(seat);
     return `<tr class="${win ? "winner" : ""}${seat === T.you ? " me" : ""}" data-testid="rank-row" data-seat="${seat}">
       <td class="num">${rank}.</td>
-      <th scope="row">${win ? '<span class="cup" aria-hidden="true">🏆</span> ' : ""}${esc(H.seatLabel(seat))}</th>
+      <th scope="row">${win ? '<span class="cup" aria-hidden="true">🏆</span> ' : ""}${esc(H.seatLabel(seat))}${seats[seat] && seats[seat].bot_account ? botAccountTag() : ""}</th>
       <td class="num" data-testid="rank-total">${totals[seat]}</td>
       ${bids ? `<td class="num" data-testid="rank-made">${made[seat]} / ${bid[seat]}</td>` : ""}
     </tr>`;
@@ -150,7 +158,7 @@ function rankingHTML(T) {
   const broken = winners.size && order.some((s) => !winners.has(s) && totals[s] === top);
   const tie = broken && T.info.rules.tie === "last_deal_tricks"
     ? `<p class="help" data-testid="tie-note">${esc(t("tie_last_deal", { points: top }))}</p>` : "";
-  return `<table class="ranking" data-testid="ranking"><thead><tr><th scope="col">${esc(t("ranking_place"))}</th><th scope="col">${esc(t("player"))}</th><th scope="col">${esc(t("sheet_total"))}</th>${bids ? `<th scope="col">${esc(t(T.info.rules.bidding === "kozmaca" ? "ranking_made_kozmaca" : "ranking_made"))}</th>` : ""}</tr></thead><tbody>${rows}</tbody></table>${tie}`;
+  return `<table class="ranking" data-testid="ranking"><thead><tr><th scope="col" class="num">${esc(t("ranking_place"))}</th><th scope="col">${esc(t("player"))}</th><th scope="col" class="num">${esc(t("sheet_total"))}</th>${bids ? `<th scope="col" class="num">${esc(t(T.info.rules.bidding === "kozmaca" ? "ranking_made_kozmaca" : "ranking_made"))}</th>` : ""}</tr></thead><tbody>${rows}</tbody></table>${tie}`;
 }
 
 function names(seats) {
