@@ -477,7 +477,8 @@ def clients_id(srv: ServerThread, username: str) -> str:
 def test_a_rematch_short_of_chips_is_said_as_short_at_every_telling(tmp_path: Path) -> None:
     """The poorer person says yes, then spends the stake at another table; the last yes finds
     them short: no table, and that seat is ``declined`` and ``short``. A later yes is answered
-    with the same seat declined, still ``short`` (it read as a plain no to the others)."""
+    with the same seat declined, still ``short`` (it read as a plain no to the others), and a
+    ``sync`` of the table says so too."""
     with ServerThread(config(tmp_path, daily_grant=2500)) as srv:
 
         async def main() -> None:
@@ -511,6 +512,12 @@ def test_a_rematch_short_of_chips_is_said_as_short_at_every_telling(tmp_path: Pa
             await rich.until(lambda: rich.tables[t].rematch is not None, 10)
             told = rich.tables[t].rematch
             assert told["declined"] == seat and told["short"] == seat, told  # type: ignore[index]
+            # a page that syncs the table again (a reload, the language changed) is told too:
+            # it forgot why no rematch came and offered the button again
+            poor.tables[t].rematch = None
+            synced = await poor.join(t)
+            said = synced.rematch
+            assert said and said["declined"] == seat and said["short"] == seat, said
             ledger_exact(srv)
 
         asyncio.run(main())

@@ -363,3 +363,93 @@ def test_a_staked_room_joined_by_its_code_without_the_chips_says_what_to_do(
             page.screenshot(path=str(artifacts / f"room-stake-short-{lang}-{device}.png"))
             page.context.close()
         no_js_errors(errors)
+
+
+def test_a_staked_rematch_the_players_chips_stopped_covering_is_said_in_both_languages(
+    browser: Browser, tmp_path: Path, artifacts: Path, errors: list[str]
+) -> None:
+    """The player says yes to a staked rematch, then spends chips at another table (another
+    device of theirs) before the other person's yes: no rematch is made, and the player is told
+    why (``rematch_short_you``), not that they said no. Produced for real, in Turkish from the
+    start, then in English from the window's language button, desktop and phone."""
+    pytest.importorskip("argon2")
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from batak.server.client import Client
+
+    s = ServerProcess(tmp_path, free_port(), *SERVE_ARGS, "--daily-grant", "2000")
+    s.start()
+    loop = asyncio.new_event_loop()
+    pool = ThreadPoolExecutor(1)
+
+    def run(coro: Any) -> Any:
+        return pool.submit(lambda: loop.run_until_complete(coro)).result()
+
+    try:
+        page = open_page(
+            browser, s, errors, locale="tr-TR", viewport={"width": 1280, "height": 860}
+        )
+        register(page, "kisa", "kupa-papaz-7")
+        expect(page.get_by_test_id("chips-balance")).to_have_text("Çipin: 2.000")
+
+        async def room() -> tuple[Client, dict[str, Any], Any]:
+            veli = Client(s.url, name="Veli")
+            await veli.connect()
+            await veli.register("veli", "kupa-papaz-8")
+            await veli.wallet()  # the day's chips
+            created, table = await veli.create(preset="standard", deals=1, stake=1000)
+            return veli, created, table
+
+        veli, created, table = run(room())
+        page.goto(f"{s.http}/join/{created['code']}")
+        expect(page.locator(".seat .tag", has_text="sen")).to_have_count(1)
+
+        def people() -> int:
+            return sum(bool(x.get("player")) for x in table.info["seats"])
+
+        run(veli.until(lambda: people() == 2))
+        run(veli.start(table.id))
+        played = pool.submit(lambda: loop.run_until_complete(veli.play(table.id, timeout=120)))
+        play_to_the_end(page)
+        assert played.result().over
+        page.get_by_test_id("rematch").click()  # yes; Veli is still asked
+        expect(page.get_by_test_id("rematch-waiting")).to_be_visible()
+
+        async def spend() -> None:  # the player's other device: staked rooms, started
+            other = Client(s.url, name="kisa")
+            await other.connect()
+            await other.login("kisa", "kupa-papaz-7")
+            while (await other.wallet())["balance"] >= 1000:
+                _, r = await other.create(preset="standard", deals=1, stake=1000)
+                await other.start(r.id)
+            await other.close()
+
+        run(spend())
+        run(veli.rematch(table.id))  # the last yes
+        note = page.get_by_test_id("rematch-declined")
+        expect(note).to_have_text(
+            "Çipin artık bu masanın 1.000 çiplik bahsini karşılamıyor, bu yüzden rövanş yapılmadı."
+        )
+        expect(page.get_by_test_id("rematch")).to_be_disabled()
+        expect(note).to_have_attribute("role", "status")  # a refusal, said as one (not help)
+        page.screenshot(path=str(artifacts / "rematch-short-you-desktop-tr.png"))
+        page.set_viewport_size({"width": 390, "height": 844})
+        note.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / "rematch-short-you-phone-tr.png"))
+        # the language changed (the page says hello again and the table is synced): still said
+        page.get_by_test_id("over-lang").click()
+        expect(note).to_have_text(
+            "Your chips no longer cover this table's stake of 1,000 chips, so no rematch was made."
+        )
+        expect(page.get_by_test_id("rematch")).to_be_disabled()
+        note.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / "rematch-short-you-phone-en.png"))
+        page.set_viewport_size({"width": 1280, "height": 860})
+        page.screenshot(path=str(artifacts / "rematch-short-you-desktop-en.png"))
+        run(veli.close())
+    finally:
+        pool.shutdown()
+        loop.close()
+        s.stop()
+    no_js_errors(errors)

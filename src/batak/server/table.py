@@ -720,6 +720,10 @@ class Table:
             msg["node"] = self.hub.cluster.node
         if self.rematch_yes or self.rematch_table:
             msg["rematch"] = self.rematch_state()
+        elif short := self._rematch_fell_short():
+            # an offer that fell through for chips is still said (a reload, a language changed):
+            # otherwise the page forgets why no rematch came and offers the button again
+            msg["rematch"] = self.rematch_state(declined=short[0])
         if seat is not None:  # the record's address (a private one's is kept to its players)
             msg["record"] = record_path(self.id, self.kind, self.row.seed)
         first = self.buffer[0][0] if self.buffer else self.version + 1
@@ -1651,6 +1655,10 @@ class Table:
         self.rematch_no.add(short)
         self.rematch_short.add(short)
         self.notice(self.rematch_state(declined=short))
+
+    def _rematch_fell_short(self) -> list[int]:
+        """The seats at whose chips the last offer fell through, still short (not asked again)."""
+        return sorted(self.rematch_short & self.rematch_no & set(self.rematch_people()))
 
     async def _rematch_short(self) -> int | None:
         """At a staked table, the first seat whose person can no longer cover the stake."""

@@ -198,7 +198,9 @@ function rematchHTML(T, quiet) {
         const text = shortYou ? t("rematch_short_you", { stake })
           : offer.declined === T.you ? t("rematch_declined_you")
           : t(short ? "rematch_short_other" : "rematch_declined", { name: H.seatName(offer.declined) });
-        out.push(`<p class="help" data-testid="rematch-declined">${esc(text)}</p>`);
+        // (the player's own chips: a refusal, said as the other refusals of chips are)
+        out.push(shortYou ? `<p class="refused" role="status" data-testid="rematch-declined">${esc(text)}</p>`
+          : `<p class="help" data-testid="rematch-declined">${esc(text)}</p>`);
       }
       // a staked rematch the player's chips no longer cover: said, and the button is off
       const poor = T.rematchShort || (shortYou ? true : null);
