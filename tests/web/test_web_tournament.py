@@ -66,6 +66,11 @@ def test_a_tournaments_standings_in_both_languages_on_desktop_and_phone(
     expect(standings).to_contain_text("Matchpoints")
     expect(standings.locator("tbody tr")).to_have_count(1)
     expect(standings.locator("tbody tr").first).to_contain_text("Ayşe")
+    # the rank stands over its number as the other numbers do; a name keeps to one line, whole
+    # in its title, as in the other tables of players
+    aligned = "t => [...t.querySelectorAll('thead th')].map((th) => getComputedStyle(th).textAlign)"
+    assert standings.evaluate(aligned) == ["right", "left", "right", "right", "right"]
+    expect(standings.locator("tbody .who-name")).to_have_attribute("title", "Ayşe")
     expect(page.locator(".tourney-tables li")).to_have_count(2)  # the par table of bots too
     expect(page.get_by_text("Game record").first).to_be_visible()
     expect(page.get_by_text(re.compile("^Started .* · scheduled by"))).to_be_visible()  # over

@@ -2,6 +2,7 @@
 // tournament's rounds, tables and live standings. The server pairs, seats and scores; this
 // module only shows what the "tourneys" and "tourney" messages say (docs/protocol.md).
 import { lang, t } from "./i18n.js";
+import { nameCell } from "./progress.js";
 
 const TS = { list: null, current: null, missing: null }; // missing: {id, message} of a refused page
 
@@ -105,8 +106,8 @@ export function render(ctx, r) {
           : `<a href="/table/${esc(x.id)}" data-action="nav" data-href="/table/${esc(x.id)}">${esc(t("tourney_watch"))}</a>`}</li>`).join("")}</ul>`);
   }
   const standings = d.standings.length ? `<div class="scroll-x"><table class="stats" data-testid="tourney-standings">
-      <thead><tr><th>${esc(t("tourney_rank"))}</th><th>${esc(t("tourney_player"))}</th><th class="num">${esc(t("tourney_mp"))}</th><th class="num">${esc(t("tourney_score"))}</th><th class="num">${esc(t("tourney_boards"))}</th></tr></thead>
-      <tbody>${d.standings.map((s) => `<tr${me && s.player === me.id ? ` class="me"` : ""}><td>${s.rank}</td><td>${esc(s.name || t("removed_player"))}</td><td class="num">${esc(points(s.mp))}</td><td class="num">${s.score}</td><td class="num">${s.boards}</td></tr>`).join("")}</tbody>
+      <thead><tr><th class="num">${esc(t("tourney_rank"))}</th><th>${esc(t("tourney_player"))}</th><th class="num">${esc(t("tourney_mp"))}</th><th class="num">${esc(t("tourney_score"))}</th><th class="num">${esc(t("tourney_boards"))}</th></tr></thead>
+      <tbody>${d.standings.map((s) => `<tr${me && s.player === me.id ? ` class="me"` : ""}><td class="num">${s.rank}</td>${nameCell(s.name || t("removed_player"))}<td class="num">${esc(points(s.mp))}</td><td class="num">${s.score}</td><td class="num">${s.boards}</td></tr>`).join("")}</tbody>
     </table></div>` : `<p class="help">${esc(t("tourney_nobody"))}</p>`;
   ctx.app().innerHTML = `<div class="lobby tourney">
     <section class="card-box">
