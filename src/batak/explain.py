@@ -189,6 +189,8 @@ def rules_catalog() -> dict[str, Any]:
     >>> opt = cat["options"]["overtake"]
     >>> opt["kind"], opt["help"]["tr"].split(":")[0], opt["label"]["en"]
     ('bool', 'yükseltme', 'Must overtake')
+    >>> cat["presets"][0]["unused"]
+    ['kitty_order', 'exposed_partner', 'zero_bid', 'defenders_minimum']
     """
     hints = get_type_hints(Rules)
     options: dict[str, Any] = {}
@@ -213,6 +215,9 @@ def rules_catalog() -> dict[str, Any]:
             "source": {lang: preset_source(name, lang) for lang in LANGS},
             "summary": {lang: preset_summary(rules, lang) for lang in LANGS},
             "rules": rules.to_dict(),
+            # the options that change nothing at this table (a kitty's order without a kitty):
+            # a rules page names them once rather than showing them with a value
+            "unused": [o for o in option_names() if not option_applies(rules, o)],
             # a preset that is another's table under an older name: lists leave it out
             "same_as": same_as(name),
         }

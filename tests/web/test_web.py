@@ -1018,6 +1018,22 @@ def test_rules_pages_come_from_the_rules_data(
     expect(row("overtake")).to_contain_text("yükseltme")
     expect(row("overtake_after_ruff").locator("b")).to_have_text("Overtake after a ruff")
     expect(page.locator(".page")).to_contain_text("The options below are this table's.")
+    # the options that change nothing at this table are named once under the table, not shown
+    # with a value (as 'batak rules' does): a kitty table has no partners, a four-player one
+    # no kitty, whose order of taking and burying it once read as a rule of the standard table
+    expect(row("kitty_order")).to_have_count(1)
+    expect(row("exposed_partner")).to_have_count(0)
+    expect(page.get_by_test_id("rules-unused")).to_contain_text("Açık eşli")
+    page.get_by_role("link", name="All tables").click()
+    page.get_by_role("link", name="Standard (common rules · ihaleli)").click()
+    for option in ("kitty_order", "zero_bid", "exposed_partner", "defenders_minimum"):
+        expect(row(option)).to_have_count(0)
+    expect(row("overtake")).to_have_count(1)
+    expect(page.get_by_test_id("rules-unused")).to_have_text(
+        "Not used at this table: Kitty order, Açık eşli, Zero bid (el almam), Defenders' minimum."
+    )
+    page.get_by_role("link", name="All tables").click()
+    page.get_by_role("link", name="Zipi · three players (kitty)").click()
     page.get_by_test_id("lang").click()
     expect(page.locator("h2")).to_have_text("Kurallar: Zipi · üç kişilik (dipli)")
     expect(page.get_by_test_id("preset-id")).to_have_text(

@@ -1489,6 +1489,9 @@ function renderRules(name) {
   }
   const p = S.catalog.presets.find((x) => x.name === name);
   if (!p) { app().innerHTML = `<div class="page">${nav}<p>${esc(t("no_such_page"))}</p></div>`; return; }
+  // the options that change nothing at this table, named once under the others (as the
+  // terminal's 'batak rules' does); a catalog without the list shows every option
+  const unused = p.unused || [];
   app().innerHTML = `<div class="page">${nav}
     <h2>${esc(t("rules_of", { name: pick(p.title) }))}</h2>
     <p>${esc(t("rules_source", { source: pick(p.source) }))}</p>
@@ -1496,8 +1499,9 @@ function renderRules(name) {
     <p><b>${esc(pick(p.summary))}</b></p>
     <p>${esc(t("rules_intro"))}</p>
     <table class="rules"><thead><tr><th>${esc(t("option"))}</th><th>${esc(t("value"))}</th></tr></thead><tbody>
-    ${Object.entries(S.catalog.options).map(([o, opt]) => `<tr data-option="${esc(o)}"><td><b>${esc(pick(opt.label))}</b><br><span class="help">${esc(pick(opt.help))}</span></td><td>${esc(optionValueText(o, p.rules[o]))}</td></tr>`).join("")}
+    ${Object.entries(S.catalog.options).filter(([o]) => !unused.includes(o)).map(([o, opt]) => `<tr data-option="${esc(o)}"><td><b>${esc(pick(opt.label))}</b><br><span class="help">${esc(pick(opt.help))}</span></td><td>${esc(optionValueText(o, p.rules[o]))}</td></tr>`).join("")}
     </tbody></table>
+    ${unused.length ? `<p class="help" data-testid="rules-unused">${esc(t("rules_unused", { options: unused.map((o) => pick(S.catalog.options[o].label)).join(", ") }))}</p>` : ""}
     <p class="help" data-testid="preset-id">${esc(t("preset_id", { name: p.name }))}</p></div>`;
 }
 
