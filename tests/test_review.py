@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from batak import Game, Match, Rules
-from batak.bots.review import CardDecision, DealReview, review_deal, summary_lines
+from batak.bots.review import BidWorth, CardDecision, DealReview, review_deal, summary_lines
 from batak.cards import Card, full_deck
 from batak.cli import main
 from batak.game import Phase
@@ -227,6 +227,43 @@ def test_the_bidding_line_says_its_count_is_against_the_best_defence() -> None:
     ]:
         assert text(code, "en", who="Ayşe", items="♠ 3").startswith(start)
         assert "diğerleri en iyisini oynasaydı" in text(code, "tr", who="Ayşe", items="♠ 3")
+
+
+def test_a_contract_nobody_bid_is_not_called_a_bid() -> None:
+    # everyone passed and the dealer held the contract at the lowest bid: the review said
+    # "Burak bid 4" / "Burak ihale 4 dedi" of a player the deal had just shown saying pas
+    hands = ["KD JH 2C", "TH 5H AC", "4D KC 5C", "6C 9S 2H"]
+    game = Game("standard", hands=hands, dealer=3)
+    for m in ["pass", "pass", "pass", "pass", "trump S"]:
+        game.play(m)
+    while game.phase != "over":
+        game.play(game.legal_moves()[0])
+    assert game.contract_given
+    review = review_deal(game)
+    (worth,) = review.bidding
+    assert (worth.seat, worth.bid, worth.given) == (3, 4, True)
+    names = ["Ayşe", "Cem", "Deniz", "Burak"]
+    said = {
+        (lang, you): summary_lines(review, names, lang, you=you)[0]
+        for lang in ("en", "tr")
+        for you in (3, None)
+    }
+    assert said["en", None].startswith(
+        "Nobody bid: Burak held the contract at 4; with every hand in view and the best defence,"
+    )
+    assert said["en", 3].startswith(
+        "Nobody bid: you held the contract at 4; with every hand in view and the best defence, you"
+    )
+    assert said["tr", None].startswith(
+        "Herkes pas dedi: ihaleci Burak, en düşük teklifle (4). Bütün eller açık oynansa"
+    )
+    assert said["tr", 3].startswith(
+        "Herkes pas dedi: ihale en düşük teklifle (4) sana kaldı. Bütün eller açık oynansa"
+    )
+    for line in said.values():
+        assert " bid 4" not in line and "ihale 4 dedi" not in line and "İhalen" not in line
+    # a review stored before the field was kept reads as a bid, as it did
+    assert BidWorth(3, 4, {"S": 2}).given is False
 
 
 def test_the_costliest_cards_are_told_in_the_order_played_and_the_rest_counted() -> None:

@@ -95,6 +95,7 @@ class BidWorth:
     worth: dict[str, int]
     trump: str | None = None  # the koz the deal was played with ("S", ...), when known
     taken: int | None = None  # the tricks the side took in the end (None: the deal did not end)
+    given: bool = False  # nobody bid: the table's all-pass rule gave the contract at the lowest
 
 
 @dataclass(slots=True)
@@ -225,7 +226,7 @@ def _with_outcome(b: BidWorth, game: Game) -> BidWorth:
     if game.phase is Phase.OVER:
         side = (b.seat,) if game.rules.bidding == "kozmaca" else game.rules.team_of(b.seat)
         taken = sum(game.tricks_won[s] for s in side)
-    return BidWorth(b.seat, b.bid, b.worth, trump, taken)
+    return BidWorth(b.seat, b.bid, b.worth, trump, taken, b.given)
 
 
 def _bid_worth(g: Game) -> list[BidWorth]:
@@ -243,15 +244,16 @@ def _bid_worth(g: Game) -> list[BidWorth]:
     if contract is None:
         return []
     side = rules.team_of(contract.bidder)
+    given = g.contract_given
     if g.phase is Phase.PLAY:
         trump = g.trump.value if g.trump is not None else ""
-        return [BidWorth(contract.bidder, contract.bid, {trump: solve(g, side)})]
+        return [BidWorth(contract.bidder, contract.bid, {trump: solve(g, side)}, given=given)]
     worth = {}
     for suit in Suit:
         trial = g.copy()
         trial.play(TrumpChoice(suit))
         worth[suit.value] = solve(trial, side)
-    return [BidWorth(contract.bidder, contract.bid, worth)]
+    return [BidWorth(contract.bidder, contract.bid, worth, given=given)]
 
 
 def card_label(card: str) -> str:
@@ -265,6 +267,7 @@ def card_label(card: str) -> str:
 _KEYS: dict[str, tuple[str, str]] = {
     "worth": ("review.worth", "review.worth_you"),
     "worth_nobid": ("review.worth_nobid", "review.worth_nobid_you"),
+    "worth_given": ("review.worth_given", "review.worth_given_you"),
     "cost_one": ("review.cost_one", "review.cost_one_you"),
     "cost_many": ("review.cost_many", "review.cost_many_you"),
     "gave_one": ("review.gave_one", "review.gave_one_you"),
@@ -302,7 +305,8 @@ def summary_lines(
             )
             for s, n in b.worth.items()
         )
-        base = "worth_nobid" if b.bid is None else "worth"
+        # a contract nobody bid is not told as the holder's bid ("Burak bid 4" of a pas)
+        base = "worth_nobid" if b.bid is None else "worth_given" if b.given else "worth"
         line = text(key(base, b.seat), lang, who=names[b.seat], bid=b.bid, items=items)
         if b.taken is not None:
             line += text("review.taken", lang, n=b.taken)
