@@ -441,6 +441,23 @@ def test_rules_of_a_preset_in_turkish(
     assert "  Eşli (partners): no" in en and "(partners) (partners)" not in en
 
 
+def test_an_option_that_is_off_is_not_explained_as_a_rule(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "Overtake after a ruff: no" was explained "after someone has trumped the suit led, you must
+    # still beat its highest card", which read as the table's rule; the explanation says what
+    # each value means
+    for lang, said in [
+        ("en", "no: following suit is enough"),
+        ("tr", "hayır: renge uymak yeter"),
+    ]:
+        code, out, _ = run(monkeypatch, capsys, ["rules", "standard", "--lang", lang])
+        assert code == 0
+        text = " ".join(out.split())
+        assert said in text, lang
+        assert Rules.preset("standard").overtake_after_ruff is False
+
+
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_rules_of_every_preset(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], preset: str
