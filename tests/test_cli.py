@@ -155,7 +155,14 @@ def test_numbers_commands_and_aliases(
     # past the auction, a number picks from the list
     script = "pas\n99\n1\n"
     code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "2", "--lang", "en"], script)
-    assert "there is no move 99; choose 1.." in out
+    # in words, not a programmer's range ("choose 1..9")
+    assert re.search(r"there is no move 99; choose a number from 1 to \d+\n", out)
+    script = "pas\n0\nson\n1\n1\nson\n"
+    code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "2", "--lang", "tr"], script)
+    assert re.search(r"0 numaralı hamle yok; 1 ile \d+ arasında bir sayı seç\n", out)
+    # the last trick names who took it as each trick's own line does ("→ alan: Sen")
+    found = re.search(r"\nSon löve: .*(\n  .*)*", out)  # (its lines, if it wraps)
+    assert found and "→ alan: " in found[0], out
 
 
 @pytest.mark.parametrize(
