@@ -507,6 +507,31 @@ def test_unknown_preset_is_a_friendly_error(
     assert "Traceback" not in err
 
 
+def test_an_unknown_table_option_names_the_one_it_resembles(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # it said "these rules do not work: unknown rule option(s): musttrump" and no more
+    for lang, said in [
+        (
+            "en",
+            "unknown rule option(s): musttrump; did you mean must_trump? "
+            "'batak rules zipi-kitty' lists them",
+        ),
+        (
+            "tr",
+            "bilinmeyen kural seçenek(ler)i: musttrump; must_trump mi demek istedin? "
+            "hepsini 'batak rules zipi-kitty' listeler",
+        ),
+    ]:
+        args = ["play", "--preset", "zipi-kitty", "--option", "musttrump=no", "--lang", lang]
+        code, _, err = run(monkeypatch, capsys, args)
+        assert code == 2 and said in " ".join(err.split()), err
+    # a value the option does not take is still the engine's reason
+    args = ["play", "--option", "must_trump=maybe", "--lang", "en"]
+    code, _, err = run(monkeypatch, capsys, args)
+    assert code == 2 and "these rules do not work: must_trump must be yes or no" in err
+
+
 def test_bad_seat_and_deals(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

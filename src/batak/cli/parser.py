@@ -23,7 +23,7 @@ from ..i18n import folded
 from ..rules import Rules, RulesError
 from .text import error_message, t
 
-__all__ = ["Parser", "rules_with_options"]
+__all__ = ["Parser", "rules_problem", "rules_with_options"]
 
 
 #: yes, no and none as the rules pages show them (``batak rules``, in English and Turkish)
@@ -72,6 +72,29 @@ def rules_with_options(preset: str, options: Iterable[str]) -> Rules:
             raise RulesError("write_option", option=opt)
         changes[key.strip()] = _option_value(raw.strip(), key.strip())
     return rules.replace(**changes) if changes else rules
+
+
+def rules_problem(error: RulesError, preset: str, lang: str) -> str:
+    """Why ``--option`` changes were refused, in ``lang``: the engine's reason; for an option
+    name the rules do not have, the one it resembles (a typo: ``musttrump``) and where the names
+    are listed, rather than that the rules "do not work".
+
+    >>> e = RulesError("unknown_options", names=["musttrump"])
+    >>> rules_problem(e, "standard", "en")
+    "unknown rule option(s): musttrump; did you mean must_trump? 'batak rules standard' lists them"
+    """
+    if error.code != "unknown_options":
+        return t("bad_rules", lang, message=error.text(lang))
+    import difflib
+
+    known = [f.name for f in dataclasses.fields(Rules) if f.name != "name"]
+    said = error.text(lang) + "; "
+    for name in error.params.get("names", []):
+        close = difflib.get_close_matches(str(name), known, n=1, cutoff=0.6)
+        if close:  # (the question ends the clause: no semicolon after its mark)
+            said += t("arg_did_you_mean", lang, option=close[0]) + " "
+            break
+    return said + t("option_names_listed", lang, preset=preset)
 
 
 #: A command's usage longer than this many lines is shown with an error as one line.

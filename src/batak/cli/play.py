@@ -46,7 +46,7 @@ from .console import (
     unknown_preset,
     winner_lines,
 )
-from .parser import rules_with_options
+from .parser import rules_problem, rules_with_options
 from .rules import changed_rules
 from .text import t
 
@@ -411,7 +411,7 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
                 options.append(f"deals={args.deals}")
             rules = rules_with_options(preset, options)
         except RulesError as e:
-            return fail(con, lang, t("bad_rules", lang, message=e.text(lang)))
+            return fail(con, lang, rules_problem(e, preset, lang))
         # the first dealer as the table's rules say: drawn by lot (from the seed, so that a
         # seeded match is the same match), or the first to sit, the human (it was always seat 0)
         sat = [args.seat] if args.seat is not None and 0 <= args.seat < rules.players else [0]
