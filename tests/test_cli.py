@@ -1487,6 +1487,9 @@ def test_every_line_of_a_deal_fits_the_terminals_width(
     lines = [x for x in out.getvalue().splitlines() if not x.startswith(prompts)]
     wide = [x for x in lines if len(x) > width]  # the score sheet's table too
     assert not wide, "\n".join(wide)
+    # nor is a seat's name broken ("Oyun sırası: … → Bilgisayar" and "3" on the next line)
+    broken = [x for x in lines if re.search(r"(Computer|Bilgisayar)$", x)]
+    assert not broken, "\n".join(broken)
     tricks = {"en": "Tricks taken: ", "tr": "Alınan löveler: "}[lang]
     assert any(x.startswith(tricks) for x in lines)
 

@@ -33,6 +33,7 @@ from .console import (
     Style,
     fail,
     fit_items,
+    fit_list,
     load_record,
     move_text,
     no_number,
@@ -456,8 +457,9 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
         con.wrapped(changed, width=style.width)
     if resumed:
         con.say(t("continuing", lang, path=args.load))
-    order = " → ".join(labels[(human + i) % players] for i in range(players))
-    con.wrapped(t("order", lang, seats=order), width=style.width)
+    # broken between two seats, never inside a name ("Bilgisayar" / "3")
+    order = [labels[(human + i) % players] for i in range(players)]
+    con.lines(fit_list(lambda seats: t("order", lang, seats=seats), order, style.width, sep=" → "))
     if r.partners:
         con.say(t("partner_is", lang, name=labels[(human + 2) % players]))
     if r.target_score is not None:
