@@ -1490,6 +1490,11 @@ def test_every_line_of_a_deal_fits_the_terminals_width(
     # nor is a seat's name broken ("Oyun sırası: … → Bilgisayar" and "3" on the next line)
     broken = [x for x in lines if re.search(r"(Computer|Bilgisayar)$", x)]
     assert not broken, "\n".join(broken)
+    # what can be done after the match: a line a request, none broken ("'kaydet" / "DOSYA'")
+    from batak.cli.text import t
+
+    for line in t("after_match", lang).split("\n"):
+        assert line in lines, (line, lines[-8:])
     tricks = {"en": "Tricks taken: ", "tr": "Alınan löveler: "}[lang]
     assert any(x.startswith(tricks) for x in lines)
 
