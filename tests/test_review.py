@@ -266,6 +266,31 @@ def test_a_contract_nobody_bid_is_not_called_a_bid() -> None:
     assert BidWorth(3, 4, {"S": 2}).given is False
 
 
+def test_a_player_whose_cards_cost_nothing_is_told_so() -> None:
+    # the review named the others' costly cards and their totals, and of the reader nothing: a
+    # player looking for their own mistakes could not tell "none" from "not checked"
+    decisions = [
+        CardDecision(1, 0, "AS", 3, 3, ("AS",)),  # the reader's card: as good as the best
+        CardDecision(1, 1, "KH", 2, 3, ("2H",)),  # another's: a trick lost
+    ]
+    review = DealReview(decisions=decisions, bidding=[])
+    names = ["Sen", "Cem", "Deniz", "Burak"]
+    assert summary_lines(review, names, "en", you=0)[-1] == "None of your cards cost a trick."
+    assert (
+        summary_lines(review, names, "tr", you=0)[-1]
+        == "Senin kartlarının hiçbiri löve kaybettirmedi."
+    )
+    # not said to a reader with a costly card, to a spectator, nor where the review stopped
+    # early (the rest of the deal was not judged) or nobody lost anything (said for all already)
+    costly = DealReview(decisions=[*decisions, CardDecision(2, 0, "QS", 1, 2, ("2S",))], bidding=[])
+    stopped = DealReview(decisions=decisions, bidding=[], complete=False)
+    perfect = DealReview(decisions=decisions[:1], bidding=[])
+    for r, you in [(costly, 0), (review, None), (stopped, 0), (perfect, 0)]:
+        said = " ".join(summary_lines(r, names, "en", you=you))
+        assert "None of your cards" not in said
+    assert summary_lines(perfect, names, "en", you=0) == [text("review.no_loss", "en")]
+
+
 def test_the_costliest_cards_are_told_in_the_order_played_and_the_rest_counted() -> None:
     game = Game("standard", seed=5)
     rng = random.Random(3)

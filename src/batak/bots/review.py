@@ -362,6 +362,11 @@ def summary_lines(
         ]
         if parts:
             out.append(text(total, lang, items=", ".join(parts)))
+    # the reader's own play, when others' cards cost tricks and none of the reader's did: said,
+    # so that "no mistake of yours" is not left to be read from a name missing in the totals
+    mine = [d for d in review.decisions if d.seat == you]
+    if costly and review.complete and mine and not any(d in everything for d in mine):
+        out.append(text("review.you_no_loss", lang))
     if not review.complete:
         out.append(text("review.incomplete", lang))
     return out
