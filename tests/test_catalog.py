@@ -265,3 +265,17 @@ def test_a_duration_keeps_its_number_and_unit_on_one_line(lang: str) -> None:
     apart = re.compile(r"\{[a-z_]+\} " + units + r"(?![\wçğıöşü])")
     said = {k: v for k, v in texts.items() if apart.search(v)}
     assert not said, said
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_an_options_explanation_says_more_than_its_name(lang: str) -> None:
+    """Under "Lowest bid" the rules pages said "the lowest bid", under "Tie at the top" "a tie at
+    the top" (in Turkish "Herkes pas derse" / "herkes pas derse"): the explanation of a table
+    option says what it decides, not its name again."""
+    from batak.explain import option_help, option_label
+
+    def bare(said: str) -> str:
+        return re.sub(r"^(the|a|an) ", "", said.casefold().strip())
+
+    same = [o for o in option_names() if bare(option_help(o, lang)) == bare(option_label(o, lang))]
+    assert not same

@@ -444,7 +444,7 @@ def test_rules_of_a_preset_in_turkish(
             assert f"  {option_label(option, 'tr')} ({option}): " in out, option
     assert "  Eşli (partners): hayır" in out and rules.partners is False
     code, en, _ = run(monkeypatch, capsys, ["rules", "sultan-ihaleli", "--lang", "en"])
-    assert "Table sultan-ihaleli" in en and "yes" in en and "the lowest bid" in en
+    assert "Table sultan-ihaleli" in en and "yes" in en and "no bid may be lower than this" in en
     assert "  Eşli (partners): no" in en and "(partners) (partners)" not in en
 
 
