@@ -360,6 +360,26 @@ def test_batak_analyse_reads_a_saved_record(
     assert all(d["best"] >= d["value"] for d in deal["decisions"])
 
 
+def test_batak_analyse_never_breaks_a_seats_name_at_a_lines_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # this deal's totals ran to 80 columns as "… — Sen: 2, Bilgisayar 1: 1, Bilgisayar" with
+    # "3: 1" on the next line; the review at the table and the replay wrap the same way
+    match = Match(Rules.preset("standard").replace(deals=1), seed=6, dealer=3)
+    rng = random.Random(6)
+    while not match.over:
+        match.play(rng.choice(match.legal_moves()))
+    path = tmp_path / "six.json"
+    path.write_text(dumps(match, meta={"seat": 0, "by": "batak play"}), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    for lang in ("tr", "en"):
+        assert main(["analyse", str(path), "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        assert "Bilgisayar" in out or "Computer" in out
+        broken = [x for x in out.splitlines() if x.endswith(("Bilgisayar", "Computer"))]
+        assert not broken, out
+
+
 def test_batak_analyse_refuses_a_broken_record(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

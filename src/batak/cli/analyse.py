@@ -24,6 +24,7 @@ from .console import (
     no_such_deal,
     read_record,
     seat_labels,
+    whole_names,
 )
 from .play import save_problem
 from .rules import changed_rules
@@ -101,7 +102,9 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
         progress = bar.on_deal(i + 1, len(games))  # deal 4 of 11, even with --deal 4
         review = review_deal(game, seconds=args.seconds, progress=progress)
         bar.end()
-        lines = summary_lines(review, labels, lang, you=human, limit=args.top, card=style.card)
+        lines = summary_lines(
+            review, whole_names(labels), lang, you=human, limit=args.top, card=style.card
+        )
         con.wrapped(*lines, width=style.width)
         report.append(
             {

@@ -351,6 +351,16 @@ def wrap_text(line: str, width: int, indent: str = "  ") -> list[str]:
     return lines
 
 
+def whole_names(names: Sequence[str]) -> list[str]:
+    """``names`` with no-break spaces, for sentences wrapped at spaces (a deal's review): a
+    name never ends one line and goes on at the next (``… Bilgisayar`` / ``3: 1``).
+
+    >>> whole_names(["Sen", "Bilgisayar 1", "Ayşe Yılmaz"])
+    ['Sen', 'Bilgisayar\xa01', 'Ayşe\xa0Yılmaz']
+    """
+    return [n.replace(" ", "\u00a0") for n in names]
+
+
 class ProgressBar:
     """A one-line progress bar for the deal review, on a terminal's stderr (nothing when stderr
     is not one): ``[#####---------------] deal 4 of 11: card 13 of 52``."""

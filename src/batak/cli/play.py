@@ -45,6 +45,7 @@ from .console import (
     status_lines,
     trick_items,
     unknown_preset,
+    whole_names,
     winner_lines,
 )
 from .parser import rules_problem, rules_with_options
@@ -239,7 +240,9 @@ class PlaySession:
             progress = bar.on_deal(number, None)  # one deal, not "deal 1 of 2" mid-match
             review = self.reviews[number] = review_deal(game, progress=progress)
             bar.end()
-        lines = summary_lines(review, self.labels, self.lang, you=self.human, card=self.style.card)
+        lines = summary_lines(
+            review, whole_names(self.labels), self.lang, you=self.human, card=self.style.card
+        )
         self.con.wrapped(*lines, width=self.style.width)
 
     # -- the human's turn

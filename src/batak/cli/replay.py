@@ -22,6 +22,7 @@ from .console import (
     sheet_lines,
     short_labels,
     trick_items,
+    whole_names,
     winner_lines,
 )
 from .rules import changed_rules
@@ -94,7 +95,9 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
                     con.say(t("reviewing", lang, n=i + 1))
                     review = review_deal(game, progress=bar.on_deal(i + 1, len(games)))
                     bar.end()
-                    lines = summary_lines(review, labels, lang, you=human, card=style.card)
+                    lines = summary_lines(
+                        review, whole_names(labels), lang, you=human, card=style.card
+                    )
                     con.wrapped(*lines, width=style.width)
             else:
                 trick = game.current_trick
