@@ -279,3 +279,19 @@ def test_an_options_explanation_says_more_than_its_name(lang: str) -> None:
 
     same = [o for o in option_names() if bare(option_help(o, lang)) == bare(option_label(o, lang))]
     assert not same
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_tables_summary_keeps_each_number_with_its_word(lang: str) -> None:
+    """The one-line summary of a table ('ihaleli, ihale 4–13, 10 points a trick, batak penalty,
+    2 deals') wrapped at 60 columns as "…, 2" / "deals": a number and the word it counts are
+    joined by a no-break space."""
+    texts = (
+        {k: str(v) for k, v in KEYS.items()}
+        if lang == "en"
+        else {m.context: str(m.string) for m in TRANSLATIONS[lang] if m.id}
+    )
+    words = r"(deals?|el|points?|puan|puana|cards?|kart|players|oyuncu)"
+    apart = re.compile(r"(\{[a-z_]+\}|\b\d+) " + words + r"(?![\wçğıöşü])")
+    said = {k: v for k, v in texts.items() if k.startswith("rules.sum_") and apart.search(v)}
+    assert not said, said
