@@ -1342,9 +1342,14 @@ def test_a_contract_nobody_bid_is_said_as_given_not_bid(
     assert "Everyone said pas" in out or "Herkes pas" in out
     if lang == "en":
         assert "Contract: You with 4 (nobody bid), koz" in out
-        assert "You: 0 taken of the 4 needed" in out
+        assert "You: 0 of the 4 tricks needed" in out  # (it read "0 taken of the 4 needed")
         assert re.search(r"You had the contract of 4 \(nobody bid\) and took \d+: ", out)
-        assert "You bid 4" not in out and "of the 4 bid" not in out
+        assert "You bid 4" not in out and "of the 4 tricks bid" not in out
+        # a contract that was bid: "Computer 3: 0 of the 5 tricks bid" ("0 taken of the 5 bid")
+        _, bid, _ = run(
+            monkeypatch, capsys, ["play", "--seed", "7", "--lang", "en"], "pas\nquit\n\n"
+        )
+        assert "Computer 3: 0 of the 5 tricks bid" in bid
     else:
         assert "İhaleci: Sen, ihale 4 (kimse teklif vermeyince verildi), koz" in out
         assert re.search(r"Sen: ihale 4 \(kimse teklif vermeyince verildi\), alınan \d+ — ", out)
