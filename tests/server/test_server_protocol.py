@@ -345,6 +345,11 @@ def test_a_connection_reads_on_while_its_move_is_stored(tmp_path: Path) -> None:
             err = await other.wait_for(lambda m: m.get("ref") == 3, 5)
             assert err["type"] == "error" and err["code"] == "not_your_turn"
             assert table.version == v0 + 1
+            # who is to move, by the name the table shows, not the engine's seat from 0 ("it is
+            # not your turn: seat 1 is to move" named the player the page shows as the second)
+            to_move = table.match.to_move  # type: ignore[union-attr]
+            assert table.seats[to_move].name and table.seats[to_move].name in err["message"]
+            assert "seat" not in err["message"], err
             for c in clients:
                 await c.close()
 

@@ -1228,12 +1228,14 @@ class Table:
         if self.seats[seat].away:
             raise TableError("away")
         err = match.game.check(msg["move"], seat)
+        if err is not None and err.code == "not_your_turn":
+            # who is to move by the name the table shows, not the engine's seat counted from 0
+            to_move = match.game.to_move
+            assert to_move is not None  # (a deal that is over refuses with game_over)
+            name = self.seats[to_move].name or str(to_move + 1)
+            raise TableError("not_your_turn", params={"name": name}, rule=err.code)
         if err is not None:
-            raise TableError(
-                "illegal" if err.code != "not_your_turn" else "not_your_turn",
-                message=err.text(conn.lang),
-                rule=err.code,
-            )
+            raise TableError("illegal", message=err.text(conn.lang), rule=err.code)
         text = _canonical(msg["move"])
 
         def ack(version: int) -> None:
