@@ -1036,6 +1036,10 @@ def test_rules_pages_come_from_the_rules_data(
     page.get_by_role("link", name="Zipi · three players (kitty)").click()
     page.get_by_test_id("lang").click()
     expect(page.locator("h2")).to_have_text("Kurallar: Zipi · üç kişilik (dipli)")
+    # the common core in Turkish as it is said, not word for word ("Her masada Batak oynanır")
+    expect(page.locator(".page")).to_contain_text(
+        "Temel kurallar her masada aynı: renge uyabiliyorsan uy"
+    )
     expect(page.get_by_test_id("preset-id")).to_have_text(
         "Bu masayı terminal programında oynamak için: 'batak play --preset zipi-kitty'"
     )
