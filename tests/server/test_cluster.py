@@ -16,7 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cluster_harness import LEASE, Player, check_log, cluster, need_services, owner, stored_log
+from cluster_harness import (
+    LEASE,
+    Node,
+    Player,
+    check_log,
+    cluster,
+    need_services,
+    owner,
+    stored_log,
+)
 from harness import free_port, invite_when_online
 
 from batak.bots import get
@@ -703,5 +712,64 @@ def test_a_bot_started_again_takes_back_its_seat_at_another_processs_table(
             moves = [e for e in final.events if e.get("kind") == "move" and e["seat"] == seat]
             assert moves and moves[-1].get("by") == "player", moves[-1]
             await host.close()
+
+        asyncio.run(main())
+
+
+def _bot_account_seated(host: Client, table: str) -> bool:
+    return any(s.get("bot_account") for s in host.tables[table].info.get("seats") or [])
+
+
+async def _room_with_a_forwarded_bot(nodes: list[Node]) -> tuple[Client, Client, str]:
+    """A room of n0 (its host connected there, keeping every message) with a bot account
+    connected to n1 seated by the room's code (forwarded to n0), not started."""
+    host = Client(nodes[0].url, name="Host", keep_log=True)
+    bot = Client(nodes[1].url, name="Robo")
+    for c in (host, bot):
+        await c.connect()
+    await bot.register("robo", "12345678", bot=True)
+    _, table = await host.create(preset="standard", deals=1)
+    await bot.join(code=table.info["code"])
+    await host.until(lambda: _bot_account_seated(host, table.id), 10)
+    return host, bot, table.id
+
+
+def _told_away(host: Client, table: str) -> bool:
+    """Whether ``host`` heard that a seat of ``table`` lost its connection (and is held)."""
+    return any(
+        m.get("type") == "presence" and m.get("table") == table and m.get("connected") is False
+        for m in map(json.loads, host.log)
+    )
+
+
+@pytest.mark.parametrize("how", ["sigterm", "redis"])
+def test_a_forwarded_bot_accounts_seat_stays_when_a_server_closes_its_socket(
+    tmp_path: Path, how: str
+) -> None:
+    """A bot account connected to n1 sits in a room of n0 not started. Its socket is closed by
+    a server itself with 1012: n1 stops (SIGTERM, a rolling restart), or Redis is restarted
+    (every forwarded client is closed to come back). That is no program gone: n0 holds the
+    seat (``presence``), as for a person, and stores no ``stand`` (docs/protocol.md). The
+    owner used to hear only ``gone``, without how the socket closed, and freed the seat."""
+    need_services()
+    pytest.importorskip("argon2")
+    with cluster(tmp_path, 2, own_redis=True) as (nodes, redis, db):
+
+        async def main() -> None:
+            host, bot, table = await _room_with_a_forwarded_bot(nodes)
+            if how == "sigterm":
+                await asyncio.to_thread(nodes[1].stop)
+            else:
+                await asyncio.to_thread(redis.kill)
+                await asyncio.sleep(2)  # (n0 finds Redis gone within a second or so)
+                await asyncio.to_thread(redis.start)
+            # held, or (before) freed: either is told the host at once
+            await host.until(
+                lambda: _told_away(host, table) or not _bot_account_seated(host, table), 30
+            )
+            assert _bot_account_seated(host, table), host.tables[table].info["seats"]
+            assert [e for e in stored_log(db, table)[0] if e[1] == "stand"] == []
+            await host.close()
+            await bot.close()
 
         asyncio.run(main())

@@ -467,11 +467,15 @@ class Hub:
             self.refused(conn, e, ref, kind)
 
     async def disconnect(self, conn: Conn, *, restart: bool = False) -> None:
-        """The connection is gone (``restart``: closed by this server's own shutdown, which
+        """The connection is gone (``restart``: closed by a server itself with 1012, which
         stores nothing for it: the seats are held as they are and taken back after the
-        restart, a bot account's in a room not started too, see :meth:`Table.dropped`)."""
+        restart, a bot account's in a room not started too, see :meth:`Table.dropped`). On a
+        cluster, the close of a forwarded client is told to the owners of its tables with the
+        bus's ``gone``, ``restart`` with it; the owner's :class:`RemoteConn
+        <batak.server.cluster.bus.RemoteConn>` comes here with it too, and so do those the
+        cluster drops for its own 1012 closes (Redis lost, a table moved)."""
         if self.cluster is not None:
-            self.cluster.disconnected(conn)
+            self.cluster.disconnected(conn, restart)  # the owners of its tables hear how
         self._set_player(conn, None, None)
         self.tournaments.forget(conn)
         await self._leave_tables(conn, restart)

@@ -3,12 +3,13 @@
 Each node listens on ``batak:node:NAME`` and on ``batak:cluster``. A client's message for a
 table owned by another node goes to that node as ``req`` (with who the client is); the owner
 handles it with a :class:`RemoteConn` standing for the client, whose every outgoing text comes
-back as ``out`` and is sent on the client's socket; ``gone`` says the client left; ``close``
-closes the client's socket. On ``batak:cluster``: ``moved`` (a table has a new owner) and
-``released`` (a node stopped and let go of its tables): clients forwarded to the old owner are
-closed with 1012 and come back (``sync`` with ``since``) through the new route; ``invited``
-(an invitation for a player connected to another node: that node hands it to the player's
-connections).
+back as ``out`` and is sent on the client's socket; ``gone`` says the client left (with
+``restart`` when a server closed its socket itself with 1012, which frees no seat: see
+:meth:`Hub.disconnect <batak.server.hub.Hub.disconnect>`); ``close`` closes the client's
+socket. On ``batak:cluster``: ``moved`` (a table has a new owner) and ``released`` (a node
+stopped and let go of its tables): clients forwarded to the old owner are closed with 1012 and
+come back (``sync`` with ``since``) through the new route; ``invited`` (an invitation for a
+player connected to another node: that node hands it to the player's connections).
 
 Pub/sub may drop messages (around a reconnect, on overload), so nothing here must survive: a
 move is acknowledged only once it is in PostgreSQL, and when the connection to Redis breaks, every
@@ -60,6 +61,9 @@ class RemoteConn(Conn):
         self.conn_id = conn_id
         self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.worker: asyncio.Task[None] | None = None
+        #: gone because a server closed the client's socket itself (1012: its shutdown, a moved
+        #: table, Redis lost), not because the client went: its seats are held, not freed
+        self.restart = False
 
     async def _no_send(self, text: str) -> None:  # pragma: no cover - send_text is overridden
         raise RuntimeError("a remote connection sends through the bus")
@@ -217,14 +221,15 @@ class Bus:
 
     def _down(self) -> None:
         """Redis is gone: forwarded clients are closed (1012) and come back, clients of other
-        nodes leave our tables (their seats are held as for any lost connection)."""
+        nodes leave our tables (their seats are held as for any lost connection; as for a
+        server's own 1012 close, a bot account's seat in a room not started is not freed)."""
         self.up = False
         while not self._out.empty():
             self._out.get_nowait()
         for conn_id in list(self.routes):
             self._close_local(conn_id)
         for key in list(self.remotes):
-            self._remote_gone(key)
+            self._remote_gone(key, restart=True)
 
     def _on(self, msg: dict[str, Any]) -> None:
         op = msg.get("op")
@@ -239,7 +244,7 @@ class Bus:
             if conn is not None:
                 self._spawn(conn.close(int(msg.get("code", 1012)), str(msg.get("reason", ""))))
         elif op == "gone":
-            self._remote_gone((msg["from"], msg["conn"]))
+            self._remote_gone((msg["from"], msg["conn"]), restart=bool(msg.get("restart")))
         elif op == "moved":
             if msg.get("node") != self.node:
                 table = msg["table"]
@@ -278,18 +283,27 @@ class Bus:
         self.forwarded += 1
         return True
 
-    def disconnected(self, conn: Conn) -> None:
+    def disconnected(self, conn: Conn, restart: bool = False) -> None:
+        """``conn`` is gone: the owners of its tables hear it (``restart``: this server closed
+        it itself with 1012, see :meth:`Hub.disconnect <batak.server.hub.Hub.disconnect>`)."""
         routes = self.routes.pop(conn.id, None)
         self.local.pop(conn.id, None)
+        self._gone(conn.id, routes, restart)
+
+    def _gone(self, conn_id: int, routes: dict[str, str] | None, restart: bool) -> None:
         for node in set((routes or {}).values()):
-            self.publish(node_channel(node), {"op": "gone", "from": self.node, "conn": conn.id})
+            self.publish(
+                node_channel(node),
+                {"op": "gone", "from": self.node, "conn": conn_id, "restart": restart},
+            )
 
     def _close_local(self, conn_id: int) -> None:
+        """Close a forwarded client with 1012 (it comes back by its new route): for the owners
+        of its tables, a server's own close (``restart``), which frees no seat."""
         conn = self.local.pop(conn_id, None)
         routes = self.routes.pop(conn_id, None)
         if conn is not None:
-            for node in set((routes or {}).values()):
-                self.publish(node_channel(node), {"op": "gone", "from": self.node, "conn": conn_id})
+            self._gone(conn_id, routes, True)
             self._spawn(conn.close(1012, "table moved"))
 
     def nodes_gone(self, nodes: set[str]) -> None:
@@ -331,12 +345,14 @@ class Bus:
             except Exception:
                 log.exception("node %s: forwarded %s", self.node, msg.get("type"))
         with contextlib.suppress(Exception):
-            await hub.disconnect(rconn)
+            await hub.disconnect(rconn, restart=rconn.restart)
 
-    def _remote_gone(self, key: tuple[str, int]) -> None:
+    def _remote_gone(self, key: tuple[str, int], restart: bool = False) -> None:
+        """A client of another node is gone (``restart``: closed by a server itself, 1012)."""
         rconn = self.remotes.pop(key, None)
         if rconn is not None:
             rconn.closed = True
+            rconn.restart = restart
             rconn.inbox.put_nowait(None)
 
     # ------------------------------------------------------------------ lobby

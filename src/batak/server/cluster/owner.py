@@ -533,9 +533,9 @@ class Cluster:
         await self.claim(table_id)
         return False
 
-    def disconnected(self, conn: Conn) -> None:
+    def disconnected(self, conn: Conn, restart: bool = False) -> None:
         if self.bus is not None:
-            self.bus.disconnected(conn)
+            self.bus.disconnected(conn, restart)
 
     def lobby(self, local: dict[str, Any]) -> dict[str, Any]:
         return self.bus.lobby(local) if self.bus is not None else local
