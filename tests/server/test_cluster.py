@@ -773,3 +773,42 @@ def test_a_forwarded_bot_accounts_seat_stays_when_a_server_closes_its_socket(
             await bot.close()
 
         asyncio.run(main())
+
+
+def test_a_bot_freed_from_a_room_on_another_process_is_not_told_to_come_back_there(
+    tmp_path: Path,
+) -> None:
+    """A bot account connected to n1 sits in a room of n0 not started; its program goes, and
+    n0 frees the seat at once. Its program back at once on n1 (a service manager restarting
+    it) must not find that room in its ``welcome``'s ``tables`` (``batak bot`` would join it
+    again; docs/bots.md: it waits for a new invitation). Where bot accounts sit
+    (``batak:bot_seats:n0``, which n1 reads) used to be written only at n0's beat or when a
+    match started or ended, and the stand wrote nothing."""
+    import redis as redis_py
+
+    need_services()
+    pytest.importorskip("argon2")
+    with cluster(tmp_path, 2) as (nodes, redis, _db):
+
+        async def main() -> None:
+            host, bot, table = await _room_with_a_forwarded_bot(nodes)
+            seats = redis_py.Redis.from_url(redis.url)
+            pid = bot.player["id"]
+            for _ in range(int(LEASE * 20)):  # (written at once now; at n0's beat before)
+                got = seats.hget("batak:bot_seats:n0", pid)
+                if got and table in got.decode():
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("n0 never said where the bot account sits")
+            token = bot.token
+            await bot.close()  # the program is gone: the seat is freed at once
+            await host.until(lambda: not _bot_account_seated(host, table), 10)
+            again = Client(nodes[1].url, token=token)
+            welcome = await again.connect()
+            assert table not in (welcome.get("tables") or []), welcome
+            seats.close()
+            for c in (host, again):
+                await c.close()
+
+        asyncio.run(main())

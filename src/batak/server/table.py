@@ -476,6 +476,11 @@ class Table:
         connection that sent the move (with its ``ref``) when its event is its acknowledgement
         (:meth:`_broadcast`)."""
         version = self.version + 1
+        # a bot account sits or stands (the seat as it was before a stand): the other processes
+        # of a cluster read where it sits (its welcome's tables, bot_busy), told at once below
+        bot_seat = kind in ("sit", "stand") and (
+            bool(data.get("bot_account")) or self.seats[data["seat"]].bot_account
+        )
         rows = [EventRow(version, kind, data, time.time())]
         if also is None:
             await self.storage.append_events(self.id, rows, status)
@@ -483,8 +488,9 @@ class Table:
             await self.storage.append_events(self.id, rows, status, also)
         ev = self.apply(version, kind, data)
         self.last_activity = self.clock.now()
-        if status is not None and self.hub.cluster is not None:
-            self.hub.cluster.bot_seats_changed(self)  # a bot account's match started here
+        if (status is not None or bot_seat) and self.hub.cluster is not None:
+            # a bot account's match started here, or its seat in a room came or went
+            self.hub.cluster.bot_seats_changed(self, bot_account=bot_seat)
         if before is not None:
             before(version)
         if kind in STATE_EVENTS:

@@ -20,7 +20,8 @@ forwarded client is closed with 1012 and resyncs. The lobby's summaries are kept
 room's node; and where bot accounts sit (the hash ``batak:bot_seats:NAME``, a bot account's id to
 the ``[table id, status]`` of each unfinished table of the node where it has a seat), which
 ``invite`` reads for ``bot_busy`` and a bot account's ``welcome`` for the tables to come back to.
-That one is also written at once when such a table starts or ends, not only at the beat.
+That one is also written at once when such a table starts or ends, or a bot account sits or
+stands there, not only at the beat.
 """
 
 from __future__ import annotations
@@ -401,9 +402,10 @@ class Bus:
             pipe.expire(key, self._ttl())
 
     def bot_seats_changed(self) -> None:
-        """A table where a bot account sits started or ended: the other nodes are told now,
-        not at the next beat (a host there would invite a bot busy here, or be refused one
-        free again)."""
+        """A table where a bot account sits started or ended, or a bot account sat or stood
+        up here: the other nodes are told now, not at the next beat (a host there would invite
+        a bot busy here, or be refused one free again; a bot freed from a room here that comes
+        back there would find that room in its ``welcome``, and join it again)."""
         if not self.up:
             return
         self._seats_dirty = True

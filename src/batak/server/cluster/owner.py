@@ -571,10 +571,12 @@ class Cluster:
             log.warning("node %s: where a bot account sits, via Redis: %s", self.node, e)
             return []
 
-    def bot_seats_changed(self, table: Table) -> None:
-        """``table`` started or ended: if a bot account sits there, the other nodes hear of
-        it now (:meth:`Bus.bot_seats_changed`)."""
-        if self.bus is not None and any(s.bot_account for s in table.seats):
+    def bot_seats_changed(self, table: Table, *, bot_account: bool = False) -> None:
+        """``table`` started or ended, or (``bot_account``) a bot account sat or stood there:
+        if a bot account sits there, or did, the other nodes hear of it now
+        (:meth:`Bus.bot_seats_changed`). A stand is told by ``bot_account``: the seat is
+        empty by then, and once the last bot account stood none sits there any more."""
+        if self.bus is not None and (bot_account or any(s.bot_account for s in table.seats)):
             self.bus.bot_seats_changed()
 
     def invited(self, player: str, note: dict[str, Any]) -> None:
