@@ -450,15 +450,22 @@ def run_bot(args: argparse.Namespace, lang: str) -> int:
         )
         return 2
 
+    stopped_by: list[signal.Signals] = []  # the signal that stopped the bot, if one did
+
     async def main() -> None:
         # Ctrl-C stops the bot's own task only (not the client's reader, as asyncio.run's
         # handler would), so that it can still leave its seat to a computer on the way out;
         # SIGTERM (a service manager's stop, kill) too, which would end the process at once
         task = asyncio.current_task()
         assert task is not None
+
+        def stop(sig: signal.Signals) -> None:
+            stopped_by.append(sig)
+            task.cancel()
+
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                asyncio.get_running_loop().add_signal_handler(sig, task.cancel)
+                asyncio.get_running_loop().add_signal_handler(sig, stop, sig)
         await serve_as_bot(
             args.url,
             args.username,
@@ -473,7 +480,9 @@ def run_bot(args: argparse.Namespace, lang: str) -> int:
     try:
         asyncio.run(main())
     except (KeyboardInterrupt, asyncio.CancelledError):
-        return 130
+        # stopped as asked: by SIGTERM (a service manager's stop, which counts any other
+        # status as a failure) with 0; by Ctrl-C with 130, as every command
+        return 0 if stopped_by[:1] == [signal.SIGTERM] else 130
     except PlayerError as e:  # the player raised, or chose what is not a legal move
         sys.stderr.write(error_message(lang, player_problem(e, lang)) + "\n")
         return 1
