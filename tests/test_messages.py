@@ -131,15 +131,15 @@ def test_wrong_phase_messages():
     g = Game("standard", hands=["AS KH", "3H 4C", "4H 6C", "5H 8C"], dealer=3)
     err = refused(g, "AS", "wrong_phase")
     assert err.text("en") == "A♠ is not a move now: this is the bidding"
-    assert err.text("tr") == "A♠ şu an oynanamaz: şimdi ihale sırası"
+    assert err.text("tr") == "A♠ şu an geçerli bir hamle değil: şimdi ihale sırası"
     play_all(g, "bid 4 pass pass pass")
     err = refused(g, "bid 5", "wrong_phase")
     assert err.text("en") == "bid 5 is not a move now: this is the trump choice"
-    assert err.text("tr") == "ihale 5 şu an oynanamaz: şimdi koz seçimi sırası"
+    assert err.text("tr") == "ihale 5 şu an geçerli bir hamle değil: şimdi koz seçimi sırası"
     g.play("trump S")
     err = refused(g, "pass", "wrong_phase")
     assert err.text("en") == "pas is not a move now: this is the card play"
-    assert err.text("tr") == "pas şu an oynanamaz: şimdi kart atma sırası"
+    assert err.text("tr") == "pas şu an geçerli bir hamle değil: şimdi kart atma sırası"
 
 
 def test_wrong_phase_message_while_burying_reads_well():
@@ -148,7 +148,7 @@ def test_wrong_phase_message_while_burying_reads_well():
     g = Game("zipi-kitty", hands=["AS", "KS", "QS"], kitty="2C 3C 4C 5C", dealer=2)
     play_all(g, "bid 5 pass pass")
     err = refused(g, "trump S", "wrong_phase")
-    assert err.text("tr") == "koz ♠ maça şu an oynanamaz: şimdi gömme sırası"
+    assert err.text("tr") == "koz ♠ maça şu an geçerli bir hamle değil: şimdi gömme sırası"
     assert "kitty" in err.text("en")
     assert "the burying the" not in err.text("en")
 
