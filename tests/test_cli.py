@@ -437,8 +437,15 @@ def test_rules_of_a_preset_in_turkish(
     rules = Rules.preset("sultan-ihaleli")
     tail = out.split("Bu masada kullanılmayan ayarlar: ", 1)[1].split(".", 1)[0]
     unused = " ".join(tail.split()).split(", ")
-    # (defenders_minimum: a side's least tricks, at tables with partners only)
-    assert unused == ["kitty_order", "exposed_partner", "zero_bid", "defenders_minimum"]
+    # (defenders_minimum: a side's least tricks, at tables with partners only; redeal_dealer:
+    # who deals after a throw-in, where everyone's pas gives the dealer the ihale instead)
+    assert unused == [
+        "kitty_order",
+        "exposed_partner",
+        "redeal_dealer",
+        "zero_bid",
+        "defenders_minimum",
+    ]
     for option in (f for f in Rules().to_dict() if f != "name"):
         if option not in unused:
             assert f"  {option_label(option, 'tr')} ({option}): " in out, option
@@ -520,7 +527,7 @@ def test_an_unknown_table_option_names_the_one_it_resembles(
         (
             "tr",
             "bilinmeyen kural seçenek(ler)i: musttrump; must_trump mi demek istedin? "
-            "hepsini 'batak rules zipi-kitty' listeler",
+            "seçeneklerin hepsi 'batak rules zipi-kitty' ile listelenir",
         ),
     ]:
         args = ["play", "--preset", "zipi-kitty", "--option", "musttrump=no", "--lang", lang]
@@ -1030,8 +1037,8 @@ def test_after_the_match_the_last_deal_can_still_be_reviewed(
     offer = {"en": "Type 'review' to see where", "tr": "Son elde lövelerin nerede"}[lang]
     assert after.count(offer) == 1  # said once: a line it does not know gets one line
     unknown = {
-        "en": "“1” is not one of the requests here (review, sheet, save FILE; Enter or quit",
-        "tr": "“1” burada yapılabileceklerden biri değil (incele, yazboz, kaydet DOSYA;",
+        "en": "“1” is not one of the requests here (review, sheet, save\u00a0FILE; Enter or quit",
+        "tr": "“1” burada yapılabileceklerden biri değil (incele, yazboz, kaydet\u00a0DOSYA;",
     }
     assert unknown[lang] in after  # it says that the line was not understood, and what is
     reviewing = {"en": "Reviewing deal 1", "tr": "1. el inceleniyor"}[lang]
@@ -1342,14 +1349,16 @@ def test_a_contract_nobody_bid_is_said_as_given_not_bid(
     assert "Everyone said pas" in out or "Herkes pas" in out
     if lang == "en":
         assert "Contract: You with 4 (nobody bid), koz" in out
-        assert "You: 0 of the 4 tricks needed" in out  # (it read "0 taken of the 4 needed")
+        # (it read "0 taken of the 4 needed", then "8 of the 4 tricks needed" once made)
+        assert "You: needed 4, taken 0" in out
         assert re.search(r"You had the contract of 4 \(nobody bid\) and took \d+: ", out)
-        assert "You bid 4" not in out and "of the 4 tricks bid" not in out
-        # a contract that was bid: "Computer 3: 0 of the 5 tricks bid" ("0 taken of the 5 bid")
+        assert "You bid 4" not in out and "You: bid 4" not in out
+        # a contract that was bid: "Computer 3: bid 5, taken 0", and as it goes past the bid
+        # "bid 5, taken 6" (the words "6 of the 5 tricks bid" said nonsense there)
         _, bid, _ = run(
             monkeypatch, capsys, ["play", "--seed", "7", "--lang", "en"], "pas\nquit\n\n"
         )
-        assert "Computer 3: 0 of the 5 tricks bid" in bid
+        assert "Computer 3: bid 5, taken 0" in bid
     else:
         assert "İhaleci: Sen, ihale 4 (kimse teklif vermeyince verildi), koz" in out
         assert re.search(r"Sen: ihale 4 \(kimse teklif vermeyince verildi\), alınan \d+ — ", out)

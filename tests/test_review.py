@@ -490,7 +490,7 @@ def test_a_defenders_card_that_cost_both_counts_says_both() -> None:
     en = summary_lines(review, names, "en")
     assert en[0] == (
         "Trick 6: Deniz played 9♣, which cost one trick by the end of the deal and let the bidder "
-        "take 3 more tricks; the best for the defence was K♣ or Q♣."
+        "take 3\u00a0more tricks; the best for the defence was K♣ or Q♣."
     )
     assert en[1:] == [
         "Tricks lost in total — Deniz: 1",

@@ -54,7 +54,10 @@ _APPLIES: dict[str, Any] = {
     "min_bid": lambda r: r.bidding != "none",
     "max_bid": lambda r: r.bidding != "none",
     "all_pass": lambda r: r.bidding == "auction",
-    "redeal_dealer": lambda r: r.bidding == "auction",
+    # who deals again after a throw-in: only where everyone's pas throws the cards in
+    "redeal_dealer": lambda r: r.bidding == "auction" and r.all_pass == "redeal",
+    # still overtaking after a ruff: only where overtaking is the rule at all
+    "overtake_after_ruff": lambda r: r.overtake,
     "zero_bid": lambda r: r.bidding == "kozmaca",
     # as the rules' own checks refuse them elsewhere (batak rules listed them as if in force)
     "first_lead": lambda r: r.bidding == "auction",
@@ -76,6 +79,10 @@ def option_applies(rules: Rules, option: str) -> bool:
     >>> option_applies(standard, "kitty_order"), option_applies(standard, "overtake")
     (False, True)
     >>> option_applies(PRESETS["zipi-kitty"], "kitty_order")
+    True
+    >>> option_applies(standard, "redeal_dealer")  # everyone's pas gives the dealer the ihale
+    False
+    >>> option_applies(standard.replace(all_pass="redeal"), "redeal_dealer")
     True
     """
     test = _APPLIES.get(option)
@@ -190,7 +197,7 @@ def rules_catalog() -> dict[str, Any]:
     >>> opt["kind"], opt["help"]["tr"].split(":")[0], opt["label"]["en"]
     ('bool', 'yükseltme', 'Must overtake')
     >>> cat["presets"][0]["unused"]
-    ['kitty_order', 'exposed_partner', 'zero_bid', 'defenders_minimum']
+    ['kitty_order', 'exposed_partner', 'redeal_dealer', 'zero_bid', 'defenders_minimum']
     """
     hints = get_type_hints(Rules)
     options: dict[str, Any] = {}

@@ -425,6 +425,10 @@ def test_an_adjourned_room_does_not_stand_in_the_way_and_plays_on_with_a_removed
             await host.until(lambda: host.tables[table].info["status"] == "playing")
             s = host.tables[table].info["seats"][seat]
             assert s["name"] is None and s["removed"] is True
+            # a sentence that names the seat (a move out of turn: "… is to move", a review)
+            # says "Removed player" in the reader's language, never a bare seat number
+            names = {lang: srv.hub.tables[table]._seat_name(seat, lang) for lang in ("en", "tr")}
+            assert names == {"en": "Removed player", "tr": "Silinmiş oyuncu"}, names
             finals = await asyncio.gather(*(p.play(table, timeout=90) for p in (host, c, d)))
             assert all(f.over for f in finals)
             text = json.dumps(await host.sync(table, since=0), ensure_ascii=False)

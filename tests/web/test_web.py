@@ -1026,11 +1026,13 @@ def test_rules_pages_come_from_the_rules_data(
     expect(page.get_by_test_id("rules-unused")).to_contain_text("Açık eşli")
     page.get_by_role("link", name="All tables").click()
     page.get_by_role("link", name="Standard (common rules · ihaleli)").click()
-    for option in ("kitty_order", "zero_bid", "exposed_partner", "defenders_minimum"):
+    unused = ("kitty_order", "zero_bid", "exposed_partner", "defenders_minimum", "redeal_dealer")
+    for option in unused:  # (no throw-in: everyone's pas gives the dealer the ihale)
         expect(row(option)).to_have_count(0)
     expect(row("overtake")).to_have_count(1)
     expect(page.get_by_test_id("rules-unused")).to_have_text(
-        "Not used at this table: Kitty order, Açık eşli, Zero bid (el almam), Defenders' minimum."
+        "Not used at this table: Kitty order, Açık eşli, Dealer after a throw-in, Zero bid (el"
+        " almam), Defenders' minimum."
     )
     page.get_by_role("link", name="All tables").click()
     page.get_by_role("link", name="Zipi · three players (kitty)").click()

@@ -1238,7 +1238,7 @@ class Table:
             # who is to move by the name the table shows, not the engine's seat counted from 0
             to_move = match.game.to_move
             assert to_move is not None  # (a deal that is over refuses with game_over)
-            name = self.seats[to_move].name or str(to_move + 1)
+            name = self._seat_name(to_move, conn.lang)
             raise TableError("not_your_turn", params={"name": name}, rule=err.code)
         if err is not None:
             raise TableError("illegal", message=err.text(conn.lang), rule=err.code)
@@ -1281,14 +1281,16 @@ class Table:
         games = match.games
         if not 1 <= deal <= len(games) or games[deal - 1].phase is not Phase.OVER:
             raise TableError("no_deal", params={"deal": deal})
-        names = [
-            s.name
-            or i18n.text(
-                "server.removed_player" if s.removed else "server.review_seat", conn.lang, n=i + 1
-            )
-            for i, s in enumerate(self.seats)
-        ]
+        names = [self._seat_name(i, conn.lang) for i in range(len(self.seats))]
         return games[deal - 1].copy(), names, self.subs.get(conn)
+
+    def _seat_name(self, i: int, lang: str) -> str:
+        """Seat ``i``'s player as a sentence names them: the name, or words for an erased
+        account's seat ("Removed player") or a nameless one ("Seat 3"), in ``lang``."""
+        s = self.seats[i]
+        return s.name or i18n.text(
+            "server.removed_player" if s.removed else "server.review_seat", lang, n=i + 1
+        )
 
     async def hint_view(self, conn: Conn) -> tuple[int, int, dict[str, Any]]:
         """For a ``hint``: the asking seat, the version and that seat's own view, after checking
