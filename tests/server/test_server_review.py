@@ -49,9 +49,17 @@ def test_review_of_a_finished_deal(tmp_path: Path) -> None:
             for d in en["decisions"]:
                 assert d["cost"] == d["best"] - d["value"] >= 0
                 assert d["card"] in d["best_cards"] or d["cost"] > 0
-            # the koz played and the tricks taken: the deal is over, so both are known
+            # the koz played and the tricks taken: the deal is over, so both are known; and
+            # whether nobody bid (the contract given at the lowest bid), as the lines say
             assert en["bidding"] == [
-                {"seat": b.seat, "bid": b.bid, "worth": b.worth, "trump": b.trump, "taken": b.taken}
+                {
+                    "seat": b.seat,
+                    "bid": b.bid,
+                    "worth": b.worth,
+                    "trump": b.trump,
+                    "taken": b.taken,
+                    "given": b.given,
+                }
                 for b in want.bidding
             ]
             assert all(b["trump"] in "SHDC" and b["taken"] is not None for b in en["bidding"])

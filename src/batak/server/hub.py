@@ -1833,6 +1833,7 @@ def _review_reply(review: Any, names: list[str], lang: str, you: int | None) -> 
                 "worth": dict(b.worth),
                 "trump": b.trump,
                 "taken": b.taken,
+                "given": b.given,
             }
             for b in review.bidding
         ],
