@@ -5,8 +5,10 @@ and what it paid at the end; desktop in English, a phone in Turkish."""
 from __future__ import annotations
 
 import re
+import sqlite3
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,10 @@ def chips_server(tmp_path: Path) -> Iterator[ServerProcess]:
         yield s
     finally:
         s.stop()
+
+
+# the rematch's note in view
+SHOW_NOTE = "document.querySelector('[data-testid=rematch-declined]').scrollIntoView()"
 
 
 def play_to_the_end(page: Page) -> None:
@@ -376,6 +382,7 @@ def test_a_staked_rematch_the_players_chips_stopped_covering_is_said_in_both_lan
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
+    from batak.server.chips import GRANT, player_account, post
     from batak.server.client import Client
 
     s = ServerProcess(tmp_path, free_port(), *SERVE_ARGS, "--daily-grant", "2000")
@@ -416,14 +423,14 @@ def test_a_staked_rematch_the_players_chips_stopped_covering_is_said_in_both_lan
         page.get_by_test_id("rematch").click()  # yes; Veli is still asked
         expect(page.get_by_test_id("rematch-waiting")).to_be_visible()
 
+        other = Client(s.url, name="kisa")
+
         async def spend() -> None:  # the player's other device: staked rooms, started
-            other = Client(s.url, name="kisa")
             await other.connect()
             await other.login("kisa", "kupa-papaz-7")
             while (await other.wallet())["balance"] >= 1000:
                 _, r = await other.create(preset="standard", deals=1, stake=1000)
                 await other.start(r.id)
-            await other.close()
 
         run(spend())
         run(veli.rematch(table.id))  # the last yes
@@ -435,7 +442,8 @@ def test_a_staked_rematch_the_players_chips_stopped_covering_is_said_in_both_lan
         expect(note).to_have_attribute("role", "status")  # a refusal, said as one (not help)
         page.screenshot(path=str(artifacts / "rematch-short-you-desktop-tr.png"))
         page.set_viewport_size({"width": 390, "height": 844})
-        note.scroll_into_view_if_needed()
+        # (in one step: the window is drawn again when the wallet asked for at the sync comes)
+        page.evaluate(SHOW_NOTE)
         page.screenshot(path=str(artifacts / "rematch-short-you-phone-tr.png"))
         # the language changed (the page says hello again and the table is synced): still said
         page.get_by_test_id("over-lang").click()
@@ -443,10 +451,34 @@ def test_a_staked_rematch_the_players_chips_stopped_covering_is_said_in_both_lan
             "Your chips no longer cover this table's stake of 1,000 chips, so no rematch was made."
         )
         expect(page.get_by_test_id("rematch")).to_be_disabled()
-        note.scroll_into_view_if_needed()
+        page.evaluate(SHOW_NOTE)
         page.screenshot(path=str(artifacts / "rematch-short-you-phone-en.png"))
         page.set_viewport_size({"width": 1280, "height": 860})
         page.screenshot(path=str(artifacts / "rematch-short-you-desktop-en.png"))
+        # the chips come back (as when the other table pays out; here a grant in the ledger):
+        # the next sync (a change of language, a reload) asks for the wallet again and frees
+        # Rematch, which stayed off for good; the note stays said, and the server takes the yes
+        db = next(tmp_path.rglob("*.sqlite3"))
+        with closing(sqlite3.connect(db, timeout=30)) as con, con:
+            pid = other.player["id"]
+            post(con.cursor(), lambda q: q, "test:refill", "grant", None,
+                 [(GRANT, -5000), (player_account(pid), 5000)])  # fmt: skip
+        assert run(other.wallet())["balance"] >= 1000
+        page.get_by_test_id("over-lang").click()
+        expect(page.get_by_test_id("rematch")).to_be_enabled()
+        expect(note).to_have_text(
+            "Çipin artık bu masanın 1.000 çiplik bahsini karşılamıyor, bu yüzden rövanş yapılmadı."
+        )
+        page.reload()
+        expect(note).to_be_visible()
+        expect(page.get_by_test_id("rematch")).to_be_enabled()
+        page.screenshot(path=str(artifacts / "rematch-short-you-chips-back-desktop-tr.png"))
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.evaluate(SHOW_NOTE)
+        page.screenshot(path=str(artifacts / "rematch-short-you-chips-back-phone-tr.png"))
+        page.get_by_test_id("rematch").click()
+        expect(page.get_by_test_id("rematch-waiting")).to_be_visible()
+        run(other.close())
         run(veli.close())
     finally:
         pool.shutdown()

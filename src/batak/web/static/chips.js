@@ -50,6 +50,12 @@ function have() {
   return w && w.account ? Number(w.balance) || 0 : null;
 }
 
+// The player's chips are known to be fewer than `stake` (an account's wallet as last told).
+export function walletShort(stake) {
+  const n = have();
+  return n != null && n < stake;
+}
+
 // The chosen salon's stake is more than the player's chips: why it cannot be played, or "".
 export function stakeShortText() {
   const n = have();

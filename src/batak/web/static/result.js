@@ -8,7 +8,7 @@
 // The match's end shows the ranking (totals, winners, the contracts each player made), the
 // rematch (same seats and options, a new match: every person at the table is asked and must
 // agree; bots stay) and, after quick play, "Play again".
-import { chipsNumber } from "./chips.js";
+import { chipsNumber, walletShort } from "./chips.js";
 import { NAMES, nextLang, t } from "./i18n.js";
 import { reviewButton } from "./review.js";
 
@@ -202,8 +202,11 @@ function rematchHTML(T, quiet) {
         out.push(shortYou ? `<p class="refused" role="status" data-testid="rematch-declined">${esc(text)}</p>`
           : `<p class="help" data-testid="rematch-declined">${esc(text)}</p>`);
       }
-      // a staked rematch the player's chips no longer cover: said, and the button is off
-      const poor = T.rematchShort || (shortYou ? true : null);
+      // a staked rematch the player's chips no longer cover: said, and the button is off (a
+      // yes refused for chips; or the offer fell through for them and the wallet, asked for
+      // again then, is still short: chips that came back since free the button, and the note
+      // stays said)
+      const poor = T.rematchShort || (shortYou && walletShort((info.chips && info.chips.stake) || 0) ? true : null);
       if (T.rematchShort) out.push(`<p class="refused" role="status" data-testid="rematch-short">${esc(t("rematch_short", { have: chipsNumber(poor.balance), stake: chipsNumber(poor.stake) }))}</p>`);
       out.push(`<p class="row-buttons"><button${main} data-action="rematch" data-testid="rematch"${poor ? " disabled" : ""}>${esc(t("rematch"))}</button>${quick ? ` <button data-action="playAgain" data-mode="${esc(info.mode)}" data-stake="${(info.chips && info.chips.stake) || 0}" data-testid="play-again"${poor ? " disabled" : ""}>${esc(t("play_again"))}</button>` : ""}</p>
         <p class="help">${esc(t("rematch_help"))}</p>`);
@@ -241,9 +244,18 @@ export function matchOverHTML(T, sheetHTML, recordHref, extra = "", quiet = fals
 }
 
 // ------------------------------------------------------------------ the rematch on the wire
+// An offer that fell through for the player's own chips (told live, or by a sync after a reload
+// or a change of language): the wallet is asked for as it is now, since whether Rematch is off
+// depends on it (rematchHTML); the reply draws the window again.
+export function askWallet(T) {
+  const r = T && T.rematch;
+  if (r && T.you != null && r.declined === T.you && r.short === T.you) H.send({ type: "wallet", ref: "wallet" });
+}
+
 export function onRematch(T, m) {
   if (!T || m.table !== T.id) return;
   T.rematch = m;
+  askWallet(T);
   // everyone agreed: a person who said yes goes to the new table, seated where they sat
   if (m.table_new && T.you != null && m.accepted.includes(T.you)) {
     H.go(`/table/${m.table_new}`);
