@@ -4,6 +4,7 @@ desktop and a 390 px phone (issue 13 items 4 and 5)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -365,6 +366,7 @@ def test_the_operator_starts_anyones_tournament_and_a_round_waits_for_a_match_in
             page.goto(server.http + "/")
             page.select_option("#preset-select", "standard")
             page.get_by_test_id("create-room").click()
+            code = page.get_by_test_id("room-code").inner_text()
             page.get_by_test_id("start").click()
             expect(page.locator("#hand .card")).to_have_count(13)
             here = page.url
@@ -389,6 +391,24 @@ def test_the_operator_starts_anyones_tournament_and_a_round_waits_for_a_match_in
             assert len(asked) == 2, asked
             expect(page).to_have_url(re.compile(r"/table/\w+$"))
             expect(call).to_have_count(0)
+
+            # the seat left behind (a room alone with the house's bots: nobody else waits there,
+            # so only the going itself says "leave") is played by a computer at once
+            async def seat_away() -> bool:
+                w = Client(server.url, name="Can")
+                await w.connect()
+                table = await w.join(code=code, spectate=True)
+
+                def away() -> bool:
+                    person = [x for x in table.info["seats"] if x["player"] and not x["bot"]]
+                    return len(person) == 1 and bool(person[0]["away"])
+
+                with contextlib.suppress(TimeoutError):
+                    await w.until(away, 5)
+                await w.close()
+                return away()
+
+            assert pool.submit(lambda: loop.run_until_complete(seat_away())).result()
             pool.submit(lambda: loop.run_until_complete(veli.close())).result()
         loop.close()
     finally:
