@@ -31,13 +31,32 @@ export function ratingText(r) {
   return r ? `${dec(r.ordinal)} ± ${dec(r.spread)}` : "";
 }
 
-// The badge shown next to a name: "Lv 3" / "Sv 3" (nothing when the level is unknown).
 // A player's name in a table of players: one line, cut with "…" where the column is too narrow
-// for it (a phone), the whole name in its title; "after" (a level badge) is never cut.
+// for it (a phone), the whole name in its title; "after" (a level badge) is never cut. A cut
+// name can be read whole on a phone and from the keyboard too: see markCutNames.
 export function nameCell(name, after = "") {
   return `<td class="who"><div><span class="who-name" title="${esc(name)}">${esc(name)}</span>${after}</div></td>`;
 }
 
+// The names cut with "…" take the focus (a tap, Tab), and show whole while they have it
+// (style.css); names shown whole take none, so Tab does not stop at every row. Looked at again
+// whenever the page changes or its width does (a redraw of any table of players, a language).
+function markCutNames() {
+  for (const el of document.querySelectorAll(".who-name")) {
+    if (el === document.activeElement) continue; // (shown whole meanwhile)
+    if (el.scrollWidth > el.clientWidth) el.tabIndex = 0;
+    else el.removeAttribute("tabindex");
+  }
+}
+
+let marking = false;
+function markSoon() {
+  if (marking) return;
+  marking = true;
+  requestAnimationFrame(() => { marking = false; markCutNames(); });
+}
+
+// The badge shown next to a name: "Lv 3" / "Sv 3" (nothing when the level is unknown).
 export function levelBadge(level) {
   if (level == null) return "";
   return ` <span class="lvl" title="${esc(t("level_n", { n: level }))}" data-testid="level">${esc(t("level_short", { n: level }))}</span>`;
@@ -54,6 +73,8 @@ export function sheetLevelsHTML(seats, n) {
 export function initProgress(send, notify) {
   P.send = send;
   P.notify = notify;
+  new MutationObserver(markSoon).observe(document.body, { childList: true, subtree: true });
+  addEventListener("resize", markSoon);
   document.addEventListener("click", (e) => {
     const el = e.target.closest("[data-progress]");
     if (!el) return;
