@@ -441,3 +441,72 @@ def test_a_wrong_bot_password_is_said_plainly(
         assert main(["bot", srv.http, "--username", "robo9", "--password", "kısa"]) == 1
         err = capsys.readouterr().err
         assert err.startswith("batak: error: The server said no: ") and err.count("\n") == 1, err
+
+
+def test_a_watcher_of_a_private_room_watches_on_after_a_restart(tmp_path: Path) -> None:
+    """Someone watching a private room, let in by its code, is remembered by the server only
+    until it restarts: on coming back, the sync by the table's id was refused (``no_table``)
+    and ``batak online`` told the watcher "This table is gone — there is no table 't…'" (its
+    internal id) and stopped, while the host played on. The client joins again by the code,
+    and the watcher follows the match to its end."""
+    server = _server(tmp_path)
+    try:
+
+        async def main_() -> None:
+            host = Client(server.url, name="Ayşe")
+            await host.connect()
+            created, table = await host.create(preset="standard", deals=1)
+            await host.start(table.id)  # computer players take the other seats
+            st = host.tables[table.id]
+            await host.until(lambda: st.view is not None, 20)
+            watcher = Client(server.url, name="Berk")
+            await watcher.connect()
+            seen = await watcher.join(code=created["code"])
+            assert seen.seat is None and seen.view is not None  # watching, not seated
+            await asyncio.to_thread(server.kill)
+            await asyncio.sleep(0.5)
+            await asyncio.to_thread(server.start)
+            await host.reconnect()
+            await watcher.reconnect()
+            assert seen.lost is None, seen.lost
+            assert (await host.play(table.id, timeout=60)).over
+            await watcher.until(lambda: seen.over, 30)
+            await host.close()
+            await watcher.close()
+
+        asyncio.run(main_())
+    finally:
+        server.stop()
+
+
+def test_a_table_put_away_just_as_the_connection_came_back_is_asked_for_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``no_table`` also answers a request that reaches a table at the moment it is put away
+    ("ask again": asking again loads it; docs/protocol.md). On coming back the client took
+    that for a table gone for good (``lost``: ``batak online`` said so and stopped); it asks
+    once more. A table still not there then is lost, with the server's words."""
+    from batak.server.client import ServerError, TableState
+
+    async def main_() -> tuple[list[str], TableState, TableState]:
+        c = Client("ws://127.0.0.1:9/ws", name="Ayşe")
+        for name in ("drop", "connect"):  # (no server: only the catching up is looked at)
+            monkeypatch.setattr(c, name, lambda: asyncio.sleep(0))
+        asked: list[str] = []
+        words = {"t1": "the table 't1' was just put away: ask again", "t2": "there is no table"}
+
+        async def sync(table: str, since: int | None = None) -> dict[str, Any]:
+            asked.append(table)
+            if table == "t2" or asked.count(table) == 1:
+                raise ServerError({"code": "no_table", "message": words[table]})
+            return {"type": "sync"}
+
+        monkeypatch.setattr(c, "sync", sync)
+        c.tables["t1"] = TableState(id="t1", seat=0)
+        c.tables["t2"] = TableState(id="t2", seat=0)
+        await c.reconnect()
+        return asked, c.tables["t1"], c.tables["t2"]
+
+    asked, again, gone = asyncio.run(main_())
+    assert again.lost is None and asked.count("t1") == 2, asked
+    assert gone.lost == "there is no table", gone.lost

@@ -201,18 +201,40 @@ class Client:
 
         A table the server refuses to sync (a finished one a restarted server no longer
         keeps, a closed room) is left as it was: the others are still caught up on. One it
-        says is not there (``no_table``) keeps the server's words in ``lost``."""
+        says is not there (``no_table``) is asked for once more, since that is also the answer
+        to a request that came just as the table was put away ("ask again": asking again loads
+        it); a private room watched without a seat is then joined again by its code (the server
+        remembers who came with the code only until it restarts, and answers a sync by the
+        table's id with ``no_table``). Only a table still not there keeps the server's words in
+        ``lost``."""
         await self.drop()
         await self.connect()
         for st in list(self.tables.values()):
             try:
-                await self.sync(st.id, since=st.v if since else None)
+                await self._sync_again(st, since=st.v if since else None)
             except ServerError as e:
                 if e.code == "no_table":
                     st.lost = e.message
         for msg in list(self._unacked.values()):
             with contextlib.suppress(ServerError):
                 await self.request(dict(msg))
+
+    async def _sync_again(self, st: TableState, since: int | None) -> None:
+        """:meth:`reconnect`'s catching up on one table (``ServerError`` if the server has none)."""
+        try:
+            await self.sync(st.id, since=since)
+            return
+        except ServerError as e:
+            if e.code != "no_table":
+                raise
+        try:  # asked for just as it was put away: asking again loads it
+            await self.sync(st.id, since=since)
+            return
+        except ServerError as e:
+            code = st.info.get("code")
+            if e.code != "no_table" or st.seat is not None or not code:
+                raise
+        await self.join(code=str(code), spectate=True, since=since)  # a watcher let in by code
 
     # ------------------------------------------------------------------ sending
     async def send(self, msg: Mapping[str, Any]) -> None:
