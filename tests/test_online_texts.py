@@ -533,3 +533,90 @@ def test_a_table_found_gone_on_coming_back_is_said_and_left(lang: str) -> None:
     said = " ".join(out.getvalue().split())
     assert text("online.table_gone", lang, reason=st.lost) in said, said
     assert text("online.closed_again", lang, url="127.0.0.1:1") in said, said
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("how", ["closed", "lost"])
+def test_leaving_a_table_closed_for_good_does_not_say_the_seat_is_held(lang: str, how: str) -> None:
+    """Ctrl-C at "Play it here? (Y/n)" after a story table was started over elsewhere (or at a
+    table found gone on coming back) said "your seat is held for a while, then a computer plays
+    it": untrue, the table is closed and no seat is held there. It says goodbye."""
+    s, _ = session(lang)
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    if how == "closed":
+        st.closed = {"type": "closed", "table": "t1", "reason": "story_again", "table_new": "t2"}
+        st.info["status"] = "closed"
+    else:
+        st.lost = text("server.story_closed", lang, table="K9EH")
+    assert s.leaving_words() == text("cli.bye", lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_bot_account_reading_its_own_table_is_you_and_the_others_bots_are_marked(
+    lang: str,
+) -> None:
+    """A bot account running ``batak online`` called its own seat "You (bot)" in every line
+    (the players, its moves, the tricks): its own seat is "You"; another bot account's seat
+    still carries its mark."""
+    s, _ = session(lang)
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.info["seats"][0]["bot_account"] = True
+    st.info["seats"][2] = {"name": "robo3", "bot_account": True}
+    labels = s._labels()
+    assert labels[0] == text("cli.you", lang), labels
+    assert labels[2] == text("online.bot_account_name", lang, name="robo3"), labels
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_sides_line_under_the_contract_fits_a_narrow_terminal(lang: str) -> None:
+    """The side's line "X & Y: bid B, taken N" was never worded into the terminal's
+    width: with a bot account named at the 24-character limit and its "(bot)" it took 62 to 66
+    columns of a 60-column terminal. It is broken between words, as the contract's line above
+    it, and a number stays with its word."""
+    from batak.cli.console import status_lines
+    from batak.game import Game, Phase
+
+    s, _ = session(lang)
+    s.style.width = 60
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.info["seats"][1] = {"name": "Robotrobotrobotrobotrobo", "bot_account": True}
+    st.info["seats"][3] = {"name": "Zeynep Çelikkanat"}
+    g = Game(Rules.preset("sultan-esli"), seed=3)
+    while g.phase is not Phase.PLAY:  # seat 1 bids, the others pass: its side is named
+        moves = [str(m) for m in g.legal_moves()]
+        bid = next((m for m in moves if m.startswith("bid ")), moves[0])
+        g.play(bid if g.to_move == 1 else "pass" if "pass" in moves else moves[0])
+    view = g.view(0)
+    assert view["contract"]["bidder"] == 1 and view["rules"]["partners"], view["contract"]
+    lines = status_lines(view, s._labels(), lang, s.style)
+    wide = [x for x in lines if len(x) > 60]
+    assert not wide, "\n".join(wide)
+    # a number stays with its word ("ihale 7" was broken between the two)
+    ends = ("ihale", "gereken", "löve", "bid", "needed", "taken")
+    assert not [x for x in lines if x.endswith(ends)], "\n".join(lines)
+    said = " ".join(" ".join(lines).split())
+    who = text("online.bot_account_name", lang, name="Robotrobotrobotrobotrobo")
+    assert who in said and "Zeynep Çelikkanat" in said, said
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_end_of_the_input_at_play_it_here_ends_the_prompts_line(lang: str) -> None:
+    """Ctrl-D at "Play it here? (Y/n)" (a story table started over elsewhere) left the next
+    words on the prompt's line; the line ends first, as it does at the other prompts."""
+    import asyncio
+
+    class Terminal(Console):
+        def ask(self, prompt: str) -> str:  # as input() at a terminal: no newline at the end
+            self.out.write(prompt)
+            raise EOFError
+
+    s, out = session(lang)
+    s.con = Terminal(out, io.StringIO())
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.closed = {"type": "closed", "table": "t1", "reason": "story_again", "table_new": "t2"}
+    assert asyncio.run(s._table_closed(st)) is False
+    said = out.getvalue()
+    prompt = text("online.closed_new_prompt", lang)
+    assert prompt + "\n" in said, said
+    later = " ".join(text("online.closed_later", lang, url="127.0.0.1:1").split())
+    assert later in " ".join(said.split(prompt, 1)[1].split()), said

@@ -770,7 +770,8 @@ def test_ctrl_c_mid_deal_says_what_quit_says_in_the_readers_language(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Ctrl-C at the table said only "Bye. Güle güle!" (in both languages at once); it says
-    what 'quit' says: the seat is held, a computer plays it, how to come back."""
+    what 'quit' says: the seat is held, a computer plays it, how to come back; worded into the
+    terminal's width, as every other line (it took 133 columns)."""
     import os
     import signal
     import subprocess
@@ -804,8 +805,10 @@ def test_ctrl_c_mid_deal_says_what_quit_says_in_the_readers_language(
             rest, _ = proc.communicate(timeout=30)
             text = (out + rest).decode()
             assert proc.returncode == 130, text
-            assert said in text and "`" not in text, text
+            assert said in " ".join(text.split()) and "`" not in text, text
             assert "Güle güle" not in text and "Bye" not in text, text
+            # worded into the width (80 columns at a pipe): its line took 133 columns
+            assert not [x for x in text.splitlines() if len(x) > 80], text
 
 
 def test_an_account_is_created_from_the_terminal_and_a_refused_login_says_how(
@@ -963,6 +966,59 @@ def test_a_story_table_started_over_elsewhere_is_said_and_its_player_goes_on_at_
         con.typed.put("quit")
         player.join(30)
         assert codes == [0], con.out.getvalue()
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_story_table_adjourned_here_and_started_over_elsewhere_is_said_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """Its player adjourns a story table in the terminal ("This match is adjourned. Press Enter
+    to resume it…"), then starts the stage over in the browser: the terminal said nothing until
+    a key was pressed (the prompt waited for a line and never looked at ``closed``). It is
+    said at once, on a line of its own, and the player is asked whether to play the new table
+    here."""
+    import asyncio
+
+    from batak.cli.online import save_token
+    from batak.i18n import text
+    from batak.server.client import Client
+
+    monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+
+        async def deal() -> tuple[str, str]:  # Ayşe starts stage 0 in her browser
+            async with Client(srv.url, name="Ayşe") as a:
+                st = await a.story_play(0)
+                await a.until(lambda: st.view is not None, 30)
+                return str(a.token), str(st.info["code"])
+
+        token, code = asyncio.run(deal())
+        save_token(srv.url, token)  # the same player in the terminal: back at her story table
+        con = Typist()
+        args = build_parser(lang).parse_args(["online", srv.http, "--lang", lang])
+        codes: list[int] = []
+        player = threading.Thread(target=lambda: codes.append(run_online(args, con, lang)))
+        player.start()
+        con.wait_for(text("online.seated", lang, table=code, preset="", seat=0).split(" (")[0])
+        con.typed.put("ertele" if lang == "tr" else "adjourn")
+        resume = text("online.resume_prompt", lang)
+        con.wait_for(resume)
+
+        async def again() -> None:  # she starts the stage over in the browser
+            async with Client(srv.url, token=token) as b:
+                await b.story_play(0, again=True)
+
+        asyncio.run(again())
+        out = con.wait_for(text("online.closed_new_prompt", lang))  # nothing typed meanwhile
+        after = out.split(resume, 1)[1]
+        assert after.startswith("\n"), out  # the prompt's line ended first
+        closed = " ".join(text("online.closed_story_you", lang).split())
+        assert closed in " ".join(after.split()), out
+        con.typed.put("h" if lang == "tr" else "n")  # not here: the session ends
+        player.join(30)
+        assert codes == [0], con.out.getvalue()
+        said = " ".join(con.out.getvalue().split())
+        assert " ".join(text("online.closed_later", lang, url=srv.http).split()) in said, said
 
 
 @pytest.mark.parametrize("grant", [1000, 0])

@@ -797,16 +797,15 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
         out.extend(fit_items("tricks_line", lang, items, style.width))
         if contract is not None:
             side = sum(won[s] for s in unit)
-            out.append(
-                "  "
-                + t(
-                    "side_line_forced" if forced else "side_line",
-                    lang,
-                    who=_unit_label(unit, labels, lang),
-                    tricks=side,
-                    bid=contract["bid"],
-                )
+            said = t(
+                "side_line_forced" if forced else "side_line",
+                lang,
+                who=_unit_label(unit, labels, lang),
+                tricks=side,
+                bid=contract["bid"],
             )
+            # (a bot account's name of 24 characters and its "(bot)": 66 columns in Turkish)
+            out.extend("  " + line for line in wrap_text(said, style.width - 2))
     # the last trick and the trick on the table
     if view["tricks"]:
         last = view["tricks"][-1]

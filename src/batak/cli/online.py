@@ -311,7 +311,7 @@ def run_online(args: argparse.Namespace, con: Console, lang: str) -> int:
         return asyncio.run(session.run())
     except KeyboardInterrupt:  # Ctrl-C: said as 'quit' says it (the seat is held, how to return)
         con.say()
-        con.say(session.leaving_words())
+        session._say(session.leaving_words())
         return EXIT_INTERRUPTED
 
 
@@ -427,6 +427,8 @@ class OnlineSession:
         client = getattr(self, "client", None)
         st = client.tables.get(self.table) if client is not None and self.table else None
         if client is None or st is None or st.over or st.seat is None:
+            return t("bye", self.lang)
+        if st.closed is not None or st.lost:  # closed for good: no seat is held there
             return t("bye", self.lang)
         if st.info.get("status") == "adjourned":
             hosting = st.info.get("host") == client.player.get("id")
@@ -634,11 +636,13 @@ class OnlineSession:
         """How every line names the players: a bot account (a program that a person runs,
         marked at every table, docs/bots.md) with "(bot)" wherever it is named, in the lists
         of players, the moves and the results alike, so that people always know they face a
-        program; the house's bots are "Bot 3" already, or hidden by the table."""
-        seats = self.client.tables[table or self.table].info.get("seats") or []
+        program; the house's bots are "Bot 3" already, or hidden by the table. The reader's
+        own seat is "You", unmarked even when the reader is a bot account."""
+        st = self.client.tables[table or self.table]
+        seats = st.info.get("seats") or []
         return [
             o("bot_account_name", self.lang, name=name)
-            if i < len(seats) and seats[i].get("bot_account")
+            if i < len(seats) and seats[i].get("bot_account") and i != st.seat
             else name
             for i, name in enumerate(self._names_at(table))
         ]
@@ -741,10 +745,20 @@ class OnlineSession:
 
         if st.info.get("host") != self.client.player.get("id"):
             return await self._wait_turn()
+        # the prompt ends when the table changes without it (closed: started over elsewhere)
+        # or the connection is lost; a line typed meanwhile answers it, not shown again then
+        typed = self._reading is not None and self._reading.done()
         try:
-            line = await self._read(o("resume_prompt", self.lang))
+            line = await self._read_while(
+                "" if typed else o("resume_prompt", self.lang),
+                lambda: st.closed is None and not st.lost and st.info.get("status") == "adjourned",
+            )
         except EOFError:
             return False
+        if line is None:  # closed meanwhile (started over elsewhere), or the connection lost:
+            self.con.say()  # the prompt's line ends; looked at again (and connected again) by
+            self._shown = None  # the caller, the reading still waiting for the next prompt
+            return True
         if folded(line) & _QUIT_WORDS:
             return False
         try:
@@ -885,7 +899,8 @@ class OnlineSession:
             return False
         try:
             line = await self._read(o("closed_new_prompt", lang))
-        except EOFError:
+        except EOFError:  # (Ctrl-D) the prompt's line is ended, as run() ends it
+            self.con.say()
             line = "n"
         if line.strip().lower() not in ("", "y", "yes", "e", "evet"):
             self._say(o("closed_later", lang, url=self.args.url))
