@@ -847,6 +847,18 @@ function playMove(move) {
   renderPanel();
 }
 
+// Off to another table (an invitation taken up, a tournament's table) from a match in play: as
+// when leaving the table, a computer takes the seat here (even alone with bots: the player
+// plays elsewhere now), so the Leave button's question is asked first. False: the player stays.
+function leaveForElsewhere() {
+  const T = S.table;
+  if (!seatedInPlay(T)) return true;
+  if (!confirm(leaveConfirmText(T))) return false;
+  send({ type: "leave", table: T.id, here: true });
+  S.table = null; // said: onRoute has nothing more to tell the server
+  return true;
+}
+
 const ACTIONS = {
   ...tourney.actions(CTX),
   ...story.actions(CTX),
@@ -979,28 +991,14 @@ const ACTIONS = {
   inviteBot(el) { invite(el.dataset.username); },
   invitePlayer(form) { invite(form.username.value.trim()); },
   acceptInvite(el) {
-    // from a match in play, for another room: as when leaving the table, a computer takes the
-    // seat (even alone with bots: the player is off to play elsewhere), so ask first
-    const T = S.table;
-    if (seatedInPlay(T)) {
-      if (!confirm(leaveConfirmText(T))) return;
-      send({ type: "leave", table: T.id, here: true });
-      S.table = null; // said: onRoute has nothing more to tell the server
-    }
+    if (!leaveForElsewhere()) return;
     S.invitations = S.invitations.filter((x) => x.code !== el.dataset.code);
     renderInvitations();
     go(`/join/${el.dataset.code}`);
   },
   tourneyGo(el) {
-    // to a tournament's table from a match in play: as when leaving the table, a computer
-    // player takes the seat here (the bar says so), so the Leave button's question is asked
-    // first; no keeps the player here, the bar still there
-    const T = S.table;
-    if (seatedInPlay(T)) {
-      if (!confirm(leaveConfirmText(T))) return;
-      send({ type: "leave", table: T.id, here: true });
-      S.table = null; // said: onRoute has nothing more to tell the server
-    }
+    // (no keeps the player here, the tournament's bar still there)
+    if (!leaveForElsewhere()) return;
     go(el.dataset.href);
   },
   dismissInvite(el) {
