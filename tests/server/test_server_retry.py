@@ -97,3 +97,27 @@ def test_bot_and_timeout_moves_are_retried_when_storing_fails(
         assert set(failed) == {"bot", "timeout", "finish"}
         retries = [r for r in caplog.records if "trying again" in r.getMessage()]
         assert len(retries) >= len(failed) >= 1
+
+
+def test_a_change_waiter_cancelled_before_it_ran_leaves_no_coroutine_unawaited() -> None:
+    """``Client.change_waiter`` made the event's wait as its task's argument: a waiter
+    cancelled before its first step (a bot's choice finished first) left that coroutine never
+    awaited, and Python warned at the end of a test run ("coroutine 'Event.wait' was never
+    awaited"). The wait is now made when the task runs."""
+    import gc
+    import warnings
+
+    async def main() -> None:
+        c = Client("ws://127.0.0.1:9/ws", name="X")
+        c.closed = False  # (as if connected: the waiter needs no socket)
+        waiter = c.change_waiter(5)
+        waiter.cancel()  # before the loop ran it
+        with pytest.raises(asyncio.CancelledError):
+            await waiter
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        asyncio.run(main())
+        gc.collect()
+    said = [str(w.message) for w in seen]
+    assert not [w for w in said if "never awaited" in w], said

@@ -389,7 +389,12 @@ class Client:
         self._changed.clear()
         if self.closed:
             raise ConnectionError("connection closed")
-        return asyncio.ensure_future(asyncio.wait_for(self._changed.wait(), timeout))
+        return asyncio.ensure_future(self._wait_changed(timeout))
+
+    async def _wait_changed(self, timeout: float | None) -> bool:
+        # (the event's wait is made here, when the task first runs: made as the task's argument,
+        # a task cancelled before its first step left it never awaited, and Python warned)
+        return await asyncio.wait_for(self._changed.wait(), timeout)
 
     async def until(self, cond: Callable[[], bool], timeout: float = 10.0) -> None:
         """Wait until ``cond()`` holds (checked after each message)."""
