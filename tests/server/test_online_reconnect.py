@@ -510,3 +510,40 @@ def test_a_table_put_away_just_as_the_connection_came_back_is_asked_for_again(
     asked, again, gone = asyncio.run(main_())
     assert again.lost is None and asked.count("t1") == 2, asked
     assert gone.lost == "there is no table", gone.lost
+
+
+def test_a_watcher_whose_join_by_code_is_refused_on_coming_back_is_told_the_table_is_gone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A watcher let in by a room's code is joined again by the code when the table's id is
+    not known after a restart. If that join is refused for another reason (``locked`` after
+    wrong codes, ``busy``), the table was left without ``lost``: ``batak online`` waited at a
+    table it heard nothing from. It is now lost, with the server's first words. And a match the
+    watcher saw end is not asked for by its code at all (a finished table is not found by its
+    code, and the server counts the try as a wrong code)."""
+    from batak.server.client import ServerError, TableState
+
+    async def main_() -> tuple[list[str], TableState, TableState]:
+        c = Client("ws://127.0.0.1:9/ws", name="Berk")
+        for name in ("drop", "connect"):  # (no server: only the catching up is looked at)
+            monkeypatch.setattr(c, name, lambda: asyncio.sleep(0))
+        joined: list[str] = []
+
+        async def sync(table: str, since: int | None = None) -> dict[str, Any]:
+            raise ServerError({"code": "no_table", "message": f"there is no table '{table}'"})
+
+        async def join(code: str, **_: Any) -> None:
+            joined.append(code)
+            raise ServerError({"code": "locked", "message": "too many wrong tries"})
+
+        monkeypatch.setattr(c, "sync", sync)
+        monkeypatch.setattr(c, "join", join)
+        c.tables["t1"] = TableState(id="t1", info={"code": "ABCD1234"})
+        c.tables["t2"] = TableState(id="t2", info={"code": "EFGH5678"}, over=True)
+        await c.reconnect()
+        return joined, c.tables["t1"], c.tables["t2"]
+
+    joined, refused, ended = asyncio.run(main_())
+    assert refused.lost == "there is no table 't1'", refused.lost
+    assert ended.lost == "there is no table 't2'", ended.lost
+    assert joined == ["ABCD1234"], joined  # (the finished one not asked for by its code)

@@ -232,9 +232,17 @@ class Client:
             return
         except ServerError as e:
             code = st.info.get("code")
-            if e.code != "no_table" or st.seat is not None or not code:
+            # (a match seen to its end is not asked for by its code: a finished table is not
+            # found by code, and the server would count the try as a wrong code)
+            if e.code != "no_table" or st.seat is not None or not code or st.over:
                 raise
-        await self.join(code=str(code), spectate=True, since=since)  # a watcher let in by code
+            gone = e
+        try:  # a watcher let in by the code
+            await self.join(code=str(code), spectate=True, since=since)
+        except ServerError:
+            # (locked, busy, ...: the table is still not there for this connection; said as
+            # gone rather than left waiting at a table it hears nothing from)
+            raise gone from None
 
     # ------------------------------------------------------------------ sending
     async def send(self, msg: Mapping[str, Any]) -> None:
