@@ -469,7 +469,7 @@ class Hub:
     async def disconnect(self, conn: Conn, *, restart: bool = False) -> None:
         """The connection is gone (``restart``: closed by a server itself with 1012, which
         stores nothing for it: the seats are held as they are and taken back after the
-        restart, a bot account's in a room not started too, see :meth:`Table.dropped`). On a
+        restart, a bot account's in a room not started too, see :meth:`Table.unsubscribe`). On a
         cluster, the close of a forwarded client is told to the owners of its tables with the
         bus's ``gone``, ``restart`` with it; the owner's :class:`RemoteConn
         <batak.server.cluster.bus.RemoteConn>` comes here with it too, and so do those the
@@ -484,8 +484,7 @@ class Hub:
         for table_id in list(conn.tables):
             table = self.tables.get(table_id)
             if table is not None:
-                gone = table.unsubscribe if restart else table.dropped
-                await table.call(functools.partial(gone, conn))
+                await table.call(functools.partial(table.unsubscribe, conn, dropped=not restart))
 
     def _reply(self, conn: Conn, msg: dict[str, Any], ref: Any) -> None:
         if ref is not None:

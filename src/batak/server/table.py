@@ -842,7 +842,14 @@ class Table:
         if s.away and s.conns:
             await self.emit("back", {"seat": seat})
 
-    async def unsubscribe(self, conn: Conn) -> None:
+    async def unsubscribe(self, conn: Conn, *, dropped: bool = False) -> None:
+        """``conn`` stops following the table; a seat it was the last connection of is held
+        for its person. ``dropped``: its socket is gone (the hub's
+        :meth:`~batak.server.hub.Hub.disconnect`, not a restart): a bot account's seat in a room
+        that has not started is then freed at once, as its own ``leave`` would have done, not
+        held: a program that went away is not a person reloading a page, and the room's host
+        should not wait the hold out for it (or see it seated while it invites another). Its
+        program, if it comes back, waits for a new invitation."""
         if conn in self.subs:
             self.last_activity = self.clock.now()
         watched = conn in self.subs and self.subs[conn] is None
@@ -854,33 +861,12 @@ class Table:
             return
         s = self.seats[seat]
         s.conns.discard(conn)
-        if not s.conns and s.player is not None:
-            self._hold(seat)
-
-    async def dropped(self, conn: Conn) -> None:
-        """``conn``'s socket is gone (the hub's :meth:`~batak.server.hub.Hub.disconnect`). As
-        :meth:`unsubscribe`, except for a bot account's seat in a room that has not started:
-        a program that went away is not a person reloading a page, and the room's host should
-        not wait the hold out for it (or see it seated while it invites another), so the seat
-        is freed at once, as its own ``leave`` would have done. Its program, if it comes back,
-        waits for a new invitation."""
-        seat = self.subs.get(conn)
-        s = self.seats[seat] if seat is not None else None
-        if (
-            seat is None
-            or s is None
-            or self.status != "waiting"
-            or not s.bot_account
-            or s.player is None
-            or s.conns - {conn}
-        ):
-            await self.unsubscribe(conn)
+        if s.conns or s.player is None:
             return
-        self.last_activity = self.clock.now()
-        del self.subs[conn]
-        conn.tables.discard(self.id)
-        s.conns.clear()
-        await self._stand(seat)
+        if dropped and self.status == "waiting" and s.bot_account:
+            await self._stand(seat)
+        else:
+            self._hold(seat)
 
     def _hold(self, seat: int) -> None:
         """The seat's person is gone: keep the seat for a while, then let a bot play it."""
@@ -1029,15 +1015,20 @@ class Table:
         return f"Oyuncu {seat + 1}"
 
     async def _start(self) -> None:
+        short = await self._begin()
+        if short:
+            await self._stand_short(short)
+
+    async def _begin(self) -> list[int]:
+        """Start the match; at a staked table whose start finds people short of the stake,
+        start nothing and return their seats (:meth:`_staked_start`), else []."""
         if self._fill_task is not None:
             self._fill_task.cancel()
             self._fill_task = None
         if self.stake:
-            short = await self._staked_start()
-            if short:
-                await self._stand_short(short)
-            return
+            return await self._staked_start()
         await self.emit("start", self._start_data(), status="playing")
+        return []
 
     # ------------------------------------------------------------------ chips (issue 12)
     def payers(self) -> dict[int, str]:
@@ -1694,12 +1685,9 @@ class Table:
         for sit in seats:
             data = {k: v for k, v in sit.items() if k in ("seat", "player") or v}
             await self.emit("sit", data)
-        if self.stake:
-            short = await self._staked_start()
-            if short:
-                return short[0]
-        else:
-            await self._start()
+        short = await self._begin()
+        if short:
+            return short[0]
         for i, s in enumerate(self.seats):
             if s.player is not None and not s.conns:
                 self._hold(i)
