@@ -789,21 +789,21 @@ class Hub:
         keeps no table ids: it comes back to its seats with these, docs/bots.md)."""
         if player.bot_account:
             return list(await self._bot_tables(player.id))
-        return [
-            t.id
+        return list(self._tables_here(player.id))
+
+    def _tables_here(self, pid: str) -> dict[str, str]:
+        """The unfinished tables in memory where ``pid`` sits, table id to status."""
+        return {
+            t.id: t.status
             for t in self.tables.values()
-            if t.status != "over" and t.seat_of(player.id) is not None
-        ]
+            if t.status != "over" and t.seat_of(pid) is not None
+        }
 
     async def _bot_tables(self, pid: str) -> dict[str, str]:
         """The unfinished tables where the bot account ``pid`` sits, table id to status: those
         in memory here and, in a cluster, those of the other processes (as of their last beat,
         or of the last start or end of a match there with a bot account)."""
-        mine = {
-            t.id: t.status
-            for t in self.tables.values()
-            if t.status != "over" and t.seat_of(pid) is not None
-        }
+        mine = self._tables_here(pid)
         if self.cluster is not None:
             for table_id, status in await self.cluster.bot_tables_elsewhere(pid):
                 if table_id not in self.tables:  # (held here now: this process knows best)
