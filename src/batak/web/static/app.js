@@ -1632,7 +1632,11 @@ function renderTopbar() {
   if (T.you == null && !info.archived) parts.unshift(`<b class="watching-badge" data-testid="watching">${esc(t("watching_you"))}</b>`);
   const host = S.player && info.host === S.player.id;
   const playing = info.status === "playing";
-  $("#topbar").innerHTML = `
+  // a button focused there (tabbed to, about to be pressed) keeps the focus through the redraw a
+  // move at the table brings; before, the next bot's bid left it on the page's body
+  const bar = $("#topbar");
+  const was = bar.contains(document.activeElement) ? openerKey(document.activeElement) : null;
+  bar.innerHTML = `
     <a href="/" data-action="toLobby" class="button small" data-testid="to-lobby">← ${esc(t("back_to_lobby"))}</a>
     <span class="room">${tourneyPlace(info) || esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener" data-testid="rules-link">${esc(presetTitle(info.preset))}</a></span>
     <span class="facts" data-testid="facts">${parts.map((x) => `<span class="fact">${x}</span>`).join("\u00a0· ")}</span>
@@ -1644,6 +1648,8 @@ function renderTopbar() {
       ${T.you != null && info.status !== "over" && info.status !== "closed" ? `<button class="small" data-action="leave" data-testid="leave">${esc(t("leave"))}</button>` : ""}
       ${T.you != null ? `<button class="small" data-action="sound" data-testid="sound" aria-pressed="${S.sound}" title="${esc(t("sound_label"))}" aria-label="${esc(t("sound_label"))}">${esc(t(S.sound ? "sound_on" : "sound_off"))}</button>` : ""}
     </span>`;
+  const again = was && bar.querySelector(was);
+  if (again) again.focus({ preventScroll: true });
 }
 
 function clockLeft(seat) {
