@@ -812,3 +812,43 @@ def test_a_bot_freed_from_a_room_on_another_process_is_not_told_to_come_back_the
                 await c.close()
 
         asyncio.run(main())
+
+
+def test_a_bot_account_that_left_one_process_logs_in_at_once_through_another(
+    tmp_path: Path,
+) -> None:
+    """A bot account's program connected to n1 stops, and is started again at once (a service
+    manager), the load balancer sending it to n0: its login is taken. Who is connected to each
+    process (``batak:online:NAME``, which a bot account's login asks on every process) was
+    rewritten only at that process's beat, every third of a lease: a bot back within that time
+    was refused ``bot_online`` (and told to wait 45 s). A process now takes a player whose last
+    connection to it closed out of its lists at once (``batak:bots:NAME`` too: ``invitable``)."""
+    import redis as redis_py
+
+    need_services()
+    pytest.importorskip("argon2")
+    with cluster(tmp_path, 2) as (nodes, redis, _db):
+
+        async def main() -> None:
+            keys = redis_py.Redis.from_url(redis.url)
+            bot = Client(nodes[1].url, name="Robo")
+            await bot.connect()
+            await bot.register("robo", "12345678", bot=True)
+            pid = bot.player["id"]
+            for _ in range(int(LEASE * 20)):  # until n1's beat lists it (as a bot account)
+                if keys.sismember("batak:online:n1", pid) and keys.hexists("batak:bots:n1", "robo"):
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("n1 never said the bot account is connected there")
+            await bot.close()  # the program stops; the next beat of n1 is a second away
+            again = Client(nodes[0].url)
+            await again.connect()
+            welcome = await again.login("robo", "12345678")  # refused with bot_online before
+            assert welcome["player"]["id"] == pid
+            assert not keys.sismember("batak:online:n1", pid)
+            assert not keys.hexists("batak:bots:n1", "robo")
+            keys.close()
+            await again.close()
+
+        asyncio.run(main())

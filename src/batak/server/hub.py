@@ -500,6 +500,8 @@ class Hub:
                 others.discard(conn)
                 if not others:
                     del self.online[conn.player.id]
+                    if self.cluster is not None:  # the other processes hear it now
+                        self.cluster.offline(conn.player)
         conn.player = player
         conn.token_hash = token_h
         if player is not None:

@@ -21,7 +21,9 @@ room's node; and where bot accounts sit (the hash ``batak:bot_seats:NAME``, a bo
 the ``[table id, status]`` of each unfinished table of the node where it has a seat), which
 ``invite`` reads for ``bot_busy`` and a bot account's ``welcome`` for the tables to come back to.
 That one is also written at once when such a table starts or ends, or a bot account sits or
-stands there, not only at the beat.
+stands there, not only at the beat; and a player whose last connection to the node closed is
+taken out of ``batak:online:NAME`` and ``batak:bots:NAME`` at once (a bot account's program
+started again through another node would be refused ``bot_online`` until the next beat).
 """
 
 from __future__ import annotations
@@ -116,9 +118,12 @@ class Bus:
         self.others: list[dict[str, Any]] = []  # the other nodes' lobbies at the last beat
         #: loop time of the last warning that Redis cannot be reached (None: none yet)
         self._warned: float | None = None
-        #: where bot accounts sit here, written by one task at a time (the beat, or a change)
+        #: where bot accounts sit here and who is connected here, written by one task at a
+        #: time (the beat, or a change: each writes what is true when it writes)
         self._seats_lock = asyncio.Lock()
         self._seats_dirty = False
+        #: players whose last connection here closed since the last write (id to username)
+        self._gone_players: dict[str, str | None] = {}
         self._seats_writer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ life
@@ -409,19 +414,49 @@ class Bus:
         if not self.up:
             return
         self._seats_dirty = True
-        if self._seats_writer is None or self._seats_writer.done():
-            self._seats_writer = asyncio.get_running_loop().create_task(self._write_bot_seats())
+        self._write_soon()
 
-    async def _write_bot_seats(self) -> None:
-        while self._seats_dirty and self.up:
-            self._seats_dirty = False  # a change from now on is written by the next round
+    def offline(self, player: str, username: str | None) -> None:
+        """``player``'s last connection here closed: out of ``batak:online:NAME`` (and
+        ``username`` out of ``batak:bots:NAME``) now, not at the next beat (a bot account
+        whose program is started again through another node would be refused ``bot_online``
+        there, and a host there would still see it to invite)."""
+        if not self.up:
+            return
+        self._gone_players[player] = username
+        self._write_soon()
+
+    def _write_soon(self) -> None:
+        if self._seats_writer is None or self._seats_writer.done():
+            self._seats_writer = asyncio.get_running_loop().create_task(self._write_changes())
+
+    async def _write_changes(self) -> None:
+        """Write what changed (see :meth:`bot_seats_changed` and :meth:`offline`) until
+        nothing more did; a change from the start of a round on is written by the next one."""
+        while (self._seats_dirty or self._gone_players) and self.up:
             try:
                 async with self._seats_lock, self._redis.pipeline(transaction=True) as pipe:
-                    self._put_bot_seats(pipe)
+                    # (under the lock: the beat's rewrite is before or after, never between)
+                    seats, self._seats_dirty = self._seats_dirty, False
+                    gone, self._gone_players = self._gone_players, {}
+                    if seats:
+                        self._put_bot_seats(pipe)
+                    self._put_gone(pipe, gone)
                     await pipe.execute()
             except Exception as e:
-                log.warning("node %s: bot seats via Redis: %s", self.node, e)
-                return  # the next beat writes them
+                log.warning("node %s: who is here, via Redis: %s", self.node, e)
+                return  # the next beat writes it all
+
+    def _put_gone(self, pipe: Any, gone: dict[str, str | None]) -> None:
+        """Into ``pipe``: the players of ``gone`` not connected here again meanwhile, out of
+        the lists of who is connected here."""
+        online = self.cluster.hub.online
+        ids = [pid for pid in gone if pid not in online]
+        if ids:
+            pipe.srem(f"batak:online:{self.node}", *ids)
+        names = [name for pid, name in gone.items() if name and pid not in online]
+        if names:
+            pipe.hdel(f"batak:bots:{self.node}", *names)
 
     def _other_nodes(self) -> list[str]:
         """The other live nodes, as of the last look."""

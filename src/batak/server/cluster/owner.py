@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from ..storage import Fenced, StorageError
 
 if TYPE_CHECKING:
-    from ..conn import Conn
+    from ..conn import Conn, Player
     from ..hub import Hub
     from ..table import Table
     from .bus import Bus
@@ -578,6 +578,13 @@ class Cluster:
         empty by then, and once the last bot account stood none sits there any more."""
         if self.bus is not None and (bot_account or any(s.bot_account for s in table.seats)):
             self.bus.bot_seats_changed()
+
+    def offline(self, player: Player) -> None:
+        """``player``'s last connection to this process closed: out of the lists of who is
+        connected here (and of the bot accounts) that the other nodes read, now
+        (:meth:`Bus.offline`)."""
+        if self.bus is not None:
+            self.bus.offline(player.id, player.account)
 
     def invited(self, player: str, note: dict[str, Any]) -> None:
         if self.bus is not None:
