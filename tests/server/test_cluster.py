@@ -852,3 +852,49 @@ def test_a_bot_account_that_left_one_process_logs_in_at_once_through_another(
             await again.close()
 
         asyncio.run(main())
+
+
+def test_a_process_that_takes_a_table_over_says_at_once_where_its_bot_account_sits(
+    tmp_path: Path,
+) -> None:
+    """n0 holds a match where a bot account sits, and dies; its host comes back through n1,
+    whose ``sync`` takes the table over. The other processes read where bot accounts sit from
+    ``batak:bot_seats:n1`` (a bot account's ``welcome``, ``invite``'s ``bot_busy``): n1 used to
+    write it only at its next beat, a third of a lease later. With a 60 s lease (n0's is made
+    to have run out in the database), nothing but the takeover writes it within the test."""
+    import psycopg
+    import redis as redis_py
+
+    need_services()
+    pytest.importorskip("argon2")
+    with cluster(tmp_path, 2, lease=60) as (nodes, redis, db):
+
+        async def main() -> None:
+            keys = redis_py.Redis.from_url(redis.url)
+            host = Client(nodes[0].url, name="Host")
+            bot = Client(nodes[0].url, name="Robo")
+            for c in (host, bot):
+                await c.connect()
+            await bot.register("robo", "12345678", bot=True)
+            _, table = await host.create(preset="standard", deals=1)
+            await bot.join(code=table.info["code"])
+            await host.until(lambda: _bot_account_seated(host, table.id), 10)
+            await host.start(table.id)
+            await host.until(lambda: host.tables[table.id].view is not None)
+            await asyncio.to_thread(nodes[0].kill)
+            with psycopg.connect(db, autocommit=True) as conn:
+                conn.execute(
+                    "UPDATE cluster_nodes SET lease_until = now() - interval '1 second'"
+                    " WHERE id = 'n0'"
+                )
+            back = Client(nodes[1].url, token=host.token)
+            await back.connect()
+            await back.sync(table.id)  # n1 takes the table over to answer
+            assert owner(db, table.id)[0] == "n1"
+            seats = keys.hget("batak:bot_seats:n1", bot.player["id"])
+            assert seats is not None and table.id in seats.decode(), seats
+            keys.close()
+            for c in (host, bot, back):
+                await c.close()
+
+        asyncio.run(main())

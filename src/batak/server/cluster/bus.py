@@ -21,9 +21,10 @@ room's node; and where bot accounts sit (the hash ``batak:bot_seats:NAME``, a bo
 the ``[table id, status]`` of each unfinished table of the node where it has a seat), which
 ``invite`` reads for ``bot_busy`` and a bot account's ``welcome`` for the tables to come back to.
 That one is also written at once when such a table starts or ends, or a bot account sits or
-stands there, not only at the beat; and a player whose last connection to the node closed is
-taken out of ``batak:online:NAME`` and ``batak:bots:NAME`` at once (a bot account's program
-started again through another node would be refused ``bot_online`` until the next beat).
+stands there, or the node takes such a table over, not only at the beat; and a player whose
+last connection to the node closed is taken out of ``batak:online:NAME`` and
+``batak:bots:NAME`` at once (a bot account's program started again through another node would
+be refused ``bot_online`` until the next beat).
 """
 
 from __future__ import annotations
@@ -446,6 +447,14 @@ class Bus:
             except Exception as e:
                 log.warning("node %s: who is here, via Redis: %s", self.node, e)
                 return  # the next beat writes it all
+
+    async def written(self, timeout: float = 2.0) -> None:
+        """Wait until what changed is written (at most ``timeout`` seconds; a write that
+        fails is left to the next beat)."""
+        task = self._seats_writer
+        if task is not None and not task.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(task), timeout)
 
     def _put_gone(self, pipe: Any, gone: dict[str, str | None]) -> None:
         """Into ``pipe``: the players of ``gone`` not connected here again meanwhile, out of

@@ -480,6 +480,11 @@ class Cluster:
             )
             if self.bus is not None:
                 await self.bus.announce({"op": "moved", "table": table_id, "node": self.node})
+                if any(s.bot_account for s in table.seats):
+                    # where its bot accounts sit, for the other processes (a bot account's
+                    # welcome, invite's bot_busy), written before anyone is answered from it
+                    self.bus.bot_seats_changed()
+                    await self.bus.written()
             return True
 
     async def owner_of(self, table_id: str) -> tuple[str | None, bool] | None:
