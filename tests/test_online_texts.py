@@ -536,6 +536,24 @@ def test_a_table_found_gone_on_coming_back_is_said_and_left(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_watched_match_that_ended_while_away_is_said_to_have_ended(lang: str) -> None:
+    """A watcher back after the match ended meanwhile (``TableState.ended_away``): told that
+    the match it watched ended, not "This table is gone", and how to find a table."""
+    import asyncio
+
+    from batak.i18n import text
+
+    s, out = session(lang)
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.lost, st.ended_away = text("server.match_over", lang), True
+    assert asyncio.run(s._table_closed(st)) is False
+    said = " ".join(out.getvalue().split())
+    assert text("online.ended_away", lang) in said, said
+    assert text("online.table_gone", lang, reason=st.lost) not in said, said
+    assert text("online.closed_again", lang, url="127.0.0.1:1") in said, said
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
 @pytest.mark.parametrize("how", ["closed", "lost"])
 def test_leaving_a_table_closed_for_good_does_not_say_the_seat_is_held(lang: str, how: str) -> None:
     """Ctrl-C at "Play it here? (Y/n)" after a story table was started over elsewhere (or at a

@@ -547,3 +547,33 @@ def test_a_watcher_whose_join_by_code_is_refused_on_coming_back_is_told_the_tabl
     assert refused.lost == "there is no table 't1'", refused.lost
     assert ended.lost == "there is no table 't2'", ended.lost
     assert joined == ["ABCD1234"], joined  # (the finished one not asked for by its code)
+
+
+def test_a_watcher_back_after_the_match_ended_is_told_so_not_that_the_table_is_gone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A watcher let in by a room's code comes back after the match ended meanwhile: its join
+    by the code is answered ``match_over`` (it used to be ``no_table``, counted as a wrong
+    code). The table is left (``lost``: the server's words) marked ``ended_away``, so that
+    ``batak online`` says the match ended, not that the table is gone."""
+    from batak.server.client import ServerError, TableState
+
+    async def main_() -> TableState:
+        c = Client("ws://127.0.0.1:9/ws", name="Berk")
+        for name in ("drop", "connect"):  # (no server: only the catching up is looked at)
+            monkeypatch.setattr(c, name, lambda: asyncio.sleep(0))
+
+        async def sync(table: str, since: int | None = None) -> dict[str, Any]:
+            raise ServerError({"code": "no_table", "message": f"there is no table '{table}'"})
+
+        async def join(code: str, **_: Any) -> None:
+            raise ServerError({"code": "match_over", "message": "the match is over"})
+
+        monkeypatch.setattr(c, "sync", sync)
+        monkeypatch.setattr(c, "join", join)
+        c.tables["t1"] = TableState(id="t1", info={"code": "ABCD1234"})
+        await c.reconnect()
+        return c.tables["t1"]
+
+    ended = asyncio.run(main_())
+    assert ended.lost == "the match is over" and ended.ended_away, ended

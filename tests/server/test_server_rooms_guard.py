@@ -132,10 +132,17 @@ def test_a_private_room_opens_by_id_only_to_its_people_and_its_record_to_its_pla
             final = await host.play(t, timeout=90)
             assert final.over and final.record is not None
             await watcher.until(lambda: watcher.tables[t].over, 20)
-            # the code of a finished room opens nothing (nor says where its record is)
+            # the code of a finished room opens nothing: the match is over, no more is said
+            # (not where its record is, nor the table's id)
             with pytest.raises(ServerError) as e:
                 await outsider.join(code=code)
-            assert e.value.code == "no_table" and "record" not in e.value.message
+            assert e.value.code == "match_over" and "record" not in e.value.message
+            assert t not in e.value.message and set(e.value.data) <= {
+                "type",
+                "code",
+                "message",
+                "ref",
+            }
             # its record: to its players only
             for _ in range(100):
                 if _status(srv.http + final.record) == 200:
@@ -192,3 +199,39 @@ def test_a_finished_private_table_by_id_after_it_left_memory(tmp_path: Path) -> 
                 await c.close()
 
         asyncio.run(second())
+
+
+def test_the_code_of_a_room_whose_match_is_over_is_no_wrong_guess(tmp_path: Path) -> None:
+    """A watcher of a private room, offline while its match ended, comes back with the room's
+    code (``batak online`` does, the table's id being no use to a watcher after a restart):
+    it is told the match is over, and spends no try of the code limit. That try used to count
+    as a wrong code (``no_table``), so one fewer was left for a code mistyped later. The
+    answer says no more than that the code was a room's: no table id, no record's address; a
+    player of that room who comes with the code is let in to look at it, as by its id."""
+    config = fast_config(tmp_path, code_failures_free=1, code_failures_free_address=50)
+    with ServerThread(config) as srv:
+
+        async def main() -> None:
+            host = Client(srv.url, name="Host")
+            await host.connect()
+            created, table = await host.create(preset="standard", deals=1)
+            code = created["code"]
+            await host.start(table.id)  # computer players take the other seats
+            assert (await host.play(table.id, timeout=90)).over
+            watcher = Client(srv.url, name="Watch")
+            await watcher.connect()
+            answers = [await _code(watcher, code), await _code(watcher, code.lower())]
+            with pytest.raises(ServerError) as e:
+                await watcher.room(code)
+            answers.append(e.value.code)
+            assert answers == ["match_over"] * 3, answers
+            assert table.id not in e.value.message and "record" not in e.value.message
+            # every try of the limit is left: two wrong codes before the lockout (one, before)
+            answers = [await _code(watcher, f"ZZZZZZZ{d}") for d in "234"]
+            assert answers == ["no_table", "no_table", "locked"], answers
+            again = await host.join(code=code)  # its player: in, to look at it
+            assert again.over or again.info.get("status") == "over"
+            for c in (host, watcher):
+                await c.close()
+
+        asyncio.run(main())

@@ -886,7 +886,9 @@ class OnlineSession:
         closed = st.closed or {}
         mine = st.seat is not None
         if st.closed is None:  # found gone when the connection came back: the server's words
-            self._say(o("table_gone", lang, reason=st.lost))
+            self._say(
+                o("ended_away", lang) if st.ended_away else o("table_gone", lang, reason=st.lost)
+            )
             self._say(o("closed_again", lang, url=self.args.url))
             return False
         if closed.get("reason") == "story_again":

@@ -85,6 +85,9 @@ class TableState:
     #: gone meanwhile (a story table started over elsewhere while this client was offline:
     #: ``no_table``), so that a program at it does not wait there; None while it is there
     lost: str | None = None
+    #: with ``lost``: the match ended while this client was away, and it was not there to see
+    #: the end (a watcher back by the room's code, told ``match_over``)
+    ended_away: bool = False
 
     @property
     def my_turn(self) -> bool:
@@ -206,15 +209,17 @@ class Client:
         it); a private room watched without a seat is then joined again by its code (the server
         remembers who came with the code only until it restarts, and answers a sync by the
         table's id with ``no_table``). Only a table still not there keeps the server's words in
-        ``lost``."""
+        ``lost`` (with ``ended_away`` when that join was told the match is over: it ended
+        while the watcher was away)."""
         await self.drop()
         await self.connect()
         for st in list(self.tables.values()):
             try:
                 await self._sync_again(st, since=st.v if since else None)
             except ServerError as e:
-                if e.code == "no_table":
+                if e.code in ("no_table", "match_over"):
                     st.lost = e.message
+                    st.ended_away = e.code == "match_over"
         for msg in list(self._unacked.values()):
             with contextlib.suppress(ServerError):
                 await self.request(dict(msg))
@@ -239,7 +244,9 @@ class Client:
             gone = e
         try:  # a watcher let in by the code
             await self.join(code=str(code), spectate=True, since=since)
-        except ServerError:
+        except ServerError as e:
+            if e.code == "match_over":  # it ended while this watcher was away
+                raise
             # (locked, busy, ...: the table is still not there for this connection; said as
             # gone rather than left waiting at a table it hears nothing from)
             raise gone from None

@@ -1264,7 +1264,19 @@ class Hub:
             return table
         raise TableError("busy")
 
-    async def _table(self, table_id: str, conn: Conn | None = None) -> Table:
+    async def _table(self, table_id: str, conn: Conn | None = None, by_code: bool = False) -> Table:
+        """The table ``table_id`` (loaded when it is stored and may be), or why not.
+        ``by_code``: found by a room's code (:meth:`_by_code`): once the match is over, it
+        opens only to its players; anyone else is told so (``match_over``, without the table's
+        id or its record's address)."""
+        table = await self._table_at(table_id, conn, by_code)
+        if by_code and table.status == "over":  # (in memory: over just now, or looked at)
+            pid = conn.player.id if conn is not None and conn.player else None
+            if pid is None or table.seat_of(pid) is None:
+                raise TableError("match_over")
+        return table
+
+    async def _table_at(self, table_id: str, conn: Conn | None, by_code: bool) -> Table:
         table = self.tables.get(table_id)
         if table is None:
             async with self._load_lock:
@@ -1283,7 +1295,9 @@ class Hub:
                         table = self._open_finished(row, events)
                         if table is not None:
                             return table
-                    if row.kind == "private" and not seated:  # kept to its players
+                    if by_code:  # (its code said that much, and no more: see _by_code)
+                        raise TableError("match_over")
+                    if row.kind == "private":  # kept to its players
                         raise TableError("no_table", params={"table": table_id})
                     url = self.config.base_url + record_path(row.id, row.kind, row.seed)
                     raise TableError("match_over", "match_over_record", {"url": url})
@@ -1446,25 +1460,31 @@ class Hub:
 
     async def _by_code(self, conn: Conn, code: str) -> str:
         """The table a room's code opens, or ``no_table``; a code that opens nothing counts
-        against the player and the address (codes are not to be guessed)."""
+        against the player and the address (codes are not to be guessed). The code of a room
+        whose match is over is no wrong guess (a watcher back after the end asks with it): its
+        table is returned, which :meth:`_table` (``by_code``) opens to its players only, and
+        to anyone else answers ``match_over``. That tells a guesser that the code was a room's
+        once, nothing more (no table id, name or record): a code is never given to another
+        table, so it opens nothing now nor later, and guesses that land on finished rooms bring
+        a guesser no nearer to a live one, while every miss still counts."""
         code = code.strip().upper()
         checks = self.code_checks(conn)
         table_id = self.codes.get(code)
         if table_id is None:
             table_id = await self.storage.table_id_by_code(code)
-        known = self.tables.get(table_id or "")
-        if table_id is None or (known is not None and known.status == "over"):
-            # unknown, or the room is over: its code expired with the match
-            now = self.clock.now()
-            for lock, key in checks:
-                lock.fail(key, now)
-            raise TableError("no_table", "no_code", {"code": code})
+        if table_id is None:
+            table_id = await self.storage.table_id_by_code(code, over=True)
+            if table_id is None:  # unknown
+                now = self.clock.now()
+                for lock, key in checks:
+                    lock.fail(key, now)
+                raise TableError("no_table", "no_code", {"code": code})
         return table_id
 
     async def on_room(self, conn: Conn, msg: dict[str, Any]) -> None:
         """A room seen by its code before sitting down (an invitation's page): its table,
         rules, length, clock, stake and who sits there (:meth:`Table.preview`)."""
-        table = await self._table(await self._by_code(conn, msg["code"]), conn)
+        table = await self._table(await self._by_code(conn, msg["code"]), conn, by_code=True)
         code = msg["code"].strip().upper()
         self._reply(conn, {"type": "room", "code": code, "room": table.preview()}, msg.get("ref"))
 
@@ -1478,7 +1498,7 @@ class Hub:
             by_code = True  # an adjourned room comes back; a closed one: _table says so
         if not table_id:
             raise TableError("bad_message", "join_what")
-        table = await self._table(table_id, conn)
+        table = await self._table(table_id, conn, by_code=by_code)
         await self._join(
             conn,
             table,

@@ -1250,9 +1250,12 @@ class Storage:
 
         return await self._call(job)
 
-    async def table_id_by_code(self, code: str) -> str | None:
-        """The table a code opens: not a finished one (its code expired with the match)."""
-        sql = self._sql("SELECT id FROM tables WHERE code = ? AND status <> 'over'")
+    async def table_id_by_code(self, code: str, *, over: bool = False) -> str | None:
+        """The table a code opens: not a finished one (its code expired with the match);
+        ``over``: the finished one that had the code."""
+        sql = self._sql(
+            "SELECT id FROM tables WHERE code = ? AND status " + ("=" if over else "<>") + " 'over'"
+        )
 
         def job(cur: Any) -> str | None:
             cur.execute(sql, (code,))
