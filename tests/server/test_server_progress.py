@@ -170,7 +170,68 @@ def test_a_seat_that_did_not_play_earns_no_xp_nor_league_points(
             mine = await a.progress()
             assert mine["xp"] == 0 and mine["rated_matches"] == 1
             assert (await a.league())["joined"] is False  # not in this week's league
+            # and so says the match's window after a reload, the table read back from storage
+            srv.call(lambda: srv.hub._drop(srv.hub.tables[st.id]))
+            again = await a.request({"type": "join", "table": st.id})
+            assert again["awarded"] == fields(got)
             await a.close()
+
+        asyncio.run(main())
+
+
+def fields(awarded: dict[str, Any]) -> dict[str, Any]:
+    """An ``awarded`` message's fields, as a ``sync`` of the finished table carries them."""
+    return {k: v for k, v in awarded.items() if k not in ("type", "table")}
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_sync_of_a_finished_table_carries_what_its_person_got(tmp_path: Path, kind: str) -> None:
+    """The match-over window showed the XP, the rating's change and the league's points only
+    from the ``awarded`` message at the match's end: a reload (a ``sync``) lost them. A seat's
+    ``sync`` of the finished table now carries what its own person got: as it was told while
+    the table is in memory, and the same, read back from storage, once it was opened again
+    from the saved games; with matches before and after it, so the XP total is the one after
+    that match and not today's. A spectator's sync carries nobody's (and a private room's
+    finished match does not open again for him)."""
+    with database(kind) as db, ServerThread(fast_config(tmp_path, quick_deals=1, **db)) as srv:
+
+        async def main() -> None:
+            ayse = await account(srv.url, "ayse", "Ayşe")
+            ben = Client(srv.url, name="Ben")  # a guest: XP, no rating, no league
+            cem = Client(srv.url, name="Cem")
+            for c in (ben, cem):
+                await c.connect()
+            await quick_match(ayse)  # XP before the match looked at
+            created, _ = await ayse.create(deals=1, bots=True, bot_level="easy")
+            t = created["table"]
+            await ben.join(code=created["code"])
+            await cem.join(code=created["code"], spectate=True)  # (a finished room's opens none)
+            await ayse.start(t)
+            await asyncio.gather(ayse.play(t, timeout=90), ben.play(t, timeout=90))
+            got = {"ayse": await ayse.awarded(t), "ben": await ben.awarded(t)}
+            assert "rating" in got["ayse"] and "league" in got["ayse"]
+            assert "rating" not in got["ben"] and "league" not in got["ben"]
+
+            want = {"ayse": fields(got["ayse"]), "ben": fields(got["ben"])}
+            seen = {
+                "ayse": (await ayse.sync(t)).get("awarded"),
+                "ben": (await ben.sync(t)).get("awarded"),
+            }
+            assert seen == want  # the table still in memory
+            assert "awarded" not in await cem.sync(t)
+            await quick_match(ayse)  # more XP after it
+            for c in (ayse, ben, cem):
+                await c.leave(t)
+            srv.call(lambda: srv.hub._drop(srv.hub.tables[t]))  # as the reaper does
+            # opened again from the saved games (its players only): read back from storage
+            seen = {}
+            for name, c in (("ayse", ayse), ("ben", ben)):
+                again = await c.request({"type": "join", "table": t})
+                assert again["table_info"]["archived"] is True
+                seen[name] = again.get("awarded")
+            assert seen == want
+            for c in (ayse, ben, cem):
+                await c.close()
 
         asyncio.run(main())
 

@@ -155,6 +155,64 @@ def test_league_and_rated_leaderboard_in_both_languages(
     no_js_errors(errors)
 
 
+#: The match-over window's lines of what the match earned, in each language.
+AWARDED_LINES = {
+    "en": (
+        r"\+\d+ XP · You have \d+ XP, level \d",
+        r"Rating -?\d+\.\d ± \d+\.\d \([+-]\d+\.\d\)",
+        r"Bronze league: \d+ points this week",
+    ),
+    "tr": (
+        r"\+\d+ XP · \d+ XP ile \d+\. seviyedesin",
+        r"Reyting -?\d+,\d ± \d+,\d \([+-]\d+,\d\)",
+        r"Bronz ligi: bu hafta \d+ puan",
+    ),
+}
+
+
+# in one go in the page (the window is drawn again as the server's answers come)
+SHOW_AWARDED = """() => document.querySelector('[data-testid="awarded"]')
+    .scrollIntoView({ block: "center" })"""
+
+
+def test_the_match_over_window_after_a_reload_still_says_what_the_match_earned(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """The XP, the rating's change and the league's points came only with the message at the
+    match's end: a reload of the finished table (or coming back to it) showed the same window
+    without them. The table's sync now carries them for the player's own seat: after a reload
+    the window says the same, in either language."""
+    for i, (name, lang, other, ctx) in enumerate(
+        (
+            ("desktop-en", "en", "tr", {"viewport": {"width": 1280, "height": 900}}),
+            ("phone-tr", "tr", "en", PHONE_CTX),
+        )
+    ):
+        page = open_page(browser, server, errors, locale=f"{lang}-{lang.upper()}", **ctx)
+        set_name(page, "Emre")
+        register(page, f"emre{i}", "sinek-vale-9")
+        play_one_deal(page)
+        awarded = page.get_by_test_id("awarded")
+        for line in AWARDED_LINES[lang]:
+            expect(awarded).to_contain_text(re.compile(line))
+        said = awarded.inner_text()
+        page.reload()
+        expect(page.get_by_test_id("match-over")).to_be_visible()
+        expect(awarded).to_be_visible()
+        assert awarded.inner_text() == said
+        page.evaluate(SHOW_AWARDED)
+        page.screenshot(path=str(artifacts / f"match-over-reloaded-{name}.png"))
+        page.get_by_test_id("over-lang").click()  # the other language, and a reload in it
+        page.reload()
+        for line in AWARDED_LINES[other]:
+            expect(awarded).to_contain_text(re.compile(line))
+        page.evaluate(SHOW_AWARDED)
+        page.screenshot(path=str(artifacts / f"match-over-reloaded-{name}-{other}.png"))
+        no_overflow(page)
+        page.context.close()
+    no_js_errors(errors)
+
+
 def test_a_match_the_clock_played_says_no_xp_and_the_total_on_a_line_of_their_own(
     browser: Browser, tmp_path: Path, artifacts: Path, errors: list[str]
 ) -> None:

@@ -1528,6 +1528,7 @@ class Hub:
                 player.level = (await self.progress.levels([player.id]))[player.id]
             except StorageError as e:  # the seat is taken all the same, without the level
                 log.warning("could not read the level of %s: %s", player.id, e)
+        await self.stored_award(table, player.id)
         sat = await table.call(lambda: table.join(conn, seat, spectate, since, ref, by_code))
         if sat is not None and not player.played:
             try:
@@ -1536,6 +1537,23 @@ class Hub:
                 log.warning("could not mark %s as having played: %s", player.id, e)
             else:
                 player.played = True
+
+    async def stored_award(self, table: Table, pid: str) -> None:
+        """What a person who sat at a finished table got from it, read back from storage for
+        the ``sync`` they are about to get, when the table does not hold it: a match opened
+        again from the saved games, or one whose award this process did not see (kept in
+        ``table.awards``; nothing when none was stored yet)."""
+        if table.status != "over" or table.match is None or pid in table.awards:
+            return
+        if table.seat_of(pid) is None:
+            return
+        try:
+            info = await self.progress.award_of(table.id, table.match, pid)
+        except StorageError as e:  # the sync goes all the same, without it
+            log.warning("could not read what %s got at %s: %s", pid, table.id, e)
+            return
+        if info is not None:
+            table.awards.setdefault(pid, info)
 
     async def on_sync(self, conn: Conn, msg: dict[str, Any]) -> None:
         table = await self._table(msg["table"], conn)

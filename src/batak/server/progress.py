@@ -526,6 +526,69 @@ class Progress:
         return out
 
     # ------------------------------------------------------------------ reading
+    async def award_of(self, table_id: str, match: Match, pid: str) -> dict[str, Any] | None:
+        """What ``pid`` got from the finished match at ``table_id``, rebuilt from what was
+        stored when it was awarded: the ``awarded`` message's fields (without ``type`` and
+        ``table``), for a ``sync`` of the finished table after a reload; None when nothing was
+        awarded (yet). XP only ever comes from awards, so the total after this match is the sum
+        of the person's awards up to it (two of theirs awarded at the very same instant are
+        taken in the order of their tables' ids); no XP means an idle seat (a finished match
+        earns at least ``XP_FINISH``); the league's tier is the one of that week's row, which
+        stays for the week."""
+
+        def job(cur: Any) -> dict[str, Any] | None:
+            cur.execute(
+                self._sql(
+                    "SELECT seat, xp, mu_before, sigma_before, mu, sigma, week, points, at"
+                    " FROM awards WHERE table_id = ? AND player_id = ?"
+                ),
+                (table_id, pid),
+            )
+            r = cur.fetchone()
+            if r is None:
+                return None
+            seat, gained, mu_b, sg_b, mu_a, sg_a, week, points, at = r
+            cur.execute(
+                self._sql(
+                    "SELECT COALESCE(SUM(xp), 0) FROM awards WHERE player_id = ?"
+                    " AND (at < ? OR (at = ? AND table_id < ?))"
+                ),
+                (pid, at, at, table_id),
+            )
+            xp_before = int(cur.fetchone()[0])
+            gained = int(gained)
+            xp = xp_before + gained
+            seat = int(seat)
+            info: dict[str, Any] = {
+                "xp_gained": gained,
+                "xp": xp,
+                "level": level_of(xp),
+                "level_before": level_of(xp_before),
+                "place": ranks_of(match).get(seat),
+                "won": seat in match.winners,
+            }
+            if gained == 0:
+                info["idle"] = True
+            if mu_b is not None and mu_a is not None:
+                info["rating_before"] = rating_info(float(mu_b), float(sg_b))
+                info["rating"] = rating_info(float(mu_a), float(sg_a))
+            if points is not None:
+                cur.execute(
+                    self._sql("SELECT tier FROM league WHERE week = ? AND player_id = ?"),
+                    (int(week), pid),
+                )
+                t = cur.fetchone()
+                if t is not None:
+                    info["league"] = {
+                        "week": week_label(int(week)),
+                        "tier": TIERS[int(t[0])],
+                        "points": int(points),
+                        "points_gained": gained,
+                    }
+            return info
+
+        return await self.storage._call(job)
+
     async def of(self, pid: str) -> dict[str, Any]:
         """A player's XP, level and rating (the ``progress`` reply's ``progress``)."""
 

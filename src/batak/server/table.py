@@ -204,6 +204,11 @@ class Table:
         self.seat_moves = [0] * n  # every move made at a seat, by whoever made it
         self.stake = int(row.options.get("stake") or 0)  # chips each person puts in (issue 12)
         self.payout: dict[str, Any] | None = None  # the staked match's settlement, once paid
+        #: what each person got from the finished match (XP, rating, league points: the
+        #: ``awarded`` message's fields), by player id: kept when it was awarded, or read back
+        #: from storage (Hub.stored_award) for a ``sync`` after a reload; a seat's ``sync``
+        #: carries its own person's only
+        self.awards: dict[str, dict[str, Any]] = {}
         #: a rematch asked for after the match (memory only): the seats that said yes, and
         #: the new table once everyone did
         self.rematch_yes: set[int] = set()
@@ -732,6 +737,11 @@ class Table:
             msg["rematch"] = self.rematch_state(declined=short[0])
         if seat is not None:  # the record's address (a private one's is kept to its players)
             msg["record"] = record_path(self.id, self.kind, self.row.seed)
+            # what the seat's person got from the finished match: the window at its end shows
+            # it after a reload as it did when the match ended (no one else's)
+            pid = self.seats[seat].player
+            if pid is not None and pid in self.awards:
+                msg["awarded"] = self.awards[pid]
         first = self.buffer[0][0] if self.buffer else self.version + 1
         if since is not None and since <= self.version and since >= first - 1:
             msg["full"] = False
@@ -1366,6 +1376,7 @@ class Table:
         done = await self.storage.finish_table(self.id, record, results, job)
         paid, awards = done if done is not None else (None, {})
         self.finished = True
+        self.awards.update(awards or {})
         if paid is not None:
             for key in ("payouts", "kasa_payouts", "fees"):  # by seat, as lists
                 if key in paid:

@@ -7,7 +7,7 @@ import * as tourney from "./tournament.js";
 import * as story from "./story.js";
 import { fairHTML, noteDealOver } from "./fair.js";
 import { chipsBoxHTML, chipsNumber, chipsRequests, leaveConfirmText, onChipsMessage, payoutHTML, quickStake, stakeChosen, stakeSelectHTML, stakeShortText, tableChipsHTML } from "./chips.js";
-import { awardedHTML, forgetProgress, initProgress, levelBadge, nameCell, onProgress, progressRequests, renderProgress, sheetLevelsHTML } from "./progress.js";
+import { awardedHTML, forgetProgress, initProgress, keepAwarded, levelBadge, nameCell, onProgress, progressRequests, renderProgress, sheetLevelsHTML } from "./progress.js";
 import * as motion from "./motion.js";
 import { askWallet, botAccountTag, initResult, matchOverHTML, onDealOver, onRematch, resultActions, resultCentre } from "./result.js";
 import { registerServiceWorker } from "./pwa.js";
@@ -554,6 +554,7 @@ function onSync(m) {
   else T.view = null;
   setClock(m.clock);
   T.rematch = m.rematch || null;
+  keepAwarded(T.id, m.awarded); // what the match earned, for its window after a reload
   askWallet(T); // (an offer that fell through for the player's chips: are they still short?)
   motion.reset(T); // a sync draws the table as it is, whatever was moving
   if (T.info.status === "over" && T.view) T.over = T.over || { totals: T.view.match.totals, winners: T.view.match.winners };

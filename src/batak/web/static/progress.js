@@ -123,6 +123,12 @@ function onAwarded(m) {
   progressRequests();
 }
 
+// What the player got from a finished table, as a sync of it carries it (a reload, coming back
+// to the table, another language): kept for the match-over window, told no second time.
+export function keepAwarded(table, awarded) {
+  if (awarded) P.awarded.set(table, { ...awarded, table });
+}
+
 // What a finished match earned, for the match-over dialog ("" until the server said).
 export function awardedHTML(tableId) {
   const m = P.awarded.get(tableId);
