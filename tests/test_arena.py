@@ -388,6 +388,28 @@ def test_the_command_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_misspelt_rule_option_names_the_one_it_resembles(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """``batak arena --rule musttrump=no`` said only "unknown rule option(s): musttrump";
+    ``batak play --option`` names the option it resembles and where the names are listed, and
+    so does the arena now (with the same words)."""
+    out = tmp_path / "a.json"
+    args = ["arena", "--preset", "zipi-kitty", "--rule", "musttrump=no", "--deals", "1"]
+    assert main([*args, "--out", str(out), "--quiet", "--lang", lang]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    said = {
+        "en": "unknown rule option(s): musttrump; did you mean must_trump? "
+        "'batak rules zipi-kitty' lists them",
+        "tr": "bilinmeyen kural seçenek(ler)i: musttrump; must_trump mi demek istedin? "
+        "seçeneklerin hepsi 'batak rules zipi-kitty' ile listelenir",
+    }[lang]
+    assert said in err, err
+    assert "musttrump=no" in err and "Traceback" not in err, err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
 def test_an_output_in_a_missing_folder_is_refused_before_the_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, lang: str
 ) -> None:

@@ -19,7 +19,7 @@ from ..i18n import LANGS, default_lang, text
 from ..rules import PRESETS, Rules, RulesError
 from .analyse import unwritable
 from .console import Style
-from .parser import rules_with_options
+from .parser import rules_reason, rules_with_options
 from .play import save_problem
 from .rules import changed_rules
 from .text import error_at, player_problem
@@ -108,9 +108,10 @@ def config_from_args(args: argparse.Namespace) -> ArenaConfig:
         )
     try:
         rules = rules_with_options(args.preset, args.rule)
-    except RulesError as e:
+    except RulesError as e:  # (a misspelt option's near name, as batak play --option says it)
+        message = rules_reason(e, args.preset, lang)
         raise ArenaError(
-            text("arena.bad_rule", lang, option=", ".join(args.rule), message=e.text(lang))
+            text("arena.bad_rule", lang, option=", ".join(args.rule), message=message)
         ) from e
     if args.deals < 1:
         raise ArenaError(text("arena.bad_deals", lang))

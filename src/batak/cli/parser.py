@@ -23,7 +23,7 @@ from ..i18n import folded
 from ..rules import Rules, RulesError
 from .text import error_message, t
 
-__all__ = ["Parser", "rules_problem", "rules_with_options"]
+__all__ = ["Parser", "rules_problem", "rules_reason", "rules_with_options"]
 
 
 #: yes, no and none as the rules pages show them (``batak rules``, in English and Turkish)
@@ -75,9 +75,8 @@ def rules_with_options(preset: str, options: Iterable[str]) -> Rules:
 
 
 def rules_problem(error: RulesError, preset: str, lang: str) -> str:
-    """Why ``--option`` changes were refused, in ``lang``: the engine's reason; for an option
-    name the rules do not have, the one it resembles (a typo: ``musttrump``) and where the names
-    are listed, rather than that the rules "do not work".
+    """Why ``--option`` changes were refused, in ``lang`` (``batak play``): the engine's reason
+    as :func:`rules_reason` says it; for a value the rules refuse, that the rules "do not work".
 
     >>> e = RulesError("unknown_options", names=["musttrump"])
     >>> rules_problem(e, "standard", "en")
@@ -85,6 +84,21 @@ def rules_problem(error: RulesError, preset: str, lang: str) -> str:
     """
     if error.code != "unknown_options":
         return t("bad_rules", lang, message=error.text(lang))
+    return rules_reason(error, preset, lang)
+
+
+def rules_reason(error: RulesError, preset: str, lang: str) -> str:
+    """The engine's reason for refusing ``OPTION=VALUE`` changes (``batak play --option``,
+    ``batak arena --rule``), in ``lang``; for an option name the rules do not have, the one it
+    resembles (a typo: ``musttrump``) and where the names are listed.
+
+    >>> rules_reason(RulesError("unknown_options", names=["overtak"]), "zipi-kitty", "en")
+    "unknown rule option(s): overtak; did you mean overtake? 'batak rules zipi-kitty' lists them"
+    >>> rules_reason(RulesError("not_bool", key="must_trump", value="maybe"), "standard", "en")
+    'must_trump must be yes or no, got maybe'
+    """
+    if error.code != "unknown_options":
+        return error.text(lang)
     import difflib
 
     known = [f.name for f in dataclasses.fields(Rules) if f.name != "name"]
