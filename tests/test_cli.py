@@ -485,6 +485,26 @@ def test_rules_of_every_preset(
         assert (heading in out) == (rules.partners and not rules.exposed_partner), preset
 
 
+@pytest.mark.parametrize("preset", [p for p in ALL_PRESETS if Rules.preset(p).deals is None])
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_table_played_to_a_target_says_how_long_its_match_is(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], preset: str, lang: str
+) -> None:
+    """A table played to a target score (no fixed number of deals) listed "Deals: none": its
+    rules page says the match goes on until someone reaches the target, and the score."""
+    code, out, _ = run(monkeypatch, capsys, ["rules", preset, "--lang", lang])
+    assert code == 0
+    said = " ".join(out.replace("\u00a0", " ").split())
+    target = Rules.preset(preset).target_score
+    line = {
+        "en": f"Deals (deals): until a player (or side) reaches the target score ({target})",
+        "tr": f"El sayısı (deals): bir oyuncu (ya da takım) hedef puana ({target}) ulaşana kadar",
+    }[lang]
+    assert line in said, said
+    none = {"en": "(deals): none", "tr": "(deals): yok"}[lang]
+    assert none not in said, said
+
+
 def test_default_language_follows_the_locale(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -10,6 +10,7 @@ from .i18n import LANGS, MESSAGES, text
 from .rules import PRESETS, Rules
 
 __all__ = [
+    "empty_value",
     "option_help",
     "option_label",
     "option_names",
@@ -45,6 +46,26 @@ def value_help(option: str, value: object, lang: str) -> str | None:
     """What one value of an option that takes a word means, or None for other options."""
     key = f"value.{option}.{value}"
     return text(key, lang) if key in MESSAGES else None
+
+
+def empty_value(rules: Rules, option: str, lang: str) -> str | None:
+    """What an option left empty means at this table, where it means more than "none": a match
+    with no fixed number of deals goes on until the target score. None for any other option,
+    and for an option that has a value. Every rules page says it so (``batak rules``, the web
+    rules page through :func:`rules_catalog`).
+
+    >>> empty_value(PRESETS["esli-acik"], "deals", "en")
+    'until a player (or side) reaches the target score\xa0(51)'
+    >>> empty_value(PRESETS["esli-acik"], "deals", "tr")
+    'bir oyuncu (ya da takım) hedef puana\xa0(51) ulaşana kadar'
+    >>> empty_value(PRESETS["standard"], "deals", "en") is None  # 8 deals
+    True
+    """
+    if getattr(rules, option) is not None:
+        return None
+    if option == "deals" and rules.target_score is not None:
+        return t("deals_to_target", lang, n=rules.target_score)
+    return None
 
 
 #: options that matter only at some tables: the test that says whether they do
@@ -198,6 +219,9 @@ def rules_catalog() -> dict[str, Any]:
     ('bool', 'yükseltme', 'Must overtake')
     >>> cat["presets"][0]["unused"]
     ['kitty_order', 'exposed_partner', 'redeal_dealer', 'zero_bid', 'defenders_minimum']
+    >>> acik = next(p for p in cat["presets"] if p["name"] == "esli-acik")
+    >>> acik["empty"]["deals"]["en"], cat["presets"][0]["empty"]
+    ('until a player (or side) reaches the target score\xa0(51)', {})
     """
     hints = get_type_hints(Rules)
     options: dict[str, Any] = {}
@@ -227,6 +251,13 @@ def rules_catalog() -> dict[str, Any]:
             "unused": [o for o in option_names() if not option_applies(rules, o)],
             # a preset that is another's table under an older name: lists leave it out
             "same_as": same_as(name),
+            # what an option left empty means here, where it means more than "none" (no
+            # fixed number of deals: until the target score), in every language
+            "empty": {
+                o: {lang: empty_value(rules, o, lang) or "" for lang in LANGS}
+                for o in option_names()
+                if empty_value(rules, o, "en") is not None
+            },
         }
         for name, rules in PRESETS.items()
     ]

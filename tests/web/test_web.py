@@ -1139,6 +1139,24 @@ def test_every_text_the_client_uses_exists_in_every_language(server: ServerProce
     assert e.value.code == 304
 
 
+def test_a_table_played_to_a_target_says_how_long_its_match_is(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """The rules page of a table played to a target score (no fixed number of deals) said
+    "Deals: none": it says the match goes on until someone reaches the target, in the page's
+    language, from the rules data (as 'batak rules esli-acik' says it)."""
+    page = open_page(browser, server, errors)
+    page.goto(server.http + "/rules/esli-acik")
+    deals = page.locator("table.rules tr[data-option=deals] td").nth(1)
+    expect(deals).to_have_text("until a player (or side) reaches the target score\u00a0(51)")
+    expect(page.locator("table.rules tr[data-option=target_score] td").nth(1)).to_have_text("51")
+    page.get_by_test_id("lang").click()
+    expect(deals).to_have_text("bir oyuncu (ya da takım) hedef puana\u00a0(51) ulaşana kadar")
+    # a table of a fixed number of deals says its number
+    page.goto(server.http + "/rules/standard")
+    expect(page.locator("table.rules tr[data-option=deals] td").nth(1)).to_have_text("8")
+
+
 def test_the_server_serves_the_client_and_the_rules_data(server: ServerProcess) -> None:
     import urllib.request
 
@@ -1150,6 +1168,8 @@ def test_the_server_serves_the_client_and_the_rules_data(server: ServerProcess) 
         data = json.load(r)
     assert len(data["presets"]) == 14
     assert data["options"]["overtake"]["help"]["tr"].startswith("yükseltme")
+    acik = next(p for p in data["presets"] if p["name"] == "esli-acik")  # played to 51
+    assert acik["empty"]["deals"]["tr"].startswith("bir oyuncu (ya da takım) hedef puana")
     with urllib.request.urlopen(server.http + "/static/app.js") as r:
         assert r.headers["Cache-Control"] == "no-cache"  # checked again after an upgrade
         assert r.headers["ETag"]

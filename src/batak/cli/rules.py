@@ -6,6 +6,7 @@ import argparse
 import textwrap
 
 from ..explain import (
+    empty_value,
     option_applies,
     option_help,
     option_label,
@@ -29,8 +30,8 @@ def _value_text(rules: Rules, option: str, lang: str, style: Style) -> str:
     value = getattr(rules, option)
     if isinstance(value, bool):
         return t("yes" if value else "no", lang)
-    if value is None:
-        return t("none", lang)
+    if value is None:  # (no fixed number of deals: until the target score)
+        return empty_value(rules, option, lang) or t("none", lang)
     if option == "fixed_trump":
         return style.koz(value.value, lang)
     meaning = value_help(option, value, lang)

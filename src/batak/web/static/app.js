@@ -1431,8 +1431,12 @@ function renderAccount() {
   restoreFields(box, before);
 }
 
-function optionValueText(name, value) {
+// An option's value in words; with the preset, an option left empty says what that means
+// there, where it means more than "none" (no fixed number of deals: until the target score)
+function optionValueText(name, value, preset) {
   if (typeof value === "boolean") return t(value ? "yes" : "no");
+  const empty = preset && preset.empty && preset.empty[name];
+  if ((value === null || value === undefined) && empty) return pick(empty);
   if (value === null || value === undefined) return t("none");
   if (name === "fixed_trump") return SYMBOL[value] + " " + t("suit_" + value);
   const meanings = S.catalog.options[name].values[String(value)];
@@ -1499,7 +1503,7 @@ function renderRules(name) {
     <p><b>${esc(pick(p.summary))}</b></p>
     <p>${esc(t("rules_intro"))}</p>
     <table class="rules"><thead><tr><th>${esc(t("option"))}</th><th>${esc(t("value"))}</th></tr></thead><tbody>
-    ${Object.entries(S.catalog.options).filter(([o]) => !unused.includes(o)).map(([o, opt]) => `<tr data-option="${esc(o)}"><td><b>${esc(pick(opt.label))}</b><br><span class="help">${esc(pick(opt.help))}</span></td><td>${esc(optionValueText(o, p.rules[o]))}</td></tr>`).join("")}
+    ${Object.entries(S.catalog.options).filter(([o]) => !unused.includes(o)).map(([o, opt]) => `<tr data-option="${esc(o)}"><td><b>${esc(pick(opt.label))}</b><br><span class="help">${esc(pick(opt.help))}</span></td><td>${esc(optionValueText(o, p.rules[o], p))}</td></tr>`).join("")}
     </tbody></table>
     ${unused.length ? `<p class="help" data-testid="rules-unused">${esc(t("rules_unused", { options: unused.map((o) => pick(S.catalog.options[o].label)).join(", ") }))}</p>` : ""}
     <p class="help" data-testid="preset-id">${esc(t("preset_id", { name: p.name }))}</p></div>`;
