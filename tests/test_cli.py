@@ -274,6 +274,37 @@ def test_while_burying_a_card_named_any_way_is_the_card_to_bury(
     assert out.count("Sen: göm ") == 3, out
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_burying_a_card_buried_already_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    lang: str,
+) -> None:
+    """A card buried a moment ago, named again (as 'bury 2C' or as '2C'), was refused with
+    "you do not hold 2♣", which puzzled the bidder who had just buried it."""
+    from batak.game import IllegalMove
+
+    rules = Rules.preset("zipi-kitty")
+    game = Game(rules, seed=5)
+    while game.phase != "bury":
+        game.play(game.legal_moves()[-1] if game.to_move == 0 else "pass")
+    assert game.contract is not None and game.contract.bidder == 0, "seed 5: seat 0 bids"
+    match = Match(rules, dealer=game.dealer, seed=5)
+    for _, move in game.auction:
+        match.play(move)
+    path = tmp_path / "bury.json"
+    path.write_text(dumps(match, meta={"seat": 0}), encoding="utf-8")
+    card = sorted(match.game.hands[0], key=lambda c: c.index)[0]
+    typed = [f"bury {card}", f"bury {card}", str(card)]
+    args = ["play", "--load", str(path), "--lang", lang]
+    code, out, _ = run(monkeypatch, capsys, args, "\n".join(typed))
+    assert code == 0
+    said = IllegalMove("already_buried", card=str(card)).text(lang)  # "2♠ is already buried"
+    assert out.count(said) == 2, out
+    assert IllegalMove("not_in_hand", card=str(card)).text(lang) not in out, out
+
+
 def test_end_of_input_ends_cleanly(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -100,6 +100,18 @@ def test_not_in_hand_message_card_and_card_object():
     assert str(err2) == "you do not hold 3♥"
 
 
+def test_a_card_buried_twice_is_said_to_be_buried_already():
+    """Kitty batak: burying a card buried a moment ago said "you do not hold 2♣", which
+    puzzled the bidder who had just buried it; it says that the card is buried already."""
+    g = Game(
+        "zipi-kitty", hands=["AS 2H 3H", "KS 4H 5H", "QS 6H 7H"], kitty="2C 3C 4C 5C", dealer=2
+    )
+    play_all(g, "bid 5 pass pass bury 2C")
+    err = refused(g, "bury 2C", "already_buried")
+    assert err.text("en") == "2♣ is already buried"
+    assert err.text("tr") == "2♣ zaten gömüldü"
+
+
 # =================================================================== auction messages
 def test_bid_too_low_message():
     """RULES.md §Auction (bids must rise). seeds/000_bd85d2e3a5bb6a72.txt §3; S3."""

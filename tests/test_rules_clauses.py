@@ -783,10 +783,13 @@ def test_kitty_bidder_takes_kitty_and_buries_four_one_at_a_time_then_names_trump
 
 
 def test_kitty_same_card_cannot_be_buried_twice():
-    """RULES.md §Auction (kitty): each buried card leaves the hand. S2."""
+    """RULES.md §Auction (kitty): each buried card leaves the hand. S2. (The refusal says the
+    card is buried already: "you do not hold it" puzzled the bidder who had just buried it.)"""
     g = Game("zipi-kitty", hands=KITTY_HANDS, kitty=KITTY, dealer=2)
     play_all(g, "bid 5 pass pass bury 2C")
-    assert_illegal(g, "bury 2C", "not_in_hand")
+    assert_illegal(g, "bury 2C", "already_buried")
+    assert g.buried == [Card.parse("2C")] and "bury 2C" not in legal(g)
+    assert_illegal(g, "bury KS", "not_in_hand")  # a card never held is still not held
 
 
 def test_kitty_buried_cards_seen_by_bidder_only():

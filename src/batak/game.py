@@ -82,8 +82,9 @@ class IllegalMove(ValueError):
     """A move the rules do not allow now. ``str()`` is the English reason; ``text('tr')`` Turkish.
 
     ``code`` names the rule (``must_follow``, ``must_overtake``, ``must_trump``, ``must_overtrump``,
-    ``trump_not_broken``, ``not_in_hand``, ``bid_too_low``, ``bid_too_high``, ``cannot_pass``,
-    ``wrong_phase``, ``not_your_turn``, ``game_over``, ``bad_notation``); ``params`` fills the text.
+    ``trump_not_broken``, ``not_in_hand``, ``already_buried``, ``bid_too_low``, ``bid_too_high``,
+    ``cannot_pass``, ``wrong_phase``, ``not_your_turn``, ``game_over``, ``bad_notation``);
+    ``params`` fills the text.
     """
 
     def __init__(self, code: str, move: object = None, **params: Any) -> None:
@@ -508,6 +509,8 @@ class Game:
             return m
         if phase is Phase.BURY:
             assert isinstance(m, Bury)
+            if m.card in self._buried:  # (said as such: "you do not hold it" puzzled)
+                return IllegalMove("already_buried", m, card=str(m.card))
             if not self._hands[to_move] >> m.card.index & 1:
                 return IllegalMove("not_in_hand", m, card=str(m.card))
             return m

@@ -100,6 +100,56 @@ def test_malformed_and_hostile_messages_are_refused_and_change_nothing(tmp_path:
         asyncio.run(main())
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_card_buried_twice_is_refused_as_buried_already(tmp_path: Path, lang: str) -> None:
+    """Kitty batak: the bidder burying a card buried a moment ago was refused with "you do not
+    hold 2♣" (rule not_in_hand); the server now sends the rule already_buried and says that
+    the card is buried already, in the connection's language, which every client shows."""
+    from batak.i18n import text
+
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            clients = [Client(srv.url, name=f"P{i}", lang=lang) for i in range(3)]
+            for c in clients:
+                await c.connect()
+            _, table = await clients[0].create(preset="zipi-kitty", deals=1, bots=False)
+            t = table.id
+            for c in clients[1:]:
+                await c.join(code=table.info["code"])
+            await clients[0].start(t)
+            for c in clients:
+                await c.until(lambda c=c: c.tables[t].view is not None)
+            by_seat = {c.tables[t].seat: c for c in clients}
+
+            def to_move() -> Client:
+                view = clients[0].tables[t].view
+                assert view is not None
+                return by_seat[view["to_move"]]
+
+            await to_move().move(t, "bid 5")  # the first to speak bids, the others pass
+            for _ in range(2):
+                mover = to_move()
+                await mover.move(t, "pass")
+                await clients[0].until(lambda m=mover: to_move() is not m)
+            bidder = to_move()
+            await bidder.until(lambda: bidder.tables[t].view["phase"] == "bury")  # type: ignore[index]
+            card = bidder.tables[t].view["legal_moves"][0].split()[1]  # type: ignore[index]
+            await bidder.move(t, f"bury {card}")
+            await bidder.until(lambda: f"bury {card}" not in bidder.tables[t].view["legal_moves"])  # type: ignore[index]
+            with pytest.raises(ServerError) as e:
+                await bidder.move(t, f"bury {card}")
+            assert e.value.code == "illegal" and e.value.data["rule"] == "already_buried"
+            from batak import Card
+
+            said = text("already_buried", lang, card=str(Card.parse(card)))
+            assert e.value.message == said, e.value.message
+            for c in clients:
+                await c.close()
+
+        asyncio.run(main())
+
+
 def test_out_of_turn_illegal_stale_and_duplicate_moves(tmp_path: Path) -> None:
     with ServerThread(fast_config(tmp_path)) as srv:
 
