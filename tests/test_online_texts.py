@@ -4,6 +4,7 @@ trick." / "Löveyi sen aldın.", never "You takes the trick." / "Löveyi Sen ald
 from __future__ import annotations
 
 import argparse
+import asyncio
 import io
 from types import SimpleNamespace
 
@@ -618,18 +619,15 @@ def test_the_sides_line_under_the_contract_fits_a_narrow_terminal(lang: str) -> 
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
-def test_the_end_of_the_input_at_play_it_here_ends_the_prompts_line(lang: str) -> None:
+def test_the_end_of_the_input_at_play_it_here_ends_the_prompts_line(
+    monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
     """Ctrl-D at "Play it here? (Y/n)" (a story table started over elsewhere) left the next
     words on the prompt's line; the line ends first, as it does at the other prompts."""
     import asyncio
 
-    class Terminal(Console):
-        def ask(self, prompt: str) -> str:  # as input() at a terminal: no newline at the end
-            self.out.write(prompt)
-            raise EOFError
-
     s, out = session(lang)
-    s.con = Terminal(out, io.StringIO())
+    s.con = terminal(monkeypatch, out)
     st = s.client.tables["t1"]  # type: ignore[attr-defined]
     st.closed = {"type": "closed", "table": "t1", "reason": "story_again", "table_new": "t2"}
     assert asyncio.run(s._table_closed(st)) is False
@@ -638,3 +636,69 @@ def test_the_end_of_the_input_at_play_it_here_ends_the_prompts_line(lang: str) -
     assert prompt + "\n" in said, said
     later = " ".join(text("online.closed_later", lang, url="127.0.0.1:1").split())
     assert later in " ".join(said.split(prompt, 1)[1].split()), said
+
+
+def terminal(monkeypatch: pytest.MonkeyPatch, out: io.StringIO) -> Console:
+    """The console of a person at a terminal who presses Ctrl-D at the first prompt: input()
+    shows the prompt and raises EOFError with the prompt's line left open (no newline)."""
+    import builtins
+    import sys
+
+    import batak.cli.console as console
+
+    def ctrl_d(prompt: str = "") -> str:
+        out.write(prompt)
+        raise EOFError
+
+    inp = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", inp)
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(console, "_isatty", lambda stream: True)
+    monkeypatch.setattr(builtins, "input", ctrl_d)
+    return Console(out, inp)
+
+
+def _no_change(timeout: float) -> asyncio.Future[None]:
+    """The table's next message: none comes (the reading ends first)."""
+    return asyncio.get_running_loop().create_future()
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("where", ["resume", "move", "between_turns"])
+def test_the_end_of_the_input_ends_the_prompts_line(
+    monkeypatch: pytest.MonkeyPatch, lang: str, where: str
+) -> None:
+    """Ctrl-D at the resume prompt, at the move prompt and between turns left the next words
+    ("You left the table.") on the prompt's line at a terminal; the line ends first, as it
+    does at "Play it here? (Y/n)", and with no empty line where no prompt is shown."""
+    from batak import Game
+    from batak.cli.text import t
+
+    s, out = session(lang)
+    s.con = terminal(monkeypatch, out)
+    s.client.closed = False  # type: ignore[attr-defined]
+    s.client.change_waiter = _no_change  # type: ignore[attr-defined]
+    s.client.player = {"id": "me"}  # type: ignore[attr-defined]
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    g = Game(Rules.preset("standard"), seed=1, dealer=3)  # seat 0 speaks first
+    st.view = g.view(0)
+    st.info["status"] = "playing"
+    if where == "resume":  # the host of an adjourned match is asked whether to resume it
+        st.info.update(status="adjourned", host="me")
+        prompt = text("online.resume_prompt", lang)
+        left = asyncio.run(s._adjourned(st))
+    elif where == "move":
+        prompt = t("prompt", lang)
+        left = asyncio.run(s._ask())
+    else:  # between turns: the move prompt's reading goes on when the table moves on
+        g.play("pass")
+        st.view = g.view(0)
+        prompt = ""
+        left = asyncio.run(s._wait_turn())
+    assert left is False  # the caller says that the player left, on a line of its own
+    s._say(text("online.left", lang))
+    said = out.getvalue()
+    at = said.rindex(text("online.left", lang).split()[0])  # where the words start
+    assert at == 0 or said[at - 1] == "\n", said  # on a line of their own
+    assert said[:at].endswith(prompt + "\n") if prompt else True, said
+    assert not said[:at].endswith("\n\n"), said  # and no empty line above them

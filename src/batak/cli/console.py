@@ -100,12 +100,15 @@ class Console:
         self.inp = inp
         #: the lines said while :meth:`above_prompt` holds them back
         self._held: list[str] | None = None
+        #: a prompt is on the screen and its line has not ended (a reading waits there)
+        self._open = False
 
     def say(self, line: str = "") -> None:
         if self._held is not None:
             self._held.append(line)
             return
         self.out.write(line + "\n")
+        self._open = False
 
     def lines(self, lines: Sequence[str]) -> None:
         for line in lines:
@@ -127,8 +130,10 @@ class Console:
     def prompt(self, text: str) -> None:
         """Show ``text`` where the next line will be typed (a reading already waits), with
         what is typed there so far."""
-        self.out.write(text + self._typed_so_far())
+        shown = text + self._typed_so_far()
+        self.out.write(shown)
         self.out.flush()
+        self._open = self._open or bool(shown)
 
     @contextlib.contextmanager
     def above_prompt(self, prompt: str | None) -> Iterator[None]:
@@ -172,7 +177,31 @@ class Console:
         return readline.get_line_buffer()
 
     def ask(self, prompt: str) -> str:
-        """One line of input without its newline; raises :class:`EOFError` at the end."""
+        """One line of input without its newline; raises :class:`EOFError` at the end. The
+        end of the input (Ctrl-D) ends the line of the prompt on the screen, which a terminal
+        leaves open there, so that the next words start a line of their own: whether the
+        prompt is this one or one shown again for this reading (:meth:`prompt`), and piped or
+        typed alike."""
+        if prompt:
+            self._open = True
+        try:
+            line = self._read_line(prompt)
+        except EOFError:
+            self.end_line()
+            raise
+        self._open = False  # (ended by the Enter typed, or by the echo of a piped line)
+        return line
+
+    def end_line(self) -> None:
+        """End the line of a prompt still on the screen; nothing when none is."""
+        if self._open:
+            self.out.write("\n")
+            self.out.flush()
+        self._open = False
+
+    def _read_line(self, prompt: str) -> str:
+        """The line typed at ``prompt`` (input() at a real terminal, as it shows the prompt
+        and leaves its line open at Ctrl-D); raises :class:`EOFError` at the end."""
         if self.inp is sys.stdin and self.out is sys.stdout and _isatty(self.inp):
             with contextlib.suppress(ImportError):  # (not on every system)
                 import readline  # noqa: F401 - input() edits lines once it is loaded
@@ -181,7 +210,6 @@ class Console:
         self.out.flush()
         line = self.inp.readline()
         if not line:
-            self.out.write("\n")
             raise EOFError
         line = line.rstrip("\r\n")
         if not _isatty(self.inp):

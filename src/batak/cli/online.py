@@ -400,9 +400,8 @@ class OnlineSession:
                 if e.code == "bad_login":  # perhaps there is no such account yet
                     self._say(o("no_account_hint", lang))
                 return EXIT_FAIL
-            except EOFError:  # the input ended at a question before the match (Ctrl-D)
-                self.con.say()
-                return EXIT_OK
+            except EOFError:  # the input ended at a question before the match (Ctrl-D):
+                return EXIT_OK  # (its line ended by the console)
             self.table = state.id
             self.shown = len(state.events)
             return await self._play()
@@ -901,8 +900,7 @@ class OnlineSession:
             return False
         try:
             line = await self._read(o("closed_new_prompt", lang))
-        except EOFError:  # (Ctrl-D) the prompt's line is ended, as run() ends it
-            self.con.say()
+        except EOFError:  # (Ctrl-D: the prompt's line ended by the console, as at every prompt)
             line = "n"
         if line.strip().lower() not in ("", "y", "yes", "e", "evet"):
             self._say(o("closed_later", lang, url=self.args.url))
