@@ -702,3 +702,25 @@ def test_the_end_of_the_input_ends_the_prompts_line(
     assert at == 0 or said[at - 1] == "\n", said  # on a line of their own
     assert said[:at].endswith(prompt + "\n") if prompt else True, said
     assert not said[:at].endswith("\n\n"), said  # and no empty line above them
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("width", [60, 80])
+def test_the_resume_prompt_fits_the_terminal(
+    monkeypatch: pytest.MonkeyPatch, lang: str, width: int
+) -> None:
+    """The host's prompt at an adjourned match took 73 columns (74 in Turkish), which a
+    60-column terminal broke anywhere: "This match is adjourned." is a line of its own above
+    the prompt, which fits."""
+    s, out = session(lang)
+    s.con = terminal(monkeypatch, out)
+    s.style.width = width
+    s.client.closed = False  # type: ignore[attr-defined]
+    s.client.change_waiter = _no_change  # type: ignore[attr-defined]
+    s.client.player = {"id": "me"}  # type: ignore[attr-defined]
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.info.update(status="adjourned", host="me")
+    assert asyncio.run(s._adjourned(st)) is False  # (Ctrl-D at the prompt)
+    lines = out.getvalue().splitlines()
+    assert lines == [text("online.resume_adjourned", lang), text("online.resume_prompt", lang)]
+    assert max(len(x) for x in lines) <= width, lines

@@ -757,7 +757,7 @@ def test_the_host_adjourns_from_the_terminal_and_resumes_when_back(
         # the host comes back: asked to resume, Enter resumes, and the match goes on
         again = Typist()
         back, codes = _run_typist([srv.http], again)
-        again.wait_for("This match is adjourned. Press Enter to resume it")
+        again.wait_for("This match is adjourned.\nPress Enter to resume it")  # (two lines)
         again.typed.put("")
         again.wait_for("The match goes on.")
         again.play_hints_until("The match is over.")

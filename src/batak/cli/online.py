@@ -747,6 +747,8 @@ class OnlineSession:
         # the prompt ends when the table changes without it (closed: started over elsewhere)
         # or the connection is lost; a line typed meanwhile answers it, not shown again then
         typed = self._reading is not None and self._reading.done()
+        if not typed:  # (a line of its own: the prompt with it took 73 columns)
+            self._say(o("resume_adjourned", self.lang))
         try:
             line = await self._read_while(
                 "" if typed else o("resume_prompt", self.lang),
