@@ -724,3 +724,27 @@ def test_the_resume_prompt_fits_the_terminal(
     lines = out.getvalue().splitlines()
     assert lines == [text("online.resume_adjourned", lang), text("online.resume_prompt", lang)]
     assert max(len(x) for x in lines) <= width, lines
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_end_of_the_input_at_the_password_prompt_ends_its_line(
+    monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """The password is read by getpass, not the console: Ctrl-D there left "Password: " open,
+    and the shell's prompt came on its line."""
+    import getpass
+
+    s, out = session(lang)
+    s.con = terminal(monkeypatch, out)
+    s.args = argparse.Namespace(url="127.0.0.1:1", username="ayse", password=None)
+    s.client.player = {}  # type: ignore[attr-defined]
+    monkeypatch.delenv("BATAK_PASSWORD", raising=False)
+
+    def ctrl_d(prompt: str = "Password: ", stream: object = None) -> str:
+        out.write(prompt)
+        raise EOFError
+
+    monkeypatch.setattr(getpass, "getpass", ctrl_d)
+    with pytest.raises(EOFError):
+        asyncio.run(s._account())
+    assert out.getvalue() == text("online.password_prompt", lang) + "\n"

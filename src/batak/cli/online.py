@@ -456,7 +456,13 @@ class OnlineSession:
             if password is None:
                 import getpass
 
-                password = await asyncio.to_thread(getpass.getpass, o("password_prompt", self.lang))
+                try:
+                    password = await asyncio.to_thread(
+                        getpass.getpass, o("password_prompt", self.lang)
+                    )
+                except EOFError:  # (Ctrl-D) getpass leaves its prompt's line open
+                    self.con.say()
+                    raise
             if a.register:  # a new account, for this player (guest so far) and its progress
                 await c.register(a.username, password)
                 self._say(o("registered", self.lang, username=a.username))
