@@ -527,9 +527,14 @@ def test_a_table_played_to_a_target_says_how_long_its_match_is(
     assert code == 0
     said = " ".join(out.replace("\u00a0", " ").split())
     target = Rules.preset(preset).target_score
+    who = (
+        {"en": "a side", "tr": "bir takım"}
+        if Rules.preset(preset).partners
+        else {"en": "a player", "tr": "bir oyuncu"}
+    )
     line = {
-        "en": f"Deals (deals): until a player (or side) reaches the target score ({target})",
-        "tr": f"El sayısı (deals): bir oyuncu (ya da takım) hedef puana ({target}) ulaşana kadar",
+        "en": f"Deals (deals): until {who['en']} reaches {target} points",
+        "tr": f"El sayısı (deals): {who['tr']} {target} puana ulaşana kadar",
     }[lang]
     assert line in said, said
     none = {"en": "(deals): none", "tr": "(deals): yok"}[lang]

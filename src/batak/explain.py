@@ -54,17 +54,24 @@ def empty_value(rules: Rules, option: str, lang: str) -> str | None:
     and for an option that has a value. Every rules page says it so (``batak rules``, the web
     rules page through :func:`rules_catalog`).
 
-    >>> empty_value(PRESETS["esli-acik"], "deals", "en")
-    'until a player (or side) reaches the target score\xa0(51)'
+    >>> empty_value(PRESETS["esli-acik"], "deals", "en")  # (played in pairs)
+    'until a side reaches 51\xa0points'
     >>> empty_value(PRESETS["esli-acik"], "deals", "tr")
-    'bir oyuncu (ya da takım) hedef puana\xa0(51) ulaşana kadar'
+    'bir takım 51\xa0puana ulaşana kadar'
+    >>> solo = dataclasses.replace(PRESETS["standard"], deals=None, target_score=101, tie="shared")
+    >>> empty_value(solo, "deals", "en")
+    'until a player reaches 101\xa0points'
     >>> empty_value(PRESETS["standard"], "deals", "en") is None  # 8 deals
     True
     """
     if getattr(rules, option) is not None:
         return None
     if option == "deals" and rules.target_score is not None:
-        return t("deals_to_target", lang, n=rules.target_score)
+        return t(
+            "deals_to_target_sides" if rules.partners else "deals_to_target",
+            lang,
+            n=rules.target_score,
+        )
     return None
 
 
@@ -221,7 +228,7 @@ def rules_catalog() -> dict[str, Any]:
     ['kitty_order', 'exposed_partner', 'redeal_dealer', 'zero_bid', 'defenders_minimum']
     >>> acik = next(p for p in cat["presets"] if p["name"] == "esli-acik")
     >>> acik["empty"]["deals"]["en"], cat["presets"][0]["empty"]
-    ('until a player (or side) reaches the target score\xa0(51)', {})
+    ('until a side reaches 51\xa0points', {})
     """
     hints = get_type_hints(Rules)
     options: dict[str, Any] = {}

@@ -1148,10 +1148,10 @@ def test_a_table_played_to_a_target_says_how_long_its_match_is(
     page = open_page(browser, server, errors)
     page.goto(server.http + "/rules/esli-acik")
     deals = page.locator("table.rules tr[data-option=deals] td").nth(1)
-    expect(deals).to_have_text("until a player (or side) reaches the target score\u00a0(51)")
+    expect(deals).to_have_text("until a side reaches 51\u00a0points")
     expect(page.locator("table.rules tr[data-option=target_score] td").nth(1)).to_have_text("51")
     page.get_by_test_id("lang").click()
-    expect(deals).to_have_text("bir oyuncu (ya da takım) hedef puana\u00a0(51) ulaşana kadar")
+    expect(deals).to_have_text("bir takım 51\u00a0puana ulaşana kadar")
     # a table of a fixed number of deals says its number
     page.goto(server.http + "/rules/standard")
     expect(page.locator("table.rules tr[data-option=deals] td").nth(1)).to_have_text("8")
