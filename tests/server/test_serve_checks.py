@@ -68,6 +68,16 @@ NO_PG = "postgresql://batak:s3cret-pw@127.0.0.1:1/batak"  # nothing listens on p
         ("origin", "https://a.example/", "https://a.example"),
         ("origin", "https://a.example/path", None),
         ("origin", "garbage", None),
+        ("redis", "redis://127.0.0.1:6380/0", "redis://127.0.0.1:6380/0"),
+        ("redis", "redis://cache", "redis://cache"),
+        ("redis", "rediss://:pw@cache:6380/2", "rediss://:pw@cache:6380/2"),
+        ("redis", "unix:///run/redis.sock", "unix:///run/redis.sock"),
+        ("redis", "http://cache:6379", None),
+        ("redis", "cache:6379", None),
+        ("redis", "redis://cache:6379/x", None),
+        ("redis", "redis://cache:99999/0", None),
+        ("redis", "redis:///0", None),
+        ("redis", "unix://", None),
     ],
 )
 def test_option_values_are_checked(kind: str, value: str, expected: Any) -> None:
@@ -84,6 +94,8 @@ def test_option_values_are_checked(kind: str, value: str, expected: Any) -> None
         (["--rooms-per-guest", "-1"], "whole number of 0 or more"),
         (["--public-url", "notaurl"], "not a web address"),
         (["--allow-origin", "garbage"], "not an origin"),
+        # it used to be taken, and the start ended in redis-py's traceback (exit 3)
+        (["--node", "n1", "--redis", "http://cache:6379"], "not a Redis address"),
     ],
 )
 def test_serve_refuses_bad_values_in_plain_words(
@@ -94,6 +106,17 @@ def test_serve_refuses_bad_values_in_plain_words(
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
+
+
+def test_a_bad_redis_address_is_refused_without_its_password(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["serve", "--lang", "tr", "--node", "n1", "--redis", "rediss://:hush-pw@cache/x"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "Redis adresi değil" in err and "rediss://:***@cache/x" in err, err
+    assert "hush-pw" not in err
 
 
 def test_serve_refuses_in_turkish(capsys: pytest.CaptureFixture[str]) -> None:

@@ -50,11 +50,16 @@ def add_serve_parser(
         """An argparse type that refuses, in the reader's language, what the option cannot
         take: ``port`` 1-65535, ``whole`` an integer >= 0, ``count`` an integer >= 1,
         ``positive`` a number > 0, ``time`` a number >= 0, ``percent`` 0-100, ``stakes`` whole
-        numbers > 0 separated by commas, ``url`` an http(s) address, ``origin`` an origin."""
+        numbers > 0 separated by commas, ``url`` an http(s) address, ``origin`` an origin,
+        ``redis`` a Redis address (``redis://HOST:PORT/DB``, ``rediss://``, ``unix://PATH``)."""
 
         def parse(value: str) -> Any:
             result = _parse(kind, value)
             if result is None:
+                if kind == "redis":  # a password in it is not printed
+                    from ..server.storage import shown_url
+
+                    value = shown_url(value)
                 raise argparse.ArgumentTypeError(text(f"serve.bad_{kind}", lang, value=value))
             return result
 
@@ -202,7 +207,9 @@ def add_serve_parser(
     )
     k = p.add_argument_group(h("group_cluster"))
     k.add_argument("--node", default=None, metavar="NAME", help=h("help_node"))
-    k.add_argument("--redis", default=None, metavar="URL", help=h("help_redis"))
+    k.add_argument(
+        "--redis", type=checked("redis"), default=None, metavar="URL", help=h("help_redis")
+    )
     k.add_argument(
         "--lease-seconds",
         type=checked("positive"),
@@ -245,6 +252,18 @@ def _parse(kind: str, value: str) -> Any:
         except ValueError:
             return None
         return stakes if stakes and all(x > 0 for x in stakes) else None
+    if kind == "redis":  # as redis-py takes it: a host and a database number, or a socket
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018 - raises ValueError for a port that is not one
+        except ValueError:
+            return None
+        if parts.scheme == "unix":
+            return value if parts.path not in ("", "/") else None
+        database = parts.path.removeprefix("/")
+        if parts.scheme not in ("redis", "rediss") or not parts.hostname:
+            return None
+        return value if database == "" or database.isdigit() else None
     # "url" and "origin": http(s), a host, a port if any; an origin has no path
     try:
         parts = urlsplit(value)
