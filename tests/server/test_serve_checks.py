@@ -26,9 +26,10 @@ import pytest
 from harness import ServerProcess, ServerThread, fast_config, free_port
 
 from batak.cli import main
-from batak.cli.serve import _parse, storage_problem
+from batak.cli.serve import _parse, start_lines, storage_problem
 from batak.server.client import Client, ServerError
 from batak.server.cluster.bus import Bus
+from batak.server.config import ServerConfig
 from batak.server.storage import shown_url
 
 NO_PG = "postgresql://batak:s3cret-pw@127.0.0.1:1/batak"  # nothing listens on port 1
@@ -469,6 +470,49 @@ def test_stats_and_progress_of_no_player_are_404(tmp_path: Path) -> None:
                     urllib.request.urlopen(f"{srv.http}/api/players/{nobody}/{what}", timeout=5)
                 assert e.value.code == 404
                 assert json.loads(e.value.read()) == {"error": "no such player"}
+
+
+def test_the_first_lines_say_where_a_server_listens_when_players_open_another_address() -> None:
+    """Every node of a cluster used to print the same line, the load balancer's address, with
+    neither its name nor the port it listens at; a server behind a proxy said only the
+    proxy's address."""
+    db = "postgresql://batak:***@db/batak"
+    node = ServerConfig(
+        port=8001, node="n2", public_url="https://batak.example", database=NO_PG, redis="redis://r"
+    )
+    assert start_lines(node, "en", db) == [
+        "Batak server, node n2, listening at 127.0.0.1:8001: players open https://batak.example/"
+        "  (websocket wss://batak.example/ws, data: postgresql://batak:***@db/batak); Ctrl+C stops"
+        " it and hands its tables to the other nodes"
+    ]
+    (tr,) = start_lines(node, "tr", db)
+    assert tr.startswith("Batak sunucusu, n2 düğümü, 127.0.0.1:8001 adresini dinliyor: "), tr
+    proxied = ServerConfig(host="::1", port=8000, public_url="https://batak.example")
+    assert start_lines(proxied, "en", "/srv/batak-data")[0].startswith(
+        "Batak server listening at [::1]:8000: players open https://batak.example/  "
+    )
+    assert start_lines(ServerConfig(port=8000), "en", "/srv/batak-data") == [
+        "Batak server: open http://127.0.0.1:8000/  (websocket ws://127.0.0.1:8000/ws, data:"
+        " /srv/batak-data); Ctrl+C stops it"
+    ]
+
+
+def test_listening_everywhere_without_a_public_address_says_other_browsers_are_refused() -> None:
+    """``--host 0.0.0.0`` alone (the README's way to host friends, but for ``--public-url``)
+    started without a word, and every friend's browser was refused at the websocket (403)."""
+    lines = start_lines(ServerConfig(host="0.0.0.0", port=8000), "en", "/srv/batak-data")
+    assert lines[0].startswith("Batak server: open http://127.0.0.1:8000/  ")
+    assert lines[1] == (
+        "It listens on every network interface, but a browser on another computer is refused"
+        " until you give the address it opens: start it with --public-url"
+        " http://THIS-COMPUTER'S-ADDRESS:8000 (invite links are built from it too)."
+    )
+    assert (
+        "--public-url http://BU-BİLGİSAYARIN-ADRESİ:8000"
+        in start_lines(ServerConfig(host="::", port=8000), "tr", "/srv")[1]
+    )
+    given = ServerConfig(host="0.0.0.0", port=8000, public_url="http://192.168.1.5:8000")
+    assert len(start_lines(given, "en", "/srv/batak-data")) == 1
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])

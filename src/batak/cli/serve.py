@@ -19,7 +19,7 @@ from .text import t as cli_text
 if TYPE_CHECKING:
     import socket
 
-__all__ = ["add_serve_parser", "config_from_args", "run_serve", "storage_problem"]
+__all__ = ["add_serve_parser", "config_from_args", "run_serve", "start_lines", "storage_problem"]
 
 #: The help's example; its domain is the reader's to fill in (``serve.your_domain``).
 EXAMPLE = "batak serve --host 0.0.0.0 --port 8000 --data ./batak-data --public-url https://{domain}"
@@ -607,6 +607,36 @@ def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
             lock.close()
 
 
+#: the addresses that make a server listen on every network interface
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+
+
+def start_lines(config: ServerConfig, lang: str, where: str) -> list[str]:
+    """What ``batak serve`` prints once it listens: the address to open (the players' one),
+    the websocket, where the data is and how to stop it; where it listens itself when that is
+    not the address to open (behind a proxy, or a node of a cluster, whose every node has the
+    same address to open: then its name too); and, listening on every interface without
+    ``--public-url``, that other computers' browsers are refused until it is given."""
+    from ..i18n import text
+
+    url = config.base_url
+    ws = url.replace("http", "ws", 1)
+    host = config.host
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    listen = f"{host}:{config.port}"
+    said = {"url": url, "ws": ws, "where": where}
+    if config.node:
+        lines = [text("serve.started_node", lang, node=config.node, listen=listen, **said)]
+    elif config.public_url:
+        lines = [text("serve.started_at", lang, listen=listen, **said)]
+    else:
+        lines = [text("serve.started", lang, **said)]
+    if config.host in WILDCARD_HOSTS and not config.public_url:
+        lines.append(text("serve.everywhere_without_public_url", lang, port=config.port))
+    return lines
+
+
 def _serve(config: ServerConfig, log_level: str, lang: str, sock: socket.socket) -> int:
     from ..i18n import text
     from ..server.serve import run
@@ -618,9 +648,8 @@ def _serve(config: ServerConfig, log_level: str, lang: str, sock: socket.socket)
         where = os.fspath(Path(config.data).resolve())
 
     def started() -> None:
-        url = config.base_url
-        ws = url.replace("http", "ws", 1)
-        print(text("serve.started", lang, url=url, ws=ws, where=where), flush=True)
+        for line in start_lines(config, lang, where):
+            print(line, flush=True)
 
     def stopped() -> None:  # by Ctrl+C or SIGTERM: say so, and that nothing is lost
         print(text("serve.stopped", lang), flush=True)
