@@ -10,17 +10,25 @@
 #   deploy/local.sh stop
 #
 # Ports: FRONT_PORT (8080) for the clients, NODE_PORT_BASE+1..3 (8001-8003) for the nodes,
-# PG_PORT (5433) for PostgreSQL, REDIS_PORT (6380) for Redis.
+# PG_PORT (5433) for PostgreSQL, REDIS_PORT (6380) for Redis. BATAK: the batak command (default:
+# `batak` on the PATH, else the checkout's .venv/bin/batak); LEASE: the nodes' lease in seconds.
+# PGBIN: the folder of PostgreSQL's programs (default: Debian's newest /usr/lib/postgresql/*/bin).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 DIR=${DIR:-$PWD/batak-cluster}
-# the ports `start` was given are kept in $DIR, so that status, stop and restart-node find the
-# same processes without being given them again
+# what `start` was given (ports, command, lease) is kept in $DIR, so that status, stop and
+# restart-node find the same processes, and start a node as the others, without being given
+# it again
 if [ "${1:-}" != start ] && [ -f "$DIR/ports.env" ]; then
     # shellcheck disable=SC1091
     . "$DIR/ports.env"
 fi
-BATAK=${BATAK:-batak}
+if [ -z "${BATAK:-}" ]; then
+    BATAK=batak
+    if ! command -v batak >/dev/null 2>&1 && [ -x "$here/../.venv/bin/batak" ]; then
+        BATAK=$(cd "$here/.." && pwd)/.venv/bin/batak
+    fi
+fi
 FRONT_PORT=${FRONT_PORT:-8080}
 PG_PORT=${PG_PORT:-5433}
 REDIS_PORT=${REDIS_PORT:-6380}
@@ -32,7 +40,13 @@ DB="postgresql://postgres@127.0.0.1:$PG_PORT/batak"
 REDIS="redis://127.0.0.1:$REDIS_PORT/0"
 as_pg=()
 [ "$(id -u)" = 0 ] && as_pg=(runuser -u postgres --)
-pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+pgbin=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
+pg() {  # one of PostgreSQL's programs, as its user when this runs as root
+    local program=$1
+    shift
+    [ -n "$pgbin" ] && program="$pgbin/$program"
+    "${as_pg[@]}" "$program" "$@"
+}
 
 start_node() {
     local n=$1
@@ -69,17 +83,23 @@ stop_node() {  # SIGTERM: the node hands its tables over to the others, then exi
 
 case "${1:-}" in
 start)
+    if ! command -v "$BATAK" >/dev/null 2>&1; then
+        echo "no batak command '$BATAK': install the package (pip install -e '.[cluster]') or" \
+            "give its path, e.g. BATAK=.venv/bin/batak $0 start" >&2
+        exit 2
+    fi
+    BATAK=$(command -v "$BATAK")  # a path that holds from any folder (kept below)
     mkdir -p "$DIR"
-    printf 'FRONT_PORT=%s\nPG_PORT=%s\nREDIS_PORT=%s\nNODE_PORT_BASE=%s\n' \
-        "$FRONT_PORT" "$PG_PORT" "$REDIS_PORT" "$BASE" >"$DIR/ports.env"
+    printf 'FRONT_PORT=%q\nPG_PORT=%q\nREDIS_PORT=%q\nNODE_PORT_BASE=%q\nBATAK=%q\nLEASE=%q\n' \
+        "$FRONT_PORT" "$PG_PORT" "$REDIS_PORT" "$BASE" "$BATAK" "$LEASE" >"$DIR/ports.env"
     if [ ! -d "$DIR/pg" ]; then
         mkdir -p "$DIR/pg"
         [ "$(id -u)" = 0 ] && chown postgres "$DIR/pg"
-        "${as_pg[@]}" "$pgbin/initdb" -D "$DIR/pg/data" -U postgres --auth=trust -E UTF8 >/dev/null
+        pg initdb -D "$DIR/pg/data" -U postgres --auth=trust -E UTF8 >/dev/null
     fi
-    "${as_pg[@]}" "$pgbin/pg_ctl" -D "$DIR/pg/data" -l "$DIR/pg/log" -w \
+    pg pg_ctl -D "$DIR/pg/data" -l "$DIR/pg/log" -w \
         -o "-p $PG_PORT -k $DIR/pg -c listen_addresses=127.0.0.1" start >/dev/null
-    "${as_pg[@]}" "$pgbin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE batak" \
+    pg psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE batak" \
         2>/dev/null || true
     redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
         --pidfile "$DIR/redis.pid" --logfile "$DIR/redis.log" --dir "$DIR"
@@ -97,7 +117,7 @@ stop)
     [ -f "$DIR/haproxy.pid" ] && kill "$(cat "$DIR/haproxy.pid")" 2>/dev/null || true
     for n in "${NODES[@]}"; do stop_node "$n"; done
     [ -f "$DIR/redis.pid" ] && kill "$(cat "$DIR/redis.pid")" 2>/dev/null || true
-    "${as_pg[@]}" "$pgbin/pg_ctl" -D "$DIR/pg/data" -m fast stop >/dev/null 2>&1 || true
+    pg pg_ctl -D "$DIR/pg/data" -m fast stop >/dev/null 2>&1 || true
     ;;
 status)
     for n in "${NODES[@]}"; do

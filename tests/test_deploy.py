@@ -1,0 +1,95 @@
+"""``deploy/local.sh``, the cluster on one machine, with every program it starts stood in for
+by a small script that records how it was called: the nodes are started again by
+``restart-node`` as ``start`` started them."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCAL_SH = ROOT / "deploy" / "local.sh"
+
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+
+
+def _stub(path: Path, body: str) -> None:
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(0o755)
+
+
+@pytest.fixture
+def stubs(tmp_path: Path) -> Path:
+    """A folder with a stand-in for each program local.sh runs: PostgreSQL's (PGBIN), Redis,
+    HAProxy and curl succeed at once; ``id -u`` says an ordinary user (no ``runuser``)."""
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    for name in ("initdb", "pg_ctl", "psql", "redis-server", "haproxy", "curl"):
+        _stub(bin_ / name, "exit 0")
+    _stub(bin_ / "id", 'if [ "$1" = -u ]; then echo 1000; else exec /usr/bin/id "$@"; fi')
+    return bin_
+
+
+def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", str(LOCAL_SH), *args], env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+def _kill_nodes(cluster: Path) -> None:
+    for pid_file in cluster.glob("n*.pid"):
+        with contextlib.suppress(ProcessLookupError, ValueError):
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+
+
+def test_restart_node_starts_the_node_with_starts_command_and_lease(
+    tmp_path: Path, stubs: Path
+) -> None:
+    """``BATAK=.venv/bin/batak LEASE=3 deploy/local.sh start`` kept the ports in the cluster's
+    folder but not the command nor the lease: a later ``deploy/local.sh restart-node n2`` ran
+    ``batak`` from the PATH (none there: the node never came back, though the script said
+    nothing) or a node with another lease than the others."""
+    cluster = tmp_path / "cluster"
+    calls = tmp_path / "calls"
+    fake = tmp_path / "venv" / "batak"
+    fake.parent.mkdir()
+    _stub(fake, f'echo "$*" >> {calls}\nexec sleep 120')
+    env = {
+        "PATH": f"{stubs}:/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "DIR": str(cluster),
+        "PGBIN": str(stubs),
+    }
+    try:
+        started = _run(["start"], {**env, "BATAK": str(fake), "LEASE": "3"})
+        assert started.returncode == 0, started.stderr
+        assert len(calls.read_text().splitlines()) == 3  # n1, n2, n3
+        again = _run(["restart-node", "n2"], env)  # neither BATAK nor LEASE given again
+        assert again.returncode == 0, again.stderr
+        said = calls.read_text().splitlines()
+        assert len(said) == 4, said
+        assert "--node n2" in said[3] and "--lease-seconds 3 " in said[3], said[3]
+    finally:
+        _run(["stop"], env)
+        _kill_nodes(cluster)
+
+
+def test_start_without_a_batak_command_says_how_to_give_it(tmp_path: Path, stubs: Path) -> None:
+    """It used to wait 10 s for a node that could not start, and point at the node's log."""
+    env = {
+        "PATH": f"{stubs}:/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "DIR": str(tmp_path / "cluster"),
+        "PGBIN": str(stubs),
+        "BATAK": str(tmp_path / "nowhere" / "batak"),
+    }
+    done = _run(["start"], env)
+    assert done.returncode == 2
+    assert "BATAK=.venv/bin/batak" in done.stderr, done.stderr
+    assert not (tmp_path / "cluster").exists()
