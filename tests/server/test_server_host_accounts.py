@@ -225,7 +225,7 @@ def test_a_banned_player_leaves_the_leaderboards_and_comes_back_when_unbanned(
         capsys.readouterr()
         assert main(["admin", "players", "--search", "veli", *where]) == 0
         row = capsys.readouterr().out.splitlines()[1].split()
-        assert row[0] == "veli" and row[4] != "-" and row[6] == "1", row
+        assert row[0] == "veli" and row[3] != "-" and row[5] == "1", row  # joined: the day
         assert main(["admin", "unban", "veli", *where]) == 0
         assert asyncio.run(boards()) == (["Ali", "Veli"], ["Ali", "Veli"])
         capsys.readouterr()
@@ -432,3 +432,37 @@ def test_a_username_that_fits_several_accounts_says_which(
         )
     assert main(["admin", "vip", "Alice", "on", *where]) == 2
     assert "Alice fits several accounts: " in capsys.readouterr().err
+
+
+def test_the_list_of_accounts_fits_80_columns_and_shows_why_an_account_is_banned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With a long username and name every row was wider than 80 columns (up to 127 with a
+    ban), and the reason given to ``ban --reason`` was shown nowhere but in ``export``."""
+    pytest.importorskip("argon2")
+    data = tmp_path / "data"
+    with ServerThread(fast_config(data)) as srv:
+
+        async def register() -> None:
+            async with Client(srv.url, name="Ali") as c:
+                await c.register("ali", "uzun-parola-1")
+            async with Client(srv.url, name="Şükrü Abdurrahmanoğlu Kırkpınar") as c:
+                await c.register("abdurrahmanoglu_sukru_1987", "uzun-parola-1")
+
+        asyncio.run(register())
+    reason = "chip dumping with ali at three staked rooms"
+    for lang in ("en", "tr"):
+        where = ["--data", str(data), "--lang", lang]
+        assert main(["admin", "ban", "abdurrahmanoglu_sukru_1987", "--reason", reason, *where]) == 0
+        capsys.readouterr()
+        assert main(["admin", "players", *where]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert all(len(x) <= 80 for x in lines), "\n".join(lines)
+        sukru = next(i for i, x in enumerate(lines) if x.startswith("abdurrahmanoglu_sukru_1987 "))
+        assert "Şükrü Abd" in lines[sukru] and "…" in lines[sukru]  # the name cut
+        banned = "banned" if lang == "en" else "yasaklı"
+        assert lines[sukru + 1].startswith(
+            f"    {banned} 20" if lang == "en" else f"    {banned} (20"
+        )
+        assert lines[sukru + 1].endswith(f": {reason}"), lines[sukru + 1]
+        assert lines[-1].startswith("ali ")  # no notes: no line under it

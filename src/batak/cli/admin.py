@@ -146,8 +146,18 @@ async def _new_password(
     return 0
 
 
-def _when(seconds: float | None) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds)) if seconds else "-"
+def _when(seconds: float | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
+    return time.strftime(fmt, time.localtime(seconds)) if seconds else "-"
+
+
+def _width() -> int:
+    """The columns the list of accounts is laid out for: the terminal's, 80 when the output
+    goes elsewhere (a file, a pipe) or the terminal is narrower."""
+    import shutil
+
+    if not sys.stdout.isatty():
+        return 80
+    return max(80, shutil.get_terminal_size((80, 24)).columns)
 
 
 async def _players(args: argparse.Namespace, lang: str, storage: Any, desk: Any) -> int:
@@ -182,27 +192,52 @@ async def _players(args: argparse.Namespace, lang: str, storage: Any, desk: Any)
         if r["id"] in vips:  # the lower table fee (batak admin vip)
             marks.append(t("admin_state_vip", lang))
         if r["banned"] is not None:
-            marks.append(t("admin_state_banned", lang, when=_when(r["banned"])))
+            when = _when(r["banned"])
+            reason = r.get("ban_reason")
+            marks.append(
+                t("admin_state_banned_why", lang, when=when, reason=reason)
+                if reason
+                else t("admin_state_banned", lang, when=when)
+            )
         return ", ".join(marks)
 
     lines = [
         [
             r["username"],
             r["name"],
-            _when(r["created"]),
+            _when(r["created"], "%Y-%m-%d"),  # the day is enough; the last seen has its time
             _when(r["last_seen"]),
             str(r["matches"]),
             state(r),
         ]
         for r in rows
     ]
-    widths = [max(len(x[i]) for x in [head, *lines]) for i in range(len(head))]
-    for x in [head, *lines]:
-        cells = [
+    # laid out for the terminal (80 columns for a file or a pipe): names too long for it are
+    # cut (the username, which the other jobs take, never is), and notes that do not fit at
+    # the end of the rows (a ban's reason is free text) go under each row, indented
+    width = _width()
+    widths = [max(len(x[i]) for x in [head, *lines]) for i in range(5)]
+    over = sum(widths) + 2 * 4 - width
+    if over > 0:
+        widths[1] = max(len(head[1]), 8, widths[1] - over)
+    for x in lines:
+        if len(x[1]) > widths[1]:
+            x[1] = x[1][: widths[1] - 1] + "…"
+
+    def row(x: list[str]) -> str:
+        return "  ".join(
             c.rjust(w) if i == 4 else c.ljust(w)
-            for i, (c, w) in enumerate(zip(x, widths, strict=True))
-        ]
-        print("  ".join(cells).rstrip())
+            for i, (c, w) in enumerate(zip(x, widths, strict=False))
+        )
+
+    inline = sum(widths) + 2 * 5 + max(len(x[5]) for x in [head, *lines]) <= width
+    for x in [head, *lines]:
+        if inline:
+            print(f"{row(x)}  {x[5]}".rstrip())
+            continue
+        print(row(x).rstrip())
+        if x is not head and x[5]:
+            print(f"    {x[5]}")
     if more:
         print(t("admin_players_more", lang, n=args.limit))
     return 0
