@@ -466,3 +466,44 @@ def test_the_list_of_accounts_fits_80_columns_and_shows_why_an_account_is_banned
         )
         assert lines[sukru + 1].endswith(f": {reason}"), lines[sukru + 1]
         assert lines[-1].startswith("ali ")  # no notes: no line under it
+
+
+def test_banning_a_banned_account_says_so_and_keeps_its_date(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A second ``ban`` said "ali is banned … Sessions ended: 0", as if it had just been done."""
+    pytest.importorskip("argon2")
+    data = tmp_path / "data"
+    where = ["--data", str(data), "--lang", "en"]
+    with ServerThread(fast_config(data)) as srv:
+
+        async def register() -> None:
+            async with Client(srv.url, name="Ali") as c:
+                await c.register("ali", "uzun-parola-1")
+
+        asyncio.run(register())
+        assert main(["admin", "ban", "ali", "--reason", "insults", *where]) == 0
+        assert capsys.readouterr().out.startswith("ali is banned: the account cannot log in.")
+        assert main(["admin", "players", *where]) == 0
+        listed = capsys.readouterr().out
+        assert main(["admin", "ban", "ali", *where]) == 0
+        said = capsys.readouterr().out
+        assert said.startswith("ali is banned already (since 20"), said
+        assert said.rstrip().endswith("); nothing was changed."), said
+        assert main(["admin", "ban", "ALI", "--reason", "spam  in the chat", *where]) == 0
+        said = capsys.readouterr().out
+        assert said.rstrip().endswith("); the reason it is shown is now: spam in the chat"), said
+        assert main(["admin", "players", *where]) == 0
+        now = capsys.readouterr().out
+        assert now == listed.replace(": insults", ": spam in the chat"), now  # the same date
+
+        async def refused() -> str:
+            async with Client(srv.url) as c:
+                with pytest.raises(ServerError) as e:
+                    await c.login("ali", "uzun-parola-1")
+                return str(e.value)
+
+        assert asyncio.run(refused()).endswith(": spam in the chat")
+        assert main(["admin", "ban", "ali", "--lang", "tr", "--data", str(data)]) == 0
+        said = capsys.readouterr().out
+        assert said.startswith("ali zaten yasaklı (20") and "hiçbir şey değişmedi" in said

@@ -466,9 +466,15 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
             return await _erase(args, lang, storage, config, row.id)
         if args.job == "ban":
             reason = " ".join((args.reason or "").split())[:200] or None
-            if row.banned is not None and reason is None:  # banned again: the words stay
-                reason = row.ban_reason
-            await storage.update_player(row.id, banned=row.banned or time.time(), ban_reason=reason)
+            if row.banned is not None:  # banned already: since then, a new reason if given
+                if reason is not None:
+                    await storage.update_player(row.id, ban_reason=reason)
+                await storage.end_sessions(row.id)  # none but one made meanwhile
+                key = "admin_banned_already" if reason is None else "admin_banned_reason"
+                when = _when(row.banned)
+                print(t(key, lang, name=row.username, when=when, reason=reason))
+                return 0
+            await storage.update_player(row.id, banned=time.time(), ban_reason=reason)
             ended = await storage.end_sessions(row.id)
             print(
                 t(
