@@ -9,6 +9,7 @@ import asyncio
 import json
 import logging
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -480,21 +481,37 @@ def test_the_first_lines_say_where_a_server_listens_when_players_open_another_ad
     node = ServerConfig(
         port=8001, node="n2", public_url="https://batak.example", database=NO_PG, redis="redis://r"
     )
-    assert start_lines(node, "en", db) == [
+    assert start_lines(node, "en", db)[0] == (
         "Batak server, node n2, listening at 127.0.0.1:8001: players open https://batak.example/"
         "  (websocket wss://batak.example/ws, data: postgresql://batak:***@db/batak); Ctrl+C stops"
         " it and hands its tables to the other nodes"
-    ]
-    (tr,) = start_lines(node, "tr", db)
+    )
+    tr = start_lines(node, "tr", db)[0]
     assert tr.startswith("Batak sunucusu, n2 düğümü, 127.0.0.1:8001 adresini dinliyor: "), tr
     proxied = ServerConfig(host="::1", port=8000, public_url="https://batak.example")
     assert start_lines(proxied, "en", "/srv/batak-data")[0].startswith(
         "Batak server listening at [::1]:8000: players open https://batak.example/  "
     )
-    assert start_lines(ServerConfig(port=8000), "en", "/srv/batak-data") == [
+    assert start_lines(ServerConfig(port=8000), "en", "/srv/batak-data")[0] == (
         "Batak server: open http://127.0.0.1:8000/  (websocket ws://127.0.0.1:8000/ws, data:"
         " /srv/batak-data); Ctrl+C stops it"
-    ]
+    )
+
+
+def test_the_start_names_the_operators_commands_on_its_database() -> None:
+    """The start said where the data is, which address to open and how to stop, but nothing
+    of ``batak admin`` (accounts, bans, chips, backups), nor which folder to give it."""
+    lines = start_lines(ServerConfig(port=8000), "en", "/srv/my batak")
+    assert lines[-1] == (
+        "The operator's commands (accounts, bans, chips, a backup), also while it runs:"
+        " batak admin --data '/srv/my batak' --help"
+    )
+    node = ServerConfig(node="n1", database=NO_PG, redis="redis://r")
+    said = start_lines(node, "tr", "postgresql://batak:***@127.0.0.1:1/batak")
+    assert said[-1] == (
+        "İşletmeci komutları (hesaplar, yasaklar, çipler, yedek), sunucu çalışırken de:"
+        " batak admin --database 'postgresql://batak:***@127.0.0.1:1/batak' --help"
+    )
 
 
 def test_listening_everywhere_without_a_public_address_says_other_browsers_are_refused() -> None:
@@ -512,7 +529,7 @@ def test_listening_everywhere_without_a_public_address_says_other_browsers_are_r
         in start_lines(ServerConfig(host="::", port=8000), "tr", "/srv")[1]
     )
     given = ServerConfig(host="0.0.0.0", port=8000, public_url="http://192.168.1.5:8000")
-    assert len(start_lines(given, "en", "/srv/batak-data")) == 1
+    assert not any("--public-url" in x for x in start_lines(given, "en", "/srv/batak-data"))
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
@@ -527,14 +544,19 @@ def test_a_stopped_server_says_so_and_that_nothing_is_lost(tmp_path: Path, how: 
         assert proc.stdout is not None
         first = proc.stdout.readline()
         assert first.startswith("Batak server: open http://127.0.0.1:"), first
-        proc.send_signal(how)
-        out, err = proc.communicate(timeout=30)
+        proc.send_signal(how)  # (the lines of the start are printed at once, in one call)
+        proc.wait(timeout=30)  # a few lines: the pipes do not fill meanwhile
+        assert proc.stderr is not None
+        # read through the buffer that readline filled (communicate would pass it by)
+        out, err = proc.stdout.read(), proc.stderr.read()
     finally:
         if proc.poll() is None:
             proc.kill()
     # the process ends as the signal says (uvicorn raises it again after a clean shutdown)
     assert proc.returncode in (0, 130, -how), err
     assert "Traceback" not in err, err
+    assert out.startswith("The operator's commands (accounts, bans, chips, a backup), also"), out
+    assert f"batak admin --data {shlex.quote(str(tmp_path))} --help\n" in out, out
     assert out.strip().endswith(
         "Batak server stopped. Every move is stored; unfinished tables go on when it starts again."
     ), out
