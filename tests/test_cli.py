@@ -1587,3 +1587,24 @@ def test_a_koz_maca_bid_is_said_as_a_soz(
     assert code == 0
     assert mine in out.splitlines() and theirs in out
     assert "will take" not in out and "alacağım" not in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "ending"),
+    [
+        (["admin", "playres"], "; did you mean players?"),
+        (["admin", "--lang", "tr", "ledger"], "; ledger-check mi demek istedin?"),
+        (["plya"], "; did you mean play?"),
+        (["admin", "vip", "ali", "onn"], "; did you mean on?"),
+        (["admin", "xyz"], "'backup', 'password')"),  # nothing like it: no guess
+    ],
+)
+def test_a_command_or_job_typed_wrong_is_answered_with_the_one_it_resembles(
+    argv: list[str], ending: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``batak admin playres`` listed every job, but not the one meant (an option typed wrong
+    already had its "did you mean")."""
+    with pytest.raises(SystemExit) as e:
+        main([*argv, "--lang", "en"] if "--lang" not in argv else argv)
+    assert e.value.code == 2
+    assert capsys.readouterr().err.rstrip().endswith(ending)

@@ -191,9 +191,30 @@ class Parser(argparse.ArgumentParser):
             usage = t("usage", self.lang) + t("usage_short", self.lang, prog=self.prog) + "\n"
         sys.stderr.write(usage)
         said = translate_error(message, self.lang)
-        if self._suggest:
-            said += "; " + t("arg_did_you_mean", self.lang, option=self._suggest)
+        suggest = self._suggest or closest_choice(message)
+        if suggest:
+            said += "; " + t("arg_did_you_mean", self.lang, option=suggest)
         self.exit(2, error_message(self.lang, said, self.prog) + "\n")
+
+
+def closest_choice(message: str) -> str | None:
+    """For argparse's "invalid choice" (a command or a job typed wrong), the choice closest to
+    what was typed, or None.
+
+    >>> closest_choice("argument JOB: invalid choice: 'playres' (choose from 'players', 'ban')")
+    'players'
+    >>> closest_choice("argument JOB: invalid choice: 'xyz' (choose from 'players', 'ban')")
+    """
+    import difflib
+
+    m = _ARGUMENT.match(message)
+    found = _ERRORS[0][0].match(m["message"] if m else message)
+    if found is None:
+        return None
+    typed = found["value"].strip("'")
+    choices = [c.strip().strip("'") for c in found["choices"].split(",")]
+    close = difflib.get_close_matches(typed, choices, n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 class _Formatter(argparse.HelpFormatter):
