@@ -9,6 +9,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -648,6 +649,11 @@ def test_admin_backs_up_the_database_while_the_server_runs_and_the_copy_restores
         assert "is already there: a backup never writes over a file" in capsys.readouterr().err
         assert main(["admin", "backup", str(tmp_path / "no" / "x.sqlite3"), *where]) == 2
         assert "there is no folder" in capsys.readouterr().err
+        # in Turkish, with a decimal comma (it said "0.2 MB")
+        turkish = tmp_path / "yedek.sqlite3"
+        assert main(["admin", "backup", str(turkish), "--data", str(data), "--lang", "tr"]) == 0
+        said = capsys.readouterr().out
+        assert re.search(r" \(\d+,\d MB: \d+ masa, 1 hesap; denetlendi\)", said), said
     # restored in another folder, as the message says: the account and the match are there
     restored = tmp_path / "restored"
     restored.mkdir()

@@ -368,7 +368,7 @@ def _backup(args: argparse.Namespace, lang: str, url: str) -> int:
             "admin_backed_up",
             lang,
             path=args.file,
-            mb=f"{size:.1f}",
+            mb=f"{size:.1f}".replace(".", "," if lang == "tr" else "."),  # 0,2 MB in Turkish
             tables=tables,
             accounts=accounts,
             folder=str(Path(source).parent),
