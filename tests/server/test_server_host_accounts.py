@@ -507,3 +507,42 @@ def test_banning_a_banned_account_says_so_and_keeps_its_date(
         assert main(["admin", "ban", "ali", "--lang", "tr", "--data", str(data)]) == 0
         said = capsys.readouterr().out
         assert said.startswith("ali zaten yasaklı (20") and "hiçbir şey değişmedi" in said
+
+
+def test_an_export_never_writes_over_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``export NAME --output FILE`` wrote over FILE (another player's export, say) without a
+    word, and a folder that is not there was said in the system's English in every language."""
+    pytest.importorskip("argon2")
+    data = tmp_path / "data"
+    where = ["--data", str(data), "--lang", "en"]
+    with ServerThread(fast_config(data)) as srv:
+
+        async def register() -> None:
+            for username in ("ali", "veli"):
+                async with Client(srv.url, name=username.title()) as c:
+                    await c.register(username, "uzun-parola-1")
+
+        asyncio.run(register())
+    out = tmp_path / "export.json"
+    assert main(["admin", "export", "ali", "--output", str(out), *where]) == 0
+    capsys.readouterr()
+    before = out.read_text(encoding="utf-8")
+    assert main(["admin", "export", "veli", "--output", str(out), *where]) == 2
+    assert capsys.readouterr().err == (
+        f"batak admin: {out} is already there: an export never writes over a file; give a new"
+        " name\n"
+    )
+    assert out.read_text(encoding="utf-8") == before  # still ali's
+    nowhere = tmp_path / "no" / "veli.json"
+    assert main(["admin", "export", "veli", "-o", str(nowhere), "--data", str(data)]) == 2
+    assert capsys.readouterr().err.endswith(
+        f"there is no folder {nowhere.parent} to write the data in\n"
+    )
+    assert (
+        main(["admin", "--lang", "tr", "export", "veli", "-o", str(nowhere), "--data", str(data)])
+        == 2
+    )
+    assert f"verilerin yazılacağı {nowhere.parent} klasörü yok" in capsys.readouterr().err
+    assert not nowhere.parent.exists()

@@ -250,13 +250,24 @@ async def _export(args: argparse.Namespace, lang: str, storage: Any, player: str
 
     from ..server.export import export
 
+    dest = Path(args.output)
+    if args.output != "-":  # a player's data never goes over another file (another's export)
+        refusal = None
+        if dest.exists():
+            refusal = t("admin_export_exists", lang, path=args.output)
+        elif not dest.parent.is_dir():
+            refusal = t("admin_export_no_folder", lang, path=str(dest.parent))
+        if refusal:
+            print(f"batak admin: {refusal}", file=sys.stderr)
+            return 2
     doc = await export(storage.run, storage.q, player)
     text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
     if args.output == "-":
         sys.stdout.write(text)
         return 0
     try:
-        Path(args.output).write_text(text, encoding="utf-8")
+        with dest.open("x", encoding="utf-8") as f:  # (made meanwhile: refused too)
+            f.write(text)
     except OSError as e:
         print(f"batak admin: {args.output}: {e.strerror or e}", file=sys.stderr)
         return 1
