@@ -127,11 +127,15 @@ def test_a_card_buried_twice_is_refused_as_buried_already(tmp_path: Path, lang: 
                 assert view is not None
                 return by_seat[view["to_move"]]
 
-            await to_move().move(t, "bid 5")  # the first to speak bids, the others pass
-            for _ in range(2):
+            async def say(move: str) -> None:  # by the player to move, once they see their turn
                 mover = to_move()
-                await mover.move(t, "pass")
-                await clients[0].until(lambda m=mover: to_move() is not m)
+                await mover.until(lambda: mover.tables[t].my_turn)
+                await mover.move(t, move)
+                await clients[0].until(lambda: to_move() is not mover)
+
+            await say("bid 5")  # the first to speak bids, the others pass
+            for _ in range(2):
+                await say("pass")
             bidder = to_move()
             await bidder.until(lambda: bidder.tables[t].view["phase"] == "bury")  # type: ignore[index]
             card = bidder.tables[t].view["legal_moves"][0].split()[1]  # type: ignore[index]
