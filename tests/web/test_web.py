@@ -1169,7 +1169,7 @@ def test_the_server_serves_the_client_and_the_rules_data(server: ServerProcess) 
     assert len(data["presets"]) == 14
     assert data["options"]["overtake"]["help"]["tr"].startswith("yükseltme")
     acik = next(p for p in data["presets"] if p["name"] == "esli-acik")  # played to 51
-    assert acik["empty"]["deals"]["tr"].startswith("bir oyuncu (ya da takım) hedef puana")
+    assert acik["empty"]["deals"]["tr"] == "bir takım 51\u00a0puana ulaşana kadar"
     with urllib.request.urlopen(server.http + "/static/app.js") as r:
         assert r.headers["Cache-Control"] == "no-cache"  # checked again after an upgrade
         assert r.headers["ETag"]
