@@ -1637,11 +1637,10 @@ function renderTopbar() {
   if (T.you == null && !info.archived) parts.unshift(`<b class="watching-badge" data-testid="watching">${esc(t("watching_you"))}</b>`);
   const host = S.player && info.host === S.player.id;
   const playing = info.status === "playing";
-  // a button focused there (tabbed to, about to be pressed) keeps the focus through the redraw a
-  // move at the table brings; before, the next bot's bid left it on the page's body
+  // (a button focused there, tabbed to and about to be pressed, keeps the focus through the
+  // redraw each move at the table brings: the next bot's bid left it on the page's body)
   const bar = $("#topbar");
-  const was = bar.contains(document.activeElement) ? openerKey(document.activeElement) : null;
-  bar.innerHTML = `
+  redrawKeepingFocus(bar, () => { bar.innerHTML = `
     <a href="/" data-action="toLobby" class="button small" data-testid="to-lobby">← ${esc(t("back_to_lobby"))}</a>
     <span class="room">${tourneyPlace(info) || esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener" data-testid="rules-link">${esc(presetTitle(info.preset))}</a></span>
     <span class="facts" data-testid="facts">${parts.map((x) => `<span class="fact">${x}</span>`).join("\u00a0· ")}</span>
@@ -1652,9 +1651,7 @@ function renderTopbar() {
       ${host && playing && info.kind === "private" ? `<button class="small" data-action="adjourn">${esc(t("adjourn"))}</button>` : ""}
       ${T.you != null && info.status !== "over" && info.status !== "closed" ? `<button class="small" data-action="leave" data-testid="leave">${esc(t("leave"))}</button>` : ""}
       ${T.you != null ? `<button class="small" data-action="sound" data-testid="sound" aria-pressed="${S.sound}" title="${esc(t("sound_label"))}" aria-label="${esc(t("sound_label"))}">${esc(t(S.sound ? "sound_on" : "sound_off"))}</button>` : ""}
-    </span>`;
-  const again = was && bar.querySelector(was);
-  if (again) again.focus({ preventScroll: true });
+    </span>`; });
 }
 
 function clockLeft(seat) {
@@ -1799,20 +1796,16 @@ function renderFelt() {
     centre = kittyHTML(v, seatName(v.contract.bidder), v.contract.bidder === T.you, backSVG);
   }
   $("#felt").className = `felt players-${n}${!held && !result && !v ? " is-waiting" : ""}`;
-  const typed = changedFields($("#felt")); // the waiting room's invite field survives a redraw
-  const active = document.activeElement;
-  const was = active && $("#felt").contains(active) ? openerKey(active) : null;
+  const felt = $("#felt");
+  const typed = changedFields(felt); // the waiting room's invite field survives a redraw
   const koz = v && v.phase !== "over" ? kozOf(T) : null;
   const kozBadge = koz ? `<div class="felt-koz" data-testid="felt-koz" title="${esc(t("koz"))}: ${esc(t("suit_" + koz))}">${esc(t("koz"))} <b class="suit-${koz}">${SYMBOL[koz]}</b></div>` : "";
-  $("#felt").innerHTML = seats.join("") + `<div class="centre">${centre}</div>` + teamBoardHTML(T, seatName) + kozBadge;
-  restoreFields($("#felt"), typed);
-  // a button pressed there (Start, a result's Next deal) gone with the redraw: the focus goes on
-  // to the next thing to play, not to the page's body
-  if (was && !$("#felt").contains(document.activeElement)) {
-    const same = $("#felt").querySelector(was);
-    if (same) same.focus({ preventScroll: true });
-    else skipToPlay();
-  }
+  // (a button pressed there, Start or a result's Next deal, gone with the redraw: the focus goes
+  // on to the next thing to play)
+  redrawKeepingFocus(felt, () => {
+    felt.innerHTML = seats.join("") + `<div class="centre">${centre}</div>` + teamBoardHTML(T, seatName) + kozBadge;
+    restoreFields(felt, typed);
+  }, skipToPlay);
 }
 
 function auctionHTML(v) {
@@ -1941,17 +1934,11 @@ function renderPanel() {
   if (T.refused) out.push(`<p class="refused" role="alert" data-testid="refused">${esc(t("refused", { reason: T.refused }))}</p>`);
   // the hint's cards with their red suits in red, as everywhere else at the table
   if (T.hint && T.info.status === "playing") out.push(`<p class="hint" data-testid="hint">${lineHTML(T.hint.move ? t("hint", { move: moveText(T.hint.move), reason: T.hint.reason }) : T.hint.reason)}</p>`);
-  const active = document.activeElement;
-  const was = active && el.contains(active) ? active : null;
-  el.innerHTML = out.join("");
-  // a bid said (or the panel drawn anew): the focus stays where the keyboard works, not on
-  // the page's body: the same button if it is still there, else the next thing to play
-  if (was) {
-    const key = was.dataset.move ? `[data-move="${CSS.escape(was.dataset.move)}"]` : openerKey(was);
-    const same = key && el.querySelector(key);
-    if (same) same.focus({ preventScroll: true });
-    else skipToPlay();
-  } else if (mine && document.activeElement === $("#hand")) skipToPlay(); // (waiting there)
+  // (a bid said, or the panel drawn anew: the same bid button if it is still there, else the
+  // next thing to play)
+  const waiting = mine && document.activeElement === $("#hand");
+  const moved = redrawKeepingFocus(el, () => { el.innerHTML = out.join(""); }, skipToPlay);
+  if (!moved && waiting) skipToPlay(); // (the player's turn came while the focus waited there)
 }
 
 // Everyone said pas and the table's rules gave the contract to a player at the lowest bid: said
@@ -2210,6 +2197,23 @@ function openerKey(x) {
   if (el.dataset.testid) return `[data-testid="${CSS.escape(el.dataset.testid)}"]`;
   if (el.dataset.action) return `[data-action="${CSS.escape(el.dataset.action)}"]${el.dataset.dialog != null ? `[data-dialog="${CSS.escape(el.dataset.dialog)}"]` : ""}`;
   return null;
+}
+
+// An area of the table drawn anew (draw() does it): a button focused there keeps the focus,
+// found again by what it does (a bid's move, its action or test id), not left on the page's
+// body; one gone with the redraw hands the focus to otherwise() (the next thing to play).
+// Whether the focus was in the area.
+function redrawKeepingFocus(area, draw, otherwise = null) {
+  const active = document.activeElement;
+  const had = Boolean(active && area.contains(active));
+  const key = !had ? null : active.dataset.move ? `[data-move="${CSS.escape(active.dataset.move)}"]` : openerKey(active);
+  draw();
+  if (had && !area.contains(document.activeElement)) {
+    const same = key && area.querySelector(key);
+    if (same) same.focus({ preventScroll: true });
+    else if (otherwise) otherwise();
+  }
+  return had;
 }
 
 function focusOpener() {
