@@ -854,6 +854,56 @@ def test_a_bot_account_that_left_one_process_logs_in_at_once_through_another(
         asyncio.run(main())
 
 
+def test_a_bot_account_back_on_the_same_process_is_listed_again_at_once(tmp_path: Path) -> None:
+    """A bot account's program connected to n1 loses its connection and comes back to n1 with
+    its token at once. Its close took it out of ``batak:online:n1`` and ``batak:bots:n1`` at
+    once, but a connection put it back only at n1's next beat (a third of a lease: here, with a
+    60 s lease, none comes within the test): meanwhile a second program of the same bot account
+    logged in through n0 (nobody said it was online), and no host on n0 could invite it. A
+    process now writes a player who connects to it as at once as one who left."""
+    import redis as redis_py
+
+    need_services()
+    pytest.importorskip("argon2")
+    with cluster(tmp_path, 2, lease=60) as (nodes, redis, _db):
+
+        async def listed(keys: Any, pid: str, want: bool) -> None:
+            for _ in range(100):
+                online = keys.sismember("batak:online:n1", pid)
+                now = (bool(online), bool(keys.hexists("batak:bots:n1", "robo")))
+                if now == (want, want):
+                    return
+                await asyncio.sleep(0.05)
+            raise AssertionError(f"n1's lists say {now}, not {want}")
+
+        async def main() -> None:
+            keys = redis_py.Redis.from_url(redis.url)
+            bot = Client(nodes[1].url, name="Robo")
+            await bot.connect()
+            await bot.register("robo", "12345678", bot=True)
+            pid = bot.player["id"]
+            await listed(keys, pid, True)  # a bot account there now (only at the beat, before)
+            await bot.close()  # its connection drops ...
+            await listed(keys, pid, False)
+            back = Client(nodes[1].url, token=bot.token)  # ... and it comes back to n1 at once
+            await back.connect()
+            await listed(keys, pid, True)
+            host = Client(nodes[0].url, name="Host")
+            second = Client(nodes[0].url)
+            for c in (host, second):
+                await c.connect()
+            _, table = await host.create(preset="standard", deals=1)
+            assert [b["username"] for b in await host.invitable(table.id)] == ["robo"]
+            with pytest.raises(ServerError) as refused:  # it logged in before
+                await second.login("robo", "12345678")
+            assert refused.value.code == "bot_online"
+            keys.close()
+            for c in (back, host, second):
+                await c.close()
+
+        asyncio.run(main())
+
+
 def test_a_process_that_takes_a_table_over_says_at_once_where_its_bot_account_sits(
     tmp_path: Path,
 ) -> None:

@@ -501,11 +501,14 @@ class Hub:
                 if not others:
                     del self.online[conn.player.id]
                     if self.cluster is not None:  # the other processes hear it now
-                        self.cluster.offline(conn.player)
+                        self.cluster.online_changed(conn.player)
         conn.player = player
         conn.token_hash = token_h
         if player is not None:
+            first = player.id not in self.online
             self.online.setdefault(player.id, set()).add(conn)
+            if first and self.cluster is not None:  # (and that they are back, too)
+                self.cluster.online_changed(player)
 
     def _known(self, pid: str, name: str, account: str | None) -> Player:
         """The one :class:`Player` object of a player id (shared by their sessions)."""
@@ -712,6 +715,8 @@ class Hub:
         player.bot_account = bot
         if renamed:
             player.name = renamed
+        if bot and self.cluster is not None:  # a bot account here now, for the other processes
+            self.cluster.online_changed(player)
         reply: dict[str, Any] = {"type": "account", "username": username, "name": player.name}
         if bot:
             reply["bot"] = True

@@ -21,10 +21,12 @@ room's node; and where bot accounts sit (the hash ``batak:bot_seats:NAME``, a bo
 the ``[table id, status]`` of each unfinished table of the node where it has a seat), which
 ``invite`` reads for ``bot_busy`` and a bot account's ``welcome`` for the tables to come back to.
 That one is also written at once when such a table starts or ends, or a bot account sits or
-stands there, or the node takes such a table over, not only at the beat; and a player whose
-last connection to the node closed is taken out of ``batak:online:NAME`` and
-``batak:bots:NAME`` at once (a bot account's program started again through another node would
-be refused ``bot_online`` until the next beat).
+stands there, or the node takes such a table over, not only at the beat; and a player who
+connects to the node (their first connection there) or whose last connection to it closed is
+put into or taken out of ``batak:online:NAME`` and ``batak:bots:NAME`` at once (a bot account's
+program started again through another node would be refused ``bot_online`` until the next
+beat; one back on the same node would be missing from both until then, so that a second
+program of that bot account could log in elsewhere).
 """
 
 from __future__ import annotations
@@ -123,8 +125,9 @@ class Bus:
         #: time (the beat, or a change: each writes what is true when it writes)
         self._seats_lock = asyncio.Lock()
         self._seats_dirty = False
-        #: players whose last connection here closed since the last write (id to username)
-        self._gone_players: dict[str, str | None] = {}
+        #: players who connected here or whose last connection here closed since the last
+        #: write (id to username): each is written as they are when it is written
+        self._changed_players: dict[str, str | None] = {}
         self._seats_writer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ life
@@ -417,14 +420,17 @@ class Bus:
         self._seats_dirty = True
         self._write_soon()
 
-    def offline(self, player: str, username: str | None) -> None:
-        """``player``'s last connection here closed: out of ``batak:online:NAME`` (and
-        ``username`` out of ``batak:bots:NAME``) now, not at the next beat (a bot account
-        whose program is started again through another node would be refused ``bot_online``
-        there, and a host there would still see it to invite)."""
+    def online_changed(self, player: str, username: str | None) -> None:
+        """``player`` connected here (their first connection) or their last connection here
+        closed: into or out of ``batak:online:NAME`` (and ``username``, a bot account's, into
+        or out of ``batak:bots:NAME``) now, not at the next beat. Out: a bot account whose
+        program is started again through another node would be refused ``bot_online`` there,
+        and a host there would still see it to invite. In: a bot account back on this node
+        would be missing from both lists until the beat (a second program of it could log in
+        through another node, and no host there could invite it)."""
         if not self.up:
             return
-        self._gone_players[player] = username
+        self._changed_players[player] = username
         self._write_soon()
 
     def _write_soon(self) -> None:
@@ -432,17 +438,18 @@ class Bus:
             self._seats_writer = asyncio.get_running_loop().create_task(self._write_changes())
 
     async def _write_changes(self) -> None:
-        """Write what changed (see :meth:`bot_seats_changed` and :meth:`offline`) until
-        nothing more did; a change from the start of a round on is written by the next one."""
-        while (self._seats_dirty or self._gone_players) and self.up:
+        """Write what changed (see :meth:`bot_seats_changed` and :meth:`online_changed`) until
+        nothing more did; a change from the start of a round on (while the round's pipeline
+        is made or executed) is written by the next one."""
+        while (self._seats_dirty or self._changed_players) and self.up:
             try:
                 async with self._seats_lock, self._redis.pipeline(transaction=True) as pipe:
                     # (under the lock: the beat's rewrite is before or after, never between)
                     seats, self._seats_dirty = self._seats_dirty, False
-                    gone, self._gone_players = self._gone_players, {}
+                    players, self._changed_players = self._changed_players, {}
                     if seats:
                         self._put_bot_seats(pipe)
-                    self._put_gone(pipe, gone)
+                    self._put_players(pipe, players)
                     await pipe.execute()
             except Exception as e:
                 log.warning("node %s: who is here, via Redis: %s", self.node, e)
@@ -456,16 +463,29 @@ class Bus:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(task), timeout)
 
-    def _put_gone(self, pipe: Any, gone: dict[str, str | None]) -> None:
-        """Into ``pipe``: the players of ``gone`` not connected here again meanwhile, out of
-        the lists of who is connected here."""
-        online = self.cluster.hub.online
-        ids = [pid for pid in gone if pid not in online]
-        if ids:
-            pipe.srem(f"batak:online:{self.node}", *ids)
-        names = [name for pid, name in gone.items() if name and pid not in online]
+    def _put_players(self, pipe: Any, players: dict[str, str | None]) -> None:
+        """Into ``pipe``: each of ``players`` as they are now in the lists of who is connected
+        here: in them while connected here (a bot account in ``batak:bots:NAME`` too), out of
+        them once not (whatever the change was: one may have come and gone meanwhile)."""
+        if not players:
+            return
+        hub = self.cluster.hub
+        online, bots, ttl = f"batak:online:{self.node}", f"batak:bots:{self.node}", self._ttl()
+        here = {b["id"]: b for b in hub.bot_accounts_online()}
+        come = [pid for pid in players if pid in hub.online]
+        gone = [pid for pid in players if pid not in hub.online]
+        if come:
+            pipe.sadd(online, *come)
+            pipe.expire(online, ttl)
+        if gone:
+            pipe.srem(online, *gone)
+        mine = {here[pid]["username"]: orjson.dumps(here[pid]) for pid in come if pid in here}
+        if mine:
+            pipe.hset(bots, mapping=mine)
+            pipe.expire(bots, ttl)
+        names = [name for pid, name in players.items() if name and pid not in here]
         if names:
-            pipe.hdel(f"batak:bots:{self.node}", *names)
+            pipe.hdel(bots, *names)
 
     def _other_nodes(self) -> list[str]:
         """The other live nodes, as of the last look."""

@@ -584,12 +584,12 @@ class Cluster:
         if self.bus is not None and (bot_account or any(s.bot_account for s in table.seats)):
             self.bus.bot_seats_changed()
 
-    def offline(self, player: Player) -> None:
-        """``player``'s last connection to this process closed: out of the lists of who is
-        connected here (and of the bot accounts) that the other nodes read, now
-        (:meth:`Bus.offline`)."""
+    def online_changed(self, player: Player) -> None:
+        """``player`` connected to this process (their first connection here), or their last
+        connection here closed: the lists of who is connected here (and of the bot accounts)
+        that the other nodes read say so now (:meth:`Bus.online_changed`)."""
         if self.bus is not None:
-            self.bus.offline(player.id, player.account)
+            self.bus.online_changed(player.id, player.account)
 
     def invited(self, player: str, note: dict[str, Any]) -> None:
         if self.bus is not None:
