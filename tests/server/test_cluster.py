@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import shutil
@@ -902,6 +903,116 @@ def test_a_bot_account_back_on_the_same_process_is_listed_again_at_once(tmp_path
                 await c.close()
 
         asyncio.run(main())
+
+
+class _StalledPipeline:
+    """A Redis pipeline that takes the commands and answers once ``release`` is set (Redis
+    paused, a stalled network)."""
+
+    def __init__(self, entered: asyncio.Event, release: asyncio.Event) -> None:
+        self.entered, self.release = entered, release
+
+    async def __aenter__(self) -> _StalledPipeline:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *a, **k: None  # delete, hset, expire, sadd ...
+
+    async def execute(self) -> list[Any]:
+        self.entered.set()
+        await self.release.wait()
+        return []
+
+
+def test_a_takeover_waits_for_its_redis_write_without_holding_up_other_claims() -> None:
+    """A takeover of a table where a bot account sits writes where bot accounts sit before a
+    client is answered from it (9c75505); it waited for that write holding the claim lock, so
+    with Redis stalled every other claim (a client's sync of another table whose owner died)
+    waited too, up to 2 s each, and the takeover scan's claims each waited their 2 s in turn.
+    Now a client's route waits for the write after the lock is let go, and the scan's claims do
+    not wait (a beat follows them). Real Cluster and Bus; the database, the hub and Redis (its
+    pipeline stalled until the test lets it answer) are stand-ins."""
+    from types import SimpleNamespace
+
+    from batak.server.cluster.bus import Bus
+    from batak.server.cluster.owner import Cluster
+
+    class Cursor:
+        def __init__(self, row: Any) -> None:
+            self.row = row
+
+        async def fetchone(self) -> Any:
+            return self.row
+
+    async def main() -> None:
+        tables: dict[str, Any] = {}
+
+        def load(row: Any, events: Any, age: float) -> Any:
+            bot = row.id in ("tA", "tC")  # a bot account sits at tA and tC
+            tables[row.id] = SimpleNamespace(id=row.id, seats=[SimpleNamespace(bot_account=bot)])
+            return tables[row.id]
+
+        async def stored(table_id: str) -> Any:
+            return SimpleNamespace(id=table_id, status="playing", created=time.time()), []
+
+        hub = SimpleNamespace(
+            tables=tables,
+            creating=set(),
+            online={},
+            storage=SimpleNamespace(table=stored),
+            _load=load,
+            bot_seats=lambda: {"b1": [["tA", "playing"]]},
+            bot_accounts_online=lambda: [],
+        )
+        cluster = Cluster.__new__(Cluster)
+        cluster.hub = hub  # type: ignore[assignment]
+        cluster.node, cluster.lease, cluster.alive = "n1", 60.0, ["n1"]
+        cluster.owned, cluster.stopping, cluster.takeovers = {}, False, 0
+        cluster.valid_until = time.monotonic() + 3600
+        cluster._claim_lock = asyncio.Lock()
+
+        async def db(name: str, sql: str, params: Any = None) -> Cursor:
+            if sql.startswith("UPDATE table_owners"):  # the claim: taken, epoch 1
+                return Cursor((1, "n1"))
+            return Cursor(None)  # owner_of: nobody owns it
+
+        cluster._db = db  # type: ignore[method-assign]
+        entered, release = asyncio.Event(), asyncio.Event()
+        bus = Bus(cluster, "redis://127.0.0.1:1/0")  # (never connected)
+        bus.up = True
+        bus._redis = SimpleNamespace(pipeline=lambda **kw: _StalledPipeline(entered, release))
+
+        async def no_announce(msg: dict[str, Any]) -> None:
+            return None
+
+        bus.announce = no_announce  # type: ignore[method-assign]
+        bus.written = functools.partial(Bus.written, bus, timeout=3600)  # type: ignore[method-assign]
+        cluster.bus = bus
+        try:
+            conn = SimpleNamespace(remote=False)
+            # a client's sync takes tA over: answered once where its bot sits is written
+            a = asyncio.create_task(cluster.route(conn, {"type": "sync", "table": "tA"}))
+            await asyncio.wait_for(entered.wait(), 10)
+            # meanwhile another client's sync of tB (no bot account there) is not held up
+            b = asyncio.create_task(cluster.route(conn, {"type": "sync", "table": "tB"}))
+            done, _ = await asyncio.wait({b}, timeout=10)
+            assert b in done, "tB's claim waited behind the claim lock for tA's Redis write"
+            assert not a.done()  # tA's client is answered after the write, still
+            # nor does the takeover scan's claim of tC wait for a write
+            c = asyncio.create_task(cluster.claim("tC", "_scan"))
+            done, _ = await asyncio.wait({c}, timeout=10)
+            assert c in done and c.result(), "the scan's claim waited for the Redis write"
+            assert set(tables) == {"tA", "tB", "tC"} and not a.done()
+            release.set()
+            assert await asyncio.wait_for(a, 10) is False  # handled here
+        finally:
+            release.set()
+            await bus.stop()
+
+    asyncio.run(main())
 
 
 def test_a_process_that_takes_a_table_over_says_at_once_where_its_bot_account_sits(

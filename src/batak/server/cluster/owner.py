@@ -434,14 +434,32 @@ class Cluster:
             await self.claim(str(table_id), "_scan")
 
     # ------------------------------------------------------------------ claiming
-    async def claim(self, table_id: str, db: str = "_look") -> bool:
+    async def claim(self, table_id: str, db: str = "_look", *, answers: bool = False) -> bool:
         """Take ``table_id`` if it is claimable, and load it from its log (seats held, the
-        decision in progress on a fresh clock, bots playing on). True if it is here now."""
+        decision in progress on a fresh clock, bots playing on). True if it is here now.
+
+        A takeover of a table where a bot account sits has where bot accounts sit written to
+        Redis at once; ``answers`` (a client's message is answered from the table next) waits
+        for that write (at most 2 s), after the claim lock is let go: another claim does not
+        wait behind it. The takeover scan's claims do not wait (a beat follows them)."""
+        took = await self._claim(table_id, db)
+        if took is None:
+            return False
+        if answers and took and self.bus is not None:
+            await self.bus.written()
+        return True
+
+    async def _claim(self, table_id: str, db: str) -> bool | None:
+        """:meth:`claim` under the claim lock: None if the table is not here; else whether
+        where bot accounts sit may be being written for it (taken over with a bot account
+        seated, or found here: another claim may have just taken it so)."""
         async with self._claim_lock:
             if table_id in self.hub.tables or table_id in self.hub.creating:
-                return True  # here, or being made here (its create is stored, not yet added)
+                # here, or being made here (its create is stored, not yet added): taken over
+                # by another claim just now, maybe, whose write may still be under way
+                return True
             if time.monotonic() > self.valid_until or self.stopping:
-                return False
+                return None
             await self._db(
                 db,
                 "INSERT INTO table_owners (table_id, owner, epoch) SELECT id, NULL, 0"
@@ -456,11 +474,11 @@ class Cluster:
             )
             row = await cur.fetchone()
             if row is None:
-                return False
+                return None
             self.owned[table_id] = int(row[0])
             stored = await self.hub.storage.table(table_id)
             if stored is None or stored[0].status in ("over", "closed"):
-                return False
+                return None
             row_, events = stored
             age = time.time() - (events[-1].at if events else row_.created)
             t0 = time.monotonic()
@@ -468,7 +486,7 @@ class Cluster:
             if table is None:
                 await self.hub.refund_unrebuilt(row_)
                 self.owned.pop(table_id, None)
-                return False
+                return None
             self.takeovers += 1
             log.info(
                 "node %s: took table %s (epoch %s, %d events, %.1f ms)",
@@ -484,8 +502,8 @@ class Cluster:
                     # where its bot accounts sit, for the other processes (a bot account's
                     # welcome, invite's bot_busy), written before anyone is answered from it
                     self.bus.bot_seats_changed()
-                    await self.bus.written()
-            return True
+                    return True
+            return False
 
     async def owner_of(self, table_id: str) -> tuple[str | None, bool] | None:
         """The owner of a table and whether it is alive (None: no owner row)."""
@@ -510,7 +528,7 @@ class Cluster:
             # client's process closes the socket and the client asks again
             table_id = msg.get("table")
             moved = kind in TABLE_TYPES and table_id and table_id not in self.hub.tables
-            if moved and not await self.claim(str(table_id)):
+            if moved and not await self.claim(str(table_id), answers=True):
                 await conn.close(1012, "table moved")
                 return True
             return False
@@ -535,7 +553,7 @@ class Cluster:
 
                 raise TableError("elsewhere", params={"node": owner[0]}, node=owner[0])
             return self.bus.forward(conn, owner[0], table_id, msg)
-        await self.claim(table_id)
+        await self.claim(table_id, answers=True)
         return False
 
     def disconnected(self, conn: Conn, restart: bool = False) -> None:
