@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from harness import ServerThread, fast_config, postgres_database
 
+from batak.server import hub as hub_module
 from batak.server.client import Client, TableState
 from batak.server.progress import WEEK, level_of, week_of, week_start
 
@@ -232,6 +234,99 @@ def test_a_sync_of_a_finished_table_carries_what_its_person_got(tmp_path: Path, 
             assert seen == want
             for c in (ayse, ben, cem):
                 await c.close()
+
+        asyncio.run(main())
+
+
+class _Falling:
+    """The ``secrets`` module as the hub sees it, but with ids (``token_hex``) that fall: each
+    table made is given an id smaller than those before it."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def token_hex(self, nbytes: int) -> str:
+        self.n += 1
+        return f"{16 ** (2 * nbytes) - 1 - self.n:0{2 * nbytes}x}"
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(secrets, name)
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_reopened_award_says_the_xp_total_of_its_message_whatever_the_clock(
+    tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two matches awarded at the same instant by the wall clock (a coarse clock, one stepped
+    back, two processes whose clocks differ): the first match's finished table, opened again
+    from the saved games, said an XP total (and level) that counted the second match too, when
+    the second's table had the smaller id. ``award_of`` summed the person's awards up to that
+    one by their times, then by table id, not in the order they were given; the total the
+    ``awarded`` message said is now stored with the award."""
+    monkeypatch.setattr(hub_module, "secrets", _Falling())
+    wall = MovedWall(1_796_256_000.0 + 3600)  # a Wednesday; it stands still
+    with (
+        database(kind) as db,
+        ServerThread(fast_config(tmp_path, quick_deals=1, **db), wall=wall) as srv,
+    ):
+
+        async def main() -> None:
+            ayse = await account(srv.url, "ayse", "Ayşe")
+            first, live = await quick_match(ayse)
+            await ayse.leave(first.id)
+            second, later = await quick_match(ayse)
+            await ayse.leave(second.id)
+            assert second.id < first.id and later["xp"] > live["xp"]
+            srv.call(lambda: srv.hub._drop(srv.hub.tables[first.id]))  # as the reaper does
+            again = await ayse.request({"type": "join", "table": first.id})
+            assert again["table_info"]["archived"] is True
+            assert again["awarded"] == fields(live)
+            await ayse.close()
+
+        asyncio.run(main())
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_awards_stored_before_the_xp_total_was_get_one(
+    tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database at migration 10 (awards without their XP total): migration 11 gives each award
+    the sum of its person's awards up to it, by time and then table id, what the reopened match
+    said before; a person's totals are their own."""
+    from batak.server import storage as storage_module
+
+    with database(kind) as db:
+        url = db.get("database") or f"sqlite:///{tmp_path / 'awards.sqlite3'}"
+
+        async def main() -> None:
+            monkeypatch.setattr(storage_module, "MIGRATIONS", storage_module.MIGRATIONS[:10])
+            st = storage_module.Storage(url)
+            await st.open()
+            add = st._sql(
+                "INSERT INTO awards (table_id, player_id, seat, xp, week, at)"
+                " VALUES (?, ?, 0, ?, 1, ?)"
+            )
+            rows = [("t9", "ann", 30, 1.0), ("t2", "ann", 20, 2.0), ("t1", "ann", 5, 2.0),
+                    ("t5", "bob", 40, 1.5)]  # fmt: skip
+            try:
+                await st._call(lambda cur: cur.executemany(add, rows))
+            finally:
+                await st.close()
+            monkeypatch.undo()
+            st = storage_module.Storage(url)
+            await st.open()
+            try:
+                got = await st._call(
+                    lambda cur: (
+                        cur.execute("SELECT table_id, player_id, xp_total FROM awards"),
+                        cur.fetchall(),
+                    )[1]
+                )
+            finally:
+                await st.close()
+            assert sorted(tuple(r) for r in got) == [
+                ("t1", "ann", 35), ("t2", "ann", 55), ("t5", "bob", 40), ("t9", "ann", 30)
+            ]  # fmt: skip
 
         asyncio.run(main())
 

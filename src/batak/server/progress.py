@@ -144,6 +144,59 @@ def rating_info(mu: float, sigma: float) -> dict[str, float]:
     }
 
 
+#: A person's XP total after one of their awards, as the sum of their awards up to it (in the
+#: order of their times, then of their tables' ids): for the awards stored before the total
+#: was stored with each (storage migration 11 fills theirs with it)
+XP_UP_TO = (
+    "SELECT COALESCE(SUM(xp), 0) FROM awards WHERE player_id = ?"
+    " AND (at < ? OR (at = ? AND table_id <= ?))"
+)
+
+
+def award_fields(
+    gained: int,
+    xp: int,
+    place: int | None,
+    won: bool,
+    *,
+    ratings: tuple[float, float, float, float] | None = None,
+    league: tuple[int, int, int] | None = None,
+) -> dict[str, Any]:
+    """What a person got from a finished match: the ``awarded`` message's fields (without
+    ``type`` and ``table``), made here both for the message and for a ``sync`` that reads them
+    back from storage. ``xp``: their XP total after the match; ``ratings``: ``(mu, sigma)``
+    before, then after; ``league``: the week, the tier's index and the week's points. No XP
+    gained means an idle seat (a finished match earns at least ``XP_FINISH``).
+
+    >>> award_fields(0, 120, 2, False)
+    {'xp_gained': 0, 'xp': 120, 'level': 2, 'level_before': 2, 'place': 2, 'won': False, \
+'idle': True}
+    """
+    info: dict[str, Any] = {
+        "xp_gained": gained,
+        "xp": xp,
+        "level": level_of(xp),
+        "level_before": level_of(xp - gained),
+        "place": place,
+        "won": won,
+    }
+    if gained == 0:
+        info["idle"] = True  # most moves were the clock's or a computer player's
+    if ratings is not None:
+        mu_b, sg_b, mu_a, sg_a = ratings
+        info["rating_before"] = rating_info(mu_b, sg_b)
+        info["rating"] = rating_info(mu_a, sg_a)
+    if league is not None:
+        week, tier, points = league
+        info["league"] = {
+            "week": week_label(week),
+            "tier": TIERS[tier],
+            "points": points,
+            "points_gained": gained,
+        }
+    return info
+
+
 def ranks_of(match: Match) -> dict[int, int]:
     """Each seat's place (1 = won; ties share a place): the winners, then by total score."""
     units = list(match.rules.teams)
@@ -254,23 +307,14 @@ class Progress:
                 xp_before = old["xp"] if old else 0
                 xp = xp_before + gained
                 cur.execute(self._sql("UPDATE progress SET xp = ? WHERE player_id = ?"), (xp, pid))
-                info: dict[str, Any] = {
-                    "xp_gained": gained,
-                    "xp": xp,
-                    "level": level_of(xp),
-                    "level_before": level_of(xp_before),
-                    "place": ranks[s.seat],
-                    "won": bool(s.result["won"]),
-                }
-                if not s.moved:
-                    info["idle"] = True  # most moves were the clock's or a computer player's
                 mu_b = sg_b = mu_a = sg_a = None
+                ratings = None
                 if pid in accounts and s.seat in new_ratings:
                     mu_b, sg_b = old_ratings[s.seat]
                     mu_a, sg_a = new_ratings[s.seat]
-                    info["rating_before"] = rating_info(mu_b, sg_b)
-                    info["rating"] = rating_info(mu_a, sg_a)
+                    ratings = (mu_b, sg_b, mu_a, sg_a)
                 points = None
+                league = None
                 if pid in accounts and not accounts[pid] and s.moved:  # an account, not a bot
                     lg = self._join_week(cur, pid, week, level_of(xp_before))
                     points = lg["points"] + gained
@@ -281,19 +325,18 @@ class Progress:
                         ),
                         (points, now, week, pid),
                     )
-                    info["league"] = {
-                        "week": week_label(week),
-                        "tier": TIERS[lg["tier"]],
-                        "points": points,
-                        "points_gained": gained,
-                    }
+                    league = (week, int(lg["tier"]), points)
+                info = award_fields(
+                    gained, xp, ranks[s.seat], bool(s.result["won"]), ratings=ratings, league=league
+                )
+                # with the XP total after it, as the message says it (award_of reads it back)
                 cur.execute(
                     self._sql(
                         "INSERT INTO awards (table_id, player_id, seat, xp, mu_before,"
-                        " sigma_before, mu, sigma, week, points, at)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                        " sigma_before, mu, sigma, week, points, at, xp_total)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                     ),
-                    (table_id, pid, s.seat, gained, mu_b, sg_b, mu_a, sg_a, week, points, now),
+                    (table_id, pid, s.seat, gained, mu_b, sg_b, mu_a, sg_a, week, points, now, xp),
                 )
                 awarded[pid] = info
             return awarded
@@ -530,48 +573,33 @@ class Progress:
         """What ``pid`` got from the finished match at ``table_id``, rebuilt from what was
         stored when it was awarded: the ``awarded`` message's fields (without ``type`` and
         ``table``), for a ``sync`` of the finished table after a reload; None when nothing was
-        awarded (yet). XP only ever comes from awards, so the total after this match is the sum
-        of the person's awards up to it (two of theirs awarded at the very same instant are
-        taken in the order of their tables' ids); no XP means an idle seat (a finished match
-        earns at least ``XP_FINISH``); the league's tier is the one of that week's row, which
-        stays for the week."""
+        awarded (yet). The XP total after the match is the one stored with the award (storage
+        migration 11; for an award stored without it, by a process of an older version, the
+        sum of the person's awards up to it, in the order of their times, then of their
+        tables' ids); the league's tier is the one of that week's row, which stays for the
+        week."""
 
         def job(cur: Any) -> dict[str, Any] | None:
             cur.execute(
                 self._sql(
-                    "SELECT seat, xp, mu_before, sigma_before, mu, sigma, week, points, at"
-                    " FROM awards WHERE table_id = ? AND player_id = ?"
+                    "SELECT seat, xp, mu_before, sigma_before, mu, sigma, week, points, at,"
+                    " xp_total FROM awards WHERE table_id = ? AND player_id = ?"
                 ),
                 (table_id, pid),
             )
             r = cur.fetchone()
             if r is None:
                 return None
-            seat, gained, mu_b, sg_b, mu_a, sg_a, week, points, at = r
-            cur.execute(
-                self._sql(
-                    "SELECT COALESCE(SUM(xp), 0) FROM awards WHERE player_id = ?"
-                    " AND (at < ? OR (at = ? AND table_id < ?))"
-                ),
-                (pid, at, at, table_id),
-            )
-            xp_before = int(cur.fetchone()[0])
+            seat, gained, mu_b, sg_b, mu_a, sg_a, week, points, at, xp = r
             gained = int(gained)
-            xp = xp_before + gained
+            if xp is None:
+                cur.execute(self._sql(XP_UP_TO), (pid, at, at, table_id))
+                xp = cur.fetchone()[0]
             seat = int(seat)
-            info: dict[str, Any] = {
-                "xp_gained": gained,
-                "xp": xp,
-                "level": level_of(xp),
-                "level_before": level_of(xp_before),
-                "place": ranks_of(match).get(seat),
-                "won": seat in match.winners,
-            }
-            if gained == 0:
-                info["idle"] = True
+            ratings = None
             if mu_b is not None and mu_a is not None:
-                info["rating_before"] = rating_info(float(mu_b), float(sg_b))
-                info["rating"] = rating_info(float(mu_a), float(sg_a))
+                ratings = (float(mu_b), float(sg_b), float(mu_a), float(sg_a))
+            league = None
             if points is not None:
                 cur.execute(
                     self._sql("SELECT tier FROM league WHERE week = ? AND player_id = ?"),
@@ -579,13 +607,15 @@ class Progress:
                 )
                 t = cur.fetchone()
                 if t is not None:
-                    info["league"] = {
-                        "week": week_label(int(week)),
-                        "tier": TIERS[int(t[0])],
-                        "points": int(points),
-                        "points_gained": gained,
-                    }
-            return info
+                    league = (int(week), int(t[0]), int(points))
+            return award_fields(
+                gained,
+                int(xp),
+                ranks_of(match).get(seat),
+                seat in match.winners,
+                ratings=ratings,
+                league=league,
+            )
 
         return await self.storage._call(job)
 

@@ -425,6 +425,16 @@ MIGRATIONS: list[list[str | Callable[[Any, Callable[[str], str]], None]]] = [
         " WHERE username IS NOT NULL",
         _key_accounts,
     ],
+    [  # 11: each award keeps the person's XP total right after it, as the ``awarded`` message
+        #     said it: a finished match's ``sync`` (Progress.award_of) summed the person's awards
+        #     up to it by their times, which is not the order they were stored in when two share
+        #     a time (or a clock went back), so its XP and level could differ from the message's.
+        #     The awards from before get that sum, the best there is for them.
+        "ALTER TABLE awards ADD COLUMN xp_total INTEGER",
+        "UPDATE awards SET xp_total = (SELECT SUM(a.xp) FROM awards a"
+        " WHERE a.player_id = awards.player_id AND (a.at < awards.at"
+        " OR (a.at = awards.at AND a.table_id <= awards.table_id)))",
+    ],
 ]
 
 
