@@ -9,6 +9,7 @@ import asyncio
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harness import ServerThread, fast_config
@@ -232,6 +233,54 @@ def test_the_code_of_a_room_whose_match_is_over_is_no_wrong_guess(tmp_path: Path
             again = await host.join(code=code)  # its player: in, to look at it
             assert again.over or again.info.get("status") == "over"
             for c in (host, watcher):
+                await c.close()
+
+        asyncio.run(main())
+
+
+def test_a_finished_rooms_code_answers_an_outsider_without_reading_its_match(
+    tmp_path: Path,
+) -> None:
+    """A finished room's code (its table gone from memory) asked by someone who never sat
+    there, again and again: each answer (``match_over``, not counted against the code limit)
+    read the table's whole event log from storage first, under the hub's one load lock, only to
+    see that they never sat there. Now whether they sat there is read from the ``sit`` events
+    alone, before any load: none of their tries loads the match, by code or by its id; its
+    player coming back by the code still opens it (one load)."""
+    config = fast_config(tmp_path, code_failures_free=3, code_failures_free_address=50)
+    with ServerThread(config) as srv:
+        loads: list[str] = []
+        real = srv.hub.storage.table
+
+        async def counted(table_id: str) -> Any:
+            loads.append(table_id)
+            return await real(table_id)
+
+        srv.hub.storage.table = counted  # type: ignore[method-assign]
+
+        async def main() -> None:
+            host = Client(srv.url, name="Host")
+            await host.connect()
+            created, table = await host.create(preset="standard", deals=1)
+            await host.start(table.id)  # computer players take the other seats
+            assert (await host.play(table.id, timeout=90)).over
+            await host.leave(table.id)
+            srv.call(lambda: srv.hub._drop(srv.hub.tables[table.id]))  # as the reaper does
+            outsider = Client(srv.url, name="Guess")
+            await outsider.connect()
+            answers = [await _code(outsider, created["code"]) for _ in range(6)]
+            with pytest.raises(ServerError) as e:
+                await outsider.room(created["code"])
+            answers.append(e.value.code)
+            with pytest.raises(ServerError) as e:  # by its id: kept to its players
+                await outsider.join(table.id, spectate=True)
+            answers.append(e.value.code)
+            assert answers == ["match_over"] * 7 + ["no_table"], answers
+            assert loads == []  # the match was never read for them
+            again = await host.join(code=created["code"])  # its player: in, to look at it
+            assert again.over or again.info.get("status") == "over"
+            assert loads == [table.id]
+            for c in (host, outsider):
                 await c.close()
 
         asyncio.run(main())

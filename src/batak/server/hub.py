@@ -19,7 +19,7 @@ import time
 import unicodedata
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, NoReturn
 
 from .. import i18n
 from ..bots import LEVELS
@@ -1283,40 +1283,53 @@ class Hub:
 
     async def _table_at(self, table_id: str, conn: Conn | None, by_code: bool) -> Table:
         table = self.tables.get(table_id)
-        if table is None:
-            async with self._load_lock:
-                table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        pid = conn.player.id if conn is not None and conn.player else None
+        # the row, and for a finished match whether the asker sat there, before any event is
+        # read: someone who never sat there is answered from them alone, without the lock
+        glance = await self.storage.glance(table_id, pid) if len(table_id) <= 32 else None
+        if glance is None:
+            raise TableError("no_table", params={"table": table_id})
+        if glance.status == "over" and not glance.sat:
+            # (a bot's seat has no player: None sat at every table with a bot)
+            self._not_theirs(glance.id, glance.kind, glance.seed, by_code)
+        if glance.status == "closed":
+            # (a story table is closed only when its player starts it over)
+            why = "story_closed" if "story" in glance.options else "closed"
+            raise TableError("no_table", why, {"table": glance.code})
+        if glance.status not in ("over", "adjourned"):  # in play elsewhere, or not yet here
+            raise TableError("no_table", params={"table": table_id})
+        async with self._load_lock:
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            stored = await self.storage.table(table_id)
+            if stored is not None and stored[0].status == "over":
+                # one of its players (the glance said so): it opens again, to be looked at
+                row, events = stored
+                table = self._open_finished(row, events)
                 if table is not None:
                     return table
-                stored = await self.storage.table(table_id) if len(table_id) <= 32 else None
-                if stored is not None and stored[0].status == "over":
-                    row, events = stored
-                    pid = conn.player.id if conn is not None and conn.player else None
-                    # (a bot's seat has no player: None sat at every table with a bot)
-                    seated = pid is not None and any(
-                        e.kind == "sit" and e.data.get("player") == pid for e in events
-                    )
-                    if seated:  # one of its players: it opens again, to be looked at
-                        table = self._open_finished(row, events)
-                        if table is not None:
-                            return table
-                    if by_code:  # (its code said that much, and no more: see _by_code)
-                        raise TableError("match_over")
-                    if row.kind == "private":  # kept to its players
-                        raise TableError("no_table", params={"table": table_id})
-                    url = self.config.base_url + record_path(row.id, row.kind, row.seed)
-                    raise TableError("match_over", "match_over_record", {"url": url})
-                if stored is not None and stored[0].status == "closed":
-                    # (a story table is closed only when its player starts it over)
-                    why = "story_closed" if "story" in stored[0].options else "closed"
-                    raise TableError("no_table", why, {"table": stored[0].code})
-                if stored is not None and stored[0].status == "adjourned":
-                    table = self._load(stored[0], stored[1], 0.0)  # put away earlier: back
-                    if table is not None:
-                        return table
-                    await self.refund_unrebuilt(stored[0])
-                raise TableError("no_table", params={"table": table_id})
-        return table
+                self._not_theirs(row.id, row.kind, row.seed, by_code)
+            if stored is not None and stored[0].status == "adjourned":
+                table = self._load(stored[0], stored[1], 0.0)  # put away earlier: back
+                if table is not None:
+                    return table
+                await self.refund_unrebuilt(stored[0])
+            raise TableError("no_table", params={"table": table_id})
+
+    def _not_theirs(self, table_id: str, kind: str, seed: int, by_code: bool) -> NoReturn:
+        """Refuse a finished match's table that does not open (to someone who never sat there,
+        or that could not be rebuilt): by its code, ``match_over`` and no more (see
+        :meth:`_by_code`); a private one by its id, as if there were none (it is kept to its
+        players); a public one by its id, ``match_over`` with its record's address."""
+        if by_code:
+            raise TableError("match_over")
+        if kind == "private":
+            raise TableError("no_table", params={"table": table_id})
+        url = self.config.base_url + record_path(table_id, kind, seed)
+        raise TableError("match_over", "match_over_record", {"url": url})
 
     async def on_quick(self, conn: Conn, msg: dict[str, Any]) -> None:
         player_of(conn)  # refused if closed or logged out since it asked

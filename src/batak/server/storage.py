@@ -191,6 +191,20 @@ class RecordText:
 
 
 @dataclass
+class TableGlance:
+    """What a look-up of a stored table needs before its events are read
+    (:meth:`Storage.glance`)."""
+
+    id: str
+    code: str
+    kind: str
+    seed: int
+    status: str
+    options: dict[str, Any]
+    sat: bool  # the player asked about sat there once (looked for at a finished table only)
+
+
+@dataclass
 class EventRow:
     version: int
     kind: str
@@ -1245,6 +1259,26 @@ class Storage:
         def job(cur: Any) -> tuple[TableRow, list[EventRow]] | None:
             rows = self._table_rows(cur, "id = ?", (table_id,))
             return (rows[0], self._events(cur, table_id)) if rows else None
+
+        return await self._call(job)
+
+    async def glance(self, table_id: str, player: str | None) -> TableGlance | None:
+        """A stored table's row without its rules, record and events, and, when it is over,
+        whether ``player`` sat there once (read from its ``sit`` events alone): a finished
+        match's table answers someone who never sat there without its log being read."""
+        sql = self._sql("SELECT id, code, kind, seed, status, options FROM tables WHERE id = ?")
+        sits = self._sql("SELECT data FROM events WHERE table_id = ? AND kind = 'sit'")
+
+        def job(cur: Any) -> TableGlance | None:
+            cur.execute(sql, (table_id,))
+            r = cur.fetchone()
+            if r is None:
+                return None
+            sat = False
+            if r[4] == "over" and player is not None:
+                cur.execute(sits, (table_id,))
+                sat = any(json.loads(d[0]).get("player") == player for d in cur.fetchall())
+            return TableGlance(r[0], r[1], r[2], int(r[3]), r[4], json.loads(r[5]), sat)
 
         return await self._call(job)
 
