@@ -855,6 +855,39 @@ def test_a_bot_account_that_left_one_process_logs_in_at_once_through_another(
         asyncio.run(main())
 
 
+def test_a_finished_rooms_code_goes_to_the_process_that_holds_its_table(tmp_path: Path) -> None:
+    """A room's match ends on n0, which keeps the finished table (rematch, chat); its host comes
+    back through n1 with the room's code. The router looked codes up among the tables not over
+    only: n1 opened a copy of its own from the saved games (read-only: no rematch, no chat),
+    where a join by the table's id went to n0. A finished room's code now goes to the process
+    that holds its table, as its id does."""
+    need_services()
+    with cluster(tmp_path, 2) as (nodes, _redis, db):
+
+        async def main() -> None:
+            host = Client(nodes[0].url, name="Host")
+            await host.connect()
+            created, table = await host.create(preset="standard", deals=1)
+            await host.start(table.id)  # computer players take the other seats
+            assert (await host.play(table.id, timeout=90)).over
+            assert owner(db, table.id)[0] == "n0"
+            back = Client(nodes[1].url, token=host.token)
+            await back.connect()
+            again = await back.join(code=created["code"])
+            assert again.info.get("status") == "over"
+            assert not again.info.get("archived"), "n1 opened a copy of its own"
+            assert owner(db, table.id)[0] == "n0"
+            outsider = Client(nodes[1].url, name="Guess")  # never sat there: told no more
+            await outsider.connect()
+            with pytest.raises(ServerError) as e:
+                await outsider.join(code=created["code"], spectate=True)
+            assert e.value.code == "match_over" and table.id not in e.value.message
+            for c in (host, back, outsider):
+                await c.close()
+
+        asyncio.run(main())
+
+
 def test_a_bot_account_back_on_the_same_process_is_listed_again_at_once(tmp_path: Path) -> None:
     """A bot account's program connected to n1 loses its connection and comes back to n1 with
     its token at once. Its close took it out of ``batak:online:n1`` and ``batak:bots:n1`` at

@@ -540,10 +540,17 @@ class Cluster:
         if kind not in TABLE_TYPES:
             return False
         table_id = msg.get("table")
+        finished = False  # a finished room's code
         if kind in ("join", "room") and msg.get("code"):
             self.hub.code_checks(conn)  # locked out: refused before the code is looked up
             code = str(msg["code"]).strip().upper()
-            table_id = self.hub.codes.get(code) or await self.hub.storage.table_id_by_code(code)
+            storage = self.hub.storage
+            table_id = self.hub.codes.get(code) or await storage.table_id_by_code(code)
+            if not table_id:
+                # a finished room's: to the process that still holds its table (rematch,
+                # chat), as by its id; the hub there opens it to its players only
+                table_id = await storage.table_id_by_code(code, over=True)
+                finished = table_id is not None
         if not table_id or table_id in self.hub.tables or len(table_id) > 32:
             return False
         owner = await self.owner_of(table_id)
@@ -553,6 +560,8 @@ class Cluster:
 
                 raise TableError("elsewhere", params={"node": owner[0]}, node=owner[0])
             return self.bus.forward(conn, owner[0], table_id, msg)
+        if finished:  # held by nobody alive: answered here (a claim would load it for nothing)
+            return False
         await self.claim(table_id, answers=True)
         return False
 
