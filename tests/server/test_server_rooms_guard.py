@@ -232,6 +232,7 @@ def test_the_code_of_a_room_whose_match_is_over_is_no_wrong_guess(tmp_path: Path
             assert answers == ["no_table", "no_table", "locked"], answers
             again = await host.join(code=code)  # its player: in, to look at it
             assert again.over or again.info.get("status") == "over"
+            assert (await host.room(code))["status"] == "over"  # and shown the room
             for c in (host, watcher):
                 await c.close()
 
@@ -277,7 +278,9 @@ def test_a_finished_rooms_code_answers_an_outsider_without_reading_its_match(
             answers.append(e.value.code)
             assert answers == ["match_over"] * 7 + ["no_table"], answers
             assert loads == []  # the match was never read for them
-            again = await host.join(code=created["code"])  # its player: in, to look at it
+            # its player: shown the room, and let in to look at it (one load)
+            assert (await host.room(created["code"]))["status"] == "over"
+            again = await host.join(code=created["code"])
             assert again.over or again.info.get("status") == "over"
             assert loads == [table.id]
             for c in (host, outsider):
