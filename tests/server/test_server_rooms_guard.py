@@ -138,6 +138,9 @@ def test_a_private_room_opens_by_id_only_to_its_people_and_its_record_to_its_pla
             with pytest.raises(ServerError) as e:
                 await outsider.join(code=code)
             assert e.value.code == "match_over" and "record" not in e.value.message
+            # (the room is named by the asker's own code, so that an old invitation's page
+            # says which match is over)
+            assert e.value.message == f"the match in room {code} is over", e.value.message
             assert t not in e.value.message and set(e.value.data) <= {
                 "type",
                 "code",

@@ -1278,7 +1278,7 @@ class Hub:
         if by_code and table.status == "over":  # (in memory: over just now, or looked at)
             pid = conn.player.id if conn is not None and conn.player else None
             if pid is None or table.seat_of(pid) is None:
-                raise TableError("match_over")
+                raise TableError("match_over", "match_over_code", {"code": table.code})
         return table
 
     async def _table_at(self, table_id: str, conn: Conn | None, by_code: bool) -> Table:
@@ -1293,7 +1293,7 @@ class Hub:
             raise TableError("no_table", params={"table": table_id})
         if glance.status == "over" and not glance.sat:
             # (a bot's seat has no player: None sat at every table with a bot)
-            self._not_theirs(glance.id, glance.kind, glance.seed, by_code)
+            self._not_theirs(glance.id, glance.code, glance.kind, glance.seed, by_code)
         if glance.status == "closed":
             # (a story table is closed only when its player starts it over)
             why = "story_closed" if "story" in glance.options else "closed"
@@ -1311,7 +1311,7 @@ class Hub:
                 table = self._open_finished(row, events)
                 if table is not None:
                     return table
-                self._not_theirs(row.id, row.kind, row.seed, by_code)
+                self._not_theirs(row.id, row.code, row.kind, row.seed, by_code)
             if stored is not None and stored[0].status == "adjourned":
                 table = self._load(stored[0], stored[1], 0.0)  # put away earlier: back
                 if table is not None:
@@ -1319,13 +1319,15 @@ class Hub:
                 await self.refund_unrebuilt(stored[0])
             raise TableError("no_table", params={"table": table_id})
 
-    def _not_theirs(self, table_id: str, kind: str, seed: int, by_code: bool) -> NoReturn:
+    def _not_theirs(
+        self, table_id: str, code: str, kind: str, seed: int, by_code: bool
+    ) -> NoReturn:
         """Refuse a finished match's table that does not open (to someone who never sat there,
         or that could not be rebuilt): by its code, ``match_over`` and no more (see
         :meth:`_by_code`); a private one by its id, as if there were none (it is kept to its
         players); a public one by its id, ``match_over`` with its record's address."""
-        if by_code:
-            raise TableError("match_over")
+        if by_code:  # (the code is the asker's own: said back, it tells nothing new)
+            raise TableError("match_over", "match_over_code", {"code": code})
         if kind == "private":
             raise TableError("no_table", params={"table": table_id})
         url = self.config.base_url + record_path(table_id, kind, seed)
