@@ -26,14 +26,39 @@ def _stub(path: Path, body: str) -> None:
 
 @pytest.fixture
 def stubs(tmp_path: Path) -> Path:
-    """A folder with a stand-in for each program local.sh runs: PostgreSQL's (PGBIN), Redis,
-    HAProxy and curl succeed at once; ``id -u`` says an ordinary user (no ``runuser``)."""
+    """A folder with a stand-in for each program local.sh runs: PostgreSQL's (PGBIN), Redis and
+    HAProxy succeed at once; ``id -u`` says an ordinary user (no ``runuser``). The stand-in
+    ``curl`` answers a node's /healthz only once that port's stand-in node (``_node``) has
+    written its call, as the real one answers once the node listens: it runs in the
+    background, and a curl that succeeded at once let start or restart-node return before it
+    had written anything."""
     bin_ = tmp_path / "bin"
     bin_.mkdir()
-    for name in ("initdb", "pg_ctl", "psql", "redis-server", "haproxy", "curl"):
+    for name in ("initdb", "pg_ctl", "psql", "redis-server", "haproxy"):
         _stub(bin_ / name, "exit 0")
+    up = tmp_path / "up"
+    up.mkdir()
+    _stub(
+        bin_ / "curl",
+        'for a in "$@"; do url=$a; done\n'
+        "port=${url#http://127.0.0.1:}; port=${port%%/*}\n"
+        f'[ -f {up}/"$port" ] && rm {up}/"$port"',
+    )
     _stub(bin_ / "id", 'if [ "$1" = -u ]; then echo 1000; else exec /usr/bin/id "$@"; fi')
     return bin_
+
+
+def _node(path: Path, calls: Path) -> None:
+    """A stand-in batak: appends its arguments to ``calls``, then marks its port as up for the
+    stand-in curl, and waits as a server does."""
+    up = calls.parent / "up"
+    _stub(
+        path,
+        f'echo "$*" >> {calls}\n'
+        'while [ $# -gt 0 ]; do [ "$1" = --port ] && port=$2; shift; done\n'
+        f'touch {up}/"$port"\n'
+        "exec sleep 120",
+    )
 
 
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -59,7 +84,7 @@ def test_restart_node_starts_the_node_with_starts_command_and_lease(
     calls = tmp_path / "calls"
     fake = tmp_path / "venv" / "batak"
     fake.parent.mkdir()
-    _stub(fake, f'echo "$*" >> {calls}\nexec sleep 120')
+    _node(fake, calls)
     env = {
         "PATH": f"{stubs}:/usr/bin:/bin",
         "HOME": str(tmp_path),
