@@ -13,15 +13,21 @@
 # PG_PORT (5433) for PostgreSQL, REDIS_PORT (6380) for Redis. BATAK: the batak command (default:
 # `batak` on the PATH, else the checkout's .venv/bin/batak); LEASE: the nodes' lease in seconds.
 # PGBIN: the folder of PostgreSQL's programs (default: Debian's newest /usr/lib/postgresql/*/bin).
+# BATAK and LEASE given to restart-node win over the ones kept by start, for that node.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 DIR=${DIR:-$PWD/batak-cluster}
 # what `start` was given (ports, command, lease) is kept in $DIR, so that status, stop and
 # restart-node find the same processes, and start a node as the others, without being given
-# it again
+# it again. The ports always come from there (they name the running processes); BATAK and
+# LEASE given to restart-node win over the kept ones, for a rolling restart onto a new install
 if [ "${1:-}" != start ] && [ -f "$DIR/ports.env" ]; then
+    given_batak=${BATAK:-}
+    given_lease=${LEASE:-}
     # shellcheck disable=SC1091
     . "$DIR/ports.env"
+    BATAK=${given_batak:-${BATAK:-}}
+    LEASE=${given_lease:-${LEASE:-}}
 fi
 if [ -z "${BATAK:-}" ]; then
     BATAK=batak
@@ -46,6 +52,19 @@ pg() {  # one of PostgreSQL's programs, as its user when this runs as root
     shift
     [ -n "$pgbin" ] && program="$pgbin/$program"
     "${as_pg[@]}" "$program" "$@"
+}
+
+find_batak() {  # BATAK as a path that holds from any folder (start keeps it), or refuse
+    if ! command -v "$BATAK" >/dev/null 2>&1; then
+        echo "no batak command '$BATAK': install the package (pip install -e '.[cluster]') or" \
+            "give its path, e.g. BATAK=.venv/bin/batak $0 $1" >&2
+        exit 2
+    fi
+    BATAK=$(command -v "$BATAK")
+    case $BATAK in
+    /*) ;;
+    *) BATAK=$(cd "$(dirname "$BATAK")" && pwd)/$(basename "$BATAK") ;;
+    esac
 }
 
 start_node() {
@@ -83,12 +102,7 @@ stop_node() {  # SIGTERM: the node hands its tables over to the others, then exi
 
 case "${1:-}" in
 start)
-    if ! command -v "$BATAK" >/dev/null 2>&1; then
-        echo "no batak command '$BATAK': install the package (pip install -e '.[cluster]') or" \
-            "give its path, e.g. BATAK=.venv/bin/batak $0 start" >&2
-        exit 2
-    fi
-    BATAK=$(command -v "$BATAK")  # a path that holds from any folder (kept below)
+    find_batak start
     mkdir -p "$DIR"
     printf 'FRONT_PORT=%q\nPG_PORT=%q\nREDIS_PORT=%q\nNODE_PORT_BASE=%q\nBATAK=%q\nLEASE=%q\n' \
         "$FRONT_PORT" "$PG_PORT" "$REDIS_PORT" "$BASE" "$BATAK" "$LEASE" >"$DIR/ports.env"
@@ -98,7 +112,7 @@ start)
         pg initdb -D "$DIR/pg/data" -U postgres --auth=trust -E UTF8 >/dev/null
     fi
     pg pg_ctl -D "$DIR/pg/data" -l "$DIR/pg/log" -w \
-        -o "-p $PG_PORT -k $DIR/pg -c listen_addresses=127.0.0.1" start >/dev/null
+        -o "-p $PG_PORT -k '$DIR/pg' -c listen_addresses=127.0.0.1" start >/dev/null
     pg psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE batak" \
         2>/dev/null || true
     redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
@@ -110,6 +124,7 @@ start)
     echo "batak: http://127.0.0.1:$FRONT_PORT (nodes ${NODES[*]}, data and logs in $DIR)"
     ;;
 restart-node)
+    find_batak restart-node
     stop_node "$2"
     start_node "$2"
     ;;

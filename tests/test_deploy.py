@@ -49,21 +49,28 @@ def stubs(tmp_path: Path) -> Path:
 
 
 def _node(path: Path, calls: Path) -> None:
-    """A stand-in batak: appends its arguments to ``calls``, then marks its port as up for the
-    stand-in curl, and waits as a server does."""
+    """A stand-in batak: appends its path and arguments to ``calls``, then marks its port as up
+    for the stand-in curl, and waits as a server does."""
     up = calls.parent / "up"
     _stub(
         path,
-        f'echo "$*" >> {calls}\n'
+        f'echo "$0 $*" >> {calls}\n'
         'while [ $# -gt 0 ]; do [ "$1" = --port ] && port=$2; shift; done\n'
         f'touch {up}/"$port"\n'
         "exec sleep 120",
     )
 
 
-def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def _run(
+    args: list[str], env: dict[str, str], cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        ["bash", str(LOCAL_SH), *args], env=env, capture_output=True, text=True, timeout=60
+        ["bash", str(LOCAL_SH), *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -118,3 +125,74 @@ def test_start_without_a_batak_command_says_how_to_give_it(tmp_path: Path, stubs
     assert done.returncode == 2
     assert "BATAK=.venv/bin/batak" in done.stderr, done.stderr
     assert not (tmp_path / "cluster").exists()
+
+
+def test_a_relative_batak_is_kept_as_a_path_that_holds_from_any_folder(
+    tmp_path: Path, stubs: Path
+) -> None:
+    """``BATAK=.venv/bin/batak deploy/local.sh start`` (the README's example) kept the relative
+    path in ports.env: ``restart-node`` from another folder then found no batak and the node
+    did not come back. A folder with a space in it is quoted for PostgreSQL's socket too (it
+    was cut at the space inside pg_ctl's -o)."""
+    checkout = tmp_path / "checkout"
+    (checkout / ".venv" / "bin").mkdir(parents=True)
+    calls = tmp_path / "calls"
+    _node(checkout / ".venv" / "bin" / "batak", calls)
+    _stub(stubs / "pg_ctl", f'printf "%s\\n" "$@" >> {tmp_path / "pg_ctl"}')
+    cluster = tmp_path / "my cluster"
+    env = {
+        "PATH": f"{stubs}:/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "DIR": str(cluster),
+        "PGBIN": str(stubs),
+    }
+    try:
+        started = _run(["start"], {**env, "BATAK": ".venv/bin/batak"}, cwd=checkout)
+        assert started.returncode == 0, started.stderr
+        kept = (cluster / "ports.env").read_text()
+        assert f"BATAK={checkout}/.venv/bin/batak" in kept.replace("\\ ", " "), kept
+        again = _run(["restart-node", "n2"], env, cwd=tmp_path)  # another folder
+        assert again.returncode == 0, again.stderr
+        said = calls.read_text().splitlines()
+        assert len(said) == 4 and "--node n2" in said[3], said
+        assert said[3].startswith(f"{checkout}/.venv/bin/batak serve "), said[3]
+        pg_ctl = (tmp_path / "pg_ctl").read_text().splitlines()
+        assert f"-p 5433 -k '{cluster}/pg' -c listen_addresses=127.0.0.1" in pg_ctl, pg_ctl
+    finally:
+        _run(["stop"], env, cwd=tmp_path)
+        _kill_nodes(cluster)
+
+
+def test_batak_and_lease_given_to_restart_node_win_over_the_kept_ones(
+    tmp_path: Path, stubs: Path
+) -> None:
+    """A rolling restart onto a new install: ``BATAK=/new/batak deploy/local.sh restart-node
+    n2`` ran the batak that start was given, kept in ports.env, without a word."""
+    calls = tmp_path / "calls"
+    old, new = tmp_path / "old" / "batak", tmp_path / "new" / "batak"
+    for fake in (old, new):
+        fake.parent.mkdir()
+        _node(fake, calls)
+    cluster = tmp_path / "cluster"
+    env = {
+        "PATH": f"{stubs}:/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "DIR": str(cluster),
+        "PGBIN": str(stubs),
+    }
+    try:
+        assert _run(["start"], {**env, "BATAK": str(old), "LEASE": "3"}).returncode == 0
+        again = _run(["restart-node", "n2"], {**env, "BATAK": str(new), "LEASE": "5"})
+        assert again.returncode == 0, again.stderr
+        assert _run(["restart-node", "n3"], env).returncode == 0  # the kept ones again
+        said = calls.read_text().splitlines()
+        assert len(said) == 5, said
+        assert said[3].startswith(f"{new} ") and "--node n2" in said[3], said[3]
+        assert "--lease-seconds 5 " in said[3], said[3]
+        assert said[4].startswith(f"{old} ") and "--node n3" in said[4], said[4]
+        assert "--lease-seconds 3 " in said[4], said[4]
+        nowhere = _run(["restart-node", "n1"], {**env, "BATAK": str(tmp_path / "nowhere")})
+        assert nowhere.returncode == 2 and "BATAK=.venv/bin/batak" in nowhere.stderr
+    finally:
+        _run(["stop"], env)
+        _kill_nodes(cluster)
