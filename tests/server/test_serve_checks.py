@@ -122,6 +122,38 @@ def test_a_bad_redis_address_is_refused_without_its_password(
     assert "hush-pw" not in err
 
 
+@pytest.mark.parametrize(
+    "url",
+    ["redis://:hush-pw@cache:99999/0", "redis://u:hush-pw@cache:abc/0", "redis://u:hush-pw@[::1/0"],
+)
+def test_a_redis_address_with_a_bad_port_is_refused_without_its_password(
+    url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Masking the password read the port, which raised for a port that is not one: argparse
+    then said 'invalid parse value' with the whole address, password and all, in English."""
+    with pytest.raises(SystemExit) as e:
+        main(["serve", "--lang", "tr", "--node", "n1", "--redis", url])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "hush-pw" not in err and ":***@" in err, err
+    assert "redis://SUNUCU:PORT/0 biçiminde yaz" in err, err
+
+
+@pytest.mark.parametrize("command", ["serve", "admin"])
+@pytest.mark.parametrize(
+    "url", ["postgresql://u:hush-pw@db:abc/x", "postgresql://u:hush-pw@db:99999/x"]
+)
+def test_a_database_address_with_a_bad_port_is_refused_without_its_password(
+    command: str, url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It ended in a traceback (the password masked by reading the port, which raised)."""
+    argv = [command, "--lang", "tr", "--database", url]
+    assert main([*argv, "players"] if command == "admin" else argv) == 2
+    err = capsys.readouterr().err
+    assert "hush-pw" not in err and "Traceback" not in err, err
+    assert "“postgresql://u:***@db:" in err and "bir veritabanı adresi değil" in err, err
+
+
 def test_serve_refuses_in_turkish(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["serve", "--lang", "tr", "--port", "abc"])

@@ -296,6 +296,7 @@ def storage_problem(url: str, lang: str, *, create: bool = True, write: bool = T
     from ..server.storage import StorageError, StorageUnusable, open_storage, shown_url
 
     try:
+        urlsplit(url).port  # noqa: B018 - raises ValueError for a port that is not one
         storage = open_storage(url)
     except ValueError:
         return text("serve.bad_database", lang, value=shown_url(url))

@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 from .config import MAX_COMMIT_GAP, SQLITE_SYNC
 
@@ -91,6 +90,8 @@ def _write_nothing(conn: sqlite3.Connection) -> None:
 def shown_url(url: str) -> str:
     """``url`` as it may be printed or logged: a password in it, after the user name or in the
     query (``?password=…``, ``sslpassword=…``), is replaced by ``***``; the rest as written.
+    It never raises: what is before the last ``@`` of the host part is masked as written,
+    without reading the port, which may be what made the address wrong.
 
     >>> shown_url("postgresql://ann:secret@db:5432/batak")
     'postgresql://ann:***@db:5432/batak'
@@ -100,18 +101,21 @@ def shown_url(url: str) -> str:
     'postgresql:///batak?host=/run/postgresql&password=***'
     >>> shown_url("sqlite:////srv/batak/batak.sqlite3")
     'sqlite:////srv/batak/batak.sqlite3'
+    >>> shown_url("redis://:hush@cache:99999/0"), shown_url("postgresql://u:p@w@db:abc/x")
+    ('redis://:***@cache:99999/0', 'postgresql://u:***@db:abc/x')
+    >>> shown_url("redis://[::1:6379/0"), shown_url("redis://u:pw@[::1/0")
+    ('redis://[::1:6379/0', 'redis://u:***@[::1/0')
     """
-    parts = urlsplit(url)
-    if parts.password is not None:
-        host = parts.hostname or ""
-        if ":" in host:
-            host = f"[{host}]"
-        if parts.port is not None:
-            host += f":{parts.port}"
-        url = urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+    scheme, sep, rest = url.partition("://")
+    if sep:
+        end = min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))
+        user_info, at, host = rest[:end].rpartition("@")
+        user, colon, _ = user_info.partition(":")
+        if at and colon:
+            url = f"{scheme}://{user}:***@{host}{rest[end:]}"
     head, mark, query = url.partition("?")
-    if mark and "password" in query.lower():  # (rewritten in place: a URL without a host
-        fields = query.split("&")  # part lost its "//" when put together again)
+    if mark and "password" in query.lower():
+        fields = query.split("&")
         for i, field in enumerate(fields):
             name, eq, _ = field.partition("=")
             if eq and "password" in name.lower():
