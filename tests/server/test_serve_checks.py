@@ -29,6 +29,7 @@ from harness import ServerProcess, ServerThread, fast_config, free_port
 
 from batak.cli import main
 from batak.cli.serve import _parse, start_lines, storage_problem
+from batak.server.app import origin_allowed
 from batak.server.client import Client, ServerError
 from batak.server.cluster.bus import Bus
 from batak.server.config import ServerConfig
@@ -563,6 +564,17 @@ def test_listening_everywhere_without_a_public_address_says_other_browsers_are_r
     )
     given = ServerConfig(host="0.0.0.0", port=8000, public_url="http://192.168.1.5:8000")
     assert not any("--public-url" in x for x in start_lines(given, "en", "/srv/batak-data"))
+
+
+@pytest.mark.parametrize("allowed", [("http://192.168.1.5:8000",), ("*",)])
+def test_no_refusal_is_foretold_to_browsers_an_allowed_origin_lets_in(
+    allowed: tuple[str, ...],
+) -> None:
+    """With ``--allow-origin`` the start still said that every other computer's browser would
+    be refused, which the friend's browser, let in, then was not."""
+    config = ServerConfig(host="0.0.0.0", port=8000, allowed_origins=allowed)
+    assert origin_allowed("http://192.168.1.5:8000", config)
+    assert not any("--public-url" in x for x in start_lines(config, "en", "/srv/batak-data"))
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])

@@ -616,8 +616,9 @@ def start_lines(config: ServerConfig, lang: str, where: str) -> list[str]:
     """What ``batak serve`` prints once it listens: the address to open (the players' one),
     the websocket, where the data is and how to stop it; where it listens itself when that is
     not the address to open (behind a proxy, or a node of a cluster, whose every node has the
-    same address to open: then its name too); listening on every interface without
-    ``--public-url``, that other computers' browsers are refused until it is given; and the
+    same address to open: then its name too); listening on every interface with neither
+    ``--public-url`` nor ``--allow-origin``, that other computers' browsers are refused until
+    it is given; and the
     operator's commands (``batak admin``) on its database."""
     from ..i18n import text
 
@@ -634,7 +635,7 @@ def start_lines(config: ServerConfig, lang: str, where: str) -> list[str]:
         lines = [text("serve.started_at", lang, listen=listen, **said)]
     else:
         lines = [text("serve.started", lang, **said)]
-    if config.host in WILDCARD_HOSTS and not config.public_url:
+    if config.host in WILDCARD_HOSTS and not (config.public_url or config.allowed_origins):
         lines.append(text("serve.everywhere_without_public_url", lang, port=config.port))
     # the operator's commands on this server's database (a password in it is shown as ***)
     import shlex
