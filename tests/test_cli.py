@@ -1597,6 +1597,10 @@ def test_a_koz_maca_bid_is_said_as_a_soz(
         (["plya"], "; did you mean play?"),
         (["admin", "vip", "ali", "onn"], "; did you mean on?"),
         (["admin", "xyz"], "'backup', 'password')"),  # nothing like it: no guess
+        (["admin", "report"], "; did you mean chip-report?"),  # a whole word of it
+        (["admin", "eras"], "; did you mean erase?"),
+        (["admin", "erse"], "; did you mean erase?"),
+        (["serv"], "; did you mean serve?"),
     ],
 )
 def test_a_command_or_job_typed_wrong_is_answered_with_the_one_it_resembles(
@@ -1608,3 +1612,27 @@ def test_a_command_or_job_typed_wrong_is_answered_with_the_one_it_resembles(
         main([*argv, "--lang", "en"] if "--lang" not in argv else argv)
     assert e.value.code == 2
     assert capsys.readouterr().err.rstrip().endswith(ending)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["admin", "users"],
+        ["admin", "reset"],
+        ["admin", "release"],
+        ["admin", "rate"],
+        ["admin", "ranks"],
+        ["admin", "import"],
+        ["version"],
+    ],
+)
+def test_no_guess_at_a_name_only_a_few_letters_share(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``batak admin users`` was answered 'did you mean erase?' (the job that cannot be undone),
+    as were reset, release, rate and ranks; import gave export, ``batak version`` verify."""
+    with pytest.raises(SystemExit) as e:
+        main([*argv, "--lang", "en"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "did you mean" not in err and err.rstrip().endswith("')"), err

@@ -23,7 +23,7 @@ from ..i18n import folded
 from ..rules import Rules, RulesError
 from .text import error_message, t
 
-__all__ = ["Parser", "rules_problem", "rules_reason", "rules_with_options"]
+__all__ = ["Parser", "near_name", "rules_problem", "rules_reason", "rules_with_options"]
 
 
 #: yes, no and none as the rules pages show them (``batak rules``, in English and Turkish)
@@ -87,6 +87,47 @@ def rules_problem(error: RulesError, preset: str, lang: str) -> str:
     return rules_reason(error, preset, lang)
 
 
+#: Names whose job cannot be undone: guessed only from a near-spelling of the name itself.
+IRREVERSIBLE = frozenset({"erase"})
+
+
+def near_name(typed: str, known: Iterable[str]) -> str | None:
+    """The name in ``known`` that ``typed`` (a command, a job, an option or a rule option typed
+    wrong) most likely meant, or None. First a name of which ``typed`` is, uniquely, a whole
+    word or the start of one (at least 3 letters: ``ledger`` for ``ledger-check``, ``report``
+    for ``chip-report``); else the closest spelling (difflib, 0.7). A job that cannot be undone
+    (:data:`IRREVERSIBLE`) is only ever guessed from a near-spelling of its own name.
+
+    >>> jobs = ["players", "ban", "export", "erase", "ledger-check", "chip-report", "vip"]
+    >>> [near_name(x, jobs) for x in ("playres", "ledger", "report", "eras", "erse")]
+    ['players', 'ledger-check', 'chip-report', 'erase', 'erase']
+    >>> [near_name(x, jobs) for x in ("users", "reset", "release", "rate", "import", "era")]
+    [None, None, None, None, None, None]
+    >>> near_name("--prot", ["--port", "--host"]), near_name("musttrump", ["must_trump"])
+    ('--port', 'must_trump')
+    """
+    import difflib
+
+    names = list(dict.fromkeys(known))
+    bare = typed.lstrip("-").lower()
+
+    def careful(name: str) -> bool:  # an irreversible job, and typed is not its near-spelling
+        near = difflib.SequenceMatcher(None, bare, name.lstrip("-").lower()).ratio()
+        return name.lstrip("-") in IRREVERSIBLE and near < 0.8
+
+    if len(bare) >= 3:
+        starts = [
+            name
+            for name in names
+            if any(word.startswith(bare) for word in re.split(r"[-_]", name.lstrip("-").lower()))
+            or name.lstrip("-").lower().startswith(bare)
+        ]
+        if len(starts) == 1 and not careful(starts[0]):
+            return starts[0]
+    close = difflib.get_close_matches(typed, names, n=1, cutoff=0.7)
+    return close[0] if close and not careful(close[0]) else None
+
+
 def rules_reason(error: RulesError, preset: str, lang: str) -> str:
     """The engine's reason for refusing ``OPTION=VALUE`` changes (``batak play --option``,
     ``batak arena --rule``), in ``lang``; for an option name the rules do not have, the one it
@@ -99,14 +140,12 @@ def rules_reason(error: RulesError, preset: str, lang: str) -> str:
     """
     if error.code != "unknown_options":
         return error.text(lang)
-    import difflib
-
     known = [f.name for f in dataclasses.fields(Rules) if f.name != "name"]
     said = error.text(lang) + "; "
     for name in error.params.get("names", []):
-        close = difflib.get_close_matches(str(name), known, n=1, cutoff=0.6)
+        close = near_name(str(name), known)
         if close:  # (the question ends the clause: no semicolon after its mark)
-            said += t("arg_did_you_mean", lang, option=close[0]) + " "
+            said += t("arg_did_you_mean", lang, option=close) + " "
             break
     return said + t("option_names_listed", lang, preset=preset)
 
@@ -173,13 +212,10 @@ class Parser(argparse.ArgumentParser):
         >>> p.closest_option(["--prot", "80"]), p.closest_option(["--colour"])
         ('--port', None)
         """
-        import difflib
-
         known = [o for o in self._option_string_actions if o.startswith("--")]
         for word in words:
             if word.startswith("--"):
-                close = difflib.get_close_matches(word.split("=", 1)[0], known, n=1, cutoff=0.7)
-                return close[0] if close else None
+                return near_name(word.split("=", 1)[0], known)
         return None
 
     def _get_formatter(self) -> argparse.HelpFormatter:
@@ -205,16 +241,13 @@ def closest_choice(message: str) -> str | None:
     'players'
     >>> closest_choice("argument JOB: invalid choice: 'xyz' (choose from 'players', 'ban')")
     """
-    import difflib
-
     m = _ARGUMENT.match(message)
     found = _ERRORS[0][0].match(m["message"] if m else message)
     if found is None:
         return None
     typed = found["value"].strip("'")
     choices = [c.strip().strip("'") for c in found["choices"].split(",")]
-    close = difflib.get_close_matches(typed, choices, n=1, cutoff=0.6)
-    return close[0] if close else None
+    return near_name(typed, choices)
 
 
 class _Formatter(argparse.HelpFormatter):
