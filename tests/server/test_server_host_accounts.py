@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import unicodedata
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -466,6 +467,57 @@ def test_the_list_of_accounts_fits_80_columns_and_shows_why_an_account_is_banned
         )
         assert lines[sukru + 1].endswith(f": {reason}"), lines[sukru + 1]
         assert lines[-1].startswith("ali ")  # no notes: no line under it
+
+
+def _columns(line: str) -> int:
+    """The columns ``line`` takes at a terminal: East Asian wide characters 2, combining
+    marks none."""
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in line
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_list_of_accounts_fits_80_columns_with_wide_names_and_a_long_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """A 32-letter username made the English rows 81 columns; a ban's reason was never cut (a
+    200-letter one made its line 230 columns); widths were counted in characters, so a name in
+    Japanese took twice its room, and a cut could part an ``i`` from its dot (``i̇``, as Python
+    lowercases ``İ``)."""
+    pytest.importorskip("argon2")
+    data = tmp_path / "data"
+    people = [
+        ("wide", "東京麻雀倶楽部の山田太郎と鈴木花子と佐藤次郎"),
+        ("dots", "i\u0307" * 12 + " Ali"),
+        ("u" * 32, "Ali Veli"),
+        ("ali", "Ali"),
+    ]
+    with ServerThread(fast_config(data)) as srv:
+
+        async def register() -> None:
+            for username, name in people:
+                async with Client(srv.url, name=name) as c:
+                    await c.register(username, "uzun-parola-1")
+
+        asyncio.run(register())
+    reason = " ".join(["chip dumping with veli at three staked rooms"] * 5)[:200]  # the most
+    where = ["--data", str(data), "--lang", lang]
+    assert main(["admin", "ban", "ali", "--reason", reason, *where]) == 0
+    capsys.readouterr()
+    assert main(["admin", "players", *where]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(_columns(x) <= 80 for x in lines), "\n".join(lines)
+    wide = next(x for x in lines if x.startswith("wide "))
+    assert "東京" in wide and "…" in wide
+    dots = next(x for x in lines if x.startswith("dots "))
+    name = dots.split()[1]
+    assert name.endswith("…") and name[:-1] == "i\u0307" * (len(name) // 2), dots
+    ali = next(i for i, x in enumerate(lines) if x.startswith("ali "))
+    notes = [x for x in lines[ali + 1 :] if x.startswith("    ")]
+    assert len(notes) > 1 and lines[ali + len(notes) + 1].startswith("u" * 32), lines
+    assert " ".join(x.strip() for x in notes).endswith(": " + reason)
 
 
 def test_banning_a_banned_account_says_so_and_keeps_its_date(

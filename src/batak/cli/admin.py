@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -160,6 +161,53 @@ def _width() -> int:
     return max(80, shutil.get_terminal_size((80, 24)).columns)
 
 
+def _units(s: str) -> list[str]:
+    """``s`` as the units a terminal shows: a character with the combining marks after it
+    (``i̇``, an ``i`` and its dot, as Python lowercases ``İ``)."""
+    import unicodedata
+
+    units: list[str] = []
+    for c in s:
+        if units and (unicodedata.combining(c) or c in "\u200d\ufe0f"):
+            units[-1] += c
+        else:
+            units.append(c)
+    return units
+
+
+def _cols(s: str) -> int:
+    """The columns ``s`` takes at a terminal: 2 for an East Asian wide character, none for a
+    combining mark, 1 for the others.
+
+    >>> _cols("Ali"), _cols("東京"), _cols("i\u0307")
+    (3, 4, 1)
+    """
+    import unicodedata
+
+    return sum(
+        0
+        if unicodedata.combining(c) or c in "\u200d\ufe0f"
+        else 2
+        if unicodedata.east_asian_width(c) in "WF"
+        else 1
+        for c in s
+    )
+
+
+def _cut(s: str, columns: int) -> str:
+    """The start of ``s`` that fits in ``columns``, cut between whole units (:func:`_units`).
+
+    >>> _cut("東京麻雀", 5), _cut("i\u0307i\u0307i\u0307", 2) == "i\u0307i\u0307"
+    ('東京', True)
+    """
+    kept = ""
+    for unit in _units(s):
+        if _cols(kept + unit) > columns:
+            break
+        kept += unit
+    return kept
+
+
 async def _players(args: argparse.Namespace, lang: str, storage: Any, desk: Any) -> int:
     """``players``: the accounts, newest first, as columns."""
     rows = await storage.accounts(args.search, args.limit + 1)
@@ -212,32 +260,34 @@ async def _players(args: argparse.Namespace, lang: str, storage: Any, desk: Any)
         ]
         for r in rows
     ]
-    # laid out for the terminal (80 columns for a file or a pipe): names too long for it are
-    # cut (the username, which the other jobs take, never is), and notes that do not fit at
-    # the end of the rows (a ban's reason is free text) go under each row, indented
+    # laid out for the terminal (80 columns for a file or a pipe), counted in the columns a
+    # terminal gives each character (_cols): names too long for it are cut (the username,
+    # which the other jobs take, never is), and notes that do not fit at the end of the rows
+    # (a ban's reason is free text) go under each row, indented and wrapped
     width = _width()
-    widths = [max(len(x[i]) for x in [head, *lines]) for i in range(5)]
+    widths = [max(_cols(x[i]) for x in [head, *lines]) for i in range(5)]
     over = sum(widths) + 2 * 4 - width
     if over > 0:
-        widths[1] = max(len(head[1]), 8, widths[1] - over)
+        widths[1] = max(_cols(head[1]), 4, widths[1] - over)
     for x in lines:
-        if len(x[1]) > widths[1]:
-            x[1] = x[1][: widths[1] - 1] + "…"
+        if _cols(x[1]) > widths[1]:
+            x[1] = _cut(x[1], widths[1] - 1) + "…"
 
     def row(x: list[str]) -> str:
         return "  ".join(
-            c.rjust(w) if i == 4 else c.ljust(w)
+            " " * (w - _cols(c)) + c if i == 4 else c + " " * (w - _cols(c))
             for i, (c, w) in enumerate(zip(x, widths, strict=False))
         )
 
-    inline = sum(widths) + 2 * 5 + max(len(x[5]) for x in [head, *lines]) <= width
+    inline = sum(widths) + 2 * 5 + max(_cols(x[5]) for x in [head, *lines]) <= width
     for x in [head, *lines]:
         if inline:
             print(f"{row(x)}  {x[5]}".rstrip())
             continue
         print(row(x).rstrip())
         if x is not head and x[5]:
-            print(f"    {x[5]}")
+            for part in textwrap.wrap(x[5], width - 4, break_on_hyphens=False):
+                print("    " + part)
     if more:
         print(t("admin_players_more", lang, n=args.limit))
     return 0
