@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import subprocess
+import sys
 import unicodedata
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -598,3 +601,47 @@ def test_an_export_never_writes_over_a_file(
     )
     assert f"verilerin yazılacağı {nowhere.parent} klasörü yok" in capsys.readouterr().err
     assert not nowhere.parent.exists()
+
+
+#: A full disk: a tmpfs of 8 KiB filled up, in a mount namespace of its own (needs root and
+#: unshare); then room again.
+FULL_DISK = """
+mount -t tmpfs -o size=8k tmpfs "$SMALL"
+dd if=/dev/zero of="$SMALL/filler" bs=1k count=100 2>/dev/null
+"$PYTHON" -m batak admin --data "$DATA" --lang tr export ali --output "$SMALL/ali.json"
+echo "rc=$?"; ls -A "$SMALL"
+rm "$SMALL/filler"
+"$PYTHON" -m batak admin --data "$DATA" --lang tr export ali --output "$SMALL/ali.json"
+echo "rc=$?"; ls -A "$SMALL"
+"""
+
+
+def test_an_export_onto_a_full_disk_leaves_nothing_behind(tmp_path: Path) -> None:
+    """An export that could not be written (a full disk) left an empty file under its name,
+    which refused the next try ('is already there'), and said the system's 'No space left on
+    device' in English under --lang tr."""
+    pytest.importorskip("argon2")
+    tried = subprocess.run(["unshare", "-m", "true"], capture_output=True, check=False)
+    if tried.returncode != 0 or os.geteuid() != 0:
+        pytest.skip("needs root and unshare -m for a small disk of its own")
+    data = tmp_path / "data"
+    with ServerThread(fast_config(data)) as srv:
+
+        async def register() -> None:
+            async with Client(srv.url, name="Ali") as c:
+                await c.register("ali", "uzun-parola-1")
+
+        asyncio.run(register())
+    small = tmp_path / "small"
+    small.mkdir()
+    src = Path(__file__).resolve().parents[2] / "src"
+    env = {**os.environ, "PYTHONPATH": str(src), "PYTHON": sys.executable}
+    env.update(SMALL=str(small), DATA=str(data))
+    done = subprocess.run(
+        ["unshare", "-m", "bash", "-c", FULL_DISK], env=env, capture_output=True, text=True
+    )
+    said = done.stdout.split()
+    assert said == ["rc=1", "filler", "rc=0", "ali.json"], (done.stdout, done.stderr)
+    failed, written = done.stderr.splitlines()
+    assert failed == f"batak admin: {small}/ali.json dosyasına kaydedilemedi: disk dolu"
+    assert written.endswith("ali.json dosyasına yazıldı."), written

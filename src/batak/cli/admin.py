@@ -315,12 +315,30 @@ async def _export(args: argparse.Namespace, lang: str, storage: Any, player: str
     if args.output == "-":
         sys.stdout.write(text)
         return 0
+    # written whole to a file of its own in the same folder, then given its name (os.link:
+    # at once, and never over a file made meanwhile); a write that fails (a full disk) leaves
+    # nothing behind under the name, which the next try may then take
+    import os
+    import tempfile
+
+    from .play import save_problem
+
+    fd, part = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
     try:
-        with dest.open("x", encoding="utf-8") as f:  # (made meanwhile: refused too)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.link(part, dest)
+    except FileExistsError:  # made meanwhile
+        print(f"batak admin: {t('admin_export_exists', lang, path=args.output)}", file=sys.stderr)
+        return 2
     except OSError as e:
-        print(f"batak admin: {args.output}: {e.strerror or e}", file=sys.stderr)
+        said = t("save_failed", lang, path=args.output, message=save_problem(e, lang))
+        print(f"batak admin: {said}", file=sys.stderr)
         return 1
+    finally:
+        Path(part).unlink(missing_ok=True)
     print(t("admin_exported", lang, name=args.username, path=args.output), file=sys.stderr)
     return 0
 
