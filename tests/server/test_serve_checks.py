@@ -540,12 +540,31 @@ def test_the_start_names_the_operators_commands_on_its_database() -> None:
         "The operator's commands (accounts, bans, chips, a backup), also while it runs:"
         " batak admin --data '/srv/my batak' --help"
     )
+    node = ServerConfig(node="n1", database="postgresql://batak@127.0.0.1:1/batak")
+    said = start_lines(node, "tr", "postgresql://batak@127.0.0.1:1/batak")
+    assert said[-1] == (
+        "Sunucu yöneticisinin komutları (hesaplar, yasaklar, çipler, yedek), sunucu çalışırken"
+        " de: batak admin --database postgresql://batak@127.0.0.1:1/batak --help"
+    )
+
+
+def test_the_operators_command_says_where_the_databases_password_goes() -> None:
+    """With a password in --database the command was printed with ``***`` in its place, which
+    cannot be pasted as it is and did not say so."""
     node = ServerConfig(node="n1", database=NO_PG, redis="redis://r")
+    said = start_lines(node, "en", "postgresql://batak:***@127.0.0.1:1/batak")
+    assert said[-1] == (
+        "The operator's commands (accounts, bans, chips, a backup), also while it runs, with the"
+        " database's password in place of PASSWORD: batak admin --database"
+        " postgresql://batak:PASSWORD@127.0.0.1:1/batak --help"
+    )
     said = start_lines(node, "tr", "postgresql://batak:***@127.0.0.1:1/batak")
     assert said[-1] == (
-        "İşletmeci komutları (hesaplar, yasaklar, çipler, yedek), sunucu çalışırken de:"
-        " batak admin --database 'postgresql://batak:***@127.0.0.1:1/batak' --help"
+        "Sunucu yöneticisinin komutları (hesaplar, yasaklar, çipler, yedek), sunucu çalışırken"
+        " de; ŞİFRE yerine veritabanının şifresini yaz: batak admin --database"
+        " 'postgresql://batak:ŞİFRE@127.0.0.1:1/batak' --help"
     )
+    assert not any("s3cret" in x for x in said)
 
 
 def test_listening_everywhere_without_a_public_address_says_other_browsers_are_refused() -> None:

@@ -618,8 +618,8 @@ def start_lines(config: ServerConfig, lang: str, where: str) -> list[str]:
     not the address to open (behind a proxy, or a node of a cluster, whose every node has the
     same address to open: then its name too); listening on every interface with neither
     ``--public-url`` nor ``--allow-origin``, that other computers' browsers are refused until
-    it is given; and the
-    operator's commands (``batak admin``) on its database."""
+    it is given; and the operator's commands (``batak admin``) on its database, ready to paste
+    but for a password in the database's address, which a word in capitals stands for."""
     from ..i18n import text
 
     url = config.base_url
@@ -637,12 +637,24 @@ def start_lines(config: ServerConfig, lang: str, where: str) -> list[str]:
         lines = [text("serve.started", lang, **said)]
     if config.host in WILDCARD_HOSTS and not (config.public_url or config.allowed_origins):
         lines.append(text("serve.everywhere_without_public_url", lang, port=config.port))
-    # the operator's commands on this server's database (a password in it is shown as ***)
+    # the operator's commands on this server's database, to be pasted: a password in its
+    # address is never printed, but a word in capitals says where it goes
     import shlex
 
-    option = "--database" if config.database else "--data"
-    command = f"batak admin {option} {shlex.quote(where)} --help"
-    lines.append(text("serve.admin_commands", lang, command=command))
+    if not config.database:
+        command = f"batak admin --data {shlex.quote(where)} --help"
+        lines.append(text("serve.admin_commands", lang, command=command))
+        return lines
+    from ..server.storage import shown_url
+
+    placeholder = text("serve.password_placeholder", lang)
+    url = shown_url(config.database, mask=placeholder)
+    command = f"batak admin --database {shlex.quote(url)} --help"
+    if url == config.database:  # no password in it
+        lines.append(text("serve.admin_commands", lang, command=command))
+    else:
+        line = text("serve.admin_commands_password", lang, placeholder=placeholder, command=command)
+        lines.append(line)
     return lines
 
 

@@ -87,9 +87,9 @@ def _write_nothing(conn: sqlite3.Connection) -> None:
         raise StorageUnusable("unreachable", str(e)) from e
 
 
-def shown_url(url: str) -> str:
+def shown_url(url: str, mask: str = "***") -> str:
     """``url`` as it may be printed or logged: a password in it, after the user name or in the
-    query (``?password=…``, ``sslpassword=…``), is replaced by ``***``; the rest as written.
+    query (``?password=…``, ``sslpassword=…``), is replaced by ``mask``; the rest as written.
     It never raises: what is before the last ``@`` of the host part is masked as written,
     without reading the port, which may be what made the address wrong.
 
@@ -112,14 +112,14 @@ def shown_url(url: str) -> str:
         user_info, at, host = rest[:end].rpartition("@")
         user, colon, _ = user_info.partition(":")
         if at and colon:
-            url = f"{scheme}://{user}:***@{host}{rest[end:]}"
+            url = f"{scheme}://{user}:{mask}@{host}{rest[end:]}"
     head, mark, query = url.partition("?")
     if mark and "password" in query.lower():
         fields = query.split("&")
         for i, field in enumerate(fields):
             name, eq, _ = field.partition("=")
             if eq and "password" in name.lower():
-                fields[i] = f"{name}=***"
+                fields[i] = f"{name}={mask}"
         url = f"{head}?{'&'.join(fields)}"
     return url
 
