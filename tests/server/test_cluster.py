@@ -1092,3 +1092,36 @@ def test_a_process_that_takes_a_table_over_says_at_once_where_its_bot_account_si
                 await c.close()
 
         asyncio.run(main())
+
+
+def test_a_finished_rooms_code_is_answered_here_when_its_holder_cannot_be_reached() -> None:
+    """A finished room's code goes to the process that still holds its table (533f376); with
+    no Redis to forward through (a cluster without --redis, or Redis down), it was refused
+    'elsewhere' where before it was answered from the saved games (the match is over, or its
+    table to look at for its players). Real Cluster.route; the hub, its storage and the owner's
+    row are stand-ins: the table's process is another, alive one."""
+    from types import SimpleNamespace
+
+    from batak.server.cluster.owner import Cluster
+
+    async def by_code(code: str, *, over: bool = False) -> str | None:
+        return "tOVER" if over else None  # only a finished table has the code
+
+    async def owner_of(table_id: str) -> tuple[str, bool]:
+        return ("n0", True)
+
+    async def main() -> None:
+        hub = SimpleNamespace(
+            tables={},
+            codes={},
+            code_checks=lambda conn: [],
+            storage=SimpleNamespace(table_id_by_code=by_code),
+        )
+        cluster = Cluster.__new__(Cluster)
+        cluster.hub, cluster.node, cluster.bus = hub, "n1", None  # type: ignore[assignment]
+        cluster.owner_of = owner_of  # type: ignore[method-assign]
+        conn = SimpleNamespace(remote=False, player=None)
+        for kind in ("room", "join"):  # False: the hub here answers it
+            assert await cluster.route(conn, {"type": kind, "code": "abcdefgh"}) is False  # type: ignore[arg-type]
+
+    asyncio.run(main())
