@@ -492,7 +492,8 @@ class Bus:
         return [n for n in self.cluster.alive if n != self.node]
 
     async def online_elsewhere(self, player: str) -> bool:
-        """Whether ``player`` is connected to another live node (as of that node's last beat)."""
+        """Whether ``player`` is connected to another live node (its list is written when a
+        player connects there or leaves, and again at each of its beats)."""
         others = self._other_nodes()
         if not self.up or not others:
             return False
