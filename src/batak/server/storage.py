@@ -105,14 +105,22 @@ def shown_url(url: str, mask: str = "***") -> str:
     ('redis://:***@cache:99999/0', 'postgresql://u:***@db:abc/x')
     >>> shown_url("redis://[::1:6379/0"), shown_url("redis://u:pw@[::1/0")
     ('redis://[::1:6379/0', 'redis://u:***@[::1/0')
+    >>> shown_url("postgresql://ann:pa?ss@db/batak"), shown_url("redis://:s3cr#t@cache/0")
+    ('postgresql://ann:***@db/batak', 'redis://:***@cache/0')
+
+    >>> shown_url("postgresql://ann:pa/ss@db/batak")
+    'postgresql://ann:***@db/batak'
+
+    (A password may hold ``?``, ``#`` or ``/``: what comes before the last ``@`` is taken for
+    the user's part, whatever the parsers make of it; masking more than a password, in an odd
+    address, is the safe side.)
     """
     scheme, sep, rest = url.partition("://")
-    if sep:
-        end = min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))
-        user_info, at, host = rest[:end].rpartition("@")
+    if sep and not scheme.startswith("sqlite"):  # (a file's path may hold "@" and ":")
+        user_info, at, tail = rest.rpartition("@")
         user, colon, _ = user_info.partition(":")
         if at and colon:
-            url = f"{scheme}://{user}:{mask}@{host}{rest[end:]}"
+            url = f"{scheme}://{user}:{mask}@{tail}"
     head, mark, query = url.partition("?")
     if mark and "password" in query.lower():
         fields = query.split("&")
