@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import os
 import subprocess
 import sys
@@ -508,17 +509,20 @@ def test_the_list_of_accounts_fits_80_columns_with_wide_names_and_a_long_reason(
     reason = " ".join(["chip dumping with veli at three staked rooms"] * 5)[:200]  # the most
     where = ["--data", str(data), "--lang", lang]
     assert main(["admin", "ban", "ali", "--reason", reason, *where]) == 0
+    # a reason in Japanese (no spaces, each character two columns) ran to 156 columns
+    assert main(["admin", "ban", "wide", "--reason", "東京の卓で不正をした" * 10, *where]) == 0
     capsys.readouterr()
     assert main(["admin", "players", *where]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert all(_columns(x) <= 80 for x in lines), "\n".join(lines)
+    assert "".join(x.strip() for x in lines).count("東京の卓で不正をした") == 10  # all of it
     wide = next(x for x in lines if x.startswith("wide "))
     assert "東京" in wide and "…" in wide
     dots = next(x for x in lines if x.startswith("dots "))
     name = dots.split()[1]
     assert name.endswith("…") and name[:-1] == "i\u0307" * (len(name) // 2), dots
     ali = next(i for i, x in enumerate(lines) if x.startswith("ali "))
-    notes = [x for x in lines[ali + 1 :] if x.startswith("    ")]
+    notes = list(itertools.takewhile(lambda x: x.startswith("    "), lines[ali + 1 :]))
     assert len(notes) > 1 and lines[ali + len(notes) + 1].startswith("u" * 32), lines
     assert " ".join(x.strip() for x in notes).endswith(": " + reason)
 
@@ -590,6 +594,11 @@ def test_an_export_never_writes_over_a_file(
         " name\n"
     )
     assert out.read_text(encoding="utf-8") == before  # still ali's
+    # a name as long as the folder allows (a temporary one made longer from it did not fit)
+    long = tmp_path / ("veli-" + "x" * 240 + ".json")
+    assert main(["admin", "export", "veli", "--output", str(long), *where]) == 0
+    assert '"username": "veli"' in long.read_text(encoding="utf-8")
+    capsys.readouterr()
     nowhere = tmp_path / "no" / "veli.json"
     assert main(["admin", "export", "veli", "-o", str(nowhere), "--data", str(data)]) == 2
     assert capsys.readouterr().err.endswith(

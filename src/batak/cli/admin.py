@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
-import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -194,6 +194,34 @@ def _cols(s: str) -> int:
     )
 
 
+def _wrap(s: str, columns: int) -> list[str]:
+    """``s`` in lines of at most ``columns`` terminal columns (:func:`_cols`; ``textwrap``
+    counts characters, so wide ones ran past the width), broken at spaces, and a word wider
+    than a line (a text with no spaces, as Japanese is written) between whole units.
+
+    >>> _wrap("chip dumping with ali", 12), _wrap("東京麻雀東京", 5), _wrap("on: 東京麻雀", 7)
+    (['chip dumping', 'with ali'], ['東京', '麻雀', '東京'], ['on: 東', '京麻雀'])
+    """
+    lines: list[str] = []
+    line = ""
+    for word in s.split():
+        while _cols(word) > columns:  # wider than a line: cut, filling the line begun first
+            room = columns - _cols(line) - 1 if line else columns
+            head = _cut(word, room) if room > 0 else ""
+            if not head and not line:
+                head = word[0]
+            lines.append(f"{line} {head}" if line and head else line or head)
+            line, word = "", word[len(head) :]
+        joined = f"{line} {word}" if line else word
+        if line and _cols(joined) > columns:
+            lines.append(line)
+            joined = word
+        line = joined
+    if line:
+        lines.append(line)
+    return lines
+
+
 def _cut(s: str, columns: int) -> str:
     """The start of ``s`` that fits in ``columns``, cut between whole units (:func:`_units`).
 
@@ -286,7 +314,7 @@ async def _players(args: argparse.Namespace, lang: str, storage: Any, desk: Any)
             continue
         print(row(x).rstrip())
         if x is not head and x[5]:
-            for part in textwrap.wrap(x[5], width - 4, break_on_hyphens=False):
+            for part in _wrap(x[5], width - 4):
                 print("    " + part)
     if more:
         print(t("admin_players_more", lang, n=args.limit))
@@ -315,30 +343,28 @@ async def _export(args: argparse.Namespace, lang: str, storage: Any, player: str
     if args.output == "-":
         sys.stdout.write(text)
         return 0
-    # written whole to a file of its own in the same folder, then given its name (os.link:
-    # at once, and never over a file made meanwhile); a write that fails (a full disk) leaves
-    # nothing behind under the name, which the next try may then take
-    import os
-    import tempfile
-
+    # made new ("x": never over a file, one made meanwhile too); a write that fails (a full
+    # disk) takes the file away again, so that nothing is left under the name for the next try.
+    # (Not a temporary file linked to the name: a USB stick's FAT has no links, and a long name
+    # made longer did not fit the folder's limit.)
     from .play import save_problem
 
-    fd, part = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
+    made = False
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        with dest.open("x", encoding="utf-8") as f:
+            made = True
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.link(part, dest)
     except FileExistsError:  # made meanwhile
         print(f"batak admin: {t('admin_export_exists', lang, path=args.output)}", file=sys.stderr)
         return 2
     except OSError as e:
+        if made:
+            dest.unlink(missing_ok=True)
         said = t("save_failed", lang, path=args.output, message=save_problem(e, lang))
         print(f"batak admin: {said}", file=sys.stderr)
         return 1
-    finally:
-        Path(part).unlink(missing_ok=True)
     print(t("admin_exported", lang, name=args.username, path=args.output), file=sys.stderr)
     return 0
 
