@@ -124,6 +124,10 @@ start)
     echo "batak: http://127.0.0.1:$FRONT_PORT (nodes ${NODES[*]}, data and logs in $DIR)"
     ;;
 restart-node)
+    if [ -z "${2:-}" ] || [ -z "${PORT[$2]:-}" ]; then
+        echo "usage: $0 restart-node NAME, NAME one of: ${NODES[*]}" >&2
+        exit 2
+    fi
     find_batak restart-node
     stop_node "$2"
     start_node "$2"

@@ -196,3 +196,19 @@ def test_batak_and_lease_given_to_restart_node_win_over_the_kept_ones(
     finally:
         _run(["stop"], env)
         _kill_nodes(cluster)
+
+
+@pytest.mark.parametrize("args", [["restart-node"], ["restart-node", "n7"]])
+def test_restart_node_without_a_node_it_knows_says_which_there_are(
+    tmp_path: Path, stubs: Path, args: list[str]
+) -> None:
+    """It stopped at bash's "$2: unbound variable" (or "PORT[$n]: unbound variable")."""
+    env = {
+        "PATH": f"{stubs}:/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "DIR": str(tmp_path / "cluster"),
+        "PGBIN": str(stubs),
+    }
+    done = _run(args, env)
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith("restart-node NAME, NAME one of: n1 n2 n3"), done.stderr
