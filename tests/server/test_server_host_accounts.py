@@ -22,6 +22,18 @@ from batak.cli import main
 from batak.server.client import Client, ServerError
 
 
+def _register(srv: ServerThread, people: list[tuple[str, str]]) -> None:
+    """Accounts (username, name) registered on the running server, each from a client of its
+    own (a guest first, as people do)."""
+
+    async def register() -> None:
+        for username, name in people:
+            async with Client(srv.url, name=name) as c:
+                await c.register(username, "uzun-parola-1")
+
+    asyncio.run(register())
+
+
 def test_a_host_lists_bans_and_unbans_accounts_while_the_server_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], database: str | None
 ) -> None:
@@ -110,12 +122,7 @@ def test_a_ban_is_said_in_turkish_without_a_reason(
     pytest.importorskip("argon2")
     data = tmp_path / "data"
     with ServerThread(fast_config(data)) as srv:
-
-        async def register() -> None:
-            async with Client(srv.url, name="Ali") as c:
-                await c.register("ali", "uzun-parola-1")
-
-        asyncio.run(register())
+        _register(srv, [("ali", "Ali")])
         assert main(["admin", "ban", "ali", "--data", str(data), "--lang", "tr"]) == 0
         assert capsys.readouterr().out.startswith("ali yasaklandı: hesap giriş yapamaz.")
 
@@ -366,12 +373,7 @@ def test_a_username_in_another_alphabets_case_is_found(
     data = tmp_path / "data"
     where = ["--data", str(data), "--lang", "en"]
     with ServerThread(fast_config(data)) as srv:
-
-        async def register() -> None:
-            async with Client(srv.url, name="Şule Öz") as c:
-                await c.register("Şule", "uzun-parola-1")
-
-        asyncio.run(register())
+        _register(srv, [("Şule", "Şule Öz")])
     assert main(["admin", "players", "--search", "şU", *where]) == 0
     assert capsys.readouterr().out.splitlines()[1].split()[:3] == ["Şule", "Şule", "Öz"]
     assert main(["admin", "players", "--search", "ÖZ", *where]) == 0
@@ -424,12 +426,7 @@ def test_a_username_that_fits_several_accounts_says_which(
     data = tmp_path / "data"
     where = ["--data", str(data), "--lang", "en"]
     with ServerThread(fast_config(data)) as srv:
-
-        async def register() -> None:
-            async with Client(srv.url, name="Alice") as c:
-                await c.register("alice", "uzun-parola-1")
-
-        asyncio.run(register())
+        _register(srv, [("alice", "Alice")])
     with sqlite3.connect(data / "batak.sqlite3") as db:  # as an older server let it be made
         db.execute(
             "INSERT INTO players (id, name, token_hash, created, username)"
@@ -447,14 +444,9 @@ def test_the_list_of_accounts_fits_80_columns_and_shows_why_an_account_is_banned
     pytest.importorskip("argon2")
     data = tmp_path / "data"
     with ServerThread(fast_config(data)) as srv:
-
-        async def register() -> None:
-            async with Client(srv.url, name="Ali") as c:
-                await c.register("ali", "uzun-parola-1")
-            async with Client(srv.url, name="Şükrü Abdurrahmanoğlu Kırkpınar") as c:
-                await c.register("abdurrahmanoglu_sukru_1987", "uzun-parola-1")
-
-        asyncio.run(register())
+        _register(
+            srv, [("ali", "Ali"), ("abdurrahmanoglu_sukru_1987", "Şükrü Abdurrahmanoğlu Kırkpınar")]
+        )
     reason = "chip dumping with ali at three staked rooms"
     for lang in ("en", "tr"):
         where = ["--data", str(data), "--lang", lang]
@@ -499,13 +491,7 @@ def test_the_list_of_accounts_fits_80_columns_with_wide_names_and_a_long_reason(
         ("ali", "Ali"),
     ]
     with ServerThread(fast_config(data)) as srv:
-
-        async def register() -> None:
-            for username, name in people:
-                async with Client(srv.url, name=name) as c:
-                    await c.register(username, "uzun-parola-1")
-
-        asyncio.run(register())
+        _register(srv, people)
     reason = " ".join(["chip dumping with veli at three staked rooms"] * 5)[:200]  # the most
     where = ["--data", str(data), "--lang", lang]
     assert main(["admin", "ban", "ali", "--reason", reason, *where]) == 0
@@ -535,12 +521,7 @@ def test_banning_a_banned_account_says_so_and_keeps_its_date(
     data = tmp_path / "data"
     where = ["--data", str(data), "--lang", "en"]
     with ServerThread(fast_config(data)) as srv:
-
-        async def register() -> None:
-            async with Client(srv.url, name="Ali") as c:
-                await c.register("ali", "uzun-parola-1")
-
-        asyncio.run(register())
+        _register(srv, [("ali", "Ali")])
         assert main(["admin", "ban", "ali", "--reason", "insults", *where]) == 0
         assert capsys.readouterr().out.startswith("ali is banned: the account cannot log in.")
         assert main(["admin", "players", *where]) == 0
@@ -577,13 +558,7 @@ def test_an_export_never_writes_over_a_file(
     data = tmp_path / "data"
     where = ["--data", str(data), "--lang", "en"]
     with ServerThread(fast_config(data)) as srv:
-
-        async def register() -> None:
-            for username in ("ali", "veli"):
-                async with Client(srv.url, name=username.title()) as c:
-                    await c.register(username, "uzun-parola-1")
-
-        asyncio.run(register())
+        _register(srv, [("ali", "Ali"), ("veli", "Veli")])
     out = tmp_path / "export.json"
     assert main(["admin", "export", "ali", "--output", str(out), *where]) == 0
     capsys.readouterr()
@@ -635,12 +610,7 @@ def test_an_export_onto_a_full_disk_leaves_nothing_behind(tmp_path: Path) -> Non
         pytest.skip("needs root and unshare -m for a small disk of its own")
     data = tmp_path / "data"
     with ServerThread(fast_config(data)) as srv:
-
-        async def register() -> None:
-            async with Client(srv.url, name="Ali") as c:
-                await c.register("ali", "uzun-parola-1")
-
-        asyncio.run(register())
+        _register(srv, [("ali", "Ali")])
     small = tmp_path / "small"
     small.mkdir()
     src = Path(__file__).resolve().parents[2] / "src"
