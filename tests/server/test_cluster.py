@@ -1104,8 +1104,8 @@ def test_a_finished_rooms_code_is_answered_here_when_its_holder_cannot_be_reache
 
     from batak.server.cluster.owner import Cluster
 
-    async def by_code(code: str, *, over: bool = False) -> str | None:
-        return "tOVER" if over else None  # only a finished table has the code
+    async def by_code(code: str) -> tuple[str, bool]:
+        return ("tOVER", True)  # a finished table has the code
 
     async def owner_of(table_id: str) -> tuple[str, bool]:
         return ("n0", True)
@@ -1115,7 +1115,7 @@ def test_a_finished_rooms_code_is_answered_here_when_its_holder_cannot_be_reache
             tables={},
             codes={},
             code_checks=lambda conn: [],
-            storage=SimpleNamespace(table_id_by_code=by_code),
+            storage=SimpleNamespace(table_by_code=by_code),
         )
         cluster = Cluster.__new__(Cluster)
         cluster.hub, cluster.node, cluster.bus = hub, "n1", None  # type: ignore[assignment]

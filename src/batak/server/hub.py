@@ -1491,14 +1491,13 @@ class Hub:
         checks = self.code_checks(conn)
         table_id = self.codes.get(code)
         if table_id is None:
-            table_id = await self.storage.table_id_by_code(code)
-        if table_id is None:
-            table_id = await self.storage.table_id_by_code(code, over=True)
-            if table_id is None:  # unknown
+            found = await self.storage.table_by_code(code)
+            if found is None:  # unknown
                 now = self.clock.now()
                 for lock, key in checks:
                     lock.fail(key, now)
                 raise TableError("no_table", "no_code", {"code": code})
+            table_id = found[0]
         return table_id
 
     async def on_room(self, conn: Conn, msg: dict[str, Any]) -> None:

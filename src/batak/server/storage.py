@@ -1323,17 +1323,15 @@ class Storage:
 
         return await self._call(job)
 
-    async def table_id_by_code(self, code: str, *, over: bool = False) -> str | None:
-        """The table a code opens: not a finished one (its code expired with the match);
-        ``over``: the finished one that had the code."""
-        sql = self._sql(
-            "SELECT id FROM tables WHERE code = ? AND status " + ("=" if over else "<>") + " 'over'"
-        )
+    async def table_by_code(self, code: str) -> tuple[str, bool] | None:
+        """The table that has (or had) a code, and whether its match is over; None for a code
+        no table had (a code is never given to a second table: one look answers both)."""
+        sql = self._sql("SELECT id, status FROM tables WHERE code = ?")
 
-        def job(cur: Any) -> str | None:
+        def job(cur: Any) -> tuple[str, bool] | None:
             cur.execute(sql, (code,))
             r = cur.fetchone()
-            return str(r[0]) if r else None
+            return (str(r[0]), r[1] == "over") if r else None
 
         return await self._call(job)
 

@@ -544,13 +544,11 @@ class Cluster:
         if kind in ("join", "room") and msg.get("code"):
             self.hub.code_checks(conn)  # locked out: refused before the code is looked up
             code = str(msg["code"]).strip().upper()
-            storage = self.hub.storage
-            table_id = self.hub.codes.get(code) or await storage.table_id_by_code(code)
-            if not table_id:
-                # a finished room's: to the process that still holds its table (rematch,
+            table_id = self.hub.codes.get(code)
+            if not table_id and (found := await self.hub.storage.table_by_code(code)):
+                # a finished room's goes to the process that still holds its table (rematch,
                 # chat), as by its id; the hub there opens it to its players only
-                table_id = await storage.table_id_by_code(code, over=True)
-                finished = table_id is not None
+                table_id, finished = found
         if not table_id or table_id in self.hub.tables or len(table_id) > 32:
             return False
         owner = await self.owner_of(table_id)
