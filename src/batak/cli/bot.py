@@ -5,7 +5,8 @@ It logs in to (or registers) a bot account, then sits at the room given with ``-
 waits to be invited (the room's host sends ``invite`` with the bot's username) and plays each
 match to the end with the clock, like a person would; ``--games N`` stops after N matches.
 When the connection is lost (the server restarts), it connects again as ``batak online`` does
-and goes on: back at its seat, or waiting for invites.
+and goes on: back at its seat, or waiting for invites. ``--tournament ID`` enters it in a
+duplicate tournament instead: it registers, plays its table of each round and says its place.
 ``--player module:Class`` brings your own player (see docs/bots.md): anything with
 ``choose(view) -> move``, which is given nothing but the seat's view.
 """
@@ -40,7 +41,15 @@ from .online import (
 )
 from .text import error_message, player_problem, t
 
-__all__ = ["NotABot", "WrongPassword", "add_bot_parser", "load_player", "run_bot", "serve_as_bot"]
+__all__ = [
+    "NotABot",
+    "TourneyProblem",
+    "WrongPassword",
+    "add_bot_parser",
+    "load_player",
+    "run_bot",
+    "serve_as_bot",
+]
 
 
 DAY = 86_400.0
@@ -65,7 +74,11 @@ def add_bot_parser(sub: Any, lang: str) -> None:
     who.add_argument(
         "--player", default=None, metavar="MODULE:CLASS", help=t("help_bot_player", lang)
     )
-    p.add_argument("--join", default=None, metavar="CODE", help=t("help_bot_join", lang))
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--join", default=None, metavar="CODE", help=t("help_bot_join", lang))
+    where.add_argument(
+        "--tournament", default=None, metavar="ID", help=t("help_bot_tournament", lang)
+    )
     p.add_argument("--games", type=int, default=None, metavar="N", help=t("help_bot_games", lang))
     p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
 
@@ -87,6 +100,17 @@ class WrongPassword(Exception):
         self.username = username
 
 
+class TourneyProblem(Exception):
+    """``--tournament`` cannot be played: the tournament does not exist, is over, started
+    without the bot, or refused its registration. ``key`` is the catalog's text, said with
+    ``params``."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
 def load_player(spec: str) -> bots.Player:
     """``module:Class`` -> an instance (made with ``seed=None``), which must have ``choose``;
     :class:`batak.bots.PlayerError` says what to fix otherwise."""
@@ -101,13 +125,16 @@ async def serve_as_bot(
     *,
     join: str | None = None,
     games: int | None = None,
+    tournament: str | None = None,
     say: Any = print,
     lang: str = "en",
     retry_for: float | None = None,
     player_spec: str | None = None,
 ) -> int:
     """Log in (or register) the bot account, then play: the room ``join`` once, or each room the
-    bot is invited to, until ``games`` matches are over. Returns the number of matches played.
+    bot is invited to, until ``games`` matches are over; or, with ``tournament``, register for it
+    and play its tables, round after round, until it is over (:func:`_in_tournament`). Returns
+    the number of matches played.
 
     A lost connection is taken up again (:func:`batak.cli.online.reconnect`, for up to
     ``retry_for`` seconds, else :class:`~batak.cli.online.ServerGone`); :class:`WrongPassword`
@@ -164,6 +191,22 @@ async def serve_as_bot(
         chosen.update(view=view, move=move, **where)
         return move
 
+    def refused(e: ServerError) -> Exception:
+        """A refusal while playing: a move refused as illegal is the player's (what it chose,
+        and what it could have), any other the server's."""
+        if e.code != "illegal" or not chosen:
+            return e
+        view = chosen["view"]
+        return PlayerError(
+            "illegal",
+            spec=spec,
+            got=chosen["move"],
+            reason=e.message,
+            legal=", ".join(view.get("legal_moves") or []),
+            table=chosen["table"],
+            deal=chosen["deal"],
+        )
+
     slowest = [0.0]
     played = 0
     invites: list[dict[str, Any]] = []  # invitations received, not yet taken up
@@ -198,6 +241,10 @@ async def serve_as_bot(
         if welcome and not welcome.get("player", {}).get("bot", True):
             raise NotABot(username)  # (a server that does not say so is taken at its word)
         say(t("bot_ready", lang, name=username))
+        if tournament is not None:
+            return await _in_tournament(
+                c, tournament, choose, retrying, again, refused, say, lang, slowest
+            )
         # the tables the account still sits at (a bot stopped mid-match and started again):
         # it takes its seats back there before it waits for invitations
         seated: list[str] = [] if join is not None else list(welcome.get("tables") or [])
@@ -297,18 +344,10 @@ async def serve_as_bot(
                 )
             except ServerError as e:
                 await _leave_seat(c, state.id)
-                if e.code != "illegal" or not chosen:
+                problem = refused(e)
+                if problem is e:
                     raise
-                view = chosen["view"]
-                raise PlayerError(
-                    "illegal",
-                    spec=spec,
-                    got=chosen["move"],
-                    reason=e.message,
-                    legal=", ".join(view.get("legal_moves") or []),
-                    table=chosen["table"],
-                    deal=chosen["deal"],
-                ) from e
+                raise problem from e
             except PlayerError:  # said by the caller, with the seat left to a computer
                 await _leave_seat(c, state.id)
                 raise
@@ -332,6 +371,178 @@ async def serve_as_bot(
             if join is not None:
                 break
     return played
+
+
+async def _in_tournament(
+    c: Any,
+    tid: str,
+    choose: Callable[..., Awaitable[str]],
+    retrying: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]],
+    again: Callable[[], Awaitable[None]],
+    refused: Callable[[Any], Exception],
+    say: Any,
+    lang: str,
+    slowest: list[float],
+) -> int:
+    """``batak bot --tournament``: register for the tournament ``tid`` (already registered: go
+    on in it, a bot started again), then play its table of each round, as a person would, and
+    say its place once it is over. Stopped before the start, it withdraws (``tourney_leave``);
+    stopped at a table, it leaves its seat to a computer; stopped between rounds, its seats are
+    the server's to fill until it comes back (the server holds a missing player's seat a while,
+    then a computer plays it). A lost connection is taken up again, and the tournament asked
+    for once more: a round's table announced meanwhile is found in it."""
+    from ..server.client import ServerError
+
+    me = (c.player or {}).get("id")
+    try:
+        doc = await retrying(partial(c.tourney, tid))
+    except ServerError as e:
+        if e.code == "no_tourney":
+            raise TourneyProblem("bot_tourney_missing", tournament=tid) from None
+        raise
+    name = doc.get("name") or tid
+    registered = any(p.get("id") == me for p in doc.get("registered") or [])
+    if doc["status"] == "over":
+        raise TourneyProblem("bot_tourney_over", name=name)
+    if doc["status"] != "scheduled" and not registered:
+        raise TourneyProblem("bot_tourney_started", name=name)
+
+    async def withdraw() -> bool:
+        """Stopped before the start: withdraw (whether the server says it did; not once the
+        tournament has started, nor over a lost connection)."""
+        try:
+            left = await asyncio.wait_for(c.tourney_leave(tid), LEAVE_WAIT)
+        except (Exception, asyncio.CancelledError):  # (a second Ctrl-C)
+            return False
+        return bool(left.get("status") == "scheduled")
+
+    if not registered:
+        try:
+            doc = await retrying(partial(c.tourney_join, tid))
+        except ServerError as e:
+            if e.code == "tourney_started":  # it started in the meantime
+                raise TourneyProblem("bot_tourney_started", name=name) from None
+            raise TourneyProblem("bot_tourney_refused", name=name, reason=e.message) from None
+        except asyncio.CancelledError:  # stopped in the middle of registering
+            # the server may have registered it all the same: it withdraws
+            if await withdraw():
+                say(t("bot_tourney_withdrawn", lang, name=name))
+            raise
+    if doc["status"] == "scheduled":
+        say(t("bot_tourney_registered", lang, name=name, players=doc.get("players", 0)))
+    else:  # started again in the middle of its tournament
+        say(t("bot_tourney_back", lang, name=name, round=doc["round"], rounds=doc["rounds"]))
+    done: set[str] = set()  # the tables played (the document may not say so yet)
+    played = 0
+    try:
+        while doc["status"] != "over":
+            mine = next(
+                (
+                    x
+                    for x in doc.get("tables") or []
+                    if me in (x.get("players") or [])
+                    and not x.get("over")
+                    and x.get("status") != "over"
+                    and x["id"] not in done
+                ),
+                None,
+            )
+            if mine is not None:
+                final = await _tourney_table(
+                    c, doc, mine, choose, retrying, refused, say, lang, slowest
+                )
+                done.add(mine["id"])
+                if final is not None:
+                    played += 1
+                doc = await retrying(partial(c.tourney, tid))
+                continue
+            # nothing to play yet: wait for the next change (its start, a new round's table,
+            # the live standings after a deal somewhere, the end)
+            fresh = None
+            for m in c.drain():
+                if m.get("type") == "tourney" and (m.get("tournament") or {}).get("id") == tid:
+                    fresh = m["tournament"]
+                elif m.get("type") == "tourney_table" and m.get("tournament") == tid:
+                    fresh = await retrying(partial(c.tourney, tid))
+            if fresh is not None:
+                doc = fresh
+                continue
+            if c.closed:
+                await again()
+                doc = await retrying(partial(c.tourney, tid))
+                continue
+            with contextlib.suppress(ConnectionError):
+                await c.next_change()
+    except asyncio.CancelledError:  # stopped (Ctrl-C, SIGTERM)
+        if doc["status"] == "scheduled" and await withdraw():
+            say(t("bot_tourney_withdrawn", lang, name=name))
+        else:  # under way (or it started as the bot stopped): registered still
+            say(t("bot_tourney_stopped", lang, name=name))
+        raise
+    row = next((r for r in doc.get("standings") or [] if r.get("player") == me), None)
+    if row is None:
+        say(t("bot_tourney_over_unplaced", lang, name=name))
+    else:
+        mp = f"{row['mp']:g}".replace(".", t_format("format.decimal_point", lang))
+        say(
+            t(
+                "bot_tourney_place",
+                lang,
+                name=name,
+                rank=row["rank"],
+                of=len(doc["standings"]),
+                mp=mp,
+                score=row["score"],
+            )
+        )
+    return played
+
+
+async def _tourney_table(
+    c: Any,
+    doc: dict[str, Any],
+    table: dict[str, Any],
+    choose: Callable[..., Awaitable[str]],
+    retrying: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]],
+    refused: Callable[[Any], Exception],
+    say: Any,
+    lang: str,
+    slowest: list[float],
+) -> Any:
+    """Sit at the bot's table of a tournament's round and play it to the end (its final state;
+    None when the table could not be joined: over meanwhile)."""
+    from ..server.client import ServerError
+
+    try:
+        state = await retrying(partial(c.join, table["id"]))
+    except ServerError:
+        return None  # (its match ended meanwhile, played out by a computer)
+    # the table's room code names it, as a room's does (in what the bot and its player say)
+    code = state.info.get("code") or table["id"]
+    at = {"round": table["round"], "rounds": doc["rounds"], "number": table["number"], "code": code}
+    seat = state.seat or 0
+    say(t("bot_tourney_seated", lang, seat=seat + 1, view_seat=seat, **at))
+    slowest[0] = 0.0
+    try:
+        final = await retrying(
+            partial(c.play, state.id, partial(choose, table=code, table_id=state.id), timeout=DAY)
+        )
+    except ServerError as e:
+        await _leave_seat(c, state.id)
+        problem = refused(e)
+        if problem is e:
+            raise
+        raise problem from e
+    except (PlayerError, asyncio.CancelledError):
+        # said by the caller: the seat is left to a computer at once (the bot stopped, or its
+        # player failed), and taken back when the bot is started again
+        await _leave_seat(c, state.id)
+        raise
+    c.tables.pop(final.id, None)
+    first = t("bot_tourney_played", lang, **at)
+    for line in match_over_lines(final, 0, code, slowest[0], lang, first=first):
+        say(line)
+    return final
 
 
 def _timed_out(st: Any, seen: int) -> bool:
@@ -396,14 +607,18 @@ def _in_thread(fn: Callable[..., T], *args: Any) -> asyncio.Future[tuple[bool, A
     return out
 
 
-def match_over_lines(final: Any, n: int, code: str, slowest: float, lang: str) -> list[str]:
+def match_over_lines(
+    final: Any, n: int, code: str, slowest: float, lang: str, *, first: str | None = None
+) -> list[str]:
     """What the bot says after its ``n``-th match, in the room ``code`` (the room's code, as
     its people know it, not the server's table id): how it ended, and how often the clock ran
     out for it. That count is of the server's timeouts at its seat (a computer player moved in
     its place each time), not of its slow decisions: one slow decision can make the next ones
-    late too."""
+    late too. ``first``: what the first line says instead (a tournament's table, not a room)."""
     said = _result_of(final, lang)
-    lines = [t("bot_played", lang, n=n, code=code) + (" " + said if said else "")]
+    if first is None:
+        first = t("bot_played", lang, n=n, code=code)
+    lines = [first + (" " + said if said else "")]
     late = sum(
         1
         for e in final.events
@@ -473,6 +688,7 @@ def run_bot(args: argparse.Namespace, lang: str) -> int:
             player,
             join=args.join,
             games=args.games,
+            tournament=args.tournament,
             lang=lang,
             player_spec=args.player,
         )
@@ -492,6 +708,9 @@ def run_bot(args: argparse.Namespace, lang: str) -> int:
     except WrongPassword as e:
         message = t("bot_wrong_password", lang, name=e.username)
         sys.stderr.write(error_message(lang, message) + "\n")
+        return 1
+    except TourneyProblem as e:
+        sys.stderr.write(error_message(lang, t(e.key, lang, **e.params)) + "\n")
         return 1
     except NotABot as e:
         sys.stderr.write(error_message(lang, t("bot_not_a_bot", lang, name=e.username)) + "\n")

@@ -271,6 +271,7 @@ _ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"the following arguments are required: (?P<names>.+)$"), "arg_required"),
     (re.compile(r"unrecognized arguments: (?P<names>.+)$"), "arg_unrecognized"),
     (re.compile(r"expected one argument$"), "arg_expected_one"),
+    (re.compile(r"not allowed with argument (?P<other>.+)$"), "arg_not_allowed_with"),
 )
 #: an int or float option given what is not one (argparse says the Python type's name)
 _NOT_A_NUMBER = re.compile(r"invalid (?P<kind>int|float) value: (?P<value>.+)$")
@@ -286,6 +287,8 @@ def translate_error(message: str, lang: str) -> str:
     "--budget needs a number: 'x'"
     >>> translate_error("argument --deal: expected one argument", "tr")
     '--deal seçeneği: bir değer bekleniyor'
+    >>> translate_error("argument --tournament: not allowed with argument --join", "tr")
+    '--tournament seçeneği: --join ile birlikte verilemez'
     """
     m = _ARGUMENT.match(message)
     if m is not None:

@@ -89,12 +89,20 @@ def _scores(sheet: list[Any]) -> list[list[int]]:
 def standings(
     doc: dict[str, Any], live: dict[str, list[list[int]]] | None = None
 ) -> list[dict[str, Any]]:
-    """The standings of a tournament document: per registered player their matchpoints
-    (``mp``), deal scores summed (``score``), boards compared (``boards``) and ``rank``.
+    """The standings of a tournament document: per registered player whether it is a bot
+    account (``bot``), their matchpoints (``mp``), deal scores summed (``score``), boards
+    compared (``boards``) and ``rank``.
     ``live``: the scores so far of tables still playing (by table id)."""
     live = live or {}
     players = {
-        p["id"]: {"player": p["id"], "name": p["name"], "mp": 0.0, "score": 0, "boards": 0}
+        p["id"]: {
+            "player": p["id"],
+            "name": p["name"],
+            "bot": bool(p.get("bot")),
+            "mp": 0.0,
+            "score": 0,
+            "boards": 0,
+        }
         for p in doc["players"]
     }
     by_round: dict[int, list[dict[str, Any]]] = {}
@@ -230,7 +238,10 @@ class Tournaments:
         out["players"] = len(doc["players"])
         if full:
             out["rules"] = doc["rules"]
-            out["registered"] = [{"id": p["id"], "name": p["name"]} for p in doc["players"]]
+            out["registered"] = [
+                {"id": p["id"], "name": p["name"], "bot": bool(p.get("bot"))}
+                for p in doc["players"]
+            ]
             live = self._live_scores(doc)
             tables = []
             for t in doc["tables"]:
@@ -335,7 +346,7 @@ class Tournaments:
             "finished": None,
         }
         if msg.get("join") is not False:
-            doc["players"].append({"id": player.id, "name": player.name})
+            doc["players"].append(_entry(player))
         await self._save(doc)
         self.docs[tid] = doc
         self._schedule(doc)
@@ -381,11 +392,19 @@ class Tournaments:
             if not any(p["id"] == player.id for p in doc["players"]):
                 if len(doc["players"]) >= MAX_PLAYERS:
                     raise TableError("tourney_full", params={"limit": MAX_PLAYERS})
-                doc["players"].append({"id": player.id, "name": player.name})
+                if player.bot_account and self._entered(player.id) >= PER_ACCOUNT:
+                    # a program plays one match at a time (docs/bots.md): registered for
+                    # more tournaments, its seats there would mostly be played by the house
+                    raise TableError("tourney_bot_quota", params={"limit": PER_ACCOUNT})
+                doc["players"].append(_entry(player))
                 await self._save(doc)
         self.watchers.setdefault(doc["id"], set()).add(conn)
         self._reply(conn, {"type": "tourney", "tournament": self.public(doc, conn.lang)}, msg)
         self._push(doc)
+
+    def _entered(self, pid: str) -> int:
+        """The tournaments not yet over that ``pid`` is registered for."""
+        return sum(1 for d in self.docs.values() if any(p["id"] == pid for p in d["players"]))
 
     async def on_leave(self, conn: Conn, msg: dict[str, Any]) -> None:
         player = conn.player
@@ -528,8 +547,11 @@ class Tournaments:
                 )
             else:
                 doc = self.docs[opts["tournament"]]
-                name = next(p["name"] for p in doc["players"] if p["id"] == pid)
-                await table.emit("sit", {"seat": seat, "player": pid, "name": name})
+                entry = next(p for p in doc["players"] if p["id"] == pid)
+                sit: dict[str, Any] = {"seat": seat, "player": pid, "name": entry["name"]}
+                if entry.get("bot"):  # a bot account, marked at its table as at any other
+                    sit["bot_account"] = True
+                await table.emit("sit", sit)
         await table.emit(
             "start", {"dealer": dealer, "first_dealer": table.rules.first_dealer}, status="playing"
         )
@@ -599,6 +621,15 @@ class Tournaments:
         self.docs.pop(doc["id"], None)
         self._push(doc)
         self.watchers.pop(doc["id"], None)
+
+
+def _entry(player: Any) -> dict[str, Any]:
+    """A registered player in the tournament's document (``bot``: a bot account, shown as one
+    in the standings)."""
+    entry: dict[str, Any] = {"id": player.id, "name": player.name}
+    if player.bot_account:
+        entry["bot"] = True
+    return entry
 
 
 def load_record_sheet(record: dict[str, Any]) -> list[Any]:

@@ -1,0 +1,352 @@
+"""A bot account in a duplicate tournament (``batak bot --tournament ID``): it registers as a
+person would, plays its table of each round with the clock, is marked as a bot in the standings
+and at its tables, and says its place at the end; the tournaments it cannot enter are said in
+the reader's language."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import ServerThread, fast_config
+
+import batak
+from batak.cli import main
+from batak.cli.bot import TourneyProblem, serve_as_bot
+from batak.server.client import Client, ServerError
+from batak.server.tournament import PER_ACCOUNT
+
+PASSWORD = "uzun-bir-parola"
+
+
+class FirstLegal:
+    """A bot author's player: the first legal move."""
+
+    def choose(self, view: dict[str, Any]) -> str:
+        return str(view["legal_moves"][0])
+
+
+def _first_legal(view: dict[str, Any]) -> str:
+    return str(view["legal_moves"][0])
+
+
+async def _organiser(srv: ServerThread, **options: Any) -> tuple[Client, str]:
+    """A person with an account who schedules a tournament an hour ahead (not registered in it
+    unless ``join``)."""
+    c = Client(srv.url, name="Ayşe")
+    await c.connect()
+    await c.register("ayse", "uzun-parola-1")
+    options = {"rounds": 2, "deals": 1, "start": int(time.time()) + 3600, "join": False} | options
+    doc = await c.tourney_create(name="Kış kupası", **options)
+    return c, doc["id"]
+
+
+async def _registered(c: Client, tid: str, n: int) -> dict[str, Any]:
+    for _ in range(300):
+        doc = await c.tourney(tid)
+        if doc["players"] == n:
+            return doc
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"never {n} registered: {doc}")
+
+
+async def _over(c: Client, tid: str) -> dict[str, Any]:
+    for _ in range(600):
+        doc = await c.tourney(tid)
+        if doc["status"] == "over":
+            return doc
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"not over: {doc}")
+
+
+def _bot_process(srv: ServerThread, username: str, tid: str, lang: str = "en") -> Any:
+    src = str(Path(batak.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": src, "BATAK_BOT_PASSWORD": PASSWORD}
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "batak",
+            "bot",
+            srv.http,
+            "--username",
+            username,
+            "--level",
+            "easy",
+            "--tournament",
+            tid,
+            "--lang",
+            lang,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+        text=True,
+    )
+
+
+def test_a_bot_entered_with_batak_bot_tournament_plays_it_to_the_end_and_says_its_place(
+    tmp_path: Path,
+) -> None:
+    """``batak bot --tournament ID`` registers the bot account, plays both rounds at the tables
+    the server draws, and exits with 0 saying its place; the standings and its tables mark it
+    as a bot (its seat was seated as a person's, unmarked, before)."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> tuple[dict[str, Any], list[bool], Any, str]:
+            org, tid = await _organiser(srv, join=True)
+            proc = _bot_process(srv, "robotur", tid)
+            assert proc.stdout is not None
+            try:
+                assert proc.stdout.readline().strip() == "Bot account robotur is online."
+                said = await asyncio.to_thread(proc.stdout.readline)
+                assert said.strip() == (
+                    "Registered for the tournament Kış kupası (2 registered so far); waiting "
+                    "for its start."
+                ), said
+                doc = await _registered(org, tid, 2)
+                assert {p["name"]: p["bot"] for p in doc["registered"]} == {
+                    "Ayşe": False,
+                    "robotur": True,
+                }
+                await org.tourney_start(tid)
+                marks: list[bool] = []
+
+                async def play() -> None:
+                    for _ in range(2):
+                        note = await org.wait_for(lambda m: m.get("type") == "tourney_table", 60)
+                        await org.join(note["table"])
+                        await org.play(note["table"], _first_legal, timeout=120)
+
+                async def look() -> None:
+                    # the bot's seat at each of its tables is marked as a bot account's
+                    seen: set[str] = set()
+                    while len(seen) < 2:
+                        now = await org.tourney(tid)
+                        for x in now["tables"]:
+                            bot = srv.hub.tables.get(x["id"])
+                            if x["id"] in seen or bot is None or "robotur" not in x["names"]:
+                                continue
+                            seat = x["names"].index("robotur")
+                            if bot.seats[seat].player is None:  # (not seated yet)
+                                continue
+                            marks.append(bot.seats[seat].bot_account)
+                            seen.add(x["id"])
+                        await asyncio.sleep(0.05)
+
+                await asyncio.wait_for(asyncio.gather(play(), look()), 180)
+                final = await _over(org, tid)
+                out, _ = await asyncio.to_thread(proc.communicate, timeout=60)
+                await org.close()
+                return final, marks, proc.returncode, said + out
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+
+        final, marks, code, out = asyncio.run(main_())
+    assert code == 0, out
+    assert marks == [True, True]
+    row = next(s for s in final["standings"] if s["name"] == "robotur")
+    assert row["bot"] and not next(s for s in final["standings"] if s["name"] == "Ayşe")["bot"]
+    lines = out.strip().splitlines()
+    mp = f"{row['mp']:g}"
+    assert lines[-1] == (
+        f"The tournament Kış kupası is over: the bot is placed {row['rank']} of 2, with {mp} "
+        f"matchpoints (deal scores {row['score']})."
+    ), out
+    assert sum(line.startswith("Round 1 of 2: seated at table ") for line in lines) == 1, out
+    assert sum(line.startswith("Round 2 of 2 over at table ") for line in lines) == 1, out
+
+
+def test_a_tournament_the_bot_cannot_enter_is_said_in_the_readers_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No such tournament, one over, one started without the bot: a sentence each (exit 1),
+    not a traceback nor the bot waiting for ever."""
+    pytest.importorskip("argon2")
+    monkeypatch.setattr(sys, "argv", ["batak"])
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def setup() -> tuple[str, str]:
+            org, started = await _organiser(srv, join=True)
+            await org.tourney_start(started)  # Ayşe plays it; the bot is not in it
+            # starting now with nobody registered: over at once
+            empty = (await org.tourney_create(rounds=1, deals=1, join=False))["id"]
+            await _over(org, empty)
+            await org.close()
+            return started, empty
+
+        started, over = asyncio.run(setup())
+        args = ["bot", srv.http, "--username", "robohata", "--password", PASSWORD]
+        assert main([*args, "--tournament", "Tyok", "--lang", "tr"]) == 1
+        err = capsys.readouterr().err
+        assert "bu sunucuda Tyok diye bir turnuva yok" in err and "Traceback" not in err
+        assert main([*args, "--tournament", "Tyok", "--lang", "en"]) == 1
+        assert "there is no tournament Tyok on this server" in capsys.readouterr().err
+        assert main([*args, "--tournament", over, "--lang", "en"]) == 1
+        assert "is over already: there is nothing left to play" in capsys.readouterr().err
+        assert main([*args, "--tournament", started, "--lang", "tr"]) == 1
+        err = capsys.readouterr().err
+        assert "Kış kupası turnuvası bu bot olmadan başladı" in err, err
+
+
+def test_a_bot_account_enters_three_tournaments_not_over_at_most(tmp_path: Path) -> None:
+    """A program plays one match at a time: a bot account may be registered for as many
+    tournaments not over as an account may schedule (3); the next is refused, said by the
+    bot. A person registers for any number, as before."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path, operators=("ayse",))) as srv:
+
+        async def main_() -> None:
+            org, first = await _organiser(srv)
+            ids = [first] + [
+                (await org.tourney_create(rounds=1, deals=1, start=int(time.time()) + 3600))["id"]
+                for _ in range(PER_ACCOUNT)
+            ]
+            bot = Client(srv.url, name="robo")
+            person = Client(srv.url, name="Cem")
+            for c in (bot, person):
+                await c.connect()
+            await bot.register("robosayi", PASSWORD, bot=True)
+            for tid in ids[:PER_ACCOUNT]:
+                await bot.tourney_join(tid)
+            with pytest.raises(ServerError) as e:
+                await bot.tourney_join(ids[-1])
+            assert e.value.code == "tourney_bot_quota"
+            assert "at most 3 tournaments that are not over" in e.value.message
+            for tid in ids:  # (the organiser, an operator, is in them too)
+                await person.tourney_join(tid)
+            # withdrawn from one, the bot may enter another
+            await bot.tourney_leave(ids[0])
+            await bot.tourney_join(ids[-1])
+            await bot.close()  # (one program on a bot account at a time)
+            lines: list[str] = []
+            with pytest.raises(TourneyProblem) as p:
+                await serve_as_bot(
+                    srv.url,
+                    "robosayi",
+                    PASSWORD,
+                    FirstLegal(),
+                    tournament=ids[0],
+                    say=lines.append,
+                )
+            assert p.value.key == "bot_tourney_refused"
+            assert "at most 3 tournaments" in p.value.params["reason"]
+            for c in (org, person):
+                await c.close()
+
+        asyncio.run(main_())
+
+
+def test_a_bot_stopped_before_the_start_withdraws_and_one_stopped_in_play_comes_back(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C before the start withdraws the bot (tourney_leave: the organiser's list no longer
+    has it). Stopped while it plays, it leaves its seat to a computer and stays registered;
+    started again, it says it is back, plays on and ends with its place."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> list[str]:
+            org, tid = await _organiser(srv, join=False, rounds=2, deals=2)
+            lines: list[str] = []
+
+            def bot() -> asyncio.Task[int]:
+                return asyncio.create_task(
+                    serve_as_bot(
+                        srv.url,
+                        "robodur",
+                        PASSWORD,
+                        FirstLegal(),
+                        tournament=tid,
+                        say=lines.append,
+                    )
+                )
+
+            first = bot()
+            await _registered(org, tid, 1)
+            first.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await first
+            assert lines[-1] == (
+                "The bot stops and withdraws from the tournament Kış kupası before its start."
+            )
+            assert (await org.tourney(tid))["registered"] == []
+            lines.clear()
+            second = bot()
+            await _registered(org, tid, 1)
+            await org.tourney_start(tid)
+            for _ in range(600):  # seated at its table of round 1
+                if any("Round 1 of 2: seated" in x for x in lines):
+                    break
+                await asyncio.sleep(0.01)
+            second.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await second
+            assert lines[-1].startswith("The bot stops: a computer plays its seats"), lines
+            doc = await org.tourney(tid)
+            assert [p["name"] for p in doc["registered"]] == ["robodur"]
+            lines.clear()
+            third = bot()
+            assert await asyncio.wait_for(third, 180) >= 0
+            await org.close()
+            return lines
+
+        lines = asyncio.run(main_())
+    assert lines[0] == "Bot account robodur is online."
+    assert lines[1].startswith("Back in the tournament Kış kupası, which is in round "), lines
+    assert lines[-1].startswith("The tournament Kış kupası is over: the bot is placed 1 of 1,")
+
+
+def test_a_bot_whose_connection_drops_between_rounds_comes_back_to_its_next_table(
+    tmp_path: Path,
+) -> None:
+    """The connection lost as a round ends (the next round's ``tourney_table`` may come while
+    it is away): the bot connects again, finds its table of the next round in the tournament
+    and plays it, then says its place."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def drop(pid: str) -> None:  # (in the server's loop)
+            for conn in list(srv.hub.online.get(pid, ())):
+                await conn.close(1012, "restart")
+
+        async def main_() -> list[str]:
+            org, tid = await _organiser(srv, join=False, rounds=2, deals=1)
+            lines: list[str] = []
+            me: list[str] = []
+
+            def say(line: str) -> None:
+                lines.append(line)
+                if line.startswith("Round 1 of 2 over"):
+                    assert srv.loop is not None
+                    asyncio.run_coroutine_threadsafe(drop(me[0]), srv.loop)
+
+            bot = asyncio.create_task(
+                serve_as_bot(srv.url, "robokop", PASSWORD, FirstLegal(), tournament=tid, say=say)
+            )
+            doc = await _registered(org, tid, 1)
+            me.append(doc["registered"][0]["id"])
+            await org.tourney_start(tid)
+            assert await asyncio.wait_for(bot, 180) == 2
+            await org.close()
+            return lines
+
+        lines = asyncio.run(main_())
+    text = "\n".join(lines)
+    over = next(i for i, x in enumerate(lines) if x.startswith("Round 1 of 2 over"))
+    assert lines[over + 1 : over + 3] == [
+        "The connection dropped; reconnecting…",
+        "Connected to the server again.",
+    ], text
+    assert sum(x.startswith("Round 2 of 2: seated at table ") for x in lines) == 1, text
+    assert lines[-1].startswith("The tournament Kış kupası is over: the bot is placed 1 of 1,")
