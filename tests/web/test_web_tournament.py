@@ -119,6 +119,77 @@ def test_a_tournaments_standings_in_both_languages_on_desktop_and_phone(
     no_js_errors(errors)
 
 
+def _finished_tournament_with_a_bot_account(server: ServerProcess) -> str:
+    """A one-round tournament Ayşe and the bot account ``robotur`` (``batak bot
+    --tournament``'s registration) entered, played out by the house's bots; its id once over."""
+
+    async def main() -> str:
+        a = Client(server.url, name="Ayşe")
+        bot = Client(server.url, name="robotur")
+        for c in (a, bot):
+            await c.connect()
+        await a.request({"type": "register", "username": "ayse", "password": "uzun-parola-1"})
+        await bot.register("robotur", "uzun-bir-parola", bot=True)
+        t = await a.tourney_create(
+            name="Kış kupası", rounds=1, deals=1, start=int(time.time()) + 3600
+        )
+        await bot.tourney_join(t["id"])
+        await a.tourney_start(t["id"])
+        for c in (a, bot):
+            note = await c.wait_for(lambda m: m.get("type") == "tourney_table", 30)
+            await c.join(note["table"])
+            await c.leave(note["table"], here=True)  # a computer plays the seat
+        for _ in range(600):
+            if (await a.tourney(t["id"]))["status"] == "over":
+                break
+            await asyncio.sleep(0.1)
+        for c in (a, bot):
+            await c.close()
+        return str(t["id"])
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(main())).result()
+
+
+def test_a_bot_account_is_tagged_in_a_tournaments_standings_and_tables(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """A bot account entered with ``batak bot --tournament`` is tagged "bot" in the standings
+    and in its round's table, as in the lobby and at a table; the person beside it is not."""
+    pytest.importorskip("argon2")
+    tid = _finished_tournament_with_a_bot_account(server)
+    desktop = {"width": 1280, "height": 860}
+    for lang, size in (
+        ("en", desktop),
+        ("tr", desktop),
+        ("en", PHONE["viewport"]),
+        ("tr", PHONE["viewport"]),
+    ):
+        locale = "tr-TR" if lang == "tr" else "en-GB"
+        extra = {k: v for k, v in PHONE.items() if k != "viewport"} if size["width"] < 500 else {}
+        page = open_page(browser, server, errors, locale=locale, viewport=size, **extra)
+        page.goto(server.http + f"/tournaments/{tid}")
+        standings = page.get_by_test_id("tourney-standings")
+        expect(standings).to_contain_text("Maç puanı" if lang == "tr" else "Matchpoints")
+        rows = standings.locator("tbody tr")
+        expect(rows).to_have_count(2)
+        robot = rows.filter(has_text="robotur")
+        expect(robot.get_by_test_id("bot-account-tag")).to_have_text("bot")  # (both languages)
+        expect(rows.filter(has_text="Ayşe").get_by_test_id("bot-account-tag")).to_have_count(0)
+        # the tag stands apart from the name (it touched it, the space lost in the flex box)
+        name = robot.locator(".who-name").bounding_box()
+        tag = robot.get_by_test_id("bot-account-tag").bounding_box()
+        assert name and tag and tag["x"] >= name["x"] + name["width"] + 4, (name, tag)
+        tables = page.locator(".tourney-tables li")
+        expect(tables.get_by_test_id("bot-account-tag")).to_have_count(1)
+        expect(tables.filter(has_text="robotur").get_by_test_id("bot-account-tag")).to_have_count(1)
+        _no_overflow(page)
+        device = "phone" if size["width"] < 500 else "desktop"
+        page.screenshot(path=str(artifacts / f"tournament-bot-{device}-{lang}.png"), full_page=True)
+        page.close()
+    no_js_errors(errors)
+
+
 def test_the_story_map_and_its_first_table_in_both_languages(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:

@@ -3,6 +3,7 @@
 // module only shows what the "tourneys" and "tourney" messages say (docs/protocol.md).
 import { lang, t } from "./i18n.js";
 import { nameCell } from "./progress.js";
+import { botAccountTag } from "./result.js";
 
 const TS = { list: null, current: null, missing: null }; // missing: {id, message} of a refused page
 
@@ -94,12 +95,15 @@ export function render(ctx, r) {
   }
   // the player's own table of the round: to be played, not watched
   const mine = (x) => me && (x.players || []).includes(me.id);
+  // the bot accounts registered (programs run with `batak bot`), tagged as at a table
+  const bots = new Set(d.registered.filter((p) => p.bot).map((p) => p.id));
+  const tag = (id) => (id && bots.has(id) ? botAccountTag() : "");
   const rounds = [];
   for (let n = 1; n <= d.round; n++) {
     const tables = d.tables.filter((x) => x.round === n);
     rounds.push(`<h3>${esc(t("tourney_round_n", { n, of: d.rounds }))}</h3>
       <ul class="plain tourney-tables">${tables.map((x) => `<li><b>${esc(t("tourney_table_n", { n: x.number }))}</b>
-        <span>${x.names.map((name, i) => `${esc(name || t("removed_player"))} <span class="num">${x.totals[i]}</span>`).join(" · ")}</span>
+        <span>${x.names.map((name, i) => `${esc(name || t("removed_player"))}${tag((x.players || [])[i])} <span class="num">${x.totals[i]}</span>`).join(" · ")}</span>
         <span class="help">${esc(t("tourney_deals_played", { n: x.deals_played, of: d.deals }))}</span>
         ${x.over ? `<a href="${esc(x.record)}" download>${esc(t("tourney_record"))}</a>`
           : mine(x) ? `<button class="primary" data-action="nav" data-href="/table/${esc(x.id)}" data-testid="tourney-go-table">${esc(t("tourney_go_table"))}</button>`
@@ -107,7 +111,7 @@ export function render(ctx, r) {
   }
   const standings = d.standings.length ? `<div class="scroll-x"><table class="stats" data-testid="tourney-standings">
       <thead><tr><th class="num">${esc(t("tourney_rank"))}</th><th>${esc(t("tourney_player"))}</th><th class="num">${esc(t("tourney_mp"))}</th><th class="num">${esc(t("tourney_score"))}</th><th class="num">${esc(t("tourney_boards"))}</th></tr></thead>
-      <tbody>${d.standings.map((s) => `<tr${me && s.player === me.id ? ` class="me"` : ""}><td class="num">${s.rank}</td>${nameCell(s.name || t("removed_player"))}<td class="num">${esc(points(s.mp))}</td><td class="num">${s.score}</td><td class="num">${s.boards}</td></tr>`).join("")}</tbody>
+      <tbody>${d.standings.map((s) => `<tr${me && s.player === me.id ? ` class="me"` : ""}><td class="num">${s.rank}</td>${nameCell(s.name || t("removed_player"), s.bot ? botAccountTag() : "")}<td class="num">${esc(points(s.mp))}</td><td class="num">${s.score}</td><td class="num">${s.boards}</td></tr>`).join("")}</tbody>
     </table></div>` : `<p class="help">${esc(t("tourney_nobody"))}</p>`;
   ctx.app().innerHTML = `<div class="lobby tourney">
     <section class="card-box">
