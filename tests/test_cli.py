@@ -1636,3 +1636,91 @@ def test_no_guess_at_a_name_only_a_few_letters_share(
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert "did you mean" not in err and err.rstrip().endswith("')"), err
+
+
+#: players' names as a server gives them: 12 East Asian wide characters (24 columns), letters
+#: with their marks written as combining characters (``i̇``, as Python lowercases ``İ``: more
+#: characters than columns), and one more wide name
+WIDE_NAMES = [
+    "山田太郎鈴木花子佐藤次郎",
+    "Ays\u0327e Yi\u0307lmaz-Karaog\u0306lu",
+    "東京麻雀倶楽部の山本一郎",
+]
+
+
+def _bars(line: str) -> list[int]:
+    """The terminal columns at which ``line`` has a ``|`` (the score sheet's bars)."""
+    plain = re.sub(r"\033\[[0-9;]*m", "", line)
+    return [columns(plain[:i]) for i, ch in enumerate(plain) if ch == "|"]
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("preset", ["standard", "sultan-esli", "esli-acik"])
+@pytest.mark.parametrize("width", [60, 80])
+def test_batak_plays_table_fits_the_terminal_with_wide_and_combining_names(
+    monkeypatch: pytest.MonkeyPatch, lang: str, preset: str, width: int
+) -> None:
+    """A name in Japanese takes two columns a character and an accent written as a combining
+    mark none, but the widths were counted in characters: with such names (a server's record
+    keeps them; the table is drawn by the same code) the lines of ``batak play``'s table ran
+    past the terminal (a trick's line to 67 columns of 60, a given contract's to 88 of 80), the
+    score sheet's bars did not stand one under the other, and its short names were cut to 8
+    characters (16 columns). Every line fits now, counted in a terminal's columns."""
+    from batak.cli import console, play
+
+    def labels(players: int, human: int | None, lang: str, names: object = None) -> list[str]:
+        assert human is not None
+        out = [*WIDE_NAMES, "Bot 4"][: players - 1]
+        return [
+            console.t("you", lang) if s == human else out[s - human - 1] for s in range(players)
+        ]
+
+    def short(players: int, human: int | None, lang: str, names: object = None) -> list[str]:
+        return console.short_labels(players, human, lang, labels(players, human, lang))
+
+    monkeypatch.setattr(play, "seat_labels", labels)
+    monkeypatch.setattr(play, "short_labels", short)
+    monkeypatch.delenv("NO_COLOR", raising=False)  # (in colour: its codes take no column)
+    monkeypatch.setenv("COLUMNS", str(width))
+    out = _Terminal()
+    monkeypatch.setattr(sys, "stdout", out)
+    answers = "?\nlast\nyazboz\nsheet\n" + FIRST * 400
+    monkeypatch.setattr(sys, "stdin", io.StringIO(answers))
+    args = ["play", "--preset", preset, "--seed", "3", "--deals", "2", "--lang", lang]
+    assert main(args) == 0
+    prompts = ("Your move> ", "Hamlen> ", "After the match> ", "Oyun sonu> ")
+    lines = [x for x in out.getvalue().splitlines() if not x.startswith(prompts)]
+    wide = [(columns(x), x) for x in lines if columns(x) > width]
+    assert not wide, "\n".join(x for _, x in wide)
+    said = out.getvalue()
+    assert all(name in said for name in WIDE_NAMES), "every name whole somewhere"
+    # each sheet: its bars one under the other, in the terminal's columns
+    heads = [i for i, x in enumerate(lines) if x.startswith("# ") and "|" in x]
+    assert heads
+    for i in heads:
+        end = next(k for k, x in enumerate([*lines[i + 2 :], ""]) if "|" not in x)
+        table = [lines[i], *lines[i + 2 : i + 2 + end]]
+        assert len({tuple(_bars(x)) for x in table}) == 1, "\n".join(table)
+        assert "山田太郎" in lines[i] and "山田太郎鈴" not in lines[i], lines[i]  # (8 columns)
+
+
+@pytest.mark.parametrize("width", [12, 20, 31])
+def test_a_word_wider_than_the_line_is_cut_but_never_an_address(width: int) -> None:
+    """``wrap_text`` counted characters and never cut a word: a sentence in Japanese (written
+    without spaces) ran on one line as long as it was, twice as wide as counted. It is cut
+    between whole characters now (a wide one never halved, a letter never parted from its
+    combining mark), filling the line begun; an address or a path stays whole, as it is
+    copied."""
+    from batak.cli.console import fit_address, visible_len, wrap_text
+
+    said = "Sebep: " + "東京の卓で不正をした" * 3 + " ve " + "i\u0307" * 40 + " tamam."
+    lines = wrap_text(f"\033[1m{said}\033[0m", width)
+    assert len(lines) > 2 and all(columns(x) <= width for x in lines), lines
+    assert all(visible_len(x) == columns(x) for x in lines)
+    again = "".join(re.sub(r"\033\[[0-9;]*m", "", x) for x in lines)
+    assert again.replace(" ", "") == said.replace(" ", ""), lines  # every character, in order
+    assert not any(re.sub(r"\033\[[0-9;]*m", "", x).lstrip().startswith("\u0307") for x in lines)
+    url = "http://127.0.0.1:18500/api/tables/t1/record?key=3b5c55dcd14e57f95ecc4afdeb9fe950"
+    lines = wrap_text(f"Run batak online {url} again to find a table.", width)
+    assert any(x.strip() == url for x in lines), lines
+    assert fit_address(f"The game record: {url}", url, width)[-1] == "  " + url

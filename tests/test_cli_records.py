@@ -520,3 +520,34 @@ def test_replay_of_a_record_that_stops_in_a_trick_shows_its_cards(
     shown = [part.split(": ")[-1] for part in line.split(" · ")]
     assert shown == cards
     assert "(the record stops here, in the middle of the deal)" in out
+
+
+def test_a_replay_with_wide_names_keeps_its_columns(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A server's record keeps its players' names: names in Japanese (two columns a character)
+    and with combining marks (none) were padded by their characters, so the hands dealt did
+    not start one under the other, and the score sheet's bars neither."""
+    from test_cli import _bars, columns
+
+    record = server_record("standard")
+    names = [
+        "山田太郎鈴木花子佐藤次郎",
+        "Ays\u0327e Yi\u0307lmaz-Karaog\u0306lu",
+        "東京麻雀",
+        "Bot 4",
+    ]
+    record["meta"]["players"] = names
+    write(tmp_path / "wide.json", record)
+    path = "wide.json"  # (in the folder of the test: a long path is not cut)
+    for lang in ("en", "tr"):
+        code, out, _ = run(monkeypatch, capsys, ["replay", path, "--lang", lang])
+        assert code == 0
+        lines = out.splitlines()
+        assert max(columns(x) for x in lines) <= 80, [x for x in lines if columns(x) > 80]
+        hands = [x for x in lines if x.startswith(tuple(f"  {n} " for n in names))]
+        assert len(hands) == 4, lines
+        assert len({columns(x[: x.index("♠")]) for x in hands}) == 1, "\n".join(hands)
+        head = next(i for i, x in enumerate(lines) if x.startswith("# ") and "|" in x)
+        table = [lines[head], *(x for x in lines[head + 2 : head + 4] if "|" in x)]
+        assert len({tuple(_bars(x)) for x in table}) == 1, "\n".join(table)

@@ -375,6 +375,85 @@ def test_the_table_and_the_fair_deals_lines_fit_the_terminals_width(lang: str, w
     assert "  batak verify http://127.0.0.1:18500/api/tables/t1/record?key=" in said, said
 
 
+#: names of 12 East Asian wide characters (24 columns), and letters with their marks written as
+#: combining characters (more characters than columns)
+WIDE_NAMES = [
+    "山田太郎鈴木花子佐藤次郎",
+    "Ays\u0327e Yi\u0307lmaz-Karaog\u0306lu",
+    "東京麻雀倶楽部の山本一郎",
+]
+
+
+def columns(line: str) -> int:
+    """The columns ``line`` takes at a terminal: colour codes none, an East Asian wide
+    character 2, a combining mark none."""
+    import re
+    import unicodedata
+
+    plain = re.sub(r"\033\[[0-9;]*m", "", line)
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in plain
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("width", [80, 60])
+def test_the_seat_lines_fit_the_terminal_with_wide_and_combining_names(
+    lang: str, width: int
+) -> None:
+    """The lines about the seats and their players, counted in a terminal's columns: a name in
+    Japanese takes two a character, and widths counted in characters let such a list run past
+    the terminal (the players' line, the totals, the winners, the score sheet; its bars not
+    one under the other). Every line fits now, the record's address and the command that
+    verifies it still whole on lines of their own, and the commitment in full."""
+    import hashlib
+    import re
+
+    s, out = session(lang)
+    s.style.width = width
+    s.http = "http://127.0.0.1:18500"
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.info["seats"] = [{"name": n} for n in ["Ali", *WIDE_NAMES]]
+    st.info["seats"][3]["bot_account"] = True  # (with its "(bot)")
+    st.info |= {"code": "4BWR864K", "preset": "sultan-esli"}
+    st.info["rules"] = Rules.preset("sultan-esli").to_dict()
+    st.record = "/api/tables/t1/record?key=" + "3b5c55dcd14e57f95ecc4afdeb9fe950"
+    labels = s._labels()
+    seed = "ab" * 32
+    commitment = hashlib.sha256(f"t1:{seed}".encode()).hexdigest()
+    row = {"deal": 1, "dealer": 1, "bidder": 1, "bid": 7, "trump": "C", "tricks": [6, 7, 0, 0]}
+    row |= {"scores": [-7, 70, -7, 70], "totals": [-7, 70, -7, 70], "forced": True}
+    st.sheet = [row, {**row, "deal": 2, "totals": [-14, 140, -14, 140]}]
+    st.view = {"match": {"winners": [1, 3], "totals": [-14, 140, -14, 140]}}
+
+    s._say(text("online.seated", lang, table="4BWR864K", preset="Batak Sultan · eşli", seat=1))
+    s._names("seated_players", labels)
+    s._names("players", labels)
+    s._names("room_seats", labels)
+    s._commit(1, commitment)
+    s._deal_over({"deal": 1, "row": row, "seed": seed, "next_commitment": "ef" * 32}, labels)
+    s._finish()
+    said = out.getvalue()
+    lines = said.splitlines()
+    address = re.compile(r"^  (batak verify )?http://\S+$")
+    wide = [x for x in lines if columns(x) > width and not address.match(x)]
+    assert not wide, "\n".join(wide)
+    assert "  batak verify http://127.0.0.1:18500/api/tables/t1/record?key=" in said, said
+    assert "ef" * 32 in said.replace(" ", "").replace("\n", ""), said
+    for name in WIDE_NAMES:  # each name whole in the list of players
+        assert name in said, (name, said)
+    heads = [i for i, x in enumerate(lines) if x.startswith("# ") and "|" in x]
+    assert heads, said
+    table = [lines[heads[0]], *(x for x in lines[heads[0] + 2 :] if "|" in x)]
+
+    def bars(line: str) -> list[int]:
+        plain = re.sub(r"\033\[[0-9;]*m", "", line)
+        return [columns(plain[:i]) for i, ch in enumerate(plain) if ch == "|"]
+
+    assert len({tuple(bars(x)) for x in table}) == 1, "\n".join(table)
+
+
 @pytest.mark.parametrize("lang", ["en", "tr"])
 @pytest.mark.parametrize("preset", ["standard", "sultan-kozmaca", "zipi-kozmaca"])
 def test_a_deals_first_speaker_is_said_as_batak_play_says_it(lang: str, preset: str) -> None:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import LANGS, text
+from .console import cut_to, pad_to, visible_len, wrap_text
 from .text import t
 
 __all__ = ["add_admin_parser", "run_admin"]
@@ -161,81 +162,6 @@ def _width() -> int:
     return max(80, shutil.get_terminal_size((80, 24)).columns)
 
 
-def _units(s: str) -> list[str]:
-    """``s`` as the units a terminal shows: a character with the combining marks after it
-    (``i̇``, an ``i`` and its dot, as Python lowercases ``İ``)."""
-    import unicodedata
-
-    units: list[str] = []
-    for c in s:
-        if units and (unicodedata.combining(c) or c in "\u200d\ufe0f"):
-            units[-1] += c
-        else:
-            units.append(c)
-    return units
-
-
-def _cols(s: str) -> int:
-    """The columns ``s`` takes at a terminal: 2 for an East Asian wide character, none for a
-    combining mark, 1 for the others.
-
-    >>> _cols("Ali"), _cols("東京"), _cols("i\u0307")
-    (3, 4, 1)
-    """
-    import unicodedata
-
-    return sum(
-        0
-        if unicodedata.combining(c) or c in "\u200d\ufe0f"
-        else 2
-        if unicodedata.east_asian_width(c) in "WF"
-        else 1
-        for c in s
-    )
-
-
-def _wrap(s: str, columns: int) -> list[str]:
-    """``s`` in lines of at most ``columns`` terminal columns (:func:`_cols`; ``textwrap``
-    counts characters, so wide ones ran past the width), broken at spaces, and a word wider
-    than a line (a text with no spaces, as Japanese is written) between whole units.
-
-    >>> _wrap("chip dumping with ali", 12), _wrap("東京麻雀東京", 5), _wrap("on: 東京麻雀", 7)
-    (['chip dumping', 'with ali'], ['東京', '麻雀', '東京'], ['on: 東', '京麻雀'])
-    """
-    lines: list[str] = []
-    line = ""
-    for word in s.split():
-        while _cols(word) > columns:  # wider than a line: cut, filling the line begun first
-            room = columns - _cols(line) - 1 if line else columns
-            head = _cut(word, room) if room > 0 else ""
-            if not head and not line:
-                head = word[0]
-            lines.append(f"{line} {head}" if line and head else line or head)
-            line, word = "", word[len(head) :]
-        joined = f"{line} {word}" if line else word
-        if line and _cols(joined) > columns:
-            lines.append(line)
-            joined = word
-        line = joined
-    if line:
-        lines.append(line)
-    return lines
-
-
-def _cut(s: str, columns: int) -> str:
-    """The start of ``s`` that fits in ``columns``, cut between whole units (:func:`_units`).
-
-    >>> _cut("東京麻雀", 5), _cut("i\u0307i\u0307i\u0307", 2) == "i\u0307i\u0307"
-    ('東京', True)
-    """
-    kept = ""
-    for unit in _units(s):
-        if _cols(kept + unit) > columns:
-            break
-        kept += unit
-    return kept
-
-
 async def _players(args: argparse.Namespace, lang: str, storage: Any, desk: Any) -> int:
     """``players``: the accounts, newest first, as columns."""
     rows = await storage.accounts(args.search, args.limit + 1)
@@ -289,32 +215,33 @@ async def _players(args: argparse.Namespace, lang: str, storage: Any, desk: Any)
         for r in rows
     ]
     # laid out for the terminal (80 columns for a file or a pipe), counted in the columns a
-    # terminal gives each character (_cols): names too long for it are cut (the username,
+    # terminal gives each character (visible_len): names too long for it are cut (the username,
     # which the other jobs take, never is), and notes that do not fit at the end of the rows
     # (a ban's reason is free text) go under each row, indented and wrapped
     width = _width()
-    widths = [max(_cols(x[i]) for x in [head, *lines]) for i in range(5)]
+    widths = [max(visible_len(x[i]) for x in [head, *lines]) for i in range(5)]
     over = sum(widths) + 2 * 4 - width
     if over > 0:
-        widths[1] = max(_cols(head[1]), 4, widths[1] - over)
+        widths[1] = max(visible_len(head[1]), 4, widths[1] - over)
     for x in lines:
-        if _cols(x[1]) > widths[1]:
-            x[1] = _cut(x[1], widths[1] - 1) + "…"
+        if visible_len(x[1]) > widths[1]:
+            x[1] = cut_to(x[1], widths[1] - 1) + "…"
 
     def row(x: list[str]) -> str:
         return "  ".join(
-            " " * (w - _cols(c)) + c if i == 4 else c + " " * (w - _cols(c))
+            pad_to(c, w, ">" if i == 4 else "<")
             for i, (c, w) in enumerate(zip(x, widths, strict=False))
         )
 
-    inline = sum(widths) + 2 * 5 + max(_cols(x[5]) for x in [head, *lines]) <= width
+    inline = sum(widths) + 2 * 5 + max(visible_len(x[5]) for x in [head, *lines]) <= width
     for x in [head, *lines]:
         if inline:
             print(f"{row(x)}  {x[5]}".rstrip())
             continue
         print(row(x).rstrip())
         if x is not head and x[5]:
-            for part in _wrap(x[5], width - 4):
+            # (a word wider than the line is cut, filling the line begun before it)
+            for part in wrap_text(" ".join(x[5].split()), width - 4, indent=""):
                 print("    " + part)
     if more:
         print(t("admin_players_more", lang, n=args.limit))

@@ -90,7 +90,8 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
     for i in chosen:
         game = games[i]
         con.say()
-        con.say(style.bold(t("deal_header", lang, n=i + 1, of="", dealer=labels[game.dealer])))
+        heading = t("deal_header", lang, n=i + 1, of="", dealer=labels[game.dealer])
+        con.wrapped(style.bold(heading), width=style.width)
         if game.phase is not Phase.OVER:
             con.say(t("unfinished", lang))  # what is reviewed stops where the record does
             if game.phase is not Phase.PLAY:

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import sys
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -218,15 +219,81 @@ class Console:
 
 
 _ESCAPE = re.compile(r"\033\[[0-9;]*m")
+#: a colour code, or one character (:func:`_units` puts a mark with the letter before it)
+_UNIT = re.compile(r"\033\[[0-9;]*m|.", re.S)
+#: the joiner and the variation selector that asks for an emoji: no column of their own
+_JOINS = "\u200d\ufe0f"
+
+
+def _columns(c: str) -> int:
+    """The columns a terminal gives the character ``c``: 2 for an East Asian wide one, none for
+    a combining mark (the dot of ``i̇``) or a joiner, 1 for the others."""
+    if unicodedata.combining(c) or c in _JOINS:
+        return 0
+    return 2 if unicodedata.east_asian_width(c) in "WF" else 1
 
 
 def visible_len(text: str) -> int:
-    """The columns ``text`` takes on the screen: its colour codes take none.
+    """The columns ``text`` takes on the screen: its colour codes take none, an East Asian wide
+    character two, a combining mark none (a name in Japanese took half the room it was given,
+    an accent written as a mark one column too many).
 
     >>> visible_len("\033[31m♥\033[0m"), visible_len("10♠")
     (1, 3)
+    >>> visible_len("東京"), visible_len("i\u0307")
+    (4, 1)
     """
-    return len(_ESCAPE.sub("", text))
+    plain = _ESCAPE.sub("", text)
+    if plain.isascii():
+        return len(plain)
+    return sum(map(_columns, plain))
+
+
+def _units(text: str) -> list[str]:
+    """``text`` as the units a terminal shows: a character with the combining marks after it
+    (``i̇``, an ``i`` and its dot, as Python lowercases ``İ``), or a colour code; a cut between
+    two never parts a letter from its mark, nor a colour code in two."""
+    units: list[str] = []
+    for m in _UNIT.finditer(text):
+        unit = m.group()
+        if units and not unit.startswith("\033") and visible_len(unit) == 0:
+            units[-1] += unit  # a combining mark (or a joiner) goes with the unit before it
+        else:
+            units.append(unit)
+    return units
+
+
+def cut_to(text: str, columns: int) -> str:
+    """The start of ``text`` that fits in ``columns`` terminal columns (:func:`visible_len`),
+    cut between whole units: a wide character is never halved, a mark never left behind.
+
+    >>> cut_to("東京麻雀", 5), cut_to("Ali", 9)
+    ('東京', 'Ali')
+    >>> cut_to("i\u0307i\u0307i\u0307", 2) == "i\u0307i\u0307"
+    True
+    """
+    kept, used = "", 0
+    for unit in _units(text):
+        used += visible_len(unit)
+        if used > columns:
+            break
+        kept += unit
+    return kept
+
+
+def pad_to(text: str, width: int, align: str = "<") -> str:
+    """``text`` padded with spaces to ``width`` terminal columns, as ``format`` pads it by
+    characters: ``<`` on the left, ``>`` on the right, ``^`` centred.
+
+    >>> pad_to("東京", 6, "^"), pad_to("Ali", 5, ">"), pad_to("東京", 3)
+    (' 東京 ', '  Ali', '東京')
+    """
+    room = max(0, width - visible_len(text))
+    if align == ">":
+        return " " * room + text
+    if align == "^":
+        return " " * (room // 2) + text + " " * (room - room // 2)
+    return text + " " * room
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -283,32 +350,58 @@ def fit_list(
     """:func:`fit_items` of any text: ``said(joined)`` is the text with the ``items`` joined by
     ``sep`` (``batak online`` names its players as ``You, Bot 2, Bot 3``). A separator that
     begins with a space (`` · ``) begins the next line when a line is full, one that does not
-    (``, ``) ends it, as a list is written.
+    (``, ``) ends it, as a list is written. An item is never broken (a username in it may be
+    typed): the words before the items go on a line of their own when the first item does not
+    fit after them, and so do the words after the items (``→ alan: Ayşe``, when they begin with
+    a space) when they do not fit after the last; an item wider than a line on its own (two
+    long names of a side) is broken at its spaces, never inside a word.
 
     >>> for line in fit_list("Players: {}".format, ["Ayşe Yılmaz", "Bot 2", "Bot 3"], 24,
     ...                      sep=", "):
     ...     print(line)
     Players: Ayşe Yılmaz,
       Bot 2, Bot 3
+    >>> for line in fit_list("Last: {}  → 山田太郎鈴木".format, ["山田太郎鈴木: 10♦", "B: 2♦"], 20):
+    ...     print(line)
+    Last:
+      山田太郎鈴木: 10♦
+      · B: 2♦
+      → 山田太郎鈴木
     """
     whole = said(sep.join(items))
     if visible_len(whole) <= width or not items:
         return [whole]
     head, _, tail = said("\0").partition("\0")
     lines: list[str] = []
-    current = head + items[0]
+    first = head + items[0] + (tail if len(items) == 1 else "" if sep[0] == " " else sep.rstrip())
+
+    def begin(text: str) -> str:  # a line begun with an item: at its spaces if it is too wide
+        *full, rest = wrap_text(text, width, indent="    ", cut=False)
+        lines.extend(full)
+        return rest
+
+    if head.strip() and visible_len(first) > width:  # "Last trick:" over the items
+        lines.extend(wrap_text(head.rstrip(), width))
+        current = begin("  " + items[0])
+    else:
+        current = begin(head + items[0])
     for i, item in enumerate(items[1:], 2):
-        end = tail if i == len(items) else ""
+        # after the last item, the words after the list; after another, a line's "," at least
+        end = tail if i == len(items) else "" if sep.startswith(" ") else sep.rstrip()
         if visible_len(current) + len(sep) + visible_len(item + end) > width:
             if sep.startswith(" "):
                 lines.append(current)
-                current = "  " + sep.lstrip() + item
+                current = begin("  " + sep.lstrip() + item)
             else:
                 lines.append(current + sep.rstrip())
-                current = "  " + item
+                current = begin("  " + item)
         else:
             current += sep + item
-    lines.append(current + tail)
+    if tail.startswith(" ") and tail.strip() and visible_len(current + tail) > width:
+        lines.append(current)  # "→ alan: Ayşe" under the last item
+        lines.extend(wrap_text("  " + tail.strip(), width))
+    else:
+        lines.append(current + tail)
     return lines
 
 
@@ -358,25 +451,61 @@ def short_hash(value: str, style: Style) -> str:
     return value[:16] + ("…" if style.unicode else "...")
 
 
-def wrap_text(line: str, width: int, indent: str = "  ") -> list[str]:
-    """A sentence in lines of at most ``width`` columns, broken at spaces (a no-break space
-    keeps ``♠ 7`` together), the lines after the first indented; colour codes take no column.
+def wrap_text(line: str, width: int, indent: str = "  ", *, cut: bool = True) -> list[str]:
+    """A sentence in lines of at most ``width`` columns (:func:`visible_len`: colour codes take
+    none, a wide character two), broken at spaces (a no-break space keeps ``♠ 7`` together), the
+    lines after the first indented.
 
     >>> wrap_text("Trick 7: you played A♥, which cost a trick; the best was K♥.", 30)
     ['Trick 7: you played A♥, which', '  cost a trick; the best was', '  K♥.']
+
+    A word wider than a line (a text with no spaces, as Japanese is written) is cut between
+    whole characters, filling the line begun before it. An address or a path (a word with a
+    ``/`` and no wide character) is never cut: one copied with a break in it would not work,
+    so it is left to run past the line as a terminal shows it (``batak online``'s record address
+    and ``batak verify`` command are on lines of their own, :func:`fit_address`). With ``cut``
+    False no word is cut (a username, which is typed).
+
+    >>> wrap_text("Ban: 東京の卓で不正をした", 12)
+    ['Ban: 東京の', '  卓で不正を', '  した']
+    >>> wrap_text("Run batak online http://a-long-host.example:8000 again", 20)
+    ['Run batak online', '  http://a-long-host.example:8000', '  again']
     """
     if visible_len(line) <= width:
         return [line]
     lines: list[str] = []
     current = ""
-    for word in line.split(" "):
-        if current.strip() and visible_len(current) + 1 + visible_len(word) > width:
-            lines.append(current)
-            current = indent + word
+    words = line.lstrip(" ").split(" ")
+    words[0] = line[: len(line) - len(line.lstrip(" "))] + words[0]  # (its indent kept)
+    for word in words:
+        joined = f"{current} {word}" if current else word
+        if visible_len(joined) <= width or not current.strip():
+            begun = f"{current} " if current else ""
+        elif visible_len(indent + word) <= width or not cut or _kept_whole(word):
+            lines.append(current)  # the word whole on the next line
+            begun = indent
         else:
-            current = f"{current} {word}" if current else word
+            begun = current + " "  # wider than a line: it fills this one first
+        while cut and visible_len(begun + word) > width and not _kept_whole(word):
+            head = cut_to(word, width - visible_len(begun))
+            if not head and not begun.strip():  # a wide character, and one column of room
+                head = _units(word)[0]
+            lines.append((begun + head).rstrip())
+            begun, word = indent, word[len(head) :]
+        current = begun + word
     lines.append(current)
     return lines
+
+
+def _kept_whole(word: str) -> bool:
+    """Whether :func:`wrap_text` leaves ``word`` whole even when it is wider than a line: an
+    address or a path (a ``/`` in it) and no wide character, which a break would spoil for
+    copying.
+
+    >>> _kept_whole("http://h/r"), _kept_whole("~/batak/kayıt.json"), _kept_whole("東京/大阪")
+    (True, True, False)
+    """
+    return ("/" in word or "\\" in word) and all(_columns(c) < 2 for c in word)
 
 
 def whole_names(names: Sequence[str]) -> list[str]:
@@ -575,13 +704,18 @@ class Narrator:
         self.each_card = each_card  # one line per card, not only per trick
         self.own_seat = own_seat  # the human: sees their own buried cards
 
+    def _say(self, *lines: str) -> None:
+        """Lines worded into the terminal's width: a sentence with a long name in it (the
+        contract given to "Ayşe Yılmaz-Karaoğlu", 88 columns in Turkish) ran past it."""
+        self.con.wrapped(*lines, width=self.style.width)
+
     def deal_start(self, match: Match) -> None:
         game = match.game
         r = match.rules
         lang = self.lang
         extra = r.deals is not None and match.deals_scored >= r.deals
         self.con.say()
-        self.con.say(
+        self._say(
             deal_heading(
                 len(match.games), r.deals, self.labels[game.dealer], lang, self.style, extra=extra
             )
@@ -592,8 +726,8 @@ class Narrator:
     def opening(self, game: Game) -> None:
         """The first lines of a deal: who speaks first, or the fixed koz and who leads."""
         trump = game.trump.value if game.trump is not None else None
-        self.con.lines(
-            opening_lines(game.rules, game.dealer, self.labels, self.lang, self.style, trump)
+        self._say(
+            *opening_lines(game.rules, game.dealer, self.labels, self.lang, self.style, trump)
         )
 
     def move(self, game: Game, seat: int, move: Move, tricks_before: int) -> None:
@@ -601,7 +735,7 @@ class Narrator:
         lang = self.lang
         who = self.labels[seat]
         r = game.rules
-        say = self.con.say
+        say = self._say
         if isinstance(move, Pass):
             say(t("said_pass", lang, who=who))
         elif isinstance(move, Bid) and r.bidding == "kozmaca":
@@ -663,13 +797,13 @@ class Narrator:
             koz_fixed=game.phase is Phase.PLAY,
             kitty=[str(c) for c in game.initial_kitty] if self.reveal else None,
         )
-        self.con.lines(lines)
+        self._say(*lines)
 
     def deal_result(self, game: Game, row: ScoreRow | None) -> None:
         """What happened in a finished deal (made or down, batak, KING)."""
         lang = self.lang
         r = game.rules
-        say = self.con.say
+        say = self._say
         if game.redeal:
             return
         say(self.style.bold(t("deal_over", lang, n=row.deal if row else "")))
@@ -962,7 +1096,8 @@ def short_labels(
     ['Ayşe', 'u1bot', 'Bot 3', 'Bot 4']
     """
     if names is not None:
-        cut = [t("short_you", lang) if s == human else names[s][:8] for s in range(players)]
+        # 8 columns, cut between whole characters (a name in Japanese took 16)
+        cut = [t("short_you", lang) if s == human else cut_to(names[s], 8) for s in range(players)]
         if len(set(cut)) == players:
             return cut
     if human is None:
@@ -1045,9 +1180,9 @@ def _sheet_table(
         [least, *(len(f"{row.scores[u[0]]:+}") for row in scored for u in units if row.scores)]
     )
     ow = max([least, *(len(str(row.totals[u[0]])) for row in rows for u in units)])
-    cw = max(tw + sw + ow + 2, *(len(x) for x in names))
+    cw = max(tw + sw + ow + 2, *(visible_len(x) for x in names))
     heads = [t(c, lang) for c in ("col_deal", "col_dealer", "col_bidder", "col_bid", "col_koz")]
-    w = max(len(x) for x in [*short, heads[1], heads[2]])
+    w = max(visible_len(x) for x in [*short, heads[1], heads[2]])
     bw = max(3, len(heads[3]))
     # the deal's number as wide as the numbers, not indented: the Turkish heads are longer
     # ("dağıtan", "ihaleci", "ihale"), and the columns saved let the dealer's fit in 80
@@ -1065,13 +1200,13 @@ def _sheet_table(
             return f"{num:>{nw}} {said}{' ' * max(0, kw - visible_len(said))} "
         # the koz may be coloured: pad it by the columns it takes, not by its length
         koz += " " * max(0, 3 - visible_len(koz))
-        who = f"{dealer:<{w}} " if dealer_column else ""
-        return f"{num:>{nw}} {who}{bidder:<{w}} {bid:>{bw}} {koz}"
+        who = f"{pad_to(dealer, w)} " if dealer_column else ""
+        return f"{num:>{nw}} {who}{pad_to(bidder, w)} {bid:>{bw}} {koz}"
 
     out = []
     head = prefix(*heads)
-    out.append(head + bar + bar.join(f"{x:^{cw}}" for x in names))
-    out.append("-" * (len(head) + len(units) * (cw + len(bar))))
+    out.append(head + bar + bar.join(pad_to(x, cw, "^") for x in names))
+    out.append("-" * (visible_len(head) + len(units) * (cw + len(bar))))
     for row in rows:
         dealer = short[row.dealer]
         if row.redeal:

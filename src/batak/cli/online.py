@@ -1082,7 +1082,7 @@ class OnlineSession:
         extra = deals is not None and scored >= deals
         labels = self._labels()
         self.con.say()
-        self.con.say(deal_heading(deal, deals, labels[dealer], self.lang, self.style, extra=extra))
+        self._say(deal_heading(deal, deals, labels[dealer], self.lang, self.style, extra=extra))
         self._opening(deal, dealer, labels)
 
     def _opening(self, deal: int, dealer: int, labels: Sequence[str]) -> None:
@@ -1094,7 +1094,8 @@ class OnlineSession:
             return
         # (where nobody bids, nobody names a koz: it is the one the rules fix)
         trump = rules.fixed_trump.value if rules.fixed_trump is not None else None
-        self.con.lines(opening_lines(rules, dealer, labels, self.lang, self.style, trump))
+        lines = opening_lines(rules, dealer, labels, self.lang, self.style, trump)
+        self.con.wrapped(*lines, width=self.style.width)  # (a long name in them)
 
     def _dealer_of(self, deal: int) -> int | None:
         """Who deals ``deal``: the view's dealer when the view is of that deal, else the one
@@ -1137,7 +1138,7 @@ class OnlineSession:
             trump=view["trump"],
             koz_fixed=rules.fixed_trump is not None and not rules.kitty_size,
         )
-        self.con.lines(lines)
+        self.con.wrapped(*lines, width=self.style.width)  # (the given contract's, with a name)
 
     def _trick_card(
         self,

@@ -160,7 +160,9 @@ class PlaySession:
             con.say(t("bye", self.lang))
             return EXIT_INTERRUPTED
         con.say()
-        con.lines(winner_lines(match, self.labels, self.human, self.lang))
+        con.wrapped(
+            *winner_lines(match, self.labels, self.human, self.lang), width=self.style.width
+        )
         self.autosave()
         if linger:
             self.after_match()
@@ -475,6 +477,6 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
         con.lines(sheet_lines(match, labels, lang, style, session.short))
     if match.over:
         con.say()
-        con.lines(winner_lines(match, labels, human, lang))
+        con.wrapped(*winner_lines(match, labels, human, lang), width=style.width)
         return EXIT_OK
     return session.run()

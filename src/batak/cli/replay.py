@@ -17,11 +17,13 @@ from .console import (
     fail,
     fit_items,
     no_such_deal,
+    pad_to,
     read_record,
     seat_labels,
     sheet_lines,
     short_labels,
     trick_items,
+    visible_len,
     whole_names,
     winner_lines,
 )
@@ -41,7 +43,7 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
     # own_seat: "your hand is face up now", not "You now plays face up". A card on its own line
     # only with --step, where each Enter shows one: else the trick's line says every card once
     narrator = Narrator(con, labels, lang, style, reveal=True, each_card=args.step, own_seat=human)
-    pad = max(14, *(len(x) for x in labels))  # a server's record: the players' names
+    pad = max(14, *(visible_len(x) for x in labels))  # a server's record: the players' names
     games = match.games
     if args.deal is not None and not 1 <= args.deal <= len(games):
         return fail(con, lang, no_such_deal(lang, len(games), args.deal))
@@ -62,12 +64,11 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
             if row is not None and row.extra:
                 of += t("deal_extra", lang)
             con.say()
-            con.say(
-                style.bold(t("deal_header", lang, n=i + 1, of=of, dealer=labels[original.dealer]))
-            )
+            heading = t("deal_header", lang, n=i + 1, of=of, dealer=labels[original.dealer])
+            con.wrapped(style.bold(heading), width=style.width)
             con.say(t("hands_dealt", lang))
             for s, hand in enumerate(original.initial_hands):
-                con.say(f"  {labels[s]:<{pad}} {style.hand([str(c) for c in hand])}")
+                con.say(f"  {pad_to(labels[s], pad)} {style.hand([str(c) for c in hand])}")
             if r.kitty_size:
                 kitty = " ".join(style.card(c) for c in original.initial_kitty)
                 con.say(t("kitty_was", lang, cards=kitty))
@@ -114,7 +115,7 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
     con.say()
     con.lines(sheet_lines(match, labels, lang, style, short_labels(r.players, human, lang, names)))
     if match.over:
-        con.lines(winner_lines(match, labels, None, lang))
+        con.wrapped(*winner_lines(match, labels, None, lang), width=style.width)
     else:
         con.say(t("match_not_over", lang))
     return EXIT_OK
