@@ -60,9 +60,9 @@ def test_commitments_before_each_deal_seeds_after_and_batak_verify(
                 ]
             )
             assert o["seed"] not in before
-        # the record (a private room's, with its key) checks with batak verify
-        sync = next(m for m in msgs if m.get("type") == "sync" and m.get("record"))
-        url = srv.http + sync["record"]
+        # the record (a private room's, with its key: the seat got it in the start event)
+        # checks with batak verify
+        url = srv.http + start["record"]
         capsys.readouterr()
         assert batak(["verify", url, "--lang", "en"]) == 0
         out = capsys.readouterr().out

@@ -290,3 +290,91 @@ def test_a_finished_rooms_code_answers_an_outsider_without_reading_its_match(
                 await c.close()
 
         asyncio.run(main())
+
+
+def test_a_finished_private_table_is_not_opened_by_one_who_stood_up_before_its_start(
+    tmp_path: Path,
+) -> None:
+    """Someone who sat in a private room and stood up before its match began never played
+    there: once the match is over, its id opens nothing to them (as to anyone who never sat
+    there), neither while the table is still in memory nor after a restart, when only storage
+    knows it. Its players (a guest who came with the code and stayed, the host) still open it
+    by its id, with its score sheet and its record's address; one who watched it with the code
+    still does while it is in memory, as before."""
+    config = fast_config(tmp_path)
+    with ServerThread(config) as srv:
+
+        async def first() -> tuple[str, dict[str, str]]:
+            host = Client(srv.url, name="Host")
+            await host.connect()
+            created, table = await host.create(preset="standard", deals=1)
+            t, code = table.id, created["code"]
+            gone = Client(srv.url, name="Gone")  # sits, then stands up before the start
+            stay = Client(srv.url, name="Stay")  # sits and plays
+            watch = Client(srv.url, name="Watch")  # sits, stands up, and watches with the code
+            for c in (gone, stay, watch):
+                await c.connect()
+            for c in (gone, watch):
+                seated = await c.join(code=code)
+                # not even the record's address (a private one's key) while the room waits
+                assert seated.seat is not None and seated.record is None
+                await c.leave(t)
+            assert (await stay.join(code=code)).seat is not None
+            assert (await watch.join(code=code, spectate=True)).seat is None
+            await host.start(t)  # computer players take the other seats
+            ends = await asyncio.gather(host.play(t, timeout=90), stay.play(t, timeout=90))
+            assert all(end.over for end in ends)
+            # the players got it when the match began (in its start event: no sync since)
+            path = ends[0].record
+            assert path is not None and "?key=" in path and ends[1].record == path
+            for _ in range(100):
+                if _status(srv.http + path) == 200:
+                    break
+                await asyncio.sleep(0.05)
+            assert _status(srv.http + path) == 200
+            assert gone.tables[t].record is None and watch.tables[t].record is None
+            # still in memory: by its id, to the one who stood up, as if there were no table
+            for how in ({}, {"spectate": True}):
+                with pytest.raises(ServerError) as e:
+                    await gone.join(t, **how)
+                assert e.value.code == "no_table", e.value.code
+            with pytest.raises(ServerError) as e:
+                await gone.sync(t)
+            assert e.value.code == "no_table"
+            # by its code: the match is over, no more
+            with pytest.raises(ServerError) as e:
+                await gone.join(code=code)
+            assert e.value.code == "match_over" and "record" not in e.value.message
+            # its players open it by its id
+            for c in (host, stay):
+                again = await c.join(t)
+                assert again.seat is not None and again.record is not None
+            assert "record" not in await watch.sync(t)  # (a watcher: no record's key)
+            tokens = {}
+            await watch.close()
+            for name, c in (("host", host), ("gone", gone), ("stay", stay)):
+                assert c.token
+                tokens[name] = c.token
+                await c.close()
+            return t, tokens
+
+        t, tokens = asyncio.run(first())
+    with ServerThread(fast_config(tmp_path)) as srv2:
+        assert t not in srv2.hub.tables
+
+        async def second() -> None:
+            clients = {n: Client(srv2.url, token=tok) for n, tok in tokens.items()}
+            for c in clients.values():
+                await c.connect()
+            with pytest.raises(ServerError) as e:
+                await clients["gone"].join(t)
+            assert e.value.code == "no_table" and "record" not in e.value.message
+            assert t not in srv2.hub.tables  # (nothing was loaded for them)
+            for name in ("stay", "host"):
+                again = await clients[name].join(t)
+                assert again.info["status"] == "over" and again.seat is not None
+                assert again.view is not None and again.view["match"]["sheet"]
+            for c in clients.values():
+                await c.close()
+
+        asyncio.run(second())

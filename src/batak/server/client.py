@@ -347,6 +347,7 @@ class Client:
                 st.info["seats"] = msg["seats"]
             if ev["kind"] == "stand" and ev.get("host"):  # the host left: who hosts now
                 st.info["host"] = ev["host"]
+            st.record = ev.get("record", st.record)  # (a seat's, in the match's start)
             if "chips" in msg:
                 st.info["chips"] = msg["chips"]
             if "status" in msg:

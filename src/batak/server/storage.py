@@ -213,7 +213,7 @@ class TableGlance:
     seed: int
     status: str
     options: dict[str, Any]
-    sat: bool  # the player asked about sat there once (looked for at a finished table only)
+    sat: bool  # the player asked about played there (looked for at a finished table only)
 
 
 @dataclass
@@ -1293,10 +1293,15 @@ class Storage:
 
     async def glance(self, table_id: str, player: str | None) -> TableGlance | None:
         """A stored table's row without its rules, record and events, and, when it is over,
-        whether ``player`` sat there once (read from its ``sit`` events alone): a finished
-        match's table answers someone who never sat there without its log being read."""
+        whether ``player`` played there (read from its ``sit`` and ``stand`` events alone: a
+        seat is given up only before the start, so who sits when they end played the match;
+        someone who sat and stood up before it began did not): a finished match's table answers
+        someone who never played there without its log being read."""
         sql = self._sql("SELECT id, code, kind, seed, status, options FROM tables WHERE id = ?")
-        sits = self._sql("SELECT data FROM events WHERE table_id = ? AND kind = 'sit'")
+        sits = self._sql(
+            "SELECT kind, data FROM events WHERE table_id = ? AND kind IN ('sit', 'stand')"
+            " ORDER BY version"
+        )
 
         def job(cur: Any) -> TableGlance | None:
             cur.execute(sql, (table_id,))
@@ -1306,7 +1311,11 @@ class Storage:
             sat = False
             if r[4] == "over" and player is not None:
                 cur.execute(sits, (table_id,))
-                sat = any(json.loads(d[0]).get("player") == player for d in cur.fetchall())
+                seats: dict[int, str | None] = {}
+                for kind, data in cur.fetchall():
+                    ev = json.loads(data)
+                    seats[ev["seat"]] = ev.get("player") if kind == "sit" else None
+                sat = player in seats.values()
             return TableGlance(r[0], r[1], r[2], int(r[3]), r[4], json.loads(r[5]), sat)
 
         return await self._call(job)

@@ -198,6 +198,9 @@ class Table:
         self.address = ""  # the network address its host made it from (room quotas)
         self.others_came = False  # anyone but the host ever sat or watched here
         self.admitted: set[str] = set()  # players who came with the code (or were seated)
+        # players who stood up before the start (and did not come back with the code since):
+        # a private room's finished match is not theirs to open
+        self.stood_up: set[str] = set()
         self.scripted_deals: list[DealCards] = []  # the story mode's test hook (not stored)
         self.bot_moves = [0] * n  # moves a bot made for a person who was away, by seat
         self.own_moves = [0] * n  # moves a person made themselves (not the clock, not a bot)
@@ -361,6 +364,8 @@ class Table:
                 self.sit_order.remove(data["seat"])
             self.sit_order.append(data["seat"])
         elif kind == "stand":
+            if (leaving := self.seats[data["seat"]].player) is not None:
+                self.stood_up.add(leaving)
             self.seats[data["seat"]] = Seat()
             if data["seat"] in self.sit_order:
                 self.sit_order.remove(data["seat"])
@@ -459,6 +464,10 @@ class Table:
                 out = {"kind": "seat", "seat": ev["seat"], "v": version}
             elif ev["kind"] == "move" and ev.get("by") != "timeout":
                 out.pop("by", None)
+        if ev["kind"] == "start" and seat is not None:
+            # the record's address (a private one's with its key) goes to the players once the
+            # match begins, not to whoever sits in the room before and stands up again
+            out["record"] = record_path(self.id, self.kind, self.row.seed)
         if ev["kind"] == "move":
             if ev["move"].startswith("bury") and seat != ev["seat"]:
                 out["move"] = "bury"
@@ -559,14 +568,14 @@ class Table:
             shared = dumps(common_view)[:-1]
         texts: dict[int | None, str] = {}
         # the event is the same for every seat but the mover's (its move's id, a burial's
-        # cards): encoded once for each of the two
-        event_texts: dict[bool, str] = {}
+        # cards) and, at the start, the spectators' (no record's address): encoded once each
+        event_texts: dict[tuple[bool, bool], str] = {}
         mover = ev.get("seat") if kind == "move" else None
         for seat in seats:
-            own_move = mover is not None and seat == mover
-            event_text = event_texts.get(own_move)
+            which = (mover is not None and seat == mover, kind == "start" and seat is None)
+            event_text = event_texts.get(which)
             if event_text is None:
-                event_text = event_texts[own_move] = dumps(self.public_event(version, ev, seat))
+                event_text = event_texts[which] = dumps(self.public_event(version, ev, seat))
             parts = [head, ',"event":', event_text]
             if public is not None:
                 assert match is not None
@@ -735,7 +744,10 @@ class Table:
             # an offer that fell through for chips is still said (a reload, a language changed):
             # otherwise the page forgets why no rematch came and offers the button again
             msg["rematch"] = self.rematch_state(declined=short[0])
-        if seat is not None:  # the record's address (a private one's is kept to its players)
+        if seat is not None and self.status != "waiting":
+            # the record's address (a private one's is kept to its players): once the match has
+            # begun, when its seats are its players' (given to them in its ``start`` event);
+            # before, one who sat in the room and stood up again was given it too
             msg["record"] = record_path(self.id, self.kind, self.row.seed)
             # what the seat's person got from the finished match: the window at its end shows
             # it after a reload as it did when the match ended (no one else's)
@@ -773,7 +785,10 @@ class Table:
     ) -> int | None:
         """Sit (or come back to one's seat, or watch), subscribe, and send the sync. A private
         room is opened by its id (``by_code`` false) only to its host, the players who sat
-        there and those who came with its code: to anyone else it is not there."""
+        there and those who came with its code: to anyone else it is not there. Once its match
+        is over, not to someone who sat and stood up before the start (and did not come back
+        with the code to watch it): they never played there (nor does it open to them from
+        storage, :meth:`Storage.glance`)."""
         player = player_of(conn)
         pid = player.id
         mine = self.seat_of(pid)
@@ -781,6 +796,11 @@ class Table:
             if by_code:
                 self.admitted.add(pid)
             elif pid not in self.admitted:
+                raise TableError("no_table", params={"table": self.id})
+        if self.kind == "private":
+            if by_code:  # back with the code: a watcher like any other
+                self.stood_up.discard(pid)
+            elif mine is None and self.status == "over" and pid in self.stood_up:
                 raise TableError("no_table", params={"table": self.id})
         if mine is None and not spectate and self.status == "waiting":
             free = self.free_seats()

@@ -620,6 +620,7 @@ function onEvent(m) {
 // What an event means beyond the new view: chat lines, deal and match results.
 function sideEffects(ev, replay) {
   const T = S.table;
+  if (ev.record) T.record = ev.record; // a seat's record path (a private table's key), at the start
   if (ev.kind === "move" && ev.by === "timeout" && ev.seat === T.you && !replay) {
     // the clock and the bank ran out: said, or a player back at the screen never knows why
     notify(() => t("timed_out_you", { move: moveText(ev.move) }), "error", T.id);
