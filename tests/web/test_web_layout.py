@@ -71,3 +71,42 @@ def test_the_tournament_form_shows_a_tables_whole_name_on_a_desktop(
     assert fits["widest"] + 30 <= fits["box"], fits  # (and the arrow beside it)
     page.screenshot(path=str(artifacts / "layout-tourney-form-desktop-en.png"), full_page=True)
     no_js_errors(errors)
+
+
+BOXES = """() => [...document.querySelectorAll('.lobby > section')].map((e) => {
+  const r = e.getBoundingClientRect();
+  return {id: e.getAttribute('aria-labelledby'), x: r.x, y: r.y, h: r.height}; })"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "tr-TR"])
+def test_the_lobbys_name_box_is_not_stretched_beside_quick_play_on_a_desktop(
+    browser: Browser, server: ServerProcess, errors: list[str], locale: str
+) -> None:
+    """At 1280 px (and 1024) the lobby's boxes go two a row. The name box, short, stretched to
+    the height of quick play beside it: a box mostly empty. It keeps its own height now, and
+    every other box stays where it was: the rows line up as before (both boxes of a row at the
+    same top), and on a phone the boxes come one under the other in the same order."""
+    page = open_page(browser, server, errors, locale=locale, viewport=DESKTOP)
+    expect(page.locator("#account-box h2")).to_be_visible()
+    for width in (1280, 1024):
+        page.set_viewport_size({"width": width, "height": 860})
+        boxes = {b["id"]: b for b in page.evaluate(BOXES)}
+        name, quick = boxes["h-name"], boxes["h-quick"]
+        assert name["y"] == quick["y"] and name["x"] < quick["x"], (name, quick)
+        assert name["h"] < quick["h"] / 2, (width, name, quick)  # its own height, not quick's
+        inner = page.evaluate(
+            "() => { const s = document.querySelector('.lobby > section[aria-labelledby=h-name]');"
+            " const last = s.lastElementChild.getBoundingClientRect();"
+            " return s.getBoundingClientRect().bottom - last.bottom; }"
+        )
+        assert inner < 40, inner  # no empty space under its last line (its padding only)
+        pairs = [("h-private", "h-progress"), ("h-account", "h-matches"), ("h-chips", "h-join")]
+        for left, right in pairs:
+            a, b = boxes[left], boxes[right]
+            assert a["y"] == b["y"] and a["x"] < b["x"], (width, left, a, right, b)
+        assert boxes["h-private"]["y"] >= quick["y"] + quick["h"]  # under the first row
+    page.set_viewport_size({"width": 390, "height": 844})
+    order = [b["id"] for b in sorted(page.evaluate(BOXES), key=lambda b: b["y"])]
+    assert order == [b["id"] for b in page.evaluate(BOXES)], order  # as written, one a row
+    assert order[:2] == ["h-name", "h-quick"], order
+    no_js_errors(errors)

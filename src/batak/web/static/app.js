@@ -1255,7 +1255,7 @@ function drawLobby() {
   const mine = (S.welcome && S.welcome.tables) || [];
   app().innerHTML = `
   <div class="lobby">
-    <section class="card-box" aria-labelledby="h-name">
+    <section class="card-box name-box" aria-labelledby="h-name">
       <h2 id="h-name">${esc(t("your_name"))}</h2>
       <form data-action="saveName" class="row">
         <input id="name-input" maxlength="24" autocomplete="nickname" value="${esc(S.player ? S.player.name : S.name)}" aria-labelledby="h-name">
