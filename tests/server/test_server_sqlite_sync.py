@@ -4,7 +4,11 @@ the storage's counts of jobs and commits in /healthz."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import sqlite3
+import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -16,7 +20,7 @@ from websockets.sync.client import connect
 from batak.cli import build_parser
 from batak.cli.serve import config_from_args
 from batak.server.config import SQLITE_SYNC, ServerConfig
-from batak.server.storage import Storage, open_storage
+from batak.server.storage import Storage, StorageError, open_storage
 
 
 def _level(cur: Any) -> Any:
@@ -80,3 +84,93 @@ def test_healthz_counts_the_storage_s_jobs_and_commits(tmp_path: Path) -> None:
             body = json.loads(r.read())
     stored = body["storage"]
     assert stored["jobs"] >= stored["commits"] >= 1
+
+
+def _healthz(srv: ServerThread) -> tuple[int, dict[str, Any]]:
+    try:
+        with urllib.request.urlopen(srv.http + "/healthz", timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def _until(srv: ServerThread, status: int) -> dict[str, Any]:
+    deadline = time.monotonic() + 15
+    while True:
+        got, body = _healthz(srv)
+        if got == status:
+            return body
+        assert time.monotonic() < deadline, (got, body)
+        time.sleep(0.2)
+
+
+def _no_room(cur: Any) -> None:
+    """A storage job: the database may not grow past its size now (SQLite's
+    ``max_page_count``, on the storage's connection: a disk with no room left)."""
+    size = cur.execute("PRAGMA page_count").fetchone()[0]
+    cur.execute(f"PRAGMA max_page_count = {size}")
+
+
+_KEYS = itertools.count()
+
+
+def _write(length: int) -> Any:
+    """A storage job that stores ``length`` bytes more."""
+    key = f"filler-{next(_KEYS)}"
+
+    def write(cur: Any) -> None:
+        cur.execute("INSERT INTO meta (key, value) VALUES (?, zeroblob(?))", (key, length))
+
+    return write
+
+
+def _room_again(cur: Any) -> None:
+    cur.execute("PRAGMA max_page_count = 1073741823")
+
+
+def test_healthz_says_when_sqlite_cannot_store_moves(tmp_path: Path) -> None:
+    """SQLite's /healthz is a real check: 200 with "database": "up" while the storage can
+    write; a write that failed for want of room (a full disk) makes it 503 with
+    "database": "down" and "ok": false, as on PostgreSQL, also while nothing else is written
+    (its check writes some bytes then, and they do not fit); 200 again once there is room,
+    without anyone playing meanwhile. Before, SQLite's answer was 200 whatever the database."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+        assert _until(srv, 200)["database"] == "up"
+        storage = srv.hub.storage
+
+        async def job(fn: Any) -> Any:
+            return await storage._call(fn)
+
+        srv.call(lambda: job(_no_room))
+        # writes until even a small one does not fit: the last write failed, "database or
+        # disk is full" (SQLite ends the transaction), as on a full disk
+        for length in (65536, 4096, 512, 64):
+            while True:
+                try:
+                    srv.call(lambda length=length: job(_write(length)))
+                except StorageError as e:
+                    assert "full" in str(e)
+                    break
+        body = _until(srv, 503)
+        assert body["database"] == "down" and body["ok"] is False
+        time.sleep(1.1)  # the next check (an answer is kept for a second) finds no room either
+        assert _healthz(srv)[0] == 503
+        srv.call(lambda: job(_room_again))
+        assert _until(srv, 200)["database"] == "up"
+
+
+def test_healthz_says_when_sqlite_is_held_by_another_process(tmp_path: Path) -> None:
+    """Another program holding SQLite's write lock (a long ``batak admin`` job, a backup
+    tool) keeps the server from storing moves: /healthz answers 503 while its check waits
+    behind the lock longer than 2 s, and 200 once the lock is let go."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+        assert _until(srv, 200)["database"] == "up"
+        other = sqlite3.connect(tmp_path / "batak.sqlite3", isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            body = _until(srv, 503)
+            assert body["database"] == "down" and body["ok"] is False
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert _until(srv, 200)["database"] == "up"

@@ -213,12 +213,13 @@ def create_app(
                 body["forwarded"] = hub.cluster.bus.forwarded
                 body["handled"] = hub.cluster.bus.handled
                 body["bus"] = "up" if hub.cluster.bus.up else "down"  # Redis reached or not
-        # PostgreSQL answers, or not: without it no move can be stored, so the answer is then
-        # 503 and a load balancer sends the players to another process (SQLite: not asked)
+        # the database can store moves, or not (PostgreSQL: it answers; SQLite: the storage's
+        # worker reads it in time, and its last write did not fail for a full disk or a broken
+        # file): without it no move can be stored, so the answer is then 503 and a monitor
+        # says so, or a load balancer sends the players to another process
         database = await hub.storage.reachable()
-        if database is not None:
-            body["database"] = "up" if database else "down"
-        if database is False:
+        body["database"] = "up" if database else "down"
+        if not database:
             body["ok"] = False
             return JSONResponse(body, status_code=503)
         return JSONResponse(body)

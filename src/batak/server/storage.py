@@ -48,6 +48,25 @@ T = TypeVar("T")
 #: they run.
 SCHEMA_LOCK = 0x626174616B0002
 
+#: SQLite's result codes for a write that failed for the disk's or the file's sake (full, an
+#: I/O error, made read-only, damaged, gone): not a job's own mistake (a unique name taken) nor
+#: a passing wait (another process's lock). Such a failure makes ``/healthz`` answer 503 until
+#: a write is committed again (:meth:`Storage.reachable`).
+SQLITE_DISK_FAILURES = frozenset(
+    {
+        sqlite3.SQLITE_FULL,
+        sqlite3.SQLITE_IOERR,
+        sqlite3.SQLITE_READONLY,
+        sqlite3.SQLITE_CORRUPT,
+        sqlite3.SQLITE_NOTADB,
+        sqlite3.SQLITE_CANTOPEN,
+    }
+)
+
+#: The bytes :meth:`Storage.reachable` writes (and deletes in the same transaction) on SQLite
+#: while the last write failed for the disk: room for them means room for moves again.
+PROBE_BYTES = 16384
+
 
 class StorageError(RuntimeError):
     """The database refused or failed a job."""
@@ -538,6 +557,11 @@ class Storage:
         self._ping_conn: Any = None
         self._ping_lock = asyncio.Lock()
         self._ping: tuple[float, bool] | None = None
+        #: SQLite: the last write that failed for the disk's or the file's sake (full, an I/O
+        #: error: :data:`SQLITE_DISK_FAILURES`), until a later one is committed; None when the
+        #: last write was stored. Set and cleared by the worker thread.
+        self.write_failure: str | None = None
+        self._probe: asyncio.Future[None] | None = None  # reachable()'s job on SQLite
 
     # ------------------------------------------------------------------ the worker
     def check(self, *, create: bool = True, write: bool = False) -> None:
@@ -637,6 +661,8 @@ class Storage:
                 batch.append(nxt)
             self.jobs += len(batch)
             results: list[tuple[bool, Any]] = []
+            changes = conn.total_changes if self.kind == "sqlite" else 0
+            committed = False
             try:
                 conn, cur = self._begin_on(conn)
                 if len(batch) == 1:  # alone: a failure rolls back the transaction, no savepoint
@@ -648,6 +674,7 @@ class Storage:
                     else:
                         cur.execute("COMMIT")
                         self.commits += 1
+                        committed = True
                 else:
                     for fn, _, _ in batch:
                         cur.execute("SAVEPOINT job")
@@ -660,14 +687,21 @@ class Storage:
                             results.append((False, e))
                     cur.execute("COMMIT")
                     self.commits += 1
+                    committed = True
             except Exception as e:
                 with contextlib.suppress(Exception):
                     conn.execute("ROLLBACK")
-                results = [(False, e)] * len(batch)
+                # SQLite ends the transaction itself on a full disk or an I/O error, so the
+                # ROLLBACK (TO SAVEPOINT) after the job's failure fails in turn: the jobs are
+                # told the first failure, not "no transaction is active"
+                results = [(False, _disk_failure(e) or e)] * len(batch)
+                committed = False
                 if getattr(conn, "closed", False) or getattr(conn, "broken", False):
                     # PostgreSQL ended the session (or the link broke): a new one
                     with contextlib.suppress(Exception):
                         conn = self._connect()
+            if self.kind == "sqlite":
+                self._note_writes(results, committed and conn.total_changes > changes)
             # one wake-up of each event loop for the whole batch, not one per job
             by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Any, bool, Any]]] = {}
             for (_, fut, loop), (ok, value) in zip(batch, results, strict=True):
@@ -679,6 +713,17 @@ class Storage:
             if stop:
                 break
         conn.close()
+
+    def _note_writes(self, results: list[tuple[bool, Any]], wrote: bool) -> None:
+        """SQLite, after a batch: :attr:`write_failure` set when a job or the commit failed for
+        the disk's or the file's sake, cleared when the batch changed rows and was committed."""
+        for ok, value in results:
+            failure = None if ok else _disk_failure(value)
+            if failure is not None:
+                self.write_failure = str(failure) or type(failure).__name__
+                return
+        if wrote:
+            self.write_failure = None
 
     def _begin_on(self, conn: Any) -> tuple[Any, Any]:
         """A batch's ``BEGIN`` on ``conn``, and the connection and cursor to run it with. A
@@ -765,17 +810,27 @@ class Storage:
                 cur.execute("ROLLBACK")
                 raise
 
-    async def reachable(self, timeout: float = 2.0) -> bool | None:
-        """Whether PostgreSQL answers ``SELECT 1`` within ``timeout`` seconds (``/healthz``),
-        on a connection of its own, opened again after a failure (one that breaks or does not
-        answer in time is dropped). An answer is reused for a second, so that any number of
-        checks costs at most one query a second. None for SQLite: a file on this machine, with
-        nothing to reach."""
-        if self.kind != "postgresql":
-            return None
+    async def reachable(self, timeout: float = 2.0) -> bool:
+        """Whether the database can store moves now (``/healthz``). An answer is reused for a
+        second, so that any number of checks costs at most one query a second.
+
+        PostgreSQL: whether it answers ``SELECT 1`` within ``timeout`` seconds, on a connection
+        of its own, opened again after a failure (one that breaks or does not answer in time is
+        dropped).
+
+        SQLite: whether the storage's own worker reads the database within ``timeout`` seconds
+        (a job in its queue, on its connection: it waits behind the moves, and behind another
+        process's lock, as a move would), and its last write did not fail for the disk's or the
+        file's sake (:attr:`write_failure`: a full disk shows only when something is written).
+        After such a failure the same job also writes (and deletes) :data:`PROBE_BYTES`, so the
+        answer is 200 again once there is room, even if nobody plays meanwhile."""
         async with self._ping_lock:
             if self._ping is not None and time.monotonic() - self._ping[0] < 1.0:
                 return self._ping[1]
+            if self.kind != "postgresql":
+                ok = await self._sqlite_answers(timeout)
+                self._ping = (time.monotonic(), ok)
+                return ok
             try:
                 await asyncio.wait_for(self._select_1(), timeout)
                 ok = True
@@ -787,6 +842,35 @@ class Storage:
                         await conn.close()
             self._ping = (time.monotonic(), ok)
             return ok
+
+    async def _sqlite_answers(self, timeout: float) -> bool:
+        """:meth:`reachable` on SQLite. One check job at most waits in the queue: while it has
+        not run, a later check waits for the same one."""
+        if self._thread is None or not self._thread.is_alive():
+            return False
+        probe = self._probe
+        if probe is None or probe.done():
+            loop = asyncio.get_running_loop()
+            probe = loop.create_future()
+            # its failure is read here, or never (when no check waits for it any more)
+            probe.add_done_callback(lambda f: f.cancelled() or f.exception())
+            self._probe = probe
+            self._jobs.put((self._check_job, probe, loop))
+        try:
+            await asyncio.wait_for(asyncio.shield(probe), timeout)
+        except Exception:  # failed, or no answer in time (TimeoutError)
+            return False
+        return self.write_failure is None
+
+    def _check_job(self, cur: Any) -> None:
+        """:meth:`reachable`'s job on SQLite (in the worker thread): read the schema's row;
+        after a write failed for the disk, write and delete some bytes."""
+        cur.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        if self.write_failure is not None:
+            cur.execute(
+                "INSERT INTO meta (key, value) VALUES ('healthz', zeroblob(?))", (PROBE_BYTES,)
+            )
+            cur.execute("DELETE FROM meta WHERE key = 'healthz'")
 
     async def _select_1(self) -> None:
         import psycopg
@@ -1558,6 +1642,19 @@ class Storage:
 #: an event's data as stored: ``json.dumps(data, ensure_ascii=False)``, without making an
 #: encoder for every event (as ``json.dumps`` does when given an option)
 _event_json = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def _disk_failure(e: BaseException | None) -> BaseException | None:
+    """The SQLite error of :data:`SQLITE_DISK_FAILURES` that ``e`` is, or that it came while
+    handling (a ROLLBACK refused after SQLite ended the transaction itself), if any."""
+    seen = 0
+    while e is not None and seen < 10:
+        code = getattr(e, "sqlite_errorcode", None)
+        if isinstance(code, int) and code & 0xFF in SQLITE_DISK_FAILURES:
+            return e
+        e = e.__context__
+        seen += 1
+    return None
 
 
 def _settle_all(settled: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
