@@ -212,3 +212,23 @@ def test_restart_node_without_a_node_it_knows_says_which_there_are(
     done = _run(args, env)
     assert done.returncode == 2
     assert done.stderr.strip().endswith("restart-node NAME, NAME one of: n1 n2 n3"), done.stderr
+
+
+def test_the_node_names_of_the_examples_are_ones_batak_serve_takes() -> None:
+    """``batak serve --node`` takes only names safe in addresses (HAProxy's ``?node=``): those
+    of local.sh, the HAProxy example and docs/cluster.md are such names."""
+    import re
+
+    from batak.cli.serve import _parse
+
+    script = LOCAL_SH.read_text()
+    listed = re.search(r"^NODES=\(([^)]*)\)", script, re.M)
+    assert listed is not None
+    names = set(listed.group(1).split())
+    names |= set(
+        re.findall(r"^\s*server (\S+) ", (ROOT / "deploy" / "haproxy.cfg").read_text(), re.M)
+    )
+    names |= set(re.findall(r"--node ([^\s`|]+)", (ROOT / "docs" / "cluster.md").read_text()))
+    names.discard("NAME")
+    assert names >= {"n1", "n2", "n3"}, names
+    assert all(_parse("node", name) == name for name in names), names

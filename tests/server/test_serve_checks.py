@@ -82,6 +82,15 @@ NO_PG = "postgresql://batak:s3cret-pw@127.0.0.1:1/batak"  # nothing listens on p
         ("redis", "redis://cache:99999/0", None),
         ("redis", "redis:///0", None),
         ("redis", "unix://", None),
+        ("node", "n1", "n1"),
+        ("node", "eu-west.2_b", "eu-west.2_b"),
+        ("node", "N" * 32, "N" * 32),
+        ("node", "N" * 33, None),
+        ("node", "node 1", None),  # HAProxy's ?node= never matches a space
+        ("node", "n1&x=2", None),
+        ("node", "düğüm", None),
+        ("node", "", None),
+        ("node", ".n1", None),
     ],
 )
 def test_option_values_are_checked(kind: str, value: str, expected: Any) -> None:
@@ -100,6 +109,8 @@ def test_option_values_are_checked(kind: str, value: str, expected: Any) -> None
         (["--allow-origin", "garbage"], "not an origin"),
         # it used to be taken, and the start ended in redis-py's traceback (exit 3)
         (["--node", "n1", "--redis", "http://cache:6379"], "not a Redis address"),
+        # it was taken, and broke the load balancer's ?node= routing
+        (["--node", "node 1"], "not a node name: use only the letters a-z and A-Z, digits,"),
     ],
 )
 def test_serve_refuses_bad_values_in_plain_words(
@@ -159,6 +170,10 @@ def test_serve_refuses_in_turkish(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["serve", "--lang", "tr", "--port", "abc"])
     assert "1 ile 65535 arasında bir tam sayı ver" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        main(["serve", "--lang", "tr", "--node", "düğüm 1"])
+    assert e.value.code == 2
+    assert "düğüm adı olamaz: yalnızca a-z ve A-Z harflerini" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ import argparse
 import errno
 import math
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -51,7 +52,8 @@ def add_serve_parser(
         take: ``port`` 1-65535, ``whole`` an integer >= 0, ``count`` an integer >= 1,
         ``positive`` a number > 0, ``time`` a number >= 0, ``percent`` 0-100, ``stakes`` whole
         numbers > 0 separated by commas, ``url`` an http(s) address, ``origin`` an origin,
-        ``redis`` a Redis address (``redis://HOST:PORT/DB``, ``rediss://``, ``unix://PATH``)."""
+        ``redis`` a Redis address (``redis://HOST:PORT/DB``, ``rediss://``, ``unix://PATH``),
+        ``node`` a cluster node's name (:data:`NODE_NAME`)."""
 
         def parse(value: str) -> Any:
             result = _parse(kind, value)
@@ -206,7 +208,9 @@ def add_serve_parser(
         help=h("help_stakes", ",".join(str(x) for x in d.stakes)),
     )
     k = p.add_argument_group(h("group_cluster"))
-    k.add_argument("--node", default=None, metavar="NAME", help=h("help_node"))
+    k.add_argument(
+        "--node", type=checked("node"), default=None, metavar="NAME", help=h("help_node")
+    )
     k.add_argument(
         "--redis", type=checked("redis"), default=None, metavar="URL", help=h("help_redis")
     )
@@ -252,6 +256,8 @@ def _parse(kind: str, value: str) -> Any:
         except ValueError:
             return None
         return stakes if stakes and all(x > 0 for x in stakes) else None
+    if kind == "node":
+        return value if NODE_NAME.fullmatch(value) else None
     if kind == "redis":  # as redis-py takes it: a host and a database number, or a socket
         try:
             parts = urlsplit(value)
@@ -276,6 +282,13 @@ def _parse(kind: str, value: str) -> Any:
         return None
     return value.rstrip("/") if kind == "origin" else value
 
+
+#: A cluster node's name (``--node``): it goes into addresses unchanged, the load balancer's
+#: ``/ws?node=NAME`` (HAProxy compares the query's value as it is written, so a space or a
+#: character a browser escapes would never match) and its server names, and Redis' keys and
+#: channels. So: ASCII letters, digits, '.', '_' and '-', 1 to 32 of them, a letter or digit
+#: first (deploy/local.sh's n1, n2, n3).
+NODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
 
 #: operating-system errors of a data folder, in the words of the catalog's ``serve.reason_*``
 _FOLDER_REASONS = {
