@@ -611,6 +611,43 @@ def test_no_refusal_is_foretold_to_browsers_an_allowed_origin_lets_in(
     assert not any("--public-url" in x for x in start_lines(config, "en", "/srv/batak-data"))
 
 
+@pytest.mark.parametrize(
+    "given",
+    [
+        {"allowed_origins": ("http://localhost:5173",)},
+        {"allowed_origins": ("http://127.0.0.1:3000", "http://[::1]:3000")},
+        {"allowed_origins": ("http://app.localhost:3000",)},
+        {"public_url": "http://127.0.0.1:8000"},
+        {"public_url": "http://localhost:8000", "allowed_origins": ("http://0.0.0.0:8000",)},
+    ],
+)
+def test_origins_of_this_computer_only_do_not_silence_the_refusal_foretold(
+    given: dict[str, Any],
+) -> None:
+    """Any ``--allow-origin`` (a development server's on localhost, say) silenced the warning,
+    and then every other computer's browser was refused all the same: only an address whose
+    host is not this computer's loopback may be the one they open."""
+    config = ServerConfig(host="0.0.0.0", port=8000, **given)
+    assert not origin_allowed("http://192.168.1.5:8000", config)
+    lines = start_lines(config, "en", "/srv/batak-data")
+    assert lines[1].startswith("It listens on every network interface, but a browser on another")
+    tr = start_lines(config, "tr", "/srv/batak-data")
+    assert tr[1].startswith("Bütün ağ arayüzlerini dinliyor")
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        {"allowed_origins": ("http://localhost:5173", "https://batak.example")},
+        {"public_url": "http://10.0.0.5:8000"},
+        {"allowed_origins": ("http://[2001:db8::5]:8000",)},
+    ],
+)
+def test_an_address_of_another_host_still_silences_it(given: dict[str, Any]) -> None:
+    config = ServerConfig(host="0.0.0.0", port=8000, **given)
+    assert not any("--public-url" in x for x in start_lines(config, "en", "/srv/batak-data"))
+
+
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_a_stopped_server_says_so_and_that_nothing_is_lost(tmp_path: Path, how: int) -> None:
     """Ctrl+C (or a service manager's SIGTERM) used to bring the prompt back without a word."""

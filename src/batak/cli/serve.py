@@ -625,14 +625,50 @@ def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
 
+def _others_may_come(config: ServerConfig) -> bool:
+    """Whether a browser on another computer may be let in by the websocket's Origin check, for
+    a server that listens on every interface: ``--allow-origin '*'``, or a public address or
+    an allowed origin whose host is not this computer's own loopback (``localhost``,
+    127.0.0.1, ::1), since only such an address can be the one other computers open. One
+    that names this computer (a development server's ``http://localhost:5173``) lets in no
+    one else. (A server listening at one address, ``--host 192.168.1.5``, prints that address
+    and allows it: nothing to say.)
+
+    >>> from batak.server.config import ServerConfig as C
+    >>> _others_may_come(C(allowed_origins=("http://localhost:5173",)))
+    False
+    >>> _others_may_come(C(public_url="http://127.0.0.1:8000")), _others_may_come(C())
+    (False, False)
+    >>> _others_may_come(C(allowed_origins=("https://batak.example",))), _others_may_come(
+    ...     C(allowed_origins=("*",)))
+    (True, True)
+    """
+    import ipaddress
+
+    if "*" in config.allowed_origins:
+        return True
+    for address in (config.public_url, *config.allowed_origins):
+        host = (urlsplit(address).hostname or "") if address else ""
+        if not host or host == "localhost" or host.endswith(".localhost"):
+            continue
+        try:
+            ip = ipaddress.ip_address(host)
+        except ValueError:  # a name: another computer's DNS may give it this computer's address
+            return True
+        if not (ip.is_loopback or ip.is_unspecified):
+            return True
+    return False
+
+
 def start_lines(config: ServerConfig, lang: str, where: str) -> list[str]:
     """What ``batak serve`` prints once it listens: the address to open (the players' one),
     the websocket, where the data is and how to stop it; where it listens itself when that is
     not the address to open (behind a proxy, or a node of a cluster, whose every node has the
-    same address to open: then its name too); listening on every interface with neither
-    ``--public-url`` nor ``--allow-origin``, that other computers' browsers are refused until
-    it is given; and the operator's commands (``batak admin``) on its database, ready to paste
-    but for a password in the database's address, which a word in capitals stands for."""
+    same address to open: then its name too); listening on every interface with no public
+    address nor allowed origin that another computer may open (:func:`_others_may_come`), that
+    other computers' browsers are refused until one is given; and the operator's commands
+    (``batak admin``) on its database, ready to paste but for a password in the database's
+    address, which a word in capitals stands for."""
     from ..i18n import text
 
     url = config.base_url
@@ -648,7 +684,7 @@ def start_lines(config: ServerConfig, lang: str, where: str) -> list[str]:
         lines = [text("serve.started_at", lang, listen=listen, **said)]
     else:
         lines = [text("serve.started", lang, **said)]
-    if config.host in WILDCARD_HOSTS and not (config.public_url or config.allowed_origins):
+    if config.host in WILDCARD_HOSTS and not _others_may_come(config):
         lines.append(text("serve.everywhere_without_public_url", lang, port=config.port))
     # the operator's commands on this server's database, to be pasted: a password in its
     # address is never printed, but a word in capitals says where it goes
