@@ -1615,6 +1615,30 @@ def test_a_command_or_job_typed_wrong_is_answered_with_the_one_it_resembles(
 
 
 @pytest.mark.parametrize(
+    ("argv", "en", "tr"),
+    [
+        (["admin"], "JOB", "İŞ"),
+        (["admin", "ban"], "USERNAME", "KULLANICI_ADI"),
+        (["admin", "vip"], "USERNAME", "KULLANICI_ADI"),
+    ],
+)
+def test_admin_s_turkish_usage_has_turkish_placeholders(
+    argv: list[str], en: str, tr: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its usage and error said ``JOB`` and ``username`` ("şu argümanlar gerekli: JOB"), where
+    the other Turkish texts say ``DOSYA`` or ``AD``."""
+    for lang, placeholder in (("tr", tr), ("en", en)):
+        with pytest.raises(SystemExit) as e:
+            main([*argv, "--lang", lang])
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        usage, error = err.rstrip().rsplit("\n", 1)
+        assert placeholder in usage.split() and placeholder in error, err
+        if lang == "tr":
+            assert "JOB" not in err and "username" not in err, err
+
+
+@pytest.mark.parametrize(
     "argv",
     [
         ["admin", "users"],

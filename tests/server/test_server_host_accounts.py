@@ -83,7 +83,7 @@ def test_a_host_lists_bans_and_unbans_accounts_while_the_server_runs(
             )
             assert code == 0
             said = capsys.readouterr().out
-            assert said.startswith("ali is banned: the account cannot log in. Sessions ended: 2;")
+            assert said.startswith("ali is banned: the account cannot log in. Sessions ended: 2.")
             # the open connection is told and closed by the running server
             told = await phone.wait_for(lambda m: m.get("type") == "logged_out", 5)
             assert told["reason"] == "ended"
@@ -513,6 +513,32 @@ def test_the_list_of_accounts_fits_80_columns_with_wide_names_and_a_long_reason(
     assert " ".join(x.strip() for x in notes).endswith(": " + reason)
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_what_ban_says_fits_80_columns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """Its one line was 159 columns in English, 160 in Turkish (and a ban's reason, said
+    again when it is changed, up to 200 more): now a line each for what was done, the running
+    server and the command that undoes it, each wrapped at 80 columns into a file."""
+    pytest.importorskip("argon2")
+    data = tmp_path / "data"
+    where = ["--data", str(data), "--lang", lang]
+    name = "u" * 32  # the longest username
+    with ServerThread(fast_config(data)) as srv:
+        _register(srv, [(name, "U")])
+    assert main(["admin", "ban", name, *where]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(len(x) <= 80 for x in lines), lines
+    assert lines[-1] == {"en": "To open it again:", "tr": "Yeniden açmak için:"}[lang] + (
+        f" batak admin unban {name}"
+    )
+    reason = " ".join(["spam"] * 39)  # 194 characters (200 are kept)
+    assert main(["admin", "ban", name, "--reason", reason, *where]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) > 2 and all(len(x) <= 80 for x in lines), lines
+    assert " ".join(lines).endswith(reason)
+
+
 def test_banning_a_banned_account_says_so_and_keeps_its_date(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -531,7 +557,7 @@ def test_banning_a_banned_account_says_so_and_keeps_its_date(
         assert said.startswith("ali is banned already (since 20"), said
         assert said.rstrip().endswith("); nothing was changed."), said
         assert main(["admin", "ban", "ALI", "--reason", "spam  in the chat", *where]) == 0
-        said = capsys.readouterr().out
+        said = " ".join(capsys.readouterr().out.splitlines())  # (in lines of 80 columns)
         assert said.rstrip().endswith("); the reason it is shown is now: spam in the chat"), said
         assert main(["admin", "players", *where]) == 0
         now = capsys.readouterr().out

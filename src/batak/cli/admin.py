@@ -51,9 +51,11 @@ def add_admin_parser(sub: Any, lang: str) -> None:
         parser.add_argument("--lang", choices=LANGS, default=default, help=t("help_lang", lang))
 
     where(p, None)
+    username = t("admin_metavar_username", lang)  # the placeholder, in the reader's language
     jobs = p.add_subparsers(
         dest="job",
-        metavar="JOB",  # (the jobs are listed under it; all of them in braces is 85 columns)
+        # (the jobs are listed under it; all of them in braces is 85 columns)
+        metavar=t("admin_metavar_job", lang),
         required=True,
     )
     players = jobs.add_parser("players", help=t("help_admin_players", lang))
@@ -72,17 +74,17 @@ def add_admin_parser(sub: Any, lang: str) -> None:
         "--limit", type=positive, default=50, metavar="N", help=t("help_admin_limit", lang)
     )
     ban = jobs.add_parser("ban", help=t("help_admin_ban", lang))
-    ban.add_argument("username")
+    ban.add_argument("username", metavar=username)
     ban.add_argument("--reason", default=None, metavar="TEXT", help=t("help_admin_reason", lang))
     unban = jobs.add_parser("unban", help=t("help_admin_unban", lang))
-    unban.add_argument("username")
+    unban.add_argument("username", metavar=username)
     export = jobs.add_parser("export", help=t("help_admin_export", lang))
-    export.add_argument("username")
+    export.add_argument("username", metavar=username)
     export.add_argument(
         "--output", "-o", default="-", metavar="FILE", help=t("help_admin_output", lang)
     )
     erase = jobs.add_parser("erase", help=t("help_admin_erase", lang))
-    erase.add_argument("username")
+    erase.add_argument("username", metavar=username)
     erase.add_argument("--yes", action="store_true", help=t("help_admin_yes", lang))
     ledger = jobs.add_parser("ledger-check", help=t("help_admin_ledger_check", lang))
     report = jobs.add_parser("chip-report", help=t("help_admin_chip_report", lang))
@@ -95,12 +97,12 @@ def add_admin_parser(sub: Any, lang: str) -> None:
         help=t("help_admin_min_matches", lang, default=d.dumping_min_matches),
     )
     vip = jobs.add_parser("vip", help=t("help_admin_vip", lang))
-    vip.add_argument("username")
+    vip.add_argument("username", metavar=username)
     vip.add_argument("flag", choices=["on", "off"], metavar="on|off")
     backup = jobs.add_parser("backup", help=t("help_admin_backup", lang))
     backup.add_argument("file", metavar="FILE")
     password = jobs.add_parser("password", help=t("help_admin_password", lang))
-    password.add_argument("username")
+    password.add_argument("username", metavar=username)
     password.add_argument(
         "--password", dest="new_password", default=None, help=t("help_admin_new_password", lang)
     )
@@ -150,6 +152,13 @@ async def _new_password(
 
 def _when(seconds: float | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
     return time.strftime(fmt, time.localtime(seconds)) if seconds else "-"
+
+
+def _say(s: str) -> None:
+    """Print ``s`` in lines that fit :func:`_width` (80 columns into a file): its own lines,
+    each wrapped at spaces (a long username or ban reason)."""
+    for line in s.split("\n"):
+        print("\n".join(wrap_text(line, _width(), indent="")))
 
 
 def _width() -> int:
@@ -504,11 +513,11 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
                 await storage.end_sessions(row.id)  # none but one made meanwhile
                 key = "admin_banned_already" if reason is None else "admin_banned_reason"
                 when = _when(row.banned)
-                print(t(key, lang, name=row.username, when=when, reason=reason))
+                _say(t(key, lang, name=row.username, when=when, reason=reason))
                 return 0
             await storage.update_player(row.id, banned=time.time(), ban_reason=reason)
             ended = await storage.end_sessions(row.id)
-            print(
+            _say(
                 t(
                     "admin_banned",
                     lang,
