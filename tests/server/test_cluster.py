@@ -1125,3 +1125,30 @@ def test_a_finished_rooms_code_is_answered_here_when_its_holder_cannot_be_reache
             assert await cluster.route(conn, {"type": kind, "code": "abcdefgh"}) is False  # type: ignore[arg-type]
 
     asyncio.run(main())
+
+
+def test_the_log_counts_tables_and_events_in_words_that_read_right(tmp_path: Path) -> None:
+    """A node stopped with one table said "released 1 tables" (and "1 events" when it took
+    a table with one event back, "1 tables were taken" after a lapsed lease)."""
+    need_services()
+    import re
+
+    with cluster(tmp_path, 1) as (nodes, _redis, _db):
+
+        async def room() -> None:
+            async with Client(nodes[0].url, name="Host") as host:
+                await host.create(preset="standard", bots=False)
+
+        asyncio.run(room())
+        nodes[0].stop()  # SIGTERM: its tables are released for the others
+        said = nodes[0].stderr()
+        assert "node n0: released 1 table\n" in said, said[-2000:]
+        nodes[0].start()  # claims back the table still recorded as its own
+        deadline = time.monotonic() + 15
+        while "took table" not in (said := nodes[0].stderr()):
+            assert time.monotonic() < deadline, said[-2000:]
+            time.sleep(0.1)
+        took = re.search(r"took table \S+ \(epoch \d+, (\d+) (events?), ", said)
+        assert took is not None, said[-2000:]
+        assert (took[1] == "1") == (took[2] == "event"), took[0]
+        assert not re.search(r"\b1 (tables|events)\b", said), said[-2000:]

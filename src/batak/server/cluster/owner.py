@@ -73,6 +73,15 @@ TABLE_TYPES = frozenset(
 )
 
 
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word`` for the log (in English): plural but for one.
+
+    >>> counted(1, "table"), counted(0, "table"), counted(12, "event")
+    ('1 table', '0 tables', '12 events')
+    """
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def rendezvous(key: str, nodes: Iterable[str]) -> str | None:
     """The node that ``key`` belongs to among ``nodes`` (highest random weight hashing: a
     stable choice that moves only the keys of a node that leaves).
@@ -240,7 +249,7 @@ class Cluster:
         try:
             await hub.storage._call(release)
             self.owned.clear()
-            log.info("node %s: released %d tables", me, len(ids))
+            log.info("node %s: released %s", me, counted(len(ids), "table"))
             if self.bus is not None:
                 await self.bus.announce({"op": "released", "node": me})
         except Exception as e:  # the lease runs out and the others take them all the same
@@ -391,7 +400,8 @@ class Cluster:
             if epoch is not None and now.get(table.id) != (self.node, epoch):
                 self.fenced(table)
                 lost += 1
-        log.warning("node %s: the lease had lapsed; %d tables were taken", self.node, lost)
+        taken = f"{counted(lost, 'table')} {'was' if lost == 1 else 'were'} taken"
+        log.warning("node %s: the lease had lapsed; %s", self.node, taken)
 
     def _lose_all(self, why: str) -> None:
         if not self.hub.tables:
@@ -489,11 +499,11 @@ class Cluster:
                 return None
             self.takeovers += 1
             log.info(
-                "node %s: took table %s (epoch %s, %d events, %.1f ms)",
+                "node %s: took table %s (epoch %s, %s, %.1f ms)",
                 self.node,
                 table_id,
                 row[0],
-                len(events),
+                counted(len(events), "event"),
                 (time.monotonic() - t0) * 1000,
             )
             if self.bus is not None:
