@@ -648,6 +648,45 @@ def test_an_address_of_another_host_still_silences_it(given: dict[str, Any]) -> 
     assert not any("--public-url" in x for x in start_lines(config, "en", "/srv/batak-data"))
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_an_operator_with_no_account_is_said_at_the_start_in_the_reader_s_language(
+    tmp_path: Path, lang: str
+) -> None:
+    """``--operator`` with a name no account has was an English log line on stderr, among
+    uvicorn's; now a line of the start, in the reader's language, that says what it means."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "batak", "serve", "--port", str(port), "--data", str(tmp_path)]
+    cmd += ["--operator", "nosuchuser", "--operator", "nobody2", "--lang", lang]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline()]
+        while "batak admin --data" not in lines[-1]:  # the last line of the start
+            lines.append(proc.stdout.readline())
+            assert lines[-1], lines
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    said = {
+        "en": "--operator nosuchuser, nobody2: no account has that username yet; whoever registers"
+        " it gets the operator's right (any number of tournaments, any of them started early).",
+        "tr": "--operator nosuchuser, nobody2: bu kullanıcı adıyla henüz bir hesap yok; onu kim"
+        " açarsa turnuva yetkisini o alır (istediği kadar turnuva düzenler, her birini erken"
+        " başlatabilir).",
+    }
+    assert lines[1] == said[lang] + "\n" and len(lines) == 3, lines
+    assert "nosuchuser" not in err, err
+
+
+def test_an_operator_with_an_account_is_not_said() -> None:
+    lines = start_lines(ServerConfig(port=8000, operators=("ayse",)), "en", "/srv")
+    assert not any("--operator" in x for x in lines), lines
+
+
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_a_stopped_server_says_so_and_that_nothing_is_lost(tmp_path: Path, how: int) -> None:
     """Ctrl+C (or a service manager's SIGTERM) used to bring the prompt back without a word."""

@@ -8,7 +8,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
@@ -19,6 +19,8 @@ from .text import t as cli_text
 
 if TYPE_CHECKING:
     import socket
+
+    from ..server.hub import Hub
 
 __all__ = ["add_serve_parser", "config_from_args", "run_serve", "start_lines", "storage_problem"]
 
@@ -660,13 +662,17 @@ def _others_may_come(config: ServerConfig) -> bool:
     return False
 
 
-def start_lines(config: ServerConfig, lang: str, where: str) -> list[str]:
+def start_lines(
+    config: ServerConfig, lang: str, where: str, unknown_operators: Sequence[str] = ()
+) -> list[str]:
     """What ``batak serve`` prints once it listens: the address to open (the players' one),
     the websocket, where the data is and how to stop it; where it listens itself when that is
     not the address to open (behind a proxy, or a node of a cluster, whose every node has the
     same address to open: then its name too); listening on every interface with no public
     address nor allowed origin that another computer may open (:func:`_others_may_come`), that
-    other computers' browsers are refused until one is given; and the operator's commands
+    other computers' browsers are refused until one is given; the ``--operator`` names no
+    account has (``unknown_operators``: whoever registers one becomes one); and the operator's
+    commands
     (``batak admin``) on its database, ready to paste but for a password in the database's
     address, which a word in capitals stands for."""
     from ..i18n import text
@@ -686,6 +692,9 @@ def start_lines(config: ServerConfig, lang: str, where: str) -> list[str]:
         lines = [text("serve.started", lang, **said)]
     if config.host in WILDCARD_HOSTS and not _others_may_come(config):
         lines.append(text("serve.everywhere_without_public_url", lang, port=config.port))
+    if unknown_operators:
+        names = ", ".join(unknown_operators)
+        lines.append(text("serve.operator_without_account", lang, names=names))
     # the operator's commands on this server's database, to be pasted: a password in its
     # address is never printed, but a word in capitals says where it goes
     import shlex
@@ -717,8 +726,8 @@ def _serve(config: ServerConfig, log_level: str, lang: str, sock: socket.socket)
     else:
         where = os.fspath(Path(config.data).resolve())
 
-    def started() -> None:
-        for line in start_lines(config, lang, where):
+    def started(hub: Hub) -> None:
+        for line in start_lines(config, lang, where, hub.unknown_operators):
             print(line, flush=True)
 
     def stopped() -> None:  # by Ctrl+C or SIGTERM: say so, and that nothing is lost

@@ -177,6 +177,8 @@ class Hub:
         self._reviews_under_way: dict[tuple[str, int], asyncio.Future[Any]] = {}
         self.rooms = 0  # tables in memory made with ``create``
         self.ready = False
+        #: the ``--operator`` names no account has (yet), found at the start
+        self.unknown_operators: list[str] = []
         self.connections = 0
         self._load_lock = asyncio.Lock()
         self._quick_locks: dict[str, asyncio.Lock] = {}
@@ -232,9 +234,11 @@ class Hub:
     async def start(self) -> None:
         """Open storage and resume every table that was not over."""
         await self.storage.open()
-        for name in self.config.operators:  # a typo would show only when its tournament is refused
-            if await self.storage.account_named(name) is None:
-                log.warning("--operator %s: there is no account of that name (yet)", name)
+        # a typo would show only when its tournament is refused: ``batak serve`` says these
+        # names at its start, in the reader's language
+        self.unknown_operators = [
+            name for name in self.config.operators if await self.storage.account_named(name) is None
+        ]
         await self.chips.load()
         if self.cluster is not None:  # this node's tables, and those nobody alive holds
             await self.cluster.start()

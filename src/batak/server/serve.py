@@ -9,8 +9,12 @@ import os
 import socket
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .config import ServerConfig
+
+if TYPE_CHECKING:
+    from .hub import Hub
 
 __all__ = [
     "GcPacer",
@@ -43,13 +47,14 @@ def listen(host: str, port: int) -> socket.socket:
 def run(
     config: ServerConfig,
     log_level: str = "warning",
-    on_start: Callable[[], None] | None = None,
+    on_start: Callable[[Hub], None] | None = None,
     sock: socket.socket | None = None,
     on_stop: Callable[[], None] | None = None,
 ) -> int:
     """Serve until interrupted. ``sock``: already bound (:func:`listen`), else bound here.
-    ``on_start`` is called once the server has started and listens (to tell where); it is not
-    called when the start fails (the log says why), and the return value is then 3.
+    ``on_start`` is called with the started :class:`Hub` once the server listens (to tell
+    where, and what it found at its start); it is not called when the start fails (the log
+    says why), and the return value is then 3.
     ``on_stop`` is called once a started server has shut down cleanly (every table stored),
     before uvicorn raises again the signal that stopped it (the process then ends as that
     signal says: 130 after Ctrl+C, killed by SIGTERM for a service manager)."""
@@ -92,7 +97,7 @@ def run(
             while not server.started and not task.done():
                 await asyncio.wait({task}, timeout=0.05)
             if server.started and on_start is not None:
-                on_start()
+                on_start(app.state.hub)
             await task
         finally:
             pacer.stop()
