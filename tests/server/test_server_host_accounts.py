@@ -595,6 +595,8 @@ def test_an_export_never_writes_over_a_file(
         " name\n"
     )
     assert out.read_text(encoding="utf-8") == before  # still ali's
+    # a person's data: for the file's owner only, whatever the umask (it was 0644 under 022)
+    assert out.stat().st_mode & 0o777 == 0o600
     # a name as long as the folder allows (a temporary one made longer from it did not fit)
     long = tmp_path / ("veli-" + "x" * 240 + ".json")
     assert main(["admin", "export", "veli", "--output", str(long), *where]) == 0

@@ -279,7 +279,7 @@ async def _export(args: argparse.Namespace, lang: str, storage: Any, player: str
     if args.output == "-":
         sys.stdout.write(text)
         return 0
-    # made new ("x": never over a file, one made meanwhile too); a write that fails (a full
+    # made new (O_EXCL: never over a file, one made meanwhile too); a write that fails (a full
     # disk) takes the file away again, so that nothing is left under the name for the next try.
     # (Not a temporary file linked to the name: a USB stick's FAT has no links, and a long name
     # made longer did not fit the folder's limit.)
@@ -287,8 +287,11 @@ async def _export(args: argparse.Namespace, lang: str, storage: Any, player: str
 
     made = False
     try:
-        with dest.open("x", encoding="utf-8") as f:
-            made = True
+        # read and written by its owner only (0600): it holds a person's data (the umask may
+        # take more away, never add)
+        fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        made = True
+        with open(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
