@@ -10,6 +10,7 @@ import contextlib
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -350,3 +351,115 @@ def test_a_bot_whose_connection_drops_between_rounds_comes_back_to_its_next_tabl
     ], text
     assert sum(x.startswith("Round 2 of 2: seated at table ") for x in lines) == 1, text
     assert lines[-1].startswith("The tournament Kış kupası is over: the bot is placed 1 of 1,")
+
+
+def _slow_seating(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Storage slow as a round is set up: the save of a round whose tables are made but not yet
+    seated waits until the returned event is set (once), as a loaded database may."""
+    from batak.server import tournament
+
+    release = threading.Event()
+    held: list[bool] = []
+    orig = tournament.Tournaments._save
+
+    async def slow_save(self: Any, doc: dict[str, Any]) -> None:
+        await orig(self, doc)
+        waiting = [
+            t
+            for t in doc["tables"]
+            if t["round"] == doc["round"]
+            and t["id"] in self.hub.tables
+            and self.hub.tables[t["id"]].status == "waiting"
+        ]
+        if doc["status"] == "playing" and waiting and not held:
+            held.append(True)
+            while not release.is_set():
+                await asyncio.sleep(0.01)
+
+    monkeypatch.setattr(tournament.Tournaments, "_save", slow_save)
+    return release
+
+
+def test_a_round_table_not_yet_seated_gives_no_seat_and_is_not_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round's tables are made, then saved, then seated by the tournament: while the save is
+    slow, the tournament does not list them (a bot or a page would go there), and a registered
+    player who comes to their table by its id all the same (asking for another seat) waits and
+    gets the seat the tournament gives, once: before, they sat at the seat asked for, the
+    tournament sat them again elsewhere and their connection stayed on the wrong seat."""
+    pytest.importorskip("argon2")
+    release = _slow_seating(monkeypatch)
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> tuple[dict[str, Any], Any, int, list[Any]]:
+            org, tid = await _organiser(srv, join=True, rounds=1, deals=1)
+            me = org.player["id"]
+            starting = asyncio.create_task(org.tourney_start(tid))
+            for _ in range(500):  # the round's table is made, its save held
+                doc = srv.hub.tournaments.docs[tid]
+                if doc["tables"]:
+                    break
+                await asyncio.sleep(0.01)
+            table = doc["tables"][0]
+            seat = table["seats"].index(me)
+            other = Client(srv.url, name="Ayşe")  # the same person on another device
+            await other.connect()
+            await other.login("ayse", "uzun-parola-1")
+            shown = await other.tourney(tid)
+            joining = asyncio.create_task(other.join(table["id"], seat=(seat + 2) % 4))
+            await asyncio.sleep(0.3)  # (the join is in; it must not sit before the seating)
+            release.set()
+            state = await asyncio.wait_for(joining, 30)
+            await asyncio.wait_for(starting, 30)
+            await other.close()
+            await org.close()
+            row = await srv.hub.storage.table(table["id"])
+            assert row is not None
+            events = [(e.kind, e.data.get("seat")) for e in row[1] if e.data.get("player") == me]
+            return shown, state, seat, events
+
+        shown, state, seat, events = asyncio.run(main_())
+    assert shown["tables"] == [], shown["tables"]
+    assert state.seat == seat
+    assert events == [("sit", seat)], events
+
+
+def test_a_round_table_seated_too_late_says_so_and_gives_no_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seating that does not come within the join's wait: the join is refused, saying why
+    (``tourney_seating``), and no seat is taken."""
+    pytest.importorskip("argon2")
+    from batak.server import tournament
+
+    monkeypatch.setattr(tournament, "SEATING_WAIT", 0.1, raising=False)
+    release = _slow_seating(monkeypatch)
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> tuple[str, list[Any]]:
+            org, tid = await _organiser(srv, join=True, rounds=1, deals=1)
+            starting = asyncio.create_task(org.tourney_start(tid))
+            for _ in range(500):
+                doc = srv.hub.tournaments.docs[tid]
+                if doc["tables"]:
+                    break
+                await asyncio.sleep(0.01)
+            other = Client(srv.url, name="Ayşe")
+            await other.connect()
+            await other.login("ayse", "uzun-parola-1")
+            try:
+                with pytest.raises(ServerError) as e:
+                    await other.join(doc["tables"][0]["id"])
+                table = srv.hub.tables[doc["tables"][0]["id"]]
+                seats = [s.player for s in table.seats]
+            finally:
+                release.set()
+            await asyncio.wait_for(starting, 30)
+            await other.close()
+            await org.close()
+            return e.value.code, seats
+
+        code, seats = asyncio.run(main_())
+    assert code == "tourney_seating"
+    assert seats == [None, None, None, None]

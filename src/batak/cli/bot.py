@@ -443,6 +443,8 @@ async def _in_tournament(
                     if me in (x.get("players") or [])
                     and not x.get("over")
                     and x.get("status") != "over"
+                    # still waiting: not seated yet (its seat comes with "tourney_table")
+                    and x.get("status") != "waiting"
                     and x["id"] not in done
                 ),
                 None,

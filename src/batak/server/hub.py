@@ -1552,6 +1552,7 @@ class Hub:
             except StorageError as e:  # the seat is taken all the same, without the level
                 log.warning("could not read the level of %s: %s", player.id, e)
         await self.stored_award(table, player.id)
+        await self.tournaments.seated(table.id)
         sat = await table.call(lambda: table.join(conn, seat, spectate, since, ref, by_code))
         if sat is not None and not player.played:
             try:

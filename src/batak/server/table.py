@@ -802,6 +802,15 @@ class Table:
                 self.stood_up.discard(pid)
             elif mine is None and self.status == "over" and pid in self.stood_up:
                 raise TableError("no_table", params={"table": self.id})
+        if (
+            mine is None
+            and not spectate
+            and self.status == "waiting"
+            and self.options.get("tournament")
+        ):
+            # a tournament's table is seated by its tournament alone (Tournaments._seat): one
+            # still waiting is not seated yet, and the seat someone would take here is not theirs
+            raise TableError("tourney_seating")
         if mine is None and not spectate and self.status == "waiting":
             free = self.free_seats()
             if seat is not None:

@@ -26,6 +26,7 @@ lobby), so every game record is kept and can be fetched as any other.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import math
@@ -57,6 +58,8 @@ DEALS = (1, 12)
 MAX_PLAYERS = 64
 #: How far ahead a tournament may be scheduled (seconds).
 AHEAD = 60 * 86400.0
+# how long a join waits for a round's table to be seated (storage slow): then it is told
+SEATING_WAIT = 30.0
 #: Tournaments not yet over that one account may have scheduled (operators: no limit).
 PER_ACCOUNT = 3
 
@@ -149,6 +152,8 @@ class Tournaments:
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timers: dict[str, asyncio.Task[None]] = {}
+        # a round's tables made but not yet seated (_next_round): set once seated (or failed)
+        self._seating: dict[str, asyncio.Event] = {}
 
     def handlers(self) -> dict[str, Callable[[Conn, dict[str, Any]], Awaitable[None]]]:
         return {
@@ -245,6 +250,8 @@ class Tournaments:
             live = self._live_scores(doc)
             tables = []
             for t in doc["tables"]:
+                if t["id"] in self._seating:  # not seated yet: nobody is to go there now
+                    continue
                 table = self.hub.tables.get(t["id"])
                 scores = t.get("scores") or live.get(t["id"]) or []
                 tables.append(
@@ -518,22 +525,43 @@ class Tournaments:
                 }
             )
             self.by_table[table.id] = doc["id"]
+            self._seating[table.id] = asyncio.Event()
             made.append((table, group))
-        await self._save(doc)
-        for table, group in made:
-            await table.call(functools.partial(self._seat, table, group, dealer))
-            for seat, pid in enumerate(group):
-                if pid is None:
-                    continue
-                note = {
-                    "type": "tourney_table",
-                    "tournament": doc["id"],
-                    "round": r,
-                    "table": table.id,
-                    "seat": seat,
-                }
-                for c in list(self.hub.online.get(pid, ())):
-                    c.send(note)
+        try:
+            await self._save(doc)
+            for table, group in made:
+                await table.call(functools.partial(self._seat, table, group, dealer))
+                self._seated(table.id)
+                for seat, pid in enumerate(group):
+                    if pid is None:
+                        continue
+                    note = {
+                        "type": "tourney_table",
+                        "tournament": doc["id"],
+                        "round": r,
+                        "table": table.id,
+                        "seat": seat,
+                    }
+                    for c in list(self.hub.online.get(pid, ())):
+                        c.send(note)
+        finally:  # (storage failed: those who wait for a seat are not kept waiting)
+            for table, _ in made:
+                self._seated(table.id)
+
+    def _seated(self, table_id: str) -> None:
+        event = self._seating.pop(table_id, None)
+        if event is not None:
+            event.set()
+
+    async def seated(self, table_id: str) -> None:
+        """Until a round's table is seated (:meth:`_next_round`): a player who came there by
+        its id before (a list read in the meantime, a page's link) waits for the seat that
+        the tournament gives, rather than taking one of their own (``Table.join`` gives
+        none at a tournament's table). At once for any other table."""
+        event = self._seating.get(table_id)
+        if event is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), SEATING_WAIT)
 
     async def _seat(self, table: Table, group: list[str | None], dealer: int) -> None:
         """Inside the table's actor: sit everyone, start; people not there are held for a
