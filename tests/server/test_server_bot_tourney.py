@@ -248,6 +248,37 @@ def test_a_bot_account_enters_three_tournaments_not_over_at_most(tmp_path: Path)
         asyncio.run(main_())
 
 
+def test_a_bot_account_scheduling_a_tournament_enters_it_within_its_limit(tmp_path: Path) -> None:
+    """``tourney_create`` registers its creator (``join``, by default) as ``tourney_join``
+    does, with a bot account's limit: a bot in 3 tournaments may schedule one it does not enter,
+    not one it enters (before, it was registered all the same: it could be in 6)."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> None:
+            org = Client(srv.url, name="Ayşe")
+            await org.connect()
+            await org.register("ayse", "uzun-parola-1")
+            start = int(time.time()) + 3600
+            bot = Client(srv.url, name="robo")
+            await bot.connect()
+            await bot.register("robokur", PASSWORD, bot=True)
+            for _ in range(PER_ACCOUNT):
+                tid = (await org.tourney_create(rounds=1, deals=1, start=start, join=False))["id"]
+                await bot.tourney_join(tid)
+            with pytest.raises(ServerError) as e:
+                await bot.tourney_create(rounds=1, deals=1, start=start)
+            assert e.value.code == "tourney_bot_quota"
+            mine = await bot.tourney_create(rounds=1, deals=1, start=start, join=False)
+            assert mine["registered"] == []
+            entered = [x for x in await bot.tourneys() if x["registered"]]
+            assert len(entered) == PER_ACCOUNT
+            for c in (org, bot):
+                await c.close()
+
+        asyncio.run(main_())
+
+
 def test_a_bot_stopped_before_the_start_withdraws_and_one_stopped_in_play_comes_back(
     tmp_path: Path,
 ) -> None:

@@ -353,6 +353,8 @@ class Tournaments:
             "finished": None,
         }
         if msg.get("join") is not False:
+            # registered as by tourney_join: a bot account within its limit there too
+            self._bot_quota(player)
             doc["players"].append(_entry(player))
         await self._save(doc)
         self.docs[tid] = doc
@@ -399,18 +401,26 @@ class Tournaments:
             if not any(p["id"] == player.id for p in doc["players"]):
                 if len(doc["players"]) >= MAX_PLAYERS:
                     raise TableError("tourney_full", params={"limit": MAX_PLAYERS})
-                if player.bot_account and self._entered(player.id) >= PER_ACCOUNT:
-                    # a program plays one match at a time (docs/bots.md): registered for
-                    # more tournaments, its seats there would mostly be played by the house
-                    raise TableError("tourney_bot_quota", params={"limit": PER_ACCOUNT})
+                self._bot_quota(player)
                 doc["players"].append(_entry(player))
                 await self._save(doc)
         self.watchers.setdefault(doc["id"], set()).add(conn)
         self._reply(conn, {"type": "tourney", "tournament": self.public(doc, conn.lang)}, msg)
         self._push(doc)
 
+    def _bot_quota(self, player: Any) -> None:
+        """A bot account registered for ``PER_ACCOUNT`` tournaments not over may not register
+        for another (by ``tourney_join``, or by scheduling one it enters): a program plays one
+        match at a time (docs/bots.md); registered for more, its seats there would mostly be
+        played by the house."""
+        if player.bot_account and self._entered(player.id) >= PER_ACCOUNT:
+            raise TableError("tourney_bot_quota", params={"limit": PER_ACCOUNT})
+
     def _entered(self, pid: str) -> int:
-        """The tournaments not yet over that ``pid`` is registered for."""
+        """The tournaments not yet over that ``pid`` is registered for. Those this process
+        holds (``docs``): tournaments are not shared between a cluster's processes (each loads
+        the live ones from storage at its start and runs those it schedules itself), so in a
+        cluster this counts the tournaments of this process only, as ``tourney_quota`` does."""
         return sum(1 for d in self.docs.values() if any(p["id"] == pid for p in d["players"]))
 
     async def on_leave(self, conn: Conn, msg: dict[str, Any]) -> None:
