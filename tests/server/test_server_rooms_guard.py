@@ -378,3 +378,61 @@ def test_a_finished_private_table_is_not_opened_by_one_who_stood_up_before_its_s
                 await c.close()
 
         asyncio.run(second())
+
+
+def test_a_finished_private_room_opens_to_its_host_and_to_one_who_watched_it_by_its_id(
+    tmp_path: Path,
+) -> None:
+    """The host always opens their room, seated at its end or not: a host who stood up (nobody
+    took the room over), watched and started it opens the finished room by its id and by its
+    code, in memory and after a restart (before, no_table: they had stood up). Someone who sat,
+    stood up and came back by the id to watch the match is a watcher like one who came with the
+    code: the finished room opens to them by its id while it is in memory (before, no_table);
+    after a restart only to its players and its host."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def first() -> tuple[str, dict[str, str]]:
+            host = Client(srv.url, name="Host")
+            await host.connect()
+            created, table = await host.create(preset="standard", deals=1)
+            t, code = table.id, created["code"]
+            await host.leave(t)  # nobody else there: the room stays the host's
+            back = Client(srv.url, name="Back")  # sits, stands up, watches by the id
+            await back.connect()
+            assert (await back.join(code=code)).seat is not None
+            await back.leave(t)
+            assert (await host.join(t, spectate=True)).seat is None
+            await host.start(t)  # computer players take every seat
+            assert (await back.join(t, spectate=True)).seat is None
+            await host.until(lambda: host.tables[t].over, timeout=90)
+            for c in (host, back):
+                c.tables.pop(t, None)
+                again = await c.join(t)
+                assert again.info["status"] == "over" and again.seat is None
+                assert again.view is not None and again.view["match"]["sheet"]
+            again = await host.join(code=code)
+            assert again.info["status"] == "over"
+            tokens = {}
+            for name, c in (("host", host), ("back", back)):
+                assert c.token
+                tokens[name] = c.token
+                await c.close()
+            return t, tokens
+
+        t, tokens = asyncio.run(first())
+    with ServerThread(fast_config(tmp_path)) as srv2:
+
+        async def second() -> None:
+            host = Client(srv2.url, token=tokens["host"])
+            back = Client(srv2.url, token=tokens["back"])
+            for c in (host, back):
+                await c.connect()
+            with pytest.raises(ServerError) as e:
+                await back.join(t)
+            assert e.value.code == "no_table"
+            again = await host.join(t)
+            assert again.info["status"] == "over" and again.seat is None
+            for c in (host, back):
+                await c.close()
+
+        asyncio.run(second())

@@ -1276,12 +1276,12 @@ class Hub:
     async def _table(self, table_id: str, conn: Conn | None = None, by_code: bool = False) -> Table:
         """The table ``table_id`` (loaded when it is stored and may be), or why not.
         ``by_code``: found by a room's code (:meth:`_by_code`): once the match is over, it
-        opens only to its players; anyone else is told so (``match_over``, without the table's
-        id or its record's address)."""
+        opens only to its players and its host; anyone else is told so (``match_over``,
+        without the table's id or its record's address)."""
         table = await self._table_at(table_id, conn, by_code)
         if by_code and table.status == "over":  # (in memory: over just now, or looked at)
             pid = conn.player.id if conn is not None and conn.player else None
-            if pid is None or table.seat_of(pid) is None:
+            if pid is None or (table.seat_of(pid) is None and pid != table.host):
                 raise TableError("match_over", "match_over_code", {"code": table.code})
         return table
 

@@ -1377,11 +1377,15 @@ class Storage:
 
     async def glance(self, table_id: str, player: str | None) -> TableGlance | None:
         """A stored table's row without its rules, record and events, and, when it is over,
-        whether ``player`` played there (read from its ``sit`` and ``stand`` events alone: a
-        seat is given up only before the start, so who sits when they end played the match;
-        someone who sat and stood up before it began did not): a finished match's table answers
-        someone who never played there without its log being read."""
-        sql = self._sql("SELECT id, code, kind, seed, status, options FROM tables WHERE id = ?")
+        whether ``player`` played there or hosts it (read from its ``sit`` and ``stand`` events
+        alone: a seat is given up only before the start, so who sits when they end played the
+        match; someone who sat and stood up before it began did not, unless they are the room's
+        host, who may always open their room; a ``stand`` names a new host when the host stood
+        up and someone else took the room): a finished match's table answers someone who never
+        played there without its log being read."""
+        sql = self._sql(
+            "SELECT id, code, kind, seed, status, options, host FROM tables WHERE id = ?"
+        )
         sits = self._sql(
             "SELECT kind, data FROM events WHERE table_id = ? AND kind IN ('sit', 'stand')"
             " ORDER BY version"
@@ -1396,10 +1400,12 @@ class Storage:
             if r[4] == "over" and player is not None:
                 cur.execute(sits, (table_id,))
                 seats: dict[int, str | None] = {}
+                host = r[6]
                 for kind, data in cur.fetchall():
                     ev = json.loads(data)
                     seats[ev["seat"]] = ev.get("player") if kind == "sit" else None
-                sat = player in seats.values()
+                    host = ev.get("host") or host
+                sat = player in seats.values() or player == host
             return TableGlance(r[0], r[1], r[2], int(r[3]), r[4], json.loads(r[5]), sat)
 
         return await self._call(job)

@@ -786,9 +786,10 @@ class Table:
         """Sit (or come back to one's seat, or watch), subscribe, and send the sync. A private
         room is opened by its id (``by_code`` false) only to its host, the players who sat
         there and those who came with its code: to anyone else it is not there. Once its match
-        is over, not to someone who sat and stood up before the start (and did not come back
-        with the code to watch it): they never played there (nor does it open to them from
-        storage, :meth:`Storage.glance`)."""
+        is over, not to someone who sat and stood up before the start and did not come back
+        before its end (to watch it, by the code or by the id): they never played there nor
+        saw it. The host always may. From storage (:meth:`Storage.glance`), a finished room
+        opens only to its players and its host."""
         player = player_of(conn)
         pid = player.id
         mine = self.seat_of(pid)
@@ -797,10 +798,12 @@ class Table:
                 self.admitted.add(pid)
             elif pid not in self.admitted:
                 raise TableError("no_table", params={"table": self.id})
-        if self.kind == "private":
-            if by_code:  # back with the code: a watcher like any other
+        if self.kind == "private" and pid != self.host:  # (the host may always open it)
+            if self.status != "over":
+                # back before its end, to watch (by the code or by the id) or to sit again: a
+                # watcher, or a player, like any other
                 self.stood_up.discard(pid)
-            elif mine is None and self.status == "over" and pid in self.stood_up:
+            elif mine is None and pid in self.stood_up:
                 raise TableError("no_table", params={"table": self.id})
         if (
             mine is None
