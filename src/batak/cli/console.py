@@ -223,6 +223,12 @@ _ESCAPE = re.compile(r"\033\[[0-9;]*m")
 _UNIT = re.compile(r"\033\[[0-9;]*m|.", re.S)
 #: the joiner and the variation selector that asks for an emoji: no column of their own
 _JOINS = "\u200d\ufe0f"
+_ZWJ = "\u200d"
+
+
+def _modifier(c: str) -> bool:
+    """A skin tone (U+1F3FB–U+1F3FF): after an emoji, part of it (``👍🏽`` is one emoji)."""
+    return "\U0001f3fb" <= c <= "\U0001f3ff"
 
 
 def _columns(c: str) -> int:
@@ -233,31 +239,69 @@ def _columns(c: str) -> int:
     return 2 if unicodedata.east_asian_width(c) in "WF" else 1
 
 
+def _text_columns(plain: str) -> int:
+    """The columns of ``plain`` (no colour codes): :func:`_columns` of each character, but an
+    emoji's skin tone and what a joiner joins to the emoji before it (a family ``👨‍👩‍👧``) take
+    none: the terminal draws one emoji, two columns."""
+    total = 0
+    joined = False  # the character before was a joiner (after a character)
+    begun = False  # a character with columns came before
+    for c in plain:
+        if joined:
+            joined = c == _ZWJ
+            continue
+        if c == _ZWJ:
+            joined = begun
+            continue
+        if begun and _modifier(c):
+            continue
+        width = _columns(c)
+        total += width
+        begun = begun or width > 0
+    return total
+
+
 def visible_len(text: str) -> int:
     """The columns ``text`` takes on the screen: its colour codes take none, an East Asian wide
     character two, a combining mark none (a name in Japanese took half the room it was given,
-    an accent written as a mark one column too many).
+    an accent written as a mark one column too many), an emoji with its skin tone or a family
+    of emoji joined by joiners two.
 
     >>> visible_len("\033[31m♥\033[0m"), visible_len("10♠")
     (1, 3)
     >>> visible_len("東京"), visible_len("i\u0307")
     (4, 1)
+    >>> visible_len("👍🏽"), visible_len("👨\u200d👩\u200d👧")
+    (2, 2)
     """
     plain = _ESCAPE.sub("", text)
     if plain.isascii():
         return len(plain)
-    return sum(map(_columns, plain))
+    return _text_columns(plain)
 
 
 def _units(text: str) -> list[str]:
     """``text`` as the units a terminal shows: a character with the combining marks after it
-    (``i̇``, an ``i`` and its dot, as Python lowercases ``İ``), or a colour code; a cut between
-    two never parts a letter from its mark, nor a colour code in two."""
+    (``i̇``, an ``i`` and its dot, as Python lowercases ``İ``), an emoji with its skin tone or
+    with the emoji a joiner joins to it, or a colour code; a cut between two never parts a
+    letter from its mark, an emoji from its tone or family, nor a colour code in two.
+
+    >>> _units("a👍🏽b"), len(_units("👨\u200d👩\u200d👧!"))
+    (['a', '👍🏽', 'b'], 2)
+    """
     units: list[str] = []
     for m in _UNIT.finditer(text):
         unit = m.group()
-        if units and not unit.startswith("\033") and visible_len(unit) == 0:
+        colour = unit.startswith("\033")
+        if units and not colour and visible_len(unit) == 0:
             units[-1] += unit  # a combining mark (or a joiner) goes with the unit before it
+        elif (
+            units
+            and not colour
+            and not units[-1].startswith("\033")
+            and (units[-1].endswith(_ZWJ) or _modifier(unit))
+        ):
+            units[-1] += unit  # joined to the emoji before it, or its skin tone
         else:
             units.append(unit)
     return units
@@ -454,13 +498,21 @@ def short_hash(value: str, style: Style) -> str:
 def wrap_text(line: str, width: int, indent: str = "  ", *, cut: bool = True) -> list[str]:
     """A sentence in lines of at most ``width`` columns (:func:`visible_len`: colour codes take
     none, a wide character two), broken at spaces (a no-break space keeps ``♠ 7`` together), the
-    lines after the first indented.
+    lines after the first indented. The spaces where a line is broken go; no other character
+    does (a no-break space is kept).
 
     >>> wrap_text("Trick 7: you played A♥, which cost a trick; the best was K♥.", 30)
     ['Trick 7: you played A♥, which', '  cost a trick; the best was', '  K♥.']
 
+    A word that fits a line but not after the indent goes whole on a line of its own, without
+    the indent, rather than cut; an indent as wide as the line is left out.
+
+    >>> wrap_text("aaaaa bbbbb", 5), wrap_text("aaa bb", 2)
+    (['aaaaa', 'bbbbb'], ['aa', 'a', 'bb'])
+
     A word wider than a line (a text with no spaces, as Japanese is written) is cut between
-    whole characters, filling the line begun before it. An address or a path (a word with a
+    whole characters, filling the line begun before it; every line holds one character at
+    least (a wide one runs over a line one column wide). An address or a path (a word with a
     ``/`` and no wide character) is never cut: one copied with a break in it would not work,
     so it is left to run past the line as a terminal shows it (``batak online``'s record address
     and ``batak verify`` command are on lines of their own, :func:`fit_address`). With ``cut``
@@ -473,28 +525,76 @@ def wrap_text(line: str, width: int, indent: str = "  ", *, cut: bool = True) ->
     """
     if visible_len(line) <= width:
         return [line]
+    width = max(1, width)
+    if visible_len(indent) >= width:  # no room for an indent: the lines go on without one
+        indent = ""
+    text = line.lstrip(" ")
+    lead = line[: len(line) - len(text)]  # the first line's own indent, kept if there is room
     lines: list[str] = []
-    current = ""
-    words = line.lstrip(" ").split(" ")
-    words[0] = line[: len(line) - len(line.lstrip(" "))] + words[0]  # (its indent kept)
-    for word in words:
-        joined = f"{current} {word}" if current else word
-        if visible_len(joined) <= width or not current.strip():
-            begun = f"{current} " if current else ""
-        elif visible_len(indent + word) <= width or not cut or _kept_whole(word):
-            lines.append(current)  # the word whole on the next line
-            begun = indent
-        else:
-            begun = current + " "  # wider than a line: it fills this one first
-        while cut and visible_len(begun + word) > width and not _kept_whole(word):
-            head = cut_to(word, width - visible_len(begun))
-            if not head and not begun.strip():  # a wide character, and one column of room
-                head = _units(word)[0]
-            lines.append((begun + head).rstrip())
+    current = lead if visible_len(lead) < width else ""
+    has_word = False  # a word on ``current`` (else it is an indent alone)
+    for m in re.finditer(r"( *)([^ ]+)", text):
+        word = m.group(2)
+        sep = m.group(1) if has_word else ""  # (a double space is kept within a line)
+        if not visible_len(word):  # colour codes alone: on the line they follow
+            if has_word or not lines:
+                current += sep + word if visible_len(current + sep) <= width else word
+            else:
+                lines[-1] += word
+            continue
+        joined = current + sep + word
+        if visible_len(joined) <= width:
+            current, has_word = joined, True
+            continue
+        if has_word and (
+            visible_len(word) <= width or not cut or _kept_whole(word)
+        ):  # the word whole on the next line (without the indent if only so it fits)
+            lines.append(current)
+            fits = visible_len(indent + word) <= width or visible_len(word) > width
+            current = (indent if fits else "") + word
+            continue
+        if visible_len(word) <= width or not cut or _kept_whole(word):
+            # on a line with no word yet: without its indent if only so it fits, else over
+            # (the colour codes before it kept)
+            current = joined if visible_len(word) > width else current.replace(" ", "") + word
+            has_word = True
+            continue
+        begun = current + sep if has_word else current  # wider than a line: fill this one
+        while True:
+            room = width - visible_len(begun)
+            if visible_len(word) <= room:
+                break
+            head = cut_to(word, room) if room > 0 else ""
+            if not visible_len(head):  # (nothing, or a colour code alone: no line of its own)
+                if visible_len(begun.replace(" ", "")):  # the line is full: on the next one
+                    lines.append(begun.rstrip(" "))
+                    begun = indent
+                    continue
+                if " " in begun:  # an indent and no room for the next character: without it
+                    begun = begun.replace(" ", "")  # (colour codes kept)
+                    continue
+                head = _first_shown(word)  # a wide character, and one column of room
+            lines.append(begun + head)
             begun, word = indent, word[len(head) :]
-        current = begun + word
-    lines.append(current)
+        if visible_len(word) or not lines:
+            current, has_word = begun + word, True
+        else:  # (nothing left of it but colour codes: they end the last line)
+            lines[-1] += word
+            current, has_word = begun, False
+    if has_word or not lines:
+        lines.append(current)
     return lines
+
+
+def _first_shown(word: str) -> str:
+    """The start of ``word`` up to its first unit that takes a column (colour codes before it
+    with it): what a line of :func:`wrap_text` holds at least."""
+    head = ""
+    for unit in _units(word):
+        head += unit
+        if visible_len(unit):
+            break
+    return head
 
 
 def _kept_whole(word: str) -> bool:
