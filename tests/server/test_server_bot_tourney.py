@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from harness import ServerThread, fast_config
@@ -494,3 +494,59 @@ def test_a_round_table_seated_too_late_says_so_and_gives_no_seat(
         code, seats = asyncio.run(main_())
     assert code == "tourney_seating"
     assert seats == [None, None, None, None]
+
+
+def test_the_bot_does_not_go_to_a_table_still_waiting_to_be_seated() -> None:
+    """A server that lists a round's table before seating it (status ``waiting``, as this one
+    did): the bot does not join it then (it would take a free seat that is not its own), but
+    waits for its ``tourney_table`` and joins it once seated. Before, it joined at once."""
+    from batak.cli.bot import _in_tournament
+
+    def table(status: str) -> dict[str, Any]:
+        players = ["me", None, None, None]
+        return {"id": "t1", "round": 1, "number": 1, "players": players, "status": status}
+
+    base = {"id": "T1", "name": "Kupa", "rounds": 1, "round": 1, "registered": [{"id": "me"}]}
+    docs = [
+        base | {"status": "playing", "tables": [table("waiting")]},
+        base | {"status": "playing", "tables": [table("playing")]},
+        base | {"status": "over", "tables": [table("over")], "standings": []},
+    ]
+    shown: list[dict[str, Any]] = []
+    joined: list[str] = []
+
+    class Fake:
+        player: ClassVar[dict[str, str]] = {"id": "me"}
+        closed = False
+
+        async def tourney(self, tid: str) -> dict[str, Any]:
+            shown.append(docs.pop(0))
+            return shown[-1]
+
+        def drain(self) -> list[dict[str, Any]]:
+            return [{"type": "tourney_table", "tournament": "T1", "table": "t1", "seat": 0}]
+
+        async def next_change(self) -> None:
+            return None
+
+        async def join(self, table_id: str) -> Any:
+            joined.append(shown[-1]["tables"][0]["status"])
+            raise ServerError({"code": "match_over", "message": "over"})  # (played out)
+
+    async def choose(*_: Any, **__: Any) -> str:
+        raise AssertionError("no move to make")
+
+    async def retrying(step: Any) -> Any:
+        return await step()
+
+    async def again() -> None:
+        return None
+
+    lines: list[str] = []
+    played = asyncio.run(
+        _in_tournament(
+            Fake(), "T1", choose, retrying, again, lambda e: e, lines.append, "en", [0.0]
+        )
+    )
+    assert joined == ["playing"], joined
+    assert played == 0 and lines[-1].startswith("The tournament Kupa is over"), lines
