@@ -745,6 +745,56 @@ def test_a_player_that_never_returns_is_said_and_stops_the_bot(tmp_path: Path) -
         asyncio.run(main_())
 
 
+def test_a_player_late_at_several_decisions_is_said_once_a_match(tmp_path: Path) -> None:
+    """A player slower than the table's clock is late at each of its decisions (the next one
+    starts when the clock has run on already): the bot said "Your player has been thinking
+    ..." at every one, 23 lines in a two-deal match of a newcomer's slow bot, some of them
+    "for 1 s". docs/bots.md promises it is said once; the match's end counts the rest."""
+    pytest.importorskip("argon2")
+    clock = ManualClock()
+
+    slow: list[threading.Event] = []  # one for each slow decision, set when it began
+
+    class SlowThrice(LowestCard):
+        def choose(self, view: dict[str, Any]) -> str:
+            if view["phase"] == "play" and len(slow) < 3:
+                slow.append(threading.Event())
+                slow[-1].set()
+                time.sleep(1.6)  # longer than the bot's look at the table (STUCK_CHECK)
+            return super().choose(view)
+
+    with ServerThread(fast_config(tmp_path), clock=clock) as srv:
+
+        async def main_() -> None:
+            lines: list[str] = []
+            bot = asyncio.create_task(
+                serve_as_bot(
+                    srv.url, "robo12", "uzun-bir-parola", SlowThrice(), games=1,
+                    say=lines.append, player_spec="m:SlowThrice",
+                )
+            )  # fmt: skip
+            host, table = await _started_with_bot(srv, "robo12")
+            played = asyncio.create_task(host.play(table.id, timeout=300))
+            ran_out = 0
+            for _ in range(3000):  # the clock runs out at each slow decision, once
+                if played.done():
+                    break
+                if len(slow) > ran_out and slow[ran_out].is_set():
+                    ran_out += 1
+                    for _ in range(8):  # past the decision's time and the whole bank
+                        await advance_async(srv, clock, 15)
+                await asyncio.sleep(0.02)
+            assert ran_out == 3
+            assert (await played).over
+            assert await asyncio.wait_for(bot, 30) == 1
+            thinking = [line for line in lines if line.startswith("Your player has been thinking")]
+            assert len(thinking) == 1, lines
+            assert any(line.startswith("The clock ran out ") for line in lines), lines
+            await host.close()
+
+        asyncio.run(main_())
+
+
 async def _invitable(srv: ServerThread) -> list[dict[str, Any]]:
     """The bot accounts a new host could invite now."""
     host = Client(srv.url, name="Zeynep")

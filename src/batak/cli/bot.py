@@ -156,7 +156,8 @@ async def serve_as_bot(
         meanwhile); what it raised or returned instead of a move is a :class:`PlayerError`.
 
         A decision that outlasts the table's clock (the server moved for the seat meanwhile)
-        is said once; one still running when the match is over, played out by the server's
+        is said once a match (a slow player is late at most of its decisions: the match's end
+        counts them); one still running when the match is over, played out by the server's
         clock, is a :class:`PlayerError` ``stuck``: the bot would look alive and never play."""
         where = {"table": table, "deal": _deal_of(view)}
         chosen.clear()
@@ -164,15 +165,14 @@ async def serve_as_bot(
         thinking = _in_thread(think, view)
         st = c.tables.get(table_id)
         seen = len(st.events) if st is not None else 0
-        said_late = False
         while not thinking.done():
             await asyncio.wait({thinking}, timeout=STUCK_CHECK)
             if thinking.done():
                 break
             st = c.tables.get(table_id)
             seconds = time.monotonic() - t0
-            if not said_late and (st is None or _timed_out(st, seen)):  # moved for it
-                said_late = True
+            if not said_late[0] and (st is None or _timed_out(st, seen)):  # moved for it
+                said_late[0] = True
                 say(t("bot_still_thinking", lang, seconds=f"{seconds:.0f}", **where))
             if st is None or st.over:
                 raise PlayerError("stuck", spec=spec, seconds=f"{seconds:.0f}", **where)
@@ -208,6 +208,7 @@ async def serve_as_bot(
         )
 
     slowest = [0.0]
+    said_late = [False]  # whether this match's clock running out was said already
     played = 0
     invites: list[dict[str, Any]] = []  # invitations received, not yet taken up
     gone: list[str] = []  # why the bot left the last room before its start, if it did
@@ -331,6 +332,7 @@ async def serve_as_bot(
                 return False
 
             slowest[0] = 0.0
+            said_late[0] = False
             try:
                 final = await retrying(
                     partial(
