@@ -106,7 +106,8 @@ def test_an_invited_bot_account_plays_a_match_and_is_marked_as_a_bot(tmp_path: P
             assert await asyncio.wait_for(bot, 60) == 1
             assert lines[0] == "Bot account robot is online." and "Match 1 over" in lines[-1]
             assert f"Match 1 over (room {table.info['code']})." in lines[-1]  # not the table id
-            assert table.id not in "\n".join(lines)
+            # (the table id only in the record's address, which the server builds with it)
+            assert table.id not in "\n".join(x for x in lines if "/api/tables/" not in x)
             bot_seat = next(i for i, x in enumerate(final.info["seats"]) if x.get("bot_account"))
             total = final.view["match"]["totals"][bot_seat]  # type: ignore[index]
             assert lines[-1].endswith((f"Its total: {total}.", f"Its total: {total}; it won."))
@@ -124,6 +125,42 @@ def test_an_invited_bot_account_plays_a_match_and_is_marked_as_a_bot(tmp_path: P
             await host.close()
 
         asyncio.run(main_())
+
+
+def test_a_bot_says_where_its_match_is_recorded_and_analyse_reads_that_address(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bot author had no way from docs/bots.md to the record of the bot's match: the bot
+    account has no web lobby to download it from, and `batak analyse` took only a file. The
+    bot now says the record's address (with the key of a private room) at the match's end,
+    and `batak analyse` (and `replay`) read a record at its address as `batak verify` does."""
+    pytest.importorskip("argon2")
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> list[str]:
+            lines: list[str] = []
+            bot = asyncio.create_task(
+                serve_as_bot(
+                    srv.url, "robot7", "uzun-bir-parola", LowestCard(), games=1, say=lines.append
+                )
+            )
+            host, table = await _started_with_bot(srv, "robot7")
+            assert (await host.play(table.id, timeout=120)).over
+            assert await asyncio.wait_for(bot, 60) == 1
+            await host.close()
+            return lines
+
+        lines = asyncio.run(main_())
+        said = [line for line in lines if "/record?key=" in line]
+        assert len(said) == 1, lines
+        address = next(word for word in said[0].split() if word.startswith("http"))
+        assert address.startswith(srv.url.replace("ws://", "http://").removesuffix("/ws"))
+        capsys.readouterr()
+        assert main(["analyse", address, "--lang", "en", "--top", "1"]) == 0
+        assert "── Deal 1 ──" in capsys.readouterr().out
+        assert main(["replay", address, "--lang", "en"]) == 0
+        assert main(["analyse", address.split("?")[0], "--lang", "en"]) == 2
+        assert "gives this match's record only to its players" in capsys.readouterr().err
 
 
 def test_a_bot_refused_at_a_full_room_waits_for_the_next_invitation(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from .console import (
 from .play import save_problem
 from .rules import changed_rules
 from .text import t
+from .verify import fetch_record
 
 __all__ = ["add_analyse_parser", "cmd_analyse"]
 
@@ -67,7 +68,8 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
     if args.seconds is not None and not args.seconds > 0:
         return fail(con, lang, t("bad_seconds", lang, s=f"{args.seconds:g}"))
     try:
-        match, human, names = read_record(args.file, lang)
+        # a file, or a record's address on a server (as batak bot says it)
+        match, human, names = read_record(args.file, lang, fetch_record(args.file, lang))
     except CommandError as e:
         return fail(con, lang, str(e))
     if args.json:  # said now, not after a review of many seconds

@@ -35,6 +35,7 @@ from .online import (
     ServerGone,
     SessionEnded,
     connect_problem,
+    http_url,
     o,
     reconnect,
     ws_url,
@@ -368,6 +369,8 @@ async def serve_as_bot(
                     break
                 continue
             played += 1
+            if final.record:  # where its author reads it, or gives it to batak analyse
+                say(t("bot_record", lang, code=code, address=http_url(url) + final.record))
             for line in match_over_lines(final, played, code, slowest[0], lang):
                 say(line)
             if join is not None:

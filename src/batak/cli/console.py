@@ -1412,11 +1412,14 @@ class CommandError(Exception):
     """A reason the command cannot go on, already in the reader's language."""
 
 
-def read_record(path: str, lang: str) -> tuple[Match, int | None, list[str] | None]:
-    """The match saved in ``path``, the seat of the person who saved it (if the record says)
-    and the players' names (if it keeps them: a server's record), or :class:`CommandError`
-    saying why not."""
-    match, meta = load_record(path, lang)
+def read_record(
+    path: str, lang: str, data: dict[str, Any] | None = None
+) -> tuple[Match, int | None, list[str] | None]:
+    """The match saved in ``path`` (or read from there already as ``data``: a record fetched
+    from a server's address), the seat of the person who saved it (if the record says) and the
+    players' names (if it keeps them: a server's record), or :class:`CommandError` saying why
+    not."""
+    match, meta = load_record(path, lang, data)
     return match, saver_seat(meta, match.rules.players), record_names(meta, match.rules.players)
 
 
@@ -1456,10 +1459,12 @@ def record_data(raw: bytes, source: str, lang: str) -> dict[str, Any]:
     return data
 
 
-def load_record(path: str, lang: str) -> tuple[Match, dict[str, Any]]:
+def load_record(
+    path: str, lang: str, data: dict[str, Any] | None = None
+) -> tuple[Match, dict[str, Any]]:
     """The match saved in ``path`` and what its saver noted (``meta``: the seat, the language,
     the computer players' levels; empty if none), or :class:`CommandError` saying why not."""
-    data = read_record_data(path, lang)
+    data = read_record_data(path, lang) if data is None else data
     meta = data.get("meta")
     meta = meta if isinstance(meta, dict) else {}
     try:

@@ -199,6 +199,17 @@ def ws_url(url: str) -> str:
     return out
 
 
+def http_url(url: str) -> str:
+    """The server's own address (for the paths it gives, such as a record's) from any address
+    :func:`ws_url` takes.
+
+    >>> http_url("127.0.0.1:8000"), http_url("wss://batak.example/ws")
+    ('http://127.0.0.1:8000', 'https://batak.example')
+    """
+    scheme, rest = ws_url(url).split("://", 1)
+    return f"{'https' if scheme == 'wss' else 'http'}://{rest.removesuffix('/ws')}"
+
+
 def connect_problem(error: BaseException, lang: str) -> str:
     """Why a connection to a server failed, in the reader's words where the cause is a common
     one (nothing listening, no such host, no answer in time), else the error's own text."""

@@ -29,6 +29,7 @@ from .console import (
 )
 from .rules import changed_rules
 from .text import t
+from .verify import fetch_record
 
 
 # ---------------------------------------------------------------------- replay
@@ -36,7 +37,8 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
     style = Style(con.out)
     path = args.file
     try:
-        match, human, names = read_record(path, lang)
+        # a file, or a record's address on a server (as batak bot says it)
+        match, human, names = read_record(path, lang, fetch_record(path, lang))
     except CommandError as e:
         return fail(con, lang, str(e))
     labels = seat_labels(match.rules.players, human, lang, names)
