@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from batak.arena import ArenaConfig, ArenaError, run
-from batak.bots import PlayerError, load
+from batak.bots import PlayerError, load, shown
 from batak.cli import main
 from batak.cli.arena import failure_text
 from batak.cli.text import player_problem
@@ -46,6 +46,14 @@ class WrongCard(Raiser):
             held = set(view["hand"])
             return next(f"{r}{s}" for s in "SHDC" for r in "AKQJT98765432" if f"{r}{s}" not in held)
         return str(view["legal_moves"][0])
+
+
+class ReturnsTheList:
+    def __init__(self, *, seed: int | None = None) -> None:
+        pass
+
+    def choose(self, view: dict[str, Any]) -> Any:
+        return view["legal_moves"]
 
 
 class ReturnsNone(Raiser):
@@ -255,6 +263,19 @@ def test_a_player_that_returns_no_move_is_told_what_choose_returns() -> None:
     assert said.startswith("ReturnsNone (seat ")
     assert "returned None instead of a move: choose(view) returns one of the view's" in said
     assert "hamle yerine None döndürdü" in failure_text(e.value, "tr")
+
+
+def test_a_long_value_returned_instead_of_a_move_is_cut_with_an_ellipsis() -> None:
+    """A player returning its legal moves (the whole list) was shown as "returned ['pass',
+    'bid 4', … 'bid 11 instead of a move": cut at 80 characters in the middle of a word, with
+    no mark that anything was left out."""
+    with pytest.raises(ArenaError) as e:
+        run(ArenaConfig(bots=(f"{HERE}:ReturnsTheList", "easy"), deals=1), jobs=1)
+    said = failure_text(e.value, "en")
+    got = said.split(" returned ")[1].split(" instead of a move")[0]
+    assert got.startswith("['pass', 'bid 4'") and got.endswith("…"), said
+    assert len(got) <= 80
+    assert shown("QH") == "'QH'" and shown(None) == "None"
 
 
 def test_a_name_that_is_no_player_is_said_to_be_there_but_no_player(author: Any) -> None:

@@ -38,7 +38,7 @@ from statistics import NormalDist
 from typing import Any
 
 from .. import __version__
-from ..bots import Player, PlayerError, error_text, name_hint, where
+from ..bots import Player, PlayerError, error_text, name_hint, shown, where
 from ..bots import get as get_bot
 from ..bots import load as load_player
 from ..bots.workers import end_with_parent
@@ -408,7 +408,7 @@ def play_board(config: ArenaConfig, board: int) -> tuple[dict[str, Any], Times]:
             dt = time.perf_counter() - t0
             times.setdefault(f"{who}|{view['phase']}", []).append(dt)
             if not isinstance(move, str | Move):  # None, a number: no move at all
-                got = repr(move)[:80]
+                got = shown(move)
                 raise ArenaError(
                     text("arena.player_not_text", "en", got=got, **place),
                     code="arena.player_not_text",

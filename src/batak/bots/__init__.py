@@ -35,6 +35,7 @@ __all__ = [
     "level_word",
     "load",
     "name_hint",
+    "shown",
     "where",
 ]
 
@@ -130,6 +131,17 @@ def where(error: BaseException) -> tuple[str, int, str] | None:
     own = [f for f in frames if not f.filename.startswith(_STDLIB)]
     last = (own or frames)[-1]
     return (last.filename, last.lineno or 0, last.name)
+
+
+def shown(value: object, width: int = 80) -> str:
+    """What a player returned instead of a move, as its author reads it: its ``repr``, cut to
+    ``width`` characters with "…" where it is longer.
+
+    >>> shown(None), shown(["pass", "bid 4", "bid 5"], 20)
+    ('None', "['pass', 'bid 4', '…")
+    """
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def error_text(error: BaseException) -> str:

@@ -188,7 +188,7 @@ async def serve_as_bot(
         if isinstance(move, Move):
             move = str(move)
         if not isinstance(move, str):
-            raise PlayerError("not_text", spec=spec, got=repr(move)[:80], **where)
+            raise PlayerError("not_text", spec=spec, got=bots.shown(move), **where)
         chosen.update(view=view, move=move, **where)
         return move
 
