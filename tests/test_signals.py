@@ -142,3 +142,26 @@ def test_signal_read_from_the_view_only_in_esli() -> None:
     for _ in range(40):
         assert partner_signal(parse_view(g.view(g.to_move))) is None
         g.play(bot.choose(g.view(g.to_move)))
+
+
+def test_asked_suit_is_none_at_a_table_without_the_signal() -> None:
+    """asked_suit named a suit to ask for at tables with nobody to ask (ihaleli, kitty, Koz
+    Maça) and in açık eşli, where signal_in_view says there is no signal: a bot author
+    following docs/bots.md discarded for a partner that does not exist."""
+    from batak.bots.signals import asked_suit
+
+    def asked(preset: str) -> set[str | None]:
+        out: set[str | None] = set()
+        for seed in range(6):
+            g = Game(preset, seed=seed)
+            players = [get_bot("easy", seed=s) for s in range(g.rules.players)]
+            while g.legal_moves():
+                view = g.view(g.to_move)
+                if view["phase"] == "play":
+                    out.add(asked_suit(view))
+                g.play(players[g.to_move].choose(view))
+        return out
+
+    for preset in ("standard", "zipi-kitty", "sultan-kozmaca", "esli-acik"):
+        assert asked(preset) == {None}, preset
+    assert asked("sultan-esli") - {None}  # where partners signal, a suit now and then

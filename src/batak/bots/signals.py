@@ -135,7 +135,8 @@ def signal_in_view(view: Mapping[str, Any]) -> dict[str, Any] | None:
 
 def asked_suit(view: Mapping[str, Any]) -> str | None:
     """The suit this player would ask its partner for with a first discard now, from its view
-    (:func:`wanted_suit`): a suit letter, or None where no suit qualifies.
+    (:func:`wanted_suit`): a suit letter, or None where no suit qualifies, and at a table
+    without the signal (no partners, or açık eşli, where the partner's hand is face up).
 
     >>> from batak.game import Game
     >>> from batak.rules import Rules
@@ -146,6 +147,8 @@ def asked_suit(view: Mapping[str, Any]) -> str | None:
     'H'
     """
     t = parse_view(view)
+    if not t.rules.partners or t.rules.exposed_partner:  # nobody to read the signal
+        return None
     suit = wanted_suit(t.hand, t.played, t.trump)
     return None if suit is None else SUITS[suit].value
 
