@@ -284,3 +284,18 @@ def test_a_name_that_is_no_player_is_said_to_be_there_but_no_player(author: Any)
     code, said = problem(f"{mod}:LEVEL")
     assert code == "not_a_player"
     assert said.startswith(f"the module {mod} has LEVEL, but it is not a player (int): name a")
+
+
+def test_a_module_named_without_its_class_is_told_the_player_it_holds(author: Any) -> None:
+    """`--player mybot` (the module alone) was answered with the docs' made-up example, "for the
+    class MyBot in mybot.py: mybot:MyBot", though mybot.py was there with its one player."""
+    bot = (
+        "class CheapWinner:\n    def __init__(self, *, seed=None):\n        pass\n\n"
+        "    def choose(self, view):\n        return view['legal_moves'][0]\n\n"
+    )
+    mod = author(bot)
+    code, said = problem(mod)
+    assert code == "not_a_name"
+    assert said.endswith(f"; did you mean {mod}:CheapWinner?"), said
+    two = author(bot.replace("CheapWinner", "A") + bot.replace("CheapWinner", "B"))
+    assert problem(two)[1].endswith("mybot:MyBot)")  # which of its two: not guessed

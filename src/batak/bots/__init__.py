@@ -151,13 +151,35 @@ def error_text(error: BaseException) -> str:
 
 
 def name_hint(spec: str) -> str:
-    """The ``module:Class`` a dotted name most likely meant (``""`` if none).
+    """The ``module:Class`` a dotted name most likely meant, or a module named alone meant with
+    the one player it holds (``""`` if none).
 
     >>> name_hint("mybot.HighLow"), name_hint("/tmp/mybot.py"), name_hint("medium")
     ('mybot:HighLow', '', '')
+    >>> name_hint("batak.bots.simple.RandomPlayer"), name_hint("batak.bots.easy")
+    ('batak.bots.simple:RandomPlayer', 'batak.bots.easy:EasyPlayer')
     """
-    head, dot, tail = spec.strip().rpartition(".")
+    spec = spec.strip()
+    if spec.isidentifier() or (spec and all(p.isidentifier() for p in spec.split("."))):
+        try:  # a module named alone (the command runs it anyway, once named right)
+            found = _players_in(importlib.import_module(spec))
+        except (Exception, SystemExit):  # no such module, or it fails: said once named right
+            found = []
+        if len(found) == 1:
+            return f"{spec}:{found[0]}"
+    head, dot, tail = spec.rpartition(".")
     return f"{head}:{tail}" if dot and head and tail and "/" not in spec else ""
+
+
+def _players_in(module: Any) -> list[str]:
+    """The names of the classes with a ``choose`` method that ``module`` defines itself."""
+    return sorted(
+        n
+        for n, v in vars(module).items()
+        if inspect.isclass(v)
+        and callable(getattr(v, "choose", None))
+        and getattr(v, "__module__", None) == module.__name__
+    )
 
 
 def load(spec: str, *, seed: int | None = None) -> Player:
