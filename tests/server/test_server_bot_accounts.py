@@ -289,6 +289,18 @@ def test_batak_bot_without_a_password_says_what_is_missing(
     assert "cannot load the player 'nope'" in capsys.readouterr().err
 
 
+def test_batak_bot_refuses_games_of_less_than_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--games 0` said "Bot account … is online." and stopped at once, without a word why."""
+    monkeypatch.setattr(sys, "argv", ["batak"])
+    args = ["bot", "127.0.0.1:9", "--username", "r", "--password", "12345678"]
+    assert main([*args, "--games", "0", "--lang", "en"]) == 2
+    assert "--games takes a whole number of 1 or more, not 0" in capsys.readouterr().err
+    assert main([*args, "--games", "-2", "--lang", "tr"]) == 2
+    assert "--games 1 ya da daha büyük bir tam sayı alır, -2 olmaz" in capsys.readouterr().err
+
+
 def test_batak_bot_refuses_a_persons_account(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -659,6 +659,9 @@ def _deal_of(view: dict[str, Any]) -> int | None:
 def run_bot(args: argparse.Namespace, lang: str) -> int:
     from ..server.client import ServerError
 
+    if args.games is not None and args.games < 1:  # it went online and stopped at once
+        sys.stderr.write(error_message(lang, t("bot_bad_games", lang, n=args.games)) + "\n")
+        return 2
     password = args.password or os.environ.get("BATAK_BOT_PASSWORD")
     if not password:
         sys.stderr.write(error_message(lang, t("bot_no_password", lang)) + "\n")
