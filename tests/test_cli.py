@@ -1639,6 +1639,52 @@ def test_admin_s_turkish_usage_has_turkish_placeholders(
             assert "JOB" not in err and "username" not in err, err
 
 
+#: the placeholders the commands write in English (the usage lines, help and errors)
+ENGLISH_PLACEHOLDERS = {
+    "FILE", "DIR", "URL", "HOST", "ORIGIN", "TEXT", "NAME", "USERNAME", "PASSWORD",
+    "NEW_PASSWORD", "OPTION=VALUE", "LEVEL", "S", "MIN", "DAYS", "ID", "CODE", "PRESET", "MODE",
+    "CHIPS", "MODULE:CLASS", "RECORD", "JOB",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play"], ["replay"], ["analyse"], ["rules"], ["arena"], ["serve"], ["online"], ["bot"],
+        ["verify"], ["admin"], ["admin", "players"], ["admin", "ban"], ["admin", "export"],
+        ["admin", "backup"], ["admin", "password"], ["admin", "vip"], ["admin", "erase"],
+    ],
+)  # fmt: skip
+def test_every_command_s_turkish_help_has_turkish_placeholders(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only admin's JOB and USERNAME were Turkish: ``batak play --lang tr --help`` said
+    ``--save FILE``, serve ``--data DIR --database URL``, admin password ``NEW_PASSWORD``, and
+    their errors "şu argümanlar gerekli: FILE". The English help keeps its placeholders."""
+    words: dict[str, set[str]] = {}
+    for lang in ("tr", "en"):
+        with pytest.raises(SystemExit) as e:
+            main([*argv, "--lang", lang, "--help"])
+        assert e.value.code == 0
+        said = capsys.readouterr().out
+        words[lang] = set(re.split(r"[\s\[\]|,()]+", said))
+    assert not words["tr"] & ENGLISH_PLACEHOLDERS, words["tr"] & ENGLISH_PLACEHOLDERS
+    assert words["en"] & ENGLISH_PLACEHOLDERS
+
+
+@pytest.mark.parametrize(
+    ("argv", "tr"),
+    [(["admin", "backup"], "DOSYA"), (["verify"], "KAYIT"), (["admin", "vip", "ali"], "on|off")],
+)
+def test_a_missing_argument_is_named_by_its_turkish_placeholder(
+    argv: list[str], tr: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as e:
+        main([*argv, "--lang", "tr"])
+    assert e.value.code == 2
+    assert capsys.readouterr().err.rstrip().endswith(f"şu argümanlar gerekli: {tr}")
+
+
 @pytest.mark.parametrize(
     "argv",
     [

@@ -150,6 +150,19 @@ def rules_reason(error: RulesError, preset: str, lang: str) -> str:
     return said + t("option_names_listed", lang, preset=preset)
 
 
+#: A placeholder as the commands write it (``PLACEHOLDER@dest`` where one placeholder means
+#: two things: ``S`` is seconds, but the seed for ``--seed``) -> the catalog's key for it.
+_PLACEHOLDERS: dict[str, str] = {
+    "FILE": "metavar_file", "DIR": "metavar_dir", "URL": "metavar_url", "TEXT": "metavar_text",
+    "NAME": "metavar_name", "USERNAME": "admin_metavar_username", "PASSWORD": "metavar_password",
+    "NEW_PASSWORD": "metavar_new_password", "OPTION=VALUE": "metavar_option_value",
+    "LEVEL": "metavar_level", "S": "metavar_seconds", "S@seed": "metavar_seed",
+    "MIN": "metavar_minutes", "DAYS": "metavar_days", "ID": "metavar_id", "CODE": "metavar_code",
+    "PRESET": "metavar_preset", "MODE": "metavar_mode", "CHIPS": "metavar_chips",
+    "MODULE:CLASS": "metavar_module_class", "RECORD": "metavar_record",
+    "ORIGIN": "metavar_origin", "HOST": "metavar_host", "file": "metavar_file",
+}  # fmt: skip
+
 #: A command's usage longer than this many lines is shown with an error as one line.
 USAGE_LINES = 6
 
@@ -169,6 +182,46 @@ class Parser(argparse.ArgumentParser):
         self.add_argument(
             "-h", "--help", action="help", default=argparse.SUPPRESS, help=t("help_help", lang)
         )
+
+    def localise_placeholders(self) -> None:
+        """Its arguments' placeholders (``FILE``, ``DIR``, ``URL``...) in its language: every
+        command writes them in English, and argparse shows them in the usage, the help and the
+        errors ("şu argümanlar gerekli: FILE"). A placeholder the catalog does not name (``N``,
+        ``A,B``) or one already in the language (admin's ``İŞ``) stays as it is.
+
+        >>> p = Parser(prog="batak", lang="tr")
+        >>> _ = p.add_argument("file", metavar="FILE"); _ = p.add_argument("--port")
+        >>> _ = p.add_argument("--seed", metavar="S"); _ = p.add_argument("--deals", metavar="N")
+        >>> p.format_usage().split("]", 1)[1].split()
+        ['[--port', 'PORT]', '[--seed', 'TOHUM]', '[--deals', 'N]', 'DOSYA']
+        """
+        if self.lang == "en":
+            return
+        for action in self._actions:
+            if not action.option_strings and action.choices is not None:
+                continue  # the commands' list: {play,replay,...}
+            shown = action.metavar
+            if shown is None and action.option_strings and action.nargs != 0:
+                shown = action.dest.upper()
+            elif shown is None and not action.option_strings:
+                shown = action.dest
+            if not isinstance(shown, str):
+                continue
+            key = _PLACEHOLDERS.get(f"{shown}@{action.dest}") or _PLACEHOLDERS.get(shown)
+            if key is not None:
+                action.metavar = t(key, self.lang)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self.localise_placeholders()
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        self.localise_placeholders()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self.localise_placeholders()
+        return super().format_help()
 
     def add_subparsers(self, **kwargs: Any) -> Any:
         kwargs.setdefault("parser_class", _in_lang(self.lang))
