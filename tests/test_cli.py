@@ -1869,3 +1869,26 @@ def test_wrap_text_on_random_sentences_at_every_width() -> None:
                 whole = len(words) == 1 and (_kept_whole(words[0]) or not cut)
                 one = width == 1 and len(_units(x.strip(" "))) == 1
                 assert whole or one, (line, width, indent, cut, lines)
+
+
+@pytest.mark.parametrize(
+    ("lang", "start"),
+    [("en", "batak: error: could not reach the server at "), ("tr", "batak: hata: http://")],
+)
+def test_a_bot_that_reaches_no_server_says_so_after_error_in_lower_case(
+    lang: str, start: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It read "batak: error: Could not reach the server at …" (the capital of a sentence of
+    batak online, where it stands alone)."""
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    argv = ["bot", url, "--username", "robo1", "--password", "uzun-bir-parola", "--lang", lang]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(start) and err.count("\n") == 1, err
+    if lang == "tr":
+        assert "adresindeki sunucuya ulaşılamadı" in err

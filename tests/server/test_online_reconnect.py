@@ -440,7 +440,11 @@ def test_a_wrong_bot_password_is_said_plainly(
         # a new name with a password the server finds too short: its reason, in one line
         assert main(["bot", srv.http, "--username", "robo9", "--password", "kısa"]) == 1
         err = capsys.readouterr().err
-        assert err.startswith("batak: error: The server said no: ") and err.count("\n") == 1, err
+        assert err.startswith("batak: error: the server said no: ") and err.count("\n") == 1, err
+        # (after "batak: error:" in lower case, as every other error; it read "error: The server")
+        assert main(["bot", srv.http, "--username", "robo9", "--password", "kısa", "--lang", "tr"])
+        err = capsys.readouterr().err
+        assert err.startswith("batak: hata: sunucu kabul etmedi: ") and err.count("\n") == 1, err
 
 
 def test_a_watcher_of_a_private_room_watches_on_after_a_restart(tmp_path: Path) -> None:

@@ -733,11 +733,11 @@ def run_bot(args: argparse.Namespace, lang: str) -> int:
         sys.stderr.write(error_message(lang, message) + "\n")
         return 1
     except ServerError as e:  # any other refusal: the server's reason, in one line
-        message = o("refused_table", lang, reason=e.message)
+        message = t("bot_refused", lang, reason=e.message)
         sys.stderr.write(error_message(lang, message) + "\n")
         return 1
     except (OSError, ConnectionError, TimeoutError) as e:
-        problem = o("failed", lang, url=args.url, error=connect_problem(e, lang))
+        problem = t("bot_unreachable", lang, url=args.url, error=connect_problem(e, lang))
         sys.stderr.write(error_message(lang, problem) + "\n")
         return 1
     return 0
