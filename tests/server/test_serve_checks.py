@@ -600,6 +600,36 @@ def test_listening_everywhere_without_a_public_address_says_other_browsers_are_r
     assert not any("--public-url" in x for x in start_lines(given, "en", "/srv/batak-data"))
 
 
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "::0", "0:0:0:0:0:0:0:0", "0000::"])
+def test_every_spelling_of_every_interface_opens_at_this_computer_s_address(host: str) -> None:
+    """``--host ::0`` (or ``0:0:0:0:0:0:0:0``) printed "open http://[::0]:8000/", an address
+    no browser opens, and not that other computers' browsers are refused, where ``0.0.0.0``
+    and ``::`` said http://127.0.0.1:8000/ and the refusal."""
+    lines = start_lines(ServerConfig(host=host, port=8000), "en", "/srv/batak-data")
+    assert lines[0].startswith("Batak server: open http://127.0.0.1:8000/  "), lines[0]
+    assert lines[1].startswith("It listens on every network interface, but "), lines[1]
+
+
+def test_an_ipv6_wildcard_is_reached_at_127_0_0_1_too() -> None:
+    """The start line says http://127.0.0.1:PORT for ``--host ::``: the socket takes IPv4
+    connections too, whatever the system's default (IPV6_V6ONLY off)."""
+    import socket
+
+    from batak.server.serve import listen
+
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 here")
+    try:
+        sock = listen("::0", 0)
+    except OSError:
+        pytest.skip("no IPv6 here")
+    with sock:
+        assert sock.getsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY) == 0
+        sock.listen()
+        with socket.create_connection(("127.0.0.1", sock.getsockname()[1]), timeout=5):
+            pass
+
+
 @pytest.mark.parametrize("allowed", [("http://192.168.1.5:8000",), ("*",)])
 def test_no_refusal_is_foretold_to_browsers_an_allowed_origin_lets_in(
     allowed: tuple[str, ...],

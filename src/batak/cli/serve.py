@@ -623,10 +623,6 @@ def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
             lock.close()
 
 
-#: the addresses that make a server listen on every network interface
-WILDCARD_HOSTS = ("0.0.0.0", "::", "")
-
-
 def _others_may_come(config: ServerConfig) -> bool:
     """Whether a browser on another computer may be let in by the websocket's Origin check, for
     a server that listens on every interface: ``--allow-origin '*'``, or a public address or
@@ -676,6 +672,7 @@ def start_lines(
     (``batak admin``) on its database, ready to paste but for a password in the database's
     address, which a word in capitals stands for."""
     from ..i18n import text
+    from ..server.config import is_wildcard
 
     url = config.base_url
     ws = url.replace("http", "ws", 1)
@@ -690,7 +687,7 @@ def start_lines(
         lines = [text("serve.started_at", lang, listen=listen, **said)]
     else:
         lines = [text("serve.started", lang, **said)]
-    if config.host in WILDCARD_HOSTS and not _others_may_come(config):
+    if is_wildcard(config.host) and not _others_may_come(config):
         lines.append(text("serve.everywhere_without_public_url", lang, port=config.port))
     if unknown_operators:
         names = ", ".join(unknown_operators)

@@ -15,7 +15,7 @@ SQLITE_SYNC = ("full", "normal")
 #: the most ``commit_gap`` may be (seconds): a move's reply waits up to this long more
 MAX_COMMIT_GAP = 0.1
 
-__all__ = ["MAX_COMMIT_GAP", "MODES", "SQLITE_SYNC", "ServerConfig"]
+__all__ = ["MAX_COMMIT_GAP", "MODES", "SQLITE_SYNC", "ServerConfig", "is_wildcard"]
 
 #: The lobby's modes and the preset each one plays.
 MODES: dict[str, str] = {
@@ -130,7 +130,7 @@ class ServerConfig:
         if self.public_url:
             return self.public_url.rstrip("/")
         host = self.host
-        if host in ("0.0.0.0", "::", ""):
+        if is_wildcard(host):  # it listens on IPv4 too (serve.listen): this computer's own
             host = "127.0.0.1"
         if ":" in host and not host.startswith("["):
             host = f"[{host}]"
@@ -141,3 +141,23 @@ class ServerConfig:
         if self.database:
             return self.database
         return f"sqlite:///{(Path(self.data) / 'batak.sqlite3').resolve()}"
+
+
+def is_wildcard(host: str) -> bool:
+    """Whether a server listening at ``host`` listens on every network interface: an empty
+    host, or the unspecified address however it is written (``0.0.0.0``, ``::``, ``::0``,
+    ``0:0:0:0:0:0:0:0``).
+
+    >>> [is_wildcard(h) for h in ("0.0.0.0", "::", "::0", "0:0:0:0:0:0:0:0", "", "[::]")]
+    [True, True, True, True, True, True]
+    >>> [is_wildcard(h) for h in ("127.0.0.1", "::1", "localhost", "192.168.1.5")]
+    [False, False, False, False]
+    """
+    import ipaddress
+
+    if not host:
+        return True
+    try:
+        return ipaddress.ip_address(host.removeprefix("[").removesuffix("]")).is_unspecified
+    except ValueError:  # a name
+        return False

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .config import ServerConfig
+from .config import ServerConfig, is_wildcard
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -30,12 +30,17 @@ log = logging.getLogger(__name__)
 
 
 def listen(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host``:``port``, as uvicorn would bind it; raises :class:`OSError`
+    """A socket bound to ``host``:``port``, as uvicorn would bind it (an IPv6 wildcard, ``::``,
+    takes IPv4 connections too); raises :class:`OSError`
     (``EADDRINUSE``: another program listens there) before anything else is started."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6 and is_wildcard(host):
+            # every interface, IPv4 too, whatever the system's default (bindv6only): the
+            # start line's address to open is http://127.0.0.1:PORT
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
         sock.bind((host, port))
     except OSError:
         sock.close()
