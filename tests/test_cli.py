@@ -1892,3 +1892,16 @@ def test_a_bot_that_reaches_no_server_says_so_after_error_in_lower_case(
     assert err.startswith(start) and err.count("\n") == 1, err
     if lang == "tr":
         assert "adresindeki sunucuya ulaşılamadı" in err
+
+
+@pytest.mark.parametrize("key", ["bot_tourney_back", "bot_tourney_seated", "bot_tourney_played"])
+def test_batak_bot_s_turkish_round_lines_say_the_round_as_the_tournament_page(key: str) -> None:
+    """They read "2 turun 1. turu: …" (stiff), where the tournament page says "Tur 1 / 2"."""
+    from batak.i18n import text
+
+    page = text("web.tourney_round_n", "tr", n=1, of=2)
+    said = text(f"cli.{key}", "tr", name="Bahar", round=1, rounds=2, number=3, code="QK4M7TZA",
+                seat=2, view_seat=1)  # fmt: skip
+    assert page in said and "turun" not in said, said
+    assert "ound 1 of 2" in text(f"cli.{key}", "en", name="Bahar", round=1, rounds=2, number=3,
+                                  code="QK4M7TZA", seat=2, view_seat=1)  # fmt: skip
