@@ -180,6 +180,21 @@ def test_a_bot_account_is_tagged_in_a_tournaments_standings_and_tables(
         name = robot.locator(".who-name").bounding_box()
         tag = robot.get_by_test_id("bot-account-tag").bounding_box()
         assert name and tag and tag["x"] >= name["x"] + name["width"] + 4, (name, tag)
+        # the whole name on a phone too: "Matchpoints" took its room ("robotur" was "rob…");
+        # there the heading is short, the whole word its title
+        cut = robot.locator(".who-name").evaluate("(e) => e.scrollWidth > e.clientWidth")
+        assert not cut, f"robotur cut at {size['width']} px ({lang})"
+        whole = "Maç puanı" if lang == "tr" else "Matchpoints"
+        if size["width"] < 500:
+            short = standings.locator("thead abbr").first
+            expect(short).to_be_visible()
+            expect(short).to_have_text("MP")
+            expect(short).to_have_attribute("title", whole)
+            expect(standings.get_by_text(whole, exact=True)).to_be_hidden()
+        else:
+            expect(standings.get_by_text(whole, exact=True)).to_be_visible()
+            expect(standings.locator("thead abbr")).to_have_count(2)
+            expect(standings.locator("thead abbr").first).to_be_hidden()
         tables = page.locator(".tourney-tables li")
         expect(tables.get_by_test_id("bot-account-tag")).to_have_count(1)
         expect(tables.filter(has_text="robotur").get_by_test_id("bot-account-tag")).to_have_count(1)

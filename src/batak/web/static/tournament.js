@@ -109,8 +109,12 @@ export function render(ctx, r) {
           : mine(x) ? `<button class="primary" data-action="nav" data-href="/table/${esc(x.id)}" data-testid="tourney-go-table">${esc(t("tourney_go_table"))}</button>`
           : `<a href="/table/${esc(x.id)}" data-action="nav" data-href="/table/${esc(x.id)}">${esc(t("tourney_watch"))}</a>`}</li>`).join("")}</ul>`);
   }
+  // a numbers' heading as a phone has room for: "Matchpoints" took the width a name needs
+  // ("robotur" cut to "rob…" beside its bot tag); the short one says the whole word on hover
+  // and to a screen reader (style.css shows one of the two)
+  const shortOnPhone = (key, short) => `<th class="num"><span class="wide-only">${esc(t(key))}</span><abbr class="narrow-only" title="${esc(t(key))}" aria-label="${esc(t(key))}">${esc(t(short))}</abbr></th>`;
   const standings = d.standings.length ? `<div class="scroll-x"><table class="stats" data-testid="tourney-standings">
-      <thead><tr><th class="num">${esc(t("tourney_rank"))}</th><th>${esc(t("tourney_player"))}</th><th class="num">${esc(t("tourney_mp"))}</th><th class="num">${esc(t("tourney_score"))}</th><th class="num">${esc(t("tourney_boards"))}</th></tr></thead>
+      <thead><tr><th class="num">${esc(t("tourney_rank"))}</th><th>${esc(t("tourney_player"))}</th>${shortOnPhone("tourney_mp", "tourney_mp_short")}<th class="num">${esc(t("tourney_score"))}</th>${shortOnPhone("tourney_boards", "tourney_boards_short")}</tr></thead>
       <tbody>${d.standings.map((s) => `<tr${me && s.player === me.id ? ` class="me"` : ""}><td class="num">${s.rank}</td>${nameCell(s.name || t("removed_player"), s.bot ? botAccountTag() : "")}<td class="num">${esc(points(s.mp))}</td><td class="num">${s.score}</td><td class="num">${s.boards}</td></tr>`).join("")}</tbody>
     </table></div>` : `<p class="help">${esc(t("tourney_nobody"))}</p>`;
   ctx.app().innerHTML = `<div class="lobby tourney">
