@@ -7,6 +7,7 @@ import asyncio
 import itertools
 import json
 import sqlite3
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -174,3 +175,64 @@ def test_healthz_says_when_sqlite_is_held_by_another_process(tmp_path: Path) -> 
             other.execute("ROLLBACK")
             other.close()
         assert _until(srv, 200)["database"] == "up"
+
+
+def _three_pages(cur: Any) -> None:
+    """A storage job: room for three pages more (a few small rows, not PROBE_BYTES)."""
+    size = cur.execute("PRAGMA page_count").fetchone()[0]
+    cur.execute(f"PRAGMA max_page_count = {size + 3}")
+
+
+async def _fill(storage: Storage) -> None:
+    """Make ``storage``'s database full, as a disk with no room left (its last write failed),
+    then give it room for a few small rows again, not for the check's PROBE_BYTES."""
+    await storage._call(_no_room)
+    for length in (65536, 4096, 512, 64):
+        while True:
+            try:
+                await storage._call(_write(length))
+            except StorageError as e:
+                assert "full" in str(e)
+                break
+    assert storage.write_failure is not None
+    await storage._call(_three_pages)
+
+
+async def _together(storage: Storage, *jobs: Any) -> list[Any]:
+    """Run ``jobs`` (coroutines that each queue one storage job) so that the worker takes
+    them in one batch: it is held by a job of its own until all of them are in its queue."""
+    taken, go = threading.Event(), threading.Event()
+
+    def hold(cur: Any) -> None:
+        taken.set()
+        assert go.wait(30)
+
+    held = asyncio.ensure_future(storage._call(hold))
+    while not taken.is_set():
+        await asyncio.sleep(0.001)
+    tasks = [asyncio.ensure_future(job) for job in jobs]
+    while storage._jobs.qsize() < len(jobs):
+        await asyncio.sleep(0.001)
+    go.set()
+    await held
+    return list(await asyncio.gather(*tasks, return_exceptions=True))
+
+
+def test_the_check_s_bytes_do_not_sink_the_moves_queued_with_it(tmp_path: Path) -> None:
+    """After a full disk, /healthz's check writes PROBE_BYTES, and when they do not fit SQLite
+    ends the whole transaction. The check runs in a transaction of its own, after the moves
+    that queued with it: a small write that fits is stored (and, a write committed, the check
+    has nothing more to prove: "up"). Before, the two shared a transaction and the write failed
+    with "database or disk is full", though it is stored alone, and the check said "down"."""
+    storage = open_storage(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+
+    async def main() -> list[Any]:
+        await storage.open()
+        try:
+            await _fill(storage)
+            return await _together(storage, storage.reachable(), storage._call(_write(64)))
+        finally:
+            await storage.close()
+
+    assert asyncio.run(main()) == [True, None]
+    assert storage.write_failure is None

@@ -660,59 +660,75 @@ class Storage:
                     break
                 batch.append(nxt)
             self.jobs += len(batch)
-            results: list[tuple[bool, Any]] = []
-            changes = conn.total_changes if self.kind == "sqlite" else 0
-            committed = False
-            try:
-                conn, cur = self._begin_on(conn)
-                if len(batch) == 1:  # alone: a failure rolls back the transaction, no savepoint
-                    try:
-                        results.append((True, batch[0][0](cur)))
-                    except Exception as e:
-                        cur.execute("ROLLBACK")
-                        results.append((False, e))
-                    else:
-                        cur.execute("COMMIT")
-                        self.commits += 1
-                        committed = True
-                else:
-                    for fn, _, _ in batch:
-                        cur.execute("SAVEPOINT job")
-                        try:
-                            results.append((True, fn(cur)))
-                            cur.execute("RELEASE SAVEPOINT job")
-                        except Exception as e:  # one bad job must not sink the batch
-                            cur.execute("ROLLBACK TO SAVEPOINT job")
-                            cur.execute("RELEASE SAVEPOINT job")
-                            results.append((False, e))
-                    cur.execute("COMMIT")
-                    self.commits += 1
-                    committed = True
-            except Exception as e:
-                with contextlib.suppress(Exception):
-                    conn.execute("ROLLBACK")
-                # SQLite ends the transaction itself on a full disk or an I/O error, so the
-                # ROLLBACK (TO SAVEPOINT) after the job's failure fails in turn: the jobs are
-                # told the first failure, not "no transaction is active"
-                results = [(False, _disk_failure(e) or e)] * len(batch)
-                committed = False
-                if getattr(conn, "closed", False) or getattr(conn, "broken", False):
-                    # PostgreSQL ended the session (or the link broke): a new one
-                    with contextlib.suppress(Exception):
-                        conn = self._connect()
-            if self.kind == "sqlite":
-                self._note_writes(results, committed and conn.total_changes > changes)
-            # one wake-up of each event loop for the whole batch, not one per job
-            by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Any, bool, Any]]] = {}
-            for (_, fut, loop), (ok, value) in zip(batch, results, strict=True):
-                by_loop.setdefault(loop, []).append((fut, ok, value))
-            for loop, settled in by_loop.items():
-                with contextlib.suppress(RuntimeError):  # a loop that closed meanwhile
-                    loop.call_soon_threadsafe(_settle_all, settled)
+            # /healthz's check job runs last, in a transaction of its own: after a disk failure
+            # it writes PROBE_BYTES, and when they do not fit SQLite ends the whole transaction,
+            # which would sink the moves beside it, though each fits alone
+            checks = [j for j in batch if j[0] == self._check_job]
+            moves = [j for j in batch if j[0] != self._check_job]
+            for part in ([moves] if moves else []) + [[check] for check in checks]:
+                conn = self._run_batch(conn, part)
             self._last_commit = time.monotonic()
             if stop:
                 break
         conn.close()
+
+    def _run_batch(
+        self,
+        conn: Any,
+        batch: list[tuple[Callable[[Any], Any], asyncio.Future[Any], asyncio.AbstractEventLoop]],
+    ) -> Any:
+        """Run ``batch`` in one transaction and settle its futures; the connection to go on
+        with (a new one when PostgreSQL ended the session)."""
+        results: list[tuple[bool, Any]] = []
+        changes = conn.total_changes if self.kind == "sqlite" else 0
+        committed = False
+        try:
+            conn, cur = self._begin_on(conn)
+            if len(batch) == 1:  # alone: a failure rolls back the transaction, no savepoint
+                try:
+                    results.append((True, batch[0][0](cur)))
+                except Exception as e:
+                    cur.execute("ROLLBACK")
+                    results.append((False, e))
+                else:
+                    cur.execute("COMMIT")
+                    self.commits += 1
+                    committed = True
+            else:
+                for fn, _, _ in batch:
+                    cur.execute("SAVEPOINT job")
+                    try:
+                        results.append((True, fn(cur)))
+                        cur.execute("RELEASE SAVEPOINT job")
+                    except Exception as e:  # one bad job must not sink the batch
+                        cur.execute("ROLLBACK TO SAVEPOINT job")
+                        cur.execute("RELEASE SAVEPOINT job")
+                        results.append((False, e))
+                cur.execute("COMMIT")
+                self.commits += 1
+                committed = True
+        except Exception as e:
+            with contextlib.suppress(Exception):
+                conn.execute("ROLLBACK")
+            # SQLite ends the transaction itself on a full disk or an I/O error, so the
+            # ROLLBACK (TO SAVEPOINT) after the job's failure fails in turn: the jobs are
+            # told the first failure, not "no transaction is active"
+            results = [(False, _disk_failure(e) or e)] * len(batch)
+            committed = False
+            if getattr(conn, "closed", False) or getattr(conn, "broken", False):
+                # PostgreSQL ended the session (or the link broke): a new one
+                with contextlib.suppress(Exception):
+                    conn = self._connect()
+        if self.kind == "sqlite":
+            self._note_writes(results, committed and conn.total_changes > changes)
+        # one wake-up of each event loop for the whole batch, not one per job
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Any, bool, Any]]] = {}
+        for (_, fut, loop), (ok, value) in zip(batch, results, strict=True):
+            by_loop.setdefault(loop, []).append((fut, ok, value))
+        for loop, settled in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # a loop that closed meanwhile
+                loop.call_soon_threadsafe(_settle_all, settled)
+        return conn
 
     def _note_writes(self, results: list[tuple[bool, Any]], wrote: bool) -> None:
         """SQLite, after a batch: :attr:`write_failure` set when a job or the commit failed for
@@ -823,7 +839,9 @@ class Storage:
         process's lock, as a move would), and its last write did not fail for the disk's or the
         file's sake (:attr:`write_failure`: a full disk shows only when something is written).
         After such a failure the same job also writes (and deletes) :data:`PROBE_BYTES`, so the
-        answer is 200 again once there is room, even if nobody plays meanwhile."""
+        answer is 200 again once there is room, even if nobody plays meanwhile; it runs in a
+        transaction of its own, after the moves that queued with it (bytes that do not fit end
+        SQLite's whole transaction, and would sink moves that fit)."""
         async with self._ping_lock:
             if self._ping is not None and time.monotonic() - self._ping[0] < 1.0:
                 return self._ping[1]
