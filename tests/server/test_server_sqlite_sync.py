@@ -236,3 +236,35 @@ def test_the_check_s_bytes_do_not_sink_the_moves_queued_with_it(tmp_path: Path) 
 
     assert asyncio.run(main()) == [True, None]
     assert storage.write_failure is None
+
+
+def test_a_rolled_back_change_does_not_clear_a_disk_failure(tmp_path: Path) -> None:
+    """A disk failure is forgotten only when a job that succeeded changed rows and was
+    committed. A job that changes a row and then refuses (its own reason) is rolled back to
+    its savepoint, and the read beside it commits: the failure stays, and /healthz says
+    "down". Before, SQLite's total_changes (which counts the rolled-back row) had grown over
+    the batch, so the plain commit cleared the failure while the disk was still full."""
+    storage = open_storage(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+
+    def update_then_refuse(cur: Any) -> None:
+        cur.execute("UPDATE meta SET value = value WHERE key = 'schema'")
+        raise ValueError("refused by the job itself")
+
+    def read(cur: Any) -> Any:
+        return cur.execute("SELECT 1").fetchone()[0]
+
+    async def main() -> tuple[list[Any], str | None, bool]:
+        await storage.open()
+        try:
+            await _fill(storage)
+            await storage._call(_no_room)  # no room for any row again
+            done = await _together(storage, storage._call(update_then_refuse), storage._call(read))
+            return done, storage.write_failure, await storage.reachable()
+        finally:
+            await storage.close()
+
+    done, failure, reachable = asyncio.run(main())
+    assert isinstance(done[0], StorageError) and "refused by the job itself" in str(done[0])
+    assert done[1] == 1
+    assert failure is not None and "full" in failure
+    assert reachable is False

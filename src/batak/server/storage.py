@@ -680,26 +680,33 @@ class Storage:
         """Run ``batch`` in one transaction and settle its futures; the connection to go on
         with (a new one when PostgreSQL ended the session)."""
         results: list[tuple[bool, Any]] = []
-        changes = conn.total_changes if self.kind == "sqlite" else 0
+        sqlite = self.kind == "sqlite"
+        # SQLite: whether a job that succeeded changed rows. Measured around each job, since
+        # ``total_changes`` also counts the rows of a job whose savepoint was rolled back.
+        wrote = False
         committed = False
         try:
             conn, cur = self._begin_on(conn)
             if len(batch) == 1:  # alone: a failure rolls back the transaction, no savepoint
+                before = conn.total_changes if sqlite else 0
                 try:
                     results.append((True, batch[0][0](cur)))
                 except Exception as e:
                     cur.execute("ROLLBACK")
                     results.append((False, e))
                 else:
+                    wrote = sqlite and conn.total_changes > before
                     cur.execute("COMMIT")
                     self.commits += 1
                     committed = True
             else:
                 for fn, _, _ in batch:
                     cur.execute("SAVEPOINT job")
+                    before = conn.total_changes if sqlite else 0
                     try:
                         results.append((True, fn(cur)))
                         cur.execute("RELEASE SAVEPOINT job")
+                        wrote = wrote or (sqlite and conn.total_changes > before)
                     except Exception as e:  # one bad job must not sink the batch
                         cur.execute("ROLLBACK TO SAVEPOINT job")
                         cur.execute("RELEASE SAVEPOINT job")
@@ -719,8 +726,8 @@ class Storage:
                 # PostgreSQL ended the session (or the link broke): a new one
                 with contextlib.suppress(Exception):
                     conn = self._connect()
-        if self.kind == "sqlite":
-            self._note_writes(results, committed and conn.total_changes > changes)
+        if sqlite:
+            self._note_writes(results, committed and wrote)
         # one wake-up of each event loop for the whole batch, not one per job
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Any, bool, Any]]] = {}
         for (_, fut, loop), (ok, value) in zip(batch, results, strict=True):
@@ -732,7 +739,8 @@ class Storage:
 
     def _note_writes(self, results: list[tuple[bool, Any]], wrote: bool) -> None:
         """SQLite, after a batch: :attr:`write_failure` set when a job or the commit failed for
-        the disk's or the file's sake, cleared when the batch changed rows and was committed."""
+        the disk's or the file's sake, cleared when it was committed and a job of it that
+        succeeded changed rows (``wrote``; not one whose changes were rolled back)."""
         for ok, value in results:
             failure = None if ok else _disk_failure(value)
             if failure is not None:
