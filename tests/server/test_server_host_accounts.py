@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import itertools
 import os
+import shlex
 import subprocess
 import sys
 import unicodedata
@@ -519,7 +520,8 @@ def test_what_ban_says_fits_80_columns(
 ) -> None:
     """Its one line was 159 columns in English, 160 in Turkish (and a ban's reason, said
     again when it is changed, up to 200 more): now a line each for what was done, the running
-    server and the command that undoes it, each wrapped at 80 columns into a file."""
+    server and the command that undoes it, each wrapped at 80 columns into a file; a command
+    too long for its line goes on one of its own, never broken (it is pasted)."""
     pytest.importorskip("argon2")
     data = tmp_path / "data"
     where = ["--data", str(data), "--lang", lang]
@@ -528,15 +530,52 @@ def test_what_ban_says_fits_80_columns(
         _register(srv, [(name, "U")])
     assert main(["admin", "ban", name, *where]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert all(len(x) <= 80 for x in lines), lines
-    assert lines[-1] == {"en": "To open it again:", "tr": "Yeniden açmak için:"}[lang] + (
-        f" batak admin unban {name}"
-    )
+    command = f"batak admin --data {shlex.quote(str(data))} unban {name}"
+    assert len(command) > 80  # (pytest's folder)
+    assert lines[-2:] == [
+        {"en": "To open it again:", "tr": "Yeniden açmak için:"}[lang],
+        "  " + command,
+    ]
+    assert all(len(x) <= 80 for x in lines[:-1]), lines
     reason = " ".join(["spam"] * 39)  # 194 characters (200 are kept)
     assert main(["admin", "ban", name, "--reason", reason, *where]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) > 2 and all(len(x) <= 80 for x in lines), lines
     assert " ".join(lines).endswith(reason)
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_command_ban_gives_to_undo_it_opens_the_same_database(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    lang: str,
+) -> None:
+    """``batak admin --data DIR ban ali`` ends with the command that opens the account again.
+    It said ``batak admin unban ali``, which, pasted, acted on the default data folder (where
+    there is no database, or another one). Now it names the same folder, as a full path, and
+    pasted in another folder it opens the account that was banned."""
+    pytest.importorskip("argon2")
+    data = tmp_path / "my games"  # (a space: the path is quoted)
+    with ServerThread(fast_config(data)) as srv:
+        _register(srv, [("ali", "Ali")])
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert main(["admin", "--data", "my games", "--lang", lang, "ban", "ali"]) == 0
+    said = capsys.readouterr().out
+    head = {"en": "To open it again: ", "tr": "Yeniden açmak için: "}[lang]
+    command = said.splitlines()[-1].strip().removeprefix(head)  # (on a line of its own)
+    assert command == f"batak admin --data {shlex.quote(str(data))} unban ali", said
+    assert "'" in command
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    args = shlex.split(command)
+    assert args[0] == "batak" and main([*args[1:], "--lang", "en"]) == 0
+    assert (
+        capsys.readouterr().out.strip()
+        == "ali is no longer banned and can log in with their password."
+    )
+    assert main(["admin", "--data", str(data), "--lang", "en", "players"]) == 0
+    assert "banned" not in capsys.readouterr().out
 
 
 def test_banning_a_banned_account_says_so_and_keeps_its_date(

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import LANGS, text
-from .console import cut_to, pad_to, visible_len, wrap_text
+from .console import cut_to, fit_address, pad_to, visible_len, wrap_text
 from .text import t
 
 __all__ = ["add_admin_parser", "run_admin"]
@@ -159,6 +159,39 @@ def _say(s: str) -> None:
     each wrapped at spaces (a long username or ban reason)."""
     for line in s.split("\n"):
         print("\n".join(wrap_text(line, _width(), indent="")))
+
+
+def _unban_command(args: argparse.Namespace, lang: str) -> tuple[str, str | None]:
+    """The command that opens a banned account again, to be pasted: on the same database, so
+    with the ``--database`` or ``--data`` that was given (the folder as a full path, since it
+    may be pasted elsewhere), each word quoted for a shell. A password in the database's
+    address is never printed: the word in capitals that stands for it is given too (as
+    ``batak serve``'s start says it), else None.
+
+    >>> ns = argparse.Namespace
+    >>> _unban_command(ns(database=None, data="batak-data", username="ali"), "en")
+    ('batak admin unban ali', None)
+    >>> _unban_command(ns(database=None, data="/srv/my games", username="ali"), "en")
+    ("batak admin --data '/srv/my games' unban ali", None)
+    >>> url = "postgresql://ann:s3cret@db/batak"
+    >>> _unban_command(ns(database=url, data="x", username="ali"), "tr")
+    ("batak admin --database 'postgresql://ann:ŞİFRE@db/batak' unban ali", 'ŞİFRE')
+    """
+    import shlex
+
+    from ..server.config import ServerConfig
+    from ..server.storage import shown_url
+
+    where: list[str] = []
+    placeholder = None
+    if args.database:
+        mask = text("serve.password_placeholder", lang)
+        url = shown_url(args.database, mask=mask)
+        where = ["--database", url]
+        placeholder = None if url == args.database else mask
+    elif args.data != str(ServerConfig().data):
+        where = ["--data", os.fspath(Path(args.data).resolve())]
+    return shlex.join(["batak", "admin", *where, "unban", args.username]), placeholder
 
 
 def _width() -> int:
@@ -529,6 +562,14 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
                     seconds=round(config.reap_every),
                 )
             )
+            command, placeholder = _unban_command(args, lang)
+            if placeholder is None:
+                line = t("admin_open_again", lang, command=command)
+            else:
+                line = t(
+                    "admin_open_again_password", lang, placeholder=placeholder, command=command
+                )
+            print("\n".join(fit_address(line, command, _width())))  # the command never broken
             return 0
         if args.job == "unban":
             if row.banned is None:
