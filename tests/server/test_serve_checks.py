@@ -649,6 +649,15 @@ def test_no_refusal_is_foretold_to_browsers_an_allowed_origin_lets_in(
         {"allowed_origins": ("http://app.localhost:3000",)},
         {"public_url": "http://127.0.0.1:8000"},
         {"public_url": "http://localhost:8000", "allowed_origins": ("http://0.0.0.0:8000",)},
+        # these silenced it still: a name's trailing dot, 127.0.0.1 written as IPv6 does, and
+        # IPv4's short forms, which browsers read as 127.0.0.1
+        {"allowed_origins": ("http://localhost.:5173",)},
+        {"allowed_origins": ("http://app.localhost.:5173",)},
+        {"allowed_origins": ("http://[::ffff:127.0.0.1]:3000",)},
+        {"public_url": "http://127.1:8000"},
+        {"public_url": "http://2130706433:8000"},
+        {"allowed_origins": ("http://0x7f000001:3000", "http://0177.0.0.1:3000")},
+        {"allowed_origins": ("http://127.8.9.10:3000", "http://127.0.0.1.:3000")},
     ],
 )
 def test_origins_of_this_computer_only_do_not_silence_the_refusal_foretold(
@@ -671,6 +680,10 @@ def test_origins_of_this_computer_only_do_not_silence_the_refusal_foretold(
         {"allowed_origins": ("http://localhost:5173", "https://batak.example")},
         {"public_url": "http://10.0.0.5:8000"},
         {"allowed_origins": ("http://[2001:db8::5]:8000",)},
+        {"allowed_origins": ("http://[::ffff:10.0.0.5]:8000",)},
+        {"public_url": "http://10.5:8000"},  # 10.0.0.5
+        {"public_url": "http://batak.example.:8000"},
+        {"public_url": "http://127.0.0.1.example:8000"},
     ],
 )
 def test_an_address_of_another_host_still_silences_it(given: dict[str, Any]) -> None:

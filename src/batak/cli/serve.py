@@ -626,11 +626,11 @@ def run_serve(args: argparse.Namespace, lang: str = "en") -> int:
 def _others_may_come(config: ServerConfig) -> bool:
     """Whether a browser on another computer may be let in by the websocket's Origin check, for
     a server that listens on every interface: ``--allow-origin '*'``, or a public address or
-    an allowed origin whose host is not this computer's own loopback (``localhost``,
-    127.0.0.1, ::1), since only such an address can be the one other computers open. One
-    that names this computer (a development server's ``http://localhost:5173``) lets in no
-    one else. (A server listening at one address, ``--host 192.168.1.5``, prints that address
-    and allows it: nothing to say.)
+    an allowed origin whose host is not this computer (:func:`_this_computer`), since only
+    such an address can be the one other computers open. One that names this computer (a
+    development server's ``http://localhost:5173``) lets in no one else. (A server listening
+    at one address, ``--host 192.168.1.5``, prints that address and allows it: nothing to
+    say.)
 
     >>> from batak.server.config import ServerConfig as C
     >>> _others_may_come(C(allowed_origins=("http://localhost:5173",)))
@@ -641,21 +641,63 @@ def _others_may_come(config: ServerConfig) -> bool:
     ...     C(allowed_origins=("*",)))
     (True, True)
     """
-    import ipaddress
-
     if "*" in config.allowed_origins:
         return True
     for address in (config.public_url, *config.allowed_origins):
         host = (urlsplit(address).hostname or "") if address else ""
-        if not host or host == "localhost" or host.endswith(".localhost"):
-            continue
-        try:
-            ip = ipaddress.ip_address(host)
-        except ValueError:  # a name: another computer's DNS may give it this computer's address
-            return True
-        if not (ip.is_loopback or ip.is_unspecified):
+        if host and not _this_computer(host):
             return True
     return False
+
+
+#: A host of up to four numbers (decimal, octal or 0x hexadecimal) and dots: IPv4 as browsers
+#: read it, 127.0.0.1 as ``127.1``, ``2130706433`` or ``0x7f000001`` too
+_IPV4_NUMBERS = re.compile(r"(?:(?:0x[0-9a-f]*|[0-9]+)\.){0,3}(?:0x[0-9a-f]*|[0-9]+)")
+
+
+def _this_computer(host: str) -> bool:
+    """Whether an address's host (lower case, as :func:`urllib.parse.urlsplit` gives it, an
+    IPv6 address without its brackets) is this computer, whatever computer opens it:
+    ``localhost`` and any ``*.localhost``, the loopback addresses (127.x.y.z, ::1, and
+    127.0.0.1 as IPv6 writes it, ``::ffff:127.0.0.1``) and the unspecified one (0.0.0.0, ::),
+    with or without a name's trailing dot, and an IPv4 address in any of the forms a browser
+    reads (``127.1``, ``2130706433``, ``0x7f.1``). Any other name may be given another
+    computer's address by another computer's DNS.
+
+    >>> [_this_computer(h) for h in ("localhost", "app.localhost", "localhost.", "127.8.9.10")]
+    [True, True, True, True]
+    >>> [_this_computer(h) for h in ("::ffff:127.0.0.1", "127.1", "2130706433", "0x7f.1", "0")]
+    [True, True, True, True, True]
+    >>> [_this_computer(h) for h in ("0x7f000001", "0177.0.0.1", "127.0.0.1.", "[::1]"[1:-1])]
+    [True, True, True, True]
+    >>> [_this_computer(h) for h in ("192.168.1.5", "10.1", "::ffff:10.0.0.5", "batak.example")]
+    [False, False, False, False]
+    >>> [_this_computer(h) for h in ("127.0.0.1.example", "localhost.example", "cafe", "0xcafe")]
+    [False, False, False, False]
+    >>> [_this_computer(h) for h in ("1.2.3.4.5", "127.0.0.256", "08.1", "127.1 x", "localhost..")]
+    [False, False, False, False, False]
+    """
+    import ipaddress
+    import socket
+
+    host = host.removesuffix(".")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        # IPv4's short and old forms (127.1, one number, hexadecimal or octal parts), which
+        # browsers read as addresses; inet_aton reads them as they do. Only numbers and dots
+        # (inet_aton would take what follows a space too)
+        if not _IPV4_NUMBERS.fullmatch(host):
+            return False
+        try:
+            ip = ipaddress.IPv4Address(socket.inet_aton(host))
+        except OSError:
+            return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback or ip.is_unspecified
 
 
 def start_lines(
