@@ -36,6 +36,8 @@ from batak.server.config import ServerConfig
 from batak.server.storage import shown_url
 
 NO_PG = "postgresql://batak:s3cret-pw@127.0.0.1:1/batak"  # nothing listens on port 1
+#: ``hostname -f`` on a cloud machine (51 characters)
+_CLOUD_NAME = "batak-1.europe-west3-a.c.my-project-123456.internal"
 
 
 @pytest.mark.parametrize(
@@ -84,8 +86,10 @@ NO_PG = "postgresql://batak:s3cret-pw@127.0.0.1:1/batak"  # nothing listens on p
         ("redis", "unix://", None),
         ("node", "n1", "n1"),
         ("node", "eu-west.2_b", "eu-west.2_b"),
-        ("node", "N" * 32, "N" * 32),
-        ("node", "N" * 33, None),
+        ("node", "N" * 63, "N" * 63),  # (32 at most before)
+        ("node", "N" * 64, None),
+        # --node "$(hostname -f)" on a cloud machine (51 characters: refused before)
+        ("node", _CLOUD_NAME, _CLOUD_NAME),
         ("node", "node 1", None),  # HAProxy's ?node= never matches a space
         ("node", "n1&x=2", None),
         ("node", "düğüm", None),

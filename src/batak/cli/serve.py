@@ -288,9 +288,11 @@ def _parse(kind: str, value: str) -> Any:
 #: A cluster node's name (``--node``): it goes into addresses unchanged, the load balancer's
 #: ``/ws?node=NAME`` (HAProxy compares the query's value as it is written, so a space or a
 #: character a browser escapes would never match) and its server names, and Redis' keys and
-#: channels. So: ASCII letters, digits, '.', '_' and '-', 1 to 32 of them, a letter or digit
-#: first (deploy/local.sh's n1, n2, n3).
-NODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
+#: channels. So: ASCII letters, digits, '.', '_' and '-', 1 to 63 of them (a DNS label's
+#: limit, so that ``--node "$(hostname -f)"`` takes most cloud machines' names; the database's
+#: TEXT columns and Redis' keys set none narrower), a letter or digit first (deploy/local.sh's
+#: n1, n2, n3).
+NODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}")
 
 #: operating-system errors of a data folder, in the words of the catalog's ``serve.reason_*``
 _FOLDER_REASONS = {
