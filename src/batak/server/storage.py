@@ -704,13 +704,15 @@ class Storage:
                     cur.execute("SAVEPOINT job")
                     before = conn.total_changes if sqlite else 0
                     try:
-                        results.append((True, fn(cur)))
+                        value = fn(cur)
                         cur.execute("RELEASE SAVEPOINT job")
-                        wrote = wrote or (sqlite and conn.total_changes > before)
                     except Exception as e:  # one bad job must not sink the batch
                         cur.execute("ROLLBACK TO SAVEPOINT job")
                         cur.execute("RELEASE SAVEPOINT job")
                         results.append((False, e))
+                    else:  # (one result a job: a release that failed is the job's failure)
+                        results.append((True, value))
+                        wrote = wrote or (sqlite and conn.total_changes > before)
                 cur.execute("COMMIT")
                 self.commits += 1
                 committed = True
