@@ -550,3 +550,53 @@ def test_the_bot_does_not_go_to_a_table_still_waiting_to_be_seated() -> None:
     )
     assert joined == ["playing"], joined
     assert played == 0 and lines[-1].startswith("The tournament Kupa is over"), lines
+
+
+def test_a_round_whose_save_fails_once_is_seated_all_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The save of the round that makes the tables fails once (storage down for a moment): the
+    tables are made and stored, waiting, so they are seated all the same, the registered
+    player is told their table and sits at the seat the tournament gives, and the tournament
+    goes on to its end. Before, ``tourney_start`` answered "could not save that", the tables
+    stayed waiting for ever and every join was refused with ``tourney_seating``."""
+    pytest.importorskip("argon2")
+    from batak.server import tournament
+    from batak.server.storage import StorageError
+
+    orig = tournament.Tournaments._save
+    failed: list[str] = []
+
+    async def flaky_save(self: Any, doc: dict[str, Any]) -> None:
+        waiting = [
+            t
+            for t in doc["tables"]
+            if t["round"] == doc["round"]
+            and t["id"] in self.hub.tables
+            and self.hub.tables[t["id"]].status == "waiting"
+        ]
+        if doc["status"] == "playing" and waiting and not failed:
+            failed.append(doc["id"])
+            raise StorageError("database is locked")
+        await orig(self, doc)
+
+    monkeypatch.setattr(tournament.Tournaments, "_save", flaky_save)
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> tuple[dict[str, Any], Any, dict[str, Any]]:
+            org, tid = await _organiser(srv, join=True, rounds=1, deals=1)
+            await org.tourney_start(tid)
+            note = await org.wait_for(lambda m: m.get("type") == "tourney_table", 30)
+            listed = await org.tourney(tid)
+            state = await org.join(note["table"])
+            await org.leave(note["table"])  # a bot plays the seat
+            final = await _over(org, tid)
+            await org.close()
+            return note, state, listed | {"final": final}
+
+        note, state, listed = asyncio.run(main_())
+    assert failed, "the save never failed"
+    assert state.seat == note["seat"]
+    assert [x["status"] for x in listed["tables"]] == ["playing", "playing"], listed["tables"]
+    assert listed["final"]["status"] == "over"
+    assert all(x["over"] for x in listed["final"]["tables"])

@@ -539,24 +539,34 @@ class Tournaments:
             made.append((table, group))
         try:
             await self._save(doc)
+        except StorageError as e:
+            # the tables are made (and stored, waiting): they are seated all the same, or
+            # nobody could ever sit there (a join gives no seat at a tournament's table still
+            # waiting); the document is saved again with the next change (a table's end)
+            log.warning("could not save tournament %s at round %d: %s", doc["id"], r, e)
+        try:
             for table, group in made:
                 await table.call(functools.partial(self._seat, table, group, dealer))
                 self._seated(table.id)
-                for seat, pid in enumerate(group):
-                    if pid is None:
-                        continue
-                    note = {
-                        "type": "tourney_table",
-                        "tournament": doc["id"],
-                        "round": r,
-                        "table": table.id,
-                        "seat": seat,
-                    }
-                    for c in list(self.hub.online.get(pid, ())):
-                        c.send(note)
-        finally:  # (storage failed: those who wait for a seat are not kept waiting)
+                self._tell_seated(doc, table.id, group)
+        finally:  # (seating failed: those who wait for a seat are not kept waiting)
             for table, _ in made:
                 self._seated(table.id)
+
+    def _tell_seated(self, doc: dict[str, Any], table_id: str, group: list[str | None]) -> None:
+        """Each registered player of a table just seated, online here: which table and seat."""
+        for seat, pid in enumerate(group):
+            if pid is None:
+                continue
+            note = {
+                "type": "tourney_table",
+                "tournament": doc["id"],
+                "round": doc["round"],
+                "table": table_id,
+                "seat": seat,
+            }
+            for c in list(self.hub.online.get(pid, ())):
+                c.send(note)
 
     def _seated(self, table_id: str) -> None:
         event = self._seating.pop(table_id, None)
