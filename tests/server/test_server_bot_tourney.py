@@ -600,3 +600,79 @@ def test_a_round_whose_save_fails_once_is_seated_all_the_same(
     assert [x["status"] for x in listed["tables"]] == ["playing", "playing"], listed["tables"]
     assert listed["final"]["status"] == "over"
     assert all(x["over"] for x in listed["final"]["tables"])
+
+
+@pytest.mark.parametrize("by", ["catch_up", "join"])
+def test_a_round_made_but_not_seated_before_a_restart_is_seated_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, by: str
+) -> None:
+    """The server stops between making a round's tables (stored, waiting, in the saved
+    tournament) and seating them: started again, the tournament seats them (same groups, same
+    deals), by its catch-up at the start or (``join``: the catch-up left out) at the first join
+    there; the registered player sits at their seat by the table's id, and the tournament
+    ends. Before, the tables were resumed waiting, nothing seated them, and every join was
+    refused with ``tourney_seating`` for ever."""
+    pytest.importorskip("argon2")
+    from batak.server import tournament
+
+    config = fast_config(tmp_path)
+    orig = tournament.Tournaments._seat
+    reached = threading.Event()
+
+    async def never(self: Any, table: Any, group: Any, dealer: int) -> None:
+        reached.set()  # (the round is saved; its seating never comes: the server stops)
+        raise RuntimeError("the server stops before the seating")
+
+    monkeypatch.setattr(tournament.Tournaments, "_seat", never)
+    with ServerThread(config) as srv:
+
+        async def begin() -> tuple[str, str, dict[str, Any]]:
+            org, tid = await _organiser(srv, join=True, rounds=1, deals=1)
+            starting = asyncio.create_task(org.tourney_start(tid))
+            assert await asyncio.to_thread(reached.wait, 30)
+            doc = srv.hub.tournaments.docs[tid]
+            table = next(t for t in doc["tables"] if org.player["id"] in t["seats"])
+            starting.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ServerError):
+                await starting
+            token = org.token
+            assert token is not None
+            await org.drop()
+            return tid, token, dict(table)
+
+        tid, token, table = asyncio.run(begin())
+    monkeypatch.setattr(tournament.Tournaments, "_seat", orig)
+    if by == "join":
+
+        async def nothing(self: Any, tid: str) -> None:
+            return None
+
+        monkeypatch.setattr(tournament.Tournaments, "_catch_up", nothing)
+    with ServerThread(config) as srv:
+
+        async def after() -> tuple[Any, dict[str, Any], dict[str, Any]]:
+            a = Client(srv.url, token=token)
+            await a.connect()
+            if by == "catch_up":  # seated with nobody there yet
+                for _ in range(300):
+                    if srv.hub.tables[table["id"]].status != "waiting":
+                        break
+                    await asyncio.sleep(0.05)
+            state = await a.join(table["id"])
+            for _ in range(300):  # (a table is listed once seated)
+                shown = await a.tourney(tid)
+                if len(shown["tables"]) == 2:
+                    break
+                await asyncio.sleep(0.05)
+            await a.leave(table["id"])
+            final = await _over(a, tid)
+            await a.close()
+            return state, shown, final
+
+        state, shown, final = asyncio.run(after())
+    me = final["registered"][0]["id"]
+    assert state.seat == table["seats"].index(me)
+    assert state.info.get("status") == "playing", state.info
+    assert [x["id"] for x in shown["tables"]] == [t["id"] for t in final["tables"]]
+    assert all(x["status"] != "waiting" for x in shown["tables"]), shown["tables"]
+    assert final["status"] == "over" and all(x["over"] for x in final["tables"])

@@ -568,6 +568,30 @@ class Tournaments:
             for c in list(self.hub.online.get(pid, ())):
                 c.send(note)
 
+    async def _seat_waiting(self, doc: dict[str, Any]) -> None:
+        """Under the tournament's lock: the round's tables still waiting to be seated and not
+        being seated (made, then a restart before their seating) are seated now, each with
+        the group the document says and the round's seed and first dealer (the table's own,
+        stored when it was made): the same deals as the round's other tables."""
+        for t in doc["tables"]:
+            table = self.hub.tables.get(t["id"])
+            if (
+                t["round"] != doc["round"]
+                or t.get("scores") is not None
+                or table is None
+                or table.status != "waiting"
+                or t["id"] in self._seating
+            ):
+                continue
+            self._seating[t["id"]] = asyncio.Event()
+            try:
+                group = list(t["seats"])
+                dealer = table.row.dealer
+                await table.call(functools.partial(self._seat, table, group, dealer))
+            finally:
+                self._seated(t["id"])
+            self._tell_seated(doc, t["id"], group)
+
     def _seated(self, table_id: str) -> None:
         event = self._seating.pop(table_id, None)
         if event is not None:
@@ -577,11 +601,24 @@ class Tournaments:
         """Until a round's table is seated (:meth:`_next_round`): a player who came there by
         its id before (a list read in the meantime, a page's link) waits for the seat that
         the tournament gives, rather than taking one of their own (``Table.join`` gives
-        none at a tournament's table). At once for any other table."""
+        none at a tournament's table). A round's table still waiting that nobody seats (made,
+        then the server stopped before seating it) is seated here first. At once for any
+        other table."""
         event = self._seating.get(table_id)
         if event is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), SEATING_WAIT)
+            return
+        table = self.hub.tables.get(table_id)
+        tid = self.by_table.get(table_id)
+        doc = self.docs.get(tid or "")
+        if table is None or doc is None or table.status != "waiting":
+            return
+        # a round's table still waiting that nobody seats (a restart between its making and
+        # its seating): seated now, as its tournament says, so the join finds its seat there
+        async with self._lock(doc["id"]):
+            if table_id not in self._seating and table.status == "waiting":
+                await self._seat_waiting(doc)
 
     async def _seat(self, table: Table, group: list[str | None], dealer: int) -> None:
         """Inside the table's actor: sit everyone, start; people not there are held for a
@@ -647,6 +684,8 @@ class Tournaments:
             for t in doc["tables"]:
                 if t.get("scores") is None and t["id"] not in self.hub.tables:
                     t["scores"] = await self._stored(t["id"])
+            # made but not seated before the restart: seated now (nothing else would)
+            await self._seat_waiting(doc)
             await self._advance(doc)
 
     async def _advance(self, doc: dict[str, Any]) -> None:
