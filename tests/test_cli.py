@@ -1871,6 +1871,47 @@ def test_wrap_text_on_random_sentences_at_every_width() -> None:
                 assert whole or one, (line, width, indent, cut, lines)
 
 
+def test_wrap_text_ends_whatever_its_indent_is_made_of() -> None:
+    """``wrap_text("東京", 2, "\\xa0")`` looped for ever, putting lines of a no-break space
+    alone (memory growing): a line holding its indent alone was taken as full because only
+    plain spaces were stripped before asking. A seeded walk over indents of spaces, no-break
+    spaces, ``· `` and colour codes, at widths 1 to 12, each call in a thread given a few
+    seconds: every call ends, every character of the sentence is kept, and a line beyond the
+    first begins with the indent or, for want of room, its colour codes alone."""
+    import threading
+
+    from batak.cli.console import visible_len, wrap_text
+
+    def ends(line: str, width: int, indent: str) -> list[str]:
+        out: list[list[str]] = []
+        worker = threading.Thread(target=lambda: out.append(wrap_text(line, width, indent)))
+        worker.daemon = True  # (a call that hangs does not hold the test run)
+        worker.start()
+        worker.join(5)
+        assert out, ("wrap_text did not end", line, width, indent)
+        return out[0]
+
+    assert ends("東京", 2, "\xa0") == ["東", "京"]
+    assert ends("東京", 1, "· ") == ["東", "京"]
+    assert ends("ab 東京京", 3, "· ") == ["ab", "東", "京", "京"]
+    # (no no-break space in the sentences: a line beginning with one would read as indented)
+    pieces = ["a", "ab", "東", "京都", "👍🏽", " ", "  ", "\033[1m", "\033[0m", "ğ" * 5]
+    indents = [" ", "\xa0", "\xa0\xa0", "· ", "  · ", "\033[2m· \033[0m", "\033[2m\xa0"]
+    rng = random.Random(20261207)
+    for _ in range(300):
+        line = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 20)))
+        indent = rng.choice(indents)
+        for width in range(1, 13):
+            lines = ends(line, width, indent)
+            bare = "".join(re.findall(r"\033\[[0-9;]*m", indent))  # an indent left out
+            kept = [lines[0]]
+            for x in lines[1:]:  # (an indent as wide as the line is not used at all)
+                kept.append(x.removeprefix(indent) if visible_len(indent) < width else x)
+                kept[-1] = kept[-1].removeprefix(bare)
+            assert "".join(kept).replace(" ", "") == line.replace(" ", ""), (line, width, indent)
+            assert len(lines) <= visible_len(line) + 1, (line, width, indent, lines)
+
+
 @pytest.mark.parametrize(
     ("lang", "start"),
     [("en", "batak: error: could not reach the server at "), ("tr", "batak: hata: http://")],

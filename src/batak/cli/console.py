@@ -556,26 +556,30 @@ def wrap_text(line: str, width: int, indent: str = "  ", *, cut: bool = True) ->
         if visible_len(word) <= width or not cut or _kept_whole(word):
             # on a line with no word yet: without its indent if only so it fits, else over
             # (the colour codes before it kept)
-            current = joined if visible_len(word) > width else current.replace(" ", "") + word
+            current = joined if visible_len(word) > width else _codes_of(current) + word
             has_word = True
             continue
         begun = current + sep if has_word else current  # wider than a line: fill this one
+        bare = not has_word  # ``begun`` holds no word (an indent, a lead, colour codes)
+        # Each turn either puts a line holding at least one unit of ``word`` (and takes it off
+        # ``word``) or, at most once per line, moves on to a bare line / drops the indent of a
+        # bare one: the loop ends however wide the units and whatever the indent is made of.
         while True:
             room = width - visible_len(begun)
             if visible_len(word) <= room:
                 break
             head = cut_to(word, room) if room > 0 else ""
-            if not visible_len(head):  # (nothing, or a colour code alone: no line of its own)
-                if visible_len(begun.replace(" ", "")):  # the line is full: on the next one
-                    lines.append(begun.rstrip(" "))
-                    begun = indent
-                    continue
-                if " " in begun:  # an indent and no room for the next character: without it
-                    begun = begun.replace(" ", "")  # (colour codes kept)
-                    continue
-                head = _first_shown(word)  # a wide character, and one column of room
+            if not visible_len(head) and not bare:  # the line is full: on the next one
+                lines.append(begun.rstrip(" "))
+                begun, bare = indent, True
+                continue
+            if not visible_len(head):  # no room after the indent for the next character:
+                begun = _codes_of(begun)  # the line without it (colour codes kept)
+                head = cut_to(word, width)
+                if not visible_len(head):  # (a wide character, and one column of room)
+                    head = _first_shown(word)
             lines.append(begun + head)
-            begun, word = indent, word[len(head) :]
+            begun, word, bare = indent, word[len(head) :], True
         if visible_len(word) or not lines:
             current, has_word = begun + word, True
         else:  # (nothing left of it but colour codes: they end the last line)
@@ -584,6 +588,12 @@ def wrap_text(line: str, width: int, indent: str = "  ", *, cut: bool = True) ->
     if has_word or not lines:
         lines.append(current)
     return lines
+
+
+def _codes_of(text: str) -> str:
+    """The colour codes of ``text`` alone: a line's indent (spaces, a no-break space, ``· ``)
+    left out where it leaves no room, the colour it sets kept."""
+    return "".join(_ESCAPE.findall(text))
 
 
 def _first_shown(word: str) -> str:
