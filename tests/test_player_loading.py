@@ -299,3 +299,44 @@ def test_a_module_named_without_its_class_is_told_the_player_it_holds(author: An
     assert said.endswith(f"; did you mean {mod}:CheapWinner?"), said
     two = author(bot.replace("CheapWinner", "A") + bot.replace("CheapWinner", "B"))
     assert problem(two)[1].endswith("mybot:MyBot)")  # which of its two: not guessed
+
+
+def test_a_module_named_alone_is_read_for_the_hint_not_run(tmp_path: Path) -> None:
+    """The hint imported the module named alone, running its top-level code on a typo:
+    ``batak arena --bots this,easy`` printed the Zen of Python (``antigravity`` would open a
+    browser), and a script of the current folder named like the typo ran. Now the author's file
+    is read, not run (the hint still given), and the standard library's is not even read."""
+    import os
+    import subprocess
+
+    (tmp_path / "mytypo.py").write_text(
+        "open('ran.txt', 'w').close()\n\n"
+        "class Bot:\n    def choose(self, view):\n        return view['legal_moves'][0]\n",
+        encoding="utf-8",
+    )
+    package = tmp_path / "teampkg"  # a package whose __init__ runs code: not imported either
+    package.mkdir()
+    (package / "__init__.py").write_text("open('ran.txt', 'w').close()\n", encoding="utf-8")
+    (package / "smart.py").write_text(
+        "import nowhere_to_be_found\n\nclass Smart:\n    def choose(self, view):\n        pass\n",
+        encoding="utf-8",
+    )
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, "."]), "BATAK_LANG": "en"}
+    said = {}
+    for spec in ["this", "mytypo", "teampkg.smart"]:
+        run_ = subprocess.run(
+            [sys.executable, "-m", "batak", "arena", "--bots", f"{spec},easy", "--lang", "en"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert run_.returncode == 2, (spec, run_.stdout, run_.stderr)
+        said[spec] = run_.stdout + run_.stderr
+    assert "Zen of Python" not in said["this"] and "Beautiful" not in said["this"], said["this"]
+    assert "did you mean" not in said["this"]
+    assert said["mytypo"].rstrip().endswith("did you mean mytypo:Bot?"), said["mytypo"]
+    assert said["teampkg.smart"].rstrip().endswith("did you mean teampkg.smart:Smart?")
+    assert not (tmp_path / "ran.txt").exists()

@@ -18,9 +18,13 @@ what to fix when the name names no player that can be built.
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.machinery
 import inspect
 import os
+import site
+import sysconfig
 import traceback
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
@@ -158,28 +162,69 @@ def name_hint(spec: str) -> str:
     ('mybot:HighLow', '', '')
     >>> name_hint("batak.bots.simple.RandomPlayer"), name_hint("batak.bots.easy")
     ('batak.bots.simple:RandomPlayer', 'batak.bots.easy:EasyPlayer')
+
+    The module named alone is not imported for the hint (a typo would run whatever module it
+    names: ``this`` prints the Zen of Python, ``antigravity`` opens a browser): its source is
+    read (:func:`_players_in_source`), and only an author's own file, not the standard
+    library's or an installed package's.
+
+    >>> name_hint("this"), name_hint("antigravity")
+    ('', '')
     """
     spec = spec.strip()
     if spec.isidentifier() or (spec and all(p.isidentifier() for p in spec.split("."))):
-        try:  # a module named alone (the command runs it anyway, once named right)
-            found = _players_in(importlib.import_module(spec))
-        except (Exception, SystemExit):  # no such module, or it fails: said once named right
-            found = []
+        found = _players_in_source(spec)
         if len(found) == 1:
             return f"{spec}:{found[0]}"
     head, dot, tail = spec.rpartition(".")
     return f"{head}:{tail}" if dot and head and tail and "/" not in spec else ""
 
 
-def _players_in(module: Any) -> list[str]:
-    """The names of the classes with a ``choose`` method that ``module`` defines itself."""
+def _players_in_source(name: str) -> list[str]:
+    """The classes with a ``choose`` method of their own defined at the top of the module
+    ``name``, read from its source file without importing it or its packages (a class that
+    inherits its ``choose`` is not seen: then no hint, the example is shown). Nothing (``[]``)
+    when the module is not a ``.py`` file of the author's (under the current folder or a
+    ``PYTHONPATH`` entry): the standard library and installed packages are not read."""
+    locations: list[str] | None = None  # sys.path, then each package's folders
+    spec = None
+    for part in name.split("."):  # (importlib.util.find_spec would import the packages)
+        try:
+            spec = importlib.machinery.PathFinder.find_spec(part, locations)
+        except (ImportError, OSError, ValueError):
+            return []
+        if spec is None:
+            return []
+        locations = list(spec.submodule_search_locations or [])
+    origin = spec.origin if spec is not None else None
+    if not origin or not origin.endswith(".py") or not os.path.isfile(origin):
+        return []
+    path = os.path.realpath(origin)
+    if any(path.startswith(folder + os.sep) for folder in _not_authors()):
+        return []
+    try:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read(), path)
+    except (OSError, SyntaxError, ValueError):  # said once named right, by load
+        return []
     return sorted(
-        n
-        for n, v in vars(module).items()
-        if inspect.isclass(v)
-        and callable(getattr(v, "choose", None))
-        and getattr(v, "__module__", None) == module.__name__
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.ClassDef)
+        and any(
+            isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == "choose"
+            for item in node.body
+        )
     )
+
+
+def _not_authors() -> set[str]:
+    """The folders of the standard library and of installed packages (site-packages)."""
+    paths = sysconfig.get_paths()
+    folders = {paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths}
+    folders.update(getattr(site, "getsitepackages", list)())
+    folders.add(site.getusersitepackages())
+    return {os.path.realpath(f) for f in folders if f}
 
 
 def load(spec: str, *, seed: int | None = None) -> Player:
