@@ -260,6 +260,133 @@ def test_verify_says_when_no_server_answers(
     assert code == 2 and "is not an address to fetch a record from" in err
 
 
+class _Hostile(http.server.BaseHTTPRequestHandler):
+    """A server that is not a record's: it sends too much, sends the fetch elsewhere, or
+    trickles its answer; ``/ok`` the record (reached by a redirect on the same server too)."""
+
+    record = b""
+    elsewhere = ""  # another server's address
+    stop = threading.Event()  # set when the test ends: a trickle stops
+
+    def do_GET(self) -> None:
+        path = self.path.partition("?")[0]
+        if path in ("/here", "/away", "/ftp"):
+            target = {"/here": "/ok", "/away": self.elsewhere + "/ok?key=k", "/ftp": "ftp://x/r"}
+            self.send_response(302)
+            self.send_header("Location", target[path])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if path == "/slowhead":  # the head a byte at a time
+            self.wfile.write(b"HTTP/1.0 200 OK\r\n")
+            self._trickle(b"X-Slow: " + b"a" * 400)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        if path == "/ok":
+            self.send_header("Content-Length", str(len(self.record)))
+            self.end_headers()
+            self.wfile.write(self.record)
+        elif path == "/big":  # a size said in advance, over 1 MB
+            body = self.record * (2**20 // len(self.record) + 2)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif path == "/endless":  # no size said: the body until the connection closes
+            self.end_headers()
+            for _ in range(2**20 // len(self.record) + 2):
+                try:
+                    self.wfile.write(self.record)
+                except OSError:  # (the reader stopped at its cap)
+                    return
+        else:  # /trickle: a byte now and then, for ever (but for a guard)
+            self.end_headers()
+            self._trickle(self.record)
+
+    def _trickle(self, data: bytes) -> None:
+        for byte in data[:400]:  # (20 s at most: a fetch that does not stop fails, no hang)
+            if self.stop.wait(0.05):
+                return
+            try:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+            except OSError:
+                return
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def _serve_in_my_range(handler: type[http.server.BaseHTTPRequestHandler]) -> Any:
+    for port in range(19300, 19400):
+        try:
+            return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+        except OSError:
+            continue
+    pytest.skip("no free port in 19300-19399")
+
+
+@pytest.fixture
+def hostile() -> Iterator[str]:
+    _Hostile.record = json.dumps(server_record()).encode()
+    _Hostile.stop = threading.Event()
+    servers = [_serve_in_my_range(_Hostile), _serve_in_my_range(_Hostile)]
+    _Hostile.elsewhere = f"http://127.0.0.1:{servers[1].server_address[1]}"
+    for httpd in servers:
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{servers[0].server_address[1]}"
+    finally:
+        _Hostile.stop.set()
+        for httpd in servers:
+            httpd.shutdown()
+            httpd.server_close()
+
+
+def test_a_record_s_fetch_is_capped_kept_on_its_server_and_given_a_deadline(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], hostile: str
+) -> None:
+    """The fetch of ``batak verify`` (and ``replay``, ``analyse``) read a body of any size (300
+    MB took 661 MB), followed redirects to another host and to ``ftp://`` (then said the named
+    server had "nothing answers there"), waited 30 s per read so a trickle held it for ever,
+    and took ``HTTP://`` for a file name. Here the cap is set to 1 MB and the deadline to a
+    second (the real ones, 20 MB and 60 s, stand far above a record's size and fetch)."""
+    from batak.cli import verify
+
+    monkeypatch.setattr(verify, "MAX_RECORD_BYTES", 2**20, raising=False)  # (none before)
+    monkeypatch.setattr(verify, "FETCH_SECONDS", 1.0, raising=False)
+
+    def said(address: str, lang: str = "en", command: str = "verify") -> tuple[int, str, str]:
+        return run(monkeypatch, capsys, [command, address, "--lang", lang])
+
+    code, out, err = said(hostile.replace("http://", "HTTP://") + "/ok")  # the scheme in capitals
+    assert (code, err) == (0, "") and "The deal checks" in out
+    code, out, err = said(hostile + "/here")  # a redirect on the same server: followed
+    assert (code, err) == (0, "") and "The deal checks" in out
+    for path in ("/big", "/endless"):
+        code, out, err = said(hostile + path)
+        assert code == 2 and out == "", err
+        assert f"the server at {hostile} sent more than 1\u00a0MB" in err, err
+    code, _, err = said(hostile + "/big", "tr")
+    assert code == 2 and "hiçbir oyunun kaydı bu kadar büyük olmaz" in err, err
+    code, out, err = said(hostile + "/away")
+    assert code == 2 and out == ""
+    assert err.strip().endswith(
+        f"the server at {hostile} sends the record on to {_Hostile.elsewhere}/ok?key=k, which was"
+        " not followed: the address (and a private room's key in it) goes only to the server you"
+        " named"
+    ), err
+    code, _, err = said(hostile + "/ftp", "tr")
+    assert code == 2 and "kaydı ftp://x/r adresine yönlendiriyor" in err, err
+    assert "yanıt veren yok" not in err
+    for path, command in (("/trickle", "verify"), ("/slowhead", "verify"), ("/trickle", "replay")):
+        code, out, err = said(hostile + path, command=command)
+        assert code == 2 and out == "", (path, command, out)
+        assert f"the server at {hostile} did not send the record within 1\u00a0s" in err, err
+    code, _, err = said(hostile + "/trickle", "tr", "analyse")
+    assert code == 2 and "sunucusu kaydı 1\u00a0sn içinde göndermedi" in err, err
+
+
 def test_verify_help_gives_the_full_address(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

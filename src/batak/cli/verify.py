@@ -3,7 +3,8 @@ server published before each deal, and recompute every deal from its revealed se
 
 RECORD is a file or the record's full address (``http://HOST:PORT/api/tables/ID/record``, with
 ``?key=…`` for a private room). Whatever is not a server's record with commitments (no such file,
-not JSON, a match played with ``batak play``, an address the server refuses or nobody answers)
+not JSON, a match played with ``batak play``, an address the server refuses or nobody answers,
+an answer too large, too slow or sent on to another server: docs/security.md)
 is an error in the reader's language on stderr, exit code 2, as ``replay`` and ``analyse`` say
 it (the file is read by :func:`~batak.cli.console.read_record_data`, which they share).
 
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -88,10 +91,55 @@ def verify_record(rec: dict[str, Any]) -> list[tuple[int, str, bool, bool]]:
     return out
 
 
+#: The most a record read from a server may weigh: a 13-deal match's record is about 16 KB and
+#: one of 1,000 deals (the most a match may have) about 1 MB, so nothing larger is a record; a
+#: server sending more (by mistake, or to fill the reader's memory) is not read to the end.
+MAX_RECORD_BYTES = 20 * 1024 * 1024
+#: The longest a record's fetch may take in all (connecting, the answer's head and its body):
+#: the socket's own timeout counts each read alone, so a server sending a byte now and then
+#: would hold the command for ever.
+FETCH_SECONDS = 60.0
+
+
+class _Redirected(Exception):
+    """A server sent the record's fetch on to another scheme or host (``target``)."""
+
+    def __init__(self, target: str) -> None:
+        super().__init__(target)
+        self.target = target
+
+
+class _SameServerOnly(urllib.request.HTTPRedirectHandler):
+    """Redirects are followed only on the server the reader named (same scheme, host and
+    port): the address (a private record's ``?key=`` with it) goes nowhere else, and an
+    ``ftp://`` or ``file://`` target is never fetched."""
+
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: Any,
+        code: int,
+        msg: str,
+        headers: Any,
+        newurl: str,
+    ) -> urllib.request.Request | None:
+        old, new = urlsplit(req.full_url), urlsplit(newurl)
+        if (old.scheme, old.netloc.lower()) != (new.scheme.lower(), new.netloc.lower()):
+            raise _Redirected(newurl)
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def _is_address(src: str) -> bool:
+    """``src`` is an http(s) address (the scheme in any case: ``HTTP://`` too)."""
+    return src[:8].lower().startswith(("http://", "https://"))
+
+
 def fetch_record(src: str, lang: str) -> dict[str, Any]:
     """The record in the file ``src``, or at the address ``src`` on a server, as JSON (not yet
-    replayed), or :class:`CommandError` saying in the reader's language why not."""
-    if not src.startswith(("http://", "https://")):
+    replayed), or :class:`CommandError` saying in the reader's language why not. A server's
+    answer is read up to :data:`MAX_RECORD_BYTES`, within :data:`FETCH_SECONDS` in all, with
+    redirects followed on the same server only."""
+    if not _is_address(src):
         if src.startswith("/api/") and not Path(src).exists():  # half an address
             raise CommandError(t("verify_full_address", lang, path=src))
         return read_record_data(src, lang)
@@ -99,10 +147,34 @@ def fetch_record(src: str, lang: str) -> dict[str, Any]:
         parts = urlsplit(src)
     except ValueError:  # e.g. an IPv6 address without its closing bracket
         raise CommandError(t("verify_bad_address", lang, address=src)) from None
-    server = f"{parts.scheme}://{parts.netloc}"
+    server = f"{parts.scheme}://{parts.netloc}"  # (urlsplit gives the scheme in lower case)
+    done: list[bytes | BaseException] = []
+
+    def fetch() -> None:
+        try:
+            done.append(_download(src, time.monotonic() + FETCH_SECONDS))
+        except BaseException as e:  # handed to the command's thread, said there
+            done.append(e)
+
+    worker = threading.Thread(target=fetch, name="batak-fetch-record", daemon=True)
+    worker.start()
+    worker.join(FETCH_SECONDS + 1)  # (a stalled connect or head: the thread is left behind)
+    if not done:
+        raise CommandError(t("verify_too_slow", lang, server=server, seconds=int(FETCH_SECONDS)))
+    result = done[0]
+    if isinstance(result, bytes):
+        return record_data(result, src, lang)
     try:
-        with urllib.request.urlopen(src, timeout=30) as answer:
-            raw = answer.read()
+        raise result
+    except _Redirected as e:
+        raise CommandError(t("verify_redirected", lang, server=server, target=e.target)) from None
+    except _TooBig:
+        mb = MAX_RECORD_BYTES // (1024 * 1024)
+        raise CommandError(t("verify_too_big", lang, server=server, mb=mb)) from None
+    except _TooSlow:
+        raise CommandError(
+            t("verify_too_slow", lang, server=server, seconds=int(FETCH_SECONDS))
+        ) from None
     except urllib.error.HTTPError as e:
         if e.code == 404:
             raise CommandError(t("verify_no_match", lang, server=server)) from None
@@ -123,7 +195,36 @@ def fetch_record(src: str, lang: str) -> dict[str, Any]:
         raise CommandError(
             t("verify_unreachable", lang, server=server, reason=_why(e, lang))
         ) from None
-    return record_data(raw, src, lang)
+
+
+class _TooBig(Exception):
+    """The answer is larger than :data:`MAX_RECORD_BYTES`."""
+
+
+class _TooSlow(Exception):
+    """The answer's body was still coming at the deadline."""
+
+
+def _download(src: str, deadline: float) -> bytes:
+    """The body at ``src``, read in pieces as they come, stopped past the size cap or the
+    deadline."""
+    opener = urllib.request.build_opener(_SameServerOnly)
+    with opener.open(src, timeout=min(30.0, FETCH_SECONDS)) as answer:
+        length = answer.headers.get("Content-Length", "")
+        if length.strip().isdigit() and int(length) > MAX_RECORD_BYTES:
+            raise _TooBig
+        pieces: list[bytes] = []
+        size = 0
+        while True:
+            if time.monotonic() > deadline:
+                raise _TooSlow
+            piece = answer.read1(65536)  # (what has come, not waiting for a whole 64 KB)
+            if not piece:
+                return b"".join(pieces)
+            size += len(piece)
+            if size > MAX_RECORD_BYTES:
+                raise _TooBig
+            pieces.append(piece)
 
 
 def _why(error: BaseException, lang: str) -> str:
