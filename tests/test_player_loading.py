@@ -340,3 +340,28 @@ def test_a_module_named_alone_is_read_for_the_hint_not_run(tmp_path: Path) -> No
     assert said["mytypo"].rstrip().endswith("did you mean mytypo:Bot?"), said["mytypo"]
     assert said["teampkg.smart"].rstrip().endswith("did you mean teampkg.smart:Smart?")
     assert not (tmp_path / "ran.txt").exists()
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = " + "1+" * 300_000 + "1\n",  # deeper than the parser goes: RecursionError
+        "x = " + "-" * 200_000 + "1\n",  # MemoryError
+        "class Big:\n    def choose(self, view):\n        pass\n" + "#" * 1_000_001 + "\n",
+    ],
+    ids=["recursion", "memory", "huge"],
+)
+def test_a_file_the_parser_cannot_take_gives_no_hint_and_no_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str
+) -> None:
+    """The hint's read of a module named alone never raises: an expression the parser cannot
+    take (RecursionError, MemoryError) ended ``batak arena`` in a traceback, and a huge
+    generated file was read and parsed for minutes and gigabytes. They now give no hint (the
+    example is shown); a bot's own file still gets its hint."""
+    from batak.bots import name_hint
+
+    (tmp_path / "odd.py").write_text(source)
+    (tmp_path / "fine.py").write_text("class Fine:\n    def choose(self, view):\n        pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert name_hint("odd") == ""
+    assert name_hint("fine") == "fine:Fine"

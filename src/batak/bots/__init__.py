@@ -180,6 +180,11 @@ def name_hint(spec: str) -> str:
     return f"{head}:{tail}" if dot and head and tail and "/" not in spec else ""
 
 
+#: The largest source file read for a player's hint (bytes): a bot's file is far smaller, and
+#: parsing a huge generated one would take minutes and gigabytes.
+HINT_SOURCE_LIMIT = 1_000_000
+
+
 def _players_in_source(name: str) -> list[str]:
     """The classes with a ``choose`` method of their own defined at the top of the module
     ``name``, read from its source file without importing it or its packages (a class that
@@ -203,9 +208,12 @@ def _players_in_source(name: str) -> list[str]:
     if any(path.startswith(folder + os.sep) for folder in _not_authors()):
         return []
     try:
+        if os.path.getsize(path) > HINT_SOURCE_LIMIT:  # not a bot's file: not read for a hint
+            return []
         with open(path, "rb") as f:
             tree = ast.parse(f.read(), path)
-    except (OSError, SyntaxError, ValueError):  # said once named right, by load
+    except Exception:  # unreadable or unparsable (said once named right, by load): no hint
+        # (MemoryError and RecursionError too: a deeply nested expression, a generated file)
         return []
     return sorted(
         node.name
