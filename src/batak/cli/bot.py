@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from .. import bots
 from ..bots import PlayerError
@@ -346,11 +346,7 @@ async def serve_as_bot(
                     )
                 )
             except ServerError as e:
-                await _leave_seat(c, state.id)
-                problem = refused(e)
-                if problem is e:
-                    raise
-                raise problem from e
+                await _refused_at(c, state.id, e, refused)
             except PlayerError:  # said by the caller, with the seat left to a computer
                 await _leave_seat(c, state.id)
                 raise
@@ -535,11 +531,7 @@ async def _tourney_table(
             partial(c.play, state.id, partial(choose, table=code, table_id=state.id), timeout=DAY)
         )
     except ServerError as e:
-        await _leave_seat(c, state.id)
-        problem = refused(e)
-        if problem is e:
-            raise
-        raise problem from e
+        await _refused_at(c, state.id, e, refused)
     except (PlayerError, asyncio.CancelledError):
         # said by the caller: the seat is left to a computer at once (the bot stopped, or its
         # player failed), and taken back when the bot is started again
@@ -569,6 +561,18 @@ async def _stopped(c: Any, state: Any, say: Any, lang: str, code: str | None = N
         code = code or state.info.get("code") or state.id
         said = "bot_stopped_left" if left == "seat" else "bot_stopped_left_room"
         say(t(said, lang, code=code))
+
+
+async def _refused_at(
+    c: Any, table: str, error: Exception, refused: Callable[[Any], Exception]
+) -> NoReturn:
+    """The server refused the bot's play at ``table``: its seat is left to a computer, and the
+    refusal raised as the reader is told it (``refused``), or as it came when not told apart."""
+    await _leave_seat(c, table)
+    problem = refused(error)
+    if problem is error:
+        raise error
+    raise problem from error
 
 
 async def _leave_seat(c: Any, table: str) -> str | None:
