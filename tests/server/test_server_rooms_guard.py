@@ -6,6 +6,7 @@ record is kept to its players. Over real sockets."""
 from __future__ import annotations
 
 import asyncio
+import json
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -436,3 +437,51 @@ def test_a_finished_private_room_opens_to_its_host_and_to_one_who_watched_it_by_
                 await c.close()
 
         asyncio.run(second())
+
+
+def test_the_host_who_watched_their_room_gets_its_record_and_a_watcher_does_not(
+    tmp_path: Path,
+) -> None:
+    """The host of a private room may always open it, seated or not: a host who stood up
+    (nobody took the room over), watched and started it gets the record's address with its key
+    in the match's start event and in every sync after (reopening the finished room by its id
+    or its code), as its players do. Before, only seats were given it, and the host's page had
+    no record to download. Another watcher's raw frames still carry no key, neither in the
+    start event nor in a sync."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            host = Client(srv.url, name="Host", keep_log=True)
+            await host.connect()
+            created, table = await host.create(preset="standard", deals=1)
+            t, code = table.id, created["code"]
+            await host.leave(t)  # nobody else there: the room stays the host's
+            watch = Client(srv.url, name="Watch", keep_log=True)
+            await watch.connect()
+            assert (await watch.join(code=code, spectate=True)).seat is None
+            seen = await host.join(t, spectate=True)
+            assert seen.seat is None and seen.record is None  # (not while the room waits)
+            await host.start(t)  # computer players take every seat
+            await host.until(lambda: host.tables[t].over, timeout=90)
+            path = host.tables[t].record  # from the start event: no sync since
+            assert path is not None and "?key=" in path, path
+            for _ in range(100):
+                if _status(srv.http + path) == 200:
+                    break
+                await asyncio.sleep(0.05)
+            assert _status(srv.http + path) == 200
+            for how in ({"table": t}, {"code": code}):
+                host.tables.pop(t, None)
+                again = await host.join(**how)
+                assert again.seat is None and again.record == path, (how, again.record)
+            await watch.until(lambda: watch.tables[t].over, timeout=90)
+            assert "record" not in await watch.sync(t)
+            assert watch.tables[t].record is None
+            frames = [json.loads(x) for x in watch.log]
+            frames = [m for m in frames if m.get("type") in ("event", "sync")]
+            assert any(m.get("event", {}).get("kind") == "start" for m in frames)
+            assert not [x for x in watch.log if "?key=" in x or '"record"' in x]
+            for c in (host, watch):
+                await c.close()
+
+        asyncio.run(main())

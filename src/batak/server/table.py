@@ -526,8 +526,16 @@ class Table:
             return
         subs = list(self.subs.items())
         texts = self.event_texts(version, kind, ev, {seat for _, seat in subs})
+        keyed: str | None = None  # a start as the room's host sees it from outside the seats
         for conn, seat in subs:
             text = texts[seat]
+            if kind == "start" and seat is None and self.hosts(conn):
+                # the host of a private room may always open it, seated or not (a host who
+                # stood up, watched and started it): the record's address and key with it too
+                if keyed is None:
+                    record = {"record": record_path(self.id, self.kind, self.row.seed)}
+                    keyed = self.event_texts(version, kind, ev | record, {None})[None]
+                text = keyed
             if mover is not None and conn is mover[0] and mover[1] is not None:
                 text = f'{text[:-1]},"ref":{dumps(mover[1])}}}'
             conn.send_text(text)
@@ -620,7 +628,7 @@ class Table:
         for _, kind, ev in self.buffer:  # the events a reconnect is sent again
             scrub_line(kind, ev, pid)
         for conn, seat in list(self.subs.items()):  # who is here sees it now (a full sync)
-            conn.send(self.sync_message(seat, None))
+            conn.send(self.sync_message(seat, None, self.hosts(conn)))
 
     def seats_info(self) -> list[dict[str, Any]]:
         if self.hide_bots:
@@ -723,7 +731,14 @@ class Table:
             **({"kasa": self.kasa_shown()} if self.salon_kasa else {}),
         }
 
-    def sync_message(self, seat: int | None, since: int | None) -> dict[str, Any]:
+    def hosts(self, conn: Conn) -> bool:
+        """Whether ``conn`` is the person who hosts this private room (who may always open it,
+        seated or not, and so gets its record's address and key as its players do)."""
+        return self.kind == "private" and conn.player is not None and conn.player.id == self.host
+
+    def sync_message(
+        self, seat: int | None, since: int | None, host: bool = False
+    ) -> dict[str, Any]:
         msg: dict[str, Any] = {
             "type": "sync",
             "table": self.id,
@@ -744,11 +759,13 @@ class Table:
             # an offer that fell through for chips is still said (a reload, a language changed):
             # otherwise the page forgets why no rematch came and offers the button again
             msg["rematch"] = self.rematch_state(declined=short[0])
-        if seat is not None and self.status != "waiting":
-            # the record's address (a private one's is kept to its players): once the match has
-            # begun, when its seats are its players' (given to them in its ``start`` event);
-            # before, one who sat in the room and stood up again was given it too
+        if (seat is not None or host) and self.status != "waiting":
+            # the record's address (a private one's is kept to its players and its host, who
+            # may always open the room, seated or not): once the match has begun, when its
+            # seats are its players' (given to them in its ``start`` event); before, one who
+            # sat in the room and stood up again was given it too
             msg["record"] = record_path(self.id, self.kind, self.row.seed)
+        if seat is not None and self.status != "waiting":
             # what the seat's person got from the finished match: the window at its end shows
             # it after a reload as it did when the match ended (no one else's)
             pid = self.seats[seat].player
@@ -839,7 +856,7 @@ class Table:
         elif mine is None and not spectate and seat is not None:
             raise TableError("started", "started_watch")
         self._subscribe(conn, mine)
-        msg = self.sync_message(mine, since)
+        msg = self.sync_message(mine, since, self.hosts(conn))
         if ref is not None:
             msg["ref"] = ref
         conn.send(msg)
