@@ -500,3 +500,61 @@ def test_the_operator_starts_anyones_tournament_and_a_round_waits_for_a_match_in
     finally:
         server.stop()
     no_js_errors(errors)
+
+
+def test_a_table_still_being_seated_says_it_is_being_prepared_and_seats_the_player(
+    browser: Browser, tmp_path: Path, artifacts: Path, errors: list[str], monkeypatch: Any
+) -> None:
+    """A registered player who opens their round's table before the tournament has seated it
+    (a link, the tournament's page read a moment early) is refused by the server with
+    ``tourney_seating`` once its wait is over. The page said "Error: players are still being
+    seated…" in red and went back to the lobby; now it says the table is being prepared, stays
+    there without an error, and the player is at their seat once the round is seated."""
+    pytest.importorskip("argon2")
+    from test_server_bot_tourney import _slow_seating
+
+    from batak.server import tournament
+
+    monkeypatch.setattr(tournament, "SEATING_WAIT", 0.2, raising=False)
+    release = _slow_seating(monkeypatch)
+    with ServerThread(fast_config(tmp_path)) as srv:
+        page = open_page(browser, srv, errors, locale="tr-TR", **PHONE)  # type: ignore[arg-type]
+        register(page, "ayse", "uzun-parola-1")
+        loop = asyncio.new_event_loop()
+        with ThreadPoolExecutor(1) as pool:
+
+            async def schedule() -> tuple[Client, str]:
+                c = Client(srv.url, name="Ayşe")
+                await c.connect()
+                await c.login("ayse", "uzun-parola-1")
+                start = int(time.time()) + 3600
+                doc = await c.tourney_create(name="Kış kupası", rounds=1, deals=1, start=start)
+                return c, str(doc["id"])
+
+            ayse, tid = pool.submit(lambda: loop.run_until_complete(schedule())).result()
+            pool.submit(lambda: loop.run_until_complete(ayse.tourney_start(tid)))
+            try:
+                deadline = time.monotonic() + 30
+                while not srv.hub.tournaments.docs[tid]["tables"]:  # made, its save held
+                    assert time.monotonic() < deadline, "the round's table was never made"
+                    time.sleep(0.02)
+                table = srv.hub.tournaments.docs[tid]["tables"][0]["id"]
+                page.goto(f"{srv.http}/table/{table}")
+                preparing = page.get_by_test_id("tourney-preparing")
+                expect(preparing).to_have_text(
+                    "Masan hazırlanıyor: turun koltukları dağıtılıyor."
+                    " Birazdan seni koltuğuna götüreceğiz."
+                )
+                expect(page.locator("#notice.error")).to_have_count(0)  # said once, calmly
+                expect(page.locator("#notice")).to_be_hidden()
+                page.screenshot(path=str(artifacts / "tournament-preparing-phone-tr.png"))
+            finally:
+                release.set()
+            page.wait_for_function(
+                "() => window.batak.state.table && window.batak.state.table.you != null"
+            )
+            expect(page).to_have_url(f"{srv.http}/table/{table}")
+            expect(preparing).to_have_count(0)
+            pool.submit(lambda: loop.run_until_complete(ayse.close())).result()
+        loop.close()
+    no_js_errors(errors)

@@ -683,6 +683,20 @@ function onError(m) {
     return;
   }
   if (m.ref === "review" && onReviewError(T, m)) { renderDialog(); return; }
+  if (m.ref === "join" && m.code === "tourney_seating" && route().page === "table") {
+    // a tournament's table whose round is still being seated (the server waited for it, then
+    // said so): nothing went wrong, so no error and no way back to the lobby; the page says
+    // the table is being prepared and asks again by itself (or "tourney_table" brings it here)
+    const id = route().id;
+    if (T && T.id === id) T.preparing = true; // said in the page's middle (renderTable)
+    renderTable();
+    clearTimeout(S.seatRetry);
+    S.seatRetry = setTimeout(() => {
+      const r = route();
+      if (r.page === "table" && r.id === id && S.online && !(S.table && S.table.info)) joinTable(id);
+    }, 2000);
+    return;
+  }
   if (m.ref === "invite" || (m.ref === "join" && route().page === "table")) {
     notify(t("error", { message: m.message }), "error");
     // back to the lobby: the table was not joined (nothing to leave there); from a story
@@ -1551,7 +1565,11 @@ function renderTable(full = false) {
   if (!T || route().page !== "table") return;
   // (a table's window of the table before, e.g. a match's end that led here, made the header
   // inert: not while this one's first sync is awaited)
-  if (!T.info) { modal(false); app().innerHTML = `<p class="center">${esc(t("connecting"))}</p>`; return; }
+  if (!T.info) { // (a tournament's table being seated says so, not "Connecting…")
+    modal(false);
+    app().innerHTML = T.preparing ? `<p class="center sentence" data-testid="tourney-preparing">${esc(t("tourney_preparing"))}</p>` : `<p class="center">${esc(t("connecting"))}</p>`;
+    return;
+  }
   let typed = null;
   if (full || !$("#felt") || $("#table-root").dataset.lang !== lang()) {
     // what is being typed at the table (a chat line, a username to invite) survives the table
