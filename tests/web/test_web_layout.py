@@ -110,3 +110,53 @@ def test_the_lobbys_name_box_is_not_stretched_beside_quick_play_on_a_desktop(
     assert order == [b["id"] for b in page.evaluate(BOXES)], order  # as written, one a row
     assert order[:2] == ["h-name", "h-quick"], order
     no_js_errors(errors)
+
+
+@pytest.mark.parametrize(
+    ("locale", "empty"),
+    [
+        (
+            "en-US",
+            "No finished match yet. Once you finish one, it waits here with its score sheet,"
+            " its review and its game record.",
+        ),
+        (
+            "tr-TR",
+            "Henüz bitirdiğin bir oyun yok. İlk oyununu bitirince burada, yazbozu, incelemesi"
+            " ve oyun kaydıyla seni bekleyecek.",
+        ),
+    ],
+)
+def test_a_new_players_last_matches_take_their_own_height_and_say_what_comes(
+    browser: Browser,
+    server: ServerProcess,
+    artifacts: Path,
+    errors: list[str],
+    locale: str,
+    empty: str,
+) -> None:
+    """A new account has no finished match: "Your last matches" stretched beside the account
+    box to its height (a heading, one line, then an empty box as tall as the account's forms
+    and statistics), and so did the level box beside the private room's form. Both keep their
+    own height now, the rows still line up, and the empty list says what will be there."""
+    page = open_page(browser, server, errors, locale=locale, viewport=DESKTOP)
+    register(page, "yeni", "uzun-parola-1")
+    matches = page.get_by_test_id("matches-box")
+    expect(matches.locator("p.help")).to_have_text(empty)
+    expect(page.get_by_test_id("progress-box").locator("h2")).to_be_visible()
+    for width in (1280, 1024):
+        page.set_viewport_size({"width": width, "height": 860})
+        boxes = {b["id"]: b for b in page.evaluate(BOXES)}
+        for left, right in (("h-account", "h-matches"), ("h-private", "h-progress")):
+            a, b = boxes[left], boxes[right]
+            assert a["y"] == b["y"] and a["x"] < b["x"], (width, left, a, right, b)
+            assert b["h"] < a["h"] * 0.8, (width, right, b, left, a)  # its own height
+        inner = matches.evaluate(
+            "(s) => s.getBoundingClientRect().bottom"
+            " - s.lastElementChild.getBoundingClientRect().bottom"
+        )
+        assert inner < 40, inner  # no empty space under its last line (its padding only)
+    page.set_viewport_size({"width": 1280, "height": 860})
+    lang = locale[:2]
+    page.screenshot(path=str(artifacts / f"layout-last-matches-desktop-{lang}.png"), full_page=True)
+    no_js_errors(errors)
