@@ -896,6 +896,47 @@ def test_a_tie_at_the_top_broken_by_the_rule_ranks_the_winner_alone_and_says_why
     no_js_errors(errors)
 
 
+OVER = """(winners) => {
+    const T = window.batak.state.table;
+    const seats = winners.map((w) => (T.you + w) % 4);
+    const totals = [0, 0, 0, 0].map((x, i) => (seats.includes(i) ? 130 : 40 + 10 * i));
+    T.over = { totals, winners: seats };
+    T.dialog = "over";
+    window.batak.renderDialog();
+}"""
+
+
+def test_the_end_of_a_match_says_who_won_once(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """A player who won the match alone read "Winner: you", then "You won!" ("Kazanan: sen",
+    "Kazandın!"): the same thing twice. Alone, "You won!" says it; a shared win still names
+    the winners, and a lost match says who won and that it was not this time."""
+    texts = {
+        "en": ("You won!", "Winners: you, ", "Winner: ", "Better luck next time."),
+        "tr": ("Kazandın!", "Kazananlar: sen, ", "Kazanan: ", "Bu sefer olmadı"),
+    }
+    for lang, locale, ctx, name in DESKTOP_EN_PHONE_TR:
+        won, shared, other, lost = texts[lang]
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page)
+        page.wait_for_timeout(1000)  # the room's own updates first, then an end put in
+        dialog = page.locator("#dialog")
+        page.evaluate(OVER, [0])
+        expect(dialog.get_by_text(won, exact=True)).to_have_count(1)
+        expect(dialog.locator(".winners")).to_have_count(0)
+        expect(dialog.get_by_test_id("you-won")).to_have_text(won)
+        page.screenshot(path=str(artifacts / f"over-won-alone-{name}-{lang}.png"))
+        page.evaluate(OVER, [0, 1])
+        expect(dialog.locator(".winners")).to_contain_text(shared)
+        expect(dialog.get_by_test_id("you-won")).to_have_text(won)
+        page.evaluate(OVER, [2])
+        expect(dialog.locator(".winners")).to_contain_text(other)
+        expect(dialog.get_by_test_id("you-won")).to_contain_text(lost)
+        page.context.close()
+    no_js_errors(errors)
+
+
 def test_statistics_are_written_as_the_readers_language_writes_numbers(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:
