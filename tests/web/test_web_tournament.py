@@ -502,8 +502,32 @@ def test_the_operator_starts_anyones_tournament_and_a_round_waits_for_a_match_in
     no_js_errors(errors)
 
 
+@pytest.mark.parametrize(
+    ("locale", "ctx", "said"),
+    [
+        (
+            "tr-TR",
+            PHONE,
+            "Masan hazırlanıyor: turun koltukları dağıtılıyor."
+            " Birazdan seni koltuğuna götüreceğiz.",
+        ),
+        (
+            "en-US",
+            {"viewport": {"width": 1280, "height": 860}},
+            "Your table is being prepared: the round's seats are being given out."
+            " You will be taken to your seat in a moment.",
+        ),
+    ],
+)
 def test_a_table_still_being_seated_says_it_is_being_prepared_and_seats_the_player(
-    browser: Browser, tmp_path: Path, artifacts: Path, errors: list[str], monkeypatch: Any
+    browser: Browser,
+    tmp_path: Path,
+    artifacts: Path,
+    errors: list[str],
+    monkeypatch: Any,
+    locale: str,
+    ctx: dict[str, Any],
+    said: str,
 ) -> None:
     """A registered player who opens their round's table before the tournament has seated it
     (a link, the tournament's page read a moment early) is refused by the server with
@@ -518,7 +542,7 @@ def test_a_table_still_being_seated_says_it_is_being_prepared_and_seats_the_play
     monkeypatch.setattr(tournament, "SEATING_WAIT", 0.2, raising=False)
     release = _slow_seating(monkeypatch)
     with ServerThread(fast_config(tmp_path)) as srv:
-        page = open_page(browser, srv, errors, locale="tr-TR", **PHONE)  # type: ignore[arg-type]
+        page = open_page(browser, srv, errors, locale=locale, **ctx)  # type: ignore[arg-type]
         register(page, "ayse", "uzun-parola-1")
         loop = asyncio.new_event_loop()
         with ThreadPoolExecutor(1) as pool:
@@ -541,13 +565,11 @@ def test_a_table_still_being_seated_says_it_is_being_prepared_and_seats_the_play
                 table = srv.hub.tournaments.docs[tid]["tables"][0]["id"]
                 page.goto(f"{srv.http}/table/{table}")
                 preparing = page.get_by_test_id("tourney-preparing")
-                expect(preparing).to_have_text(
-                    "Masan hazırlanıyor: turun koltukları dağıtılıyor."
-                    " Birazdan seni koltuğuna götüreceğiz."
-                )
+                expect(preparing).to_have_text(said)
                 expect(page.locator("#notice.error")).to_have_count(0)  # said once, calmly
                 expect(page.locator("#notice")).to_be_hidden()
-                page.screenshot(path=str(artifacts / "tournament-preparing-phone-tr.png"))
+                shot = f"tournament-preparing-{'phone' if ctx is PHONE else 'desktop'}-{locale[:2]}"
+                page.screenshot(path=str(artifacts / f"{shot}.png"))
             finally:
                 release.set()
             page.wait_for_function(
