@@ -1643,6 +1643,20 @@ class Storage:
 
         return await self._call(job)
 
+    async def tourney_tables(self, tid: str) -> list[str]:
+        """The ids of the tables not over made for the tournament ``tid`` (by its options)."""
+        sql = self._sql(
+            "SELECT id FROM tables WHERE status IN ('waiting', 'playing', 'adjourned')"
+            " AND options LIKE ?"
+        )
+        pattern = "%" + json.dumps({"tournament": tid})[1:-1] + "%"
+
+        def job(cur: Any) -> list[str]:
+            cur.execute(sql, (pattern,))
+            return [str(r[0]) for r in cur.fetchall()]
+
+        return await self._call(job)
+
     async def story_progress(self, player_id: str) -> dict[str, Any] | None:
         sql = self._sql("SELECT data FROM story_progress WHERE player_id = ?")
 

@@ -681,12 +681,26 @@ class Tournaments:
         if doc is None:
             return
         async with self._lock(tid):
+            await self._close_unlisted(doc)
             for t in doc["tables"]:
                 if t.get("scores") is None and t["id"] not in self.hub.tables:
                     t["scores"] = await self._stored(t["id"])
             # made but not seated before the restart: seated now (nothing else would)
             await self._seat_waiting(doc)
             await self._advance(doc)
+
+    async def _close_unlisted(self, doc: dict[str, Any]) -> None:
+        """Tables of the tournament not over that its stored document does not list (a
+        round's tables made, then its save failed and the server stopped before a later
+        one): nobody could ever be seated there, and the round they were made for is made
+        again. Closed, as an abandoned room is."""
+        listed = {t["id"] for t in doc["tables"]}
+        for table_id in await self.hub.storage.tourney_tables(doc["id"]):
+            table = self.hub.tables.get(table_id)
+            if table_id in listed or table is None:
+                continue
+            log.warning("tournament %s: table %s is not listed in it; closed", doc["id"], table_id)
+            await self.hub.unmake(table)
 
     async def _advance(self, doc: dict[str, Any]) -> None:
         """If every table of the round is over: the next round, or the end."""
