@@ -551,6 +551,11 @@ class Storage:
         #: transaction; it raises :class:`Fenced` when this process no longer owns the table.
         #: None (one process): nothing is checked.
         self.fence: Callable[[Any, str, bool], None] | None = None
+        #: In a cluster: called likewise inside every job that writes a tournament's document
+        #: (``tourney_fence(cursor, tournament_id, created)``) or makes one of its tables
+        #: (``created`` False): it raises :class:`Fenced` when this process does not run that
+        #: tournament (any more). None (one process): nothing is checked.
+        self.tourney_fence: Callable[[Any, str, bool], None] | None = None
         #: statements run on each new PostgreSQL connection (a cluster sets time limits)
         self.session: list[str] = []
         # reachable(): a connection of its own, and the last answer with when it was had
@@ -1275,11 +1280,16 @@ class Storage:
         ev_sql, ev_args = self._events_sql(row.id, events)
 
         fence = self.fence
+        tourney_fence = self.tourney_fence
+        tourney = row.options.get("tournament")
 
         def job(cur: Any) -> None:
             cur.execute(sql, args)
             if fence is not None:
                 fence(cur, row.id, True)
+            if tourney_fence is not None and tourney:
+                # a round's table is made only by the process that runs its tournament
+                tourney_fence(cur, str(tourney), False)
             if ev_args:
                 cur.executemany(ev_sql, ev_args)
 
@@ -1603,15 +1613,30 @@ class Storage:
     # (issue 13 items 4 and 5: a tournament is one JSON document, written by the one hub that
     # runs it; its tables and their records are ordinary tables)
     async def save_tournament(
-        self, tid: str, status: str, start_at: float, created: float, data: dict[str, Any]
+        self,
+        tid: str,
+        status: str,
+        start_at: float,
+        created: float,
+        data: dict[str, Any],
+        *,
+        new: bool = False,
     ) -> None:
+        """Write a tournament's document (``new``: its first write, at its scheduling)."""
         sql = self._sql(
             "INSERT INTO tournaments (id, status, start_at, created, data) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (id) DO UPDATE SET status = excluded.status,"
             " start_at = excluded.start_at, data = excluded.data"
         )
         args = (tid, status, start_at, created, json.dumps(data, ensure_ascii=False))
-        await self._call(lambda cur: cur.execute(sql, args))
+        tourney_fence = self.tourney_fence
+
+        def job(cur: Any) -> None:
+            if tourney_fence is not None:  # (before the write: its row lock orders a claim)
+                tourney_fence(cur, tid, new)
+            cur.execute(sql, args)
+
+        await self._call(job)
 
     async def tournaments(self, limit: int = 200) -> list[dict[str, Any]]:
         """Tournaments, newest start first (each its stored document)."""

@@ -42,7 +42,7 @@ from ..record import loads as load_record
 from ..rules import PRESETS, Rules, RulesError
 from .conn import Conn
 from .erase import scrub_tournament
-from .storage import StorageError
+from .storage import Fenced, StorageError
 from .table import Table, TableError
 
 if TYPE_CHECKING:
@@ -154,6 +154,9 @@ class Tournaments:
         self._timers: dict[str, asyncio.Task[None]] = {}
         # a round's tables made but not yet seated (_next_round): set once seated (or failed)
         self._seating: dict[str, asyncio.Event] = {}
+        # in a cluster: the scores so far of this process's tournaments' tables held by other
+        # processes (as they reported them at each deal's end), by table id
+        self._remote_live: dict[str, list[list[int]]] = {}
 
     def handlers(self) -> dict[str, Callable[[Conn, dict[str, Any]], Awaitable[None]]]:
         return {
@@ -167,14 +170,36 @@ class Tournaments:
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
+        if self.hub.cluster is not None:
+            # a cluster's process runs only the tournaments it claims (Cluster.claim_tourney:
+            # those it scheduled, those nobody alive runs), each from its stored document
+            return
         for doc in await self.hub.storage.live_tournaments():
-            self.docs[doc["id"]] = doc
-            for t in doc["tables"]:
-                self.by_table[t["id"]] = doc["id"]
-            if doc["status"] == "scheduled":
-                self._schedule(doc)
-            else:
-                self._spawn(self._catch_up(doc["id"]))
+            self.adopt(doc)
+
+    def adopt(self, doc: dict[str, Any]) -> None:
+        """Run a tournament not over from its stored document: at its start, its start's
+        timer; in play, its round's tables as storage has them (:meth:`_catch_up`)."""
+        self.docs[doc["id"]] = doc
+        for t in doc["tables"]:
+            self.by_table[t["id"]] = doc["id"]
+        if doc["status"] == "scheduled":
+            self._schedule(doc)
+        else:
+            self._spawn(self._catch_up(doc["id"]))
+
+    def drop(self, tid: str) -> None:
+        """In a cluster: the tournament is run by another process now (a write refused by the
+        fencing check, or claimed while this one's lease had lapsed): out of memory here,
+        its timer stopped; its watchers here are told nothing more from here."""
+        timer = self._timers.pop(tid, None)
+        if timer is not None:
+            timer.cancel()
+        doc = self.docs.pop(tid, None)
+        for t in doc["tables"] if doc is not None else ():
+            self.by_table.pop(t["id"], None)
+            self._remote_live.pop(t["id"], None)
+        self.watchers.pop(tid, None)
 
     def stop(self) -> None:
         for task in list(self._tasks) + list(self._timers.values()):
@@ -210,9 +235,25 @@ class Tournaments:
                     await self._save(doc)
 
     async def _save(self, doc: dict[str, Any]) -> None:
-        await self.hub.storage.save_tournament(
-            doc["id"], doc["status"], doc["start_at"], doc["created"], doc
-        )
+        await self._write(doc)
+
+    async def _write(self, doc: dict[str, Any], *, new: bool = False) -> None:
+        """Store the document (``new``: its first write, which in a cluster makes this process
+        the one that runs it)."""
+        try:
+            await self.hub.storage.save_tournament(
+                doc["id"], doc["status"], doc["start_at"], doc["created"], doc, new=new
+            )
+        except Fenced:
+            self._lost(doc["id"])
+            raise
+
+    def _lost(self, tid: str) -> None:
+        """A write refused: another process of the cluster runs the tournament now."""
+        if self.hub.cluster is not None:
+            self.hub.cluster.tourney_lost(tid)
+        else:  # pragma: no cover - no fencing without a cluster
+            self.drop(tid)
 
     async def _doc(self, tid: str) -> dict[str, Any]:
         doc = self.docs.get(tid)
@@ -229,6 +270,8 @@ class Tournaments:
             table = self.hub.tables.get(t["id"])
             if t.get("scores") is None and table is not None and table.match is not None:
                 out[t["id"]] = _scores(table.match.sheet)
+            elif t.get("scores") is None and t["id"] in self._remote_live:
+                out[t["id"]] = self._remote_live[t["id"]]
         return out
 
     def public(self, doc: dict[str, Any], lang: str, *, full: bool = True) -> dict[str, Any]:
@@ -302,7 +345,7 @@ class Tournaments:
         operator = self.operator(player.account)
         if not player.account:
             raise TableError("tourney_account")
-        mine = sum(1 for d in self.docs.values() if d["creator"] == player.id)
+        mine = sum(1 for d in (await self._live()).values() if d["creator"] == player.id)
         if not operator and mine >= PER_ACCOUNT:
             raise TableError("tourney_quota", params={"limit": PER_ACCOUNT})
         preset = msg.get("preset") or "standard"
@@ -354,9 +397,9 @@ class Tournaments:
         }
         if msg.get("join") is not False:
             # registered as by tourney_join: a bot account within its limit there too
-            self._bot_quota(player)
+            await self._bot_quota(player)
             doc["players"].append(_entry(player))
-        await self._save(doc)
+        await self._write(doc, new=True)
         self.docs[tid] = doc
         self._schedule(doc)
         self.watchers.setdefault(tid, set()).add(conn)
@@ -401,27 +444,34 @@ class Tournaments:
             if not any(p["id"] == player.id for p in doc["players"]):
                 if len(doc["players"]) >= MAX_PLAYERS:
                     raise TableError("tourney_full", params={"limit": MAX_PLAYERS})
-                self._bot_quota(player)
+                await self._bot_quota(player)
                 doc["players"].append(_entry(player))
                 await self._save(doc)
         self.watchers.setdefault(doc["id"], set()).add(conn)
         self._reply(conn, {"type": "tourney", "tournament": self.public(doc, conn.lang)}, msg)
         self._push(doc)
 
-    def _bot_quota(self, player: Any) -> None:
+    async def _bot_quota(self, player: Any) -> None:
         """A bot account registered for ``PER_ACCOUNT`` tournaments not over may not register
         for another (by ``tourney_join``, or by scheduling one it enters): a program plays one
         match at a time (docs/bots.md); registered for more, its seats there would mostly be
         played by the house."""
-        if player.bot_account and self._entered(player.id) >= PER_ACCOUNT:
+        if player.bot_account and await self._entered(player.id) >= PER_ACCOUNT:
             raise TableError("tourney_bot_quota", params={"limit": PER_ACCOUNT})
 
-    def _entered(self, pid: str) -> int:
-        """The tournaments not yet over that ``pid`` is registered for. Those this process
-        holds (``docs``): tournaments are not shared between a cluster's processes (each loads
-        the live ones from storage at its start and runs those it schedules itself), so in a
-        cluster this counts the tournaments of this process only, as ``tourney_quota`` does."""
-        return sum(1 for d in self.docs.values() if any(p["id"] == pid for p in d["players"]))
+    async def _entered(self, pid: str) -> int:
+        """The tournaments not yet over that ``pid`` is registered for (:meth:`_live`)."""
+        docs = (await self._live()).values()
+        return sum(1 for d in docs if any(p["id"] == pid for p in d["players"]))
+
+    async def _live(self) -> dict[str, dict[str, Any]]:
+        """The tournaments not yet over, by id, for an account's limits: one process holds
+        them all (``docs``); in a cluster each process runs some, so they are read from the
+        database (this process's own as it holds them, the others' as last saved)."""
+        if self.hub.cluster is None:
+            return self.docs
+        stored = {d["id"]: d for d in await self.hub.storage.live_tournaments()}
+        return stored | self.docs
 
     async def on_leave(self, conn: Conn, msg: dict[str, Any]) -> None:
         player = conn.player
@@ -500,26 +550,11 @@ class Tournaments:
         names = {p["id"]: p["name"] for p in doc["players"]}
         made: list[tuple[Table, list[str | None]]] = []
         for number, group in enumerate(self._pairing(doc, size), start=1):
-            table = await self.hub.new_table(
-                kind="public",
-                mode=None,
-                rules=rules,
-                options={
-                    "bots": True,
-                    "show_bots": True,
-                    "bot_level": doc["bot_level"],
-                    "tournament": doc["id"],
-                    # the table names its tournament and round (an unnamed one is named by
-                    # its rules' title in each reader's language: no name here)
-                    **({"tournament_name": doc["name"]} if doc["name"] else {}),
-                    "round": r,
-                    "rounds": doc["rounds"],
-                    "number": number,
-                },
-                host=None,
-                seed=seed,
-                dealer=dealer,
-            )
+            try:
+                table = await self._new_round_table(doc, rules, number, seed, dealer)
+            except Fenced:  # run by another process now (which makes the round's tables)
+                self._lost(doc["id"])
+                raise
             seat_names = [
                 names[pid] if pid is not None else f"Bot {number}.{i + 1}"
                 for i, pid in enumerate(group)
@@ -539,6 +574,10 @@ class Tournaments:
             made.append((table, group))
         try:
             await self._save(doc)
+        except Fenced:  # (its tables stay unseated: the process that runs it closes them)
+            for table, _ in made:
+                self._seated(table.id)
+            raise
         except StorageError as e:
             # the tables are made (and stored, waiting): they are seated all the same, or
             # nobody could ever sit there (a join gives no seat at a tournament's table still
@@ -552,6 +591,32 @@ class Tournaments:
         finally:  # (seating failed: those who wait for a seat are not kept waiting)
             for table, _ in made:
                 self._seated(table.id)
+
+    async def _new_round_table(
+        self, doc: dict[str, Any], rules: Rules, number: int, seed: int, dealer: int
+    ) -> Table:
+        """Table ``number`` of the round ``doc`` is at, stored waiting (in a cluster, only by
+        the process that runs the tournament: the fencing check is in its transaction)."""
+        return await self.hub.new_table(
+            kind="public",
+            mode=None,
+            rules=rules,
+            options={
+                "bots": True,
+                "show_bots": True,
+                "bot_level": doc["bot_level"],
+                "tournament": doc["id"],
+                # the table names its tournament and round (an unnamed one is named by
+                # its rules' title in each reader's language: no name here)
+                **({"tournament_name": doc["name"]} if doc["name"] else {}),
+                "round": doc["round"],
+                "rounds": doc["rounds"],
+                "number": number,
+            },
+            host=None,
+            seed=seed,
+            dealer=dealer,
+        )
 
     def _tell_seated(self, doc: dict[str, Any], table_id: str, group: list[str | None]) -> None:
         """Each registered player of a table just seated, online here: which table and seat."""
@@ -567,6 +632,8 @@ class Tournaments:
             }
             for c in list(self.hub.online.get(pid, ())):
                 c.send(note)
+            if self.hub.cluster is not None:  # connected to another process
+                self.hub.cluster.tourney_note(pid, note)
 
     async def _seat_waiting(self, doc: dict[str, Any]) -> None:
         """Under the tournament's lock: the round's tables still waiting to be seated and not
@@ -612,6 +679,9 @@ class Tournaments:
         table = self.hub.tables.get(table_id)
         tid = self.by_table.get(table_id)
         doc = self.docs.get(tid or "")
+        if table is not None and doc is None and self.hub.cluster is not None:
+            await self.seat_taken(table)  # (its tournament run by another process)
+            return
         if table is None or doc is None or table.status != "waiting":
             return
         # a round's table still waiting that nobody seats (a restart between its making and
@@ -620,10 +690,43 @@ class Tournaments:
             if table_id not in self._seating and table.status == "waiting":
                 await self._seat_waiting(doc)
 
-    async def _seat(self, table: Table, group: list[str | None], dealer: int) -> None:
+    async def seat_taken(self, table: Table) -> None:
+        """In a cluster: a round's table still waiting that this process took over (its
+        process died between making and seating it) while another process runs its
+        tournament: seated here, as the stored document says (a table it does not list is
+        left to the tournament's process, which closes it)."""
+        tid = str(table.options.get("tournament") or "")
+        if not tid or tid in self.docs or table.id in self._seating or table.status != "waiting":
+            return
+        doc = await self.hub.storage.tournament(tid)
+        listed = [t for t in (doc or {}).get("tables", ()) if t["id"] == table.id]
+        if doc is None or not listed or doc["status"] != "playing":
+            return
+        group = list(listed[0]["seats"])
+        entries = {p["id"]: p for p in doc["players"]}
+        self._seating[table.id] = asyncio.Event()
+        try:
+            seat = functools.partial(self._seat, table, group, table.row.dealer, entries)
+            await table.call(seat)
+        finally:
+            self._seated(table.id)
+        self._tell_seated(doc, table.id, group)
+
+    async def _seat(
+        self,
+        table: Table,
+        group: list[str | None],
+        dealer: int,
+        entries: dict[str, dict[str, Any]] | None = None,
+    ) -> None:
         """Inside the table's actor: sit everyone, start; people not there are held for a
-        while, then a bot plays for them until they come."""
+        while, then a bot plays for them until they come. ``entries``: the registered
+        players by id (by default those of the tournament run here)."""
+        if table.status != "waiting":  # seated already (a cluster: by another path)
+            return
         opts = table.options
+        if entries is None:
+            entries = {p["id"]: p for p in self.docs[opts["tournament"]]["players"]}
         for seat, pid in enumerate(group):
             if pid is None:
                 name = f"Bot {opts['number']}.{seat + 1}"
@@ -631,8 +734,7 @@ class Tournaments:
                     "sit", {"seat": seat, "player": None, "name": name, "bot": opts["bot_level"]}
                 )
             else:
-                doc = self.docs[opts["tournament"]]
-                entry = next(p for p in doc["players"] if p["id"] == pid)
+                entry = entries[pid]
                 sit: dict[str, Any] = {"seat": seat, "player": pid, "name": entry["name"]}
                 if entry.get("bot"):  # a bot account, marked at its table as at any other
                     sit["bot_account"] = True
@@ -651,11 +753,69 @@ class Tournaments:
         doc = self.docs.get(tid or "")
         if doc is not None:
             self._push(doc)
+        elif self.hub.cluster is not None and table.match is not None:
+            # run by another process (this one took the table over): it hears the scores
+            tid = str(table.options["tournament"])
+            self.hub.cluster.tourney_table(tid, table.id, _scores(table.match.sheet), False)
 
     def table_over(self, table: Table) -> None:
         if table.id in self.by_table:
             scores = _scores(table.match.sheet) if table.match is not None else None
             self._spawn(self._table_done(table.id, scores))
+        elif (
+            self.hub.cluster is not None
+            and table.options.get("tournament")
+            and table.match is not None
+        ):
+            # a round's table taken over by this process, whose tournament is run by another
+            # (or by none just now: the one that claims it reads the stored result)
+            tid = str(table.options["tournament"])
+            self.hub.cluster.tourney_table(tid, table.id, _scores(table.match.sheet), True)
+
+    def reported(self, tid: str, table_id: str, scores: list[list[int]], over: bool) -> None:
+        """In a cluster: another process that holds a table of a tournament run here says
+        its scores so far, or (``over``) its result."""
+        doc = self.docs.get(tid)
+        if doc is None or not any(t["id"] == table_id for t in doc["tables"]):
+            return
+        if over:
+            self._remote_live.pop(table_id, None)
+            self._spawn(self._table_done(table_id, [list(map(int, r)) for r in scores]))
+        else:
+            self._remote_live[table_id] = [list(map(int, r)) for r in scores]
+            self._push(doc)
+
+    async def poll(self) -> None:
+        """In a cluster, at each beat: the round's tables of the tournaments run here that
+        other processes hold, and whose end was not heard (Redis away, a message lost, a
+        process gone as the table ended), are read from storage; the tournament goes on
+        when its round is over."""
+        for tid, doc in list(self.docs.items()):
+            if doc["status"] != "playing":
+                continue
+            away = [
+                t
+                for t in doc["tables"]
+                if t["round"] == doc["round"]
+                and t.get("scores") is None
+                and t["id"] not in self.hub.tables
+            ]
+            if not away:
+                continue
+            try:
+                async with self._lock(tid):
+                    found = False
+                    for t in away:
+                        if t.get("scores") is None and t["id"] not in self.hub.tables:
+                            t["scores"] = await self._stored(t["id"])
+                            found = found or t["scores"] is not None
+                    if found and self.docs.get(tid) is doc:
+                        await self._advance(doc)
+            except StorageError as e:  # (the next beat tries again)
+                log.warning("tournament %s: %s", tid, e)
+                continue
+            if found:
+                self._push(doc)
 
     async def _table_done(self, table_id: str, scores: list[list[int]] | None) -> None:
         tid = self.by_table.get(table_id)
@@ -663,6 +823,8 @@ class Tournaments:
         if doc is None:
             return
         async with self._lock(doc["id"]):
+            if self.docs.get(doc["id"]) is not doc:  # over, or run elsewhere now
+                return
             for t in doc["tables"]:
                 if t["id"] == table_id and t.get("scores") is None:
                     t["scores"] = scores if scores is not None else await self._stored(table_id)
@@ -682,22 +844,41 @@ class Tournaments:
             return
         async with self._lock(tid):
             await self._close_unlisted(doc)
+            cluster = self.hub.cluster
             for t in doc["tables"]:
                 if t.get("scores") is None and t["id"] not in self.hub.tables:
-                    t["scores"] = await self._stored(t["id"])
+                    if cluster is not None and t["round"] == doc["round"]:
+                        # held by nobody alive (its process went with the tournament's):
+                        # taken here, where it can be seated if it was not yet
+                        with contextlib.suppress(StorageError):
+                            await cluster.claim(t["id"])
+                    if t["id"] not in self.hub.tables:
+                        t["scores"] = await self._stored(t["id"])
             # made but not seated before the restart: seated now (nothing else would)
             await self._seat_waiting(doc)
             await self._advance(doc)
 
     async def _close_unlisted(self, doc: dict[str, Any]) -> None:
         """Tables of the tournament not over that its stored document does not list (a
-        round's tables made, then its save failed and the server stopped before a later
-        one): nobody could ever be seated there, and the round they were made for is made
-        again. Closed, as an abandoned room is."""
+        round's tables made, then its save failed or a process stopped or lost the
+        tournament before it): nobody could ever be seated there, and the round they were
+        made for is made again. Closed, as an abandoned room is."""
         listed = {t["id"] for t in doc["tables"]}
         for table_id in await self.hub.storage.tourney_tables(doc["id"]):
+            if table_id in listed:
+                continue
             table = self.hub.tables.get(table_id)
-            if table_id in listed or table is None:
+            if table is None and self.hub.cluster is not None:
+                with contextlib.suppress(StorageError):
+                    await self.hub.cluster.claim(table_id)
+                table = self.hub.tables.get(table_id)
+            if table is None:
+                if self.hub.cluster is not None:  # held by another live process: left there
+                    log.warning(
+                        "tournament %s: table %s is not listed in it and is held elsewhere",
+                        doc["id"],
+                        table_id,
+                    )
                 continue
             log.warning("tournament %s: table %s is not listed in it; closed", doc["id"], table_id)
             await self.hub.unmake(table)
@@ -720,6 +901,8 @@ class Tournaments:
             doc["status"] = "playing"
             raise
         self.docs.pop(doc["id"], None)
+        if self.hub.cluster is not None:  # (over: nobody claims it again)
+            self.hub.cluster.tourneys.pop(doc["id"], None)
         self._push(doc)
         self.watchers.pop(doc["id"], None)
 

@@ -8,8 +8,12 @@ back as ``out`` and is sent on the client's socket; ``gone`` says the client lef
 :meth:`Hub.disconnect <batak.server.hub.Hub.disconnect>`); ``close`` closes the client's
 socket. On ``batak:cluster``: ``moved`` (a table has a new owner) and ``released`` (a node
 stopped and let go of its tables): clients forwarded to the old owner are closed with 1012 and
-come back (``sync`` with ``since``) through the new route; ``invited`` (an invitation for a
-player connected to another node: that node hands it to the player's connections).
+come back (``sync`` with ``since``) through the new route (a tournament's new process says
+``moved`` with ``tourney:ID`` as its table); ``invited`` (an invitation for a
+player connected to another node: that node hands it to the player's connections); ``tell``
+(a note for a player's connections on every node: a tournament's table for them);
+``tourney_table`` (a tournament's table held here, its tournament run elsewhere: its scores
+at a deal's end, or its result, for the node that runs the tournament).
 
 Pub/sub may drop messages (around a reconnect, on overload), so nothing here must survive: a
 move is acknowledged only once it is in PostgreSQL, and when the connection to Redis breaks, every
@@ -170,6 +174,10 @@ class Bus:
     async def announce(self, msg: dict[str, Any]) -> None:
         self.publish(CLUSTER, msg)
 
+    def publish_cluster(self, msg: dict[str, Any]) -> None:
+        """To every node (``from``: this one, which ignores it)."""
+        self.publish(CLUSTER, {**msg, "node": self.node})
+
     async def _publisher(self) -> None:
         while True:
             channel, data = await self._out.get()
@@ -263,6 +271,13 @@ class Bus:
                         self._close_local(conn_id)
         elif op == "invited" and msg.get("node") != self.node:
             self.cluster.hub.tell_invited(str(msg["player"]), msg["note"])
+        elif op == "tell" and msg.get("node") != self.node:
+            for conn in list(self.cluster.hub.online.get(str(msg["player"]), ())):
+                conn.send(msg["note"])
+        elif op == "tourney_table" and msg.get("node") != self.node:
+            self.cluster.hub.tournaments.reported(
+                str(msg["tournament"]), str(msg["table"]), msg["scores"], bool(msg["over"])
+            )
         elif op == "joined" and msg.get("node") != self.node:
             self.cluster._scan_now.set()
         elif op == "released" and msg.get("node") != self.node:

@@ -55,6 +55,11 @@ SCHEMA = [
         owner TEXT,
         epoch BIGINT NOT NULL)""",
     "CREATE INDEX IF NOT EXISTS table_owners_owner ON table_owners (owner)",
+    # the process that runs each tournament (its schedule, its rounds), fenced as tables are
+    """CREATE TABLE IF NOT EXISTS tourney_owners (
+        tournament_id TEXT PRIMARY KEY,
+        owner TEXT,
+        epoch BIGINT NOT NULL)""",
 ]
 
 #: The condition under which a node may claim a table: nobody owns it, it is its own, or its
@@ -71,6 +76,9 @@ TABLE_TYPES = frozenset(
         *("invite", "invitable"),
     }
 )
+
+#: Messages about one tournament: forwarded to the process that runs it.
+TOURNEY_TYPES = frozenset({"tourney", "tourney_join", "tourney_leave", "tourney_start"})
 
 
 def counted(n: int, word: str) -> str:
@@ -113,6 +121,8 @@ class Cluster:
         self.margin = min(1.0, self.lease / 4)
         #: the tables this process owns, with the epoch it claimed (read by the storage thread)
         self.owned: dict[str, int] = {}
+        #: the tournaments this process runs, with the epoch it claimed (as ``owned``)
+        self.tourneys: dict[str, int] = {}
         self.valid_until = 0.0  # monotonic: acknowledge nothing after this
         self.alive: list[str] = []  # live nodes at the last look, sorted
         self.stopping = False
@@ -192,6 +202,7 @@ class Cluster:
         finally:
             await self._ctl.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK,))
         self.hub.storage.fence = self._fence
+        self.hub.storage.tourney_fence = self._tourney_fence
         t0 = time.monotonic()
         # the name is taken only from a node that is not alive (stopped, or its lease ran out:
         # a crashed one); `batak serve` refuses to start beside a live one of the same name
@@ -241,6 +252,7 @@ class Cluster:
                 "UPDATE table_owners SET owner = NULL WHERE owner = %s AND table_id = ANY(%s)",
                 (me, ids),
             )
+            cur.execute("UPDATE tourney_owners SET owner = NULL WHERE owner = %s", (me,))
             cur.execute(
                 "UPDATE cluster_nodes SET state = 'gone', lease_until = now() WHERE id = %s",
                 (me,),
@@ -285,6 +297,30 @@ class Cluster:
             if cur.fetchone() is not None:
                 return
         raise Fenced(f"node {self.node}: table {table_id} is owned elsewhere now")
+
+    def _tourney_fence(self, cur: Any, tid: str, created: bool) -> None:
+        """Inside every transaction that writes a tournament's document or makes one of its
+        round's tables (the storage thread): this process runs it, with the epoch it claimed.
+        ``created``: its first write, which makes it this process's."""
+        if time.monotonic() > self.valid_until:
+            raise StorageError(f"node {self.node}: lease not renewed; the write is refused")
+        if created:
+            cur.execute(
+                "INSERT INTO tourney_owners (tournament_id, owner, epoch) VALUES (%s, %s, 1)",
+                (tid, self.node),
+            )
+            self.tourneys[tid] = 1
+            return
+        epoch = self.tourneys.get(tid)
+        if epoch is not None:
+            cur.execute(
+                "SELECT 1 FROM tourney_owners WHERE tournament_id = %s AND owner = %s"
+                " AND epoch = %s FOR SHARE",
+                (tid, self.node, epoch),
+            )
+            if cur.fetchone() is not None:
+                return
+        raise Fenced(f"node {self.node}: tournament {tid} is run elsewhere now")
 
     def fenced(self, table: Table) -> None:
         """A write of ``table`` was refused: it is not ours any more. Drop it and close its
@@ -402,8 +438,19 @@ class Cluster:
                 lost += 1
         taken = f"{counted(lost, 'table')} {'was' if lost == 1 else 'were'} taken"
         log.warning("node %s: the lease had lapsed; %s", self.node, taken)
+        cur = await self._db(
+            "_ctl",
+            "SELECT tournament_id, owner, epoch FROM tourney_owners WHERE tournament_id = ANY(%s)",
+            (list(self.tourneys.copy()),),
+        )
+        runs = {str(t): (o, int(e)) for t, o, e in await cur.fetchall()}
+        for tid, epoch in list(self.tourneys.items()):
+            if runs.get(tid) != (self.node, epoch):
+                self.tourney_lost(tid)
 
     def _lose_all(self, why: str) -> None:
+        for tid in list(self.tourneys):
+            self.tourney_lost(tid)
         if not self.hub.tables:
             return
         log.warning("node %s: %s; every table is dropped", self.node, why)
@@ -442,6 +489,22 @@ class Cluster:
             if owner != self.node and rendezvous(table_id, alive) != self.node:
                 continue
             await self.claim(str(table_id), "_scan")
+        # the tournaments not over that nobody alive runs (after their tables: a tournament
+        # taken over finds its round's tables here when they were taken here too)
+        cur = await self._db(
+            "_scan",
+            "SELECT t.id, o.owner FROM tournaments t"
+            " LEFT JOIN tourney_owners o ON o.tournament_id = t.id"
+            " WHERE t.status <> 'over' AND " + CLAIMABLE,
+            {"me": self.node},
+        )
+        for tid, owner in await cur.fetchall():
+            if tid in self.hub.tournaments.docs:
+                continue
+            if owner != self.node and rendezvous("tourney:" + tid, alive) != self.node:
+                continue
+            await self.claim_tourney(str(tid), "_scan")
+        await self.hub.tournaments.poll()
 
     # ------------------------------------------------------------------ claiming
     async def claim(self, table_id: str, db: str = "_look", *, answers: bool = False) -> bool:
@@ -506,6 +569,9 @@ class Cluster:
                 counted(len(events), "event"),
                 (time.monotonic() - t0) * 1000,
             )
+            if table.status == "waiting" and table.options.get("tournament"):
+                # a round's table not seated yet: seated here if its tournament is run elsewhere
+                self._spawn(self.hub.tournaments.seat_taken(table))
             if self.bus is not None:
                 await self.bus.announce({"op": "moved", "table": table_id, "node": self.node})
                 if any(s.bot_account for s in table.seats):
@@ -514,6 +580,102 @@ class Cluster:
                     self.bus.bot_seats_changed()
                     return True
             return False
+
+    async def claim_tourney(self, tid: str, db: str = "_look") -> bool:
+        """Run the tournament ``tid`` here if nobody alive runs it (and it is not over): claim
+        it (its epoch raised), read its document and go on with it (its start's timer, or
+        its round's tables as they are in storage: :meth:`Tournaments.adopt
+        <batak.server.tournament.Tournaments.adopt>`). True if it is run here now."""
+        tours = self.hub.tournaments
+        async with self._claim_lock:
+            if tid in tours.docs:
+                return True
+            if time.monotonic() > self.valid_until or self.stopping:
+                return False
+            await self._db(
+                db,
+                "INSERT INTO tourney_owners (tournament_id, owner, epoch) SELECT id, NULL, 0"
+                " FROM tournaments WHERE id = %s AND status <> 'over' ON CONFLICT DO NOTHING",
+                (tid,),
+            )
+            cur = await self._db(
+                db,
+                "UPDATE tourney_owners o SET owner = %(me)s, epoch = o.epoch + 1"
+                " WHERE o.tournament_id = %(t)s AND " + CLAIMABLE + " AND EXISTS (SELECT 1"
+                " FROM tournaments t WHERE t.id = o.tournament_id AND t.status <> 'over')"
+                " RETURNING o.epoch",
+                {"me": self.node, "t": tid},
+            )
+            row = await cur.fetchone()
+            if row is None:
+                return False
+            self.tourneys[tid] = int(row[0])
+            doc = await self.hub.storage.tournament(tid)
+            if doc is None or doc["status"] == "over":
+                self.tourneys.pop(tid, None)
+                return False
+            tours.adopt(doc)
+        log.info("node %s: took tournament %s (epoch %s)", self.node, tid, row[0])
+        if self.bus is not None:  # clients forwarded to its old process come back here
+            await self.bus.announce({"op": "moved", "table": "tourney:" + tid, "node": self.node})
+        return True
+
+    def tourney_lost(self, tid: str) -> None:
+        """A write of the tournament was refused, or another process claimed it meanwhile:
+        it is no longer run here."""
+        if self.tourneys.pop(tid, None) is not None or tid in self.hub.tournaments.docs:
+            log.warning("node %s: tournament %s is no longer run here", self.node, tid)
+        self.hub.tournaments.drop(tid)
+
+    async def tourney_owner_of(self, tid: str) -> tuple[str | None, bool] | None:
+        """The process that runs a tournament and whether it is alive (None: no owner row)."""
+        cur = await self._db(
+            "_look",
+            "SELECT o.owner, COALESCE(n.state = 'alive' AND n.lease_until > now(), false)"
+            " FROM tourney_owners o LEFT JOIN cluster_nodes n ON n.id = o.owner"
+            " WHERE o.tournament_id = %s",
+            (tid,),
+        )
+        row = await cur.fetchone()
+        return (row[0], bool(row[1])) if row else None
+
+    async def _route_tourney(self, conn: Conn, msg: dict[str, Any]) -> bool:
+        """A tourney_* message: to the process that runs the tournament (claimed here when
+        nobody alive runs it). Without Redis, one run elsewhere is shown here from storage
+        (``tourney``) and the rest is refused with ``elsewhere``."""
+        tid = str(msg.get("tournament") or "")
+        if not tid or len(tid) > 32 or tid in self.hub.tournaments.docs:
+            return False
+        owner = await self.tourney_owner_of(tid)
+        if owner is not None and owner[0] not in (None, self.node) and owner[1]:
+            if getattr(conn, "remote", False):  # forwarded here, run elsewhere now: ask again
+                await conn.close(1012, "tournament moved")
+                return True
+            if self.bus is None or not self.bus.up:
+                if msg["type"] == "tourney":
+                    return False  # (the stored document, without live scores)
+                from ..table import TableError
+
+                raise TableError("elsewhere", params={"node": owner[0]}, node=owner[0])
+            return self.bus.forward(conn, owner[0], "tourney:" + tid, msg)
+        await self.claim_tourney(tid)
+        return False
+
+    def tourney_note(self, player: str, note: dict[str, Any]) -> None:
+        """A note of a tournament (its table for ``player``) to the player's connections on
+        the other processes (without Redis: not told; the tournament's page lists it)."""
+        if self.bus is not None:
+            self.bus.publish_cluster({"op": "tell", "player": player, "note": note})
+
+    def tourney_table(self, tid: str, table_id: str, scores: list[list[int]], over: bool) -> None:
+        """A tournament's table held here, whose tournament is run elsewhere, ended
+        (``over``) or ended a deal: the process that runs it hears it (without Redis, or if
+        the message is lost, that process reads the stored result at its next beat)."""
+        if self.bus is not None:
+            self.bus.publish_cluster(
+                {"op": "tourney_table", "tournament": tid, "table": table_id,
+                 "scores": scores, "over": over}
+            )  # fmt: skip
 
     async def owner_of(self, table_id: str) -> tuple[str | None, bool] | None:
         """The owner of a table and whether it is alive (None: no owner row)."""
@@ -533,6 +695,8 @@ class Cluster:
         come back over the bus); False to handle it here (claiming the table first if nobody
         alive holds it)."""
         kind = msg["type"]
+        if kind in TOURNEY_TYPES:
+            return await self._route_tourney(conn, msg)
         if getattr(conn, "remote", False):
             # forwarded here because this process owned the table; if it no longer does, the
             # client's process closes the socket and the client asks again

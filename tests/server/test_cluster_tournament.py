@@ -1,0 +1,265 @@
+"""Duplicate tournaments on a cluster: real ``batak serve --node`` processes on a real
+PostgreSQL and a throwaway redis-server. One process runs each tournament (its registrations,
+its start, its rounds); the others forward its messages there; its tables' ends reach it; when
+it is killed, a survivor takes the tournament over and finishes it; an account's limits are
+counted over every process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cluster_harness import LEASE, Player, cluster, need_services
+from websockets.exceptions import ConnectionClosed
+
+from batak.server.client import Client, ServerError
+from batak.server.tournament import PER_ACCOUNT, standings
+
+PASSWORD = "uzun-parola-1"
+
+
+def _db_doc(db: str, tid: str) -> dict[str, Any]:
+    import psycopg
+
+    with psycopg.connect(db, autocommit=True) as conn:
+        row = conn.execute("SELECT data FROM tournaments WHERE id = %s", (tid,)).fetchone()
+    assert row is not None
+    return dict(json.loads(row[0]))
+
+
+def _made_tables(db: str, tid: str) -> list[tuple[int, int, str]]:
+    """Every table stored for the tournament: (round, number, status)."""
+    import psycopg
+
+    with psycopg.connect(db, autocommit=True) as conn:
+        rows = conn.execute("SELECT options, status FROM tables").fetchall()
+    out = []
+    for options, status in rows:
+        o = json.loads(options)
+        if o.get("tournament") == tid:
+            out.append((int(o["round"]), int(o["number"]), str(status)))
+    return sorted(out)
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=20) as r:
+        return json.loads(r.read())
+
+
+async def _until_over(db: str, tid: str, timeout: float = 240.0) -> dict[str, Any]:
+    stop = time.monotonic() + timeout
+    while time.monotonic() < stop:  # (a hang, not a speed check)
+        doc = _db_doc(db, tid)
+        if doc["status"] == "over":
+            return doc
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"the tournament is not over: {_db_doc(db, tid)}")
+
+
+def _check_result(db: str, doc: dict[str, Any], rounds: int, http: str) -> None:
+    """Exactly one set of tables a round (two: the second all bots), each stored once and
+    over, and the standings those tables' records give."""
+    made = _made_tables(db, doc["id"])
+    want = [(r, n, "over") for r in range(1, rounds + 1) for n in (1, 2)]
+    assert made == want, made
+    assert sorted((t["round"], t["number"]) for t in doc["tables"]) == [m[:2] for m in want]
+    # the standings again, from each table's game record as any client fetches it
+    again = {**doc, "tables": []}
+    for t in doc["tables"]:
+        record = _get(http + f"/api/tables/{t['id']}/record")
+        scores = [d["result"]["scores"] for d in record["deals"]]
+        again["tables"].append({**t, "scores": scores})
+    assert standings(again) == doc["standings"]
+    assert all(row["boards"] > 0 for row in doc["standings"])
+
+
+def test_a_tournament_made_on_one_process_is_joined_and_started_through_another(
+    tmp_path: Path,
+) -> None:
+    """Scheduled on n0, registered for through n0 and n1, started by its creator through n1,
+    played to the end by players connected to either: every registration counts, the round's
+    tables are made once, and the standings are those of the tables' records. Before, n1 kept
+    registrations in a document of its own (lost on n0) and its start did nothing (n1 did not
+    hold the tournament)."""
+    pytest.importorskip("argon2")
+    need_services()
+    with cluster(tmp_path, 2) as (nodes, _redis, db):
+        n0, n1 = nodes
+
+        async def main() -> dict[str, Any]:
+            a = Client(n0.url, name="Ayşe")
+            b = Client(n1.url, name="Berk")
+            c = Client(n0.url, name="Cem")
+            d = Client(n1.url, name="Deniz")
+            for x in (a, b, c, d):
+                await x.connect()
+            await a.register("ayse", PASSWORD)
+            t = await a.tourney_create(rounds=2, deals=1, start=int(time.time()) + 3600)
+            tid = t["id"]
+            await b.tourney_join(tid)  # through n1
+            await c.tourney_join(tid)
+            await d.tourney_join(tid)  # through n1
+            await d.tourney_leave(tid)  # through n1 too
+            shown = await c.tourney(tid)
+            assert sorted(p["name"] for p in shown["registered"]) == ["Ayşe", "Berk", "Cem"]
+            # its creator, logged in through the other process, starts it there
+            a1 = Client(n1.url, name="Ayşe")
+            await a1.connect()
+            await a1.login("ayse", PASSWORD)
+            await a1.tourney_start(tid)
+
+            async def play_rounds(x: Client) -> None:
+                for r in (1, 2):
+                    note = await x.wait_for(
+                        lambda m, r=r: m.get("type") == "tourney_table" and m["round"] == r, 90
+                    )
+                    st = await x.join(note["table"])
+                    assert st.seat == note["seat"]
+                    await x.play(note["table"], lambda v: str(v["legal_moves"][0]), timeout=120)
+
+            await asyncio.gather(play_rounds(a), play_rounds(b), play_rounds(c))
+            doc = await _until_over(db, tid)
+            assert sorted(p["name"] for p in doc["players"]) == ["Ayşe", "Berk", "Cem"]
+            for x in (a, a1, b, c, d):
+                await x.close()
+            return doc
+
+        doc = asyncio.run(main())
+        _check_result(db, doc, 2, n1.http)
+
+
+async def _my_table(p: Player, tid: str, r: int, timeout: float = 120.0) -> str:
+    """The table of round ``r`` the tournament lists for ``p`` (asked again through another
+    process while the tournament's own is away)."""
+    me = p.client.player["id"]
+    stop = time.monotonic() + timeout
+    while time.monotonic() < stop:
+        try:
+            doc = await p.client.tourney(tid)
+            for t in doc["tables"]:
+                if t["round"] == r and me in t["players"]:
+                    return str(t["id"])
+            await asyncio.sleep(0.2)
+        except ServerError as e:
+            if e.code not in ("elsewhere", "storage"):
+                raise
+            await asyncio.sleep(0.2)
+        except (ConnectionError, ConnectionClosed, OSError, TimeoutError):
+            await p.reconnect()
+    raise AssertionError(f"no table of round {r} for {me}")
+
+
+def test_the_tournaments_process_killed_mid_round_the_survivor_finishes_it(
+    tmp_path: Path,
+) -> None:
+    """kill -9 of the process that runs a tournament while its first round is played: the
+    survivor takes the tournament over (and the round's tables), hears those tables end,
+    makes the second round once and finishes it with the right standings. Before, the
+    survivor did not run the tournament (it held only the tournaments stored at its own
+    start), so the second round never came."""
+    pytest.importorskip("argon2")
+    need_services()
+    with cluster(tmp_path, 2) as (nodes, _redis, db):
+        n0, n1 = nodes
+
+        def urls() -> list[str]:
+            return [n.url for n in nodes if n.alive]
+
+        async def main() -> dict[str, Any]:
+            org = Client(n0.url, name="Ayşe")
+            await org.connect()
+            await org.register("ayse", PASSWORD)
+            t = await org.tourney_create(
+                rounds=2, deals=2, start=int(time.time()) + 3600, join=False
+            )
+            tid = t["id"]
+            players = [Player(f"P{i}", urls) for i in range(2)]
+            for p in players:
+                p.client.url = n0.url
+                await p.connect()
+                await p.client.tourney_join(tid)
+                p.think = 0.05
+                # then connected through the survivor-to-be (the same player: its token)
+                await p.client.drop()
+                p.client.url = n1.url
+                await p.client.connect()
+            await org.tourney_start(tid)
+            tables = [await _my_table(p, tid, 1) for p in players]
+            for p, table in zip(players, tables, strict=True):
+                await p.client.join(table)
+            games = [
+                asyncio.create_task(p.play(table, timeout=240))
+                for p, table in zip(players, tables, strict=True)
+            ]
+            await asyncio.sleep(1.0)
+            assert not any(g.done() for g in games), "round 1 ended before the kill"
+            n0.kill()
+            await asyncio.gather(*games)
+            # (the second round made by the survivor: a hang, not a speed check)
+            second = [await _my_table(p, tid, 2, LEASE + 90) for p in players]
+            for p, table in zip(players, second, strict=True):
+                if table not in p.client.tables:
+                    await p.client.join(table)
+            await asyncio.gather(
+                *(p.play(table, timeout=240) for p, table in zip(players, second, strict=True))
+            )
+            doc = await _until_over(db, tid)
+            for p in players:
+                await p.client.close()
+            return doc
+
+        doc = asyncio.run(main())
+        _check_result(db, doc, 2, n1.http)
+
+
+def test_an_accounts_limits_are_counted_over_every_process(tmp_path: Path) -> None:
+    """A bot account registered through n1 for three tournaments run by n0 is refused a
+    fourth run by n1 (``tourney_bot_quota``), and an account with three tournaments scheduled
+    on n0 is refused a fourth on n1 (``tourney_quota``). Before, each process counted only
+    the tournaments it held: n1 took both."""
+    pytest.importorskip("argon2")
+    need_services()
+    with cluster(tmp_path, 2) as (nodes, _redis, _db):
+        n0, n1 = nodes
+
+        async def main() -> None:
+            org = Client(n0.url, name="Ayşe")
+            other = Client(n1.url, name="Berk")
+            bot = Client(n1.url, name="robo")
+            for x in (org, other, bot):
+                await x.connect()
+            await org.register("ayse", PASSWORD)
+            await other.register("berk", PASSWORD)
+            await bot.register("robosayi", PASSWORD, bot=True)
+            start = int(time.time()) + 3600
+            ids = [
+                (await org.tourney_create(rounds=1, deals=1, start=start, join=False))["id"]
+                for _ in range(PER_ACCOUNT)
+            ]
+            last = (await other.tourney_create(rounds=1, deals=1, start=start, join=False))["id"]
+            for tid in ids:
+                await bot.tourney_join(tid)  # forwarded to n0
+            with pytest.raises(ServerError) as e:
+                await bot.tourney_join(last)  # run by n1
+            assert e.value.code == "tourney_bot_quota"
+            shown = await other.tourney(last)
+            assert shown["registered"] == []
+            # withdrawn from one (through n1, run by n0), it may enter the one of n1
+            await bot.tourney_leave(ids[0])
+            await bot.tourney_join(last)
+            # the organiser, with three scheduled on n0, schedules none more through n1
+            org1 = Client(n1.url, name="Ayşe")
+            await org1.connect()
+            await org1.login("ayse", PASSWORD)
+            with pytest.raises(ServerError) as e:
+                await org1.tourney_create(rounds=1, deals=1, start=start, join=False)
+            assert e.value.code == "tourney_quota"
+            for x in (org, org1, other, bot):
+                await x.close()
+
+        asyncio.run(main())
