@@ -263,3 +263,55 @@ def test_an_accounts_limits_are_counted_over_every_process(tmp_path: Path) -> No
                 await x.close()
 
         asyncio.run(main())
+
+
+def test_a_process_whose_tournament_was_claimed_can_neither_save_it_nor_start_it(
+    tmp_path: Path,
+) -> None:
+    """The check in the database itself: n0 runs a tournament; another claim raises its
+    epoch (as n1 taking it over would). n0's next write of it (a registration) is refused and
+    n0 lets it go; the start sent through n0 then goes to n1, which runs it: one round, made
+    once, by n1. Before, nothing recorded who runs a tournament: n0 saved the registration
+    and started the round itself."""
+    pytest.importorskip("argon2")
+    need_services()
+    import psycopg
+
+    with cluster(tmp_path, 2) as (nodes, _redis, db):
+        n0, _n1 = nodes
+
+        async def main() -> None:
+            org = Client(n0.url, name="Ayşe")
+            late = Client(n0.url, name="Berk")
+            for x in (org, late):
+                await x.connect()
+            await org.register("ayse", PASSWORD)
+            t = await org.tourney_create(rounds=1, deals=1, start=int(time.time()) + 3600)
+            tid = t["id"]
+            with psycopg.connect(db, autocommit=True) as conn:  # as a new owner would
+                conn.execute(
+                    "UPDATE tourney_owners SET owner = 'n1', epoch = epoch + 1"
+                    " WHERE tournament_id = %s",
+                    (tid,),
+                )
+            with pytest.raises(ServerError) as refused:
+                await late.tourney_join(tid)
+            assert refused.value.code == "storage"
+            assert [p["name"] for p in _db_doc(db, tid)["players"]] == ["Ayşe"]
+            await org.tourney_start(tid)  # through n0, run by n1
+            # her seat, told on n0 by n1, played through n0
+            note = await org.wait_for(lambda m: m.get("type") == "tourney_table", 60)
+            await org.join(note["table"])
+            await org.play(note["table"], lambda v: str(v["legal_moves"][0]), timeout=120)
+            doc = await _until_over(db, tid)
+            assert [(r, n) for r, n, _ in _made_tables(db, tid)] == [(1, 1), (1, 2)]
+            assert [p["name"] for p in doc["players"]] == ["Ayşe"]
+            with psycopg.connect(db, autocommit=True) as conn:
+                row = conn.execute(
+                    "SELECT owner FROM tourney_owners WHERE tournament_id = %s", (tid,)
+                ).fetchone()
+            assert row is not None and row[0] == "n1"
+            for x in (org, late):
+                await x.close()
+
+        asyncio.run(main())
