@@ -680,6 +680,84 @@ def test_version_and_help(
     assert "bilgisayara karşı" in capsys.readouterr().out
 
 
+#: what each command needs besides --lang to be parsed (its required arguments)
+_REQUIRED: dict[tuple[str, ...], list[str]] = {
+    ("replay",): ["m.json"],
+    ("analyse",): ["m.json"],
+    ("verify",): ["m.json"],
+    ("bot",): ["--username", "b"],
+    ("admin", "ban"): ["ali"],
+    ("admin", "unban"): ["ali"],
+    ("admin", "export"): ["ali"],
+    ("admin", "erase"): ["ali"],
+    ("admin", "vip"): ["ali", "on"],
+    ("admin", "backup"): ["copy.sqlite3"],
+    ("admin", "password"): ["ali"],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_lang_before_the_command_s_name_works_for_every_command(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """``batak --lang tr play --help`` said "geçersiz seçim: 'tr'": only the commands had
+    ``--lang``, so the top parser took "tr" for a command's name. Given before the name it
+    is now the same as after it, for every command at any depth, in the help and in what
+    the command is given (a command's own ``--lang`` had a default that would have undone
+    the one given before it)."""
+    monkeypatch.setenv("COLUMNS", "100")
+    other = "en" if lang == "tr" else "tr"  # the locale says the other language
+    _locale(monkeypatch, other)
+    for path in command_paths(build_parser(lang)):
+        helps = []
+        for argv in (["--lang", lang, *path, "--help"], [*path, "--help", "--lang", lang]):
+            with pytest.raises(SystemExit) as done:
+                main(argv)
+            assert done.value.code == 0, argv
+            helps.append(capsys.readouterr().out)
+        assert helps[0] == helps[1], path
+        assert helps[0].startswith({"en": "usage: ", "tr": "kullanım: "}[lang]), path
+        if path == ("admin",) or not path:
+            continue  # (admin needs a job, and nothing is a command)
+        parser = build_parser(other)
+        argv = [*path, *_REQUIRED.get(path, [])]
+        assert parser.parse_args(["--lang", lang, *argv]).lang == lang, path
+        assert parser.parse_args([*argv, "--lang", lang]).lang == lang, path
+        assert parser.parse_args(["--lang", other, *argv, "--lang", lang]).lang == lang, path
+        assert parser.parse_args(argv).lang is None, path  # the locale's, later
+    code, out, _ = run(monkeypatch, capsys, ["--lang", lang, "rules"])
+    assert code == 0 and {"en": "Tables (presets).", "tr": "Hazır masalar:"}[lang] in out
+
+
+def _locale(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """The locale says ``lang``: what batak speaks without ``--lang``."""
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.setenv("LC_ALL", {"en": "en_GB.UTF-8", "tr": "tr_TR.UTF-8"}[lang])
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize(
+    "argv", [["--lang", "xx", "play"], ["play", "--lang", "xx"], ["--lang", "xx"]]
+)
+def test_a_language_batak_does_not_speak_is_refused_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, argv: list[str]
+) -> None:
+    """``batak --lang xx play`` said "invalid choice: 'xx'" for the command's name, under the
+    usage of the whole command; after the command, the usage of ``play`` and argparse's
+    words. It is one line, in the locale's language, that names the languages there are."""
+    _locale(monkeypatch, lang)
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    said = {
+        "en": "error: there is no language 'xx' here: --lang takes en (English), tr (Türkçe)",
+        "tr": "hata: 'xx' diye bir dil yok: --lang şunlardan birini alır: "
+        "en (English), tr (Türkçe)",
+    }[lang]
+    assert err.count("\n") == 1 and err.rstrip().endswith(said), err
+
+
 def columns(line: str) -> int:
     """The columns ``line`` takes on a terminal: colour codes none, wide characters two."""
     plain = re.sub(r"\033\[[0-9;]*m", "", line)
@@ -1660,7 +1738,10 @@ def test_every_command_s_turkish_help_has_turkish_placeholders(
 ) -> None:
     """Only admin's JOB and USERNAME were Turkish: ``batak play --lang tr --help`` said
     ``--save FILE``, serve ``--data DIR --database URL``, admin password ``NEW_PASSWORD``, and
-    their errors "şu argümanlar gerekli: FILE". The English help keeps its placeholders."""
+    their errors "şu argümanlar gerekli: FILE". The English help keeps its placeholders.
+    The words of an example address count too: replay, analyse and verify showed
+    ``http://SUNUCU:PORT/api/tables/ID/record`` in Turkish; and online's and bot's address
+    was ``[url]`` in both languages, where every other placeholder is in capitals (ADRES)."""
     words: dict[str, set[str]] = {}
     for lang in ("tr", "en"):
         with pytest.raises(SystemExit) as e:
@@ -1668,8 +1749,23 @@ def test_every_command_s_turkish_help_has_turkish_placeholders(
         assert e.value.code == 0
         said = capsys.readouterr().out
         words[lang] = set(re.split(r"[\s\[\]|,()]+", said))
+        # (an address's parts: http://HOST:PORT/api/tables/ID/record…, USER:PASSWORD@HOST)
+        words[lang] |= set(re.split(r"[\s\[\]|,();/:@.…]+", said))
+        assert "url" not in words[lang], (lang, said)
     assert not words["tr"] & ENGLISH_PLACEHOLDERS, words["tr"] & ENGLISH_PLACEHOLDERS
     assert words["en"] & ENGLISH_PLACEHOLDERS
+
+
+def test_an_example_address_in_an_error_has_turkish_placeholders(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The refusal of an address that is none, and admin backup's pg_dump example, said
+    ``…/api/tables/ID/record`` and ``--file=FILE URL`` in Turkish."""
+    from batak.cli.text import t
+
+    code, _, err = run(monkeypatch, capsys, ["verify", "http://127.0.0.1:port/x", "--lang", "tr"])
+    assert code == 2 and "http://SUNUCU:PORT/api/tables/KİMLİK/record biçiminde yaz" in err, err
+    assert t("admin_backup_postgres", "tr").endswith("pg_dump --format=custom --file=DOSYA ADRES")
 
 
 @pytest.mark.parametrize(

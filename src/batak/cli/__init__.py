@@ -27,7 +27,7 @@ from .analyse import add_analyse_parser, cmd_analyse
 from .arena import add_arena_parser, run_arena
 from .bot import add_bot_parser, run_bot
 from .console import EXIT_OK, Console
-from .parser import Parser
+from .parser import Parser, add_lang_option
 from .play import cmd_play
 from .replay import cmd_replay
 from .rules import cmd_rules
@@ -44,13 +44,14 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     parser.add_argument(
         "--version", action="version", version=f"batak {__version__}", help=t("help_version", lang)
     )
+    add_lang_option(parser, lang, top=True)  # before the command's name, or after it
     sub = parser.add_subparsers(
         dest="command",
         metavar="{play,replay,analyse,rules,arena,serve,online,bot,admin,verify}",
     )
 
     def lang_option(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
+        add_lang_option(p, lang)
 
     play = sub.add_parser("play", help=t("help_play", lang), description=t("help_play", lang))
     play.add_argument(

@@ -25,8 +25,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..i18n import LANGS, text
+from ..i18n import text
 from .console import cut_to, fit_address, pad_to, visible_len, wrap_text
+from .parser import add_lang_option
 from .text import t
 
 __all__ = ["add_admin_parser", "run_admin"]
@@ -48,7 +49,7 @@ def add_admin_parser(sub: Any, lang: str) -> None:
         parser.add_argument(
             "--database", default=default, metavar="URL", help=t("help_admin_database", lang)
         )
-        parser.add_argument("--lang", choices=LANGS, default=default, help=t("help_lang", lang))
+        add_lang_option(parser, lang)  # (no default: batak --lang tr admin ... keeps it)
 
     where(p, None)
     username = t("admin_metavar_username", lang)  # the placeholder, in the reader's language

@@ -15,11 +15,11 @@ from typing import Any, TextIO
 
 from ..arena.runner import ArenaConfig, ArenaError, check_spec, report_lines, run, write_plot
 from ..bots import PlayerError, level_word
-from ..i18n import LANGS, default_lang, text
+from ..i18n import default_lang, text
 from ..rules import PRESETS, Rules, RulesError
 from .analyse import unwritable
 from .console import Style
-from .parser import rules_reason, rules_with_options
+from .parser import add_lang_option, rules_reason, rules_with_options
 from .play import save_problem
 from .rules import changed_rules
 from .text import error_at, player_problem
@@ -95,13 +95,13 @@ def add_arena_parser(subparsers: Any, lang: str | None = None) -> argparse.Argum
     p.add_argument("--no-plot", action="store_true", help=h("help_no_plot"))
     p.add_argument("--budget", type=float, default=None, metavar="S", help=h("help_budget"))
     p.add_argument("--quiet", action="store_true", help=h("help_quiet"))
-    p.add_argument("--lang", choices=LANGS, default=None, help=h("help_lang"))
+    add_lang_option(p, lg, help=h("help_lang"))
     return p
 
 
 def config_from_args(args: argparse.Namespace) -> ArenaConfig:
     """The :class:`ArenaConfig` of parsed ``batak arena`` arguments (raises ArenaError)."""
-    lang = args.lang or default_lang()
+    lang = getattr(args, "lang", None) or default_lang()
     if args.preset not in PRESETS:
         raise ArenaError(
             text("arena.unknown_preset", lang, name=args.preset, names=", ".join(PRESETS))
@@ -194,7 +194,7 @@ def run_arena(
     2 bad input, 130 interrupted)."""
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    lang = args.lang or default_lang()
+    lang = getattr(args, "lang", None) or default_lang()
     try:
         config = config_from_args(args)
     except ArenaError as e:

@@ -27,7 +27,6 @@ from typing import Any, NoReturn, TypeVar
 
 from .. import bots
 from ..bots import PlayerError
-from ..i18n import LANGS
 from ..i18n import text as t_format
 from ..moves import Move
 from .online import (
@@ -40,6 +39,7 @@ from .online import (
     reconnect,
     ws_url,
 )
+from .parser import add_lang_option
 from .text import error_message, player_problem, t
 
 __all__ = [
@@ -61,7 +61,13 @@ T = TypeVar("T")
 
 def add_bot_parser(sub: Any, lang: str) -> None:
     p = sub.add_parser("bot", help=t("help_bot", lang), description=t("help_bot", lang))
-    p.add_argument("url", nargs="?", default="http://127.0.0.1:8000", help=t("help_bot_url", lang))
+    p.add_argument(  # (URL: ADRES in Turkish, as every address's placeholder)
+        "url",
+        nargs="?",
+        default="http://127.0.0.1:8000",
+        metavar="URL",
+        help=t("help_bot_url", lang),
+    )
     p.add_argument("--username", required=True, help=t("help_bot_username", lang))
     p.add_argument("--password", default=None, help=t("help_bot_password", lang))
     who = p.add_mutually_exclusive_group()
@@ -81,7 +87,7 @@ def add_bot_parser(sub: Any, lang: str) -> None:
         "--tournament", default=None, metavar="ID", help=t("help_bot_tournament", lang)
     )
     p.add_argument("--games", type=int, default=None, metavar="N", help=t("help_bot_games", lang))
-    p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
+    add_lang_option(p, lang)
 
 
 class NotABot(Exception):

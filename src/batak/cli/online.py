@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 
 from ..cards import Card
 from ..explain import preset_title
-from ..i18n import LANGS, chips_text, folded, plain_lower, text, turkish_lower
+from ..i18n import chips_text, folded, plain_lower, text, turkish_lower
 from ..match import ScoreRow
 from ..moves import Bid, MoveError, Pass, parse_in_phase, parse_move
 from ..rules import Rules, RulesError
@@ -63,6 +63,7 @@ from .console import (
     tie_note,
     trick_items,
 )
+from .parser import add_lang_option
 from .text import error_message, t
 
 __all__ = ["ServerGone", "SessionEnded", "add_online_parser", "reconnect", "run_online"]
@@ -132,7 +133,9 @@ def payout_words(pay: dict[str, Any], seat: int, lang: str) -> str:
 
 def add_online_parser(sub: Any, lang: str) -> None:
     p = sub.add_parser("online", help=o("help", lang), description=o("help", lang))
-    p.add_argument("url", nargs="?", default="http://127.0.0.1:8000", help=o("help_url", lang))
+    p.add_argument(  # (URL: ADRES in Turkish, as every address's placeholder)
+        "url", nargs="?", default="http://127.0.0.1:8000", metavar="URL", help=o("help_url", lang)
+    )
     p.add_argument("--name", default=None, help=o("help_name", lang))
     group = p.add_mutually_exclusive_group()
     group.add_argument("--quick", default=None, metavar="MODE", help=o("help_quick", lang))
@@ -155,7 +158,7 @@ def add_online_parser(sub: Any, lang: str) -> None:
     p.add_argument(
         "--show", choices=("progress", "ratings", "league"), default=None, help=o("help_show", lang)
     )
-    p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
+    add_lang_option(p, lang)
 
 
 class AddressError(ValueError):

@@ -19,11 +19,44 @@ import sys
 from collections.abc import Iterable
 from typing import Any, NoReturn
 
-from ..i18n import folded
+from ..i18n import LANGS, folded, text
 from ..rules import Rules, RulesError
 from .text import error_message, t
 
-__all__ = ["Parser", "near_name", "rules_problem", "rules_reason", "rules_with_options"]
+__all__ = [
+    "Parser",
+    "add_lang_option",
+    "near_name",
+    "rules_problem",
+    "rules_reason",
+    "rules_with_options",
+]
+
+
+def add_lang_option(
+    parser: argparse.ArgumentParser, lang: str, *, top: bool = False, help: str | None = None
+) -> None:
+    """``--lang`` on ``parser``: on the ``batak`` command itself (``top``) and on each of its
+    commands, so that it is taken before the command's name or after it (``batak --lang tr
+    play`` and ``batak play --lang tr``). A command's own ``--lang`` has no default: argparse
+    copies every default of a command over what the words before its name gave, and a
+    default there undid ``batak --lang tr play``.
+
+    >>> top = Parser(prog="batak", lang="en")
+    >>> add_lang_option(top, "en", top=True)
+    >>> play = top.add_subparsers(dest="command").add_parser("play")
+    >>> add_lang_option(play, "en")
+    >>> [top.parse_args(a).lang for a in (["--lang", "tr", "play"], ["play", "--lang", "tr"])]
+    ['tr', 'tr']
+    >>> top.parse_args(["play"]).lang is None
+    True
+    """
+    parser.add_argument(
+        "--lang",
+        choices=LANGS,
+        default=None if top else argparse.SUPPRESS,
+        help=t("help_lang", lang) if help is None else help,
+    )
 
 
 #: yes, no and none as the rules pages show them (``batak rules``, in English and Turkish)
@@ -275,6 +308,11 @@ class Parser(argparse.ArgumentParser):
         return _Formatter(prog=self.prog, lang=self.lang)
 
     def error(self, message: str) -> NoReturn:
+        wrong = _BAD_LANG.match(message)
+        if wrong is not None:  # one line: the usage would not say which languages there are
+            names = ", ".join(f"{code} ({text('language.name', code)})" for code in LANGS)
+            said = t("arg_bad_lang", self.lang, value=wrong["value"], langs=names)
+            self.exit(2, error_message(self.lang, said, self.prog) + "\n")
         usage = self.format_usage()
         if usage.count("\n") > USAGE_LINES:  # the error would scroll past a usage that long
             usage = t("usage", self.lang) + t("usage_short", self.lang, prog=self.prog) + "\n"
@@ -313,6 +351,18 @@ class _Formatter(argparse.HelpFormatter):
             usage, actions, groups, t("usage", self.lang) if prefix is None else prefix
         )
 
+    # The help's sentences are broken at spaces only, never at a hyphen nor inside a word: the
+    # serve help's example ended a line with "--public-" and began the next with
+    # "url https://YOUR-", an option and an address that no longer read (or copy) as one.
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        text = re.sub(r"[ \t\n\r\f\v]+", " ", text).strip()  # (as argparse: a no-break space kept)
+        return textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line for line in self._split_lines(text, width - len(indent)))
+
 
 #: argparse's error sentences (CPython 3.11-3.13) -> the catalog's key for the same sentence.
 _ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -329,6 +379,8 @@ _ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
 #: an int or float option given what is not one (argparse says the Python type's name)
 _NOT_A_NUMBER = re.compile(r"invalid (?P<kind>int|float) value: (?P<value>.+)$")
 _ARGUMENT = re.compile(r"argument (?P<argument>\S+?): (?P<message>.+)$", re.S)
+#: ``--lang`` given a language there is no catalog for
+_BAD_LANG = re.compile(r"argument --lang: invalid choice: (?P<value>.+?) \(choose from .*\)$")
 
 
 def translate_error(message: str, lang: str) -> str:

@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
-from ..i18n import LANGS
 from ..server.config import MAX_COMMIT_GAP, SQLITE_SYNC, ServerConfig
-from .text import t as cli_text
+from .parser import add_lang_option
 
 if TYPE_CHECKING:
     import socket
@@ -229,7 +228,7 @@ def add_serve_parser(
         choices=["debug", "info", "warning", "error"],
         help=h("help_log_level", "warning"),
     )
-    p.add_argument("--lang", choices=LANGS, default=None, help=cli_text("help_lang", lang))
+    add_lang_option(p, lang)
 
 
 def _parse(kind: str, value: str) -> Any:

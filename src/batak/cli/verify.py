@@ -28,9 +28,9 @@ from urllib.parse import urlsplit
 
 from ..cards import format_cards
 from ..game import Game
-from ..i18n import LANGS
 from ..rules import Rules, RulesError
 from .console import CommandError, Console, Style, fail, read_record_data, record_data
+from .parser import add_lang_option
 from .text import t
 
 __all__ = ["NotVerifiable", "add_verify_parser", "fetch_record", "run_verify", "verify_record"]
@@ -39,7 +39,7 @@ __all__ = ["NotVerifiable", "add_verify_parser", "fetch_record", "run_verify", "
 def add_verify_parser(sub: Any, lang: str) -> None:
     p = sub.add_parser("verify", help=t("help_verify", lang), description=t("help_verify", lang))
     p.add_argument("record", metavar="RECORD", help=t("help_verify_record", lang))
-    p.add_argument("--lang", choices=LANGS, default=None, help=t("help_lang", lang))
+    add_lang_option(p, lang)
 
 
 class NotVerifiable(Exception):
