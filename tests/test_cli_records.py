@@ -201,6 +201,14 @@ class _Server(http.server.BaseHTTPRequestHandler):
     record = b""
 
     def do_GET(self) -> None:
+        # redirects: /loop to itself, /hop1 to /hop2 and so on (more than urllib follows)
+        hop = re.fullmatch(r"/hop(\d+)", self.path)
+        if self.path == "/loop" or hop:
+            self.send_response(302)
+            self.send_header("Location", f"/hop{int(hop[1]) + 1}" if hop else "/loop")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         status = {"/ok": 200, "/gone": 404, "/private": 403, "/playing": 409}.get(self.path, 500)
         body = self.record if status == 200 else b'{"error": "no"}'
         self.send_response(status)
@@ -241,6 +249,24 @@ def test_verify_from_an_address_and_what_a_server_refuses(
             code, out, err = run(monkeypatch, capsys, ["verify", server + path, "--lang", lang])
             assert code == 2 and out == "" and said in err, err
             assert "HTTP Error" not in err
+
+
+@pytest.mark.parametrize("command", ["verify", "replay", "analyse"])
+def test_a_redirect_loop_is_said_as_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], server: str, command: str
+) -> None:
+    """A server whose redirects go round (an address sent to itself, or on and on) was said
+    as "did not give the record (HTTP 302)": a number that tells a reader nothing."""
+    for path in ("/loop", "/hop1"):
+        for lang, said in (
+            ("en", f"the server at {server} did not give the record: it sends the address"
+             " round in a loop of redirects (too many redirects)"),
+            ("tr", f"{server} sunucusu kaydı vermedi: adresi bir yönlendirme döngüsünde"
+             " döndürüp duruyor (çok fazla yönlendirme)"),
+        ):  # fmt: skip
+            code, out, err = run(monkeypatch, capsys, [command, server + path, "--lang", lang])
+            assert code == 2 and out == "", err
+            assert said in " ".join(err.split()) and "302" not in err, err
 
 
 def test_verify_says_when_no_server_answers(

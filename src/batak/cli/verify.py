@@ -176,6 +176,10 @@ def fetch_record(src: str, lang: str) -> dict[str, Any]:
             t("verify_too_slow", lang, server=server, seconds=int(FETCH_SECONDS))
         ) from None
     except urllib.error.HTTPError as e:
+        if str(e.msg).startswith(urllib.request.HTTPRedirectHandler.inf_msg):
+            # urllib's "redirect error that would lead to an infinite loop": the same address
+            # twice, or more redirects than it follows (it said "HTTP 302", which tells nothing)
+            raise CommandError(t("verify_redirect_loop", lang, server=server)) from None
         if e.code == 404:
             raise CommandError(t("verify_no_match", lang, server=server)) from None
         if e.code == 403:
