@@ -2042,3 +2042,29 @@ def test_batak_bot_s_turkish_round_lines_say_the_round_as_the_tournament_page(ke
     assert page in said and "turun" not in said, said
     assert "ound 1 of 2" in text(f"cli.{key}", "en", name="Bahar", round=1, rounds=2, number=3,
                                   code="QK4M7TZA", seat=2, view_seat=1)  # fmt: skip
+
+
+def test_the_serve_start_and_the_unban_command_name_the_database_through_one_helper(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``batak serve``'s start lines and ``batak admin ban``'s undo command each built the
+    admin command's database words (the password as PASSWORD) in code of their own; both now
+    ask ``admin_database_words``, the start naming the default folder, the undo not."""
+    from batak.cli import serve
+    from batak.cli.admin import _unban_command
+    from batak.server.config import ServerConfig
+
+    asked: list[bool] = []
+
+    def words(
+        database: str | None, data: str, lang: str, *, default_folder: bool
+    ) -> tuple[list[str], str | None]:
+        asked.append(default_folder)
+        return ["--data", f"/{lang}/{data}"], None
+
+    monkeypatch.setattr(serve, "admin_database_words", words)
+    line = serve.start_lines(ServerConfig(port=8000), "en", "here")[-1]
+    assert line.endswith(": batak admin --data /en/here --help"), line
+    ns = argparse.Namespace(database=None, data="batak-data", username="ali")
+    assert _unban_command(ns, "tr") == ("batak admin --data /tr/batak-data unban ali", None)
+    assert asked == [True, False]

@@ -180,18 +180,9 @@ def _unban_command(args: argparse.Namespace, lang: str) -> tuple[str, str | None
     """
     import shlex
 
-    from ..server.config import ServerConfig
-    from ..server.storage import shown_url
+    from .serve import admin_database_words
 
-    where: list[str] = []
-    placeholder = None
-    if args.database:
-        mask = text("serve.password_placeholder", lang)
-        url = shown_url(args.database, mask=mask)
-        where = ["--database", url]
-        placeholder = None if url == args.database else mask
-    elif args.data != str(ServerConfig().data):
-        where = ["--data", os.fspath(Path(args.data).resolve())]
+    where, placeholder = admin_database_words(args.database, args.data, lang, default_folder=False)
     return shlex.join(["batak", "admin", *where, "unban", args.username]), placeholder
 
 

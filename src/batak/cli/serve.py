@@ -739,21 +739,43 @@ def start_lines(
     # address is never printed, but a word in capitals says where it goes
     import shlex
 
-    if not config.database:
-        command = f"batak admin --data {shlex.quote(where)} --help"
-        lines.append(text("serve.admin_commands", lang, command=command))
-        return lines
-    from ..server.storage import shown_url
-
-    placeholder = text("serve.password_placeholder", lang)
-    url = shown_url(config.database, mask=placeholder)
-    command = f"batak admin --database {shlex.quote(url)} --help"
-    if url == config.database:  # no password in it
+    words, placeholder = admin_database_words(config.database, where, lang, default_folder=True)
+    command = shlex.join(["batak", "admin", *words, "--help"])
+    if placeholder is None:  # no password in it
         lines.append(text("serve.admin_commands", lang, command=command))
     else:
         line = text("serve.admin_commands_password", lang, placeholder=placeholder, command=command)
         lines.append(line)
     return lines
+
+
+def admin_database_words(
+    database: str | None, data: str, lang: str, *, default_folder: bool
+) -> tuple[list[str], str | None]:
+    """The words of a ``batak admin`` command that name a server's database, to be pasted
+    (``batak serve``'s start, ``batak admin ban``'s undo): ``--database`` and its address, a
+    password in it never printed but shown as a word in capitals (``PASSWORD``, ``ŞİFRE``),
+    which is returned too (else None); or ``--data`` and the folder as a full path (it may be
+    pasted elsewhere). With ``default_folder`` False the default folder is named by no word.
+
+    >>> admin_database_words(None, "batak-data", "en", default_folder=False)
+    ([], None)
+    >>> admin_database_words(None, "/srv/b", "en", default_folder=True)
+    (['--data', '/srv/b'], None)
+    >>> admin_database_words("postgresql://ann:s3cret@db/b", "x", "tr", default_folder=True)
+    (['--database', 'postgresql://ann:ŞİFRE@db/b'], 'ŞİFRE')
+    """
+    from ..i18n import text
+    from ..server.config import ServerConfig
+    from ..server.storage import shown_url
+
+    if database:
+        mask = text("serve.password_placeholder", lang)
+        url = shown_url(database, mask=mask)
+        return ["--database", url], None if url == database else mask
+    if not default_folder and data == str(ServerConfig().data):
+        return [], None
+    return ["--data", os.fspath(Path(data).resolve())], None
 
 
 def _serve(config: ServerConfig, log_level: str, lang: str, sock: socket.socket) -> int:
