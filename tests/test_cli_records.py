@@ -269,6 +269,28 @@ def test_a_redirect_loop_is_said_as_one(
             assert said in " ".join(err.split()) and "302" not in err, err
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_play_loads_a_record_from_its_address_with_the_same_refusals(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], server: str, lang: str
+) -> None:
+    """``batak play --load`` took a file only ("there is no file http://…"), where analyse and
+    replay read a record from its address on a server. It reads it the same way now, with the
+    same refusals; a server's record is a finished match: its sheet and result, with the
+    players' names the record keeps, and no turn to play."""
+    code, out, err = run(monkeypatch, capsys, ["play", "--load", f"{server}/ok", "--lang", lang])
+    assert (code, err) == (0, ""), err
+    over = {"en": "The match recorded in", "tr": "kaydındaki oyun bitmiş"}[lang]
+    assert over in out and f"{server}/ok" in out, out
+    assert "Ayşe" in out and "u1bot" in out and "Bot 4" in out, out
+    assert {"en": "Winner: ", "tr": "Kazanan: "}[lang] in out
+    for path in ("/gone", "/private", "/playing", "/other", "/loop"):
+        address = server + path
+        code, out, err = run(monkeypatch, capsys, ["play", "--load", address, "--lang", lang])
+        assert code == 2 and out == "", (path, out)
+        analyse = run(monkeypatch, capsys, ["analyse", address, "--lang", lang])
+        assert err == analyse[2] and "HTTP Error" not in err and "no file" not in err, err
+
+
 def test_verify_says_when_no_server_answers(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -38,7 +38,9 @@ from .console import (
     move_text,
     no_number,
     not_a_move,
+    record_names,
     refused,
+    saver_seat,
     seat_labels,
     sheet_lines,
     short_labels,
@@ -51,6 +53,7 @@ from .console import (
 from .parser import rules_problem, rules_with_options
 from .rules import changed_rules
 from .text import t
+from .verify import fetch_record, fetched
 
 #: operating-system errors of saving a file, in the words of the catalog's ``cli.save_reason_*``
 _SAVE_REASONS = {
@@ -396,8 +399,8 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
     meta: dict[str, Any] = {}
     resumed = False
     if args.load:
-        try:
-            match, meta = load_record(args.load, lang)
+        try:  # a file, or a record's address on a server (as batak analyse and replay read it)
+            match, meta = load_record(args.load, lang, fetch_record(args.load, lang))
         except CommandError as e:
             return fail(con, lang, str(e))
         resumed = True
@@ -460,8 +463,21 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
     changed = changed_rules(r, lang, style)
     if changed is not None:
         con.wrapped(changed, width=style.width)
+    if resumed and match.over:  # nothing left to play: its sheet and result, and no more
+        con.wrapped(t("loaded_over", lang, path=args.load), width=style.width)
+        # a server's record keeps its players' names, and the reader's seat is theirs to say
+        names = record_names(meta, players)
+        seat = args.seat if args.seat is not None else saver_seat(meta, players)
+        if names is not None:
+            labels = seat_labels(players, seat, lang, names)
+        con.say()
+        con.lines(sheet_lines(match, labels, lang, style, short_labels(players, seat, lang, names)))
+        con.say()
+        con.wrapped(*winner_lines(match, labels, seat, lang), width=style.width)
+        return EXIT_OK
     if resumed:
-        con.say(t("continuing", lang, path=args.load))
+        said = "continuing_address" if fetched(args.load) else "continuing"
+        con.wrapped(t(said, lang, path=args.load), width=style.width)
     # broken between two seats, never inside a name ("Bilgisayar" / "3")
     order = [labels[(human + i) % players] for i in range(players)]
     con.lines(fit_list(lambda seats: t("order", lang, seats=seats), order, style.width, sep=" → "))
@@ -475,8 +491,4 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
     if resumed and match.sheet:
         con.say()
         con.lines(sheet_lines(match, labels, lang, style, session.short))
-    if match.over:
-        con.say()
-        con.wrapped(*winner_lines(match, labels, human, lang), width=style.width)
-        return EXIT_OK
     return session.run()

@@ -33,7 +33,14 @@ from .console import CommandError, Console, Style, fail, read_record_data, recor
 from .parser import add_lang_option
 from .text import t
 
-__all__ = ["NotVerifiable", "add_verify_parser", "fetch_record", "run_verify", "verify_record"]
+__all__ = [
+    "NotVerifiable",
+    "add_verify_parser",
+    "fetch_record",
+    "fetched",
+    "run_verify",
+    "verify_record",
+]
 
 
 def add_verify_parser(sub: Any, lang: str) -> None:
@@ -129,8 +136,13 @@ class _SameServerOnly(urllib.request.HTTPRedirectHandler):
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
-def _is_address(src: str) -> bool:
-    """``src`` is an http(s) address (the scheme in any case: ``HTTP://`` too)."""
+def fetched(src: str) -> bool:
+    """Whether :func:`fetch_record` reads ``src`` from a server: an http(s) address (the
+    scheme in any case: ``HTTP://`` too), not a file.
+
+    >>> fetched("HTTP://h:8000/api/tables/t1/record"), fetched("http.json")
+    (True, False)
+    """
     return src[:8].lower().startswith(("http://", "https://"))
 
 
@@ -139,7 +151,7 @@ def fetch_record(src: str, lang: str) -> dict[str, Any]:
     replayed), or :class:`CommandError` saying in the reader's language why not. A server's
     answer is read up to :data:`MAX_RECORD_BYTES`, within :data:`FETCH_SECONDS` in all, with
     redirects followed on the same server only."""
-    if not _is_address(src):
+    if not fetched(src):
         if src.startswith("/api/") and not Path(src).exists():  # half an address
             raise CommandError(t("verify_full_address", lang, path=src))
         return read_record_data(src, lang)
