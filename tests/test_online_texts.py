@@ -827,3 +827,49 @@ def test_the_end_of_the_input_at_the_password_prompt_ends_its_line(
     with pytest.raises(EOFError):
         asyncio.run(s._account())
     assert out.getvalue() == text("online.password_prompt", lang) + "\n"
+
+
+#: a username as wide as the server allows: 32 wide characters, 64 columns
+WIDE = ("東京大阪札幌福岡神戸京都" * 3)[:32]
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_name_wider_than_the_line_is_never_cut_in_a_sentence(lang: str) -> None:
+    """At 60 columns a username of 32 wide characters was cut inside a sentence: the line
+    filled with its first 30, the next began with an indent and its last two ("Account 東京…岡"
+    / "  山東京 created"), two words that read (and copy) as two. A name is kept whole on a
+    line of its own, which the terminal wraps as one run; a sentence's other words still wrap
+    at spaces, and a long text without spaces (a chat line in Japanese) is still cut."""
+    from batak.cli.console import Narrator, Style, status_lines, wrap_text
+
+    s, out = session(lang)
+    s.style.width = 60
+    st = s.client.tables["t1"]  # type: ignore[attr-defined]
+    st.info["seats"][1] = {"name": WIDE}
+    s._say(text("online.back", lang, who=WIDE))  # at the table: known without being told
+    style = Style(None)
+    style.width = 60
+    labels = ["Sen" if lang == "tr" else "You", WIDE, "Bot 3", "Bot 4"]
+    Narrator(s.con, labels, lang, style, reveal=False, each_card=False, own_seat=0)._say(
+        text("cli.won_auction", lang, who=WIDE, bid=7)
+    )
+    lines = out.getvalue().splitlines()
+    assert sum(WIDE in line for line in lines) == 2, lines
+    assert not any(WIDE[:10] in line and WIDE not in line for line in lines), lines
+    view = {
+        "rules": {"bidding": "auction", "partners": False}, "players": 4, "phase": "play",
+        "auction": [], "trump": "S", "trumps_broken": False, "tricks_won": [0, 0, 0, 0],
+        "contract": {"bidder": 1, "bid": 7}, "tricks": [], "exposed": None, "hand": [],
+        "current_trick": {"cards": [], "leader": 0}, "buried": None, "legal_moves": [],
+    }  # fmt: skip
+    shown = status_lines(view, labels, lang, style)
+    assert sum(WIDE in line for line in shown) >= 2, shown  # the contract, the side's tricks
+    assert not any(WIDE[:10] in line and WIDE not in line for line in shown), shown
+    chat = wrap_text("Ayşe: " + "東京の卓で不正をした" * 5, 60)
+    assert len(chat) > 1 and all(len(x) <= 60 for x in chat), chat
+    # a username said before sitting down, or typed: the sentence is told it is a name
+    s.table = ""
+    s._say(text("online.registered", lang, username=WIDE), WIDE)
+    s._say(text("online.invite_sent", lang, username=WIDE), WIDE)
+    lines = out.getvalue().splitlines()[len(lines) :]
+    assert sum(WIDE in line for line in lines) == 2, lines

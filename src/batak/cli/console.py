@@ -12,7 +12,7 @@ import re
 import shutil
 import sys
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -115,13 +115,14 @@ class Console:
         for line in lines:
             self.say(line)
 
-    def wrapped(self, *sentences: str, width: int) -> None:
+    def wrapped(self, *sentences: str, width: int, names: Collection[str] = ()) -> None:
         """Each sentence in lines of at most ``width`` columns, broken at spaces
         (:func:`wrap_text`): a deal's review, a hint, a note. A line break in a sentence is
-        kept, each of its lines worded on its own."""
+        kept, each of its lines worded on its own. A word holding one of ``names`` (the
+        players' names in the sentences) is never cut, however wide."""
         for sentence in sentences:
             for line in sentence.split("\n"):
-                self.lines(wrap_text(line, width))
+                self.lines(wrap_text(line, width, names=names))
 
     @property
     def interactive(self) -> bool:
@@ -443,7 +444,7 @@ def fit_list(
             current += sep + item
     if tail.startswith(" ") and tail.strip() and visible_len(current + tail) > width:
         lines.append(current)  # "→ alan: Ayşe" under the last item
-        lines.extend(wrap_text("  " + tail.strip(), width))
+        lines.extend(wrap_text("  " + tail.strip(), width, cut=False))  # (a name, never cut)
     else:
         lines.append(current + tail)
     return lines
@@ -495,7 +496,14 @@ def short_hash(value: str, style: Style) -> str:
     return value[:16] + ("…" if style.unicode else "...")
 
 
-def wrap_text(line: str, width: int, indent: str = "  ", *, cut: bool = True) -> list[str]:
+def wrap_text(
+    line: str,
+    width: int,
+    indent: str = "  ",
+    *,
+    cut: bool = True,
+    names: Collection[str] = (),
+) -> list[str]:
     """A sentence in lines of at most ``width`` columns (:func:`visible_len`: colour codes take
     none, a wide character two), broken at spaces (a no-break space keeps ``♠ 7`` together), the
     lines after the first indented. The spaces where a line is broken go; no other character
@@ -516,7 +524,14 @@ def wrap_text(line: str, width: int, indent: str = "  ", *, cut: bool = True) ->
     ``/`` and no wide character) is never cut: one copied with a break in it would not work,
     so it is left to run past the line as a terminal shows it (``batak online``'s record address
     and ``batak verify`` command are on lines of their own, :func:`fit_address`). With ``cut``
-    False no word is cut (a username, which is typed).
+    False no word is cut (a username, which is typed); nor, whatever ``cut`` is, a word that
+    holds one of ``names``: a player's name wider than the line (a username of 32 wide
+    characters is 64 columns) goes whole on a line of its own, where the terminal wraps it as
+    one run that is copied whole, not cut into two words with an indent between.
+
+    >>> name = "山田太郎" * 8
+    >>> [visible_len(x) for x in wrap_text(f"Invitation sent to {name}.", 60, names=[name])]
+    [18, 67]
 
     >>> wrap_text("Ban: 東京の卓で不正をした", 12)
     ['Ban: 東京の', '  卓で不正を', '  した']
@@ -526,6 +541,11 @@ def wrap_text(line: str, width: int, indent: str = "  ", *, cut: bool = True) ->
     if visible_len(line) <= width:
         return [line]
     width = max(1, width)
+    names = [n for n in names if visible_len(n)]
+
+    def whole(word: str) -> bool:  # never cut
+        return not cut or _kept_whole(word) or any(n in word for n in names)
+
     if visible_len(indent) >= width:  # no room for an indent: the lines go on without one
         indent = ""
     text = line.lstrip(" ")
@@ -547,13 +567,13 @@ def wrap_text(line: str, width: int, indent: str = "  ", *, cut: bool = True) ->
             current, has_word = joined, True
             continue
         if has_word and (
-            visible_len(word) <= width or not cut or _kept_whole(word)
+            visible_len(word) <= width or whole(word)
         ):  # the word whole on the next line (without the indent if only so it fits)
             lines.append(current)
             fits = visible_len(indent + word) <= width or visible_len(word) > width
             current = (indent if fits else "") + word
             continue
-        if visible_len(word) <= width or not cut or _kept_whole(word):
+        if visible_len(word) <= width or whole(word):
             # on a line with no word yet: without its indent if only so it fits, else over
             # (the colour codes before it kept)
             current = joined if visible_len(word) > width else _codes_of(current) + word
@@ -816,8 +836,9 @@ class Narrator:
 
     def _say(self, *lines: str) -> None:
         """Lines worded into the terminal's width: a sentence with a long name in it (the
-        contract given to "Ayşe Yılmaz-Karaoğlu", 88 columns in Turkish) ran past it."""
-        self.con.wrapped(*lines, width=self.style.width)
+        contract given to "Ayşe Yılmaz-Karaoğlu", 88 columns in Turkish) ran past it. A name
+        wider than the line is never cut (:func:`wrap_text`)."""
+        self.con.wrapped(*lines, width=self.style.width, names=self.labels)
 
     def deal_start(self, match: Match) -> None:
         game = match.game
@@ -1056,7 +1077,8 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
         who = labels[bidder]
         code = "contract_line_forced" if forced else "contract_line"
         said = t(code, lang, who=who, bid=contract["bid"], koz=koz_text)
-        out.extend(wrap_text(said, style.width))  # the forced one's Turkish: 87 columns
+        # the forced one's Turkish: 87 columns
+        out.extend(wrap_text(said, style.width, names=labels))
     elif koz:
         out.extend(wrap_text(t("koz_line", lang, koz=koz_text), style.width))
     # tricks against the contract
@@ -1077,7 +1099,7 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
                 bid=contract["bid"],
             )
             # (a bot account's name of 24 characters and its "(bot)": 66 columns in Turkish)
-            out.extend("  " + line for line in wrap_text(said, style.width - 2))
+            out.extend("  " + line for line in wrap_text(said, style.width - 2, names=labels))
     # the last trick and the trick on the table
     if view["tricks"]:
         last = view["tricks"][-1]

@@ -479,7 +479,7 @@ class OnlineSession:
                     raise
             if a.register:  # a new account, for this player (guest so far) and its progress
                 await c.register(a.username, password)
-                self._say(o("registered", self.lang, username=a.username))
+                self._say(o("registered", self.lang, username=a.username), a.username)
             else:
                 await c.login(a.username, password)
         if c.player.get("account"):
@@ -556,7 +556,7 @@ class OnlineSession:
                 try:
                     return await c.join(code=invite["code"])
                 except ServerError as e:
-                    self._say(o("invited_refused", lang, by=by, reason=e.message))
+                    self._say(o("invited_refused", lang, by=by, reason=e.message), by)
             if c.closed:
                 await self._reconnect()
                 continue
@@ -601,9 +601,9 @@ class OnlineSession:
             try:
                 await c.invite(table, line)
             except ServerError as e:
-                self._say(o("invite_refused", lang, username=line, reason=e.message))
+                self._say(o("invite_refused", lang, username=line, reason=e.message), line)
                 continue
-            self._say(o("invite_sent", lang, username=line))
+            self._say(o("invite_sent", lang, username=line), line)
 
             def changed(st: Any = state, was: list[Any] = before) -> bool:
                 return (st.info.get("seats") or []) != was
@@ -614,10 +614,24 @@ class OnlineSession:
             self._names("room_seats", self._labels(table))
 
     # ------------------------------------------------------------------ the terminal's width
-    def _say(self, text: str) -> None:
+    def _say(self, text: str, *names: str) -> None:
         """A sentence worded into the terminal's width (a line the terminal breaks is broken
-        anywhere, mid-word), as ``batak play`` words its own."""
-        self.con.wrapped(text, width=self.style.width)
+        anywhere, mid-word), as ``batak play`` words its own; a player's name in it (those at
+        the table, this player's own, ``names``) never cut (:meth:`_known_names`)."""
+        self.con.wrapped(text, width=self.style.width, names=self._known_names(*names))
+
+    def _known_names(self, *names: str) -> list[str]:
+        """The names a sentence may hold that are never cut, however wide (a username of 32
+        wide characters is 64 columns, wider than a 60-column terminal): ``names``, this
+        player's own name and username, and everyone's at the table, as the lines name them."""
+        known = list(names)
+        client = getattr(self, "client", None)  # (none before the connection)
+        if client is not None:
+            player = getattr(client, "player", None) or {}
+            known += [str(player.get("name") or ""), str(player.get("account") or "")]
+            if self.table in client.tables:
+                known += self._labels() + self._names_at()
+        return [n for n in known if n]
 
     def _names(self, code: str, names: Sequence[str]) -> None:
         """The text ``code`` with a list of players (``Players now: You, Bot 2, …``), its lines
@@ -1109,7 +1123,7 @@ class OnlineSession:
         # (where nobody bids, nobody names a koz: it is the one the rules fix)
         trump = rules.fixed_trump.value if rules.fixed_trump is not None else None
         lines = opening_lines(rules, dealer, labels, self.lang, self.style, trump)
-        self.con.wrapped(*lines, width=self.style.width)  # (a long name in them)
+        self.con.wrapped(*lines, width=self.style.width, names=labels)  # (a long name in them)
 
     def _dealer_of(self, deal: int) -> int | None:
         """Who deals ``deal``: the view's dealer when the view is of that deal, else the one
@@ -1152,7 +1166,8 @@ class OnlineSession:
             trump=view["trump"],
             koz_fixed=rules.fixed_trump is not None and not rules.kitty_size,
         )
-        self.con.wrapped(*lines, width=self.style.width)  # (the given contract's, with a name)
+        # (the given contract's, with a name)
+        self.con.wrapped(*lines, width=self.style.width, names=self._known_names())
 
     def _trick_card(
         self,
