@@ -2068,3 +2068,33 @@ def test_the_serve_start_and_the_unban_command_name_the_database_through_one_hel
     ns = argparse.Namespace(database=None, data="batak-data", username="ali")
     assert _unban_command(ns, "tr") == ("batak admin --data /tr/batak-data unban ali", None)
     assert asked == [True, False]
+
+
+@pytest.mark.parametrize(
+    ("lang", "won", "given"),
+    [
+        ("en", "You win the ihale at 7.", "Everyone said pas: the contract is yours at 4."),
+        ("tr", "İhaleyi sen aldın (7).", "Herkes pas dedi: ihaleci sensin, en düşük teklifle (4)."),
+    ],
+)
+def test_the_player_who_wins_the_auction_is_spoken_to(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    lang: str,
+    won: str,
+    given: str,
+) -> None:
+    """``batak play`` said "The ihale is won by You at 7." (and "the contract goes to You")
+    to the player who won it, as it says it of a computer player."""
+    from batak.cli.console import Style, auction_over_lines
+
+    args = ["play", "--seed", "7", "--deals", "1", "--level", "easy", "--lang", lang]
+    code, out, _ = run(monkeypatch, capsys, args, "7\nquit\nn\n")
+    assert code == 0 and won in out.splitlines(), out
+    assert "won by You" not in out and "İhaleci: Sen (" not in out
+    you = "You" if lang == "en" else "Sen"
+    labels = [you, "B1", "B2", "B3"]
+    lines = auction_over_lines(Rules(), 0, 4, labels, lang, Style(None), dealer=3, given=True)
+    assert lines[0] == given
+    other = auction_over_lines(Rules(), 1, 7, labels, lang, Style(None), dealer=3)
+    assert other[0] == {"en": "The ihale is won by B1 at 7.", "tr": "İhaleci: B1 (7)."}[lang]

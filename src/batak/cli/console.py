@@ -1027,7 +1027,11 @@ def auction_over_lines(
         return []
     who = labels[bidder]
     # the one who bid it, or the one the rules gave it
-    out = [t("forced_contract" if given else "won_auction", lang, who=who, bid=bid)]
+    if who == t("you", lang):  # the reader: "You win the ihale", not "is won by You"
+        code = "forced_contract_you" if given else "won_auction_you"
+    else:
+        code = "forced_contract" if given else "won_auction"
+    out = [t(code, lang, who=who, bid=bid)]
     if rules.kitty_size:  # in the table's order (the kitty's cards were not always said)
         order = {"bury_take_trump": "takes_kitty_blind", "take_trump_bury": "takes_kitty_koz"}
         out.append(t(order.get(rules.kitty_order, "takes_kitty"), lang, n=rules.kitty_size))
