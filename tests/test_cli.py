@@ -2098,3 +2098,30 @@ def test_the_player_who_wins_the_auction_is_spoken_to(
     assert lines[0] == given
     other = auction_over_lines(Rules(), 1, 7, labels, lang, Style(None), dealer=3)
     assert other[0] == {"en": "The ihale is won by B1 at 7.", "tr": "İhaleci: B1 (7)."}[lang]
+
+
+@pytest.mark.parametrize(("lang", "head"), [("en", "Commands: "), ("tr", "Komutlar: ")])
+@pytest.mark.parametrize("width", [60, 80])
+def test_the_commands_help_reads_as_a_list_on_a_narrow_terminal(
+    monkeypatch: pytest.MonkeyPatch, lang: str, head: str, width: int
+) -> None:
+    """'?' at 60 columns worded each of the commands' four lines on its own: "… a suggested
+    move and" / "  why;" / "!  play the suggestion; …", a word alone on a line and the next
+    command at the margin. Where a line does not fit, it is a command a line now."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    monkeypatch.setenv("NO_COLOR", "1")
+    out = _Terminal()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("?\nquit\nn\n"))
+    assert main(["play", "--seed", "1", "--deals", "1", "--lang", lang]) == 0
+    lines = out.getvalue().splitlines()
+    start = next(i for i, x in enumerate(lines) if x.startswith(head))
+    shown = lines[start : next(i for i in range(start, len(lines)) if "> " in lines[i])]
+    assert all(columns(x) <= width for x in shown), shown
+    if width == 80:  # the text's own four lines, as they fit
+        assert len(shown) == 4, shown
+        return
+    assert all(x.startswith("  ") for x in shown[1:]), shown
+    assert not any(re.fullmatch(r" *\S+;?", x) for x in shown), shown  # no word left alone
+    for command in {"en": ("hint", "!", "sheet", "quit"), "tr": ("ipucu", "!", "yazboz")}[lang]:
+        assert any(x.startswith(f"  {command}  ") for x in shown), (command, shown)

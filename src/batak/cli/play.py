@@ -47,8 +47,10 @@ from .console import (
     status_lines,
     trick_items,
     unknown_preset,
+    visible_len,
     whole_names,
     winner_lines,
+    wrap_text,
 )
 from .parser import rules_problem, rules_with_options
 from .rules import changed_rules
@@ -267,7 +269,8 @@ class PlaySession:
                 continue
             if word in HELP_WORDS:
                 moves, commands = self.help_text()
-                con.wrapped(moves, commands, width=self.style.width)
+                con.wrapped(moves, width=self.style.width)
+                con.lines(command_lines(commands, self.style.width))
                 continue
             if word in ("last", "son"):
                 con.say(self.last_trick_text(game))
@@ -365,6 +368,32 @@ class PlaySession:
         # "no" in either language is an answer, not a file name
         if answer and answer.casefold() not in _NO_ANSWERS:
             self.save(answer)
+
+
+def command_lines(text: str, width: int) -> list[str]:
+    """The commands' text ('?'): its own lines where each fits ``width``; else a command a
+    line (its items are parted by ";  "), each worded into the width under the first. Its
+    lines, each worded on its own at 60 columns, left a word alone on a line ("why;") and
+    began the next at the margin ("!  play the suggestion;").
+
+    >>> said = "Commands: ?  this text;  hint  a move and why;\\n!  play it.  Enter: again."
+    >>> command_lines(said, 50)
+    ['Commands: ?  this text;  hint  a move and why;', '!  play it.  Enter: again.']
+    >>> for line in command_lines(said, 30):
+    ...     print(line)
+    Commands: ?  this text;
+      hint  a move and why;
+      !  play it.  Enter: again.
+    """
+    lines = text.split("\n")
+    if all(visible_len(line) <= width for line in lines):
+        return lines
+    items = "  ".join(lines).split(";  ")
+    out: list[str] = []
+    for i, item in enumerate(items):
+        said = item + (";" if i < len(items) - 1 else "")
+        out += wrap_text(said if i == 0 else "  " + said, width, indent="    ")
+    return out
 
 
 _NO_ANSWERS = frozenset({"n", "no", "h", "hayır", "hayir", "-"})
