@@ -985,7 +985,9 @@ def test_a_takeover_waits_for_its_redis_write_without_holding_up_other_claims() 
 
         def load(row: Any, events: Any, age: float) -> Any:
             bot = row.id in ("tA", "tC")  # a bot account sits at tA and tC
-            tables[row.id] = SimpleNamespace(id=row.id, seats=[SimpleNamespace(bot_account=bot)])
+            tables[row.id] = SimpleNamespace(  # (a table in play, of no tournament)
+                id=row.id, status="playing", options={}, seats=[SimpleNamespace(bot_account=bot)]
+            )
             return tables[row.id]
 
         async def stored(table_id: str) -> Any:
