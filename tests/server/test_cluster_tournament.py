@@ -221,10 +221,12 @@ def test_an_accounts_limits_are_counted_over_every_process(tmp_path: Path) -> No
     """A bot account registered through n1 for three tournaments run by n0 is refused a
     fourth run by n1 (``tourney_bot_quota``), and an account with three tournaments scheduled
     on n0 is refused a fourth on n1 (``tourney_quota``). Before, each process counted only
-    the tournaments it held: n1 took both."""
+    the tournaments it held: n1 took both. Then, Redis gone, a registration through n1 for a
+    tournament of n0 is refused with ``elsewhere`` in words that name the tournament (in
+    English and Turkish); before, they said "this table is held by server n0"."""
     pytest.importorskip("argon2")
     need_services()
-    with cluster(tmp_path, 2) as (nodes, _redis, _db):
+    with cluster(tmp_path, 2, own_redis=True) as (nodes, redis, _db):
         n0, n1 = nodes
 
         async def main() -> None:
@@ -259,6 +261,28 @@ def test_an_accounts_limits_are_counted_over_every_process(tmp_path: Path) -> No
             with pytest.raises(ServerError) as e:
                 await org1.tourney_create(rounds=1, deals=1, start=start, join=False)
             assert e.value.code == "tourney_quota"
+            # Redis lost: a registration through n1 for a tournament n0 runs is refused with
+            # ``elsewhere``, in words about the tournament, not about a table
+            redis.kill()
+            for lang, want, wrong in (("en", "tournament", "table"), ("tr", "turnuva", "masa")):
+                x = Client(n1.url, name="Cem", lang=lang)
+                await x.connect()
+                stop = time.monotonic() + 30
+                refused: ServerError | None = None
+                while refused is None or refused.code != "elsewhere":
+                    # (until n1 sees that Redis is gone: a hang, not a speed check)
+                    assert time.monotonic() < stop, refused
+                    try:
+                        await x.tourney_join(ids[1])
+                        raise AssertionError("registered through n1 without Redis")
+                    except ServerError as e:
+                        refused = e
+                    except (ConnectionError, ConnectionClosed, TimeoutError):
+                        await x.reconnect()  # (forwarded as Redis went: closed, or unanswered)
+                    await asyncio.sleep(0.2)
+                text = refused.message
+                assert want in text and wrong not in text and "n0" in text, text
+                await x.close()
             for x in (org, org1, other, bot):
                 await x.close()
 

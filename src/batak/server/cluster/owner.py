@@ -656,7 +656,10 @@ class Cluster:
                     return False  # (the stored document, without live scores)
                 from ..table import TableError
 
-                raise TableError("elsewhere", params={"node": owner[0]}, node=owner[0])
+                # (the code a client retries on, with words that name the tournament)
+                raise TableError(
+                    "elsewhere", "tourney_elsewhere", {"node": owner[0]}, node=owner[0]
+                )
             return self.bus.forward(conn, owner[0], "tourney:" + tid, msg)
         await self.claim_tourney(tid)
         return False
