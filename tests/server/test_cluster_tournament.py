@@ -294,9 +294,11 @@ def test_a_process_whose_tournament_was_claimed_can_neither_save_it_nor_start_it
 ) -> None:
     """The check in the database itself: n0 runs a tournament; another claim raises its
     epoch (as n1 taking it over would). n0's next write of it (a registration) is refused and
-    n0 lets it go; the start sent through n0 then goes to n1, which runs it: one round, made
-    once, by n1. Before, nothing recorded who runs a tournament: n0 saved the registration
-    and started the round itself."""
+    n0 lets it go, and closes the socket of the organiser, who watched it there (1012: she
+    comes back and asks again; before, n0 dropped her from its watchers without a word, and
+    her page heard nothing more); the start sent through n0 then goes to n1, which runs it:
+    one round, made once, by n1. Before, nothing recorded who runs a tournament: n0 saved the
+    registration and started the round itself."""
     pytest.importorskip("argon2")
     need_services()
     import psycopg
@@ -322,6 +324,13 @@ def test_a_process_whose_tournament_was_claimed_can_neither_save_it_nor_start_it
                 await late.tourney_join(tid)
             assert refused.value.code == "storage"
             assert [p["name"] for p in _db_doc(db, tid)["players"]] == ["Ayşe"]
+            # her page there (she watches what she scheduled) would hear nothing more from
+            # n0: her socket is closed (1012), and she comes back and asks again
+            stop = time.monotonic() + 20
+            while not org.closed and time.monotonic() < stop:  # (a hang, not a speed check)
+                await asyncio.sleep(0.1)
+            assert org.closed, "n0 let the tournament go and kept its watcher"
+            await org.reconnect()
             await org.tourney_start(tid)  # through n0, run by n1
             # her seat, told on n0 by n1, played through n0
             note = await org.wait_for(lambda m: m.get("type") == "tourney_table", 60)

@@ -191,7 +191,9 @@ class Tournaments:
     def drop(self, tid: str) -> None:
         """In a cluster: the tournament is run by another process now (a write refused by the
         fencing check, or claimed while this one's lease had lapsed): out of memory here,
-        its timer stopped; its watchers here are told nothing more from here."""
+        its timer stopped. Its watchers here hear nothing more from here: their sockets are
+        closed (1012, as a table's clients are when it moves) so that they come back and ask
+        the process that runs it now (the web client asks for the page it shows again)."""
         timer = self._timers.pop(tid, None)
         if timer is not None:
             timer.cancel()
@@ -199,7 +201,8 @@ class Tournaments:
         for t in doc["tables"] if doc is not None else ():
             self.by_table.pop(t["id"], None)
             self._remote_live.pop(t["id"], None)
-        self.watchers.pop(tid, None)
+        for conn in self.watchers.pop(tid, set()):
+            self._spawn(conn.flush_and_close(1012, "tournament moved"))
 
     def stop(self) -> None:
         for task in list(self._tasks) + list(self._timers.values()):
