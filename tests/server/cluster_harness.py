@@ -97,12 +97,18 @@ class Redis:
 
 class Node(ServerProcess):
     def __init__(
-        self, folder: Path, name: str, database: str, redis: str, lease: float = LEASE
+        self,
+        folder: Path,
+        name: str,
+        database: str,
+        redis: str,
+        lease: float = LEASE,
+        extra: tuple[str, ...] = (),
     ) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         super().__init__(
             folder, free_port(), "--database", database, "--node", name, "--redis", redis, *FAST,
-            "--lease-seconds", str(lease),
+            "--lease-seconds", str(lease), *extra,
         )  # fmt: skip
         self.name = name
         self.log = folder / "stderr.log"
@@ -145,12 +151,19 @@ class Node(ServerProcess):
 
 @contextlib.contextmanager
 def cluster(
-    tmp: Path, n: int, *, own_redis: bool = False, first: int = 0, lease: float = LEASE
+    tmp: Path,
+    n: int,
+    *,
+    own_redis: bool = False,
+    first: int = 0,
+    lease: float = LEASE,
+    extra: tuple[str, ...] = (),
 ) -> Iterator[tuple[list[Node], Redis, str]]:
     """``n`` nodes named n0, n1, … on a fresh database, and Redis: the one .ci/run started
     (BATAK_TEST_REDIS, its database 0 emptied first), or (``own_redis``, or no such server) a
     redis-server of the test's own, which it may kill and start again. ``lease``: the nodes'
-    ``--lease-seconds`` (a long one: a node's beat, and its takeover scan, come seldom)."""
+    ``--lease-seconds`` (a long one: a node's beat, and its takeover scan, come seldom);
+    ``extra``: more options of ``batak serve`` for every node (such as ``--trick-pause``)."""
     pg = postgres_database()
     assert pg is not None
     with pg as url:
@@ -164,7 +177,7 @@ def cluster(
         else:
             redis.start()
         names = [f"n{i}" for i in range(first, first + n)]
-        nodes = [Node(tmp / name, name, url, redis.url, lease) for name in names]
+        nodes = [Node(tmp / name, name, url, redis.url, lease, extra) for name in names]
         try:
             for node in nodes:
                 node.start()

@@ -21,6 +21,11 @@ from batak.server.client import Client, ServerError
 from batak.server.tournament import PER_ACCOUNT, standings
 
 PASSWORD = "uzun-parola-1"
+# No pause after a trick (1.5 s by default: 20 s a deal, most of these tests' time): none
+# where nothing waits on the play's pace, a short one where the round must still be in play a
+# second after it starts (the kill of its process)
+NO_PAUSE = ("--trick-pause", "0")
+SHORT_PAUSE = ("--trick-pause", "0.2")
 
 
 def _db_doc(db: str, tid: str) -> dict[str, Any]:
@@ -88,7 +93,7 @@ def test_a_tournament_made_on_one_process_is_joined_and_started_through_another(
     hold the tournament)."""
     pytest.importorskip("argon2")
     need_services()
-    with cluster(tmp_path, 2) as (nodes, _redis, db):
+    with cluster(tmp_path, 2, extra=NO_PAUSE) as (nodes, _redis, db):
         n0, n1 = nodes
 
         async def main() -> dict[str, Any]:
@@ -164,7 +169,7 @@ def test_the_tournaments_process_killed_mid_round_the_survivor_finishes_it(
     start), so the second round never came."""
     pytest.importorskip("argon2")
     need_services()
-    with cluster(tmp_path, 2) as (nodes, _redis, db):
+    with cluster(tmp_path, 2, extra=SHORT_PAUSE) as (nodes, _redis, db):
         n0, n1 = nodes
 
         def urls() -> list[str]:
@@ -303,7 +308,7 @@ def test_a_process_whose_tournament_was_claimed_can_neither_save_it_nor_start_it
     need_services()
     import psycopg
 
-    with cluster(tmp_path, 2) as (nodes, _redis, db):
+    with cluster(tmp_path, 2, extra=NO_PAUSE) as (nodes, _redis, db):
         n0, _n1 = nodes
 
         async def main() -> None:
