@@ -353,3 +353,58 @@ def test_a_process_whose_tournament_was_claimed_can_neither_save_it_nor_start_it
                 await x.close()
 
         asyncio.run(main())
+
+
+def test_a_start_whose_table_could_not_be_stored_is_tried_again(tmp_path: Path) -> None:
+    """At a tournament's start time the database refuses its round's tables (a trigger of
+    the test's, as a failing disk or a lease run out would): the tournament stays scheduled,
+    the table made before the refusal is closed, and once the database takes them again the
+    start is tried again and makes its round once. Before, the failed start left it
+    'playing' in the process's memory with no table, and it never started."""
+    pytest.importorskip("argon2")
+    need_services()
+    import psycopg
+
+    with cluster(tmp_path, 1, extra=NO_PAUSE) as (_nodes, _redis, db):
+        (n0,) = _nodes
+
+        async def main() -> None:
+            org = Client(n0.url, name="Ayşe")
+            await org.connect()
+            await org.register("ayse", PASSWORD)
+            start = int(time.time()) + 3
+            tid = (await org.tourney_create(rounds=1, deals=1, start=start))["id"]
+            with psycopg.connect(db, autocommit=True) as conn:
+                # its second table is refused (the first is stored, then closed)
+                conn.execute(
+                    "CREATE FUNCTION h_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                    " IF NEW.options LIKE '%\"number\": 2}%' THEN"
+                    " RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$"
+                )
+                conn.execute(
+                    "CREATE TRIGGER h_refuse BEFORE INSERT ON tables"
+                    " FOR EACH ROW EXECUTE FUNCTION h_refuse()"
+                )
+                stop = time.monotonic() + 30
+                while not _made_tables(db, tid):  # (its start came: a hang, not a speed check)
+                    assert time.monotonic() < stop, "the start made no table"
+                    await asyncio.sleep(0.2)
+                while _db_doc(db, tid)["status"] != "scheduled" or any(
+                    status != "closed" for _, _, status in _made_tables(db, tid)
+                ):
+                    assert time.monotonic() < stop, _made_tables(db, tid)
+                    await asyncio.sleep(0.2)
+                shown = await org.tourney(tid)
+                assert shown["status"] == "scheduled" and shown["tables"] == []
+                conn.execute("DROP TRIGGER h_refuse ON tables")
+            stop = time.monotonic() + 60
+            while _db_doc(db, tid)["status"] != "playing":
+                assert time.monotonic() < stop, "the start was not tried again"
+                await asyncio.sleep(0.2)
+            made = [(r, n, s) for r, n, s in _made_tables(db, tid) if s != "closed"]
+            assert [(r, n) for r, n, _ in made] == [(1, 1), (1, 2)], _made_tables(db, tid)
+            doc = _db_doc(db, tid)
+            assert sorted((t["round"], t["number"]) for t in doc["tables"]) == [(1, 1), (1, 2)]
+            await org.close()
+
+        asyncio.run(main())

@@ -60,6 +60,9 @@ MAX_PLAYERS = 64
 AHEAD = 60 * 86400.0
 # how long a join waits for a round's table to be seated (storage slow): then it is told
 SEATING_WAIT = 30.0
+#: Seconds before a tournament whose start failed (a round's table could not be stored) tries
+#: again.
+START_RETRY = 5.0
 #: Tournaments not yet over that one account may have scheduled (operators: no limit).
 PER_ACCOUNT = 3
 
@@ -216,13 +219,24 @@ class Tournaments:
     def _lock(self, tid: str) -> asyncio.Lock:
         return self._locks.setdefault(tid, asyncio.Lock())
 
-    def _schedule(self, doc: dict[str, Any]) -> None:
+    def _schedule(self, doc: dict[str, Any], delay: float | None = None) -> None:
+        """Start the tournament at its time (or in ``delay`` seconds). A start that fails for
+        the database's sake leaves it scheduled and tries again :data:`START_RETRY` seconds
+        later; one refused because another process of the cluster runs it now ends here (the
+        tournament was let go)."""
         tid = doc["id"]
 
         async def wait() -> None:
-            await asyncio.sleep(max(0.0, doc["start_at"] - time.time()))
+            await asyncio.sleep(max(0.0, doc["start_at"] - time.time()) if delay is None else delay)
             self._timers.pop(tid, None)
-            await self._begin(tid)
+            try:
+                await self._begin(tid)
+            except Fenced:
+                return
+            except StorageError as e:
+                if self.docs.get(tid) is doc and doc["status"] == "scheduled":
+                    log.warning("tournament %s did not start (%s); trying again", tid, e)
+                    self._schedule(doc, START_RETRY)
 
         old = self._timers.pop(tid, None)
         if old is not None:
@@ -501,7 +515,13 @@ class Tournaments:
         timer = self._timers.pop(doc["id"], None)
         if timer is not None:
             timer.cancel()
-        await self._begin(doc["id"])
+        try:
+            await self._begin(doc["id"])
+        except StorageError:
+            # not started (the player is told): it starts at its time still, or is tried again
+            if self.docs.get(doc["id"]) is doc and doc["status"] == "scheduled":
+                self._schedule(doc, None if doc["start_at"] > time.time() else START_RETRY)
+            raise
         self._reply(conn, {"type": "ok", "tournament": doc["id"]}, msg)
 
     # ------------------------------------------------------------------ rounds
@@ -518,10 +538,16 @@ class Tournaments:
                 await self._save(doc)
                 self.docs.pop(tid, None)
                 return
+            start_at = doc["start_at"]
             doc["status"] = "playing"
             # started early by its scheduler: "Started …" says when it did start
             doc["start_at"] = min(doc["start_at"], time.time())
-            await self._next_round(doc)
+            try:
+                await self._next_round(doc)
+            except StorageError:  # no table of its first round stored: not started
+                doc["status"] = "scheduled"
+                doc["start_at"] = start_at
+                raise
         self._push(doc)
 
     def _pairing(self, doc: dict[str, Any], size: int) -> list[list[str | None]]:
@@ -555,8 +581,20 @@ class Tournaments:
         for number, group in enumerate(self._pairing(doc, size), start=1):
             try:
                 table = await self._new_round_table(doc, rules, number, seed, dealer)
-            except Fenced:  # run by another process now (which makes the round's tables)
-                self._lost(doc["id"])
+            except StorageError as e:
+                # a table could not be stored (the database; in a cluster, a lease run out, or
+                # the tournament run by another process now, which makes the round's tables):
+                # the round is not begun, and the tables made for it are closed
+                doc["round"] -= 1
+                made_ids = {t.id for t, _ in made}
+                doc["tables"] = [t for t in doc["tables"] if t["id"] not in made_ids]
+                for t, _ in made:
+                    self.by_table.pop(t.id, None)
+                    self._seated(t.id)
+                if isinstance(e, Fenced):
+                    self._lost(doc["id"])
+                for t, _ in made:
+                    await self.hub.unmake(t)
                 raise
             seat_names = [
                 names[pid] if pid is not None else f"Bot {number}.{i + 1}"
@@ -796,14 +834,14 @@ class Tournaments:
         for tid, doc in list(self.docs.items()):
             if doc["status"] != "playing":
                 continue
+            current = [t for t in doc["tables"] if t["round"] == doc["round"]]
             away = [
-                t
-                for t in doc["tables"]
-                if t["round"] == doc["round"]
-                and t.get("scores") is None
-                and t["id"] not in self.hub.tables
+                t for t in current if t.get("scores") is None and t["id"] not in self.hub.tables
             ]
-            if not away:
+            # every table of the round over, and no next round: its making failed (a table
+            # could not be stored), tried again here
+            stalled = bool(current) and all(t.get("scores") is not None for t in current)
+            if not away and not stalled:
                 continue
             try:
                 async with self._lock(tid):
@@ -812,7 +850,7 @@ class Tournaments:
                         if t.get("scores") is None and t["id"] not in self.hub.tables:
                             t["scores"] = await self._stored(t["id"])
                             found = found or t["scores"] is not None
-                    if found and self.docs.get(tid) is doc:
+                    if (found or stalled) and self.docs.get(tid) is doc:
                         await self._advance(doc)
             except StorageError as e:  # (the next beat tries again)
                 log.warning("tournament %s: %s", tid, e)
