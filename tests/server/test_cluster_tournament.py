@@ -408,3 +408,52 @@ def test_a_start_whose_table_could_not_be_stored_is_tried_again(tmp_path: Path) 
             await org.close()
 
         asyncio.run(main())
+
+
+def test_a_round_whose_save_is_refused_leaves_no_table_behind(tmp_path: Path) -> None:
+    """The tournament is claimed away between the making of its round's tables and the save
+    of its document (a deferred trigger of the test's raises its epoch as the second table's
+    transaction commits, as a takeover in that instant would): the save is refused, and the
+    process that made the tables closes them (nobody else could while it is alive, and the
+    document never lists them); the tournament, taken back, makes its round once. Before,
+    those two tables stayed 'waiting' for good, held by that process and listed by nobody."""
+    pytest.importorskip("argon2")
+    need_services()
+    import psycopg
+
+    with cluster(tmp_path, 1, extra=NO_PAUSE) as (_nodes, _redis, db):
+        (n0,) = _nodes
+
+        async def main() -> None:
+            org = Client(n0.url, name="Ayşe")
+            await org.connect()
+            await org.register("ayse", PASSWORD)
+            tid = (await org.tourney_create(rounds=1, deals=1, start=int(time.time()) + 3))["id"]
+            with psycopg.connect(db, autocommit=True) as conn:
+                conn.execute("CREATE TABLE h_fired (x INT)")
+                conn.execute(
+                    "CREATE FUNCTION h_claim() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                    " IF NEW.options LIKE '%\"number\": 2}%'"
+                    " AND NOT EXISTS (SELECT 1 FROM h_fired) THEN"
+                    " INSERT INTO h_fired VALUES (1);"
+                    " UPDATE tourney_owners SET owner = 'gone', epoch = epoch + 1; END IF;"
+                    " RETURN NULL; END $$"
+                )
+                conn.execute(
+                    "CREATE CONSTRAINT TRIGGER h_claim AFTER INSERT ON tables"
+                    " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION h_claim()"
+                )
+            stop = time.monotonic() + 60
+            while True:  # (a hang, not a speed check)
+                made = _made_tables(db, tid)
+                live = [(r, n) for r, n, s in made if s != "closed"]
+                closed = [(r, n) for r, n, s in made if s == "closed"]
+                if live == closed == [(1, 1), (1, 2)] and _db_doc(db, tid)["status"] == "playing":
+                    break
+                assert time.monotonic() < stop, made
+                await asyncio.sleep(0.2)
+            doc = _db_doc(db, tid)
+            assert sorted((t["round"], t["number"]) for t in doc["tables"]) == [(1, 1), (1, 2)]
+            await org.close()
+
+        asyncio.run(main())

@@ -615,9 +615,14 @@ class Tournaments:
             made.append((table, group))
         try:
             await self._save(doc)
-        except Fenced:  # (its tables stay unseated: the process that runs it closes them)
+        except Fenced:
+            # run by another process now, whose document does not list these tables (it
+            # makes the round again): closed here, where they are held (that process could
+            # close only those nobody alive holds)
             for table, _ in made:
                 self._seated(table.id)
+            for table, _ in made:
+                await self.hub.unmake(table)
             raise
         except StorageError as e:
             # the tables are made (and stored, waiting): they are seated all the same, or
