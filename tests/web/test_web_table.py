@@ -910,11 +910,13 @@ def test_the_end_of_a_match_says_who_won_once(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:
     """A player who won the match alone read "Winner: you", then "You won!" ("Kazanan: sen",
-    "Kazandın!"): the same thing twice. Alone, "You won!" says it; a shared win still names
-    the winners, and a lost match says who won and that it was not this time."""
+    "Kazandın!"): the same thing twice. Alone, "You won!" says it; a win shared with others
+    (a partner at an eşli table, a shared first place) says it once too, naming the others
+    ("You won together with …!", not "Winners: you, …" above "You won!"), and a lost match
+    says who won and that it was not this time."""
     texts = {
-        "en": ("You won!", "Winners: you, ", "Winner: ", "Better luck next time."),
-        "tr": ("Kazandın!", "Kazananlar: sen, ", "Kazanan: ", "Bu sefer olmadı"),
+        "en": ("You won!", "You won together with {}!", "Winner: ", "Better luck next time."),
+        "tr": ("Kazandın!", "{} ile birlikte kazandın!", "Kazanan: ", "Bu sefer olmadı"),
     }
     for lang, locale, ctx, name in DESKTOP_EN_PHONE_TR:
         won, shared, other, lost = texts[lang]
@@ -928,8 +930,13 @@ def test_the_end_of_a_match_says_who_won_once(
         expect(dialog.get_by_test_id("you-won")).to_have_text(won)
         page.screenshot(path=str(artifacts / f"over-won-alone-{name}-{lang}.png"))
         page.evaluate(OVER, [0, 1])
-        expect(dialog.locator(".winners")).to_contain_text(shared)
-        expect(dialog.get_by_test_id("you-won")).to_have_text(won)
+        other_name = page.evaluate(
+            "() => { const b = window.batak; return b.seatLabel((b.state.table.you + 1) % 4); }"
+        )
+        expect(dialog.locator(".winners")).to_have_count(0)
+        expect(dialog.get_by_test_id("you-won")).to_have_text(shared.format(other_name))
+        expect(dialog.get_by_text(won, exact=True)).to_have_count(0)
+        page.screenshot(path=str(artifacts / f"over-won-shared-{name}-{lang}.png"))
         page.evaluate(OVER, [2])
         expect(dialog.locator(".winners")).to_contain_text(other)
         expect(dialog.get_by_test_id("you-won")).to_contain_text(lost)

@@ -224,8 +224,11 @@ function rematchHTML(T, quiet) {
 export function matchOverHTML(T, sheetHTML, recordHref, extra = "", quiet = false) {
   const winners = T.over.winners || [];
   const me = T.you != null && winners.includes(T.you);
-  // the player alone won: "You won!" says it ("Winner: you" above it said it twice)
-  const alone = me && winners.length === 1;
+  // the player won: said once, in one line ("Winner: you" or "Winners: you, Ayşe" above "You
+  // won!" said it twice): "You won!" alone, "You won together with Ayşe!" with a partner at an
+  // eşli table or a shared first place
+  const others = winners.filter((s) => s !== T.you).map((s) => H.seatName(s)).join(", ");
+  const wonText = others ? t("you_won_with", { names: others }) : t("you_won");
   const o = T.info.options || {};
   // at a tournament's table the matchpoints count, against the other tables that played the
   // same cards: the window tells this table's result, not a winner and "not this time"
@@ -233,8 +236,8 @@ export function matchOverHTML(T, sheetHTML, recordHref, extra = "", quiet = fals
     ? `<h3 data-testid="match-over">${esc(o.round ? t("tourney_table_over", { round: o.round }) : t("match_over"))}</h3>
     <p class="help" data-testid="tourney-over-help">${esc(t("tourney_table_over_help"))}</p>`
     : `<h3 data-testid="match-over">${esc(t("match_over"))}</h3>
-    ${alone ? "" : `<p class="winners">${esc(t(winners.length > 1 ? "winners" : "winner", { names: winners.map((s) => H.seatName(s)).join(", ") }))}</p>`}
-    ${T.you != null ? `<p data-testid="you-won"><b>${esc(t(me ? "you_won" : "you_lost"))}</b></p>` : ""}`;
+    ${me ? "" : `<p class="winners">${esc(t(winners.length > 1 ? "winners" : "winner", { names: winners.map((s) => H.seatName(s)).join(", ") }))}</p>`}
+    ${T.you != null ? `<p data-testid="you-won"><b>${esc(me ? wonText : t("you_lost"))}</b></p>` : ""}`;
   return `${head}
     ${rankingHTML(T)}
     ${extra}
