@@ -997,3 +997,32 @@ def test_statistics_are_written_as_the_readers_language_writes_numbers(
         page.locator("#account-box").screenshot(path=str(artifacts / f"stats-{name}.png"))
         page.context.close()
     no_js_errors(errors)
+
+
+def test_names_of_up_to_eight_letters_fit_the_side_score_sheet_on_a_desktop(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """At 1280 px the score sheet beside the table cut a five-letter name ("emma2") to
+    "emm…", though its column was made wide for names of seven or eight letters. A name of up
+    to eight ordinary letters is shown whole in its column's head there (with its tooltip, as a
+    longer one that is still cut), and the sheet still fits its column."""
+    names = ["emma2", "Gülşahan", "Zeynep12"]
+    for lang, locale in (("en", "en-US"), ("tr", "tr-TR")):
+        page = open_page(browser, server, errors, locale=locale, viewport=DESKTOP)
+        private_room(page)
+        page.wait_for_timeout(1000)  # the room's own updates first, then the rows go in
+        page.evaluate(FOUR_DEALS, ["", *names])
+        expect(page.locator("#sheet-side tbody tr")).to_have_count(4)
+        side = page.locator("#sheet-side").evaluate(SHEET_FITS)
+        assert side["scroll"] <= side["client"] and not side["outside"], (lang, side)
+        assert side["titles"][3:] == names, side
+        cut = page.locator("#sheet-side thead tr:first-child th").evaluate_all(
+            "(els) => els.filter((e) => e.scrollWidth > e.clientWidth + 0.5)"
+            ".map((e) => e.textContent)"
+        )
+        assert not cut, (lang, cut, side)
+        # every player's column keeps room for a figure of four characters ("-220")
+        assert min(side["widths"][2:]) >= 40, (lang, side)
+        page.screenshot(path=str(artifacts / f"side-sheet-names-desktop-{lang}.png"))
+        page.context.close()
+    no_js_errors(errors)
