@@ -388,3 +388,49 @@ def test_long_names_keep_the_players_tables_on_one_line_each_with_numbers_under_
         page.get_by_test_id("tab-league").click()  # (the tab is remembered)
         page.context.close()
     no_js_errors(errors)
+
+
+def test_the_leaderboards_average_heading_is_short_on_a_phone_and_whole_on_a_desktop(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """The lobby's leaderboard headed its last column "Average per deal" ("El başına
+    ortalama"), which wrapped over three lines on a 390 px phone. There the heading is short
+    ("Avg", "Ort."), the whole words its title and its name to a screen reader, as the
+    tournament's standings do ("MP", "Deals"); the headings' row is one line. On a desktop the
+    whole words show."""
+    rated_players(server, {"ortalama": "Ayşe"})
+    for lang, locale, ctx, name in (
+        ("en", "en-US", PHONE_CTX, "phone"),
+        ("tr", "tr-TR", PHONE_CTX, "phone"),
+        ("en", "en-US", {"viewport": {"width": 1280, "height": 800}}, "desktop"),
+        ("tr", "tr-TR", {"viewport": {"width": 1280, "height": 800}}, "desktop"),
+    ):
+        whole, short = {"en": ("Average per deal", "Avg"), "tr": ("El başına ortalama", "Ort.")}[
+            lang
+        ]
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        board = page.get_by_test_id("leaderboard")
+        expect(board.locator("tbody tr")).to_have_count(1)
+        board.scroll_into_view_if_needed()
+        # read in one go (the box is drawn again as the server's answers come)
+        head, row = page.evaluate(
+            """() => {
+                const t = document.querySelector('[data-testid="leaderboard"]');
+                return [t.rows[0], t.rows[1]].map((r) => r.getBoundingClientRect().height);
+            }"""
+        )
+        if name == "phone":
+            abbr = board.locator("thead abbr")
+            expect(abbr).to_be_visible()
+            expect(abbr).to_have_text(short)
+            expect(abbr).to_have_attribute("title", whole)
+            expect(abbr).to_have_attribute("aria-label", whole)
+            expect(board.get_by_text(whole, exact=True)).to_be_hidden()
+        else:
+            expect(board.get_by_text(whole, exact=True)).to_be_visible()
+            expect(board.locator("thead abbr")).to_be_hidden()
+        page.screenshot(path=str(artifacts / f"leaderboard-average-{name}-{lang}.png"))
+        # the headings' row is one line, no higher than a player's row
+        assert head <= row + 1, (lang, name, head, row)
+        page.context.close()
+    no_js_errors(errors)

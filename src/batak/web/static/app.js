@@ -7,7 +7,7 @@ import * as tourney from "./tournament.js";
 import * as story from "./story.js";
 import { fairHTML, noteDealOver } from "./fair.js";
 import { chipsBoxHTML, chipsNumber, chipsRequests, leaveConfirmText, onChipsMessage, payoutHTML, quickStake, stakeChosen, stakeSelectHTML, stakeShortText, tableChipsHTML } from "./chips.js";
-import { awardedHTML, forgetProgress, initProgress, keepAwarded, levelBadge, nameCell, onProgress, progressRequests, renderProgress, sheetLevelsHTML } from "./progress.js";
+import { awardedHTML, forgetProgress, initProgress, keepAwarded, levelBadge, nameCell, onProgress, progressRequests, renderProgress, sheetLevelsHTML, shortOnPhone } from "./progress.js";
 import * as motion from "./motion.js";
 import { askWallet, botAccountTag, initResult, matchOverHTML, onDealOver, onRematch, resultActions, resultCentre } from "./result.js";
 import { registerServiceWorker } from "./pwa.js";
@@ -1439,7 +1439,7 @@ function renderAccount() {
     : "";
   const lb = S.leaderboard || [];
   const board = lb.length
-    ? `<table class="stats" data-testid="leaderboard"><thead><tr><th>${esc(t("player"))}</th><th class="num">${esc(t("stat_wins"))}</th><th class="num">${esc(t("stat_matches"))}</th><th class="num">${esc(t("stat_average"))}</th></tr></thead><tbody>${lb.slice(0, 10).map((r) => `<tr>${nameCell(r.name)}<td class="num">${esc(number(r.wins))}</td><td class="num">${esc(number(r.matches))}</td><td class="num">${esc(decimal(r.average))}</td></tr>`).join("")}</tbody></table>`
+    ? `<table class="stats" data-testid="leaderboard"><thead><tr><th>${esc(t("player"))}</th><th class="num">${esc(t("stat_wins"))}</th><th class="num">${esc(t("stat_matches"))}</th>${shortOnPhone("stat_average", "stat_average_short")}</tr></thead><tbody>${lb.slice(0, 10).map((r) => `<tr>${nameCell(r.name)}<td class="num">${esc(number(r.wins))}</td><td class="num">${esc(number(r.matches))}</td><td class="num">${esc(decimal(r.average))}</td></tr>`).join("")}</tbody></table>`
     : `<p class="help">${esc(t("leaderboard_empty"))}</p>`;
   const before = changedFields(box); // keep what the person is typing, and where
   box.innerHTML = `<h2 id="h-account">${esc(t("account"))}</h2>${form}<h3>${esc(t("your_stats"))}</h3>${stats}<h3>${esc(t("leaderboard"))}</h3>${board}`;

@@ -31,6 +31,14 @@ export function ratingText(r) {
   return r ? `${dec(r.ordinal)} ± ${dec(r.spread)}` : "";
 }
 
+// A numbers' heading in a table of players as a phone has room for: the whole words ("Average
+// per deal", "Matchpoints") took the width a name needs or wrapped over three lines there; the
+// short one ("Avg", "MP") says the whole words on hover and to a screen reader (style.css shows
+// one of the two: the short one on a phone)
+export function shortOnPhone(key, short) {
+  return `<th class="num"><span class="wide-only">${esc(t(key))}</span><abbr class="narrow-only" title="${esc(t(key))}" aria-label="${esc(t(key))}">${esc(t(short))}</abbr></th>`;
+}
+
 // A player's name in a table of players: one line, cut with "…" where the column is too narrow
 // for it (a phone), the whole name in its title; "after" (a level badge) is never cut. A cut
 // name can be read whole on a phone and from the keyboard too: see markCutNames.

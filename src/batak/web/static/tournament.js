@@ -2,7 +2,7 @@
 // tournament's rounds, tables and live standings. The server pairs, seats and scores; this
 // module only shows what the "tourneys" and "tourney" messages say (docs/protocol.md).
 import { lang, t } from "./i18n.js";
-import { nameCell } from "./progress.js";
+import { nameCell, shortOnPhone } from "./progress.js";
 import { botAccountTag } from "./result.js";
 
 const TS = { list: null, current: null, missing: null }; // missing: {id, message} of a refused page
@@ -109,10 +109,8 @@ export function render(ctx, r) {
           : mine(x) ? `<button class="primary" data-action="nav" data-href="/table/${esc(x.id)}" data-testid="tourney-go-table">${esc(t("tourney_go_table"))}</button>`
           : `<a href="/table/${esc(x.id)}" data-action="nav" data-href="/table/${esc(x.id)}">${esc(t("tourney_watch"))}</a>`}</li>`).join("")}</ul>`);
   }
-  // a numbers' heading as a phone has room for: "Matchpoints" took the width a name needs
-  // ("robotur" cut to "rob…" beside its bot tag); the short one says the whole word on hover
-  // and to a screen reader (style.css shows one of the two)
-  const shortOnPhone = (key, short) => `<th class="num"><span class="wide-only">${esc(t(key))}</span><abbr class="narrow-only" title="${esc(t(key))}" aria-label="${esc(t(key))}">${esc(t(short))}</abbr></th>`;
+  // the numbers' headings as a phone has room for (shortOnPhone): "Matchpoints" took the width
+  // a name needs ("robotur" cut to "rob…" beside its bot tag)
   const standings = d.standings.length ? `<div class="scroll-x"><table class="stats" data-testid="tourney-standings">
       <thead><tr><th class="num">${esc(t("tourney_rank"))}</th><th>${esc(t("tourney_player"))}</th>${shortOnPhone("tourney_mp", "tourney_mp_short")}<th class="num">${esc(t("tourney_score"))}</th>${shortOnPhone("tourney_boards", "tourney_boards_short")}</tr></thead>
       <tbody>${d.standings.map((s) => `<tr${me && s.player === me.id ? ` class="me"` : ""}><td class="num">${s.rank}</td>${nameCell(s.name || t("removed_player"), s.bot ? botAccountTag() : "")}<td class="num">${esc(points(s.mp))}</td><td class="num">${s.score}</td><td class="num">${s.boards}</td></tr>`).join("")}</tbody>
