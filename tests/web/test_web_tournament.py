@@ -580,3 +580,57 @@ def test_a_table_still_being_seated_says_it_is_being_prepared_and_seats_the_play
             pool.submit(lambda: loop.run_until_complete(ayse.close())).result()
         loop.close()
     no_js_errors(errors)
+
+
+#: Each box of the tournament's page: its top, its height, and the empty space under its last
+#: line (its padding alone when it keeps its own height).
+TOURNEY_BOXES = """() => [...document.querySelectorAll('.lobby.tourney > section')].map((s) => {
+    const r = s.getBoundingClientRect();
+    return {y: Math.round(r.top), x: Math.round(r.left), h: Math.round(r.height),
+            under: Math.round(r.bottom - s.lastElementChild.getBoundingClientRect().bottom),
+            heading: s.querySelector('h2').textContent};
+})"""
+
+
+def test_a_tournaments_boxes_keep_their_own_height_side_by_side(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """On a desktop the tournament's page puts its information and its standings side by side:
+    the shorter box stretched to the other's height (a tournament nobody has entered yet: the
+    standings' one line, then an empty box as tall as the information beside it). Each keeps
+    its own height now, both still on one row, as the lobby's boxes do."""
+    pytest.importorskip("argon2")
+
+    async def schedule() -> str:
+        a = Client(server.url, name="Deniz")
+        await a.connect()
+        await a.request({"type": "register", "username": "deniz", "password": "uzun-parola-1"})
+        t = await a.tourney_create(
+            name="Bahar kupası", rounds=2, deals=1, start=int(time.time()) + 3600
+        )
+        await a.close()
+        return str(t["id"])
+
+    with ThreadPoolExecutor(1) as pool:
+        tid = pool.submit(lambda: asyncio.run(schedule())).result()
+    for locale in ("en-US", "tr-TR"):
+        page = open_page(
+            browser, server, errors, locale=locale, viewport={"width": 1280, "height": 860}
+        )
+        page.goto(server.http + f"/tournaments/{tid}")
+        expect(page.get_by_test_id("tourney-name")).to_have_text("Bahar kupası")
+        for width in (1280, 1024):
+            page.set_viewport_size({"width": width, "height": 860})
+            info, standings = page.evaluate(TOURNEY_BOXES)
+            assert info["y"] == standings["y"] and info["x"] < standings["x"], (
+                width,
+                info,
+                standings,
+            )
+            for box in (info, standings):
+                assert box["under"] < 40, (width, locale, box)  # its padding only
+            assert standings["h"] < info["h"] * 0.8, (width, locale, info, standings)
+        page.set_viewport_size({"width": 1280, "height": 860})
+        page.screenshot(path=str(artifacts / f"tournament-boxes-desktop-{locale[:2]}.png"))
+        page.context.close()
+    no_js_errors(errors)
