@@ -634,3 +634,73 @@ def test_a_tournaments_boxes_keep_their_own_height_side_by_side(
         page.screenshot(path=str(artifacts / f"tournament-boxes-desktop-{locale[:2]}.png"))
         page.context.close()
     no_js_errors(errors)
+
+
+def test_a_seating_refusal_that_comes_after_the_player_left_the_table_says_nothing(
+    browser: Browser, tmp_path: Path, artifacts: Path, errors: list[str], monkeypatch: Any
+) -> None:
+    """The page at a tournament's table still being seated asks to join again every 2 s, and
+    the server answers each ask only after its wait for the seating. A player who went back to
+    the lobby while an ask was on its way was then shown, in the lobby, the red "Error: players
+    are still being seated at this round's tables…" for a table they had left. A late refusal
+    for a page no longer at a table is dropped: nothing went wrong there."""
+    pytest.importorskip("argon2")
+    from test_server_bot_tourney import _slow_seating
+
+    from batak.server import tournament
+
+    monkeypatch.setattr(tournament, "SEATING_WAIT", 1.5, raising=False)
+    release = _slow_seating(monkeypatch)
+    with ServerThread(fast_config(tmp_path)) as srv:
+        page = open_page(browser, srv, errors, viewport={"width": 1280, "height": 860})  # type: ignore[arg-type]
+        register(page, "ayse", "uzun-parola-1")
+        loop = asyncio.new_event_loop()
+        with ThreadPoolExecutor(1) as pool:
+
+            async def schedule() -> tuple[Client, str]:
+                c = Client(srv.url, name="Ayşe")
+                await c.connect()
+                await c.login("ayse", "uzun-parola-1")
+                start = int(time.time()) + 3600
+                doc = await c.tourney_create(name="Kış kupası", rounds=1, deals=1, start=start)
+                return c, str(doc["id"])
+
+            ayse, tid = pool.submit(lambda: loop.run_until_complete(schedule())).result()
+            pool.submit(lambda: loop.run_until_complete(ayse.tourney_start(tid)))
+            sent: list[str] = []
+            refused: list[str] = []
+
+            def on_socket(ws: Any) -> None:
+                ws.on("framesent", lambda f: sent.append(f) if '"ref":"join"' in f else None)
+                ws.on(
+                    "framereceived",
+                    lambda f: refused.append(f) if '"code":"tourney_seating"' in f else None,
+                )
+
+            page.on("websocket", on_socket)
+            try:
+                deadline = time.monotonic() + 30
+                while not srv.hub.tournaments.docs[tid]["tables"]:  # made, its save held
+                    assert time.monotonic() < deadline, "the round's table was never made"
+                    time.sleep(0.02)
+                table = srv.hub.tournaments.docs[tid]["tables"][0]["id"]
+                page.goto(f"{srv.http}/table/{table}")
+                expect(page.get_by_test_id("tourney-preparing")).to_be_visible()
+                deadline = time.monotonic() + 30
+                while len(sent) < 2:  # the page asks again: the server holds the ask
+                    assert time.monotonic() < deadline, "the page never asked again"
+                    page.wait_for_timeout(20)
+                page.get_by_role("link", name="♠ Batak").click()  # back to the lobby
+                expect(page.get_by_test_id("create-room")).to_be_visible()
+                while len(refused) < 2:  # the late refusal comes to the lobby
+                    assert time.monotonic() < deadline, "no second refusal"
+                    page.wait_for_timeout(20)
+                page.wait_for_timeout(300)  # (its message handled)
+                expect(page.locator("#notice.error")).to_have_count(0)
+                expect(page).to_have_url(f"{srv.http}/")
+                page.screenshot(path=str(artifacts / "tournament-left-while-seating-en.png"))
+            finally:
+                release.set()
+            pool.submit(lambda: loop.run_until_complete(ayse.close())).result()
+        loop.close()
+    no_js_errors(errors)

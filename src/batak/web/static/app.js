@@ -683,10 +683,13 @@ function onError(m) {
     return;
   }
   if (m.ref === "review" && onReviewError(T, m)) { renderDialog(); return; }
-  if (m.ref === "join" && m.code === "tourney_seating" && route().page === "table") {
+  if (m.ref === "join" && m.code === "tourney_seating") {
     // a tournament's table whose round is still being seated (the server waited for it, then
     // said so): nothing went wrong, so no error and no way back to the lobby; the page says
-    // the table is being prepared and asks again by itself (or "tourney_table" brings it here)
+    // the table is being prepared and asks again by itself (or "tourney_table" brings it here).
+    // An answer that comes once the page has left the table (an ask on its way meanwhile) is
+    // about nothing the person is looking at: no word of it
+    if (route().page !== "table") return;
     const id = route().id;
     if (T && T.id === id) T.preparing = true; // said in the page's middle (renderTable)
     renderTable();
