@@ -704,3 +704,82 @@ def test_a_seating_refusal_that_comes_after_the_player_left_the_table_says_nothi
             pool.submit(lambda: loop.run_until_complete(ayse.close())).result()
         loop.close()
     no_js_errors(errors)
+
+
+def test_a_table_being_prepared_is_said_to_a_screen_reader_once(
+    browser: Browser, tmp_path: Path, artifacts: Path, errors: list[str], monkeypatch: Any
+) -> None:
+    """While a tournament's table is being seated the page replaced its middle with a new
+    paragraph ("Connecting…", then "Your table is being prepared…"), in no live region: a
+    screen reader said nothing of it. The words are now in one status region, changed in place
+    when the seating refusal comes, so that the change is read out, and left as they are (the
+    same element, the same words) each time the page asks again."""
+    pytest.importorskip("argon2")
+    from test_server_bot_tourney import _slow_seating
+
+    from batak.server import tournament
+
+    monkeypatch.setattr(tournament, "SEATING_WAIT", 1.5, raising=False)
+    release = _slow_seating(monkeypatch)
+    with ServerThread(fast_config(tmp_path)) as srv:
+        page = open_page(browser, srv, errors, locale="tr-TR", **PHONE)  # type: ignore[arg-type]
+        register(page, "ayse", "uzun-parola-1")
+        loop = asyncio.new_event_loop()
+        with ThreadPoolExecutor(1) as pool:
+
+            async def schedule() -> tuple[Client, str]:
+                c = Client(srv.url, name="Ayşe")
+                await c.connect()
+                await c.login("ayse", "uzun-parola-1")
+                start = int(time.time()) + 3600
+                doc = await c.tourney_create(name="Kış kupası", rounds=1, deals=1, start=start)
+                return c, str(doc["id"])
+
+            ayse, tid = pool.submit(lambda: loop.run_until_complete(schedule())).result()
+            pool.submit(lambda: loop.run_until_complete(ayse.tourney_start(tid)))
+            refused: list[str] = []
+
+            def on_socket(ws: Any) -> None:
+                ws.on(
+                    "framereceived",
+                    lambda f: refused.append(f) if '"code":"tourney_seating"' in f else None,
+                )
+
+            page.on("websocket", on_socket)
+            try:
+                deadline = time.monotonic() + 30
+                while not srv.hub.tournaments.docs[tid]["tables"]:  # made, its save held
+                    assert time.monotonic() < deadline, "the round's table was never made"
+                    time.sleep(0.02)
+                table = srv.hub.tournaments.docs[tid]["tables"][0]["id"]
+                page.goto(f"{srv.http}/table/{table}")
+                waiting = page.get_by_role("status").filter(has_text="Bağlanılıyor")
+                expect(waiting).to_have_count(1)
+                waiting.evaluate("(e) => { e.dataset.mark = 'first'; }")
+                preparing = page.get_by_test_id("tourney-preparing")
+                expect(preparing).to_contain_text("Masan hazırlanıyor")
+                expect(preparing).to_have_attribute("role", "status")
+                expect(preparing).to_have_attribute("data-mark", "first")  # the same region
+                said = preparing.evaluate("(e) => e.textContent")
+                preparing.evaluate(
+                    """(e) => { window.changes = 0;
+                        new MutationObserver((m) => { window.changes += m.length; })
+                            .observe(e, {childList: true, characterData: true, subtree: true});
+                    }"""
+                )
+                while len(refused) < 2:  # asked again, refused again
+                    assert time.monotonic() < deadline, "no second refusal"
+                    page.wait_for_timeout(20)
+                page.wait_for_timeout(300)  # (its message handled)
+                expect(preparing).to_have_attribute("data-mark", "first")
+                expect(preparing).to_have_text(said)
+                assert page.evaluate("window.changes") == 0  # nothing to read out again
+                page.screenshot(path=str(artifacts / "tournament-preparing-status-phone-tr.png"))
+            finally:
+                release.set()
+            page.wait_for_function(
+                "() => window.batak.state.table && window.batak.state.table.you != null"
+            )
+            pool.submit(lambda: loop.run_until_complete(ayse.close())).result()
+        loop.close()
+    no_js_errors(errors)

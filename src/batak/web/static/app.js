@@ -1570,7 +1570,17 @@ function renderTable(full = false) {
   // inert: not while this one's first sync is awaited)
   if (!T.info) { // (a tournament's table being seated says so, not "Connecting…")
     modal(false);
-    app().innerHTML = T.preparing ? `<p class="center sentence" data-testid="tourney-preparing">${esc(t("tourney_preparing"))}</p>` : `<p class="center">${esc(t("connecting"))}</p>`;
+    // one status region whose words change in place: a screen reader reads "being prepared"
+    // out when it comes, and nothing again when the page asks once more (the same words)
+    let wait = $("#table-wait");
+    if (!wait) {
+      app().innerHTML = `<p class="center" id="table-wait" role="status"></p>`;
+      wait = $("#table-wait");
+    }
+    const words = t(T.preparing ? "tourney_preparing" : "connecting");
+    if (wait.textContent !== words) wait.textContent = words;
+    if (T.preparing) wait.dataset.testid = "tourney-preparing";
+    else delete wait.dataset.testid;
     return;
   }
   let typed = null;
