@@ -676,3 +676,54 @@ def test_a_round_made_but_not_seated_before_a_restart_is_seated_after_it(
     assert [x["id"] for x in shown["tables"]] == [t["id"] for t in final["tables"]]
     assert all(x["status"] != "waiting" for x in shown["tables"]), shown["tables"]
     assert final["status"] == "over" and all(x["over"] for x in final["tables"])
+
+
+def test_a_seating_refusal_says_whether_the_person_has_a_seat_coming_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Anyone may watch a tournament's table, but one still being seated refused everybody
+    alike: "your seat is ready in a moment", also to a person who is not in the tournament
+    (a shared link), who gets no seat there but will watch. The refusal now says ``seat``: true
+    to the player the tournament seats at that table, false to anyone else, each with words of
+    their own."""
+    pytest.importorskip("argon2")
+    from batak.server import tournament
+
+    monkeypatch.setattr(tournament, "SEATING_WAIT", 0.1, raising=False)
+    release = _slow_seating(monkeypatch)
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main_() -> list[dict[str, Any]]:
+            org, tid = await _organiser(srv, join=True, rounds=1, deals=1)
+            starting = asyncio.create_task(org.tourney_start(tid))
+            for _ in range(500):
+                doc = srv.hub.tournaments.docs[tid]
+                if doc["tables"]:
+                    break
+                await asyncio.sleep(0.01)
+            table = doc["tables"][0]["id"]
+            mine = Client(srv.url, name="Ayşe")  # the registered player, on another connection
+            await mine.connect()
+            await mine.login("ayse", "uzun-parola-1")
+            other = Client(srv.url, name="Mehmet")  # a guest, in no tournament
+            await other.connect()
+            said = []
+            try:
+                for c in (mine, other):
+                    with pytest.raises(ServerError) as e:
+                        await c.join(table)
+                    said.append(e.value.data)
+            finally:
+                release.set()
+            await asyncio.wait_for(starting, 30)
+            watching = await other.join(table)  # seated now: the guest watches
+            assert watching.seat is None
+            for c in (mine, other, org):
+                await c.close()
+            return said
+
+        player, guest = asyncio.run(main_())
+    assert player["code"] == guest["code"] == "tourney_seating"
+    assert player.get("seat") is True and guest.get("seat") is False, (player, guest)
+    assert "your seat" in player["message"], player
+    assert "your seat" not in guest["message"] and "watch" in guest["message"], guest

@@ -783,3 +783,71 @@ def test_a_table_being_prepared_is_said_to_a_screen_reader_once(
             pool.submit(lambda: loop.run_until_complete(ayse.close())).result()
         loop.close()
     no_js_errors(errors)
+
+
+def test_someone_not_seated_at_a_table_being_prepared_is_told_they_will_watch(
+    browser: Browser, tmp_path: Path, artifacts: Path, errors: list[str], monkeypatch: Any
+) -> None:
+    """A guest in no tournament who opens a tournament's table still being seated (a shared
+    link) read "Your table is being prepared… You will be taken to your seat in a moment", and
+    then only watched. The server's refusal says whether a seat is coming (``seat``); to anyone
+    else the page says the match can be watched there in a moment, and then shows it."""
+    pytest.importorskip("argon2")
+    from test_server_bot_tourney import _slow_seating
+
+    from batak.server import tournament
+
+    monkeypatch.setattr(tournament, "SEATING_WAIT", 0.2, raising=False)
+    release = _slow_seating(monkeypatch)
+    with ServerThread(fast_config(tmp_path)) as srv:
+        loop = asyncio.new_event_loop()
+        with ThreadPoolExecutor(1) as pool:
+
+            async def schedule() -> tuple[Client, str]:
+                c = Client(srv.url, name="Ayşe")
+                await c.connect()
+                await c.register("ayse", "uzun-parola-1")
+                start = int(time.time()) + 3600
+                doc = await c.tourney_create(name="Kış kupası", rounds=1, deals=1, start=start)
+                return c, str(doc["id"])
+
+            ayse, tid = pool.submit(lambda: loop.run_until_complete(schedule())).result()
+            pool.submit(lambda: loop.run_until_complete(ayse.tourney_start(tid)))
+            said = {
+                "en": "This table is being prepared: the round's seats are being given out."
+                " Its match can be watched here in a moment.",
+                "tr": "Masa hazırlanıyor: turun koltukları dağıtılıyor."
+                " Birazdan buradaki oyunu izleyebilirsin.",
+            }
+            try:
+                deadline = time.monotonic() + 30
+                while not srv.hub.tournaments.docs[tid]["tables"]:  # made, its save held
+                    assert time.monotonic() < deadline, "the round's table was never made"
+                    time.sleep(0.02)
+                table = srv.hub.tournaments.docs[tid]["tables"][0]["id"]
+                pages = []
+                for lang, locale, ctx in (
+                    ("tr", "tr-TR", PHONE),
+                    ("en", "en-US", {"viewport": {"width": 1280, "height": 860}}),
+                ):
+                    page = open_page(browser, srv, errors, locale=locale, **ctx)  # type: ignore[arg-type]
+                    page.goto(f"{srv.http}/table/{table}")
+                    expect(page.get_by_test_id("tourney-preparing")).to_have_text(said[lang])
+                    expect(page.locator("#notice.error")).to_have_count(0)
+                    kind = "phone" if ctx is PHONE else "desktop"
+                    page.screenshot(
+                        path=str(artifacts / f"tournament-preparing-watch-{kind}-{lang}.png")
+                    )
+                    pages.append(page)
+            finally:
+                release.set()
+            for page in pages:  # seated: the guest watches the match there
+                page.wait_for_function(
+                    "() => { const T = window.batak.state.table;"
+                    " return T && T.info && T.info.status !== 'waiting' && T.you == null; }"
+                )
+                expect(page.get_by_test_id("tourney-preparing")).to_have_count(0)
+                page.context.close()
+            pool.submit(lambda: loop.run_until_complete(ayse.close())).result()
+        loop.close()
+    no_js_errors(errors)

@@ -829,8 +829,12 @@ class Table:
             and self.options.get("tournament")
         ):
             # a tournament's table is seated by its tournament alone (Tournaments._seat): one
-            # still waiting is not seated yet, and the seat someone would take here is not theirs
-            raise TableError("tourney_seating")
+            # still waiting is not seated yet, and the seat someone would take here is not theirs.
+            # ``seat``: whether the tournament seats this person here (else they will watch)
+            coming = self.hub.tournaments.seat_coming(str(self.options["tournament"]), self.id, pid)
+            raise TableError(
+                "tourney_seating", None if coming else "tourney_seating_watch", seat=coming
+            )
         if mine is None and not spectate and self.status == "waiting":
             free = self.free_seats()
             if seat is not None:

@@ -705,6 +705,15 @@ class Tournaments:
                 self._seated(t["id"])
             self._tell_seated(doc, t["id"], group)
 
+    def seat_coming(self, tid: str, table_id: str, pid: str) -> bool:
+        """Whether the round's draw puts player ``pid`` at table ``table_id`` of tournament
+        ``tid``: they wait for that seat, anyone else may only watch there. A tournament this
+        process does not hold (another process of a cluster): said to be theirs, as before."""
+        doc = self.docs.get(tid)
+        if doc is None:
+            return True
+        return any(t["id"] == table_id and pid in t["seats"] for t in doc["tables"])
+
     def _seated(self, table_id: str) -> None:
         event = self._seating.pop(table_id, None)
         if event is not None:

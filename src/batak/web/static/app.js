@@ -691,7 +691,9 @@ function onError(m) {
     // about nothing the person is looking at: no word of it
     if (route().page !== "table") return;
     const id = route().id;
-    if (T && T.id === id) T.preparing = true; // said in the page's middle (renderTable)
+    // said in the page's middle (renderTable): to the player the tournament seats here, their
+    // table; to anyone else (seat false: a shared link), a match to watch in a moment
+    if (T && T.id === id) T.preparing = m.seat === false ? "watch" : "seat";
     renderTable();
     clearTimeout(S.seatRetry);
     S.seatRetry = setTimeout(() => {
@@ -1577,7 +1579,7 @@ function renderTable(full = false) {
       app().innerHTML = `<p class="center" id="table-wait" role="status"></p>`;
       wait = $("#table-wait");
     }
-    const words = t(T.preparing ? "tourney_preparing" : "connecting");
+    const words = t(T.preparing ? (T.preparing === "watch" ? "tourney_preparing_watch" : "tourney_preparing") : "connecting");
     if (wait.textContent !== words) wait.textContent = words;
     if (T.preparing) wait.dataset.testid = "tourney-preparing";
     else delete wait.dataset.testid;
