@@ -729,6 +729,31 @@ def test_lang_before_the_command_s_name_works_for_every_command(
     assert code == 0 and {"en": "Tables (presets).", "tr": "Hazır masalar:"}[lang] in out
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_help_speaks_the_language_the_command_is_given(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """The help was in the first ``--lang`` written out in full, while the command got the
+    last one, or a shortened one (``--la tr``), as argparse reads them: ``batak --lang en play
+    --lang tr --help`` answered in English and ``batak play --la tr --help`` in the locale's."""
+    other = "en" if lang == "tr" else "tr"
+    _locale(monkeypatch, other)
+    usage = {"en": "usage: ", "tr": "kullanım: "}[lang]
+    for argv in (
+        ["--lang", other, "play", "--lang", lang, "--help"],
+        ["play", "--lang", other, "--lang", lang, "--help"],
+        ["--la", lang, "play", "--help"],
+        ["play", "--la", lang, "--help"],
+        ["play", f"--lan={lang}", "--help"],
+        ["--l", lang, "admin", "players", "--help"],
+    ):
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        out = capsys.readouterr().out
+        assert done.value.code == 0 and out.startswith(usage), argv
+        assert build_parser(other).parse_args(argv[:-1]).lang == lang, argv
+
+
 def _locale(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
     """The locale says ``lang``: what batak speaks without ``--lang``."""
     monkeypatch.delenv("LANGUAGE", raising=False)

@@ -120,13 +120,27 @@ def _prepare_stdout() -> None:
 
 
 def _lang_in(argv: Sequence[str]) -> str | None:
-    """The ``--lang`` given on the command line, if any, so that ``--help`` speaks it too."""
+    """The ``--lang`` given on the command line, if any, so that ``--help`` speaks it too: the
+    last one given, as argparse keeps (``batak --lang en play --lang tr`` plays in Turkish), and
+    written as argparse takes it, whole or shortened (``--la tr``, ``--lan=tr``).
+
+    >>> _lang_in(["--lang", "en", "play", "--la", "tr"]), _lang_in(["play", "--lan=tr"])
+    ('tr', 'tr')
+    >>> _lang_in(["play", "--", "--lang", "tr"]) is None  # (after "--" nothing is an option)
+    True
+    """
+    found = None
     for i, arg in enumerate(argv):
-        if arg == "--lang" and i + 1 < len(argv) and argv[i + 1] in LANGS:
-            return argv[i + 1]
-        if arg.startswith("--lang=") and arg[7:] in LANGS:
-            return arg[7:]
-    return None
+        if arg == "--":
+            break
+        name, equals, value = arg.partition("=")
+        if len(name) < 3 or not "--lang".startswith(name):
+            continue
+        if not equals:
+            value = argv[i + 1] if i + 1 < len(argv) else ""
+        if value in LANGS:
+            found = value
+    return found
 
 
 def main(argv: Sequence[str] | None = None) -> int:
