@@ -1992,6 +1992,41 @@ def test_wrap_text_on_random_sentences_at_every_width() -> None:
                 assert whole or one, (line, width, indent, cut, lines)
 
 
+def test_wrap_text_with_names_cuts_other_text_and_never_a_name() -> None:
+    """``names=`` kept whole every word that held a name, so a short name inside a long run
+    of text without spaces ("東" in a Japanese chat line, "*" or "a" in anything) left that
+    run uncut, far past the line. A seeded walk (names with spaces, regex characters, empty,
+    substrings of other words): no character lost, no line over its width but one holding a
+    name wider than the line (or one wide unit at one column), and no name that fits a line
+    is cut between two lines."""
+    from batak.cli.console import _units, visible_len, wrap_text
+
+    pieces = ["a", "b", " ", "東", "京", "ş", ".", "(", "*", "\u00a0", "  ", "[?]"]
+    rng = random.Random(20261207)
+    for _ in range(3000):
+        line = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
+        names = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 6))) for _ in "abc"]
+        width = rng.randint(1, 24)
+        lines = wrap_text(line, width, names=names)
+        assert "".join(lines).replace(" ", "") == line.replace(" ", ""), (line, width, names)
+        for x in lines:
+            wide = any(n.strip() and visible_len(n) > width and n in x for n in names)
+            one = len(_units(x.strip(" "))) == 1
+            assert visible_len(x) <= width or wide or one, (line, width, names, lines)
+        for n in names:  # each place a name that fits is found, on one line
+            if n and " " not in n and visible_len(n) <= width - 2:
+                found = [len(re.findall(f"(?={re.escape(n)})", x)) for x in [line, *lines]]
+                assert sum(found[1:]) == found[0], (line, width, n, lines)
+    name = "Ayşe"
+    assert wrap_text("東京" * 6 + name + "京" * 6, 10, names=[name]) == [
+        "東京東京東",
+        "  京東京東",
+        "  京東京",
+        "  Ayşe京京",
+        "  京京京京",
+    ]
+
+
 def test_wrap_text_ends_whatever_its_indent_is_made_of() -> None:
     """``wrap_text("東京", 2, "\\xa0")`` looped for ever, putting lines of a no-break space
     alone (memory growing): a line holding its indent alone was taken as full because only

@@ -543,8 +543,10 @@ def wrap_text(
     width = max(1, width)
     names = [n for n in names if visible_len(n)]
 
-    def whole(word: str) -> bool:  # never cut
-        return not cut or _kept_whole(word) or any(n in word for n in names)
+    def whole(word: str) -> bool:  # never cut (a name wider than the line, whole on its own)
+        return (
+            not cut or _kept_whole(word) or any(n in word and visible_len(n) > width for n in names)
+        )
 
     if visible_len(indent) >= width:  # no room for an indent: the lines go on without one
         indent = ""
@@ -588,14 +590,14 @@ def wrap_text(
             room = width - visible_len(begun)
             if visible_len(word) <= room:
                 break
-            head = cut_to(word, room) if room > 0 else ""
+            head = _outside_names(word, cut_to(word, room) if room > 0 else "", names)
             if not visible_len(head) and not bare:  # the line is full: on the next one
                 lines.append(begun.rstrip(" "))
                 begun, bare = indent, True
                 continue
             if not visible_len(head):  # no room after the indent for the next character:
                 begun = _codes_of(begun)  # the line without it (colour codes kept)
-                head = cut_to(word, width)
+                head = _outside_names(word, cut_to(word, width), names)
                 if not visible_len(head):  # (a wide character, and one column of room)
                     head = _first_shown(word)
             lines.append(begun + head)
@@ -608,6 +610,25 @@ def wrap_text(
     if has_word or not lines:
         lines.append(current)
     return lines
+
+
+def _outside_names(word: str, head: str, names: Sequence[str]) -> str:
+    """``head``, the start of ``word`` that :func:`wrap_text` would put on a line, shortened so
+    that the cut is not inside one of ``names``: a word that only holds a name (a short name in
+    a long run of text without spaces) is still cut, around the name.
+
+    >>> _outside_names("東京Ayşe大阪", "東京Ay", ["Ayşe"]), _outside_names("Ayşe東", "Ay", ["Ayşe"])
+    ('東京', '')
+    """
+    end = len(head)
+    moved = True
+    while moved and end:
+        moved = False
+        for name in names:
+            start = word.find(name, max(0, end - len(name) + 1))
+            if 0 <= start < end < start + len(name):  # the cut falls inside this name
+                end, moved = start, True
+    return word[:end]
 
 
 def _codes_of(text: str) -> str:
