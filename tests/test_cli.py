@@ -2154,7 +2154,9 @@ def test_the_player_who_wins_the_auction_is_spoken_to(
     assert "won by You" not in out and "İhaleci: Sen (" not in out
     you = "You" if lang == "en" else "Sen"
     labels = [you, "B1", "B2", "B3"]
-    lines = auction_over_lines(Rules(), 0, 4, labels, lang, Style(None), dealer=3, given=True)
+    lines = auction_over_lines(
+        Rules(), 0, 4, labels, lang, Style(None), dealer=3, given=True, reader=0
+    )
     assert lines[0] == given
     other = auction_over_lines(Rules(), 1, 7, labels, lang, Style(None), dealer=3)
     assert other[0] == {"en": "The ihale is won by B1 at 7.", "tr": "İhaleci: B1 (7)."}[lang]

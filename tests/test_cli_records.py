@@ -726,3 +726,30 @@ def test_a_replay_with_wide_names_keeps_its_columns(
         head = next(i for i, x in enumerate(lines) if x.startswith("# ") and "|" in x)
         table = [lines[head], *(x for x in lines[head + 2 : head + 4] if "|" in x)]
         assert len({tuple(_bars(x)) for x in table}) == 1, "\n".join(table)
+
+
+@pytest.mark.parametrize(("lang", "you"), [("en", "You"), ("tr", "Sen")])
+def test_a_player_named_you_is_not_the_reader_who_wins_the_ihale(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    lang: str,
+    you: str,
+) -> None:
+    """auction_over_lines spoke to the reader when the winner's label was the word "You":
+    replaying a server's record where a player is named "You" said "You win the ihale at 13."
+    to a reader who did not play. The reader is told by seat; the player named so is said as
+    any other, and a reader at the table is still spoken to."""
+    data = server_record()
+    data["meta"]["players"] = ["Ayşe", you, "Bot 3", "Bot 4"]  # seat 1 wins the ihale at 13
+    path = tmp_path / "you.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = run(monkeypatch, capsys, ["replay", str(path), "--lang", lang])
+    assert code == 0, err
+    said = {"en": f"The ihale is won by {you} at 13.", "tr": f"İhaleci: {you} (13)."}[lang]
+    assert said in out.splitlines() and "win the ihale" not in out and "sen aldın" not in out
+    data["meta"]["seat"] = 1  # (a record saved by its player 1: "You" is the reader)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = run(monkeypatch, capsys, ["replay", str(path), "--lang", lang])
+    won = {"en": "You win the ihale at 13.", "tr": "İhaleyi sen aldın (13)."}[lang]
+    assert code == 0 and won in out.splitlines(), out

@@ -948,6 +948,7 @@ class Narrator:
             # koz fixed by the rules: the play begins at once
             koz_fixed=game.phase is Phase.PLAY,
             kitty=[str(c) for c in game.initial_kitty] if self.reveal else None,
+            reader=self.own_seat,
         )
         self._say(*lines)
 
@@ -1029,12 +1030,14 @@ def auction_over_lines(
     trump: str | None = None,
     koz_fixed: bool = False,
     kitty: Sequence[str] | None = None,
+    reader: int | None = None,
 ) -> list[str]:
     """What is said when the auction ends: who won the ihale at what (``given``: nobody bid,
     the rules gave it), what the bidder does with the kitty, and with ``koz_fixed`` (the rules'
     koz: the play begins at once) the koz and who leads; at Koz Maça the koz and who leads; a
     thrown-in deal. ``kitty``: its cards, said (a replay's). From a game (``batak play``) or a
-    server's view (``batak online``)."""
+    server's view (``batak online``). ``reader``: the reader's seat, if they sit at the table,
+    spoken to when they win ("You win the ihale at 7."); a player named "You" is not them."""
     if redeal:
         return [t("redeal_note", lang)]
     players = rules.players
@@ -1048,7 +1051,7 @@ def auction_over_lines(
         return []
     who = labels[bidder]
     # the one who bid it, or the one the rules gave it
-    if who == t("you", lang):  # the reader: "You win the ihale", not "is won by You"
+    if bidder == reader:  # the reader: "You win the ihale", not "is won by You"
         code = "forced_contract_you" if given else "won_auction_you"
     else:
         code = "forced_contract" if given else "won_auction"

@@ -1165,6 +1165,7 @@ class OnlineSession:
             redeal=redeal or bool(view.get("redeal")),
             trump=view["trump"],
             koz_fixed=rules.fixed_trump is not None and not rules.kitty_size,
+            reader=self.client.tables[self.table].seat,
         )
         # (the given contract's, with a name)
         self.con.wrapped(*lines, width=self.style.width, names=self._known_names())
