@@ -639,6 +639,13 @@ def _explain(
     params: dict[str, Any] = {"card": text, "suit": SUIT_LETTERS[suit]}
     trump = ctx.trump
     is_master = not (above(card) & ctx.others)
+    # a master with a higher card of its suit in the player's own hand (A♦ K♦, K♦ led): "the
+    # highest diamond still out" would be false to them, who hold A♦; both are winners
+    held = above(card) & t.hand & SUIT_MASKS[suit]
+    sure, likely, risky = "cash_master", "cash_master_likely", "cash_master_risk"
+    if is_master and held:
+        params["high"] = CARD_TEXT[(held & -held).bit_length() - 1]  # the next one up
+        sure, likely, risky = "cash_touching", "cash_touching_likely", "cash_touching_risk"
     if leading:
         opp_trumps = any(ctx.k.possible[s] & ctx.tmask for s in ctx.opps)
         if suit == trump and opp_trumps and len({c // 13 for c in legal}) > 1:
@@ -646,9 +653,9 @@ def _explain(
         if is_master and win > 0.5:  # an opponent void in the suit may still ruff it
             risk = ctx.ruff_risk(suit)
             if risk > 0.05:
-                return "cash_master_risk", params
+                return risky, params
             # a sure trick only when no opponent can ruff it; a risk under 5% is "almost sure"
-            return ("cash_master_likely" if risk > 0 else "cash_master"), params
+            return (likely if risk > 0 else sure), params
         partner = t.partner()
         if partner is not None and win > 0.4:
             return "lead_partner", params
@@ -661,7 +668,7 @@ def _explain(
         if (t.hand & SUIT_MASKS[suit]).bit_count() == 1 and suit != trump:
             return "lead_short", params
         if is_master:  # the top card, chosen though a ruff may well take it
-            return "cash_master_risk", params
+            return risky, params
         lower = t.hand & SUIT_MASKS[suit] & ((1 << card) - 1)
         if lower or card % 13 >= _TEN:  # not a low card: never call it one
             return "lead_spare", params
