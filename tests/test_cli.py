@@ -2187,3 +2187,21 @@ def test_the_commands_help_reads_as_a_list_on_a_narrow_terminal(
     assert not any(re.fullmatch(r" *\S+;?", x) for x in shown), shown  # no word left alone
     for command in {"en": ("hint", "!", "sheet", "quit"), "tr": ("ipucu", "!", "yazboz")}[lang]:
         assert any(x.startswith(f"  {command}  ") for x in shown), (command, shown)
+
+
+@pytest.mark.parametrize(("lang", "shown"), [("en", "FILE|URL"), ("tr", "DOSYA|ADRES")])
+def test_a_record_s_placeholder_says_it_may_be_an_address(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, shown: str
+) -> None:
+    """replay, analyse and play --load read a record from a file or from its address on a
+    server, but their usage and help said FILE (DOSYA) alone: the placeholder names both."""
+    monkeypatch.setenv("COLUMNS", "100")
+    for path in (["replay"], ["analyse"], ["play"]):
+        with pytest.raises(SystemExit):
+            main([*path, "--help", "--lang", lang])
+        out = capsys.readouterr().out
+        usage = out.split("\n\n", 1)[0]
+        assert shown in usage.split() or f"{shown}]" in usage.split(), (path, usage)
+    with pytest.raises(SystemExit):
+        main(["replay", "--lang", lang])
+    assert capsys.readouterr().err.rstrip().endswith(shown)

@@ -68,7 +68,9 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
         metavar="OPTION=VALUE",
         help=t("help_option", lang),
     )
-    play.add_argument("--load", default=None, metavar="FILE", help=t("help_load", lang))
+    play.add_argument(  # (a file, or a record's address on a server)
+        "--load", default=None, metavar="FILE|URL", help=t("help_load", lang)
+    )
     play.add_argument("--save", default=None, metavar="FILE", help=t("help_save", lang))
     play.add_argument("--level", default=None, metavar="LEVEL", help=t("help_level", lang))
     play.add_argument(  # the story mode (issue 13 item 5)
@@ -84,7 +86,7 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     replay = sub.add_parser(
         "replay", help=t("help_replay", lang), description=t("help_replay", lang)
     )
-    replay.add_argument("file", metavar="FILE", help=t("help_file", lang))
+    replay.add_argument("file", metavar="FILE|URL", help=t("help_file", lang))
     lang_option(replay)
     replay.add_argument("--deal", type=int, default=None, metavar="N", help=t("help_deal", lang))
     replay.add_argument("--step", action="store_true", help=t("help_step", lang))

@@ -36,7 +36,7 @@ __all__ = ["add_analyse_parser", "cmd_analyse"]
 
 def add_analyse_parser(sub: Any, lang: str, lang_option: Any) -> None:
     p = sub.add_parser("analyse", help=t("help_analyse", lang), description=t("help_analyse", lang))
-    p.add_argument("file", metavar="FILE", help=t("help_file", lang))
+    p.add_argument("file", metavar="FILE|URL", help=t("help_file", lang))
     lang_option(p)
     p.add_argument("--deal", type=int, default=None, metavar="N", help=t("help_deal", lang))
     p.add_argument("--top", type=int, default=5, metavar="N", help=t("help_top", lang))

@@ -194,6 +194,7 @@ _PLACEHOLDERS: dict[str, str] = {
     "PRESET": "metavar_preset", "MODE": "metavar_mode", "CHIPS": "metavar_chips",
     "MODULE:CLASS": "metavar_module_class", "RECORD": "metavar_record",
     "ORIGIN": "metavar_origin", "HOST": "metavar_host", "file": "metavar_file",
+    "FILE|URL": "metavar_file_or_url",
 }  # fmt: skip
 
 #: A command's usage longer than this many lines is shown with an error as one line.

@@ -1,4 +1,4 @@
-"""``batak replay FILE``: show a saved match, a line per trick (a move a line with --step)."""
+"""``batak replay FILE|URL``: show a saved match, a line per trick (a move a line with --step)."""
 
 from __future__ import annotations
 
