@@ -691,3 +691,29 @@ def test_an_export_onto_a_full_disk_leaves_nothing_behind(tmp_path: Path) -> Non
     failed, written = done.stderr.splitlines()
     assert failed == f"batak admin: {small}/ali.json dosyasına kaydedilemedi: disk dolu"
     assert written.endswith("ali.json dosyasına yazıldı."), written
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_admin_never_cuts_a_wide_username_in_its_sentences(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """batak admin's sentences were wrapped with no names, so a username wider than the line
+    (32 wide characters are 64 columns) was cut between its characters, the rest indented on
+    the next line: two words that read, and copy, as two. ban, unban and vip name it whole,
+    on a line of its own where it does not fit, as batak online does."""
+    pytest.importorskip("argon2")
+    from batak.cli import admin
+
+    data = tmp_path / "data"
+    where = ["--data", str(data), "--lang", lang]
+    name = "東京大阪" * 8  # 32 characters, 64 columns
+    with ServerThread(fast_config(data)) as srv:
+        _register(srv, [(name, "T")])
+    monkeypatch.setattr(admin, "_width", lambda: 40)  # a line narrower than the name
+    for job in (["ban", name], ["unban", name], ["vip", name, "on"]):
+        assert main(["admin", *job, *where]) == 0, job
+        out = capsys.readouterr().out
+        lines = out.splitlines()
+        assert lines[0].split(" ")[0] == name, (job, out)  # the sentence begins with it, whole
+        if job[0] == "ban":  # (the rest fits the line but for the command to paste)
+            assert all(len(x) <= 40 for x in lines[1:-1]) and name in lines[-1], out

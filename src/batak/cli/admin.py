@@ -22,6 +22,7 @@ import asyncio
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -147,7 +148,10 @@ async def _new_password(
     digest = await asyncio.to_thread(hasher.hash, new)
     await storage.update_player(player, password_hash=digest)
     ended = await storage.end_sessions(player)
-    print(t("admin_password_done", lang, name=args.username, sessions=len(ended)))
+    _say(
+        t("admin_password_done", lang, name=args.username, sessions=len(ended)),
+        names=[args.username],
+    )
     return 0
 
 
@@ -155,11 +159,12 @@ def _when(seconds: float | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
     return time.strftime(fmt, time.localtime(seconds)) if seconds else "-"
 
 
-def _say(s: str) -> None:
+def _say(s: str, *, names: Sequence[str] = ()) -> None:
     """Print ``s`` in lines that fit :func:`_width` (80 columns into a file): its own lines,
-    each wrapped at spaces (a long username or ban reason)."""
+    each wrapped at spaces (a long username or ban reason); a word holding one of ``names``
+    (the username it is about) is never cut, however wide (:func:`wrap_text`)."""
     for line in s.split("\n"):
-        print("\n".join(wrap_text(line, _width(), indent="")))
+        print("\n".join(wrap_text(line, _width(), indent="", names=names)))
 
 
 def _unban_command(args: argparse.Namespace, lang: str) -> tuple[str, str | None]:
@@ -541,7 +546,9 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
                 await storage.end_sessions(row.id)  # none but one made meanwhile
                 key = "admin_banned_already" if reason is None else "admin_banned_reason"
                 when = _when(row.banned)
-                _say(t(key, lang, name=row.username, when=when, reason=reason))
+                _say(
+                    t(key, lang, name=row.username, when=when, reason=reason), names=[args.username]
+                )
                 return 0
             await storage.update_player(row.id, banned=time.time(), ban_reason=reason)
             ended = await storage.end_sessions(row.id)
@@ -552,7 +559,8 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
                     name=row.username,
                     sessions=len(ended),
                     seconds=round(config.reap_every),
-                )
+                ),
+                names=[args.username],
             )
             command, placeholder = _unban_command(args, lang)
             if placeholder is None:
@@ -565,13 +573,13 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
             return 0
         if args.job == "unban":
             if row.banned is None:
-                print(t("admin_not_banned", lang, name=row.username))
+                _say(t("admin_not_banned", lang, name=row.username), names=[args.username])
                 return 0
             await storage.update_player(row.id, banned=None, ban_reason=None)
-            print(t("admin_unbanned", lang, name=row.username))
+            _say(t("admin_unbanned", lang, name=row.username), names=[args.username])
             return 0
         await desk.set_vip(row.id, args.flag == "on")
-        print(t("admin_vip_" + args.flag, lang, name=args.username))
+        _say(t("admin_vip_" + args.flag, lang, name=args.username), names=[args.username])
         return 0
     finally:
         await storage.close()
