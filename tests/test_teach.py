@@ -192,17 +192,17 @@ def test_a_master_card_an_opponent_may_ruff_is_not_called_a_sure_trick() -> None
             "AH KH 2H AS KS QS JS TS 3D 4D 3C 4C 5C",
             "KH",
             "Lead K♥: K♥ and A♥ are both winners; the lower one almost surely takes this trick "
-            "and keeps A♥ for the next.",
+            "and A♥ is kept for a later one.",
             "K♥ aç: K♥ ile A♥ ikisi de löve alır; küçüğü bu löveyi neredeyse kesin alır, büyüğü "
-            "(A♥) sonrakine kalır.",
+            "(A♥) sonraki lövelere kalır.",
         ),
         (
             "AD KD QD AS KS QS JS TS 3D 4H 3C 4C 5C",
             "QD",
             "Lead Q♦: Q♦ and K♦ are both winners unless someone ruffs; lead the lower one and "
-            "keep K♦ for the next.",
+            "keep K♦ for a later trick.",
             "Q♦ aç: koz çakan olmazsa Q♦ ile K♦ ikisi de löve alır; önce küçüğünü oyna, büyüğü "
-            "(K♦) sonrakine kalsın.",
+            "(K♦) sonraki lövelere kalsın.",
         ),
     ],
 )
