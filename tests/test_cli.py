@@ -1621,8 +1621,8 @@ def test_save_takes_a_home_path_and_says_why_it_failed_in_the_readers_words(
 @pytest.mark.parametrize(
     ("order", "said"),
     [
-        ("bury_take_trump", "İhaleci dipteki kartları görmeden 4 kart gömer, sonra dipteki 4"),
-        ("take_trump_bury", "İhaleci dipteki 4 kartı alır, kozu söyler, sonra 4 kart gömer."),
+        ("bury_take_trump", "Dipteki kartları görmeden 4 kart gömersin, sonra dipteki 4"),
+        ("take_trump_bury", "Dipteki 4 kartı alıp kozu söylersin, sonra 4 kart gömersin."),
     ],
 )
 def test_the_kitty_is_announced_in_its_order_and_shown_when_the_koz_is_named(
@@ -1636,7 +1636,7 @@ def test_the_kitty_is_announced_in_its_order_and_shown_when_the_koz_is_named(
     buries = "1\n" * (4 if order == "bury_take_trump" else 0)
     code, out, _ = run(monkeypatch, capsys, args, "16\n" + buries + "\n")
     assert code == 0
-    assert said in out and "alır ve 4 kart gömer" not in out
+    assert said in out and "alıp 4 kart gömersin" not in out  # (the player bid 16 and won)
     koz = out.split("── Sıra sende (kozu söyle) ──", 1)[1].split("Hamlen>", 1)[0]
     assert "Dipten gelenler: " in koz and "(artık elinde)." in koz, koz
 
@@ -2205,3 +2205,47 @@ def test_a_record_s_placeholder_says_it_may_be_an_address(
     with pytest.raises(SystemExit):
         main(["replay", "--lang", lang])
     assert capsys.readouterr().err.rstrip().endswith(shown)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            {
+                "take_bury_trump": "You take the 4 kitty cards and bury 4.",
+                "bury_take_trump": "You bury 4 cards without seeing the kitty, then take the 4 "
+                "kitty cards and name the koz.",
+                "take_trump_bury": "You take the 4 kitty cards, name the koz, then bury 4.",
+            },
+        ),
+        (
+            "tr",
+            {
+                "take_bury_trump": "Dipteki 4 kartı alıp 4 kart gömersin.",
+                "bury_take_trump": "Dipteki kartları görmeden 4 kart gömersin, sonra dipteki 4 "
+                "kartı alıp kozu söylersin.",
+                "take_trump_bury": "Dipteki 4 kartı alıp kozu söylersin, sonra 4 kart gömersin.",
+            },
+        ),
+    ],
+)
+def test_the_player_who_wins_a_kitty_auction_is_told_what_they_do_with_it(
+    lang: str, said: dict[str, str]
+) -> None:
+    """After "You win the ihale at 7." the kitty's line still spoke of the reader as of
+    someone else: "The bidder takes the 4 kitty cards and buries 4." It speaks to them now, in
+    each of the kitty's orders; another bidder is said as before."""
+    import dataclasses
+
+    from batak.cli.console import auction_over_lines
+    from batak.cli.text import t
+
+    base = Rules.preset("zipi-kitty")
+    labels = [t("you", lang), "B1", "B2", "B3"][: base.players]
+    for order, line in said.items():
+        rules = dataclasses.replace(base, kitty_order=order)
+        lines = auction_over_lines(rules, 0, 7, labels, lang, Style(None), dealer=2, reader=0)
+        assert lines[1] == line, (order, lines)
+        other = auction_over_lines(rules, 1, 7, labels, lang, Style(None), dealer=2, reader=0)
+        assert other[1].startswith({"en": "The bidder ", "tr": "İhaleci "}[lang]), other

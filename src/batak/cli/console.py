@@ -1057,8 +1057,16 @@ def auction_over_lines(
         code = "forced_contract" if given else "won_auction"
     out = [t(code, lang, who=who, bid=bid)]
     if rules.kitty_size:  # in the table's order (the kitty's cards were not always said)
-        order = {"bury_take_trump": "takes_kitty_blind", "take_trump_bury": "takes_kitty_koz"}
-        out.append(t(order.get(rules.kitty_order, "takes_kitty"), lang, n=rules.kitty_size))
+        if bidder == reader:  # "You take the 4 kitty cards", not "The bidder takes"
+            said = {
+                "bury_take_trump": "takes_kitty_blind_you",
+                "take_trump_bury": "takes_kitty_koz_you",
+            }
+            code = said.get(rules.kitty_order, "takes_kitty_you")
+        else:
+            said = {"bury_take_trump": "takes_kitty_blind", "take_trump_bury": "takes_kitty_koz"}
+            code = said.get(rules.kitty_order, "takes_kitty")
+        out.append(t(code, lang, n=rules.kitty_size))
         if kitty is not None:
             out.append(t("kitty_was", lang, cards=" ".join(style.card(c) for c in kitty)))
     if koz_fixed and trump is not None:
