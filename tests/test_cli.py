@@ -1594,8 +1594,8 @@ def test_the_bidder_burying_sees_which_cards_came_from_the_kitty(lang: str) -> N
     style = Style(io.StringIO())
     cards = " ".join(style.card(c) for c in view["kitty"])
     said = {
-        "en": f"From the kitty: {cards} (now in your hand). Cards still to bury: 3.",
-        "tr": f"Dipten gelenler: {cards} (artık elinde). Gömülecek kart: 3.",
+        "en": f"From the kitty: {cards} (now in your hand). Cards still to bury:\u00a03.",
+        "tr": f"Dipten gelenler: {cards} (artık elinde). Gömülecek kart:\u00a03.",
     }[lang]
     assert said in lines, lines
     others = status_lines(g.view((bidder + 1) % 3), seat_labels(3, 0, lang), lang, style)
@@ -2249,3 +2249,37 @@ def test_the_player_who_wins_a_kitty_auction_is_told_what_they_do_with_it(
         assert lines[1] == line, (order, lines)
         other = auction_over_lines(rules, 1, 7, labels, lang, Style(None), dealer=2, reader=0)
         assert other[1].startswith({"en": "The bidder ", "tr": "İhaleci "}[lang]), other
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_kitty_bidder_s_hand_and_kitty_lines_fit_a_narrow_terminal(lang: str) -> None:
+    """At a kitty table the bidder holds 20 cards while burying: the hand's line (61 columns in
+    English) and the kitty's line ("From the kitty: … Cards still to bury: 4.", 64 in Turkish)
+    were printed whole and the terminal wrapped them at its margin, "♣ A 9 7" / " 6 5". They
+    are worded into the width now, a hand broken between two suits only."""
+    from batak.cli.console import seat_labels, status_lines, visible_len
+
+    game = Game(Rules.preset("zipi-kitty"), seed=3)
+    bidder = game.to_move
+    game.play("bid 16")
+    while game.phase == "bidding":
+        game.play("pass")
+    assert game.phase == "bury" and game.to_move == bidder
+    view = json.loads(json.dumps(game.view(bidder)))
+    style = Style(None)
+    for width in (60, 40):
+        style.width = width
+        labels = seat_labels(game.rules.players, bidder, lang)
+        lines = status_lines(view, labels, lang, style)
+        assert all(visible_len(x) <= width for x in lines), lines
+        at = next(i for i, x in enumerate(lines) if x.startswith(("Your hand:", "Elin:")))
+        groups = lines[at].split(": ", 1)[1].split("   ")
+        for x in lines[at + 1 :]:
+            if not x.startswith(("  ♠", "  ♥", "  ♦", "  ♣")):
+                break
+            groups += x.strip().split("   ")
+        assert groups == style.hand(view["hand"]).split("   "), lines  # no suit cut in two
+        kitty = {"en": "From the kitty:", "tr": "Dipten gelenler:"}[lang]
+        at = next(i for i, x in enumerate(lines) if x.startswith(kitty))
+        said = " ".join(x.strip() for x in lines[at : at + 3])
+        assert {"en": "to bury:\u00a04.", "tr": "kart:\u00a04."}[lang] in said, lines

@@ -1151,28 +1151,26 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
             out.append(t("table_line", lang, items=t("table_empty", lang)))
     # the exposed hand (açık eşli)
     exposed = view["exposed"]
+    width = style.width
     if exposed is not None:
         if exposed["seat"] == view["seat"]:
-            out.append(t("you_exposed", lang))
+            out.extend(wrap_text(t("you_exposed", lang), width))
         else:
-            out.append(
-                t(
-                    "exposed_line",
-                    lang,
-                    who=labels[exposed["seat"]],
-                    cards=style.hand(exposed["cards"]),
-                )
-            )
-    out.append(t("hand_line", lang, cards=style.hand(view["hand"])))
+            who = labels[exposed["seat"]]
+            out.extend(_hand_lines("exposed_line", lang, style, exposed["cards"], who=who))
+    # a hand is broken between its suits, never inside one (a 20-card hand at a kitty table
+    # ran past 60 columns, and the terminal wrapped it at the margin)
+    out.extend(_hand_lines("hand_line", lang, style, view["hand"]))
     if phase in ("bury", "trump") and view.get("kitty"):  # the bidder: what the kitty brought
         cards = " ".join(style.card(c) for c in view["kitty"])
         if phase == "bury":
             need = r["kitty_size"] - len(view["buried"] or [])
-            out.append(t("kitty_line", lang, cards=cards, n=need))
+            out.extend(wrap_text(t("kitty_line", lang, cards=cards, n=need), width))
         else:  # the koz named with the kitty in hand (after burying blind, or before burying)
-            out.append(t("kitty_came", lang, cards=cards))
+            out.extend(wrap_text(t("kitty_came", lang, cards=cards), width))
     if view["buried"]:
-        out.append(t("buried_line", lang, cards=" ".join(style.card(c) for c in view["buried"])))
+        buried = " ".join(style.card(c) for c in view["buried"])
+        out.extend(wrap_text(t("buried_line", lang, cards=buried), width))
     legal = view["legal_moves"]
     if legal and phase == "bidding":
         # bids are typed as their number ("7" is ihale 7): a numbered list would make "7" the
@@ -1188,6 +1186,26 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
         ]
         out.extend(_wrap(items, style.width))  # the terminal's width, not a fixed 78
     return out
+
+
+def _hand_lines(
+    code: str, lang: str, style: Style, cards: Sequence[str], **params: Any
+) -> list[str]:
+    """The text ``code`` with a hand (its placeholder ``cards``) in lines of ``style.width``,
+    broken between two suits, never inside one.
+
+    >>> hand = "AS KS 9S 2S AH KH QH 9H 4H 3H 2H QD 8D 7D 5D 2D AC 9C 7C 6C".split()
+    >>> style = Style(None)
+    >>> style.width = 60
+    >>> for line in _hand_lines("hand_line", "en", style, hand):
+    ...     print(line)
+    Your hand: ♠ A K 9 2   ♥ A K Q 9 4 3 2   ♦ Q 8 7 5 2
+      ♣ A 9 7 6
+    """
+    groups = style.hand(cards).split("   ")  # (a suit's group has single spaces only)
+    return fit_list(
+        lambda joined: t(code, lang, cards=joined, **params), groups, style.width, sep="   "
+    )
 
 
 def bid_items(legal: Sequence[str], lang: str, style: Style, *, kozmaca: bool) -> list[str]:
