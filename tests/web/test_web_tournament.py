@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from conftest import PHONE_CTX as PHONE
+from conftest import watch
 from harness import ServerProcess, ServerThread, fast_config
 from playwright.sync_api import Browser, Page, expect
 from test_web import no_js_errors, open_page, register
@@ -850,4 +851,98 @@ def test_someone_not_seated_at_a_table_being_prepared_is_told_they_will_watch(
                 page.context.close()
             pool.submit(lambda: loop.run_until_complete(ayse.close())).result()
         loop.close()
+    no_js_errors(errors)
+
+
+def test_a_registration_whose_connection_drops_before_its_answer_is_sent_again(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """In a cluster the process that runs a tournament may go away with a registration
+    forwarded to it: the page's socket is closed (1012) before the answer, and the
+    registration may or may not have been made. Here the page's socket is closed so (by the
+    test, between the page and the server): once before the server hears the registration,
+    once after it registered the player and before its answer comes, then once before it hears
+    a withdrawal. Each time the page, connected again, sends it again (idempotent) and asks
+    the tournament again, and shows the truth: registered once, then not. Before, the first
+    drop left the person unregistered with the Register button back and nothing said: the
+    page asked the tournament again, but never sent the registration they had clicked."""
+    import json
+
+    async def schedule() -> str:
+        a = Client(server.url, name="Ayşe")
+        await a.connect()
+        await a.request({"type": "register", "username": "ayse", "password": "uzun-parola-1"})
+        t = await a.tourney_create(
+            name="Kış kupası", rounds=1, deals=1, start=int(time.time()) + 3600
+        )
+        await a.close()
+        return str(t["id"])
+
+    with ThreadPoolExecutor(1) as pool:
+        tid = pool.submit(lambda: asyncio.run(schedule())).result()
+    # (type of the message, where its socket is closed): "before" the server hears it, or
+    # "after" (its answer, and what follows, never reach the page)
+    plan = [("tourney_join", "before"), ("tourney_join", "after"), ("tourney_leave", "before")]
+    dropped: list[str] = []
+
+    def route(ws: Any) -> None:
+        up = ws.connect_to_server()
+        state = {"closed": False, "drop_answer": None}
+
+        def close() -> None:
+            state["closed"] = True
+            ws.close(code=1012, reason="tournament moved")
+            up.close()
+
+        def from_page(text: Any) -> None:
+            if state["closed"]:
+                return
+            msg = json.loads(text)
+            if plan and msg.get("type") == plan[0][0]:
+                kind, when = plan.pop(0)
+                dropped.append(f"{kind} {when}")
+                if when == "before":
+                    return close()
+                state["drop_answer"] = kind
+            up.send(text)
+
+        def from_server(text: Any) -> None:
+            if state["closed"]:
+                return
+            if state["drop_answer"] and json.loads(text).get("ref") == state["drop_answer"]:
+                return close()
+            ws.send(text)
+
+        ws.on_message(from_page)
+        up.on_message(from_server)
+
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 860})
+    context.set_default_timeout(20_000)
+    page = watch(context.new_page(), errors)
+    page.route_web_socket(re.compile(r"/ws$"), route)
+    page.goto(f"{server.http}/tournaments/{tid}")
+    page.get_by_test_id("tourney-join").click()
+    leave = page.get_by_test_id("tourney-leave")
+    expect(leave).to_be_visible()
+    assert dropped == ["tourney_join before", "tourney_join after"], dropped
+
+    async def registered() -> list[str]:
+        c = Client(server.url, name="Cem")
+        await c.connect()
+        doc = await c.tourney(tid)
+        await c.close()
+        return [p["name"] for p in doc["registered"]]
+
+    with ThreadPoolExecutor(1) as pool:
+        names = pool.submit(lambda: asyncio.run(registered())).result()
+    me = page.evaluate("() => window.batak.state.player.name")
+    assert sorted(names) == sorted(["Ayşe", me]), names
+    expect(page.locator("#notice.error")).to_have_count(0)
+    page.screenshot(path=str(artifacts / "tournament-registered-after-drop-en.png"))
+    leave.click()
+    expect(page.get_by_test_id("tourney-join")).to_be_visible()
+    assert dropped[-1] == "tourney_leave before", dropped
+    with ThreadPoolExecutor(1) as pool:
+        names = pool.submit(lambda: asyncio.run(registered())).result()
+    assert names == ["Ayşe"], names
     no_js_errors(errors)

@@ -5,7 +5,12 @@ import { lang, t } from "./i18n.js";
 import { nameCell, shortOnPhone } from "./progress.js";
 import { botAccountTag } from "./result.js";
 
-const TS = { list: null, current: null, missing: null }; // missing: {id, message} of a refused page
+const TS = { list: null, current: null, missing: null, asked: null }; // missing: {id, message} of a refused page
+// asked: the registration or withdrawal sent and not answered yet. A connection lost before its
+// answer (in a cluster: the tournament's process went away, 1012) may or may not have carried
+// it: once connected again the page sends it again (each is idempotent: registered twice is
+// registered once) and asks the tournament again, so it shows whether the person is registered.
+// A start is not sent again: the tournament asked again shows whether it started.
 
 export function route(p) {
   let m;
@@ -16,12 +21,25 @@ export function route(p) {
 
 export function request(ctx, r) {
   if (r.page === "tournaments") ctx.send({ type: "tourney_list" });
+  if (r.page !== "tournament" || (TS.asked && TS.asked.tournament !== r.id)) TS.asked = null;
+  if (TS.asked) ctx.send(TS.asked);
   if (r.page === "tournament") ctx.send({ type: "tourney", tournament: r.id, ref: "tourney" });
+}
+
+// A registration or withdrawal, kept until it is answered (TS.asked)
+function ask(ctx, type, id) {
+  const msg = { type, tournament: id, ref: type };
+  TS.asked = ctx.send(msg) ? msg : null;
+}
+
+function answered(m) {
+  if (TS.asked && m.ref === TS.asked.ref) TS.asked = null;
 }
 
 // The server refused the page's own request (no such tournament): the page says so, with the
 // ways on, instead of "Connecting…" for good. True when handled.
 export function onError(ctx, m) {
+  answered(m); // (refused: said as any refusal is)
   const r = ctx.route();
   if (m.ref !== "tourney" || r.page !== "tournament") return false;
   TS.missing = { id: r.id, message: m.message };
@@ -35,6 +53,7 @@ export function onMessage(ctx, m) {
     TS.list = m.tournaments;
     if (r.page === "tournaments") render(ctx, r);
   } else if (m.type === "tourney") {
+    answered(m);
     TS.current = m.tournament;
     if (m.ref === "tourney_create") return ctx.go(`/tournaments/${m.tournament.id}`);
     if (r.page === "tournament" && r.id === m.tournament.id) render(ctx, r);
@@ -183,8 +202,8 @@ export function actions(ctx) {
       } else if (start) msg.start = start;
       ctx.sendOnce(msg); // a double click schedules one tournament
     },
-    tourneyJoin(el) { ctx.send({ type: "tourney_join", tournament: el.dataset.id }); },
-    tourneyLeave(el) { ctx.send({ type: "tourney_leave", tournament: el.dataset.id }); },
+    tourneyJoin(el) { ask(ctx, "tourney_join", el.dataset.id); },
+    tourneyLeave(el) { ask(ctx, "tourney_leave", el.dataset.id); },
     tourneyStart(el) { ctx.sendOnce({ type: "tourney_start", tournament: el.dataset.id, ref: `tourney_start:${el.dataset.id}` }); },
   };
 }
