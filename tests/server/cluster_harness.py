@@ -104,6 +104,7 @@ class Node(ServerProcess):
         redis: str,
         lease: float = LEASE,
         extra: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
     ) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         super().__init__(
@@ -112,6 +113,7 @@ class Node(ServerProcess):
         )  # fmt: skip
         self.name = name
         self.log = folder / "stderr.log"
+        self.env = dict(env or {})  # more environment (a test hook: BATAK_TEST_STOP_AT)
 
     def start(self) -> None:
         """Start and wait for /healthz; what the process writes goes to ``self.log`` (a pipe
@@ -119,7 +121,9 @@ class Node(ServerProcess):
         cmd = [sys.executable, "-m", "batak", "serve", "--port", str(self.port),
                "--data", str(self.data), *self.extra]  # fmt: skip
         with self.log.open("ab") as err:
-            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+            self.proc = subprocess.Popen(
+                cmd, stdout=subprocess.DEVNULL, stderr=err, env={**os.environ, **self.env}
+            )
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -140,6 +144,22 @@ class Node(ServerProcess):
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
+    def stopped(self) -> bool:
+        """Whether the process is stopped (``SIGSTOP``: by a test hook of the server)."""
+        assert self.proc is not None
+        try:
+            stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
+        except OSError:
+            return False
+        return stat.rsplit(")", 1)[1].split()[0] in ("T", "t")
+
+    def wait_stopped(self, timeout: float = 60.0) -> None:
+        """Until the process stops itself at its test hook (a hang, not a speed check)."""
+        stop = time.monotonic() + timeout
+        while not self.stopped():
+            assert self.alive and time.monotonic() < stop, f"{self.name} did not stop"
+            time.sleep(0.05)
+
     def pause(self) -> None:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGSTOP)
@@ -158,12 +178,14 @@ def cluster(
     first: int = 0,
     lease: float = LEASE,
     extra: tuple[str, ...] = (),
+    env: dict[str, dict[str, str]] | None = None,
 ) -> Iterator[tuple[list[Node], Redis, str]]:
     """``n`` nodes named n0, n1, … on a fresh database, and Redis: the one .ci/run started
     (BATAK_TEST_REDIS, its database 0 emptied first), or (``own_redis``, or no such server) a
     redis-server of the test's own, which it may kill and start again. ``lease``: the nodes'
     ``--lease-seconds`` (a long one: a node's beat, and its takeover scan, come seldom);
-    ``extra``: more options of ``batak serve`` for every node (such as ``--trick-pause``)."""
+    ``extra``: more options of ``batak serve`` for every node (such as ``--trick-pause``);
+    ``env``: more environment for a node, by its name (a test hook: ``BATAK_TEST_STOP_AT``)."""
     pg = postgres_database()
     assert pg is not None
     with pg as url:
@@ -177,7 +199,10 @@ def cluster(
         else:
             redis.start()
         names = [f"n{i}" for i in range(first, first + n)]
-        nodes = [Node(tmp / name, name, url, redis.url, lease, extra) for name in names]
+        nodes = [
+            Node(tmp / name, name, url, redis.url, lease, extra, (env or {}).get(name))
+            for name in names
+        ]
         try:
             for node in nodes:
                 node.start()

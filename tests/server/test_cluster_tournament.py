@@ -457,3 +457,81 @@ def test_a_round_whose_save_is_refused_leaves_no_table_behind(tmp_path: Path) ->
             await org.close()
 
         asyncio.run(main())
+
+
+def _bot(http: str, username: str, tid: str) -> Any:
+    """``batak bot --tournament`` as a player runs it, through the process at ``http``."""
+    import os
+    import subprocess
+    import sys
+
+    import batak
+
+    src = str(Path(batak.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": src, "BATAK_BOT_PASSWORD": PASSWORD}
+    cmd = [sys.executable, "-m", "batak", "bot", http, "--username", username,
+           "--level", "easy", "--tournament", tid, "--lang", "en"]  # fmt: skip
+    return subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True
+    )
+
+
+def test_a_forwarded_registration_whose_process_dies_before_answering(tmp_path: Path) -> None:
+    """``batak bot --tournament`` connected to n1 registers for a tournament n0 runs; n0 saves
+    the registration and is killed (``kill -9``, at a test hook that stops it there) before
+    its answer: n1 closes the bot's socket (1012), the bot comes back and sends its
+    registration again (one registration, idempotent), n1 takes the tournament over and
+    answers it; the bot says it is registered, plays the round and says its place, and a
+    page that asks ``tourney`` again sees it registered once."""
+    pytest.importorskip("argon2")
+    need_services()
+    env = {"n0": {"BATAK_TEST_STOP_AT": "tourney_join_saved"}}
+    with cluster(tmp_path, 2, extra=NO_PAUSE, env=env) as (nodes, _redis, db):
+        n0, n1 = nodes
+
+        async def main() -> None:
+            org = Client(n0.url, name="Ayşe")
+            await org.connect()
+            await org.register("ayse", PASSWORD)
+            t = await org.tourney_create(rounds=1, deals=1, start=int(time.time()) + 3600)
+            tid = t["id"]
+            await org.close()
+            proc = _bot(n1.http, "robokayip", tid)
+            assert proc.stdout is not None
+            try:
+                await asyncio.to_thread(n0.wait_stopped)
+                # saved, not answered: the bot is registered, and has not heard it
+                assert [p["name"] for p in _db_doc(db, tid)["players"]] == ["Ayşe", "robokayip"]
+                n0.kill()
+                lines = []
+                while True:  # (until it says it registered: a hang, not a speed check)
+                    line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 90)
+                    assert line, "".join(lines)
+                    lines.append(line)
+                    if "Registered for the tournament" in line:
+                        break
+                # the page of the tournament, asked again through the survivor: the truth
+                page = Client(n1.url, name="Cem")
+                await page.connect()
+                shown = await page.tourney(tid)
+                names = [p["name"] for p in shown["registered"]]
+                assert names == ["Ayşe", "robokayip"], names
+                org1 = Client(n1.url, name="Ayşe")
+                await org1.connect()
+                await org1.login("ayse", PASSWORD)
+                await org1.tourney_start(tid)
+                note = await org1.wait_for(lambda m: m.get("type") == "tourney_table", 60)
+                await org1.join(note["table"])
+                await org1.play(note["table"], lambda v: str(v["legal_moves"][0]), timeout=120)
+                out, _ = await asyncio.wait_for(asyncio.to_thread(proc.communicate), 120)
+                assert proc.returncode == 0, "".join(lines) + out
+                doc = await _until_over(db, tid)
+                assert [p["name"] for p in doc["players"]] == ["Ayşe", "robokayip"]
+                for x in (page, org1):
+                    await x.close()
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait(10)
+
+        asyncio.run(main())

@@ -30,8 +30,10 @@ import contextlib
 import functools
 import logging
 import math
+import os
 import random
 import secrets
+import signal
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
@@ -65,6 +67,21 @@ SEATING_WAIT = 30.0
 START_RETRY = 5.0
 #: Tournaments not yet over that one account may have scheduled (operators: no limit).
 PER_ACCOUNT = 3
+#: Test hook: the environment variable naming a point (:func:`_test_stop`) where the process
+#: stops itself, so that a test of a cluster can kill it exactly there.
+TEST_STOP_AT = "BATAK_TEST_STOP_AT"
+
+
+def _test_stop(point: str) -> None:
+    """Test hook, for the real-process tests of a cluster only (tests/server): when the
+    environment variable ``BATAK_TEST_STOP_AT`` names ``point``, the process stops itself
+    (``SIGSTOP``) there, and the test, seeing it stopped, kills it (``kill -9``) or lets it go
+    on (``SIGCONT``). Never set outside those tests. The points: ``tourney_join_saved`` (a
+    registration saved, not answered yet) and ``round_made`` (a round's tables made and the
+    document saved, before they are seated)."""
+    if os.environ.get(TEST_STOP_AT) == point:
+        log.warning("test hook: stopped at %s", point)
+        os.kill(os.getpid(), signal.SIGSTOP)
 
 
 def duplicate_rules(preset: str, deals: int) -> Rules:
@@ -464,6 +481,7 @@ class Tournaments:
                 await self._bot_quota(player)
                 doc["players"].append(_entry(player))
                 await self._save(doc)
+                _test_stop("tourney_join_saved")
         self.watchers.setdefault(doc["id"], set()).add(conn)
         self._reply(conn, {"type": "tourney", "tournament": self.public(doc, conn.lang)}, msg)
         self._push(doc)
@@ -629,6 +647,7 @@ class Tournaments:
             # nobody could ever sit there (a join gives no seat at a tournament's table still
             # waiting); the document is saved again with the next change (a table's end)
             log.warning("could not save tournament %s at round %d: %s", doc["id"], r, e)
+        _test_stop("round_made")
         try:
             for table, group in made:
                 await table.call(functools.partial(self._seat, table, group, dealer))
