@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cluster_harness import LEASE, Player, cluster, need_services
+from cluster_harness import LEASE, Player, cluster, need_services, owner, stored_log
 from websockets.exceptions import ConnectionClosed
 
 from batak.server.client import Client, ServerError
@@ -49,6 +49,11 @@ def _made_tables(db: str, tid: str) -> list[tuple[int, int, str]]:
         if o.get("tournament") == tid:
             out.append((int(o["round"]), int(o["number"]), str(status)))
     return sorted(out)
+
+
+def owner_epoch(conn: Any, table: str, key: str, value: str) -> tuple[str, int]:
+    row = conn.execute(f"SELECT owner, epoch FROM {table} WHERE {key} = %s", (value,)).fetchone()
+    return str(row[0]), int(row[1])
 
 
 def _get(url: str) -> Any:
@@ -535,3 +540,95 @@ def test_a_forwarded_registration_whose_process_dies_before_answering(tmp_path: 
                     proc.wait(10)
 
         asyncio.run(main())
+
+
+def test_a_rounds_table_taken_over_before_its_seating_is_seated_where_it_went(
+    tmp_path: Path,
+) -> None:
+    """n0 makes a round's two tables and saves the tournament, then stops (a test hook)
+    before seating them, and is killed. The survivors take the tables over as the stable hash
+    picks table 1, and the tournament is given to the one that does not take table 1 (as the
+    hash does for about half of all tournaments), then table 2 (all bots) too: table 1 is
+    seated by a process that does not run its tournament, from the stored document
+    (``seat_taken``), listed as in play (before, as "over"), and its player plays it there;
+    table 2, taken by the tournament's process after the tournament, is seated there (before,
+    it stayed waiting for good: nobody seated it); the tournament, hearing both ends,
+    finishes with one set of tables and the right standings."""
+    pytest.importorskip("argon2")
+    need_services()
+    import psycopg
+
+    from batak.server.cluster.owner import rendezvous
+
+    env = {"n0": {"BATAK_TEST_STOP_AT": "round_made"}}
+    with cluster(tmp_path, 3, extra=NO_PAUSE, env=env) as (nodes, _redis, db):
+        n0, n1, n2 = nodes
+
+        async def main() -> dict[str, Any]:
+            org = Client(n0.url, name="Ayşe")
+            await org.connect()
+            await org.register("ayse", PASSWORD)
+            tid = (await org.tourney_create(rounds=1, deals=1, start=int(time.time()) + 3600))["id"]
+            start = asyncio.create_task(org.tourney_start(tid))
+            await asyncio.to_thread(n0.wait_stopped)
+            start.cancel()
+            doc = _db_doc(db, tid)
+            tables = {t["number"]: t for t in doc["tables"]}
+            assert sorted(tables) == [1, 2] and doc["status"] == "playing", doc
+            first = tables[1]["id"]
+            second = tables[2]["id"]
+            seats = rendezvous(first, ["n1", "n2"])  # the survivor that takes table 1
+            runs = "n2" if seats == "n1" else "n1"
+            with psycopg.connect(db, autocommit=True) as conn:
+                # the tournament given to the other survivor (as the hash picks for about
+                # half of all tournaments): its own, it takes it at once
+                conn.execute(
+                    "UPDATE tourney_owners SET owner = %s, epoch = epoch + 1"
+                    " WHERE tournament_id = %s RETURNING epoch",
+                    (runs, tid),
+                )
+                stop = time.monotonic() + LEASE + 30
+                while owner_epoch(conn, "tourney_owners", "tournament_id", tid) == (runs, 2):
+                    # (until it took it: a hang, not a speed check)
+                    assert time.monotonic() < stop, "the tournament was not taken"
+                    await asyncio.sleep(0.1)
+                # its look at the round's tables done (they were n0's, taken for alive):
+                # a registration there waits behind it (the tournament's lock), refused
+                probe = Client({"n1": n1, "n2": n2}[runs].url, name="Cem")
+                await probe.connect()
+                with pytest.raises(ServerError) as refused:
+                    await probe.tourney_join(tid)
+                assert refused.value.code == "tourney_started"
+                await probe.close()
+                # then the all-bots table 2 to the same process (as a claim of it after the
+                # tournament's, or after one that failed): seated there, where nobody joins it
+                conn.execute(
+                    "UPDATE table_owners SET owner = %s, epoch = epoch + 1 WHERE table_id = %s",
+                    (runs, second),
+                )
+            n0.kill()
+            other = {"n1": n1, "n2": n2}
+            org.url = other[seats].url
+            await org.drop()
+            await org.connect()
+            await org.login("ayse", PASSWORD)
+            stop = time.monotonic() + LEASE + 60
+            while stored_log(db, first)[1] != "playing":  # (a hang, not a speed check)
+                assert time.monotonic() < stop, _made_tables(db, tid)
+                await asyncio.sleep(0.2)
+            # seated by the survivor that took it, which does not run the tournament
+            assert owner(db, first)[0] == seats
+            assert owner(db, second)[0] == runs
+            # and the tournament, asked through it, lists it as in play (before, as "over":
+            # any table its process did not hold; batak bot skipped its own such table)
+            shown = next(t for t in (await org.tourney(tid))["tables"] if t["id"] == first)
+            assert shown["status"] == "playing" and not shown["over"], shown
+            st = await org.join(first)
+            assert st.seat == tables[1]["seats"].index(org.player["id"])
+            await org.play(first, lambda v: str(v["legal_moves"][0]), timeout=120)
+            done = await _until_over(db, tid)
+            await org.close()
+            return done
+
+        doc = asyncio.run(main())
+        _check_result(db, doc, 1, n1.http)

@@ -342,7 +342,16 @@ class Tournaments:
                         "totals": [sum(r[s] for r in scores) for s in range(len(t["names"]))],
                         "over": t.get("scores") is not None,
                         "record": f"/api/tables/{t['id']}/record",
-                        "status": table.status if table is not None else "over",
+                        # one held by another process of a cluster (taken over): in play
+                        # until its end is heard (it was said "over", and batak bot, taking
+                        # its own table for over, let a computer play its seat)
+                        "status": (
+                            table.status
+                            if table is not None
+                            else "over"
+                            if t.get("scores") is not None
+                            else "playing"
+                        ),
                     }
                 )
             out["tables"] = tables
@@ -766,11 +775,22 @@ class Tournaments:
 
     async def seat_taken(self, table: Table) -> None:
         """In a cluster: a round's table still waiting that this process took over (its
-        process died between making and seating it) while another process runs its
-        tournament: seated here, as the stored document says (a table it does not list is
-        left to the tournament's process, which closes it)."""
+        process died between making and seating it): seated here, as the stored document
+        says when another process runs its tournament (a table it does not list is left to
+        the tournament's process, which closes it), or as the tournament says when this
+        process runs it."""
         tid = str(table.options.get("tournament") or "")
-        if not tid or tid in self.docs or table.id in self._seating or table.status != "waiting":
+        if not tid or table.id in self._seating or table.status != "waiting":
+            return
+        run = self.docs.get(tid)
+        if run is not None:
+            # its tournament is run here (claimed before this table, whose process was still
+            # taken for alive then, or whose claim failed): seated as after a restart. Before,
+            # nothing seated it: an all-bots table, which nobody joins, kept its round waiting
+            # for good
+            async with self._lock(tid):
+                if self.docs.get(tid) is run:
+                    await self._seat_waiting(run)
             return
         doc = await self.hub.storage.tournament(tid)
         listed = [t for t in (doc or {}).get("tables", ()) if t["id"] == table.id]
