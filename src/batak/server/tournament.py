@@ -172,6 +172,7 @@ class Tournaments:
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timers: dict[str, asyncio.Task[None]] = {}
+        self._stopped = False  # the server stops: nothing is scheduled any more
         # a round's tables made but not yet seated (_next_round): set once seated (or failed)
         self._seating: dict[str, asyncio.Event] = {}
         # in a cluster: the scores so far of this process's tournaments' tables held by other
@@ -225,6 +226,7 @@ class Tournaments:
             self._spawn(conn.flush_and_close(1012, "tournament moved"))
 
     def stop(self) -> None:
+        self._stopped = True
         for task in list(self._tasks) + list(self._timers.values()):
             task.cancel()
 
@@ -240,8 +242,11 @@ class Tournaments:
         """Start the tournament at its time (or in ``delay`` seconds). A start that fails for
         the database's sake leaves it scheduled and tries again :data:`START_RETRY` seconds
         later; one refused because another process of the cluster runs it now ends here (the
-        tournament was let go)."""
+        tournament was let go). Nothing once the server stops (a start under way then fails
+        as storage closes: it is not tried again)."""
         tid = doc["id"]
+        if self._stopped:
+            return
 
         async def wait() -> None:
             await asyncio.sleep(max(0.0, doc["start_at"] - time.time()) if delay is None else delay)
@@ -919,11 +924,47 @@ class Tournaments:
         async with self._lock(doc["id"]):
             if self.docs.get(doc["id"]) is not doc:  # over, or run elsewhere now
                 return
-            for t in doc["tables"]:
-                if t["id"] == table_id and t.get("scores") is None:
-                    t["scores"] = scores if scores is not None else await self._stored(table_id)
-            await self._advance(doc)
+            try:
+                for t in doc["tables"]:
+                    if t["id"] == table_id and t.get("scores") is None:
+                        scores = scores if scores is not None else await self._stored(table_id)
+                        t["scores"] = scores
+                await self._advance(doc)
+            except Fenced:  # (let go: run by another process now)
+                return
+            except StorageError as e:
+                log.warning("tournament %s: %s", doc["id"], e)
+                if self.hub.cluster is None:  # (in a cluster, poll() tries again at a beat)
+                    self._retry_round(doc)
         self._push(doc)
+
+    def _retry_round(self, doc: dict[str, Any]) -> None:
+        """On a single process: the tournament goes on :data:`START_RETRY` seconds after its
+        round's end could not be stored or its next round made (a table could not be stored,
+        the round undone): :meth:`_advance` is tried again until it goes through. Nothing once
+        the server stops, nor for a tournament over or gone from memory by then."""
+        tid = doc["id"]
+        if self._stopped:
+            return
+
+        async def wait() -> None:
+            await asyncio.sleep(START_RETRY)
+            self._timers.pop(tid, None)
+            async with self._lock(tid):
+                if self.docs.get(tid) is not doc or doc["status"] != "playing":
+                    return
+                try:
+                    await self._advance(doc)
+                except StorageError as e:
+                    log.warning("tournament %s: %s; trying again", tid, e)
+                    self._retry_round(doc)
+                    return
+            self._push(doc)
+
+        old = self._timers.pop(tid, None)
+        if old is not None:
+            old.cancel()
+        self._timers[tid] = asyncio.get_running_loop().create_task(wait())
 
     async def _stored(self, table_id: str) -> list[list[int]] | None:
         stored = await self.hub.storage.table(table_id)
