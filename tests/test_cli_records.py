@@ -753,3 +753,24 @@ def test_a_player_named_you_is_not_the_reader_who_wins_the_ihale(
     code, out, err = run(monkeypatch, capsys, ["replay", str(path), "--lang", lang])
     won = {"en": "You win the ihale at 13.", "tr": "İhaleyi sen aldın (13)."}[lang]
     assert code == 0 and won in out.splitlines(), out
+
+
+def test_a_player_named_you_is_not_the_reader_who_says_a_soz(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """soz_line spoke to the reader when the label was the word "You", as the ihale's line did
+    before 2038dd8: replaying a Koz Maça record where a player is named "You" said "You say 2"
+    to a reader who did not play. The reader is told by seat; the player named so is said as
+    any other ("You says 2"), and a reader at the table is still spoken to."""
+    data = server_record("sultan-kozmaca")
+    data["meta"]["players"] = ["Ayşe", "You", "Bot 3", "Bot 4"]
+    path = tmp_path / "you.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = run(monkeypatch, capsys, ["replay", str(path), "--lang", "en"])
+    assert code == 0, err
+    said = [x for x in out.splitlines() if x.startswith("You say ")]
+    assert not said and re.search(r"^You says \d+$", out, re.M), out
+    data["meta"]["seat"] = 1  # (a record saved by its player 1: "You" is the reader)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = run(monkeypatch, capsys, ["replay", str(path), "--lang", "en"])
+    assert code == 0 and re.search(r"^You say \d+$", out, re.M), out

@@ -821,13 +821,16 @@ def trick_items(
     return [f"{labels[(leader + i) % players]}: {style.card(c)}" for i, c in enumerate(cards)]
 
 
-def soz_line(who: str, n: int, lang: str) -> str:
-    """A Koz Maça bid (söz), in ``batak play`` and ``batak online`` alike.
+def soz_line(who: str, n: int, lang: str, *, yours: bool = False) -> str:
+    """A Koz Maça bid (söz), in ``batak play`` and ``batak online`` alike. ``yours``: the
+    reader's own, said to them by seat (a player named "You" is not the reader).
 
-    >>> soz_line("Computer 1", 1, "en"), soz_line("You", 3, "en"), soz_line("Sen", 3, "tr")
-    ('Computer 1 says 1', 'You say 3', 'Sen: söz 3')
+    >>> soz_line("Computer 1", 1, "en"), soz_line("You", 3, "en", yours=True)
+    ('Computer 1 says 1', 'You say 3')
+    >>> soz_line("You", 3, "en"), soz_line("Sen", 3, "tr", yours=True)
+    ('You says 3', 'Sen: söz 3')
     """
-    if who == t("you", lang):  # the reader's own
+    if yours:  # the reader's own
         return t("said_kozmaca_you", lang, you=who, n=n)
     return t("said_kozmaca", lang, who=who, n=n)
 
@@ -891,7 +894,7 @@ class Narrator:
         if isinstance(move, Pass):
             say(t("said_pass", lang, who=who))
         elif isinstance(move, Bid) and r.bidding == "kozmaca":
-            say(soz_line(who, move.amount, lang))
+            say(soz_line(who, move.amount, lang, yours=seat == self.own_seat))
         elif isinstance(move, Bid):
             say(t("said_bid", lang, who=who, n=move.amount))
         elif isinstance(move, Bury):

@@ -1012,7 +1012,9 @@ class OnlineSession:
                     continue  # (a burial ends no deal)
                 if kozmaca and str(ev["move"]).startswith("bid ") and ev.get("by") != "timeout":
                     # a söz, as `batak play` says it ("Bot 3 says 2", not "Bot 3: 2")
-                    self._say(soz_line(labels[ev["seat"]], int(ev["move"].split()[1]), lang))
+                    yours = ev["seat"] == st.seat
+                    n = int(ev["move"].split()[1])
+                    self._say(soz_line(labels[ev["seat"]], n, lang, yours=yours))
                     continue  # (a söz ends no deal)
                 shown = move_text(ev["move"], lang, self.style, kozmaca=kozmaca)
                 if ev.get("by") == "timeout":
