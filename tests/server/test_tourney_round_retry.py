@@ -158,3 +158,32 @@ def test_a_start_failing_as_the_server_stops_is_not_tried_again_after_it(
     timers, doc = asyncio.run(go())
     assert timers == [], "a start was scheduled again after the stop"
     assert doc["status"] == "scheduled" and doc["round"] == 0
+
+
+def test_a_start_that_keeps_failing_is_tried_again_less_and_less_often(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each try of a start whose second table the database always refuses stores its first
+    table, closes it and logs a warning: every START_RETRY (5) seconds for good, that was 720
+    tables and warnings an hour. The wait doubles after each failure, up to RETRY_MAX."""
+    monkeypatch.setattr(tournament, "START_RETRY", 0.001)
+    monkeypatch.setattr(tournament, "RETRY_MAX", 0.008, raising=False)
+    _tables(monkeypatch, fail=list(range(2, 200, 2)))  # every second table made is refused
+    delays: list[float | None] = []
+    schedule = Tournaments._schedule
+
+    def recorded(self: Any, doc: Any, delay: float | None = None) -> None:
+        delays.append(delay)
+        schedule(self, doc, delay)
+
+    monkeypatch.setattr(Tournaments, "_schedule", recorded)
+
+    async def go() -> None:
+        tours = Tournaments(_hub())
+        tours.adopt(_doc())
+        await _until(lambda: len(delays) >= 7)
+        tours.stop()
+
+    asyncio.run(go())
+    assert delays[0] is None  # (its time)
+    assert delays[1:7] == [0.001, 0.002, 0.004, 0.008, 0.008, 0.008], delays

@@ -65,6 +65,10 @@ SEATING_WAIT = 30.0
 #: Seconds before a tournament whose start failed (a round's table could not be stored) tries
 #: again.
 START_RETRY = 5.0
+#: The longest wait between two tries: each failed try doubles the wait from START_RETRY (a
+#: failure that lasts, e.g. a table the database always refuses, is tried, logged and its first
+#: tables stored and closed a dozen times an hour, not 720).
+RETRY_MAX = 300.0
 #: Tournaments not yet over that one account may have scheduled (operators: no limit).
 PER_ACCOUNT = 3
 #: Test hook: the environment variable naming a point (:func:`_test_stop`) where the process
@@ -173,6 +177,7 @@ class Tournaments:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._stopped = False  # the server stops: nothing is scheduled any more
+        self._failures: dict[str, int] = {}  # tries in a row that failed, by tournament id
         # a round's tables made but not yet seated (_next_round): set once seated (or failed)
         self._seating: dict[str, asyncio.Event] = {}
         # in a cluster: the scores so far of this process's tournaments' tables held by other
@@ -218,6 +223,7 @@ class Tournaments:
         timer = self._timers.pop(tid, None)
         if timer is not None:
             timer.cancel()
+        self._failures.pop(tid, None)
         doc = self.docs.pop(tid, None)
         for t in doc["tables"] if doc is not None else ():
             self.by_table.pop(t["id"], None)
@@ -241,8 +247,9 @@ class Tournaments:
     def _schedule(self, doc: dict[str, Any], delay: float | None = None) -> None:
         """Start the tournament at its time (or in ``delay`` seconds). A start that fails for
         the database's sake leaves it scheduled and tries again :data:`START_RETRY` seconds
-        later; one refused because another process of the cluster runs it now ends here (the
-        tournament was let go). Nothing once the server stops (a start under way then fails
+        later (the wait doubled after each failure in a row, up to :data:`RETRY_MAX`); one
+        refused because another process of the cluster runs it now ends here (the tournament
+        was let go). Nothing once the server stops (a start under way then fails
         as storage closes: it is not tried again)."""
         tid = doc["id"]
         if self._stopped:
@@ -257,13 +264,25 @@ class Tournaments:
                 return
             except StorageError as e:
                 if self.docs.get(tid) is doc and doc["status"] == "scheduled":
-                    log.warning("tournament %s did not start (%s); trying again", tid, e)
-                    self._schedule(doc, START_RETRY)
+                    wait = self._retry_delay(tid)
+                    log.warning(
+                        "tournament %s did not start (%s); trying again in %g s", tid, e, wait
+                    )
+                    self._schedule(doc, wait)
+                return
+            self._failures.pop(tid, None)
 
         old = self._timers.pop(tid, None)
         if old is not None:
             old.cancel()
         self._timers[tid] = asyncio.get_running_loop().create_task(wait())
+
+    def _retry_delay(self, tid: str) -> float:
+        """The wait before the next try of tournament ``tid``'s start or round, one more having
+        failed: START_RETRY, then twice the last, up to RETRY_MAX."""
+        n = self._failures.get(tid, 0)
+        self._failures[tid] = n + 1
+        return float(min(RETRY_MAX, START_RETRY * 2 ** min(n, 30)))
 
     async def forget_player(self, pid: str) -> None:
         """An erased account (server/erase.py) that joined a tournament held here since: its
@@ -941,24 +960,30 @@ class Tournaments:
     def _retry_round(self, doc: dict[str, Any]) -> None:
         """On a single process: the tournament goes on :data:`START_RETRY` seconds after its
         round's end could not be stored or its next round made (a table could not be stored,
-        the round undone): :meth:`_advance` is tried again until it goes through. Nothing once
+        the round undone): :meth:`_advance` is tried again until it goes through, the wait
+        doubled after each failure up to :data:`RETRY_MAX` (:meth:`_retry_delay`). Nothing once
         the server stops, nor for a tournament over or gone from memory by then."""
         tid = doc["id"]
         if self._stopped:
             return
 
+        delay = self._retry_delay(tid)
+
         async def wait() -> None:
-            await asyncio.sleep(START_RETRY)
+            await asyncio.sleep(delay)
             self._timers.pop(tid, None)
             async with self._lock(tid):
                 if self.docs.get(tid) is not doc or doc["status"] != "playing":
                     return
                 try:
                     await self._advance(doc)
+                except Fenced:
+                    return
                 except StorageError as e:
                     log.warning("tournament %s: %s; trying again", tid, e)
                     self._retry_round(doc)
                     return
+            self._failures.pop(tid, None)
             self._push(doc)
 
         old = self._timers.pop(tid, None)
