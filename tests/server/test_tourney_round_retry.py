@@ -187,3 +187,36 @@ def test_a_start_that_keeps_failing_is_tried_again_less_and_less_often(
     asyncio.run(go())
     assert delays[0] is None  # (its time)
     assert delays[1:7] == [0.001, 0.002, 0.004, 0.008, 0.008, 0.008], delays
+
+
+def test_a_cluster_round_that_keeps_failing_is_not_tried_at_every_beat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In a cluster, poll() tries a round whose making failed again at each beat (every 2 s):
+    with a table the database always refuses, a table stored and closed and a warning every 2 s
+    for good. It now waits as a start does: START_RETRY after the first failure, then twice
+    the last wait (the tournament module's clock is a stand-in here)."""
+    made = _tables(monkeypatch, fail=list(range(2, 200, 2)))  # every second table refused
+    now = [1000.0]
+    clock = SimpleNamespace(time=lambda: now[0], monotonic=lambda: now[0])
+    monkeypatch.setattr(tournament, "time", clock)
+
+    async def go() -> list[int]:
+        hub = _hub()
+        hub.cluster = SimpleNamespace(tourney_lost=lambda tid: None, tourney_note=lambda *a: None)
+        tours = Tournaments(hub)
+        doc = _doc(status="playing", rnd=1)
+        doc["tables"] = [
+            {"id": "a", "round": 1, "number": 1, "seats": ["p1", "p2", None, None],
+             "names": [], "scores": [[1, 0, 0, 0]]},
+        ]  # fmt: skip
+        tours.docs["T1"] = doc
+        tries = []
+        for at in (0, 1, 4, 5.5, 10, 15, 16):  # seconds since the first beat
+            now[0] = 1000.0 + at
+            await tours.poll()
+            tries.append(len(made))
+        return tries
+
+    # tried at 0 (fails: next at 5), 5.5 (next at 15.5), 16
+    assert asyncio.run(go()) == [1, 1, 1, 2, 2, 2, 3]

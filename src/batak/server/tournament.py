@@ -178,6 +178,8 @@ class Tournaments:
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._stopped = False  # the server stops: nothing is scheduled any more
         self._failures: dict[str, int] = {}  # tries in a row that failed, by tournament id
+        # in a cluster: when poll() may try a round whose making failed again (time.monotonic)
+        self._next_try: dict[str, float] = {}
         # a round's tables made but not yet seated (_next_round): set once seated (or failed)
         self._seating: dict[str, asyncio.Event] = {}
         # in a cluster: the scores so far of this process's tournaments' tables held by other
@@ -224,6 +226,7 @@ class Tournaments:
         if timer is not None:
             timer.cancel()
         self._failures.pop(tid, None)
+        self._next_try.pop(tid, None)
         doc = self.docs.pop(tid, None)
         for t in doc["tables"] if doc is not None else ():
             self.by_table.pop(t["id"], None)
@@ -918,6 +921,8 @@ class Tournaments:
             # every table of the round over, and no next round: its making failed (a table
             # could not be stored), tried again here
             stalled = bool(current) and all(t.get("scores") is not None for t in current)
+            if stalled and time.monotonic() < self._next_try.get(tid, 0.0):
+                continue  # (it failed a moment ago: tried again later, as a start is)
             if not away and not stalled:
                 continue
             try:
@@ -931,7 +936,12 @@ class Tournaments:
                         await self._advance(doc)
             except StorageError as e:  # (the next beat tries again)
                 log.warning("tournament %s: %s", tid, e)
+                if stalled:  # the round's making failed: the wait doubles with each failure
+                    self._next_try[tid] = time.monotonic() + self._retry_delay(tid)
                 continue
+            if stalled:
+                self._failures.pop(tid, None)
+                self._next_try.pop(tid, None)
             if found:
                 self._push(doc)
 
