@@ -937,6 +937,16 @@ def test_the_end_of_a_match_says_who_won_once(
         expect(dialog.get_by_test_id("you-won")).to_have_text(shared.format(other_name))
         expect(dialog.get_by_text(won, exact=True)).to_have_count(0)
         page.screenshot(path=str(artifacts / f"over-won-shared-{name}-{lang}.png"))
+        # a first place shared by three: the others in a sentence, "Ayşe and Veli" ("Ayşe ve
+        # Veli"), not "Ayşe, Veli" (a list after a colon's way)
+        page.evaluate(OVER, [0, 1, 2])
+        two = page.evaluate(
+            "() => { const b = window.batak, y = b.state.table.you;"
+            " return [1, 2].map((k) => b.seatLabel((y + k) % 4)); }"
+        )
+        both = {"en": "{} and {}", "tr": "{} ve {}"}[lang].format(*two)
+        expect(dialog.get_by_test_id("you-won")).to_have_text(shared.format(both))
+        page.screenshot(path=str(artifacts / f"over-won-three-{name}-{lang}.png"))
         page.evaluate(OVER, [2])
         expect(dialog.locator(".winners")).to_contain_text(other)
         expect(dialog.get_by_test_id("you-won")).to_contain_text(lost)

@@ -9,7 +9,7 @@
 // rematch (same seats and options, a new match: every person at the table is asked and must
 // agree; bots stay) and, after quick play, "Play again".
 import { chipsNumber, walletShort } from "./chips.js";
-import { NAMES, nextLang, t } from "./i18n.js";
+import { NAMES, lang, nextLang, t } from "./i18n.js";
 import { reviewButton } from "./review.js";
 
 let H = null; // the client's hooks: {table, seatName, seatLabel, sentence, renderFelt,
@@ -227,7 +227,9 @@ export function matchOverHTML(T, sheetHTML, recordHref, extra = "", quiet = fals
   // the player won: said once, in one line ("Winner: you" or "Winners: you, Ayşe" above "You
   // won!" said it twice): "You won!" alone, "You won together with Ayşe!" with a partner at an
   // eşli table or a shared first place
-  const others = winners.filter((s) => s !== T.you).map((s) => H.seatName(s)).join(", ");
+  // the others as a sentence names them: "Ayşe and Veli" ("Ayşe ve Veli"), not "Ayşe, Veli"
+  const names = winners.filter((s) => s !== T.you).map((s) => H.seatName(s));
+  const others = names.length ? new Intl.ListFormat(lang(), { type: "conjunction" }).format(names) : "";
   const wonText = others ? t("you_won_with", { names: others }) : t("you_won");
   const o = T.info.options || {};
   // at a tournament's table the matchpoints count, against the other tables that played the
