@@ -220,3 +220,39 @@ def test_a_cluster_round_that_keeps_failing_is_not_tried_at_every_beat(
 
     # tried at 0 (fails: next at 5), 5.5 (next at 15.5), 16
     assert asyncio.run(go()) == [1, 1, 1, 2, 2, 2, 3]
+
+
+def test_a_catch_up_after_a_restart_that_fails_is_tried_again_on_one_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A tournament in play adopted at a start whose catch-up (its tables read from storage,
+    then the next round) meets a database error: tried again, as a round is. Before, the
+    catch-up's task died ("Task exception was never retrieved") and the tournament stayed
+    where it was until the next restart: here, round 1 over and round 2 never made."""
+    monkeypatch.setattr(tournament, "START_RETRY", 0.01)
+    made = _tables(monkeypatch, fail=[])
+    refused: list[bool] = []
+
+    async def tourney_tables(tid: str) -> list[str]:
+        if not refused:
+            refused.append(True)
+            raise StorageError("the database is away (a test)")
+        return ["a"]
+
+    async def go() -> dict[str, Any]:
+        hub = _hub()
+        hub.storage.tourney_tables = tourney_tables
+        tours = Tournaments(hub)
+        doc = _doc(status="playing", rnd=1)
+        doc["tables"] = [
+            {"id": "a", "round": 1, "number": 1, "seats": ["p1", "p2", None, None],
+             "names": [], "scores": [[1, 0, 0, 0]]},
+        ]  # fmt: skip
+        tours.adopt(doc)
+        await _until(lambda: doc["round"] == 2)
+        tours.stop()
+        return doc
+
+    doc = asyncio.run(go())
+    assert refused and doc["round"] == 2, "the catch-up was never tried again"
+    assert len(made) == 2 and all(t.seated for t in made)

@@ -967,10 +967,15 @@ class Tournaments:
                     self._retry_round(doc)
         self._push(doc)
 
-    def _retry_round(self, doc: dict[str, Any]) -> None:
+    def _retry_round(
+        self,
+        doc: dict[str, Any],
+        step: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
+    ) -> None:
         """On a single process: the tournament goes on :data:`START_RETRY` seconds after its
         round's end could not be stored or its next round made (a table could not be stored,
-        the round undone): :meth:`_advance` is tried again until it goes through, the wait
+        the round undone), or its catch-up after a restart failed: :meth:`_advance` (or
+        ``step``, the catch-up's) is tried again under its lock until it goes through, the wait
         doubled after each failure up to :data:`RETRY_MAX` (:meth:`_retry_delay`). Nothing once
         the server stops, nor for a tournament over or gone from memory by then."""
         tid = doc["id"]
@@ -986,12 +991,12 @@ class Tournaments:
                 if self.docs.get(tid) is not doc or doc["status"] != "playing":
                     return
                 try:
-                    await self._advance(doc)
+                    await (step or self._advance)(doc)
                 except Fenced:
                     return
                 except StorageError as e:
                     log.warning("tournament %s: %s; trying again", tid, e)
-                    self._retry_round(doc)
+                    self._retry_round(doc, step)
                     return
             self._failures.pop(tid, None)
             self._push(doc)
@@ -1008,25 +1013,38 @@ class Tournaments:
         return _scores(load_record_sheet(stored[0].record))
 
     async def _catch_up(self, tid: str) -> None:
-        """After a restart: tables that finished while the tournament did not hear of it."""
+        """After a restart: tables that finished while the tournament did not hear of it. A
+        database error on the way: tried again (:meth:`_retry_round`) on a single process (in
+        a cluster, poll() reads the round's tables at each beat)."""
         doc = self.docs.get(tid)
         if doc is None:
             return
         async with self._lock(tid):
-            await self._close_unlisted(doc)
-            cluster = self.hub.cluster
-            for t in doc["tables"]:
-                if t.get("scores") is None and t["id"] not in self.hub.tables:
-                    if cluster is not None and t["round"] == doc["round"]:
-                        # held by nobody alive (its process went with the tournament's):
-                        # taken here, where it can be seated if it was not yet
-                        with contextlib.suppress(StorageError):
-                            await cluster.claim(t["id"])
-                    if t["id"] not in self.hub.tables:
-                        t["scores"] = await self._stored(t["id"])
-            # made but not seated before the restart: seated now (nothing else would)
-            await self._seat_waiting(doc)
-            await self._advance(doc)
+            try:
+                await self._caught_up(doc)
+            except Fenced:  # (let go: run by another process now)
+                return
+            except StorageError as e:
+                log.warning("tournament %s: %s", tid, e)
+                if self.hub.cluster is None:
+                    self._retry_round(doc, self._caught_up)
+
+    async def _caught_up(self, doc: dict[str, Any]) -> None:
+        """:meth:`_catch_up`'s steps, under the tournament's lock."""
+        await self._close_unlisted(doc)
+        cluster = self.hub.cluster
+        for t in doc["tables"]:
+            if t.get("scores") is None and t["id"] not in self.hub.tables:
+                if cluster is not None and t["round"] == doc["round"]:
+                    # held by nobody alive (its process went with the tournament's):
+                    # taken here, where it can be seated if it was not yet
+                    with contextlib.suppress(StorageError):
+                        await cluster.claim(t["id"])
+                if t["id"] not in self.hub.tables:
+                    t["scores"] = await self._stored(t["id"])
+        # made but not seated before the restart: seated now (nothing else would)
+        await self._seat_waiting(doc)
+        await self._advance(doc)
 
     async def _close_unlisted(self, doc: dict[str, Any]) -> None:
         """Tables of the tournament not over that its stored document does not list (a
