@@ -774,3 +774,66 @@ def test_a_player_named_you_is_not_the_reader_who_says_a_soz(
     path.write_text(json.dumps(data), encoding="utf-8")
     code, out, err = run(monkeypatch, capsys, ["replay", str(path), "--lang", "en"])
     assert code == 0 and re.search(r"^You say \d+$", out, re.M), out
+
+
+def _on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], width: int
+) -> tuple[int, str]:
+    """``main(args)`` writing to a terminal of ``width`` columns: the exit code and its output."""
+    import io
+    import sys
+
+    from test_cli import _Terminal
+
+    capsys.readouterr()
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", str(width))
+    out = _Terminal()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    return main(args), out.getvalue()
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("command", ["play", "replay"])
+def test_a_finished_records_score_sheet_with_names_fits_60_columns(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    command: str,
+    lang: str,
+) -> None:
+    """A server's record keeps its players' names: the sheet's narrowest layout still headed
+    its columns with the names cut to 8 columns, and was 57 + 4 × 3 = 67 columns wide at a
+    terminal of 60. Now, when that is too wide, the seats' codes (P1, O1) head the columns and
+    say the bidder, and the totals line under the sheet gives each code its full name once."""
+    from test_cli import columns
+
+    data = server_record()
+    names = ["Ayşe Yılmaz", "Mehmet Öztürk", "Zeynep Kaya", "Bot 4"]
+    data["meta"]["players"] = names
+    path = write(tmp_path / "names.json", data)
+    args = [command, "--load", path] if command == "play" else [command, path]
+    code, out = _on_a_terminal(monkeypatch, capsys, [*args, "--lang", lang], 60)
+    assert code == 0, out
+    sheet = out.split("Yazboz", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert max(columns(x) for x in sheet) <= 60, "\n".join(sheet)
+    p = {"en": "P", "tr": "O"}[lang]
+    head = next(x for x in sheet if "|" in x)
+    assert [x.strip() for x in head.split("|")[1:]] == [f"{p}{n}" for n in range(1, 5)], head
+    totals = " ".join(" ".join(x for x in sheet if x.startswith(("Totals", "Toplam", " "))).split())
+    for n, name in enumerate(names, 1):
+        assert f"{name} ({p}{n}): " in totals, totals
+    # at 80 columns the names head the columns, and the totals need no codes
+    code, out = _on_a_terminal(monkeypatch, capsys, [*args, "--lang", lang], 80)
+    assert code == 0 and "|  Ayşe Yıl  |" in out and f"({p}1)" not in out, out
+
+
+def test_a_name_wider_than_the_line_keeps_its_separator_with_it() -> None:
+    """The totals line broke before a name wider than the line: the `` ·`` that parts it from
+    the item before stood alone on a line of its own."""
+    from batak.cli.console import fit_list
+
+    name = "Mehmetöztürkkaraoğluyılmaz"
+    lines = fit_list("Totals: {}".format, ["Ayşe: 20", f"{name}: -130", "Zeynep: 4"], 24)
+    assert lines == ["Totals: Ayşe: 20", f"  · {name}:", "    -130 · Zeynep: 4"], lines

@@ -420,10 +420,15 @@ def fit_list(
     lines: list[str] = []
     first = head + items[0] + (tail if len(items) == 1 else "" if sep[0] == " " else sep.rstrip())
 
-    def begin(text: str) -> str:  # a line begun with an item: at its spaces if it is too wide
-        *full, rest = wrap_text(text, width, indent="    ", cut=False)
-        lines.extend(full)
-        return rest
+    def begin(text: str, mark: str = "") -> str:
+        """A line begun with an item: at its spaces if it is too wide; the separator ``mark``
+        it begins with kept with its first word (not alone on a line over a wide name)."""
+        glued = text.replace(f"{mark} ", f"{mark}\u00a0", 1) if mark else text
+        *full, rest = wrap_text(glued, width, indent="    ", cut=False)
+        said = [*full, rest]
+        said[0] = said[0].replace(f"{mark}\u00a0", f"{mark} ", 1) if mark else said[0]
+        lines.extend(said[:-1])
+        return said[-1]
 
     if head.strip() and visible_len(first) > width:  # "Last trick:" over the items
         lines.extend(wrap_text(head.rstrip(), width))
@@ -436,7 +441,7 @@ def fit_list(
         if visible_len(current) + len(sep) + visible_len(item + end) > width:
             if sep.startswith(" "):
                 lines.append(current)
-                current = begin("  " + sep.lstrip() + item)
+                current = begin("  " + sep.lstrip() + item, sep.strip())
             else:
                 lines.append(current + sep.rstrip())
                 current = begin("  " + item)
@@ -1305,8 +1310,10 @@ def sheet_lines(
 
     It fits ``style.width`` columns where it can: when the full sheet is wider, the columns are
     headed with the short names and parted by a bar alone, then the dealer (said at each deal's
-    start) is left out, and last (60 columns) the bidder, bid and koz share one column
-    (``B2 6♠``) and the numbers take only the columns they need."""
+    start) is left out, then (60 columns) the bidder, bid and koz share one column
+    (``B2 6♠``) and the numbers take only the columns they need, and last the players' names
+    cut to 8 columns give way to their seats' codes (``P2``), each given its full name once in
+    the totals line under the sheet."""
     return score_sheet_lines(match.rules, match.sheet, match.totals, labels, lang, style, short)
 
 
@@ -1326,20 +1333,44 @@ def score_sheet_lines(
         out.append(t("sheet_empty", lang))
         return out
     units = list(rules.teams)
-    full = [_unit_label(u, labels, lang) for u in units]
-    brief = [_unit_label(u, short, lang) for u in units]
-    layouts = [(full, " | ", True, False), (brief, "|", True, False), (brief, "|", False, False)]
-    layouts.append((brief, "|", False, True))
-    for names, bar, dealer_column, compact in layouts:
-        table = _sheet_table(rules, rows, lang, style, short, names, bar, dealer_column, compact)
+    codes = _seat_codes(short, lang)
+    layouts = [(labels, short, " | ", True, False), (short, short, "|", True, False)]
+    layouts += [(short, short, "|", False, False), (short, short, "|", False, True)]
+    if codes != list(short):  # last, names cut to 8 columns give way to seat codes (P2)
+        layouts.append((codes, codes, "|", False, True))
+    for heads, seats, bar, dealer_column, compact in layouts:
+        names = [_unit_label(u, heads, lang) for u in units]
+        table = _sheet_table(rules, rows, lang, style, seats, names, bar, dealer_column, compact)
         if max(visible_len(line) for line in table) <= style.width:
             break
     out.extend(table)
     for line in t("sheet_legend", lang).split("\n"):
         out.extend(wrap_text(line, style.width))
-    said = [f"{_unit_label(u, labels, lang)}: {totals[u[0]]}" for u in units]
+    said = []
+    for u in units:  # the full names, and the seat codes that stood for them in the table
+        name, code = _unit_label(u, labels, lang), _unit_label(u, seats, lang)
+        coded = seats is codes and code != name
+        said.append(f"{name} ({code}): {totals[u[0]]}" if coded else f"{name}: {totals[u[0]]}")
     out.extend(fit_items("totals_line", lang, said, style.width))
     return out
+
+
+def _seat_codes(short: Sequence[str], lang: str) -> list[str]:
+    """The heads of the narrowest score sheet: a short name of up to 3 columns as it is
+    (``You``, ``C1``, ``Ali``), a longer one as its seat's code (``P2``), all the seats' codes
+    but the reader's when one of them would be said twice.
+
+    >>> _seat_codes(["Ayşe Yıl", "Ali", "Zeynep K", "Bot 4"], "en")
+    ['P1', 'Ali', 'P3', 'P4']
+    >>> _seat_codes(["P3", "Mehmet Ö", "Zeynep K", "Bot 4"], "en")
+    ['P1', 'P2', 'P3', 'P4']
+    """
+    said = [t("short_player", lang, n=s + 1) for s in range(len(short))]
+    codes = [x if visible_len(x) <= 3 else said[s] for s, x in enumerate(short)]
+    if len(set(codes)) < len(codes):
+        you = t("short_you", lang)
+        codes = [x if x == you else said[s] for s, x in enumerate(short)]
+    return codes
 
 
 def _sheet_table(
@@ -1364,7 +1395,7 @@ def _sheet_table(
 
     scored = [row for row in rows if not row.redeal]
     least = 2 if compact else 4
-    tw = max([2, *(len(tricks_text(row, u)) for row in scored for u in units)])
+    tw = max([1 if compact else 2, *(len(tricks_text(row, u)) for row in scored for u in units)])
     sw = max(
         [least, *(len(f"{row.scores[u[0]]:+}") for row in scored for u in units if row.scores)]
     )
