@@ -837,3 +837,31 @@ def test_a_name_wider_than_the_line_keeps_its_separator_with_it() -> None:
     name = "Mehmetöztürkkaraoğluyılmaz"
     lines = fit_list("Totals: {}".format, ["Ayşe: 20", f"{name}: -130", "Zeynep: 4"], 24)
     assert lines == ["Totals: Ayşe: 20", f"  · {name}:", "    -130 · Zeynep: 4"], lines
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_finished_record_that_does_not_say_the_readers_seat_names_the_seats(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    lang: str,
+) -> None:
+    """``batak play --load`` of a finished record with no names and no saved seat labelled seat
+    0 "You" (and the others "Computer k"), yet said no "you won/lost": it does not know the
+    reader sat there. The seats are said by their names, as batak replay says them; a record
+    that keeps the seat still speaks to its player."""
+    match = played(Rules.preset("standard", deals=2), seed=3)
+    path = tmp_path / "m.json"
+    path.write_text(dumps(match), encoding="utf-8")
+    code, out, err = run(monkeypatch, capsys, ["play", "--load", str(path), "--lang", lang])
+    assert code == 0, err
+    you, player = {"en": ("You", "Player 1"), "tr": ("Sen", "Oyuncu 1")}[lang]
+    computer = {"en": "Computer", "tr": "Bilgisayar"}[lang]
+    totals = next(x for x in out.splitlines() if x.startswith(("Totals", "Toplam")))
+    assert f"{player}: " in totals and you not in totals and computer not in out, out
+    path.write_text(dumps(match, meta={"seat": 0}), encoding="utf-8")
+    code, out, err = run(monkeypatch, capsys, ["play", "--load", str(path), "--lang", lang])
+    from batak.cli.text import t
+
+    said = [t(key, lang) for key in ("you_won", "you_lost", "you_shared")]
+    assert code == 0 and f"{you}: " in out and any(x in out.splitlines() for x in said), out

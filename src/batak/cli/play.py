@@ -497,8 +497,9 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
         # a server's record keeps its players' names, and the reader's seat is theirs to say
         names = record_names(meta, players)
         seat = args.seat if args.seat is not None else saver_seat(meta, players)
-        if names is not None:
-            labels = seat_labels(players, seat, lang, names)
+        # by their seats' names (Player 1) when it does not say which seat was the reader's,
+        # as batak replay says them: not seat 0 as "You", with no "you won" said to it
+        labels = seat_labels(players, seat, lang, names)
         con.say()
         con.lines(sheet_lines(match, labels, lang, style, short_labels(players, seat, lang, names)))
         con.say()
