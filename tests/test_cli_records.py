@@ -865,3 +865,35 @@ def test_a_finished_record_that_does_not_say_the_readers_seat_names_the_seats(
 
     said = [t(key, lang) for key in ("you_won", "you_lost", "you_shared")]
     assert code == 0 and f"{you}: " in out and any(x in out.splitlines() for x in said), out
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_finished_match_loaded_with_save_is_saved_as_it_was_read(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    server: str,
+    tmp_path: Path,
+    lang: str,
+) -> None:
+    """``batak play --load FILE_OR_URL --save F`` of a finished match showed its sheet and
+    result and saved nothing, without a word. The record is saved to F as it was read (a
+    server's names and seeds kept: batak verify still checks it), and that is said."""
+    from batak.cli.text import t
+
+    saved = tmp_path / "mac.json"
+    args = ["play", "--load", f"{server}/ok", "--save", str(saved), "--lang", lang]
+    code, out, err = run(monkeypatch, capsys, args)
+    assert (code, err) == (0, ""), err
+    assert " ".join(out.split()).endswith(t("saved", lang, path=str(saved))), out  # (worded)
+    assert json.loads(saved.read_text(encoding="utf-8")) == server_record()
+    code, out, _ = run(monkeypatch, capsys, ["verify", str(saved), "--lang", "en"])
+    assert code == 0 and "The deal checks" in out, out
+    # a file: the same, its saver's seat kept
+    match = played(Rules.preset("standard", deals=1), seed=3)
+    mine = tmp_path / "mine.json"
+    mine.write_text(dumps(match, meta={"seat": 2}), encoding="utf-8")
+    copy = tmp_path / "copy.json"
+    args = ["play", "--load", str(mine), "--save", str(copy), "--lang", lang]
+    code, out, err = run(monkeypatch, capsys, args)
+    assert code == 0 and t("saved", lang, path=str(copy)) in " ".join(out.split()), err
+    assert json.loads(copy.read_text(encoding="utf-8")) == json.loads(mine.read_text())

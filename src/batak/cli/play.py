@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import errno
 import hashlib
+import json
 import os
 import sys
 from collections.abc import Mapping
@@ -429,7 +430,8 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
     resumed = False
     if args.load:
         try:  # a file, or a record's address on a server (as batak analyse and replay read it)
-            match, meta = load_record(args.load, lang, fetch_record(args.load, lang))
+            loaded = fetch_record(args.load, lang)
+            match, meta = load_record(args.load, lang, loaded)
         except CommandError as e:
             return fail(con, lang, str(e))
         resumed = True
@@ -504,6 +506,16 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
         con.lines(sheet_lines(match, labels, lang, style, short_labels(players, seat, lang, names)))
         con.say()
         con.wrapped(*winner_lines(match, labels, seat, lang), width=style.width)
+        if args.save:  # the record as it was loaded (a server's names and seeds kept), not nothing
+            path = os.path.expanduser(args.save)
+            try:
+                text = json.dumps(loaded, ensure_ascii=False, indent=1)
+                Path(path).write_text(text + "\n", encoding="utf-8")
+            except OSError as e:
+                said = t("save_failed", lang, path=path, message=save_problem(e, lang))
+                con.wrapped(said, width=style.width)
+                return EXIT_OK
+            con.wrapped(t("saved", lang, path=path), width=style.width)
         return EXIT_OK
     if resumed:
         said = "continuing_address" if fetched(args.load) else "continuing"
