@@ -897,3 +897,56 @@ def test_a_finished_match_loaded_with_save_is_saved_as_it_was_read(
     code, out, err = run(monkeypatch, capsys, args)
     assert code == 0 and t("saved", lang, path=str(copy)) in " ".join(out.split()), err
     assert json.loads(copy.read_text(encoding="utf-8")) == json.loads(mine.read_text())
+
+
+@pytest.mark.parametrize("command", ["replay", "analyse"])
+def test_the_title_of_a_replay_and_an_analysis_is_worded_into_60_columns(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """The title names the record and the table ("X kaydının tekrarı — zipi-kitty masası"):
+    with a file's name it was 72 columns at a terminal of 60, said whole on one line."""
+    from batak.cli.text import t
+    from test_cli import columns
+
+    name = "zipi-kitty-masasinda-dun-aksam.json"  # (in the test's own folder)
+    write(Path(name), server_record("zipi-kitty"))
+    args = [command, name, "--lang", "tr"] + (["--seconds", "0.05"] * (command == "analyse"))
+    code, out = _on_a_terminal(monkeypatch, capsys, args, 60)
+    assert code == 0, out
+    title = t(f"{command}_title", "tr", path=name, name="zipi-kitty")
+    assert len(title) > 60, title  # (one line would not fit)
+    head = out.splitlines()[:2]
+    assert max(columns(x) for x in head) <= 60 and " ".join(" ".join(head).split()) == title, head
+
+
+@pytest.mark.parametrize("preset", ["zipi-kitty", "cetinsgame-esli"])
+def test_every_line_of_a_replay_fits_60_columns_in_turkish(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    preset: str,
+) -> None:
+    """The hands dealt were said on one line each: 62 and 63 columns for a kitty table's 16
+    cards with the players' names, broken by the terminal inside a suit (``♣ K J 8 6`` / ``4``).
+    They are broken between two suits now, the rest under the hand's first suit."""
+    from test_cli import columns
+
+    data = server_record(preset)
+    data["meta"]["players"] = ["Ayşe Yılmaz", "Mehmet Öztürk", "Zeynep Kaya", "Bot 4"][
+        : len(data["meta"]["players"])
+    ]
+    write(tmp_path / "k.json", data)
+    code, out = _on_a_terminal(monkeypatch, capsys, ["replay", "k.json", "--lang", "tr"], 60)
+    assert code == 0, out
+    lines = out.splitlines()
+    assert max(columns(x) for x in lines) <= 60, [x for x in lines if columns(x) > 60]
+    dealt = lines[lines.index("Dağıtılan eller:") + 1 :]
+    rows = dealt[: next(i for i, x in enumerate(dealt) if not x.startswith("  "))]
+    players = len(data["meta"]["players"])
+    assert sum(x.count(s) for x in rows for s in "♠♥♦♣") == 4 * players, rows
+    first = {columns(x[: x.index("♠")]) for x in rows if "♠" in x}
+    assert len(first) == 1, rows  # the hands start one under the other
+    rest = [x for x in rows if x.startswith("   ")]  # a hand's second line: under its first suit
+    assert bool(rest) == (preset == "zipi-kitty"), rows  # (13 cards of eşli fit on one)
+    assert all(columns(x) - columns(x.lstrip()) in first for x in rest), rows
+    assert all(x.lstrip()[0] in "♠♥♦♣" for x in rest), rows

@@ -25,6 +25,7 @@ from .console import (
     read_record,
     seat_labels,
     whole_names,
+    wrap_text,
 )
 from .play import save_problem
 from .rules import changed_rules
@@ -84,7 +85,8 @@ def cmd_analyse(args: argparse.Namespace, con: Console, lang: str) -> int:
     labels = seat_labels(match.rules.players, human, lang, names)
     bar = ProgressBar(lang)
     report: list[dict[str, Any]] = []
-    con.say(style.bold(t("analyse_title", lang, path=args.file, name=match.rules.name)))
+    title = t("analyse_title", lang, path=args.file, name=match.rules.name)
+    con.lines([style.bold(x) for x in wrap_text(title, style.width)])  # a path is long: worded
     changed = changed_rules(match.rules, lang, style)  # the options the table changed
     if changed is not None:
         con.wrapped(changed, width=style.width)

@@ -26,6 +26,7 @@ from .console import (
     visible_len,
     whole_names,
     winner_lines,
+    wrap_text,
 )
 from .rules import changed_rules
 from .text import t
@@ -33,6 +34,28 @@ from .verify import fetch_record
 
 
 # ---------------------------------------------------------------------- replay
+def hand_rows(head: str, hand: str, width: int) -> list[str]:
+    """A hand dealt (:meth:`Style.hand`, its suits parted by three spaces) after ``head`` (the
+    seat's name, padded), in lines of ``width`` columns where it can: broken between two suits,
+    never inside one (the terminal broke ``♣ K J 8 6`` / `` 4`` at 60 columns), the suits of a
+    line after the first under the hand's first suit.
+
+    >>> for line in hand_rows("  Ayşe  ", "♠ A K 9 8 6   ♥ 9 6 4   ♦ A 9 2   ♣ K J 8 6 4", 40):
+    ...     print(line)
+      Ayşe  ♠ A K 9 8 6   ♥ 9 6 4   ♦ A 9 2
+            ♣ K J 8 6 4
+    """
+    groups = hand.split("   ")
+    lines, current = [], head + groups[0]
+    for group in groups[1:]:
+        if visible_len(current) + 3 + visible_len(group) > width:
+            lines.append(current)
+            current = " " * visible_len(head) + group
+        else:
+            current += "   " + group
+    return [*lines, current]
+
+
 def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
     style = Style(con.out)
     path = args.file
@@ -51,7 +74,8 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
         return fail(con, lang, no_such_deal(lang, len(games), args.deal))
     chosen = range(len(games)) if args.deal is None else [args.deal - 1]
     r = match.rules
-    con.say(style.bold(t("replay_title", lang, path=path, name=r.name)))
+    title = t("replay_title", lang, path=path, name=r.name)
+    con.lines([style.bold(x) for x in wrap_text(title, style.width)])  # a path is long: worded
     con.wrapped(preset_summary(r, lang), width=style.width)  # açık eşli: 110 columns
     changed = changed_rules(r, lang, style)  # the options the table changed, as play says them
     if changed is not None:
@@ -70,7 +94,8 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
             con.wrapped(style.bold(heading), width=style.width)
             con.say(t("hands_dealt", lang))
             for s, hand in enumerate(original.initial_hands):
-                con.say(f"  {pad_to(labels[s], pad)} {style.hand([str(c) for c in hand])}")
+                head = f"  {pad_to(labels[s], pad)} "
+                con.lines(hand_rows(head, style.hand([str(c) for c in hand]), style.width))
             if r.kitty_size:
                 kitty = " ".join(style.card(c) for c in original.initial_kitty)
                 con.say(t("kitty_was", lang, cards=kitty))
