@@ -919,6 +919,22 @@ def test_the_title_of_a_replay_and_an_analysis_is_worded_into_60_columns(
     assert max(columns(x) for x in head) <= 60 and " ".join(" ".join(head).split()) == title, head
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_replay_says_the_kitty_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, lang: str
+) -> None:
+    """A kitty deal's replay said the kitty's cards under the hands dealt, and again under
+    "The bidder takes the 4 kitty cards and buries 4." a few lines down: once is enough."""
+    from batak.cli.text import t
+
+    path = write(tmp_path / "kitty.json", server_record("zipi-kitty"))
+    code, out, err = run(monkeypatch, capsys, ["replay", path, "--lang", lang])
+    assert code == 0, err
+    said = t("kitty_was", lang, cards="").strip()
+    assert out.count(said) == 1, out
+    assert t("takes_kitty", lang, n=4) in out, out  # what the bidder does with it, still said
+
+
 @pytest.mark.parametrize("preset", ["zipi-kitty", "cetinsgame-esli"])
 def test_every_line_of_a_replay_fits_60_columns_in_turkish(
     monkeypatch: pytest.MonkeyPatch,

@@ -955,7 +955,6 @@ class Narrator:
             trump=game.trump.value if game.trump is not None else None,
             # koz fixed by the rules: the play begins at once
             koz_fixed=game.phase is Phase.PLAY,
-            kitty=[str(c) for c in game.initial_kitty] if self.reveal else None,
             reader=self.own_seat,
         )
         self._say(*lines)
@@ -1037,15 +1036,15 @@ def auction_over_lines(
     redeal: bool = False,
     trump: str | None = None,
     koz_fixed: bool = False,
-    kitty: Sequence[str] | None = None,
     reader: int | None = None,
 ) -> list[str]:
     """What is said when the auction ends: who won the ihale at what (``given``: nobody bid,
     the rules gave it), what the bidder does with the kitty, and with ``koz_fixed`` (the rules'
     koz: the play begins at once) the koz and who leads; at Koz Maça the koz and who leads; a
-    thrown-in deal. ``kitty``: its cards, said (a replay's). From a game (``batak play``) or a
-    server's view (``batak online``). ``reader``: the reader's seat, if they sit at the table,
-    spoken to when they win ("You win the ihale at 7."); a player named "You" is not them."""
+    thrown-in deal (a replay says the kitty's cards once, under the hands dealt). From a game
+    (``batak play``) or a server's view (``batak online``). ``reader``: the reader's seat, if
+    they sit at the table, spoken to when they win ("You win the ihale at 7."); a player named
+    "You" is not them."""
     if redeal:
         return [t("redeal_note", lang)]
     players = rules.players
@@ -1075,8 +1074,6 @@ def auction_over_lines(
             said = {"bury_take_trump": "takes_kitty_blind", "take_trump_bury": "takes_kitty_koz"}
             code = said.get(rules.kitty_order, "takes_kitty")
         out.append(t(code, lang, n=rules.kitty_size))
-        if kitty is not None:
-            out.append(t("kitty_was", lang, cards=" ".join(style.card(c) for c in kitty)))
     if koz_fixed and trump is not None:
         out.append(t("koz_fixed", lang, koz=style.koz(trump, lang)))
         out.append(t("leads_first", lang, who=who))
