@@ -935,6 +935,27 @@ def test_a_replay_says_the_kitty_once(
     assert t("takes_kitty", lang, n=4) in out, out  # what the bidder does with it, still said
 
 
+def test_a_reviews_totals_keep_each_count_with_its_name() -> None:
+    """analyse of an eşli record at 60 columns in Turkish: "Toplam kaybedilen löve — Oyuncu 1:
+    1, Oyuncu 2: 1, Oyuncu 3:" and "1, Oyuncu 4: 4" on the next line. The names were whole
+    (no-break spaces), the count was not kept with its name."""
+    import re
+    from types import SimpleNamespace
+
+    from batak.bots.review import summary_lines
+    from batak.cli.console import whole_names, wrap_text
+
+    lost = {0: 1, 1: 1, 2: 1, 3: 4}
+    review: Any = SimpleNamespace(
+        bidding=[], decisions=[], complete=True, costly=list, lost=lost.get, given=lambda s: 0
+    )
+    names = whole_names([f"Oyuncu {n}" for n in range(1, 5)])
+    (total,) = [x for x in summary_lines(review, names, "tr") if x.startswith("Toplam")]
+    for width in range(24, 72):
+        lines = wrap_text(total, width)
+        assert not any(re.match(r"\s*\d", x) for x in lines), (width, lines)
+
+
 @pytest.mark.parametrize("preset", ["zipi-kitty", "cetinsgame-esli"])
 def test_every_line_of_a_replay_fits_60_columns_in_turkish(
     monkeypatch: pytest.MonkeyPatch,

@@ -317,7 +317,7 @@ def test_the_costliest_cards_are_told_in_the_order_played_and_the_rest_counted()
     (total,) = [x for x in lines if x.startswith("Tricks lost in total — ")]
     # the reader is "You" there too, never their guest name
     if review.lost(0):
-        assert f"You: {review.lost(0)}" in total
+        assert f"You:\u00a0{review.lost(0)}" in total  # (the count kept with its name)
     assert "Misafir" not in " ".join(lines)
     given = [x for x in lines if x.startswith("Tricks given to the bidder in total — ")]
     assert len(given) == (1 if any(review.given(s) for s in range(4)) else 0)
@@ -493,8 +493,8 @@ def test_a_defenders_card_that_cost_both_counts_says_both() -> None:
         "take 3\u00a0more tricks; the best for the defence was K♣ or Q♣."
     )
     assert en[1:] == [
-        "Tricks lost in total — Deniz: 1",
-        "Tricks given to the bidder in total — Deniz: 3",
+        "Tricks lost in total — Deniz:\u00a01",  # (a count never begins a line)
+        "Tricks given to the bidder in total — Deniz:\u00a03",
     ]
     tr = summary_lines(review, names, "tr", you=2)
     assert tr[0] == (

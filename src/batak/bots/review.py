@@ -355,8 +355,9 @@ def summary_lines(
         out.append(text("review.more_one" if rest == 1 else "review.more_many", lang, n=rest))
     # the totals: tricks each seat's cards cost its side, then those defenders gave the bidder
     for total, count in (("review.lost_total", review.lost), ("review.gave_total", review.given)):
+        # each count kept with its name ("Oyuncu 3:" / "1" was a line's end and the next)
         parts = [
-            text(key("lost_item", s), lang, who=names[s], n=count(s))
+            "\u00a0".join(text(key("lost_item", s), lang, who=names[s], n=count(s)).rsplit(" ", 1))
             for s in range(len(names))
             if count(s)
         ]
