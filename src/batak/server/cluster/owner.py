@@ -276,51 +276,43 @@ class Cluster:
     # ------------------------------------------------------------------ fencing
     def _fence(self, cur: Any, table_id: str, created: bool) -> None:
         """Inside every transaction that writes a table (the storage thread)."""
-        if time.monotonic() > self.valid_until:
-            # refused, not acknowledged, but the table is kept: once the lease is renewed, the
-            # tables nobody claimed meanwhile carry on (see _recheck)
-            raise StorageError(f"node {self.node}: lease not renewed; the write is refused")
-        if created:
-            cur.execute(
-                "INSERT INTO table_owners (table_id, owner, epoch) VALUES (%s, %s, 1)",
-                (table_id, self.node),
-            )
-            self.owned[table_id] = 1
-            return
-        epoch = self.owned.get(table_id)
-        if epoch is not None:
-            cur.execute(
-                "SELECT 1 FROM table_owners WHERE table_id = %s AND owner = %s AND epoch = %s"
-                " FOR SHARE",
-                (table_id, self.node, epoch),
-            )
-            if cur.fetchone() is not None:
-                return
-        raise Fenced(f"node {self.node}: table {table_id} is owned elsewhere now")
+        self._fence_row(cur, "table", table_id, created)
 
     def _tourney_fence(self, cur: Any, tid: str, created: bool) -> None:
         """Inside every transaction that writes a tournament's document or makes one of its
         round's tables (the storage thread): this process runs it, with the epoch it claimed.
         ``created``: its first write, which makes it this process's."""
+        self._fence_row(cur, "tournament", tid, created)
+
+    def _fence_row(self, cur: Any, what: str, key: str, created: bool) -> None:
+        """The fencing check of a table's or a tournament's write (``what``), in its
+        transaction: this process still holds the lease, and the owner row still names it with
+        the epoch it claimed (a shared row lock, so that a claim waits for the write). Its first
+        write (``created``) makes the row, owned here at epoch 1."""
         if time.monotonic() > self.valid_until:
+            # refused, not acknowledged, but the table is kept: once the lease is renewed, the
+            # tables nobody claimed meanwhile carry on (see _recheck)
             raise StorageError(f"node {self.node}: lease not renewed; the write is refused")
+        rows, column, epochs = (
+            ("table_owners", "table_id", self.owned)
+            if what == "table"
+            else ("tourney_owners", "tournament_id", self.tourneys)
+        )
         if created:
             cur.execute(
-                "INSERT INTO tourney_owners (tournament_id, owner, epoch) VALUES (%s, %s, 1)",
-                (tid, self.node),
+                f"INSERT INTO {rows} ({column}, owner, epoch) VALUES (%s, %s, 1)", (key, self.node)
             )
-            self.tourneys[tid] = 1
+            epochs[key] = 1
             return
-        epoch = self.tourneys.get(tid)
+        epoch = epochs.get(key)
         if epoch is not None:
             cur.execute(
-                "SELECT 1 FROM tourney_owners WHERE tournament_id = %s AND owner = %s"
-                " AND epoch = %s FOR SHARE",
-                (tid, self.node, epoch),
+                f"SELECT 1 FROM {rows} WHERE {column} = %s AND owner = %s AND epoch = %s FOR SHARE",
+                (key, self.node, epoch),
             )
             if cur.fetchone() is not None:
                 return
-        raise Fenced(f"node {self.node}: tournament {tid} is run elsewhere now")
+        raise Fenced(f"node {self.node}: {what} {key} is held elsewhere now")
 
     def fenced(self, table: Table) -> None:
         """A write of ``table`` was refused: it is not ours any more. Drop it and close its
