@@ -1036,3 +1036,69 @@ def test_names_of_up_to_eight_letters_fit_the_side_score_sheet_on_a_desktop(
         page.screenshot(path=str(artifacts / f"side-sheet-names-desktop-{lang}.png"))
         page.context.close()
     no_js_errors(errors)
+
+
+#: Each card of the hand: its box, the hand's box, and how much of its width is the card itself
+#: under the pointer, not a neighbour: along a line near its top, where its corner index is
+#: ("top"), and at any height ("any": on a phone a playable card lies over the top of the card
+#: under it in the next row, whose lower corner index shows).
+HAND_CARDS = """(hand) => {
+    const h = hand.getBoundingClientRect();
+    return [...hand.querySelectorAll('.card')].map((c) => {
+        const r = c.getBoundingClientRect();
+        const ys = [r.top + 14, (r.top + r.bottom) / 2, r.bottom - 14];
+        const hit = (x, y) => {
+            const e = document.elementFromPoint(x, y);
+            return e && c.contains(e);
+        };
+        let top = 0, any = 0, at = null;
+        for (let x = Math.ceil(r.left) + 1; x < r.right - 1; x += 1) {
+            if (hit(x, ys[0])) { top += 1; if (at === null) at = x; }
+            if (ys.some((y) => hit(x, y))) any += 1;
+        }
+        return {card: c.dataset.card, legal: c.classList.contains('legal'), left: r.left,
+                right: r.right, handLeft: h.left, handRight: h.right, top, any, at, y: ys[0],
+                view: window.innerWidth};
+    });
+}"""
+
+
+def test_every_card_of_a_full_hand_is_seen_whole_at_every_width(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """At 1024 px (a tablet held sideways) the 13 cards, 76 px each at a quarter's overlap, were
+    about 730 px wide in a hand of 700: the hand scrolled, its first card cut at the left. At
+    every width from a phone's to a large screen's, each card lies inside the window and the
+    hand, unscrolled, and a strip of it at least 20 px wide (on a desktop, where its corner
+    index is) is itself under the pointer, not a neighbour; a click on a playable card's strip
+    plays it."""
+    for lang, locale in (("en", "en-US"), ("tr", "tr-TR")):
+        page = open_page(
+            browser, server, errors, locale=locale, viewport={"width": 1024, "height": 768}
+        )
+        private_room(page)
+        until_my_card_turn(page)
+        page.mouse.move(0, 0)  # no card lifted by the pointer
+        for width in (1024, 390, 700, 801, 900, 1100, 1199, 1280, 1920):
+            page.set_viewport_size({"width": width, "height": 860 if width > 800 else 844})
+            page.wait_for_timeout(300)  # the layout and the rows broken by suit after a resize
+            expect(page.locator("#hand .card")).to_have_count(13)
+            hand = page.locator("#hand")
+            scroll = hand.evaluate("(h) => [h.scrollWidth, h.clientWidth]")
+            assert scroll[0] <= scroll[1] + 1, (lang, width, scroll)
+            cards = hand.evaluate(HAND_CARDS)
+            assert len(cards) == 13 and any(c["legal"] for c in cards), (lang, width)
+            for c in cards:
+                assert c["left"] >= max(c["handLeft"], 0) - 0.5, (lang, width, c)
+                assert c["right"] <= min(c["handRight"], c["view"]) + 0.5, (lang, width, c)
+                # in one row (a desktop) every corner index shows; in rows, some part of it
+                assert c["top" if width > 800 else "any"] >= 20, str((lang, width, c))
+            page.screenshot(path=str(artifacts / f"hand-13-{width}-{lang}.png"))
+        # a playable card is played by a click on the strip of it that shows
+        page.set_viewport_size({"width": 1024, "height": 768})
+        page.wait_for_timeout(300)
+        legal = [c for c in page.locator("#hand").evaluate(HAND_CARDS) if c["legal"]]
+        page.mouse.click(legal[0]["at"] + 5, legal[0]["y"])
+        expect(page.locator(f'#hand .card[data-card="{legal[0]["card"]}"]')).to_have_count(0)
+        page.context.close()
+    no_js_errors(errors)

@@ -2062,6 +2062,8 @@ function renderHand() {
   const mine = myTurn();
   el.setAttribute("aria-label", handLabel(mine));
   el.innerHTML = handHTML(T, mine);
+  // how many cards: on a desktop the overlap grows until they all fit the hand's width
+  el.style.setProperty("--n", String(Math.max(2, el.querySelectorAll(".card").length)));
   breakRowsBySuit(el); // on a phone: a row ends where a suit ends
   if (focused) {
     // the card played (or the hand drawn anew): the focus stays at the same place in the hand,
