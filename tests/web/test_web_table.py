@@ -1017,8 +1017,16 @@ def test_names_of_up_to_eight_letters_fit_the_side_score_sheet_on_a_desktop(
     to eight ordinary letters is shown whole in its column's head there (with its tooltip, as a
     longer one that is still cut), and the sheet still fits its column."""
     names = ["emma2", "Gülşahan", "Zeynep12"]
-    for lang, locale in (("en", "en-US"), ("tr", "tr-TR")):
-        page = open_page(browser, server, errors, locale=locale, viewport=DESKTOP)
+    # (and at 1024 px, a tablet held sideways, where the names were still cut to "Gül…")
+    for lang, locale, width in (
+        ("en", "en-US", 1280),
+        ("tr", "tr-TR", 1280),
+        ("en", "en-US", 1024),
+        ("tr", "tr-TR", 1024),
+    ):
+        page = open_page(
+            browser, server, errors, locale=locale, viewport={"width": width, "height": 860}
+        )
         private_room(page)
         page.wait_for_timeout(1000)  # the room's own updates first, then the rows go in
         page.evaluate(FOUR_DEALS, ["", *names])
@@ -1030,10 +1038,10 @@ def test_names_of_up_to_eight_letters_fit_the_side_score_sheet_on_a_desktop(
             "(els) => els.filter((e) => e.scrollWidth > e.clientWidth + 0.5)"
             ".map((e) => e.textContent)"
         )
-        assert not cut, (lang, cut, side)
+        assert not cut, (lang, width, cut, side)
         # every player's column keeps room for a figure of four characters ("-220")
-        assert min(side["widths"][2:]) >= 40, (lang, side)
-        page.screenshot(path=str(artifacts / f"side-sheet-names-desktop-{lang}.png"))
+        assert min(side["widths"][2:]) >= 40, (lang, width, side)
+        page.screenshot(path=str(artifacts / f"side-sheet-names-{width}-{lang}.png"))
         page.context.close()
     no_js_errors(errors)
 
@@ -1079,7 +1087,7 @@ def test_every_card_of_a_full_hand_is_seen_whole_at_every_width(
         private_room(page)
         until_my_card_turn(page)
         page.mouse.move(0, 0)  # no card lifted by the pointer
-        for width in (1024, 390, 700, 801, 900, 1100, 1199, 1280, 1920):
+        for width in (1024, 390, 700, 801, 900, 999, 1000, 1100, 1199, 1280, 1920):
             page.set_viewport_size({"width": width, "height": 860 if width > 800 else 844})
             page.wait_for_timeout(300)  # the layout and the rows broken by suit after a resize
             expect(page.locator("#hand .card")).to_have_count(13)
