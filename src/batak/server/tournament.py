@@ -275,10 +275,14 @@ class Tournaments:
                 return
             self._failures.pop(tid, None)
 
+        self._timer(tid, wait())
+
+    def _timer(self, tid: str, coro: Coroutine[Any, Any, None]) -> None:
+        """The tournament's one timer (its start, or a retry): ``coro`` in place of the last."""
         old = self._timers.pop(tid, None)
         if old is not None:
             old.cancel()
-        self._timers[tid] = asyncio.get_running_loop().create_task(wait())
+        self._timers[tid] = asyncio.get_running_loop().create_task(coro)
 
     def _retry_delay(self, tid: str) -> float:
         """The wait before the next try of tournament ``tid``'s start or round, one more having
@@ -1001,10 +1005,7 @@ class Tournaments:
             self._failures.pop(tid, None)
             self._push(doc)
 
-        old = self._timers.pop(tid, None)
-        if old is not None:
-            old.cancel()
-        self._timers[tid] = asyncio.get_running_loop().create_task(wait())
+        self._timer(tid, wait())
 
     async def _stored(self, table_id: str) -> list[list[int]] | None:
         stored = await self.hub.storage.table(table_id)
