@@ -85,6 +85,17 @@ def save_problem(e: OSError, lang: str) -> str:
     return e.strerror or str(e)
 
 
+def write_record(path: str, text: str, lang: str) -> tuple[bool, str]:
+    """Write a record's ``text`` to ``path`` ("~/mac.json" read as a shell would): whether it
+    was written, and the sentence that says so, or why not, in the reader's language."""
+    path = os.path.expanduser(path)
+    try:
+        Path(path).write_text(text + "\n", encoding="utf-8")
+    except OSError as e:
+        return False, t("save_failed", lang, path=path, message=save_problem(e, lang))
+    return True, t("saved", lang, path=path)
+
+
 def given_flags(args: argparse.Namespace, *names: str) -> str:
     """Which of ``batak play``'s options ``names`` were given ("--preset, --deals"): for the
     note that a way of playing leaves them unused."""
@@ -341,15 +352,11 @@ class PlaySession:
         return dumps(self.match, meta=meta)
 
     def save(self, path: str) -> bool:
-        path = os.path.expanduser(path)  # "~/mac.json", as a shell would read it
-        try:
-            Path(path).write_text(self.record_text() + "\n", encoding="utf-8")
-        except OSError as e:
-            self.con.say(t("save_failed", self.lang, path=path, message=save_problem(e, self.lang)))
-            return False
-        self.saved = self.record_text()
-        self.con.say(t("saved", self.lang, path=path))
-        return True
+        ok, said = write_record(path, self.record_text(), self.lang)
+        if ok:
+            self.saved = self.record_text()
+        self.con.say(said)
+        return ok
 
     def autosave(self) -> None:
         if self.save_path:
@@ -507,15 +514,8 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
         con.say()
         con.wrapped(*winner_lines(match, labels, seat, lang), width=style.width)
         if args.save:  # the record as it was loaded (a server's names and seeds kept), not nothing
-            path = os.path.expanduser(args.save)
-            try:
-                text = json.dumps(loaded, ensure_ascii=False, indent=1)
-                Path(path).write_text(text + "\n", encoding="utf-8")
-            except OSError as e:
-                said = t("save_failed", lang, path=path, message=save_problem(e, lang))
-                con.wrapped(said, width=style.width)
-                return EXIT_OK
-            con.wrapped(t("saved", lang, path=path), width=style.width)
+            text = json.dumps(loaded, ensure_ascii=False, indent=1)
+            con.wrapped(write_record(args.save, text, lang)[1], width=style.width)
         return EXIT_OK
     if resumed:
         said = "continuing_address" if fetched(args.load) else "continuing"
