@@ -18,8 +18,10 @@
  *   - cards that are equivalent (no other player's card, nor the trick's highest card of the
  *     suit, lies between them) are searched once;
  *   - move ordering: followers: when the trick is held by the other side, cheapest winning card
- *     first, else lowest card first; leads: the stored best lead, sure winners, then a history
- *     of the leads that cut off (per seat and card, weighted by the tricks left), then low cards;
+ *     first, else lowest card first; leads: the stored best lead, a team's sure winners in the
+ *     side suits (not a lone player's, and no sure trumps), then a history of the leads that cut
+ *     off (per seat and card, weighted by the tricks left), then the other sure winners, then
+ *     low cards;
  *   - exact bounds at every trick boundary (team_bounds): each player's trumps that win whatever
  *     the other team does (a matching of its trumps against the other team's higher ones); the
  *     leader's quick tricks (top trumps drawing k rounds, then top cards of the other suits that
@@ -793,10 +795,12 @@ static int lead(Ctx *c, int leader, int broken, int need, uint64_t all, int left
         int top = HIBIT(all & SUIT_MASK[suit]) == cd;
         uint32_t hs = c->hist[leader][cd];
         if (hs > 0xFFFFF) hs = 0xFFFFF;
-        if (top && (suit == c->trump || !ruffable[suit])) /* a sure winner: side suits first */
-            score[j] = (2 << 28) + (suit == c->trump ? 0 : 20) + rank;
-        else /* else by the history of leads that cut, then the lowest (relative rank) first */
-            score[j] = (1 << 28) + (int)(hs << 6) + 32 - rel_of(all, cd);
+        int sure = top && (suit == c->trump || !ruffable[suit]);
+        if (sure && suit != c->trump && !c->solo[team]) /* a team's sure side-suit winner first */
+            score[j] = (2 << 28) + rank;
+        else /* else by the history of leads that cut, then sure winners, then the lowest
+              * (relative rank) first */
+            score[j] = (1 << 28) + (int)(hs << 6) + (sure ? 40 : 32 - rel_of(all, cd));
     }
     if (k > 1) sort_by_score(cards, score, k);
     for (int j = 0; j < k; j++) {
