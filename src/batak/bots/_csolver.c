@@ -19,9 +19,10 @@
  *     suit, lies between them) are searched once;
  *   - move ordering: followers: when the trick is held by the other side, cheapest winning card
  *     first, else lowest card first; leads: the stored best lead, a team's sure winners in the
- *     side suits (not a lone player's, and no sure trumps), then a history of the leads that cut
- *     off (per seat and card, weighted by the tricks left), then the other sure winners, then
- *     low cards;
+ *     side suits (not a lone player's, and no sure trumps), then, for a team of two, low cards
+ *     towards the partner's top card of a side suit nobody can ruff, then a history of the
+ *     leads that cut off (per seat and card, weighted by the tricks left), then the other sure
+ *     winners, then low cards;
  *   - exact bounds at every trick boundary (team_bounds): each player's trumps that win whatever
  *     the other team does (a matching of its trumps against the other team's higher ones); the
  *     leader's quick tricks (top trumps drawing k rounds, then top cards of the other suits that
@@ -267,6 +268,7 @@ typedef struct {
     uint64_t tmask; /* the trump suit's cards (0 without trump) */
     int on_side[4];
     int solo[2];     /* a team of one player */
+    int partner[4];  /* the other player of a team of two, else -1 */
     int must_ruff;   /* a player void in the suit led who holds a trump must play one */
     uint64_t hands[4];
     uint64_t key[2]; /* the relative-rank code of the cards in the hands (see make_key) */
@@ -796,8 +798,13 @@ static int lead(Ctx *c, int leader, int broken, int need, uint64_t all, int left
         uint32_t hs = c->hist[leader][cd];
         if (hs > 0xFFFFF) hs = 0xFFFFF;
         int sure = top && (suit == c->trump || !ruffable[suit]);
+        int high = HIBIT(all & SUIT_MASK[suit]);
         if (sure && suit != c->trump && !c->solo[team]) /* a team's sure side-suit winner first */
             score[j] = (2 << 28) + rank;
+        else if (c->partner[leader] >= 0 && suit != c->trump && !ruffable[suit] &&
+                 (c->hands[c->partner[leader]] >> high & 1))
+            /* then a low card towards the partner's top card of a suit nobody can ruff */
+            score[j] = (2 << 28) - 64 - rel_of(all, cd);
         else /* else by the history of leads that cut, then sure winners, then the lowest
               * (relative rank) first */
             score[j] = (1 << 28) + (int)(hs << 6) + (sure ? 40 : 32 - rel_of(all, cd));
@@ -944,6 +951,12 @@ static void ctx_init(Ctx *c, const Problem *p, Table *tt) {
     for (int s = 0; s < p->n; s++) size[c->on_side[s]]++;
     c->solo[0] = size[0] == 1;
     c->solo[1] = size[1] == 1;
+    for (int s = 0; s < 4; s++) {
+        c->partner[s] = -1;
+        if (s >= p->n || size[c->on_side[s]] != 2) continue;
+        for (int o = 0; o < p->n; o++)
+            if (o != s && c->on_side[o] == c->on_side[s]) c->partner[s] = o;
+    }
     c->must_ruff = !(p->flags & F_FREE_DISCARD) &&
                    (!(p->flags & F_OVERTRUMP) || (p->flags & F_TRUMP_IF_CANNOT));
     c->tt = tt;
