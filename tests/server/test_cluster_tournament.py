@@ -632,3 +632,56 @@ def test_a_rounds_table_taken_over_before_its_seating_is_seated_where_it_went(
 
         doc = asyncio.run(main())
         _check_result(db, doc, 1, n1.http)
+
+
+def test_a_bot_accounts_registrations_at_the_same_moment_through_two_processes(
+    tmp_path: Path,
+) -> None:
+    """A bot account registered for two tournaments not over registers, at the same moment,
+    for one run by n0 and one run by n1: n0 has checked its limit (two) and is stopped there
+    (a test hook) while n1 stores the other registration (three); n0, going on, counts again
+    as it stores its own and refuses it (``tourney_bot_quota``): three registrations in the
+    database. Before, n0 stored it on its first count: four, one over the limit."""
+    pytest.importorskip("argon2")
+    need_services()
+    env = {"n0": {"BATAK_TEST_STOP_AT": "tourney_quota_checked"}}
+    with cluster(tmp_path, 2, extra=NO_PAUSE, env=env) as (nodes, _redis, db):
+        n0, n1 = nodes
+
+        async def main() -> None:
+            org0 = Client(n0.url, name="Ayşe")
+            org1 = Client(n1.url, name="Berk")
+            bot = Client(n1.url, name="robo")
+            for x in (org0, org1, bot):
+                await x.connect()
+            await org0.register("ayse", PASSWORD)
+            await org1.register("berk", PASSWORD)
+            await bot.register("robosayi", PASSWORD, bot=True)
+            start = int(time.time()) + 3600
+            run1 = [
+                (await org1.tourney_create(rounds=1, deals=1, start=start, join=False))["id"]
+                for _ in range(PER_ACCOUNT)
+            ]
+            run0 = (await org0.tourney_create(rounds=1, deals=1, start=start, join=False))["id"]
+            for tid in run1[:-1]:
+                await bot.tourney_join(tid)  # run by n1
+            first = asyncio.create_task(bot.tourney_join(run0))  # forwarded to n0
+            await asyncio.to_thread(n0.wait_stopped)
+            await bot.tourney_join(run1[-1])  # its third, stored by n1 meanwhile
+            n0.resume()
+            with pytest.raises(ServerError) as e:
+                await first
+            assert e.value.code == "tourney_bot_quota"
+            entered = [
+                tid
+                for tid in [*run1, run0]
+                if any(p["id"] == bot.player["id"] for p in _db_doc(db, tid)["players"])
+            ]
+            assert entered == run1
+            # n0's document in memory does not list it either (a later save would store it)
+            shown = await org0.tourney(run0)
+            assert shown["registered"] == []
+            for x in (org0, org1, bot):
+                await x.close()
+
+        asyncio.run(main())

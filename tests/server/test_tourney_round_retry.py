@@ -32,7 +32,15 @@ class _Storage:
         self.saved: list[tuple[str, int]] = []
 
     async def save_tournament(
-        self, tid: str, status: str, start_at: float, created: float, doc: Any, *, new: bool
+        self,
+        tid: str,
+        status: str,
+        start_at: float,
+        created: float,
+        doc: Any,
+        *,
+        new: bool,
+        limits: Any = None,
     ) -> None:
         self.saved.append((status, doc["round"]))
 

@@ -30,6 +30,7 @@ from .config import MAX_COMMIT_GAP, SQLITE_SYNC
 __all__ = [
     "EventRow",
     "Fenced",
+    "OverLimit",
     "PlayerRow",
     "Storage",
     "StorageError",
@@ -156,6 +157,19 @@ class Fenced(StorageError):
     lapsed, or another process took the table over with a higher owner epoch)."""
 
     fenced = True
+
+
+class OverLimit(StorageError):
+    """A tournament's write refused because it would put an account over one of its limits,
+    counted in the same transaction (:meth:`Storage.save_tournament`'s ``limits``): ``what``
+    is ``"entered"`` (the tournaments not over it is registered for) or ``"created"`` (those
+    it scheduled), ``limit`` the number it may have. Not a failure of the database: the
+    tournament turns it into the player's refusal."""
+
+    def __init__(self, what: str, limit: int) -> None:
+        super().__init__(f"over the limit of {limit} tournaments ({what})")
+        self.what = what
+        self.limit = limit
 
 
 @dataclass
@@ -1621,8 +1635,19 @@ class Storage:
         data: dict[str, Any],
         *,
         new: bool = False,
+        limits: tuple[str, int | None, int | None] | None = None,
     ) -> None:
-        """Write a tournament's document (``new``: its first write, at its scheduling)."""
+        """Write a tournament's document (``new``: its first write, at its scheduling).
+
+        ``limits``: ``(player id, entered, created)``, for a write that registers that player
+        (``entered``: how many other tournaments not over it may be registered for already)
+        or that it schedules (``created``: how many others not over it may have scheduled);
+        None for a limit not checked. They are counted in the write's own transaction, after
+        a lock on the player's row (``FOR UPDATE`` on PostgreSQL; SQLite has one writer at a
+        time, ``BEGIN IMMEDIATE``), from the stored documents of every process: two such
+        writes at the same moment (through two processes of a cluster, or two connections of
+        one) are counted one after the other, and the second is refused with
+        :class:`OverLimit`."""
         sql = self._sql(
             "INSERT INTO tournaments (id, status, start_at, created, data) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (id) DO UPDATE SET status = excluded.status,"
@@ -1630,10 +1655,27 @@ class Storage:
         )
         args = (tid, status, start_at, created, json.dumps(data, ensure_ascii=False))
         tourney_fence = self.tourney_fence
+        lock = self._sql("SELECT id FROM players WHERE id = ?") + (
+            " FOR UPDATE" if self.kind == "postgresql" else ""
+        )
+        others = self._sql(
+            "SELECT data FROM tournaments WHERE status <> ? AND id <> ? AND data LIKE ?"
+        )
 
         def job(cur: Any) -> None:
             if tourney_fence is not None:  # (before the write: its row lock orders a claim)
                 tourney_fence(cur, tid, new)
+            if limits is not None:
+                pid, entered, made = limits
+                cur.execute(lock, (pid,))
+                # (the LIKE only narrows the rows read; each is counted from its document)
+                cur.execute(others, ("over", tid, "%" + pid + "%"))
+                docs = [json.loads(r[0]) for r in cur.fetchall()]
+                mine = sum(1 for d in docs if any(p["id"] == pid for p in d["players"]))
+                if entered is not None and mine >= entered:
+                    raise OverLimit("entered", entered)
+                if made is not None and sum(1 for d in docs if d["creator"] == pid) >= made:
+                    raise OverLimit("created", made)
             cur.execute(sql, args)
 
         await self._call(job)

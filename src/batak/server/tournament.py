@@ -44,7 +44,7 @@ from ..record import loads as load_record
 from ..rules import PRESETS, Rules, RulesError
 from .conn import Conn
 from .erase import scrub_tournament
-from .storage import Fenced, StorageError
+from .storage import Fenced, OverLimit, StorageError
 from .table import Table, TableError
 
 if TYPE_CHECKING:
@@ -80,8 +80,9 @@ def _test_stop(point: str) -> None:
     """Test hook, for the real-process tests of a cluster only (tests/server): when the
     environment variable ``BATAK_TEST_STOP_AT`` names ``point``, the process stops itself
     (``SIGSTOP``) there, and the test, seeing it stopped, kills it (``kill -9``) or lets it go
-    on (``SIGCONT``). Never set outside those tests. The points: ``tourney_join_saved`` (a
-    registration saved, not answered yet) and ``round_made`` (a round's tables made and the
+    on (``SIGCONT``). Never set outside those tests. The points: ``tourney_quota_checked`` (a
+    registration's limit checked, not saved yet), ``tourney_join_saved`` (a registration
+    saved, not answered yet) and ``round_made`` (a round's tables made and the
     document saved, before they are seated)."""
     if os.environ.get(TEST_STOP_AT) == point:
         log.warning("test hook: stopped at %s", point)
@@ -302,16 +303,33 @@ class Tournaments:
     async def _save(self, doc: dict[str, Any]) -> None:
         await self._write(doc)
 
-    async def _write(self, doc: dict[str, Any], *, new: bool = False) -> None:
+    async def _write(
+        self,
+        doc: dict[str, Any],
+        *,
+        new: bool = False,
+        limits: tuple[str, int | None, int | None] | None = None,
+    ) -> None:
         """Store the document (``new``: its first write, which in a cluster makes this process
-        the one that runs it)."""
+        the one that runs it). ``limits``: an account's limits, counted again in the write's
+        transaction (``Storage.save_tournament``): over one, the player is refused as by
+        the check before (:meth:`_bot_quota`)."""
         try:
             await self.hub.storage.save_tournament(
-                doc["id"], doc["status"], doc["start_at"], doc["created"], doc, new=new
+                doc["id"],
+                doc["status"],
+                doc["start_at"],
+                doc["created"],
+                doc,
+                new=new,
+                limits=limits,
             )
         except Fenced:
             self._lost(doc["id"])
             raise
+        except OverLimit as e:
+            code = "tourney_bot_quota" if e.what == "entered" else "tourney_quota"
+            raise TableError(code, params={"limit": e.limit}) from None
 
     def _lost(self, tid: str) -> None:
         """A write refused: another process of the cluster runs the tournament now."""
@@ -469,11 +487,17 @@ class Tournaments:
             "tables": [],
             "finished": None,
         }
+        entered = None
         if msg.get("join") is not False:
             # registered as by tourney_join: a bot account within its limit there too
             await self._bot_quota(player)
             doc["players"].append(_entry(player))
-        await self._write(doc, new=True)
+            entered = PER_ACCOUNT if player.bot_account else None
+        # both limits counted again as it is stored (another process, or another connection,
+        # may have scheduled or registered meanwhile)
+        made = None if operator else PER_ACCOUNT
+        limits = (player.id, entered, made) if entered is not None or made is not None else None
+        await self._write(doc, new=True, limits=limits)
         self.docs[tid] = doc
         self._schedule(doc)
         self.watchers.setdefault(tid, set()).add(conn)
@@ -519,8 +543,19 @@ class Tournaments:
                 if len(doc["players"]) >= MAX_PLAYERS:
                     raise TableError("tourney_full", params={"limit": MAX_PLAYERS})
                 await self._bot_quota(player)
+                _test_stop("tourney_quota_checked")
                 doc["players"].append(_entry(player))
-                await self._save(doc)
+                # a bot account's limit counted again as it is stored, under a lock on its
+                # row: a registration for another tournament at the same moment (run by
+                # another process, which read this one's document as last stored) is
+                # counted before or after this one, not beside it
+                limits = (player.id, PER_ACCOUNT, None) if player.bot_account else None
+                try:
+                    await self._write(doc, limits=limits)
+                except (StorageError, TableError):
+                    # not stored: not registered (the next save would have stored it)
+                    doc["players"] = [p for p in doc["players"] if p["id"] != player.id]
+                    raise
                 _test_stop("tourney_join_saved")
         self.watchers.setdefault(doc["id"], set()).add(conn)
         self._reply(conn, {"type": "tourney", "tournament": self.public(doc, conn.lang)}, msg)
