@@ -685,7 +685,8 @@ def test_a_seating_refusal_says_whether_the_person_has_a_seat_coming_there(
     alike: "your seat is ready in a moment", also to a person who is not in the tournament
     (a shared link), who gets no seat there but will watch. The refusal now says ``seat``: true
     to the player the tournament seats at that table, false to anyone else, each with words of
-    their own."""
+    their own, and ``table``: the table refused (before, it named none, and a web page that had
+    moved on to another table took a late refusal for the one it showed)."""
     pytest.importorskip("argon2")
     from batak.server import tournament
 
@@ -693,7 +694,7 @@ def test_a_seating_refusal_says_whether_the_person_has_a_seat_coming_there(
     release = _slow_seating(monkeypatch)
     with ServerThread(fast_config(tmp_path)) as srv:
 
-        async def main_() -> list[dict[str, Any]]:
+        async def main_() -> tuple[list[dict[str, Any]], str]:
             org, tid = await _organiser(srv, join=True, rounds=1, deals=1)
             starting = asyncio.create_task(org.tourney_start(tid))
             for _ in range(500):
@@ -720,10 +721,12 @@ def test_a_seating_refusal_says_whether_the_person_has_a_seat_coming_there(
             assert watching.seat is None
             for c in (mine, other, org):
                 await c.close()
-            return said
+            return said, table
 
-        player, guest = asyncio.run(main_())
+        (player, guest), table = asyncio.run(main_())
     assert player["code"] == guest["code"] == "tourney_seating"
+    # the table refused is named (a late answer is told from one about another table)
+    assert player.get("table") == guest.get("table") == table, (player, guest)
     assert player.get("seat") is True and guest.get("seat") is False, (player, guest)
     assert "your seat" in player["message"], player
     assert "your seat" not in guest["message"] and "watch" in guest["message"], guest

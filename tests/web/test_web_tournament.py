@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -946,3 +947,114 @@ def test_a_registration_whose_connection_drops_before_its_answer_is_sent_again(
         names = pool.submit(lambda: asyncio.run(registered())).result()
     assert names == ["Ayşe"], names
     no_js_errors(errors)
+
+
+def late_refusal_for_another_table(
+    browser: Browser,
+    tmp_path: Path,
+    errors: list[str],
+    monkeypatch: Any,
+    locale: str,
+    ctx: dict[str, Any],
+    shot: Path | None = None,
+) -> None:
+    """:func:`test_a_late_seating_refusal_for_another_table_leaves_this_one_as_it_is`'s steps
+    (``shot``: a screenshot of the page once the refusals are handled)."""
+    from test_server_bot_tourney import _slow_seating
+
+    from batak.server import tournament
+
+    monkeypatch.setattr(tournament, "SEATING_WAIT", 60.0, raising=False)  # (no answer of its own)
+    release = _slow_seating(monkeypatch)
+    with ServerThread(fast_config(tmp_path)) as srv:
+        page = open_page(browser, srv, errors, locale=locale, **ctx)
+        register(page, "ayse", "uzun-parola-1")
+        loop = asyncio.new_event_loop()
+        with ThreadPoolExecutor(1) as pool:
+
+            async def schedule() -> tuple[Client, str]:
+                c = Client(srv.url, name="Ayşe")
+                await c.connect()
+                await c.login("ayse", "uzun-parola-1")
+                start = int(time.time()) + 3600
+                doc = await c.tourney_create(name="Kış kupası", rounds=1, deals=1, start=start)
+                return c, str(doc["id"])
+
+            ayse, tid = pool.submit(lambda: loop.run_until_complete(schedule())).result()
+            pool.submit(lambda: loop.run_until_complete(ayse.tourney_start(tid)))
+            sockets: list[Any] = []
+
+            def route(ws: Any) -> None:  # (the server's frames pass; the test may add its own)
+                ws.connect_to_server()
+                sockets.append(ws)
+
+            page.route_web_socket(re.compile(r".*/ws.*"), route)
+            try:
+                deadline = time.monotonic() + 30
+                while len(srv.hub.tournaments.docs[tid]["tables"]) < 2:  # made, the save held
+                    assert time.monotonic() < deadline, "the round's tables were never made"
+                    time.sleep(0.02)
+                mine, bots = (t["id"] for t in srv.hub.tournaments.docs[tid]["tables"])
+                page.goto(f"{srv.http}/table/{bots}")  # the all-bots table, to watch
+                wait = page.locator("#table-wait")
+                page.wait_for_function("() => window.batak !== undefined")
+                connecting = page.evaluate("() => window.batak.t('connecting')")
+                expect(wait).to_have_text(connecting)
+                assert len(sockets) == 1, "the page's socket was not routed"
+
+                def refusal(table: str, seat: bool) -> str:  # (as the server words it)
+                    return json.dumps(
+                        {
+                            "type": "error",
+                            "code": "tourney_seating",
+                            "ref": "join",
+                            "message": "Players are still being seated",
+                            "seat": seat,
+                            "table": table,
+                        }
+                    )
+
+                # the answer to an ask for the player's own table, sent before the page went
+                # to this one, comes late: it is not about this table
+                sockets[0].send(refusal(mine, True))
+                page.wait_for_timeout(300)  # (its message handled)
+                expect(page.get_by_test_id("tourney-preparing")).to_have_count(0)
+                expect(wait).to_have_text(connecting)
+                # this table's own refusal: said, as before (a match to watch in a moment)
+                sockets[0].send(refusal(bots, False))
+                watch_words = page.evaluate("() => window.batak.t('tourney_preparing_watch')")
+                expect(page.get_by_test_id("tourney-preparing")).to_have_text(watch_words)
+                if shot is not None:
+                    page.screenshot(path=str(shot))
+            finally:
+                release.set()
+            pool.submit(lambda: loop.run_until_complete(ayse.close())).result()
+        loop.close()
+    no_js_errors(errors)
+
+
+@pytest.mark.parametrize(
+    ("locale", "ctx", "name"),
+    [
+        ("en-US", {"viewport": {"width": 1280, "height": 860}}, "desktop-en"),
+        ("tr-TR", PHONE, "phone-tr"),
+    ],
+)
+def test_a_late_seating_refusal_for_another_table_leaves_this_one_as_it_is(
+    browser: Browser,
+    tmp_path: Path,
+    artifacts: Path,
+    errors: list[str],
+    monkeypatch: Any,
+    locale: str,
+    ctx: dict[str, Any],
+    name: str,
+) -> None:
+    """The page asked for the player's own tournament table, then went to another table of the
+    round (all bots, to watch) before the answer came; the late ``tourney_seating`` refusal for
+    the first table (it names it: ``table``) leaves the page as it is, "Connecting…". Before,
+    the page took it for the table it showed: "Your table is being prepared", at a table where
+    the player has no seat. The table's own refusal is still said (the match to watch)."""
+    pytest.importorskip("argon2")
+    shot = artifacts / f"tournament-late-refusal-{name}.png"
+    late_refusal_for_another_table(browser, tmp_path, errors, monkeypatch, locale, ctx, shot)

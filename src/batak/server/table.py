@@ -830,10 +830,15 @@ class Table:
         ):
             # a tournament's table is seated by its tournament alone (Tournaments._seat): one
             # still waiting is not seated yet, and the seat someone would take here is not theirs.
-            # ``seat``: whether the tournament seats this person here (else they will watch)
+            # ``seat``: whether the tournament seats this person here (else they will watch);
+            # ``table``: which table (an answer that comes late, once a page has moved on to
+            # another table, is not about that one)
             coming = self.hub.tournaments.seat_coming(str(self.options["tournament"]), self.id, pid)
             raise TableError(
-                "tourney_seating", None if coming else "tourney_seating_watch", seat=coming
+                "tourney_seating",
+                None if coming else "tourney_seating_watch",
+                seat=coming,
+                table=self.id,
             )
         if mine is None and not spectate and self.status == "waiting":
             free = self.free_seats()

@@ -691,6 +691,9 @@ function onError(m) {
     // about nothing the person is looking at: no word of it
     if (route().page !== "table") return;
     const id = route().id;
+    // nor is one about another table than the page's (it left table A for table B while the
+    // ask for A was on its way): B is not being prepared. ``table`` names the refused table
+    if (m.table != null && m.table !== id) return;
     // said in the page's middle (renderTable): to the player the tournament seats here, their
     // table; to anyone else (seat false: a shared link), a match to watch in a moment
     if (T && T.id === id) T.preparing = m.seat === false ? "watch" : "seat";
