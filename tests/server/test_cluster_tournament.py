@@ -685,3 +685,61 @@ def test_a_bot_accounts_registrations_at_the_same_moment_through_two_processes(
                 await x.close()
 
         asyncio.run(main())
+
+
+def test_a_tournaments_changes_reach_its_players_connected_to_another_process(
+    tmp_path: Path,
+) -> None:
+    """Berk registers through n1 for a tournament n0 runs (that connection watches it through
+    n0), then opens a second connection to n1 and asks for nothing. A registration through n0
+    reaches both: the second through n1 from n0's update on Redis (before, it heard nothing
+    until it asked for the tournament), the first once (not again from that update)."""
+    pytest.importorskip("argon2")
+    need_services()
+    with cluster(tmp_path, 2, extra=NO_PAUSE) as (nodes, _redis, _db):
+        n0, n1 = nodes
+
+        def listing(*names: str) -> Any:
+            def pred(m: dict[str, Any]) -> bool:
+                if m.get("type") != "tourney":
+                    return False
+                return sorted(p["name"] for p in m["tournament"]["registered"]) == sorted(names)
+
+            return pred
+
+        async def main() -> None:
+            org = Client(n0.url, name="Ayşe")
+            berk = Client(n1.url, name="Berk")
+            for x in (org, berk):
+                await x.connect()
+            await org.register("ayse", PASSWORD)
+            await berk.register("berk", PASSWORD)
+            start = int(time.time()) + 3600
+            tid = (await org.tourney_create(rounds=1, deals=1, start=start))["id"]
+            await berk.tourney_join(tid)  # forwarded to n0: it watches it there
+            other = Client(n1.url, name="Berk", lang="tr")
+            await other.connect()
+            await other.login("berk", PASSWORD)
+            for name in ("Cem", "Deniz"):
+                x = Client(n0.url, name=name)
+                await x.connect()
+                await x.tourney_join(tid)
+                await x.close()
+            # (a hang, not a speed check: 30 s)
+            seen = await other.wait_for(listing("Ayşe", "Berk", "Cem"), 30)
+            assert seen["tournament"]["id"] == tid
+            assert seen["tournament"]["name"].startswith("Standart (")  # in its own language
+            await other.wait_for(listing("Ayşe", "Berk", "Cem", "Deniz"), 30)
+            # the first connection: each update once (Redis delivers n0's messages to n1 in
+            # the order sent: a second copy of Cem's would come before Deniz's)
+            cem = 0
+            while True:
+                m = await berk.next_message(30)
+                cem += listing("Ayşe", "Berk", "Cem")(m)
+                if listing("Ayşe", "Berk", "Cem", "Deniz")(m):
+                    break
+            assert cem == 1
+            for x in (org, berk, other):
+                await x.close()
+
+        asyncio.run(main())

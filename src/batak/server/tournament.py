@@ -39,7 +39,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from ..explain import preset_title
-from ..i18n import plain_lower
+from ..i18n import LANGS, SOURCE_LANG, plain_lower
 from ..record import loads as load_record
 from ..rules import PRESETS, Rules, RulesError
 from .conn import Conn
@@ -413,16 +413,61 @@ class Tournaments:
             conns.discard(conn)
 
     def _push(self, doc: dict[str, Any]) -> None:
+        """The tournament as it is now, to those who asked for it (wherever they are
+        connected: a client's request forwarded here watches through its process) and to its
+        players connected here; in a cluster, also to its players connected to the other
+        processes (:meth:`pushed` there), but for the connections that watch it through
+        here already (named, so that they are sent it once)."""
         conns = set(self.watchers.get(doc["id"], ()))
         for p in doc["players"]:
             conns |= self.hub.online.get(p["id"], set())
-        if not conns:
+        cluster = self.hub.cluster
+        bus = cluster.bus if cluster is not None else None
+        elsewhere = bus is not None and bus.up and bool(doc["players"])
+        if not conns and not elsewhere:
             return
         msgs: dict[str, dict[str, Any]] = {}  # one for each language read
+
+        def said(lang: str) -> dict[str, Any]:
+            if lang not in msgs:
+                msgs[lang] = {"type": "tourney", "tournament": self.public(doc, lang)}
+            return msgs[lang]
+
         for c in conns:
-            if c.lang not in msgs:
-                msgs[c.lang] = {"type": "tourney", "tournament": self.public(doc, c.lang)}
-            c.send(msgs[c.lang])
+            c.send(said(c.lang))
+        if elsewhere and cluster is not None:
+            # (a request forwarded here: its connection's process and id there)
+            watching = [
+                [getattr(c, "origin", None), getattr(c, "conn_id", None)]
+                for c in conns
+                if getattr(c, "remote", False)
+            ]
+            cluster.tourney_push(
+                doc["id"],
+                [p["id"] for p in doc["players"]],
+                {lang: said(lang)["tournament"] for lang in LANGS},
+                watching,
+            )
+
+    def pushed(
+        self,
+        players: list[str],
+        shown: dict[str, dict[str, Any]],
+        watching: list[list[Any]],
+        here: str,
+    ) -> None:
+        """In a cluster: another process's tournament changed (:meth:`_push` there): each of
+        its ``players`` connected here (process ``here``) gets it (``shown``: the tournament
+        in each language), but for the connections that watch it through that process
+        already (``watching``: pairs of process and connection id)."""
+        skip = {(str(n), int(i)) for n, i in watching}
+        for pid in players:
+            for conn in list(self.hub.online.get(str(pid), ())):
+                if (here, conn.id) in skip:
+                    continue
+                tour = shown.get(conn.lang) or shown.get(SOURCE_LANG)
+                if tour is not None:
+                    conn.send({"type": "tourney", "tournament": tour})
 
     def operator(self, account: str | None) -> bool:
         """Whether the account is one of ``--operator``'s, named in any case as usernames are

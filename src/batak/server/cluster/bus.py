@@ -274,6 +274,10 @@ class Bus:
         elif op == "tell" and msg.get("node") != self.node:
             for conn in list(self.cluster.hub.online.get(str(msg["player"]), ())):
                 conn.send(msg["note"])
+        elif op == "tourney_push" and msg.get("node") != self.node:
+            self.cluster.hub.tournaments.pushed(
+                list(msg["players"]), dict(msg["shown"]), list(msg["watching"]), self.node
+            )
         elif op == "tourney_table" and msg.get("node") != self.node:
             self.cluster.hub.tournaments.reported(
                 str(msg["tournament"]), str(msg["table"]), msg["scores"], bool(msg["over"])

@@ -662,6 +662,23 @@ class Cluster:
         if self.bus is not None:
             self.bus.publish_cluster({"op": "tell", "player": player, "note": note})
 
+    def tourney_push(
+        self,
+        tid: str,
+        players: list[str],
+        shown: dict[str, dict[str, Any]],
+        watching: list[list[Any]],
+    ) -> None:
+        """A tournament run here changed: its ``players`` connected to the other processes
+        hear it (``shown``: as each language says it), but for the connections that watch it
+        here through their process (``watching``: process and connection id), which have it
+        already (without Redis: not told; they see it when they ask for it)."""
+        if self.bus is not None:
+            self.bus.publish_cluster(
+                {"op": "tourney_push", "tournament": tid, "players": players,
+                 "shown": shown, "watching": watching}
+            )  # fmt: skip
+
     def tourney_table(self, tid: str, table_id: str, scores: list[list[int]], over: bool) -> None:
         """A tournament's table held here, whose tournament is run elsewhere, ended
         (``over``) or ended a deal: the process that runs it hears it (without Redis, or if
