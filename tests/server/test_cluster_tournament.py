@@ -743,3 +743,84 @@ def test_a_tournaments_changes_reach_its_players_connected_to_another_process(
                 await x.close()
 
         asyncio.run(main())
+
+
+def test_a_round_whose_save_fails_is_not_seated_and_a_claim_then_makes_one_set(
+    tmp_path: Path,
+) -> None:
+    """The database refuses the save of the tournament's document as its first round begins
+    (a trigger of the test's, until the claim below), after the round's tables were stored;
+    then the tournament is claimed away (by n1, as when n0's lease lapses), and started again
+    there. The tables of the
+    failed save are closed, not seated: the tables of the tournament played or in play are
+    exactly those its document lists. Before, they were seated all the same (and the start
+    answered "ok"), the claimer read the document as last stored (still scheduled) and made
+    the round again: two sets of tables in play, one counted by nobody."""
+    pytest.importorskip("argon2")
+    need_services()
+    import psycopg
+
+    with cluster(tmp_path, 2, extra=NO_PAUSE) as (nodes, _redis, db):
+        n0, n1 = nodes
+
+        async def main() -> None:
+            org = Client(n0.url, name="Ayşe")
+            await org.connect()
+            await org.register("ayse", PASSWORD)
+            tid = (await org.tourney_create(rounds=1, deals=1, start=int(time.time()) + 3600))["id"]
+            with psycopg.connect(db, autocommit=True) as conn:
+                conn.execute("CREATE TABLE h_refusing (x INT)")
+                conn.execute("INSERT INTO h_refusing VALUES (1)")
+                conn.execute(
+                    "CREATE FUNCTION h_refuse_save() RETURNS trigger LANGUAGE plpgsql AS $$"
+                    " BEGIN IF NEW.status = 'playing' AND EXISTS (SELECT 1 FROM h_refusing)"
+                    " THEN RAISE EXCEPTION 'test: the save is refused'; END IF;"
+                    " RETURN NEW; END $$"
+                )
+                conn.execute(
+                    "CREATE TRIGGER h_refuse_save BEFORE UPDATE ON tournaments"
+                    " FOR EACH ROW EXECUTE FUNCTION h_refuse_save()"
+                )
+                try:
+                    await org.tourney_start(tid)
+                except ServerError as e:
+                    assert e.code == "storage", e
+                assert len(_made_tables(db, tid)) == 2  # made (and stored) before the save
+                # claimed by n1 (given its row, it takes it as its own at its next scan, as it
+                # would take it if n0's lease had lapsed): it reads the stored document
+                _, epoch = owner_epoch(conn, "tourney_owners", "tournament_id", tid)
+                conn.execute(
+                    "UPDATE tourney_owners SET owner = 'n1', epoch = epoch + 1"
+                    " WHERE tournament_id = %s",
+                    (tid,),
+                )
+                stop = time.monotonic() + LEASE + 30
+                while owner_epoch(conn, "tourney_owners", "tournament_id", tid) != (
+                    "n1",
+                    epoch + 2,
+                ):  # (until n1 took it: a hang, not a speed check)
+                    assert time.monotonic() < stop, "the tournament was not claimed"
+                    await asyncio.sleep(0.1)
+                conn.execute("DELETE FROM h_refusing")  # (the database takes saves again)
+            org1 = Client(n1.url, name="Ayşe")  # started again where it is run now
+            await org1.connect()
+            await org1.login("ayse", PASSWORD)
+            await org1.tourney_start(tid)
+            stop = time.monotonic() + 60
+            while True:  # (a hang, not a speed check)
+                doc = _db_doc(db, tid)
+                listed = {t["id"] for t in doc["tables"]}
+                if doc["status"] != "scheduled" and len(listed) == 2:
+                    break
+                assert time.monotonic() < stop, doc
+                await asyncio.sleep(0.2)
+            with psycopg.connect(db, autocommit=True) as conn:
+                rows = conn.execute("SELECT id, options, status FROM tables").fetchall()
+            ours = {str(i): str(s) for i, o, s in rows if json.loads(o).get("tournament") == tid}
+            played = {i for i, s in ours.items() if s != "closed"}
+            assert played == listed, ours
+            assert len(ours) == 4  # (the first set made, then closed)
+            for x in (org, org1):
+                await x.close()
+
+        asyncio.run(main())

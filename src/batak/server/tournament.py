@@ -723,16 +723,9 @@ class Tournaments:
                 # a table could not be stored (the database; in a cluster, a lease run out, or
                 # the tournament run by another process now, which makes the round's tables):
                 # the round is not begun, and the tables made for it are closed
-                doc["round"] -= 1
-                made_ids = {t.id for t, _ in made}
-                doc["tables"] = [t for t in doc["tables"] if t["id"] not in made_ids]
-                for t, _ in made:
-                    self.by_table.pop(t.id, None)
-                    self._seated(t.id)
                 if isinstance(e, Fenced):
                     self._lost(doc["id"])
-                for t, _ in made:
-                    await self.hub.unmake(t)
+                await self._undo_round(doc, [t for t, _ in made])
                 raise
             seat_names = [
                 names[pid] if pid is not None else f"Bot {number}.{i + 1}"
@@ -757,15 +750,22 @@ class Tournaments:
             # run by another process now, whose document does not list these tables (it
             # makes the round again): closed here, where they are held (that process could
             # close only those nobody alive holds)
-            for table, _ in made:
-                self._seated(table.id)
-            for table, _ in made:
-                await self.hub.unmake(table)
+            await self._undo_round(doc, [t for t, _ in made])
             raise
         except StorageError as e:
-            # the tables are made (and stored, waiting): they are seated all the same, or
-            # nobody could ever sit there (a join gives no seat at a tournament's table still
-            # waiting); the document is saved again with the next change (a table's end)
+            if self.hub.cluster is not None:
+                # in a cluster, not seated: until the document listing them is stored, a
+                # process that claims the tournament (this one's lease lapsed, or it died)
+                # reads it without this round and makes the round again, and two sets of
+                # tables would be played. The round is not begun (as when a table cannot be
+                # stored): its tables are closed and it is tried again
+                log.warning("could not save tournament %s at round %d: %s", doc["id"], r, e)
+                await self._undo_round(doc, [t for t, _ in made])
+                raise
+            # one process: nobody else makes its rounds. The tables are made (and stored,
+            # waiting): they are seated all the same, or nobody could ever sit there (a join
+            # gives no seat at a tournament's table still waiting); the document is saved
+            # again with the next change (a table's end)
             log.warning("could not save tournament %s at round %d: %s", doc["id"], r, e)
         _test_stop("round_made")
         try:
@@ -776,6 +776,18 @@ class Tournaments:
         finally:  # (seating failed: those who wait for a seat are not kept waiting)
             for table, _ in made:
                 self._seated(table.id)
+
+    async def _undo_round(self, doc: dict[str, Any], made: list[Table]) -> None:
+        """A round whose making failed (:meth:`_next_round`): not begun. Its tables (``made``)
+        leave the document and are closed (those waiting for their seat are let go)."""
+        doc["round"] -= 1
+        made_ids = {t.id for t in made}
+        doc["tables"] = [t for t in doc["tables"] if t["id"] not in made_ids]
+        for t in made:
+            self.by_table.pop(t.id, None)
+            self._seated(t.id)
+        for t in made:
+            await self.hub.unmake(t)
 
     async def _new_round_table(
         self, doc: dict[str, Any], rules: Rules, number: int, seed: int, dealer: int
