@@ -1315,6 +1315,37 @@ def test_the_score_sheet_stays_in_its_columns_in_colour_and_in_80_columns(
     assert max(visible_len(x) for x in lines) <= width, "\n".join(lines)
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("preset", ["standard", "sultan-esli"])
+def test_a_long_match_s_four_and_five_digit_totals_fit_60_columns(
+    monkeypatch: pytest.MonkeyPatch, lang: str, preset: str
+) -> None:
+    """Totals of a long match (-12345, 9999) with long names: the narrowest sheet was 74-78
+    columns at 60. Now its rows keep the tricks and the deal's score, the legend says the totals
+    are below, and the totals line says each of them."""
+    from batak.cli.console import Style, score_sheet_lines, short_labels, visible_len
+    from batak.match import ScoreRow
+
+    monkeypatch.setenv("COLUMNS", "60")
+    rules = Rules.preset(preset)
+    names = ["Ayşegül Yıldırım", "Mehmet Özdemir", "Zeynep Karaca", "Hüseyin Çelik"]
+    rows = [
+        ScoreRow(1, 0, 1, 7, None, "S", [3, 7, 2, 1], [-70, 70, 30, 10], [-12345, 9999, -1250, 10]),
+        ScoreRow(
+            12, 1, 2, 13, None, "H", [0, 0, 13, 0], [-1300, -10, 1300, -10], [-13645, 9989, 50, 0]
+        ),
+    ]
+    totals = rows[-1].totals
+    style = Style(_Terminal())
+    lines = score_sheet_lines(
+        rules, rows, totals, names, lang, style, short_labels(4, None, lang, names)
+    )
+    text = "\n".join(lines)
+    assert max(visible_len(x) for x in lines) <= 60, text
+    for u in rules.teams:  # the deal's score in the rows, the total in the totals line
+        assert f"{rows[-1].scores[u[0]]:+}" in text and f": {totals[u[0]]}" in text, text
+
+
 def test_a_wide_terminal_keeps_the_full_score_sheet(monkeypatch: pytest.MonkeyPatch) -> None:
     from batak.cli.console import Style, seat_labels, sheet_lines, short_labels
 

@@ -1310,7 +1310,8 @@ def sheet_lines(
     start) is left out, then (60 columns) the bidder, bid and koz share one column
     (``B2 6♠``) and the numbers take only the columns they need, and last the players' names
     cut to 8 columns give way to their seats' codes (``P2``), each given its full name once in
-    the totals line under the sheet."""
+    the totals line under the sheet, and at the very last (totals of five digits) the rows keep
+    the tricks and the deal's score and leave the running totals to that line."""
     return score_sheet_lines(match.rules, match.sheet, match.totals, labels, lang, style, short)
 
 
@@ -1331,17 +1332,22 @@ def score_sheet_lines(
         return out
     units = list(rules.teams)
     codes = _seat_codes(short, lang)
-    layouts = [(labels, short, " | ", True, False), (short, short, "|", True, False)]
-    layouts += [(short, short, "|", False, False), (short, short, "|", False, True)]
-    if codes != list(short):  # last, names cut to 8 columns give way to seat codes (P2)
-        layouts.append((codes, codes, "|", False, True))
-    for heads, seats, bar, dealer_column, compact in layouts:
+    layouts = [(labels, short, " | ", True, False, True), (short, short, "|", True, False, True)]
+    layouts += [(short, short, "|", False, False, True), (short, short, "|", False, True, True)]
+    if codes != list(short):  # then names cut to 8 columns give way to seat codes (P2)
+        layouts.append((codes, codes, "|", False, True, True))
+    # last (totals of four or five digits at 60 columns: -12345), the running totals leave the
+    # rows: the totals line under the sheet says them
+    layouts.append((codes, codes, "|", False, True, False))
+    for heads, seats, bar, dealer_column, compact, running in layouts:
         names = [_unit_label(u, heads, lang) for u in units]
-        table = _sheet_table(rules, rows, lang, style, seats, names, bar, dealer_column, compact)
+        table = _sheet_table(
+            rules, rows, lang, style, seats, names, bar, dealer_column, compact, running
+        )
         if max(visible_len(line) for line in table) <= style.width:
             break
     out.extend(table)
-    for line in t("sheet_legend", lang).split("\n"):
+    for line in t("sheet_legend" if running else "sheet_legend_no_totals", lang).split("\n"):
         out.extend(wrap_text(line, style.width))
     said = []
     for u in units:  # the full names, and the seat codes that stood for them in the table
@@ -1380,10 +1386,12 @@ def _sheet_table(
     bar: str,
     dealer_column: bool,
     compact: bool = False,
+    running: bool = True,
 ) -> list[str]:
     """The sheet's head, rule and rows: ``names`` over the players' (or sides') columns,
     parted by ``bar``; the dealer's column only with ``dealer_column``; with ``compact`` the
-    contract in one column (``B2 6♠``) and the numbers no wider than they are."""
+    contract in one column (``B2 6♠``) and the numbers no wider than they are; without
+    ``running`` each cell has the tricks and the deal's score, not the running total."""
     units = list(rules.teams)
 
     def tricks_text(row: ScoreRow, u: Sequence[int]) -> str:
@@ -1397,7 +1405,7 @@ def _sheet_table(
         [least, *(len(f"{row.scores[u[0]]:+}") for row in scored for u in units if row.scores)]
     )
     ow = max([least, *(len(str(row.totals[u[0]])) for row in rows for u in units)])
-    cw = max(tw + sw + ow + 2, *(visible_len(x) for x in names))
+    cw = max(tw + sw + 1 + (ow + 1 if running else 0), *(visible_len(x) for x in names))
     heads = [t(c, lang) for c in ("col_deal", "col_dealer", "col_bidder", "col_bid", "col_koz")]
     w = max(visible_len(x) for x in [*short, heads[1], heads[2]])
     bw = max(3, len(heads[3]))
@@ -1435,7 +1443,9 @@ def _sheet_table(
         cells = []
         for u in units:
             score = row.scores[u[0]] if row.scores is not None else 0
-            cell = f"{tricks_text(row, u):>{tw}} {score:>+{sw}} {row.totals[u[0]]:>{ow}}"
+            cell = f"{tricks_text(row, u):>{tw}} {score:>+{sw}}"
+            if running:
+                cell += f" {row.totals[u[0]]:>{ow}}"
             cells.append(f"{cell:^{cw}}")
         line = prefix(str(row.deal), dealer, bidder, bid, koz) + bar + bar.join(cells)
         if row.extra:
