@@ -377,6 +377,35 @@ def test_replay_of_a_saved_match(
         assert {"en": "The match was not finished.", "tr": "Oyun bitmemişti."}[lang] in out
 
 
+@pytest.mark.parametrize(("lang", "over"), [("en", "The match is over."), ("tr", "Oyun bitti.")])
+def test_replay_s_ending_stands_apart_from_the_totals(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    lang: str,
+    over: str,
+) -> None:
+    """The replay's "Oyun bitti." / "The match is over." came on the line right after the
+    totals, as if one more of them; a blank line parts them now, as batak play does, and the
+    unfinished match's sentence too."""
+    path = tmp_path / "full.json"
+    args = ["play", "--preset", "zipi-kitty", "--seed", "5", "--deals", "1", "--save", str(path)]
+    code, _, _ = run(monkeypatch, capsys, [*args, "--lang", lang], FIRST * 3000)
+    assert code == 0
+    code, out, _ = run(monkeypatch, capsys, ["replay", str(path), "--lang", lang])
+    lines = out.splitlines()
+    assert code == 0 and over in lines
+    assert lines[lines.index(over) - 1] == "", out
+    unfinished = tmp_path / "half.json"
+    code, _, _ = run(
+        monkeypatch, capsys, ["play", "--seed", "3", "--lang", lang], f"save {unfinished}\nquit\n\n"
+    )
+    code, out, _ = run(monkeypatch, capsys, ["replay", str(unfinished), "--lang", lang])
+    lines = out.splitlines()
+    said = {"en": "The match was not finished.", "tr": "Oyun bitmemişti."}[lang]
+    assert code == 0 and lines[lines.index(said) - 1] == "", out
+
+
 def test_replay_of_a_finished_match_with_steps(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -141,6 +141,7 @@ def cmd_replay(args: argparse.Namespace, con: Console, lang: str) -> int:
         return EXIT_OK
     con.say()
     con.lines(sheet_lines(match, labels, lang, style, short_labels(r.players, human, lang, names)))
+    con.say()  # the ending on its own, not one more line of the totals (as batak play says it)
     if match.over:
         con.wrapped(*winner_lines(match, labels, None, lang), width=style.width)
     else:
