@@ -1678,6 +1678,25 @@ def test_save_takes_a_home_path_and_says_why_it_failed_in_the_readers_words(
     assert "No such file" not in out and "Is a directory" not in out
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_failing_autosave_is_said_once_and_the_match_goes_on(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, lang: str
+) -> None:
+    """``--save`` to a folder that is not there: the match is played to its end and exits 0 (a
+    save after each deal must never stop the game), but the failure was said after every deal
+    and again at the end (three times in two deals); it is said once."""
+    from batak.cli.text import t
+
+    bad = tmp_path / "missing" / "mac.json"
+    args = ["play", "--seed", "2", "--deals", "2", "--save", str(bad), "--lang", lang]
+    code, out, err = run(monkeypatch, capsys, args, FIRST * 3000)
+    assert code == 0, err
+    assert t("match_over", lang) in out
+    problem = {"en": "there is no such folder", "tr": "böyle bir klasör yok"}[lang]
+    said = t("save_failed", lang, path=str(bad), message=problem)
+    assert " ".join(out.split()).count(said) == 1, out
+
+
 @pytest.mark.parametrize(
     ("order", "said"),
     [

@@ -899,6 +899,32 @@ def test_a_finished_match_loaded_with_save_is_saved_as_it_was_read(
     assert json.loads(copy.read_text(encoding="utf-8")) == json.loads(mine.read_text())
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_finished_match_loaded_whose_save_fails_exits_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    server: str,
+    tmp_path: Path,
+    lang: str,
+) -> None:
+    """``batak play --load ADDRESS --save F`` of a finished match: the save was all that was
+    asked for, and when it failed the command still exited 0 (its reason said among the
+    output). It exits 1 now, the reason an error in the reader's language, and F not made."""
+    from batak.cli.text import error_message, t
+
+    bad = tmp_path / "missing" / "mac.json"
+    problem = {"en": "there is no such folder", "tr": "böyle bir klasör yok"}[lang]
+    reason = t("save_failed", lang, path=str(bad), message=problem)
+    mine = tmp_path / "mine.json"
+    mine.write_text(dumps(played(Rules.preset("standard", deals=1), seed=3)), encoding="utf-8")
+    for source in (f"{server}/ok", str(mine)):
+        args = ["play", "--load", source, "--save", str(bad), "--lang", lang]
+        code, out, err = run(monkeypatch, capsys, args)
+        assert code == 1, out + err
+        assert error_message(lang, reason) in err and reason not in out, out + err
+        assert not bad.exists()
+
+
 @pytest.mark.parametrize("command", ["replay", "analyse"])
 def test_the_title_of_a_replay_and_an_analysis_is_worded_into_60_columns(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: str

@@ -55,7 +55,7 @@ from .console import (
 )
 from .parser import rules_problem, rules_with_options
 from .rules import changed_rules
-from .text import t
+from .text import error_message, t
 from .verify import fetch_record, fetched
 
 #: operating-system errors of saving a file, in the words of the catalog's ``cli.save_reason_*``
@@ -129,6 +129,7 @@ class PlaySession:
         self.reviews: dict[int, DealReview] = {}  # deal number -> its review, made once
         self.save_path = os.path.expanduser(save_path) if save_path else save_path
         self.saved: str | None = None  # the match as last saved with 'save FILE'
+        self.autosave_failure: str | None = None  # why the last save to --save failed, said
         self.style = Style(con.out)
         self.labels = seat_labels(match.rules.players, human, lang)
         self.short = short_labels(match.rules.players, human, lang)
@@ -359,12 +360,14 @@ class PlaySession:
         return ok
 
     def autosave(self) -> None:
+        """Save to ``--save`` after each deal and on leaving. A failure never stops the game,
+        and is said once: not again after every deal and at the end while it goes on failing
+        the same way (said again once it worked in between, or fails for another reason)."""
         if self.save_path:
-            try:
-                Path(self.save_path).write_text(self.record_text() + "\n", encoding="utf-8")
-            except OSError as e:
-                msg = save_problem(e, self.lang)
-                self.con.say(t("save_failed", self.lang, path=self.save_path, message=msg))
+            ok, said = write_record(self.save_path, self.record_text(), self.lang)
+            if not ok and said != self.autosave_failure:
+                self.con.wrapped(said, width=self.style.width)
+            self.autosave_failure = None if ok else said
 
     def offer_save(self) -> None:
         if self.save_path or self.record_text() == self.saved:
@@ -406,6 +409,7 @@ def command_lines(text: str, width: int) -> list[str]:
 
 _NO_ANSWERS = frozenset({"n", "no", "h", "hayır", "hayir", "-"})
 EXIT_INTERRUPTED = 130  # left with Ctrl-C, as every command
+EXIT_FAIL = 1  # what was asked for could not be done (a --save that failed)
 
 #: the levels as the game names them in Turkish (kolay, orta, zor), for --level
 LEVEL_WORDS = bots.LEVEL_WORDS
@@ -515,7 +519,11 @@ def cmd_play(args: argparse.Namespace, con: Console, lang: str) -> int:
         con.wrapped(*winner_lines(match, labels, seat, lang), width=style.width)
         if args.save:  # the record as it was loaded (a server's names and seeds kept), not nothing
             text = json.dumps(loaded, ensure_ascii=False, indent=1)
-            con.wrapped(write_record(args.save, text, lang)[1], width=style.width)
+            ok, said = write_record(args.save, text, lang)
+            if not ok:  # the save asked for is all that was left to do: it failed, so did we
+                sys.stderr.write(error_message(lang, said) + "\n")
+                return EXIT_FAIL
+            con.wrapped(said, width=style.width)
         return EXIT_OK
     if resumed:
         said = "continuing_address" if fetched(args.load) else "continuing"
