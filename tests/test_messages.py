@@ -138,6 +138,23 @@ def test_cannot_pass_message():
     assert err.text("tr") == "Koz Maça'da herkes bir kez söz söyler; pas geçilemez"
 
 
+def test_koz_maca_refusals_say_soz_not_ihale():
+    """Koz Maça has no ihale: everyone says their söz. A söz of 14 or 0, or a card while the
+    söz are said, were refused in Turkish as "en yüksek teklif 13 olabilir", "ihale en az 1
+    olmalı" and "şimdi ihale sırası"; they say söz now, with the same codes (and the same
+    English)."""
+    g = Game("sultan-kozmaca", seed=1, dealer=3)
+    err = refused(g, "bid 14", "bid_too_high")
+    assert err.text("en") == "the highest possible bid is 13"
+    assert err.text("tr") == "söz en fazla 13 olabilir"
+    err = refused(g, "bid 0", "bid_too_low")
+    assert err.text("en") == "a bid must be at least 1"
+    assert err.text("tr") == "söz en az 1 olmalı"
+    err = refused(g, "AS", "wrong_phase")
+    assert err.text("en") == "A♠ is not a move now: this is the bidding"
+    assert err.text("tr") == "A♠ şu an geçerli bir hamle değil: şimdi söz sırası"
+
+
 def test_wrong_phase_messages():
     """RULES.md §Auction / §The core: each move in its phase. S3."""
     g = Game("standard", hands=["AS KH", "3H 4C", "4H 6C", "5H 8C"], dealer=3)

@@ -84,18 +84,22 @@ class IllegalMove(ValueError):
     ``code`` names the rule (``must_follow``, ``must_overtake``, ``must_trump``, ``must_overtrump``,
     ``trump_not_broken``, ``not_in_hand``, ``already_buried``, ``bid_too_low``, ``bid_too_high``,
     ``cannot_pass``, ``wrong_phase``, ``not_your_turn``, ``game_over``, ``bad_notation``);
-    ``params`` fills the text.
+    ``params`` fills the text; ``key`` names the text when it is not the code's own (Koz Maça's
+    bids are said as söz, not ihale: ``bid_too_low_kozmaca``).
     """
 
-    def __init__(self, code: str, move: object = None, **params: Any) -> None:
+    def __init__(
+        self, code: str, move: object = None, *, key: str | None = None, **params: Any
+    ) -> None:
         self.code = code
         self.move = move
+        self.key = key or code
         self.params = params
-        super().__init__(text(code, "en", **params))
+        super().__init__(text(self.key, "en", **params))
 
     def text(self, lang: str = "en") -> str:
         """The reason in ``en`` or ``tr``."""
-        return text(self.code, lang, **self.params)
+        return text(self.key, lang, **self.params)
 
 
 class DealError(ValueError):
@@ -483,11 +487,15 @@ class Game:
         if seat is not None and seat != self._to_move:
             return IllegalMove("not_your_turn", m, to_move=self._to_move)
         want = _PHASE_OF_KIND[type(m)]
+        r = self.rules
+        # Koz Maça's bidding is everyone's söz, not an ihale: its refusals say so
+        kozmaca = r.bidding == "kozmaca"
         if want is not phase:
+            if kozmaca and phase is Phase.BIDDING:
+                return IllegalMove("wrong_phase", m, key="wrong_phase_kozmaca", what=str(m))
             return IllegalMove("wrong_phase", m, what=str(m), phase=phase.value)
         to_move = self._to_move
         assert to_move is not None
-        r = self.rules
         if phase is Phase.PLAY:
             assert isinstance(m, Card)
             if self._legal() >> m.index & 1:
@@ -503,9 +511,11 @@ class Game:
             if m.amount == 0 and r.zero_bid is not None and r.bidding == "kozmaca":
                 return m  # "el almam": a bid to take no trick
             if m.amount < low:
-                return IllegalMove("bid_too_low", m, low=low)
+                key = "bid_too_low_kozmaca" if kozmaca else None
+                return IllegalMove("bid_too_low", m, key=key, low=low)
             if m.amount > r.max_bid:
-                return IllegalMove("bid_too_high", m, high=r.max_bid)
+                key = "bid_too_high_kozmaca" if kozmaca else None
+                return IllegalMove("bid_too_high", m, key=key, high=r.max_bid)
             return m
         if phase is Phase.BURY:
             assert isinstance(m, Bury)
