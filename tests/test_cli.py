@@ -1375,6 +1375,28 @@ def test_a_long_match_s_four_and_five_digit_totals_fit_60_columns(
         assert f"{rows[-1].scores[u[0]]:+}" in text and f": {totals[u[0]]}" in text, text
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("preset", ["sultan-kozmaca", "zipi-kozmaca"])
+@pytest.mark.parametrize("width", [100, 60])
+def test_a_koz_maca_sheet_has_no_ihale_columns(
+    monkeypatch: pytest.MonkeyPatch, preset: str, lang: str, width: int
+) -> None:
+    """Koz Maça has no ihale: its sheet had a bidder's and a bid's column ("ihaleci", "ihale")
+    of "-" only, and at 60 columns the koz column was headed "ihale" over the ♠. The koz alone
+    stands before the players' columns now, headed "koz"."""
+    from batak.cli.console import Style, seat_labels, sheet_lines, short_labels, visible_len
+    from batak.cli.text import t
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    match = _sheet_match(preset, 2)
+    style = Style(_Terminal())
+    lines = sheet_lines(match, seat_labels(4, 0, lang), lang, style, short_labels(4, 0, lang))
+    head = re.sub(r"\033\[[0-9;]*m", "", lines[1]).split("|")[0].split()
+    assert head[-1] == t("col_koz", lang), lines
+    assert t("col_bidder", lang) not in head and t("col_bid", lang) not in head, lines
+    assert max(visible_len(x) for x in lines) <= width, "\n".join(lines)
+
+
 def test_a_wide_terminal_keeps_the_full_score_sheet(monkeypatch: pytest.MonkeyPatch) -> None:
     from batak.cli.console import Style, seat_labels, sheet_lines, short_labels
 

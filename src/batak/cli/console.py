@@ -1407,7 +1407,11 @@ def _sheet_table(
     ow = max([least, *(len(str(row.totals[u[0]])) for row in rows for u in units)])
     cw = max(tw + sw + 1 + (ow + 1 if running else 0), *(visible_len(x) for x in names))
     heads = [t(c, lang) for c in ("col_deal", "col_dealer", "col_bidder", "col_bid", "col_koz")]
-    w = max(visible_len(x) for x in [*short, heads[1], heads[2]])
+    # Koz Maça has no ihale (each player's söz, if any, is in their cells: 2/3), the koz is
+    # always ♠: its sheet had a bidder's and a bid's column of "-" only, its compact one headed
+    # "ihale" over the ♠. Without an auction the koz alone stands before the players' columns
+    auction = rules.bidding == "auction"
+    w = max(visible_len(x) for x in [*short, heads[1], *heads[2:3] * auction])
     bw = max(3, len(heads[3]))
     # the deal's number as wide as the numbers, not indented: the Turkish heads are longer
     # ("dağıtan", "ihaleci", "ihale"), and the columns saved let the dealer's fit in 80
@@ -1417,16 +1421,18 @@ def _sheet_table(
         return f"{bidder} {bid}{koz}" if bidder not in ("", "-") else koz
 
     # the compact contract column: as wide as its head or its widest contract
-    kw = max([len(heads[3]), *(visible_len(contract(*c)) for c in _contracts(rows, short, style))])
+    khead = heads[3] if auction else heads[4]
+    kw = max([len(khead), *(visible_len(contract(*c)) for c in _contracts(rows, short, style))])
 
     def prefix(num: str, dealer: str, bidder: str, bid: str, koz: str) -> str:
         if compact:
-            said = heads[3] if num == heads[0] else contract(bidder, bid, koz)
+            said = khead if num == heads[0] else contract(bidder, bid, koz)
             return f"{num:>{nw}} {said}{' ' * max(0, kw - visible_len(said))} "
         # the koz may be coloured: pad it by the columns it takes, not by its length
         koz += " " * max(0, 3 - visible_len(koz))
         who = f"{pad_to(dealer, w)} " if dealer_column else ""
-        return f"{num:>{nw}} {who}{pad_to(bidder, w)} {bid:>{bw}} {koz}"
+        contract_of = f"{pad_to(bidder, w)} {bid:>{bw}} " if auction else ""
+        return f"{num:>{nw}} {who}{contract_of}{koz}"
 
     out = []
     head = prefix(*heads)
