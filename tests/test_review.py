@@ -266,6 +266,31 @@ def test_a_contract_nobody_bid_is_not_called_a_bid() -> None:
     assert BidWorth(3, 4, {"S": 2}).given is False
 
 
+def test_a_koz_maca_soz_is_told_as_a_soz_not_an_ihale() -> None:
+    """Koz Maça has no ihale: each player says a söz, the koz is always ♠. The review said
+    "İhalen 2" / "Cem ihale 2 dedi ... koza göre alınacak löve: ♠ 1"; it says the söz now, and
+    the tricks that hand would take (one koz: no list by koz). A review stored before the
+    field was kept reads as it did."""
+    game = Game("sultan-kozmaca", seed=1, dealer=3)
+    while game.phase != "over":
+        game.play(game.legal_moves()[0])
+    review = review_deal(game)
+    assert len(review.bidding) == 4 and all(b.soz for b in review.bidding)
+    names = ["Ayşe", "Cem", "Deniz", "Burak"]
+    tr = summary_lines(review, names, "tr", you=0)
+    en = summary_lines(review, names, "en", you=0)
+    b0, b1 = review.bidding[0], review.bidding[1]
+    w0, w1 = b0.worth["S"], b1.worth["S"]
+    assert tr[0].startswith(f"Sözün {b0.bid}. Bütün eller açık"), tr
+    assert tr[0].endswith(f"alacağın löve: {w0}; oyunda alınan: {b0.taken}"), tr
+    assert tr[1].startswith(f"Cem söz {b1.bid} dedi."), tr
+    assert en[0].startswith(f"You bid {b0.bid}; with every hand in view"), en
+    assert en[1].endswith(f"that hand would take {w1}; actually taken: {b1.taken}"), en
+    for line in tr[:4] + en[:4]:
+        assert "ihale" not in line and "İhale" not in line and "by koz" not in line, line
+    assert BidWorth(0, 2, {"S": 1}).soz is False
+
+
 def test_a_player_whose_cards_cost_nothing_is_told_so() -> None:
     # the review named the others' costly cards and their totals, and of the reader nothing: a
     # player looking for their own mistakes could not tell "none" from "not checked"

@@ -96,6 +96,7 @@ class BidWorth:
     trump: str | None = None  # the koz the deal was played with ("S", ...), when known
     taken: int | None = None  # the tricks the side took in the end (None: the deal did not end)
     given: bool = False  # nobody bid: the table's all-pass rule gave the contract at the lowest
+    soz: bool = False  # Koz Maça: the seat's own söz (bid), the koz fixed; not an ihale
 
 
 @dataclass(slots=True)
@@ -226,7 +227,7 @@ def _with_outcome(b: BidWorth, game: Game) -> BidWorth:
     if game.phase is Phase.OVER:
         side = (b.seat,) if game.rules.bidding == "kozmaca" else game.rules.team_of(b.seat)
         taken = sum(game.tricks_won[s] for s in side)
-    return BidWorth(b.seat, b.bid, b.worth, trump, taken, b.given)
+    return BidWorth(b.seat, b.bid, b.worth, trump, taken, b.given, b.soz)
 
 
 def _bid_worth(g: Game) -> list[BidWorth]:
@@ -238,7 +239,7 @@ def _bid_worth(g: Game) -> list[BidWorth]:
         for seat in range(g.players):
             tricks = solve(g, (seat,))
             trump = g.trump.value if g.trump is not None else "S"
-            out.append(BidWorth(seat, bids[seat], {trump: tricks}))
+            out.append(BidWorth(seat, bids[seat], {trump: tricks}, soz=True))
         return out
     contract = g.contract
     if contract is None:
@@ -268,6 +269,7 @@ _KEYS: dict[str, tuple[str, str]] = {
     "worth": ("review.worth", "review.worth_you"),
     "worth_nobid": ("review.worth_nobid", "review.worth_nobid_you"),
     "worth_given": ("review.worth_given", "review.worth_given_you"),
+    "worth_soz": ("review.worth_soz", "review.worth_soz_you"),
     "cost_one": ("review.cost_one", "review.cost_one_you"),
     "cost_many": ("review.cost_many", "review.cost_many_you"),
     "gave_one": ("review.gave_one", "review.gave_one_you"),
@@ -307,6 +309,8 @@ def summary_lines(
         )
         # a contract nobody bid is not told as the holder's bid ("Burak bid 4" of a pas)
         base = "worth_nobid" if b.bid is None else "worth_given" if b.given else "worth"
+        if b.soz and b.bid is not None:  # Koz Maça: a söz, not an ihale, and its one koz
+            base, items = "worth_soz", str(sum(b.worth.values()))
         line = text(key(base, b.seat), lang, who=names[b.seat], bid=b.bid, items=items)
         if b.taken is not None:
             line += text("review.taken", lang, n=b.taken)
