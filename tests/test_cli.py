@@ -1700,6 +1700,28 @@ def test_save_takes_a_home_path_and_says_why_it_failed_in_the_readers_words(
     assert "No such file" not in out and "Is a directory" not in out
 
 
+@pytest.mark.parametrize(
+    ("lang", "word", "said"),
+    [
+        ("en", "save", "Save to which file? Give its name too, e.g. save match.json"),
+        ("tr", "kaydet", "Hangi dosyaya? Dosyanın adını da yaz, örneğin: kaydet mac.json"),
+    ],
+)
+def test_save_with_no_file_says_how_to_name_one(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    lang: str,
+    word: str,
+    said: str,
+) -> None:
+    """'kaydet' alone answered "kullanım: kaydet DOSYA", a usage line in a program's words; a
+    player learning the game is asked which file, with an example to copy."""
+    code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "2", "--lang", lang], f"{word}\n")
+    assert code == 0
+    assert said in " ".join(out.split()), out
+    assert "usage" not in out and "kullanım" not in out
+
+
 @pytest.mark.parametrize("lang", ["en", "tr"])
 def test_a_failing_autosave_is_said_once_and_the_match_goes_on(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, lang: str

@@ -225,7 +225,7 @@ class PlaySession:
             if rest.strip():
                 self.save(rest.strip())
             else:
-                con.say(t("save_usage", lang))
+                con.wrapped(t("save_usage", lang), width=self.style.width)
         else:
             return False
         return True
