@@ -1700,6 +1700,27 @@ def test_save_takes_a_home_path_and_says_why_it_failed_in_the_readers_words(
     assert "No such file" not in out and "Is a directory" not in out
 
 
+@pytest.mark.parametrize(("lang", "verb"), [("en", "bury"), ("tr", "göm")])
+def test_the_moves_listed_after_a_typo_are_never_broken_inside_one(
+    monkeypatch: pytest.MonkeyPatch, lang: str, verb: str
+) -> None:
+    """At 60 columns a typo while burying got the twenty moves worded at any space: "bury" at
+    one line's end and "3♥" at the next one's start. The list is broken between two moves."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "60")
+    out = _Terminal()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("16\nclear\n"))
+    args = ["play", "--preset", "zipi-kitty", "--seed", "3", "--lang", lang]
+    args += ["--option", "first_dealer=first_seated"]
+    assert main(args) == 0
+    text = out.getvalue()
+    said = text[text.index("“clear”") :].split("> ")[0].splitlines()[:-1]
+    assert len(said) > 1 and all(len(x) <= 60 for x in said), said
+    assert not any(x.endswith(verb) for x in said), "\n".join(said)
+    assert all(x.split(", ")[-1].startswith(verb) for x in said[1:]), "\n".join(said)
+
+
 @pytest.mark.parametrize(
     ("lang", "word", "said"),
     [

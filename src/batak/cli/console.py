@@ -1238,23 +1238,37 @@ def bid_items(legal: Sequence[str], lang: str, style: Style, *, kozmaca: bool) -
     return out
 
 
-def not_a_move(typed: str, view: dict[str, Any], lang: str, style: Style) -> str:
+def not_a_move(typed: str, view: dict[str, Any], lang: str, style: Style, width: int) -> list[str]:
     """What a line that is no move at all gets, in ``batak play`` and ``batak online`` alike: the
     line, and the moves this seat has now (the table's own: no 'bury AS' where there is no kitty;
-    the bids as ranges).
+    the bids as ranges), in lines of ``width`` columns broken between two moves, never inside
+    one (at 60 columns the twenty moves of a burial broke as "bury" / "3♥").
 
     >>> view = {"phase": "bidding", "legal_moves": ["pass", "bid 5", "bid 6", "bid 7"],
     ...         "rules": {"bidding": "auction"}}
-    >>> not_a_move("asdf", view, "en", Style(None))
-    '“asdf” is not a move here. Your moves: pas, bid 5–7'
+    >>> not_a_move("asdf", view, "en", Style(None), 80)
+    ['“asdf” is not a move here. Your moves: pas, bid 5–7']
+    >>> view = {"phase": "bury", "legal_moves": ["bury AS", "bury 3H", "bury KD"],
+    ...         "rules": {"bidding": "auction"}}
+    >>> for line in not_a_move("x", view, "en", Style(None), 45):
+    ...     print(line)
+    “x” is not a move here. Your moves: bury A♠,
+      bury 3♥, bury K♦
     """
+
+    def said(moves: str) -> str:
+        return t("not_a_move", lang, text=typed, moves=moves)
+
+    return fit_list(said, _moves_said(view, lang, style), width, ", ")
+
+
+def _moves_said(view: dict[str, Any], lang: str, style: Style) -> list[str]:
+    """A seat's moves now as the player reads them: the bids as ranges (``bid 5–7``)."""
     legal = view["legal_moves"]
     kozmaca = view["rules"]["bidding"] == "kozmaca"
     if view["phase"] == "bidding":
-        items = bid_items(legal, lang, style, kozmaca=kozmaca)
-    else:
-        items = [move_text(m, lang, style, kozmaca=kozmaca) for m in legal]
-    return t("not_a_move", lang, text=typed, moves=", ".join(items))
+        return bid_items(legal, lang, style, kozmaca=kozmaca)
+    return [move_text(m, lang, style, kozmaca=kozmaca) for m in legal]
 
 
 def refused(reason: str, lang: str) -> str:

@@ -1466,8 +1466,8 @@ class OnlineSession:
                 if line.isdecimal() and view["phase"] != "bidding":
                     self.con.say(no_number(int(line), len(view["legal_moves"]), lang))
                 else:
-                    said = not_a_move(line, view, lang, self.style)
-                    self.con.wrapped(said, width=self.style.width)
+                    width = self.style.width
+                    self.con.lines(not_a_move(line, view, lang, self.style, width))
                 continue
             try:
                 await c.move(self.table, move)

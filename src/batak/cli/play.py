@@ -314,7 +314,7 @@ class PlaySession:
                 typed = line  # (the engine says why it is no move)
             error: IllegalMove | None = game.check(typed, seat=self.human)
             if error is not None and error.code == "bad_notation":  # no move at all
-                con.wrapped(not_a_move(line, view, lang, self.style), width=self.style.width)
+                con.lines(not_a_move(line, view, lang, self.style, self.style.width))
                 continue
             if error is not None:  # a move, refused: the rule's reason
                 con.wrapped(refused(error.text(lang), lang), width=self.style.width)
