@@ -863,6 +863,39 @@ def test_help_rules_and_errors_fit_80_columns(
     assert wide == []
 
 
+@pytest.mark.parametrize(
+    ("lang", "commands", "options", "positionals"),
+    [
+        ("en", "commands:", "options:", "positional arguments"),
+        ("tr", "komutlar:", "seçenekler:", "konumsal argümanlar"),
+    ],
+)
+def test_batak_help_lists_its_commands_first_in_60_columns(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    lang: str,
+    commands: str,
+    options: str,
+    positionals: str,
+) -> None:
+    """``batak --help``, what a newcomer types first: its usage and its list of commands wrote
+    the ten commands' names in braces (79 columns at a 60-column terminal), headed "positional
+    arguments" and after the options. The usage says COMMAND / KOMUT, and the commands come
+    first under their own title."""
+    monkeypatch.setenv("COLUMNS", "60")
+    with pytest.raises(SystemExit):
+        main(["--help", "--lang", lang])
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert all(columns(x) <= 60 for x in lines), out
+    assert positionals not in out and "{play," not in out, out
+    assert lines.index(commands) < lines.index(options), out
+    usage = " ".join(out.split("\n\n")[0].split())
+    assert usage.endswith(("COMMAND ...", "KOMUT ...")), out
+    said = [x.split()[0] for x in lines[lines.index(commands) + 2 :] if x.startswith("    ")]
+    assert {"play", "replay", "analyse", "rules", "online"} <= set(said), out
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
 def test_an_error_on_a_terminal_is_broken_at_spaces_and_whole_in_a_pipe() -> None:
     """An unknown table's error names all 14 tables (258 columns): on an 80-column terminal it

@@ -45,10 +45,13 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
         "--version", action="version", version=f"batak {__version__}", help=t("help_version", lang)
     )
     add_lang_option(parser, lang, top=True)  # before the command's name, or after it
+    # "COMMAND ..." in the usage and the commands under their own title: the ten names in
+    # braces took 79 columns of a 60-column terminal, headed "positional arguments"
     sub = parser.add_subparsers(
-        dest="command",
-        metavar="{play,replay,analyse,rules,arena,serve,online,bot,admin,verify}",
+        dest="command", title=t("commands_title", lang), metavar=t("metavar_command", lang)
     )
+    groups = parser._action_groups  # the commands first, what a newcomer looks for, then options
+    groups.insert(groups.index(parser._optionals), groups.pop())
 
     def lang_option(p: argparse.ArgumentParser) -> None:
         add_lang_option(p, lang)
