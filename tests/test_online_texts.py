@@ -873,3 +873,24 @@ def test_a_name_wider_than_the_line_is_never_cut_in_a_sentence(lang: str) -> Non
     s._say(text("online.invite_sent", lang, username=WIDE), WIDE)
     lines = out.getvalue().splitlines()[len(lines) :]
     assert sum(WIDE in line for line in lines) == 2, lines
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_table_s_title_is_not_put_in_brackets_inside_brackets(lang: str) -> None:
+    """A table's title has brackets of its own ("Standart (yaygın kurallar · ihaleli)"): the
+    first line at a table and the way back to an unfinished match put it in more, "9QGQ39HW
+    masasında (Standart (yaygın kurallar · ihaleli)) 1. koltuktasın". It stands after a dash
+    now. And the Turkish help's "ihalede sayı teklifindir: 7, ihale 7 demek" is a sentence."""
+    title = text("title.standard", lang)
+    assert "(" in title  # (the case in point)
+    seated = text("online.seated", lang, table="9QGQ39HW", preset=title, seat=1)
+    back = text("online.unfinished_first", lang, table="9QGQ39HW", preset=title)
+    for said in (seated, back):
+        assert "((" not in said and "))" not in said and f"— {title}" in said, said
+    assert seated.startswith(
+        {"en": "You sit at table 9QGQ39HW ", "tr": "9QGQ39HW masasında 1."}[lang]
+    )
+    if lang == "tr":
+        assert "ihalede yazdığın sayı teklifindir: 7, ihale 7 demektir)" in text(
+            "online.commands", lang
+        )

@@ -550,7 +550,7 @@ def test_quick_play_with_a_match_unfinished_says_why_it_goes_back_to_it(
         code, out = _run([srv.http, "--quick", "ihaleli"], ["quit"])
         assert code == 0, out
         said = " ".join(out.split())  # (worded into 80 columns)
-        assert f"Your match at table {table} (" in said and "is not finished: back to it" in said
+        assert f"Your match at table {table} — " in said and "is not finished: back to it" in said
         assert f"You sit at table {table} " in out, out
 
 
@@ -954,7 +954,8 @@ def test_a_story_table_started_over_elsewhere_is_said_and_its_player_goes_on_at_
         return thread, codes
 
     def seated(code: str) -> str:
-        return text("online.seated", lang, table=code, preset="", seat=0).split(" (", 1)[0]
+        # the words up to the seat's number: "You sit at table X in seat", "X masasında"
+        return text("online.seated", lang, table=code, preset="", seat=0).split(" 0", 1)[0]
 
     monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
     with ServerThread(fast_config(tmp_path / "data")) as srv:
@@ -1027,7 +1028,7 @@ def test_a_story_table_adjourned_here_and_started_over_elsewhere_is_said_at_once
         codes: list[int] = []
         player = threading.Thread(target=lambda: codes.append(run_online(args, con, lang)))
         player.start()
-        con.wait_for(text("online.seated", lang, table=code, preset="", seat=0).split(" (")[0])
+        con.wait_for(text("online.seated", lang, table=code, preset="", seat=0).split(" 0")[0])
         con.typed.put("ertele" if lang == "tr" else "adjourn")
         resume = text("online.resume_prompt", lang)
         con.wait_for(resume)
