@@ -894,3 +894,17 @@ def test_a_table_s_title_is_not_put_in_brackets_inside_brackets(lang: str) -> No
         assert "ihalede yazdığın sayı teklifindir: 7, ihale 7 demektir)" in text(
             "online.commands", lang
         )
+
+
+@pytest.mark.parametrize(
+    ("lang", "word"), [("en", "save"), ("tr", "kaydet"), ("tr", "kaydet mac.json")]
+)
+def test_save_at_a_server_s_table_says_the_server_keeps_the_match(lang: str, word: str) -> None:
+    """'kaydet' is how batak play saves a match; typed at a server's table it was answered
+    "not a move here", as a typo. It is a command there too now, and says that the server keeps
+    the match and gives its record's address when it is over."""
+    s, out = session(lang)
+    assert asyncio.run(s._command(word, None)) is True
+    said = " ".join(out.getvalue().split())
+    assert said == text("online.save_online", lang), said
+    assert "batak replay" in said

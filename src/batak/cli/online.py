@@ -1532,6 +1532,9 @@ class OnlineSession:
         elif any(f.startswith(("say ", "de ")) for f in forms):
             with contextlib.suppress(ServerError):
                 await self.client.chat(self.table, line.split(" ", 1)[1])
+        elif folded(line.split(" ", 1)[0]) & {"save", "kaydet"}:  # as batak play has it
+            # not "not a move": the server keeps the match, its record's address comes at the end
+            self.con.wrapped(o("save_online", self.lang), width=self.style.width)
         elif forms & {"adjourn", "ertele"}:  # the host of a private room: continue later
             try:
                 await self.client.adjourn(self.table)
