@@ -1755,6 +1755,30 @@ def test_the_moves_listed_after_a_typo_are_never_broken_inside_one(
 
 
 @pytest.mark.parametrize(
+    ("lang", "quit", "note"),
+    [
+        ("en", "  quit  leave (you may save first).", "An empty line shows the table again."),
+        ("tr", "  çık  oyundan çık (önce kaydedebilirsin).", "Boş satır masayı yeniden gösterir."),
+    ],
+)
+def test_the_help_s_note_on_an_empty_line_is_not_worded_on_after_quit(
+    monkeypatch: pytest.MonkeyPatch, lang: str, quit: str, note: str
+) -> None:
+    """'?' at 60 columns: a command a line, and the last one, 'çık', went on with "Boş satır
+    masayı yeniden gösterir." on its line and the next, indented, as if quitting did that.
+    The note is a line of its own at the margin."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "60")
+    out = _Terminal()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("?\n"))
+    assert main(["play", "--seed", "2", "--lang", lang]) == 0
+    lines = out.getvalue().splitlines()
+    assert quit in lines and note in lines, "\n".join(lines)
+    assert lines.index(note) == lines.index(quit) + 1
+
+
+@pytest.mark.parametrize(
     ("lang", "word", "said"),
     [
         ("en", "save", "Save to which file? Give its name too, e.g. save match.json"),
@@ -2360,7 +2384,8 @@ def test_the_commands_help_reads_as_a_list_on_a_narrow_terminal(
     if width == 80:  # the text's own four lines, as they fit
         assert len(shown) == 4, shown
         return
-    assert all(x.startswith("  ") for x in shown[1:]), shown
+    # a command a line, indented; the note on an empty line last, at the margin
+    assert all(x.startswith("  ") for x in shown[1:-1]) and shown[-1][0] != " ", shown
     assert not any(re.fullmatch(r" *\S+;?", x) for x in shown), shown  # no word left alone
     for command in {"en": ("hint", "!", "sheet", "quit"), "tr": ("ipucu", "!", "yazboz")}[lang]:
         assert any(x.startswith(f"  {command}  ") for x in shown), (command, shown)

@@ -385,7 +385,9 @@ def command_lines(text: str, width: int) -> list[str]:
     """The commands' text ('?'): its own lines where each fits ``width``; else a command a
     line (its items are parted by ";  "), each worded into the width under the first. Its
     lines, each worded on its own at 60 columns, left a word alone on a line ("why;") and
-    began the next at the margin ("!  play the suggestion;").
+    began the next at the margin ("!  play the suggestion;"). The sentence after the last
+    command (what an empty line does) is no command: on a line of its own at the margin, not
+    worded on after "quit" as if it told what quitting does.
 
     >>> said = "Commands: ?  this text;  hint  a move and why;\\n!  play it.  Enter: again."
     >>> command_lines(said, 50)
@@ -394,17 +396,20 @@ def command_lines(text: str, width: int) -> list[str]:
     ...     print(line)
     Commands: ?  this text;
       hint  a move and why;
-      !  play it.  Enter: again.
+      !  play it.
+    Enter: again.
     """
     lines = text.split("\n")
     if all(visible_len(line) <= width for line in lines):
         return lines
     items = "  ".join(lines).split(";  ")
+    last, dot, note = items[-1].partition(".  ")
+    items[-1] = last + dot.strip()
     out: list[str] = []
     for i, item in enumerate(items):
         said = item + (";" if i < len(items) - 1 else "")
         out += wrap_text(said if i == 0 else "  " + said, width, indent="    ")
-    return out
+    return out + (wrap_text(note, width) if note else [])
 
 
 _NO_ANSWERS = frozenset({"n", "no", "h", "hayır", "hayir", "-"})
