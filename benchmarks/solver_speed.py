@@ -26,6 +26,11 @@ What is measured, over ``--deals`` seeded deals of the ``standard`` table (4 pla
   partnership, so both solvers answer the same question; the script asserts equal trick counts.
   Much slower for ours than Batak rules (no forced overtaking to narrow the moves).
 
+* **``--nodes``**: instead of timing anything, the trick-boundary nodes our C engine searches on
+  each of its positions (a fresh table each, as ``solve_position`` sizes it), with each row's
+  total, median and p90 over the deals: a count that is the same on any machine at any load,
+  for comparing two builds of the solver (written to ``results/solver_nodes.json``; no DDS).
+
 Figures are the median and p90 over deals; the ratio is ours/DDS (median/median; for the eşli
 rows also p90/p90). With
 ``--repeat N`` the sweep over the deals (ours and DDS, 13 and 8 cards) runs N times in the same
@@ -55,6 +60,7 @@ from batak.cards import SUIT_MASKS
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_JSON = HERE / "results" / "solver_speed.json"
+DEFAULT_NODES_JSON = HERE / "results" / "solver_nodes.json"
 HCP = {12: 4, 11: 3, 10: 2, 9: 1}  # ace, king, queen, jack
 #: the table with partners for the eşli rows: ``standard`` with partners (the same card play)
 PARTNER_PRESET = "cetinsgame-esli"
@@ -109,6 +115,19 @@ def after_tricks(g: Game, tricks: int, seed: int) -> Game:
     for _ in range(tricks * g.players):
         g.play(rng.choice(g.legal_moves()))
     return g
+
+
+def our_positions(seed: int) -> dict[str, Position]:
+    """The positions our engine solves for one deal: the bidder alone (``standard``) and the
+    bidder's partnership (eşli), each from the first lead and after 5 random tricks."""
+    g = auctioned_deal(seed)
+    pair = partnership_deal(g)
+    return {
+        "c_13": Position.from_game(g),
+        "c_8": Position.from_game(after_tricks(g, 5, seed)),
+        "c_pair_13": Position.from_game(pair),
+        "c_pair_8": Position.from_game(after_tricks(pair, 5, seed)),
+    }
 
 
 # ---------------------------------------------------------------------- bridge (the peer)
@@ -180,6 +199,20 @@ def bridge_solve(hands: list[int], leader: int, trump: int) -> int:
 BRIDGE_FLAGS = 64
 
 
+#: the rows' names in the printed tables
+LABELS = {
+    "c_13": "batak C, full deal (13 cards)",
+    "c_8": "batak C, 8 cards per hand",
+    "c_pair_13": "batak C, eşli, full deal",
+    "c_pair_8": "batak C, eşli, 8 cards per hand",
+    "python_8": "batak Python, 8 cards per hand",
+    "dds_13": "DDS (endplay), bridge full deal",
+    "dds_8": "DDS (endplay), bridge 8 cards",
+    "c_bridge_13": "batak C, bridge rules, full deal",
+    "c_bridge_8": "batak C, bridge rules, 8 cards",
+}
+
+
 # ---------------------------------------------------------------------- measurements
 def timed(fn: Callable[[], int]) -> tuple[float, int]:
     t = time.perf_counter()
@@ -187,9 +220,14 @@ def timed(fn: Callable[[], int]) -> tuple[float, int]:
     return time.perf_counter() - t, value
 
 
+def p90_of(ordered: list[Any]) -> Any:
+    """The 90th percentile of sorted values: the one at 90% of the way from first to last."""
+    return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
+
+
 def summary(times: list[float]) -> dict[str, float]:
     ordered = sorted(times)
-    p90 = ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
+    p90 = p90_of(ordered)
     return {
         "n": len(ordered),
         "median_ms": statistics.median(ordered) * 1000,
@@ -197,6 +235,45 @@ def summary(times: list[float]) -> dict[str, float]:
         "max_ms": ordered[-1] * 1000,
         "mean_ms": statistics.fmean(ordered) * 1000,
     }
+
+
+def nodes_of(pos: Position) -> int:
+    """The trick-boundary nodes our compiled engine searches to solve ``pos`` in a fresh table
+    of the size ``solve_position`` gives it (2**20 entries for a full deal)."""
+    from batak.bots import _csolver
+
+    table = _csolver.Solver(S.table_bits(pos.tricks_left))
+    value = table.solve(*S._c_args(pos))
+    assert value is not None  # no node limit given
+    return int(table.nodes)
+
+
+def count_nodes(first_seed: int, deals: int) -> dict[str, list[int]]:
+    """Per row of our engine (``c_13``, ``c_8``, ``c_pair_13``, ``c_pair_8``): the nodes searched
+    on each deal, in seed order. A count, not a clock: the same on any machine at any load."""
+    counts: dict[str, list[int]] = {}
+    for seed in range(first_seed, first_seed + deals):
+        for key, pos in our_positions(seed).items():
+            counts.setdefault(key, []).append(nodes_of(pos))
+    return counts
+
+
+def nodes_report(first_seed: int, counts: dict[str, list[int]]) -> dict[str, dict[str, int]]:
+    """Print each row's total, median and p90 of nodes over the deals; return them."""
+    out: dict[str, dict[str, int]] = {}
+    deals = len(next(iter(counts.values())))
+    title = f"nodes, seeds {first_seed}-{first_seed + deals - 1}"
+    print(f"{title:34} {'total':>13} {'median':>10} {'p90':>10}")
+    for key, per_deal in counts.items():
+        ordered = sorted(per_deal)
+        row = {
+            "total": sum(ordered),
+            "median": round(statistics.median(ordered)),
+            "p90": p90_of(ordered),
+        }
+        out[key] = row
+        print(f"{LABELS[key]:34} {row['total']:13,} {row['median']:10,} {row['p90']:10,}")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -218,11 +295,35 @@ def main(argv: list[str] | None = None) -> int:
         "fastest time: on a busy machine the load spikes then weigh less (default 1; the "
         "Python engine and the bridge-rules rows are timed once)",
     )
-    ap.add_argument("--json", type=Path, default=DEFAULT_JSON)
+    ap.add_argument(
+        "--nodes",
+        action="store_true",
+        help="instead of timing, count the nodes our compiled engine searches on each deal "
+        "(a fresh table per position) and print each row's total, median and p90: the "
+        "figures do not depend on the machine or its load; no DDS",
+    )
+    ap.add_argument(
+        "--json",
+        type=Path,
+        default=None,
+        help=f"default {DEFAULT_JSON.name}, "
+        f"or {DEFAULT_NODES_JSON.name} with --nodes (in {DEFAULT_JSON.parent})",
+    )
     args = ap.parse_args(argv)
     if not S.c_engine_available():
         print("the compiled solver is not built (pip install . with a C compiler)", file=sys.stderr)
         return 1
+    if args.nodes:
+        counts = count_nodes(args.seed, args.deals)
+        node_report: dict[str, Any] = {
+            "benchmark": "solver_speed --nodes",
+            "deals": args.deals,
+            "first_seed": args.seed,
+            "results": nodes_report(args.seed, counts),
+            "per_deal": counts,
+        }
+        write_json(args.json or DEFAULT_NODES_JSON, node_report)
+        return 0
     peer = dds_timer()
     if peer is None:
         print("endplay is not installed: reporting batak's figures alone", file=sys.stderr)
@@ -246,17 +347,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     for i in range(args.deals):
         seed = args.seed + i
-        g = auctioned_deal(seed)
-        pos13 = Position.from_game(g)
-        g8 = after_tricks(g, 5, seed)
-        pos8 = Position.from_game(g8)
-        pair = partnership_deal(g)
-        ours = {
-            "c_13": pos13,
-            "c_8": pos8,
-            "c_pair_13": Position.from_game(pair),
-            "c_pair_8": Position.from_game(after_tricks(pair, 5, seed)),
-        }
+        ours = our_positions(seed)
+        pos13, pos8 = ours["c_13"], ours["c_8"]
         row: dict[str, int] = {"seed": seed}
         for key, pos in ours.items():
             t, row[key] = timed(lambda p=pos: solve_position(p, engine="c"))
@@ -319,20 +411,9 @@ def main(argv: list[str] | None = None) -> int:
             )
     if "python_8" in results:
         ratios["python_8_vs_c_8"] = results["python_8"]["median_ms"] / results["c_8"]["median_ms"]
-    labels = {
-        "c_13": "batak C, full deal (13 cards)",
-        "c_8": "batak C, 8 cards per hand",
-        "c_pair_13": "batak C, eşli, full deal",
-        "c_pair_8": "batak C, eşli, 8 cards per hand",
-        "python_8": "batak Python, 8 cards per hand",
-        "dds_13": "DDS (endplay), bridge full deal",
-        "dds_8": "DDS (endplay), bridge 8 cards",
-        "c_bridge_13": "batak C, bridge rules, full deal",
-        "c_bridge_8": "batak C, bridge rules, 8 cards",
-    }
     print(f"{'':34} {'median ms':>10} {'p90 ms':>10} {'max ms':>10}")
     for k, r in results.items():
-        print(f"{labels[k]:34} {r['median_ms']:10.2f} {r['p90_ms']:10.2f} {r['max_ms']:10.2f}")
+        print(f"{LABELS[k]:34} {r['median_ms']:10.2f} {r['p90_ms']:10.2f} {r['max_ms']:10.2f}")
     for k, v in ratios.items():
         print(f"ratio {k}: {v:.2f}")
 
@@ -352,10 +433,14 @@ def main(argv: list[str] | None = None) -> int:
         import endplay
 
         report["peer_version"] = endplay.__version__
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {args.json}", file=sys.stderr)
+    write_json(args.json or DEFAULT_JSON, report)
     return 0
+
+
+def write_json(path: Path, report: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {path}", file=sys.stderr)
 
 
 if __name__ == "__main__":

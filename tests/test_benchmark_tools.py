@@ -692,6 +692,38 @@ def test_solver_speed_partnership_deal_asks_dds_question() -> None:
         assert duo.side == {duo.leader, (duo.leader + 2) % 4}
 
 
+@pytest.mark.skipif(not c_engine_available(), reason="the compiled solver is not built")
+def test_solver_speed_counts_nodes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``solver_speed.py --nodes`` (benchmarks/README.md's node tables): per row, the nodes a
+    fresh table of the solver searches on each deal, and their total, median and p90, printed
+    and written to the JSON; no timing. The full deal of seed 5 for the bidder alone is the
+    position of tests/test_solver.py's node-count test."""
+    from batak.bots import _csolver
+    from batak.bots import solver as S
+
+    out = tmp_path / "nodes.json"
+    assert solver_speed.main(["--nodes", "--seed", "4", "--deals", "3", "--json", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["first_seed"] == 4 and report["deals"] == 3
+    per_deal = report["per_deal"]
+    assert set(per_deal) == {"c_13", "c_8", "c_pair_13", "c_pair_8"}
+    for i, seed in enumerate((4, 5, 6)):
+        for key, pos in solver_speed.our_positions(seed).items():
+            table = _csolver.Solver(S.table_bits(pos.tricks_left))
+            table.solve(*S._c_args(pos))
+            assert per_deal[key][i] == table.nodes > 0, (seed, key)
+    five = solver_speed.our_positions(5)["c_13"]
+    assert S._c_args(five) == (
+        (4232364020730368, 23961686036, 39755316208097, 231456328745994), 3, 0, (), False, 1, 29
+    )  # fmt: skip
+    printed = capsys.readouterr().out
+    for key, counts in per_deal.items():
+        ordered = sorted(counts)
+        row = report["results"][key]
+        assert row == {"total": sum(counts), "median": ordered[1], "p90": ordered[2]}
+        assert f"{solver_speed.LABELS[key]:34} {sum(counts):13,}" in printed
+
+
 def test_hard_auction_worlds_keep_the_worlds_that_fit_the_auction() -> None:
     """``bot_variants.HardAuctionWorlds`` keeps, out of four times the draws, the worlds whose
     hands explain the bids: the seat that bid is dealt a stronger hand (its played cards put
