@@ -20,7 +20,7 @@
  *   - move ordering: followers: when the trick is held by the other side, cheapest winning card
  *     first, else lowest card first; leads: the stored best lead, a team's sure winners in the
  *     side suits (not a lone player's, and no sure trumps), then, for a team of two, low cards
- *     towards the partner's top card of a side suit nobody can ruff, then a history of the
+ *     towards the partner's top card of a side suit no opponent can ruff, then a history of the
  *     leads that cut off (per seat and card, weighted by the tricks left), then the other sure
  *     winners, then low cards;
  *   - exact bounds at every trick boundary (team_bounds): each player's trumps that win whatever
@@ -803,7 +803,7 @@ static int lead(Ctx *c, int leader, int broken, int need, uint64_t all, int left
             score[j] = (2 << 28) + rank;
         else if (c->partner[leader] >= 0 && suit != c->trump && !ruffable[suit] &&
                  (c->hands[c->partner[leader]] >> high & 1))
-            /* then a low card towards the partner's top card of a suit nobody can ruff */
+            /* then a low card towards the partner's top card of a suit no opponent can ruff */
             score[j] = (2 << 28) - 64 - rel_of(all, cd);
         else /* else by the history of leads that cut, then sure winners, then the lowest
               * (relative rank) first */
