@@ -133,3 +133,57 @@ def test_a_registration_written_meanwhile_by_another_process_is_counted(
             await storage.close()
 
     asyncio.run(main())
+
+
+def test_two_processes_registering_two_accounts_in_opposite_orders_do_not_deadlock(
+    tmp_path: Path, database: str | None
+) -> None:
+    """Two processes (two Storages on one database) each store, in one batch of writes, a
+    registration of account P then one of account Q (checked against their limits), the
+    other in the opposite order. Before, both were one transaction each: each took its first
+    account's row lock, then waited for the other's, and PostgreSQL refused one write
+    (``DeadlockDetected``: the player was told ``storage`` for a plain registration). Now a
+    write that checks limits runs in a transaction of its own: all four are stored."""
+    if database is None:
+        pytest.skip("SQLite has one writer at a time: nothing to wait on in a cycle")
+
+    async def main() -> None:
+        a, b = Storage(database), Storage(database)
+        await a.open()
+        await b.open()
+        try:
+            for pid in ("pP", "pQ"):
+                await a.create_player(PlayerRow(pid, pid, "h" + pid, time.time(), pid))
+            import threading
+
+            gate = threading.Event()
+            both = threading.Barrier(2, timeout=30)
+
+            def hold(cur: Any) -> None:  # the next jobs queue up meanwhile: one batch
+                gate.wait(30)
+
+            def meet(cur: Any) -> None:  # each holds its first row lock here
+                both.wait()
+
+            held = [asyncio.create_task(s._call(hold)) for s in (a, b)]
+            await asyncio.sleep(0)
+            saves = []
+            for s, first, then in ((a, "pP", "pQ"), (b, "pQ", "pP")):
+                for step in (first, None, then):
+                    if step is None:
+                        saves.append(asyncio.ensure_future(s._call(meet)))
+                        continue
+                    doc = _doc(f"T{s is a}{step}", players=[step])
+                    saves.append(asyncio.ensure_future(_save(s, doc, limits=(step, 9, None))))
+            await asyncio.sleep(0.1)  # (every job queued behind the held one)
+            gate.set()
+            await asyncio.gather(*held)
+            await asyncio.gather(*saves)
+            for s in (True, False):
+                for pid in ("pP", "pQ"):
+                    assert await a.tournament(f"T{s}{pid}") is not None
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(main())

@@ -684,7 +684,7 @@ class Storage:
             # which would sink the moves beside it, though each fits alone
             checks = [j for j in batch if j[0] == self._check_job]
             moves = [j for j in batch if j[0] != self._check_job]
-            for part in ([moves] if moves else []) + [[check] for check in checks]:
+            for part in _parts(moves) + [[check] for check in checks]:
                 conn = self._run_batch(conn, part)
             self._last_commit = time.monotonic()
             if stop:
@@ -1678,7 +1678,11 @@ class Storage:
                     raise OverLimit("created", made)
             cur.execute(sql, args)
 
-        await self._call(job)
+        # with limits: in a transaction of its own. Its lock on the account's row is held to
+        # the commit: in a batch beside another account's (two processes batching two
+        # registrations in opposite orders) each would wait for the other's, and PostgreSQL
+        # would refuse one of them (a deadlock)
+        await self._call(job if limits is None else _Alone(job))
 
     async def tournaments(self, limit: int = 200) -> list[dict[str, Any]]:
         """Tournaments, newest start first (each its stored document)."""
@@ -1770,6 +1774,31 @@ def _disk_failure(e: BaseException | None) -> BaseException | None:
         e = e.__context__
         seen += 1
     return None
+
+
+class _Alone:
+    """A job run in a transaction of its own, not in a batch beside others (:func:`_parts`):
+    one that takes a row lock that another process's batch may take in the other order."""
+
+    def __init__(self, fn: Callable[[Any], None]) -> None:
+        self.fn = fn
+
+    def __call__(self, cur: Any) -> None:
+        self.fn(cur)
+
+
+def _parts(
+    jobs: list[tuple[Callable[[Any], Any], asyncio.Future[Any], asyncio.AbstractEventLoop]],
+) -> list[list[tuple[Callable[[Any], Any], asyncio.Future[Any], asyncio.AbstractEventLoop]]]:
+    """A batch's jobs as the transactions to run them in, in their order: each :class:`_Alone`
+    job in one of its own, the others together between them."""
+    parts: list[list[Any]] = []
+    for job in jobs:
+        if isinstance(job[0], _Alone) or not parts or isinstance(parts[-1][0][0], _Alone):
+            parts.append([job])
+        else:
+            parts[-1].append(job)
+    return parts
 
 
 def _settle_all(settled: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
