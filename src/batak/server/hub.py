@@ -183,6 +183,8 @@ class Hub:
         self._load_lock = asyncio.Lock()
         self._quick_locks: dict[str, asyncio.Lock] = {}
         self._reaper: asyncio.Task[None] | None = None
+        #: tables :meth:`unmake` could not close (the database refused it): the reaper tries
+        self.unclosed: set[str] = set()
         self.cluster: Any = None  # batak.server.cluster.Cluster with --node, else None
         if config.node:
             from .cluster import Cluster
@@ -357,6 +359,9 @@ class Hub:
         cfg = self.config
         now = self.clock.now()
         for table in list(self.tables.values()):
+            if table.id in self.unclosed:  # made, then to be closed (unmake): again
+                await self.unmake(table)
+                continue
             idle = table.idle_for(now)
             if table.finished:
                 if now - table.last_activity > cfg.linger_seconds:
@@ -418,6 +423,7 @@ class Hub:
 
     async def _drop(self, table: Table) -> None:
         table.gone = True
+        self.unclosed.discard(table.id)
         # a connection still at a finished table that leaves memory is at it no more: it could
         # not say hello or log in again on that connection while it kept the table's id (the
         # table keeps its list: a story table started over tells them after this, Story)
@@ -441,8 +447,12 @@ class Hub:
         person short): closed in storage, out of memory. Nobody knows its id or code yet."""
         try:
             await table.call(table.close_unmade)
-        except (TableError, StorageError) as e:  # (a waiting room: the reaper closes it later)
-            log.warning("table %s: could not close it: %s", table.id, e)
+        except (TableError, StorageError) as e:
+            # kept, still held here, and closed by the reaper's next pass (:meth:`reap_once`):
+            # out of memory it would stay stored as waiting, seated by nobody, for good
+            log.warning("table %s: could not close it (tried again later): %s", table.id, e)
+            self.unclosed.add(table.id)
+            return
         await self._drop(table)
 
     def table_over(self, table: Table) -> None:
