@@ -596,11 +596,11 @@ def test_the_page_reconnects_by_itself_after_the_server_restarts(
     # waited out this player's clock at every turn while they were in the lobby)
     asked: list[str] = []
     page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
-    page.get_by_role("link", name="← Lobby").click()
+    page.get_by_role("link", name="Lobby", exact=True).click()
     expect(page).to_have_url(re.compile(f"/table/{table}$"))  # "Cancel": still at the table
     assert asked and asked[0].startswith("Leave the table? A computer player takes your seat")
     page.once("dialog", lambda d: d.accept())
-    page.get_by_role("link", name="← Lobby").click()
+    page.get_by_role("link", name="Lobby", exact=True).click()
     page.get_by_test_id("my-tables").get_by_role("button", name="Return to the table").click()
     expect(page).to_have_url(re.compile(f"/table/{table}$"))
     expect(page.locator("#hand .card").first).to_be_visible()
@@ -798,14 +798,20 @@ def test_a_phone_can_play(
         assert box[0] >= -1 and box[1] <= width + 1, box
     expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=60_000)
     page.screenshot(path=str(artifacts / "table-phone-tr.png"))
-    # the table's buttons and the reactions are a finger's size (44 px)
+    # the table's buttons and the reactions are a finger's size (44 px); the reactions are in
+    # the chat's panel, opened from the top bar (the buttons a phone does not show are left out)
+    page.get_by_test_id("chat-open").tap()
+    expect(page.locator(".reactions button").first).to_be_visible()
     small = measure_all(
         page,
-        "#topbar button, #topbar .button, .reactions button",
-        "(els) => els.map((e) => [e.textContent.trim(), e.getBoundingClientRect().height,"
-        " e.getBoundingClientRect().width]).filter(([, h, w]) => h < 44 || w < 44)",
+        "#topbar button, #topbar .button, .reactions button, #chat-box button",
+        "(els) => els.filter((e) => e.getClientRects().length).map((e) => [e.textContent.trim(),"
+        " e.getBoundingClientRect().height, e.getBoundingClientRect().width])"
+        ".filter(([, h, w]) => h < 44 || w < 44)",
     )
     assert not small, small
+    assert measure_all(page, "#topbar button", "(els) => els.length") >= 4
+    page.get_by_test_id("chat-close").tap()
     # the bidding panel shows the hand's estimated tricks for each koz, the Turkish way (4,3),
     # each suit's sign joined to its number by a no-break space
     expect(page.get_by_test_id("estimate")).to_contain_text(re.compile(r"♠\s\d+,\d"))

@@ -278,7 +278,7 @@ def test_scheduling_a_tournament_in_the_browser_and_finding_your_table(
                     field: [b.y, b.width]};
         })"""
     )
-    assert len(places) == 5, places
+    assert len(places) == 6, places
     for p in places:
         # under its label's words, as wide as the label
         assert p["field"][0] >= p["label"][0] + 10, p
@@ -291,8 +291,33 @@ def test_scheduling_a_tournament_in_the_browser_and_finding_your_table(
     # the start is read in the browser's time zone, and the form says which
     expect(page.get_by_test_id("tourney-zone")).to_have_text("(Europe/Istanbul)")
     # the suggested start is a full hour at least half an hour away (at 05:59 it was 06:00)
-    ahead = form.locator("[name=start]").evaluate("(i) => new Date(i.value) - Date.now()")
+    ahead = form.evaluate(
+        "(f) => new Date(`${f.start_day.value}T${f.start_time.value}`) - Date.now()"
+    )
     assert 1800e3 <= ahead <= 5400e3, ahead
+    # the day and the time are written in the page's language (Chromium's own date field wrote
+    # "12/08/2026, 07:00 AM" on a Turkish page): a day's name, a 24-hour time
+    day = form.locator("[name=start_day] option:checked").inner_text()
+    assert re.fullmatch(r"\d{1,2} \w+ \d{4} \w+", day), day  # "8 Aralık 2026 Salı"
+    assert any(
+        m in day
+        for m in (
+            "Ocak",
+            "Şubat",
+            "Mart",
+            "Nisan",
+            "Mayıs",
+            "Haziran",
+            "Temmuz",
+            "Ağustos",
+            "Eylül",
+            "Ekim",
+            "Kasım",
+            "Aralık",
+        )
+    ), day
+    expect(form.locator("[name=start_time] option[value='19:00']")).to_have_text("19:00")
+    expect(form.locator("input[type=datetime-local]")).to_have_count(0)
     # what is typed survives the page's redraws (here the language switch's)
     form.locator("[name=rounds]").fill("1")
     page.get_by_test_id("lang").click()
@@ -437,7 +462,9 @@ def test_the_operator_starts_anyones_tournament_and_a_round_waits_for_a_match_in
             # a start time already past: asked first; refused, nothing is scheduled
             page.get_by_test_id("link-tournaments").click()
             form = page.locator("#tourney-form")
-            form.locator("[name=start]").fill("2020-01-01T10:00")
+            # (today at midnight: the first day and the first time)
+            form.locator("[name=start_day]").select_option(index=0)
+            form.locator("[name=start_time]").select_option("00:00")
             asked: list[str] = []
             page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
             page.get_by_test_id("tourney-create").click()

@@ -366,6 +366,7 @@ function onMessage(m) {
       }
       notify(t("registered", { name: m.username }));
       renderAccount();
+      renderMatches();
       chipsRequests(send);
       progressRequests();
       return;
@@ -1052,6 +1053,15 @@ const ACTIONS = {
     localStorage.setItem("batak.sound", S.sound ? "on" : "off");
     renderTopbar();
   },
+  chatPanel() {
+    const T = S.table;
+    T.chatOpen = !T.chatOpen;
+    if (T.chatOpen) T.chatSeen = T.chat.length;
+    $("#table-root").classList.toggle("chat-open", T.chatOpen);
+    renderChat();
+    const to = T.chatOpen ? $("[data-testid=chat-close]") : $("[data-testid=chat-open]");
+    if (to && to.offsetParent !== null) to.focus();
+  },
   react(el) { send({ type: "react", table: S.table.id, reaction: el.dataset.reaction }); },
   chat() {
     const input = $("#chat-input");
@@ -1086,6 +1096,7 @@ document.addEventListener("submit", (e) => {
 
 document.addEventListener("keydown", (e) => {
   if (handKey(e)) return;
+  if (e.key === "Escape" && S.table && S.table.chatOpen && $("#chat-box") && $("#chat-box").contains(e.target)) { ACTIONS.chatPanel(); return; }
   if (e.key === "Escape" && S.table && S.table.lifted && !S.table.dialog) ACTIONS.unlift();
   if (e.key === "Escape" && S.table && S.table.dialog && S.table.dialog !== "over") {
     S.table.dialog = closedTo(S.table);
@@ -1199,6 +1210,7 @@ function renderStatus() {
   el.textContent = S.online ? t("online") : (S.welcome ? t("offline") : t("connecting"));
   el.className = S.online ? "status online" : "status offline";
   document.body.classList.toggle("is-offline", !S.online && !!S.welcome);
+  offlineButtons();
   const felt = $("#felt"); // said over the table too (CSS): what it shows is not live
   if (felt) felt.dataset.offline = t("offline");
 }
@@ -1286,7 +1298,7 @@ function drawLobby() {
       <details class="look"><summary>${esc(t("table_look"))}</summary>${lookHTML()}</details>
       <div id="my-tables"></div>
     </section>
-    <section class="card-box" aria-labelledby="h-quick">
+    <section class="card-box quick-box" aria-labelledby="h-quick">
       <h2 id="h-quick">${esc(t("quick_play"))}</h2>
       <p class="help">${esc(t("quick_help"))}</p>
       <div id="stake-box">${stakeSelectHTML(S.lobby, S.player)}</div>
@@ -1366,6 +1378,9 @@ function renderMyTables() {
 function renderMatches() {
   const box = $("#matches-box");
   if (!box) return;
+  // a guest's matches are not kept: no box (the account box says what an account keeps)
+  box.hidden = !(S.player && S.player.account);
+  if (box.hidden) { box.innerHTML = ""; return; }
   const list = S.matches || [];
   const when = (x) => new Date(x * 1000).toLocaleString(lang() === "tr" ? "tr-TR" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
   const rows = list.map((m) => `<li><span>${esc(when(m.finished))} · <b>${esc(presetTitle(m.preset))}</b> · ${esc(t(m.won ? "my_matches_won" : "my_matches_lost"))} · ${esc(t("my_matches_score", { score: m.score }))}</span>
@@ -1438,8 +1453,9 @@ function renderAccount() {
         <label>${esc(t("username"))}<input name="username" autocomplete="username" autocapitalize="none" spellcheck="false" maxlength="32" pattern="\\S+" title="${esc(t("username_rule"))}" aria-describedby="username-rule" required></label>
         <p class="help field-help" id="username-rule">${esc(t("username_rule"))}</p>
         <label>${esc(t("password"))}<input name="password" type="password" autocomplete="current-password" minlength="8" required></label>
-        <div class="row"><button type="submit" data-testid="register">${esc(t("register"))}</button>
+        <div class="row"><button type="submit" data-testid="register" aria-describedby="register-offline">${esc(t("register"))}</button>
         <button type="button" data-action="login" data-testid="login">${esc(t("login"))}</button></div>
+        <p class="help" id="register-offline" data-testid="register-offline" hidden>${esc(t("register_offline"))}</p>
         <p class="form-note${accountSaid ? " refused" : ""}" id="account-note" role="status" data-testid="account-note">${esc(accountSaid)}</p>
       </form>`;
   const stats = st
@@ -1452,6 +1468,17 @@ function renderAccount() {
   const before = changedFields(box); // keep what the person is typing, and where
   box.innerHTML = `<h2 id="h-account">${esc(t("account"))}</h2>${form}<h3>${esc(t("your_stats"))}</h3>${stats}<h3>${esc(t("leaderboard"))}</h3>${board}`;
   restoreFields(box, before);
+  offlineButtons();
+}
+
+// Buttons whose request would be lost while the connection is down (a registration is not kept
+// for the next connection, as a move or a login is) are disabled then, the reason under them.
+function offlineButtons() {
+  const off = !S.online;
+  const register = $("[data-testid=register]");
+  if (register) register.disabled = off;
+  const why = $("#register-offline");
+  if (why) why.hidden = !off;
 }
 
 // An option's value in words; with the preset, an option left empty says what that means
@@ -1598,7 +1625,7 @@ function renderTable(full = false) {
     // a button focused there (not a field: those are kept with what was typed) is found again
     if (typed && !typed.focus && active && root.contains(active)) typed.button = openerKey(active);
     app().innerHTML = `
-    <div id="table-root" class="table-root" data-lang="${lang()}">
+    <div id="table-root" class="table-root${T.chatOpen ? " chat-open" : ""}" data-lang="${lang()}">
       <div class="topbar" id="topbar"></div>
       <div class="main">
         <div class="felt" id="felt" data-offline="${esc(t("offline"))}"></div>
@@ -1606,7 +1633,7 @@ function renderTable(full = false) {
         <div class="hand" id="hand" role="group"></div>
       </div>
       <aside class="side">
-        <section aria-labelledby="h-chat"><h2 id="h-chat">${esc(t("chat"))}</h2>
+        <section aria-labelledby="h-chat" class="chat-box" id="chat-box" data-testid="chat-box"><div class="chat-head"><h2 id="h-chat">${esc(t("chat"))}</h2><button class="small narrow-only" data-action="chatPanel" data-testid="chat-close">${esc(t("close"))}</button></div>
           <div class="chat-log" id="chat-log" aria-live="polite"></div>
           ${T.info.archived ? "" /* a match opened again from the saved games: nobody to talk to */ : `<form data-action="chat" class="row"><input id="chat-input" maxlength="200" placeholder="${esc(t("chat_placeholder"))}" aria-label="${esc(t("chat"))}"><button type="submit">${esc(t("send"))}</button></form>
           <p class="chat-note" id="chat-note" role="status" hidden></p>
@@ -1677,18 +1704,38 @@ function renderTopbar() {
   // (a button focused there, tabbed to and about to be pressed, keeps the focus through the
   // redraw each move at the table brings: the next bot's bid left it on the page's body)
   const bar = $("#topbar");
+  const leaves = T.you != null && info.status !== "over" && info.status !== "closed";
+  // on a phone the tools are one row above the felt: shorter words where there are two (the
+  // whole ones on a wider screen), the lobby's arrow alone (its name is its aria-label);
+  // "Continue later" and the sound's switch under the table, with the room's name
+  const two = (wide, narrow) => `<span class="wide-text">${esc(wide)}</span><span class="narrow-text">${esc(narrow)}</span>`;
   redrawKeepingFocus(bar, () => { bar.innerHTML = `
-    <a href="/" data-action="toLobby" class="button small" data-testid="to-lobby">← ${esc(t("back_to_lobby"))}</a>
+    <a href="/" data-action="toLobby" class="button small" data-testid="to-lobby" aria-label="${esc(t("back_to_lobby"))}">←<span class="wide-text"> ${esc(t("back_to_lobby"))}</span></a>
     <span class="room">${tourneyPlace(info) || esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener" data-testid="rules-link">${esc(presetTitle(info.preset))}</a></span>
     <span class="facts" data-testid="facts">${parts.map((x) => `<span class="fact">${x}</span>`).join("\u00a0· ")}</span>
     ${tableChipsHTML(info)}
+    ${host && playing && info.kind === "private" ? `<button class="small adjourn" data-action="adjourn">${esc(t("adjourn"))}</button>` : ""}
     <span class="tools">
       ${v ? `<button class="small" data-action="dialog" data-dialog="last">${esc(t("last_trick"))}</button>` : ""}
-      ${v ? `<button class="small" data-action="dialog" data-dialog="sheet">${esc(t("score_sheet"))}</button>` : ""}
-      ${host && playing && info.kind === "private" ? `<button class="small" data-action="adjourn">${esc(t("adjourn"))}</button>` : ""}
-      ${T.you != null && info.status !== "over" && info.status !== "closed" ? `<button class="small" data-action="leave" data-testid="leave">${esc(t("leave"))}</button>` : ""}
-      ${T.you != null ? `<button class="small" data-action="sound" data-testid="sound" aria-pressed="${S.sound}" title="${esc(t("sound_label"))}" aria-label="${esc(t("sound_label"))}">${esc(t(S.sound ? "sound_on" : "sound_off"))}</button>` : ""}
-    </span>`; });
+      ${v ? `<button class="small" data-action="dialog" data-dialog="sheet">${two(t("score_sheet"), t("score_sheet_short"))}</button>` : ""}
+      ${leaves ? `<button class="small" data-action="leave" data-testid="leave">${two(t("leave"), t("leave_short"))}</button>` : ""}
+      ${chatButtonHTML(T)}
+    </span>
+    ${T.you != null ? `<button class="small sound" data-action="sound" data-testid="sound" aria-pressed="${S.sound}" title="${esc(t("sound_label"))}" aria-label="${esc(t("sound_label"))}">${esc(t(S.sound ? "sound_on" : "sound_off"))}</button>` : ""}`; });
+}
+
+// On a phone (or a narrow window) the chat is a panel over the table's bottom, opened from the
+// top bar: the button says how many lines came while it was closed.
+function chatButtonHTML(T) {
+  return `<button class="small narrow-only chat-open-button" data-action="chatPanel" data-testid="chat-open" aria-expanded="${Boolean(T.chatOpen)}" aria-controls="chat-box"${chatButtonInside(T)}</button>`;
+}
+
+// The Chat button's name and words (the rest of its tag, from its aria-label): the number of
+// lines unseen is a badge on its corner (the row of buttons keeps its width).
+function chatButtonInside(T) {
+  const unread = T.chatOpen ? 0 : Math.max(0, T.chat.length - (T.chatSeen || 0));
+  const label = unread ? t("chat_unread", { n: unread }) : t("chat");
+  return ` aria-label="${esc(label)}">${esc(t("chat"))}${unread ? `<span class="unread" aria-hidden="true" data-testid="chat-unread">${unread}</span>` : ""}`;
 }
 
 function clockLeft(seat) {
@@ -2090,6 +2137,15 @@ function renderChat() {
     ? `<p class="from-spectator"><b>${esc(c.name)}</b> <small class="tag" data-testid="chat-spectator">${esc(t("chat_spectator"))}</small><b>:</b> ${esc(c.text)}</p>`
     : `<p><b>${esc(c.name || seatName(c.seat))}:</b> ${esc(c.text)}</p>`)).join("");
   el.scrollTop = el.scrollHeight;
+  if (T.chatOpen) T.chatSeen = T.chat.length;
+  const button = $("[data-testid=chat-open]");
+  if (button) { // (in place: a focused button keeps the focus)
+    const fresh = document.createElement("div");
+    fresh.innerHTML = chatButtonHTML(T);
+    button.innerHTML = fresh.firstChild.innerHTML;
+    button.setAttribute("aria-label", fresh.firstChild.getAttribute("aria-label"));
+    button.setAttribute("aria-expanded", String(Boolean(T.chatOpen)));
+  }
   const note = $("#chat-note"); // why the line in the box was not sent, if it was not
   if (note) { note.hidden = !T.chatNote; note.textContent = T.chatNote ? T.chatNote() : ""; }
 }
@@ -2191,15 +2247,19 @@ function renderDialog() {
   const turn = closable && myTurn()
     ? `<div class="dialog-turn" data-testid="dialog-turn"><b role="status">${esc(t("dialog_your_turn"))}</b> <span class="clock" aria-live="off" data-clock-seat="${T.you}">${clockHTML(clockLeft(T.you), seatBank(T, T.you), (T.clock && T.clock.decision) || 25)}</span> <button class="small primary" data-action="dialog" data-dialog="" data-testid="dialog-to-table">${esc(t("dialog_to_table"))}</button></div>`
     : "";
-  el.innerHTML = `<div class="overlay"><div class="dialog" role="dialog" aria-modal="true" aria-labelledby="dialog-title" tabindex="-1">${turn}${body.replace("<h3", '<h3 id="dialog-title"')}${closable ? `<p><button data-action="dialog" data-dialog="${back}" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
+  // the match's end leaves the chat usable beside it (on a narrow screen: its panel, opened from
+  // the window), for a word after the match ("iyi oyundu"); the other windows are modal
+  const chatty = T.dialog === "over" && !T.info.archived;
+  const chatButton = chatty ? `<p class="narrow-only-block"><button data-action="chatPanel" data-testid="over-chat">${esc(t("chat"))}</button></p>` : "";
+  el.innerHTML = `<div class="overlay${chatty ? " beside-chat" : ""}"><div class="dialog" role="dialog" aria-modal="${!chatty}" aria-labelledby="dialog-title" tabindex="-1">${turn}${body.replace("<h3", '<h3 id="dialog-title"')}${chatButton}${closable ? `<p><button data-action="dialog" data-dialog="${back}" data-testid="close-dialog">${esc(t("close"))}</button></p>` : ""}</div></div>`;
   const opened = el.dataset.kind !== kind;
   el.dataset.kind = kind;
-  modal(true);
+  modal(true, chatty);
   const box = el.querySelector(".dialog");
   if (scrolled) box.scrollTop = scrolled;
   const again = inside && focusables(box)[inside.i];
   if (again) again.focus({ preventScroll: true });
-  else if (opened || !(box.contains(document.activeElement) || inInvitations(document.activeElement))) box.focus({ preventScroll: Boolean(scrolled) });
+  else if (opened || !(box.contains(document.activeElement) || inInvitations(document.activeElement) || (chatty && inChat(document.activeElement)))) box.focus({ preventScroll: Boolean(scrolled) });
 }
 
 // The invitations bar stays usable over a table's window: a redraw of the window does not take
@@ -2213,11 +2273,18 @@ function inInvitations(el) {
 // link) is inert, so Tab walks the window's controls only, and a screen reader reads the window
 // only. The notice line and the invitations stay live: the match's end window is not closed, and
 // an invitation (or a tournament's call) that comes meanwhile must be answerable.
-function modal(on) {
+function modal(on, chat = false) {
   const root = $("#table-root");
   const rest = [$("#skip-link"), document.querySelector("header.header")];
   if (root) rest.push(...[...root.children].filter((c) => c.id !== "dialog"));
-  for (const x of rest) if (x) x.inert = on;
+  for (const x of rest) if (x) x.inert = on && !(chat && x.classList.contains("side"));
+}
+
+// Whether the element is in the table's chat (a window that leaves the chat usable does not
+// take the focus back from it when drawn again).
+function inChat(el) {
+  const box = document.getElementById("chat-box");
+  return Boolean(box && el && box.contains(el));
 }
 
 function focusables(box) {

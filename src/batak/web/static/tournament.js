@@ -77,6 +77,30 @@ function zone() {
   try { return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"; } catch { return "UTC"; }
 }
 
+// The start's day and time, chosen from two lists written in the page's language (Chromium's
+// own date field is written in the browser's: a US date and "AM" on a Turkish page): the next
+// 60 days ("Salı 8 Aralık 2026"), and the day's quarter hours in 24 hours ("19:00").
+const pad = (n) => String(n).padStart(2, "0");
+const dayValue = (d) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+
+function startFieldsHTML(esc, soon) {
+  const locale = lang() === "tr" ? "tr-TR" : "en-GB";
+  const today = new Date();
+  today.setHours(12, 0, 0, 0); // (midday: a day's name never slips with a change of the clocks)
+  const days = Array.from({ length: 60 }, (_, i) => {
+    const d = new Date(today);
+    d.setDate(today.getDate() + i);
+    return d;
+  });
+  const chosenDay = dayValue(soon);
+  const chosenTime = `${pad(soon.getHours())}:${pad(soon.getMinutes())}`;
+  const dayOptions = days.map((d) => `<option value="${dayValue(d)}"${dayValue(d) === chosenDay ? " selected" : ""}>${esc(d.toLocaleDateString(locale, { weekday: "long", day: "numeric", month: "long", year: "numeric" }))}</option>`).join("");
+  const times = Array.from({ length: 96 }, (_, i) => `${pad(Math.floor(i / 4))}:${pad((i % 4) * 15)}`);
+  const timeOptions = times.map((x) => `<option value="${x}"${x === chosenTime ? " selected" : ""}>${x}</option>`).join("");
+  return `<label>${esc(t("tourney_start_at"))} <span class="help" data-testid="tourney-zone">(${esc(zone())})</span><select name="start_day" data-testid="tourney-day">${dayOptions}</select></label>
+        <label>${esc(t("tourney_start_time"))}<select name="start_time" data-testid="tourney-time">${timeOptions}</select></label>`;
+}
+
 function statusText(s) {
   return t("tourney_status_" + s);
 }
@@ -161,14 +185,13 @@ function renderList(ctx) {
   // the tournament would start before anyone could register)
   const soon = new Date(Date.now() + 5400 * 1000);
   soon.setMinutes(0, 0, 0);
-  const local = new Date(soon.getTime() - soon.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
   const form = me && me.account ? `<form id="tourney-form" data-action="tourneyCreate">
       <label>${esc(t("tourney_name"))}<input name="name" maxlength="40"></label>
       <div class="grid2">
         <label>${esc(t("preset"))}<select name="preset">${presets.map((p) => `<option value="${esc(p)}">${esc(ctx.presetTitle(p))}</option>`).join("")}</select></label>
         <label>${esc(t("tourney_rounds"))}<input name="rounds" type="number" min="1" max="10" value="3"></label>
         <label>${esc(t("tourney_deals"))}<input name="deals" type="number" min="1" max="12" value="4"></label>
-        <label>${esc(t("tourney_start_at"))} <span class="help" data-testid="tourney-zone">(${esc(zone())})</span><input name="start" type="datetime-local" value="${local}"></label>
+        ${startFieldsHTML(esc, soon)}
       </div>
       <button type="submit" class="primary" data-testid="tourney-create">${esc(t("tourney_schedule"))}</button>
     </form>` : `<p class="help">${esc(t("tourney_need_account"))}</p>`;
@@ -191,7 +214,7 @@ function renderList(ctx) {
 export function actions(ctx) {
   return {
     tourneyCreate(form) {
-      const start = form.start.value ? Math.round(new Date(form.start.value).getTime() / 1000) : null;
+      const start = Math.round(new Date(`${form.start_day.value}T${form.start_time.value}`).getTime() / 1000);
       const msg = { type: "tourney_create", preset: form.preset.value, rounds: Number(form.rounds.value), deals: Number(form.deals.value), ref: "tourney_create" };
       if (form.name.value.trim()) msg.name = form.name.value.trim();
       // a start already past would start it at once: said, and asked (a typo in the date, an

@@ -1,0 +1,251 @@
+"""The web table and lobby on a 390 px phone, and a few web leftovers (issue 14).
+
+Each test measures in a real Chromium against a real server what a player meets: whether the
+table's buttons are on the screen without scrolling, what comes first in quick play, whether the
+chat can be used beside a match's result, what a guest is shown, a button while offline.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import SERVE_ARGS
+from harness import ServerProcess, free_port
+from playwright.sync_api import Browser, Page, expect
+from test_web import no_js_errors, open_page, register
+from test_web_motion import act_js, new_room
+from test_web_table import (
+    DESKTOP,
+    FOUR_DEALS,
+    PHONE_CTX,
+    SHEET_FITS,
+    private_room,
+    until_my_card_turn,
+)
+
+#: An element's box in the viewport and whether it is drawn at all.
+BOX = """(el) => { const r = el.getBoundingClientRect();
+  return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, shown: r.height > 0}; }"""
+
+
+def in_view(page: Page, selector: str) -> dict[str, Any]:
+    box = page.locator(selector).first.evaluate(BOX)
+    height = page.evaluate("() => window.innerHeight")
+    box["in_view"] = box["shown"] and box["top"] >= 0 and box["bottom"] <= height
+    return box
+
+
+# ---------------------------------------------------------------------- item 1
+def test_a_phone_table_has_leave_sheet_and_chat_in_view_above_the_hand(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale in (("tr", "tr-TR"), ("en", "en-US")):
+        page = open_page(browser, server, errors, locale=locale, **PHONE_CTX)
+        private_room(page)
+        until_my_card_turn(page)
+        expect(page.locator("#notice")).to_be_hidden(timeout=15_000)
+        # the common actions, the trick and the whole hand: on the screen, nothing scrolled
+        for sel in (
+            "[data-testid=leave]",
+            "[data-testid=to-lobby]",
+            "[data-action=dialog][data-dialog=sheet]",
+            "[data-testid=chat-open]",
+            "#felt .centre",
+            "#hand .card:last-child",
+            "[data-testid=your-turn]",
+        ):
+            box = in_view(page, sel)
+            assert box["in_view"], (lang, sel, box)
+        # one row of buttons (the lobby's an arrow, named by its label)
+        expect(page.get_by_role("link", name={"tr": "Lobi", "en": "Lobby"}[lang])).to_be_visible()
+        tools = page.locator("#topbar .tools").evaluate(BOX)
+        assert tools["bottom"] - tools["top"] < 60, tools
+        # the buttons are above the hand, the chat (closed) takes no room under it
+        assert in_view(page, "[data-testid=leave]")["bottom"] < in_view(page, "#felt")["top"]
+        expect(page.locator("#chat-input")).to_be_hidden()
+        # Chat opens a panel in view: a line is sent from it, and it closes again
+        page.get_by_test_id("chat-open").tap()
+        expect(page.get_by_test_id("chat-open")).to_have_attribute("aria-expanded", "true")
+        expect(page.locator("#chat-input")).to_be_visible()
+        assert in_view(page, "#chat-input")["in_view"]
+        page.screenshot(path=str(artifacts / f"phone-table-chat-{lang}.png"))
+        page.fill("#chat-input", "Selam")
+        page.press("#chat-input", "Enter")
+        expect(page.locator("#chat-log")).to_contain_text("Selam")
+        page.get_by_test_id("chat-close").tap()
+        expect(page.locator("#chat-input")).to_be_hidden()
+        expect(page.get_by_test_id("chat-open")).to_be_focused()
+        # a line that comes while the panel is closed is counted on its button
+        page.evaluate(
+            """() => { const T = window.batak.state.table;
+                T.chat.push({seat: 1, text: 'Merhaba'}); window.batak.renderTable(true); }"""
+        )
+        chat = page.get_by_test_id("chat-open")
+        expect(chat).to_have_attribute("aria-label", {"tr": "Sohbet (1)", "en": "Chat (1)"}[lang])
+        expect(page.get_by_test_id("chat-unread")).to_have_text("1")
+        # (a badge on its corner: the row of buttons stays one row)
+        tools = page.locator("#topbar .tools").evaluate(BOX)
+        assert tools["bottom"] - tools["top"] < 60, tools
+        chat.tap()
+        expect(chat).to_have_attribute("aria-label", {"tr": "Sohbet", "en": "Chat"}[lang])
+        expect(page.get_by_test_id("chat-unread")).to_have_count(0)
+        page.context.close()
+    # on a desktop the chat stays beside the table, with no Chat button
+    page = open_page(browser, server, errors, viewport=DESKTOP)
+    private_room(page)
+    expect(page.locator("#chat-input")).to_be_visible()
+    expect(page.get_by_test_id("chat-open")).to_be_hidden()
+    page.context.close()
+    no_js_errors(errors)
+
+
+@pytest.fixture
+def chips_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    s = ServerProcess(tmp_path, free_port(), *SERVE_ARGS, "--quick-deals", "1")
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+# ---------------------------------------------------------------------- item 3
+def test_quick_play_on_a_phone_shows_the_modes_before_the_stake_and_the_kasas(
+    browser: Browser, chips_server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for lang, locale in (("tr", "tr-TR"), ("en", "en-US")):
+        page = open_page(browser, chips_server, errors, locale=locale, **PHONE_CTX)
+        # the first mode is in view as the lobby opens, under the name box
+        first_mode = in_view(page, "[data-testid=quick-ihaleli]")
+        assert first_mode["in_view"], first_mode
+        register(page, f"hizli_{lang}", "kupa-papaz-7")
+        expect(page.locator(".kasa-heading")).to_be_visible()
+        for sel in ("#stake-select", ".kasa-heading", "[data-testid=kasa-note]"):
+            assert in_view(page, sel)["top"] > in_view(page, ".modes")["bottom"], (lang, sel)
+        page.get_by_test_id("quick-ihaleli").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"phone-quick-play-{lang}.png"))
+        page.context.close()
+    # a desktop keeps the stake above the modes, beside them in its column
+    page = open_page(browser, chips_server, errors, viewport=DESKTOP)
+    assert in_view(page, "#stake-select")["bottom"] < in_view(page, ".modes")["top"]
+    page.context.close()
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 5
+def test_a_guest_is_not_shown_last_matches_an_account_is(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    expect(page.get_by_test_id("matches-box")).to_be_hidden()
+    expect(page.locator("#account-box")).to_contain_text("son maçların saklanır")
+    register(page, "macci", "kupa-papaz-7")
+    expect(page.get_by_test_id("matches-box")).to_be_visible()
+    expect(page.locator("#h-matches")).to_have_text("Son oyunların")
+    page.context.close()
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 6
+def test_register_is_disabled_with_its_reason_while_offline(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    expect(page.get_by_test_id("register")).to_be_enabled()
+    expect(page.get_by_test_id("register-offline")).to_be_hidden()
+    page.fill("#account-form input[name=username]", "cevrimdisi")
+    server.kill()
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("offline"))
+    expect(page.get_by_test_id("register")).to_be_disabled()
+    expect(page.get_by_test_id("register-offline")).to_have_text(
+        "Bağlantı yok: üstte “Bağlı” yazınca hesap açabilirsin."
+    )
+    # (a screen reader reads the reason with the button)
+    assert page.get_by_test_id("register").get_attribute("aria-describedby") == "register-offline"
+    expect(page.locator("#account-form input[name=username]")).to_have_value("cevrimdisi")
+    server.start()
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"), timeout=30_000)
+    expect(page.get_by_test_id("register")).to_be_enabled()
+    expect(page.get_by_test_id("register-offline")).to_be_hidden()
+    page.context.close()
+    no_js_errors(errors, allow=("WebSocket", "ERR_CONNECTION_REFUSED", "Failed to load resource"))
+
+
+# ---------------------------------------------------------------------- item 4
+def test_the_chat_stays_usable_beside_the_match_result(
+    browser: Browser, chips_server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    for name, ctx, lang, locale in (
+        ("desktop", {"viewport": DESKTOP}, "en", "en-US"),
+        ("phone", PHONE_CTX, "tr", "tr-TR"),
+    ):
+        page = open_page(browser, chips_server, errors, locale=locale, **ctx)
+        new_room(page, deals=1)
+        deadline = time.monotonic() + 150
+        while not page.get_by_test_id("match-over").count():
+            assert time.monotonic() < deadline, "the match did not finish"
+            if not act_js(page):
+                time.sleep(0.03)
+        expect(page.get_by_test_id("match-over")).to_be_visible()
+        if name == "phone":
+            page.get_by_test_id("over-chat").tap()
+        # the chat is in view, not under the window's dimming, and takes a line
+        box = in_view(page, "#chat-input")
+        assert box["in_view"], box
+        hit = page.evaluate(
+            """() => { const r = document.querySelector('#chat-input').getBoundingClientRect();
+                const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                return el && el.id; }"""
+        )
+        assert hit == "chat-input", hit
+        page.fill("#chat-input", "iyi oyundu")
+        page.press("#chat-input", "Enter")
+        expect(page.locator("#chat-log")).to_contain_text("iyi oyundu")
+        # the result stays, and is still a window a screen reader finds
+        expect(page.get_by_test_id("match-over")).to_be_visible()
+        expect(page.get_by_role("dialog")).to_be_visible()
+        page.screenshot(path=str(artifacts / f"over-chat-{name}-{lang}.png"))
+        page.context.close()
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 2
+def test_names_of_eight_letters_are_whole_in_the_side_score_sheet_on_a_phone(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """On a 390 px phone the side score sheet cut "Gülşahan" and "Zeynep12" to "Gülş…": they
+    are whole there now (and in the sheet's window), and the sheet still fits the screen."""
+    names = ["emma2", "Gülşahan", "Zeynep12"]
+    for lang, locale in (("tr", "tr-TR"), ("en", "en-US")):
+        page = open_page(browser, server, errors, locale=locale, **PHONE_CTX)
+        private_room(page)
+        page.wait_for_timeout(1000)  # the room's own updates first, then the rows go in
+        page.evaluate(FOUR_DEALS, ["", *names])
+        expect(page.locator("#sheet-side tbody tr")).to_have_count(4)
+        for box in ("#sheet-side", ".dialog"):
+            if box == ".dialog":
+                page.evaluate("() => { window.batak.state.table.dialog = 'sheet'; }")
+                page.evaluate("() => window.batak.renderDialog()")
+            fits = page.locator(box).evaluate(SHEET_FITS)
+            assert fits["scroll"] <= fits["client"] and not fits["outside"], (lang, box, fits)
+            assert fits["titles"][3:] == names, fits
+            cut = page.locator(f"{box} thead tr:first-child th").evaluate_all(
+                "(els) => els.filter((e) => e.scrollWidth > e.clientWidth + 0.5)"
+                ".map((e) => e.textContent)"
+            )
+            assert not cut, (lang, box, cut, fits)
+            # and as the bidder, in the ihale's column
+            cut = page.locator(f"{box} tbody td:nth-child(2)").evaluate_all(
+                "(els) => els.filter((e) => e.scrollWidth > e.clientWidth + 0.5)"
+                ".map((e) => e.textContent)"
+            )
+            assert not cut, (lang, box, cut)
+            assert min(fits["widths"][2:]) >= 40, (lang, box, fits)
+        page.locator(".dialog").screenshot(path=str(artifacts / f"phone-sheet-names-{lang}.png"))
+        page.context.close()
+    no_js_errors(errors)
