@@ -17,8 +17,9 @@ import pytest
 from conftest import SERVE_ARGS
 from harness import ServerProcess, free_port
 from playwright.sync_api import Browser, Page, expect
-from test_web import no_js_errors, open_page, register
+from test_web import bid_for_the_kitty, no_js_errors, open_page, register
 from test_web_motion import act_js, new_room
+from test_web_phone import HIT_AREAS
 from test_web_table import (
     DESKTOP,
     FOUR_DEALS,
@@ -248,4 +249,45 @@ def test_names_of_eight_letters_are_whole_in_the_side_score_sheet_on_a_phone(
             assert min(fits["widths"][2:]) >= 40, (lang, box, fits)
         page.locator(".dialog").screenshot(path=str(artifacts / f"phone-sheet-names-{lang}.png"))
         page.context.close()
+    no_js_errors(errors)
+
+
+# ---------------------------------------------------------------------- item 8
+def test_a_kitty_hand_beside_the_side_column_shows_enough_of_each_card(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """A kitty bidder's 20 cards in one row beside the side column of an 801 to 999 px window
+    showed 21 px of each (at 801 px; "10"'s index cut): they lie in two rows now, each card's
+    tappable part at least 40 px wide, the whole hand in its box and the bury button in view."""
+    page = open_page(
+        browser, server, errors, locale="tr-TR", viewport={"width": 801, "height": 860}
+    )
+    private_room(page, "zipi-kitty")
+    page.get_by_test_id("start").click()
+    deadline = time.monotonic() + 120
+    while True:  # bid the most at once: the kitty is ours
+        assert time.monotonic() < deadline, "never the bidder"
+        v = page.evaluate("() => window.batak.state.table.view")
+        if v and v["phase"] == "bury" and v["to_move"] == v["seat"]:
+            break
+        if not bid_for_the_kitty(page, v):
+            time.sleep(0.05)
+    expect(page.locator("#hand .card")).to_have_count(20)
+    expect(page.get_by_test_id("bury-confirm")).to_be_visible()
+    for width in (801, 850, 900, 999):
+        page.set_viewport_size({"width": width, "height": 860})
+        page.wait_for_timeout(300)  # (the rows are ended again after a resize's frame)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        areas = page.locator("#hand").evaluate(HIT_AREAS)
+        narrow = [a for a in areas if a["width"] < 40]
+        assert not narrow, (width, narrow)
+        hand = page.locator("#hand").evaluate(BOX)
+        cards = page.locator("#hand .card").evaluate_all(
+            "(cs) => cs.map((c) => { const r = c.getBoundingClientRect();"
+            " return [r.left, r.right]; })"
+        )
+        assert all(hand["left"] <= a and b <= hand["right"] for a, b in cards), (width, cards)
+        assert in_view(page, "[data-testid=bury-confirm]")["in_view"], width
+        if width == 850:
+            page.screenshot(path=str(artifacts / "kitty-two-rows-850-tr.png"))
     no_js_errors(errors)

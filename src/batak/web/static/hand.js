@@ -105,7 +105,11 @@ export function breakRowsBySuit(el) {
     if (s === suit) lengths[lengths.length - 1] += 1;
     else { lengths.push(1); suit = s; }
   }
-  for (const i of suitRowStarts(lengths, perRow)) {
+  // where no suit can end a row, the rows are ended by count all the same: the first card of a
+  // row then lies at the row's start, not shifted by the overlap meant for its left neighbour
+  let starts = suitRowStarts(lengths, perRow);
+  if (!starts.length) starts = Array.from({ length: Math.ceil(cards.length / perRow) - 1 }, (_, k) => (k + 1) * perRow);
+  for (const i of starts) {
     const end = document.createElement("span");
     end.className = "row-end";
     end.setAttribute("aria-hidden", "true");
