@@ -204,6 +204,18 @@ def test_the_chat_stays_usable_beside_the_match_result(
                 return el && el.id; }"""
         )
         assert hit == "chat-input", hit
+        # what is inert behind the window is under its dimming, never left looking live: the
+        # header's language button and the top bar's buttons (a tap there does nothing; an
+        # inert element is not hit-tested, so the overlay's box is what is checked)
+        for sel in ("[data-testid=lang]", "[data-action=dialog][data-dialog=sheet]"):
+            covered = page.evaluate(
+                """(sel) => { const b = document.querySelector(sel).getBoundingClientRect();
+                    const o = document.querySelector('.overlay').getBoundingClientRect();
+                    const x = b.left + b.width / 2, y = b.top + b.height / 2;
+                    return o.left <= x && x <= o.right && o.top <= y && y <= o.bottom; }""",
+                sel,
+            )
+            assert covered, (name, sel)
         page.fill("#chat-input", "iyi oyundu")
         page.press("#chat-input", "Enter")
         expect(page.locator("#chat-log")).to_contain_text("iyi oyundu")
