@@ -7,9 +7,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
 from harness import ServerThread, fast_config
 
-from batak.server.client import Client
+from batak.server.client import Client, ServerError
 from batak.server.storage import StorageError
 
 
@@ -52,3 +53,54 @@ def test_a_table_whose_close_fails_is_closed_by_the_reaper_later(tmp_path: Path)
         srv.call(hub.reap_once)
         assert srv.call(stored) == "closed"
         assert table_id not in hub.tables
+
+
+def test_a_table_whose_close_failed_is_offered_to_nobody_meanwhile(tmp_path: Path) -> None:
+    """A table kept after its close failed (a staked rematch's, whose start found a person
+    short: public, of a mode, its people seated, waiting) is one nobody should be sent to
+    while the reaper has not closed it: the lobby does not list it, its people's own tables
+    do not show it, quick play does not bring them back to it (a table that never starts,
+    closed under them by the next pass), and a host's room so kept takes nothing from the
+    host's room quota, and its id opens it to nobody. Before, it stayed listed and offered in
+    all of these (lobby, ``mytables``, quick play, ``room_quota``, a join by its id)."""
+    config = fast_config(tmp_path, quick_fill_seconds=600.0, rooms_per_guest=1)
+    with ServerThread(config) as srv:
+        hub = srv.hub
+        storage = hub.storage
+        real = storage.set_status
+
+        async def refused(tid: str, status: str) -> None:
+            storage.set_status = real  # type: ignore[method-assign]
+            raise StorageError("the database is away (a test)")
+
+        async def main() -> None:
+            a = Client(srv.url, name="Ayla")
+            host = Client(srv.url, name="Host")
+            await a.connect()
+            await host.connect()
+            try:
+                kept = (await a.quick("ihaleli")).id
+                _, room = await host.create(bots=False)
+
+                async def unmake() -> None:
+                    for tid in (kept, room.id):
+                        storage.set_status = refused  # type: ignore[method-assign]
+                        await hub.unmake(hub.tables[tid])
+
+                assert srv.loop is not None  # (srv.call would block this loop's clients)
+                await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(unmake(), srv.loop))
+                assert {kept, room.id} <= hub.unclosed
+                listed = {t["id"] for t in (await a.lobby())["modes"]["ihaleli"]}
+                assert kept not in listed
+                mine = await a.request({"type": "mytables"})
+                assert kept not in {t["id"] for t in mine["tables"]}
+                assert (await a.quick("ihaleli")).id != kept
+                with pytest.raises(ServerError) as refused_join:
+                    await a.join(kept)
+                assert refused_join.value.code == "no_table"
+                await host.create(bots=False)  # (refused room_quota before)
+            finally:
+                await a.close()
+                await host.close()
+
+        asyncio.run(main())

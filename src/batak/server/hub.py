@@ -17,7 +17,7 @@ import multiprocessing
 import secrets
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NoReturn
 
@@ -433,14 +433,23 @@ class Hub:
             del self.tables[table.id]
             if table.host is not None and not table.archived:
                 self.rooms -= 1
+        self._unlist(table)
+        if self.cluster is not None:
+            self.cluster.released(table)
+        await table.stop()
+
+    def _unlist(self, table: Table) -> None:
+        """``table``'s code opens it no more, and quick play fills it no more."""
         if self.codes.get(table.code) == table.id:
             del self.codes[table.code]
         key = forming_key(table.mode or "", table.stake)
         if self.forming.get(key) == table.id:
             del self.forming[key]
-        if self.cluster is not None:
-            self.cluster.released(table)
-        await table.stop()
+
+    def _offered(self) -> Iterator[Table]:
+        """The tables in memory that may be offered to anyone (listed, joined, counted as a
+        player's): not those :meth:`unmake` keeps until the database lets it close them."""
+        return (t for t in self.tables.values() if t.id not in self.unclosed)
 
     async def unmake(self, table: Table) -> None:
         """Take away a table just made that must not be (a staked rematch whose start found a
@@ -450,8 +459,10 @@ class Hub:
         except (TableError, StorageError) as e:
             # kept, still held here, and closed by the reaper's next pass (:meth:`reap_once`):
             # out of memory it would stay stored as waiting, seated by nobody, for good
+            # (offered to nobody meanwhile: :meth:`_offered`; its code opens nothing)
             log.warning("table %s: could not close it (tried again later): %s", table.id, e)
             self.unclosed.add(table.id)
+            self._unlist(table)
             return
         await self._drop(table)
 
@@ -816,7 +827,7 @@ class Hub:
         """The unfinished tables in memory where ``pid`` sits, table id to status."""
         return {
             t.id: t.status
-            for t in self.tables.values()
+            for t in self._offered()
             if t.status != "over" and t.seat_of(pid) is not None
         }
 
@@ -1098,7 +1109,7 @@ class Hub:
     def local_lobby(self) -> dict[str, Any]:
         modes: dict[str, list[dict[str, Any]]] = {m: [] for m in MODES}
         playing = 0
-        for t in self.tables.values():
+        for t in self._offered():
             if t.status == "playing":
                 playing += 1
             if t.kind == "public" and t.mode in modes and t.status != "over":
@@ -1123,7 +1134,7 @@ class Hub:
         pid = player.id
         mine = [
             t.summary() | {"kind": t.kind, "seat": t.seat_of(pid)}
-            for t in self.tables.values()
+            for t in self._offered()
             if t.status != "over" and t.seat_of(pid) is not None
         ]
         self._reply(conn, {"type": "mytables", "tables": mine}, msg.get("ref"))
@@ -1297,7 +1308,7 @@ class Hub:
 
     async def _table_at(self, table_id: str, conn: Conn | None, by_code: bool) -> Table:
         table = self.tables.get(table_id)
-        if table is not None:
+        if table is not None and table_id not in self.unclosed:
             return table
         pid = conn.player.id if conn is not None and conn.player else None
         # the row, and for a finished match whether the asker sat there, before any event is
@@ -1364,7 +1375,7 @@ class Hub:
         stake = int(msg.get("stake") or 0)
         self.check_stake(stake)
         pid = player.id
-        for t in self.tables.values():
+        for t in self._offered():
             if (
                 t.kind == "public"
                 and t.mode == mode
@@ -1466,7 +1477,7 @@ class Hub:
         cfg = self.config
         pid, address = player.id, conn.address
         mine = theirs = 0
-        for t in self.tables.values():  # rooms waiting with their host still there
+        for t in self._offered():  # rooms waiting with their host still there
             if t.host is not None and t.status == "waiting" and t.seat_of(t.host) is not None:
                 mine += t.host == pid
                 theirs += bool(address) and t.address == address
