@@ -61,8 +61,11 @@ def test_a_table_whose_close_failed_is_offered_to_nobody_meanwhile(tmp_path: Pat
     while the reaper has not closed it: the lobby does not list it, its people's own tables
     do not show it, quick play does not bring them back to it (a table that never starts,
     closed under them by the next pass), and a host's room so kept takes nothing from the
-    host's room quota, and its id opens it to nobody. Before, it stayed listed and offered in
-    all of these (lobby, ``mytables``, quick play, ``room_quota``, a join by its id)."""
+    host's room quota, its id opens it to nobody, and a bot account seated there is not sent
+    back to it (a ``welcome``'s ``tables``; in a cluster the other processes' through
+    ``bot_seats``). Before, it stayed listed and offered in all of these (lobby,
+    ``mytables``, quick play, ``room_quota``, a join by its id, the bot account's tables)."""
+    pytest.importorskip("argon2")
     config = fast_config(tmp_path, quick_fill_seconds=600.0, rooms_per_guest=1)
     with ServerThread(config) as srv:
         hub = srv.hub
@@ -76,10 +79,14 @@ def test_a_table_whose_close_failed_is_offered_to_nobody_meanwhile(tmp_path: Pat
         async def main() -> None:
             a = Client(srv.url, name="Ayla")
             host = Client(srv.url, name="Host")
-            await a.connect()
-            await host.connect()
+            robot = Client(srv.url, name="robol")
+            for c in (a, host, robot):
+                await c.connect()
             try:
+                await robot.register("robol", "uzun-bir-parola", bot=True)
                 kept = (await a.quick("ihaleli")).id
+                assert (await robot.quick("ihaleli")).id == kept
+                assert robot.player["id"] in hub.bot_seats()
                 _, room = await host.create(bots=False)
 
                 async def unmake() -> None:
@@ -99,8 +106,12 @@ def test_a_table_whose_close_failed_is_offered_to_nobody_meanwhile(tmp_path: Pat
                     await a.join(kept)
                 assert refused_join.value.code == "no_table"
                 await host.create(bots=False)  # (refused room_quota before)
+                again = Client(srv.url, token=robot.token)  # the bot account's program again
+                assert kept not in (await again.connect())["tables"]
+                await again.close()
+                assert robot.player["id"] not in hub.bot_seats()
             finally:
-                await a.close()
-                await host.close()
+                for c in (a, host, robot):
+                    await c.close()
 
         asyncio.run(main())

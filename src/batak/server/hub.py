@@ -846,7 +846,7 @@ class Hub:
         """Where bot accounts sit at the unfinished tables in memory: each one's id to the
         ``[table id, status]`` of those tables (a cluster keeps it in Redis for the others)."""
         out: dict[str, list[list[str]]] = {}
-        for t in self.tables.values():
+        for t in self._offered():
             if t.status == "over":
                 continue
             for s in t.seats:
