@@ -4,11 +4,12 @@ through) is closed by Hub.unmake; when the database refuses that close, it is cl
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ServerThread, fast_config
+from harness import ServerThread, fast_config, free_port
 
 from batak.server.client import Client, ServerError
 from batak.server.storage import StorageError
@@ -115,3 +116,44 @@ def test_a_table_whose_close_failed_is_offered_to_nobody_meanwhile(tmp_path: Pat
                     await c.close()
 
         asyncio.run(main())
+
+
+def test_a_table_whose_close_failed_is_closed_when_the_server_stops(tmp_path: Path) -> None:
+    """The server stops before the reaper's next pass (a restart, a deploy) with a table kept
+    after its close failed: the close is tried once more on the way out, so that the server
+    started again does not load it back as a waiting table (offered in the lobby, its people
+    seated at a table that was never to be). Before, it came back so."""
+    config = fast_config(tmp_path, quick_fill_seconds=600.0)
+    with ServerThread(config) as srv:
+        hub = srv.hub
+        storage = hub.storage
+        real = storage.set_status
+
+        async def refused(tid: str, status: str) -> None:
+            storage.set_status = real  # type: ignore[method-assign]
+            raise StorageError("the database is away (a test)")
+
+        async def made() -> str:
+            a = Client(srv.url, name="Ayla")
+            await a.connect()
+            table = await a.quick("ihaleli")
+            await a.close()
+            return table.id
+
+        kept = asyncio.run(made())
+
+        async def unmake() -> None:
+            storage.set_status = refused  # type: ignore[method-assign]
+            await hub.unmake(hub.tables[kept])
+
+        srv.call(unmake)
+        assert kept in hub.unclosed
+    with ServerThread(replace(config, port=free_port())) as again:
+        assert kept not in again.hub.tables
+
+        async def stored() -> Any:
+            row = await again.hub.storage.table(kept)
+            assert row is not None
+            return row[0].status
+
+        assert again.call(stored) == "closed"

@@ -322,6 +322,9 @@ class Hub:
         if self._reaper is not None:
             self._reaper.cancel()
         self.tournaments.stop()
+        # the reaper's next pass will not come: stored waiting, they would be loaded again as
+        # tables to sit at (in a cluster, before they are handed over)
+        await self._close_kept()
         if self.cluster is not None:  # hand the tables over to the other nodes
             await self.cluster.stop()
         for table in list(self.tables.values()):
@@ -358,9 +361,9 @@ class Hub:
     async def reap_once(self) -> None:
         cfg = self.config
         now = self.clock.now()
+        await self._close_kept()
         for table in list(self.tables.values()):
-            if table.id in self.unclosed:  # made, then to be closed (unmake): again
-                await self.unmake(table)
+            if table.id in self.unclosed:  # (still refused)
                 continue
             idle = table.idle_for(now)
             if table.finished:
@@ -392,6 +395,15 @@ class Hub:
         except Exception:
             log.exception("letting go of erased accounts")
         await self._forget(now)
+
+    async def _close_kept(self) -> None:
+        """Close again the tables :meth:`unmake` could not close (kept while refused)."""
+        for table_id in list(self.unclosed):
+            table = self.tables.get(table_id)
+            if table is None:  # (dropped meanwhile: taken over by another process)
+                self.unclosed.discard(table_id)
+            else:
+                await self.unmake(table)
 
     async def _forget(self, now: float) -> None:
         await self.progress.close_weeks()  # a week that is over is closed without waiting
