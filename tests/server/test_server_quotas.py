@@ -54,6 +54,35 @@ def test_rooms_per_guest_per_account_and_per_address(tmp_path: Path) -> None:
         asyncio.run(main())
 
 
+def test_a_quota_of_one_room_is_said_in_the_singular(tmp_path: Path) -> None:
+    """An operator's ``--rooms-per-guest 1`` (or an address limit of 1): the refusal says "a
+    room", not "1 rooms", in both languages."""
+    config = fast_config(tmp_path, rooms_per_guest=1, rooms_per_address=1)
+    with ServerThread(config) as srv:
+
+        async def main() -> None:
+            a = Client(srv.url, name="A")
+            await a.connect()
+            await a.create(bots=False)
+            e = await _refused(a.create(bots=False))
+            assert e.code == "room_quota"
+            assert e.message == (
+                "you already have a room that has not started: start it or leave it first"
+            )
+            b = Client(srv.url, name="B", lang="tr")
+            await b.connect()
+            e = await _refused(b.create(bots=False))
+            assert e.code == "room_quota"
+            assert e.message == (
+                "adresinden açılmış ve başlamamış bir oda zaten var: "
+                "önce onu başlat ya da ondan çık"
+            )
+            for x in (a, b):
+                await x.close()
+
+        asyncio.run(main())
+
+
 def test_create_is_rate_limited_per_player_and_per_address(tmp_path: Path) -> None:
     config = fast_config(
         tmp_path,

@@ -1494,10 +1494,13 @@ class Hub:
                 mine += t.host == pid
                 theirs += bool(address) and t.address == address
         limit = cfg.rooms_per_account if player.account else cfg.rooms_per_guest
-        if mine >= limit:
-            raise TableError("room_quota", params={"limit": limit})
+        if mine >= limit:  # ("a room", not "1 rooms")
+            key = "room_quota_one" if limit == 1 else "room_quota"
+            raise TableError("room_quota", key, {"limit": limit})
         if theirs >= cfg.rooms_per_address:
-            raise TableError("room_quota", "room_quota_address", {"limit": cfg.rooms_per_address})
+            one = cfg.rooms_per_address == 1
+            key = "room_quota_address_one" if one else "room_quota_address"
+            raise TableError("room_quota", key, {"limit": cfg.rooms_per_address})
         now = self.clock.now()
         rates = ((self.create_rate, pid), (self.create_rate_address, address))
         wait = max(rate.wait(key, now) for rate, key in rates)
