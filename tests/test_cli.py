@@ -2477,7 +2477,7 @@ def test_a_kitty_bidder_s_hand_and_kitty_lines_fit_a_narrow_terminal(lang: str) 
         at = next(i for i, x in enumerate(lines) if x.startswith(("Your hand:", "Elin:")))
         groups = lines[at].split(": ", 1)[1].split("   ")
         for x in lines[at + 1 :]:
-            if not x.startswith(("  ♠", "  ♥", "  ♦", "  ♣")):
+            if not x.startswith(" ") or not x.lstrip().startswith(("♠", "♥", "♦", "♣")):
                 break
             groups += x.strip().split("   ")
         assert groups == style.hand(view["hand"]).split("   "), lines  # no suit cut in two
@@ -2485,3 +2485,24 @@ def test_a_kitty_bidder_s_hand_and_kitty_lines_fit_a_narrow_terminal(lang: str) 
         at = next(i for i, x in enumerate(lines) if x.startswith(kitty))
         said = " ".join(x.strip() for x in lines[at : at + 3])
         assert {"en": "to bury:\u00a04.", "tr": "kart:\u00a04."}[lang] in said, lines
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("code", ["hand_line", "exposed_line"])
+def test_a_wrapped_hand_goes_on_under_its_first_suit(lang: str, code: str) -> None:
+    """A hand too long for a narrow terminal went on at a 2-column indent, under "Your hand:"
+    ("  ♣ A 9 7 6"), where it read as a line of its own; it goes on under its first suit."""
+    from batak.cli.console import _hand_lines, visible_len
+
+    suits = (("S", "AK92"), ("H", "AKQ9432"), ("D", "Q8752"), ("C", "A976"))
+    hand = [rank + suit for suit, ranks in suits for rank in ranks]
+    style = Style(None)
+    for width in (40, 50):
+        style.width = width
+        lines = _hand_lines(code, lang, style, hand, who="Ayşe")
+        assert len(lines) > 1 and max(visible_len(x) for x in lines) <= width, lines
+        first = lines[0].index("♠")
+        for line in lines[1:]:
+            assert len(line) - len(line.lstrip()) == first, lines
+        groups = [g for x in lines for g in x[first:].split("   ")]
+        assert groups == style.hand(hand).split("   "), lines

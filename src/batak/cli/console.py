@@ -1205,12 +1205,28 @@ def _hand_lines(
     >>> for line in _hand_lines("hand_line", "en", style, hand):
     ...     print(line)
     Your hand: ♠ A K 9 2   ♥ A K Q 9 4 3 2   ♦ Q 8 7 5 2
-      ♣ A 9 7 6
+               ♣ A 9 7 6
+
+    A line after the first goes on under the first suit (at a 2-column indent, under "Your
+    hand:", it read as a line of its own), unless a suit would not fit there.
     """
     groups = style.hand(cards).split("   ")  # (a suit's group has single spaces only)
-    return fit_list(
-        lambda joined: t(code, lang, cards=joined, **params), groups, style.width, sep="   "
-    )
+    head, _, tail = t(code, lang, cards="\0", **params).partition("\0")
+    indent = " " * visible_len(head)
+    width = style.width
+    if tail or any(visible_len(indent + g) > width for g in groups):
+        return fit_list(
+            lambda joined: t(code, lang, cards=joined, **params), groups, width, sep="   "
+        )
+    lines: list[str] = []
+    current = head + groups[0]
+    for group in groups[1:]:
+        if visible_len(current) + 3 + visible_len(group) > width:
+            lines.append(current)
+            current = indent + group
+        else:
+            current += "   " + group
+    return [*lines, current]
 
 
 def bid_items(legal: Sequence[str], lang: str, style: Style, *, kozmaca: bool) -> list[str]:
