@@ -2506,3 +2506,32 @@ def test_a_wrapped_hand_goes_on_under_its_first_suit(lang: str, code: str) -> No
             assert len(line) - len(line.lstrip()) == first, lines
         groups = [g for x in lines for g in x[first:].split("   ")]
         assert groups == style.hand(hand).split("   "), lines
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_batak_line_says_what_it_costs(lang: str) -> None:
+    """A defender who took no trick was told "Computer 1 took no trick: batak!" and no more:
+    what that costs (at Sultan, 10 × the bid) was only in the sheet. The line says it."""
+    from batak.cli.console import Console, Narrator, seat_labels
+
+    match = Match("sultan-ihaleli", seed=1)
+    while not match.sheet:  # the first legal move each time: seats 1 and 2 take no trick
+        match.play(match.legal_moves()[0])
+    game, row = match.games[0], match.sheet[-1]
+    assert game.contract is not None and game.contract.bid == 4, game.contract
+    assert game.tricks_won[1] == game.tricks_won[2] == 0 and row.scores == [41, -40, -40, 8]
+    out = io.StringIO()
+    labels = seat_labels(4, 0, lang)
+    Narrator(
+        Console(out, io.StringIO()),
+        labels,
+        lang,
+        Style(None),
+        reveal=False,
+        each_card=False,
+        own_seat=0,
+    ).deal_result(game, row)
+    said = [x for x in out.getvalue().splitlines() if "batak!" in x]
+    assert len(said) == 2, out.getvalue()
+    points = {"en": "-40 points", "tr": "-40 puan"}[lang]
+    assert all(points in x for x in said), said

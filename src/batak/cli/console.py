@@ -23,6 +23,7 @@ from ..match import Match, ScoreRow
 from ..moves import Bid, Bury, Move, Pass, TrumpChoice, parse_move
 from ..record import FORMAT, RecordError, load_match
 from ..rules import PRESETS, Rules
+from ..scoring import zero_trick_penalty
 from .text import error_message, t
 
 EXIT_OK = 0
@@ -979,7 +980,13 @@ class Narrator:
             bidder_unit = r.team_of(contract.bidder) if contract is not None else ()
             for unit in r.teams:
                 if unit != bidder_unit and sum(tricks[s] for s in unit) == 0:
-                    say(t("batak_note", lang, who=_unit_label(unit, self.labels, lang)))
+                    # what it costs, as the sheet writes it (at Sultan 10 × the bid)
+                    if row is not None and row.scores is not None:
+                        points = row.scores[unit[0]]
+                    else:
+                        points = -zero_trick_penalty(r, bid)
+                    who = _unit_label(unit, self.labels, lang)
+                    say(t("batak_note", lang, who=who, points=points))
         if row is not None and row.king:
             assert contract is not None
             who = _unit_label(r.team_of(contract.bidder), self.labels, lang)
