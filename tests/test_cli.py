@@ -142,7 +142,7 @@ def test_numbers_commands_and_aliases(
     code, out, _ = run(monkeypatch, capsys, ["play", *SEED_1, "--lang", "en"], script)
     assert code == 0
     assert "Commands:" in out
-    assert "No trick has been played yet." in out
+    assert "No trick yet in this deal." in out
     assert "No deal has been scored yet." in out
     assert "Not allowed — the highest possible bid is 13" in out
     assert "Not allowed — a bid must be at least 5" in out
@@ -2535,3 +2535,33 @@ def test_a_batak_line_says_what_it_costs(lang: str) -> None:
     assert len(said) == 2, out.getvalue()
     points = {"en": "-40 points", "tr": "-40 puan"}[lang]
     assert all(points in x for x in said), said
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_last_at_a_new_deal_s_start_shows_the_last_deal_s_trick_where_the_table_allows(
+    lang: str,
+) -> None:
+    """'son' / 'last' before a new deal's first trick said "No trick has been played yet." /
+    "Henüz löve oynanmadı.", after a whole deal of tricks. Where the table shows the last trick
+    at any time (standard, CetinsGame) it shows the previous deal's, named by its deal; where it
+    shows it during its own deal only (Sultan), it says that this deal has none yet."""
+    from batak.cli.console import Console
+    from batak.cli.play import PlaySession
+
+    def at_deal_two(preset: str) -> tuple[str, Game]:
+        match = Match(preset, seed=1)
+        while len(match.games) < 2 or match.game.redeal:
+            match.play(match.legal_moves()[0])
+        first = match.games[-2]
+        session = PlaySession(Console(io.StringIO(), io.StringIO()), match, 0, lang, {}, None)
+        session.style.width = 60
+        said = session.last_trick_text(match.game)
+        assert all(columns(x) <= 60 for x in said.splitlines()), said
+        return " ".join(x.strip() for x in said.splitlines()), first
+
+    said, first = at_deal_two("standard")
+    assert first.last_trick is not None
+    assert said.startswith({"en": "Last trick of deal 1:", "tr": "1. elin son lövesi:"}[lang])
+    assert Style(None).card(first.last_trick.cards[-1]) in said, said
+    said, _ = at_deal_two("sultan-ihaleli")
+    assert said.startswith({"en": "No trick yet in this deal", "tr": "Bu elde henüz"}[lang]), said

@@ -908,3 +908,20 @@ def test_save_at_a_server_s_table_says_the_server_keeps_the_match(lang: str, wor
     said = " ".join(out.getvalue().split())
     assert said == text("online.save_online", lang), said
     assert "batak replay" in said
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_last_at_a_new_deal_s_start_shows_the_previous_deal_s_trick(lang: str) -> None:
+    """'son' / 'last' before a new deal's first trick said "No trick yet in this deal." though
+    the table (standard, CetinsGame: the last trick at any time) sends the previous deal's in the
+    view's last_trick. It is shown, named by its deal."""
+    s, _ = session(lang)
+    trick = {"leader": 0, "cards": ["2H", "KH", "3H", "4H"], "winner": 1, "deal": 1}
+    view = {"kind": "play", "players": 4, "tricks": [], "last_trick": trick}
+    said = "\n".join(s._last_trick(view))
+    assert said.startswith({"en": "Last trick of deal 1:", "tr": "1. elin son lövesi:"}[lang])
+    assert "K♥" in said and "Bot 2" in said, said
+    view["last_trick"] = None  # a table that shows a deal's last trick during that deal only
+    assert s._last_trick(view) == [
+        {"en": "No trick yet in this deal.", "tr": "Bu elde henüz löve yok."}[lang]
+    ]

@@ -1718,19 +1718,23 @@ class OnlineSession:
         return move  # a move, legal or not: if not, the server says why (as `batak play` does)
 
     def _last_trick(self, view: dict[str, Any]) -> list[str]:
-        """'last': the last trick's cards and who took it, in the terminal's width."""
-        if not view["tricks"]:
+        """'last': the last trick's cards and who took it, in the terminal's width; before a new
+        deal's first trick, the previous deal's where the table shows it at any time (the view's
+        ``last_trick`` is then that deal's, named by its number)."""
+        earlier = not view["tricks"]
+        tr = view["tricks"][-1] if not earlier else view.get("last_trick")
+        if tr is None:
             return [o("no_trick", self.lang)]
-        tr = view["tricks"][-1]
         labels = self._labels()
         items = trick_items(tr["leader"], tr["cards"], view["players"], labels, self.style)
         if tr["winner"] == self.client.tables[self.table].seat:
             won = o("trick_won_you", self.lang)
         else:
             won = o("trick_won", self.lang, who=labels[tr["winner"]])
+        code, extra = ("last_trick_deal", {"deal": tr["deal"]}) if earlier else ("last_trick", {})
 
         def said(cards: str) -> str:
-            return o("last_trick", self.lang, cards=cards) + " — " + won
+            return o(code, self.lang, cards=cards, **extra) + " — " + won
 
         return fit_list(said, items, self.style.width)
 

@@ -337,12 +337,21 @@ class PlaySession:
         return t("help_moves", lang, moves=", ".join(moves)), t("help_commands", lang)
 
     def last_trick_text(self, game: Game) -> str:
-        last = game.last_trick
-        if last is None:
-            return t("no_last", self.lang)
+        """'son' / 'last': this deal's last trick; before a new deal's first trick, the previous
+        deal's where the table shows it at any time (``rules.last_trick``), named by its deal."""
+        found = self.match.last_trick()
+        if found is None:
+            earlier = any(g.last_trick is not None for g in self.match.games[:-1])
+            said = t("no_last_new_deal" if earlier else "no_last", self.lang)
+            return "\n".join(wrap_text(said, self.style.width))
+        deal, last = found
         items = trick_items(last.leader, last.cards, game.players, self.labels, self.style)
         who = self.labels[last.winner]
-        lines = fit_items("last_line", self.lang, items, self.style.width, key="cards", who=who)
+        code, extra = "last_line", {}
+        if deal != len(self.match.games):  # the previous deal's
+            code, extra = "last_line_deal", {"deal": deal}
+        width = self.style.width
+        lines = fit_items(code, self.lang, items, width, key="cards", who=who, **extra)
         return "\n".join(lines)
 
     # -- saving
