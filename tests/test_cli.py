@@ -2565,3 +2565,33 @@ def test_last_at_a_new_deal_s_start_shows_the_last_deal_s_trick_where_the_table_
     assert Style(None).card(first.last_trick.cards[-1]) in said, said
     said, _ = at_deal_two("sultan-ihaleli")
     assert said.startswith({"en": "No trick yet in this deal", "tr": "Bu elde henüz"}[lang]), said
+
+
+KOZ_MACA_SAID_OF_AN_IHALE = ("min_bid", "max_bid", "overtricks_count", "scoring", "down_scoring")
+KOZ_MACA_SAID_OF_AN_IHALE += ("down_penalty", "overtrick_points", "overtrick_limit")
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_batak_rules_says_a_koz_maca_table_s_options_of_the_soz(lang: str) -> None:
+    """``batak rules sultan-kozmaca`` said its options as of an auction: "bundan düşük teklif
+    verilemez", "ihalecinin fazla löveleri", "batan oyuncu ihale ne olursa olsun", Sultan's
+    "diğerleri löve başına 1" (there are no others: each player scores their own söz). At a
+    Koz Maça table those sentences speak of each player's söz; elsewhere they are as they were."""
+    from batak.cli.rules import rules_lines
+    from batak.explain import option_help
+
+    style = Style(None)
+    wrong = {"en": ("bidder", "auction", "contract", "others"), "tr": ("ihale", "teklif", "diğer")}
+    for preset, soz in (("sultan-kozmaca", True), ("sultan-ihaleli", False)):
+        lines = rules_lines(preset, lang, style)
+        for option in KOZ_MACA_SAID_OF_AN_IHALE:
+            at = next(i for i, x in enumerate(lines) if f"({option}):" in x)
+            end = next(i for i in range(at + 1, len(lines)) if not lines[i].startswith("   "))
+            block = lines[at:end]  # the option's name and value, then its sentence
+            said = " ".join(x.strip() for x in block).split(":", 1)[1]
+            found = [w for w in wrong[lang] if w in said.lower()]
+            if soz:
+                assert not found, (option, said)
+            else:  # an auction's table: the option's own sentence
+                sentence = " ".join(x.strip() for x in block if x.startswith(" " * 6))
+                assert sentence == option_help(option, lang), (option, said)

@@ -32,8 +32,27 @@ def option_names() -> list[str]:
     return [f.name for f in dataclasses.fields(Rules) if f.name != "name"]
 
 
-def option_help(option: str, lang: str) -> str:
-    """What the option decides, in a sentence."""
+#: options whose sentence speaks of an ihale (a bid, the bidder): at a Koz Maça table, where each
+#: player says their own söz, they are said of the söz (``rules.kozmaca_min_bid``, ...)
+_SAID_OF_THE_SOZ = frozenset(
+    {"min_bid", "max_bid", "overtricks_count", "down_scoring", "down_penalty"}
+    | {"overtrick_points", "overtrick_limit"}
+)
+#: the same for the values of an option: Sultan's "others 1 a trick" (no others at Koz Maça)
+_VALUES_OF_THE_SOZ = {
+    ("scoring", "sultan"): "kozmaca_scoring_sultan",
+    ("down_scoring", "bid"): "kozmaca_down_scoring_bid",
+}
+
+
+def option_help(option: str, lang: str, rules: Rules | None = None) -> str:
+    """What the option decides, in a sentence; at a Koz Maça table (``rules``), of the söz.
+
+    >>> option_help("min_bid", "tr", PRESETS["sultan-kozmaca"])
+    'bundan düşük söz söylenemez (masa izin veriyorsa sıfır söz hariç)'
+    """
+    if rules is not None and rules.bidding == "kozmaca" and option in _SAID_OF_THE_SOZ:
+        return t(f"kozmaca_{option}", lang)
     return text(f"option.{option}", lang)
 
 
@@ -42,8 +61,12 @@ def option_label(option: str, lang: str) -> str:
     return text(f"option_label.{option}", lang)
 
 
-def value_help(option: str, value: object, lang: str) -> str | None:
-    """What one value of an option that takes a word means, or None for other options."""
+def value_help(option: str, value: object, lang: str, rules: Rules | None = None) -> str | None:
+    """What one value of an option that takes a word means, or None for other options; at a
+    Koz Maça table (``rules``), of the söz."""
+    soz = _VALUES_OF_THE_SOZ.get((option, str(value)))
+    if rules is not None and rules.bidding == "kozmaca" and soz is not None:
+        return t(soz, lang)
     key = f"value.{option}.{value}"
     return text(key, lang) if key in MESSAGES else None
 

@@ -34,7 +34,7 @@ def _value_text(rules: Rules, option: str, lang: str, style: Style) -> str:
         return empty_value(rules, option, lang) or t("none", lang)
     if option == "fixed_trump":
         return style.koz(value.value, lang)
-    meaning = value_help(option, value, lang)
+    meaning = value_help(option, value, lang, rules)
     return str(value) if meaning is None else f"{value} — {meaning}"
 
 
@@ -96,7 +96,10 @@ def rules_lines(name: str | None, lang: str, style: Style) -> list[str]:
         out += ["  " + x for x in wrap_text(line, width - 2)]
         out.extend(
             textwrap.wrap(
-                option_help(option, lang), width, initial_indent=indent, subsequent_indent=indent
+                option_help(option, lang, rules),
+                width,
+                initial_indent=indent,
+                subsequent_indent=indent,
             )
         )
     if unused:
