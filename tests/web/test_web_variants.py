@@ -70,6 +70,10 @@ def test_koz_maca_names_its_koz_from_the_deal_and_a_window_says_the_clock_runs(
     # the sheet's second column holds the koz alone: it is called so
     sheet = page.locator(".dialog").get_by_test_id("sheet")
     expect(sheet.locator("thead th").nth(1)).to_have_text("Koz")
+    # its cells hold tricks/söz: the note under it says so (it said "löve/ihale")
+    legend = page.locator(".dialog .sheet-legend")
+    expect(legend).to_contain_text("löve/söz")
+    expect(legend).not_to_contain_text("ihale")
     expect(page.get_by_test_id("rank-made")).to_have_count(4)  # each bid once: counted
     expect(page.get_by_test_id("ranking").locator("thead th").nth(3)).to_have_text("Tutan söz")
     no_js_errors(errors)
