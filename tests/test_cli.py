@@ -2567,7 +2567,8 @@ def test_last_at_a_new_deal_s_start_shows_the_last_deal_s_trick_where_the_table_
     assert said.startswith({"en": "No trick yet in this deal", "tr": "Bu elde henüz"}[lang]), said
 
 
-KOZ_MACA_SAID_OF_AN_IHALE = ("min_bid", "max_bid", "overtricks_count", "scoring", "down_scoring")
+KOZ_MACA_SAID_OF_AN_IHALE = ("bidding", "min_bid", "max_bid", "overtricks_count", "scoring")
+KOZ_MACA_SAID_OF_AN_IHALE += ("down_scoring",)
 KOZ_MACA_SAID_OF_AN_IHALE += ("down_penalty", "overtrick_points", "overtrick_limit")
 
 
@@ -2592,6 +2593,7 @@ def test_batak_rules_says_a_koz_maca_table_s_options_of_the_soz(lang: str) -> No
             found = [w for w in wrong[lang] if w in said.lower()]
             if soz:
                 assert not found, (option, said)
+                assert "(kitty_size):" not in "\n".join(lines)  # no kitty without an auction
             else:  # an auction's table: the option's own sentence
                 sentence = " ".join(x.strip() for x in block if x.startswith(" " * 6))
                 assert sentence == option_help(option, lang), (option, said)

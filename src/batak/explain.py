@@ -35,7 +35,7 @@ def option_names() -> list[str]:
 #: options whose sentence speaks of an ihale (a bid, the bidder): at a Koz Maça table, where each
 #: player says their own söz, they are said of the söz (``rules.kozmaca_min_bid``, ...)
 _SAID_OF_THE_SOZ = frozenset(
-    {"min_bid", "max_bid", "overtricks_count", "down_scoring", "down_penalty"}
+    {"bidding", "min_bid", "max_bid", "overtricks_count", "down_scoring", "down_penalty"}
     | {"overtrick_points", "overtrick_limit"}
 )
 #: the same for the values of an option: Sultan's "others 1 a trick" (no others at Koz Maça)
@@ -101,6 +101,8 @@ def empty_value(rules: Rules, option: str, lang: str) -> str | None:
 #: options that matter only at some tables: the test that says whether they do
 _APPLIES: dict[str, Any] = {
     "kitty_order": lambda r: r.kitty_size > 0,
+    # a kitty goes to an auction's winner: without an auction there is none (Koz Maça)
+    "kitty_size": lambda r: r.bidding == "auction",
     "exposed_partner": lambda r: r.partners,
     "min_bid": lambda r: r.bidding != "none",
     "max_bid": lambda r: r.bidding != "none",
