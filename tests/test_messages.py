@@ -330,3 +330,19 @@ def test_parse_cards_and_bad_card_in_a_deal():
         parse_cards("AS 1S")
     with pytest.raises(batak.DealError, match="1S"):
         Game("standard", hands=["AS", "1S", "KS", "QS"])
+
+
+def test_a_koz_maca_soz_out_of_its_phase_is_said_as_a_soz():
+    """A söz typed once the cards are being played, at a Koz Maça table, was refused in Turkish
+    as "ihale 3 şu an geçerli bir hamle değil" (the move said as an ihale the table does not
+    have); it is "söz 3" there, the code still wrong_phase."""
+    g = Game("sultan-kozmaca", seed=1, dealer=3)
+    while g.phase.value == "bidding":
+        g.play(g.legal_moves()[0])
+    err = refused(g, "bid 3", "wrong_phase")
+    assert err.text("en") == "bid 3 is not a move now: this is the card play"
+    assert err.text("tr") == "söz 3 şu an geçerli bir hamle değil: şimdi kart atma sırası"
+    auction = Game("standard", seed=1, dealer=3)  # an auction's bid is still an ihale
+    while auction.phase.value != "play":
+        auction.play(auction.legal_moves()[0])
+    assert refused(auction, "bid 7", "wrong_phase").text("tr").startswith("ihale 7 ")

@@ -493,6 +493,9 @@ class Game:
         if want is not phase:
             if kozmaca and phase is Phase.BIDDING:
                 return IllegalMove("wrong_phase", m, key="wrong_phase_kozmaca", what=str(m))
+            if kozmaca and isinstance(m, Bid):  # a söz out of its phase: a söz, not an ihale
+                soz = "wrong_phase_soz"
+                return IllegalMove("wrong_phase", m, key=soz, n=m.amount, phase=phase.value)
             return IllegalMove("wrong_phase", m, what=str(m), phase=phase.value)
         to_move = self._to_move
         assert to_move is not None
