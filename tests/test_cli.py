@@ -892,7 +892,7 @@ def test_batak_help_lists_its_commands_first_in_60_columns(
     assert lines.index(commands) < lines.index(options), out
     usage = " ".join(out.split("\n\n")[0].split())
     assert usage.endswith(("COMMAND ...", "KOMUT ...")), out
-    said = [x.split()[0] for x in lines[lines.index(commands) + 2 :] if x.startswith("    ")]
+    said = [x.split()[0] for x in lines[lines.index(commands) + 1 :] if re.match(r"  \S", x)]
     assert {"play", "replay", "analyse", "rules", "online"} <= set(said), out
 
 
@@ -2597,3 +2597,19 @@ def test_batak_rules_says_a_koz_maca_table_s_options_of_the_soz(lang: str) -> No
             else:  # an auction's table: the option's own sentence
                 sentence = " ".join(x.strip() for x in block if x.startswith(" " * 6))
                 assert sentence == option_help(option, lang), (option, said)
+
+
+@pytest.mark.parametrize(("lang", "title"), [("en", "commands:"), ("tr", "komutlar:")])
+def test_batak_help_s_commands_stand_under_their_title_not_under_a_placeholder(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, title: str
+) -> None:
+    """Under "komutlar:" the help had a line with "KOMUT" alone, the usage's placeholder, and
+    the commands indented under it, as if KOMUT were one more thing to type. The commands
+    stand under the title, as the options stand under theirs."""
+    monkeypatch.setenv("COLUMNS", "60")
+    with pytest.raises(SystemExit):
+        main(["--help", "--lang", lang])
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index(title)
+    assert lines[at + 1].split()[0] == "play", lines[at : at + 3]
+    assert lines[at + 1].startswith("  play "), lines[at : at + 3]

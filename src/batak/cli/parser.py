@@ -364,6 +364,14 @@ class _Formatter(argparse.HelpFormatter):
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         return "\n".join(indent + line for line in self._split_lines(text, width - len(indent)))
 
+    # A list of commands (batak's, admin's jobs) stands under its title, as the options under
+    # theirs: argparse put a line with the usage's placeholder alone first ("KOMUT") and the
+    # commands indented under it, as if the placeholder were one more thing to type.
+    def _format_action(self, action: argparse.Action) -> str:
+        if isinstance(action, argparse._SubParsersAction):
+            return "".join(self._format_action(a) for a in action._get_subactions())
+        return super()._format_action(action)
+
 
 #: argparse's error sentences (CPython 3.11-3.13) -> the catalog's key for the same sentence.
 _ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
