@@ -44,6 +44,14 @@ def test_koz_maca_names_its_koz_from_the_deal_and_a_window_says_the_clock_runs(
     # spades are koz before anyone bids (it said "koz not named yet")
     expect(page.get_by_test_id("facts")).to_contain_text("Koz: ♠ spades")
     expect(page.get_by_test_id("felt-koz")).to_have_text("Koz ♠")
+    # the söz said so far are headed as söz, not as an auction (there is none): drawn with one
+    # söz said before the page's (the page's own turn: the table waits)
+    page.evaluate("""() => {
+        const T = window.batak.state.table;
+        T.view.auction = [{ seat: (T.you + 3) % 4, move: "bid 2" }];
+        window.batak.renderTable(true);
+    }""")
+    expect(page.locator("#felt .auction h2")).to_have_text("Bids (söz)")
     spades = page.locator('#hand .card[data-card$="S"]')
     assert spades.count() == page.locator("#hand .card.koz").count()
     # a window opened during one's turn says that the clock runs, and shows it

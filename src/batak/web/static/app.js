@@ -1895,7 +1895,8 @@ function renderFelt() {
 function auctionHTML(v) {
   if (v.redeal) return `<p>${esc(t("redeal"))}</p>`;
   if (!v.auction.length) return "";
-  return `<div class="auction"><h2>${esc(t("auction"))}</h2><ol>${v.auction.map((a) => `<li>${esc(seatLabel(a.seat))}: <b>${esc(moveText(a.move))}</b></li>`).join("")}</ol></div>`;
+  // Koz Maça: each player's söz, said once; no auction
+  return `<div class="auction"><h2>${esc(t(v.rules.bidding === "kozmaca" ? "auction_kozmaca" : "auction"))}</h2><ol>${v.auction.map((a) => `<li>${esc(seatLabel(a.seat))}: <b>${esc(moveText(a.move))}</b></li>`).join("")}</ol></div>`;
 }
 
 // The host adjourned the match: to the host it says "you".
