@@ -354,6 +354,49 @@ def test_c_matches_reference_with_a_lone_side_not_on_lead() -> None:
     assert checked > 100
 
 
+def _lead_to_partner(rng: random.Random, rules: Rules, cards: int) -> Position:
+    """A position where a team of two is on lead and the leader's partner holds the top cards of
+    one or two side suits in which the leader holds low cards (the compiled solver counts a lead
+    to the partner's top card that no opponent can ruff, and the partner's quick tricks from its
+    lead, as sure tricks for the team), while the opponents are short of those suits or hold
+    trumps now and then."""
+    n = rules.players
+    trump = rng.randrange(-1, 4)
+    leader = rng.randrange(n)
+    team = sorted(rules.team_of(leader))
+    if len(team) == 2:
+        partner = team[0] if team[1] == leader else team[1]
+        side = frozenset(team)
+    else:  # the other players of a table of three, or two seats chosen at a table of four
+        partner = rng.choice([s for s in range(n) if s != leader])
+        side = frozenset({leader, partner})
+    suits = [s for s in range(4) if s != trump]
+    entries = rng.sample(suits, rng.randint(1, 2))
+    mine = {leader: [], partner: []}
+    for su in entries:
+        mine[partner] += [su * 13 + 12 - r for r in range(rng.randint(1, 2))]
+        mine[leader] += rng.sample([su * 13 + r for r in range(6)], rng.randint(1, 2))
+    if trump >= 0 and rng.random() < 0.7:  # the partner's top trumps: quick tricks after the entry
+        mine[partner] += [trump * 13 + 12 - r for r in range(rng.randint(1, 2))]
+    rest = [c for c in range(52) if all(c not in m for m in mine.values())]
+    rng.shuffle(rest)
+    hands = []
+    for s in range(n):
+        hand = mine.get(s, [])[:cards]
+        take = cards - len(hand)
+        hand, rest = hand + rest[:take], rest[take:]
+        hands.append(sum(1 << c for c in hand))
+    return Position(rules, tuple(hands), trump, leader, (), rng.random() < 0.5, side, 0)
+
+
+@needs_c
+def test_c_matches_reference_with_a_lead_to_the_partner() -> None:
+    rng = random.Random("lead-to-partner")
+    for i in range(500):
+        pos = _lead_to_partner(rng, random_rules(rng), rng.choice((4, 5, 6, 7)))
+        assert solve_position(pos, engine="c") == solve_position(pos, engine="python"), (i, pos)
+
+
 @needs_c
 def test_c_consistent_on_big_hands() -> None:
     """Beyond the reference's reach (10 to 12 cards): the value is the mover's best card value
@@ -412,8 +455,8 @@ def test_c_gives_up_past_max_nodes_and_its_table_stays_sound() -> None:
 
 
 #: Full deals of benchmarks/solver_speed.py as the compiled solver takes them (hands, koz,
-#: leader, trick, broken, side, flags): seed 5 for the bidder alone (``standard``), seeds 8 and 6
-#: for the bidder's partnership (eşli); their values, and the most nodes each may search.
+#: leader, trick, broken, side, flags): seed 5 for the bidder alone (``standard``), seeds 8, 6, 9
+#: and 20 for the bidder's partnership (eşli); their values, and the most nodes each may search.
 _FULL_DEALS = (
     (
         (4232364020730368, 23961686036, 39755316208097, 231456328745994),
@@ -427,11 +470,23 @@ _FULL_DEALS = (
         (573674910417040, 2304602678783240, 494814695657538, 1130507342512677),
         2, 3, (), False, 10, 29, 7, 40_000,
     ),
+    (
+        (510322680578048, 570715325936192, 1161136237970590, 2261425382885665),
+        0, 3, (), False, 10, 29, 7, 440_000,
+    ),
+    (
+        (316833321076768, 140742492205197, 2276840817295632, 1769182996792898),
+        1, 0, (), False, 5, 29, 9, 110_000,
+    ),
 )  # fmt: skip
 
 
 @needs_c
-@pytest.mark.parametrize("deal", _FULL_DEALS, ids=["standard-seed5", "esli-seed8", "esli-seed6"])
+@pytest.mark.parametrize(
+    "deal",
+    _FULL_DEALS,
+    ids=["standard-seed5", "esli-seed8", "esli-seed6", "esli-seed9", "esli-seed20"],
+)
 def test_c_full_deal_node_counts(deal: tuple[Any, ...]) -> None:
     """The leads' order keeps these full deals' searches small (nodes, not time: the count does
     not depend on the machine's load). A lone player's sure winners and anyone's sure trumps
@@ -439,7 +494,11 @@ def test_c_full_deal_node_counts(deal: tuple[Any, ...]) -> None:
     With every sure winner first (the order before), the first two took 129,622 and 190,062
     nodes; with that change alone 50,670 and 45,545. A team of two then leads low towards the
     partner's top card of a side suit no opponent can ruff: without that, the third took 56,258
-    nodes (54,416 with the order before); with both, 50,670, 41,157 and 23,349."""
+    nodes (54,416 with the order before); with both, 50,670, 41,157 and 23,349. A team of two
+    on lead also counts a lead to the partner's top card of a side suit no opponent can ruff
+    and the partner's quick tricks from there (team_bounds' via_partner): without it, the two
+    biggest pair deals of seeds 1-20 here, 9 and 20, took 514,189 and 190,513 nodes; with it
+    429,102 and 104,954 (and the first three 50,670, 41,155 and 22,403)."""
     from batak.bots import _csolver
 
     *args, value, most = deal

@@ -30,7 +30,10 @@
  *     holding every trump left also wins its runs of top cards; and a player alone in its team
  *     whose trumps win at least one trick also wins its runs of top cards that nobody can ruff,
  *     lead or not (safe_runs), and one holding the highest trump, not on lead, wins a first
- *     trick and then the leader's plan (after_first_win).
+ *     trick and then the leader's plan (after_first_win); a team of two on lead also wins a
+ *     lead to the partner's top card of a side suit no opponent can ruff, and then the
+ *     partner's plan, or a lead back to the leader's top card and the leader's plan
+ *     (via_partner).
  *
  * No global mutable state: everything lives in a per-call (or per-Solver-object) context, and the
  * GIL is released during the search, so calls from several threads run in parallel.
@@ -181,6 +184,16 @@ typedef char bucket_is_one_cache_line[sizeof(Bucket) == 64 ? 1 : -1];
 /* positions with fewer tricks left are searched without the table (cheaper than a cache miss) */
 #ifndef TT_MIN_LEFT
 #define TT_MIN_LEFT 3
+#endif
+
+/* via_partner, the bound of a lead to the partner: tried from this many tricks left on (2: at
+ * every boundary the bounds see), over at most VIA_DEPTH leads from one partner to the other
+ * (benchmarks/README.md, session 44, second pass: 6 saves fewer nodes, a depth of 3 hardly more) */
+#ifndef PARTNER_MIN_LEFT
+#define PARTNER_MIN_LEFT 2
+#endif
+#ifndef VIA_DEPTH
+#define VIA_DEPTH 2
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -518,36 +531,14 @@ static int after_first_win(const Ctx *c, int seat, int broken, uint64_t all, int
     return q;
 }
 
-/* Lower bounds on the tricks each team takes from this trick boundary on: bound[1] for the side,
- * bound[0] for the others.
- *
- *   - any player: its trumps that win whatever the other team does (trump_winners);
- *   - the leader, by one plan: first its run of top trumps, k rounds (if it may lead trumps;
- *     every other player must follow with a trump while it holds one, and cannot beat it), then
- *     its runs of top cards in the other suits.  A suit's run counts only while every other
- *     player that may still hold a trump also holds a card of that suit to follow with (a player
- *     void in the suit with a trump must (or, with F_FREE_DISCARD, may) ruff; one without trumps
- *     cannot hurt, whatever it
- *     discards).  Those tricks take no trump from anyone, so afterwards the leader's remaining
- *     trumps still win as trump_winners says against the other team's remaining trumps (each of
- *     them has given up k, the lowest ones at worst);
- *   - a player holding every trump left: its trumps and its runs of top cards (top_runs).
- * Only as much is worked out as a cut-off needs: the work stops once a team's bound reaches what
- * it needs (the side ``need`` tricks, the others the rest plus one), and a player with fewer
- * trumps than its team needs is skipped.  The bounds are valid either way. */
-static void team_bounds(const Ctx *c, int leader, int broken, uint64_t all, int left, int need,
-                        int bound[2]) {
+/* The leader's plan of team_bounds (see there), on ``hands`` (``all``: their union). */
+static inline int leader_plan(const Ctx *c, const uint64_t *hands, int leader, int broken,
+                              uint64_t all) {
     int n = c->n;
     uint64_t tm = c->tmask;
     uint64_t trumps = all & tm;
-    uint64_t h = c->hands[leader];
+    uint64_t h = hands[leader];
     int lteam = c->on_side[leader];
-    /* what each team needs for a cut-off: the side ``need`` tricks, the others the rest + 1 */
-    int target[2];
-    target[1] = need;
-    target[0] = left - need + 1;
-    bound[0] = bound[1] = 0;
-    /* the leader's plan */
     uint64_t others = all & ~h;
     int k = 0;
     uint64_t ruffers[4];
@@ -563,8 +554,8 @@ static void team_bounds(const Ctx *c, int leader, int broken, uint64_t all, int 
         }
         for (int s = 0; s < n; s++) {
             if (s == leader) continue;
-            uint64_t rest = drop_lowest(c->hands[s] & tm, k); /* its trumps after k rounds */
-            if (rest) ruffers[nr++] = c->hands[s];
+            uint64_t rest = drop_lowest(hands[s] & tm, k); /* its trumps after k rounds */
+            if (rest) ruffers[nr++] = hands[s];
             if (c->on_side[s] != lteam) rest_theirs |= rest;
         }
     }
@@ -581,6 +572,99 @@ static void team_bounds(const Ctx *c, int leader, int broken, uint64_t all, int 
         qt += m;
     }
     if (rest_mine) qt += trump_winners(rest_mine, rest_theirs, c->trump);
+    return qt;
+}
+
+/* A lower bound on the tricks of the leader's team of two, by way of a lead to the partner: the
+ * leader leads its lowest card of a side suit in which its partner holds the highest card left
+ * and no opponent can ruff (each holds the suit, or no trump).  The partner plays that card (it
+ * is legal: it follows suit and overtakes whatever was played) and wins the trick, no trump
+ * falls, and the partner's plan from its lead (leader_plan) counts from there.  The opponents'
+ * cards are taken at their worst for that plan: each one holding the suit gives up its lowest
+ * card of it (a higher one would only leave the partner more top cards; each gives up one card
+ * of the suit either way), and one without the suit keeps the card it discards (it holds no
+ * trump, so it ruffs nothing later; a card more with the others only shortens the runs).  With
+ * ``depth`` > 1 the partner may lead back to the leader the same way.  Only as much is worked
+ * out as reaching ``target`` needs: the partner's plan counts none but its trumps and its top
+ * cards of the other suits, so it is skipped where those are too few; a count that reaches
+ * ``target`` is returned at once.  PARTNER_MIN_LEFT: the tricks left from which it is tried. */
+static int via_partner(const Ctx *c, const uint64_t *H, int leader, int broken, uint64_t all,
+                       int depth, int target) {
+    int p = c->partner[leader];
+    uint64_t leads = lead_mask(c, H[leader], broken) & ~c->tmask;
+    int best = 0;
+    for (int su = 0; su < 4; su++) {
+        uint64_t mine = leads & SUIT_MASK[su];
+        if (!mine) continue;
+        int top = HIBIT(all & SUIT_MASK[su]);
+        if (!(H[p] >> top & 1)) continue;
+        uint64_t hands[4], a = 0;
+        int ok = 1;
+        for (int s = 0; s < c->n && ok; s++) {
+            uint64_t hs = H[s];
+            if (s == leader)
+                hs &= ~(mine & -mine); /* its lowest card of the suit */
+            else if (s == p)
+                hs &= ~(1ULL << top);
+            else if (hs & SUIT_MASK[su])
+                hs &= ~((hs & SUIT_MASK[su]) & -(hs & SUIT_MASK[su]));
+            else if (hs & c->tmask)
+                ok = 0; /* it can ruff */
+            hands[s] = hs;
+            a |= hs;
+        }
+        if (!ok) continue;
+        /* the partner's plan counts only its trumps and its top cards of the other suits: work
+         * it out only if that many could reach the target */
+        uint64_t hp = hands[p];
+        int f = 0;
+        if (1 + POPC(hp & c->tmask) + POPC(top_runs_mask(hp, a & ~hp) & ~c->tmask) >= target)
+            f = leader_plan(c, hands, p, broken, a);
+        if (depth > 1 && f + 1 < target) {
+            int g = via_partner(c, hands, p, broken, a, depth - 1, target - 1);
+            if (g > f) f = g;
+        }
+        f += 1;
+        if (f >= target) return f;
+        if (f > best) best = f;
+    }
+    return best;
+}
+
+/* Lower bounds on the tricks each team takes from this trick boundary on: bound[1] for the side,
+ * bound[0] for the others.
+ *
+ *   - any player: its trumps that win whatever the other team does (trump_winners);
+ *   - the leader, by one plan: first its run of top trumps, k rounds (if it may lead trumps;
+ *     every other player must follow with a trump while it holds one, and cannot beat it), then
+ *     its runs of top cards in the other suits.  A suit's run counts only while every other
+ *     player that may still hold a trump also holds a card of that suit to follow with (a player
+ *     void in the suit with a trump must (or, with F_FREE_DISCARD, may) ruff; one without trumps
+ *     cannot hurt, whatever it
+ *     discards).  Those tricks take no trump from anyone, so afterwards the leader's remaining
+ *     trumps still win as trump_winners says against the other team's remaining trumps (each of
+ *     them has given up k, the lowest ones at worst);
+ *   - a player holding every trump left: its trumps and its runs of top cards (top_runs);
+ *   - a leader with one partner: a lead to the partner and the partner's plan (via_partner).
+ * Only as much is worked out as a cut-off needs: the work stops once a team's bound reaches what
+ * it needs (the side ``need`` tricks, the others the rest plus one), and a player with fewer
+ * trumps than its team needs is skipped.  The bounds are valid either way. */
+static void team_bounds(const Ctx *c, int leader, int broken, uint64_t all, int left, int need,
+                        int bound[2]) {
+    int n = c->n;
+    uint64_t tm = c->tmask;
+    uint64_t trumps = all & tm;
+    int lteam = c->on_side[leader];
+    /* what each team needs for a cut-off: the side ``need`` tricks, the others the rest + 1 */
+    int target[2];
+    target[1] = need;
+    target[0] = left - need + 1;
+    bound[0] = bound[1] = 0;
+    int qt = leader_plan(c, c->hands, leader, broken, all);
+    if (qt < target[lteam] && c->partner[leader] >= 0 && left >= PARTNER_MIN_LEFT) {
+        int f = via_partner(c, c->hands, leader, broken, all, VIA_DEPTH, target[lteam]);
+        if (f > qt) qt = f;
+    }
     bound[lteam] = qt;
     if (qt >= target[lteam] || !trumps) return;
     /* every other player's trumps (the leader's own are counted in its plan: its top trumps
