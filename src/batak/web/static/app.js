@@ -52,7 +52,7 @@ const S = {
 function newTable(id) {
   return {
     id, v: 0, you: null, info: null, view: null, clock: null, clockAt: 0, sheet: [],
-    chat: [], chatNote: null, hint: null, estimate: null, estimateFor: null, refused: null, dialog: null,
+    chat: [], chatUnread: 0, chatNote: null, hint: null, estimate: null, estimateFor: null, refused: null, dialog: null,
     dealOver: null, over: null, bubbles: {}, hold: {}, watchers: 0,
   };
 }
@@ -628,6 +628,9 @@ function sideEffects(ev, replay) {
   }
   if (ev.kind === "chat") {
     if (!ev.removed) T.chat.push({ seat: ev.seat, name: ev.name, text: ev.text }); // (an erased account's line)
+    // a line that comes while the chat's panel is closed (a narrow screen) is unread; the
+    // conversation found on arriving (the sync's lines, the events replayed) is not
+    if (!replay && !ev.removed && !T.chatOpen && chatPanelShut()) T.chatUnread += 1;
     if (T.chat.length > 200) T.chat.shift();
     if (!replay) renderChat();
   } else if (ev.kind === "move" && ev.deal_over) {
@@ -1056,10 +1059,13 @@ const ACTIONS = {
   chatPanel() {
     const T = S.table;
     T.chatOpen = !T.chatOpen;
-    if (T.chatOpen) T.chatSeen = T.chat.length;
+    if (T.chatOpen) T.chatUnread = 0;
     $("#table-root").classList.toggle("chat-open", T.chatOpen);
     renderChat();
-    const to = T.chatOpen ? $("[data-testid=chat-close]") : $("[data-testid=chat-open]");
+    // the focus goes into the panel, and back to the button that opened it (the top bar's,
+    // or the match's end window's: the top bar is inert behind that window)
+    const back = T.dialog === "over" ? $("[data-testid=over-chat]") : $("[data-testid=chat-open]");
+    const to = T.chatOpen ? $("[data-testid=chat-close]") : back;
     if (to && to.offsetParent !== null) to.focus();
   },
   react(el) { send({ type: "react", table: S.table.id, reaction: el.dataset.reaction }); },
@@ -1733,7 +1739,7 @@ function chatButtonHTML(T) {
 // The Chat button's name and words (the rest of its tag, from its aria-label): the number of
 // lines unseen is a badge on its corner (the row of buttons keeps its width).
 function chatButtonInside(T) {
-  const unread = T.chatOpen ? 0 : Math.max(0, T.chat.length - (T.chatSeen || 0));
+  const unread = T.chatOpen ? 0 : T.chatUnread;
   const label = unread ? t("chat_unread", { n: unread }) : t("chat");
   return ` aria-label="${esc(label)}">${esc(t("chat"))}${unread ? `<span class="unread" aria-hidden="true" data-testid="chat-unread">${unread}</span>` : ""}`;
 }
@@ -2138,7 +2144,7 @@ function renderChat() {
     ? `<p class="from-spectator"><b>${esc(c.name)}</b> <small class="tag" data-testid="chat-spectator">${esc(t("chat_spectator"))}</small><b>:</b> ${esc(c.text)}</p>`
     : `<p><b>${esc(c.name || seatName(c.seat))}:</b> ${esc(c.text)}</p>`)).join("");
   el.scrollTop = el.scrollHeight;
-  if (T.chatOpen) T.chatSeen = T.chat.length;
+  if (T.chatOpen) T.chatUnread = 0;
   const button = $("[data-testid=chat-open]");
   if (button) { // (in place: a focused button keeps the focus)
     const fresh = document.createElement("div");
@@ -2279,6 +2285,12 @@ function modal(on, chat = false) {
   const rest = [$("#skip-link"), document.querySelector("header.header")];
   if (root) rest.push(...[...root.children].filter((c) => c.id !== "dialog"));
   for (const x of rest) if (x) x.inert = on && !(chat && x.classList.contains("side"));
+}
+
+// Whether the table's chat is a closed panel (a narrow screen): its Chat button is shown.
+function chatPanelShut() {
+  const button = document.querySelector("[data-testid=chat-open]");
+  return Boolean(button && button.offsetParent !== null);
 }
 
 // Whether the element is in the table's chat (a window that leaves the chat usable does not
