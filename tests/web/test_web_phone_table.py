@@ -183,6 +183,29 @@ def test_register_is_disabled_with_its_reason_while_offline(
     no_js_errors(errors, allow=("WebSocket", "ERR_CONNECTION_REFUSED", "Failed to load resource"))
 
 
+def test_a_page_opened_while_the_server_is_down_says_offline_not_connecting(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """A lobby opened (from the installed app's cache) while the server cannot be reached said
+    "Bağlanılıyor…" in its badge and in the level and league box for as long as it stayed
+    down, as if the first try were still under way; it says the connection is down."""
+    page = open_page(browser, server, errors, locale="tr-TR", **PHONE_CTX)
+    page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
+    server.kill()
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("offline"))
+    page.reload()
+    expect(page.locator("#progress-box")).to_be_visible()
+    offline = "Bağlantı yok: yeniden bağlanılıyor…"
+    expect(page.get_by_test_id("status")).to_have_text(offline, timeout=10_000)
+    expect(page.get_by_test_id("progress-waiting")).to_have_text(offline)
+    expect(page.locator("#progress-box")).not_to_contain_text("Bağlanılıyor")
+    server.start()
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"), timeout=30_000)
+    expect(page.get_by_test_id("progress-waiting")).to_have_count(0)
+    page.context.close()
+    no_js_errors(errors, allow=("WebSocket", "ERR_CONNECTION_REFUSED", "Failed to load resource"))
+
+
 # ---------------------------------------------------------------------- item 4
 def test_the_chat_stays_usable_beside_the_match_result(
     browser: Browser, chips_server: ServerProcess, artifacts: Path, errors: list[str]

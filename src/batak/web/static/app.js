@@ -7,7 +7,7 @@ import * as tourney from "./tournament.js";
 import * as story from "./story.js";
 import { fairHTML, noteDealOver } from "./fair.js";
 import { chipsBoxHTML, chipsNumber, chipsRequests, leaveConfirmText, onChipsMessage, payoutHTML, quickStake, stakeChosen, stakeSelectHTML, stakeShortText, tableChipsHTML } from "./chips.js";
-import { awardedHTML, forgetProgress, initProgress, keepAwarded, levelBadge, nameCell, onProgress, progressRequests, renderProgress, sheetLevelsHTML, shortOnPhone } from "./progress.js";
+import { awardedHTML, forgetProgress, initProgress, keepAwarded, levelBadge, nameCell, onProgress, progressRequests, renderProgress, renderProgressWaiting, sheetLevelsHTML, shortOnPhone } from "./progress.js";
 import * as motion from "./motion.js";
 import { askWallet, botAccountTag, initResult, matchOverHTML, onDealOver, onRematch, resultActions, resultCentre } from "./result.js";
 import { registerServiceWorker } from "./pwa.js";
@@ -22,6 +22,7 @@ const S = {
   name: localStorage.getItem("batak.name") || "",
   player: null,
   welcome: null,
+  tried: false, // a connection closed (dropped, or a try failed): see connectionDown
   ws: null,
   online: false,
   retries: 0,
@@ -197,6 +198,7 @@ function connect() {
   ws.onclose = () => {
     if (S.ws !== ws) return;
     S.online = false;
+    S.tried = true; // (a page opened while the server is down: no longer "connecting")
     S.ws = null;
     clearInterval(S.pingTimer);
     for (const timer of inFlight.values()) clearTimeout(timer); // no answer will come: ask again
@@ -1213,12 +1215,20 @@ function joinNameHTML() {
 
 function renderStatus() {
   const el = $("#status");
-  el.textContent = S.online ? t("online") : (S.welcome ? t("offline") : t("connecting"));
+  el.textContent = S.online ? t("online") : (connectionDown() ? t("offline") : t("connecting"));
   el.className = S.online ? "status online" : "status offline";
   document.body.classList.toggle("is-offline", !S.online && !!S.welcome);
   offlineButtons();
   const felt = $("#felt"); // said over the table too (CSS): what it shows is not live
   if (felt) felt.dataset.offline = t("offline");
+  renderProgressWaiting();
+}
+
+// Whether the connection is known to be down: it dropped, or a first try failed (a page opened
+// from the installed app's cache while the server cannot be reached), as opposed to a first try
+// still under way.
+function connectionDown() {
+  return !S.online && Boolean(S.welcome || S.tried);
 }
 
 function renderNotice() {
@@ -2351,7 +2361,7 @@ setLang(initialLang());
 initProgress(send, (text, table) => {
   if (S.table && S.table.id === table && route().page === "table") renderDialog();
   else notify(text);
-});
+}, connectionDown);
 Object.assign(ACTIONS, resultActions);
 motion.initMotion({ renderFelt, position, table: () => S.table, idle: () => { if (S.table && S.table.over) renderDialog(); } });
 initResult({

@@ -6,6 +6,7 @@ import { lang, t } from "./i18n.js";
 const P = {
   send: null, // the app's send(msg)
   notify: null, // the app's notify(text, kind)
+  down: () => false, // whether the app's connection is known to be down
   me: null, // the progress reply's `progress`
   league: null, // the league reply
   ratings: null, // the rated leaderboard rows
@@ -78,9 +79,10 @@ export function sheetLevelsHTML(seats, n) {
   return `<tr class="sheet-levels"><th colspan="2"><span class="sr">${esc(t("levels"))}</span></th>${cells}</tr>`;
 }
 
-export function initProgress(send, notify) {
+export function initProgress(send, notify, down) {
   P.send = send;
   P.notify = notify;
+  P.down = down;
   new MutationObserver(markSoon).observe(document.body, { childList: true, subtree: true });
   addEventListener("resize", markSoon);
   document.addEventListener("click", (e) => {
@@ -171,7 +173,7 @@ function weekText(label) {
 
 function leagueHTML() {
   const L = P.league;
-  if (!L) return `<p class="help">${esc(t("connecting"))}</p>`;
+  if (!L) return `<p class="help" data-testid="progress-waiting">${esc(waitingText())}</p>`;
   if (!L.eligible) return `<p class="help" data-testid="league-guest">${esc(t("league_guest"))}</p>`;
   const head = `<p><b data-testid="league-tier" class="tier tier-${esc(L.tier)}">${esc(t("tier_" + L.tier))}</b> · ${esc(weekText(L.week))} · ${esc(leftText(L.seconds_left))}</p>`;
   const rows = L.standings.map((r) => {
@@ -203,6 +205,17 @@ function meHTML() {
   return `<p data-testid="my-level"><b>${esc(t("level_n", { n: p.level }))}</b> · ${esc(t("xp_of", { xp: p.xp, next: p.next_level_xp }))}</p>
     <progress class="xpbar" max="100" value="${pct}" aria-label="${esc(t("xp_progress"))}"></progress>
     ${rating}`;
+}
+
+// What the box says while the league has not come: the connection is down, or being made.
+function waitingText() {
+  return t(P.down() ? "offline" : "connecting");
+}
+
+// The connection's state changed: the box's waiting words follow it (the rest is not redrawn).
+export function renderProgressWaiting() {
+  const el = document.querySelector("[data-testid=progress-waiting]");
+  if (el) el.textContent = waitingText();
 }
 
 export function renderProgress() {
