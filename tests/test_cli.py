@@ -2613,3 +2613,32 @@ def test_batak_help_s_commands_stand_under_their_title_not_under_a_placeholder(
     at = lines.index(title)
     assert lines[at + 1].split()[0] == "play", lines[at : at + 3]
     assert lines[at + 1].startswith("  play "), lines[at : at + 3]
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("down_scoring", "shortfall"),
+        ("scoring", "simple"),
+        ("scoring", "tens"),
+        ("scoring", "primli"),
+    ],
+)
+def test_a_koz_maca_table_s_changed_options_are_said_of_the_soz(
+    lang: str, option: str, value: str
+) -> None:
+    """``batak play sultan-kozmaca --down-scoring shortfall`` said "Batınca yazılan: yalnız
+    ihaleden eksik kalan löveler", "--scoring simple" "batan ihaleci −ihale yazar": the line of
+    changed options did not pass the table to the values' meanings, and only Sultan's scoring
+    and the whole-bid down_scoring had a Koz Maça sentence. Every value is said of the söz."""
+    from batak.cli.rules import changed_rules
+    from batak.rules import PRESETS
+
+    rules = PRESETS["sultan-kozmaca"].replace(**{option: value})
+    said = changed_rules(rules, lang, Style(None))
+    assert said is not None
+    meaning = said.split(": ", 2)[2]
+    wrong = {"en": ("bidder", "bid", "contract", "others"), "tr": ("ihale", "teklif", "diğer")}
+    assert not [w for w in wrong[lang] if w in meaning], said
+    assert "söz" in meaning, said

@@ -41,7 +41,11 @@ _SAID_OF_THE_SOZ = frozenset(
 #: the same for the values of an option: Sultan's "others 1 a trick" (no others at Koz Maça)
 _VALUES_OF_THE_SOZ = {
     ("scoring", "sultan"): "kozmaca_scoring_sultan",
+    ("scoring", "simple"): "kozmaca_scoring_simple",
+    ("scoring", "tens"): "kozmaca_scoring_tens",
+    ("scoring", "primli"): "kozmaca_scoring_primli",
     ("down_scoring", "bid"): "kozmaca_down_scoring_bid",
+    ("down_scoring", "shortfall"): "kozmaca_down_scoring_shortfall",
 }
 
 

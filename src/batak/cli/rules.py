@@ -58,7 +58,7 @@ def changed_rules(rules: Rules, lang: str, style: Style) -> str | None:
         if option == "deals" or value == getattr(preset, option):
             continue
         # a word's meaning, not its code ("her an", not "any_time"); numbers and yes/no as such
-        meaning = value_help(option, value, lang) if isinstance(value, str) else None
+        meaning = value_help(option, value, lang, rules) if isinstance(value, str) else None
         shown = meaning or _value_text(rules, option, lang, style)
         items.append(f"{option_label(option, lang)}: {shown}")
     if not items:
