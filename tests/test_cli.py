@@ -2642,3 +2642,24 @@ def test_a_koz_maca_table_s_changed_options_are_said_of_the_soz(
     wrong = {"en": ("bidder", "bid", "contract", "others"), "tr": ("ihale", "teklif", "diğer")}
     assert not [w for w in wrong[lang] if w in meaning], said
     assert "söz" in meaning, said
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_koz_maca_table_names_its_lowest_and_highest_soz_so(lang: str) -> None:
+    """``batak rules sultan-kozmaca`` showed "En düşük teklif (min_bid): 1" over "bundan düşük
+    söz söylenemez": the sentence was said of the söz, its name still of an auction's teklif
+    (and so did the line of changed options, "En yüksek teklif: 7"). At a Koz Maça table the
+    lowest and highest are named of the söz; at an auction's table as they were."""
+    from batak.cli.rules import changed_rules, rules_lines
+    from batak.rules import PRESETS
+
+    style = Style(None)
+    soz = {"en": ("Lowest söz", "Highest söz"), "tr": ("En düşük söz", "En yüksek söz")}[lang]
+    bid = {"en": ("Lowest bid", "Highest bid"), "tr": ("En düşük teklif", "En yüksek teklif")}
+    for preset, names in (("sultan-kozmaca", soz), ("sultan-ihaleli", bid[lang])):
+        lines = rules_lines(preset, lang, style)
+        for option, name in zip(("min_bid", "max_bid"), names, strict=True):
+            line = next(x for x in lines if f"({option}):" in x)
+            assert line.strip().startswith(f"{name} ({option}):"), line
+    said = changed_rules(PRESETS["sultan-kozmaca"].replace(max_bid=7), lang, style)
+    assert said is not None and f"{soz[1]}: 7" in said, said

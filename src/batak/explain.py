@@ -60,8 +60,11 @@ def option_help(option: str, lang: str, rules: Rules | None = None) -> str:
     return text(f"option.{option}", lang)
 
 
-def option_label(option: str, lang: str) -> str:
-    """The option's short name for a form or a table of rules ("Must overtake")."""
+def option_label(option: str, lang: str, rules: Rules | None = None) -> str:
+    """The option's short name for a form or a table of rules ("Must overtake"); at a Koz Maça
+    table (``rules``) the lowest and highest are of the söz, not of an auction's teklif."""
+    if rules is not None and rules.bidding == "kozmaca" and option in ("min_bid", "max_bid"):
+        return t(f"kozmaca_label_{option}", lang)
     return text(f"option_label.{option}", lang)
 
 

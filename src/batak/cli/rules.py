@@ -60,7 +60,7 @@ def changed_rules(rules: Rules, lang: str, style: Style) -> str | None:
         # a word's meaning, not its code ("her an", not "any_time"); numbers and yes/no as such
         meaning = value_help(option, value, lang, rules) if isinstance(value, str) else None
         shown = meaning or _value_text(rules, option, lang, style)
-        items.append(f"{option_label(option, lang)}: {shown}")
+        items.append(f"{option_label(option, lang, rules)}: {shown}")
     if not items:
         return None
     return t("changed_rules", lang, name=rules.name, items=", ".join(items))
@@ -90,7 +90,7 @@ def rules_lines(name: str | None, lang: str, style: Style) -> list[str]:
             unused.append(option)
             continue
         # the name people read, and the one --option takes
-        named = option_label(option, lang)  # ("Eşli (partners)" names its code already)
+        named = option_label(option, lang, rules)  # ("Eşli (partners)" names its code already)
         label = named if f"({option})" in named else f"{named} ({option})"
         line = f"{label}: {_value_text(rules, option, lang, style)}"
         out += ["  " + x for x in wrap_text(line, width - 2)]
