@@ -293,7 +293,10 @@ def _one_deal_match(
     """A private room of one deal on a real server, the input from ``answers(out)``: the exit
     code and everything written."""
     monkeypatch.setenv("BATAK_HOME", str(tmp_path / "home"))
-    with ServerThread(fast_config(tmp_path / "data")) as srv:
+    # (a review's content is checked, not its speed: on a loaded CI machine the default 20 s
+    # ran out once and the review said only that it stopped early)
+    config = fast_config(tmp_path / "data", review_seconds=100.0)  # (client waits 120 s)
+    with ServerThread(config) as srv:
         args = build_parser("en").parse_args(
             ["online", srv.http, "--create", "standard", "--deals", "1", "--name", "Ayşe"]
         )
