@@ -27,7 +27,9 @@ from ..scoring import zero_trick_penalty
 from .text import error_message, t
 
 EXIT_OK = 0
+EXIT_FAIL = 1  # what was asked for could not be done
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # left with Ctrl-C, as every command
 
 _RED_SUITS = ("H", "D")
 

@@ -39,6 +39,9 @@ from ..match import ScoreRow
 from ..moves import Bid, MoveError, Pass, parse_in_phase, parse_move
 from ..rules import Rules, RulesError
 from .console import (
+    EXIT_FAIL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
     EXIT_USAGE,
     HELP_WORDS,
     Console,
@@ -68,8 +71,6 @@ from .text import error_message, t
 
 __all__ = ["ServerGone", "SessionEnded", "add_online_parser", "reconnect", "run_online"]
 
-EXIT_OK, EXIT_FAIL = 0, 1
-EXIT_INTERRUPTED = 130  # left with Ctrl-C, as every command
 #: how long a rematch waits for the others' yes (seconds)
 REMATCH_WAIT = 120.0
 #: how long the host's prompt waits for an invited player to sit down before it asks again

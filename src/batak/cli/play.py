@@ -25,6 +25,8 @@ from ..moves import Move, MoveError, parse_in_phase, parse_move
 from ..record import dumps
 from ..rules import PRESETS, RulesError
 from .console import (
+    EXIT_FAIL,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     HELP_WORDS,
     CommandError,
@@ -362,9 +364,10 @@ class PlaySession:
         return dumps(self.match, meta=meta)
 
     def save(self, path: str) -> bool:
-        ok, said = write_record(path, self.record_text(), self.lang)
+        text = self.record_text()
+        ok, said = write_record(path, text, self.lang)
         if ok:
-            self.saved = self.record_text()
+            self.saved = text
         self.con.say(said)
         return ok
 
@@ -422,8 +425,6 @@ def command_lines(text: str, width: int) -> list[str]:
 
 
 _NO_ANSWERS = frozenset({"n", "no", "h", "hayır", "hayir", "-"})
-EXIT_INTERRUPTED = 130  # left with Ctrl-C, as every command
-EXIT_FAIL = 1  # what was asked for could not be done (a --save that failed)
 
 #: the levels as the game names them in Turkish (kolay, orta, zor), for --level
 LEVEL_WORDS = bots.LEVEL_WORDS
