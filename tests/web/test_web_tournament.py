@@ -531,6 +531,27 @@ def test_the_operator_starts_anyones_tournament_and_a_round_waits_for_a_match_in
     no_js_errors(errors)
 
 
+def _ayse_starts_a_cup(
+    url: str, loop: asyncio.AbstractEventLoop, pool: ThreadPoolExecutor
+) -> tuple[Client, str]:
+    """Ayşe (an account the page registered) schedules "Kış kupası" (one round of one deal) an
+    hour from now and starts it, through a client of her own on ``loop`` in ``pool``'s thread;
+    the start is not waited for (its round is seated in the background). Her client and the
+    tournament's id."""
+
+    async def schedule() -> tuple[Client, str]:
+        c = Client(url, name="Ayşe")
+        await c.connect()
+        await c.login("ayse", "uzun-parola-1")
+        start = int(time.time()) + 3600
+        doc = await c.tourney_create(name="Kış kupası", rounds=1, deals=1, start=start)
+        return c, str(doc["id"])
+
+    ayse, tid = pool.submit(lambda: loop.run_until_complete(schedule())).result()
+    pool.submit(lambda: loop.run_until_complete(ayse.tourney_start(tid)))
+    return ayse, tid
+
+
 @pytest.mark.parametrize(
     ("locale", "ctx", "said"),
     [
@@ -575,17 +596,7 @@ def test_a_table_still_being_seated_says_it_is_being_prepared_and_seats_the_play
         register(page, "ayse", "uzun-parola-1")
         loop = asyncio.new_event_loop()
         with ThreadPoolExecutor(1) as pool:
-
-            async def schedule() -> tuple[Client, str]:
-                c = Client(srv.url, name="Ayşe")
-                await c.connect()
-                await c.login("ayse", "uzun-parola-1")
-                start = int(time.time()) + 3600
-                doc = await c.tourney_create(name="Kış kupası", rounds=1, deals=1, start=start)
-                return c, str(doc["id"])
-
-            ayse, tid = pool.submit(lambda: loop.run_until_complete(schedule())).result()
-            pool.submit(lambda: loop.run_until_complete(ayse.tourney_start(tid)))
+            ayse, tid = _ayse_starts_a_cup(srv.url, loop, pool)
             try:
                 deadline = time.monotonic() + 30
                 while not srv.hub.tournaments.docs[tid]["tables"]:  # made, its save held
@@ -685,17 +696,7 @@ def test_a_seating_refusal_that_comes_after_the_player_left_the_table_says_nothi
         register(page, "ayse", "uzun-parola-1")
         loop = asyncio.new_event_loop()
         with ThreadPoolExecutor(1) as pool:
-
-            async def schedule() -> tuple[Client, str]:
-                c = Client(srv.url, name="Ayşe")
-                await c.connect()
-                await c.login("ayse", "uzun-parola-1")
-                start = int(time.time()) + 3600
-                doc = await c.tourney_create(name="Kış kupası", rounds=1, deals=1, start=start)
-                return c, str(doc["id"])
-
-            ayse, tid = pool.submit(lambda: loop.run_until_complete(schedule())).result()
-            pool.submit(lambda: loop.run_until_complete(ayse.tourney_start(tid)))
+            ayse, tid = _ayse_starts_a_cup(srv.url, loop, pool)
             sent: list[str] = []
             refused: list[str] = []
 
@@ -755,17 +756,7 @@ def test_a_table_being_prepared_is_said_to_a_screen_reader_once(
         register(page, "ayse", "uzun-parola-1")
         loop = asyncio.new_event_loop()
         with ThreadPoolExecutor(1) as pool:
-
-            async def schedule() -> tuple[Client, str]:
-                c = Client(srv.url, name="Ayşe")
-                await c.connect()
-                await c.login("ayse", "uzun-parola-1")
-                start = int(time.time()) + 3600
-                doc = await c.tourney_create(name="Kış kupası", rounds=1, deals=1, start=start)
-                return c, str(doc["id"])
-
-            ayse, tid = pool.submit(lambda: loop.run_until_complete(schedule())).result()
-            pool.submit(lambda: loop.run_until_complete(ayse.tourney_start(tid)))
+            ayse, tid = _ayse_starts_a_cup(srv.url, loop, pool)
             refused: list[str] = []
 
             def on_socket(ws: Any) -> None:
@@ -998,17 +989,7 @@ def late_refusal_for_another_table(
         register(page, "ayse", "uzun-parola-1")
         loop = asyncio.new_event_loop()
         with ThreadPoolExecutor(1) as pool:
-
-            async def schedule() -> tuple[Client, str]:
-                c = Client(srv.url, name="Ayşe")
-                await c.connect()
-                await c.login("ayse", "uzun-parola-1")
-                start = int(time.time()) + 3600
-                doc = await c.tourney_create(name="Kış kupası", rounds=1, deals=1, start=start)
-                return c, str(doc["id"])
-
-            ayse, tid = pool.submit(lambda: loop.run_until_complete(schedule())).result()
-            pool.submit(lambda: loop.run_until_complete(ayse.tourney_start(tid)))
+            ayse, tid = _ayse_starts_a_cup(srv.url, loop, pool)
             sockets: list[Any] = []
 
             def route(ws: Any) -> None:  # (the server's frames pass; the test may add its own)
