@@ -354,6 +354,22 @@ def test_c_matches_reference_with_a_lone_side_not_on_lead() -> None:
     assert checked > 100
 
 
+def _dealt_around(
+    rng: random.Random, n: int, mine: dict[int, list[int]], cards: int
+) -> tuple[int, ...]:
+    """``n`` hands of ``cards`` cards as bit masks: each seat's cards of ``mine`` (as many as fit)
+    and then cards dealt at random from those nobody was given."""
+    rest = [c for c in range(52) if all(c not in m for m in mine.values())]
+    rng.shuffle(rest)
+    hands = []
+    for s in range(n):
+        hand = mine.get(s, [])[:cards]
+        take = cards - len(hand)
+        hand, rest = hand + rest[:take], rest[take:]
+        hands.append(sum(1 << c for c in hand))
+    return tuple(hands)
+
+
 def _lead_to_partner(rng: random.Random, rules: Rules, cards: int) -> Position:
     """A position where a team of two is on lead and the leader's partner holds the top cards of
     one or two side suits in which the leader holds low cards (the compiled solver counts a lead
@@ -378,15 +394,8 @@ def _lead_to_partner(rng: random.Random, rules: Rules, cards: int) -> Position:
         mine[leader] += rng.sample([su * 13 + r for r in range(6)], rng.randint(1, 2))
     if trump >= 0 and rng.random() < 0.7:  # the partner's top trumps: quick tricks after the entry
         mine[partner] += [trump * 13 + 12 - r for r in range(rng.randint(1, 2))]
-    rest = [c for c in range(52) if all(c not in m for m in mine.values())]
-    rng.shuffle(rest)
-    hands = []
-    for s in range(n):
-        hand = mine.get(s, [])[:cards]
-        take = cards - len(hand)
-        hand, rest = hand + rest[:take], rest[take:]
-        hands.append(sum(1 << c for c in hand))
-    return Position(rules, tuple(hands), trump, leader, (), rng.random() < 0.5, side, 0)
+    hands = _dealt_around(rng, n, mine, cards)
+    return Position(rules, hands, trump, leader, (), rng.random() < 0.5, side, 0)
 
 
 @needs_c
@@ -416,16 +425,9 @@ def _partner_trumps_after_the_leaders(rng: random.Random, rules: Rules, cards: i
     mine[mate] = below[: rng.randint(1, min(4, cards))]
     side_tops = [s * 13 + 12 - r for s in range(4) if s != trump for r in range(2)]
     mine[leader] += rng.sample(side_tops, rng.randint(0, min(2, cards - len(mine[leader]))))
-    rest = [c for c in range(52) if all(c not in m for m in mine.values())]
-    rng.shuffle(rest)
-    hands = []
-    for s in range(n):
-        hand = mine.get(s, [])[:cards]
-        take = cards - len(hand)
-        hand, rest = hand + rest[:take], rest[take:]
-        hands.append(sum(1 << c for c in hand))
+    hands = _dealt_around(rng, n, mine, cards)
     side = team if rng.random() < 0.5 else frozenset(range(n)) - team
-    return Position(rules, tuple(hands), trump, leader, (), rng.random() < 0.5, side, 0)
+    return Position(rules, hands, trump, leader, (), rng.random() < 0.5, side, 0)
 
 
 @needs_c
