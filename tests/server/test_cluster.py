@@ -995,6 +995,7 @@ def test_a_takeover_waits_for_its_redis_write_without_holding_up_other_claims() 
 
         hub = SimpleNamespace(
             tables=tables,
+            unclosed={},
             creating=set(),
             online={},
             storage=SimpleNamespace(table=stored),
@@ -1115,6 +1116,7 @@ def test_a_finished_rooms_code_is_answered_here_when_its_holder_cannot_be_reache
     async def main() -> None:
         hub = SimpleNamespace(
             tables={},
+            unclosed={},
             codes={},
             code_checks=lambda conn: [],
             storage=SimpleNamespace(table_by_code=by_code),

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ServerThread, fast_config, free_port
+from harness import ServerThread, fast_config, free_port, postgres_database
 
+from batak.rules import Rules
 from batak.server.client import Client, ServerError
 from batak.server.storage import StorageError
 
@@ -97,7 +98,9 @@ def test_a_table_whose_close_failed_is_offered_to_nobody_meanwhile(tmp_path: Pat
 
                 assert srv.loop is not None  # (srv.call would block this loop's clients)
                 await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(unmake(), srv.loop))
-                assert {kept, room.id} <= hub.unclosed
+                assert {kept, room.id} <= hub.unclosed.keys()
+                # kept aside, out of the tables in memory: nothing that reads them offers it
+                assert kept not in hub.tables and room.id not in hub.tables
                 listed = {t["id"] for t in (await a.lobby())["modes"]["ihaleli"]}
                 assert kept not in listed
                 mine = await a.request({"type": "mytables"})
@@ -157,3 +160,139 @@ def test_a_table_whose_close_failed_is_closed_when_the_server_stops(tmp_path: Pa
             return row[0].status
 
         assert again.call(stored) == "closed"
+
+
+def _kept_on_a_node(srv: ServerThread) -> str:
+    """A cluster node's room whose close was refused once (kept aside, in ``Hub.unclosed``)."""
+    hub = srv.hub
+    storage = hub.storage
+    real = storage.set_status
+
+    async def refused(tid: str, status: str) -> None:
+        storage.set_status = real  # type: ignore[method-assign]
+        raise StorageError("the database is away (a test)")
+
+    async def make() -> str:
+        table = await hub.new_table(
+            kind="private",
+            mode=None,
+            rules=Rules.preset("standard", deals=1, target_score=None),
+            options={"bots": False},
+            host=None,
+        )
+        storage.set_status = refused  # type: ignore[method-assign]
+        await hub.unmake(table)
+        return table.id
+
+    kept: str = srv.call(make)
+    assert kept in hub.unclosed and kept not in hub.tables
+    return kept
+
+
+def _stored(srv: ServerThread, table_id: str) -> tuple[str, str | None, int]:
+    """The table's stored status, and its owner and epoch in ``table_owners``."""
+    import psycopg
+
+    with psycopg.connect(srv.hub.storage.url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT t.status, o.owner, o.epoch FROM tables t"
+            " JOIN table_owners o ON o.table_id = t.id WHERE t.id = %s",
+            (table_id,),
+        ).fetchone()
+    assert row is not None
+    return str(row[0]), row[1], int(row[2])
+
+
+def test_a_cluster_node_neither_takes_back_nor_offers_a_table_it_could_not_close(
+    tmp_path: Path,
+) -> None:
+    """On a cluster node, a table kept aside after its close failed is stored waiting and
+    owned by that node: just what the takeover scan takes "back" (its own tables not in
+    memory) and what a claim loads (a join by its id through the node). Neither may: that
+    would be a second copy of it, in ``Hub.tables``, offered to players. The scan and a
+    claim leave it alone (its epoch unchanged, so that its close passes the fencing check),
+    a join by its id is answered ``no_table``, and the reaper's pass closes it and lets its
+    ownership go."""
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    with pg as url, ServerThread(fast_config(tmp_path, database=url, node="n0")) as srv:
+        hub = srv.hub
+        owner = hub.cluster
+        assert owner is not None
+        kept = _kept_on_a_node(srv)
+        assert _stored(srv, kept) == ("waiting", "n0", 1)
+        srv.call(owner.scan)
+        assert srv.call(lambda: owner.claim(kept)) is False
+        assert owner.takeovers == 0 and kept not in hub.tables
+        assert owner.owned[kept] == 1
+
+        async def join() -> str:
+            c = Client(srv.url, name="Ayla")
+            await c.connect()
+            try:
+                await c.join(kept)
+            except ServerError as e:
+                return e.code
+            finally:
+                await c.close()
+            return "joined"
+
+        assert asyncio.run(join()) == "no_table"
+        assert kept not in hub.tables
+        srv.call(hub.reap_once)
+        assert kept not in hub.unclosed
+        assert _stored(srv, kept)[0] == "closed"
+
+
+def test_a_kept_table_claimed_by_another_node_meanwhile_is_let_go(tmp_path: Path) -> None:
+    """The node's lease lapsed and another node claimed the table it kept aside to close
+    (its epoch raised): once the lease is renewed, the recheck drops that table as it drops
+    the others taken meanwhile (its close would be refused by the fencing check for good),
+    rather than keep trying it at every reaper's pass."""
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    import psycopg
+
+    with pg as url, ServerThread(fast_config(tmp_path, database=url, node="n0")) as srv:
+        hub = srv.hub
+        owner = hub.cluster
+        assert owner is not None
+        kept = _kept_on_a_node(srv)
+        table = hub.unclosed[kept]
+        with psycopg.connect(url, autocommit=True) as conn:  # as another node's claim
+            conn.execute(
+                "UPDATE table_owners SET owner = 'n1', epoch = epoch + 1 WHERE table_id = %s",
+                (kept,),
+            )
+
+        async def recheck() -> None:
+            await owner._recheck()
+            await asyncio.sleep(0.1)  # (the drop is spawned)
+
+        srv.call(recheck)
+        assert kept not in hub.unclosed and kept not in owner.owned
+        assert table.gone
+        assert _stored(srv, kept) == ("waiting", "n1", 2)
+
+
+def test_a_node_that_stops_with_a_kept_table_lets_it_go(tmp_path: Path) -> None:
+    """A node stops while the database still refuses the close of a table it kept aside (the
+    close is tried once more on the way out, and refused): the table's actor stops with the
+    others and its ownership is released with theirs (a process that has gone holds
+    nothing; the node that takes it finds it as stored)."""
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    with pg as url:
+        with ServerThread(fast_config(tmp_path, database=url, node="n0")) as srv:
+            kept = _kept_on_a_node(srv)
+            table = srv.hub.unclosed[kept]
+
+            async def refused(tid: str, status: str) -> None:
+                raise StorageError("the database is away (a test)")
+
+            srv.hub.storage.set_status = refused  # type: ignore[method-assign]
+        assert table.gone
+        assert _stored(srv, kept) == ("waiting", None, 1)

@@ -17,7 +17,7 @@ import multiprocessing
 import secrets
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NoReturn
 
@@ -183,8 +183,11 @@ class Hub:
         self._load_lock = asyncio.Lock()
         self._quick_locks: dict[str, asyncio.Lock] = {}
         self._reaper: asyncio.Task[None] | None = None
-        #: tables :meth:`unmake` could not close (the database refused it): the reaper tries
-        self.unclosed: set[str] = set()
+        #: tables :meth:`unmake` could not close (the database refused it), by id: out of
+        #: ``tables`` (offered to nobody, listed nowhere), held here only so that the reaper's
+        #: next pass and :meth:`stop` close them (:meth:`_close_kept`); in a cluster, still
+        #: this process's (``Cluster.owned``), so that their close passes the fencing check
+        self.unclosed: dict[str, Table] = {}
         self.cluster: Any = None  # batak.server.cluster.Cluster with --node, else None
         if config.node:
             from .cluster import Cluster
@@ -327,7 +330,7 @@ class Hub:
         await self._close_kept()
         if self.cluster is not None:  # hand the tables over to the other nodes
             await self.cluster.stop()
-        for table in list(self.tables.values()):
+        for table in [*self.tables.values(), *self.unclosed.values()]:
             await table.stop()
         if self._review_pool is not None:
             self._review_pool.shutdown(wait=False, cancel_futures=True)
@@ -363,8 +366,6 @@ class Hub:
         now = self.clock.now()
         await self._close_kept()
         for table in list(self.tables.values()):
-            if table.id in self.unclosed:  # (still refused)
-                continue
             idle = table.idle_for(now)
             if table.finished:
                 if now - table.last_activity > cfg.linger_seconds:
@@ -398,12 +399,8 @@ class Hub:
 
     async def _close_kept(self) -> None:
         """Close again the tables :meth:`unmake` could not close (kept while refused)."""
-        for table_id in list(self.unclosed):
-            table = self.tables.get(table_id)
-            if table is None:  # (dropped meanwhile: taken over by another process)
-                self.unclosed.discard(table_id)
-            else:
-                await self.unmake(table)
+        for table in list(self.unclosed.values()):
+            await self.unmake(table)
 
     async def _forget(self, now: float) -> None:
         await self.progress.close_weeks()  # a week that is over is closed without waiting
@@ -435,16 +432,13 @@ class Hub:
 
     async def _drop(self, table: Table) -> None:
         table.gone = True
-        self.unclosed.discard(table.id)
+        self.unclosed.pop(table.id, None)
         # a connection still at a finished table that leaves memory is at it no more: it could
         # not say hello or log in again on that connection while it kept the table's id (the
         # table keeps its list: a story table started over tells them after this, Story)
         for conn in table.subs:
             conn.tables.discard(table.id)
-        if self.tables.get(table.id) is table:
-            del self.tables[table.id]
-            if table.host is not None and not table.archived:
-                self.rooms -= 1
+        self._unheld(table)
         self._unlist(table)
         if self.cluster is not None:
             self.cluster.released(table)
@@ -458,10 +452,12 @@ class Hub:
         if self.forming.get(key) == table.id:
             del self.forming[key]
 
-    def _offered(self) -> Iterator[Table]:
-        """The tables in memory that may be offered to anyone (listed, joined, counted as a
-        player's): not those :meth:`unmake` keeps until the database lets it close them."""
-        return (t for t in self.tables.values() if t.id not in self.unclosed)
+    def _unheld(self, table: Table) -> None:
+        """``table`` is out of :attr:`tables` (and no longer counted as a room in memory)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            if table.host is not None and not table.archived:
+                self.rooms -= 1
 
     async def unmake(self, table: Table) -> None:
         """Take away a table just made that must not be (a staked rematch whose start found a
@@ -469,11 +465,12 @@ class Hub:
         try:
             await table.call(table.close_unmade)
         except (TableError, StorageError) as e:
-            # kept, still held here, and closed by the reaper's next pass (:meth:`reap_once`):
-            # out of memory it would stay stored as waiting, seated by nobody, for good
-            # (offered to nobody meanwhile: :meth:`_offered`; its code opens nothing)
+            # kept aside (:attr:`unclosed`, out of :attr:`tables`: nothing offers it, its
+            # code opens nothing) and closed by the reaper's next pass (:meth:`reap_once`) or
+            # at the stop: forgotten, it would stay stored as waiting, seated by nobody, for good
             log.warning("table %s: could not close it (tried again later): %s", table.id, e)
-            self.unclosed.add(table.id)
+            self.unclosed[table.id] = table
+            self._unheld(table)
             self._unlist(table)
             return
         await self._drop(table)
@@ -839,7 +836,7 @@ class Hub:
         """The unfinished tables in memory where ``pid`` sits, table id to status."""
         return {
             t.id: t.status
-            for t in self._offered()
+            for t in self.tables.values()
             if t.status != "over" and t.seat_of(pid) is not None
         }
 
@@ -858,7 +855,7 @@ class Hub:
         """Where bot accounts sit at the unfinished tables in memory: each one's id to the
         ``[table id, status]`` of those tables (a cluster keeps it in Redis for the others)."""
         out: dict[str, list[list[str]]] = {}
-        for t in self._offered():
+        for t in self.tables.values():
             if t.status == "over":
                 continue
             for s in t.seats:
@@ -1121,7 +1118,7 @@ class Hub:
     def local_lobby(self) -> dict[str, Any]:
         modes: dict[str, list[dict[str, Any]]] = {m: [] for m in MODES}
         playing = 0
-        for t in self._offered():
+        for t in self.tables.values():
             if t.status == "playing":
                 playing += 1
             if t.kind == "public" and t.mode in modes and t.status != "over":
@@ -1146,7 +1143,7 @@ class Hub:
         pid = player.id
         mine = [
             t.summary() | {"kind": t.kind, "seat": t.seat_of(pid)}
-            for t in self._offered()
+            for t in self.tables.values()
             if t.status != "over" and t.seat_of(pid) is not None
         ]
         self._reply(conn, {"type": "mytables", "tables": mine}, msg.get("ref"))
@@ -1261,7 +1258,7 @@ class Hub:
         seed: int | None = None,
         dealer: int | None = None,
     ) -> Table:
-        if len(self.tables) >= self.config.max_tables:
+        if len(self.tables) + len(self.unclosed) >= self.config.max_tables:  # (in memory)
             raise TableError("busy")
         if host is not None and self.rooms >= self.config.max_room_tables:
             raise TableError("busy")  # quick play keeps the rest of max_tables
@@ -1320,7 +1317,7 @@ class Hub:
 
     async def _table_at(self, table_id: str, conn: Conn | None, by_code: bool) -> Table:
         table = self.tables.get(table_id)
-        if table is not None and table_id not in self.unclosed:
+        if table is not None:
             return table
         pid = conn.player.id if conn is not None and conn.player else None
         # the row, and for a finished match whether the asker sat there, before any event is
@@ -1387,7 +1384,7 @@ class Hub:
         stake = int(msg.get("stake") or 0)
         self.check_stake(stake)
         pid = player.id
-        for t in self._offered():
+        for t in self.tables.values():
             if (
                 t.kind == "public"
                 and t.mode == mode
@@ -1489,7 +1486,7 @@ class Hub:
         cfg = self.config
         pid, address = player.id, conn.address
         mine = theirs = 0
-        for t in self._offered():  # rooms waiting with their host still there
+        for t in self.tables.values():  # rooms waiting with their host still there
             if t.host is not None and t.status == "waiting" and t.seat_of(t.host) is not None:
                 mine += t.host == pid
                 theirs += bool(address) and t.address == address

@@ -1146,7 +1146,7 @@ class Tournaments:
         made for is made again. Closed, as an abandoned room is."""
         listed = {t["id"] for t in doc["tables"]}
         for table_id in await self.hub.storage.tourney_tables(doc["id"]):
-            if table_id in listed:
+            if table_id in listed or table_id in self.hub.unclosed:  # (closed by the reaper)
                 continue
             table = self.hub.tables.get(table_id)
             if table is None and self.hub.cluster is not None:

@@ -244,7 +244,9 @@ class Cluster:
         hub = self.hub
         ids = list(self.owned.copy())
         me = self.node
-        for table in list(hub.tables.values()):
+        # (a table whose close was refused once more, Hub._close_kept, is released too: a
+        # process gone keeps nothing, and one that takes it has it as stored, waiting)
+        for table in [*hub.tables.values(), *hub.unclosed.values()]:
             await hub._drop(table)
 
         def release(cur: Any) -> None:
@@ -423,7 +425,9 @@ class Cluster:
         )
         now = {str(t): (o, int(e)) for t, o, e in await cur.fetchall()}
         lost = 0
-        for table in list(self.hub.tables.values()):
+        # (a table kept to be closed, Hub.unclosed, that another node claimed meanwhile: its
+        # close would be refused by the fencing check for good; that node has it now)
+        for table in [*self.hub.tables.values(), *self.hub.unclosed.values()]:
             epoch = self.owned.get(table.id)
             if epoch is not None and now.get(table.id) != (self.node, epoch):
                 self.fenced(table)
@@ -443,10 +447,11 @@ class Cluster:
     def _lose_all(self, why: str) -> None:
         for tid in list(self.tourneys):
             self.tourney_lost(tid)
-        if not self.hub.tables:
+        held = [*self.hub.tables.values(), *self.hub.unclosed.values()]
+        if not held:
             return
         log.warning("node %s: %s; every table is dropped", self.node, why)
-        for table in list(self.hub.tables.values()):
+        for table in held:
             self.fenced(table)
 
     async def _look_alive(self) -> None:
@@ -475,8 +480,11 @@ class Cluster:
         )
         rows = await cur.fetchall()
         alive = self.alive or [self.node]
+        hub = self.hub
         for table_id, owner in rows:
-            if table_id in self.hub.tables or table_id in self.hub.creating:
+            if table_id in hub.tables or table_id in hub.creating or table_id in hub.unclosed:
+                # (one kept to be closed, Hub.unclosed, is stored waiting and ours: taken
+                # "back", it would be loaded a second time, and offered)
                 continue
             if owner != self.node and rendezvous(table_id, alive) != self.node:
                 continue
@@ -519,6 +527,8 @@ class Cluster:
         where bot accounts sit may be being written for it (taken over with a bot account
         seated, or found here: another claim may have just taken it so)."""
         async with self._claim_lock:
+            if table_id in self.hub.unclosed:  # ours, kept to be closed: here for nobody
+                return None
             if table_id in self.hub.tables or table_id in self.hub.creating:
                 # here, or being made here (its create is stored, not yet added): taken over
                 # by another claim just now, maybe, whose write may still be under way
@@ -713,7 +723,8 @@ class Cluster:
             # forwarded here because this process owned the table; if it no longer does, the
             # client's process closes the socket and the client asks again
             table_id = msg.get("table")
-            moved = kind in TABLE_TYPES and table_id and table_id not in self.hub.tables
+            held = table_id in self.hub.tables or table_id in self.hub.unclosed
+            moved = kind in TABLE_TYPES and table_id and not held
             if moved and not await self.claim(str(table_id), answers=True):
                 await conn.close(1012, "table moved")
                 return True
@@ -736,6 +747,8 @@ class Cluster:
                 # chat), as by its id; the hub there opens it to its players only
                 table_id, finished = found
         if not table_id or table_id in self.hub.tables or len(table_id) > 32:
+            return False
+        if table_id in self.hub.unclosed:  # ours, kept to be closed: answered here (no_table)
             return False
         owner = await self.owner_of(table_id)
         if owner is not None and owner[0] not in (None, self.node) and owner[1]:
