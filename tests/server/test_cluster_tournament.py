@@ -824,3 +824,66 @@ def test_a_round_whose_save_fails_is_not_seated_and_a_claim_then_makes_one_set(
                 await x.close()
 
         asyncio.run(main())
+
+
+def test_a_tournaments_change_goes_over_redis_only_to_players_connected_elsewhere(
+    tmp_path: Path,
+) -> None:
+    """n0 runs a tournament whose players are all connected to n0: its changes (three
+    registrations) are not published on Redis at all (the whole tournament in each language,
+    some 55 kB on a full one, for nobody). Then Berk, connected to n1 only, registers
+    through n1: the changes from then on are published, naming Berk alone (the players
+    connected elsewhere). Before, each change was published with every player, whether or
+    not one was connected to another process."""
+    pytest.importorskip("argon2")
+    need_services()
+    import redis.asyncio as aredis
+
+    with cluster(tmp_path, 2, extra=NO_PAUSE) as (nodes, redis, _db):
+        n0, n1 = nodes
+
+        async def main() -> None:
+            bus = aredis.Redis.from_url(redis.url)
+            sub = bus.pubsub()
+            await sub.subscribe("batak:cluster")
+            org = Client(n0.url, name="Ayşe")
+            await org.connect()
+            await org.register("ayse", PASSWORD)
+            tid = (await org.tourney_create(rounds=1, deals=1, start=int(time.time()) + 3600))["id"]
+            guests = []
+            for name in ("Cem", "Deniz"):
+                x = Client(n0.url, name=name)
+                await x.connect()
+                await x.tourney_join(tid)
+                guests.append(x)
+            berk = Client(n1.url, name="Berk")
+            await berk.connect()
+            await berk.register("berk", PASSWORD)
+            await berk.tourney_join(tid)  # through n1, run by n0
+            late = Client(n0.url, name="Ece")  # (a change after Berk's, in case n0 read
+            await late.connect()  # who is online before n1 wrote Berk there)
+            await late.tourney_join(tid)
+            pushed: list[dict[str, Any]] = []
+            stop = time.monotonic() + 30  # (a hang, not a speed check)
+            while time.monotonic() < stop:
+                m = await sub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                if m is None:
+                    continue
+                msg = json.loads(m["data"])
+                if msg.get("op") == "tourney_push" and msg.get("tournament") == tid:
+                    pushed.append(msg)
+                    names = sorted(p["name"] for p in msg["shown"]["en"]["registered"])
+                    if "Ece" in names:
+                        break
+            assert pushed, "no change of the tournament reached n1"
+            berk_id = berk.player["id"]
+            assert all(msg["players"] == [berk_id] for msg in pushed), [
+                msg["players"] for msg in pushed
+            ]
+            assert set(pushed[-1]["shown"]) == {"en", "tr"}
+            for x in (org, berk, late, *guests):
+                await x.close()
+            await sub.aclose()
+            await bus.aclose()
+
+        asyncio.run(main())

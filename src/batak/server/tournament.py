@@ -417,7 +417,9 @@ class Tournaments:
         connected: a client's request forwarded here watches through its process) and to its
         players connected here; in a cluster, also to its players connected to the other
         processes (:meth:`pushed` there), but for the connections that watch it through
-        here already (named, so that they are sent it once)."""
+        here already (named, so that they are sent it once). What those are sent is made
+        only once the cluster found some of its players connected elsewhere (:meth:`Cluster.
+        tourney_push <batak.server.cluster.Cluster.tourney_push>`): most changes need none."""
         conns = set(self.watchers.get(doc["id"], ()))
         for p in doc["players"]:
             conns |= self.hub.online.get(p["id"], set())
@@ -443,11 +445,16 @@ class Tournaments:
                 if getattr(c, "remote", False)
             ]
             cluster.tourney_push(
-                doc["id"],
-                [p["id"] for p in doc["players"]],
-                {lang: said(lang)["tournament"] for lang in LANGS},
-                watching,
+                doc["id"], [p["id"] for p in doc["players"]], self._shown, watching
             )
+
+    def _shown(self, tid: str) -> dict[str, dict[str, Any]] | None:
+        """The tournament ``tid`` as it is now, in each language; None if it is not (or no
+        longer) run here."""
+        doc = self.docs.get(tid)
+        if doc is None:
+            return None
+        return {lang: self.public(doc, lang) for lang in LANGS}
 
     def pushed(
         self,

@@ -521,6 +521,18 @@ class Bus:
                 pipe.sismember(f"batak:online:{n}", player)
             return any(await pipe.execute())
 
+    async def connected_elsewhere(self, players: list[str]) -> list[str]:
+        """Those of ``players`` connected to another live node (as :meth:`online_elsewhere`
+        says it of one), in their order."""
+        others = self._other_nodes()
+        if not self.up or not others or not players:
+            return []
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for n in others:
+                pipe.smismember(f"batak:online:{n}", players)
+            found = await pipe.execute()
+        return [p for i, p in enumerate(players) if any(got[i] for got in found)]
+
     async def bots_elsewhere(self) -> list[dict[str, Any]]:
         """The bot accounts connected to the other live nodes (``id``, ``username``, ``name``)."""
         others = self._other_nodes()

@@ -28,7 +28,7 @@ import contextlib
 import hashlib
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..storage import Fenced, StorageError
@@ -676,17 +676,40 @@ class Cluster:
         self,
         tid: str,
         players: list[str],
-        shown: dict[str, dict[str, Any]],
+        shown: Callable[[str], dict[str, dict[str, Any]] | None],
         watching: list[list[Any]],
     ) -> None:
         """A tournament run here changed: its ``players`` connected to the other processes
-        hear it (``shown``: as each language says it), but for the connections that watch it
-        here through their process (``watching``: process and connection id), which have it
-        already (without Redis: not told; they see it when they ask for it)."""
-        if self.bus is not None:
-            self.bus.publish_cluster(
-                {"op": "tourney_push", "tournament": tid, "players": players,
-                 "shown": shown, "watching": watching}
+        hear it, but for the connections that watch it here through their process
+        (``watching``: process and connection id), which have it already (without Redis: not
+        told; they see it when they ask for it). Only when Redis says some of them are
+        connected to another process is it made (``shown(tid)``: as each language says it,
+        at that moment) and sent, and only to those: a tournament's change is a large message
+        (the whole tournament in each language), and most have nobody elsewhere to go to."""
+        if self.bus is not None and self.bus.up and players:
+            self._spawn(self._tourney_push(tid, players, shown, watching))
+
+    async def _tourney_push(
+        self,
+        tid: str,
+        players: list[str],
+        shown: Callable[[str], dict[str, dict[str, Any]] | None],
+        watching: list[list[Any]],
+    ) -> None:
+        bus = self.bus
+        assert bus is not None
+        try:
+            there = await bus.connected_elsewhere(players)
+        except Exception as e:  # (they see it at the next change, or when they ask)
+            log.warning("node %s: who is online, via Redis: %s", self.node, e)
+            return
+        # made now, not when it changed: of two changes close together, the one sent last
+        # shows the latest, whichever look-up answered first
+        tour = shown(tid) if there else None
+        if tour is not None:
+            bus.publish_cluster(
+                {"op": "tourney_push", "tournament": tid, "players": there,
+                 "shown": tour, "watching": watching}
             )  # fmt: skip
 
     def tourney_table(self, tid: str, table_id: str, scores: list[list[int]], over: bool) -> None:
