@@ -887,3 +887,58 @@ def test_a_tournaments_change_goes_over_redis_only_to_players_connected_elsewher
             await bus.aclose()
 
         asyncio.run(main())
+
+
+def test_a_process_learns_from_moved_that_it_lost_its_tournament(tmp_path: Path) -> None:
+    """n0 runs a tournament that Ayşe, who scheduled it, watches there. A ``moved`` whose
+    epoch is not newer than n0's own (one sent before n0 claimed it again, come late)
+    changes nothing: she is still answered there, and n0 did not claim it again. Then
+    another claim raises its epoch and says so on Redis, as n1's claim does: n0 lets the
+    tournament go at once and closes her socket (1012: she comes back and asks the process
+    that runs it), without waiting for its next write. Before, n0 kept running it (its
+    start's timer set, its watchers hearing nothing more) until it next tried to write it."""
+    pytest.importorskip("argon2")
+    need_services()
+    import psycopg
+    import redis.asyncio as aredis
+
+    with cluster(tmp_path, 2, extra=NO_PAUSE) as (nodes, redis, db):
+        n0, _n1 = nodes
+
+        async def main() -> None:
+            bus = aredis.Redis.from_url(redis.url)
+            org = Client(n0.url, name="Ayşe")
+            await org.connect()
+            await org.register("ayse", PASSWORD)
+            tid = (await org.tourney_create(rounds=1, deals=1, start=int(time.time()) + 3600))["id"]
+            with psycopg.connect(db, autocommit=True) as conn:
+                assert owner_epoch(conn, "tourney_owners", "tournament_id", tid) == ("n0", 1)
+
+            def moved(epoch: int) -> bytes:
+                msg = {"op": "moved", "table": "tourney:" + tid, "node": "n1", "epoch": epoch}
+                return json.dumps(msg).encode()
+
+            await bus.publish("batak:cluster", moved(1))  # (late: n0's own epoch)
+            # after it on the same connection, so handled after it: a note n0 hands to her
+            note = {"type": "test_marker", "tournament": tid}
+            tell = {"op": "tell", "node": "n1", "player": org.player["id"], "note": note}
+            await bus.publish("batak:cluster", json.dumps(tell).encode())
+            await org.wait_for(lambda m: m.get("type") == "test_marker", 30)
+            assert (await org.tourney(tid))["id"] == tid  # still answered on n0, not closed
+            with psycopg.connect(db, autocommit=True) as conn:
+                assert owner_epoch(conn, "tourney_owners", "tournament_id", tid) == ("n0", 1)
+                conn.execute(  # as n1's claim would
+                    "UPDATE tourney_owners SET owner = 'n1', epoch = epoch + 1"
+                    " WHERE tournament_id = %s",
+                    (tid,),
+                )
+            await bus.publish("batak:cluster", moved(2))
+            stop = time.monotonic() + 30
+            while not org.closed and time.monotonic() < stop:  # (a hang, not a speed check)
+                await asyncio.sleep(0.1)
+            assert org.closed, "n0 kept the tournament after its moved"
+            assert "tournament " + tid + " is no longer run here" in n0.stderr()
+            await org.close()
+            await bus.aclose()
+
+        asyncio.run(main())

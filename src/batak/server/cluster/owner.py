@@ -618,9 +618,24 @@ class Cluster:
                 return False
             tours.adopt(doc)
         log.info("node %s: took tournament %s (epoch %s)", self.node, tid, row[0])
-        if self.bus is not None:  # clients forwarded to its old process come back here
-            await self.bus.announce({"op": "moved", "table": "tourney:" + tid, "node": self.node})
+        if self.bus is not None:  # clients forwarded to its old process come back here, and
+            # that process, if it still runs it, lets it go (its epoch is older: tourney_moved)
+            await self.bus.announce(
+                {"op": "moved", "table": "tourney:" + tid, "node": self.node, "epoch": row[0]}
+            )
         return True
+
+    def tourney_moved(self, tid: str, epoch: int) -> None:
+        """Another process claimed the tournament ``tid`` at ``epoch`` (its ``moved`` on
+        Redis). If this process runs it under an older epoch, it has lost it: its next write
+        would be refused (the fencing check), and it lets it go now rather than then (its
+        start's timer stopped, its watchers here closed with 1012 to ask again). A ``moved``
+        that comes late, after this process claimed it again (a newer epoch), changes
+        nothing; one that is lost leaves it to the next write, or to the recheck after a
+        lapsed lease, as before."""
+        mine = self.tourneys.get(tid)
+        if mine is not None and mine < epoch:
+            self.tourney_lost(tid)
 
     def tourney_lost(self, tid: str) -> None:
         """A write of the tournament was refused, or another process claimed it meanwhile:
