@@ -296,3 +296,67 @@ def test_a_node_that_stops_with_a_kept_table_lets_it_go(tmp_path: Path) -> None:
             srv.hub.storage.set_status = refused  # type: ignore[method-assign]
         assert table.gone
         assert _stored(srv, kept) == ("waiting", None, 1)
+
+
+def test_a_kept_table_dropped_while_the_reaper_closes_another_is_not_kept_again(
+    tmp_path: Path,
+) -> None:
+    """Two tables kept aside on a node; while the reaper's pass closes the first, the node's
+    recheck after a lapsed lease drops the second (another node claimed it meanwhile). The
+    pass then comes to that second table, let go already: it must not keep it again. Before,
+    its close was refused (``gone``), it went back into ``Hub.unclosed`` for good, out of
+    every table list, tried and refused at every pass (a warning each 30 s) and counted
+    against ``max_tables`` until the process stopped. So did a round's table that the
+    fencing check dropped before the round was undone (:meth:`Hub.unmake` of a table let go
+    already)."""
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    import psycopg
+
+    with pg as url, ServerThread(fast_config(tmp_path, database=url, node="n0")) as srv:
+        hub = srv.hub
+        owner = hub.cluster
+        assert owner is not None
+        first, second = _kept_on_a_node(srv), _kept_on_a_node(srv)
+        storage = hub.storage
+        real = storage.set_status
+
+        async def closing(tid: str, status: str) -> None:
+            if tid == first:  # meanwhile: the second is claimed elsewhere, and let go here
+                storage.set_status = real  # type: ignore[method-assign]
+                with psycopg.connect(url, autocommit=True) as conn:
+                    conn.execute(
+                        "UPDATE table_owners SET owner = 'n1', epoch = epoch + 1"
+                        " WHERE table_id = %s",
+                        (second,),
+                    )
+                await owner._recheck()
+                await asyncio.sleep(0.1)  # (the drop is spawned)
+                assert second not in hub.unclosed
+            await real(tid, status)
+
+        async def reap() -> None:
+            storage.set_status = closing  # type: ignore[method-assign]
+            await hub.reap_once()
+
+        srv.call(reap)
+        assert _stored(srv, first)[0] == "closed"
+        assert first not in hub.unclosed
+        assert second not in hub.unclosed
+        assert _stored(srv, second) == ("waiting", "n1", 2)
+
+        async def dropped_then_unmade() -> str:  # (a round undone after the fencing check)
+            table = await hub.new_table(
+                kind="private",
+                mode=None,
+                rules=Rules.preset("standard", deals=1, target_score=None),
+                options={"bots": False},
+                host=None,
+            )
+            owner.fenced(table)
+            await asyncio.sleep(0.1)
+            await hub.unmake(table)
+            return table.id
+
+        assert srv.call(dropped_then_unmade) not in hub.unclosed

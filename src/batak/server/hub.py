@@ -465,6 +465,9 @@ class Hub:
         try:
             await table.call(table.close_unmade)
         except (TableError, StorageError) as e:
+            if table.gone:  # let go meanwhile (another process has it now): not ours to close
+                self.unclosed.pop(table.id, None)
+                return
             # kept aside (:attr:`unclosed`, out of :attr:`tables`: nothing offers it, its
             # code opens nothing) and closed by the reaper's next pass (:meth:`reap_once`) or
             # at the stop: forgotten, it would stay stored as waiting, seated by nobody, for good
