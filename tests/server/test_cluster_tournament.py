@@ -745,6 +745,53 @@ def test_a_tournaments_changes_reach_its_players_connected_to_another_process(
         asyncio.run(main())
 
 
+def test_a_tournaments_end_reaches_its_players_connected_to_another_process(
+    tmp_path: Path,
+) -> None:
+    """n0 runs a one-round tournament of Ayşe (on n0) and Berk (registered through n1); Berk
+    has a second connection to n1 that asks for nothing. When the tournament ends, that
+    connection hears it over Redis (status "over", in its own language), as it heard its
+    other changes. Before, the last change was not sent at all: the push is made only after
+    Redis said who is connected elsewhere, by then the tournament had left n0's list of
+    those it runs (it is over), and a tournament not in that list was not sent."""
+    pytest.importorskip("argon2")
+    need_services()
+    with cluster(tmp_path, 2, extra=NO_PAUSE) as (nodes, _redis, db):
+        n0, n1 = nodes
+
+        async def main() -> None:
+            org = Client(n0.url, name="Ayşe")
+            berk = Client(n1.url, name="Berk")
+            for x in (org, berk):
+                await x.connect()
+            await org.register("ayse", PASSWORD)
+            await berk.register("berk", PASSWORD)
+            tid = (await org.tourney_create(rounds=1, deals=1, start=int(time.time()) + 3600))["id"]
+            await berk.tourney_join(tid)  # forwarded to n0: it watches it there
+            other = Client(n1.url, name="Berk", lang="tr")
+            await other.connect()
+            await other.login("berk", PASSWORD)
+            await org.tourney_start(tid)
+
+            async def play(x: Client) -> None:
+                note = await x.wait_for(lambda m: m.get("type") == "tourney_table", 90)
+                await x.join(note["table"])
+                await x.play(note["table"], lambda v: str(v["legal_moves"][0]), timeout=120)
+
+            await asyncio.gather(play(org), play(berk))
+            await _until_over(db, tid)
+            # (a hang, not a speed check: 30 s)
+            end = await other.wait_for(
+                lambda m: m.get("type") == "tourney" and m["tournament"]["status"] == "over", 30
+            )
+            assert end["tournament"]["id"] == tid
+            assert end["tournament"]["name"].startswith("Standart (")  # in its own language
+            for x in (org, berk, other):
+                await x.close()
+
+        asyncio.run(main())
+
+
 def test_a_round_whose_save_fails_is_not_seated_and_a_claim_then_makes_one_set(
     tmp_path: Path,
 ) -> None:

@@ -445,14 +445,16 @@ class Tournaments:
                 if getattr(c, "remote", False)
             ]
             cluster.tourney_push(
-                doc["id"], [p["id"] for p in doc["players"]], self._shown, watching
+                doc["id"],
+                [p["id"] for p in doc["players"]],
+                functools.partial(self._shown, doc),
+                watching,
             )
 
-    def _shown(self, tid: str) -> dict[str, dict[str, Any]] | None:
-        """The tournament ``tid`` as it is now, in each language; None if it is not (or no
-        longer) run here."""
-        doc = self.docs.get(tid)
-        if doc is None:
+    def _shown(self, doc: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
+        """The tournament ``doc`` as it is now, in each language; None if it is no longer run
+        here (another process took it over). One over has left :attr:`docs`, and is shown."""
+        if self.docs.get(doc["id"]) is not doc and doc["status"] != "over":
             return None
         return {lang: self.public(doc, lang) for lang in LANGS}
 

@@ -691,14 +691,14 @@ class Cluster:
         self,
         tid: str,
         players: list[str],
-        shown: Callable[[str], dict[str, dict[str, Any]] | None],
+        shown: Callable[[], dict[str, dict[str, Any]] | None],
         watching: list[list[Any]],
     ) -> None:
         """A tournament run here changed: its ``players`` connected to the other processes
         hear it, but for the connections that watch it here through their process
         (``watching``: process and connection id), which have it already (without Redis: not
         told; they see it when they ask for it). Only when Redis says some of them are
-        connected to another process is it made (``shown(tid)``: as each language says it,
+        connected to another process is it made (``shown()``: as each language says it,
         at that moment) and sent, and only to those: a tournament's change is a large message
         (the whole tournament in each language), and most have nobody elsewhere to go to."""
         if self.bus is not None and self.bus.up and players:
@@ -708,7 +708,7 @@ class Cluster:
         self,
         tid: str,
         players: list[str],
-        shown: Callable[[str], dict[str, dict[str, Any]] | None],
+        shown: Callable[[], dict[str, dict[str, Any]] | None],
         watching: list[list[Any]],
     ) -> None:
         bus = self.bus
@@ -720,7 +720,7 @@ class Cluster:
             return
         # made now, not when it changed: of two changes close together, the one sent last
         # shows the latest, whichever look-up answered first
-        tour = shown(tid) if there else None
+        tour = shown() if there else None
         if tour is not None:
             bus.publish_cluster(
                 {"op": "tourney_push", "tournament": tid, "players": there,
