@@ -360,3 +360,27 @@ def test_a_kept_table_dropped_while_the_reaper_closes_another_is_not_kept_again(
             return table.id
 
         assert srv.call(dropped_then_unmade) not in hub.unclosed
+
+
+def test_a_message_forwarded_for_a_kept_table_is_answered_not_closed(tmp_path: Path) -> None:
+    """A client of another node asks (through the bus) for a table its owner keeps aside to
+    close: the owner answers it there (``no_table``, as for any table nobody may join) rather
+    than take the table for moved and close the client's socket with 1012, which would
+    bring the client back through the same route to be closed again."""
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    from types import SimpleNamespace
+
+    with pg as url, ServerThread(fast_config(tmp_path, database=url, node="n0")) as srv:
+        owner = srv.hub.cluster
+        assert owner is not None
+        kept = _kept_on_a_node(srv)
+        closed: list[int] = []
+
+        async def close(code: int = 1000, reason: str = "") -> None:
+            closed.append(code)
+
+        remote = SimpleNamespace(remote=True, close=close)  # (a RemoteConn, as the bus makes)
+        went = srv.call(lambda: owner.route(remote, {"type": "join", "table": kept}))
+        assert went is False and closed == []
