@@ -384,3 +384,84 @@ def test_a_message_forwarded_for_a_kept_table_is_answered_not_closed(tmp_path: P
         remote = SimpleNamespace(remote=True, close=close)  # (a RemoteConn, as the bus makes)
         went = srv.call(lambda: owner.route(remote, {"type": "join", "table": kept}))
         assert went is False and closed == []
+
+
+def test_a_bot_account_at_a_kept_table_is_free_for_the_other_nodes_at_once(
+    tmp_path: Path,
+) -> None:
+    """A bot account (its program still connected) sits at a table whose close is then
+    refused (kept aside), then at one closed at once (as a staked rematch that fell
+    through): the other nodes read where bot accounts sit from Redis
+    (``batak:bot_seats:NAME``: ``invite``'s ``bot_busy``, a bot account's ``welcome``), and
+    that list no longer has either table once the hub has let it go, as it is rewritten when
+    a bot account sits or stands. Before, it kept the table set aside until the node's next
+    beat (a third of the lease)."""
+    pytest.importorskip("argon2")
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    redis_py = pytest.importorskip("redis")
+    import shutil
+
+    from cluster_harness import Redis
+
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (.ci/run installs Debian's package)")
+    cache = Redis(tmp_path)
+    cache.start()
+    try:
+        # (a long lease: no beat rewrites the list during the test)
+        config = fast_config(
+            tmp_path, node="n0", redis=cache.url, lease_seconds=120.0, quick_fill_seconds=600.0
+        )
+        with pg as url, ServerThread(replace(config, database=url)) as srv:
+            hub = srv.hub
+            owner = hub.cluster
+            assert owner is not None and owner.bus is not None and srv.loop is not None
+            bus = owner.bus
+            storage = hub.storage
+            real = storage.set_status
+            seats = redis_py.Redis(port=cache.port)
+
+            async def refused(tid: str, status: str) -> None:
+                storage.set_status = real  # type: ignore[method-assign]
+                raise StorageError("the database is away (a test)")
+
+            async def there(coro: Any) -> Any:  # (on the server's loop; srv.call would block
+                assert srv.loop is not None  # this loop's client)
+                return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, srv.loop))
+
+            async def unmade(table_id: str, refuse: bool) -> None:
+                if refuse:
+                    storage.set_status = refused  # type: ignore[method-assign]
+                await hub.unmake(hub.tables[table_id])
+                await bus.written()
+
+            def listed(pid: str) -> bool:
+                return pid.encode() in seats.hgetall("batak:bot_seats:n0")
+
+            async def main() -> None:
+                robot = Client(srv.url, name="robol")
+                await robot.connect()
+                try:
+                    await robot.register("robol", "uzun-bir-parola", bot=True)
+                    pid = robot.player["id"]
+                    kept = (await robot.quick("ihaleli")).id
+                    await there(bus.written())
+                    assert listed(pid)
+                    await there(unmade(kept, refuse=True))
+                    assert kept in hub.unclosed and pid not in hub.bot_seats()
+                    assert not listed(pid)
+                    other = (await robot.quick("ihaleli")).id
+                    assert other != kept
+                    await there(bus.written())
+                    assert listed(pid)
+                    await there(unmade(other, refuse=False))
+                    assert other not in hub.tables and other not in hub.unclosed
+                    assert not listed(pid)
+                finally:
+                    await robot.close()
+
+            asyncio.run(main())
+    finally:
+        cache.kill()

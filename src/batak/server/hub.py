@@ -475,8 +475,10 @@ class Hub:
             self.unclosed[table.id] = table
             self._unheld(table)
             self._unlist(table)
-            return
-        await self._drop(table)
+        else:
+            await self._drop(table)
+        if self.cluster is not None:  # a bot account seated there is free for the others now
+            self.cluster.bot_seats_changed(table)
 
     def table_over(self, table: Table) -> None:
         self.tournaments.table_over(table)
