@@ -16,6 +16,18 @@ from batak.server.client import Client, ServerError
 from batak.server.storage import StorageError
 
 
+def _refuse_next_close(storage: Any) -> None:
+    """The database refuses the next close of a table (``set_status``) once; the one after
+    is stored as usual."""
+    real = storage.set_status
+
+    async def refused(tid: str, status: str) -> None:
+        storage.set_status = real
+        raise StorageError("the database is away (a test)")
+
+    storage.set_status = refused
+
+
 def test_a_table_whose_close_fails_is_closed_by_the_reaper_later(tmp_path: Path) -> None:
     """The close of a table being unmade fails once (the database refused it): the table stays
     held, still waiting, and the reaper's next pass closes it (stored ``closed``, out of
@@ -34,14 +46,9 @@ def test_a_table_whose_close_fails_is_closed_by_the_reaper_later(tmp_path: Path)
 
         table_id = asyncio.run(make())
         storage = hub.storage
-        real = storage.set_status
-
-        async def refused(tid: str, status: str) -> None:
-            storage.set_status = real  # type: ignore[method-assign]
-            raise StorageError("the database is away (a test)")
 
         async def unmake() -> None:
-            storage.set_status = refused  # type: ignore[method-assign]
+            _refuse_next_close(storage)
             await hub.unmake(hub.tables[table_id])
 
         srv.call(unmake)
@@ -72,11 +79,6 @@ def test_a_table_whose_close_failed_is_offered_to_nobody_meanwhile(tmp_path: Pat
     with ServerThread(config) as srv:
         hub = srv.hub
         storage = hub.storage
-        real = storage.set_status
-
-        async def refused(tid: str, status: str) -> None:
-            storage.set_status = real  # type: ignore[method-assign]
-            raise StorageError("the database is away (a test)")
 
         async def main() -> None:
             a = Client(srv.url, name="Ayla")
@@ -93,7 +95,7 @@ def test_a_table_whose_close_failed_is_offered_to_nobody_meanwhile(tmp_path: Pat
 
                 async def unmake() -> None:
                     for tid in (kept, room.id):
-                        storage.set_status = refused  # type: ignore[method-assign]
+                        _refuse_next_close(storage)
                         await hub.unmake(hub.tables[tid])
 
                 assert srv.loop is not None  # (srv.call would block this loop's clients)
@@ -130,11 +132,6 @@ def test_a_table_whose_close_failed_is_closed_when_the_server_stops(tmp_path: Pa
     with ServerThread(config) as srv:
         hub = srv.hub
         storage = hub.storage
-        real = storage.set_status
-
-        async def refused(tid: str, status: str) -> None:
-            storage.set_status = real  # type: ignore[method-assign]
-            raise StorageError("the database is away (a test)")
 
         async def made() -> str:
             a = Client(srv.url, name="Ayla")
@@ -146,7 +143,7 @@ def test_a_table_whose_close_failed_is_closed_when_the_server_stops(tmp_path: Pa
         kept = asyncio.run(made())
 
         async def unmake() -> None:
-            storage.set_status = refused  # type: ignore[method-assign]
+            _refuse_next_close(storage)
             await hub.unmake(hub.tables[kept])
 
         srv.call(unmake)
@@ -166,11 +163,6 @@ def _kept_on_a_node(srv: ServerThread) -> str:
     """A cluster node's room whose close was refused once (kept aside, in ``Hub.unclosed``)."""
     hub = srv.hub
     storage = hub.storage
-    real = storage.set_status
-
-    async def refused(tid: str, status: str) -> None:
-        storage.set_status = real  # type: ignore[method-assign]
-        raise StorageError("the database is away (a test)")
 
     async def make() -> str:
         table = await hub.new_table(
@@ -180,7 +172,7 @@ def _kept_on_a_node(srv: ServerThread) -> str:
             options={"bots": False},
             host=None,
         )
-        storage.set_status = refused  # type: ignore[method-assign]
+        _refuse_next_close(storage)
         await hub.unmake(table)
         return table.id
 
@@ -420,12 +412,7 @@ def test_a_bot_account_at_a_kept_table_is_free_for_the_other_nodes_at_once(
             assert owner is not None and owner.bus is not None and srv.loop is not None
             bus = owner.bus
             storage = hub.storage
-            real = storage.set_status
             seats = redis_py.Redis(port=cache.port)
-
-            async def refused(tid: str, status: str) -> None:
-                storage.set_status = real  # type: ignore[method-assign]
-                raise StorageError("the database is away (a test)")
 
             async def there(coro: Any) -> Any:  # (on the server's loop; srv.call would block
                 assert srv.loop is not None  # this loop's client)
@@ -433,7 +420,7 @@ def test_a_bot_account_at_a_kept_table_is_free_for_the_other_nodes_at_once(
 
             async def unmade(table_id: str, refuse: bool) -> None:
                 if refuse:
-                    storage.set_status = refused  # type: ignore[method-assign]
+                    _refuse_next_close(storage)
                 await hub.unmake(hub.tables[table_id])
                 await bus.written()
 
