@@ -300,4 +300,39 @@ def rules_catalog() -> dict[str, Any]:
         }
         for name, rules in PRESETS.items()
     ]
-    return {"presets": presets, "options": options}
+    return {"presets": presets, "options": options, "kozmaca": _kozmaca_words(options)}
+
+
+def _kozmaca_words(options: dict[str, Any]) -> dict[str, Any]:
+    """The words of each option that are said otherwise at a Koz Maça table (each player says a
+    söz; there is no ihale): its ``label``, ``help`` and ``values`` where they differ from the
+    general ones in ``options``, in every language, as ``batak rules`` says them there.
+
+    >>> words = rules_catalog()["kozmaca"]
+    >>> words["min_bid"]["label"]["tr"], words["down_scoring"]["values"]["shortfall"]["en"]
+    ('En düşük söz', 'only the tricks missing from the söz')
+    >>> "label" in words["scoring"], "overtake" in words
+    (False, False)
+    """
+    soz = next(r for r in PRESETS.values() if r.bidding == "kozmaca")
+    out: dict[str, Any] = {}
+    for name, general in options.items():
+        said: dict[str, Any] = {}
+        label = {lang: option_label(name, lang, soz) for lang in LANGS}
+        if label != general["label"]:
+            said["label"] = label
+        sentence = {lang: option_help(name, lang, soz) for lang in LANGS}
+        if sentence != general["help"]:
+            said["help"] = sentence
+        values = {}
+        for choice in general["choices"]:
+            if value_help(name, choice, "en", soz) is None:
+                continue
+            meaning = {lang: value_help(name, choice, lang, soz) or "" for lang in LANGS}
+            if meaning != general["values"].get(str(choice)):
+                values[str(choice)] = meaning
+        if values:
+            said["values"] = values
+        if said:
+            out[name] = said
+    return out

@@ -1163,6 +1163,36 @@ def test_a_table_played_to_a_target_says_how_long_its_match_is(
     expect(page.locator("table.rules tr[data-option=deals] td").nth(1)).to_have_text("8")
 
 
+def test_the_koz_maca_rules_page_says_soz_where_koz_maca_says_soz(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """The rules page of Koz Maça (each player says a söz; there is no ihale) said each option
+    in its general words: "Lowest bid: no bid may be lower than this", "En düşük teklif:
+    bundan düşük teklif verilemez", Sultan's scoring with "others 1 a trick". It says them as
+    'batak rules sultan-kozmaca' does, in both languages; an auction's page is unchanged."""
+    page = open_page(browser, server, errors)
+    page.goto(server.http + "/rules/sultan-kozmaca")
+    row = page.locator("table.rules tr[data-option=min_bid] td").first
+    scoring = page.locator("table.rules tr[data-option=scoring] td").nth(1)
+    words = {
+        "en": ("Lowest söz", "no player may say fewer tricks", "a söz made scores"),
+        "tr": ("En düşük söz", "bundan düşük söz söylenemez", "sözünü tutturan"),
+    }
+    for lang in ("en", "tr"):
+        label, sentence, value = words[lang]
+        expect(row.locator("b")).to_have_text(label)
+        expect(row.locator(".help")).to_contain_text(sentence)
+        expect(scoring).to_contain_text(value)
+        expect(page.locator("table.rules tr[data-option=max_bid] b")).to_contain_text("söz")
+        general = "teklif" if lang == "tr" else "bid may"  # (Lowest bid: no bid may be lower)
+        expect(page.locator("table.rules")).not_to_contain_text(general)
+        if lang == "en":
+            page.get_by_test_id("lang").click()
+    page.goto(server.http + "/rules/standard")  # (in Turkish now) an ihale's teklif
+    expect(page.locator("table.rules tr[data-option=min_bid] b")).to_have_text("En düşük teklif")
+    no_js_errors(errors)
+
+
 def test_the_server_serves_the_client_and_the_rules_data(server: ServerProcess) -> None:
     import urllib.request
 

@@ -1497,15 +1497,25 @@ function offlineButtons() {
   if (why) why.hidden = !off;
 }
 
-// An option's value in words; with the preset, an option left empty says what that means
-// there, where it means more than "none" (no fixed number of deals: until the target score)
-function optionValueText(name, value, preset) {
+// An option's words (label, help, values) at a table with these rules: at a Koz Maça table,
+// where each player says a söz and there is no ihale, those of the söz (the catalog's
+// "kozmaca", as 'batak rules' says them there), else the general ones
+function optionWords(name, rules) {
+  const opt = S.catalog.options[name];
+  const soz = rules && rules.bidding === "kozmaca" && S.catalog.kozmaca ? S.catalog.kozmaca[name] : null;
+  return soz ? { ...opt, ...soz, values: { ...opt.values, ...(soz.values || {}) } } : opt;
+}
+
+// An option's value in words (at a table with these rules); with the preset, an option left
+// empty says what that means there, where it means more than "none" (no fixed number of
+// deals: until the target score)
+function optionValueText(name, value, preset, rules = preset && preset.rules) {
   if (typeof value === "boolean") return t(value ? "yes" : "no");
   const empty = preset && preset.empty && preset.empty[name];
   if ((value === null || value === undefined) && empty) return pick(empty);
   if (value === null || value === undefined) return t("none");
   if (name === "fixed_trump") return SYMBOL[value] + " " + t("suit_" + value);
-  const meanings = S.catalog.options[name].values[String(value)];
+  const meanings = optionWords(name, rules).values[String(value)];
   return meanings ? pick(meanings) : String(value);
 }
 
@@ -1527,9 +1537,10 @@ function renderCreateOptions() {
       else if (opt.kind === "int") input = `<input type="number" id="${id}" name="${id}" value="${v ?? ""}" min="0" max="1000">`;
       else {
         const choices = (opt.nullable ? [""] : []).concat(opt.choices);
-        input = `<select id="${id}" name="${id}">${choices.map((c) => `<option value="${esc(c)}"${(v ?? "") === c ? " selected" : ""}>${esc(c === "" ? t("none") : optionValueText(name, c))}</option>`).join("")}</select>`;
+        input = `<select id="${id}" name="${id}">${choices.map((c) => `<option value="${esc(c)}"${(v ?? "") === c ? " selected" : ""}>${esc(c === "" ? t("none") : optionValueText(name, c, null, p.rules))}</option>`).join("")}</select>`;
       }
-      return `<div class="option" data-option="${esc(name)}"><label for="${id}">${esc(pick(opt.label))}</label>${input}<p class="help">${esc(pick(opt.help))}</p></div>`;
+      const words = optionWords(name, p.rules);
+      return `<div class="option" data-option="${esc(name)}"><label for="${id}">${esc(pick(words.label))}</label>${input}<p class="help">${esc(pick(words.help))}</p></div>`;
     })
     .join("");
 }
@@ -1569,9 +1580,9 @@ function renderRules(name) {
     <p><b>${esc(pick(p.summary))}</b></p>
     <p>${esc(t("rules_intro"))}</p>
     <table class="rules"><thead><tr><th>${esc(t("option"))}</th><th>${esc(t("value"))}</th></tr></thead><tbody>
-    ${Object.entries(S.catalog.options).filter(([o]) => !unused.includes(o)).map(([o, opt]) => `<tr data-option="${esc(o)}"><td><b>${esc(pick(opt.label))}</b><br><span class="help">${esc(pick(opt.help))}</span></td><td>${esc(optionValueText(o, p.rules[o], p))}</td></tr>`).join("")}
+    ${Object.keys(S.catalog.options).filter((o) => !unused.includes(o)).map((o) => [o, optionWords(o, p.rules)]).map(([o, opt]) => `<tr data-option="${esc(o)}"><td><b>${esc(pick(opt.label))}</b><br><span class="help">${esc(pick(opt.help))}</span></td><td>${esc(optionValueText(o, p.rules[o], p))}</td></tr>`).join("")}
     </tbody></table>
-    ${unused.length ? `<p class="help" data-testid="rules-unused">${esc(t("rules_unused", { options: unused.map((o) => pick(S.catalog.options[o].label)).join(", ") }))}</p>` : ""}
+    ${unused.length ? `<p class="help" data-testid="rules-unused">${esc(t("rules_unused", { options: unused.map((o) => pick(optionWords(o, p.rules).label)).join(", ") }))}</p>` : ""}
     <p class="help" data-testid="preset-id">${esc(t("preset_id", { name: p.name }))}</p></div>`;
 }
 
@@ -1950,7 +1961,7 @@ function roomSettingsHTML(info, decision) {
   const base = S.catalog && S.catalog.presets.find((p) => p.name === info.preset);
   const changed = !base ? [] : Object.entries(S.catalog.options)
     .filter(([name]) => name !== "deals" && name !== "target_score" && (r[name] ?? null) !== (base.rules[name] ?? null))
-    .map(([name, opt]) => `${pick(opt.label)}: ${optionValueText(name, r[name])}`);
+    .map(([name]) => `${pick(optionWords(name, r).label)}: ${optionValueText(name, r[name], null, r)}`);
   return `<div class="room-settings" data-testid="room-settings"><p><b>${esc(facts.join(" · "))}</b>
       · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener">${esc(t("rules_link"))}</a></p>
     ${changed.length ? `<p class="help" data-testid="room-changed">${esc(t("room_changed", { list: changed.join("; ") }))}</p>` : ""}</div>`;
