@@ -57,6 +57,47 @@ HOSTILE: list[tuple[str | bytes, str]] = [
 ]
 
 
+def test_a_refused_join_names_the_table_it_asked_for(tmp_path: Path) -> None:
+    """Every refusal of a ``join`` by a table's id says which table (``table``), as
+    ``tourney_seating`` did alone: a page that asked for table A, then went on to table B
+    before the answer came, knows that a late ``no_table`` is about A and stays at B (it was
+    sent to the lobby). A join by a room's code names no table it was not given."""
+    with ServerThread(fast_config(tmp_path)) as srv:
+
+        async def main() -> None:
+            clients, t = await room(srv, preset="standard", deals=1)
+            late = Client(srv.url, name="Late")
+            await late.connect()
+            try:
+                for ask, code in (
+                    ({"table": "nope"}, "no_table"),  # unknown
+                    ({"table": t}, "no_table"),  # a private room, by its id, to a stranger
+                    ({"table": t, "seat": 0}, "no_table"),
+                ):
+                    err = await _error(late, json.dumps({"type": "join", "ref": "join", **ask}))
+                    assert (err["code"], err["ref"], err.get("table")) == (
+                        code,
+                        "join",
+                        ask["table"],
+                    )
+                # come with the code (admitted), then ask for a seat at the started match
+                info = srv.hub.tables[t]
+                await late.join(code=info.code, spectate=True)
+                err = await _error(
+                    late, json.dumps({"type": "join", "table": t, "seat": 0, "ref": "join"})
+                )
+                assert (err["code"], err.get("table")) == ("started", t), err
+                # by a code that opens nothing: no table named
+                err = await _error(late, json.dumps({"type": "join", "code": "ZZZZZ"}))
+                assert err["code"] != "ok" and "table" not in err, err
+            finally:
+                await late.close()
+                for c in clients:
+                    await c.close()
+
+        asyncio.run(main())
+
+
 def test_malformed_and_hostile_messages_are_refused_and_change_nothing(tmp_path: Path) -> None:
     with ServerThread(fast_config(tmp_path)) as srv:
 

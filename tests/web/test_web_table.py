@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conftest import SERVE_ARGS
+import pytest
+from conftest import SERVE_ARGS, watch
 from harness import ServerProcess, free_port
 from playwright.sync_api import Browser, Page, expect
 from test_web import act, my_turn, no_js_errors, open_page, settle
@@ -1120,4 +1121,89 @@ def test_every_card_of_a_full_hand_is_seen_whole_at_every_width(
         page.mouse.click(legal[0]["at"] + 5, legal[0]["y"])
         expect(page.locator(f'#hand .card[data-card="{legal[0]["card"]}"]')).to_have_count(0)
         page.context.close()
+    no_js_errors(errors)
+
+
+@pytest.mark.parametrize(("lang", "locale", "ctx", "name"), DESKTOP_EN_PHONE_TR)
+def test_a_late_refusal_of_a_table_left_meanwhile_leaves_the_page_at_the_new_one(
+    browser: Browser,
+    server: ServerProcess,
+    artifacts: Path,
+    errors: list[str],
+    lang: str,
+    locale: str,
+    ctx: dict[str, Any],
+    name: str,
+) -> None:
+    """The page asked to join table A (a link to a table put away since), the player went back
+    to the lobby and opened a room, B, before the answer came; the server's late ``no_table``
+    for A sent the page from B to the lobby with "Error: no such table". The refusal names the
+    table it answers (``table``), and the page at B leaves it unsaid; B's own refusal still
+    sends the page to the lobby, as before."""
+    gone = "tgone0123456789"
+    held: list[str] = []  # the page's join of A, kept from the server until B is open
+    refused: list[str] = []
+    sockets: list[Any] = []
+
+    def route(ws: Any) -> None:
+        up = ws.connect_to_server()
+        sockets.append((ws, up))
+
+        def from_page(text: Any) -> None:
+            if f'"table":"{gone}"' in str(text).replace(" ", ""):
+                held.append(text)
+                return
+            up.send(text)
+
+        def from_server(text: Any) -> None:
+            if '"code":"no_table"' in str(text):
+                refused.append(text)
+            ws.send(text)
+
+        ws.on_message(from_page)
+        up.on_message(from_server)
+
+    context = browser.new_context(locale=locale, **ctx)
+    context.set_default_timeout(20_000)
+    page = watch(context.new_page(), errors)
+    page.route_web_socket(re.compile(r"/ws$"), route)
+    page.goto(server.http + "/")
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    # to table A inside the page (a link followed), then back to the lobby: A's join unanswered
+    page.evaluate(
+        f"""() => {{ history.pushState({{}}, "", "/table/{gone}");
+            dispatchEvent(new PopStateEvent("popstate")); }}"""
+    )
+    page.wait_for_function(
+        f"() => window.batak.state.table && window.batak.state.table.id === '{gone}'"
+    )
+    deadline = time.monotonic() + 20
+    while not held:
+        assert time.monotonic() < deadline, "the page never asked to join table A"
+        page.wait_for_timeout(50)
+    page.go_back()
+    expect(page.locator("#preset-select")).to_be_visible()
+    private_room(page)  # table B
+    table_b = page.evaluate("() => window.batak.state.table.id")
+    # A's answer comes now: a refusal naming A
+    ws, up = sockets[0]
+    up.send(held[0])
+    deadline = time.monotonic() + 20
+    while not refused:
+        assert time.monotonic() < deadline, "the server never answered the join of A"
+        page.wait_for_timeout(50)
+    assert f'"table":"{gone}"' in refused[0].replace(" ", ""), refused[0]
+    page.wait_for_timeout(300)  # (its message handled)
+    expect(page).to_have_url(re.compile(f"/table/{table_b}$"))
+    expect(page.get_by_test_id("start")).to_be_visible()
+    expect(page.locator("#notice.error")).to_have_count(0)
+    page.screenshot(path=str(artifacts / f"late-refusal-{name}-{lang}.png"))
+    # a refusal about B itself still says so and goes back to the lobby
+    message = {"tr": "Böyle bir masa yok", "en": "No such table"}[lang]
+    ws.send(
+        f'{{"type":"error","code":"no_table","ref":"join","table":"{table_b}","message":"{message}"}}'
+    )
+    expect(page.locator("#notice.error")).to_contain_text(message)
+    expect(page.locator("#preset-select")).to_be_visible()
+    context.close()
     no_js_errors(errors)

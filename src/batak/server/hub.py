@@ -1559,16 +1559,24 @@ class Hub:
             by_code = True  # an adjourned room comes back; a closed one: _table says so
         if not table_id:
             raise TableError("bad_message", "join_what")
-        table = await self._table(table_id, conn, by_code=by_code)
-        await self._join(
-            conn,
-            table,
-            msg.get("seat"),
-            bool(msg.get("spectate")),
-            msg.get("since"),
-            msg.get("ref"),
-            by_code=by_code,
-        )
+        try:
+            table = await self._table(table_id, conn, by_code=by_code)
+            await self._join(
+                conn,
+                table,
+                msg.get("seat"),
+                bool(msg.get("spectate")),
+                msg.get("since"),
+                msg.get("ref"),
+                by_code=by_code,
+            )
+        except TableError as e:
+            # the refusal of a join by the table's id names that table (``table``): an answer
+            # that comes late, once a page has moved on to another table, is not about that
+            # one. (A join by a room's code names nothing more than the code it was given.)
+            if not by_code:
+                e.extra.setdefault("table", table_id)
+            raise
 
     async def _join(
         self,

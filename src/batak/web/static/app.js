@@ -689,6 +689,10 @@ function onError(m) {
     return;
   }
   if (m.ref === "review" && onReviewError(T, m)) { renderDialog(); return; }
+  // a refused join names the table it asked for (``table``): one about another table than the
+  // page's (it asked for A, then went on to B, or back to the lobby, before the answer came)
+  // is about nothing the person is looking at: no word of it, and no way back to the lobby
+  if (m.ref === "join" && m.table != null && !(route().page === "table" && route().id === m.table)) return;
   if (m.ref === "join" && m.code === "tourney_seating") {
     // a tournament's table whose round is still being seated (the server waited for it, then
     // said so): nothing went wrong, so no error and no way back to the lobby; the page says
