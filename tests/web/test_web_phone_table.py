@@ -17,7 +17,7 @@ import pytest
 from conftest import SERVE_ARGS
 from harness import ServerProcess, free_port
 from playwright.sync_api import Browser, Page, expect
-from test_web import bid_for_the_kitty, no_js_errors, open_page, register
+from test_web import bid_for_the_kitty, no_js_errors, open_page, register, settle
 from test_web_motion import act_js, new_room
 from test_web_phone import HIT_AREAS
 from test_web_table import (
@@ -337,4 +337,53 @@ def test_a_kitty_hand_beside_the_side_column_shows_enough_of_each_card(
         assert in_view(page, "[data-testid=bury-confirm]")["in_view"], width
         if width == 850:
             page.screenshot(path=str(artifacts / "kitty-two-rows-850-tr.png"))
+    no_js_errors(errors)
+
+
+# ------------------------------------------------------- the page at a phone's turn (session 45)
+#: Every scroll of the page, with the element focused then (the page's own: the test acts by
+#: taps in the page's script, which scroll nothing).
+SCROLLS = """() => { window.__scrolls = [];
+  addEventListener("scroll", () => { const a = document.activeElement;
+    window.__scrolls.push([scrollY, a ? a.id || a.className || a.tagName : null]); }); }"""
+#: A tap, as a phone's browser makes it: the button takes the focus and is clicked (Playwright's
+#: tap scrolls the button into view first, which a thumb on the screen does not).
+TAP = "(b) => { b.focus({ preventScroll: true }); b.click(); }"
+
+
+def test_the_page_does_not_scroll_by_itself_when_a_phones_turn_comes(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """A phone's page moved under the player at their turn: after a bid the focus waited on
+    the hand, and when the turn came it went to the first playable card with a plain focus(),
+    which scrolls the card into view (at 390 × 700, a phone's page under its browser's bars:
+    from 0 to 79 px and back at every trick; the reported 30 px). The focus goes there without
+    scrolling the page (the skip link, a person's own step to the cards, may scroll)."""
+    for lang, locale in (("tr", "tr-TR"), ("en", "en-US")):
+        ctx = {**PHONE_CTX, "viewport": {"width": 390, "height": 700}}
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.evaluate(SCROLLS)
+        page.get_by_test_id("start").evaluate(TAP)
+        expect(page.locator("#hand .card")).to_have_count(13)
+        turns = 0
+        deadline = time.monotonic() + 120
+        while turns < 6:  # the bidding, then cards (a first tap lifts one, a second plays it)
+            assert time.monotonic() < deadline, "the table did not get on"
+            if not page.get_by_test_id("your-turn").count():
+                page.wait_for_timeout(50)
+                continue
+            before = page.evaluate("() => window.scrollY")
+            # the decision seen at the turn: the page stayed where the player left it
+            assert before == 0, (lang, turns, page.evaluate("() => window.__scrolls"))
+            target = page.locator(".bids button, #hand .card.legal").first
+            target.evaluate(TAP)
+            settle(page)
+            page.wait_for_timeout(100)
+            turns += 1
+        assert page.evaluate("() => window.__scrolls") == [], lang
+        assert page.evaluate("() => document.activeElement.closest('#hand') !== null")
+        page.screenshot(path=str(artifacts / f"phone-turn-no-scroll-{lang}.png"))
+        page.context.close()
     no_js_errors(errors)

@@ -1000,14 +1000,14 @@ const ACTIONS = {
     if (!v || T.you == null) return;
     cardClicked(T, el, e, playMove, () => { renderHand(); renderPanel(); });
   },
-  unlift() { S.table.lifted = null; renderHand(); renderPanel(); skipToPlay(); },
+  unlift() { S.table.lifted = null; renderHand(); renderPanel(); skipToPlay(true); },
   buryUndo() { S.table.burySel = []; renderHand(); renderPanel(); },
   buryConfirm() {
     const T = S.table;
     T.buryQueue = [...(T.burySel || [])];
     continueBurial(T, myTurn(), playMove);
   },
-  skip() { skipToPlay(); },
+  skip() { skipToPlay(true); },
   estimateToggle() { toggleEstimate(); renderPanel(); },
   setFelt(el) { setFelt(el.dataset.value); },
   setBack(el) { setBack(el.dataset.value); },
@@ -1292,7 +1292,7 @@ function restoreFields(root, { kept, focus, caret, open }) {
   if (focus) {
     const el = [...root.querySelectorAll("input, select, textarea")].find((x) => fieldKey(x) === focus);
     if (el) {
-      el.focus();
+      el.focus({ preventScroll: true }); // (the same field, drawn anew: the page stays where it was)
       try { if (caret && caret[0] != null) el.setSelectionRange(caret[0], caret[1]); } catch { /* no caret here */ }
     }
   }
@@ -1920,7 +1920,7 @@ function renderFelt() {
   redrawKeepingFocus(felt, () => {
     felt.innerHTML = seats.join("") + `<div class="centre">${centre}</div>` + teamBoardHTML(T, seatName) + kozBadge;
     restoreFields(felt, typed);
-  }, skipToPlay);
+  }, () => skipToPlay());
 }
 
 function auctionHTML(v) {
@@ -2053,7 +2053,7 @@ function renderPanel() {
   // (a bid said, or the panel drawn anew: the same bid button if it is still there, else the
   // next thing to play)
   const waiting = mine && document.activeElement === $("#hand");
-  const moved = redrawKeepingFocus(el, () => { el.innerHTML = out.join(""); }, skipToPlay);
+  const moved = redrawKeepingFocus(el, () => { el.innerHTML = out.join(""); }, () => skipToPlay());
   if (!moved && waiting) skipToPlay(); // (the player's turn came while the focus waited there)
 }
 

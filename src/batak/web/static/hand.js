@@ -205,7 +205,10 @@ export function handKey(e) {
 }
 
 // The skip link: to the first playable card, or the decision's first button, or the hand.
-export function skipToPlay() {
+// Also where the focus goes on its own (the player's turn came while it waited on the hand, a
+// focused button went with a redraw): then the page does not scroll to it (a phone's page moved
+// under the player's thumb at their turn); ``scroll`` for a person's own action (the skip link).
+export function skipToPlay(scroll = false) {
   const target = document.querySelector("#hand .card.legal")
     || document.querySelector("#panel .bids button:not([disabled])")
     || document.querySelector("#hand .card:not([tabindex='-1'])")
@@ -213,5 +216,5 @@ export function skipToPlay() {
     || document.querySelector("#app");
   if (!target) return;
   if (!target.hasAttribute("tabindex") && !/^(BUTTON|A|INPUT|SELECT)$/.test(target.tagName)) target.setAttribute("tabindex", "-1");
-  target.focus();
+  target.focus({ preventScroll: !scroll });
 }
