@@ -387,3 +387,66 @@ def test_the_page_does_not_scroll_by_itself_when_a_phones_turn_comes(
         page.screenshot(path=str(artifacts / f"phone-turn-no-scroll-{lang}.png"))
         page.context.close()
     no_js_errors(errors)
+
+
+#: Whether the middle of each element the selector finds is the element itself (or inside it)
+#: for a finger: nothing drawn over it. Returns the selectors' misses.
+UNCOVERED = """(sel) => [...document.querySelectorAll(sel)].filter((el) => {
+  const r = el.getBoundingClientRect();
+  if (r.height === 0) return false;
+  const x = r.left + r.width / 2, y = r.top + Math.min(r.height / 2, 20);
+  const hit = document.elementFromPoint(x, y);
+  return !(hit && (el === hit || el.contains(hit)));
+}).map((el) => el.dataset.card || el.className)"""
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_a_player_chatting_on_a_phone_sees_and_plays_the_trick_and_hand_at_their_turn(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str], lang: str
+) -> None:
+    """The chat's panel on a phone lay over the bottom of the screen, over the hand and the
+    "your turn" line: a player whose turn came while chatting could neither see nor play a
+    card. The panel now lies over the top of the screen and ends above the trick: at their turn
+    the trick, every card of the hand and the decision are uncovered and a card is played with
+    the panel open, the line being typed kept; Escape still closes it (the focus back on
+    Chat)."""
+    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+    page = open_page(browser, server, errors, locale=locale, **PHONE_CTX)
+    private_room(page)
+    page.get_by_test_id("chat-open").tap()
+    page.fill("#chat-input", "Selam")
+    page.press("#chat-input", "Enter")
+    expect(page.locator("#chat-log")).to_contain_text("Selam")
+    page.fill("#chat-input", "iyi oyunlar")  # typed, not sent yet
+    page.get_by_test_id("start").evaluate("(b) => b.click()")
+    deadline = time.monotonic() + 90
+    while not page.locator("#hand .card.legal").count():
+        assert time.monotonic() < deadline, "never my turn to play a card"
+        if page.get_by_test_id("your-turn").count() and page.locator(".bids button").count():
+            page.locator(".bids button").first.evaluate("(b) => b.click()")
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(300)  # (a trick being gathered settles)
+    expect(page.locator("#chat-input")).to_be_visible()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    # the trick's cards, every card of the hand and the decision: in view and uncovered
+    chat = in_view(page, "#chat-box")
+    assert chat["bottom"] <= in_view(page, "#felt .centre")["top"], chat
+    for sel in ("#felt .centre .played", "#hand .card", "[data-testid=your-turn]"):
+        assert page.evaluate(UNCOVERED, sel) == [], sel
+    assert in_view(page, "#hand .card.legal")["in_view"]
+    assert in_view(page, "[data-testid=your-turn]")["in_view"]
+    page.screenshot(path=str(artifacts / f"phone-chat-at-turn-{lang}.png"))
+    # a card played with the panel open (a tap lifts it, a second plays it), the line kept
+    card = page.locator("#hand .card.legal").first
+    played = card.get_attribute("data-card")
+    card.tap()
+    page.locator(f'#hand .card[data-card="{played}"]').tap()
+    expect(page.locator(f'#hand .card[data-card="{played}"]')).to_have_count(0)
+    expect(page.locator("#chat-input")).to_have_value("iyi oyunlar")
+    # Escape closes it, the focus back on the top bar's Chat button
+    page.locator("#chat-input").focus()
+    page.keyboard.press("Escape")
+    expect(page.locator("#chat-input")).to_be_hidden()
+    expect(page.get_by_test_id("chat-open")).to_be_focused()
+    page.context.close()
+    no_js_errors(errors)
