@@ -450,3 +450,52 @@ def test_a_player_chatting_on_a_phone_sees_and_plays_the_trick_and_hand_at_their
     expect(page.get_by_test_id("chat-open")).to_be_focused()
     page.context.close()
     no_js_errors(errors)
+
+
+@pytest.mark.parametrize(("preset", "lang"), [("zipi-kitty", "tr"), ("standard", "en")])
+def test_the_chat_panel_on_a_phone_leaves_the_trick_and_the_koz_uncovered_without_a_notice(
+    browser: Browser,
+    server: ServerProcess,
+    artifacts: Path,
+    errors: list[str],
+    preset: str,
+    lang: str,
+) -> None:
+    """The chat's panel over the top of a phone's screen ended above the trick only while a
+    notice (under the header) pushed the table down: once it had gone, the trick of a
+    four-player table began under the panel (its top card 1 px below it) and at a three-player
+    table the cards played from the left and the right lay under it; the koz (on the felt's
+    top corner) was covered at every table. Now the felt moves down as far as the panel needs,
+    with or without a notice, and the koz is shown in the panel's head."""
+    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+    page = open_page(browser, server, errors, locale=locale, **PHONE_CTX)
+    private_room(page, preset)
+    page.get_by_test_id("chat-open").tap()
+    page.fill("#chat-input", "iyi oyunlar")
+    page.get_by_test_id("start").evaluate("(b) => b.click()")
+    deadline = time.monotonic() + 90
+    while not page.locator("#hand .card.legal").count():
+        assert time.monotonic() < deadline, "never my turn to play a card"
+        if page.get_by_test_id("your-turn").count() and page.locator(".bids button").count():
+            page.locator(".bids button").first.evaluate("(b) => b.click()")
+        page.wait_for_timeout(50)
+    # (the notices of the deal's start gone: the table is as high as it gets)
+    expect(page.locator("#notice")).to_be_hidden(timeout=15_000)
+    expect(page.locator("#hand .card.legal").first).to_be_visible()
+    page.wait_for_timeout(300)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    chat = in_view(page, "#chat-box")
+    assert chat["bottom"] <= in_view(page, "#felt .centre")["top"], chat
+    for sel in ("#felt .centre .played", "[data-testid=felt-koz]", "#hand .card"):
+        assert page.evaluate(UNCOVERED, sel) == [], sel
+    expect(page.get_by_test_id("felt-koz")).to_be_visible()
+    assert in_view(page, "[data-testid=felt-koz]")["in_view"]
+    assert in_view(page, "[data-testid=your-turn]")["in_view"]
+    expect(page.locator("#chat-input")).to_have_value("iyi oyunlar")
+    page.screenshot(path=str(artifacts / f"phone-chat-no-notice-{preset}-{lang}.png"))
+    # closed, the table is where it was without the panel
+    page.get_by_test_id("chat-close").tap()
+    expect(page.locator("#chat-input")).to_be_hidden()
+    assert page.locator("#felt").evaluate("(el) => getComputedStyle(el).marginTop") == "0px"
+    page.context.close()
+    no_js_errors(errors)

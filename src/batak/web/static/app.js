@@ -1068,6 +1068,7 @@ const ACTIONS = {
     if (T.chatOpen) T.chatUnread = 0;
     $("#table-root").classList.toggle("chat-open", T.chatOpen);
     renderChat();
+    clearChatPanel();
     // the focus goes into the panel, and back to the button that opened it (the top bar's,
     // or the match's end window's: the top bar is inert behind that window)
     const back = T.dialog === "over" ? $("[data-testid=over-chat]") : $("[data-testid=chat-open]");
@@ -1129,7 +1130,7 @@ window.addEventListener("popstate", onRoute);
 let rowsAfterResize = 0;
 window.addEventListener("resize", () => {
   cancelAnimationFrame(rowsAfterResize);
-  rowsAfterResize = requestAnimationFrame(() => { const el = $("#hand"); if (el) breakRowsBySuit(el); });
+  rowsAfterResize = requestAnimationFrame(() => { const el = $("#hand"); if (el) breakRowsBySuit(el); clearChatPanel(); });
 });
 
 function createRoom() {
@@ -1239,10 +1240,12 @@ function renderNotice() {
   const el = $("#notice");
   // a notice written in another language than the one now shown cannot be written again: it goes
   if (S.notice && typeof S.notice.text !== "function" && S.notice.lang !== lang()) S.notice = null;
-  if (!S.notice) { el.hidden = true; el.textContent = ""; return; }
-  el.hidden = false;
-  el.className = "notice " + S.notice.kind;
-  el.textContent = typeof S.notice.text === "function" ? S.notice.text() : S.notice.text;
+  if (!S.notice) { el.hidden = true; el.textContent = ""; } else {
+    el.hidden = false;
+    el.className = "notice " + S.notice.kind;
+    el.textContent = typeof S.notice.text === "function" ? S.notice.text() : S.notice.text;
+  }
+  clearChatPanel(); // (the table moved with it)
 }
 
 // ---------------- lobby
@@ -1921,6 +1924,22 @@ function renderFelt() {
     felt.innerHTML = seats.join("") + `<div class="centre">${centre}</div>` + teamBoardHTML(T, seatName) + kozBadge;
     restoreFields(felt, typed);
   }, () => skipToPlay());
+  clearChatPanel();
+}
+
+// A phone's chat panel lies over the top of the screen (the header, the top bar, the seat
+// across): the felt moves down as far as needed for the trick to begin below it, measured from
+// the page's top (a notice under the header, there or gone, moves the table too), and back
+// where it was once the panel closes. Elsewhere (a desktop's chat beside the table) nothing.
+function clearChatPanel() {
+  const felt = $("#felt");
+  const box = $("#chat-box");
+  if (!felt || !box) return;
+  felt.style.marginTop = "";
+  const centre = felt.querySelector(".centre");
+  if (!S.table || !S.table.chatOpen || !centre || getComputedStyle(box).position !== "fixed") return;
+  const below = box.getBoundingClientRect().height + 4 - (centre.getBoundingClientRect().top + window.scrollY);
+  if (below > 0) felt.style.marginTop = `${Math.ceil(below)}px`;
 }
 
 function auctionHTML(v) {
