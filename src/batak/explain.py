@@ -38,6 +38,8 @@ _SAID_OF_THE_SOZ = frozenset(
     {"bidding", "min_bid", "max_bid", "overtricks_count", "down_scoring", "down_penalty"}
     | {"overtrick_points", "overtrick_limit"}
 )
+#: options whose short name speaks of a teklif or an ihale (``rules.kozmaca_label_min_bid``, ...)
+_LABELS_OF_THE_SOZ = frozenset({"bidding", "min_bid", "max_bid"})
 #: the same for the values of an option: Sultan's "others 1 a trick" (no others at Koz Maça)
 _VALUES_OF_THE_SOZ = {
     ("scoring", "sultan"): "kozmaca_scoring_sultan",
@@ -62,8 +64,13 @@ def option_help(option: str, lang: str, rules: Rules | None = None) -> str:
 
 def option_label(option: str, lang: str, rules: Rules | None = None) -> str:
     """The option's short name for a form or a table of rules ("Must overtake"); at a Koz Maça
-    table (``rules``) the lowest and highest are of the söz, not of an auction's teklif."""
-    if rules is not None and rules.bidding == "kozmaca" and option in ("min_bid", "max_bid"):
+    table (``rules``) the lowest and highest are of the söz, not of an auction's teklif, and
+    the bidding is the söz's (there is no ihale).
+
+    >>> option_label("bidding", "tr", PRESETS["sultan-kozmaca"]), option_label("bidding", "tr")
+    ('Söz usulü', 'İhale usulü')
+    """
+    if rules is not None and rules.bidding == "kozmaca" and option in _LABELS_OF_THE_SOZ:
         return t(f"kozmaca_label_{option}", lang)
     return text(f"option_label.{option}", lang)
 

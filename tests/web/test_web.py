@@ -1037,7 +1037,7 @@ def test_rules_pages_come_from_the_rules_data(
         expect(row(option)).to_have_count(0)
     expect(row("overtake")).to_have_count(1)
     expect(page.get_by_test_id("rules-unused")).to_have_text(
-        "Not used at this table: Kitty order, Açık eşli, Dealer after a throw-in, Zero bid (el"
+        "Not used at this table: Kitty order, Açık eşli, Dealer after a throw-in, Zero söz (el"
         " almam), Defenders' minimum."
     )
     page.get_by_role("link", name="All tables").click()
@@ -1190,6 +1190,32 @@ def test_the_koz_maca_rules_page_says_soz_where_koz_maca_says_soz(
             page.get_by_test_id("lang").click()
     page.goto(server.http + "/rules/standard")  # (in Turkish now) an ihale's teklif
     expect(page.locator("table.rules tr[data-option=min_bid] b")).to_have_text("En düşük teklif")
+    no_js_errors(errors)
+
+
+def test_the_koz_maca_rules_page_names_neither_an_ihale_nor_a_bid(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """Koz Maça's rules page, in the söz's words since 9d2ab1e, still named the bidding option
+    "İhale usulü" (there is no ihale) and, in English, the zero söz "Zero bid (el almam)": "a
+    player may bid 0 ... empty: no zero bid", two rows under "Lowest söz: ... a zero söz". The
+    bidding is the söz's ("Söz usulü") at a Koz Maça table, and the zero söz is a söz in
+    English as in Turkish; an auction's page still says "İhale usulü"."""
+    page = open_page(browser, server, errors)
+    page.goto(server.http + "/rules/sultan-kozmaca")
+    bidding = page.locator("table.rules tr[data-option=bidding] td").first.locator("b")
+    zero = page.locator("table.rules tr[data-option=zero_bid] td").first
+    expect(bidding).to_have_text("Bidding")
+    expect(zero.locator("b")).to_have_text("Zero söz (el almam)")
+    expect(zero.locator(".help")).to_contain_text("a player may say 0")
+    expect(zero.locator(".help")).to_contain_text("empty: no zero söz")
+    expect(page.locator("table.rules")).not_to_contain_text(re.compile(r"\bbid\b"))
+    page.get_by_test_id("lang").click()
+    expect(bidding).to_have_text("Söz usulü")
+    expect(zero.locator("b")).to_have_text("Sıfır söz (el almam)")
+    expect(page.locator("table.rules")).not_to_contain_text("hale")  # (ihale, İhale)
+    page.goto(server.http + "/rules/standard")
+    expect(page.locator("table.rules tr[data-option=bidding] b")).to_have_text("İhale usulü")
     no_js_errors(errors)
 
 
