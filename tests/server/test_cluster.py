@@ -1131,6 +1131,48 @@ def test_a_finished_rooms_code_is_answered_here_when_its_holder_cannot_be_reache
     asyncio.run(main())
 
 
+def test_a_join_refused_elsewhere_names_the_table_it_asked_for() -> None:
+    """Every refusal of a ``join`` by a table's id names that table (``table``; 5753c2d), so
+    that a page gone on to table B meanwhile ignores a late answer about table A: but the
+    refusal 'elsewhere' (A's process is another, alive one, and there is no Redis to forward
+    through) was raised by the cluster's routing before the hub, without it, and sent a page now
+    at B to the lobby. A join by code and another kind of message name no table. Real
+    Cluster.route; the hub and the owner's row are stand-ins."""
+    from types import SimpleNamespace
+
+    from batak.server.cluster.owner import Cluster
+    from batak.server.table import TableError
+
+    async def owner_of(table_id: str) -> tuple[str, bool]:
+        return ("n0", True)
+
+    async def by_code(code: str) -> tuple[str, bool]:
+        return ("tA", False)
+
+    async def main() -> None:
+        hub = SimpleNamespace(
+            tables={},
+            codes={},
+            code_checks=lambda conn: [],
+            storage=SimpleNamespace(table_by_code=by_code),
+        )
+        cluster = Cluster.__new__(Cluster)
+        cluster.hub, cluster.node, cluster.bus = hub, "n1", None  # type: ignore[assignment]
+        cluster.owner_of = owner_of  # type: ignore[method-assign]
+        conn = SimpleNamespace(remote=False, player=None)
+        for msg, named in (
+            ({"type": "join", "table": "tA", "ref": "join"}, "tA"),
+            ({"type": "join", "code": "abcdefgh", "ref": "invite"}, None),
+            ({"type": "sync", "table": "tA"}, None),
+        ):
+            with pytest.raises(TableError) as refused:
+                await cluster.route(conn, msg)  # type: ignore[arg-type]
+            assert refused.value.code == "elsewhere"
+            assert refused.value.extra.get("table") == named, (msg, refused.value.extra)
+
+    asyncio.run(main())
+
+
 def test_the_log_counts_tables_and_events_in_words_that_read_right(tmp_path: Path) -> None:
     """A node stopped with one table said "released 1 tables" (and "1 events" when it took
     a table with one event back, "1 tables were taken" after a lapsed lease)."""

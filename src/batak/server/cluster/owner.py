@@ -795,7 +795,10 @@ class Cluster:
                     return False
                 from ..table import TableError
 
-                raise TableError("elsewhere", params={"node": owner[0]}, node=owner[0])
+                # (a join by the table's id names it, as the hub's refusals of a join do: a
+                # page gone on to another table meanwhile ignores it; docs/protocol.md, join)
+                named = {"table": table_id} if kind == "join" and not msg.get("code") else {}
+                raise TableError("elsewhere", params={"node": owner[0]}, node=owner[0], **named)
             return self.bus.forward(conn, owner[0], table_id, msg)
         if finished:  # held by nobody alive: answered here (a claim would load it for nothing)
             return False
