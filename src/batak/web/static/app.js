@@ -697,13 +697,10 @@ function onError(m) {
     // a tournament's table whose round is still being seated (the server waited for it, then
     // said so): nothing went wrong, so no error and no way back to the lobby; the page says
     // the table is being prepared and asks again by itself (or "tourney_table" brings it here).
-    // An answer that comes once the page has left the table (an ask on its way meanwhile) is
-    // about nothing the person is looking at: no word of it
+    // An answer that comes once the page has left the table, or about another table than the
+    // page's, was dropped above (a refused join names its table)
     if (route().page !== "table") return;
     const id = route().id;
-    // nor is one about another table than the page's (it left table A for table B while the
-    // ask for A was on its way): B is not being prepared. ``table`` names the refused table
-    if (m.table != null && m.table !== id) return;
     // said in the page's middle (renderTable): to the player the tournament seats here, their
     // table; to anyone else (seat false: a shared link), a match to watch in a moment
     if (T && T.id === id) T.preparing = m.seat === false ? "watch" : "seat";
