@@ -8,6 +8,8 @@ game tells you why it is not allowed') and S3 = seeds/003_8aae50b1dad924c6.txt (
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 import batak
@@ -346,3 +348,22 @@ def test_a_koz_maca_soz_out_of_its_phase_is_said_as_a_soz():
     while auction.phase.value != "play":
         auction.play(auction.legal_moves()[0])
     assert refused(auction, "bid 7", "wrong_phase").text("tr").startswith("ihale 7 ")
+
+
+def test_an_illegal_move_survives_pickling_with_its_code_key_and_params():
+    """An IllegalMove sent between processes (the arena's and the server's workers) came back
+    broken: unpickling called ``IllegalMove(message)`` with the English text as the code, which
+    raised ``KeyError`` (no such text) for any refusal with params. It comes back whole: code,
+    key, params, move and both texts."""
+    g = Game("sultan-kozmaca", seed=1, dealer=3)
+    err = refused(g, "bid 0", "bid_too_low")
+    assert err.key != err.code and err.params
+    card = refused(in_play(["AS KH 2H", "3H 4C 5C", "4H 6C 7C", "5H 8C 9C"]), "2C", "not_in_hand")
+    for original in (err, card, IllegalMove("game_over")):
+        back = pickle.loads(pickle.dumps(original))
+        assert type(back) is IllegalMove
+        assert (back.code, back.key, back.params) == (original.code, original.key, original.params)
+        assert back.move == original.move
+        assert str(back) == str(original)
+        assert back.text("tr") == original.text("tr")
+        assert back.args == original.args

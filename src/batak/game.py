@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -100,6 +100,22 @@ class IllegalMove(ValueError):
     def text(self, lang: str = "en") -> str:
         """The reason in ``en`` or ``tr``."""
         return text(self.key, lang, **self.params)
+
+    def __reduce__(
+        self,
+    ) -> tuple[
+        Callable[[str, object, str, dict[str, Any]], IllegalMove],
+        tuple[str, object, str, dict[str, Any]],
+        dict[str, Any],
+    ]:
+        # Pickled whole (between processes): an exception's default rebuilds it from its
+        # ``args``, the English text alone, which is no code.
+        return (_illegal_move, (self.code, self.move, self.key, self.params), self.__dict__)
+
+
+def _illegal_move(code: str, move: object, key: str, params: dict[str, Any]) -> IllegalMove:
+    """An unpickled :class:`IllegalMove`."""
+    return IllegalMove(code, move, key=key, **params)
 
 
 class DealError(ValueError):
