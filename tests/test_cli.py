@@ -138,7 +138,7 @@ SEED_1 = ("--seed", "1", "--option", "first_dealer=first_seated")
 def test_numbers_commands_and_aliases(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    script = "?\nlast\nsheet\nbid 20\nihale 3\nxyz\n\npas\n"
+    script = "?\nlast\nsheet\nbid 20\nihale 3\nxy\n\npas\n"
     code, out, _ = run(monkeypatch, capsys, ["play", *SEED_1, "--lang", "en"], script)
     assert code == 0
     assert "Commands:" in out
@@ -147,7 +147,7 @@ def test_numbers_commands_and_aliases(
     assert "Not allowed — the highest possible bid is 13" in out
     assert "Not allowed — a bid must be at least 5" in out
     # said as batak online says it, with this table's moves (no kitty here: no 'bury AS')
-    assert "“xyz” is not a move here. Your moves: pas, bid 5–13" in out
+    assert "“xy” is not a move here. Your moves: pas, bid 5–13" in out
     assert "You: pas" in out  # the Turkish alias was accepted
     assert "Input ended" in out
     # the auction's moves are shown as ranges, not numbered
@@ -164,6 +164,38 @@ def test_numbers_commands_and_aliases(
     # the last trick names who took it as each trick's own line does ("→ alan: Sen")
     found = re.search(r"\nSon löve: .*(\n  .*)*", out)  # (its lines, if it wraps)
     assert found and "→ alan: " in found[0], out
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed", "said"),
+    [
+        ("en", "stats", "Unknown command “stats”: '?' or 'help' lists the commands. Your moves:"),
+        ("en", "menu", "Unknown command “menu”: '?' or 'help' lists the commands. Your moves:"),
+        ("tr", "skor", "“skor” diye bir komut yok: komutları '?' ya da 'yardım' listeler."),
+        ("tr", "İstatistik", "“İstatistik” diye bir komut yok: komutları '?' ya da 'yardım'"),
+        ("en", "KX", "“KX” is not a move here. Your moves:"),
+        ("en", "ihale", "“ihale” is not a move here. Your moves:"),  # a move begun
+        ("tr", "kupa", "“kupa” burada geçerli bir hamle değil. Yapabileceklerin:"),
+        ("tr", "bid ²", "“bid ²” burada geçerli bir hamle değil. Yapabileceklerin:"),
+    ],
+)
+def test_an_unknown_command_is_said_to_be_one_and_points_to_the_help(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    lang: str,
+    typed: str,
+    said: str,
+) -> None:
+    """A word that is no command ("stats", "skor") was answered as a move the table refused
+    ("“stats” is not a move here"), and the player was not told that the commands are listed by
+    '?'. It is said to be an unknown command, with the help's words and this table's moves; a
+    mistyped or unfinished move ("KX", "bid ²", "ihale", "kupa") is still said to be no move."""
+    code, out, _ = run(monkeypatch, capsys, ["play", *SEED_1, "--lang", lang], f"{typed}\n")
+    assert code == 0
+    assert said in " ".join(out.split()), out
+    if said.startswith("Unknown"):
+        assert "is not a move" not in out
+        assert "Your moves: pas, bid 5–13" in " ".join(out.split())
 
 
 @pytest.mark.parametrize(
@@ -200,9 +232,9 @@ def test_the_help_names_only_the_moves_the_table_has(
     if preset.endswith("kozmaca"):
         assert "pas" not in said and "ihale" not in said, said
     # a line that is no move is answered with this table's moves too (it offered 'göm AS')
-    code, out, _ = run(monkeypatch, capsys, [*args[:-1], "tr"], "asdf\n")
-    said = " ".join(out[out.index("“asdf”") :].split())
-    assert "“asdf” burada geçerli bir hamle değil. Yapabileceklerin: " in said, said
+    code, out, _ = run(monkeypatch, capsys, [*args[:-1], "tr"], "kx\n")
+    said = " ".join(out[out.index("“kx”") :].split())
+    assert "“kx” burada geçerli bir hamle değil. Yapabileceklerin: " in said, said
     assert "göm" not in said or preset == "zipi-kitty", said
 
 
@@ -1743,12 +1775,12 @@ def test_the_moves_listed_after_a_typo_are_never_broken_inside_one(
     monkeypatch.setenv("COLUMNS", "60")
     out = _Terminal()
     monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stdin", io.StringIO("16\nclear\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("16\nQX\n"))
     args = ["play", "--preset", "zipi-kitty", "--seed", "3", "--lang", lang]
     args += ["--option", "first_dealer=first_seated"]
     assert main(args) == 0
     text = out.getvalue()
-    said = text[text.index("“clear”") :].split("> ")[0].splitlines()[:-1]
+    said = text[text.index("“QX”") :].split("> ")[0].splitlines()[:-1]
     assert len(said) > 1 and all(len(x) <= 60 for x in said), said
     assert not any(x.endswith(verb) for x in said), "\n".join(said)
     assert all(x.split(", ")[-1].startswith(verb) for x in said[1:]), "\n".join(said)

@@ -28,6 +28,7 @@ __all__ = [
     "MoveError",
     "Pass",
     "TrumpChoice",
+    "is_move_word",
     "parse_in_phase",
     "parse_move",
 ]
@@ -214,6 +215,29 @@ _RANK_WORDS: Final = {
     "dort": "4", "five": "5", "beş": "5", "bes": "5", "six": "6", "alti": "6", "seven": "7",
     "yedi": "7", "eight": "8", "sekiz": "8", "nine": "9", "dokuz": "9",
 }  # fmt: skip
+
+
+#: the words that begin a move: pas, a bid, the koz, a card to bury
+_VERBS: Final = frozenset(
+    {"pass", "pas", "bid", "ihale", "söz", "soz", "trump", "koz", "bury", "göm", "gom"}
+)
+
+
+def is_move_word(word: str) -> bool:
+    """Is ``word`` one that moves are written with (a move's verb, a suit, a rank), so that on its
+    own it is a move begun or mistyped rather than some other request?
+
+    >>> [is_move_word(w) for w in ("ihale", "Kupa", "papaz", "spades", "stats", "yazboz")]
+    [True, True, True, True, False, False]
+    """
+    w = plain_lower(word.strip())
+    if w in _VERBS or w in _RANK_WORDS:
+        return True
+    try:
+        Suit.parse(w)
+    except CardError:
+        return False
+    return True
 
 
 def parse_in_phase(move: str | Move, phase: str) -> Move:

@@ -51,7 +51,7 @@ def test_a_terminal_player_creates_a_room_and_plays_it_to_the_end(
         monkeypatch.setattr(ServerBot, "choose", passes)
     with ServerThread(fast_config(tmp_path / "data")) as srv:
         # commands in Turkish capitals are commands: İPUCU is ipucu, YAZBOZ is yazboz
-        script = ["", "?", "zz", "bid 1", "İPUCU", "last", "YAZBOZ"]
+        script = ["", "?", "zz", "stats", "bid 1", "İPUCU", "last", "YAZBOZ"]
         script += ["pass"] * everyone_passes + ["!"] * 80
         code, out = _run(
             [srv.http, "--create", "standard", "--deals", "1", "--name", "Ayşe"], script
@@ -62,6 +62,8 @@ def test_a_terminal_player_creates_a_room_and_plays_it_to_the_end(
         assert "At your turn:" in out  # the help, at the start and after '?'
         # 'zz' and 'bid 1' are answered as batak play answers them
         assert "“zz” is not a move here. Your moves: " in out
+        # a word that is no command is said to be one (it was "“stats” is not a move here")
+        assert "Unknown command “stats”: '?' or 'help' lists the commands.\nYour moves: " in out
         assert "Not allowed — a bid must be at least " in out
         assert "Hint — " in out
         assert "No deal finished yet." in out  # YAZBOZ before the first deal's end
@@ -725,7 +727,8 @@ def test_a_move_typed_before_the_turn_is_refused_not_played_later(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A line typed while it is not the player's turn (here: before the match starts) is
-    answered at once, and a move is not kept to be played at the turn."""
+    answered at once, and a move is not kept to be played at the turn; a word that is no
+    command is said to be unknown, not told to wait for the turn."""
     import asyncio
     import threading
 
@@ -753,6 +756,8 @@ def test_a_move_typed_before_the_turn_is_refused_not_played_later(
         con = Typist()
         ben, codes = _run_typist([srv.http, "--join", made[0], "--name", "Ben"], con)
         con.wait_for("Waiting for the match to start")
+        con.typed.put("stats")  # no command: said so, not "not your turn" (it was)
+        con.wait_for("Unknown command “stats”: '?' or 'help' lists the commands.")
         con.typed.put("pas")
         con.wait_for("It is not your turn yet: type your move when 'Your turn' shows.")
         go.set()

@@ -20,7 +20,7 @@ from ..cards import Card, Suit
 from ..game import Game, Phase
 from ..i18n import suit_name, text
 from ..match import Match, ScoreRow
-from ..moves import Bid, Bury, Move, Pass, TrumpChoice, parse_move
+from ..moves import Bid, Bury, Move, Pass, TrumpChoice, is_move_word, parse_move
 from ..record import FORMAT, RecordError, load_match
 from ..rules import PRESETS, Rules
 from ..scoring import zero_trick_penalty
@@ -1271,20 +1271,45 @@ def not_a_move(typed: str, view: dict[str, Any], lang: str, style: Style, width:
 
     >>> view = {"phase": "bidding", "legal_moves": ["pass", "bid 5", "bid 6", "bid 7"],
     ...         "rules": {"bidding": "auction"}}
-    >>> not_a_move("asdf", view, "en", Style(None), 80)
-    ['“asdf” is not a move here. Your moves: pas, bid 5–7']
+    >>> not_a_move("bid", view, "en", Style(None), 80)
+    ['“bid” is not a move here. Your moves: pas, bid 5–7']
     >>> view = {"phase": "bury", "legal_moves": ["bury AS", "bury 3H", "bury KD"],
     ...         "rules": {"bidding": "auction"}}
     >>> for line in not_a_move("x", view, "en", Style(None), 45):
     ...     print(line)
     “x” is not a move here. Your moves: bury A♠,
       bury 3♥, bury K♦
+
+    A command the table does not have (:func:`unknown_command`) is said to be one, with the
+    words that list the commands.
+
+    >>> for line in not_a_move("stats", view, "en", Style(None), 45):
+    ...     print(line)
+    Unknown command “stats”: '?' or 'help' lists
+      the commands.
+    Your moves: bury A♠, bury 3♥, bury K♦
     """
+    moves = _moves_said(view, lang, style)
+    if unknown_command(typed):
+        return [
+            *wrap_text(t("unknown_command", lang, text=typed), width),
+            *fit_list(lambda said: t("moves_now", lang, moves=said), moves, width, ", "),
+        ]
 
     def said(moves: str) -> str:
         return t("not_a_move", lang, text=typed, moves=moves)
 
-    return fit_list(said, _moves_said(view, lang, style), width, ", ")
+    return fit_list(said, moves, width, ", ")
+
+
+def unknown_command(typed: str) -> bool:
+    """Is ``typed`` a command the table does not have rather than a move mistyped: a word of
+    three letters or more that no move is written with ("stats", not "ihale", "kupa" or "QX")?
+
+    >>> [unknown_command(w) for w in ("stats", "İstatistik", "ihale", "kupa", "QX", "bid 9")]
+    [True, True, False, False, False, False]
+    """
+    return len(typed) > 2 and typed.isalpha() and not is_move_word(typed)
 
 
 def _moves_said(view: dict[str, Any], lang: str, style: Style) -> list[str]:

@@ -65,6 +65,7 @@ from .console import (
     status_lines,
     tie_note,
     trick_items,
+    unknown_command,
 )
 from .parser import add_lang_option
 from .text import error_message, t
@@ -1576,7 +1577,11 @@ class OnlineSession:
             return False
         st = c.tables[self.table]
         try:
-            if not await self._command(line, st.view):
+            if await self._command(line, st.view):
+                pass
+            elif unknown_command(line):  # not "not your turn": no command, at any turn
+                self._say(t("unknown_command", self.lang, text=line))
+            else:
                 self._say(o("not_your_turn", self.lang))
         except ConnectionError:
             pass  # the caller connects again
