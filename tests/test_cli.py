@@ -2695,3 +2695,36 @@ def test_a_koz_maca_table_names_its_lowest_and_highest_soz_so(lang: str) -> None
             assert line.strip().startswith(f"{name} ({option}):"), line
     said = changed_rules(PRESETS["sultan-kozmaca"].replace(max_bid=7), lang, style)
     assert said is not None and f"{soz[1]}: 7" in said, said
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "options", "positionals"),
+    [
+        ("en", "commands:", "options:", "positional arguments"),
+        ("tr", "komutlar:", "seçenekler:", "konumsal argümanlar"),
+    ],
+)
+@pytest.mark.parametrize("width", [60, 100])
+def test_batak_admin_help_s_jobs_stand_under_their_own_title(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    lang: str,
+    title: str,
+    options: str,
+    positionals: str,
+    width: int,
+) -> None:
+    """``batak admin --help`` listed its jobs under argparse's "positional arguments" /
+    "konumsal argümanlar", as ``batak --help`` did its commands before session 44. They stand
+    under "commands" / "komutlar", as batak's own commands do, before the options."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    with pytest.raises(SystemExit):
+        main(["admin", "--help", "--lang", lang])
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert positionals not in out, out
+    at = lines.index(title)
+    assert lines[at + 1].startswith("  players "), lines[at : at + 3]
+    jobs = [x.split()[0] for x in lines[at + 1 : lines.index(options)] if re.match(r"  \S", x)]
+    assert jobs[-1] == "password" and {"ban", "backup", "export", "erase", "vip"} <= set(jobs)
+    assert all(columns(x) <= width for x in lines), out

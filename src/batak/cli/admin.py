@@ -56,10 +56,14 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     username = t("admin_metavar_username", lang)  # the placeholder, in the reader's language
     jobs = p.add_subparsers(
         dest="job",
+        # under their own title, as batak's commands are (not "positional arguments")
+        title=t("commands_title", lang),
         # (the jobs are listed under it; all of them in braces is 85 columns)
         metavar=t("admin_metavar_job", lang),
         required=True,
     )
+    groups = p._action_groups  # the jobs first, as batak's commands, then the options
+    groups.insert(groups.index(p._optionals), groups.pop())
     players = jobs.add_parser("players", help=t("help_admin_players", lang))
     players.add_argument("--search", default="", metavar="TEXT", help=t("help_admin_search", lang))
 
