@@ -2728,3 +2728,32 @@ def test_batak_admin_help_s_jobs_stand_under_their_own_title(
     jobs = [x.split()[0] for x in lines[at + 1 : lines.index(options)] if re.match(r"  \S", x)]
     assert jobs[-1] == "password" and {"ban", "backup", "export", "erase", "vip"} <= set(jobs)
     assert all(columns(x) <= width for x in lines), out
+
+
+@pytest.mark.parametrize(
+    ("lang", "word", "head"), [("en", "last", "Last trick: "), ("tr", "son", "Son löve: ")]
+)
+@pytest.mark.parametrize("width", [60, 100])
+def test_the_last_trick_goes_on_under_its_first_card_as_the_hand_does(
+    monkeypatch: pytest.MonkeyPatch, lang: str, word: str, head: str, width: int
+) -> None:
+    """'son' / 'last' at 60 columns went on at a 2-column indent after its first line
+    ("  · You: A♥  → You"), which read as a line of its own under the table's other lines. It
+    goes on under its first card, the separator in the margin, as the hand goes on under its
+    first suit; at 100 columns it is one line."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", str(width))
+    out = _Terminal()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"pas\n1\n1\n{word}\n"))
+    assert main(["play", "--seed", "2", "--level", "easy", "--lang", lang]) == 0
+    text = out.getvalue()
+    said = text[text.rindex(f"> {word}\n") + len(word) + 3 :].split("> ")[0].splitlines()[:-1]
+    assert said[0].startswith(head) and all(columns(x) <= width for x in said), said
+    if width == 100:
+        assert len(said) == 1, said
+        return
+    assert len(said) > 1, said
+    margin = " " * (len(head) - 2) + "· "
+    for line in said[1:]:
+        assert line.startswith(margin) or line.startswith(" " * len(head) + "→"), said

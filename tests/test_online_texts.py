@@ -925,3 +925,25 @@ def test_last_at_a_new_deal_s_start_shows_the_previous_deal_s_trick(lang: str) -
     assert s._last_trick(view) == [
         {"en": "No trick yet in this deal.", "tr": "Bu elde henüz löve yok."}[lang]
     ]
+
+
+@pytest.mark.parametrize(
+    ("lang", "head", "tail"),
+    [
+        ("en", "Last trick: ", "— Bot 2 takes the trick."),
+        ("tr", "Son löve: ", "— Löveyi Bot 2 aldı."),
+    ],
+)
+def test_last_goes_on_under_its_first_card_as_batak_play_says_it(
+    lang: str, head: str, tail: str
+) -> None:
+    """'son' / 'last' at 60 columns went on at a 2-column indent ("  — Bot 2 takes the
+    trick."), which read as a line of its own. It goes on under its first card, as the hand
+    goes on under its first suit and as ``batak play`` says it."""
+    s, _ = session(lang)
+    s.style.width = 60
+    trick = {"leader": 0, "cards": ["2H", "KH", "3H", "4H"], "winner": 1}
+    view = {"kind": "play", "players": 4, "tricks": [trick], "last_trick": trick}
+    said = s._last_trick(view)
+    assert said[0].startswith(head) and "4♥" in said[0], said
+    assert said[1:] == [" " * len(head) + tail], said

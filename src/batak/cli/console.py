@@ -458,6 +458,67 @@ def fit_list(
     return lines
 
 
+def fit_under(
+    said: Callable[[str], str], items: Sequence[str], width: int, sep: str = " · "
+) -> list[str]:
+    """:func:`fit_list` with the lines after the first going on under the first item, as a hand
+    goes on under its first suit (``Your hand: ♠ …`` / ``           ♣ …``): the separator in
+    the margin, the words after the items (``→ alan: Ayşe``) after the last one or on a line
+    of their own under the items. Where the words before the items leave no room for an item
+    under the first, as :func:`fit_list` has it.
+
+    >>> items = ["Bilgisayar 1: 2♠", "Bilgisayar 2: Q♠", "Bilgisayar 3: 5♠", "Sen: J♠"]
+    >>> for line in fit_under("Son löve: {}  → alan: Bilgisayar 2".format, items, 60):
+    ...     print(line)
+    Son löve: Bilgisayar 1: 2♠ · Bilgisayar 2: Q♠
+            · Bilgisayar 3: 5♠ · Sen: J♠  → alan: Bilgisayar 2
+    >>> for line in fit_under("Last trick: {}  → Bilgisayar 2".format, items, 30):
+    ...     print(line)
+    Last trick: Bilgisayar 1: 2♠
+              · Bilgisayar 2: Q♠
+              · Bilgisayar 3: 5♠
+              · Sen: J♠
+                → Bilgisayar 2
+    >>> for line in fit_under("Last trick: {}  → Bilgisayar 2".format, items, 20):
+    ...     print(line)
+    Last trick:
+      Bilgisayar 1: 2♠
+      · Bilgisayar 2: Q♠
+      · Bilgisayar 3: 5♠
+      · Sen: J♠
+      → Bilgisayar 2
+    """
+    whole = said(sep.join(items))
+    if visible_len(whole) <= width or not items:
+        return [whole]
+    head, _, tail = said("\0").partition("\0")
+    indent = " " * visible_len(head)
+    margin = " " * (visible_len(head) - len(sep.lstrip())) + sep.lstrip()
+    after = indent + tail.strip()
+    if (
+        not head.strip()
+        or len(margin) != len(indent)
+        or any(visible_len(indent + item) > width for item in items)
+        or visible_len(head + items[0]) > width
+        or visible_len(after) > width
+    ):
+        return fit_list(said, items, width, sep)
+    lines: list[str] = []
+    current = head + items[0]
+    for item in items[1:]:
+        if visible_len(current + sep + item) > width:
+            lines.append(current)
+            current = margin + item
+        else:
+            current += sep + item
+    if visible_len(current + tail) > width:
+        lines.append(current)
+        current = after
+    else:
+        current += tail
+    return [*lines, current]
+
+
 def fit_address(text: str, address: str, width: int) -> list[str]:
     """``text``, which ends with ``address`` (a web address, or a command line to copy), on one
     line where it fits; else the words before it worded into ``width`` columns and the address
@@ -1155,7 +1216,9 @@ def status_lines(view: dict[str, Any], labels: Sequence[str], lang: str, style: 
         last = view["tricks"][-1]
         items = trick_items(last["leader"], last["cards"], n, labels, style)
         who = labels[last["winner"]]
-        out.extend(fit_items("last_line", lang, items, style.width, key="cards", who=who))
+        out.extend(  # under its first card, as 'son' says it
+            fit_under(lambda cards: t("last_line", lang, cards=cards, who=who), items, style.width)
+        )
     if phase == "play":
         trick = view["current_trick"]
         if trick["cards"]:

@@ -52,6 +52,7 @@ from .console import (
     deal_heading,
     fit_address,
     fit_list,
+    fit_under,
     hash_lines,
     move_text,
     no_number,
@@ -1742,7 +1743,7 @@ class OnlineSession:
         def said(cards: str) -> str:
             return o(code, self.lang, cards=cards, **extra) + " — " + won
 
-        return fit_list(said, items, self.style.width)
+        return fit_under(said, items, self.style.width)
 
     def _sheet_rows(self) -> list[dict[str, Any]]:
         """The score sheet's rows: the view's, else the ones the table's events gave."""

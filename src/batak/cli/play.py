@@ -37,6 +37,7 @@ from .console import (
     fail,
     fit_items,
     fit_list,
+    fit_under,
     load_record,
     move_text,
     no_number,
@@ -352,8 +353,9 @@ class PlaySession:
         code, extra = "last_line", {}
         if deal != len(self.match.games):  # the previous deal's
             code, extra = "last_line_deal", {"deal": deal}
-        width = self.style.width
-        lines = fit_items(code, self.lang, items, width, key="cards", who=who, **extra)
+        lines = fit_under(
+            lambda cards: t(code, self.lang, cards=cards, who=who, **extra), items, self.style.width
+        )
         return "\n".join(lines)
 
     # -- saving
