@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from batak.bots.bidsim import auction_events, auction_loglik, hand_strength
+from batak.bots.bidsim import SimParams, auction_events, auction_loglik, hand_strength
 from batak.bots.hard import HardPlayer, Owned, defender_points
 from batak.bots.knowledge import (
     Knowledge,
@@ -374,3 +374,15 @@ class HardAuctionWorlds(HardPlayer):
             logs.append(auction_loglik(rules, events, strength, skip))
         for i, times in resample(tempered(logs), count, rng):
             yield drawn[i], float(times)
+
+
+class HardPartnerRaises(HardPlayer):
+    """Bids over its partner's bid whenever the simulation's best bid scores more than passing,
+    by however little, and over a partner's bid made over its own, as before 2026-12-07 (the
+    default asks a clear gain and raises a partner once: ``SimParams.partner_raise``)."""
+
+    name = "hard-partner-raises"
+
+    def __init__(self, *, seed: int | None = None, **options: Any) -> None:
+        options["sim"] = SimParams(partner_raise=0.0)
+        super().__init__(seed=seed, **options)

@@ -24,6 +24,7 @@ from batak.bots.bidsim import (
     pool_key,
     quick_bury,
 )
+from batak.bots.hard import HardPlayer
 from batak.bots.simple import CARD_INDEX, SUIT_LETTERS, parse_view, trick_state
 from batak.cards import SUIT_MASKS, mask_of
 from batak.rules import Rules
@@ -252,3 +253,45 @@ def test_a_playout_from_a_begun_trick_goes_on_as_the_greedy_play_would(preset: s
     trick = [c.bit_length() - 1 for c in played]
     assert playout(hands, 0, 0, 0b0001, rules4, trick=trick) == 2
     assert playout(hands, 0, 0, 0b0010, rules4, trick=trick) == 0
+
+
+def _hard_bids(preset: str, seed: int, auction: str) -> tuple[str, dict[str, float]]:
+    """The hard player's move (seeded ``1000 + seat``, as in the arena's first seating) after
+    ``auction`` in deal ``seed`` of ``preset`` (dealt by seat ``seed % 4``), and its values."""
+    game = batak.Game(preset, seed=seed, dealer=seed % 4)
+    for move in auction.split(","):
+        game.play(move.strip())
+    seat = game.to_move
+    assert seat is not None
+    player = HardPlayer(seed=1000 + seat)
+    move = player.choose(_view(game))
+    t = parse_view(_view(game))
+    values = decide_bid(t, BidSim(t, 1000 + seat), player.sim_params).values
+    return move, values
+
+
+def test_hard_does_not_raise_its_partner_on_noise() -> None:
+    """Sultan eşli, deal 63: seat 3, its partner (seat 1) holding ihale 7, bid 8 with clubs because
+    that scored 26.9 over the worlds against 26.7 for passing, a gain of a hundredth of its own
+    standard error. In 400 CetinsGame eşli deals hard raised its partner in 30. It passes now:
+    a bid over the partner must gain clearly, world by world (``SimParams.partner_raise``)."""
+    move, values = _hard_bids("sultan-esli", 63, "pass, bid 7, pass")
+    assert values["bid 8"] > values["pass"]  # the best bid seems to gain, by a hair
+    assert move == "pass"
+
+
+def test_hard_does_not_raise_a_partner_who_raised_over_it() -> None:
+    """CetinsGame eşli, deal 28: seat 2 bid 7, its partner (seat 0) raised it to 8 for its
+    hearts, seat 2 raised again to 9 for its spades and seat 0 again to 10. Seat 2 passes seat
+    0's 8 now: that bid answered its own, and the worlds read it as a hand worth 8 tricks on its
+    own, which made seat 2's spades look better than they were."""
+    move, _ = _hard_bids("cetinsgame-esli", 28, "pass, bid 7, pass, bid 8")
+    assert move == "pass"
+
+
+def test_hard_still_raises_its_partner_for_a_clearly_better_koz() -> None:
+    """Sultan eşli, deal 66: seat 1 still bids 8 over its partner's 7 for its own clubs: 68.7
+    over the worlds against 10.0 for passing, more than four standard errors."""
+    move, values = _hard_bids("sultan-esli", 66, "bid 7, pass")
+    assert move == "bid 8"
+    assert values["bid 8"] > values["pass"] + 20
