@@ -177,6 +177,11 @@ def test_numbers_commands_and_aliases(
         ("en", "ihale", "“ihale” is not a move here. Your moves:"),  # a move begun
         ("tr", "kupa", "“kupa” burada geçerli bir hamle değil. Yapabileceklerin:"),
         ("tr", "bid ²", "“bid ²” burada geçerli bir hamle değil. Yapabileceklerin:"),
+        # a move word misspelled is a move mistyped, not a command (it was "Unknown command")
+        ("en", "heart", "“heart” is not a move here. Your moves:"),
+        ("en", "hartz", "“hartz” is not a move here. Your moves:"),
+        ("tr", "kupaa", "“kupaa” burada geçerli bir hamle değil. Yapabileceklerin:"),
+        ("tr", "ihle", "“ihle” burada geçerli bir hamle değil. Yapabileceklerin:"),
     ],
 )
 def test_an_unknown_command_is_said_to_be_one_and_points_to_the_help(

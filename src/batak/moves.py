@@ -224,20 +224,33 @@ _VERBS: Final = frozenset(
 
 
 def is_move_word(word: str) -> bool:
-    """Is ``word`` one that moves are written with (a move's verb, a suit, a rank), so that on its
-    own it is a move begun or mistyped rather than some other request?
+    """Is ``word`` one that moves are written with (a move's verb, a suit, a rank), or one spelled
+    close to one ("heart", "kupaa", "hartz"; difflib, 0.7, as the commands' spelling is guessed),
+    so that on its own it is a move begun or mistyped rather than some other request?
 
     >>> [is_move_word(w) for w in ("ihale", "Kupa", "papaz", "spades", "stats", "yazboz")]
     [True, True, True, True, False, False]
+    >>> [is_move_word(w) for w in ("heart", "kupaa", "hartz", "ihle", "skor", "menu")]
+    [True, True, True, True, False, False]
     """
+    import difflib
+
     w = plain_lower(word.strip())
     if w in _VERBS or w in _RANK_WORDS:
         return True
     try:
         Suit.parse(w)
     except CardError:
-        return False
+        return bool(difflib.get_close_matches(w, _MOVE_WORDS, n=1, cutoff=0.7))
     return True
+
+
+#: the words of moves whose misspellings are moves mistyped (not the one- and two-letter ones)
+_MOVE_WORDS: Final = sorted(
+    word
+    for word in {*_VERBS, *_RANK_WORDS, *(s.name_en for s in Suit), *(s.name_tr for s in Suit)}
+    if len(word) > 2 and word.isalpha()
+)
 
 
 def parse_in_phase(move: str | Move, phase: str) -> Move:
