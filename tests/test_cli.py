@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import json
 import random
 import re
@@ -1503,17 +1504,21 @@ def test_the_auction_and_the_tricks_are_folded_into_80_columns(
     code, out, err = run(monkeypatch, capsys, args, FIRST * 3000)
     assert code == 0, err
     starts = {
-        "en": ("İhale (auction):", "Trick ", "Last trick:", "On the table:", "  · "),
-        "tr": ("İhale:", "Son löve:", "Yerde:", "  · "),
+        "en": ("İhale (auction):", "Trick ", "Last trick:", "On the table:"),
+        "tr": ("İhale:", "Son löve:", "Yerde:"),
     }[lang]
-    shown = [x for x in out.splitlines() if x.startswith(starts) or " löve: " in x[:12]]
-    assert any(x.startswith("  · ") for x in shown), "some line was folded"
+    shown = [
+        x
+        for x in out.splitlines()
+        if x.startswith(starts) or " löve: " in x[:12] or re.match(" +· ", x)
+    ]
+    assert any(re.match(" +· ", x) for x in shown), "some line was folded"
     assert all(len(x) <= 80 for x in shown), [x for x in shown if len(x) > 80]
     # the folded auction still names every call, in order
     auction = {"en": "İhale (auction): ", "tr": "İhale: "}[lang]
     last = max(i for i, x in enumerate(out.splitlines()) if x.startswith(auction))
     lines = out.splitlines()[last:]
-    text = lines[0] + "".join(" " + x.strip() for x in lines[1:3] if x.startswith("  · "))
+    text = lines[0] + "".join(" " + x.strip() for x in lines[1:3] if re.match(" +· ", x))
     said = {"en": "bid", "tr": "ihale"}[lang]
     assert text.endswith(
         f"Computer 2: {said} 6 · Computer 3: pas".replace(
@@ -2762,3 +2767,44 @@ def test_the_last_trick_goes_on_under_its_first_card_as_the_hand_does(
     margin = " " * (len(head) - 2) + "· "
     for line in said[1:]:
         assert line.startswith(margin) or line.startswith(" " * len(head) + "→"), said
+
+
+@pytest.mark.parametrize(
+    ("lang", "heads"),
+    [
+        ("en", ("Computer players: ", "İhale (auction): ", "Tricks taken: ", "Last trick: ")),
+        ("tr", ("Bilgisayar oyuncuları: ", "İhale: ", "Alınan löveler: ", "Son löve: ")),
+    ],
+)
+def test_the_table_s_lists_all_go_on_under_their_first_item(
+    monkeypatch: pytest.MonkeyPatch, lang: str, heads: tuple[str, ...]
+) -> None:
+    """At 60 columns the last trick went on under its first card ("Last trick: Computer 1: A♠ …"
+    / "          · You: K♠"), but the lines about it, the auction, the tricks taken, the cards on
+    the table and the trick just played, went on at two columns ("  · Computer 3: pas"): one
+    block in two styles. Every list goes on under its first item, the separator in the margin (the
+    computer players' names at the start too)."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "60")
+    out = _Terminal()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("pas\n1\n"))
+    assert main(["play", "--seed", "2", "--level", "easy", "--lang", lang]) == 0
+    lines = out.getvalue().splitlines()
+    heads += ({"en": "On the table: ", "tr": "Yerde: "}[lang],)
+    trick = {"en": r"Trick \d+: ", "tr": r"\d+\. löve: "}[lang]
+    went_on = 0
+    for above, line in itertools.pairwise(lines):
+        if not re.match(r" +· ", line):
+            continue
+        head = next((h for h in heads if above.startswith(h)), None)
+        found = re.match(trick, above)
+        if head is None and found is not None:
+            head = found[0]
+        if head is None:  # a line gone on already: under the same margin
+            assert re.match(r" +· ", above), (above, line)
+            assert above.index("·") == line.index("·"), (above, line)
+            continue
+        went_on += 1
+        assert line.startswith(" " * (len(head) - 2) + "· "), (above, line)
+    assert went_on >= 5, "\n".join(lines)

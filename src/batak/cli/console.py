@@ -376,20 +376,21 @@ def fit_items(
 ) -> list[str]:
     """The text ``code`` with ``items`` joined by `` · `` (its placeholder ``key``), in lines of
     at most ``width`` columns where it can: an item is never split, and the lines after the first
-    are indented.
+    go on under the first item (:func:`fit_under`), as the last trick and the hand do.
 
     >>> for line in fit_items("auction_line", "en", ["Computer 1 pas"] * 4, 40):
     ...     print(line)
     İhale (auction): Computer 1 pas
-      · Computer 1 pas · Computer 1 pas
-      · Computer 1 pas
+                   · Computer 1 pas
+                   · Computer 1 pas
+                   · Computer 1 pas
     >>> for line in fit_items("trick_line", "tr", ["Bilgisayar 2 8♦", "Sen 10♦"], 30,
     ...                       key="cards", n=6, who="Sen"):
     ...     print(line)
     6. löve: Bilgisayar 2 8♦
-      · Sen 10♦  → alan: Sen
+           · Sen 10♦  → alan: Sen
     """
-    return fit_list(lambda joined: t(code, lang, **{key: joined}, **params), items, width)
+    return fit_under(lambda joined: t(code, lang, **{key: joined}, **params), items, width)
 
 
 def fit_list(
