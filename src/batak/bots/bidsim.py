@@ -785,7 +785,10 @@ def _clear_gain(
 ) -> bool:
     """Does bidding (its score in each world) gain over passing (the same, by world) by at least
     ``z`` standard errors of the weighted mean gain (with the weights' effective count of
-    worlds)?"""
+    worlds)? Not when fewer than two worlds were done (the thinking time ran out): a gain seen
+    in one world has no spread to measure it by."""
+    if len(bidding) < 2:
+        return False
     gains = [(ws[w], bidding[w] - passing.get(w, 0.0)) for w in range(len(bidding))]
     total = sum(q for q, _ in gains)
     if total <= 0:
