@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import time
 import urllib.request
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -1097,34 +1098,43 @@ def test_a_process_that_takes_a_table_over_says_at_once_where_its_bot_account_si
         asyncio.run(main())
 
 
+def _routing_on_n1(by_code: Callable[[str], Awaitable[tuple[str, bool]]]) -> tuple[Any, Any]:
+    """The real Cluster.route of node n1, with stand-ins: a hub holding no table (none kept
+    aside to close either), whose storage finds a room's code with ``by_code``, and an owner's
+    row that puts every table on n0, another process alive (no Redis to forward through); and
+    a connection of nobody in particular."""
+    from types import SimpleNamespace
+
+    from batak.server.cluster.owner import Cluster
+
+    async def owner_of(table_id: str) -> tuple[str, bool]:
+        return ("n0", True)
+
+    hub = SimpleNamespace(
+        tables={},
+        unclosed={},
+        codes={},
+        code_checks=lambda conn: [],
+        storage=SimpleNamespace(table_by_code=by_code),
+    )
+    cluster = Cluster.__new__(Cluster)
+    cluster.hub, cluster.node, cluster.bus = hub, "n1", None  # type: ignore[assignment]
+    cluster.owner_of = owner_of  # type: ignore[method-assign]
+    return cluster, SimpleNamespace(remote=False, player=None)
+
+
 def test_a_finished_rooms_code_is_answered_here_when_its_holder_cannot_be_reached() -> None:
     """A finished room's code goes to the process that still holds its table (533f376); with
     no Redis to forward through (a cluster without --redis, or Redis down), it was refused
     'elsewhere' where before it was answered from the saved games (the match is over, or its
     table to look at for its players). Real Cluster.route; the hub, its storage and the owner's
     row are stand-ins: the table's process is another, alive one."""
-    from types import SimpleNamespace
-
-    from batak.server.cluster.owner import Cluster
 
     async def by_code(code: str) -> tuple[str, bool]:
         return ("tOVER", True)  # a finished table has the code
 
-    async def owner_of(table_id: str) -> tuple[str, bool]:
-        return ("n0", True)
-
     async def main() -> None:
-        hub = SimpleNamespace(
-            tables={},
-            unclosed={},
-            codes={},
-            code_checks=lambda conn: [],
-            storage=SimpleNamespace(table_by_code=by_code),
-        )
-        cluster = Cluster.__new__(Cluster)
-        cluster.hub, cluster.node, cluster.bus = hub, "n1", None  # type: ignore[assignment]
-        cluster.owner_of = owner_of  # type: ignore[method-assign]
-        conn = SimpleNamespace(remote=False, player=None)
+        cluster, conn = _routing_on_n1(by_code)
         for kind in ("room", "join"):  # False: the hub here answers it
             assert await cluster.route(conn, {"type": kind, "code": "abcdefgh"}) is False  # type: ignore[arg-type]
 
@@ -1132,34 +1142,20 @@ def test_a_finished_rooms_code_is_answered_here_when_its_holder_cannot_be_reache
 
 
 def test_a_join_refused_elsewhere_names_the_table_it_asked_for() -> None:
-    """Every refusal of a ``join`` by a table's id names that table (``table``; 5753c2d), so
+    """Every refusal of a ``join`` by a table's id names that table (``table``; 19224e0), so
     that a page gone on to table B meanwhile ignores a late answer about table A: but the
     refusal 'elsewhere' (A's process is another, alive one, and there is no Redis to forward
     through) was raised by the cluster's routing before the hub, without it, and sent a page now
     at B to the lobby. A join by code and another kind of message name no table. Real
     Cluster.route; the hub and the owner's row are stand-ins."""
-    from types import SimpleNamespace
 
-    from batak.server.cluster.owner import Cluster
     from batak.server.table import TableError
-
-    async def owner_of(table_id: str) -> tuple[str, bool]:
-        return ("n0", True)
 
     async def by_code(code: str) -> tuple[str, bool]:
         return ("tA", False)
 
     async def main() -> None:
-        hub = SimpleNamespace(
-            tables={},
-            codes={},
-            code_checks=lambda conn: [],
-            storage=SimpleNamespace(table_by_code=by_code),
-        )
-        cluster = Cluster.__new__(Cluster)
-        cluster.hub, cluster.node, cluster.bus = hub, "n1", None  # type: ignore[assignment]
-        cluster.owner_of = owner_of  # type: ignore[method-assign]
-        conn = SimpleNamespace(remote=False, player=None)
+        cluster, conn = _routing_on_n1(by_code)
         for msg, named in (
             ({"type": "join", "table": "tA", "ref": "join"}, "tA"),
             ({"type": "join", "code": "abcdefgh", "ref": "invite"}, None),

@@ -1196,7 +1196,7 @@ def test_the_koz_maca_rules_page_says_soz_where_koz_maca_says_soz(
 def test_the_koz_maca_rules_page_names_neither_an_ihale_nor_a_bid(
     browser: Browser, server: ServerProcess, errors: list[str]
 ) -> None:
-    """Koz Maça's rules page, in the söz's words since 9d2ab1e, still named the bidding option
+    """Koz Maça's rules page, in the söz's words since 7646ebb, still named the bidding option
     "İhale usulü" (there is no ihale) and, in English, the zero söz "Zero bid (el almam)": "a
     player may bid 0 ... empty: no zero bid", two rows under "Lowest söz: ... a zero söz". The
     bidding is the söz's ("Söz usulü") at a Koz Maça table, and the zero söz is a söz in
