@@ -42,6 +42,17 @@ def in_view(page: Page, selector: str) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- item 1
+def _bid_until_a_card_is_mine(page: Page) -> None:
+    """Wait, within 90 s, until the player may play a card (legal cards lit in the hand),
+    making the first bid offered whenever the bidding comes to them."""
+    deadline = time.monotonic() + 90
+    while not page.locator("#hand .card.legal").count():
+        assert time.monotonic() < deadline, "never my turn to play a card"
+        if page.get_by_test_id("your-turn").count() and page.locator(".bids button").count():
+            page.locator(".bids button").first.evaluate("(b) => b.click()")
+        page.wait_for_timeout(50)
+
+
 def test_a_phone_table_has_leave_sheet_and_chat_in_view_above_the_hand(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:
@@ -419,12 +430,7 @@ def test_a_player_chatting_on_a_phone_sees_and_plays_the_trick_and_hand_at_their
     expect(page.locator("#chat-log")).to_contain_text("Selam")
     page.fill("#chat-input", "iyi oyunlar")  # typed, not sent yet
     page.get_by_test_id("start").evaluate("(b) => b.click()")
-    deadline = time.monotonic() + 90
-    while not page.locator("#hand .card.legal").count():
-        assert time.monotonic() < deadline, "never my turn to play a card"
-        if page.get_by_test_id("your-turn").count() and page.locator(".bids button").count():
-            page.locator(".bids button").first.evaluate("(b) => b.click()")
-        page.wait_for_timeout(50)
+    _bid_until_a_card_is_mine(page)
     page.wait_for_timeout(300)  # (a trick being gathered settles)
     expect(page.locator("#chat-input")).to_be_visible()
     page.evaluate("() => window.scrollTo(0, 0)")
@@ -473,12 +479,7 @@ def test_the_chat_panel_on_a_phone_leaves_the_trick_and_the_koz_uncovered_withou
     page.get_by_test_id("chat-open").tap()
     page.fill("#chat-input", "iyi oyunlar")
     page.get_by_test_id("start").evaluate("(b) => b.click()")
-    deadline = time.monotonic() + 90
-    while not page.locator("#hand .card.legal").count():
-        assert time.monotonic() < deadline, "never my turn to play a card"
-        if page.get_by_test_id("your-turn").count() and page.locator(".bids button").count():
-            page.locator(".bids button").first.evaluate("(b) => b.click()")
-        page.wait_for_timeout(50)
+    _bid_until_a_card_is_mine(page)
     # (the notices of the deal's start gone: the table is as high as it gets)
     expect(page.locator("#notice")).to_be_hidden(timeout=15_000)
     expect(page.locator("#hand .card.legal").first).to_be_visible()
