@@ -330,7 +330,7 @@ class Hub:
         await self._close_kept()
         if self.cluster is not None:  # hand the tables over to the other nodes
             await self.cluster.stop()
-        for table in [*self.tables.values(), *self.unclosed.values()]:
+        for table in self.held():
             await table.stop()
         if self._review_pool is not None:
             self._review_pool.shutdown(wait=False, cancel_futures=True)
@@ -396,6 +396,15 @@ class Hub:
         except Exception:
             log.exception("letting go of erased accounts")
         await self._forget(now)
+
+    def held(self) -> list[Table]:
+        """Every table in this process's memory: those of :attr:`tables` and those kept aside
+        to be closed (:attr:`unclosed`)."""
+        return [*self.tables.values(), *self.unclosed.values()]
+
+    def holds(self, table_id: str | None) -> bool:
+        """Is the table ``table_id`` in this process's memory (see :meth:`held`)?"""
+        return table_id in self.tables or table_id in self.unclosed
 
     async def _close_kept(self) -> None:
         """Close again the tables :meth:`unmake` could not close (kept while refused)."""

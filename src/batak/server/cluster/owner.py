@@ -246,7 +246,7 @@ class Cluster:
         me = self.node
         # (a table whose close was refused once more, Hub._close_kept, is released too: a
         # process gone keeps nothing, and one that takes it has it as stored, waiting)
-        for table in [*hub.tables.values(), *hub.unclosed.values()]:
+        for table in hub.held():
             await hub._drop(table)
 
         def release(cur: Any) -> None:
@@ -427,7 +427,7 @@ class Cluster:
         lost = 0
         # (a table kept to be closed, Hub.unclosed, that another node claimed meanwhile: its
         # close would be refused by the fencing check for good; that node has it now)
-        for table in [*self.hub.tables.values(), *self.hub.unclosed.values()]:
+        for table in self.hub.held():
             epoch = self.owned.get(table.id)
             if epoch is not None and now.get(table.id) != (self.node, epoch):
                 self.fenced(table)
@@ -447,7 +447,7 @@ class Cluster:
     def _lose_all(self, why: str) -> None:
         for tid in list(self.tourneys):
             self.tourney_lost(tid)
-        held = [*self.hub.tables.values(), *self.hub.unclosed.values()]
+        held = self.hub.held()
         if not held:
             return
         log.warning("node %s: %s; every table is dropped", self.node, why)
@@ -482,7 +482,7 @@ class Cluster:
         alive = self.alive or [self.node]
         hub = self.hub
         for table_id, owner in rows:
-            if table_id in hub.tables or table_id in hub.creating or table_id in hub.unclosed:
+            if hub.holds(table_id) or table_id in hub.creating:
                 # (one kept to be closed, Hub.unclosed, is stored waiting and ours: taken
                 # "back", it would be loaded a second time, and offered)
                 continue
@@ -761,7 +761,7 @@ class Cluster:
             # forwarded here because this process owned the table; if it no longer does, the
             # client's process closes the socket and the client asks again
             table_id = msg.get("table")
-            held = table_id in self.hub.tables or table_id in self.hub.unclosed
+            held = self.hub.holds(table_id)
             moved = kind in TABLE_TYPES and table_id and not held
             if moved and not await self.claim(str(table_id), answers=True):
                 await conn.close(1012, "table moved")
