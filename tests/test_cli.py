@@ -901,6 +901,36 @@ def test_help_rules_and_errors_fit_80_columns(
     assert wide == []
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_commands_come_before_options_through_argparse_s_public_api(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """``batak --help`` and ``batak admin --help`` list the commands (jobs) before the options.
+    build_parser and admin moved the commands' group in argparse's private
+    ``parser._action_groups``; the groups are now made in that order (Parser's ``commands``),
+    and the help is the same: the commands' title, the commands, then the options' title and
+    every option."""
+    import batak.cli
+
+    monkeypatch.setenv("COLUMNS", "80")
+    for module in Path(batak.cli.__file__).parent.glob("*.py"):
+        assert "_action_groups" not in module.read_text(encoding="utf-8"), module.name
+    title, options = {"en": ("commands:", "options:"), "tr": ("komutlar:", "seçenekler:")}[lang]
+    for path, first, wanted in (
+        ([], "play", ["-h,", "--version", "--lang"]),
+        (["admin"], "players", ["-h,", "--data", "--database", "--lang"]),
+    ):
+        with pytest.raises(SystemExit):
+            main([*path, "--help", "--lang", lang])
+        sections = capsys.readouterr().out.split("\n\n")
+        at = next(i for i, x in enumerate(sections) if x.startswith(title))
+        assert sections[at].splitlines()[1].split()[0] == first, sections[at]
+        assert sections[at + 1].startswith(options + "\n"), sections
+        said = [x.split()[0] for x in sections[at + 1].splitlines()[1:] if x.startswith("  -")]
+        assert said == wanted, sections[at + 1]
+        assert len(sections) == at + 2 or not sections[at + 2].strip(), sections
+
+
 @pytest.mark.parametrize(
     ("lang", "commands", "options", "positionals"),
     [

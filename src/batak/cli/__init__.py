@@ -40,18 +40,22 @@ __all__ = ["build_parser", "main"]
 
 # ---------------------------------------------------------------------- main
 def build_parser(lang: str) -> argparse.ArgumentParser:
-    parser = Parser(prog="batak", description=t("prog_description", lang), lang=lang)
+    # "COMMAND ..." in the usage and the commands under their own title: the ten names in
+    # braces took 79 columns of a 60-column terminal, headed "positional arguments"; listed
+    # first, what a newcomer looks for, then the options
+    commands = {
+        "dest": "command",
+        "title": t("commands_title", lang),
+        "metavar": t("metavar_command", lang),
+    }
+    parser = Parser(
+        prog="batak", description=t("prog_description", lang), lang=lang, commands=commands
+    )
+    sub = parser.commands
     parser.add_argument(
         "--version", action="version", version=f"batak {__version__}", help=t("help_version", lang)
     )
     add_lang_option(parser, lang, top=True)  # before the command's name, or after it
-    # "COMMAND ..." in the usage and the commands under their own title: the ten names in
-    # braces took 79 columns of a 60-column terminal, headed "positional arguments"
-    sub = parser.add_subparsers(
-        dest="command", title=t("commands_title", lang), metavar=t("metavar_command", lang)
-    )
-    groups = parser._action_groups  # the commands first, what a newcomer looks for, then options
-    groups.insert(groups.index(parser._optionals), groups.pop())
 
     def lang_option(p: argparse.ArgumentParser) -> None:
         add_lang_option(p, lang)

@@ -38,7 +38,20 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     from ..server.config import ServerConfig
 
     d = ServerConfig()
-    p = sub.add_parser("admin", help=t("help_admin", lang), description=t("help_admin", lang))
+    p = sub.add_parser(
+        "admin",
+        help=t("help_admin", lang),
+        description=t("help_admin", lang),
+        # the jobs first, as batak's commands, under their own title (not "positional
+        # arguments"), then the options; all of them in braces is 85 columns: the jobs are
+        # listed under the title, the usage names them with a placeholder
+        commands={
+            "dest": "job",
+            "title": t("commands_title", lang),
+            "metavar": t("admin_metavar_job", lang),
+            "required": True,
+        },
+    )
 
     def where(parser: argparse.ArgumentParser, default: Any) -> None:
         parser.add_argument(
@@ -54,16 +67,7 @@ def add_admin_parser(sub: Any, lang: str) -> None:
 
     where(p, None)
     username = t("admin_metavar_username", lang)  # the placeholder, in the reader's language
-    jobs = p.add_subparsers(
-        dest="job",
-        # under their own title, as batak's commands are (not "positional arguments")
-        title=t("commands_title", lang),
-        # (the jobs are listed under it; all of them in braces is 85 columns)
-        metavar=t("admin_metavar_job", lang),
-        required=True,
-    )
-    groups = p._action_groups  # the jobs first, as batak's commands, then the options
-    groups.insert(groups.index(p._optionals), groups.pop())
+    jobs = p.commands
     players = jobs.add_parser("players", help=t("help_admin_players", lang))
     players.add_argument("--search", default="", metavar="TEXT", help=t("help_admin_search", lang))
 

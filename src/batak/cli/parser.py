@@ -203,9 +203,30 @@ USAGE_LINES = 6
 
 class Parser(argparse.ArgumentParser):
     """An :class:`argparse.ArgumentParser` whose fixed words are in ``lang``; its subcommands'
-    parsers (``add_subparsers().add_parser``) are made in the same language."""
+    parsers (``add_subparsers().add_parser``) are made in the same language.
 
-    def __init__(self, *args: Any, lang: str = "en", **kwargs: Any) -> None:
+    Made with ``commands`` (:meth:`add_subparsers`'s arguments), its commands are
+    ``parser.commands`` and its help lists them before the options, what a newcomer looks for
+    first (``batak``'s commands, ``batak admin``'s jobs):
+
+    >>> top = Parser(prog="batak", lang="en", commands={"dest": "command", "title": "commands"})
+    >>> _ = top.commands.add_parser("play", help="play a match")
+    >>> _ = top.add_argument("--version", action="store_true", help="the version")
+    >>> print(top.format_help())  # doctest: +NORMALIZE_WHITESPACE
+    usage: batak [-h] [--version] {play} ...
+    <BLANKLINE>
+    commands:
+      play        play a match
+    <BLANKLINE>
+    options:
+      -h, --help  show this help and exit
+      --version   the version
+    <BLANKLINE>
+    """
+
+    def __init__(
+        self, *args: Any, lang: str = "en", commands: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
         self.lang = lang
         self._suggest: str | None = None  # for an unknown option: the known one it resembles
         kwargs.setdefault("formatter_class", argparse.HelpFormatter)
@@ -213,9 +234,23 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self._positionals.title = t("positionals", lang)
         self._optionals.title = t("options", lang)
+        self._options: Any = None  # where its options go, when not argparse's own group
+        if commands is not None:
+            self.commands = self.add_subparsers(**commands)
+            # argparse lists the groups in the order they were made: the options get a group
+            # of their own, made after the commands', and every option goes into it
+            self._options = self.add_argument_group(t("options", lang))
         self.add_argument(
             "-h", "--help", action="help", default=argparse.SUPPRESS, help=t("help_help", lang)
         )
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        """As argparse's; on a parser made with ``commands``, an option goes into the options'
+        group, listed after the commands (see :class:`Parser`)."""
+        if self._options is not None and args and str(args[0]).startswith("-"):
+            action: argparse.Action = self._options.add_argument(*args, **kwargs)
+            return action
+        return super().add_argument(*args, **kwargs)
 
     def localise_placeholders(self) -> None:
         """Its arguments' placeholders (``FILE``, ``DIR``, ``URL``...) in its language: every
