@@ -931,6 +931,60 @@ def test_commands_come_before_options_through_argparse_s_public_api(
         assert len(sections) == at + 2 or not sections[at + 2].strip(), sections
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("width", [60, 80])
+def test_every_command_s_help_fits_60_and_80_columns(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, width: int
+) -> None:
+    """``batak online --help`` at 60 columns had a usage line of 66 ("[--quick MODE | --join
+    CODE | --create PRESET]" after the name's indent: argparse never breaks a part), and so
+    had ``batak bot`` (69) and, in Turkish, ``batak serve`` (62); serve's section titles were
+    one line of up to 75. Every command's help fits: its usage wraps like the others (the
+    name alone on its first line where a part does not fit after it), a title goes on on a
+    second line. Only an address wider than the help's column (a word with no space to break
+    at) may stand out of a 60-column terminal."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    paths = command_paths(build_parser(lang))
+    assert {("online",), ("bot",), ("serve",), ("admin", "vip")} <= set(paths)
+    wide = []
+    for path in paths:
+        with pytest.raises(SystemExit):
+            main([*path, "--help", "--lang", lang])
+        out = capsys.readouterr().out
+        usage, rest = out.split("\n\n", 1)
+        assert usage.startswith(("usage: batak", "kullanım: batak")), out
+        wide += [(path, x) for x in usage.splitlines() if columns(x) > width]
+        wide += [(path, x) for x in rest.splitlines() if columns(x) > width and " " in x.strip()]
+    assert wide == []
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_usage_too_wide_after_the_name_has_the_name_on_a_line_of_its_own(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """``batak online --help`` at 60 columns: the name alone on the usage's first line, the
+    options under "usage:" (the exclusive three on one line, whole), the address last; at 80
+    columns, where its parts fit after the name, the usage is as argparse lays it out."""
+    monkeypatch.setenv("COLUMNS", "60")
+    with pytest.raises(SystemExit):
+        main(["online", "--help", "--lang", lang])
+    usage = capsys.readouterr().out.split("\n\n", 1)[0].splitlines()
+    head = {"en": "usage: ", "tr": "kullanım: "}[lang]
+    assert usage[0] == head + "batak online", usage
+    assert all(x.startswith(" " * len(head) + "[") for x in usage[1:]), usage
+    assert usage[-1].strip() == {"en": "[URL]", "tr": "[ADRES]"}[lang], usage
+    exclusive = {"en": "[--quick MODE | --join CODE | --create PRESET]"}
+    assert exclusive.get(lang, "[--quick TÜR | --join KOD | --create MASA]") in (
+        x.strip() for x in usage
+    )
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main(["online", "--help", "--lang", lang])
+    usage = capsys.readouterr().out.split("\n\n", 1)[0].splitlines()
+    assert usage[0].startswith(head + "batak online [-h] [--name "), usage
+    assert usage[1].startswith(" " * len(head + "batak online ") + "[--quick"), usage
+
+
 @pytest.mark.parametrize(
     ("lang", "commands", "options", "positionals"),
     [

@@ -387,6 +387,48 @@ class _Formatter(argparse.HelpFormatter):
             usage, actions, groups, t("usage", self.lang) if prefix is None else prefix
         )
 
+    # A usage whose parts do not fit after the command's name (``batak online``'s "[--quick
+    # MODE | --join CODE | --create PRESET]", 66 columns at a 60-column terminal; argparse
+    # never breaks a part) has the name on a line of its own and the parts under "usage:",
+    # as argparse lays out a usage whose name is long
+    def _format_usage(self, usage: Any, actions: Any, groups: Any, prefix: Any) -> str:
+        said: str = super()._format_usage(usage, actions, groups, prefix)
+        width = self._width - self._current_indent  # (argparse keeps 2 columns free)
+        if usage is not None or all(len(x) <= width + 2 for x in said.splitlines()):
+            return said
+        head = t("usage", self.lang) if prefix is None else prefix
+        indent = " " * len(head)
+        out = [head + self._prog]
+        for kind in (True, False):  # the options, then the places (argparse's order)
+            shown = self._format_actions_usage(
+                [a for a in actions if bool(a.option_strings) == kind], groups
+            )
+            parts: list[str] = []
+            for part in _USAGE_PART.findall(shown):  # a required option with its value
+                if parts and parts[-1].startswith("-") and not part.startswith(("-", "[", "(")):
+                    parts[-1] += " " + part
+                else:
+                    parts.append(part)
+            line = ""
+            for part in parts:
+                if line and len(indent) + len(line) + 1 + len(part) > width:
+                    out.append(indent + line)
+                    line = ""
+                line = f"{line} {part}" if line else part
+            if line:
+                out.append(indent + line)
+        return "\n".join(out) + "\n\n"
+
+    # A section's title wider than the terminal (serve's "cluster (several processes on
+    # PostgreSQL and Redis; see docs/cluster.md):", 73 columns) goes on on a second line
+    def start_section(self, heading: str | None) -> None:
+        import textwrap
+
+        if heading is not None:
+            width = max(self._width - self._current_indent - 1, 20)  # (the title's colon)
+            heading = "\n".join(textwrap.wrap(heading, width, break_on_hyphens=False))
+        super().start_section(heading)
+
     # The help's sentences are broken at spaces only, never at a hyphen nor inside a word: the
     # serve help's example ended a line with "--public-" and began the next with
     # "url https://YOUR-", an option and an address that no longer read (or copy) as one.
@@ -407,6 +449,9 @@ class _Formatter(argparse.HelpFormatter):
             return "".join(self._format_action(a) for a in action._get_subactions())
         return super()._format_action(action)
 
+
+#: a part of a usage as argparse wraps them: a group in brackets or parentheses, else a word
+_USAGE_PART = re.compile(r"\(.*?\)+(?=\s|$)|\[.*?\]+(?=\s|$)|\S+")
 
 #: argparse's error sentences (CPython 3.11-3.13) -> the catalog's key for the same sentence.
 _ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
