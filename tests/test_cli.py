@@ -148,7 +148,7 @@ def test_numbers_commands_and_aliases(
     assert "Not allowed — the highest possible bid is 13" in out
     assert "Not allowed — a bid must be at least 5" in out
     # said as batak online says it, with this table's moves (no kitty here: no 'bury AS')
-    assert "“xy” is not a move here. Your moves: pas, bid 5–13" in out
+    assert "“xy” is not a move here. Your moves: pas · bid 5–13" in out
     assert "You: pas" in out  # the Turkish alias was accepted
     assert "Input ended" in out
     # the auction's moves are shown as ranges, not numbered
@@ -201,7 +201,35 @@ def test_an_unknown_command_is_said_to_be_one_and_points_to_the_help(
     assert said in " ".join(out.split()), out
     if said.startswith("Unknown"):
         assert "is not a move" not in out
-        assert "Your moves: pas, bid 5–13" in " ".join(out.split())
+        assert "Your moves: pas · bid 5–13" in " ".join(out.split())
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("width", [60, 80])
+def test_the_moves_after_an_unknown_command_are_joined_as_the_table_s_lists(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, width: int
+) -> None:
+    """After an unknown command ("stats") and after a line that is no move ("xyz1"), the moves
+    were joined by commas ("Your moves: pas, bid 5–13"), where the table lists its moves, its
+    auction and its players with " · " ("  pas · bid 5–13" under "Your moves:"). They are
+    joined alike, and a card's move list too (no comma between two cards)."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", str(width))
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("stats\nxyz1\npas\nstats\n"))
+    assert main(["play", *SEED_1, "--lang", lang]) == 0
+    out = terminal.getvalue()
+    head = {"en": "Your moves: ", "tr": "Yapabileceklerin: "}[lang]
+    bid = {"en": "bid", "tr": "ihale"}[lang]
+    folded = " ".join(out.split())  # (a list broken over lines, as one)
+    said = [x.split(head, 1)[1] for x in folded.split("“stats”")[1:] + folded.split("“xyz1”")[1:]]
+    assert len(said) == 3, out
+    assert said[0].startswith(f"pas · {bid} 5–13 "), out  # after the command
+    assert said[2].startswith(f"pas · {bid} 5–13 "), out  # after the line that is no move
+    cards = said[1].split(">")[0]  # after the command, in the first trick: up to the prompt
+    assert "," not in cards and " · " in cards, out  # the cards of the first trick
+    assert all(columns(x) <= width for x in out.splitlines()), out
 
 
 @pytest.mark.parametrize(
@@ -1877,7 +1905,8 @@ def test_the_moves_listed_after_a_typo_are_never_broken_inside_one(
     said = text[text.index("“QX”") :].split("> ")[0].splitlines()[:-1]
     assert len(said) > 1 and all(len(x) <= 60 for x in said), said
     assert not any(x.endswith(verb) for x in said), "\n".join(said)
-    assert all(x.split(", ")[-1].startswith(verb) for x in said[1:]), "\n".join(said)
+    # (a line goes on with a whole move, after the list's " · ")
+    assert all(x.strip().removeprefix("· ").startswith(verb) for x in said[1:]), "\n".join(said)
 
 
 @pytest.mark.parametrize(

@@ -1333,37 +1333,44 @@ def not_a_move(typed: str, view: dict[str, Any], lang: str, style: Style, width:
     the bids as ranges), in lines of ``width`` columns broken between two moves, never inside
     one (at 60 columns the twenty moves of a burial broke as "bury" / "3♥").
 
+    The moves are joined by " · ", as the table's other lists (the moves under "Your moves:",
+    the auction, the players); they were joined by commas.
+
     >>> view = {"phase": "bidding", "legal_moves": ["pass", "bid 5", "bid 6", "bid 7"],
     ...         "rules": {"bidding": "auction"}}
     >>> not_a_move("bid", view, "en", Style(None), 80)
-    ['“bid” is not a move here. Your moves: pas, bid 5–7']
+    ['“bid” is not a move here. Your moves: pas · bid 5–7']
     >>> view = {"phase": "bury", "legal_moves": ["bury AS", "bury 3H", "bury KD"],
     ...         "rules": {"bidding": "auction"}}
     >>> for line in not_a_move("x", view, "en", Style(None), 45):
     ...     print(line)
-    “x” is not a move here. Your moves: bury A♠,
-      bury 3♥, bury K♦
+    “x” is not a move here. Your moves: bury A♠
+      · bury 3♥ · bury K♦
 
     A command the table does not have (:func:`unknown_command`) is said to be one, with the
-    words that list the commands.
+    words that list the commands; the moves go on under the first, as the auction's line.
 
-    >>> for line in not_a_move("stats", view, "en", Style(None), 45):
+    >>> for line in not_a_move("stats", view, "en", Style(None), 30):
     ...     print(line)
-    Unknown command “stats”: '?' or 'help' lists
-      the commands.
-    Your moves: bury A♠, bury 3♥, bury K♦
+    Unknown command “stats”: '?'
+      or 'help' lists the
+      commands.
+    Your moves: bury A♠ · bury 3♥
+              · bury K♦
     """
-    moves = _moves_said(view, lang, style)
+    moves = _moves_said(view, lang, style)  # joined by " · ", as the table's other lists
     if unknown_command(typed):
         return [
             *wrap_text(t("unknown_command", lang, text=typed), width),
-            *fit_list(lambda said: t("moves_now", lang, moves=said), moves, width, ", "),
+            *fit_under(lambda said: t("moves_now", lang, moves=said), moves, width),
         ]
 
     def said(moves: str) -> str:
         return t("not_a_move", lang, text=typed, moves=moves)
 
-    return fit_list(said, moves, width, ", ")
+    # (at a 2-column indent: under the first move, after the sentence, a burial's twenty
+    # moves stood one a line at the right of a 60-column terminal, in Turkish)
+    return fit_list(said, moves, width)
 
 
 def unknown_command(typed: str) -> bool:
