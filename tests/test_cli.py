@@ -48,6 +48,39 @@ def run(
     return code, out, err
 
 
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    width: int,
+    stdin: str = "",
+    *,
+    colour: bool = False,
+) -> tuple[int, str]:
+    """``main(args)`` writing to a terminal of ``width`` columns (no colour unless ``colour``),
+    with ``stdin`` as input; returns (exit code, what it wrote)."""
+    if colour:
+        monkeypatch.delenv("NO_COLOR", raising=False)  # (in colour: its codes take no column)
+    else:
+        monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", str(width))
+    out = _Terminal()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    return main(args), out.getvalue()
+
+
+def help_of(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
+    """What ``main(args)`` with ``--help`` among ``args`` writes (argparse exits after it)."""
+    with pytest.raises(SystemExit):
+        main(args)
+    return capsys.readouterr().out
+
+
 # ---------------------------------------------------------------------- play
 @pytest.mark.parametrize("lang", ["en", "tr"])
 @pytest.mark.parametrize("preset", ["standard", "zipi-kitty", "esli-acik", "sultan-kozmaca"])
@@ -207,19 +240,15 @@ def test_an_unknown_command_is_said_to_be_one_and_points_to_the_help(
 @pytest.mark.parametrize("lang", ["en", "tr"])
 @pytest.mark.parametrize("width", [60, 80])
 def test_the_moves_after_an_unknown_command_are_joined_as_the_table_s_lists(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, width: int
+    monkeypatch: pytest.MonkeyPatch, lang: str, width: int
 ) -> None:
     """After an unknown command ("stats") and after a line that is no move ("xyz1"), the moves
     were joined by commas ("Your moves: pas, bid 5–13"), where the table lists its moves, its
     auction and its players with " · " ("  pas · bid 5–13" under "Your moves:"). They are
     joined alike, and a card's move list too (no comma between two cards)."""
-    monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.setenv("COLUMNS", str(width))
-    terminal = _Terminal()
-    monkeypatch.setattr(sys, "stdout", terminal)
-    monkeypatch.setattr(sys, "stdin", io.StringIO("stats\nxyz1\npas\nstats\n"))
-    assert main(["play", *SEED_1, "--lang", lang]) == 0
-    out = terminal.getvalue()
+    args = ["play", *SEED_1, "--lang", lang]
+    code, out = on_a_terminal(monkeypatch, args, width, "stats\nxyz1\npas\nstats\n")
+    assert code == 0
     head = {"en": "Your moves: ", "tr": "Yapabileceklerin: "}[lang]
     bid = {"en": "bid", "tr": "ihale"}[lang]
     folded = " ".join(out.split())  # (a list broken over lines, as one)
@@ -308,11 +337,9 @@ def test_turkish_trump_alias(
     assert code == 0 and "Sen: koz ♠ maça" in out, out
 
 
-def test_while_burying_a_card_named_any_way_is_the_card_to_bury(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    """'2C', 'sinek 2' and 'göm sinek 2' were refused while burying ("2♣ şu an oynanamaz:
-    şimdi gömme sırası"), and only 'ten' of the number words was known."""
+def _saved_at_the_burial(tmp_path: Path) -> tuple[Path, Match]:
+    """A zipi-kitty match saved (bury.json) where seat 0, the player, has won the auction and
+    buries: seed 5, seat 0 bidding its highest bid and the others passing."""
     rules = Rules.preset("zipi-kitty")
     game = Game(rules, seed=5)
     while game.phase != "bury":
@@ -323,6 +350,15 @@ def test_while_burying_a_card_named_any_way_is_the_card_to_bury(
         match.play(move)
     path = tmp_path / "bury.json"
     path.write_text(dumps(match, meta={"seat": 0}), encoding="utf-8")
+    return path, match
+
+
+def test_while_burying_a_card_named_any_way_is_the_card_to_bury(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """'2C', 'sinek 2' and 'göm sinek 2' were refused while burying ("2♣ şu an oynanamaz:
+    şimdi gömme sırası"), and only 'ten' of the number words was known."""
+    path, match = _saved_at_the_burial(tmp_path)
     hand = sorted(match.game.hands[0], key=lambda c: c.index)[:3]
     digits = {"T": "10", "J": "vale", "Q": "kız", "K": "papaz", "A": "as"}
     words = {"2": "iki", "3": "üç", "4": "dört", "5": "beş", "6": "altı", "7": "yedi"}
@@ -352,16 +388,7 @@ def test_burying_a_card_buried_already_says_so(
     "you do not hold 2♣", which puzzled the bidder who had just buried it."""
     from batak.game import IllegalMove
 
-    rules = Rules.preset("zipi-kitty")
-    game = Game(rules, seed=5)
-    while game.phase != "bury":
-        game.play(game.legal_moves()[-1] if game.to_move == 0 else "pass")
-    assert game.contract is not None and game.contract.bidder == 0, "seed 5: seat 0 bids"
-    match = Match(rules, dealer=game.dealer, seed=5)
-    for _, move in game.auction:
-        match.play(move)
-    path = tmp_path / "bury.json"
-    path.write_text(dumps(match, meta={"seat": 0}), encoding="utf-8")
+    path, match = _saved_at_the_burial(tmp_path)
     card = sorted(match.game.hands[0], key=lambda c: c.index)[0]
     typed = [f"bury {card}", f"bury {card}", str(card)]
     args = ["play", "--load", str(path), "--lang", lang]
@@ -770,9 +797,7 @@ def test_version_and_help(
     assert done.value.code == 0
     out = capsys.readouterr().out
     assert "play" in out and "replay" in out and "rules" in out
-    with pytest.raises(SystemExit):
-        main(["play", "--help", "--lang", "tr"])
-    assert "bilgisayara karşı" in capsys.readouterr().out
+    assert "bilgisayara karşı" in help_of(capsys, ["play", "--help", "--lang", "tr"])
 
 
 #: what each command needs besides --lang to be parsed (its required arguments)
@@ -911,9 +936,9 @@ def test_help_rules_and_errors_fit_80_columns(
     paths = command_paths(build_parser(lang))
     assert ("play",) in paths and ("admin", "vip") in paths  # subcommands at any depth
     for path in paths:
-        with pytest.raises(SystemExit):
-            main([*path, "--help"] if not path else [*path, "--help", "--lang", lang])
-        said[" ".join(("batak", *path, "--help"))] = capsys.readouterr().out
+        said[" ".join(("batak", *path, "--help"))] = help_of(
+            capsys, [*path, "--help"] if not path else [*path, "--help", "--lang", lang]
+        )
     for preset in ["", *ALL_PRESETS]:
         args = ["rules", preset, "--lang", lang] if preset else ["rules", "--lang", lang]
         said[" ".join(args)] = run(monkeypatch, capsys, args)[1]
@@ -948,9 +973,7 @@ def test_commands_come_before_options_through_argparse_s_public_api(
         ([], "play", ["-h,", "--version", "--lang"]),
         (["admin"], "players", ["-h,", "--data", "--database", "--lang"]),
     ):
-        with pytest.raises(SystemExit):
-            main([*path, "--help", "--lang", lang])
-        sections = capsys.readouterr().out.split("\n\n")
+        sections = help_of(capsys, [*path, "--help", "--lang", lang]).split("\n\n")
         at = next(i for i, x in enumerate(sections) if x.startswith(title))
         assert sections[at].splitlines()[1].split()[0] == first, sections[at]
         assert sections[at + 1].startswith(options + "\n"), sections
@@ -976,9 +999,7 @@ def test_every_command_s_help_fits_60_and_80_columns(
     assert {("online",), ("bot",), ("serve",), ("admin", "vip")} <= set(paths)
     wide = []
     for path in paths:
-        with pytest.raises(SystemExit):
-            main([*path, "--help", "--lang", lang])
-        out = capsys.readouterr().out
+        out = help_of(capsys, [*path, "--help", "--lang", lang])
         usage, rest = out.split("\n\n", 1)
         assert usage.startswith(("usage: batak", "kullanım: batak")), out
         wide += [(path, x) for x in usage.splitlines() if columns(x) > width]
@@ -994,9 +1015,7 @@ def test_a_usage_too_wide_after_the_name_has_the_name_on_a_line_of_its_own(
     options under "usage:" (the exclusive three on one line, whole), the address last; at 80
     columns, where its parts fit after the name, the usage is as argparse lays it out."""
     monkeypatch.setenv("COLUMNS", "60")
-    with pytest.raises(SystemExit):
-        main(["online", "--help", "--lang", lang])
-    usage = capsys.readouterr().out.split("\n\n", 1)[0].splitlines()
+    usage = help_of(capsys, ["online", "--help", "--lang", lang]).split("\n\n", 1)[0].splitlines()
     head = {"en": "usage: ", "tr": "kullanım: "}[lang]
     assert usage[0] == head + "batak online", usage
     assert all(x.startswith(" " * len(head) + "[") for x in usage[1:]), usage
@@ -1006,9 +1025,7 @@ def test_a_usage_too_wide_after_the_name_has_the_name_on_a_line_of_its_own(
         x.strip() for x in usage
     )
     monkeypatch.setenv("COLUMNS", "80")
-    with pytest.raises(SystemExit):
-        main(["online", "--help", "--lang", lang])
-    usage = capsys.readouterr().out.split("\n\n", 1)[0].splitlines()
+    usage = help_of(capsys, ["online", "--help", "--lang", lang]).split("\n\n", 1)[0].splitlines()
     assert usage[0].startswith(head + "batak online [-h] [--name "), usage
     assert usage[1].startswith(" " * len(head + "batak online ") + "[--quick"), usage
 
@@ -1033,9 +1050,7 @@ def test_batak_help_lists_its_commands_first_in_60_columns(
     arguments" and after the options. The usage says COMMAND / KOMUT, and the commands come
     first under their own title."""
     monkeypatch.setenv("COLUMNS", "60")
-    with pytest.raises(SystemExit):
-        main(["--help", "--lang", lang])
-    out = capsys.readouterr().out
+    out = help_of(capsys, ["--help", "--lang", lang])
     lines = out.splitlines()
     assert all(columns(x) <= 60 for x in lines), out
     assert positionals not in out and "{play," not in out, out
@@ -1227,11 +1242,6 @@ def test_computer_players_are_given_only_the_view(monkeypatch: pytest.MonkeyPatc
     assert main(["play", "--seed", "2", "--deals", "1"]) == 0
     assert seen and all(isinstance(v, dict) and "legal_moves" in v for v in seen)
     assert all(json.loads(json.dumps(v)) == v for v in seen)  # plain JSON data
-
-
-class _Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
 
 
 def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1893,15 +1903,10 @@ def test_the_moves_listed_after_a_typo_are_never_broken_inside_one(
 ) -> None:
     """At 60 columns a typo while burying got the twenty moves worded at any space: "bury" at
     one line's end and "3♥" at the next one's start. The list is broken between two moves."""
-    monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.setenv("COLUMNS", "60")
-    out = _Terminal()
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stdin", io.StringIO("16\nQX\n"))
     args = ["play", "--preset", "zipi-kitty", "--seed", "3", "--lang", lang]
     args += ["--option", "first_dealer=first_seated"]
-    assert main(args) == 0
-    text = out.getvalue()
+    code, text = on_a_terminal(monkeypatch, args, 60, "16\nQX\n")
+    assert code == 0
     said = text[text.index("“QX”") :].split("> ")[0].splitlines()[:-1]
     assert len(said) > 1 and all(len(x) <= 60 for x in said), said
     assert not any(x.endswith(verb) for x in said), "\n".join(said)
@@ -1922,13 +1927,9 @@ def test_the_help_s_note_on_an_empty_line_is_not_worded_on_after_quit(
     """'?' at 60 columns: a command a line, and the last one, 'çık', went on with "Boş satır
     masayı yeniden gösterir." on its line and the next, indented, as if quitting did that.
     The note is a line of its own at the margin."""
-    monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.setenv("COLUMNS", "60")
-    out = _Terminal()
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stdin", io.StringIO("?\n"))
-    assert main(["play", "--seed", "2", "--lang", lang]) == 0
-    lines = out.getvalue().splitlines()
+    code, out = on_a_terminal(monkeypatch, ["play", "--seed", "2", "--lang", lang], 60, "?\n")
+    assert code == 0
+    lines = out.splitlines()
     assert quit in lines and note in lines, "\n".join(lines)
     assert lines.index(note) == lines.index(quit) + 1
 
@@ -2006,15 +2007,11 @@ def test_every_line_of_a_deal_fits_the_terminals_width(
     tricks taken ("Alınan löveler: Sen: 0/2 · Bilgisayar 1: 0/1 · …", 84) and the computer
     players (84) never, nor the contract, the totals or the notes around the table. Each is
     fitted to the terminal's columns, between two items or at a space."""
-    monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.setenv("COLUMNS", str(width))
-    out = _Terminal()
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stdin", io.StringIO("?\nhint\n" + FIRST * 400))
     args = ["play", "--preset", preset, "--seed", "3", "--deals", "1", "--lang", lang]
-    assert main(args) == 0
+    code, out = on_a_terminal(monkeypatch, args, width, "?\nhint\n" + FIRST * 400)
+    assert code == 0
     prompts = ("Your move> ", "Hamlen> ", "After the match> ", "Oyun sonu> ")
-    lines = [x for x in out.getvalue().splitlines() if not x.startswith(prompts)]
+    lines = [x for x in out.splitlines() if not x.startswith(prompts)]
     wide = [x for x in lines if len(x) > width]  # the score sheet's table too
     assert not wide, "\n".join(wide)
     # nor is a seat's name broken ("Oyun sırası: … → Bilgisayar" and "3" on the next line)
@@ -2228,19 +2225,16 @@ def test_batak_plays_table_fits_the_terminal_with_wide_and_combining_names(
 
     monkeypatch.setattr(play, "seat_labels", labels)
     monkeypatch.setattr(play, "short_labels", short)
-    monkeypatch.delenv("NO_COLOR", raising=False)  # (in colour: its codes take no column)
-    monkeypatch.setenv("COLUMNS", str(width))
-    out = _Terminal()
-    monkeypatch.setattr(sys, "stdout", out)
     answers = "?\nlast\nyazboz\nsheet\n" + FIRST * 400
-    monkeypatch.setattr(sys, "stdin", io.StringIO(answers))
     args = ["play", "--preset", preset, "--seed", "3", "--deals", "2", "--lang", lang]
-    assert main(args) == 0
+    # in colour: its codes take no column
+    code, out = on_a_terminal(monkeypatch, args, width, answers, colour=True)
+    assert code == 0
     prompts = ("Your move> ", "Hamlen> ", "After the match> ", "Oyun sonu> ")
-    lines = [x for x in out.getvalue().splitlines() if not x.startswith(prompts)]
+    lines = [x for x in out.splitlines() if not x.startswith(prompts)]
     wide = [(columns(x), x) for x in lines if columns(x) > width]
     assert not wide, "\n".join(x for _, x in wide)
-    said = out.getvalue()
+    said = out
     assert all(name in said for name in WIDE_NAMES), "every name whole somewhere"
     # each sheet: its bars one under the other, in the terminal's columns
     heads = [i for i, x in enumerate(lines) if x.startswith("# ") and "|" in x]
@@ -2526,13 +2520,10 @@ def test_the_commands_help_reads_as_a_list_on_a_narrow_terminal(
     """'?' at 60 columns worded each of the commands' four lines on its own: "… a suggested
     move and" / "  why;" / "!  play the suggestion; …", a word alone on a line and the next
     command at the margin. Where a line does not fit, it is a command a line now."""
-    monkeypatch.setenv("COLUMNS", str(width))
-    monkeypatch.setenv("NO_COLOR", "1")
-    out = _Terminal()
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stdin", io.StringIO("?\nquit\nn\n"))
-    assert main(["play", "--seed", "1", "--deals", "1", "--lang", lang]) == 0
-    lines = out.getvalue().splitlines()
+    args = ["play", "--seed", "1", "--deals", "1", "--lang", lang]
+    code, out = on_a_terminal(monkeypatch, args, width, "?\nquit\nn\n")
+    assert code == 0
+    lines = out.splitlines()
     start = next(i for i, x in enumerate(lines) if x.startswith(head))
     shown = lines[start : next(i for i in range(start, len(lines)) if "> " in lines[i])]
     assert all(columns(x) <= width for x in shown), shown
@@ -2554,9 +2545,7 @@ def test_a_record_s_placeholder_says_it_may_be_an_address(
     server, but their usage and help said FILE (DOSYA) alone: the placeholder names both."""
     monkeypatch.setenv("COLUMNS", "100")
     for path in (["replay"], ["analyse"], ["play"]):
-        with pytest.raises(SystemExit):
-            main([*path, "--help", "--lang", lang])
-        out = capsys.readouterr().out
+        out = help_of(capsys, [*path, "--help", "--lang", lang])
         usage = out.split("\n\n", 1)[0]
         assert shown in usage.split() or f"{shown}]" in usage.split(), (path, usage)
     with pytest.raises(SystemExit):
@@ -2762,9 +2751,7 @@ def test_batak_help_s_commands_stand_under_their_title_not_under_a_placeholder(
     the commands indented under it, as if KOMUT were one more thing to type. The commands
     stand under the title, as the options stand under theirs."""
     monkeypatch.setenv("COLUMNS", "60")
-    with pytest.raises(SystemExit):
-        main(["--help", "--lang", lang])
-    lines = capsys.readouterr().out.splitlines()
+    lines = help_of(capsys, ["--help", "--lang", lang]).splitlines()
     at = lines.index(title)
     assert lines[at + 1].split()[0] == "play", lines[at : at + 3]
     assert lines[at + 1].startswith("  play "), lines[at : at + 3]
@@ -2841,9 +2828,7 @@ def test_batak_admin_help_s_jobs_stand_under_their_own_title(
     "konumsal argümanlar", as ``batak --help`` did its commands before session 44. They stand
     under "commands" / "komutlar", as batak's own commands do, before the options."""
     monkeypatch.setenv("COLUMNS", str(width))
-    with pytest.raises(SystemExit):
-        main(["admin", "--help", "--lang", lang])
-    out = capsys.readouterr().out
+    out = help_of(capsys, ["admin", "--help", "--lang", lang])
     lines = out.splitlines()
     assert positionals not in out, out
     at = lines.index(title)
@@ -2864,13 +2849,9 @@ def test_the_last_trick_goes_on_under_its_first_card_as_the_hand_does(
     ("  · You: A♥  → You"), which read as a line of its own under the table's other lines. It
     goes on under its first card, the separator in the margin, as the hand goes on under its
     first suit; at 100 columns it is one line."""
-    monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.setenv("COLUMNS", str(width))
-    out = _Terminal()
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stdin", io.StringIO(f"pas\n1\n1\n{word}\n"))
-    assert main(["play", "--seed", "2", "--level", "easy", "--lang", lang]) == 0
-    text = out.getvalue()
+    args = ["play", "--seed", "2", "--level", "easy", "--lang", lang]
+    code, text = on_a_terminal(monkeypatch, args, width, f"pas\n1\n1\n{word}\n")
+    assert code == 0
     said = text[text.rindex(f"> {word}\n") + len(word) + 3 :].split("> ")[0].splitlines()[:-1]
     assert said[0].startswith(head) and all(columns(x) <= width for x in said), said
     if width == 100:
@@ -2897,13 +2878,10 @@ def test_the_table_s_lists_all_go_on_under_their_first_item(
     the table and the trick just played, went on at two columns ("  · Computer 3: pas"): one
     block in two styles. Every list goes on under its first item, the separator in the margin (the
     computer players' names at the start too)."""
-    monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.setenv("COLUMNS", "60")
-    out = _Terminal()
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stdin", io.StringIO("pas\n1\n"))
-    assert main(["play", "--seed", "2", "--level", "easy", "--lang", lang]) == 0
-    lines = out.getvalue().splitlines()
+    args = ["play", "--seed", "2", "--level", "easy", "--lang", lang]
+    code, out = on_a_terminal(monkeypatch, args, 60, "pas\n1\n")
+    assert code == 0
+    lines = out.splitlines()
     heads += ({"en": "On the table: ", "tr": "Yerde: "}[lang],)
     trick = {"en": r"Trick \d+: ", "tr": r"\d+\. löve: "}[lang]
     went_on = 0

@@ -16,13 +16,12 @@ from typing import Any
 import pytest
 
 from batak import Match, Rules
-from batak.cli import main
 from batak.i18n import card_text
 from batak.record import dump_match, dumps
 from batak.server.fair import commitment, deal_seed
 
 # the same runner, each test in a folder of its own (an autouse fixture, used by importing it)
-from test_cli import _in_a_folder_of_its_own, run  # noqa: F401
+from test_cli import _in_a_folder_of_its_own, help_of, on_a_terminal, run  # noqa: F401
 
 TABLE = "tf9c0ffee"
 
@@ -36,26 +35,34 @@ def played(rules: Rules, **kw: Any) -> Match:
     return match
 
 
+def fair_match(rules: Rules) -> tuple[Match, dict[str, Any]]:
+    """A whole match (:func:`played`) dealt from table TABLE's seeds, as a server deals it,
+    and its record's ``fair`` part: every deal's seed and commitment, revealed."""
+    match = played(rules, deal_seed=lambda k: deal_seed(7, TABLE, k))
+    seeds = [deal_seed(7, TABLE, k) for k in range(len(match.games))]
+    fair = {
+        "table": TABLE,
+        "version": 1,
+        "revealed": [
+            {"deal": k + 1, "seed": s, "commitment": commitment(TABLE, s)}
+            for k, s in enumerate(seeds)
+        ],
+    }
+    return match, fair
+
+
 def server_record(preset: str = "standard", *, fair: bool = True) -> dict[str, Any]:
     """A finished match as a server records it (server/table.py ``_finish``): the players'
     names and, for a table with verifiable deals, every deal's seed and commitment."""
     rules = Rules.preset(preset, deals=1)
-    match = played(rules, deal_seed=lambda k: deal_seed(7, TABLE, k))
+    match, revealed = fair_match(rules)
     meta: dict[str, Any] = {
         "table": TABLE,
         "players": ["Ayşe", "u1bot", "Bot 3", "Bot 4"][: rules.players],
         "finished": "2024-01-01T00:00:00Z",
     }
     if fair:
-        seeds = [deal_seed(7, TABLE, k) for k in range(len(match.games))]
-        meta["fair"] = {
-            "table": TABLE,
-            "version": 1,
-            "revealed": [
-                {"deal": k + 1, "seed": s, "commitment": commitment(TABLE, s)}
-                for k, s in enumerate(seeds)
-            ],
-        }
+        meta["fair"] = revealed
     return dump_match(match, meta=meta)
 
 
@@ -80,17 +87,7 @@ def test_verify_says_once_what_commitment_and_seed_mean(
 ) -> None:
     """'taahhüt' and 'tohum' (commitment, seed) are words few players know: the report says
     once, before the deals, what they are; the deals' lines stay as short as they were."""
-    rules = Rules.preset("standard", deals=2)
-    match = played(rules, deal_seed=lambda k: deal_seed(7, TABLE, k))
-    seeds = [deal_seed(7, TABLE, k) for k in range(len(match.games))]
-    fair = {
-        "table": TABLE,
-        "version": 1,
-        "revealed": [
-            {"deal": k + 1, "seed": s, "commitment": commitment(TABLE, s)}
-            for k, s in enumerate(seeds)
-        ],
-    }
+    match, fair = fair_match(Rules.preset("standard", deals=2))
     path = write(tmp_path / "srv.json", dump_match(match, meta={"table": TABLE, "fair": fair}))
     code, out, _ = run(monkeypatch, capsys, ["verify", path, "--lang", lang])
     assert code == 0
@@ -439,9 +436,7 @@ def test_verify_help_gives_the_full_address(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("COLUMNS", "200")
-    with pytest.raises(SystemExit):
-        main(["verify", "--help", "--lang", "en"])
-    out = capsys.readouterr().out
+    out = help_of(capsys, ["verify", "--help", "--lang", "en"])
     assert "http://HOST:PORT/api/tables/ID/record" in out
 
 
@@ -776,29 +771,10 @@ def test_a_player_named_you_is_not_the_reader_who_says_a_soz(
     assert code == 0 and re.search(r"^You say \d+$", out, re.M), out
 
 
-def _on_a_terminal(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], width: int
-) -> tuple[int, str]:
-    """``main(args)`` writing to a terminal of ``width`` columns: the exit code and its output."""
-    import io
-    import sys
-
-    from test_cli import _Terminal
-
-    capsys.readouterr()
-    monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.setenv("COLUMNS", str(width))
-    out = _Terminal()
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    return main(args), out.getvalue()
-
-
 @pytest.mark.parametrize("lang", ["en", "tr"])
 @pytest.mark.parametrize("command", ["play", "replay"])
 def test_a_finished_records_score_sheet_with_names_fits_60_columns(
     monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
     command: str,
     lang: str,
@@ -814,7 +790,7 @@ def test_a_finished_records_score_sheet_with_names_fits_60_columns(
     data["meta"]["players"] = names
     path = write(tmp_path / "names.json", data)
     args = [command, "--load", path] if command == "play" else [command, path]
-    code, out = _on_a_terminal(monkeypatch, capsys, [*args, "--lang", lang], 60)
+    code, out = on_a_terminal(monkeypatch, [*args, "--lang", lang], 60)
     assert code == 0, out
     sheet = out.split("Yazboz", 1)[1].split("\n\n", 1)[0].splitlines()
     assert max(columns(x) for x in sheet) <= 60, "\n".join(sheet)
@@ -825,7 +801,7 @@ def test_a_finished_records_score_sheet_with_names_fits_60_columns(
     for n, name in enumerate(names, 1):
         assert f"{name} ({p}{n}): " in totals, totals
     # at 80 columns the names head the columns, and the totals need no codes
-    code, out = _on_a_terminal(monkeypatch, capsys, [*args, "--lang", lang], 80)
+    code, out = on_a_terminal(monkeypatch, [*args, "--lang", lang], 80)
     assert code == 0 and "|  Ayşe Yıl  |" in out and f"({p}1)" not in out, out
 
 
@@ -927,7 +903,7 @@ def test_a_finished_match_loaded_whose_save_fails_exits_with_the_reason(
 
 @pytest.mark.parametrize("command", ["replay", "analyse"])
 def test_the_title_of_a_replay_and_an_analysis_is_worded_into_60_columns(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: str
+    monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
     """The title names the record and the table ("X kaydının tekrarı — zipi-kitty masası"):
     with a file's name it was 72 columns at a terminal of 60, said whole on one line."""
@@ -937,7 +913,7 @@ def test_the_title_of_a_replay_and_an_analysis_is_worded_into_60_columns(
     name = "zipi-kitty-masasinda-dun-aksam.json"  # (in the test's own folder)
     write(Path(name), server_record("zipi-kitty"))
     args = [command, name, "--lang", "tr"] + (["--seconds", "0.05"] * (command == "analyse"))
-    code, out = _on_a_terminal(monkeypatch, capsys, args, 60)
+    code, out = on_a_terminal(monkeypatch, args, 60)
     assert code == 0, out
     title = t(f"{command}_title", "tr", path=name, name="zipi-kitty")
     assert len(title) > 60, title  # (one line would not fit)
@@ -985,7 +961,6 @@ def test_a_reviews_totals_keep_each_count_with_its_name() -> None:
 @pytest.mark.parametrize("preset", ["zipi-kitty", "cetinsgame-esli"])
 def test_every_line_of_a_replay_fits_60_columns_in_turkish(
     monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
     preset: str,
 ) -> None:
@@ -999,7 +974,7 @@ def test_every_line_of_a_replay_fits_60_columns_in_turkish(
         : len(data["meta"]["players"])
     ]
     write(tmp_path / "k.json", data)
-    code, out = _on_a_terminal(monkeypatch, capsys, ["replay", "k.json", "--lang", "tr"], 60)
+    code, out = on_a_terminal(monkeypatch, ["replay", "k.json", "--lang", "tr"], 60)
     assert code == 0, out
     lines = out.splitlines()
     assert max(columns(x) for x in lines) <= 60, [x for x in lines if columns(x) > 60]
