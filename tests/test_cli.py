@@ -1007,6 +1007,27 @@ def test_every_command_s_help_fits_60_and_80_columns(
     assert wide == []
 
 
+def test_a_level_is_shown_alike_in_both_languages_and_every_command(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``batak bot --help`` showed ``--level {easy,medium,hard}`` in English and ``--level
+    SEVİYE`` in Turkish (argparse's LEVEL, put in Turkish where English shows the choices),
+    where ``batak play`` and ``batak serve`` say LEVEL / SEVİYE (their help texts name the
+    levels). Every command shows the same choices in both languages, and its level alike."""
+    monkeypatch.setenv("COLUMNS", "200")
+    choices = re.compile(r"--[a-z-]+ \{[^}]*\}")
+    for path in command_paths(build_parser("en")):
+        en, tr = (
+            set(choices.findall(help_of(capsys, [*path, "--help", "--lang", lang])))
+            for lang in ("en", "tr")
+        )
+        assert en == tr, path
+    for lang, level in (("en", "LEVEL"), ("tr", "SEVİYE")):
+        for path, option in (("play", "--level"), ("bot", "--level"), ("serve", "--bot-level")):
+            usage = help_of(capsys, [path, "--help", "--lang", lang]).split("\n\n", 1)[0]
+            assert f"{option} {level}" in " ".join(usage.split()), (path, usage)
+
+
 @pytest.mark.parametrize("lang", ["en", "tr"])
 def test_a_usage_too_wide_after_the_name_has_the_name_on_a_line_of_its_own(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str

@@ -76,6 +76,9 @@ def add_bot_parser(sub: Any, lang: str) -> None:
         default="medium",
         type=bots.level_word,  # zor, orta, kolay too, as batak play --level takes them
         choices=bots.LEVELS,
+        # LEVEL (SEVİYE), as play's --level and serve's --bot-level: the help names the levels
+        # ({easy,medium,hard} in English only, where Turkish said SEVİYE, and not every word)
+        metavar="LEVEL",
         help=t("help_bot_level", lang),
     )
     who.add_argument(
