@@ -1029,6 +1029,20 @@ def test_a_level_is_shown_alike_in_both_languages_and_every_command(
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
+def test_every_command_names_its_languages_in_the_same_order(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """--lang's help said "tr or en" in every command but ``batak arena`` ("en or tr"): the
+    same two words in the same order everywhere."""
+    monkeypatch.setenv("COLUMNS", "200")
+    said = {"en": "tr or en", "tr": "tr ya da en"}[lang]
+    for path in command_paths(build_parser(lang)):
+        out = help_of(capsys, [*path, "--help", "--lang", lang])
+        line = next(x for x in out.splitlines() if x.strip().startswith("--lang {en,tr} "))
+        assert said in line, (path, line)
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
 def test_a_usage_too_wide_after_the_name_has_the_name_on_a_line_of_its_own(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str
 ) -> None:
