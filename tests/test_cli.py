@@ -209,13 +209,13 @@ def test_numbers_commands_and_aliases(
         ("tr", "İstatistik", "“İstatistik” diye bir komut yok: komutları '?' ya da 'yardım'"),
         ("en", "KX", "“KX” is not a move here. Your moves:"),
         ("en", "ihale", "“ihale” is not a move here. Your moves:"),  # a move begun
-        ("tr", "kupa", "“kupa” burada geçerli bir hamle değil. Yapabileceklerin:"),
-        ("tr", "bid ²", "“bid ²” burada geçerli bir hamle değil. Yapabileceklerin:"),
+        ("tr", "kupa", "“kupa” burada geçerli bir hamle değil. Hamlelerin:"),
+        ("tr", "bid ²", "“bid ²” burada geçerli bir hamle değil. Hamlelerin:"),
         # a move word misspelled is a move mistyped, not a command (it was "Unknown command")
         ("en", "heart", "“heart” is not a move here. Your moves:"),
         ("en", "hartz", "“hartz” is not a move here. Your moves:"),
-        ("tr", "kupaa", "“kupaa” burada geçerli bir hamle değil. Yapabileceklerin:"),
-        ("tr", "ihle", "“ihle” burada geçerli bir hamle değil. Yapabileceklerin:"),
+        ("tr", "kupaa", "“kupaa” burada geçerli bir hamle değil. Hamlelerin:"),
+        ("tr", "ihle", "“ihle” burada geçerli bir hamle değil. Hamlelerin:"),
     ],
 )
 def test_an_unknown_command_is_said_to_be_one_and_points_to_the_help(
@@ -238,6 +238,24 @@ def test_an_unknown_command_is_said_to_be_one_and_points_to_the_help(
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_moves_are_headed_alike_at_the_table_and_after_a_mistake(
+    monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """In Turkish the table headed its moves "Hamlelerin:", and the same moves after an
+    unknown command or a line that is no move "Yapabileceklerin:": two words for one list.
+    They are headed alike, as in English ("Your moves:")."""
+    args = ["play", *SEED_1, "--lang", lang]
+    code, out = on_a_terminal(monkeypatch, args, 100, "stats\nxyz1\n")
+    assert code == 0
+    head = {"en": "Your moves:", "tr": "Hamlelerin:"}[lang]
+    assert head in out.splitlines(), out  # the table's list, under its head
+    after_command = out.split("“stats”", 1)[1].split("> ", 1)[0]
+    after_no_move = out.split("“xyz1”", 1)[1].split("> ", 1)[0]
+    assert f"\n{head} pas · " in after_command, after_command
+    assert f". {head} pas · " in after_no_move, after_no_move
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
 @pytest.mark.parametrize("width", [60, 80])
 def test_the_moves_after_an_unknown_command_are_joined_as_the_table_s_lists(
     monkeypatch: pytest.MonkeyPatch, lang: str, width: int
@@ -249,7 +267,7 @@ def test_the_moves_after_an_unknown_command_are_joined_as_the_table_s_lists(
     args = ["play", *SEED_1, "--lang", lang]
     code, out = on_a_terminal(monkeypatch, args, width, "stats\nxyz1\npas\nstats\n")
     assert code == 0
-    head = {"en": "Your moves: ", "tr": "Yapabileceklerin: "}[lang]
+    head = {"en": "Your moves: ", "tr": "Hamlelerin: "}[lang]
     bid = {"en": "bid", "tr": "ihale"}[lang]
     folded = " ".join(out.split())  # (a list broken over lines, as one)
     said = [x.split(head, 1)[1] for x in folded.split("“stats”")[1:] + folded.split("“xyz1”")[1:]]
@@ -297,7 +315,7 @@ def test_the_help_names_only_the_moves_the_table_has(
     # a line that is no move is answered with this table's moves too (it offered 'göm AS')
     code, out, _ = run(monkeypatch, capsys, [*args[:-1], "tr"], "kx\n")
     said = " ".join(out[out.index("“kx”") :].split())
-    assert "“kx” burada geçerli bir hamle değil. Yapabileceklerin: " in said, said
+    assert "“kx” burada geçerli bir hamle değil. Hamlelerin: " in said, said
     assert "göm" not in said or preset == "zipi-kitty", said
 
 
