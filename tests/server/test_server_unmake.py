@@ -452,3 +452,56 @@ def test_a_bot_account_at_a_kept_table_is_free_for_the_other_nodes_at_once(
             asyncio.run(main())
     finally:
         cache.kill()
+
+
+def test_healthz_counts_the_tables_kept_aside_to_close(tmp_path: Path) -> None:
+    """A table whose close was refused (kept aside, ``Hub.unclosed``) still counts against
+    ``max_tables``: /healthz says so as ``closing``, beside ``tables`` (those in play), so
+    that an operator sees why new tables are refused (``busy``) and that closes are
+    waiting for the database. Before, /healthz had no ``closing``: the kept table showed
+    nowhere (``tables`` 0 while ``max_tables`` 1 refused the next table)."""
+    import json
+    import urllib.request
+
+    def healthz(srv: ServerThread) -> dict[str, Any]:
+        with urllib.request.urlopen(srv.http + "/healthz", timeout=5) as r:
+            body: dict[str, Any] = json.loads(r.read())
+        return body
+
+    with ServerThread(fast_config(tmp_path, max_tables=1)) as srv:
+        hub = srv.hub
+
+        async def make() -> str:
+            host = Client(srv.url, name="Host")
+            await host.connect()
+            _, table = await host.create(bots=False)
+            await host.close()
+            return table.id
+
+        table_id = asyncio.run(make())
+        body = healthz(srv)
+        assert (body["tables"], body.get("closing")) == (1, 0)
+
+        async def unmake() -> None:
+            _refuse_next_close(hub.storage)
+            await hub.unmake(hub.tables[table_id])
+
+        srv.call(unmake)
+        body = healthz(srv)
+        assert (body["tables"], body.get("closing")) == (0, 1)
+
+        async def refused() -> str:
+            host = Client(srv.url, name="Host")
+            await host.connect()
+            try:
+                await host.create(bots=False)
+            except ServerError as e:
+                return e.code
+            finally:
+                await host.close()
+            return "made"
+
+        assert asyncio.run(refused()) == "busy"  # (max_tables counts the kept table)
+        srv.call(hub.reap_once)
+        body = healthz(srv)
+        assert (body["tables"], body.get("closing")) == (0, 0)

@@ -196,7 +196,11 @@ def create_app(
             return JSONResponse({"ok": False, "ready": False}, status_code=503)
         body: dict[str, Any] = {
             "ok": True,
+            # the tables in memory that are offered and played, and those kept aside to be
+            # closed (Hub.unclosed: their close was refused, the reaper tries it again); a new
+            # table is refused (busy) once the two together reach max_tables
             "tables": len(hub.tables),
+            "closing": len(hub.unclosed),
             "connections": hub.connections,
             # the storage's jobs, the commits they took and how many of those waited for the
             # least time between commits (group commit: see storage.py)
