@@ -4,6 +4,7 @@ through) is closed by Hub.unmake; when the database refuses that close, it is cl
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -505,3 +506,52 @@ def test_healthz_counts_the_tables_kept_aside_to_close(tmp_path: Path) -> None:
         srv.call(hub.reap_once)
         body = healthz(srv)
         assert (body["tables"], body.get("closing")) == (0, 0)
+
+
+def test_an_account_seated_at_a_kept_table_can_be_deleted(tmp_path: Path) -> None:
+    """A player sits at a table whose close the database then refused (kept aside until the
+    reaper closes it: it never starts, nobody can join or leave it, no chip is in it) and
+    asks to delete their account: it is deleted, as if that table were closed already, and
+    the connection may say hello again as a guest. The reaper then closes the table, whose
+    stored ``sit`` no longer has the name. Before, the erasure was refused (``account_busy``,
+    naming a table the player could neither see nor leave) until the reaper's pass."""
+    pytest.importorskip("argon2")
+    config = fast_config(tmp_path, quick_fill_seconds=600.0)
+    with ServerThread(config) as srv:
+        hub = srv.hub
+        storage = hub.storage
+
+        async def main() -> str:
+            z = Client(srv.url, name="Zeynep Kaya")
+            await z.connect()
+            try:
+                await z.register("zeynep", "uzun-parola-1")
+                kept = (await z.quick("ihaleli")).id
+
+                async def unmake() -> None:
+                    _refuse_next_close(storage)
+                    await hub.unmake(hub.tables[kept])
+
+                assert srv.loop is not None  # (srv.call would block this loop's client)
+                await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(unmake(), srv.loop))
+                assert kept in hub.unclosed
+                done = await z.delete_account("uzun-parola-1")
+                assert done["type"] == "account_deleted"
+                again = await z.hello()  # (a connection at a table may not say hello)
+                assert again["type"] == "welcome"
+            finally:
+                await z.close()
+            return kept
+
+        kept = asyncio.run(main())
+        srv.call(hub.reap_once)
+        assert kept not in hub.unclosed
+
+        async def stored() -> tuple[str, list[Any]]:
+            row = await storage.table(kept)
+            assert row is not None
+            return row[0].status, [e.data for e in row[1] if e.kind == "sit"]
+
+        status, sits = srv.call(stored)
+        assert status == "closed"
+        assert sits and "Zeynep" not in json.dumps(sits)

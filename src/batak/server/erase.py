@@ -32,14 +32,16 @@ for (or created) a tournament not over, is not erased: the player can leave the 
 match and the tournament end by themselves. The caller is told which ones (:class:`Erasure`),
 and nothing is changed. An adjourned room ("continue later") may wait for ever, so it does not
 stand in the way: its seat stays, nameless, and a computer player plays it if the room is
-resumed.
+resumed. Nor does a table the server has kept aside to be closed (its close was refused by the
+database, see :meth:`Hub.unmake <batak.server.hub.Hub.unmake>`): it never starts, nobody can
+join or leave it, and no chip is in it; the caller names those (``kept``).
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -93,12 +95,17 @@ class Erasure:
 
 
 def erase_job(
-    q: Callable[[str], str], player_id: str, *, checked: str | None = None
+    q: Callable[[str], str],
+    player_id: str,
+    *,
+    checked: str | None = None,
+    kept: Collection[str] = (),
 ) -> Callable[[Any], Erasure]:
     """A storage job (``Storage.run``) that erases the personal data of ``player_id``. ``q``
     turns ``?`` placeholders into the database's (``Storage.q``). With ``checked``, it erases
     only if the account's password hash is still that one (the one the player's password was
-    just checked against)."""
+    just checked against). ``kept``: the ids of tables kept aside to be closed (stored as
+    waiting, never to start), where a seat does not stand in the way."""
 
     def job(cur: Any) -> Erasure:
         out = Erasure()
@@ -107,7 +114,7 @@ def erase_job(
         if row is None or (checked is not None and row[0] != checked):
             out.password_changed = True
             return out
-        out.tables = _seated_at(cur, q, player_id)
+        out.tables = _seated_at(cur, q, player_id, kept)
         out.tournaments = _live_tournaments(cur, q, player_id)
         if out.busy:
             return out
@@ -135,21 +142,25 @@ def erase_job(
     return job
 
 
-def _seated_at(cur: Any, q: Callable[[str], str], pid: str) -> list[str]:
-    """The codes of the unfinished tables where ``pid`` sits now: its seats replayed from the
-    table's ``sit`` and ``stand`` events."""
+def _seated_at(
+    cur: Any, q: Callable[[str], str], pid: str, kept: Collection[str] = ()
+) -> list[str]:
+    """The codes of the unfinished tables where ``pid`` sits now (but those of ``kept``): its
+    seats replayed from the table's ``sit`` and ``stand`` events."""
     marks = ", ".join("?" * len(UNFINISHED))
     # (only the unfinished tables' events are read: found by status, then by the events' key)
     cur.execute(
         q(
-            "SELECT t.code, e.kind, e.data FROM tables t JOIN events e ON e.table_id = t.id"
+            "SELECT t.id, t.code, e.kind, e.data FROM tables t JOIN events e ON e.table_id = t.id"
             f" WHERE t.status IN ({marks}) AND e.kind IN ('sit', 'stand')"
             " ORDER BY t.id, e.version"
         ),
         UNFINISHED,
     )
     seats: dict[str, dict[int, Any]] = {}
-    for code, kind, data in cur.fetchall():
+    for table_id, code, kind, data in cur.fetchall():
+        if table_id in kept:
+            continue
         d = json.loads(data)
         table = seats.setdefault(str(code), {})
         table[int(d["seat"])] = d.get("player") if kind == "sit" else None

@@ -533,6 +533,13 @@ class Hub:
             table = self.tables.get(table_id)
             if table is not None:
                 await table.call(functools.partial(table.unsubscribe, conn, dropped=not restart))
+            elif (kept := self.unclosed.get(table_id)) is not None:
+                # kept aside to be closed: nothing is stored for it (no seat is held, it never
+                # starts); the connection is only at it no more (it may say hello again)
+                seat = kept.subs.pop(conn, None)
+                if seat is not None:
+                    kept.seats[seat].conns.discard(conn)
+                conn.tables.discard(table_id)
 
     def _reply(self, conn: Conn, msg: dict[str, Any], ref: Any) -> None:
         if ref is not None:
@@ -966,7 +973,11 @@ class Hub:
         if row is None or not digest or not await self._verify(digest, msg["password"]):
             self._password_failed(key, conn)  # counts as a failed login
             raise TableError("bad_password", "bad_password_delete")
-        done = await self.storage.run(erase_job(self.storage.q, player.id, checked=digest))
+        # (a table kept aside to be closed never starts: a seat there does not stand in the way)
+        kept = frozenset(self.unclosed)
+        done = await self.storage.run(
+            erase_job(self.storage.q, player.id, checked=digest, kept=kept)
+        )
         if done.password_changed:  # the host gave it a new password meanwhile
             raise TableError("bad_password", "bad_password_delete")
         if done.busy:
