@@ -1001,6 +1001,7 @@ def test_a_takeover_waits_for_its_redis_write_without_holding_up_other_claims() 
             online={},
             storage=SimpleNamespace(table=stored),
             _load=load,
+            to_close=lambda row: False,  # (none is a rematch's table to close)
             bot_seats=lambda: {"b1": [["tA", "playing"]]},
             bot_accounts_online=lambda: [],
         )

@@ -160,8 +160,9 @@ def test_a_table_whose_close_failed_is_closed_when_the_server_stops(tmp_path: Pa
         assert again.call(stored) == "closed"
 
 
-def _kept_on_a_node(srv: ServerThread) -> str:
-    """A cluster node's room whose close was refused once (kept aside, in ``Hub.unclosed``)."""
+def _kept_on_a_node(srv: ServerThread, close_unstarted: bool = False) -> str:
+    """A cluster node's room whose close was refused once (kept aside, in ``Hub.unclosed``);
+    ``close_unstarted``: made as a rematch's table is."""
     hub = srv.hub
     storage = hub.storage
 
@@ -172,6 +173,7 @@ def _kept_on_a_node(srv: ServerThread) -> str:
             rules=Rules.preset("standard", deals=1, target_score=None),
             options={"bots": False},
             host=None,
+            close_unstarted=close_unstarted,
         )
         _refuse_next_close(storage)
         await hub.unmake(table)
@@ -289,6 +291,34 @@ def test_a_node_that_stops_with_a_kept_table_lets_it_go(tmp_path: Path) -> None:
             srv.hub.storage.set_status = refused  # type: ignore[method-assign]
         assert table.gone
         assert _stored(srv, kept) == ("waiting", None, 1)
+
+
+def test_a_rematch_kept_by_a_node_that_stopped_is_closed_by_the_next_one(tmp_path: Path) -> None:
+    """A node stops while the database still refuses the close of a rematch's table it kept
+    aside (its ownership released with the others'). The node that takes it next (here a
+    node started after it) finds it stored waiting, made to close if not started
+    (``close_unstarted``): it closes it (stored ``closed``, its ownership let go) instead of
+    loading it as a room waiting to start. Before, it was taken over and offered again."""
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    with pg as url:
+        config = fast_config(tmp_path, database=url, node="n0")
+        with ServerThread(config) as srv:
+            kept = _kept_on_a_node(srv, close_unstarted=True)
+
+            async def refused(tid: str, status: str) -> None:
+                raise StorageError("the database is away (a test)")
+
+            srv.hub.storage.set_status = refused  # type: ignore[method-assign]
+        assert _stored(srv, kept) == ("waiting", None, 1)
+        with ServerThread(replace(config, port=free_port(), node="n1")) as other:
+            owner = other.hub.cluster
+            assert owner is not None
+            other.call(owner.scan)
+            assert not other.hub.holds(kept)
+            assert _stored(other, kept)[0] == "closed"
+            assert kept not in owner.owned
 
 
 def test_a_kept_table_dropped_while_the_reaper_closes_another_is_not_kept_again(
@@ -555,3 +585,80 @@ def test_an_account_seated_at_a_kept_table_can_be_deleted(tmp_path: Path) -> Non
         status, sits = srv.call(stored)
         assert status == "closed"
         assert sits and "Zeynep" not in json.dumps(sits)
+
+
+def _first_legal(view: dict[str, Any]) -> str:
+    return str(view["legal_moves"][0])
+
+
+def test_a_rematch_that_fell_through_is_closed_after_a_restart_not_offered(
+    tmp_path: Path,
+) -> None:
+    """A staked rematch whose start finds a person short (their chips gone since the yes) is
+    unmade; the database refuses its close at once, at the reaper's passes and on the way out
+    (the server stops meanwhile). Started again, the server closes it (stored ``closed``)
+    rather than load it as a room waiting to start with its two people seated. It knows to
+    because the rematch's table is stored from its making as one to close if it is found
+    not started (``tables.close_unstarted``, written with the table's row). Before, it came
+    back as a waiting room, listed in its people's tables, for good."""
+    pytest.importorskip("argon2")
+    config = fast_config(
+        tmp_path, daily_grant=2500, quick_fill_seconds=60.0, decision_seconds=600.0
+    )
+    with ServerThread(config) as srv:
+        hub = srv.hub
+        storage = hub.storage
+
+        async def refused(tid: str, status: str) -> None:
+            raise StorageError("the database is away (a test)")
+
+        async def main() -> str:
+            a, b = Client(srv.url, name="A"), Client(srv.url, name="B")
+            for c, name in ((a, "ra1"), (b, "rb1")):
+                await c.connect()
+                await c.register(name, "uzun-bir-parola")
+                assert (await c.wallet())["balance"] == 2500  # (the day's gift)
+            try:
+                _, st = await a.create(preset="standard", deals=1, stake=1000)
+                await b.join(code=st.info["code"])
+                await a.start(st.id)
+                t = st.id
+                await asyncio.gather(
+                    a.play(t, _first_legal, timeout=120), b.play(t, _first_legal, timeout=120)
+                )
+                await a.until(lambda: a.tables[t].payout is not None, 30)
+                # the rematch's table is made; its start then finds everyone short (as if the
+                # stakes went into other pots meanwhile), and its close is refused
+                real_new_table, real_balance = hub.new_table, hub.chips.balance
+                made: list[str] = []
+
+                async def new_table(**kw: Any) -> Any:
+                    table = await real_new_table(**kw)
+                    made.append(table.id)
+                    storage.set_status = refused
+                    return table
+
+                async def balance(pid: str) -> int:
+                    return 0 if made else int(await real_balance(pid))
+
+                hub.new_table = new_table  # type: ignore[method-assign]
+                hub.chips.balance = balance  # type: ignore[method-assign]
+                await a.rematch(t)
+                await b.rematch(t)
+                await a.until(lambda: (a.tables[t].rematch or {}).get("short") is not None, 10)
+                assert made and made[0] in hub.unclosed
+                return made[0]
+            finally:
+                for c in (a, b):
+                    await c.close()
+
+        kept = asyncio.run(main())
+    with ServerThread(replace(config, port=free_port())) as again:
+        assert not again.hub.holds(kept)
+
+        async def stored() -> Any:
+            row = await again.hub.storage.table(kept)
+            assert row is not None
+            return row[0].status
+
+        assert again.call(stored) == "closed"

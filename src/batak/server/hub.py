@@ -248,6 +248,9 @@ class Hub:
         if self.cluster is not None:  # this node's tables, and those nobody alive holds
             await self.cluster.start()
         for row, events in [] if self.cluster else await self.storage.live_tables():
+            if self.to_close(row):
+                await self.close_found(row, events)
+                continue
             age = time.time() - (events[-1].at if events else row.created)
             if row.status == "adjourned" and age > self.config.adjourned_unload_seconds:
                 continue  # stays stored; loaded when someone asks for it
@@ -267,6 +270,24 @@ class Hub:
             log.exception(failure, row.id)
             return None
         return table
+
+    @staticmethod
+    def to_close(row: TableRow) -> bool:
+        """Is the stored table ``row`` one to close rather than resume: made to close if it did
+        not start (``close_unstarted``: a rematch's), and still waiting? Its start fell
+        through, and its close was refused until the process that made it stopped or lost it."""
+        return row.close_unstarted and row.status == "waiting"
+
+    async def close_found(self, row: TableRow, events: list[EventRow]) -> None:
+        """Close a stored table found so (:meth:`to_close`), after a restart or a takeover:
+        rebuilt, never started nor offered, and closed as :meth:`unmake` closes (kept aside
+        for the reaper's next pass if the database refuses it again)."""
+        table = self._rebuilt(row, events, "table %s could not be rebuilt to be closed")
+        if table is None:
+            return
+        log.info("table %s: found not started; closed", row.id)
+        table.start_actor()
+        await self.unmake(table)
 
     def _load(self, row: TableRow, events: list[EventRow], age: float) -> Table | None:
         """Rebuild a stored table from its events and start it (after a restart, or when an
@@ -1282,6 +1303,7 @@ class Hub:
         host: str | None,
         seed: int | None = None,
         dealer: int | None = None,
+        close_unstarted: bool = False,
     ) -> Table:
         if len(self.tables) + len(self.unclosed) >= self.config.max_tables:  # (in memory)
             raise TableError("busy")
@@ -1308,6 +1330,7 @@ class Hub:
                 host=host,
                 status="waiting",
                 created=time.time(),
+                close_unstarted=close_unstarted,
             )
             created = {"kind": kind, "mode": mode, "preset": rules.name, "host": host}
             self.codes[code] = row.id

@@ -221,6 +221,10 @@ class TableRow:
     created: float
     finished: float | None = None
     record: dict[str, Any] | None = None
+    #: closed, not resumed, if a server finds it still waiting (never started) in storage: a
+    #: rematch's table, whose start may fall through (a person short of the stake), and whose
+    #: close may then be refused and fail until its process stops or loses it
+    close_unstarted: bool = False
 
 
 @dataclass
@@ -510,6 +514,12 @@ MIGRATIONS: list[list[str | Callable[[Any, Callable[[str], str]], None]]] = [
         #     The awards from before get that sum, the best there is for them.
         "ALTER TABLE awards ADD COLUMN xp_total INTEGER",
         _total_awards,
+    ],
+    [  # 12: a table that is closed, not resumed, if it is found still waiting (never started):
+        #     a rematch's, whose start may fall through and whose close may then be refused
+        #     until its process stops or loses it (Hub.unmake); written with the table's row,
+        #     so that a restart or another process closes it instead of offering it again
+        "ALTER TABLE tables ADD COLUMN close_unstarted INTEGER NOT NULL DEFAULT 0",
     ],
 ]
 
@@ -1276,7 +1286,7 @@ class Storage:
     async def create_table(self, row: TableRow, events: Sequence[EventRow]) -> None:
         sql = self._sql(
             "INSERT INTO tables (id, code, kind, mode, rules, seed, dealer, options, host, status,"
-            " created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " created, close_unstarted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
         args = (
             row.id,
@@ -1290,6 +1300,7 @@ class Storage:
             row.host,
             row.status,
             row.created,
+            int(row.close_unstarted),
         )
         ev_sql, ev_args = self._events_sql(row.id, events)
 
@@ -1357,7 +1368,7 @@ class Storage:
         cur.execute(
             self._sql(
                 "SELECT id, code, kind, mode, rules, seed, dealer, options, host, status, created,"
-                f" finished, record FROM tables WHERE {where}"
+                f" finished, record, close_unstarted FROM tables WHERE {where}"
             ),
             args,
         )
@@ -1378,6 +1389,7 @@ class Storage:
                     created=r[10],
                     finished=r[11],
                     record=json.loads(r[12]) if r[12] else None,
+                    close_unstarted=bool(r[13]),
                 )
             )
         return out

@@ -1701,6 +1701,9 @@ class Table:
                 rules=self.rules,
                 options=dict(self.options),
                 host=self.host,
+                # (stored so: if its start falls through and its close is refused until this
+                # process stops or loses it, the next one closes it instead of offering it)
+                close_unstarted=True,
             )
             new.address = self.address
             seats = [

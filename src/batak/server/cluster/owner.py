@@ -555,6 +555,9 @@ class Cluster:
             if stored is None or stored[0].status in ("over", "closed"):
                 return None
             row_, events = stored
+            if self.hub.to_close(row_):  # a rematch that fell through: closed, not offered
+                await self.hub.close_found(row_, events)
+                return None
             age = time.time() - (events[-1].at if events else row_.created)
             t0 = time.monotonic()
             table = self.hub._load(row_, events, age)
