@@ -217,6 +217,57 @@ def test_kill_9_of_the_owner_repeatedly(tmp_path: Path) -> None:
             assert s < LEASE + 10
 
 
+def test_a_process_learns_from_moved_that_it_lost_a_table(tmp_path: Path) -> None:
+    """Ayla's room is held by n0, where she is connected. A ``moved`` of the table whose epoch
+    is not newer than n0's own (sent before n0 claimed it again, come late) changes nothing:
+    she is still answered there. Then another claim raises its epoch and says so on Redis, as
+    n1's takeover does: n0 drops the table at once and closes her socket (1012: she comes
+    back through the process that holds it now), as it does for a tournament. Before, n0
+    kept the table in memory (its clocks and bots running, its people answered from it)
+    until its next write was refused by the fencing check."""
+    need_services()
+    import psycopg
+    import redis.asyncio as aredis
+
+    with cluster(tmp_path, 2) as (nodes, redis, db):
+        n0 = nodes[0]
+
+        async def main() -> None:
+            bus = aredis.Redis.from_url(redis.url)
+            ayla = Client(n0.url, name="Ayla")
+            await ayla.connect()
+            _, room = await ayla.create(bots=False)
+            table = room.id
+            assert owner(db, table) == ("n0", 1)
+
+            def moved(epoch: int) -> bytes:
+                msg = {"op": "moved", "table": table, "node": "n1", "epoch": epoch}
+                return json.dumps(msg).encode()
+
+            await bus.publish("batak:cluster", moved(1))  # (late: n0's own epoch)
+            # after it on the same connection, so handled after it: a note n0 hands to her
+            note = {"type": "test_marker", "table": table}
+            tell = {"op": "tell", "node": "n1", "player": ayla.player["id"], "note": note}
+            await bus.publish("batak:cluster", json.dumps(tell).encode())
+            await ayla.wait_for(lambda m: m.get("type") == "test_marker", 30)
+            assert not ayla.closed
+            with psycopg.connect(db, autocommit=True) as conn:  # as n1's claim would
+                conn.execute(
+                    "UPDATE table_owners SET owner = 'n1', epoch = epoch + 1 WHERE table_id = %s",
+                    (table,),
+                )
+            await bus.publish("batak:cluster", moved(2))
+            stop = time.monotonic() + 30
+            while not ayla.closed and time.monotonic() < stop:  # (a hang, not a speed check)
+                await asyncio.sleep(0.1)
+            assert ayla.closed, "n0 kept the table after its moved"
+            assert f"table {table} is no longer ours" in n0.stderr()
+            await ayla.close()
+            await bus.aclose()
+
+        asyncio.run(main())
+
+
 def test_sigstop_past_the_lease_then_sigcont_is_fenced(tmp_path: Path) -> None:
     """The owner is paused past its lease; another process takes the table and play goes on;
     when the old owner runs again it writes nothing more: no client ever sees two different

@@ -6,14 +6,16 @@ handles it with a :class:`RemoteConn` standing for the client, whose every outgo
 back as ``out`` and is sent on the client's socket; ``gone`` says the client left (with
 ``restart`` when a server closed its socket itself with 1012, which frees no seat: see
 :meth:`Hub.disconnect <batak.server.hub.Hub.disconnect>`); ``close`` closes the client's
-socket. On ``batak:cluster``: ``moved`` (a table has a new owner) and ``released`` (a node
-stopped and let go of its tables): clients forwarded to the old owner are closed with 1012 and
-come back (``sync`` with ``since``) through the new route (a tournament's new process says
-``moved`` with ``tourney:ID`` as its table and the epoch it claimed: the process that ran it
-under an older one lets it go, :meth:`Cluster.tourney_moved
-<batak.server.cluster.owner.Cluster.tourney_moved>`); ``invited`` (an invitation for a
-player connected to another node: that node hands it to the player's connections); ``tell``
-(a note for a player's connections on every node: a tournament's table for them);
+socket. On ``batak:cluster``: ``moved`` (a table has a new owner, with the epoch it claimed)
+and ``released`` (a node stopped and let go of its tables): clients forwarded to the old owner
+are closed with 1012 and come back (``sync`` with ``since``) through the new route, and the
+process that held the table under an older epoch drops it (:meth:`Cluster.table_moved
+<batak.server.cluster.owner.Cluster.table_moved>`); a tournament's new process says ``moved``
+with ``tourney:ID`` as its table: the process that ran it under an older epoch lets it go
+(:meth:`Cluster.tourney_moved <batak.server.cluster.owner.Cluster.tourney_moved>`);
+``invited`` (an invitation for a player connected to another node: that node hands it to the
+player's connections); ``tell`` (a note for a player's connections on every node: a
+tournament's table for them);
 ``tourney_table`` (a tournament's table held here, its tournament run elsewhere: its scores
 at a deal's end, or its result, for the node that runs the tournament).
 
@@ -271,8 +273,12 @@ class Bus:
                 for conn_id, routes in list(self.routes.items()):
                     if table in routes and routes[table] != msg.get("node"):
                         self._close_local(conn_id)
-                if table.startswith("tourney:") and msg.get("epoch") is not None:
-                    self.cluster.tourney_moved(table.removeprefix("tourney:"), int(msg["epoch"]))
+                if msg.get("epoch") is not None:
+                    if table.startswith("tourney:"):
+                        tid = table.removeprefix("tourney:")
+                        self.cluster.tourney_moved(tid, int(msg["epoch"]))
+                    else:
+                        self.cluster.table_moved(table, int(msg["epoch"]))
         elif op == "invited" and msg.get("node") != self.node:
             self.cluster.hub.tell_invited(str(msg["player"]), msg["note"])
         elif op == "tell" and msg.get("node") != self.node:

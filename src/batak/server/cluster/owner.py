@@ -578,7 +578,11 @@ class Cluster:
                 # a round's table not seated yet: seated here if its tournament is run elsewhere
                 self._spawn(self.hub.tournaments.seat_taken(table))
             if self.bus is not None:
-                await self.bus.announce({"op": "moved", "table": table_id, "node": self.node})
+                # (with the epoch: the process that held it under an older one lets it go,
+                # table_moved, rather than at its next write)
+                await self.bus.announce(
+                    {"op": "moved", "table": table_id, "node": self.node, "epoch": row[0]}
+                )
                 if any(s.bot_account for s in table.seats):
                     # where its bot accounts sit, for the other processes (a bot account's
                     # welcome, invite's bot_busy), written before anyone is answered from it
@@ -627,6 +631,21 @@ class Cluster:
                 {"op": "moved", "table": "tourney:" + tid, "node": self.node, "epoch": row[0]}
             )
         return True
+
+    def table_moved(self, table_id: str, epoch: int) -> None:
+        """Another process claimed the table ``table_id`` at ``epoch`` (its ``moved`` on
+        Redis). If this process holds it under an older epoch (in play, or kept aside to be
+        closed), it has lost it: its next write would be refused (the fencing check), and it
+        drops it now rather than then (:meth:`fenced`: its clients closed with 1012 come back
+        through the new owner). A ``moved`` that comes late, after this process claimed it
+        again (a newer epoch), changes nothing; one that is lost leaves it to the next write,
+        or to the recheck after a lapsed lease."""
+        mine = self.owned.get(table_id)
+        if mine is None or mine >= epoch:
+            return
+        table = self.hub.tables.get(table_id) or self.hub.unclosed.get(table_id)
+        if table is not None:  # (one being loaded here: left to its first write, as before)
+            self.fenced(table)
 
     def tourney_moved(self, tid: str, epoch: int) -> None:
         """Another process claimed the tournament ``tid`` at ``epoch`` (its ``moved`` on
