@@ -14,7 +14,7 @@ from harness import ServerThread, fast_config, free_port, postgres_database
 
 from batak.rules import Rules
 from batak.server.client import Client, ServerError
-from batak.server.storage import StorageError
+from batak.server.storage import EventRow, StorageError
 
 
 def _refuse_next_close(storage: Any) -> None:
@@ -662,3 +662,89 @@ def test_a_rematch_that_fell_through_is_closed_after_a_restart_not_offered(
             return row[0].status
 
         assert again.call(stored) == "closed"
+
+
+def test_a_rematch_found_not_started_is_closed_even_if_its_log_cannot_be_replayed(
+    tmp_path: Path,
+) -> None:
+    """A rematch's table (made to close if not started) is found waiting at a restart, but its
+    stored log cannot be replayed (an event the engine refuses, as a damaged log would have):
+    it is closed all the same, by its status alone (it never started: no move, no chip in it).
+    Before this, such a table was neither loaded nor closed: it stayed stored as waiting, its
+    people seated, for good (and their accounts could not be deleted)."""
+    config = fast_config(tmp_path, quick_fill_seconds=600.0)
+    with ServerThread(config) as srv:
+        hub = srv.hub
+        storage = hub.storage
+
+        async def made() -> str:
+            table = await hub.new_table(
+                kind="private",
+                mode=None,
+                rules=Rules.preset("standard", deals=1, target_score=None),
+                options={"bots": False},
+                host=None,
+                close_unstarted=True,
+            )
+            q = storage.q
+
+            def job(cur: Any) -> None:
+                cur.execute(
+                    q(
+                        "INSERT INTO events (table_id, version, kind, data, at)"
+                        " VALUES (?, ?, ?, ?, ?)"
+                    ),
+                    (table.id, 2, "move", '{"seat": 0, "move": "no such move"}', 0.0),
+                )
+
+            await storage.run(job)
+            return table.id
+
+        kept = srv.call(made)
+    with ServerThread(replace(config, port=free_port())) as again:
+        assert not again.hub.holds(kept)
+
+        async def stored() -> Any:
+            row = await again.hub.storage.table(kept)
+            assert row is not None
+            return row[0].status
+
+        assert again.call(stored) == "closed"
+
+
+def test_a_node_closes_a_rematch_found_not_started_whose_log_cannot_be_replayed(
+    tmp_path: Path,
+) -> None:
+    """As above, in a cluster: n0 stops with such a table stored waiting (its log broken);
+    n1's takeover scan closes it by its status, and keeps no claim on it (``owned``: it
+    holds no such table). Before, the claim kept it as owned though nothing held it."""
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    with pg as url:
+        config = fast_config(tmp_path, database=url, node="n0")
+        with ServerThread(config) as srv:
+            hub = srv.hub
+
+            async def made() -> str:
+                table = await hub.new_table(
+                    kind="private",
+                    mode=None,
+                    rules=Rules.preset("standard", deals=1, target_score=None),
+                    options={"bots": False},
+                    host=None,
+                    close_unstarted=True,
+                )
+                await hub.storage.append_events(
+                    table.id, [EventRow(2, "move", {"seat": 0, "move": "no such move"}, 0.0)]
+                )
+                return table.id
+
+            kept = srv.call(made)
+        with ServerThread(replace(config, port=free_port(), node="n1")) as other:
+            owner = other.hub.cluster
+            assert owner is not None
+            other.call(owner.scan)
+            assert not other.hub.holds(kept)
+            assert _stored(other, kept)[0] == "closed"
+            assert kept not in owner.owned

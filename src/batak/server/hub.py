@@ -283,7 +283,12 @@ class Hub:
         rebuilt, never started nor offered, and closed as :meth:`unmake` closes (kept aside
         for the reaper's next pass if the database refuses it again)."""
         table = self._rebuilt(row, events, "table %s could not be rebuilt to be closed")
-        if table is None:
+        if table is None:  # closed all the same: it never started, so nothing in it is lost
+            try:
+                await self.storage.set_status(row.id, "closed")
+            except StorageError as e:  # (stays waiting, offered to nobody; tried at the next
+                # start, or in a cluster at the next takeover scan)
+                log.warning("table %s: could not close it: %s", row.id, e)
             return
         log.info("table %s: found not started; closed", row.id)
         table.start_actor()

@@ -557,6 +557,8 @@ class Cluster:
             row_, events = stored
             if self.hub.to_close(row_):  # a rematch that fell through: closed, not offered
                 await self.hub.close_found(row_, events)
+                if not self.hub.holds(table_id):  # (closed without being rebuilt, or not)
+                    self.owned.pop(table_id, None)
                 return None
             age = time.time() - (events[-1].at if events else row_.created)
             t0 = time.monotonic()
