@@ -272,6 +272,83 @@ def test_admin_erase_asks_again_and_keeps_the_account_when_the_name_is_not_typed
     assert NAME not in asyncio.run(_everything(config.database_url))
 
 
+def test_an_account_erased_beside_the_server_is_told_even_if_let_go_of_first(
+    tmp_path: Path,
+) -> None:
+    """``batak admin erase`` beside a running server, whose passes find the erasure in the
+    other order: the pass that lets go of the accounts erased lately (``scrub_erased``) comes
+    before the one that closes the connections of ended sessions. The open connection is
+    still told (``logged_out``, ``deleted``) and closed. Before, letting go took the
+    account off the connection's player first, so that the pass over ended sessions, which
+    looks only at accounts' connections, never saw it: the connection stayed open under
+    the erased player's id, never told (test_admin_erase_asks_again_... waited in vain
+    about one time in ten on a busy machine)."""
+    pytest.importorskip("argon2")
+    data = tmp_path / "data"
+    where = ["--data", str(data), "--lang", "en"]
+    config = fast_config(data, reap_every=3600.0, session_recheck_seconds=0)  # (passes by hand)
+    with ServerThread(config) as srv:
+        hub = srv.hub
+
+        async def connected() -> None:
+            c = Client(srv.url, name=NAME)
+            await c.connect()
+            try:
+                await c.register("zeynep", "uzun-parola-1")
+                pid = c.player["id"]
+                code = await asyncio.to_thread(main, ["admin", "erase", "zeynep", "--yes", *where])
+                assert code == 0
+                assert srv.loop is not None  # (srv.call would block this loop's client)
+                for step in (hub.scrub_erased, hub.close_ended_sessions):
+                    await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(step(), srv.loop))
+                assert pid not in hub.online  # (signed out: no connection speaks for it)
+                told = await c.wait_for(lambda m: m.get("type") == "logged_out", 30)
+                assert told["reason"] == "deleted"
+            finally:
+                await c.close()
+
+        asyncio.run(connected())
+
+
+def test_the_connection_that_deletes_its_account_stays_when_a_pass_comes_between(
+    tmp_path: Path,
+) -> None:
+    """The reaper's pass over the accounts erased lately (``scrub_erased``) comes right after
+    the erasure asked on this process is stored, before the hub goes on with it (possible on
+    PostgreSQL, whose jobs run side by side): it leaves that account to the erasure under way.
+    The asking connection gets ``account_deleted`` and may say hello again as a guest; it is
+    not told ``logged_out`` and closed as a connection of an account erased elsewhere is."""
+    pytest.importorskip("argon2")
+    config = fast_config(tmp_path, reap_every=3600.0, session_recheck_seconds=0)
+    with ServerThread(config) as srv:
+        hub = srv.hub
+        storage = hub.storage
+        real_run = storage.run
+
+        async def run(job: Any) -> Any:
+            out = await real_run(job)
+            if getattr(out, "erased", False):  # the erasure is stored: a pass comes in between
+                await hub.scrub_erased()
+            return out
+
+        storage.run = run  # type: ignore[method-assign]
+
+        async def main() -> None:
+            z = Client(srv.url, name=NAME)
+            await z.connect()
+            try:
+                await z.register("zeynep", "uzun-parola-1")
+                done = await z.delete_account("uzun-parola-1")
+                assert done["type"] == "account_deleted"
+                assert not [m for m in z.drain() if m.get("type") == "logged_out"]
+                again = await z.hello()
+                assert again["type"] == "welcome" and again["player"]["account"] is None
+            finally:
+                await z.close()
+
+        asyncio.run(main())
+
+
 def _sit(seat: int, player: str | None, name: str) -> dict[str, Any]:
     return {"seat": seat, "player": player, "name": name}
 

@@ -161,6 +161,9 @@ class Hub:
         self.register_rate = KeyedBuckets(cfg.register_per_hour_address / 3600, 5.0)
         self._scrubbing: dict[str, asyncio.Future[tuple[int, int]]] = {}  # erased player ids
         self._let_go: dict[str, float] = {}  # erased accounts forgotten here, and when
+        #: the accounts whose erasure a connection of this process asked for and is being
+        #: stored (delete_account): scrub_erased leaves them to it (that connection stays)
+        self._erasing: set[str] = set()
         self.export_rate = KeyedBuckets(EXPORTS_PER_HOUR_ADDRESS / 3600, 3.0)  # by address
         self.export_rate_player = KeyedBuckets(1 / EXPORT_SECONDS, 1.0)
         self._export_walk = asyncio.Semaphore(1)  # one walk over the events at a time
@@ -1001,9 +1004,13 @@ class Hub:
             raise TableError("bad_password", "bad_password_delete")
         # (a table kept aside to be closed never starts: a seat there does not stand in the way)
         kept = frozenset(self.unclosed)
-        done = await self.storage.run(
-            erase_job(self.storage.q, player.id, checked=digest, kept=kept)
-        )
+        self._erasing.add(player.id)
+        try:
+            done = await self.storage.run(
+                erase_job(self.storage.q, player.id, checked=digest, kept=kept)
+            )
+        finally:  # (_forget_erased below marks it let go of before its first await)
+            self._erasing.discard(player.id)
         if done.password_changed:  # the host gave it a new password meanwhile
             raise TableError("bad_password", "bad_password_delete")
         if done.busy:
@@ -1152,7 +1159,17 @@ class Hub:
             if now - at > 4 * self.settle:
                 del self._let_go[pid]
         for pid in await self.storage.run(recent_job(self.storage.q, now - 2 * self.settle)):
-            if pid not in self._let_go:
+            if pid not in self._let_go and pid not in self._erasing:
+                # its connections still open here are told and closed first: let go of, their
+                # player is no account any more, and close_ended_sessions would pass them by
+                out = {
+                    "type": "logged_out",
+                    "sessions": 0,
+                    "everywhere": False,
+                    "reason": "deleted",
+                }
+                for c in list(self.online.get(pid, ())):
+                    self._sign_out(c, out)
                 await self._let_go_of(pid)
         for pid in await self.storage.run(pending_job(self.storage.q, now, self.settle)):
             self._scrub(pid)
