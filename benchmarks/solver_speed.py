@@ -27,9 +27,11 @@ What is measured, over ``--deals`` seeded deals of the ``standard`` table (4 pla
   Much slower for ours than Batak rules (no forced overtaking to narrow the moves).
 
 * **``--nodes``**: instead of timing anything, the trick-boundary nodes our C engine searches on
-  each of its positions (a fresh table each, as ``solve_position`` sizes it), with each row's
-  total, median and p90 over the deals: a count that is the same on any machine at any load,
-  for comparing two builds of the solver (written to ``results/solver_nodes.json``; no DDS).
+  each of its positions (a fresh table each, as ``solve_position`` sizes it), and the cards it
+  plays there (every card tried; the positions that the bounds settle included, so this is the
+  count that follows the time), with each row's total, median and p90 over the deals: counts
+  that are the same on any machine at any load, for comparing two builds of the solver
+  (written to ``results/solver_nodes.json``; no DDS).
 
 Figures are the median and p90 over deals; the ratio is ours/DDS (median/median; for the eşli
 rows also p90/p90). With
@@ -237,43 +239,63 @@ def summary(times: list[float]) -> dict[str, float]:
     }
 
 
-def nodes_of(pos: Position) -> int:
+def nodes_of(pos: Position) -> tuple[int, int]:
     """The trick-boundary nodes our compiled engine searches to solve ``pos`` in a fresh table
-    of the size ``solve_position`` gives it (2**20 entries for a full deal)."""
+    of the size ``solve_position`` gives it (2**20 entries for a full deal), and the cards it
+    plays doing so (``Solver.cards``: every card tried, so also the positions that the bounds
+    settle, which the nodes leave out)."""
     from batak.bots import _csolver
 
     table = _csolver.Solver(S.table_bits(pos.tricks_left))
     value = table.solve(*S._c_args(pos))
     assert value is not None  # no node limit given
-    return int(table.nodes)
+    return int(table.nodes), int(table.cards)
 
 
-def count_nodes(first_seed: int, deals: int) -> dict[str, list[int]]:
+def count_nodes(first_seed: int, deals: int) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
     """Per row of our engine (``c_13``, ``c_8``, ``c_pair_13``, ``c_pair_8``): the nodes searched
-    on each deal, in seed order. A count, not a clock: the same on any machine at any load."""
+    on each deal, in seed order, and the cards played. Counts, not a clock: the same on any
+    machine at any load."""
     counts: dict[str, list[int]] = {}
+    cards: dict[str, list[int]] = {}
     for seed in range(first_seed, first_seed + deals):
         for key, pos in our_positions(seed).items():
-            counts.setdefault(key, []).append(nodes_of(pos))
-    return counts
+            nodes, played = nodes_of(pos)
+            counts.setdefault(key, []).append(nodes)
+            cards.setdefault(key, []).append(played)
+    return counts, cards
 
 
-def nodes_report(first_seed: int, counts: dict[str, list[int]]) -> dict[str, dict[str, int]]:
-    """Print each row's total, median and p90 of nodes over the deals; return them."""
+def _totals(per_deal: list[int]) -> dict[str, int]:
+    ordered = sorted(per_deal)
+    return {
+        "total": sum(ordered),
+        "median": round(statistics.median(ordered)),
+        "p90": p90_of(ordered),
+    }
+
+
+def nodes_report(
+    first_seed: int, counts: dict[str, list[int]], cards: dict[str, list[int]]
+) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, int]]]:
+    """Print each row's total, median and p90 of nodes and of cards played over the deals;
+    return them (nodes, cards)."""
     out: dict[str, dict[str, int]] = {}
+    out_cards: dict[str, dict[str, int]] = {}
     deals = len(next(iter(counts.values())))
-    title = f"nodes, seeds {first_seed}-{first_seed + deals - 1}"
-    print(f"{title:34} {'total':>13} {'median':>10} {'p90':>10}")
+    title = f"seeds {first_seed}-{first_seed + deals - 1}"
+    print(
+        f"{title:34} {'nodes total':>13} {'median':>10} {'p90':>10}"
+        f" {'cards total':>14} {'median':>11} {'p90':>11}"
+    )
     for key, per_deal in counts.items():
-        ordered = sorted(per_deal)
-        row = {
-            "total": sum(ordered),
-            "median": round(statistics.median(ordered)),
-            "p90": p90_of(ordered),
-        }
-        out[key] = row
-        print(f"{LABELS[key]:34} {row['total']:13,} {row['median']:10,} {row['p90']:10,}")
-    return out
+        row = out[key] = _totals(per_deal)
+        played = out_cards[key] = _totals(cards[key])
+        print(
+            f"{LABELS[key]:34} {row['total']:13,} {row['median']:10,} {row['p90']:10,}"
+            f" {played['total']:14,} {played['median']:11,} {played['p90']:11,}"
+        )
+    return out, out_cards
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -299,8 +321,8 @@ def main(argv: list[str] | None = None) -> int:
         "--nodes",
         action="store_true",
         help="instead of timing, count the nodes our compiled engine searches on each deal "
-        "(a fresh table per position) and print each row's total, median and p90: the "
-        "figures do not depend on the machine or its load; no DDS",
+        "and the cards it plays (a fresh table per position) and print each row's total, "
+        "median and p90: the figures do not depend on the machine or its load; no DDS",
     )
     ap.add_argument(
         "--json",
@@ -314,13 +336,16 @@ def main(argv: list[str] | None = None) -> int:
         print("the compiled solver is not built (pip install . with a C compiler)", file=sys.stderr)
         return 1
     if args.nodes:
-        counts = count_nodes(args.seed, args.deals)
+        counts, cards = count_nodes(args.seed, args.deals)
+        node_rows, card_rows = nodes_report(args.seed, counts, cards)
         node_report: dict[str, Any] = {
             "benchmark": "solver_speed --nodes",
             "deals": args.deals,
             "first_seed": args.seed,
-            "results": nodes_report(args.seed, counts),
+            "results": node_rows,
             "per_deal": counts,
+            "cards": card_rows,
+            "per_deal_cards": cards,
         }
         write_json(args.json or DEFAULT_NODES_JSON, node_report)
         return 0

@@ -695,9 +695,9 @@ def test_solver_speed_partnership_deal_asks_dds_question() -> None:
 @pytest.mark.skipif(not c_engine_available(), reason="the compiled solver is not built")
 def test_solver_speed_counts_nodes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``solver_speed.py --nodes`` (benchmarks/README.md's node tables): per row, the nodes a
-    fresh table of the solver searches on each deal, and their total, median and p90, printed
-    and written to the JSON; no timing. The full deal of seed 5 for the bidder alone is the
-    position of tests/test_solver.py's node-count test."""
+    fresh table of the solver searches on each deal and the cards it plays there, and their
+    totals, medians and p90s, printed and written to the JSON; no timing. The full deal of seed
+    5 for the bidder alone is the position of tests/test_solver.py's node-count test."""
     from batak.bots import _csolver
     from batak.bots import solver as S
 
@@ -706,12 +706,14 @@ def test_solver_speed_counts_nodes(tmp_path: Path, capsys: pytest.CaptureFixture
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["first_seed"] == 4 and report["deals"] == 3
     per_deal = report["per_deal"]
-    assert set(per_deal) == {"c_13", "c_8", "c_pair_13", "c_pair_8"}
+    per_deal_cards = report["per_deal_cards"]
+    assert set(per_deal) == set(per_deal_cards) == {"c_13", "c_8", "c_pair_13", "c_pair_8"}
     for i, seed in enumerate((4, 5, 6)):
         for key, pos in solver_speed.our_positions(seed).items():
             table = _csolver.Solver(S.table_bits(pos.tricks_left))
             table.solve(*S._c_args(pos))
             assert per_deal[key][i] == table.nodes > 0, (seed, key)
+            assert per_deal_cards[key][i] == table.cards > table.nodes, (seed, key)
     five = solver_speed.our_positions(5)["c_13"]
     assert S._c_args(five) == (
         (4232364020730368, 23961686036, 39755316208097, 231456328745994), 3, 0, (), False, 1, 29
@@ -721,7 +723,12 @@ def test_solver_speed_counts_nodes(tmp_path: Path, capsys: pytest.CaptureFixture
         ordered = sorted(counts)
         row = report["results"][key]
         assert row == {"total": sum(counts), "median": ordered[1], "p90": ordered[2]}
-        assert f"{solver_speed.LABELS[key]:34} {sum(counts):13,}" in printed
+        played = sorted(per_deal_cards[key])
+        assert report["cards"][key] == {"total": sum(played), "median": played[1], "p90": played[2]}
+        assert (
+            f"{solver_speed.LABELS[key]:34} {sum(counts):13,} {ordered[1]:10,} {ordered[2]:10,}"
+            f" {sum(played):14,} {played[1]:11,} {played[2]:11,}"
+        ) in printed
 
 
 def test_hard_auction_worlds_keep_the_worlds_that_fit_the_auction() -> None:

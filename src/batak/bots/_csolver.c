@@ -288,6 +288,7 @@ typedef struct {
     uint64_t key[2]; /* the relative-rank code of the cards in the hands (see make_key) */
     Table *tt;
     uint64_t nodes;
+    uint64_t cards;    /* cards played (follow's calls): the work, settled positions included */
     uint64_t limit;    /* give up past this many nodes (0: never); see run_solve */
     jmp_buf *give_up;  /* where giving up returns to */
     uint32_t hist[4][52]; /* leads that cut, weighted by the tricks left (move ordering) */
@@ -802,6 +803,7 @@ static inline int takes(const Ctx *c, const Trick *t, int card) {
  * tricks left, this one included). */
 static int follow(Ctx *c, int leader, int i, const Trick *t, int need, uint64_t all, int left) {
     int n = c->n;
+    c->cards++;
     if (i == n) {
         int won = c->on_side[t->winner];
         return won + at_least(c, t->winner, t->broken, need - won, all, left - 1);
@@ -1075,6 +1077,7 @@ static void ctx_init(Ctx *c, const Problem *p, Table *tt) {
                    (!(p->flags & F_OVERTRUMP) || (p->flags & F_TRUMP_IF_CANNOT));
     c->tt = tt;
     c->nodes = 0;
+    c->cards = 0;
     c->limit = 0;
     c->give_up = NULL;
     memset(c->hist, 0, sizeof c->hist);
@@ -1083,7 +1086,8 @@ static void ctx_init(Ctx *c, const Problem *p, Table *tt) {
 /* The side's most tricks, or -1 when ``limit`` (0: none) nodes did not suffice.  Giving up
  * leaves the table sound: an entry is written only once the search below it has finished, and
  * the jump leaves from a node count, between two such writes. */
-static int run_solve(const Problem *p, Table *tt, uint64_t *nodes, uint64_t limit) {
+static int run_solve(const Problem *p, Table *tt, uint64_t *nodes, uint64_t *cards,
+                     uint64_t limit) {
     Ctx c;
     ctx_init(&c, p, tt);
     jmp_buf give_up;
@@ -1109,6 +1113,7 @@ static int run_solve(const Problem *p, Table *tt, uint64_t *nodes, uint64_t limi
             hi = v > lo ? v : lo;
     }
     if (nodes) *nodes = c.nodes;
+    if (cards) *cards = c.cards;
     TRACE_FLUSH();
     return lo;
 }
@@ -1228,7 +1233,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw) {
     if (table_init(&tt, bits) < 0) return PyErr_NoMemory();
     int v;
     Py_BEGIN_ALLOW_THREADS
-    v = run_solve(&p, &tt, NULL, 0);
+    v = run_solve(&p, &tt, NULL, NULL, 0);
     Py_END_ALLOW_THREADS
     table_free(&tt);
     return PyLong_FromLong(v);
@@ -1240,6 +1245,7 @@ typedef struct {
     int busy;
     int n, trump, side_mask, flags; /* what the table's entries are valid for */
     unsigned long long nodes;
+    unsigned long long cards;
 } SolverObject;
 
 static int Solver_init(SolverObject *self, PyObject *args, PyObject *kw) {
@@ -1261,6 +1267,7 @@ static int Solver_init(SolverObject *self, PyObject *args, PyObject *kw) {
     }
     self->n = -1;
     self->nodes = 0;
+    self->cards = 0;
     return 0;
 }
 
@@ -1308,12 +1315,13 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kw) 
     }
     self->busy = 1;
     int v;
-    uint64_t nodes = 0;
+    uint64_t nodes = 0, cards = 0;
     Py_BEGIN_ALLOW_THREADS
-    v = run_solve(&p, &self->tt, &nodes, (uint64_t)max_nodes);
+    v = run_solve(&p, &self->tt, &nodes, &cards, (uint64_t)max_nodes);
     Py_END_ALLOW_THREADS
     self->busy = 0;
     self->nodes += nodes;
+    self->cards += cards;
     if (v < 0) Py_RETURN_NONE; /* gave up: more than max_nodes nodes */
     return PyLong_FromLong(v);
 }
@@ -1333,6 +1341,11 @@ static PyObject *Solver_get_nodes(SolverObject *self, void *closure) {
     return PyLong_FromUnsignedLongLong(self->nodes);
 }
 
+static PyObject *Solver_get_cards(SolverObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromUnsignedLongLong(self->cards);
+}
+
 static PyMethodDef Solver_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Solver_solve, METH_VARARGS | METH_KEYWORDS,
      Solver_solve_doc},
@@ -1341,6 +1354,9 @@ static PyMethodDef Solver_methods[] = {
 
 static PyGetSetDef Solver_getset[] = {
     {"nodes", (getter)Solver_get_nodes, NULL, "Trick-boundary nodes searched so far.", NULL},
+    {"cards", (getter)Solver_get_cards, NULL,
+     "Cards played so far (every card tried in every trick but the last; searches that gave "
+     "up not counted).", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject SolverType = {

@@ -47,3 +47,9 @@ class Solver:
     @property
     def nodes(self) -> int:
         """Trick-boundary nodes searched so far."""
+    @property
+    def cards(self) -> int:
+        """Cards the searches have played so far (every card tried in every trick but the
+        last, whose cards are forced): their work, the positions that the bounds settle
+        included, where ``nodes`` counts only the trick boundaries searched. A search that
+        gave up is not counted."""
