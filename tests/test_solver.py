@@ -547,13 +547,58 @@ def test_c_full_deal_node_counts(deal: tuple[Any, ...]) -> None:
     team of two then counts its partner's trumps left after the leader's top trumps and runs
     when they win more than the leader's own (session 45): without that, seed 3 of the pair
     took 362,707 nodes; with it 333,555 (and the others 50,670, 41,149, 22,015, 404,139 and
-    102,484)."""
+    102,484). Session 46 put a lone player's sure side-suit winners back before the history
+    (test_c_lone_bidder_lead_order_work): the first deal now takes 46,703 nodes."""
     from batak.bots import _csolver
 
     *args, value, most = deal
     table = _csolver.Solver(20)
     assert table.solve(*args) == value
     assert table.nodes <= most
+
+
+#: positions of benchmarks/solver_speed.py for the bidder alone against three: the full deal of
+#: seed 15 and the 8-card endings of seeds 7 and 11 (the compiled solve's arguments), then the
+#: value and the most cards the search may play
+_LONE_BIDDER_WORK = (
+    (
+        (1416484861514032, 2910976363724800, 207943321664, 175930458809999),
+        2, 0, (), False, 1, 29, 4, 1_500_000,
+    ),
+    (
+        (1127549174483201, 2876331278729216, 356241968726178, 142940807635032),
+        3, 3, (), False, 2, 29, 5, 20_000,
+    ),
+    (
+        (2164687896, 4406844063747, 8796128166468, 2322894944210944),
+        2, 3, (), True, 8, 29, 7, 6_000,
+    ),
+)  # fmt: skip
+
+
+@needs_c
+@pytest.mark.parametrize(
+    "deal", _LONE_BIDDER_WORK, ids=["full-seed15", "ending-seed7", "ending-seed11"]
+)
+def test_c_lone_bidder_lead_order_work(deal: tuple[Any, ...]) -> None:
+    """The cards the search plays (``Solver.cards``: its work, positions that the bounds settle
+    included) for a bidder alone against three stay few with session 46's lead order: a lone
+    player's sure winners in the side suits are tried before the history of leads that cut
+    again, and, in a search from at most 11 tricks, its sure trump too where it holds more
+    trumps than any other player. With session 44's order (the history before both) these
+    took 2,394,885, 23,459 and 13,554 cards (now 1,042,946, 17,177 and 3,207); the
+    trick-boundary nodes, which leave out what the bounds settle, had hidden that for the two
+    endings (2,434 and 1,511 nodes then, 2,806 and 607 now)."""
+    from batak.bots import _csolver
+
+    *args, value, most = deal
+    table = _csolver.Solver(20)
+    assert table.solve(*args) == value
+    assert table.nodes < table.cards <= most
+    again = table.cards
+    table.clear()
+    assert table.solve(*args) == value
+    assert table.cards == 2 * again  # counted from call to call, as the nodes are
 
 
 @needs_c

@@ -18,11 +18,12 @@
  *   - cards that are equivalent (no other player's card, nor the trick's highest card of the
  *     suit, lies between them) are searched once;
  *   - move ordering: followers: when the trick is held by the other side, cheapest winning card
- *     first, else lowest card first; leads: the stored best lead, a team's sure winners in the
- *     side suits (not a lone player's, and no sure trumps), then, for a team of two, low cards
- *     towards the partner's top card of a side suit no opponent can ruff, then a history of the
- *     leads that cut off (per seat and card, weighted by the tricks left), then the other sure
- *     winners, then low cards;
+ *     first, else lowest card first; leads: the stored best lead, the sure winners in the side
+ *     suits (and a lone player's sure trump where it holds the most trumps, in searches from at
+ *     most SOLO_TRUMPS_FIRST tricks), then, for a team of two, low cards towards the partner's
+ *     top card of a side suit no opponent can ruff, then a history of the leads that cut off
+ *     (per seat and card, weighted by the tricks left), then the other sure winners, then low
+ *     cards;
  *   - exact bounds at every trick boundary (team_bounds): each player's trumps that win whatever
  *     the other team does (a matching of its trumps against the other team's higher ones); the
  *     leader's quick tricks (top trumps drawing k rounds, then top cards of the other suits that
@@ -197,6 +198,14 @@ typedef char bucket_is_one_cache_line[sizeof(Bucket) == 64 ? 1 : -1];
 #define VIA_DEPTH 2
 #endif
 
+/* the lead order: a lone leader's sure trump is tried before the history of leads that cut
+ * (where it holds the most trumps) only in searches from at most this many tricks
+ * (benchmarks/README.md, session 46: it saves work from 8 to 11 cards and costs some at 12
+ * and 13, where the history knows better) */
+#ifndef SOLO_TRUMPS_FIRST
+#define SOLO_TRUMPS_FIRST 11
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(p) __builtin_prefetch(p)
 #else
@@ -289,6 +298,7 @@ typedef struct {
     Table *tt;
     uint64_t nodes;
     uint64_t cards;    /* cards played (follow's calls): the work, settled positions included */
+    int root_left;     /* tricks left at the search's root (this trick included) */
     uint64_t limit;    /* give up past this many nodes (0: never); see run_solve */
     jmp_buf *give_up;  /* where giving up returns to */
     uint32_t hist[4][52]; /* leads that cut, weighted by the tricks left (move ordering) */
@@ -908,6 +918,17 @@ static int lead(Ctx *c, int leader, int broken, int need, uint64_t all, int left
                 if (!(c->hands[s] & SUIT_MASK[su])) ruffable[su] = 1;
         }
     }
+    /* a lone leader's sure trump comes first too in a search from at most SOLO_TRUMPS_FIRST
+     * tricks, where it holds more trumps than any other player and another still holds one */
+    int trumps_first = 0;
+    if (c->solo[team] && c->root_left <= SOLO_TRUMPS_FIRST && (h & c->tmask)) {
+        int mine = suit_count(h, c->trump), most = 0;
+        for (int s = 0; s < c->n; s++) {
+            int q = s == leader ? 0 : suit_count(c->hands[s], c->trump);
+            if (q > most) most = q;
+        }
+        trumps_first = most > 0 && mine > most;
+    }
     for (int j = 0; j < k; j++) {
         int cd = cards[j], suit = cd / 13, rank = cd % 13;
         int top = HIBIT(all & SUIT_MASK[suit]) == cd;
@@ -915,8 +936,8 @@ static int lead(Ctx *c, int leader, int broken, int need, uint64_t all, int left
         if (hs > 0xFFFFF) hs = 0xFFFFF;
         int sure = top && (suit == c->trump || !ruffable[suit]);
         int high = HIBIT(all & SUIT_MASK[suit]);
-        if (sure && suit != c->trump && !c->solo[team]) /* a team's sure side-suit winner first */
-            score[j] = (2 << 28) + rank;
+        if (sure && (suit != c->trump || trumps_first)) /* sure side-suit winners first */
+            score[j] = (2 << 28) + (suit == c->trump ? 0 : 20) + rank;
         else if (c->partner[leader] >= 0 && suit != c->trump && !ruffable[suit] &&
                  (c->hands[c->partner[leader]] >> high & 1))
             /* then a low card towards the partner's top card of a suit no opponent can ruff */
@@ -1078,6 +1099,7 @@ static void ctx_init(Ctx *c, const Problem *p, Table *tt) {
     c->tt = tt;
     c->nodes = 0;
     c->cards = 0;
+    c->root_left = POPC(p->hands[p->leader]) + (p->ntrick ? 1 : 0);
     c->limit = 0;
     c->give_up = NULL;
     memset(c->hist, 0, sizeof c->hist);
