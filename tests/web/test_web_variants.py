@@ -14,11 +14,14 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
 from test_web import act, my_turn, no_js_errors, open_page
 from test_web_table import DESKTOP, PHONE_CTX, play_to_the_end, private_room
+
+from batak.explain import rules_catalog
 
 
 def _start(page: Page, preset: str, deals: int = 1) -> None:
@@ -247,4 +250,102 @@ def test_another_players_burying_shows_how_far_it_has_come(
     expect(page.get_by_test_id("waiting-bury")).to_have_text(
         re.compile(r"^.+ kart gömüyor: 1 / 4…$")
     )
+    no_js_errors(errors)
+
+
+def _form_words(page: Page, names: list[str]) -> dict[str, Any]:
+    """The private-room form's words of these options: label, help, and each choice's words."""
+    return page.evaluate(
+        """(names) => Object.fromEntries(names.map((n) => {
+            const box = document.querySelector(`#create-form .option[data-option="${n}"]`);
+            const select = box.querySelector("select");
+            const choices = select
+              ? Object.fromEntries([...select.options].filter((o) => o.value)
+                  .map((o) => [o.value, o.textContent]))
+              : {};
+            return [n, {label: box.querySelector("label").textContent,
+                        help: box.querySelector(".help").textContent, choices}];
+        }))""",
+        names,
+    )
+
+
+def _expected_words(words: dict[str, Any], lang: str) -> dict[str, Any]:
+    """What the form shows of each option, from the rules' catalog's words ``words``."""
+    out = {}
+    for name, w in words.items():
+        choices = {k: v[lang] for k, v in w.get("values", {}).items()}
+        out[name] = {"label": w["label"][lang], "help": w["help"][lang], "choices": choices}
+    return out
+
+
+def test_the_private_room_form_speaks_of_the_bidding_chosen_in_it(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """A Koz Maça preset chosen in the private-room form spoke of the söz ("En düşük söz"), and
+    went on doing so when the bidding was switched to an ihale in the form: the words of the
+    options that Koz Maça words differently (their labels, helps and choices) follow the bidding
+    chosen, in both languages, there and back, and through a language switch."""
+    catalog = rules_catalog()
+    names = list(catalog["kozmaca"])
+    general = {n: catalog["options"][n] for n in names}
+    soz = {
+        n: {
+            **catalog["options"][n],
+            **catalog["kozmaca"][n],
+            "values": {
+                **catalog["options"][n].get("values", {}),
+                **catalog["kozmaca"][n].get("values", {}),
+            },
+        }
+        for n in names
+    }
+
+    def shown(got: dict[str, Any], want: dict[str, Any]) -> dict[str, Any]:
+        """The form's words, of the choices only those the catalog words (a choice it does not
+        word is said by its value)."""
+        return {
+            n: {
+                **w,
+                "choices": {k: v for k, v in w["choices"].items() if k in want[n]["choices"]},
+            }
+            for n, w in got.items()
+        }
+
+    for lang, locale, ctx, name in (
+        ("tr", "tr-TR", PHONE_CTX, "phone"),
+        ("en", "en-US", {"viewport": DESKTOP}, "desktop"),
+    ):
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        page.select_option("#preset-select", "sultan-kozmaca")
+        page.locator("#create-form details summary").click()
+        expect(page.locator("#opt-bidding")).to_have_value("kozmaca")
+        want = _expected_words(soz, lang)
+        assert shown(_form_words(page, names), want) == want, lang
+        page.select_option("#opt-bidding", "auction")
+        want = _expected_words(general, lang)
+        got = _form_words(page, names)
+        assert shown(got, want) == want, (lang, got)
+        expect(page.locator('#create-form [data-option="min_bid"] label')).to_have_text(
+            {"tr": "En düşük teklif", "en": "Lowest bid"}[lang]
+        )
+        page.locator('#create-form [data-option="min_bid"]').scroll_into_view_if_needed()
+        page.locator("#create-form").screenshot(
+            path=str(artifacts / f"form-ihale-{name}-{lang}.png")
+        )
+        # and back: the söz again
+        page.select_option("#opt-bidding", "kozmaca")
+        want = _expected_words(soz, lang)
+        assert shown(_form_words(page, names), want) == want, lang
+        page.context.close()
+    # a language switch keeps the bidding chosen, and its words
+    page = open_page(browser, server, errors, locale="tr-TR", viewport=DESKTOP)
+    page.select_option("#preset-select", "sultan-kozmaca")
+    page.locator("#create-form details summary").click()
+    page.select_option("#opt-bidding", "auction")
+    page.get_by_test_id("lang").click()
+    expect(page.locator("#opt-bidding")).to_have_value("auction")
+    want = _expected_words(general, "en")
+    assert shown(_form_words(page, names), want) == want
+    page.context.close()
     no_js_errors(errors)

@@ -1119,6 +1119,7 @@ document.addEventListener("change", (e) => {
     S.formPreset = e.target.value;
     renderCreateOptions();
   }
+  if (e.target.id === "opt-bidding") renderCreateWords();
   if (e.target.id === "stake-select") stakeChosen(e.target);
 });
 
@@ -1302,6 +1303,7 @@ function renderLobby() {
   const before = $(".lobby") ? changedFields(app()) : null;
   drawLobby();
   if (before) restoreFields(app(), before);
+  renderCreateWords(); // (the bidding chosen in the form, kept with what was typed)
 }
 
 function drawLobby() {
@@ -1547,6 +1549,25 @@ function renderCreateOptions() {
       return `<div class="option" data-option="${esc(name)}"><label for="${id}">${esc(pick(words.label))}</label>${input}<p class="help">${esc(pick(words.help))}</p></div>`;
     })
     .join("");
+}
+
+// The options' words follow the bidding chosen in the form, not the preset's: a Koz Maça preset
+// switched to an ihale speaks of the ihale and its bids, an ihale's preset switched to Koz Maça
+// of each player's söz (labels, helps and the choices' words; what was chosen stays chosen)
+function renderCreateWords() {
+  const f = $("#create-form");
+  const p = S.catalog && (S.catalog.presets.find((x) => x.name === S.formPreset) || S.catalog.presets[0]);
+  if (!f || !p) return;
+  const bidding = f.elements["opt-bidding"];
+  const rules = { ...p.rules, bidding: bidding ? bidding.value : p.rules.bidding };
+  for (const box of f.querySelectorAll(".option[data-option]")) {
+    const name = box.dataset.option;
+    const words = optionWords(name, rules);
+    box.querySelector("label").textContent = pick(words.label);
+    box.querySelector(".help").textContent = pick(words.help);
+    const select = box.querySelector("select");
+    if (select) for (const o of select.options) if (o.value !== "") o.textContent = optionValueText(name, o.value, null, rules);
+  }
 }
 
 function renderLobbyTables() {
