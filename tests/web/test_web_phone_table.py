@@ -546,3 +546,53 @@ def test_the_chat_panel_on_a_phone_leaves_the_trick_and_the_koz_uncovered_withou
     assert page.locator("#felt").evaluate("(el) => getComputedStyle(el).marginTop") == "0px"
     page.context.close()
     no_js_errors(errors)
+
+
+#: A phone 700 px high: a phone's page under its browser's bars.
+SHORT_PHONE = {**PHONE_CTX, "viewport": {"width": 390, "height": 700}}
+#: Every box the selector finds that is not wholly on the screen.
+OFF_SCREEN = """(els) => els.map((e) => e.getBoundingClientRect())
+  .filter((r) => r.height === 0 || r.top < 0 || r.bottom > innerHeight)
+  .map((r) => [r.top, r.bottom])"""
+
+
+def _until_my_bid(page: Page) -> None:
+    """Start the room (tapped as a phone's browser taps) and wait, within 60 s, until the
+    player's turn to bid: their bid buttons drawn."""
+    assert page.evaluate(TAP_FIRST, "[data-testid=start]") == "start"
+    expect(page.locator("#panel .bids button.bid").first).to_be_visible(timeout=60_000)
+    expect(page.get_by_test_id("your-turn")).to_be_visible()
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_the_bid_buttons_and_the_hand_are_on_a_phones_screen_at_its_bidding_turn(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str], lang: str
+) -> None:
+    """At 390 × 700 the bid buttons began 38 px under the screen's bottom edge (a notice of
+    the deal's start under the header; the felt 349 px high for the seats and an auction's
+    few lines, the bids in three rows): a player had to scroll to bid. At their bidding turn
+    the whole hand, the decision and every bid button are on the screen of the page as it
+    opened, there, at 390 × 844 and on a desktop."""
+    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+    for name, ctx in (
+        ("700", SHORT_PHONE),
+        ("844", PHONE_CTX),
+        ("desktop", {"viewport": DESKTOP}),
+    ):
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page)
+        _until_my_bid(page)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        for sel in (".bids button", "#hand .card", "[data-testid=your-turn]"):
+            assert page.locator(sel).evaluate_all(OFF_SCREEN) == [], (name, sel)
+        # (on a phone each bid a finger's size; its words whole)
+        assert page.evaluate(UNCOVERED, ".bids button") == [], name
+        sizes = page.locator(".bids button").evaluate_all(
+            "(bs) => bs.map((b) => [b.textContent, b.getBoundingClientRect().height,"
+            " b.getBoundingClientRect().width, b.scrollWidth <= b.clientWidth])"
+        )
+        least = 0 if name == "desktop" else 44
+        assert all(min(h, w) >= least and whole for _, h, w, whole in sizes), (name, sizes)
+        page.screenshot(path=str(artifacts / f"bids-in-sight-{name}-{lang}.png"))
+        page.context.close()
+    no_js_errors(errors)

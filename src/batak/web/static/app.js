@@ -1931,7 +1931,9 @@ function renderFelt() {
   } else if (v.contract) {
     centre = kittyHTML(v, seatName(v.contract.bidder), v.contract.bidder === T.you, backSVG);
   }
-  $("#felt").className = `felt players-${n}${!held && !result && !v ? " is-waiting" : ""}`;
+  // (the auction: on a phone a shorter felt, the bid buttons in sight with the hand)
+  const bidding = !held && !result && v && v.phase === "bidding";
+  $("#felt").className = `felt players-${n}${!held && !result && !v ? " is-waiting" : ""}${bidding ? " is-bidding" : ""}`;
   const felt = $("#felt");
   const typed = changedFields(felt); // the waiting room's invite field survives a redraw
   const koz = v && v.phase !== "over" ? kozOf(T) : null;
