@@ -459,16 +459,22 @@ UNCOVERED = """(sel) => [...document.querySelectorAll(sel)].filter((el) => {
 }).map((el) => el.dataset.card || el.className)"""
 
 
+#: What a player chatting on a phone still sees, besides the trick and the hand: the table's
+#: facts line (the deal, the ihale, the koz) and every seat, the one across with whose turn it is
+#: (the panel lay over both: session 46).
+SEEN = ("[data-testid=facts]", "#felt .seat")
+
+
 @pytest.mark.parametrize("lang", ["tr", "en"])
 def test_a_player_chatting_on_a_phone_sees_and_plays_the_trick_and_hand_at_their_turn(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str], lang: str
 ) -> None:
     """The chat's panel on a phone lay over the bottom of the screen, over the hand and the
     "your turn" line: a player whose turn came while chatting could neither see nor play a
-    card. The panel now lies over the top of the screen and ends above the trick: at their turn
-    the trick, every card of the hand and the decision are uncovered and a card is played with
-    the panel open, the line being typed kept; Escape still closes it (the focus back on
-    Chat)."""
+    card. The panel now lies over the top of the page and ends above the table's facts line: at
+    their turn the facts, every seat, the trick, every card of the hand and the decision are
+    uncovered and a card is played with the panel open, the line being typed kept; Escape still
+    closes it (the focus back on Chat)."""
     locale = {"tr": "tr-TR", "en": "en-US"}[lang]
     page = open_page(browser, server, errors, locale=locale, **PHONE_CTX)
     private_room(page)
@@ -484,10 +490,10 @@ def test_a_player_chatting_on_a_phone_sees_and_plays_the_trick_and_hand_at_their
     page.evaluate("() => window.scrollTo(0, 0)")
     # the trick's cards, every card of the hand and the decision: in view and uncovered
     _chat_ends_above_the_trick(page)
-    for sel in ("#felt .centre .played", "#hand .card", "[data-testid=your-turn]"):
+    for sel in ("#felt .centre .played", "#hand .card", "[data-testid=your-turn]", *SEEN):
         assert page.evaluate(UNCOVERED, sel) == [], sel
-    assert in_view(page, "#hand .card.legal")["in_view"]
-    assert in_view(page, "[data-testid=your-turn]")["in_view"]
+    for sel in ("#hand .card.legal", "[data-testid=your-turn]", *SEEN):
+        assert in_view(page, sel)["in_view"], sel
     page.screenshot(path=str(artifacts / f"phone-chat-at-turn-{lang}.png"))
     # a card played with the panel open (a tap lifts it, a second plays it), the line kept
     card = page.locator("#hand .card.legal").first
@@ -518,8 +524,9 @@ def test_the_chat_panel_on_a_phone_leaves_the_trick_and_the_koz_uncovered_withou
     notice (under the header) pushed the table down: once it had gone, the trick of a
     four-player table began under the panel (its top card 1 px below it) and at a three-player
     table the cards played from the left and the right lay under it; the koz (on the felt's
-    top corner) was covered at every table. Now the felt moves down as far as the panel needs,
-    with or without a notice, and the koz is shown in the panel's head."""
+    top corner) was covered at every table. Now the table's facts line and the felt under it
+    move down as far as the panel needs, with or without a notice: the facts, every seat, the
+    trick and the koz on the felt's corner are uncovered."""
     locale = {"tr": "tr-TR", "en": "en-US"}[lang]
     page = open_page(browser, server, errors, locale=locale, **PHONE_CTX)
     private_room(page, preset)
@@ -533,8 +540,10 @@ def test_the_chat_panel_on_a_phone_leaves_the_trick_and_the_koz_uncovered_withou
     page.wait_for_timeout(300)
     page.evaluate("() => window.scrollTo(0, 0)")
     _chat_ends_above_the_trick(page)
-    for sel in ("#felt .centre .played", "[data-testid=felt-koz]", "#hand .card"):
+    for sel in ("#felt .centre .played", "[data-testid=felt-koz]", "#hand .card", *SEEN):
         assert page.evaluate(UNCOVERED, sel) == [], sel
+    for sel in SEEN:
+        assert in_view(page, sel)["in_view"], sel
     expect(page.get_by_test_id("felt-koz")).to_be_visible()
     assert in_view(page, "[data-testid=felt-koz]")["in_view"]
     assert in_view(page, "[data-testid=your-turn]")["in_view"]
@@ -544,6 +553,8 @@ def test_the_chat_panel_on_a_phone_leaves_the_trick_and_the_koz_uncovered_withou
     page.get_by_test_id("chat-close").tap()
     expect(page.locator("#chat-input")).to_be_hidden()
     assert page.locator("#felt").evaluate("(el) => getComputedStyle(el).marginTop") == "0px"
+    facts = page.get_by_test_id("facts").evaluate("(el) => getComputedStyle(el).marginTop")
+    assert facts == "0px"
     page.context.close()
     no_js_errors(errors)
 
@@ -595,4 +606,48 @@ def test_the_bid_buttons_and_the_hand_are_on_a_phones_screen_at_its_bidding_turn
         assert all(min(h, w) >= least and whole for _, h, w, whole in sizes), (name, sizes)
         page.screenshot(path=str(artifacts / f"bids-in-sight-{name}-{lang}.png"))
         page.context.close()
+    no_js_errors(errors)
+
+
+#: Whether the open chat panel stays out of the trick's area (``#felt .centre``) where that is
+#: on the screen: it ends above the area's top, or above the screen's own top.
+CHAT_CLEAR = """() => {
+  const chat = document.querySelector("#chat-box").getBoundingClientRect();
+  const centre = document.querySelector("#felt .centre").getBoundingClientRect();
+  return {chat: [chat.top, chat.bottom], centre: [centre.top, centre.bottom],
+          clear: centre.height > 0 && chat.bottom <= Math.max(centre.top, 0)}; }"""
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_a_short_phones_page_scrolled_to_the_decision_has_the_chat_panel_off_the_trick(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str], lang: str
+) -> None:
+    """At 390 × 700 with the chat's panel open, the decision is under the screen's bottom edge
+    (the panel takes the page's top); the player scrolls down to it, and the panel, fixed to
+    the screen's top, then lay over the auction and the trick. It lies on the page now: with
+    the page scrolled to the bid buttons, and to the hand and the decision at a card turn, the
+    panel covers none of the trick's area on the screen, nor the buttons and the cards."""
+    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+    page = open_page(browser, server, errors, locale=locale, **SHORT_PHONE)
+    private_room(page)
+    page.get_by_test_id("chat-open").tap()
+    page.fill("#chat-input", "iyi oyunlar")
+    _until_my_bid(page)
+    # scrolled as a thumb does: until the last bid button is on the screen
+    page.locator(".bids button").last.evaluate("(b) => b.scrollIntoView({block: 'end'})")
+    clear = page.evaluate(CHAT_CLEAR)
+    assert clear["clear"], clear
+    assert page.evaluate(UNCOVERED, ".bids button") == []
+    page.screenshot(path=str(artifacts / f"short-phone-chat-bids-{lang}.png"))
+    _bid_until_a_card_is_mine(page)
+    expect(page.locator("#notice")).to_be_hidden(timeout=15_000)
+    page.wait_for_timeout(300)  # (a trick being gathered settles)
+    page.get_by_test_id("your-turn").evaluate("(p) => p.scrollIntoView({block: 'end'})")
+    clear = page.evaluate(CHAT_CLEAR)
+    assert clear["clear"], clear
+    for sel in ("#felt .centre .played", "#hand .card", "[data-testid=your-turn]"):
+        assert page.evaluate(UNCOVERED, sel) == [], sel
+    expect(page.locator("#chat-input")).to_have_value("iyi oyunlar")
+    page.screenshot(path=str(artifacts / f"short-phone-chat-play-{lang}.png"))
+    page.context.close()
     no_js_errors(errors)

@@ -1776,7 +1776,7 @@ function renderTopbar() {
     ${T.you != null ? `<button class="small sound" data-action="sound" data-testid="sound" aria-pressed="${S.sound}" title="${esc(t("sound_label"))}" aria-label="${esc(t("sound_label"))}">${esc(t(S.sound ? "sound_on" : "sound_off"))}</button>` : ""}`; });
 }
 
-// On a phone (or a narrow window) the chat is a panel over the table's bottom, opened from the
+// On a phone (or a narrow window) the chat is a panel over the page's top, opened from the
 // top bar: the button says how many lines came while it was closed.
 function chatButtonHTML(T) {
   return `<button class="small narrow-only chat-open-button" data-action="chatPanel" data-testid="chat-open" aria-expanded="${Boolean(T.chatOpen)}" aria-controls="chat-box"${chatButtonInside(T)}</button>`;
@@ -1947,19 +1947,27 @@ function renderFelt() {
   clearChatPanel();
 }
 
-// A phone's chat panel lies over the top of the screen (the header, the top bar, the seat
-// across): the felt moves down as far as needed for the trick to begin below it, measured from
-// the page's top (a notice under the header, there or gone, moves the table too), and back
-// where it was once the panel closes. Elsewhere (a desktop's chat beside the table) nothing.
+// A phone's chat panel lies over the top of the page (the header and the top bar's buttons):
+// the table's facts line, and with it the felt and the hand, move down as far as needed to
+// begin below it (a notice under the header, there or gone, moves the table too), and back
+// where they were once the panel closes. Elsewhere (a desktop's chat beside the table) nothing.
 function clearChatPanel() {
-  const felt = $("#felt");
+  const root = $("#table-root");
   const box = $("#chat-box");
-  if (!felt || !box) return;
-  felt.style.marginTop = "";
-  const centre = felt.querySelector(".centre");
-  if (!S.table || !S.table.chatOpen || !centre || getComputedStyle(box).position !== "fixed") return;
-  const below = box.getBoundingClientRect().height + 4 - (centre.getBoundingClientRect().top + window.scrollY);
-  if (below > 0) felt.style.marginTop = `${Math.ceil(below)}px`;
+  const facts = document.querySelector("#topbar .facts");
+  if (!root || !box) return;
+  let room = "";
+  if (S.table && S.table.chatOpen && facts && getComputedStyle(box).position === "absolute") {
+    // (both measured on the page, which may be scrolled: the panel lies on it; the facts where
+    // they are without the room made now, which is not taken away to measure: a page scrolled
+    // to its bottom, shorter for a moment, would be scrolled up)
+    const made = parseFloat(getComputedStyle(facts).marginTop) || 0;
+    const below = box.getBoundingClientRect().bottom + 4 - (facts.getBoundingClientRect().top - made);
+    if (below > 0) room = `${Math.ceil(below)}px`;
+  }
+  if (root.style.getPropertyValue("--chat-room") === room) return;
+  if (room) root.style.setProperty("--chat-room", room);
+  else root.style.removeProperty("--chat-room");
 }
 
 function auctionHTML(v) {
