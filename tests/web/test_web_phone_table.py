@@ -626,6 +626,43 @@ def test_the_bid_buttons_and_the_hand_are_on_a_phones_screen_at_its_bidding_turn
     no_js_errors(errors)
 
 
+#: A long auction in the page's own view of the table, drawn anew: eight lines, as a contested
+#: auction has them by a player's third bid.
+LONG_AUCTION = """() => { const v = window.batak.state.table.view;
+  const bids = v.legal_moves.filter((m) => m !== "pass");
+  for (let i = 0; v.auction.length < 8; i++)
+    v.auction.unshift({seat: (v.seat + 3 - i % 4) % 4, move: i % 2 ? "pass" : bids[0]});
+  window.batak.renderTable(); }"""
+#: The numbers of the auction's lines shown.
+AUCTION_SHOWN = """(ls) => ls.filter((l) => l.getBoundingClientRect().height > 0)
+  .map((l) => l.value)"""
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_a_long_auction_leaves_the_bid_buttons_on_a_short_phones_screen(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str], lang: str
+) -> None:
+    """The auction's lines lie in the felt, between the side seats: at 390 × 700 eight of them
+    (a player's third bid in a contested auction) pushed the last bid buttons 60 px under the
+    screen's bottom edge. A phone shows the auction's last four lines, numbered as they are
+    (each seat shows its own last bid): the bids, the hand and the decision stay on the
+    screen. A desktop shows every line."""
+    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+    for name, ctx in (("700", SHORT_PHONE), ("desktop", {"viewport": DESKTOP})):
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        private_room(page)
+        _until_my_bid(page)
+        page.evaluate(LONG_AUCTION)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        for sel in (".bids button", "#hand .card", "[data-testid=your-turn]"):
+            assert page.locator(sel).evaluate_all(OFF_SCREEN) == [], (name, sel)
+        shown = page.locator("#felt .auction li").evaluate_all(AUCTION_SHOWN)
+        assert shown == ([5, 6, 7, 8] if name == "700" else list(range(1, 9))), (name, shown)
+        page.screenshot(path=str(artifacts / f"long-auction-{name}-{lang}.png"))
+        page.context.close()
+    no_js_errors(errors)
+
+
 #: Whether the open chat panel stays out of the trick's area (``#felt .centre``) where that is
 #: on the screen: it ends above the area's top, or above the screen's own top.
 CHAT_CLEAR = """() => {

@@ -1973,8 +1973,9 @@ function clearChatPanel() {
 function auctionHTML(v) {
   if (v.redeal) return `<p>${esc(t("redeal"))}</p>`;
   if (!v.auction.length) return "";
-  // Koz Maça: each player's söz, said once; no auction
-  return `<div class="auction"><h2>${esc(t(v.rules.bidding === "kozmaca" ? "auction_kozmaca" : "auction"))}</h2><ol>${v.auction.map((a) => `<li>${esc(seatLabel(a.seat))}: <b>${esc(moveText(a.move))}</b></li>`).join("")}</ol></div>`;
+  // Koz Maça: each player's söz, said once; no auction. (Each line numbered by itself: a phone
+  // shows only the last ones, numbered as they are; style.css)
+  return `<div class="auction"><h2>${esc(t(v.rules.bidding === "kozmaca" ? "auction_kozmaca" : "auction"))}</h2><ol>${v.auction.map((a, i) => `<li value="${i + 1}">${esc(seatLabel(a.seat))}: <b>${esc(moveText(a.move))}</b></li>`).join("")}</ol></div>`;
 }
 
 // The host adjourned the match: to the host it says "you".
