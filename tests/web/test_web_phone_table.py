@@ -592,15 +592,35 @@ def _until_my_bid(page: Page) -> None:
     expect(page.get_by_test_id("your-turn")).to_be_visible()
 
 
-@pytest.mark.parametrize("lang", ["tr", "en"])
+#: An auction of n lines in the page's own view of the table (lines put before those said),
+#: drawn anew: eight, as a contested auction has them by a player's third bid; three, the
+#: others' söz said before a Koz Maça player's.
+AUCTION_OF = """(n) => { const v = window.batak.state.table.view;
+  const bids = v.legal_moves.filter((m) => m !== "pass");
+  for (let i = 0; v.auction.length < n; i++)
+    v.auction.unshift({seat: (v.seat + 3 - i % 4) % 4, move: i % 2 ? "pass" : bids[0]});
+  window.batak.renderTable(); }"""
+
+
+@pytest.mark.parametrize(
+    ("preset", "lang"),
+    [("standard", "tr"), ("standard", "en"), ("sultan-kozmaca", "tr"), ("sultan-kozmaca", "en")],
+)
 def test_the_bid_buttons_and_the_hand_are_on_a_phones_screen_at_its_bidding_turn(
-    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str], lang: str
+    browser: Browser,
+    server: ServerProcess,
+    artifacts: Path,
+    errors: list[str],
+    preset: str,
+    lang: str,
 ) -> None:
     """At 390 × 700 the bid buttons began 38 px under the screen's bottom edge (a notice of
     the deal's start under the header; the felt 349 px high for the seats and an auction's
     few lines, the bids in three rows): a player had to scroll to bid. At their bidding turn
     the whole hand, the decision and every bid button are on the screen of the page as it
-    opened, there, at 390 × 844 and on a desktop."""
+    opened, there, at 390 × 844 and on a desktop. At a Koz Maça table (13 söz, no pass) in
+    Turkish, whose question takes two lines, the third row of six ("13 de") ended under the
+    edge of a 390 × 700 screen: thirteen bids lie in two rows of seven."""
     locale = {"tr": "tr-TR", "en": "en-US"}[lang]
     for name, ctx in (
         ("700", SHORT_PHONE),
@@ -608,8 +628,10 @@ def test_the_bid_buttons_and_the_hand_are_on_a_phones_screen_at_its_bidding_turn
         ("desktop", {"viewport": DESKTOP}),
     ):
         page = open_page(browser, server, errors, locale=locale, **ctx)
-        private_room(page)
+        private_room(page, preset)
         _until_my_bid(page)
+        if preset == "sultan-kozmaca":  # (the others' söz said before: as long as it gets)
+            page.evaluate(AUCTION_OF, 3)
         page.evaluate("() => window.scrollTo(0, 0)")
         for sel in (".bids button", "#hand .card", "[data-testid=your-turn]"):
             assert page.locator(sel).evaluate_all(OFF_SCREEN) == [], (name, sel)
@@ -621,18 +643,11 @@ def test_the_bid_buttons_and_the_hand_are_on_a_phones_screen_at_its_bidding_turn
         )
         least = 0 if name == "desktop" else 44
         assert all(min(h, w) >= least and whole for _, h, w, whole in sizes), (name, sizes)
-        page.screenshot(path=str(artifacts / f"bids-in-sight-{name}-{lang}.png"))
+        page.screenshot(path=str(artifacts / f"bids-in-sight-{preset}-{name}-{lang}.png"))
         page.context.close()
     no_js_errors(errors)
 
 
-#: A long auction in the page's own view of the table, drawn anew: eight lines, as a contested
-#: auction has them by a player's third bid.
-LONG_AUCTION = """() => { const v = window.batak.state.table.view;
-  const bids = v.legal_moves.filter((m) => m !== "pass");
-  for (let i = 0; v.auction.length < 8; i++)
-    v.auction.unshift({seat: (v.seat + 3 - i % 4) % 4, move: i % 2 ? "pass" : bids[0]});
-  window.batak.renderTable(); }"""
 #: The numbers of the auction's lines shown.
 AUCTION_SHOWN = """(ls) => ls.filter((l) => l.getBoundingClientRect().height > 0)
   .map((l) => l.value)"""
@@ -652,7 +667,7 @@ def test_a_long_auction_leaves_the_bid_buttons_on_a_short_phones_screen(
         page = open_page(browser, server, errors, locale=locale, **ctx)
         private_room(page)
         _until_my_bid(page)
-        page.evaluate(LONG_AUCTION)
+        page.evaluate(AUCTION_OF, 8)
         page.evaluate("() => window.scrollTo(0, 0)")
         for sel in (".bids button", "#hand .card", "[data-testid=your-turn]"):
             assert page.locator(sel).evaluate_all(OFF_SCREEN) == [], (name, sel)
