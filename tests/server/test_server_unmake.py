@@ -54,14 +54,9 @@ def test_a_table_whose_close_fails_is_closed_by_the_reaper_later(tmp_path: Path)
 
         srv.call(unmake)
 
-        async def stored() -> Any:
-            row = await storage.table(table_id)
-            assert row is not None
-            return row[0].status
-
-        assert srv.call(stored) == "waiting"
+        assert _status(srv, table_id) == "waiting"
         srv.call(hub.reap_once)
-        assert srv.call(stored) == "closed"
+        assert _status(srv, table_id) == "closed"
         assert table_id not in hub.tables
 
 
@@ -152,12 +147,7 @@ def test_a_table_whose_close_failed_is_closed_when_the_server_stops(tmp_path: Pa
     with ServerThread(replace(config, port=free_port())) as again:
         assert kept not in again.hub.tables
 
-        async def stored() -> Any:
-            row = await again.hub.storage.table(kept)
-            assert row is not None
-            return row[0].status
-
-        assert again.call(stored) == "closed"
+        assert _status(again, kept) == "closed"
 
 
 def _kept_on_a_node(srv: ServerThread, close_unstarted: bool = False) -> str:
@@ -182,6 +172,17 @@ def _kept_on_a_node(srv: ServerThread, close_unstarted: bool = False) -> str:
     kept: str = srv.call(make)
     assert kept in hub.unclosed and kept not in hub.tables
     return kept
+
+
+def _status(srv: ServerThread, table_id: str) -> str:
+    """The table's status as the server's storage reads it (either database)."""
+
+    async def stored() -> str:
+        row = await srv.hub.storage.table(table_id)
+        assert row is not None
+        return row[0].status
+
+    return str(srv.call(stored))
 
 
 def _stored(srv: ServerThread, table_id: str) -> tuple[str, str | None, int]:
@@ -656,12 +657,7 @@ def test_a_rematch_that_fell_through_is_closed_after_a_restart_not_offered(
     with ServerThread(replace(config, port=free_port())) as again:
         assert not again.hub.holds(kept)
 
-        async def stored() -> Any:
-            row = await again.hub.storage.table(kept)
-            assert row is not None
-            return row[0].status
-
-        assert again.call(stored) == "closed"
+        assert _status(again, kept) == "closed"
 
 
 def test_a_rematch_found_not_started_is_closed_even_if_its_log_cannot_be_replayed(
@@ -704,12 +700,7 @@ def test_a_rematch_found_not_started_is_closed_even_if_its_log_cannot_be_replaye
     with ServerThread(replace(config, port=free_port())) as again:
         assert not again.hub.holds(kept)
 
-        async def stored() -> Any:
-            row = await again.hub.storage.table(kept)
-            assert row is not None
-            return row[0].status
-
-        assert again.call(stored) == "closed"
+        assert _status(again, kept) == "closed"
 
 
 def test_a_node_closes_a_rematch_found_not_started_whose_log_cannot_be_replayed(
