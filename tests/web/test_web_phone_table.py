@@ -689,7 +689,7 @@ CHAT_CLEAR = """() => {
 
 #: The page scrolled down as far as it goes (a thumb's swipe); returns how far it went. (Not
 #: scrollIntoView() of the last bid: a page whose bids are on the screen is not scrolled, and
-#: the test then passed with the panel fixed to the screen's top, as it was before b86f39f.)
+#: the test then passed with the panel fixed to the screen's top, as it was before aea9cbd.)
 SCROLL_DOWN = "() => { scrollTo(0, document.documentElement.scrollHeight); return scrollY; }"
 
 
