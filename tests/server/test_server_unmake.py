@@ -150,6 +150,33 @@ def test_a_table_whose_close_failed_is_closed_when_the_server_stops(tmp_path: Pa
         assert _status(again, kept) == "closed"
 
 
+async def _new_room(hub: Any, close_unstarted: bool = False) -> Any:
+    """A private room of one deal of ``standard``, without computer players or host;
+    ``close_unstarted``: made as a rematch's table is (closed if found not started)."""
+    return await hub.new_table(
+        kind="private",
+        mode=None,
+        rules=Rules.preset("standard", deals=1, target_score=None),
+        options={"bots": False},
+        host=None,
+        close_unstarted=close_unstarted,
+    )
+
+
+def _rematch_with_a_broken_log(srv: ServerThread) -> str:
+    """A room made as a rematch's table is, whose stored log cannot be replayed: an event the
+    engine refuses after its making (as a damaged log would have)."""
+
+    async def made() -> str:
+        table = await _new_room(srv.hub, close_unstarted=True)
+        await srv.hub.storage.append_events(
+            table.id, [EventRow(2, "move", {"seat": 0, "move": "no such move"}, 0.0)]
+        )
+        return str(table.id)
+
+    return str(srv.call(made))
+
+
 def _kept_on_a_node(srv: ServerThread, close_unstarted: bool = False) -> str:
     """A cluster node's room whose close was refused once (kept aside, in ``Hub.unclosed``);
     ``close_unstarted``: made as a rematch's table is."""
@@ -157,14 +184,7 @@ def _kept_on_a_node(srv: ServerThread, close_unstarted: bool = False) -> str:
     storage = hub.storage
 
     async def make() -> str:
-        table = await hub.new_table(
-            kind="private",
-            mode=None,
-            rules=Rules.preset("standard", deals=1, target_score=None),
-            options={"bots": False},
-            host=None,
-            close_unstarted=close_unstarted,
-        )
+        table = await _new_room(hub, close_unstarted)
         _refuse_next_close(storage)
         await hub.unmake(table)
         return table.id
@@ -371,13 +391,7 @@ def test_a_kept_table_dropped_while_the_reaper_closes_another_is_not_kept_again(
         assert _stored(srv, second) == ("waiting", "n1", 2)
 
         async def dropped_then_unmade() -> str:  # (a round undone after the fencing check)
-            table = await hub.new_table(
-                kind="private",
-                mode=None,
-                rules=Rules.preset("standard", deals=1, target_score=None),
-                options={"bots": False},
-                host=None,
-            )
+            table = await _new_room(hub)
             owner.fenced(table)
             await asyncio.sleep(0.1)
             await hub.unmake(table)
@@ -656,7 +670,6 @@ def test_a_rematch_that_fell_through_is_closed_after_a_restart_not_offered(
         kept = asyncio.run(main())
     with ServerThread(replace(config, port=free_port())) as again:
         assert not again.hub.holds(kept)
-
         assert _status(again, kept) == "closed"
 
 
@@ -670,36 +683,9 @@ def test_a_rematch_found_not_started_is_closed_even_if_its_log_cannot_be_replaye
     people seated, for good (and their accounts could not be deleted)."""
     config = fast_config(tmp_path, quick_fill_seconds=600.0)
     with ServerThread(config) as srv:
-        hub = srv.hub
-        storage = hub.storage
-
-        async def made() -> str:
-            table = await hub.new_table(
-                kind="private",
-                mode=None,
-                rules=Rules.preset("standard", deals=1, target_score=None),
-                options={"bots": False},
-                host=None,
-                close_unstarted=True,
-            )
-            q = storage.q
-
-            def job(cur: Any) -> None:
-                cur.execute(
-                    q(
-                        "INSERT INTO events (table_id, version, kind, data, at)"
-                        " VALUES (?, ?, ?, ?, ?)"
-                    ),
-                    (table.id, 2, "move", '{"seat": 0, "move": "no such move"}', 0.0),
-                )
-
-            await storage.run(job)
-            return table.id
-
-        kept = srv.call(made)
+        kept = _rematch_with_a_broken_log(srv)
     with ServerThread(replace(config, port=free_port())) as again:
         assert not again.hub.holds(kept)
-
         assert _status(again, kept) == "closed"
 
 
@@ -715,23 +701,7 @@ def test_a_node_closes_a_rematch_found_not_started_whose_log_cannot_be_replayed(
     with pg as url:
         config = fast_config(tmp_path, database=url, node="n0")
         with ServerThread(config) as srv:
-            hub = srv.hub
-
-            async def made() -> str:
-                table = await hub.new_table(
-                    kind="private",
-                    mode=None,
-                    rules=Rules.preset("standard", deals=1, target_score=None),
-                    options={"bots": False},
-                    host=None,
-                    close_unstarted=True,
-                )
-                await hub.storage.append_events(
-                    table.id, [EventRow(2, "move", {"seat": 0, "move": "no such move"}, 0.0)]
-                )
-                return table.id
-
-            kept = srv.call(made)
+            kept = _rematch_with_a_broken_log(srv)
         with ServerThread(replace(config, port=free_port(), node="n1")) as other:
             owner = other.hub.cluster
             assert owner is not None
