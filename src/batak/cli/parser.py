@@ -16,6 +16,7 @@ import dataclasses
 import json
 import re
 import sys
+import textwrap
 from collections.abc import Iterable
 from typing import Any, NoReturn
 
@@ -422,8 +423,6 @@ class _Formatter(argparse.HelpFormatter):
     # A section's title wider than the terminal (serve's "cluster (several processes on
     # PostgreSQL and Redis; see docs/cluster.md):", 73 columns) goes on on a second line
     def start_section(self, heading: str | None) -> None:
-        import textwrap
-
         if heading is not None:
             width = max(self._width - self._current_indent - 1, 20)  # (the title's colon)
             heading = "\n".join(textwrap.wrap(heading, width, break_on_hyphens=False))
@@ -433,8 +432,6 @@ class _Formatter(argparse.HelpFormatter):
     # serve help's example ended a line with "--public-" and began the next with
     # "url https://YOUR-", an option and an address that no longer read (or copy) as one.
     def _split_lines(self, text: str, width: int) -> list[str]:
-        import textwrap
-
         text = re.sub(r"[ \t\n\r\f\v]+", " ", text).strip()  # (as argparse: a no-break space kept)
         return textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False)
 
