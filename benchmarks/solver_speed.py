@@ -26,6 +26,11 @@ What is measured, over ``--deals`` seeded deals of the ``standard`` table (4 pla
   partnership, so both solvers answer the same question; the script asserts equal trick counts.
   Much slower for ours than Batak rules (no forced overtaking to narrow the moves).
 
+* **``--guess``**: our full deals (13 cards) start from a first guess,
+  ``batak.bots.bidsim.first_guess`` (one more than a play-out that is greedy down to 7 cards and
+  exact from there), whose own time and cards are counted in the row; the 8-card rows stay as
+  they are (there the play-out costs more than it saves).
+
 * **``--nodes``**: instead of timing anything, the trick-boundary nodes our C engine searches on
   each of its positions (a fresh table each, as ``solve_position`` sizes it), and the cards it
   plays there (every card tried; the positions that the bounds settle included, so this is the
@@ -57,6 +62,7 @@ from typing import Any
 
 from batak import Game
 from batak.bots import solver as S
+from batak.bots.bidsim import FIRST_GUESS_AT, first_guess
 from batak.bots.solver import Position, solve_position
 from batak.cards import SUIT_MASKS
 
@@ -216,6 +222,18 @@ LABELS = {
 
 
 # ---------------------------------------------------------------------- measurements
+#: ``--guess`` gives a first guess to positions of at least this many tricks (the full deals)
+GUESS_FROM = 13
+
+
+def solve_ours(pos: Position, guess: bool = False) -> int:
+    """``solve_position`` by our C engine; with ``guess``, a full deal starts from
+    :func:`first_guess` (worked out here, so its time counts)."""
+    if guess and pos.tricks_left >= GUESS_FROM:
+        return solve_position(pos, engine="c", guess=first_guess(pos))
+    return solve_position(pos, engine="c")
+
+
 def timed(fn: Callable[[], int]) -> tuple[float, int]:
     t = time.perf_counter()
     value = fn()
@@ -239,20 +257,30 @@ def summary(times: list[float]) -> dict[str, float]:
     }
 
 
-def nodes_of(pos: Position) -> tuple[int, int]:
+def nodes_of(pos: Position, guess: bool = False) -> tuple[int, int]:
     """The trick-boundary nodes our compiled engine searches to solve ``pos`` in a fresh table
     of the size ``solve_position`` gives it (2**20 entries for a full deal), and the cards it
     plays doing so (``Solver.cards``: every card tried, so also the positions that the bounds
-    settle, which the nodes leave out)."""
+    settle, which the nodes leave out). With ``guess``, a full deal's first guess
+    (:func:`first_guess`) and its play-out's nodes and cards are added."""
     from batak.bots import _csolver
 
+    extra_nodes = extra_cards = 0
+    first = -1
+    if guess and pos.tricks_left >= GUESS_FROM:
+        est = S.thread_table(FIRST_GUESS_AT, slot=2)  # the table first_guess solves in
+        nodes0, cards0 = est.nodes, est.cards
+        first = first_guess(pos)
+        extra_nodes, extra_cards = est.nodes - nodes0, est.cards - cards0
     table = _csolver.Solver(S.table_bits(pos.tricks_left))
-    value = table.solve(*S._c_args(pos))
+    value = table.solve(*S._c_args(pos), guess=first)
     assert value is not None  # no node limit given
-    return int(table.nodes), int(table.cards)
+    return int(table.nodes) + extra_nodes, int(table.cards) + extra_cards
 
 
-def count_nodes(first_seed: int, deals: int) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+def count_nodes(
+    first_seed: int, deals: int, guess: bool = False
+) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
     """Per row of our engine (``c_13``, ``c_8``, ``c_pair_13``, ``c_pair_8``): the nodes searched
     on each deal, in seed order, and the cards played. Counts, not a clock: the same on any
     machine at any load."""
@@ -260,7 +288,7 @@ def count_nodes(first_seed: int, deals: int) -> tuple[dict[str, list[int]], dict
     cards: dict[str, list[int]] = {}
     for seed in range(first_seed, first_seed + deals):
         for key, pos in our_positions(seed).items():
-            nodes, played = nodes_of(pos)
+            nodes, played = nodes_of(pos, guess)
             counts.setdefault(key, []).append(nodes)
             cards.setdefault(key, []).append(played)
     return counts, cards
@@ -318,6 +346,12 @@ def main(argv: list[str] | None = None) -> int:
         "Python engine and the bridge-rules rows are timed once)",
     )
     ap.add_argument(
+        "--guess",
+        action="store_true",
+        help="our full deals start from a first guess (batak.bots.bidsim.first_guess: a greedy "
+        "play-out, exact from 7 cards), its time and cards counted in the row",
+    )
+    ap.add_argument(
         "--nodes",
         action="store_true",
         help="instead of timing, count the nodes our compiled engine searches on each deal "
@@ -336,12 +370,13 @@ def main(argv: list[str] | None = None) -> int:
         print("the compiled solver is not built (pip install . with a C compiler)", file=sys.stderr)
         return 1
     if args.nodes:
-        counts, cards = count_nodes(args.seed, args.deals)
+        counts, cards = count_nodes(args.seed, args.deals, args.guess)
         node_rows, card_rows = nodes_report(args.seed, counts, cards)
         node_report: dict[str, Any] = {
             "benchmark": "solver_speed --nodes",
             "deals": args.deals,
             "first_seed": args.seed,
+            "guess": args.guess,
             "results": node_rows,
             "per_deal": counts,
             "cards": card_rows,
@@ -376,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
         pos13, pos8 = ours["c_13"], ours["c_8"]
         row: dict[str, int] = {"seed": seed}
         for key, pos in ours.items():
-            t, row[key] = timed(lambda p=pos: solve_position(p, engine="c"))
+            t, row[key] = timed(lambda p=pos: solve_ours(p, args.guess))
             series[key].append(t)
         if not args.no_python:
             t, row["python_8"] = timed(lambda p=pos8: solve_position(p, engine="python"))
@@ -409,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     for sweep in range(1, args.repeat):
         for i, (ours, h8, lead8) in enumerate(positions):
             for key, pos in ours.items():
-                t, _ = timed(lambda p=pos: solve_position(p, engine="c"))
+                t, _ = timed(lambda p=pos: solve_ours(p, args.guess))
                 series[key][i] = min(series[key][i], t)
             if peer is not None:
                 pos13 = ours["c_13"]
@@ -449,6 +484,7 @@ def main(argv: list[str] | None = None) -> int:
         "deals": args.deals,
         "first_seed": args.seed,
         "repeat": args.repeat,
+        "guess": args.guess,
         "results": results,
         "ratios": ratios,
         "peer": "endplay.dds.solve_board (DDS), OptimalOne" if peer is not None else None,

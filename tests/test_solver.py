@@ -602,6 +602,55 @@ def test_c_lone_bidder_lead_order_work(deal: tuple[Any, ...]) -> None:
     assert table.cards == 2 * again  # counted from call to call, as the nodes are
 
 
+def test_a_first_guess_changes_no_value() -> None:
+    """``guess`` orders the zero-window probes (the first asks for at least ``guess`` tricks,
+    the next ones step by one from what the last learnt) and never changes the value: every
+    guess, from none to beyond the tricks left, in both engines, and in a kept table."""
+    rng = random.Random("first-guess")
+    for i in range(40):
+        rules = Rules.preset(rng.choice(PRESETS)) if i % 2 else random_rules(rng)
+        g = random_game(rng, rules, rng.choice((3, 4, 5)), mid_trick=i % 3 == 0)
+        pos = Position.from_game(g, random_side(rng, g))
+        want = solve_position(pos, engine="python")
+        engines = ("python", "c") if HAVE_C else ("python",)
+        for guess in range(-1, pos.tricks_left + 3):
+            for engine in engines:
+                got = solve_position(pos, engine=engine, guess=None if guess < 0 else guess)
+                assert got == want, (i, guess, engine)
+        if HAVE_C:
+            from batak.bots import _csolver
+
+            table = _csolver.Solver(16)
+            args = S._c_args(pos)
+            for guess in (pos.tricks_left, 0, -1, 99, 1):
+                assert pos.side_tricks + table.solve(*args, guess=guess) == want, (i, guess)
+                got = _csolver.solve(*args, 16, guess)
+                assert pos.side_tricks + got == want, (i, guess)
+
+
+@needs_c
+def test_c_first_guess_saves_probes() -> None:
+    """The full deal of seed 3 of benchmarks/solver_speed.py (the bidder alone, 5 tricks): the
+    bisection probes 7 (fails), 3, 5 (both reached) and 6 (fails), 5,536,352 cards. From the
+    guess 6, one above the value, the first probe fails just above it and the next one proves
+    it: 2,793,663 cards. bidsim.first_guess (a greedy play-out, exact from 7 cards, plus one)
+    guesses 7 here."""
+    from batak.bots import _csolver
+    from batak.bots.bidsim import first_guess
+
+    args = ((2251873705274440, 448611500818470, 570131307647616, 1232983113629969),
+            2, 0, (), False, 1, 29)  # fmt: skip
+    table = _csolver.Solver(20)
+    assert table.solve(*args, guess=6) == 5
+    assert table.cards <= 3_000_000
+    table = _csolver.Solver(20)
+    assert table.solve(*args) == 5
+    assert table.cards > 5_000_000
+    pos = Position(Rules.preset("standard"), args[0], 2, 0, (), False, frozenset({0}), 0)
+    assert S._c_args(pos) == args
+    assert first_guess(pos) == 7
+
+
 @needs_c
 def test_thread_tables_are_reused_and_start_empty() -> None:
     """solve_position keeps one compiled table per size and thread, cleared at each call: the

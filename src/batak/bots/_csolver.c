@@ -2,7 +2,8 @@
  *
  * The search is the Python reference's (``_Solver`` in solver.py): a search "can the side take at
  * least ``need`` more tricks?" with alpha-beta on a zero window, driven by a bisection on
- * ``need``, over the same compulsory-play rules.  What makes it fast, beyond being C:
+ * ``need`` (or, given a first guess, by steps of one from it: run_solve), over the same
+ * compulsory-play rules.  What makes it fast, beyond being C:
  *
  *   - a fixed-size transposition table at trick boundaries whose keys use RELATIVE ranks: each
  *     remaining card is replaced by its rank among the remaining cards of its suit, so positions
@@ -1107,9 +1108,16 @@ static void ctx_init(Ctx *c, const Problem *p, Table *tt) {
 
 /* The side's most tricks, or -1 when ``limit`` (0: none) nodes did not suffice.  Giving up
  * leaves the table sound: an entry is written only once the search below it has finished, and
- * the jump leaves from a node count, between two such writes. */
+ * the jump leaves from a node count, between two such writes.
+ *
+ * The probes: without a guess (``guess`` < 0), a bisection of zero-window probes from 0..left;
+ * with one, the first probe asks "at least ``guess`` tricks?" (put within 1..left) and each
+ * later one steps by one from the bound the last probe learnt, as MTD(f) does: after a probe
+ * that reached its target, "at least one more than the lower bound?", else "at least the upper
+ * bound?".  A guess one above a good estimate of the value settles most full deals in two
+ * probes, the first one failing just above the value (benchmarks/README.md, session 47). */
 static int run_solve(const Problem *p, Table *tt, uint64_t *nodes, uint64_t *cards,
-                     uint64_t limit) {
+                     uint64_t limit, int guess) {
     Ctx c;
     ctx_init(&c, p, tt);
     jmp_buf give_up;
@@ -1124,15 +1132,19 @@ static int run_solve(const Problem *p, Table *tt, uint64_t *nodes, uint64_t *car
     int left = POPC(p->hands[p->leader]) + (p->ntrick ? 1 : 0);
     TRACE(((uint64_t[4]){0, 0, 0, 0}), 0, 0, ~0ULL);
     int lo = 0, hi = left;
-    /* bisection with zero-window probes; the table keeps the bounds each probe learnt, so the
-     * later probes mostly re-read them */
+    int mid = -1; /* the next probe's target */
+    if (guess >= 0) mid = guess < 1 ? 1 : guess > left ? left : guess;
+    /* zero-window probes; the table keeps the bounds each probe learnt, so the later probes
+     * mostly re-read them */
     while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
+        if (mid < 0) mid = (lo + hi + 1) / 2;
         int v = probe(&c, p, mid);
-        if (v >= mid)
+        int reached = v >= mid;
+        if (reached)
             lo = v < hi ? v : hi;
         else
             hi = v > lo ? v : lo;
+        mid = guess < 0 ? -1 : reached ? lo + 1 : hi;
     }
     if (nodes) *nodes = c.nodes;
     if (cards) *cards = c.cards;
@@ -1224,22 +1236,25 @@ static int parse_problem(PyObject *hands, int trump, int leader, PyObject *trick
 
 /* ------------------------------------------------------------------ module-level solve */
 PyDoc_STRVAR(solve_doc,
-             "solve(hands, trump, leader, trick, broken, side_mask, flags, tt_bits=20) -> int\n"
+             "solve(hands, trump, leader, trick, broken, side_mask, flags, tt_bits=20, guess=-1) "
+             "-> int\n"
              "\n"
              "Most tricks the side (seats whose bit is set in side_mask) takes from this position "
              "on,\nthe current trick included, against best play.  flags: 1 overtake, 2 "
              "overtake_after_ruff,\n4 overtrump, 8 trump_if_cannot_overtrump, 16 trump leads "
              "restricted until broken,\n32 any trump breaks trumps, 64 no compulsory trump when void.  The transposition table holds at "
-             "most 2**tt_bits\nentries (small positions use 2**max(12, 2 * tricks left)).");
+             "most 2**tt_bits\nentries (small positions use 2**max(12, 2 * tricks left)).  "
+             "guess >= 0: the first probe asks for at\nleast guess tricks and the next ones step "
+             "by one from there (else a bisection); the value is\nthe same.");
 
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"hands", "trump", "leader", "trick", "broken",
-                             "side_mask", "flags", "tt_bits", NULL};
+                             "side_mask", "flags", "tt_bits", "guess", NULL};
     PyObject *hands, *trick;
-    int trump, leader, broken, side_mask, flags, bits = 20;
+    int trump, leader, broken, side_mask, flags, bits = 20, guess = -1;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OiiOpii|i:solve", kwlist, &hands, &trump, &leader,
-                                     &trick, &broken, &side_mask, &flags, &bits))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OiiOpii|ii:solve", kwlist, &hands, &trump,
+                                     &leader, &trick, &broken, &side_mask, &flags, &bits, &guess))
         return NULL;
     if (bits < 4 || bits > 30) {
         PyErr_SetString(PyExc_ValueError, "tt_bits must be 4..30");
@@ -1255,7 +1270,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw) {
     if (table_init(&tt, bits) < 0) return PyErr_NoMemory();
     int v;
     Py_BEGIN_ALLOW_THREADS
-    v = run_solve(&p, &tt, NULL, NULL, 0);
+    v = run_solve(&p, &tt, NULL, NULL, 0, guess);
     Py_END_ALLOW_THREADS
     table_free(&tt);
     return PyLong_FromLong(v);
@@ -1299,22 +1314,24 @@ static void Solver_dealloc(SolverObject *self) {
 }
 
 PyDoc_STRVAR(Solver_solve_doc,
-             "solve(hands, trump, leader, trick, broken, side_mask, flags, max_nodes=0) -> int | None\n"
+             "solve(hands, trump, leader, trick, broken, side_mask, flags, max_nodes=0, guess=-1) "
+             "-> int | None\n"
              "\n"
              "Like the module's solve(), keeping the table between calls: entries stay valid "
              "while trump,\nside_mask, flags and the number of players stay the same (keys are "
              "exact positions), and\nare dropped when they change.  One thread at a time.  With "
              "max_nodes (0: no limit) it\ngives up past that many nodes and returns None; the "
-             "table stays sound.");
+             "table stays sound.  guess: as in the module's\nsolve().");
 
 static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"hands", "trump", "leader", "trick", "broken",
-                             "side_mask", "flags", "max_nodes", NULL};
+                             "side_mask", "flags", "max_nodes", "guess", NULL};
     PyObject *hands, *trick;
-    int trump, leader, broken, side_mask, flags;
+    int trump, leader, broken, side_mask, flags, guess = -1;
     unsigned long long max_nodes = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OiiOpii|K:solve", kwlist, &hands, &trump,
-                                     &leader, &trick, &broken, &side_mask, &flags, &max_nodes))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OiiOpii|Ki:solve", kwlist, &hands, &trump,
+                                     &leader, &trick, &broken, &side_mask, &flags, &max_nodes,
+                                     &guess))
         return NULL;
     if (!self->tt.slots) {
         PyErr_SetString(PyExc_RuntimeError, "Solver was not initialised");
@@ -1339,7 +1356,7 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kw) 
     int v;
     uint64_t nodes = 0, cards = 0;
     Py_BEGIN_ALLOW_THREADS
-    v = run_solve(&p, &self->tt, &nodes, &cards, (uint64_t)max_nodes);
+    v = run_solve(&p, &self->tt, &nodes, &cards, (uint64_t)max_nodes, guess);
     Py_END_ALLOW_THREADS
     self->busy = 0;
     self->nodes += nodes;

@@ -11,6 +11,7 @@ def solve(
     side_mask: int,
     flags: int,
     tt_bits: int = 20,
+    guess: int = -1,
 ) -> int:
     """Most tricks the side (seats with their bit set in ``side_mask``) takes from this position
     on, the current trick included, against best play.
@@ -19,7 +20,12 @@ def solve(
     engine), 8 trump_if_cannot_overtrump,
     16 trump leads restricted until broken (and a trump exists), 32 any trump breaks trumps,
     64 no compulsory trump when void (``must_trump`` off).
-    The table holds at most ``2**tt_bits`` entries (small positions use fewer)."""
+    The table holds at most ``2**tt_bits`` entries (small positions use fewer).
+
+    ``guess`` (-1: none) orders the zero-window probes, never the value: without it they bisect
+    0..tricks left; with it the first asks "at least ``guess`` tricks?" and each next one steps
+    by one from the bound the last one learnt (MTD(f)). One above a good estimate of the value
+    is the guess that pays (benchmarks/README.md, session 47)."""
 
 @final
 class Solver:
@@ -39,9 +45,11 @@ class Solver:
         side_mask: int,
         flags: int,
         max_nodes: int = 0,
+        guess: int = -1,
     ) -> int | None:
-        """As :func:`solve`, with this table. ``max_nodes`` (0: no limit): give up past that many
-        trick-boundary nodes and return None (what the table learnt so far stays true)."""
+        """As :func:`solve` (``guess`` too), with this table. ``max_nodes`` (0: no limit): give up
+        past that many trick-boundary nodes and return None (what the table learnt so far stays
+        true)."""
     def clear(self) -> None:
         """Forget every entry."""
     @property

@@ -44,7 +44,8 @@ from ..cards import Card, Suit
 from ..game import Game, Phase
 from ..i18n import text
 from ..moves import TrumpChoice
-from .solver import card_values, solve
+from .bidsim import first_guess
+from .solver import Position, card_values, solve_position
 from .teach import hint
 
 __all__ = ["BidWorth", "CardDecision", "DealReview", "review_deal", "summary_lines"]
@@ -230,6 +231,13 @@ def _with_outcome(b: BidWorth, game: Game) -> BidWorth:
     return BidWorth(b.seat, b.bid, b.worth, trump, taken, b.given, b.soz)
 
 
+def _deal_worth(g: Game, side: Iterable[int]) -> int:
+    """The side's tricks in the whole deal from the first lead, double dummy, the solve started
+    from a greedy play-out's estimate (:func:`.bidsim.first_guess`: fewer probes)."""
+    pos = Position.from_game(g, side)
+    return solve_position(pos, guess=first_guess(pos))
+
+
 def _bid_worth(g: Game) -> list[BidWorth]:
     """At the trump choice or the first card: each bidder's side, double dummy, per koz."""
     rules = g.rules
@@ -237,7 +245,7 @@ def _bid_worth(g: Game) -> list[BidWorth]:
         bids = g.bids
         out = []
         for seat in range(g.players):
-            tricks = solve(g, (seat,))
+            tricks = _deal_worth(g, (seat,))
             trump = g.trump.value if g.trump is not None else "S"
             out.append(BidWorth(seat, bids[seat], {trump: tricks}, soz=True))
         return out
@@ -248,12 +256,12 @@ def _bid_worth(g: Game) -> list[BidWorth]:
     given = g.contract_given
     if g.phase is Phase.PLAY:
         trump = g.trump.value if g.trump is not None else ""
-        return [BidWorth(contract.bidder, contract.bid, {trump: solve(g, side)}, given=given)]
+        return [BidWorth(contract.bidder, contract.bid, {trump: _deal_worth(g, side)}, given=given)]
     worth = {}
     for suit in Suit:
         trial = g.copy()
         trial.play(TrumpChoice(suit))
-        worth[suit.value] = solve(trial, side)
+        worth[suit.value] = _deal_worth(trial, side)
     return [BidWorth(contract.bidder, contract.bid, worth, given=given)]
 
 

@@ -7,10 +7,11 @@ of each legal card for the side to move. It follows every table option that shap
 overtrump, the trump-lead restriction and what breaks trumps).
 
 The search is what bridge double-dummy solvers taught: a boolean search "can the side take at least
-``k`` more tricks?" with alpha-beta (a zero window), driven by a binary search on ``k``; a
-transposition table at trick boundaries that stores lower and upper bounds on the side's tricks;
-cards that are equivalent (no other player's card lies between them) searched once; and moves
-ordered so that likely cut-offs come first. This pure-Python version is the readable reference;
+``k`` more tricks?" with alpha-beta (a zero window), driven by a binary search on ``k`` (or,
+given a first guess, by steps of one from it, as MTD(f) does); a transposition table at trick
+boundaries that stores lower and upper bounds on the side's tricks; cards that are equivalent (no
+other player's card lies between them) searched once; and moves ordered so that likely cut-offs
+come first. This pure-Python version is the readable reference;
 ``batak.bots._csolver`` is a compiled twin used when it is available, and the tests check that both
 agree.
 
@@ -446,38 +447,63 @@ def _c_args(pos: Position) -> tuple[Any, ...]:
     )
 
 
-def _solve_c(pos: Position, table: _csolver.Solver | None = None) -> int:
-    """The side's tricks from ``pos`` on (not counting ``side_tricks``), by the compiled solver."""
+def _solve_c(pos: Position, table: _csolver.Solver | None = None, guess: int = -1) -> int:
+    """The side's tricks from ``pos`` on (not counting ``side_tricks``), by the compiled solver;
+    ``guess``: its first probe (see :func:`solve_position`), -1 for none."""
     assert _csolver is not None
-    value = (table or _fresh_table(_c_tt_bits(pos))).solve(*_c_args(pos))
+    hands, trump, leader, trick, broken, side_mask, flags = _c_args(pos)
+    value = (table or _fresh_table(_c_tt_bits(pos))).solve(
+        hands, trump, leader, trick, broken, side_mask, flags, guess=guess
+    )
     assert value is not None  # no node limit given
     return value
 
 
 # ---------------------------------------------------------------------- entry points
-def solve_position(pos: Position, solver: _Solver | None = None, *, engine: str = "auto") -> int:
+def solve_position(
+    pos: Position,
+    solver: _Solver | None = None,
+    *,
+    engine: str = "auto",
+    guess: int | None = None,
+) -> int:
     """The side's total tricks in the deal from ``pos`` with best play by everyone.
 
     ``engine``: ``auto`` uses the compiled solver when it is built, else this module's search;
     ``c`` or ``python`` force one. ``solver`` (a :class:`_Solver`, to share its table between
-    related positions) is used by the Python engine.
+    related positions) is used by the Python engine. ``guess`` (the side's tricks from ``pos``
+    on, not counting ``side_tricks``) changes only the order of the probes, never the value:
+    without it they bisect 0..tricks left; with it the first asks "at least ``guess``
+    tricks?" and each next one steps by one from what the last one learnt. One above a good
+    estimate is the guess that pays (:func:`batak.bots.bidsim.first_guess`).
     """
     if _use_c(engine):
-        return pos.side_tricks + _solve_c(pos)
+        return pos.side_tricks + _solve_c(pos, guess=-1 if guess is None else max(0, guess))
     s = solver or _Solver(pos.rules, pos.side, pos.trump)
     lo, hi = 0, pos.tricks_left
-    while lo < hi:  # binary search with zero-window probes
-        mid = (lo + hi + 1) // 2
-        if s.resume(pos, mid):
+    mid = None if guess is None else min(hi, max(1, guess))
+    while lo < hi:  # zero-window probes: a bisection, or steps of one from the guess
+        if mid is None:
+            mid = (lo + hi + 1) // 2
+        reached = s.resume(pos, mid)
+        if reached:
             lo = mid
         else:
             hi = mid - 1
+        mid = None if guess is None else lo + 1 if reached else hi
     return pos.side_tricks + lo
 
 
-def solve(game: Game, side: Iterable[int] | None = None, *, engine: str = "auto") -> int:
-    """Most tricks ``side`` (default: the bidder's team) takes in this deal, all cards visible."""
-    return solve_position(Position.from_game(game, side), engine=engine)
+def solve(
+    game: Game,
+    side: Iterable[int] | None = None,
+    *,
+    engine: str = "auto",
+    guess: int | None = None,
+) -> int:
+    """Most tricks ``side`` (default: the bidder's team) takes in this deal, all cards visible;
+    ``guess`` as in :func:`solve_position`."""
+    return solve_position(Position.from_game(game, side), engine=engine, guess=guess)
 
 
 def card_values(
@@ -495,6 +521,7 @@ def card_values(
     # the compiled twin shares one table between the cards too (the positions are related)
     table = _fresh_table(_c_tt_bits(base)) if use_c else None
     values: dict[Card, int] = {}
+    last = -1  # the last card's value: the next card's first guess (benchmarks/README.md)
     for card in game.legal_moves():
         assert isinstance(card, Card)
         after = game.copy()
@@ -504,7 +531,8 @@ def card_values(
             continue
         pos = Position.from_game(after, side_set)
         if table is not None:
-            values[card] = pos.side_tricks + _solve_c(pos, table)
+            guess = max(0, last - pos.side_tricks) if last >= 0 else -1
+            values[card] = last = pos.side_tricks + _solve_c(pos, table, guess)
         else:
             values[card] = solve_position(pos, solver, engine="python")
     return values
