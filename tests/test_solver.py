@@ -628,6 +628,21 @@ def test_a_first_guess_changes_no_value() -> None:
                 assert pos.side_tricks + got == want, (i, guess)
 
 
+def test_a_guess_out_of_range_is_clamped() -> None:
+    """solve_position moves a guess within 1..tricks left in both engines: a negative one, or
+    one beyond a C int (the compiled solver's ``guess`` is one, so it once raised OverflowError
+    there while the Python engine answered)."""
+    rng = random.Random("guess-out-of-range")
+    engines = ("python", "c") if HAVE_C else ("python",)
+    for i in range(6):
+        g = random_game(rng, Rules.preset(PRESETS[i]), 4, mid_trick=i % 2 == 1)
+        pos = Position.from_game(g, random_side(rng, g))
+        want = solve_position(pos, engine="python")
+        for guess in (-(2**40), -2, 2**31, 10**30):
+            for engine in engines:
+                assert solve_position(pos, engine=engine, guess=guess) == want, (i, guess, engine)
+
+
 @needs_c
 def test_c_first_guess_saves_probes() -> None:
     """The full deal of seed 3 of benchmarks/solver_speed.py (the bidder alone, 5 tricks): the

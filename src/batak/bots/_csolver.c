@@ -1244,8 +1244,9 @@ PyDoc_STRVAR(solve_doc,
              "overtake_after_ruff,\n4 overtrump, 8 trump_if_cannot_overtrump, 16 trump leads "
              "restricted until broken,\n32 any trump breaks trumps, 64 no compulsory trump when void.  The transposition table holds at "
              "most 2**tt_bits\nentries (small positions use 2**max(12, 2 * tricks left)).  "
-             "guess >= 0: the first probe asks for at\nleast guess tricks and the next ones step "
-             "by one from there (else a bisection); the value is\nthe same.");
+             "guess >= 0: the first probe asks for at\nleast guess tricks (moved within 1..tricks "
+             "left) and the next ones step by one from there\n(negative: a bisection); the value "
+             "is the same.");
 
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"hands", "trump", "leader", "trick", "broken",

@@ -22,10 +22,11 @@ def solve(
     64 no compulsory trump when void (``must_trump`` off).
     The table holds at most ``2**tt_bits`` entries (small positions use fewer).
 
-    ``guess`` (-1: none) orders the zero-window probes, never the value: without it they bisect
-    0..tricks left; with it the first asks "at least ``guess`` tricks?" and each next one steps
-    by one from the bound the last one learnt (MTD(f)). One above a good estimate of the value
-    is the guess that pays (benchmarks/README.md, session 47)."""
+    ``guess`` (-1 or any negative: none) orders the zero-window probes, never the value:
+    without it they bisect 0..tricks left; with it the first asks "at least ``guess`` tricks?"
+    (``guess`` moved within 1..tricks left) and each next one steps by one from the bound the
+    last one learnt (MTD(f)). A C ``int``: beyond it, OverflowError. One above a good estimate
+    of the value is the guess that pays (benchmarks/README.md, session 47)."""
 
 @final
 class Solver:

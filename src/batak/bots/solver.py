@@ -474,14 +474,17 @@ def solve_position(
     related positions) is used by the Python engine. ``guess`` (the side's tricks from ``pos``
     on, not counting ``side_tricks``) changes only the order of the probes, never the value:
     without it they bisect 0..tricks left; with it the first asks "at least ``guess``
-    tricks?" and each next one steps by one from what the last one learnt. One above a good
-    estimate is the guess that pays (:func:`batak.bots.bidsim.first_guess`).
+    tricks?" and each next one steps by one from what the last one learnt. A guess outside
+    1..tricks left is moved to the nearer end (0 or a negative one asks for at least 1 first;
+    one above the tricks left, for all of them), in both engines. One above a good estimate is
+    the guess that pays (:func:`batak.bots.bidsim.first_guess`).
     """
+    first = None if guess is None else min(pos.tricks_left, max(1, guess))
     if _use_c(engine):
-        return pos.side_tricks + _solve_c(pos, guess=-1 if guess is None else max(0, guess))
+        return pos.side_tricks + _solve_c(pos, guess=-1 if first is None else first)
     s = solver or _Solver(pos.rules, pos.side, pos.trump)
     lo, hi = 0, pos.tricks_left
-    mid = None if guess is None else min(hi, max(1, guess))
+    mid = first
     while lo < hi:  # zero-window probes: a bisection, or steps of one from the guess
         if mid is None:
             mid = (lo + hi + 1) // 2
