@@ -305,11 +305,13 @@ def first_guess(pos: _solver.Position) -> int:
     """A first probe for the exact solve of a big position (``guess`` of
     :func:`batak.bots.solver.solve_position`): one more than the side's tricks from ``pos`` on
     in a :func:`playout` that is greedy down to 7 cards a hand and exact from there, in a small
-    table of its own (this thread's). On full deals the playout is right about 60% of the time
-    and too high by one about 20%; starting one above it, the solve's first probe mostly fails
-    just above the value and the next one proves it (benchmarks/README.md, session 47: 11% fewer
-    cards on the bidder's full deals, 17% on a partnership's, the playout's own included). Not
-    for small positions: at 8 cards the playout costs more than it saves."""
+    table of its own (this thread's). On the bidder's full deals the playout is right about 60%
+    of the time and one too high about 20% (a partnership's: right about 40%, too low about
+    45%); starting one above it, the solve's first probe mostly fails just above the value and
+    the next one proves it (benchmarks/README.md, session 47: on seeds 161-1160 of
+    ``solver_speed.py``, 20% fewer cards on the bidder's full deals and 16% on a partnership's,
+    the playout's own included). Not for small positions: at 8 cards the playout costs more than
+    it saves."""
     table = _solver.thread_table(FIRST_GUESS_AT, slot=2)
     side_mask = sum(1 << s for s in pos.side)
     return 1 + playout(
