@@ -4,7 +4,9 @@ through) is closed by Hub.unmake; when the database refuses that close, it is cl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -709,3 +711,154 @@ def test_a_node_closes_a_rematch_found_not_started_whose_log_cannot_be_replayed(
             assert not other.hub.holds(kept)
             assert _stored(other, kept)[0] == "closed"
             assert kept not in owner.owned
+
+
+@contextlib.contextmanager
+def _two_nodes(tmp_path: Path) -> Iterator[tuple[ServerThread, ServerThread, str]]:
+    """Two cluster nodes, n0 and n1, each a whole server in a thread of this process, on one
+    fresh PostgreSQL database and a redis-server of the test's own (a long lease: no beat
+    rewrites what the nodes keep in Redis, and no takeover scan runs, during the test)."""
+    pytest.importorskip("argon2")
+    pytest.importorskip("redis")
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    import shutil
+
+    from cluster_harness import Redis
+
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (.ci/run installs Debian's package)")
+    cache = Redis(tmp_path)
+    cache.start()
+    try:
+        config = fast_config(tmp_path, redis=cache.url, lease_seconds=120.0)
+        with pg as url:
+            config = replace(config, database=url, quick_fill_seconds=600.0)
+            second = replace(config, port=free_port(), node="n1")
+            with ServerThread(replace(config, node="n0")) as a, ServerThread(second) as b:
+                for srv in (a, b):  # (each knows the other is alive)
+                    owner = srv.hub.cluster
+                    assert owner is not None
+                    srv.call(owner._look_alive)
+                    assert owner.alive == ["n0", "n1"]
+                yield a, b, url
+    finally:
+        cache.kill()
+
+
+def _room_on_n0(a: ServerThread) -> tuple[str, str]:
+    """A room of n0, made to close if not started (as a rematch's table): its id and code."""
+
+    async def made() -> tuple[str, str]:
+        table = await _new_room(a.hub, close_unstarted=True)
+        return str(table.id), str(table.code)
+
+    return tuple(a.call(made))  # type: ignore[return-value]
+
+
+async def _seated_through_n1(b: ServerThread, code: str) -> Client:
+    """An account connected to n1 only, seated at the room ``code`` of n0 (its join
+    forwarded to n0 over Redis)."""
+    z = Client(b.url, name="Zeynep Kaya")
+    await z.connect()
+    await z.register("zeynep", "uzun-parola-1")
+    await z.join(code=code)
+    return z
+
+
+async def _on(srv: ServerThread, coro: Any) -> Any:
+    """``coro`` run on ``srv``'s loop, awaited from the test's (``srv.call`` would block the
+    test's loop, and its clients with it)."""
+    assert srv.loop is not None
+    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, srv.loop))
+
+
+async def _keep_aside(a: ServerThread, table_id: str) -> None:
+    """On ``a`` (its loop): the close of ``table_id`` refused, so kept aside, and the list of
+    tables kept aside written to Redis."""
+    _refuse_next_close(a.hub.storage)
+    await a.hub.unmake(a.hub.tables[table_id])
+    assert a.hub.cluster is not None and a.hub.cluster.bus is not None
+    await a.hub.cluster.bus.written()
+
+
+async def _delete(z: Client) -> str:
+    """``delete_account`` through ``z``: ``account_deleted`` or the refusal's code."""
+    try:
+        return str((await z.delete_account("uzun-parola-1"))["type"])
+    except ServerError as e:
+        return e.code
+
+
+def test_an_account_seated_at_a_table_kept_aside_on_another_node_is_deleted_at_once(
+    tmp_path: Path,
+) -> None:
+    """A person connected to n1 sits only at a room of n0. While that room may still start,
+    deleting the account through n1 is refused (``account_busy``). Then n0 keeps the room
+    aside (its close refused by the database: it never starts): deleting through n1 works at
+    once, and the connection may say hello again as a guest. Before, n1 knew only the tables
+    it kept aside itself and refused (``account_busy``) until n0's reaper closed the room
+    (30 s later, or as long as the database refused n0's close)."""
+    with _two_nodes(tmp_path) as (a, b, url):
+        kept, code = _room_on_n0(a)
+
+        async def main() -> None:
+            z = await _seated_through_n1(b, code)
+            try:
+                assert await _delete(z) == "account_busy"  # a room that may start
+                await _on(a, _keep_aside(a, kept))
+                assert kept in a.hub.unclosed
+                assert await _delete(z) == "account_deleted"
+                assert (await z.hello())["type"] == "welcome"
+            finally:
+                await z.close()
+
+        asyncio.run(main())
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            row = conn.execute("SELECT status FROM tables WHERE id = %s", (kept,)).fetchone()
+            gone = conn.execute("SELECT count(*) FROM players WHERE username = 'zeynep'")
+            assert row is not None and row[0] == "waiting"  # (n0's reaper closes it later)
+            assert gone.fetchone() == (0,)
+
+
+def test_a_table_kept_aside_that_its_node_no_longer_holds_so_still_refuses(
+    tmp_path: Path,
+) -> None:
+    """n0 keeps aside a room where a person connected to n1 sits, and says so in Redis; then
+    its owner row changes under it: let go (no owner, as when a node stops) or claimed by
+    another node (a higher epoch), after which the room may be offered and start. Deleting
+    the account through n1, which reads n0's list, and through n0 itself, is refused while
+    the row does not name n0 at the epoch n0 kept the room at; once it does again, it
+    works. Before, n0 took its own list on trust (and a stale one was never checked)."""
+    import psycopg
+
+    with _two_nodes(tmp_path) as (a, b, url):
+        kept, code = _room_on_n0(a)
+
+        def owner_row(sql: str) -> None:
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute(sql, (kept,))
+
+        async def main() -> None:
+            z = await _seated_through_n1(b, code)
+            other = Client(a.url, name="Zeynep Kaya")  # (the same account, through n0)
+            try:
+                await _on(a, _keep_aside(a, kept))
+                assert a.hub.cluster is not None and a.hub.cluster.owned[kept] == 1
+                await other.connect()
+                await other.login("zeynep", "uzun-parola-1")
+                owner_row("UPDATE table_owners SET owner = NULL WHERE table_id = %s")
+                assert await _delete(z) == "account_busy"
+                owner_row("UPDATE table_owners SET owner = 'n9', epoch = 2 WHERE table_id = %s")
+                assert await _delete(z) == "account_busy"
+                assert await _delete(other) == "account_busy"  # (n0's own, too)
+                owner_row("UPDATE table_owners SET owner = 'n0', epoch = 1 WHERE table_id = %s")
+                assert await _delete(z) == "account_deleted"
+            finally:
+                await z.close()
+                await other.close()
+
+        asyncio.run(main())

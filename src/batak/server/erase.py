@@ -34,14 +34,20 @@ and nothing is changed. An adjourned room ("continue later") may wait for ever, 
 stand in the way: its seat stays, nameless, and a computer player plays it if the room is
 resumed. Nor does a table the server has kept aside to be closed (its close was refused by the
 database, see :meth:`Hub.unmake <batak.server.hub.Hub.unmake>`): it never starts, nobody can
-join or leave it, and no chip is in it; the caller names those (``kept``).
+join or leave it, and no chip is in it; the caller names those (``kept``). In a cluster the
+caller names them with the node that keeps each and the epoch it holds it at (``kept_at``: its
+own and, from Redis, the other nodes'), and such a table is left out only if ``table_owners``
+still says so, read with a shared row lock in the erasure's transaction: a node never starts a
+table it kept aside, and nobody else can claim it before the erasure is committed, so it cannot
+start meanwhile; a table another node has claimed since (a raised epoch), or that its node let
+go of (stopped, no owner), counts as any other.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -100,12 +106,15 @@ def erase_job(
     *,
     checked: str | None = None,
     kept: Collection[str] = (),
+    kept_at: Mapping[str, tuple[str, int]] | None = None,
 ) -> Callable[[Any], Erasure]:
     """A storage job (``Storage.run``) that erases the personal data of ``player_id``. ``q``
     turns ``?`` placeholders into the database's (``Storage.q``). With ``checked``, it erases
     only if the account's password hash is still that one (the one the player's password was
     just checked against). ``kept``: the ids of tables kept aside to be closed (stored as
-    waiting, never to start), where a seat does not stand in the way."""
+    waiting, never to start), where a seat does not stand in the way. ``kept_at`` (a cluster's):
+    such tables by id, each with the node that keeps it and the epoch it holds it at, left out
+    only while ``table_owners`` still names that node and epoch (see the module's text)."""
 
     def job(cur: Any) -> Erasure:
         out = Erasure()
@@ -114,7 +123,7 @@ def erase_job(
         if row is None or (checked is not None and row[0] != checked):
             out.password_changed = True
             return out
-        out.tables = _seated_at(cur, q, player_id, kept)
+        out.tables = _seated_at(cur, q, player_id, kept, kept_at or {})
         out.tournaments = _live_tournaments(cur, q, player_id)
         if out.busy:
             return out
@@ -143,10 +152,15 @@ def erase_job(
 
 
 def _seated_at(
-    cur: Any, q: Callable[[str], str], pid: str, kept: Collection[str] = ()
+    cur: Any,
+    q: Callable[[str], str],
+    pid: str,
+    kept: Collection[str] = (),
+    kept_at: Mapping[str, tuple[str, int]] | None = None,
 ) -> list[str]:
-    """The codes of the unfinished tables where ``pid`` sits now (but those of ``kept``): its
-    seats replayed from the table's ``sit`` and ``stand`` events."""
+    """The codes of the unfinished tables where ``pid`` sits now (but those of ``kept``, and
+    those of ``kept_at`` still held so: :func:`_still_kept`): its seats replayed from the
+    table's ``sit`` and ``stand`` events."""
     marks = ", ".join("?" * len(UNFINISHED))
     # (only the unfinished tables' events are read: found by status, then by the events' key)
     cur.execute(
@@ -157,14 +171,39 @@ def _seated_at(
         ),
         UNFINISHED,
     )
-    seats: dict[str, dict[int, Any]] = {}
+    seats: dict[tuple[str, str], dict[int, Any]] = {}
     for table_id, code, kind, data in cur.fetchall():
         if table_id in kept:
             continue
         d = json.loads(data)
-        table = seats.setdefault(str(code), {})
+        table = seats.setdefault((str(table_id), str(code)), {})
         table[int(d["seat"])] = d.get("player") if kind == "sit" else None
-    return sorted(code for code, table in seats.items() if pid in table.values())
+    mine = {tid: code for (tid, code), table in seats.items() if pid in table.values()}
+    fenced = kept_at or {}
+    for tid in _still_kept(cur, q, {t: fenced[t] for t in mine if t in fenced}):
+        del mine[tid]
+    return sorted(mine.values())
+
+
+def _still_kept(
+    cur: Any, q: Callable[[str], str], kept_at: Mapping[str, tuple[str, int]]
+) -> set[str]:
+    """Of ``kept_at`` (a cluster's tables kept aside, each with its node and epoch), those
+    that ``table_owners`` still gives to that node at that epoch. The rows are read with a
+    shared lock, held until the transaction ends: a claim (which raises the epoch) waits for
+    it, so none of them can be taken over, and so started, before the erasure is committed."""
+    if not kept_at:
+        return set()
+    ids = sorted(kept_at)
+    marks = ", ".join("?" * len(ids))
+    cur.execute(
+        q(
+            "SELECT table_id, owner, epoch FROM table_owners"
+            f" WHERE table_id IN ({marks}) ORDER BY table_id FOR SHARE"
+        ),
+        ids,
+    )
+    return {str(t) for t, o, e in cur.fetchall() if kept_at[str(t)] == (o, int(e))}
 
 
 def _like(pid: str) -> str:

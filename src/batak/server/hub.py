@@ -510,9 +510,12 @@ class Hub:
             # code opens nothing) and closed by the reaper's next pass (:meth:`reap_once`) or
             # at the stop: forgotten, it would stay stored as waiting, seated by nobody, for good
             log.warning("table %s: could not close it (tried again later): %s", table.id, e)
+            new = table.id not in self.unclosed
             self.unclosed[table.id] = table
             self._unheld(table)
             self._unlist(table)
+            if new and self.cluster is not None:  # the other nodes hear it now (delete_account)
+                self.cluster.kept_changed()
         else:
             await self._drop(table)
         if self.cluster is not None:  # a bot account seated there is free for the others now
@@ -991,7 +994,8 @@ class Hub:
         every session ends (the other connections are told, ``reason: "deleted"``, and closed)
         and this connection must say ``hello`` again, as a guest. Refused, with nothing changed,
         while the account sits in a room not started or at a match in play, or takes part in a
-        tournament not over (an adjourned room keeps its seat, nameless)."""
+        tournament not over (an adjourned room keeps its seat, nameless; a table kept aside to
+        be closed, on this process or in a cluster on any, does not stand in the way)."""
         self._hasher()
         player = player_of(conn)
         if not player.account:
@@ -1002,12 +1006,14 @@ class Hub:
         if row is None or not digest or not await self._verify(digest, msg["password"]):
             self._password_failed(key, conn)  # counts as a failed login
             raise TableError("bad_password", "bad_password_delete")
-        # (a table kept aside to be closed never starts: a seat there does not stand in the way)
-        kept = frozenset(self.unclosed)
+        # (a table kept aside to be closed never starts: a seat there does not stand in the way;
+        # in a cluster, one kept by any node, checked against its owner row: Cluster.kept_aside)
+        kept = frozenset(self.unclosed) if self.cluster is None else frozenset()
+        kept_at = await self.cluster.kept_aside() if self.cluster is not None else None
         self._erasing.add(player.id)
         try:
             done = await self.storage.run(
-                erase_job(self.storage.q, player.id, checked=digest, kept=kept)
+                erase_job(self.storage.q, player.id, checked=digest, kept=kept, kept_at=kept_at)
             )
         finally:  # (_forget_erased below marks it let go of before its first await)
             self._erasing.discard(player.id)

@@ -34,7 +34,12 @@ connects to the node (their first connection there) or whose last connection to 
 put into or taken out of ``batak:online:NAME`` and ``batak:bots:NAME`` at once (a bot account's
 program started again through another node would be refused ``bot_online`` until the next
 beat; one back on the same node would be missing from both until then, so that a second
-program of that bot account could log in elsewhere).
+program of that bot account could log in elsewhere). The tables a node keeps aside to be
+closed (their close was refused: ``Hub.unclosed``) are kept under the hash
+``batak:kept:NAME`` (table id to the epoch the node holds it at), written at once when one is
+kept aside and again at each beat: ``delete_account`` on any node reads them, so that a seat
+there does not stand in the way (each checked against its owner row in the erasure's own
+transaction: an entry gone stale refuses, as before, and lets nothing through).
 """
 
 from __future__ import annotations
@@ -133,6 +138,7 @@ class Bus:
         #: time (the beat, or a change: each writes what is true when it writes)
         self._seats_lock = asyncio.Lock()
         self._seats_dirty = False
+        self._kept_dirty = False  # a table was kept aside here since the last write
         #: players who connected here or whose last connection here closed since the last
         #: write (id to username): each is written as they are when it is written
         self._changed_players: dict[str, str | None] = {}
@@ -418,6 +424,7 @@ class Bus:
                     pipe.hset(bots, mapping=mine)
                     pipe.expire(bots, ttl)
                 self._put_bot_seats(pipe)
+                self._put_kept(pipe)
                 await pipe.execute()
             others = self._other_nodes()
             got = await self._redis.mget([f"batak:lobby:{n}" for n in others]) if others else []
@@ -438,6 +445,45 @@ class Bus:
         if seats:
             pipe.hset(key, mapping=seats)
             pipe.expire(key, self._ttl())
+
+    def _put_kept(self, pipe: Any) -> None:
+        """Into ``pipe``: the tables kept aside here to be closed, with the epoch each is held
+        at (:meth:`Cluster.kept <batak.server.cluster.owner.Cluster.kept>`), in place of the
+        last."""
+        key = f"batak:kept:{self.node}"
+        pipe.delete(key)
+        kept = self.cluster.kept()
+        if kept:
+            pipe.hset(key, mapping=kept)
+            pipe.expire(key, self._ttl())
+
+    def kept_changed(self) -> None:
+        """A table was just kept aside here (its close refused): written now, not at the next
+        beat, so that a player seated there can delete their account through any node at
+        once (:meth:`kept_elsewhere`)."""
+        if not self.up:
+            return
+        self._kept_dirty = True
+        self._write_soon()
+
+    async def kept_elsewhere(self) -> dict[str, tuple[str, int]]:
+        """The tables the other live nodes keep aside to be closed, each with its node and
+        the epoch it is held at (as each node last wrote them: maybe stale, so the reader
+        checks each against its owner row)."""
+        others = self._other_nodes()
+        if not self.up or not others:
+            return {}
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for n in others:
+                pipe.hgetall(f"batak:kept:{n}")
+            found = await pipe.execute()
+        out: dict[str, tuple[str, int]] = {}
+        for node, got in zip(others, found, strict=True):
+            for t, epoch in got.items():
+                # (listed by two: one list is stale, and the later epoch is the likelier)
+                if out.get(t.decode(), ("", 0))[1] < int(epoch):
+                    out[t.decode()] = (node, int(epoch))
+        return out
 
     def bot_seats_changed(self) -> None:
         """A table where a bot account sits started or ended, or a bot account sat or stood
@@ -470,14 +516,17 @@ class Bus:
         """Write what changed (see :meth:`bot_seats_changed` and :meth:`online_changed`) until
         nothing more did; a change from the start of a round on (while the round's pipeline
         is made or executed) is written by the next one."""
-        while (self._seats_dirty or self._changed_players) and self.up:
+        while (self._seats_dirty or self._kept_dirty or self._changed_players) and self.up:
             try:
                 async with self._seats_lock, self._redis.pipeline(transaction=True) as pipe:
                     # (under the lock: the beat's rewrite is before or after, never between)
                     seats, self._seats_dirty = self._seats_dirty, False
+                    kept, self._kept_dirty = self._kept_dirty, False
                     players, self._changed_players = self._changed_players, {}
                     if seats:
                         self._put_bot_seats(pipe)
+                    if kept:
+                        self._put_kept(pipe)
                     self._put_players(pipe, players)
                     await pipe.execute()
             except Exception as e:

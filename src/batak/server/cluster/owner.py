@@ -867,6 +867,34 @@ class Cluster:
             log.warning("node %s: where a bot account sits, via Redis: %s", self.node, e)
             return []
 
+    def kept(self) -> dict[str, int]:
+        """The tables this process keeps aside to be closed (``Hub.unclosed``: their close was
+        refused) and still owns, with the epoch it holds each at."""
+        return {t: self.owned[t] for t in list(self.hub.unclosed) if t in self.owned}
+
+    def kept_changed(self) -> None:
+        """A table was just kept aside here: the other nodes hear it now
+        (:meth:`Bus.kept_changed`), not at the next beat."""
+        if self.bus is not None:
+            self.bus.kept_changed()
+
+    async def kept_aside(self) -> dict[str, tuple[str, int]]:
+        """The tables kept aside to be closed by any live node (this one's, and the others' as
+        Redis has them: without Redis, this one's only), each with its node and epoch: where a
+        seat does not stand in the way of ``delete_account``, as long as the table's owner row
+        still names that node and epoch (:func:`batak.server.erase.erase_job`'s ``kept_at``,
+        checked in the erasure's own transaction: a list gone stale costs only a refusal)."""
+        out: dict[str, tuple[str, int]] = {}
+        if self.bus is not None:
+            try:
+                out = await self.bus.kept_elsewhere()
+            except Exception as e:
+                log.warning("node %s: tables kept aside, via Redis: %s", self.node, e)
+        for t, epoch in self.kept().items():
+            if out.get(t, ("", 0))[1] <= epoch:  # (a later epoch elsewhere: this one lost it)
+                out[t] = (self.node, epoch)
+        return out
+
     def bot_seats_changed(self, table: Table, *, bot_account: bool = False) -> None:
         """``table`` started or ended, or (``bot_account``) a bot account sat or stood there:
         if a bot account sits there, or did, the other nodes hear of it now
