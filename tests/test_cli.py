@@ -10,8 +10,10 @@ import random
 import re
 import subprocess
 import sys
+import textwrap
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -1081,6 +1083,87 @@ def test_a_usage_too_wide_after_the_name_has_the_name_on_a_line_of_its_own(
     usage = help_of(capsys, ["online", "--help", "--lang", lang]).split("\n\n", 1)[0].splitlines()
     assert usage[0].startswith(head + "batak online [-h] [--name "), usage
     assert usage[1].startswith(" " * len(head + "batak online ") + "[--quick"), usage
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_a_usage_laid_out_here_is_argparse_s_own_where_that_fits(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], width: int
+) -> None:
+    """A usage of several lines is laid out by the help itself (its parts whole: Python
+    3.13's argparse breaks a group at a "|"), as Python 3.11's argparse lays it out wherever
+    that fits the terminal: every command's help, in both languages, is the same as with
+    argparse's own usage (the layout's private parts taken away) but for the usages that
+    did not fit (at 60 columns ``batak online``, and in Turkish ``batak serve``: the name
+    then alone on its first line)."""
+    from batak.cli.parser import _Formatter
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    ours: dict[tuple[str, ...], str] = {}
+    for lang in ("en", "tr"):
+        for path in command_paths(build_parser(lang)):
+            ours[(lang, *path)] = help_of(capsys, [*path, "--help", "--lang", lang])
+
+    def gone(self: Any, *args: Any) -> str:
+        raise AttributeError("_format_actions_usage")
+
+    monkeypatch.setattr(_Formatter, "_parts_usage", gone)
+    differ = []
+    for (lang, *path), out in ours.items():
+        own = help_of(capsys, [*path, "--help", "--lang", lang])
+        if own != out:
+            differ.append((lang, *path))
+            usage = own.split("\n\n", 1)[0]
+            assert any(len(x) > width for x in usage.splitlines()), (own, out)
+    assert ("en", "online") in differ if width == 60 else differ == [], differ
+
+
+def _argparse_renamed(monkeypatch: pytest.MonkeyPatch, old: str, new: str) -> None:
+    """argparse as a later Python might have it: the method ``old`` of its HelpFormatter is
+    named ``new``, and argparse's own code calls it so (its source with the name changed)."""
+    import inspect
+
+    formatter = argparse.HelpFormatter
+    monkeypatch.setattr(formatter, new, vars(formatter)[old], raising=False)
+    monkeypatch.delattr(formatter, old)
+    for name, member in list(vars(formatter).items()):
+        if name != new and inspect.isfunction(member) and old in inspect.getsource(member):
+            space: dict[str, Any] = {}
+            code = textwrap.dedent(inspect.getsource(member)).replace(old, new)
+            exec(code, vars(argparse), space)
+            monkeypatch.setattr(formatter, name, space[name])
+
+
+@pytest.mark.parametrize("how", ["usage renamed", "parts renamed", "parts a list", "other words"])
+def test_the_help_falls_back_to_argparse_s_own_usage_if_its_private_parts_change(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], how: str
+) -> None:
+    """The help's own layout of a usage too wide after the command's name (the name alone on
+    its first line) leans on argparse's private ``_format_usage`` and
+    ``_format_actions_usage``, the same from Python 3.11 to 3.13. If a later Python renames
+    or changes them, ``batak online --help`` at 60 columns still shows the whole help, with
+    argparse's own usage (every word of it, as argparse lays it out: wider than 60 columns),
+    never a traceback. Before, with ``_format_actions_usage`` renamed it failed with
+    AttributeError, and with it giving parts as a list, with TypeError."""
+    monkeypatch.setenv("COLUMNS", "60")
+    words = help_of(capsys, ["online", "--help", "--lang", "en"]).split("\n\n", 1)[0].split()
+    if how == "usage renamed":  # (argparse no longer calls the layout's method)
+        _argparse_renamed(monkeypatch, "_format_usage", "_format_usage_text")
+    else:
+        _argparse_renamed(monkeypatch, "_format_actions_usage", "_usage_text_of")
+    if how == "parts a list":
+        monkeypatch.setattr(
+            argparse.HelpFormatter, "_format_actions_usage", lambda self, a, g: ["[-h]"], False
+        )
+    elif how == "other words":
+        monkeypatch.setattr(
+            argparse.HelpFormatter, "_format_actions_usage", lambda self, a, g: "[-x]", False
+        )
+    out = help_of(capsys, ["online", "--help", "--lang", "en"])
+    usage = out.split("\n\n", 1)[0]
+    assert usage.startswith("usage: batak online [-h] [--name NAME]"), out  # (argparse's)
+    assert sorted(usage.split()) == sorted(words), out
+    assert max(len(line) for line in usage.splitlines()) > 60, out
+    assert "--join CODE" in out and "options:" in out
 
 
 @pytest.mark.parametrize(

@@ -388,43 +388,69 @@ class _Formatter(argparse.HelpFormatter):
             usage, actions, groups, t("usage", self.lang) if prefix is None else prefix
         )
 
-    # A usage whose parts do not fit after the command's name (``batak online``'s "[--quick
-    # MODE | --join CODE | --create PRESET]", 66 columns at a 60-column terminal; argparse
-    # never breaks a part) has the name on a line of its own and the parts under "usage:",
-    # as argparse lays out a usage whose name is long
+    # A usage wider than the terminal is laid out here, not by argparse, with its parts whole
+    # (a group such as ``batak online``'s "[--quick MODE | --join CODE | --create PRESET]"
+    # never broken, where Python 3.13's argparse breaks it at a "|"): the parts after the
+    # command's name as Python 3.11's argparse lays them, or, where a part does not fit after
+    # the name (that group, 66 columns at a 60-column terminal), the name on a line of its
+    # own and the parts under "usage:", as argparse lays out a usage whose name is long. This
+    # leans on argparse's private parts (``_format_usage``, ``_format_actions_usage``,
+    # ``_width``, ``_current_indent``, ``_prog``: the same from Python 3.11 to 3.13; no
+    # public API gives a parser's actions or the usage's parts): a later Python that renames
+    # or changes them gets argparse's own usage, whole, never an error.
     def _format_usage(self, usage: Any, actions: Any, groups: Any, prefix: Any) -> str:
         said: str = super()._format_usage(usage, actions, groups, prefix)
-        width = self._width - self._current_indent  # (argparse keeps 2 columns free)
-        if usage is not None or all(len(x) <= width + 2 for x in said.splitlines()):
+        if usage is not None or said.count("\n") <= 2:  # given, or one line: argparse's own
             return said
+        try:
+            laid = self._parts_usage(actions, groups, prefix)
+        except (AttributeError, TypeError, ValueError):  # (argparse's private parts changed)
+            return said
+        # the same words, only laid out otherwise; else (argparse's parts changed) its own
+        return laid if sorted(laid.split()) == sorted(said.split()) else said
+
+    def _parts_usage(self, actions: Any, groups: Any, prefix: Any) -> str:
+        """The usage laid out as :meth:`_format_usage` says."""
+        width = self._width - self._current_indent  # (argparse keeps 2 columns free)
         head = t("usage", self.lang) if prefix is None else prefix
+        prog = str(self._prog)
+        options, places = (
+            self._usage_parts([a for a in actions if bool(a.option_strings) == kind], groups)
+            for kind in (True, False)
+        )
+        if len(head) + len(prog) <= 0.75 * width:  # after the name, if every part fits there
+            indent = " " * (len(head) + len(prog) + 1)
+            if options:
+                lines = _wrap([prog, *options], indent, width, head)
+                lines += _wrap(places, indent, width)
+            else:
+                lines = _wrap([prog, *places], indent, width, head)
+            if all(len(x) <= width + 2 for x in lines):
+                return "\n".join(lines) + "\n\n"
         indent = " " * len(head)
-        out = [head + self._prog]
-        for kind in (True, False):  # the options, then the places (argparse's order)
-            shown = self._format_actions_usage(
-                [a for a in actions if bool(a.option_strings) == kind], groups
-            )
-            parts: list[str] = []
-            for part in _USAGE_PART.findall(shown):  # a required option with its value
-                if parts and parts[-1].startswith("-") and not part.startswith(("-", "[", "(")):
-                    parts[-1] += " " + part
-                else:
-                    parts.append(part)
-            line = ""
-            for part in parts:
-                if line and len(indent) + len(line) + 1 + len(part) > width:
-                    out.append(indent + line)
-                    line = ""
-                line = f"{line} {part}" if line else part
-            if line:
-                out.append(indent + line)
-        return "\n".join(out) + "\n\n"
+        lines = _wrap([*options, *places], indent, width)
+        if len(lines) > 1:
+            lines = _wrap(options, indent, width) + _wrap(places, indent, width)
+        return "\n".join([head + prog, *lines]) + "\n\n"
+
+    def _usage_parts(self, actions: Any, groups: Any) -> list[str]:
+        """The usage's parts of ``actions``: a group whole, a required option with its value."""
+        shown = self._format_actions_usage(actions, groups)
+        parts: list[str] = []
+        for part in _USAGE_PART.findall(shown):
+            if parts and parts[-1].startswith("-") and not part.startswith(("-", "[", "(")):
+                parts[-1] += " " + part
+            else:
+                parts.append(part)
+        return parts
 
     # A section's title wider than the terminal (serve's "cluster (several processes on
-    # PostgreSQL and Redis; see docs/cluster.md):", 73 columns) goes on on a second line
+    # PostgreSQL and Redis; see docs/cluster.md):", 73 columns) goes on on a second line (its
+    # width from argparse's private ``_width``: without it, the title as argparse shows it)
     def start_section(self, heading: str | None) -> None:
-        if heading is not None:
-            width = max(self._width - self._current_indent - 1, 20)  # (the title's colon)
+        width = getattr(self, "_width", None)
+        if heading is not None and isinstance(width, int):
+            width = max(width - getattr(self, "_current_indent", 0) - 1, 20)  # (the colon)
             heading = "\n".join(textwrap.wrap(heading, width, break_on_hyphens=False))
         super().start_section(heading)
 
@@ -441,10 +467,38 @@ class _Formatter(argparse.HelpFormatter):
     # A list of commands (batak's, admin's jobs) stands under its title, as the options under
     # theirs: argparse put a line with the usage's placeholder alone first ("KOMUT") and the
     # commands indented under it, as if the placeholder were one more thing to type.
+    # (argparse's private ``_SubParsersAction`` and ``_get_subactions``: without them, the
+    # list as argparse lays it out)
     def _format_action(self, action: argparse.Action) -> str:
-        if isinstance(action, argparse._SubParsersAction):
-            return "".join(self._format_action(a) for a in action._get_subactions())
+        kind = getattr(argparse, "_SubParsersAction", None)
+        listed = getattr(action, "_get_subactions", None)
+        if isinstance(kind, type) and isinstance(action, kind) and callable(listed):
+            return "".join(self._format_action(a) for a in listed())
         return super()._format_action(action)
+
+
+def _wrap(parts: list[str], indent: str, width: int, head: str | None = None) -> list[str]:
+    """``parts`` on lines of ``width`` columns at most (one wider only if it is), each line
+    after ``indent``; with ``head``, the first line begins with it instead (argparse's own
+    wrapping of a usage's parts, Python 3.11).
+
+    >>> _wrap(["batak", "[-h]", "[--name NAME]"], "       ", 20, "usage: ")
+    ['usage: batak [-h]', '       [--name NAME]']
+    """
+    lines: list[str] = []
+    line: list[str] = []
+    size = len(head if head is not None else indent) - 1
+    for part in parts:
+        if line and size + 1 + len(part) > width:
+            lines.append(indent + " ".join(line))
+            line, size = [], len(indent) - 1
+        line.append(part)
+        size += len(part) + 1
+    if line:
+        lines.append(indent + " ".join(line))
+    if head is not None and lines:
+        lines[0] = head + lines[0][len(indent) :]
+    return lines
 
 
 #: a part of a usage as argparse wraps them: a group in brackets or parentheses, else a word
