@@ -513,9 +513,9 @@ class Bus:
             self._seats_writer = asyncio.get_running_loop().create_task(self._write_changes())
 
     async def _write_changes(self) -> None:
-        """Write what changed (see :meth:`bot_seats_changed` and :meth:`online_changed`) until
-        nothing more did; a change from the start of a round on (while the round's pipeline
-        is made or executed) is written by the next one."""
+        """Write what changed (see :meth:`bot_seats_changed`, :meth:`kept_changed` and
+        :meth:`online_changed`) until nothing more did; a change from the start of a round on
+        (while the round's pipeline is made or executed) is written by the next one."""
         while (self._seats_dirty or self._kept_dirty or self._changed_players) and self.up:
             try:
                 async with self._seats_lock, self._redis.pipeline(transaction=True) as pipe:
