@@ -829,10 +829,11 @@ def test_a_table_kept_aside_that_its_node_no_longer_holds_so_still_refuses(
 ) -> None:
     """n0 keeps aside a room where a person connected to n1 sits, and says so in Redis; then
     its owner row changes under it: let go (no owner, as when a node stops) or claimed by
-    another node (a higher epoch), after which the room may be offered and start. Deleting
-    the account through n1, which reads n0's list, and through n0 itself, is refused while
-    the row does not name n0 at the epoch n0 kept the room at; once it does again, it
-    works. Before, n0 took its own list on trust (and a stale one was never checked)."""
+    another node (a higher epoch), or under n0's name at a higher epoch (a process started
+    again under that name), after which the room may be offered and start. Deleting the
+    account through n1, which reads n0's list, and through n0 itself, is refused while the
+    row does not name n0 at the epoch n0 kept the room at; once it does again, it works.
+    Before, n0 took its own list on trust (and a stale one was never checked)."""
     import psycopg
 
     with _two_nodes(tmp_path) as (a, b, url):
@@ -855,6 +856,11 @@ def test_a_table_kept_aside_that_its_node_no_longer_holds_so_still_refuses(
                 owner_row("UPDATE table_owners SET owner = 'n9', epoch = 2 WHERE table_id = %s")
                 assert await _delete(z) == "account_busy"
                 assert await _delete(other) == "account_busy"  # (n0's own, too)
+                # n0's name at a later epoch: a process started again under that name
+                # claimed the room (and may offer it), not the one that kept it aside
+                owner_row("UPDATE table_owners SET owner = 'n0', epoch = 2 WHERE table_id = %s")
+                assert await _delete(z) == "account_busy"
+                assert await _delete(other) == "account_busy"
                 owner_row("UPDATE table_owners SET owner = 'n0', epoch = 1 WHERE table_id = %s")
                 assert await _delete(z) == "account_deleted"
             finally:
@@ -862,3 +868,45 @@ def test_a_table_kept_aside_that_its_node_no_longer_holds_so_still_refuses(
                 await other.close()
 
         asyncio.run(main())
+
+
+def test_the_erasure_holds_a_kept_table_s_owner_row_until_it_is_committed(
+    tmp_path: Path,
+) -> None:
+    """A seat at a table another node keeps aside is left out only if the table cannot be
+    claimed, and so started, before the erasure is committed: the erasure reads the owner
+    row with a shared lock, which a claim (an update of that row) waits for. Here the
+    erasure's transaction is left open after the job: a claim from another connection
+    cannot take the row (``lock_timeout``: it is refused instead of waiting), and takes it
+    once the erasure is rolled back. Without the lock the claim went through at once, and
+    the room could have been offered while the erasure that left its seat out was not yet
+    committed."""
+    import psycopg
+
+    from batak.server.erase import erase_job
+
+    with _two_nodes(tmp_path) as (a, b, url):
+        kept, code = _room_on_n0(a)
+
+        async def main() -> None:
+            z = await _seated_through_n1(b, code)
+            try:
+                await _on(a, _keep_aside(a, kept))
+            finally:
+                await z.close()
+
+        asyncio.run(main())
+        claim = "UPDATE table_owners SET owner = 'n1', epoch = epoch + 1 WHERE table_id = %s"
+        with psycopg.connect(url) as erasing, psycopg.connect(url) as claiming:
+            pid = erasing.execute("SELECT id FROM players WHERE username = 'zeynep'").fetchone()
+            assert pid is not None
+            job = erase_job(a.hub.storage.q, str(pid[0]), kept_at={kept: ("n0", 1)})
+            done = job(erasing.cursor())
+            assert done.erased and done.tables == []  # (its seat left out: kept aside)
+            claiming.execute("SET lock_timeout = '200ms'")
+            with pytest.raises(psycopg.errors.LockNotAvailable):
+                claiming.execute(claim, (kept,))
+            claiming.rollback()
+            erasing.rollback()
+            assert claiming.execute(claim, (kept,)).rowcount == 1
+            claiming.rollback()
