@@ -1136,7 +1136,7 @@ def _argparse_renamed(monkeypatch: pytest.MonkeyPatch, old: str, new: str) -> No
             monkeypatch.setattr(formatter, name, space[name])
 
 
-@pytest.mark.parametrize("how", ["usage renamed", "parts renamed", "parts a list", "other words"])
+@pytest.mark.parametrize("how", ["parts renamed", "parts a list", "other words"])
 def test_the_help_falls_back_to_argparse_s_own_usage_if_its_private_parts_change(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], how: str
 ) -> None:
@@ -1157,10 +1157,8 @@ def test_the_help_falls_back_to_argparse_s_own_usage_if_its_private_parts_change
         for name, sub in action.choices.items()
         if name == "online"
     )
-    if how == "usage renamed":  # (argparse no longer calls the layout's method)
-        _argparse_renamed(monkeypatch, "_format_usage", "_format_usage_text")
-    else:
-        _argparse_renamed(monkeypatch, "_format_actions_usage", "_usage_text_of")
+    # (a renamed _format_usage needs no case: argparse then never calls the layout's method)
+    _argparse_renamed(monkeypatch, "_format_actions_usage", "_usage_text_of")
     if how == "parts a list":
         monkeypatch.setattr(
             argparse.HelpFormatter, "_format_actions_usage", lambda self, a, g: ["[-h]"], False
