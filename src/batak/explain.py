@@ -7,7 +7,7 @@ import types
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from .i18n import LANGS, MESSAGES, text
-from .rules import PRESETS, Rules
+from .rules import PRESETS, Bidding, Rules
 
 __all__ = [
     "empty_value",
@@ -191,8 +191,18 @@ def same_as(name: str) -> str | None:
     return None
 
 
-def preset_summary(rules: Rules, lang: str) -> str:
-    """A one-line description of a table, built from its options."""
+def preset_summary(rules: Rules, lang: str, bidding: Bidding | None = None) -> str:
+    """A one-line description of a table, built from its options; with ``bidding``, of the
+    same table with that bidding instead of its own (the private-room form's summary once the
+    player switches the bidding there: a table the server may refuse is described all the same).
+
+    >>> preset_summary(PRESETS["sultan-kozmaca"], "en")
+    'Koz Maça, each player bids once, bids\xa01–13, Sultan scoring (10 × bid), 11\xa0deals'
+    >>> preset_summary(PRESETS["sultan-kozmaca"], "en", bidding="auction")
+    'ihaleli, ihale\xa01–13, Sultan scoring (10\xa0×\xa0bid), 11\xa0deals'
+    """
+    if bidding is None:
+        bidding = rules.bidding
     parts: list[str] = []
     if rules.kitty_size:
         parts.append(
@@ -208,18 +218,18 @@ def preset_summary(rules: Rules, lang: str) -> str:
         parts.append(t("sum_acik", lang))
     elif rules.partners:
         parts.append(t("sum_esli", lang))
-    elif rules.bidding == "kozmaca":
+    elif bidding == "kozmaca":
         parts.append(t("sum_kozmaca_bids", lang))
-    elif rules.bidding == "none":
+    elif bidding == "none":
         parts.append(t("sum_kozmaca_none", lang))
     else:
         parts.append(t("sum_ihaleli", lang))
-    if rules.bidding == "auction":
+    if bidding == "auction":
         parts.append(t("sum_auction", lang, low=rules.min_bid, high=rules.max_bid))
-    elif rules.bidding == "kozmaca":
+    elif bidding == "kozmaca":
         parts.append(t("sum_bids", lang, low=rules.min_bid, high=rules.max_bid))
     scoring_code = "sum_acik_scoring" if rules.scoring == "acik" else f"sum_{rules.scoring}"
-    if scoring_code == "sum_sultan" and rules.bidding != "auction":
+    if scoring_code == "sum_sultan" and bidding != "auction":
         scoring_code = "sum_sultan_kozmaca"  # each player's own bid: a söz, not an ihale
     parts.append(t(scoring_code, lang))
     if rules.zero_trick_penalty != "none":
@@ -291,6 +301,13 @@ def rules_catalog() -> dict[str, Any]:
             "title": {lang: preset_title(name, lang) for lang in LANGS},
             "source": {lang: preset_source(name, lang) for lang in LANGS},
             "summary": {lang: preset_summary(rules, lang) for lang in LANGS},
+            # the same table's summary with each other bidding: the private-room form's
+            # summary follows a switch of the bidding there
+            "bidding_summary": {
+                b: {lang: preset_summary(rules, lang, bidding=b) for lang in LANGS}
+                for b in get_args(Bidding)
+                if b != rules.bidding
+            },
             "rules": rules.to_dict(),
             # the options that change nothing at this table (a kitty's order without a kitty):
             # a rules page names them once rather than showing them with a value

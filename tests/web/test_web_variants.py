@@ -21,7 +21,8 @@ from playwright.sync_api import Browser, Page, expect
 from test_web import act, my_turn, no_js_errors, open_page
 from test_web_table import DESKTOP, PHONE_CTX, play_to_the_end, private_room
 
-from batak.explain import rules_catalog
+from batak.explain import preset_summary, rules_catalog
+from batak.rules import PRESETS
 
 
 def _start(page: Page, preset: str, deals: int = 1) -> None:
@@ -347,5 +348,52 @@ def test_the_private_room_form_speaks_of_the_bidding_chosen_in_it(
     expect(page.locator("#opt-bidding")).to_have_value("auction")
     want = _expected_words(general, "en")
     assert shown(_form_words(page, names), want) == want
+    page.context.close()
+    no_js_errors(errors)
+
+
+def test_the_private_room_forms_summary_follows_the_bidding_chosen_in_it(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
+) -> None:
+    """The preset's one-line summary above the private-room form went on describing the
+    preset after the player switched the bidding in the form (a Koz Maça preset switched to an
+    ihale still said "Koz Maça, each player bids once, bids 1–13"), while the options' words
+    under it followed the switch. It describes the table with the bidding chosen, in both
+    languages, there and back, for a Koz Maça preset and an ihale's, and through a language
+    switch."""
+    summary = "[data-testid=preset-summary]"
+    for lang, locale, ctx, name, preset, other in (
+        ("tr", "tr-TR", PHONE_CTX, "phone", "sultan-kozmaca", "auction"),
+        ("en", "en-US", {"viewport": DESKTOP}, "desktop", "sultan-kozmaca", "auction"),
+        ("en", "en-US", PHONE_CTX, "phone", "zipi-ihaleli", "kozmaca"),
+        ("tr", "tr-TR", {"viewport": DESKTOP}, "desktop", "zipi-ihaleli", "none"),
+    ):
+        rules = PRESETS[preset]
+        page = open_page(browser, server, errors, locale=locale, **ctx)
+        page.select_option("#preset-select", preset)
+        page.locator("#create-form details summary").click()
+        expect(page.locator(summary)).to_have_text(preset_summary(rules, lang))
+        # (the screen with the form's top: the preset, its summary, the first fields)
+        page.locator("#preset-select").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"form-summary-{preset}-{name}-{lang}.png"))
+        page.select_option("#opt-bidding", other)
+        switched = preset_summary(rules, lang, bidding=other)
+        assert switched != preset_summary(rules, lang)
+        expect(page.locator(summary)).to_have_text(switched)
+        page.screenshot(path=str(artifacts / f"form-summary-{preset}-{other}-{name}-{lang}.png"))
+        # and back: the preset's own
+        page.select_option("#opt-bidding", rules.bidding)
+        expect(page.locator(summary)).to_have_text(preset_summary(rules, lang))
+        page.context.close()
+    # a language switch keeps the bidding chosen, and the summary of the table chosen
+    page = open_page(browser, server, errors, locale="tr-TR", viewport=DESKTOP)
+    page.select_option("#preset-select", "sultan-kozmaca")
+    page.locator("#create-form details summary").click()
+    page.select_option("#opt-bidding", "auction")
+    page.get_by_test_id("lang").click()
+    expect(page.locator("#opt-bidding")).to_have_value("auction")
+    expect(page.locator(summary)).to_have_text(
+        preset_summary(PRESETS["sultan-kozmaca"], "en", bidding="auction")
+    )
     page.context.close()
     no_js_errors(errors)

@@ -1525,11 +1525,12 @@ function optionValueText(name, value, preset, rules = preset && preset.rules) {
   return meanings ? pick(meanings) : String(value);
 }
 
+// The private-room form's options for the preset chosen: each drawn with the preset's value
+// (drawn anew when another preset is chosen), then worded by renderCreateWords
 function renderCreateOptions() {
   const box = $("#create-options");
   if (!box || !S.catalog) return;
   const p = S.catalog.presets.find((x) => x.name === S.formPreset) || S.catalog.presets[0];
-  $("#preset-summary").innerHTML = `${esc(pick(p.summary))} · <a href="/rules/${esc(p.name)}" data-action="nav" data-href="/rules/${esc(p.name)}">${esc(t("rules_link"))}</a>`;
   const f = $("#create-form");
   f.deals.placeholder = p.rules.deals ?? "";
   f.target.placeholder = p.rules.target_score ?? "";
@@ -1543,23 +1544,27 @@ function renderCreateOptions() {
       else if (opt.kind === "int") input = `<input type="number" id="${id}" name="${id}" value="${v ?? ""}" min="0" max="1000">`;
       else {
         const choices = (opt.nullable ? [""] : []).concat(opt.choices);
-        input = `<select id="${id}" name="${id}">${choices.map((c) => `<option value="${esc(c)}"${(v ?? "") === c ? " selected" : ""}>${esc(c === "" ? t("none") : optionValueText(name, c, null, p.rules))}</option>`).join("")}</select>`;
+        input = `<select id="${id}" name="${id}">${choices.map((c) => `<option value="${esc(c)}"${(v ?? "") === c ? " selected" : ""}>${esc(c === "" ? t("none") : "")}</option>`).join("")}</select>`;
       }
-      const words = optionWords(name, p.rules);
-      return `<div class="option" data-option="${esc(name)}"><label for="${id}">${esc(pick(words.label))}</label>${input}<p class="help">${esc(pick(words.help))}</p></div>`;
+      return `<div class="option" data-option="${esc(name)}"><label for="${id}"></label>${input}<p class="help"></p></div>`;
     })
     .join("");
+  renderCreateWords();
 }
 
-// The options' words follow the bidding chosen in the form, not the preset's: a Koz Maça preset
+// The form's words follow the bidding chosen in the form, not the preset's: a Koz Maça preset
 // switched to an ihale speaks of the ihale and its bids, an ihale's preset switched to Koz Maça
-// of each player's söz (labels, helps and the choices' words; what was chosen stays chosen)
+// of each player's söz (the preset's summary above the form, the options' labels, helps and the
+// choices' words; what was chosen stays chosen). The one place that words them: the options
+// drawn for a preset, a switch of the bidding, the lobby drawn anew (another language).
 function renderCreateWords() {
   const f = $("#create-form");
   const p = S.catalog && (S.catalog.presets.find((x) => x.name === S.formPreset) || S.catalog.presets[0]);
   if (!f || !p) return;
   const bidding = f.elements["opt-bidding"];
   const rules = { ...p.rules, bidding: bidding ? bidding.value : p.rules.bidding };
+  const summary = (p.bidding_summary && p.bidding_summary[rules.bidding]) || p.summary;
+  $("#preset-summary").innerHTML = `<span data-testid="preset-summary">${esc(pick(summary))}</span> · <a href="/rules/${esc(p.name)}" data-action="nav" data-href="/rules/${esc(p.name)}">${esc(t("rules_link"))}</a>`;
   for (const box of f.querySelectorAll(".option[data-option]")) {
     const name = box.dataset.option;
     const words = optionWords(name, rules);
