@@ -697,9 +697,10 @@ SCROLL_DOWN = "() => { scrollTo(0, document.documentElement.scrollHeight); retur
 def test_a_short_phones_page_scrolled_to_the_decision_has_the_chat_panel_off_the_trick(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str], lang: str
 ) -> None:
-    """At 390 × 700 with the chat's panel open, the decision is under the screen's bottom edge
-    (the panel takes the page's top); the player scrolls down to it, and the panel, fixed to
-    the screen's top, then lay over the auction and the trick. It lies on the page now: with
+    """At 390 × 700 with the chat's panel open, the decision was under the screen's bottom edge
+    (the panel takes the page's top; it fits there now, not on a smaller phone); the player
+    scrolled down to it, and the panel, fixed to the screen's top, then lay over the auction and
+    the trick. It lies on the page now: with
     the page scrolled to the bid buttons, and to the hand and the decision at a card turn, the
     panel covers none of the trick's area on the screen, nor the buttons and the cards."""
     locale = {"tr": "tr-TR", "en": "en-US"}[lang]
@@ -724,5 +725,110 @@ def test_a_short_phones_page_scrolled_to_the_decision_has_the_chat_panel_off_the
         assert page.evaluate(UNCOVERED, sel) == [], sel
     expect(page.locator("#chat-input")).to_have_value("iyi oyunlar")
     page.screenshot(path=str(artifacts / f"short-phone-chat-play-{lang}.png"))
+    page.context.close()
+    no_js_errors(errors)
+
+
+#: Whether each element the selector finds shows, on the screen and uncovered (see UNCOVERED).
+SEEN_WHOLE = (".bids button", "#hand .card", "[data-testid=your-turn]", "[data-testid=facts]")
+
+
+def _open_chat_with_a_line(page: Page) -> None:
+    """Open the chat's panel, send a line (the log has one to read), and type another."""
+    page.get_by_test_id("chat-open").tap()
+    page.fill("#chat-input", "Selam")
+    page.press("#chat-input", "Enter")
+    expect(page.locator("#chat-log")).to_contain_text("Selam")
+    page.fill("#chat-input", "iyi oyunlar")  # typed, not sent yet
+
+
+@pytest.mark.parametrize(
+    ("preset", "lang"), [("standard", "tr"), ("standard", "en"), ("sultan-kozmaca", "tr")]
+)
+def test_a_short_phone_with_the_chat_open_shows_the_bids_the_hand_and_the_turn(
+    browser: Browser,
+    server: ServerProcess,
+    artifacts: Path,
+    errors: list[str],
+    preset: str,
+    lang: str,
+) -> None:
+    """At 390 × 700 with the chat's panel open, the second row of bids began under the
+    screen's bottom edge at the player's bidding turn (17 px), and the "your turn" line at a
+    card turn (81 px): the player had to scroll. On the page as it is, the whole hand, every
+    bid button, the turn line and the table's facts line are on the screen and uncovered, as
+    are the chat's last lines and its box, at the auction (a Koz Maça table's 13 söz after the
+    others' three) and at a card turn."""
+    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+    page = open_page(browser, server, errors, locale=locale, **SHORT_PHONE)
+    private_room(page, preset)
+    _open_chat_with_a_line(page)
+    _until_my_bid(page)
+    if preset == "sultan-kozmaca":
+        page.evaluate(AUCTION_OF, 3)
+
+    def all_in_sight(when: str, sels: tuple[str, ...]) -> None:
+        page.evaluate("() => window.scrollTo(0, 0)")
+        for sel in (*sels, "#chat-log", "#chat-input"):
+            assert page.locator(sel).evaluate_all(OFF_SCREEN) == [], (when, sel)
+            assert page.evaluate(UNCOVERED, sel) == [], (when, sel)
+
+    all_in_sight("bids", SEEN_WHOLE)
+    page.screenshot(path=str(artifacts / f"short-phone-chat-open-bids-{preset}-{lang}.png"))
+    _bid_until_a_card_is_mine(page)
+    page.wait_for_timeout(300)  # (a trick being gathered settles)
+    _chat_ends_above_the_trick(page)
+    all_in_sight("card", SEEN_WHOLE[1:])
+    expect(page.locator("#chat-input")).to_have_value("iyi oyunlar")
+    page.screenshot(path=str(artifacts / f"short-phone-chat-open-card-{preset}-{lang}.png"))
+    page.context.close()
+    no_js_errors(errors)
+
+
+#: The notice's words where the player sees them: each element that shows it (#notice under
+#: the header, or the chat panel's #chat-notice) with whether it is on the screen, uncovered.
+NOTICE_SEEN = """() => [...document.querySelectorAll("#notice, #chat-notice")]
+  .filter((el) => !el.hidden && el.getBoundingClientRect().height > 0)
+  .map((el) => { const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    const uncovered = !!hit && el.contains(hit);
+    return [el.textContent, r.top >= 0 && r.bottom <= innerHeight && uncovered]; })"""
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_a_phones_open_chat_panel_shows_the_tables_notice(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str], lang: str
+) -> None:
+    """The table's notice (who deals first, at the deal's start) lies under the header, and on
+    a phone the open chat panel lay over it: a player chatting never saw it. The panel says it,
+    over its row of reactions while it lasts (the panel as high as without it: the table does
+    not move), in view and uncovered; gone with the notice. A desktop shows it under the
+    header only."""
+    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+    page = open_page(browser, server, errors, locale=locale, **SHORT_PHONE)
+    private_room(page)
+    _open_chat_with_a_line(page)
+    high = page.locator("#chat-box").evaluate("(el) => el.getBoundingClientRect().height")
+    assert page.evaluate(TAP_FIRST, "[data-testid=start]") == "start"
+    expect(page.locator("#notice")).to_be_visible()
+    said = page.locator("#notice").text_content()
+    assert said
+    page.evaluate("() => window.scrollTo(0, 0)")
+    seen = page.evaluate(NOTICE_SEEN)
+    assert [said, True] in seen, seen
+    assert page.locator("#chat-box").evaluate("(el) => el.getBoundingClientRect().height") == high
+    page.screenshot(path=str(artifacts / f"phone-chat-notice-{lang}.png"))
+    # gone with the notice: the reactions again
+    expect(page.locator("#notice")).to_be_hidden(timeout=15_000)
+    expect(page.get_by_test_id("chat-notice")).to_be_hidden()
+    assert page.evaluate(UNCOVERED, ".chat-box .reactions button") == []
+    page.context.close()
+    # a desktop: under the header, where it was; the chat beside the table does not say it
+    page = open_page(browser, server, errors, locale=locale, viewport=DESKTOP)
+    private_room(page)
+    assert page.evaluate(TAP_FIRST, "[data-testid=start]") == "start"
+    expect(page.locator("#notice")).to_be_visible()
+    expect(page.get_by_test_id("chat-notice")).to_be_hidden()
+    assert [page.locator("#notice").text_content(), True] in page.evaluate(NOTICE_SEEN)
     page.context.close()
     no_js_errors(errors)

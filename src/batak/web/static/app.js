@@ -1243,7 +1243,20 @@ function renderNotice() {
     el.className = "notice " + S.notice.kind;
     el.textContent = typeof S.notice.text === "function" ? S.notice.text() : S.notice.text;
   }
+  renderChatNotice();
   clearChatPanel(); // (the table moved with it)
+}
+
+// The notice, said again in a table's chat panel on a phone (style.css shows it there only,
+// over the panel's reactions while it lasts): the panel lies over the page's top, and with it
+// over the notice under the header. (Hidden from a screen reader: #notice, an alert, says it.)
+function renderChatNotice() {
+  const el = $("#chat-notice");
+  if (!el) return;
+  const notice = $("#notice");
+  el.hidden = notice.hidden;
+  el.className = "chat-notice" + (S.notice ? " " + S.notice.kind : "");
+  el.textContent = notice.hidden ? "" : notice.textContent;
 }
 
 // ---------------- lobby
@@ -1690,17 +1703,20 @@ function renderTable(full = false) {
         <div class="hand" id="hand" role="group"></div>
       </div>
       <aside class="side">
-        <section aria-labelledby="h-chat" class="chat-box" id="chat-box" data-testid="chat-box"><div class="chat-head"><h2 id="h-chat">${esc(t("chat"))}</h2><button class="small narrow-only" data-action="chatPanel" data-testid="chat-close">${esc(t("close"))}</button></div>
+        <section aria-labelledby="h-chat" class="chat-box" id="chat-box" data-testid="chat-box"><h2 id="h-chat">${esc(t("chat"))}</h2>
           <div class="chat-log" id="chat-log" aria-live="polite"></div>
-          ${T.info.archived ? "" /* a match opened again from the saved games: nobody to talk to */ : `<form data-action="chat" class="row"><input id="chat-input" maxlength="200" placeholder="${esc(t("chat_placeholder"))}" aria-label="${esc(t("chat"))}"><button type="submit">${esc(t("send"))}</button></form>
-          <p class="chat-note" id="chat-note" role="status" hidden></p>
+          ${T.info.archived ? "" /* a match opened again from the saved games: nobody to talk to */ : `<form data-action="chat" class="row"><input id="chat-input" maxlength="200" placeholder="${esc(t("chat_placeholder"))}" aria-label="${esc(t("chat"))}"><button type="submit">${esc(t("send"))}</button></form>`}
+          <button class="small narrow-only chat-close" data-action="chatPanel" data-testid="chat-close">${esc(t("close"))}</button>
+          ${T.info.archived ? "" : `<p class="chat-note" id="chat-note" role="status" hidden></p>
           <div class="reactions" aria-label="${esc(t("reactions"))}">${((S.welcome && S.welcome.reactions) || []).map((r) => `<button class="small" data-action="react" data-reaction="${esc(r)}">${esc(r === "gg" ? "GG" : r)}</button>`).join("")}</div>`}
+          <p class="chat-notice" id="chat-notice" aria-hidden="true" data-testid="chat-notice" hidden></p>
         </section>
         <section><h2>${esc(t("score_sheet"))}</h2><div id="sheet-side"></div></section>
       </aside>
       <div id="dialog"></div>
     </div>`;
     renderChat();
+    renderChatNotice();
   }
   renderTopbar();
   renderFelt();
