@@ -6,7 +6,7 @@ import dataclasses
 import types
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from .i18n import LANGS, MESSAGES, text
+from .i18n import LANGS, MESSAGES, suit_name, text
 from .rules import PRESETS, Bidding, Rules
 
 __all__ = [
@@ -199,7 +199,9 @@ def preset_summary(rules: Rules, lang: str, bidding: Bidding | None = None) -> s
     >>> preset_summary(PRESETS["sultan-kozmaca"], "en")
     'Koz Maça, each player bids once, bids\xa01–13, Sultan scoring (10 × bid), 11\xa0deals'
     >>> preset_summary(PRESETS["sultan-kozmaca"], "en", bidding="auction")
-    'ihaleli, ihale\xa01–13, Sultan scoring (10\xa0×\xa0bid), 11\xa0deals'
+    'ihaleli, ihale\xa01–13, koz always spades, Sultan scoring (10\xa0×\xa0bid), 11\xa0deals'
+    >>> preset_summary(PRESETS["sultan-kozmaca"], "tr", bidding="auction")
+    'ihaleli, ihale\xa01–13, koz hep maça, Sultan puanı (10\xa0×\xa0ihale), 11\xa0el'
     """
     if bidding is None:
         bidding = rules.bidding
@@ -226,6 +228,8 @@ def preset_summary(rules: Rules, lang: str, bidding: Bidding | None = None) -> s
         parts.append(t("sum_ihaleli", lang))
     if bidding == "auction":
         parts.append(t("sum_auction", lang, low=rules.min_bid, high=rules.max_bid))
+        if rules.fixed_trump is not None:  # the winner names no koz (a Koz Maça's, switched)
+            parts.append(t("sum_fixed_koz", lang, suit=suit_name(str(rules.fixed_trump), lang)))
     elif bidding == "kozmaca":
         parts.append(t("sum_bids", lang, low=rules.min_bid, high=rules.max_bid))
     scoring_code = "sum_acik_scoring" if rules.scoring == "acik" else f"sum_{rules.scoring}"
