@@ -280,6 +280,18 @@ def _expected_words(words: dict[str, Any], lang: str) -> dict[str, Any]:
     return out
 
 
+def _switched_then_english(browser: Browser, server: ServerProcess, errors: list[str]) -> Page:
+    """The private-room form in Turkish, at Sultan's Koz Maça switched to an ihale, then the
+    page switched to English: the bidding chosen is kept."""
+    page = open_page(browser, server, errors, locale="tr-TR", viewport=DESKTOP)
+    page.select_option("#preset-select", "sultan-kozmaca")
+    page.locator("#create-form details summary").click()
+    page.select_option("#opt-bidding", "auction")
+    page.get_by_test_id("lang").click()
+    expect(page.locator("#opt-bidding")).to_have_value("auction")
+    return page
+
+
 def test_the_private_room_form_speaks_of_the_bidding_chosen_in_it(
     browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str]
 ) -> None:
@@ -340,12 +352,7 @@ def test_the_private_room_form_speaks_of_the_bidding_chosen_in_it(
         assert shown(_form_words(page, names), want) == want, lang
         page.context.close()
     # a language switch keeps the bidding chosen, and its words
-    page = open_page(browser, server, errors, locale="tr-TR", viewport=DESKTOP)
-    page.select_option("#preset-select", "sultan-kozmaca")
-    page.locator("#create-form details summary").click()
-    page.select_option("#opt-bidding", "auction")
-    page.get_by_test_id("lang").click()
-    expect(page.locator("#opt-bidding")).to_have_value("auction")
+    page = _switched_then_english(browser, server, errors)
     want = _expected_words(general, "en")
     assert shown(_form_words(page, names), want) == want
     page.context.close()
@@ -386,12 +393,7 @@ def test_the_private_room_forms_summary_follows_the_bidding_chosen_in_it(
         expect(page.locator(summary)).to_have_text(preset_summary(rules, lang))
         page.context.close()
     # a language switch keeps the bidding chosen, and the summary of the table chosen
-    page = open_page(browser, server, errors, locale="tr-TR", viewport=DESKTOP)
-    page.select_option("#preset-select", "sultan-kozmaca")
-    page.locator("#create-form details summary").click()
-    page.select_option("#opt-bidding", "auction")
-    page.get_by_test_id("lang").click()
-    expect(page.locator("#opt-bidding")).to_have_value("auction")
+    page = _switched_then_english(browser, server, errors)
     expect(page.locator(summary)).to_have_text(
         preset_summary(PRESETS["sultan-kozmaca"], "en", bidding="auction")
     )
