@@ -1,7 +1,8 @@
 """A player's fingers and eyes: on a phone the tournaments are found near the top of the lobby,
 every small link or fold is at least 24 px tall, and a tap leaves no hover highlight behind; on
-a 1280 px desktop the tournament form shows a table's whole name, and a first bidder's eleven bid
-buttons are one row on an 800 px high screen."""
+a 1280 px desktop the tournament form shows a table's whole name, a first bidder's eleven bid
+buttons are one row on an 800 px high screen, and the host's top bar is one row there, so that
+the hand, the bids, the turn line and the hand's strength stay on the screen under the notice."""
 
 from __future__ import annotations
 
@@ -212,5 +213,86 @@ def test_a_desktops_first_bidder_has_every_bid_on_the_screen_under_the_deals_not
     seen = page.evaluate(BID_ROWS)
     assert seen["n"] == 11 and seen["rows"] == 1 and seen["bottom"] <= 800, seen
     page.screenshot(path=str(artifacts / f"desktop-first-bidder-{lang}.png"))
+    page.context.close()
+    no_js_errors(errors)
+
+
+#: The deal's notice said again (as at a deal's start), for the page's own measure: at a card
+#: turn the first one has long gone (the page drawn anew, then its table).
+NOTICE_AGAIN = """() => { const b = window.batak, text = b.t("first_dealer_lots", {name: "Bot 3"});
+  b.state.notice = {text, kind: "info", lang: b.lang(), at: Date.now()};
+  b.render(); b.renderTable(); }"""
+
+#: The top bar's rows (its children's tops) and the lowest bottom edge of what a player on turn
+#: needs: the hand, the bid buttons, the turn line ("Your turn" and "Teach me"), the hand's
+#: strength and its Hide button.
+TURN_BOXES = """() => { const bar = document.querySelector("#topbar");
+  const buttons = [...bar.querySelectorAll("button, a.button")]
+    .filter((e) => e.offsetParent !== null).map((e) => e.getBoundingClientRect())
+    .sort((a, b) => a.top - b.top);
+  let rows = 0, under = -Infinity;  // (a row: buttons whose heights overlap)
+  for (const r of buttons) { if (r.top >= under) rows += 1; under = Math.max(under, r.bottom); }
+  const sel = "#hand .card, .bids button, [data-testid=your-turn], [data-testid=teach],"
+    + " [data-testid=estimate], [data-testid=estimate-hide], [data-testid=estimate-show]";
+  const els = [...document.querySelectorAll(sel)].filter((e) => e.offsetParent !== null);
+  const low = els.map((e) => ({what: e.dataset.testid || e.className || e.tagName,
+    bottom: e.getBoundingClientRect().bottom}))
+    .sort((a, b) => b.bottom - a.bottom);
+  return {rows, button: Math.max(...buttons.map((r) => r.height)),
+    bar: bar.getBoundingClientRect().height, lowest: low[0],
+    bids: document.querySelectorAll(".bids button").length,
+    notice: !document.querySelector("#notice").hidden,
+    turn: !!document.querySelector("[data-testid=your-turn]")}; }"""
+
+
+@pytest.mark.parametrize("preset", ["standard", "sultan-kozmaca"])
+@pytest.mark.parametrize(("lang", "locale"), [("en", "en-US"), ("tr", "tr-TR")])
+def test_a_desktop_hosts_turn_fits_800_px_with_the_deals_notice(
+    browser: Browser,
+    server: ServerProcess,
+    artifacts: Path,
+    errors: list[str],
+    lang: str,
+    locale: str,
+    preset: str,
+) -> None:
+    """On a 1280 × 800 desktop in English the host's top bar took three rows ("Continue later"
+    pushed Sound onto a row of its own): with the deal's notice under it, the turn line, the
+    hand's strength and its Hide button ended at 800 to 819 px, and Koz Maça's thirteen bid
+    buttons at 803 px, under the screen's edge. The top bar is one row for the host, in English
+    and in Turkish; at the auction and at a card turn the hand, every bid, the turn line and
+    the hand's strength are on the screen with the notice showing."""
+    screen = {"width": 1280, "height": 800}
+    page = open_page(browser, server, errors, locale=locale, viewport=screen)
+    private_room(page, preset)
+    assert page.evaluate(TAP_FIRST, "[data-testid=start]") == "start"
+    expect(page.locator("#panel .bids button").first).to_be_visible(timeout=60_000)
+    if preset == "standard":  # (at Koz Maça every söz, 1 to 13, is offered to everyone)
+        page.evaluate(FIRST_BIDDER)
+    page.evaluate(NOTICE_AGAIN)
+    expect(page.locator("#notice")).to_be_visible()
+    expect(page.locator(".topbar .adjourn")).to_be_visible()  # the host's "Continue later"
+    seen = page.evaluate(TURN_BOXES)
+    page.screenshot(path=str(artifacts / f"desktop-800-auction-{preset}-{lang}.png"))
+    assert seen["notice"] and seen["turn"] and seen["bids"] >= 11, seen
+    # one row of buttons; the bar less high than two (the room's name over the deal's facts)
+    assert seen["rows"] == 1 and seen["bar"] < 2 * seen["button"], seen
+    assert seen["lowest"]["bottom"] <= 800, seen
+    # a card turn: the lowest bid (or pas), then the bots, till a card is this player's to play
+    page.locator("#panel .bids button").first.click()
+    page.wait_for_function(
+        """() => { const v = window.batak.state.table.view;
+          return v && v.phase === "play" && document.querySelector("#hand .card.legal"); }""",
+        timeout=60_000,
+    )
+    page.evaluate(NOTICE_AGAIN)
+    expect(page.locator("#notice")).to_be_visible()
+    # (a trick's cards still flying keep the felt till they land: its seats drawn again then)
+    expect(page.locator("#felt .seat")).to_have_count(4)
+    seen = page.evaluate(TURN_BOXES)
+    page.screenshot(path=str(artifacts / f"desktop-800-card-turn-{preset}-{lang}.png"))
+    assert seen["notice"] and seen["turn"], seen
+    assert seen["rows"] == 1 and seen["bar"] < 2 * seen["button"], seen
+    assert seen["lowest"]["bottom"] <= 800, seen
     page.context.close()
     no_js_errors(errors)
