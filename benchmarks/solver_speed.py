@@ -62,7 +62,7 @@ from typing import Any
 
 from batak import Game
 from batak.bots import solver as S
-from batak.bots.bidsim import FIRST_GUESS_AT, first_guess
+from batak.bots.bidsim import first_guess, first_guess_table
 from batak.bots.solver import Position, solve_position
 from batak.cards import SUIT_MASKS
 
@@ -268,7 +268,7 @@ def nodes_of(pos: Position, guess: bool = False) -> tuple[int, int]:
     extra_nodes = extra_cards = 0
     first = -1
     if guess and pos.tricks_left >= GUESS_FROM:
-        est = S.thread_table(FIRST_GUESS_AT, slot=2)  # the table first_guess solves in
+        est = first_guess_table()
         nodes0, cards0 = est.nodes, est.cards
         first = first_guess(pos)
         extra_nodes, extra_cards = est.nodes - nodes0, est.cards - cards0

@@ -301,6 +301,12 @@ def playout(
 FIRST_GUESS_AT = 7
 
 
+def first_guess_table() -> Any:
+    """The table :func:`first_guess` solves in (this thread's, kept between calls; None without
+    the compiled solver): its ``nodes`` and ``cards`` count the estimate's own work."""
+    return _solver.thread_table(FIRST_GUESS_AT, slot=2)
+
+
 def first_guess(pos: _solver.Position) -> int:
     """A first probe for the exact solve of a big position (``guess`` of
     :func:`batak.bots.solver.solve_position`): one more than the side's tricks from ``pos`` on
@@ -312,7 +318,7 @@ def first_guess(pos: _solver.Position) -> int:
     ``solver_speed.py``, 20% fewer cards on the bidder's full deals and 16% on a partnership's,
     the playout's own included). Not for small positions: at 8 cards the playout costs more than
     it saves."""
-    table = _solver.thread_table(FIRST_GUESS_AT, slot=2)
+    table = first_guess_table()
     side_mask = sum(1 << s for s in pos.side)
     return 1 + playout(
         pos.hands,
