@@ -910,3 +910,113 @@ def test_the_erasure_holds_a_kept_table_s_owner_row_until_it_is_committed(
             erasing.rollback()
             assert claiming.execute(claim, (kept,)).rowcount == 1
             claiming.rollback()
+
+
+async def _seated_at_two_kept_tables(url: str) -> str:
+    """A fresh cluster database (the server's tables and the cluster's) with one account
+    seated at two waiting rooms, ``ta`` and ``tb``, both owned by n0 at epoch 1 (as two
+    tables n0 keeps aside to close). ``tb``'s owner row is written first, so that it comes
+    first on disk (a scan of the table meets it before ``ta``'s). Returns the account's id."""
+    import psycopg
+
+    from batak.server.cluster.owner import SCHEMA
+    from batak.server.storage import PlayerRow, TableRow, open_storage
+
+    storage = open_storage(url)
+    await storage.open()
+    pid = "pa11ce000001"
+    try:
+        await storage.create_player(PlayerRow(pid, "Zeynep", "tok-z", 0.0, "zeynep", "h1"))
+        for tid, code in (("tb", "BBBBBB"), ("ta", "AAAAAA")):
+            row = TableRow(tid, code, "private", None, {}, 1, 0, {}, None, "waiting", 0.0)
+            sit = {"seat": 0, "player": pid, "name": "Zeynep"}
+            await storage.create_table(row, [EventRow(1, "sit", sit, 0.0)])
+    finally:
+        await storage.close()
+    with psycopg.connect(url, autocommit=True) as conn:
+        for stmt in SCHEMA:
+            conn.execute(stmt)
+        for tid in ("tb", "ta"):
+            conn.execute("INSERT INTO table_owners VALUES (%s, 'n0', 1)", (tid,))
+    return pid
+
+
+def test_an_erasure_and_a_release_of_the_same_kept_tables_never_deadlock(tmp_path: Path) -> None:
+    """An account is erased (``delete_account`` through another node) while n0 lets go of the
+    two tables it kept aside where the account sits (a batched release: n0 stopping, or
+    closing them). Interleaved in the order that deadlocked, step by step on three real
+    connections: a write of n0 at ``ta`` holds its owner row's shared lock (the fencing
+    check); n0's release starts; then the erasure reads both rows ``FOR SHARE`` (``ta``'s
+    lock is shared, so it does not wait for it). Before, the release locked ``tb``'s row
+    first (its batch's order, or its update's scan) and waited for ``ta``'s, while the
+    erasure held ``ta``'s and waited for ``tb``'s: PostgreSQL ended one of them after
+    ``deadlock_timeout`` (``DeadlockDetected``; the erasure's person saw ``storage``).
+    Now both lock the owner rows in the order of their ids, first: the erasure goes
+    through (both rows still n0's: both seats left out), and the release after it."""
+    import threading
+
+    import psycopg
+
+    from batak.server.cluster.owner import release_job
+    from batak.server.erase import erase_job
+
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    with pg as url:
+        pid = asyncio.run(_seated_at_two_kept_tables(url))
+        with (
+            psycopg.connect(url) as writing,
+            psycopg.connect(url) as releasing,
+            psycopg.connect(url) as erasing,
+            psycopg.connect(url, autocommit=True) as watch,
+        ):
+            failed: dict[str, BaseException] = {}
+            erased: list[Any] = []
+
+            def waits(conn: Any) -> bool:
+                """Is ``conn``'s session waiting for a lock now?"""
+                row = watch.execute(
+                    "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s",
+                    (conn.info.backend_pid,),
+                ).fetchone()
+                return row is not None and row[0] == "Lock"
+
+            def run(name: str, conn: Any, job: Any) -> threading.Thread:
+                def body() -> None:
+                    try:
+                        out = job(conn.cursor())
+                        conn.commit()
+                        if name == "erase":
+                            erased.append(out)
+                    except BaseException as e:
+                        failed[name] = e
+                        conn.rollback()
+
+                thread = threading.Thread(target=body, daemon=True)
+                thread.start()
+                return thread
+
+            def until(what: Any) -> None:
+                for _ in range(1000):
+                    if what():
+                        return
+                    threading.Event().wait(0.01)
+                raise AssertionError("the step did not come")
+
+            writing.execute("SELECT 1 FROM table_owners WHERE table_id = 'ta' FOR SHARE")
+            # (the tables in the order n0 let go of them: tb first)
+            release = run("release", releasing, release_job("n0", {"tb": 1, "ta": 1}))
+            until(lambda: waits(releasing))  # for ta's row, behind the write
+            kept = {"tb": ("n0", 1), "ta": ("n0", 1)}
+            q = lambda s: s.replace("?", "%s")  # noqa: E731
+            erase = run("erase", erasing, erase_job(q, pid, kept_at=kept))
+            until(lambda: waits(erasing) or not erase.is_alive())
+            writing.rollback()
+            release.join(30)
+            erase.join(30)
+            assert not release.is_alive() and not erase.is_alive()
+            assert failed == {}
+            assert erased[0].erased and erased[0].tables == []
+            rows = watch.execute("SELECT table_id, owner FROM table_owners ORDER BY table_id")
+            assert rows.fetchall() == [("ta", None), ("tb", None)]

@@ -191,7 +191,14 @@ def _still_kept(
     """Of ``kept_at`` (a cluster's tables kept aside, each with its node and epoch), those
     that ``table_owners`` still gives to that node at that epoch. The rows are read with a
     shared lock, held until the transaction ends: a claim (which raises the epoch) waits for
-    it, so none of them can be taken over, and so started, before the erasure is committed."""
+    it, so none of them can be taken over, and so started, before the erasure is committed.
+
+    The lock order: these rows are the first the erasure locks (what it read before takes no
+    lock), in the order of ``table_id``. A node lets go of its tables' rows (it stops, or
+    put them away) in a transaction that locks nothing else, in that same order
+    (:func:`batak.server.cluster.owner.release_job`), so neither can hold a row the other
+    waits for while it waits for one the other holds (a deadlock, which PostgreSQL ended
+    after ``deadlock_timeout`` with the erasure's ``storage`` error)."""
     if not kept_at:
         return set()
     ids = sorted(kept_at)

@@ -1792,11 +1792,11 @@ class _Alone:
     """A job run in a transaction of its own, not in a batch beside others (:func:`_parts`):
     one that takes a row lock that another process's batch may take in the other order."""
 
-    def __init__(self, fn: Callable[[Any], None]) -> None:
+    def __init__(self, fn: Callable[[Any], Any]) -> None:
         self.fn = fn
 
-    def __call__(self, cur: Any) -> None:
-        self.fn(cur)
+    def __call__(self, cur: Any) -> Any:
+        return self.fn(cur)
 
 
 def _parts(

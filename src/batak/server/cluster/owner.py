@@ -28,10 +28,10 @@ import contextlib
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..storage import Fenced, StorageError
+from ..storage import Fenced, StorageError, _Alone
 
 if TYPE_CHECKING:
     from ..conn import Conn, Player
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ..table import Table
     from .bus import Bus
 
-__all__ = ["Cluster", "rendezvous"]
+__all__ = ["Cluster", "release_job", "rendezvous"]
 
 log = logging.getLogger("batak.server.cluster")
 
@@ -107,6 +107,41 @@ def rendezvous(key: str, nodes: Iterable[str]) -> str | None:
     return best[1] if best else None
 
 
+def release_job(node: str, tables: Mapping[str, int | None]) -> Callable[[Any], list[str]]:
+    """A storage job that lets go of ``tables`` (id to the epoch ``node`` holds each at; None:
+    whichever) in ``table_owners``: those rows that still name ``node`` (and that epoch) are
+    left without an owner. Returns the ids let go of.
+
+    Its rows are locked first, all of them, in the order of ``table_id`` (``SELECT … ORDER
+    BY table_id FOR NO KEY UPDATE``, the lock the update takes), and the update then waits
+    for nothing. An account's erasure reads the owner rows of tables kept aside ``FOR SHARE``
+    in that same order, before it locks anything else (:func:`batak.server.erase._still_kept`).
+    Run alone (:class:`~batak.server.storage._Alone`: a transaction that holds no other lock),
+    the two cannot wait for each other. Before, the rows were locked in the order of the
+    update's scan (the rows' places on disk) or of the batch's jobs, one table at a time: an
+    erasure holding table A's row and waiting for B's, a release holding B's and waiting for
+    A's, and PostgreSQL ended one of them (a deadlock) after ``deadlock_timeout``."""
+    ids = sorted(tables)
+
+    def job(cur: Any) -> list[str]:
+        if not ids:
+            return []
+        cur.execute(
+            "SELECT table_id, epoch FROM table_owners WHERE table_id = ANY(%s) AND owner = %s"
+            " ORDER BY table_id FOR NO KEY UPDATE",
+            (ids, node),
+        )
+        mine = [str(t) for t, e in cur.fetchall() if tables[str(t)] in (None, int(e))]
+        if mine:
+            cur.execute(
+                "UPDATE table_owners SET owner = NULL WHERE table_id = ANY(%s) AND owner = %s",
+                (mine, node),
+            )
+        return mine
+
+    return job
+
+
 class Cluster:
     """One process's part in the cluster (see the module's text)."""
 
@@ -143,6 +178,10 @@ class Cluster:
         self._claim_lock = asyncio.Lock()
         self._scan_now = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: tables put away here (:meth:`released`) not yet let go of in ``table_owners``, with
+        #: the epoch each was held at: let go of together by one job at a time
+        self._releasing: dict[str, int] = {}
+        self._release_running = False
         self.bus: Bus | None = None
         if cfg.redis:
             from .bus import Bus
@@ -249,11 +288,10 @@ class Cluster:
         for table in hub.held():
             await hub._drop(table)
 
+        tables = release_job(me, dict.fromkeys(ids))
+
         def release(cur: Any) -> None:
-            cur.execute(
-                "UPDATE table_owners SET owner = NULL WHERE owner = %s AND table_id = ANY(%s)",
-                (me, ids),
-            )
+            tables(cur)  # (the owner rows first, in order: see release_job)
             cur.execute("UPDATE tourney_owners SET owner = NULL WHERE owner = %s", (me,))
             cur.execute(
                 "UPDATE cluster_nodes SET state = 'gone', lease_until = now() WHERE id = %s",
@@ -261,7 +299,7 @@ class Cluster:
             )
 
         try:
-            await hub.storage._call(release)
+            await hub.storage._call(_Alone(release))
             self.owned.clear()
             log.info("node %s: released %s", me, counted(len(ids), "table"))
             if self.bus is not None:
@@ -334,20 +372,22 @@ class Cluster:
         epoch = self.owned.pop(table.id, None)
         if epoch is None or self.stopping:
             return
-        me = self.node
+        self._releasing[table.id] = epoch
+        if not self._release_running:
+            self._release_running = True
+            self._spawn(self._release())
 
-        def job(cur: Any) -> None:
-            cur.execute(
-                "UPDATE table_owners SET owner = NULL WHERE table_id = %s AND owner = %s"
-                " AND epoch = %s",
-                (table.id, me, epoch),
-            )
-
-        async def run() -> None:
-            with contextlib.suppress(Exception):
-                await self.hub.storage._call(job)
-
-        self._spawn(run())
+    async def _release(self) -> None:
+        """Let go of the tables put away here (:meth:`released`) in ``table_owners``: those
+        put away meanwhile together, in one transaction of their own (:func:`release_job`),
+        while the last one is being committed."""
+        try:
+            while self._releasing:
+                tables, self._releasing = self._releasing, {}
+                with contextlib.suppress(Exception):
+                    await self.hub.storage._call(_Alone(release_job(self.node, tables)))
+        finally:
+            self._release_running = False
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
