@@ -516,3 +516,33 @@ def test_an_adjourned_room_does_not_stand_in_the_way_and_plays_on_with_a_removed
         asyncio.run(main_())
     everything = asyncio.run(_everything(config.database_url))
     assert NAME not in everything and WORDS not in everything
+
+
+def test_admin_erase_refuses_redis_beside_an_sqlite_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``batak admin erase --redis`` is for a cluster, whose database is PostgreSQL: beside
+    an SQLite one it is refused before anything is asked or changed (exit 2), in the
+    operator's language; a bad Redis address is refused as ``batak serve`` refuses it."""
+    from batak.server.config import ServerConfig
+
+    data = tmp_path / "data"
+
+    async def made() -> None:
+        storage = open_storage(ServerConfig(data=data).database_url)
+        await storage.open()
+        try:
+            await storage.create_player(PlayerRow("pa11ce000001", NAME, "tok-a", 0.0, "zeynep"))
+        finally:
+            await storage.close()
+
+    asyncio.run(made())
+    where = ["--data", str(data), "--yes", "--redis", "redis://127.0.0.1:6379/0"]
+    for lang, words in (("en", "this one is SQLite"), ("tr", "bu veritabanı SQLite")):
+        assert main(["admin", "erase", "zeynep", *where, "--lang", lang]) == 2
+        said = capsys.readouterr()
+        assert words in said.err and said.out == ""
+    with pytest.raises(SystemExit):
+        main(["admin", "erase", "zeynep", "--data", str(data), "--redis", "http://x/0"])
+    assert "not a Redis address" in capsys.readouterr().err
+    assert NAME in asyncio.run(_everything(ServerConfig(data=data).database_url))  # (as it was)

@@ -1020,3 +1020,66 @@ def test_an_erasure_and_a_release_of_the_same_kept_tables_never_deadlock(tmp_pat
             assert erased[0].erased and erased[0].tables == []
             rows = watch.execute("SELECT table_id, owner FROM table_owners ORDER BY table_id")
             assert rows.fetchall() == [("ta", None), ("tb", None)]
+
+
+def test_batak_admin_erase_beside_a_cluster_reads_the_tables_kept_aside_from_redis(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``batak admin erase`` run beside a cluster, for a person whose only seat is at a room
+    n0 keeps aside to close. Without ``--redis`` it knows no node's list: refused, as
+    before, and the operator is told that ``--redis`` would read them. With a Redis out of
+    reach: said, and refused the same way. With the cluster's Redis: n0's list is read, and
+    the seat is left out only while the room's owner row still names n0 at the epoch it
+    kept the room at (read ``FOR SHARE`` in the erasure's transaction, as a node's
+    ``delete_account`` does): at a later epoch (claimed since) refused, then erased. Before,
+    there was no ``--redis``, and the account could be erased only once n0 closed the room."""
+    import psycopg
+
+    from batak.cli import main
+
+    with _two_nodes(tmp_path) as (a, b, url):
+        kept, code = _room_on_n0(a)
+
+        async def seated() -> None:
+            z = await _seated_through_n1(b, code)
+            try:
+                await _on(a, _keep_aside(a, kept))
+            finally:
+                await z.close()
+
+        asyncio.run(seated())
+
+        def epoch(n: int) -> None:
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute("UPDATE table_owners SET epoch = %s WHERE table_id = %s", (n, kept))
+
+        def erase(*more: str, lang: str = "en") -> tuple[int, str, str]:
+            got = main(
+                ["admin", "erase", "zeynep", "--yes", "--database", url, "--lang", lang, *more]
+            )
+            said = capsys.readouterr()
+            return got, said.out, said.err
+
+        got, out, err = erase()
+        assert got == 1
+        assert f"Not deleted: the account sits at tables that are not finished ({code})" in err
+        assert "Give the processes' Redis with --redis URL." in err
+        got, out, err = erase(lang="tr")
+        assert got == 1 and "Süreçlerin Redis'ini --redis URL ile ver." in err
+        down = f"redis://127.0.0.1:{free_port()}/0"
+        got, out, err = erase("--redis", down)
+        assert got == 1
+        assert f"Redis cannot be read at {down} (" in err and "Not deleted" in err
+        redis = a.hub.config.redis
+        assert redis is not None
+        listed = "by the cluster's running processes (n0, n1), as Redis lists them: 1."
+        epoch(2)  # (as if another process had claimed the room since n0 kept it aside)
+        got, out, err = erase("--redis", redis)
+        assert got == 1 and listed in out and "Not deleted" in err
+        epoch(1)
+        got, out, err = erase("--redis", redis)
+        assert got == 0, err
+        assert listed in out and "zeynep is deleted" in out
+        with psycopg.connect(url, autocommit=True) as conn:
+            left = conn.execute("SELECT count(*) FROM players WHERE username = 'zeynep'")
+            assert left.fetchone() == (0,)

@@ -8,7 +8,8 @@ USERNAME`` gives an account a new password and ends its sessions; ``players`` li
 accounts; ``ban USERNAME`` closes an account (it cannot log in, and a running server closes its
 connections within ``reap_every`` seconds) and ``unban USERNAME`` opens it again; ``erase
 USERNAME`` deletes an account's personal data on the player's request (see
-:mod:`batak.server.erase`), after the username is typed again or with ``--yes``, and ``export
+:mod:`batak.server.erase`), after the username is typed again or with ``--yes`` (beside a
+cluster, ``--redis URL`` reads which tables its nodes keep aside to close), and ``export
 USERNAME`` writes all of it as JSON (:mod:`batak.server.export`); ``backup FILE`` copies an
 SQLite database while the server runs. A username is
 matched exactly, or else by case if only one account fits. It opens the same database as
@@ -96,6 +97,20 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     erase = jobs.add_parser("erase", help=t("help_admin_erase", lang))
     erase.add_argument("username", metavar=username)
     erase.add_argument("--yes", action="store_true", help=t("help_admin_yes", lang))
+
+    def redis_url(value: str) -> str:
+        """A Redis address as ``batak serve --redis`` takes it (a password never printed)."""
+        from ..i18n import text
+        from ..server.storage import shown_url
+        from .serve import _parse
+
+        if _parse("redis", value) is None:
+            raise argparse.ArgumentTypeError(text("serve.bad_redis", lang, value=shown_url(value)))
+        return value
+
+    erase.add_argument(
+        "--redis", type=redis_url, default=None, metavar="URL", help=t("help_admin_redis", lang)
+    )
     ledger = jobs.add_parser("ledger-check", help=t("help_admin_ledger_check", lang))
     report = jobs.add_parser("chip-report", help=t("help_admin_chip_report", lang))
 
@@ -351,9 +366,15 @@ async def _erase(
 ) -> int:
     """``erase USERNAME``: the account's personal data deleted (server/erase.py), once the
     username is typed again (or with ``--yes``); refused while it sits at a table not finished
-    or takes part in a tournament not over."""
+    or takes part in a tournament not over. With ``--redis`` (a cluster's, as its nodes'), a
+    seat at a table a live node keeps aside to be closed does not stand in the way, as with
+    ``delete_account`` through a node (:func:`_kept_aside`)."""
     from ..server.erase import erase_job, scrub_events
 
+    postgres = storage.kind == "postgresql"
+    if args.redis and not postgres:  # (a cluster's nodes share a PostgreSQL database)
+        print(f"batak admin: {t('admin_erase_redis_sqlite', lang)}", file=sys.stderr)
+        return 2
     print(t("admin_erase_what", lang, name=args.username))
     if not args.yes:
         if not sys.stdin.isatty():
@@ -366,10 +387,13 @@ async def _erase(
         if typed.strip() != args.username:
             print(t("admin_erase_kept", lang, name=args.username))
             return 1
-    done = await storage.run(erase_job(storage.q, player))
+    kept_at = await _kept_aside(args.redis, storage, lang) if args.redis else None
+    done = await storage.run(erase_job(storage.q, player, kept_at=kept_at))
     if done.busy:
         if done.tables:
             print(t("admin_erase_tables", lang, tables=", ".join(done.tables)), file=sys.stderr)
+            if postgres and not args.redis:  # (maybe a cluster's: its lists were not read)
+                print(t("admin_erase_tables_redis", lang), file=sys.stderr)
         if done.tournaments:
             tourneys = ", ".join(done.tournaments)
             print(t("admin_erase_tourneys", lang, tournaments=tourneys), file=sys.stderr)
@@ -387,6 +411,47 @@ async def _erase(
         )
     )
     return 0
+
+
+async def _kept_aside(url: str, storage: Any, lang: str) -> dict[str, tuple[str, int]]:
+    """``erase --redis URL``: the tables the cluster's live nodes keep aside to be closed,
+    each with its node and epoch, read as a node's ``delete_account`` reads them (each
+    node's list in Redis, :func:`~batak.server.cluster.bus.kept_lists`), for
+    :func:`~batak.server.erase.erase_job`'s ``kept_at``: such a seat is left out only if the
+    table's owner row still names that node at that epoch, read ``FOR SHARE`` in the
+    erasure's own transaction. Said to the operator; Redis out of reach is said too, and
+    then nothing is left out (as without ``--redis``)."""
+    from ..server.cluster.bus import kept_lists
+    from ..server.cluster.owner import ALIVE
+    from ..server.storage import shown_url
+
+    def alive(cur: Any) -> list[str]:
+        cur.execute("SELECT to_regclass('cluster_nodes')")  # (no cluster ever ran on it)
+        if cur.fetchone()[0] is None:
+            return []
+        cur.execute(ALIVE)
+        return [str(r[0]) for r in cur.fetchall()]
+
+    nodes = await storage.run(alive)
+    if not nodes:
+        print(t("admin_erase_no_nodes", lang))
+        return {}
+    try:
+        import redis.asyncio as aioredis
+
+        client = aioredis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+        try:
+            kept = await kept_lists(client, nodes)
+        finally:
+            await client.aclose()
+    except Exception as e:  # (ImportError: batak[cluster] is not installed)
+        why = str(e).strip().splitlines()[0].rstrip(".") if str(e).strip() else ""
+        why = why or type(e).__name__
+        said = t("admin_erase_redis_down", lang, url=shown_url(url), error=why)
+        print(f"batak admin: {said}", file=sys.stderr)
+        return {}
+    print(t("admin_erase_kept_read", lang, nodes=", ".join(nodes), count=len(kept)))
+    return kept
 
 
 def _backup(args: argparse.Namespace, lang: str, url: str) -> int:

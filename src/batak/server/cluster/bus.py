@@ -57,7 +57,7 @@ from ..storage import shown_url
 if TYPE_CHECKING:
     from .owner import Cluster
 
-__all__ = ["Bus", "RemoteConn"]
+__all__ = ["Bus", "RemoteConn", "kept_lists"]
 
 log = logging.getLogger("batak.server.cluster")
 
@@ -473,17 +473,7 @@ class Bus:
         others = self._other_nodes()
         if not self.up or not others:
             return {}
-        async with self._redis.pipeline(transaction=False) as pipe:
-            for n in others:
-                pipe.hgetall(f"batak:kept:{n}")
-            found = await pipe.execute()
-        out: dict[str, tuple[str, int]] = {}
-        for node, got in zip(others, found, strict=True):
-            for t, epoch in got.items():
-                # (listed by two: one list is stale, and the later epoch is the likelier)
-                if out.get(t.decode(), ("", 0))[1] < int(epoch):
-                    out[t.decode()] = (node, int(epoch))
-        return out
+        return await kept_lists(self._redis, others)
 
     def bot_seats_changed(self) -> None:
         """A table where a bot account sits started or ended, or a bot account sat or stood
@@ -630,3 +620,23 @@ class Bus:
             lst.sort(key=lambda s: (s["status"] != "waiting", s["id"]))
             del lst[50:]
         return out
+
+
+async def kept_lists(redis: Any, nodes: list[str]) -> dict[str, tuple[str, int]]:
+    """The tables ``nodes`` keep aside to be closed, as each last wrote them to Redis
+    (``batak:kept:NAME``, through the client ``redis``), each with its node and the epoch it
+    is held at: for a node's ``delete_account`` (:meth:`Bus.kept_elsewhere`) and for ``batak
+    admin erase --redis``. Maybe stale: the erasure checks each against its owner row."""
+    if not nodes:
+        return {}
+    async with redis.pipeline(transaction=False) as pipe:
+        for n in nodes:
+            pipe.hgetall(f"batak:kept:{n}")
+        found = await pipe.execute()
+    out: dict[str, tuple[str, int]] = {}
+    for node, got in zip(nodes, found, strict=True):
+        for t, epoch in got.items():
+            # (listed by two: one list is stale, and the later epoch is the likelier)
+            if out.get(t.decode(), ("", 0))[1] < int(epoch):
+                out[t.decode()] = (node, int(epoch))
+    return out

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ..table import Table
     from .bus import Bus
 
-__all__ = ["Cluster", "release_job", "rendezvous"]
+__all__ = ["ALIVE", "Cluster", "release_job", "rendezvous"]
 
 log = logging.getLogger("batak.server.cluster")
 
@@ -68,6 +68,9 @@ CLAIMABLE = (
     "(o.owner IS NULL OR o.owner = %(me)s OR NOT EXISTS (SELECT 1 FROM cluster_nodes n"
     " WHERE n.id = o.owner AND n.state = 'alive' AND n.lease_until > now()))"
 )
+
+#: The live nodes (their lease not run out, not stopped), by name.
+ALIVE = "SELECT id FROM cluster_nodes WHERE state = 'alive' AND lease_until > now() ORDER BY id"
 
 #: Messages about one table: forwarded to the table's owner when it is another process.
 TABLE_TYPES = frozenset(
@@ -495,11 +498,7 @@ class Cluster:
             self.fenced(table)
 
     async def _look_alive(self) -> None:
-        cur = await self._db(
-            "_scan",
-            "SELECT id FROM cluster_nodes WHERE state = 'alive' AND lease_until > now()"
-            " ORDER BY id",
-        )
+        cur = await self._db("_scan", ALIVE)
         alive = [str(r[0]) for r in await cur.fetchall()]
         gone = set(self.alive) - set(alive)
         self.alive = alive
