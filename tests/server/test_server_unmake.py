@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -1083,3 +1084,65 @@ def test_batak_admin_erase_beside_a_cluster_reads_the_tables_kept_aside_from_red
         with psycopg.connect(url, autocommit=True) as conn:
             left = conn.execute("SELECT count(*) FROM players WHERE username = 'zeynep'")
             assert left.fetchone() == (0,)
+
+
+def test_a_node_lets_go_of_tables_put_away_together_in_one_transaction_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """The tables a node puts away at one moment (:meth:`Cluster.released`: closed, finished
+    and gone from memory) are let go of in ``table_owners`` by one job, run alone (a
+    transaction that takes no other lock, :class:`~batak.server.storage._Alone`), that locks
+    their owner rows in the order of their ids (:func:`release_job`, whose answer is the ids
+    let go of, in that order). Before, each table was a job of its own, batched by the
+    storage worker in the order the tables were put away and beside any other write queued:
+    the order that deadlocked with an account's erasure (see the test above)."""
+    from batak.server.storage import _Alone
+
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    with pg as url:
+        config = fast_config(tmp_path, database=url, node="n0", quick_fill_seconds=600.0)
+        with ServerThread(config) as srv:
+            cluster = srv.hub.cluster
+            assert cluster is not None
+
+            async def made() -> list[str]:
+                return [str((await _new_room(srv.hub)).id) for _ in range(3)]
+
+            ids = srv.call(made)
+            jobs: list[tuple[Any, Any]] = []
+            real = srv.hub.storage._call
+
+            async def spy(fn: Any) -> Any:
+                out = await real(fn)
+                jobs.append((fn, out))
+                return out
+
+            async def put_away() -> None:
+                srv.hub.storage._call = spy
+                for tid in reversed(ids):  # (put away in the other order)
+                    cluster.released(srv.hub.tables[tid])
+
+            import psycopg
+
+            srv.call(put_away)
+            try:
+                with psycopg.connect(url, autocommit=True) as conn:
+                    for _ in range(500):  # until the rows are let go of
+                        rows = conn.execute(
+                            "SELECT owner FROM table_owners WHERE table_id = ANY(%s)", (ids,)
+                        ).fetchall()
+                        if rows == [(None,)] * 3:
+                            break
+                        time.sleep(0.01)
+                    assert rows == [(None,)] * 3
+                for _ in range(500):  # (and the job's answer handed back)
+                    if jobs:
+                        break
+                    time.sleep(0.01)
+            finally:
+                srv.hub.storage._call = real
+            assert len(jobs) == 1
+            job, out = jobs[0]
+            assert isinstance(job, _Alone) and out == sorted(ids)
