@@ -198,7 +198,10 @@ def _still_kept(
     put them away) in a transaction that locks nothing else, in that same order
     (:func:`batak.server.cluster.owner.release_job`), so neither can hold a row the other
     waits for while it waits for one the other holds (a deadlock, which PostgreSQL ended
-    after ``deadlock_timeout`` with the erasure's ``storage`` error)."""
+    after ``deadlock_timeout`` with the erasure's ``storage`` error). On a node, the jobs
+    batched before the erasure hold at most shared locks of owner rows (their fencing
+    checks), of that node's own tables: a release, of the releasing node's rows only, does
+    not wait for those."""
     if not kept_at:
         return set()
     ids = sorted(kept_at)
