@@ -1248,7 +1248,7 @@ function renderNotice() {
 }
 
 // The notice, said again in a table's chat panel on a phone (style.css shows it there only,
-// over the panel's reactions while it lasts): the panel lies over the page's top, and with it
+// over the older lines of the panel's log while it lasts): the panel lies over the page's top, and with it
 // over the notice under the header. (Hidden from a screen reader: #notice, an alert, says it.)
 function renderChatNotice() {
   const el = $("#chat-notice");
@@ -1706,9 +1706,9 @@ function renderTable(full = false) {
         <section aria-labelledby="h-chat" class="chat-box" id="chat-box" data-testid="chat-box"><h2 id="h-chat">${esc(t("chat"))}</h2>
           <div class="chat-log" id="chat-log" aria-live="polite"></div>
           ${T.info.archived ? "" /* a match opened again from the saved games: nobody to talk to */ : `<form data-action="chat" class="row"><input id="chat-input" maxlength="200" placeholder="${esc(t("chat_placeholder"))}" aria-label="${esc(t("chat"))}"><button type="submit">${esc(t("send"))}</button></form>`}
-          <button class="small narrow-only chat-close" data-action="chatPanel" data-testid="chat-close">${esc(t("close"))}</button>
+          <button class="narrow-only chat-close" data-action="chatPanel" data-testid="chat-close">${esc(t("close"))}</button>
           ${T.info.archived ? "" : `<p class="chat-note" id="chat-note" role="status" hidden></p>
-          <div class="reactions" aria-label="${esc(t("reactions"))}">${((S.welcome && S.welcome.reactions) || []).map((r) => `<button class="small" data-action="react" data-reaction="${esc(r)}">${esc(r === "gg" ? "GG" : r)}</button>`).join("")}</div>`}
+          <div class="reactions" role="group" aria-label="${esc(t("reactions"))}">${((S.welcome && S.welcome.reactions) || []).map((r) => `<button class="small" data-action="react" data-reaction="${esc(r)}">${esc(r === "gg" ? "GG" : r)}</button>`).join("")}</div>`}
           <p class="chat-notice" id="chat-notice" aria-hidden="true" data-testid="chat-notice" hidden></p>
         </section>
         <section><h2>${esc(t("score_sheet"))}</h2><div id="sheet-side"></div></section>

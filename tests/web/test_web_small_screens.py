@@ -1,0 +1,227 @@
+"""The table's last layout frowns on a 1024 × 768 desktop and a 390 × 700 phone, and the phone's
+chat panel (session 48): what a player needs at their turn is on the screen under the deal's
+notice; the open chat panel keeps its height and its reactions under a long notice; its Close
+button's words are as large as Send's; axe finds nothing serious in the open panel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import ServerProcess
+from playwright.sync_api import Browser, Page, expect
+from test_web import no_js_errors, open_page
+from test_web_axe import AXE, problems
+from test_web_layout import FIRST_BIDDER, NOTICE_AGAIN, TURN_BOXES
+from test_web_phone_table import (
+    SHORT_PHONE,
+    TAP_FIRST,
+    _bid_until_a_card_is_mine,
+    _open_chat_with_a_line,
+    _until_my_bid,
+)
+from test_web_table import private_room
+
+LOCALES = {"tr": "tr-TR", "en": "en-US"}
+
+#: A notice of three or four lines in the chat panel of a 390 px phone (a table's notice said
+#: with a second sentence: the longest ones, a move timed out or a player gone, are as long).
+LONG_NOTICE = """() => { const b = window.batak;
+  const text = ["Bot 3", "Bot 1", "Bot 2", "Bot 4", "Bot 3", "Bot 1"]
+    .map((n) => b.t("first_dealer_lots", {name: n})).join(" ");
+  b.state.notice = {text, kind: "info", lang: b.lang(), at: Date.now()};
+  b.render(); b.renderTable(); }"""
+
+#: The notice gone (as its timer does).
+NO_NOTICE = """() => { window.batak.state.notice = null; window.batak.render();
+  window.batak.renderTable(); }"""
+
+#: Each button of the panel's reactions that a tap at its centre would not reach.
+REACTIONS_UNREACHABLE = """() => [...document.querySelectorAll("#chat-box .reactions button")]
+  .filter((b) => { const r = b.getBoundingClientRect();
+    if (r.height === 0) return true;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hit !== b && !b.contains(hit); })
+  .map((b) => b.dataset.reaction)"""
+
+PANEL_HEIGHT = "() => document.querySelector('#chat-box').getBoundingClientRect().height"
+
+
+@pytest.mark.parametrize("preset", ["standard", "sultan-kozmaca"])
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_1024_desktops_turn_is_on_the_screen_under_the_deals_notice(
+    browser: Browser,
+    server: ServerProcess,
+    artifacts: Path,
+    errors: list[str],
+    lang: str,
+    preset: str,
+) -> None:
+    """On a 1024 × 768 desktop, with the deal's notice under the header, the hand's strength
+    line at the auction and the "your turn" line at a card turn ended under the screen's bottom
+    edge. The hand, every bid, the turn line and the hand's strength are on the screen."""
+    page = open_page(
+        browser, server, errors, locale=LOCALES[lang], viewport={"width": 1024, "height": 768}
+    )
+    private_room(page, preset)
+    assert page.evaluate(TAP_FIRST, "[data-testid=start]") == "start"
+    expect(page.locator("#panel .bids button").first).to_be_visible(timeout=60_000)
+    if preset == "standard":
+        page.evaluate(FIRST_BIDDER)
+    page.evaluate(NOTICE_AGAIN)
+    expect(page.locator("#notice")).to_be_visible()
+    seen = page.evaluate(TURN_BOXES)
+    page.screenshot(path=str(artifacts / f"desktop-1024-auction-{preset}-{lang}.png"))
+    assert seen["notice"] and seen["turn"] and seen["bids"] >= 11, seen
+    assert seen["lowest"]["bottom"] <= 768, seen
+    page.locator("#panel .bids button").first.click()
+    page.wait_for_function(
+        """() => { const v = window.batak.state.table.view;
+          return v && v.phase === "play" && document.querySelector("#hand .card.legal"); }""",
+        timeout=60_000,
+    )
+    page.evaluate(NOTICE_AGAIN)
+    expect(page.locator("#notice")).to_be_visible()
+    expect(page.locator("#felt .seat")).to_have_count(4)
+    seen = page.evaluate(TURN_BOXES)
+    page.screenshot(path=str(artifacts / f"desktop-1024-card-turn-{preset}-{lang}.png"))
+    assert seen["notice"] and seen["turn"], seen
+    assert seen["lowest"]["bottom"] <= 768, seen
+    page.context.close()
+    no_js_errors(errors)
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_a_short_phones_card_turn_is_on_the_screen_under_the_deals_notice(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str], lang: str
+) -> None:
+    """On a 390 × 700 phone with the chat closed and the deal's notice under the header, the
+    "your turn" line at a card turn was just under the screen's bottom edge."""
+    page = open_page(browser, server, errors, locale=LOCALES[lang], **SHORT_PHONE)
+    private_room(page)
+    _until_my_bid(page)
+    _bid_until_a_card_is_mine(page)
+    page.evaluate(NOTICE_AGAIN)
+    expect(page.locator("#notice")).to_be_visible()
+    expect(page.locator("#felt .seat")).to_have_count(4)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    seen = page.evaluate(TURN_BOXES)
+    page.screenshot(path=str(artifacts / f"short-phone-notice-card-turn-{lang}.png"))
+    assert seen["notice"] and seen["turn"], seen
+    assert seen["lowest"]["bottom"] <= 700, seen
+    page.context.close()
+    no_js_errors(errors)
+
+
+def _panel_open_at_my_bid(
+    browser: Browser, server: ServerProcess, errors: list[str], lang: str
+) -> Page:
+    page = open_page(browser, server, errors, locale=LOCALES[lang], **SHORT_PHONE)
+    private_room(page)
+    _open_chat_with_a_line(page)
+    _until_my_bid(page)
+    page.evaluate(NO_NOTICE)
+    expect(page.locator("#notice")).to_be_hidden()
+    return page
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_a_long_notice_keeps_the_chat_panels_height_and_its_reactions_in_reach(
+    browser: Browser, server: ServerProcess, artifacts: Path, errors: list[str], lang: str
+) -> None:
+    """A notice of three or four lines grew a phone's open chat panel by 17 to 35 px while it
+    lasted (the table jumped when it came and went), and lay over the panel's reactions: a
+    player could not react. The panel keeps its height; every reaction is reached by a tap at
+    its centre; the notice is on the screen, uncovered."""
+    page = _panel_open_at_my_bid(browser, server, errors, lang)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    high = page.evaluate(PANEL_HEIGHT)
+    facts = page.get_by_test_id("facts").evaluate("(e) => e.getBoundingClientRect().top")
+    assert page.evaluate(REACTIONS_UNREACHABLE) == []
+    page.evaluate(LONG_NOTICE)
+    expect(page.get_by_test_id("chat-notice")).to_be_visible()
+    assert page.evaluate(REACTIONS_UNREACHABLE) == []
+    lines = page.get_by_test_id("chat-notice").evaluate(
+        "(e) => Math.round(e.scrollHeight / parseFloat(getComputedStyle(e).lineHeight))"
+    )
+    page.screenshot(path=str(artifacts / f"short-phone-chat-long-notice-{lang}.png"))
+    assert lines >= 4, lines
+    # (its four lines whole in its place, none scrolled out of it)
+    fits = page.get_by_test_id("chat-notice").evaluate("(e) => e.scrollHeight <= e.clientHeight")
+    assert fits
+    assert page.evaluate(PANEL_HEIGHT) == high
+    # (the table under it where it was: the room made for the panel is rounded up to a pixel)
+    moved = page.get_by_test_id("facts").evaluate("(e) => e.getBoundingClientRect().top") - facts
+    assert abs(moved) < 1, moved
+    assert page.evaluate(REACTIONS_UNREACHABLE) == []
+    seen = page.get_by_test_id("chat-notice").evaluate(
+        """(el) => { const r = el.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && el.contains(hit); }"""
+    )
+    assert seen
+    # a reaction sent with the notice showing
+    page.locator("#chat-box .reactions button", has_text="GG").tap()
+    expect(page.locator(".seat .bubble")).to_have_text("GG")
+    page.context.close()
+    no_js_errors(errors)
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_the_chat_panels_close_button_says_its_word_as_large_as_send(
+    browser: Browser, server: ServerProcess, errors: list[str], lang: str
+) -> None:
+    page = open_page(browser, server, errors, locale=LOCALES[lang], **SHORT_PHONE)
+    private_room(page)
+    page.get_by_test_id("chat-open").tap()
+    sizes = page.evaluate(
+        """() => [".chat-box form button", "[data-testid=chat-close]"].map((s) =>
+          getComputedStyle(document.querySelector(s)).fontSize)"""
+    )
+    assert sizes[0] == sizes[1], sizes
+    page.context.close()
+    no_js_errors(errors)
+
+
+def panel_problems(page: Page, where: str) -> list[dict[str, Any]]:
+    """axe's serious and critical problems (:func:`test_web_axe.problems`), and those it leaves
+    for a person to review: the reactions' row, a ``div`` named with ``aria-label`` and no
+    role, was one (a name a screen reader may not read). Left out: a colour contrast axe cannot
+    measure because the open panel lies over the element (the header under it)."""
+    found = problems(page, where)
+    for v in AXE.run(page).response["incomplete"]:
+        nodes = [
+            n["target"]
+            for n in v["nodes"]
+            if not (
+                v["id"] == "color-contrast"
+                and "overlapped by another element" in n.get("failureSummary", "")
+            )
+        ]
+        if v["impact"] in ("serious", "critical") and nodes:
+            found.append({"where": where, "id": v["id"], "nodes": nodes[:5], "help": v["help"]})
+    return found
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_no_serious_accessibility_problem_in_a_phones_open_chat_panel(
+    browser: Browser, server: ServerProcess, errors: list[str], lang: str
+) -> None:
+    """tests/web/test_web_axe.py never opened a phone's chat panel: scanned open, with a line
+    in its log, in the waiting room and at the player's bid, with and without a notice in it.
+    The row of reactions is a named group (axe: a name on a ``div`` with no role)."""
+    page = open_page(browser, server, errors, locale=LOCALES[lang], bypass_csp=True, **SHORT_PHONE)
+    private_room(page)
+    _open_chat_with_a_line(page)
+    found = panel_problems(page, "chat panel open, waiting room")
+    _until_my_bid(page)
+    page.evaluate(LONG_NOTICE)
+    expect(page.get_by_test_id("chat-notice")).to_be_visible()
+    found += panel_problems(page, "chat panel open, my bid, a notice")
+    page.evaluate(NO_NOTICE)
+    expect(page.get_by_test_id("chat-notice")).to_be_hidden()
+    found += panel_problems(page, "chat panel open, my bid")
+    assert not found, found
+    page.context.close()
+    no_js_errors(errors)
