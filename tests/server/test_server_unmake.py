@@ -1146,3 +1146,114 @@ def test_a_node_lets_go_of_tables_put_away_together_in_one_transaction_of_its_ow
             assert len(jobs) == 1
             job, out = jobs[0]
             assert isinstance(job, _Alone) and out == sorted(ids)
+
+
+def test_two_erasures_queued_together_and_a_release_never_deadlock(tmp_path: Path) -> None:
+    """Two accounts are erased through one node at one moment (two ``delete_account``: the
+    storage worker would batch them in one transaction), each seated only at a room n0 keeps
+    aside, ``tb`` and ``ta``, while n0 lets go of both. Step by step on the real storage
+    worker and real connections: another erasure holds ``tb``'s owner row ``FOR SHARE``; n0's
+    release locks ``ta``'s row and waits for ``tb``'s; the worker then runs the erasure seated
+    at ``tb`` (its shared lock is granted beside the other), then the one at ``ta``, which
+    waits for the release. Each erasure locks its own rows in order, but two in one
+    transaction lock ``tb`` then ``ta``: once the other erasure ends, the release waits for
+    the batch and the batch for the release, and PostgreSQL ended one of them (a deadlock:
+    a ``storage`` error for a person, or a release lost). An erasure now runs in a
+    transaction of its own: no failure; the one at ``tb`` erased, the one at ``ta`` refused
+    (the release went first: that room is nobody's now, so it counts)."""
+    import threading
+
+    import psycopg
+
+    from batak.server.cluster.owner import SCHEMA, release_job
+    from batak.server.erase import erase_job
+    from batak.server.storage import PlayerRow, TableRow, open_storage
+
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    at_ta, at_tb = "pa11ce00000a", "pa11ce00000b"
+    with pg as url:
+        storage = open_storage(url)
+        failed: dict[str, BaseException] = {}
+        done: dict[str, Any] = {}
+        go = threading.Event()
+        with (
+            psycopg.connect(url) as other,
+            psycopg.connect(url) as releasing,
+            psycopg.connect(url, autocommit=True) as watch,
+        ):
+
+            def waiting() -> int:
+                """How many sessions wait for a lock now."""
+                row = watch.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                ).fetchone()
+                return int(row[0]) if row else 0
+
+            def until(what: Any) -> None:
+                for _ in range(1000):
+                    if what():
+                        return
+                    threading.Event().wait(0.01)
+                raise AssertionError("the step did not come")
+
+            def release() -> None:
+                try:
+                    release_job("n0", {"ta": 1, "tb": 1})(releasing.cursor())
+                    releasing.commit()
+                except BaseException as e:
+                    failed["release"] = e
+                    releasing.rollback()
+
+            async def main_() -> None:
+                await storage.open()
+                try:
+                    for pid, tid, code in ((at_ta, "ta", "AAAAAA"), (at_tb, "tb", "BBBBBB")):
+                        name = f"u{tid}"
+                        await storage.create_player(PlayerRow(pid, name, f"tok-{tid}", 0.0, name))
+                        row = TableRow(
+                            tid, code, "private", None, {}, 1, 0, {}, None, "waiting", 0.0
+                        )
+                        sit = {"seat": 0, "player": pid, "name": name}
+                        await storage.create_table(row, [EventRow(1, "sit", sit, 0.0)])
+                    with psycopg.connect(url, autocommit=True) as conn:
+                        for stmt in SCHEMA:
+                            conn.execute(stmt)
+                        for tid in ("ta", "tb"):
+                            conn.execute("INSERT INTO table_owners VALUES (%s, 'n0', 1)", (tid,))
+                    other.execute("SELECT 1 FROM table_owners WHERE table_id = 'tb' FOR SHARE")
+                    thread = threading.Thread(target=release, daemon=True)
+                    thread.start()
+                    until(lambda: waiting() == 1)  # the release: ta's row held, waits for tb's
+                    # the worker held up, so that the two erasures queue together behind it
+                    held = asyncio.ensure_future(storage.run(lambda cur: go.wait(30)))
+                    await asyncio.sleep(0.1)
+                    erasures = {
+                        pid: asyncio.ensure_future(
+                            storage.run(erase_job(storage.q, pid, kept_at={tid: ("n0", 1)}))
+                        )
+                        for pid, tid in ((at_tb, "tb"), (at_ta, "ta"))
+                    }
+                    await asyncio.sleep(0.1)
+                    go.set()
+                    await held
+                    await asyncio.to_thread(until, lambda: waiting() == 2)  # (the one at ta)
+                    other.rollback()  # the other erasure ends
+                    for pid, fut in erasures.items():
+                        try:
+                            done[pid] = await fut
+                        except BaseException as e:
+                            failed[pid] = e
+                    await asyncio.to_thread(thread.join, 30)
+                    assert not thread.is_alive()
+                finally:
+                    go.set()
+                    await storage.close()
+
+            asyncio.run(main_())
+            assert failed == {}
+            assert done[at_tb].erased and done[at_tb].tables == []
+            assert not done[at_ta].erased and done[at_ta].tables == ["AAAAAA"]
+            rows = watch.execute("SELECT table_id, owner FROM table_owners ORDER BY table_id")
+            assert rows.fetchall() == [("ta", None), ("tb", None)]

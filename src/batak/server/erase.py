@@ -114,7 +114,14 @@ def erase_job(
     just checked against). ``kept``: the ids of tables kept aside to be closed (stored as
     waiting, never to start), where a seat does not stand in the way. ``kept_at`` (a cluster's):
     such tables by id, each with the node that keeps it and the epoch it holds it at, left out
-    only while ``table_owners`` still names that node and epoch (see the module's text)."""
+    only while ``table_owners`` still names that node and epoch (see the module's text).
+
+    The job runs in a transaction of its own (:class:`~batak.server.storage._Alone`), never
+    in a batch beside other jobs: two erasures batched together would lock their kept
+    tables' owner rows in the order of the jobs, not of the tables' ids, and a node's
+    release of those tables (which locks them in id order, :func:`_still_kept`) could then
+    wait for the batch while the batch waited for it (a deadlock)."""
+    from .storage import _Alone
 
     def job(cur: Any) -> Erasure:
         out = Erasure()
@@ -148,7 +155,7 @@ def erase_job(
         out.erased = True
         return out
 
-    return job
+    return _Alone(job)
 
 
 def _seated_at(
@@ -195,13 +202,12 @@ def _still_kept(
 
     The lock order: these rows are the first the erasure locks (what it read before takes no
     lock), in the order of ``table_id``. A node lets go of its tables' rows (it stops, or
-    put them away) in a transaction that locks nothing else, in that same order
+    puts them away) in a transaction that locks nothing else, in that same order
     (:func:`batak.server.cluster.owner.release_job`), so neither can hold a row the other
     waits for while it waits for one the other holds (a deadlock, which PostgreSQL ended
-    after ``deadlock_timeout`` with the erasure's ``storage`` error). On a node, the jobs
-    batched before the erasure hold at most shared locks of owner rows (their fencing
-    checks), of that node's own tables: a release, of the releasing node's rows only, does
-    not wait for those."""
+    after ``deadlock_timeout`` with the erasure's ``storage`` error). The erasure is never
+    batched beside other jobs (:func:`erase_job`): another erasure before it in one
+    transaction would hold other tables' rows, locked in the order of the jobs."""
     if not kept_at:
         return set()
     ids = sorted(kept_at)
