@@ -1064,9 +1064,9 @@ def test_batak_admin_erase_beside_a_cluster_reads_the_tables_kept_aside_from_red
         got, out, err = erase()
         assert got == 1
         assert f"Not deleted: the account sits at tables that are not finished ({code})" in err
-        assert "Give the processes' Redis with --redis URL." in err
+        assert "give the processes' Redis address with --redis URL." in err
         got, out, err = erase(lang="tr")
-        assert got == 1 and "Süreçlerin Redis'ini --redis URL ile ver." in err
+        assert got == 1 and "süreçlerin Redis adresini --redis URL ile ver." in err
         down = f"redis://127.0.0.1:{free_port()}/0"
         got, out, err = erase("--redis", down)
         assert got == 1
