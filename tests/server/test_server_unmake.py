@@ -1257,3 +1257,80 @@ def test_two_erasures_queued_together_and_a_release_never_deadlock(tmp_path: Pat
             assert not done[at_ta].erased and done[at_ta].tables == ["AAAAAA"]
             rows = watch.execute("SELECT table_id, owner FROM table_owners ORDER BY table_id")
             assert rows.fetchall() == [("ta", None), ("tb", None)]
+
+
+def test_an_erasure_and_the_end_of_the_account_s_sessions_never_deadlock(tmp_path: Path) -> None:
+    """An account is erased (through one process, or ``batak admin erase``) while another
+    process ends its sessions (``Storage.end_sessions``: a sign-out everywhere, a new password,
+    a ban), which writes the account's row (its last ``seen``) and then deletes the sessions.
+    Step by step on real connections: the other process has written the account's row; the
+    erasure starts; then the other deletes the sessions. Before, the erasure deleted the
+    sessions first and then waited for the account's row, while the other held that row and
+    waited for the sessions: PostgreSQL ended one of them (a deadlock, the person's
+    ``storage``). Now the erasure locks the account's row first, as the other does: it
+    waits, and goes through after the other's commit."""
+    import threading
+
+    import psycopg
+
+    from batak.server.erase import erase_job
+    from batak.server.storage import PlayerRow, open_storage
+
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    pid = "pa11ce000001"
+    with pg as url:
+
+        async def made() -> None:
+            storage = open_storage(url)
+            await storage.open()
+            try:
+                await storage.create_player(PlayerRow(pid, "Zeynep", "tok-z", 0.0, "zeynep", "h"))
+            finally:
+                await storage.close()
+
+        asyncio.run(made())
+        failed: dict[str, BaseException] = {}
+        erased: list[Any] = []
+        with (
+            psycopg.connect(url) as ending,
+            psycopg.connect(url) as erasing,
+            psycopg.connect(url, autocommit=True) as watch,
+        ):
+
+            def waits(conn: Any) -> bool:
+                row = watch.execute(
+                    "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s",
+                    (conn.info.backend_pid,),
+                ).fetchone()
+                return row is not None and row[0] == "Lock"
+
+            def erase() -> None:
+                try:
+                    out = erase_job(lambda s: s.replace("?", "%s"), pid)(erasing.cursor())
+                    erasing.commit()
+                    erased.append(out)
+                except BaseException as e:
+                    failed["erase"] = e
+                    erasing.rollback()
+
+            # (end_sessions' two writes, in its order)
+            ending.execute("UPDATE players SET seen = 1.0 WHERE id = %s", (pid,))
+            thread = threading.Thread(target=erase, daemon=True)
+            thread.start()
+            for _ in range(1000):
+                if waits(erasing):
+                    break
+                threading.Event().wait(0.01)
+            assert waits(erasing)
+            try:
+                ending.execute("DELETE FROM sessions WHERE player_id = %s", (pid,))
+                ending.commit()
+            except BaseException as e:
+                failed["end_sessions"] = e
+                ending.rollback()
+            thread.join(30)
+            assert not thread.is_alive()
+            assert failed == {}
+            assert erased[0].erased

@@ -123,9 +123,15 @@ def erase_job(
     wait for the batch while the batch waited for it (a deadlock)."""
     from .storage import _Alone
 
+    # The account's row is locked first (PostgreSQL; SQLite runs one writer at a time), with
+    # the lock its update takes later: a process ending the account's sessions meanwhile
+    # (Storage.end_sessions) writes that row and then deletes the sessions, so an erasure
+    # that deleted the sessions first and then waited for the row deadlocked with it.
+    lock = " FOR UPDATE" if q("?") != "?" else ""
+
     def job(cur: Any) -> Erasure:
         out = Erasure()
-        cur.execute(q("SELECT password_hash FROM players WHERE id = ?"), (player_id,))
+        cur.execute(q("SELECT password_hash FROM players WHERE id = ?" + lock), (player_id,))
         row = cur.fetchone()
         if row is None or (checked is not None and row[0] != checked):
             out.password_changed = True
@@ -200,8 +206,9 @@ def _still_kept(
     shared lock, held until the transaction ends: a claim (which raises the epoch) waits for
     it, so none of them can be taken over, and so started, before the erasure is committed.
 
-    The lock order: these rows are the first the erasure locks (what it read before takes no
-    lock), in the order of ``table_id``. A node lets go of its tables' rows (it stops, or
+    The lock order: these rows are the first the erasure locks after the account's own row
+    (which no release locks; what it read between takes no lock), in the order of
+    ``table_id``. A node lets go of its tables' rows (it stops, or
     puts them away) in a transaction that locks nothing else, in that same order
     (:func:`batak.server.cluster.owner.release_job`), so neither can hold a row the other
     waits for while it waits for one the other holds (a deadlock, which PostgreSQL ended
