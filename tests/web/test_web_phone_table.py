@@ -801,10 +801,10 @@ def test_a_phones_open_chat_panel_shows_the_tables_notice(
 ) -> None:
     """The table's notice (who deals first, at the deal's start) lies under the header, and on
     a phone the open chat panel lay over it: a player chatting never saw it. The panel says it,
-    over the older lines of its log while it lasts (the panel as high as without it: the table
-    does not move; session 48 moved it there from over the reactions, which a player could not
-    tap then), in view and uncovered; gone with the notice. A desktop shows it under the
-    header only."""
+    over the lines of its log (the older ones first) while it lasts (the panel as high as
+    without it: the table does not move; session 48 moved it there from over the reactions,
+    which a player could not tap then), in view and uncovered; gone with the notice. A desktop
+    shows it under the header only."""
     locale = {"tr": "tr-TR", "en": "en-US"}[lang]
     page = open_page(browser, server, errors, locale=locale, **SHORT_PHONE)
     private_room(page)

@@ -1248,7 +1248,7 @@ function renderNotice() {
 }
 
 // The notice, said again in a table's chat panel on a phone (style.css shows it there only,
-// over the older lines of the panel's log while it lasts): the panel lies over the page's top, and with it
+// over the lines of the panel's log while it lasts, the older ones first): the panel lies over the page's top, and with it
 // over the notice under the header. (Hidden from a screen reader: #notice, an alert, says it.)
 function renderChatNotice() {
   const el = $("#chat-notice");
