@@ -476,6 +476,16 @@ UNCOVERED = """(sel) => [...document.querySelectorAll(sel)].filter((el) => {
 }).map((el) => el.dataset.card || el.className)"""
 
 
+#: The chat panel's log covered by the panel's own notice only (session 48: a notice of the
+#: deal lies over the log while it lasts, up to 12 s; a slow start of the deal leaves it there
+#: at the first bid): what lies on the log's middle is the notice, shown in the panel.
+LOG_UNDER_NOTICE = """() => { const log = document.querySelector("#chat-log");
+  const note = document.querySelector("#chat-notice");
+  if (!log || !note || note.hidden) return false;
+  const r = log.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 20));
+  return !!hit && note.contains(hit); }"""
+
 #: What a player chatting on a phone still sees, besides the trick and the hand: the table's
 #: facts line (the deal, the ihale, the koz) and every seat, the one across with whose turn it is
 #: (the panel lay over both: session 46).
@@ -771,7 +781,10 @@ def test_a_short_phone_with_the_chat_open_shows_the_bids_the_hand_and_the_turn(
         page.evaluate("() => window.scrollTo(0, 0)")
         for sel in (*sels, "#chat-log", "#chat-input"):
             assert page.locator(sel).evaluate_all(OFF_SCREEN) == [], (when, sel)
-            assert page.evaluate(UNCOVERED, sel) == [], (when, sel)
+            # (the chat's log: or the deal's notice over it, while that lasts, as designed)
+            assert page.evaluate(UNCOVERED, sel) == [] or (
+                sel == "#chat-log" and page.evaluate(LOG_UNDER_NOTICE)
+            ), (when, sel)
 
     all_in_sight("bids", SEEN_WHOLE)
     page.screenshot(path=str(artifacts / f"short-phone-chat-open-bids-{preset}-{lang}.png"))
