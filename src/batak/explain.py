@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from .i18n import LANGS, MESSAGES, suit_name, text
-from .rules import PRESETS, Bidding, Rules
+from .rules import PRESETS, Bidding, Rules, RulesError
 
 __all__ = [
     "empty_value",
+    "form_choices",
     "option_help",
     "option_label",
     "option_names",
@@ -267,6 +269,105 @@ def _kind(tp: Any) -> tuple[str, list[Any], bool]:
     return "suit", ["S", "H", "D", "C"], nullable
 
 
+#: The options the private-room form draws one control each for (its match length, deals and
+#: target score, has fields of its own)
+FORM_OPTIONS: tuple[str, ...] = tuple(
+    o for o in option_names() if o not in ("deals", "target_score")
+)
+#: a number option's field: any whole number within a range, not one of a few choices
+NUMBER = "#"
+#: the whole numbers tried for a number option (its field when all of them up to
+#: ``_NUMBER_TOP`` pass: then every number up to the engine's 1000 is taken to pass too, which
+#: ``tests/test_form_choices.py`` checks number by number)
+_NUMBER_TRIED = 21
+_NUMBER_TOP = 1000
+
+
+def _accepts(base: Rules, changes: dict[str, Any]) -> bool:
+    """Whether ``create`` would take this preset with these changes: the same validation
+    (:meth:`Rules.replace`, which :meth:`Rules.preset` runs)."""
+    try:
+        base.replace(**changes)
+    except (RulesError, TypeError, ValueError, KeyError, AttributeError):
+        return False
+    return True
+
+
+def _domain(option: str) -> list[Any]:
+    kind, choices, nullable = _kind(get_type_hints(Rules)[option])
+    values: list[Any] = [None] if nullable else []
+    if kind == "bool":
+        return [False, True]
+    if kind == "int":
+        return values + list(range(_NUMBER_TRIED)) + [_NUMBER_TOP]
+    return values + list(choices)
+
+
+def form_choices(rules: Rules) -> dict[str, Any]:
+    """What the private-room form may offer at a preset, found by the engine's own validation
+    (what ``create`` runs), never listed by hand.
+
+    ``choices``: each option's values that ``create`` takes with the preset's other options;
+    an option with one value is fixed at this table. A number option whose field takes
+    any number has ``"#"`` for "a number", within ``numbers[option]`` (lowest, highest).
+    ``clashes``: the pairs of those values that ``create`` refuses together,
+    ``[option, value, option, value]``. A table the form allows (every value among its
+    option's choices, no two of them clashing) is one ``create`` takes; the form offers only
+    those, so each control offers only the values that clash with none of the others'.
+
+    >>> form = form_choices(PRESETS["standard"])
+    >>> form["choices"]["bidding"], form["choices"]["players"], form["numbers"]["down_penalty"]
+    (['auction'], [4], [0, 1000])
+    >>> ["overtake", False, "overtake_after_ruff", True] in form["clashes"]
+    True
+    >>> form_choices(PRESETS["zipi-kozmaca"])["choices"]["bidding"]
+    ['auction', 'kozmaca', 'none']
+    """
+    base = rules.to_dict()
+    domains = {o: _domain(o) for o in FORM_OPTIONS}
+
+    def changes(*pairs: tuple[str, Any]) -> dict[str, Any]:
+        return {o: v for o, v in pairs if v != base[o]}
+
+    choices = {o: [v for v in domains[o] if _accepts(rules, changes((o, v)))] for o in FORM_OPTIONS}
+    numbers: dict[str, list[int]] = {}
+    tried: dict[str, dict[Any, list[Any]]] = {}  # each value shown and the values tried for it
+    for o in FORM_OPTIONS:
+        ints = [v for v in choices[o] if isinstance(v, int) and not isinstance(v, bool)]
+        if (
+            _NUMBER_TOP in ints
+            and ints[0] < _NUMBER_TRIED
+            and set(range(ints[0], _NUMBER_TRIED)) <= set(ints)
+        ):
+            # a number field: any number from the lowest taken up to the top
+            numbers[o] = [ints[0], _NUMBER_TOP]
+            rest = [v for v in choices[o] if v not in ints]
+            choices[o] = [*rest, NUMBER]
+            tried[o] = {v: [v] for v in rest} | {NUMBER: [ints[0], _NUMBER_TOP]}
+        else:
+            choices[o] = [v for v in choices[o] if v != _NUMBER_TOP or v == base[o]]
+            tried[o] = {v: [v] for v in choices[o]}
+    clashes: list[list[Any]] = []
+    open_options = [o for o in FORM_OPTIONS if len(choices[o]) > 1]
+    for i, o1 in enumerate(open_options):
+        for o2 in open_options[i + 1 :]:
+            for v1 in choices[o1]:
+                for v2 in choices[o2]:
+                    if not all(
+                        _accepts(rules, changes((o1, a), (o2, b)))
+                        for a in tried[o1][v1]
+                        for b in tried[o2][v2]
+                    ):
+                        clashes.append([o1, v1, o2, v2])
+    return {"choices": choices, "numbers": numbers, "clashes": clashes}
+
+
+@functools.cache
+def _form(rules: Rules) -> dict[str, Any]:
+    """:func:`form_choices`, worked out once per table (about a tenth of a second each)."""
+    return form_choices(rules.replace(name="custom"))
+
+
 def rules_catalog() -> dict[str, Any]:
     """Every preset and option, ready to be sent as JSON: each option's kind and choices, and
     each text in every language of the catalog (the web client's rules pages and room form).
@@ -305,13 +406,15 @@ def rules_catalog() -> dict[str, Any]:
             "title": {lang: preset_title(name, lang) for lang in LANGS},
             "source": {lang: preset_source(name, lang) for lang in LANGS},
             "summary": {lang: preset_summary(rules, lang) for lang in LANGS},
-            # the same table's summary with each other bidding: the private-room form's
-            # summary follows a switch of the bidding there
+            # the same table's summary with each other bidding the form offers: the
+            # private-room form's summary follows a switch of the bidding there
             "bidding_summary": {
                 b: {lang: preset_summary(rules, lang, bidding=b) for lang in LANGS}
                 for b in get_args(Bidding)
-                if b != rules.bidding
+                if b != rules.bidding and b in _form(rules)["choices"]["bidding"]
             },
+            # what the private-room form offers here: see form_choices
+            "form": _form(rules),
             "rules": rules.to_dict(),
             # the options that change nothing at this table (a kitty's order without a kitty):
             # a rules page names them once rather than showing them with a value

@@ -1499,25 +1499,7 @@ class Hub:
 
     async def on_create(self, conn: Conn, msg: dict[str, Any]) -> None:
         player = player_of(conn)
-        preset = msg.get("preset") or "standard"
-        if preset not in PRESETS:
-            raise TableError(
-                "bad_rules", "bad_preset", {"preset": preset, "presets": list(PRESETS)}
-            )
-        changes: dict[str, Any] = dict(msg.get("rules") or {})
-        if "deals" in msg:
-            changes["deals"] = msg["deals"]
-            if msg["deals"] is not None and "tie" not in changes and "target_score" not in msg:
-                changes["target_score"] = None
-        if "target_score" in msg:
-            changes["target_score"] = msg["target_score"]
-        changes.pop("name", None)
-        try:
-            rules = Rules.preset(preset, **changes)
-        except RulesError as e:
-            raise TableError("bad_rules", params={"detail": e}) from None
-        except (TypeError, ValueError, KeyError, AttributeError) as e:
-            raise TableError("bad_rules", params={"detail": str(e)}) from None
+        rules = create_rules(msg)
         seat = msg.get("seat")
         if seat is not None and seat >= rules.players:
             raise TableError("bad_seat", params={"last": rules.players - 1})
@@ -1915,6 +1897,31 @@ BOT_LEVELS: tuple[str, ...] = LEVELS
 def forming_key(mode: str, stake: int) -> str:
     """The quick-play salon a forming table belongs to: its mode, and its stake if any."""
     return f"{mode}:{stake}" if stake else mode
+
+
+def create_rules(msg: dict[str, Any]) -> Rules:
+    """A ``create`` message's table: its preset with its ``rules``, ``deals`` and
+    ``target_score``, validated by the engine (a ``bad_rules`` :class:`TableError` if refused).
+    The private-room form offers only what this takes (``GET /api/rules``: each preset's
+    ``form``, from :func:`batak.explain.form_choices`)."""
+    preset = msg.get("preset") or "standard"
+    if preset not in PRESETS:
+        raise TableError("bad_rules", "bad_preset", {"preset": preset, "presets": list(PRESETS)})
+    changes: dict[str, Any] = dict(msg.get("rules") or {})
+    if "deals" in msg:
+        changes["deals"] = msg["deals"]
+        if msg["deals"] is not None and "tie" not in changes and "target_score" not in msg:
+            changes["target_score"] = None
+    if "target_score" in msg:
+        changes["target_score"] = msg["target_score"]
+    changes.pop("name", None)
+    try:
+        rules = Rules.preset(preset, **changes)
+    except RulesError as e:
+        raise TableError("bad_rules", params={"detail": e}) from None
+    except (TypeError, ValueError, KeyError, AttributeError) as e:
+        raise TableError("bad_rules", params={"detail": str(e)}) from None
+    return rules
 
 
 def room_limits(options: dict[str, Any]) -> None:

@@ -1114,12 +1114,17 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+// a number typed in (or cleared from) a table option's field may offer or withhold others
+document.addEventListener("input", (e) => {
+  if (e.target.id && e.target.id.startsWith("opt-") && e.target.type === "number") renderCreateWords();
+});
+
 document.addEventListener("change", (e) => {
   if (e.target.id === "preset-select") {
     S.formPreset = e.target.value;
     renderCreateOptions();
   }
-  if (e.target.id === "opt-bidding") renderCreateWords();
+  if (e.target.id.startsWith("opt-")) renderCreateWords();
   if (e.target.id === "stake-select") stakeChosen(e.target);
 });
 
@@ -1131,19 +1136,19 @@ window.addEventListener("resize", () => {
   rowsAfterResize = requestAnimationFrame(() => { const el = $("#hand"); if (el) breakRowsBySuit(el); clearChatPanel(); });
 });
 
-function createRoom() {
+// The create message of the private-room form as filled in now
+function createMessage() {
   const f = $("#create-form");
   const preset = f.preset.value;
   const base = S.catalog.presets.find((p) => p.name === preset).rules;
   const rules = {};
-  for (const [name, opt] of Object.entries(S.catalog.options)) {
-    if (name === "deals" || name === "target_score") continue;
+  for (const name of Object.keys(S.catalog.options)) {
     const el = f.elements["opt-" + name];
-    if (!el) continue;
+    if (!el) continue; // an option fixed at this table keeps the preset's value
     let value;
-    if (opt.kind === "bool") value = el.checked;
-    else if (opt.kind === "int") value = el.value === "" ? null : Number(el.value);
-    else value = el.value === "" ? null : el.value;
+    if (el.type === "checkbox") value = el.checked;
+    else if (el.value === "") value = null;
+    else value = S.catalog.options[name].kind === "int" ? Number(el.value) : el.value;
     if (value !== base[name]) rules[name] = value;
   }
   const msg = { type: "create", preset, bots: f.bots.checked, show_bots: f.show_bots.checked, bot_level: f.bot_level.value, ref: "create" };
@@ -1154,7 +1159,11 @@ function createRoom() {
   // the table's pace (seconds in the form, milliseconds on the wire)
   if (f.trick_pause.value !== "") msg.trick_pause_ms = Math.round(Number(f.trick_pause.value) * 1000);
   if (f.deal_pause.value !== "") msg.deal_pause_ms = Math.round(Number(f.deal_pause.value) * 1000);
-  sendOnce(msg); // a double click makes one room
+  return msg;
+}
+
+function createRoom() {
+  sendOnce(createMessage()); // a double click makes one room
 }
 
 // ------------------------------------------------------------------ rendering
@@ -1538,8 +1547,11 @@ function optionValueText(name, value, preset, rules = preset && preset.rules) {
   return meanings ? pick(meanings) : String(value);
 }
 
-// The private-room form's options for the preset chosen: each drawn with the preset's value
-// (drawn anew when another preset is chosen), then worded by renderCreateWords
+// The private-room form's options for the preset chosen, as the server's catalog says the
+// server takes them (the preset's "form": each option's choices, a number field's range, the
+// pairs refused together): an option with one choice is said, not asked (and left out where it
+// changes nothing at this table); each is drawn with the preset's value (drawn anew when
+// another preset is chosen), then worded and its clashing choices withheld by renderCreateWords
 function renderCreateOptions() {
   const box = $("#create-options");
   if (!box || !S.catalog) return;
@@ -1547,44 +1559,100 @@ function renderCreateOptions() {
   const f = $("#create-form");
   f.deals.placeholder = p.rules.deals ?? "";
   f.target.placeholder = p.rules.target_score ?? "";
-  box.innerHTML = Object.entries(S.catalog.options)
-    .filter(([name]) => name !== "deals" && name !== "target_score")
-    .map(([name, opt]) => {
+  const form = p.form;
+  box.innerHTML = Object.entries(form.choices)
+    .filter(([name, choices]) => choices.length > 1 || !(p.unused || []).includes(name))
+    .map(([name, choices]) => {
       const v = p.rules[name];
       const id = "opt-" + name;
+      const range = form.numbers[name];
       let input;
-      if (opt.kind === "bool") input = `<input type="checkbox" id="${id}" name="${id}"${v ? " checked" : ""}>`;
-      else if (opt.kind === "int") input = `<input type="number" id="${id}" name="${id}" value="${v ?? ""}" min="0" max="1000">`;
-      else {
-        const choices = (opt.nullable ? [""] : []).concat(opt.choices);
-        input = `<select id="${id}" name="${id}">${choices.map((c) => `<option value="${esc(c)}"${(v ?? "") === c ? " selected" : ""}>${esc(c === "" ? t("none") : "")}</option>`).join("")}</select>`;
-      }
-      return `<div class="option" data-option="${esc(name)}"><label for="${id}"></label>${input}<p class="help"></p></div>`;
+      if (choices.length === 1) input = `<b class="fixed-value" id="${id}-fixed"></b>`;
+      else if (S.catalog.options[name].kind === "bool") input = `<input type="checkbox" id="${id}" name="${id}"${v ? " checked" : ""}>`;
+      else if (range) input = `<input type="number" id="${id}" name="${id}" value="${v ?? ""}" min="${range[0]}" max="${range[1]}" step="1">`;
+      else input = `<select id="${id}" name="${id}">${choices.map((c) => `<option value="${esc(c ?? "")}"${v === c ? " selected" : ""}></option>`).join("")}</select>`;
+      const label = choices.length === 1 ? `<span class="label"></span>` : `<label for="${id}"></label>`;
+      return `<div class="option${choices.length === 1 ? " fixed" : ""}" data-option="${esc(name)}">${label}${input}<p class="help"></p><p class="help why" hidden></p></div>`;
     })
     .join("");
   renderCreateWords();
 }
 
+// The value of a table option as the form has it now, as the server's catalog writes it in a
+// preset's "form" ("#" for a number typed in a number field)
+function formValue(f, p, name) {
+  const el = f.elements["opt-" + name];
+  if (!el) return p.rules[name];
+  if (el.type === "checkbox") return el.checked;
+  if (el.type === "number") return el.value === "" ? null : "#";
+  if (el.value === "") return null;
+  return S.catalog.options[name].kind === "int" ? Number(el.value) : el.value;
+}
+
+// The options whose value in the form now the server refuses together with this one's value
+function formClashes(p, state, name, value) {
+  const out = [];
+  for (const [o1, v1, o2, v2] of p.form.clashes) {
+    if (o1 === name && v1 === value && state[o2] === v2) out.push(o2);
+    else if (o2 === name && v2 === value && state[o1] === v1) out.push(o1);
+  }
+  return out;
+}
+
 // The form's words follow the bidding chosen in the form, not the preset's: a Koz Maça preset
 // switched to an ihale speaks of the ihale and its bids, an ihale's preset switched to Koz Maça
 // of each player's söz (the preset's summary above the form, the options' labels, helps and the
-// choices' words; what was chosen stays chosen). The one place that words them: the options
-// drawn for a preset, a switch of the bidding, the lobby drawn anew (another language).
+// choices' words; what was chosen stays chosen). The one place that words them and withholds
+// the choices the server refuses with what is chosen now (disabled, saying which option
+// stands in the way): the options drawn for a preset, any option changed, the lobby drawn anew
+// (another language).
 function renderCreateWords() {
   const f = $("#create-form");
   const p = S.catalog && (S.catalog.presets.find((x) => x.name === S.formPreset) || S.catalog.presets[0]);
   if (!f || !p) return;
-  const bidding = f.elements["opt-bidding"];
-  const rules = { ...p.rules, bidding: bidding ? bidding.value : p.rules.bidding };
+  const state = {};
+  for (const name of Object.keys(p.form.choices)) state[name] = formValue(f, p, name);
+  const rules = { ...p.rules, bidding: state.bidding };
   const summary = (p.bidding_summary && p.bidding_summary[rules.bidding]) || p.summary;
   $("#preset-summary").innerHTML = `<span data-testid="preset-summary">${esc(pick(summary))}</span> · <a href="/rules/${esc(p.name)}" data-action="nav" data-href="/rules/${esc(p.name)}">${esc(t("rules_link"))}</a>`;
+  // "Label: value", of an option as the form has it now
+  const setting = (o) => {
+    const el = f.elements["opt-" + o];
+    const value = el && el.type === "number" && el.value !== "" ? el.value : state[o] === "#" ? "" : state[o];
+    return `${pick(optionWords(o, rules).label)}: ${optionValueText(o, value, p, rules)}`;
+  };
+  const because = (others) => others.map(setting).join("; ");
   for (const box of f.querySelectorAll(".option[data-option]")) {
     const name = box.dataset.option;
     const words = optionWords(name, rules);
-    box.querySelector("label").textContent = pick(words.label);
+    box.querySelector(".label, label").textContent = pick(words.label);
     box.querySelector(".help").textContent = pick(words.help);
-    const select = box.querySelector("select");
-    if (select) for (const o of select.options) if (o.value !== "") o.textContent = optionValueText(name, o.value, null, rules);
+    const why = box.querySelector(".why");
+    let reason = "";
+    const fixed = box.querySelector(".fixed-value");
+    const el = f.elements["opt-" + name];
+    if (fixed) {
+      fixed.textContent = optionValueText(name, p.rules[name], p, rules);
+      reason = t("form_fixed");
+    } else if (el.tagName === "SELECT") {
+      for (const o of el.options) {
+        const value = o.value === "" ? null : S.catalog.options[name].kind === "int" ? Number(o.value) : o.value;
+        const others = value === state[name] ? [] : formClashes(p, state, name, value);
+        o.disabled = others.length > 0;
+        const said = optionValueText(name, value, p, rules);
+        o.textContent = others.length ? t("form_choice_not_with", { choice: said, setting: because(others) }) : said;
+      }
+    } else {
+      // a checkbox or a number field: its other value (unchecked or checked; a number or
+      // none). A number field that may not be left empty is required, not disabled
+      const other = el.type === "checkbox" ? !el.checked : state[name] === null ? "#" : null;
+      const others = formClashes(p, state, name, other);
+      if (el.type === "number" && other === null) el.required = others.length > 0;
+      else el.disabled = others.length > 0;
+      if (others.length) reason = t(el.type === "number" && other === null ? "form_needs_number" : "form_locked", { setting: because(others) });
+    }
+    why.textContent = reason;
+    why.hidden = !reason;
   }
 }
 
@@ -2453,7 +2521,7 @@ initResult({
 });
 applyLook();
 registerServiceWorker();
-window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, position, beep, render, renderDialog, renderTable }; // for tests and the curious
+window.batak = { state: S, TEXT, t, lang, sentence, seatLabel, position, beep, render, renderDialog, renderTable, createMessage }; // for tests and the curious
 render();
 connect();
 onRoute();

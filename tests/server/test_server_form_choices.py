@@ -1,0 +1,144 @@
+"""What the private-room form offers (each preset's ``form`` in ``GET /api/rules``, from
+:func:`batak.explain.form_choices`) is what the server's ``create`` takes: every choice of every
+option at every preset is tried through ``create``'s own check
+(:func:`batak.server.hub.create_rules`), and so are the pairs and larger sets of changes the
+form lets a player make together."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+
+from batak.explain import FORM_OPTIONS, NUMBER, rules_catalog
+from batak.server.hub import create_rules
+from batak.server.table import TableError
+
+CATALOG = rules_catalog()
+PRESETS = {p["name"]: p for p in CATALOG["presets"]}
+
+
+def takes(preset: str, changes: dict[str, Any]) -> bool:
+    try:
+        create_rules({"type": "create", "preset": preset, "rules": changes})
+    except TableError as e:
+        assert e.code == "bad_rules"
+        return False
+    return True
+
+
+def every_value(option: str) -> list[Any]:
+    """Every value a player could send for ``option``: both of a switch, every choice, none,
+    and every whole number from -1 to 1001."""
+    o = CATALOG["options"][option]
+    if o["kind"] == "bool":
+        return [False, True]
+    values: list[Any] = [None] if o["nullable"] else []
+    if o["kind"] == "int":
+        return values + list(range(-1, 1002))
+    return values + list(o["choices"])
+
+
+def offered(form: dict[str, Any], option: str, value: Any) -> bool:
+    """Whether the form offers ``value`` for ``option`` (a number field: any number in range)."""
+    choices = form["choices"][option]
+    if option in form["numbers"] and isinstance(value, int) and not isinstance(value, bool):
+        low, high = form["numbers"][option]
+        return low <= value <= high
+    return value in choices
+
+
+def changes_of(preset: str, *pairs: tuple[str, Any]) -> dict[str, Any]:
+    base = PRESETS[preset]["rules"]
+    return {o: v for o, v in pairs if v != base[o]}
+
+
+def samples(form: dict[str, Any], option: str, value: Any) -> list[Any]:
+    """The numbers a number field's ``#`` stands for, tried: its range's ends and middle."""
+    if value == NUMBER:
+        low, high = form["numbers"][option]
+        return [low, (low + high) // 2, high]
+    return [value]
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_each_option_offers_exactly_what_create_takes(preset: str) -> None:
+    """Every value of every option, changed alone: ``create`` takes it if and only if the form
+    offers it (the 24 of 28 preset and bidding pairs that ``create`` refuses are not offered)."""
+    form = PRESETS[preset]["form"]
+    assert set(form["choices"]) == set(FORM_OPTIONS)
+    for option in FORM_OPTIONS:
+        for value in every_value(option):
+            assert takes(preset, changes_of(preset, (option, value))) == offered(
+                form, option, value
+            ), (preset, option, value)
+        # the preset's own value is always offered
+        assert offered(form, option, PRESETS[preset]["rules"][option]), (preset, option)
+
+
+def test_the_bidding_switch_is_offered_only_where_create_takes_it() -> None:
+    taken = {
+        (name, b)
+        for name in PRESETS
+        for b in CATALOG["options"]["bidding"]["choices"]
+        if b != PRESETS[name]["rules"]["bidding"] and takes(name, {"bidding": b})
+    }
+    pairs = len(PRESETS) * 2
+    assert pairs == 28 and len(taken) == 4
+    for name, p in PRESETS.items():
+        others = set(p["form"]["choices"]["bidding"]) - {p["rules"]["bidding"]}
+        assert others == {b for n, b in taken if n == name}
+        # no summary for a switch the form does not offer
+        assert set(p["bidding_summary"]) == others
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_clashes_are_the_pairs_create_refuses(preset: str) -> None:
+    """Two options changed together: ``create`` refuses them if and only if the form lists
+    them as a clash (a number field tried at its range's ends and middle)."""
+    form = PRESETS[preset]["form"]
+    clashes = {(o1, repr(v1), o2, repr(v2)) for o1, v1, o2, v2 in form["clashes"]}
+    open_options = [o for o in FORM_OPTIONS if len(form["choices"][o]) > 1]
+    for o1, o2 in itertools.combinations(open_options, 2):
+        for v1 in form["choices"][o1]:
+            for v2 in form["choices"][o2]:
+                refused = not all(
+                    takes(preset, changes_of(preset, (o1, a), (o2, b)))
+                    for a in samples(form, o1, v1)
+                    for b in samples(form, o2, v2)
+                )
+                assert refused == ((o1, repr(v1), o2, repr(v2)) in clashes), (o1, v1, o2, v2)
+
+
+def allowed(form: dict[str, Any], state: dict[str, Any]) -> bool:
+    """Whether the form lets a player reach ``state``: no two of its values clash."""
+    return not any(state[o1] == v1 and state[o2] == v2 for o1, v1, o2, v2 in form["clashes"])
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_table_the_form_allows_is_taken(preset: str) -> None:
+    """Three options changed together, and many at once: every table the form allows (no two
+    values clashing) is one ``create`` takes. Sampled: 4000 sets of three, 1000 of many."""
+    form = PRESETS[preset]["form"]
+    base = PRESETS[preset]["rules"]
+    rng = random.Random(preset)
+    open_options = [o for o in FORM_OPTIONS if len(form["choices"][o]) > 1]
+    start = {
+        o: (NUMBER if o in form["numbers"] and base[o] is not None else base[o])
+        for o in FORM_OPTIONS
+    }
+    tried = 0
+    for size, count in ((3, 4000), (len(open_options), 1000)):
+        for _ in range(count):
+            state = dict(start)
+            for o in rng.sample(open_options, min(size, len(open_options))):
+                value = rng.choice(form["choices"][o])
+                if allowed(form, state | {o: value}):
+                    state[o] = value
+            numbers = {o: rng.choice(samples(form, o, v)) for o, v in state.items()}
+            changes = changes_of(preset, *numbers.items())
+            assert takes(preset, changes), changes
+            tried += 1
+    assert tried == 5000

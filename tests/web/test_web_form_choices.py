@@ -1,0 +1,232 @@
+"""The private-room form offers only the tables the server takes (each preset's ``form`` in
+``GET /api/rules``, from :func:`batak.explain.form_choices`): the choices the server refuses
+are not offered, or disabled with a reason; an option with one value is said, not asked; and a
+form filled in by clicking always makes a room."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+from harness import ServerProcess
+from playwright.sync_api import Browser, Page, expect
+from test_web import no_js_errors, open_page
+from test_web_table import DESKTOP, PHONE_CTX
+
+from batak.explain import preset_summary, rules_catalog
+from batak.rules import PRESETS
+from batak.server.hub import create_rules
+from batak.server.table import TableError
+
+SHOTS = Path("/tmp/g3-shots")
+
+#: Each option of the form as the page has it: its control and the values it offers, enabled
+#: or not (as the catalog writes them: null, "#" for a number field), or its one fixed value.
+FORM_JS = """() => {
+  const f = document.querySelector("#create-form");
+  const p = window.batak.state.catalog.presets.find((x) => x.name === f.preset.value);
+  const out = {};
+  for (const box of f.querySelectorAll(".option[data-option]")) {
+    const name = box.dataset.option;
+    const el = f.elements["opt-" + name];
+    const kind = window.batak.state.catalog.options[name].kind;
+    const why = box.querySelector(".why");
+    const o = { why: !why || why.hidden ? "" : why.textContent, text: box.textContent };
+    if (!el) o.fixed = true;
+    else if (el.tagName === "SELECT") {
+      o.control = "select";
+      const value = (x) => x.value === "" ? null : kind === "int" ? Number(x.value) : x.value;
+      o.values = [...el.options].map(value);
+      o.enabled = [...el.options].filter((x) => !x.disabled).map(value);
+      o.value = el.value;
+    } else if (el.type === "checkbox") {
+      o.control = "checkbox"; o.values = [false, true];
+      o.disabled = el.disabled; o.value = el.checked;
+    } else {
+      o.control = "number"; o.values = [null, "#"];
+      o.disabled = el.disabled; o.value = el.value;
+      o.min = Number(el.min); o.max = Number(el.max); o.required = el.required;
+    }
+    out[name] = o;
+  }
+  return out;
+}"""
+
+
+def _form(page: Page) -> dict[str, Any]:
+    return dict(page.evaluate(FORM_JS))
+
+
+def _open_form(page: Page, preset: str) -> None:
+    page.select_option("#preset-select", preset)
+    details = page.locator("#create-form details")
+    if not details.evaluate("d => d.open"):
+        page.locator("#create-form details summary").click()
+
+
+def _takes(msg: dict[str, Any]) -> bool:
+    """Whether the server's ``create`` takes this message's table (its own check)."""
+    try:
+        create_rules(msg)
+    except TableError:
+        return False
+    return True
+
+
+def test_the_private_room_form_offers_only_the_choices_the_server_takes(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """At every preset the form lists, each option offers exactly the values the server takes
+    there (a select's choices, a checkbox, a number field with its range); an option the server
+    takes one way only is said as fixed, with no control; and the bidding switch, where there
+    is one, offers only the biddings the server takes (24 of the 28 preset and bidding pairs
+    were offered and refused)."""
+    catalog = rules_catalog()
+    page = open_page(browser, server, errors, viewport=DESKTOP)
+    listed = page.locator("#preset-select option").evaluate_all("os => os.map((o) => o.value)")
+    assert listed, "no preset in the form"
+    offered_biddings = 0
+    for preset in listed:
+        p = next(x for x in catalog["presets"] if x["name"] == preset)
+        choices = p["form"]["choices"]
+        _open_form(page, preset)
+        form = _form(page)
+        for name, shown in form.items():
+            values = choices[name]
+            if shown.get("fixed"):
+                assert len(values) == 1, (preset, name)
+                assert shown["why"] in ("Fixed at this table",), (preset, name)
+                continue
+            assert len(values) > 1, (preset, name, "a control for a fixed option")
+            assert shown["values"] == values, (preset, name)
+            # with the preset as it is, every value offered is one the server takes
+            for value in shown.get("enabled", []):
+                changed = {} if value == p["rules"][name] else {name: value}
+                assert _takes({"preset": preset, "rules": changed}), (preset, name, value)
+            if shown["control"] == "number":
+                assert [shown["min"], shown["max"]] == p["form"]["numbers"][name]
+        # every option with more than one value has its control; the rest are said or unused
+        for name, values in choices.items():
+            if len(values) > 1:
+                assert name in form and not form[name].get("fixed"), (preset, name)
+            elif name not in form:
+                assert name in p["unused"], (preset, name)
+        bidding = form.get("bidding", {})
+        if bidding.get("control") == "select":
+            offered_biddings += len(bidding["values"]) - 1
+            for b in bidding["values"]:
+                assert _takes({"preset": preset, "rules": {"bidding": b}}), (preset, b)
+    # the Koz Maça presets' switches: the ihale (and the söz or the no-bid table) where taken
+    assert offered_biddings == 4
+    no_js_errors(errors)
+
+
+def _walk(page: Page, rng: random.Random, steps: int, seen: list[dict[str, Any]]) -> None:
+    """Click ``steps`` times on the form's enabled choices at random (a select's choice, a
+    checkbox, a number typed or cleared), checking after each that the form's create message
+    is one the server takes, and that each disabled choice says why."""
+    for _ in range(steps):
+        form = _form(page)
+        moves: list[tuple[str, Any]] = []
+        for name, o in form.items():
+            if o.get("fixed"):
+                continue
+            if o["control"] == "select":
+                moves += [
+                    (name, v) for v in o["enabled"] if str(v if v is not None else "") != o["value"]
+                ]
+                disabled = [v for v in o["values"] if v not in o["enabled"]]
+                if disabled:
+                    assert re.search(r"\((not with|.* ile olmaz)", o["text"]), (name, o["text"])
+            elif not o["disabled"]:
+                moves.append((name, "toggle"))
+            else:
+                assert o["why"], name
+        name, value = rng.choice(moves)
+        o = form[name]
+        if o["control"] == "select":
+            page.select_option(f"#opt-{name}", "" if value is None else str(value))
+        elif o["control"] == "checkbox":
+            page.locator(f"#opt-{name}").click()
+        elif o["value"] == "":
+            page.fill(f"#opt-{name}", str(rng.randint(o["min"], min(o["max"], 30))))
+        elif not o["required"]:
+            page.fill(f"#opt-{name}", "")
+        msg = page.evaluate("() => window.batak.createMessage()")
+        assert _takes(msg), (msg, name, value)
+        seen.append(msg)
+
+
+def test_every_table_the_form_reaches_by_clicking_makes_a_room(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """Random walks through the form's choices at every preset with a choice to make: after
+    each click the form's create message is one the server's ``create`` takes (its own
+    check, :func:`batak.server.hub.create_rules`), and the table the walk ends on is made into
+    a room by the Create button."""
+    catalog = rules_catalog()
+    rng = random.Random(20261207)
+    presets = [p["name"] for p in catalog["presets"] if not p["same_as"]]
+    seen: list[dict[str, Any]] = []
+    for preset in presets:
+        page = open_page(browser, server, errors, viewport=DESKTOP)
+        _open_form(page, preset)
+        _walk(page, rng, 25, seen)
+        page.get_by_test_id("create-room").click()
+        expect(page).to_have_url(re.compile(r"/table/"))
+        page.context.close()
+    assert len(seen) == 25 * len(presets)
+    no_js_errors(errors)
+
+
+def test_the_form_says_why_and_follows_the_bidding_in_both_languages(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """A clash is said in the page's language (a choice disabled with the option standing in
+    its way), a fixed option says so, and the summary above the form follows the bidding
+    switch where the form offers one; screenshots of a preset with fixed options (the kitty
+    table) and of one with the bidding switch, on a desktop and a phone, in both languages."""
+    SHOTS.mkdir(exist_ok=True)
+    words = {
+        "en": ("Fixed at this table", "Cannot be changed with “Overtake after a ruff: yes”"),
+        "tr": ("Bu masada değişmez", "seçiliyken değiştirilemez"),
+    }
+    for lang, locale in (("en", "en-US"), ("tr", "tr-TR")):
+        for device, ctx in (("desktop", {"viewport": DESKTOP}), ("phone", PHONE_CTX)):
+            page = open_page(browser, server, errors, locale=locale, **ctx)
+            _open_form(page, "zipi-kitty")
+            fixed = page.locator('#create-form .option.fixed[data-option="bidding"]')
+            expect(fixed).to_contain_text(words[lang][0])
+            expect(page.locator("#opt-bidding")).to_have_count(0)
+            fixed.scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / f"form-fixed-zipi-kitty-{device}-{lang}.png"))
+            # a clash: overtaking after a ruff needs overtaking
+            page.locator("#opt-overtake_after_ruff").check()
+            expect(page.locator("#opt-overtake")).to_be_disabled()
+            why = page.locator('#create-form [data-option="overtake"] .why')
+            expect(why).to_be_visible()
+            expect(why).to_contain_text(words[lang][1])
+            page.locator("#opt-overtake_after_ruff").uncheck()
+            expect(page.locator("#opt-overtake")).to_be_enabled()
+            expect(why).to_be_hidden()
+            # the bidding switch of a Koz Maça preset, and its summary
+            preset = "zipi-kozmaca"
+            _open_form(page, preset)
+            summary = page.get_by_test_id("preset-summary")
+            expect(summary).to_have_text(preset_summary(PRESETS[preset], lang))
+            values = page.locator("#opt-bidding option").evaluate_all(
+                "os => os.map((o) => o.value)"
+            )
+            assert values == ["auction", "kozmaca", "none"]
+            page.select_option("#opt-bidding", "kozmaca")
+            expect(summary).to_have_text(preset_summary(PRESETS[preset], lang, bidding="kozmaca"))
+            # Koz Maça's zero bid is offered only with Koz Maça, its partnership never
+            expect(page.locator("#opt-partners")).to_be_disabled()
+            page.locator("#preset-select").scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / f"form-switch-{preset}-{device}-{lang}.png"))
+            page.locator('#create-form [data-option="bidding"]').scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / f"form-switch-options-{preset}-{device}-{lang}.png"))
+            page.context.close()
+    no_js_errors(errors)
