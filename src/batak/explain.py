@@ -11,6 +11,9 @@ from .i18n import LANGS, MESSAGES, suit_name, text
 from .rules import PRESETS, Bidding, Rules, RulesError
 
 __all__ = [
+    "FORM_OPTIONS",
+    "MATCH_FIELDS",
+    "NUMBER",
     "empty_value",
     "form_choices",
     "option_help",
@@ -270,10 +273,14 @@ def _kind(tp: Any) -> tuple[str, list[Any], bool]:
 
 
 #: The options the private-room form draws one control each for (its match length, deals and
-#: target score, has fields of its own)
+#: target score, are its two fields of their own: :data:`MATCH_FIELDS`)
 FORM_OPTIONS: tuple[str, ...] = tuple(
     o for o in option_names() if o not in ("deals", "target_score")
 )
+#: The form's two match fields, as ``create`` reads them: a number of deals (the match then has
+#: no target score) or a target score (the match then has no fixed number of deals); left
+#: empty, the preset's
+MATCH_FIELDS: tuple[str, ...] = ("deals", "target_score")
 #: a number option's field: any whole number within a range, not one of a few choices
 NUMBER = "#"
 #: the whole numbers tried for a number option (its field when all of them up to
@@ -309,7 +316,9 @@ def form_choices(rules: Rules) -> dict[str, Any]:
 
     ``choices``: each option's values that ``create`` takes with the preset's other options;
     an option with one value is fixed at this table. A number option whose field takes
-    any number has ``"#"`` for "a number", within ``numbers[option]`` (lowest, highest).
+    any number has ``"#"`` for "a number", within ``numbers[option]`` (lowest, highest). The
+    match fields (:data:`MATCH_FIELDS`) have ``None`` (left empty: the preset's) and ``"#"``
+    (a number typed in).
     ``clashes``: the pairs of those values that ``create`` refuses together,
     ``[option, value, option, value]``. A table the form allows (every value among its
     option's choices, no two of them clashing) is one ``create`` takes; the form offers only
@@ -322,16 +331,24 @@ def form_choices(rules: Rules) -> dict[str, Any]:
     True
     >>> form_choices(PRESETS["zipi-kozmaca"])["choices"]["bidding"]
     ['auction', 'kozmaca', 'none']
+    >>> form["choices"]["target_score"]  # a target needs another tie-break than the last deal's
+    [None]
+    >>> ["tie", "last_deal_tricks", "target_score", "#"] in form_choices(PRESETS["zipi-esli"])[
+    ...     "clashes"
+    ... ]
+    True
     """
     base = rules.to_dict()
     domains = {o: _domain(o) for o in FORM_OPTIONS}
 
-    def changes(*pairs: tuple[str, Any]) -> dict[str, Any]:
-        return {o: v for o, v in pairs if v != base[o]}
+    def takes(*changes: dict[str, Any]) -> bool:
+        merged = {o: v for c in changes for o, v in c.items()}
+        return _accepts(rules, {o: v for o, v in merged.items() if v != base[o]})
 
-    choices = {o: [v for v in domains[o] if _accepts(rules, changes((o, v)))] for o in FORM_OPTIONS}
+    choices = {o: [v for v in domains[o] if takes({o: v})] for o in FORM_OPTIONS}
     numbers: dict[str, list[int]] = {}
-    tried: dict[str, dict[Any, list[Any]]] = {}  # each value shown and the values tried for it
+    # each value shown and the changes to the preset it stands for (each one tried)
+    tried: dict[str, dict[Any, list[dict[str, Any]]]] = {}
     for o in FORM_OPTIONS:
         ints = [v for v in choices[o] if isinstance(v, int) and not isinstance(v, bool)]
         if (
@@ -343,21 +360,23 @@ def form_choices(rules: Rules) -> dict[str, Any]:
             numbers[o] = [ints[0], _NUMBER_TOP]
             rest = [v for v in choices[o] if v not in ints]
             choices[o] = [*rest, NUMBER]
-            tried[o] = {v: [v] for v in rest} | {NUMBER: [ints[0], _NUMBER_TOP]}
+            tried[o] = {v: [{o: v}] for v in rest} | {NUMBER: [{o: ints[0]}, {o: _NUMBER_TOP}]}
         else:
             choices[o] = [v for v in choices[o] if v != _NUMBER_TOP or v == base[o]]
-            tried[o] = {v: [v] for v in choices[o]}
+            tried[o] = {v: [{o: v}] for v in choices[o]}
+    # the match fields: left empty (the preset's), or a number typed in, which ``create``
+    # reads as that many deals and no target score, or that target and no fixed deals
+    other = {"deals": "target_score", "target_score": "deals"}
+    for o in MATCH_FIELDS:
+        tried[o] = {None: [{}], NUMBER: [{o: n, other[o]: None} for n in (1, _NUMBER_TOP)]}
+        choices[o] = [v for v in tried[o] if all(takes(c) for c in tried[o][v])]
     clashes: list[list[Any]] = []
-    open_options = [o for o in FORM_OPTIONS if len(choices[o]) > 1]
+    open_options = [o for o in FORM_OPTIONS + MATCH_FIELDS if len(choices[o]) > 1]
     for i, o1 in enumerate(open_options):
         for o2 in open_options[i + 1 :]:
             for v1 in choices[o1]:
                 for v2 in choices[o2]:
-                    if not all(
-                        _accepts(rules, changes((o1, a), (o2, b)))
-                        for a in tried[o1][v1]
-                        for b in tried[o2][v2]
-                    ):
+                    if not all(takes(a, b) for a in tried[o1][v1] for b in tried[o2][v2]):
                         clashes.append([o1, v1, o2, v2])
     return {"choices": choices, "numbers": numbers, "clashes": clashes}
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from batak.explain import FORM_OPTIONS, NUMBER, rules_catalog
+from batak.explain import FORM_OPTIONS, MATCH_FIELDS, NUMBER, rules_catalog
 from batak.server.hub import create_rules
 from batak.server.table import TableError
 
@@ -20,13 +20,27 @@ CATALOG = rules_catalog()
 PRESETS = {p["name"]: p for p in CATALOG["presets"]}
 
 
-def takes(preset: str, changes: dict[str, Any]) -> bool:
+def takes(preset: str, changes: dict[str, Any], **fields: Any) -> bool:
+    """Whether ``create`` takes this preset with these ``rules`` and these other fields."""
     try:
-        create_rules({"type": "create", "preset": preset, "rules": changes})
+        create_rules({"type": "create", "preset": preset, "rules": changes, **fields})
     except TableError as e:
         assert e.code == "bad_rules"
         return False
     return True
+
+
+def message(preset: str, state: dict[str, Any]) -> dict[str, Any]:
+    """The create message of a form with these values, as the web client sends it (a target
+    score typed in: that target and no fixed deals, winning over a number of deals)."""
+    base = PRESETS[preset]["rules"]
+    rules = {o: v for o, v in state.items() if o in FORM_OPTIONS and v != base[o]}
+    msg: dict[str, Any] = {"rules": rules}
+    if state.get("target_score") is not None:
+        msg |= {"target_score": state["target_score"], "deals": None}
+    elif state.get("deals") is not None:
+        msg["deals"] = state["deals"]
+    return msg
 
 
 def every_value(option: str) -> list[Any]:
@@ -50,13 +64,16 @@ def offered(form: dict[str, Any], option: str, value: Any) -> bool:
     return value in choices
 
 
-def changes_of(preset: str, *pairs: tuple[str, Any]) -> dict[str, Any]:
-    base = PRESETS[preset]["rules"]
-    return {o: v for o, v in pairs if v != base[o]}
+def takes_values(preset: str, *pairs: tuple[str, Any]) -> bool:
+    """Whether ``create`` takes the form's table with these values (numbers, not ``#``)."""
+    msg = message(preset, dict(pairs))
+    return takes(preset, msg.pop("rules"), **msg)
 
 
 def samples(form: dict[str, Any], option: str, value: Any) -> list[Any]:
     """The numbers a number field's ``#`` stands for, tried: its range's ends and middle."""
+    if value == NUMBER and option in MATCH_FIELDS:
+        return [1, 50, 1000, 10000]  # the web form's fields take up to 50 deals, a 10000 target
     if value == NUMBER:
         low, high = form["numbers"][option]
         return [low, (low + high) // 2, high]
@@ -68,14 +85,22 @@ def test_each_option_offers_exactly_what_create_takes(preset: str) -> None:
     """Every value of every option, changed alone: ``create`` takes it if and only if the form
     offers it (the 24 of 28 preset and bidding pairs that ``create`` refuses are not offered)."""
     form = PRESETS[preset]["form"]
-    assert set(form["choices"]) == set(FORM_OPTIONS)
+    assert set(form["choices"]) == set(FORM_OPTIONS + MATCH_FIELDS)
     for option in FORM_OPTIONS:
         for value in every_value(option):
-            assert takes(preset, changes_of(preset, (option, value))) == offered(
-                form, option, value
-            ), (preset, option, value)
+            assert takes_values(preset, (option, value)) == offered(form, option, value), (
+                preset,
+                option,
+                value,
+            )
         # the preset's own value is always offered
         assert offered(form, option, PRESETS[preset]["rules"][option]), (preset, option)
+    # the match fields: a number typed in is offered if and only if create takes it
+    for field in MATCH_FIELDS:
+        taken = [takes_values(preset, (field, n)) for n in samples(form, field, NUMBER)]
+        assert all(taken) == (NUMBER in form["choices"][field]), (preset, field)
+        assert any(taken) == all(taken), (preset, field)
+        assert None in form["choices"][field]
 
 
 def test_the_bidding_switch_is_offered_only_where_create_takes_it() -> None:
@@ -100,12 +125,12 @@ def test_the_clashes_are_the_pairs_create_refuses(preset: str) -> None:
     them as a clash (a number field tried at its range's ends and middle)."""
     form = PRESETS[preset]["form"]
     clashes = {(o1, repr(v1), o2, repr(v2)) for o1, v1, o2, v2 in form["clashes"]}
-    open_options = [o for o in FORM_OPTIONS if len(form["choices"][o]) > 1]
+    open_options = [o for o in FORM_OPTIONS + MATCH_FIELDS if len(form["choices"][o]) > 1]
     for o1, o2 in itertools.combinations(open_options, 2):
         for v1 in form["choices"][o1]:
             for v2 in form["choices"][o2]:
                 refused = not all(
-                    takes(preset, changes_of(preset, (o1, a), (o2, b)))
+                    takes_values(preset, (o1, a), (o2, b))
                     for a in samples(form, o1, v1)
                     for b in samples(form, o2, v2)
                 )
@@ -124,11 +149,11 @@ def test_every_table_the_form_allows_is_taken(preset: str) -> None:
     form = PRESETS[preset]["form"]
     base = PRESETS[preset]["rules"]
     rng = random.Random(preset)
-    open_options = [o for o in FORM_OPTIONS if len(form["choices"][o]) > 1]
+    open_options = [o for o in FORM_OPTIONS + MATCH_FIELDS if len(form["choices"][o]) > 1]
     start = {
         o: (NUMBER if o in form["numbers"] and base[o] is not None else base[o])
         for o in FORM_OPTIONS
-    }
+    } | {o: None for o in MATCH_FIELDS}
     tried = 0
     for size, count in ((3, 4000), (len(open_options), 1000)):
         for _ in range(count):
@@ -138,7 +163,6 @@ def test_every_table_the_form_allows_is_taken(preset: str) -> None:
                 if allowed(form, state | {o: value}):
                     state[o] = value
             numbers = {o: rng.choice(samples(form, o, v)) for o, v in state.items()}
-            changes = changes_of(preset, *numbers.items())
-            assert takes(preset, changes), changes
+            assert takes_values(preset, *numbers.items()), numbers
             tried += 1
     assert tried == 5000

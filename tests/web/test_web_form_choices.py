@@ -34,7 +34,7 @@ FORM_JS = """() => {
     const kind = window.batak.state.catalog.options[name].kind;
     const why = box.querySelector(".why");
     const o = { why: !why || why.hidden ? "" : why.textContent, text: box.textContent };
-    if (!el) o.fixed = true;
+    if (!el) { o.fixed = true; o.control = "fixed"; }
     else if (el.tagName === "SELECT") {
       o.control = "select";
       const value = (x) => x.value === "" ? null : kind === "int" ? Number(x.value) : x.value;
@@ -50,6 +50,13 @@ FORM_JS = """() => {
       o.min = Number(el.min); o.max = Number(el.max); o.required = el.required;
     }
     out[name] = o;
+  }
+  // the match fields
+  for (const [name, field] of [["deals", "deals"], ["target_score", "target"]]) {
+    const el = f.elements[field];
+    const why = f.querySelector(`.why[data-field="${name}"]`);
+    out[name] = { control: "match", field, value: el.value, disabled: el.disabled,
+      required: el.required, why: why.hidden ? "" : why.textContent };
   }
   return out;
 }"""
@@ -95,6 +102,11 @@ def test_the_private_room_form_offers_only_the_choices_the_server_takes(
         form = _form(page)
         for name, shown in form.items():
             values = choices[name]
+            if shown["control"] == "match":
+                # a number field above the options: disabled, and said fixed, where not offered
+                assert shown["disabled"] == ("#" not in values), (preset, name)
+                assert (shown["why"] == "Fixed at this table") == ("#" not in values)
+                continue
             if shown.get("fixed"):
                 assert len(values) == 1, (preset, name)
                 assert shown["why"] in ("Fixed at this table",), (preset, name)
@@ -140,13 +152,18 @@ def _walk(page: Page, rng: random.Random, steps: int, seen: list[dict[str, Any]]
                 disabled = [v for v in o["values"] if v not in o["enabled"]]
                 if disabled:
                     assert re.search(r"\((not with|.* ile olmaz)", o["text"]), (name, o["text"])
+            elif o["control"] == "match":
+                if not o["disabled"] and not (o["value"] and o["required"]):
+                    moves.append((name, "" if o["value"] else str(rng.randint(1, 50))))
             elif not o["disabled"]:
                 moves.append((name, "toggle"))
             else:
                 assert o["why"], name
         name, value = rng.choice(moves)
         o = form[name]
-        if o["control"] == "select":
+        if o["control"] == "match":
+            page.fill(f"#create-form input[name={o['field']}]", value)
+        elif o["control"] == "select":
             page.select_option(f"#opt-{name}", "" if value is None else str(value))
         elif o["control"] == "checkbox":
             page.locator(f"#opt-{name}").click()
@@ -211,6 +228,13 @@ def test_the_form_says_why_and_follows_the_bidding_in_both_languages(
             page.locator("#opt-overtake_after_ruff").uncheck()
             expect(page.locator("#opt-overtake")).to_be_enabled()
             expect(why).to_be_hidden()
+            # a target score needs another tie-break than the last deal's tricks
+            last = page.locator('#opt-tie option[value="last_deal_tricks"]')
+            expect(last).to_be_enabled()
+            page.fill("#create-form input[name=target]", "101")
+            expect(last).to_be_disabled()
+            page.fill("#create-form input[name=target]", "")
+            expect(last).to_be_enabled()
             # the bidding switch of a Koz Maça preset, and its summary
             preset = "zipi-kozmaca"
             _open_form(page, preset)

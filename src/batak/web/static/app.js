@@ -1116,7 +1116,8 @@ document.addEventListener("keydown", (e) => {
 
 // a number typed in (or cleared from) a table option's field may offer or withhold others
 document.addEventListener("input", (e) => {
-  if (e.target.id && e.target.id.startsWith("opt-") && e.target.type === "number") renderCreateWords();
+  const f = $("#create-form");
+  if (f && e.target.type === "number" && f.contains(e.target)) renderCreateWords();
 });
 
 document.addEventListener("change", (e) => {
@@ -1361,8 +1362,8 @@ function drawLobby() {
         </label>
         <p class="help" id="preset-summary"></p>
         <div class="grid2">
-          <label>${esc(t("deals"))}<input name="deals" type="number" min="1" max="50"></label>
-          <label>${esc(t("target_score"))}<input name="target" type="number" min="1" max="10000"></label>
+          <label>${esc(t("deals"))}<input name="deals" type="number" min="1" max="50"><span class="help why" data-field="deals" hidden></span></label>
+          <label>${esc(t("target_score"))}<input name="target" type="number" min="1" max="10000"><span class="help why" data-field="target_score" hidden></span></label>
           <label>${esc(t("decision_seconds"))}<input name="seconds" type="number" min="5" max="300" placeholder="25"></label>
           <label>${esc(t("trick_pause"))}<input name="trick_pause" type="number" min="0" max="5" step="0.5" placeholder="${esc(decimal(S.welcome && S.welcome.pace ? S.welcome.pace.trick_pause : 1.5))}"></label>
           <label>${esc(t("deal_pause"))}<input name="deal_pause" type="number" min="0" max="30" step="1" placeholder="${esc(Number(S.welcome && S.welcome.pace ? S.welcome.pace.deal_pause : 4).toLocaleString(lang(), { maximumFractionDigits: 1 }))}"></label>
@@ -1561,6 +1562,7 @@ function renderCreateOptions() {
   f.target.placeholder = p.rules.target_score ?? "";
   const form = p.form;
   box.innerHTML = Object.entries(form.choices)
+    .filter(([name]) => !MATCH_FIELDS[name])
     .filter(([name, choices]) => choices.length > 1 || !(p.unused || []).includes(name))
     .map(([name, choices]) => {
       const v = p.rules[name];
@@ -1578,9 +1580,15 @@ function renderCreateOptions() {
   renderCreateWords();
 }
 
+// The form's two match fields (the number of deals, the target score: a number typed in one is
+// read by the server as no target, or no fixed number of deals; the target wins if both are)
+const MATCH_FIELDS = { deals: "deals", target_score: "target" };
+
 // The value of a table option as the form has it now, as the server's catalog writes it in a
-// preset's "form" ("#" for a number typed in a number field)
+// preset's "form" ("#" for a number typed in a number field; a match field left empty: null)
 function formValue(f, p, name) {
+  if (name === "target_score") return f.target.value === "" ? null : "#";
+  if (name === "deals") return f.target.value === "" && f.deals.value !== "" ? "#" : null;
   const el = f.elements["opt-" + name];
   if (!el) return p.rules[name];
   if (el.type === "checkbox") return el.checked;
@@ -1617,7 +1625,7 @@ function renderCreateWords() {
   $("#preset-summary").innerHTML = `<span data-testid="preset-summary">${esc(pick(summary))}</span> · <a href="/rules/${esc(p.name)}" data-action="nav" data-href="/rules/${esc(p.name)}">${esc(t("rules_link"))}</a>`;
   // "Label: value", of an option as the form has it now
   const setting = (o) => {
-    const el = f.elements["opt-" + o];
+    const el = f.elements[MATCH_FIELDS[o] || "opt-" + o];
     const value = el && el.type === "number" && el.value !== "" ? el.value : state[o] === "#" ? "" : state[o];
     return `${pick(optionWords(o, rules).label)}: ${optionValueText(o, value, p, rules)}`;
   };
@@ -1650,6 +1658,28 @@ function renderCreateWords() {
       if (el.type === "number" && other === null) el.required = others.length > 0;
       else el.disabled = others.length > 0;
       if (others.length) reason = t(el.type === "number" && other === null ? "form_needs_number" : "form_locked", { setting: because(others) });
+    }
+    why.textContent = reason;
+    why.hidden = !reason;
+  }
+  // the match fields: one not offered at this table is emptied and disabled; one whose number
+  // (or emptiness) clashes with an option as chosen now is disabled (or required)
+  for (const [name, field] of Object.entries(MATCH_FIELDS)) {
+    const el = f.elements[field];
+    const why = f.querySelector(`.why[data-field="${name}"]`);
+    const choices = p.form.choices[name];
+    if (!el || !why || !choices) continue;
+    let reason = "";
+    if (!choices.includes("#")) {
+      el.value = "";
+      el.disabled = true;
+      reason = t("form_fixed");
+    } else {
+      const other = state[name] === null ? "#" : null;
+      const others = formClashes(p, state, name, other);
+      el.disabled = other === "#" && others.length > 0;
+      el.required = other === null && others.length > 0;
+      if (others.length) reason = t(other === null ? "form_needs_number" : "form_locked", { setting: because(others) });
     }
     why.textContent = reason;
     why.hidden = !reason;
