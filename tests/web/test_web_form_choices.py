@@ -92,6 +92,7 @@ def test_the_private_room_form_offers_only_the_choices_the_server_takes(
     were offered and refused)."""
     catalog = rules_catalog()
     page = open_page(browser, server, errors, viewport=DESKTOP)
+    expect(page.locator("#create-options .option").first).to_be_attached()
     listed = page.locator("#preset-select option").evaluate_all("os => os.map((o) => o.value)")
     assert listed, "no preset in the form"
     offered_biddings = 0

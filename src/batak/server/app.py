@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import hmac
@@ -242,10 +243,15 @@ def create_app(
             headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
         )
 
-    catalog = rules_catalog()
+    # the rules catalog, worked out on the first request in a thread (its private-room form's
+    # choices take about a second: the engine tries every option of every preset), so that a
+    # server that nobody asks for it never pays that, and one that is asked goes on serving
+    catalog: list[asyncio.Task[dict[str, Any]]] = []
 
     async def rules_api(request: Request) -> Response:
-        return JSONResponse(catalog)
+        if not catalog:
+            catalog.append(asyncio.create_task(asyncio.to_thread(rules_catalog)))
+        return JSONResponse(await asyncio.shield(catalog[0]))
 
     texts_body = json.dumps(client_catalog("web."), ensure_ascii=False).encode("utf-8")
     texts_etag = '"' + hashlib.sha256(texts_body).hexdigest()[:32] + '"'
