@@ -6,8 +6,15 @@ form lets a player make together."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import itertools
+import json
 import random
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -166,3 +173,46 @@ def test_every_table_the_form_allows_is_taken(preset: str) -> None:
             assert takes_values(preset, *numbers.items()), numbers
             tried += 1
     assert tried == 5000
+
+
+def test_the_catalog_is_worked_out_once_and_again_after_a_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``GET /api/rules`` works the catalog out in a thread on its first request: two first
+    requests at once wait for the one build, and a build that fails is a 500 (the server's
+    log has it) that the next request builds again, not a failure kept for the server's life."""
+    from harness import ServerThread, fast_config
+
+    import batak.server.app as app_module
+
+    calls: list[int] = []
+    gate = threading.Event()
+
+    def build() -> dict[str, Any]:
+        calls.append(1)
+        gate.wait(20)  # both first requests are in before the build ends
+        if len(calls) == 1:
+            raise RuntimeError("the first build fails")
+        return {"presets": [], "options": {}}
+
+    monkeypatch.setattr(app_module, "rules_catalog", build)
+
+    def get(url: str) -> int:
+        try:
+            with urllib.request.urlopen(url, timeout=20) as res:
+                json.load(res)
+                return int(res.status)
+        except urllib.error.HTTPError as e:
+            return int(e.code)
+
+    with ServerThread(fast_config(tmp_path / "data")) as srv:
+        url = srv.http + "/api/rules"
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            first = [pool.submit(get, url) for _ in range(2)]
+            time.sleep(0.5)
+            gate.set()
+            assert [f.result() for f in first] == [500, 500]
+        assert len(calls) == 1  # the two first requests waited for one build
+        assert get(url) == 200  # built again, and kept
+        assert get(url) == 200
+        assert len(calls) == 2

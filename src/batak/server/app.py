@@ -245,13 +245,21 @@ def create_app(
 
     # the rules catalog, worked out on the first request in a thread (its private-room form's
     # choices take about a second: the engine tries every option of every preset), so that a
-    # server that nobody asks for it never pays that, and one that is asked goes on serving
+    # server that nobody asks for it never pays that, and one that is asked goes on serving.
+    # Requests that come while it is worked out wait for that one build; a build that fails is
+    # a 500 to those (the log has its error) and is tried again on the next request
     catalog: list[asyncio.Task[dict[str, Any]]] = []
 
     async def rules_api(request: Request) -> Response:
         if not catalog:
             catalog.append(asyncio.create_task(asyncio.to_thread(rules_catalog)))
-        return JSONResponse(await asyncio.shield(catalog[0]))
+        build = catalog[0]
+        try:
+            return JSONResponse(await asyncio.shield(build))
+        except Exception:
+            if build.done() and catalog and catalog[0] is build:
+                catalog.clear()
+            raise
 
     texts_body = json.dumps(client_catalog("web."), ensure_ascii=False).encode("utf-8")
     texts_etag = '"' + hashlib.sha256(texts_body).hexdigest()[:32] + '"'
