@@ -10,8 +10,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from conftest import TIMEOUT, watch
 from harness import ServerProcess
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from test_web import no_js_errors, open_page
 from test_web_table import DESKTOP, PHONE_CTX
 
@@ -254,4 +255,27 @@ def test_the_form_says_why_and_follows_the_bidding_in_both_languages(
             page.locator('#create-form [data-option="bidding"]').scroll_into_view_if_needed()
             page.screenshot(path=str(SHOTS / f"form-switch-options-{preset}-{device}-{lang}.png"))
             page.context.close()
+    no_js_errors(errors)
+
+
+def test_the_form_is_not_sent_before_the_catalog_is_there(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """The server works the catalog out on its first ``GET /api/rules`` (about a second), and a
+    player may be online before it comes: until then the Create button is disabled (a click
+    made a script error and no room), then it makes the room."""
+    context = browser.new_context(locale="en-US", service_workers="block")
+    context.set_default_timeout(TIMEOUT)
+    page = watch(context.new_page(), errors)
+    held: list[Route] = []
+    page.route("**/api/rules", lambda route: held.append(route))
+    page.goto(server.http + "/")
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    expect(page.get_by_test_id("create-room")).to_be_disabled()
+    page.wait_for_function("() => !window.batak.state.catalog")
+    assert len(held) == 1
+    held[0].continue_()
+    page.get_by_test_id("create-room").click()
+    expect(page).to_have_url(re.compile(r"/table/"))
+    context.close()
     no_js_errors(errors)

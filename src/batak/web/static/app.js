@@ -147,6 +147,7 @@ async function loadCatalog() {
   if (S.catalog) return;
   try {
     const res = await fetch("/api/rules");
+    if (!res.ok) throw new Error(`/api/rules: ${res.status} ${res.statusText}`); // tried again on the next page
     S.catalog = await res.json();
     render();
   } catch (e) {
@@ -1372,7 +1373,7 @@ function drawLobby() {
         <label class="check"><input type="checkbox" name="bots" checked> ${esc(t("bots_allowed"))}</label>
         <label class="check"><input type="checkbox" name="show_bots" checked> ${esc(t("show_bots"))}</label>
         <details><summary>${esc(t("more_options"))}</summary><div id="create-options"></div></details>
-        <button type="submit" class="primary" data-testid="create-room">${esc(t("create_room"))}</button>
+        <button type="submit" class="primary" data-testid="create-room"${S.catalog ? "" : " disabled"}>${esc(t("create_room"))}</button>
       </form>
     </section>
     <section class="card-box" aria-labelledby="h-progress" id="progress-box" data-testid="progress-box"></section>
