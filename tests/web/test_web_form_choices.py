@@ -21,8 +21,6 @@ from batak.rules import PRESETS
 from batak.server.hub import create_rules
 from batak.server.table import TableError
 
-SHOTS = Path("/tmp/g3-shots")
-
 #: Each option of the form as the page has it: its control and the values it offers, enabled
 #: or not (as the catalog writes them: null, "#" for a number field), or its one fixed value.
 FORM_JS = """() => {
@@ -201,13 +199,12 @@ def test_every_table_the_form_reaches_by_clicking_makes_a_room(
 
 
 def test_the_form_says_why_and_follows_the_bidding_in_both_languages(
-    browser: Browser, server: ServerProcess, errors: list[str]
+    browser: Browser, server: ServerProcess, errors: list[str], artifacts: Path
 ) -> None:
     """A clash is said in the page's language (a choice disabled with the option standing in
     its way), a fixed option says so, and the summary above the form follows the bidding
     switch where the form offers one; screenshots of a preset with fixed options (the kitty
     table) and of one with the bidding switch, on a desktop and a phone, in both languages."""
-    SHOTS.mkdir(exist_ok=True)
     words = {
         "en": ("Fixed at this table", "Cannot be changed with “Overtake after a ruff: yes”"),
         "tr": ("Bu masada değişmez", "seçiliyken değiştirilemez"),
@@ -220,7 +217,7 @@ def test_the_form_says_why_and_follows_the_bidding_in_both_languages(
             expect(fixed).to_contain_text(words[lang][0])
             expect(page.locator("#opt-bidding")).to_have_count(0)
             fixed.scroll_into_view_if_needed()
-            page.screenshot(path=str(SHOTS / f"form-fixed-zipi-kitty-{device}-{lang}.png"))
+            page.screenshot(path=str(artifacts / f"form-fixed-zipi-kitty-{device}-{lang}.png"))
             # a clash: overtaking after a ruff needs overtaking
             page.locator("#opt-overtake_after_ruff").check()
             expect(page.locator("#opt-overtake")).to_be_disabled()
@@ -251,9 +248,10 @@ def test_the_form_says_why_and_follows_the_bidding_in_both_languages(
             # Koz Maça's zero bid is offered only with Koz Maça, its partnership never
             expect(page.locator("#opt-partners")).to_be_disabled()
             page.locator("#preset-select").scroll_into_view_if_needed()
-            page.screenshot(path=str(SHOTS / f"form-switch-{preset}-{device}-{lang}.png"))
+            page.screenshot(path=str(artifacts / f"form-switch-{preset}-{device}-{lang}.png"))
             page.locator('#create-form [data-option="bidding"]').scroll_into_view_if_needed()
-            page.screenshot(path=str(SHOTS / f"form-switch-options-{preset}-{device}-{lang}.png"))
+            shot = artifacts / f"form-switch-options-{preset}-{device}-{lang}.png"
+            page.screenshot(path=str(shot))
             page.context.close()
     no_js_errors(errors)
 
