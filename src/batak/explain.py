@@ -285,7 +285,7 @@ MATCH_FIELDS: tuple[str, ...] = ("deals", "target_score")
 NUMBER = "#"
 #: the whole numbers tried for a number option (its field when all of them up to
 #: ``_NUMBER_TOP`` pass: then every number up to the engine's 1000 is taken to pass too, which
-#: ``tests/test_form_choices.py`` checks number by number)
+#: ``tests/server/test_server_form_choices.py`` checks number by number)
 _NUMBER_TRIED = 21
 _NUMBER_TOP = 1000
 
@@ -383,7 +383,7 @@ def form_choices(rules: Rules) -> dict[str, Any]:
 
 @functools.cache
 def _form(rules: Rules) -> dict[str, Any]:
-    """:func:`form_choices`, worked out once per table (about a tenth of a second each)."""
+    """:func:`form_choices`, worked out once per table (about a second for the 14 presets)."""
     return form_choices(rules.replace(name="custom"))
 
 
