@@ -139,8 +139,8 @@ def _walk(page: Page, rng: random.Random, steps: int, seen: list[dict[str, Any]]
     """Click ``steps`` times on the form's enabled choices at random (a select's choice, a
     checkbox, a number typed or cleared), checking after each that the form's create message
     is one the server takes, and that each disabled choice says why."""
+    form = _form(page)
     for _ in range(steps):
-        form = _form(page)
         moves: list[tuple[str, Any]] = []
         for name, o in form.items():
             if o.get("fixed"):
@@ -171,7 +171,8 @@ def _walk(page: Page, rng: random.Random, steps: int, seen: list[dict[str, Any]]
             page.fill(f"#opt-{name}", str(rng.randint(o["min"], min(o["max"], 30))))
         elif not o["required"]:
             page.fill(f"#opt-{name}", "")
-        msg = page.evaluate("() => window.batak.createMessage()")
+        # the create message and the form it leaves, in one round trip to the page
+        msg, form = page.evaluate(f"() => [window.batak.createMessage(), ({FORM_JS})()]")
         assert _takes(msg), (msg, name, value)
         seen.append(msg)
 
