@@ -666,6 +666,47 @@ def test_c_first_guess_saves_probes() -> None:
     assert first_guess(pos) == 7
 
 
+#: 8-card endings of benchmarks/solver_speed.py, the bidder alone against three (seeds 3 and 7):
+#: the compiled solve's arguments, the value, and the most cards its probes may play
+_LONE_ENDINGS = (
+    (
+        (69525318720, 149535731351558, 565149112029312, 1196424343617808),
+        2, 3, (), True, 1, 29, 3, 20_000,
+    ),
+    (
+        (1127549174483201, 2876331278729216, 356241968726178, 142940807635032),
+        3, 3, (), False, 2, 29, 5, 12_000,
+    ),
+)  # fmt: skip
+
+
+@needs_c
+@pytest.mark.parametrize("deal", _LONE_ENDINGS, ids=["ending-seed3", "ending-seed7"])
+def test_c_lone_player_probes_step_down_from_its_every_trick(deal: tuple[Any, ...]) -> None:
+    """Without a guess, a position of 6 to 12 tricks where one player plays alone against the
+    rest starts its probes at the lone player's every trick and steps down from the bound each
+    failed probe returns (session 48): the same probes as the guess "all of them" for the lone
+    side, or "at least one" for the side against it. The bisection played 31,988 and 17,177
+    cards here (and 20,432 and 10,534 asked for the three defenders); from the top, 17,985 and
+    10,533 either way."""
+    from batak.bots import _csolver
+
+    *args, value, most = deal
+    table = _csolver.Solver(20)
+    assert table.solve(*args) == value
+    assert table.cards <= most
+    same = _csolver.Solver(20)
+    assert same.solve(*args, guess=8) == value
+    assert same.cards == table.cards
+    args[5] ^= 15  # the three defenders' side
+    others = _csolver.Solver(20)
+    assert others.solve(*args) == 8 - value
+    assert others.cards <= most
+    same = _csolver.Solver(20)
+    assert same.solve(*args, guess=1) == 8 - value
+    assert same.cards == others.cards
+
+
 @needs_c
 def test_thread_tables_are_reused_and_start_empty() -> None:
     """solve_position keeps one compiled table per size and thread, cleared at each call: the

@@ -2,8 +2,9 @@
  *
  * The search is the Python reference's (``_Solver`` in solver.py): a search "can the side take at
  * least ``need`` more tricks?" with alpha-beta on a zero window, driven by a bisection on
- * ``need`` (or, given a first guess, by steps of one from it: run_solve), over the same
- * compulsory-play rules.  What makes it fast, beyond being C:
+ * ``need`` (or, given a first guess, by steps of one from it; and from 6 to 12 tricks left where
+ * one player plays alone against the rest, by steps down from the lone player's every trick:
+ * run_solve), over the same compulsory-play rules.  What makes it fast, beyond being C:
  *
  *   - a fixed-size transposition table at trick boundaries whose keys use RELATIVE ranks: each
  *     remaining card is replaced by its rank among the remaining cards of its suit, so positions
@@ -197,6 +198,14 @@ typedef char bucket_is_one_cache_line[sizeof(Bucket) == 64 ? 1 : -1];
 #endif
 #ifndef VIA_DEPTH
 #define VIA_DEPTH 2
+#endif
+
+/* run_solve without a guess, where one player plays alone against the rest: from LONE_TOP_MIN to
+ * LONE_TOP_MAX tricks left at the root, the probes start at the lone player's most tricks and step
+ * down (benchmarks/README.md, session 48); elsewhere, a bisection */
+#ifndef LONE_TOP_MIN
+#define LONE_TOP_MIN 6
+#define LONE_TOP_MAX 12
 #endif
 
 /* the lead order: a lone leader's sure trump is tried before the history of leads that cut
@@ -1110,12 +1119,15 @@ static void ctx_init(Ctx *c, const Problem *p, Table *tt) {
  * leaves the table sound: an entry is written only once the search below it has finished, and
  * the jump leaves from a node count, between two such writes.
  *
- * The probes: without a guess (``guess`` < 0), a bisection of zero-window probes from 0..left;
+ * The probes: without a guess (``guess`` < 0), a bisection of zero-window probes from 0..left
+ * (but see the end of this comment);
  * with one, the first probe asks "at least ``guess`` tricks?" (put within 1..left) and each
  * later one steps by one from the bound the last probe learnt, as MTD(f) does: after a probe
  * that reached its target, "at least one more than the lower bound?", else "at least the upper
  * bound?".  A guess one above a good estimate of the value settles most full deals in two
- * probes, the first one failing just above the value (benchmarks/README.md, session 47). */
+ * probes, the first one failing just above the value (benchmarks/README.md, session 47).
+ * Without a guess, a position of LONE_TOP_MIN..LONE_TOP_MAX tricks where one player plays alone
+ * takes the guess "the lone player takes every trick" (session 48). */
 static int run_solve(const Problem *p, Table *tt, uint64_t *nodes, uint64_t *cards,
                      uint64_t limit, int guess) {
     Ctx c;
@@ -1133,6 +1145,17 @@ static int run_solve(const Problem *p, Table *tt, uint64_t *nodes, uint64_t *car
     TRACE(((uint64_t[4]){0, 0, 0, 0}), 0, 0, ~0ULL);
     int lo = 0, hi = left;
     int mid = -1; /* the next probe's target */
+    if (guess < 0 && left >= LONE_TOP_MIN && left <= LONE_TOP_MAX) {
+        /* one player alone against the rest: ask first whether it takes every trick, then step
+         * down from the bound each failed probe returns (from the side's point of view: the
+         * lone side asks "all?", a side against a lone player "at least one?").  A lone player's
+         * extra trick is refuted early, so these failing probes are cheap and fail-soft gives
+         * a tight upper bound; the last two probes settle the value. */
+        if (c.solo[1])
+            guess = left;
+        else if (c.solo[0])
+            guess = 1;
+    }
     if (guess >= 0) mid = guess < 1 ? 1 : guess > left ? left : guess;
     /* zero-window probes; the table keeps the bounds each probe learnt, so the later probes
      * mostly re-read them */
@@ -1245,8 +1268,9 @@ PyDoc_STRVAR(solve_doc,
              "restricted until broken,\n32 any trump breaks trumps, 64 no compulsory trump when void.  The transposition table holds at "
              "most 2**tt_bits\nentries (small positions use 2**max(12, 2 * tricks left)).  "
              "guess >= 0: the first probe asks for at\nleast guess tricks (moved within 1..tricks "
-             "left) and the next ones step by one from there\n(negative: a bisection); the value "
-             "is the same.");
+             "left) and the next ones step by one from there\n(negative: a bisection, or, from 6 "
+             "to 12 tricks left where one player plays alone, the\nlone player's every trick "
+             "as the guess); the value is the same.");
 
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"hands", "trump", "leader", "trick", "broken",
