@@ -188,7 +188,10 @@ def panel_problems(page: Page, where: str) -> list[dict[str, Any]]:
     """axe's serious and critical problems (:func:`test_web_axe.problems`), and those it leaves
     for a person to review: the reactions' row, a ``div`` named with ``aria-label`` and no
     role, was one (a name a screen reader may not read). Left out: a colour contrast axe cannot
-    measure because the open panel lies over the element (the header under it)."""
+    measure because the open panel lies over the element (the header under it), or because
+    the felt's gradient lies under it (the seat's name at a 390 × 700 phone's bottom edge in the
+    waiting room: asked for once the header under the panel was inert, at the same place as
+    before, white on the dark felt)."""
     found = problems(page, where)
     for v in AXE.run(page).response["incomplete"]:
         nodes = [
@@ -196,7 +199,10 @@ def panel_problems(page: Page, where: str) -> list[dict[str, Any]]:
             for n in v["nodes"]
             if not (
                 v["id"] == "color-contrast"
-                and "overlapped by another element" in n.get("failureSummary", "")
+                and (
+                    "overlapped by another element" in n.get("failureSummary", "")
+                    or "background gradient" in n.get("failureSummary", "")
+                )
             )
         ]
         if v["impact"] in ("serious", "critical") and nodes:

@@ -486,6 +486,14 @@ function presetTitle(name) {
   return p && p.title ? pick(p.title) : name;
 }
 
+// A table's name as HTML for a line that may wrap (the top bar's): the words in brackets kept on
+// one line, so that a break comes before them ("Standart" / "(yaygın kurallar · ihaleli)"), not
+// inside them (1024 px, Turkish: "… · / ihaleli)")
+function presetTitleHTML(name) {
+  const m = /^(.+) (\([^()]+\))$/.exec(presetTitle(name));
+  return m ? `${esc(m[1])} <span class="nowrap">${esc(m[2])}</span>` : esc(presetTitle(name));
+}
+
 /* the tables a list offers: each set of rules once (cetinsgame-ihaleli is standard's table under
    its older name, which still works wherever a name is taken, e.g. an old table's rules link) */
 function listedPresets() {
@@ -1883,7 +1891,7 @@ function renderTopbar() {
   const two = (wide, narrow) => `<span class="wide-text">${esc(wide)}</span><span class="narrow-text">${esc(narrow)}</span>`;
   redrawKeepingFocus(bar, () => { bar.innerHTML = `
     <a href="/" data-action="toLobby" class="button small" data-testid="to-lobby" aria-label="${esc(t("back_to_lobby"))}">←<span class="wide-text"> ${esc(t("back_to_lobby"))}</span></a>
-    <span class="room">${tourneyPlace(info) || esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener" data-testid="rules-link">${esc(presetTitle(info.preset))}</a></span>
+    <span class="room">${tourneyPlace(info) || esc(t("room", { code: info.code }))} · <a href="/rules/${esc(info.preset)}" target="_blank" rel="noopener" data-testid="rules-link">${presetTitleHTML(info.preset)}</a></span>
     <span class="facts" data-testid="facts">${parts.map((x) => `<span class="fact">${x}</span>`).join("\u00a0· ")}</span>
     ${tableChipsHTML(info)}
     ${host && playing && info.kind === "private" ? `<button class="small adjourn" data-action="adjourn">${esc(t("adjourn"))}</button>` : ""}
@@ -1972,8 +1980,10 @@ function seatHTML(seat) {
       if (last && last.suit === suitOf(c)) last.cards.push(c);
       else rows.push({ suit: suitOf(c), cards: [c] });
     }
-    exposed = `<div class="exposed" aria-label="${label}">${cards.map((c) => `<span class="mini" title="${esc(cardName(c))}">${cardSVG(c)}</span>`).join("")}</div>
-      <div class="exposed-rows" aria-label="${label}" data-testid="exposed-rows">${rows.map((r) => `<div><span class="suit-${r.suit}">${SYMBOL[r.suit]}</span> ${r.cards.map((c) => esc(rankLabel(rankOf(c)))).join(" ")}</div>`).join("")}</div>`;
+    // (each a named group: a name on a div with no role may go unread; each face a picture
+    // named as its card, its drawing hidden from a screen reader; each suit's line an item)
+    exposed = `<div class="exposed" role="group" aria-label="${label}">${cards.map((c) => `<span class="mini" role="img" aria-label="${esc(cardName(c))}" title="${esc(cardName(c))}">${cardSVG(c)}</span>`).join("")}</div>
+      <div class="exposed-rows" role="list" aria-label="${label}" data-testid="exposed-rows">${rows.map((r) => `<div role="listitem"><span class="suit-${r.suit}">${SYMBOL[r.suit]}</span> ${r.cards.map((c) => esc(rankLabel(rankOf(c)))).join(" ")}</div>`).join("")}</div>`;
   }
   const bubble = T.bubbles[seat] && T.bubbles[seat].until > Date.now() ? `<span class="bubble">${esc(T.bubbles[seat].text)}</span>` : "";
   const count = v && seat !== T.you && !(v.exposed && v.exposed.seat === seat) ? `<span class="count" title="${v.hand_sizes[seat]}">${backSVG()}<b>${v.hand_sizes[seat]}</b></span>` : "";
@@ -2076,6 +2086,7 @@ function clearChatPanel() {
   const box = $("#chat-box");
   const facts = document.querySelector("#topbar .facts");
   if (!root || !box) return;
+  inertRest(); // (the header under the panel, or back from under it)
   let room = "";
   if (S.table && S.table.chatOpen && facts && getComputedStyle(box).position === "absolute") {
     // (both measured on the page, which may be scrolled: the panel lies on it; the facts where
@@ -2292,7 +2303,8 @@ function estimateHTML(v) {
     // a no-break space: a suit's sign never ends a line without its number ("♠" / "2.1")
     ? Object.entries(est).map(([s, x]) => `<span class="suit-${s}">${SYMBOL[s]}\u00a0${decimal(x)}</span>`).join(" ")
     : esc(t("estimate_loading"));
-  return `<p class="estimate" data-testid="estimate">${esc(t("estimate"))}: ${body}${hide}</p>`;
+  // (the words in a box of their own: a short phone sets the Hide button beside them, style.css)
+  return `<p class="estimate" data-testid="estimate"><span class="estimate-words">${esc(t("estimate"))}: ${body}</span>${hide}</p>`;
 }
 
 function renderHand() {
@@ -2473,11 +2485,35 @@ function inInvitations(el) {
 // link) is inert, so Tab walks the window's controls only, and a screen reader reads the window
 // only. The notice line and the invitations stay live: the match's end window is not closed, and
 // an invitation (or a tournament's call) that comes meanwhile must be answerable.
+// A phone's open chat panel lies over the page's header (its Batak link and buttons): the header
+// is inert while it is open too (Tab does not walk to what cannot be seen), and usable again once
+// it closes. Both reasons are kept here, so that a window closed while the panel is open leaves
+// the header inert, and the panel closed under an open window leaves it inert for the window.
+const INERT = { modal: false, chat: false };
 function modal(on, chat = false) {
+  INERT.modal = on;
+  INERT.chat = chat;
+  inertRest();
+}
+
+// Whether the table's chat panel is open over the top of the page (a phone's; a desktop's chat
+// is beside the table)
+function chatPanelOver() {
+  const box = document.getElementById("chat-box");
+  return Boolean(S.table && S.table.chatOpen && route().page === "table" && box && getComputedStyle(box).position === "absolute");
+}
+
+function inertRest() {
   const root = $("#table-root");
-  const rest = [$("#skip-link"), document.querySelector("header.header")];
+  const header = document.querySelector("header.header");
+  const rest = [$("#skip-link"), header];
   if (root) rest.push(...[...root.children].filter((c) => c.id !== "dialog"));
-  for (const x of rest) if (x) x.inert = on && !(chat && x.classList.contains("side"));
+  const covered = chatPanelOver();
+  for (const x of rest) {
+    if (!x) continue;
+    const inert = (INERT.modal && !(INERT.chat && x.classList.contains("side"))) || (covered && x === header);
+    if (x.inert !== inert) x.inert = inert;
+  }
 }
 
 // Whether the table's chat is a closed panel (a narrow screen): its Chat button is shown.

@@ -54,7 +54,8 @@ export function teamBoardHTML(T, seatName) {
     return `<div class="team-row ${us || (T.you == null && team === 0) ? "team-us" : "team-them"}" data-testid="team-${us ? "us" : "them"}">
       <b title="${esc(teamName(T, team, seatName))}">${esc(teamName(T, team, seatName))}</b> <span class="team-tricks" data-testid="team-tricks">${won}${goal}</span>${what ? ` <small>${esc(what)}</small>` : ""}</div>`;
   });
-  return `<div class="team-board" data-testid="team-board" aria-label="${esc(t("tricks"))}">${rows.join("")}</div>`;
+  // (a named group: a name on a div with no role may go unread)
+  return `<div class="team-board" role="group" data-testid="team-board" aria-label="${esc(t("tricks"))}">${rows.join("")}</div>`;
 }
 
 // A name in the score sheet, as in the solo sheet: it wraps between words, a word longer than
