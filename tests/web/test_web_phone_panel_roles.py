@@ -225,3 +225,36 @@ def test_a_face_up_hand_and_the_teams_board_are_named_groups_with_a_role(
         page.context.close()
     assert not found, found
     no_js_errors(errors)
+
+
+@pytest.mark.parametrize("window", [False, True])
+def test_a_phones_open_chat_panel_widened_to_a_desktop_leaves_nothing_inert(
+    browser: Browser, server: ServerProcess, errors: list[str], window: bool
+) -> None:
+    """A phone's open chat panel made the header inert; widened to a desktop (1280 × 800) the
+    chat is beside the table and covers nothing: the header is usable again (with a table's
+    window open meanwhile: once it closes), and inert again when the screen narrows back."""
+    page = open_page(browser, server, errors, locale="tr-TR", **SHORT_PHONE)
+    private_room(page)
+    _open_chat_with_a_line(page)
+    _until_my_bid(page)
+    assert page.evaluate(INERT) == {"header": True, "skip": False, "table": [], "open": True}
+    if window:
+        page.evaluate(
+            "() => { window.batak.state.table.dialog = 'sheet'; window.batak.renderDialog(); }"
+        )
+        expect(page.get_by_test_id("close-dialog")).to_be_visible()
+    page.set_viewport_size({"width": 1280, "height": 800})
+    if window:
+        during = page.evaluate(INERT)
+        assert during["header"] and during["table"], during
+        page.get_by_test_id("close-dialog").click()
+        expect(page.get_by_test_id("close-dialog")).to_have_count(0)
+    nothing = {"header": False, "skip": False, "table": [], "open": True}
+    page.wait_for_function(f"() => ({INERT})().header === false")
+    assert page.evaluate(INERT) == nothing
+    page.set_viewport_size({"width": 390, "height": 700})
+    page.wait_for_function(f"() => ({INERT})().header === true")
+    assert page.evaluate(INERT) == {**nothing, "header": True}
+    page.context.close()
+    no_js_errors(errors)
