@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import PHONE_CTX as PHONE
 from harness import ServerProcess
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 from test_web import no_js_errors, open_page, register
 from test_web_phone_table import TAP_FIRST
 from test_web_table import DESKTOP, private_room
@@ -172,10 +172,36 @@ def test_a_new_players_last_matches_take_their_own_height_and_say_what_comes(
 #: The bidding as the first bidder of a deal has it (no bid said yet, every bid offered: pass and
 #: the lowest to the highest), drawn anew in the page's own view of the table.
 FIRST_BIDDER = """() => { const v = window.batak.state.table.view, r = v.rules;
+  window.realFirstMove = v.legal_moves[0];  // (the server's own first move, for to_a_card_turn)
   v.auction = [];
   v.legal_moves = ["pass"].concat(
     Array.from({length: r.max_bid - r.min_bid + 1}, (_, i) => "bid " + (r.min_bid + i)));
   window.batak.renderTable(); }"""
+
+#: A card of this player's to play, or a koz of theirs to name.
+CARD_OR_KOZ = """() => { const v = window.batak.state.table.view;
+  return !!v && ((v.phase === "play" && !!document.querySelector("#hand .card.legal"))
+    || !!document.querySelector("#panel .bids button.suit-button")); }"""
+
+
+def to_a_card_turn(page: Page) -> None:
+    """From the player's bidding turn to their first card turn, within 60 s each step: the
+    server's first legal move (FIRST_BIDDER's list is drawn, not the server's: a pas it shows
+    may not be the dealer's to say), then the bots; where everyone passed and the player, the
+    dealer, holds the ihale, the first koz offered, then the bots again."""
+    move = page.evaluate("() => window.realFirstMove || null")
+    bids = page.locator("#panel .bids button")
+    (bids.and_(page.locator(f'[data-move="{move}"]')) if move else bids).first.click()
+    page.wait_for_function(CARD_OR_KOZ, timeout=60_000)
+    koz = page.locator("#panel .bids button.suit-button")
+    if koz.count():
+        koz.first.click()
+    page.wait_for_function(
+        """() => { const v = window.batak.state.table.view;
+          return v && v.phase === "play" && document.querySelector("#hand .card.legal"); }""",
+        timeout=60_000,
+    )
+
 
 #: The bid buttons' rows (their tops) and the lowest bottom edge.
 BID_ROWS = """() => { const bs = [...document.querySelectorAll(".bids button")]
@@ -279,12 +305,7 @@ def test_a_desktop_hosts_turn_fits_800_px_with_the_deals_notice(
     assert seen["rows"] == 1 and seen["bar"] < 2 * seen["button"], seen
     assert seen["lowest"]["bottom"] <= 800, seen
     # a card turn: the lowest bid (or pas), then the bots, till a card is this player's to play
-    page.locator("#panel .bids button").first.click()
-    page.wait_for_function(
-        """() => { const v = window.batak.state.table.view;
-          return v && v.phase === "play" && document.querySelector("#hand .card.legal"); }""",
-        timeout=60_000,
-    )
+    to_a_card_turn(page)
     page.evaluate(NOTICE_AGAIN)
     expect(page.locator("#notice")).to_be_visible()
     # (a trick's cards still flying keep the felt till they land: its seats drawn again then)

@@ -13,7 +13,7 @@ from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
 from test_web import no_js_errors, open_page
 from test_web_axe import AXE, problems
-from test_web_layout import FIRST_BIDDER, NOTICE_AGAIN, TURN_BOXES
+from test_web_layout import FIRST_BIDDER, NOTICE_AGAIN, TURN_BOXES, to_a_card_turn
 from test_web_phone_table import (
     SHORT_PHONE,
     TAP_FIRST,
@@ -75,12 +75,7 @@ def test_a_1024_desktops_turn_is_on_the_screen_under_the_deals_notice(
     page.screenshot(path=str(artifacts / f"desktop-1024-auction-{preset}-{lang}.png"))
     assert seen["notice"] and seen["turn"] and seen["bids"] >= 11, seen
     assert seen["lowest"]["bottom"] <= 768, seen
-    page.locator("#panel .bids button").first.click()
-    page.wait_for_function(
-        """() => { const v = window.batak.state.table.view;
-          return v && v.phase === "play" && document.querySelector("#hand .card.legal"); }""",
-        timeout=60_000,
-    )
+    to_a_card_turn(page)
     page.evaluate(NOTICE_AGAIN)
     expect(page.locator("#notice")).to_be_visible()
     expect(page.locator("#felt .seat")).to_have_count(4)
