@@ -784,6 +784,22 @@ async def _keep_aside(a: ServerThread, table_id: str) -> None:
     await a.hub.cluster.bus.written()
 
 
+def _seated_at_a_table_kept_aside(a: ServerThread, b: ServerThread) -> tuple[str, str]:
+    """Zeynep seated through n1 at a room on n0, which n0 then keeps aside (its close
+    refused); her connection closed. Returns the table's id and the room's code."""
+    kept, code = _room_on_n0(a)
+
+    async def seated() -> None:
+        z = await _seated_through_n1(b, code)
+        try:
+            await _on(a, _keep_aside(a, kept))
+        finally:
+            await z.close()
+
+    asyncio.run(seated())
+    return kept, code
+
+
 async def _delete(z: Client) -> str:
     """``delete_account`` through ``z``: ``account_deleted`` or the refusal's code."""
     try:
@@ -887,16 +903,7 @@ def test_the_erasure_holds_a_kept_table_s_owner_row_until_it_is_committed(
     from batak.server.erase import erase_job
 
     with _two_nodes(tmp_path) as (a, b, url):
-        kept, code = _room_on_n0(a)
-
-        async def main() -> None:
-            z = await _seated_through_n1(b, code)
-            try:
-                await _on(a, _keep_aside(a, kept))
-            finally:
-                await z.close()
-
-        asyncio.run(main())
+        kept, _ = _seated_at_a_table_kept_aside(a, b)
         claim = "UPDATE table_owners SET owner = 'n1', epoch = epoch + 1 WHERE table_id = %s"
         with psycopg.connect(url) as erasing, psycopg.connect(url) as claiming:
             pid = erasing.execute("SELECT id FROM players WHERE username = 'zeynep'").fetchone()
@@ -1039,16 +1046,7 @@ def test_batak_admin_erase_beside_a_cluster_reads_the_tables_kept_aside_from_red
     from batak.cli import main
 
     with _two_nodes(tmp_path) as (a, b, url):
-        kept, code = _room_on_n0(a)
-
-        async def seated() -> None:
-            z = await _seated_through_n1(b, code)
-            try:
-                await _on(a, _keep_aside(a, kept))
-            finally:
-                await z.close()
-
-        asyncio.run(seated())
+        kept, code = _seated_at_a_table_kept_aside(a, b)
 
         def epoch(n: int) -> None:
             with psycopg.connect(url, autocommit=True) as conn:
