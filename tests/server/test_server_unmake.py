@@ -784,6 +784,15 @@ async def _keep_aside(a: ServerThread, table_id: str) -> None:
     await a.hub.cluster.bus.written()
 
 
+def _waits_for_a_lock(watch: Any, conn: Any) -> bool:
+    """Is ``conn``'s session waiting for a lock now (read through ``watch``, autocommit)?"""
+    row = watch.execute(
+        "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s",
+        (conn.info.backend_pid,),
+    ).fetchone()
+    return row is not None and row[0] == "Lock"
+
+
 def _seated_at_a_table_kept_aside(a: ServerThread, b: ServerThread) -> tuple[str, str]:
     """Zeynep seated through n1 at a room on n0, which n0 then keeps aside (its close
     refused); her connection closed. Returns the table's id and the room's code."""
@@ -982,14 +991,6 @@ def test_an_erasure_and_a_release_of_the_same_kept_tables_never_deadlock(tmp_pat
             failed: dict[str, BaseException] = {}
             erased: list[Any] = []
 
-            def waits(conn: Any) -> bool:
-                """Is ``conn``'s session waiting for a lock now?"""
-                row = watch.execute(
-                    "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s",
-                    (conn.info.backend_pid,),
-                ).fetchone()
-                return row is not None and row[0] == "Lock"
-
             def run(name: str, conn: Any, job: Any) -> threading.Thread:
                 def body() -> None:
                     try:
@@ -1015,11 +1016,11 @@ def test_an_erasure_and_a_release_of_the_same_kept_tables_never_deadlock(tmp_pat
             writing.execute("SELECT 1 FROM table_owners WHERE table_id = 'ta' FOR SHARE")
             # (the tables in the order n0 let go of them: tb first)
             release = run("release", releasing, release_job("n0", {"tb": 1, "ta": 1}))
-            until(lambda: waits(releasing))  # for ta's row, behind the write
+            until(lambda: _waits_for_a_lock(watch, releasing))  # for ta's row, behind the write
             kept = {"tb": ("n0", 1), "ta": ("n0", 1)}
             q = lambda s: s.replace("?", "%s")  # noqa: E731
             erase = run("erase", erasing, erase_job(q, pid, kept_at=kept))
-            until(lambda: waits(erasing) or not erase.is_alive())
+            until(lambda: _waits_for_a_lock(watch, erasing) or not erase.is_alive())
             writing.rollback()
             release.join(30)
             erase.join(30)
@@ -1297,13 +1298,6 @@ def test_an_erasure_and_the_end_of_the_account_s_sessions_never_deadlock(tmp_pat
             psycopg.connect(url, autocommit=True) as watch,
         ):
 
-            def waits(conn: Any) -> bool:
-                row = watch.execute(
-                    "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s",
-                    (conn.info.backend_pid,),
-                ).fetchone()
-                return row is not None and row[0] == "Lock"
-
             def erase() -> None:
                 try:
                     out = erase_job(lambda s: s.replace("?", "%s"), pid)(erasing.cursor())
@@ -1318,10 +1312,10 @@ def test_an_erasure_and_the_end_of_the_account_s_sessions_never_deadlock(tmp_pat
             thread = threading.Thread(target=erase, daemon=True)
             thread.start()
             for _ in range(1000):
-                if waits(erasing):
+                if _waits_for_a_lock(watch, erasing):
                     break
                 threading.Event().wait(0.01)
-            assert waits(erasing)
+            assert _waits_for_a_lock(watch, erasing)
             try:
                 ending.execute("DELETE FROM sessions WHERE player_id = %s", (pid,))
                 ending.commit()
