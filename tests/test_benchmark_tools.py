@@ -770,3 +770,61 @@ def test_hard_auction_worlds_keep_the_worlds_that_fit_the_auction() -> None:
     assert all(w[0] == t.hand and not any(w[s] & played[s] for s in range(4)) for w, _ in kept)
     assert mean_strength(kept, 1) > mean_strength(drawn, 1) + 0.2  # the bid
     assert sum(mean_strength(kept, s) - mean_strength(drawn, s) for s in (2, 3)) < -0.1
+
+
+def test_hard_declarer_auction_worlds_reads_the_auction_as_declarer_only() -> None:
+    """``bot_variants.HardDeclarerAuctionWorlds`` keeps the worlds that fit the auction, as
+    ``HardAuctionWorlds`` does, for the seat that won it, and draws every other seat's worlds
+    as the default does."""
+    import random
+
+    from batak.bots import get
+    from batak.bots.knowledge import Knowledge
+    from batak.bots.simple import parse_view
+
+    g = Game("standard", seed=4, dealer=0)
+    bots = [get("medium", seed=s) for s in range(4)]
+    while g.phase is not Phase.PLAY:
+        seat = g.to_move
+        assert seat is not None
+        g.play(bots[seat].choose(view_of(g, seat)))
+    for _ in range(8):
+        g.play(g.legal_moves()[0])
+    assert g.contract is not None and g.contract.bidder == 1
+
+    def worlds(player: Any, seat: int) -> list[tuple[list[int], float]]:
+        t = parse_view(view_of(g, seat))
+        player._table = t
+        knowledge = Knowledge.from_view(t)
+        return list(player._worlds(knowledge, random.Random(7), lambda h, c: 1.0, 24))
+
+    variant = bot_variants.HardDeclarerAuctionWorlds(seed=1)
+    declarer = worlds(variant, 1)
+    assert declarer == worlds(bot_variants.HardAuctionWorlds(seed=1), 1)
+    assert declarer != worlds(HardPlayer(seed=1), 1)
+    for defender in (0, 2, 3):
+        assert worlds(variant, defender) == worlds(HardPlayer(seed=1), defender)
+
+
+def test_hard_opening_lead_24_reaches_the_declarers_13_cards() -> None:
+    """``bot_variants.HardOpeningLead24`` searches the declarer's 13-card decisions over 24
+    worlds and 6 million nodes, its smaller hands as the default, and defenders as the
+    default."""
+    from batak.bots.hard import DECLARER_WIDE
+    from batak.bots.simple import parse_view
+
+    g = _in_play(3)
+    assert g.contract is not None
+    bidder = g.contract.bidder
+    variant = bot_variants.HardOpeningLead24(seed=1)
+    hard = HardPlayer(seed=1)
+    defender = parse_view(view_of(g, (bidder + 1) % 4))
+    assert variant.reach(defender) == hard.reach(defender)
+    declarer = parse_view(view_of(g, bidder))
+    assert declarer.hand_sizes[bidder] == 13
+    assert variant.reach(declarer) == (13, 24, 6_000_000)
+    while not (g.to_move == bidder and g.hand_sizes[bidder] == 12):
+        g.play(g.legal_moves()[0])
+    later = parse_view(view_of(g, bidder))
+    assert later.hand_sizes[bidder] == 12
+    assert variant.reach(later) == (13, *DECLARER_WIDE[1:])
