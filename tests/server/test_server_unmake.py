@@ -1326,3 +1326,214 @@ def test_an_erasure_and_the_end_of_the_account_s_sessions_never_deadlock(tmp_pat
             assert not thread.is_alive()
             assert failed == {}
             assert erased[0].erased
+
+
+def _played_together(url: str, tables: list[str], heap: list[tuple[str, str, int]]) -> None:
+    """Ayşe (``PA``) and Zeynep (``PZ``), who played the finished matches ``tables`` (in the
+    order written) and took part in the two tournaments ``ka`` and ``kb`` (Ayşe's), all over.
+    ``heap``: their ``results`` rows (table, player, seat), in the order written; a seat with
+    no result is a computer's."""
+    import psycopg
+
+    from batak.server.storage import PlayerRow, open_storage
+
+    async def made() -> None:
+        storage = open_storage(url)
+        await storage.open()
+        try:
+            await storage.create_player(PlayerRow(PA, "Ayşe", "tok-a", 0.0, "ayse", "h"))
+            await storage.create_player(PlayerRow(PZ, "Zeynep", "tok-z", 0.0, "zeynep", "h"))
+        finally:
+            await storage.close()
+
+    asyncio.run(made())
+    names = {PA: "Ayşe", PZ: "Zeynep"}
+    with psycopg.connect(url) as conn:
+        for tid in tables:
+            seats = [f"Bot {i}" for i in range(4)]
+            for t, pid, seat in heap:
+                if t == tid:
+                    seats[seat] = names[pid]
+            conn.execute(
+                "INSERT INTO tables (id, code, kind, rules, seed, dealer, options, status,"
+                " created, finished, record) VALUES (%s, %s, 'room', '{}', 's', 0, '{}', 'over',"
+                " 0, 1, %s)",
+                (tid, tid.upper() * 3, json.dumps({"meta": {"players": seats}})),
+            )
+        for tid, pid, seat in heap:
+            conn.execute(
+                "INSERT INTO results (table_id, player_id, seat, won, contracts, made, deals,"
+                " score, finished) VALUES (%s, %s, %s, 0, 0, 0, 1, 0, 1)",
+                (tid, pid, seat),
+            )
+        for kid in ("ka", "kb"):
+            doc = {
+                "id": kid,
+                "name": kid,
+                "creator": PA,
+                "creator_name": "Ayşe",
+                "players": [{"id": PA, "name": "Ayşe"}, {"id": PZ, "name": "Zeynep"}],
+            }
+            conn.execute(
+                "INSERT INTO tournaments (id, status, start_at, created, data)"
+                " VALUES (%s, 'over', 0, 0, %s)",
+                (kid, json.dumps(doc)),
+            )
+
+
+PA = "pa11ce00000a"
+PZ = "pa11ce00000b"
+
+
+def _no_names_left(url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        for (text,) in conn.execute("SELECT record FROM tables ORDER BY id").fetchall():
+            assert not {"Ayşe", "Zeynep"} & set(json.loads(text)["meta"]["players"])
+        for (text,) in conn.execute("SELECT data FROM tournaments ORDER BY id").fetchall():
+            doc = json.loads(text)
+            assert doc["creator_name"] == ""
+            assert [p["name"] for p in doc["players"]] == ["", ""]
+
+
+@pytest.mark.parametrize("matches", [True, False], ids=["matches-and-tournaments", "tournaments"])
+def test_two_erasures_of_people_who_played_together_never_put_a_name_back(
+    tmp_path: Path, matches: bool
+) -> None:
+    """Ayşe and Zeynep played the same matches and tournaments; both erase their accounts at
+    the same moment (two processes). Step by step on real connections: Ayşe's erasure has
+    done its work, not yet committed; Zeynep's starts and waits; Ayşe's commits. Before, the
+    scrubs read the records and documents without a lock: Zeynep's had read them with Ayşe's
+    name still in, and wrote that back after Ayşe's commit (her name returned to every shared
+    record and document). Now each scrub locks its rows at the read: Zeynep's waits there,
+    then reads what Ayşe's wrote. (Without shared matches, the tournaments' scrub is where
+    Zeynep's waits.)"""
+    import threading
+
+    import psycopg
+
+    from batak.server.erase import erase_job
+
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    q = lambda s: s.replace("?", "%s")  # noqa: E731
+    with pg as url:
+        shared = [("ta", PA, 0), ("ta", PZ, 1), ("tb", PA, 0), ("tb", PZ, 1)]
+        _played_together(url, ["ta", "tb"] if matches else [], shared if matches else [])
+        failed: dict[str, BaseException] = {}
+        with (
+            psycopg.connect(url) as first,
+            psycopg.connect(url) as second,
+            psycopg.connect(url, autocommit=True) as watch,
+        ):
+            assert erase_job(q, PA)(first.cursor()).erased
+
+            def erase() -> None:
+                try:
+                    assert erase_job(q, PZ)(second.cursor()).erased
+                    second.commit()
+                except BaseException as e:
+                    failed["second"] = e
+                    second.rollback()
+
+            thread = threading.Thread(target=erase, daemon=True)
+            thread.start()
+            for _ in range(1000):
+                if _waits_for_a_lock(watch, second) or not thread.is_alive():
+                    break
+                threading.Event().wait(0.01)
+            assert _waits_for_a_lock(watch, second)
+            first.commit()
+            thread.join(30)
+            assert not thread.is_alive()
+            assert failed == {}
+        _no_names_left(url)
+
+
+def test_two_erasures_scrubbing_the_same_records_in_other_orders_never_deadlock(
+    tmp_path: Path,
+) -> None:
+    """Ayşe and Zeynep played the matches ``ta`` and ``tb``; Ayşe also ``t0`` and ``t1``
+    (written ``t0, ta, t1, tb``). Both erase their accounts at the same moment. Step by step
+    on real connections, with two other transactions that each hold one of Ayşe's own rows
+    (``t0``, ``t1``, any write of them) and a third that writes ``ta`` and commits (which
+    moves its row after ``tb`` in the table's file): Ayşe's erasure has read her matches
+    (``t0, ta, t1, tb``) and waits for ``t0``; ``ta`` is written; ``t0`` is let go, and
+    Ayşe's waits for ``t1``; Zeynep's starts. Before, each erasure updated the records in the
+    order of its read (the file's): Zeynep's read ``tb, ta``, took ``tb`` and waited for
+    ``ta``, which Ayşe's held; once ``t1`` was let go Ayşe's waited for ``tb`` (a deadlock:
+    PostgreSQL ended one of them, that person's ``storage``). Now both lock their rows in id
+    order at the read: they go through one after the other."""
+    import threading
+
+    import psycopg
+
+    from batak.server.erase import erase_job
+
+    pg = postgres_database()
+    if pg is None:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    q = lambda s: s.replace("?", "%s")  # noqa: E731
+    with pg as url:
+        _played_together(
+            url,
+            ["t0", "ta", "t1", "tb"],
+            [
+                ("t0", PA, 0),
+                ("ta", PA, 0),
+                ("ta", PZ, 1),
+                ("t1", PA, 0),
+                ("tb", PA, 0),
+                ("tb", PZ, 1),
+            ],
+        )
+        failed: dict[str, BaseException] = {}
+        with (
+            psycopg.connect(url) as h0,
+            psycopg.connect(url) as h1,
+            psycopg.connect(url) as first,
+            psycopg.connect(url) as second,
+            psycopg.connect(url, autocommit=True) as watch,
+        ):
+
+            def erase(conn: Any, pid: str) -> None:
+                try:
+                    assert erase_job(q, pid)(conn.cursor()).erased
+                    conn.commit()
+                except BaseException as e:
+                    failed[pid] = e
+                    conn.rollback()
+
+            def until(cond: Any) -> None:
+                for _ in range(1000):
+                    if cond():
+                        return
+                    threading.Event().wait(0.01)
+                raise AssertionError("not reached")
+
+            def waits_for(conn: Any, other: Any) -> bool:
+                row = watch.execute(
+                    "SELECT pg_blocking_pids(%s)", (conn.info.backend_pid,)
+                ).fetchone()
+                return row is not None and list(row[0]) == [other.info.backend_pid]
+
+            h0.execute("UPDATE tables SET finished = 2 WHERE id = 't0'")
+            h1.execute("UPDATE tables SET finished = 2 WHERE id = 't1'")
+            ayse = threading.Thread(target=erase, args=(first, PA), daemon=True)
+            ayse.start()
+            until(lambda: waits_for(first, h0))
+            with psycopg.connect(url) as moving:
+                moving.execute("UPDATE tables SET finished = 3 WHERE id = 'ta'")
+            h0.rollback()
+            until(lambda: waits_for(first, h1))
+            zeynep = threading.Thread(target=erase, args=(second, PZ), daemon=True)
+            zeynep.start()
+            until(lambda: _waits_for_a_lock(watch, second) or not zeynep.is_alive())
+            h1.rollback()
+            ayse.join(30)
+            zeynep.join(30)
+            assert not ayse.is_alive() and not zeynep.is_alive()
+            assert failed == {}
+        _no_names_left(url)

@@ -336,7 +336,11 @@ async def scrub_events(
         _scrub_records(cur, q, pid)
         _scrub_tournaments(cur, q, pid)
 
-    await run(mark)
+    from .storage import _Alone
+
+    # alone, as erase_job: the jobs of a batch before it could hold some of the rows its
+    # scrubs lock in id order (:func:`_locked`), taken in the batch's order
+    await run(_Alone(mark))
     return len(tables), chat
 
 
@@ -388,14 +392,33 @@ def dirty_job(q: Callable[[str], str], pids: list[str]) -> Callable[[Any], list[
     return job
 
 
+def _locked(q: Callable[[str], str], of: str = "") -> str:
+    """The row lock a scrub's read takes on PostgreSQL (none on SQLite, one writer at a
+    time): that of the update that follows (no key changes), held to the commit.
+
+    Every scrub reads the rows it then writes (the records' tables, the tournaments) with
+    this lock, in the order of their ids. Read without it, two erasures of people who played
+    the same matches (or tournaments) each wrote back the document it had read: the second
+    to commit put the first one's name back (its read was from before the first's write).
+    And each updated its rows in the order of its read (a join's, a scan's): one holding a
+    row and waiting for another's the other way round was a deadlock (PostgreSQL ended one
+    of them). Locked at the read, in one order, the second waits for the first at its
+    first shared row, then reads what the first wrote."""
+    if q("?") == "?":
+        return ""
+    return f" FOR NO KEY UPDATE OF {of}" if of else " FOR NO KEY UPDATE"
+
+
 def _scrub_records(cur: Any, q: Callable[[str], str], pid: str) -> set[str]:
     """The name out of the finished matches' records (``meta.players``, by seat); returns the
-    tables changed."""
+    tables changed. Their rows are locked at the read, in the order of their ids
+    (:func:`_locked`)."""
     cur.execute(
         q(
             "SELECT t.id, t.record, r.seat FROM tables t JOIN results r ON r.table_id = t.id"
-            " WHERE r.player_id = ? AND t.record IS NOT NULL"
-        ),
+            " WHERE r.player_id = ? AND t.record IS NOT NULL ORDER BY t.id, r.seat"
+        )
+        + _locked(q, "t"),
         (pid,),
     )
     seats: dict[str, tuple[str, list[int]]] = {}
@@ -437,8 +460,12 @@ def scrub_tournament(doc: dict[str, Any], pid: str) -> bool:
 
 
 def _scrub_tournaments(cur: Any, q: Callable[[str], str], pid: str) -> None:
-    """The name out of the tournaments' documents (all over: see :func:`_live_tournaments`)."""
-    cur.execute(q("SELECT id, data FROM tournaments WHERE data LIKE ?"), (_like(pid),))
+    """The name out of the tournaments' documents (all over: see :func:`_live_tournaments`),
+    their rows locked at the read, in the order of their ids (:func:`_locked`)."""
+    cur.execute(
+        q("SELECT id, data FROM tournaments WHERE data LIKE ? ORDER BY id") + _locked(q),
+        (_like(pid),),
+    )
     changed = []
     for tid, data in cur.fetchall():
         doc = json.loads(data)
