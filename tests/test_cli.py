@@ -3047,3 +3047,171 @@ def test_the_table_s_lists_all_go_on_under_their_first_item(
         went_on += 1
         assert line.startswith(" " * (len(head) - 2) + "· "), (above, line)
     assert went_on >= 5, "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- admin --redis
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def _admin_database(url: str) -> None:
+    """An account, Zeynep, in the database at ``url`` (made if new)."""
+    import asyncio
+
+    from batak.server.storage import PlayerRow, open_storage
+
+    async def made() -> None:
+        storage = open_storage(url)
+        await storage.open()
+        try:
+            await storage.create_player(PlayerRow("pa11ce000001", "Zeynep", "tok-z", 0.0, "zeynep"))
+        finally:
+            await storage.close()
+
+    asyncio.run(made())
+
+
+def _usernames(url: str) -> list[str | None]:
+    import asyncio
+
+    from batak.server.storage import open_storage
+
+    async def read() -> list[str | None]:
+        storage = open_storage(url)
+        await storage.open()
+        try:
+
+            def job(cur: Any) -> list[str | None]:
+                cur.execute("SELECT username FROM players ORDER BY id")
+                return [r[0] for r in cur.fetchall()]
+
+            return await storage.run(job)
+        finally:
+            await storage.close()
+
+    return asyncio.run(read())
+
+
+@pytest.mark.parametrize("before", [True, False], ids=["before-erase", "after-erase"])
+def test_admin_takes_redis_before_or_after_erase(before: bool) -> None:
+    """``--redis`` was taken only after ``erase`` (``batak admin erase NAME --redis URL``);
+    ``batak admin --redis URL erase NAME`` was an error (argparse read the address as the
+    job). It is an option of ``batak admin``, as ``--data`` is: before or after the job's
+    name, the one after it winning when both are given."""
+    job = ["erase", "zeynep", "--yes"]
+    given = ["--redis", REDIS_URL]
+    args = build_parser("en").parse_args(
+        ["admin", *given, *job] if before else ["admin", *job, *given]
+    )
+    assert args.job == "erase" and args.redis == REDIS_URL
+    other = "redis://10.0.0.2:6379/0"
+    both = build_parser("en").parse_args(["admin", *given, *job, "--redis", other])
+    assert both.redis == other
+    assert build_parser("en").parse_args(["admin", *job]).redis is None
+
+
+@pytest.mark.parametrize("before", [True, False], ids=["before-erase", "after-erase"])
+def test_admin_erase_refuses_redis_beside_sqlite_wherever_it_is_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], before: bool
+) -> None:
+    """``--redis`` before ``erase`` reaches the erasure as it does after it: beside an SQLite
+    database (a cluster's is PostgreSQL) it is refused, exit 2, nothing asked or changed."""
+    from batak.server.config import ServerConfig
+
+    data = tmp_path / "data"
+    url = ServerConfig(data=data).database_url
+    _admin_database(url)
+    job = ["erase", "zeynep", "--yes", "--data", str(data)]
+    for lang, words in (("en", "this one is SQLite"), ("tr", "bu veritabanı SQLite")):
+        given = ["--redis", REDIS_URL, "--lang", lang]
+        argv = ["admin", *given, *job] if before else ["admin", *job, *given]
+        assert main(argv) == 2
+        said = capsys.readouterr()
+        assert words in said.err and said.out == ""
+    assert _usernames(url) == ["zeynep"]
+
+
+@pytest.mark.parametrize(
+    "job",
+    [
+        ["players"], ["ban", "zeynep"], ["unban", "zeynep"], ["export", "zeynep"],
+        ["ledger-check"], ["chip-report"], ["vip", "zeynep", "on"], ["password", "zeynep"],
+        ["backup", "copy.db"],
+    ],
+    ids=lambda job: job[0],
+)  # fmt: skip
+def test_admin_refuses_redis_with_any_job_but_erase_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], job: list[str]
+) -> None:
+    """``--redis`` means something to ``erase`` only (which tables a cluster's processes keep
+    aside to close). With another job, before or after its name, it is refused in the
+    operator's language, exit 2, before the database is opened (nothing done: the ban, VIP
+    flag or copy not made), rather than taken and ignored or called an unknown argument."""
+    from batak.server.config import ServerConfig
+
+    data = tmp_path / "data"
+    url = ServerConfig(data=data).database_url
+    _admin_database(url)
+    where = ["--data", str(data)]
+    for lang, words in (
+        ("en", f"--redis is for erase only (it reads which tables a cluster's processes keep aside to close); {job[0]} does not use it"),  # noqa: E501
+        ("tr", f"--redis yalnızca erase içindir (kümenin süreçlerinin kapatmak için bir kenara ayırdığı masaları okur); {job[0]} işi onu kullanmaz"),  # noqa: E501
+    ):  # fmt: skip
+        given = ["--redis", REDIS_URL, "--lang", lang]
+        for argv in (["admin", *where, *given, *job], ["admin", *where, *job, *given]):
+            assert main(argv) == 2, argv
+            said = capsys.readouterr()
+            assert said.err == f"batak admin: {words}\n" and said.out == "", said
+    assert not (tmp_path / "copy.db").exists()
+    assert _usernames(url) == ["zeynep"]
+    assert main(["admin", *where, "ban", "zeynep"]) == 0  # (the same without --redis: done)
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_admin_help_lists_redis_for_the_admin_and_erase_only(
+    capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """``--redis`` is listed by ``batak admin --help`` (for erase, it says) and ``batak
+    admin erase --help``, not by the jobs that refuse it."""
+    said = {"en": "for erase: the cluster's Redis", "tr": "erase için: kümenin Redis'i"}[lang]
+    for argv in (["admin"], ["admin", "erase"]):
+        out = help_of(capsys, [*argv, "--help", "--lang", lang])
+        assert "--redis" in out and said in " ".join(out.split()), out
+    for job in ("players", "ban", "export", "ledger-check", "password", "backup"):
+        assert "--redis" not in help_of(capsys, ["admin", job, "--help", "--lang", lang])
+
+
+@pytest.mark.parametrize("before", [True, False], ids=["before-erase", "after-erase"])
+def test_admin_erase_reads_redis_given_before_or_after_it_on_postgresql(
+    capsys: pytest.CaptureFixture[str], before: bool
+) -> None:
+    """On PostgreSQL ``--redis`` is read wherever it is given: here no process of a cluster
+    has run on the database, which the operator is told (Redis is not even asked), and the
+    account is erased. (With a cluster's Redis and a table kept aside:
+    tests/server/test_server_unmake.py.)"""
+    import contextlib
+    import os
+    import secrets
+
+    base = os.environ.get("BATAK_TEST_POSTGRES")
+    if not base:
+        pytest.skip("BATAK_TEST_POSTGRES is not set (.ci/run starts a PostgreSQL server)")
+    psycopg = pytest.importorskip("psycopg")
+    name = "batak_" + secrets.token_hex(6)
+    with contextlib.ExitStack() as stack:
+        with psycopg.connect(base, autocommit=True) as admin:
+            admin.execute(f"CREATE DATABASE {name}")
+
+        def dropped() -> None:
+            with psycopg.connect(base, autocommit=True) as admin:
+                admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+        stack.callback(dropped)
+        url = f"{base.rpartition('/')[0]}/{name}"
+        _admin_database(url)
+        job = ["erase", "zeynep", "--yes", "--database", url]
+        given = ["--redis", REDIS_URL, "--lang", "en"]
+        assert main(["admin", *given, *job] if before else ["admin", *job, *given]) == 0
+        said = capsys.readouterr()
+        assert "No process of a cluster runs on this database" in said.out, said
+        assert "zeynep is deleted" in said.out
+        assert _usernames(url) == [None]

@@ -9,7 +9,8 @@ accounts; ``ban USERNAME`` closes an account (it cannot log in, and a running se
 connections within ``reap_every`` seconds) and ``unban USERNAME`` opens it again; ``erase
 USERNAME`` deletes an account's personal data on the player's request (see
 :mod:`batak.server.erase`), after the username is typed again or with ``--yes`` (beside a
-cluster, ``--redis URL`` reads which tables its nodes keep aside to close), and ``export
+cluster, ``--redis URL``, before or after ``erase``, reads which tables its nodes keep aside
+to close; refused with any other job), and ``export
 USERNAME`` writes all of it as JSON (:mod:`batak.server.export`); ``backup FILE`` copies an
 SQLite database while the server runs. A username is
 matched exactly, or else by case if only one account fits. It opens the same database as
@@ -66,7 +67,28 @@ def add_admin_parser(sub: Any, lang: str) -> None:
         )
         add_lang_option(parser, lang)  # (no default: batak --lang tr admin ... keeps it)
 
+    def redis_url(value: str) -> str:
+        """A Redis address as ``batak serve --redis`` takes it (a password never printed)."""
+        from ..i18n import text
+        from ..server.storage import shown_url
+        from .serve import _parse
+
+        if _parse("redis", value) is None:
+            raise argparse.ArgumentTypeError(text("serve.bad_redis", lang, value=shown_url(value)))
+        return value
+
+    def redis(parser: argparse.ArgumentParser, default: Any, shown: bool) -> None:
+        """``--redis URL``: a cluster's, for ``erase`` only (see :func:`_admin`)."""
+        parser.add_argument(
+            "--redis",
+            type=redis_url,
+            default=default,
+            metavar="URL",
+            help=t("help_admin_redis", lang) if shown else argparse.SUPPRESS,
+        )
+
     where(p, None)
+    redis(p, None, True)
     username = t("admin_metavar_username", lang)  # the placeholder, in the reader's language
     jobs = p.commands
     players = jobs.add_parser("players", help=t("help_admin_players", lang))
@@ -97,20 +119,6 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     erase = jobs.add_parser("erase", help=t("help_admin_erase", lang))
     erase.add_argument("username", metavar=username)
     erase.add_argument("--yes", action="store_true", help=t("help_admin_yes", lang))
-
-    def redis_url(value: str) -> str:
-        """A Redis address as ``batak serve --redis`` takes it (a password never printed)."""
-        from ..i18n import text
-        from ..server.storage import shown_url
-        from .serve import _parse
-
-        if _parse("redis", value) is None:
-            raise argparse.ArgumentTypeError(text("serve.bad_redis", lang, value=shown_url(value)))
-        return value
-
-    erase.add_argument(
-        "--redis", type=redis_url, default=None, metavar="URL", help=t("help_admin_redis", lang)
-    )
     ledger = jobs.add_parser("ledger-check", help=t("help_admin_ledger_check", lang))
     report = jobs.add_parser("chip-report", help=t("help_admin_chip_report", lang))
 
@@ -135,6 +143,9 @@ def add_admin_parser(sub: Any, lang: str) -> None:
     # they keep what was given before it unless given again
     for job in (players, ban, unban, export, erase, ledger, report, vip, password, backup):
         where(job, argparse.SUPPRESS)
+        # --redis too, before or after the job's name; it means something to erase only, the
+        # others take it (unlisted) to refuse it in words (_admin) rather than as unknown
+        redis(job, argparse.SUPPRESS, job is erase)
 
 
 async def _new_password(
@@ -542,6 +553,9 @@ async def _admin(args: argparse.Namespace, lang: str) -> int:
     from ..server.storage import open_storage
     from .serve import storage_problem
 
+    if args.redis is not None and args.job != "erase":  # (before the database is opened)
+        print(f"batak admin: {t('admin_redis_erase_only', lang, job=args.job)}", file=sys.stderr)
+        return 2
     config = ServerConfig(data=Path(args.data), database=args.database)
     if args.job == "chip-report":
         config = replace(config, dumping_min_matches=args.min_matches)
