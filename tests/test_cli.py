@@ -991,7 +991,7 @@ def test_commands_come_before_options_through_argparse_s_public_api(
     title, options = {"en": ("commands:", "options:"), "tr": ("komutlar:", "seçenekler:")}[lang]
     for path, first, wanted in (
         ([], "play", ["-h,", "--version", "--lang"]),
-        (["admin"], "players", ["-h,", "--data", "--database", "--lang"]),
+        (["admin"], "players", ["-h,", "--data", "--database", "--lang", "--redis"]),
     ):
         sections = help_of(capsys, [*path, "--help", "--lang", lang]).split("\n\n")
         at = next(i for i, x in enumerate(sections) if x.startswith(title))

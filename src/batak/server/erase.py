@@ -339,7 +339,7 @@ async def scrub_events(
     from .storage import _Alone
 
     # alone, as erase_job: the jobs of a batch before it could hold some of the rows its
-    # scrubs lock in id order (:func:`_locked`), taken in the batch's order
+    # scrubs lock in id order (:func:`_scrubbed`), taken in the batch's order
     await run(_Alone(mark))
     return len(tables), chat
 
@@ -392,48 +392,93 @@ def dirty_job(q: Callable[[str], str], pids: list[str]) -> Callable[[Any], list[
     return job
 
 
-def _locked(q: Callable[[str], str], of: str = "") -> str:
-    """The row lock a scrub's read takes on PostgreSQL (none on SQLite, one writer at a
-    time): that of the update that follows (no key changes), held to the commit.
+def _scrubbed(
+    cur: Any,
+    q: Callable[[str], str],
+    select: str,
+    column: str,
+    order: str,
+    again: str,
+    args: tuple[Any, ...],
+    fix: Callable[[str, list[Any]], str | None],
+) -> list[tuple[str, str]]:
+    """The rows a scrub changes, as ``(new text, id)`` in the order of their ids, each row
+    locked (PostgreSQL) until the transaction ends. ``select``: the rows ``(id, text, what)``
+    (``{text}`` where the text's ``column`` goes; a row may come more than once, one
+    ``what`` each); ``order``: its ``ORDER BY`` of the ids, and the lock's ``OF`` if it
+    joins; ``again``: the text of rows by id (``IN ({ids})``); ``fix(text, whats)``: the
+    text without the name, or None if unchanged.
 
-    Every scrub reads the rows it then writes (the records' tables, the tournaments) with
-    this lock, in the order of their ids. Read without it, two erasures of people who played
-    the same matches (or tournaments) each wrote back the document it had read: the second
-    to commit put the first one's name back (its read was from before the first's write).
-    And each updated its rows in the order of its read (a join's, a scan's): one holding a
-    row and waiting for another's the other way round was a deadlock (PostgreSQL ended one
-    of them). Locked at the read, in one order, the second waits for the first at its
-    first shared row, then reads what the first wrote."""
-    if q("?") == "?":
-        return ""
-    return f" FOR NO KEY UPDATE OF {of}" if of else " FOR NO KEY UPDATE"
+    Two erasures of people who played the same matches (or tournaments) share rows. Read
+    without a lock and written in the order of the read (a join's, a scan's), the second to
+    commit wrote back a copy from before the first's write (the first one's name put back),
+    and two reads in other orders could each hold a row the other waited for (a deadlock,
+    which PostgreSQL ended). So on PostgreSQL the rows are then locked in the order of their
+    ids (``FOR NO KEY UPDATE``, the lock of the update that follows), and each is checked
+    against the text read (its ``md5``): a row written in between, or new, is read again,
+    locked, and fixed from that. The second erasure waits at its first shared row, then
+    fixes what the first wrote. The texts are fixed before the lock (the longest part: the
+    rows are held only for the check and the writes). SQLite has one writer at a time: the
+    read is what is written over."""
+    import hashlib
+
+    def grouped(rows: list[Any]) -> dict[str, tuple[str, list[Any]]]:
+        out: dict[str, tuple[str, list[Any]]] = {}
+        for row_id, text, what in rows:
+            out.setdefault(str(row_id), (str(text), []))[1].append(what)
+        return out
+
+    cur.execute(q(select.format(text=column)), args)
+    read = grouped(cur.fetchall())
+    fixed = {i: fix(text, whats) for i, (text, whats) in read.items()}
+    locked = read
+    if q("?") != "?":
+        cur.execute(q(select.format(text=f"md5({column})") + f" ORDER BY {order}"), args)
+        locked = grouped(cur.fetchall())
+        stale = sorted(
+            i
+            for i, (digest, whats) in locked.items()
+            if i not in read
+            or read[i][1] != whats
+            or hashlib.md5(read[i][0].encode("utf-8"), usedforsecurity=False).hexdigest() != digest
+        )
+        if stale:
+            cur.execute(q(again.format(ids=", ".join("?" * len(stale)))), stale)
+            for row_id, text in cur.fetchall():
+                fixed[str(row_id)] = fix(str(text), locked[str(row_id)][1])
+    out = []
+    for i in sorted(locked):
+        text = fixed.get(i)
+        if text is not None:
+            out.append((text, i))
+    return out
 
 
 def _scrub_records(cur: Any, q: Callable[[str], str], pid: str) -> set[str]:
     """The name out of the finished matches' records (``meta.players``, by seat); returns the
-    tables changed. Their rows are locked at the read, in the order of their ids
-    (:func:`_locked`)."""
-    cur.execute(
-        q(
-            "SELECT t.id, t.record, r.seat FROM tables t JOIN results r ON r.table_id = t.id"
-            " WHERE r.player_id = ? AND t.record IS NOT NULL ORDER BY t.id, r.seat"
-        )
-        + _locked(q, "t"),
-        (pid,),
-    )
-    seats: dict[str, tuple[str, list[int]]] = {}
-    for table_id, record, seat in cur.fetchall():
-        seats.setdefault(str(table_id), (str(record), []))[1].append(int(seat))
-    changed = []
-    for table_id, (text, mine) in seats.items():
+    tables changed. Their rows are locked in the order of their ids (:func:`_scrubbed`)."""
+
+    def fix(text: str, mine: list[Any]) -> str | None:
         record = json.loads(text)
         names = record.get("meta", {}).get("players")
         if not isinstance(names, list):
-            continue
+            return None
         for seat in mine:
-            if 0 <= seat < len(names):
-                names[seat] = ""
-        changed.append((json.dumps(record, ensure_ascii=False), table_id))
+            if 0 <= int(seat) < len(names):
+                names[int(seat)] = ""
+        return json.dumps(record, ensure_ascii=False)
+
+    changed = _scrubbed(
+        cur,
+        q,
+        "SELECT t.id, {text}, r.seat FROM tables t JOIN results r ON r.table_id = t.id"
+        " WHERE r.player_id = ? AND t.record IS NOT NULL",
+        "t.record",
+        "t.id, r.seat FOR NO KEY UPDATE OF t",
+        "SELECT id, record FROM tables WHERE id IN ({ids})",
+        (pid,),
+        fix,
+    )
     if changed:
         cur.executemany(q("UPDATE tables SET record = ? WHERE id = ?"), changed)
     return {table_id for _, table_id in changed}
@@ -461,15 +506,21 @@ def scrub_tournament(doc: dict[str, Any], pid: str) -> bool:
 
 def _scrub_tournaments(cur: Any, q: Callable[[str], str], pid: str) -> None:
     """The name out of the tournaments' documents (all over: see :func:`_live_tournaments`),
-    their rows locked at the read, in the order of their ids (:func:`_locked`)."""
-    cur.execute(
-        q("SELECT id, data FROM tournaments WHERE data LIKE ? ORDER BY id") + _locked(q),
+    their rows locked in the order of their ids (:func:`_scrubbed`)."""
+
+    def fix(text: str, _: list[Any]) -> str | None:
+        doc = json.loads(text)
+        return json.dumps(doc, ensure_ascii=False) if scrub_tournament(doc, pid) else None
+
+    changed = _scrubbed(
+        cur,
+        q,
+        "SELECT id, {text}, NULL FROM tournaments WHERE data LIKE ?",
+        "data",
+        "id FOR NO KEY UPDATE",
+        "SELECT id, data FROM tournaments WHERE id IN ({ids})",
         (_like(pid),),
+        fix,
     )
-    changed = []
-    for tid, data in cur.fetchall():
-        doc = json.loads(data)
-        if scrub_tournament(doc, pid):
-            changed.append((json.dumps(doc, ensure_ascii=False), str(tid)))
     if changed:
         cur.executemany(q("UPDATE tournaments SET data = ? WHERE id = ?"), changed)
