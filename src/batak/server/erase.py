@@ -439,11 +439,12 @@ def _scrubbed(
             i
             for i, (digest, whats) in locked.items()
             if i not in read
-            or read[i][1] != whats
+            or sorted(read[i][1], key=repr) != sorted(whats, key=repr)
             or hashlib.md5(read[i][0].encode("utf-8"), usedforsecurity=False).hexdigest() != digest
         )
-        if stale:
-            cur.execute(q(again.format(ids=", ".join("?" * len(stale)))), stale)
+        for at in range(0, len(stale), 1000):  # (a bounded number of parameters)
+            some = stale[at : at + 1000]
+            cur.execute(q(again.format(ids=", ".join("?" * len(some)))), some)
             for row_id, text in cur.fetchall():
                 fixed[str(row_id)] = fix(str(text), locked[str(row_id)][1])
     out = []
