@@ -546,3 +546,42 @@ def test_admin_erase_refuses_redis_beside_an_sqlite_database(
         main(["admin", "erase", "zeynep", "--data", str(data), "--redis", "http://x/0"])
     assert "not a Redis address" in capsys.readouterr().err
     assert NAME in asyncio.run(_everything(ServerConfig(data=data).database_url))  # (as it was)
+
+
+def test_the_events_pass_takes_the_records_and_tournaments_again_in_a_transaction_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """The last step of a pass over the events (:func:`erase.scrub_events`: the pass marked
+    done, and the records and tournaments scrubbed again) locks those rows in the order of
+    their ids, as an erasure does (``erase._scrubbed``). So it is run alone
+    (:class:`~batak.server.storage._Alone`), never batched beside other jobs: two such steps
+    in one batch (two accounts' passes, queued at one moment) would lock their rows in the
+    order of the jobs, and could hold one row that an erasure waits for while waiting for
+    another that the erasure holds (a deadlock, which PostgreSQL ends with ``storage``)."""
+    from batak.server.storage import _Alone
+
+    async def main_() -> list[Any]:
+        storage: Storage = open_storage(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+        await storage.open()
+        try:
+            await storage.create_player(PlayerRow("pa11ce000001", NAME, "tok-a", 0.0, "zeynep"))
+            assert (await storage.run(erase_job(storage.q, "pa11ce000001"))).erased
+            jobs: list[Any] = []
+
+            async def run(job: Any) -> Any:
+                jobs.append(job)
+                return await storage.run(job)
+
+            await erase.scrub_events(run, storage.q, "pa11ce000001", settle=0.0)
+            row = await storage.run(
+                lambda cur: cur.execute(
+                    storage.q("SELECT scrubbed FROM players WHERE id = ?"), ("pa11ce000001",)
+                ).fetchone()
+            )
+            assert row is not None and row[0] is not None  # (the last job marked the pass)
+            return jobs
+        finally:
+            await storage.close()
+
+    jobs = asyncio.run(main_())
+    assert len(jobs) >= 2 and isinstance(jobs[-1], _Alone)
