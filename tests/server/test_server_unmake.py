@@ -1408,9 +1408,10 @@ def test_two_erasures_of_people_who_played_together_never_put_a_name_back(
     done its work, not yet committed; Zeynep's starts and waits; Ayşe's commits. Before, the
     scrubs read the records and documents without a lock: Zeynep's had read them with Ayşe's
     name still in, and wrote that back after Ayşe's commit (her name returned to every shared
-    record and document). Now each scrub locks its rows at the read: Zeynep's waits there,
-    then reads what Ayşe's wrote. (Without shared matches, the tournaments' scrub is where
-    Zeynep's waits.)"""
+    record and document). Now each scrub, having read and fixed its rows unlocked, locks them
+    in id order and checks each against what it read (``erase._scrubbed``): Zeynep's waits
+    at that lock, then finds the rows changed, reads again what Ayşe's wrote and fixes that.
+    (Without shared matches, the tournaments' scrub is where Zeynep's waits.)"""
     import threading
 
     import psycopg
@@ -1467,7 +1468,7 @@ def test_two_erasures_scrubbing_the_same_records_in_other_orders_never_deadlock(
     order of its read (the file's): Zeynep's read ``tb, ta``, took ``tb`` and waited for
     ``ta``, which Ayşe's held; once ``t1`` was let go Ayşe's waited for ``tb`` (a deadlock:
     PostgreSQL ended one of them, that person's ``storage``). Now both lock their rows in id
-    order at the read: they go through one after the other."""
+    order before writing any (``erase._scrubbed``): they go through one after the other."""
     import threading
 
     import psycopg
