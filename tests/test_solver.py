@@ -708,6 +708,31 @@ def test_c_lone_player_probes_step_down_from_its_every_trick(deal: tuple[Any, ..
 
 
 @needs_c
+def test_c_pair_full_deal_probes_step_from_half_the_tricks() -> None:
+    """Without a guess, a full deal of two teams of two probes first at half the tricks (7 of 13)
+    and then steps by one from the bound each probe returns (session 49): the same probes as the
+    guess 7. The eşli full deal of seed 3 of benchmarks/solver_speed.py (the bidder's pair, 9
+    tricks): the bisection probed 7, 10 (a refutation two above the value, 1,247,626 cards), 8
+    and 9, 1,861,708 cards in all; stepping probes 7, 8, 9 and 10, 1,436,246. 13 tricks being
+    odd, the other pair's probes ask the same questions, so it plays the same cards (the
+    bisection, asked for the other pair, played 1,701,133)."""
+    from batak.bots import _csolver
+
+    args = [(2251873705274440, 448611500818470, 570131307647616, 1232983113629969),
+            2, 0, (), False, 5, 29]  # fmt: skip
+    table = _csolver.Solver(20)
+    assert table.solve(*args) == 9
+    assert table.cards <= 1_500_000
+    same = _csolver.Solver(20)
+    assert same.solve(*args, guess=7) == 9
+    assert same.cards == table.cards
+    args[5] ^= 15  # the other pair
+    others = _csolver.Solver(20)
+    assert others.solve(*args) == 4
+    assert others.cards == table.cards
+
+
+@needs_c
 def test_thread_tables_are_reused_and_start_empty() -> None:
     """solve_position keeps one compiled table per size and thread, cleared at each call: the
     answers are those of a fresh table (the module-level solve), and the table is the same

@@ -2,9 +2,10 @@
  *
  * The search is the Python reference's (``_Solver`` in solver.py): a search "can the side take at
  * least ``need`` more tricks?" with alpha-beta on a zero window, driven by a bisection on
- * ``need`` (or, given a first guess, by steps of one from it; and from 6 to 12 tricks left where
- * one player plays alone against the rest, by steps down from the lone player's every trick:
- * run_solve), over the same compulsory-play rules.  What makes it fast, beyond being C:
+ * ``need`` (or, given a first guess, by steps of one from it; from 6 to 12 tricks left where
+ * one player plays alone against the rest, by steps down from the lone player's every trick; and
+ * in a full deal of two teams of two, by steps of one from half the tricks: run_solve), over the
+ * same compulsory-play rules.  What makes it fast, beyond being C:
  *
  *   - a fixed-size transposition table at trick boundaries whose keys use RELATIVE ranks: each
  *     remaining card is replaced by its rank among the remaining cards of its suit, so positions
@@ -206,6 +207,14 @@ typedef char bucket_is_one_cache_line[sizeof(Bucket) == 64 ? 1 : -1];
 #ifndef LONE_TOP_MIN
 #define LONE_TOP_MIN 6
 #define LONE_TOP_MAX 12
+#endif
+
+/* run_solve without a guess, where no player plays alone (two teams of two): from PAIR_STEP_MIN
+ * tricks left at the root (a full deal), the first probe is the bisection's (half the tricks,
+ * rounded up) and the later ones step by one from the bound each probe returns, instead of
+ * halving (benchmarks/README.md, session 49: a probe far above the value is dear for a pair) */
+#ifndef PAIR_STEP_MIN
+#define PAIR_STEP_MIN 13
 #endif
 
 /* the lead order: a lone leader's sure trump is tried before the history of leads that cut
@@ -1127,7 +1136,8 @@ static void ctx_init(Ctx *c, const Problem *p, Table *tt) {
  * bound?".  A guess one above a good estimate of the value settles most full deals in two
  * probes, the first one failing just above the value (benchmarks/README.md, session 47).
  * Without a guess, a position of LONE_TOP_MIN..LONE_TOP_MAX tricks where one player plays alone
- * takes the guess "the lone player takes every trick" (session 48). */
+ * takes the guess "the lone player takes every trick" (session 48), and one of at least
+ * PAIR_STEP_MIN tricks between two teams of two the guess "half the tricks" (session 49). */
 static int run_solve(const Problem *p, Table *tt, uint64_t *nodes, uint64_t *cards,
                      uint64_t limit, int guess) {
     Ctx c;
@@ -1155,6 +1165,12 @@ static int run_solve(const Problem *p, Table *tt, uint64_t *nodes, uint64_t *car
             guess = left;
         else if (c.solo[0])
             guess = 1;
+    }
+    if (guess < 0 && left >= PAIR_STEP_MIN && !c.solo[0] && !c.solo[1]) {
+        /* two teams of two: the bisection's first probe, then steps of one.  A refuted probe
+         * far above the value costs a pair's search much (every lead of the side refuted at a
+         * target it misses by two or three); stepping asks one more than what is proved. */
+        guess = (left + 1) / 2;
     }
     if (guess >= 0) mid = guess < 1 ? 1 : guess > left ? left : guess;
     /* zero-window probes; the table keeps the bounds each probe learnt, so the later probes

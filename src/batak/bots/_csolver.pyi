@@ -22,14 +22,15 @@ def solve(
     64 no compulsory trump when void (``must_trump`` off).
     The table holds at most ``2**tt_bits`` entries (small positions use fewer).
 
-    ``guess`` (-1 or any negative: none) orders the zero-window probes, never the value:
-    without it they bisect 0..tricks left, except from 6 to 12 tricks left where one player
-    plays alone against the rest: there the lone player's every trick is the guess (the lone
-    side's first probe asks for all the tricks, the other side's for at least one;
-    benchmarks/README.md, session 48). With it the first asks "at least ``guess`` tricks?"
-    (``guess`` moved within 1..tricks left) and each next one steps by one from the bound the
-    last one learnt (MTD(f)). A C ``int``: beyond it, OverflowError. One above a good estimate
-    of the value is the guess that pays (benchmarks/README.md, session 47)."""
+    ``guess`` (-1 or any negative: none) orders the zero-window probes, never the value: without it
+    they bisect 0..tricks left, except from 6 to 12 tricks left where one player plays alone against
+    the rest: there the lone player's every trick is the guess (the lone side's first probe asks for
+    all the tricks, the other side's for at least one; benchmarks/README.md, session 48), and from
+    13 tricks left between two teams of two, where half the tricks (7 of 13) is the guess (session
+    49). With it the first asks "at least ``guess`` tricks?" (``guess`` moved within 1..tricks left)
+    and each next one steps by one from the bound the last one learnt (MTD(f)). A C ``int``: beyond
+    it, OverflowError. One above a good estimate of the value is the guess that pays
+    (benchmarks/README.md, session 47)."""
 
 @final
 class Solver:

@@ -469,17 +469,18 @@ def solve_position(
 ) -> int:
     """The side's total tricks in the deal from ``pos`` with best play by everyone.
 
-    ``engine``: ``auto`` uses the compiled solver when it is built, else this module's search;
-    ``c`` or ``python`` force one. ``solver`` (a :class:`_Solver`, to share its table between
-    related positions) is used by the Python engine. ``guess`` (the side's tricks from ``pos``
-    on, not counting ``side_tricks``) changes only the order of the probes, never the value:
-    without it they bisect 0..tricks left (the compiled engine, where one player plays alone
-    with 6 to 12 tricks left, starts from the lone player's every trick instead, its search's
-    cheapest order there: benchmarks/README.md, session 48); with it the first asks "at least
-    ``guess`` tricks?" and each next one steps by one from what the last one learnt. A guess outside
-    1..tricks left is moved to the nearer end (0 or a negative one asks for at least 1 first;
-    one above the tricks left, for all of them), in both engines. One above a good estimate is
-    the guess that pays (:func:`batak.bots.bidsim.first_guess`).
+    ``engine``: ``auto`` uses the compiled solver when it is built, else this module's search; ``c``
+    or ``python`` force one. ``solver`` (a :class:`_Solver`, to share its table between related
+    positions) is used by the Python engine. ``guess`` (the side's tricks from ``pos`` on, not
+    counting ``side_tricks``) changes only the order of the probes, never the value: without it they
+    bisect 0..tricks left (the compiled engine, where one player plays alone with 6 to 12 tricks
+    left, starts from the lone player's every trick instead, its search's cheapest order there:
+    benchmarks/README.md, session 48; and a full deal of two teams of two from half the tricks,
+    session 49); with it the first asks "at least ``guess`` tricks?" and each next one steps by one
+    from what the last one learnt. A guess outside 1..tricks left is moved to the nearer end (0 or a
+    negative one asks for at least 1 first; one above the tricks left, for all of them), in both
+    engines. One above a good estimate is the guess that pays
+    (:func:`batak.bots.bidsim.first_guess`).
     """
     first = None if guess is None else min(pos.tricks_left, max(1, guess))
     if _use_c(engine):
