@@ -203,7 +203,7 @@ typedef char bucket_is_one_cache_line[sizeof(Bucket) == 64 ? 1 : -1];
 
 /* run_solve without a guess, where one player plays alone against the rest: from LONE_TOP_MIN to
  * LONE_TOP_MAX tricks left at the root, the probes start at the lone player's most tricks and step
- * down (benchmarks/README.md, session 48); elsewhere, a bisection */
+ * down (benchmarks/README.md, session 48); elsewhere, a bisection (but see PAIR_STEP_MIN) */
 #ifndef LONE_TOP_MIN
 #define LONE_TOP_MIN 6
 #define LONE_TOP_MAX 12
