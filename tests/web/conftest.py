@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -104,3 +104,28 @@ def watch(page: Any, errors: list[str]) -> Any:
         lambda m: errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None,
     )
     return page
+
+
+@pytest.fixture
+def short_phone_at_my_bid(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> Callable[[str], Any]:
+    """The opening of the 390 × 700 phone tests at the player's bid with the chat's panel open
+    (tests/web/test_web_small_screens.py, test_web_phone_panel_roles.py): called with a language
+    (``"tr"`` or ``"en"``), it opens a 390 × 700 phone's page in it, creates a private room,
+    opens the chat's panel with a line sent and one typed, starts the room and waits till the
+    player's turn to bid; it returns the page."""
+    # (the page's helpers live in the test modules, which import this one)
+    from test_web import open_page
+    from test_web_phone_table import SHORT_PHONE, _open_chat_with_a_line, _until_my_bid
+    from test_web_table import private_room
+
+    def opened(lang: str) -> Any:
+        locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+        page = open_page(browser, server, errors, locale=locale, **SHORT_PHONE)
+        private_room(page)
+        _open_chat_with_a_line(page)
+        _until_my_bid(page)
+        return page
+
+    return opened

@@ -6,6 +6,7 @@ of a table (a face-up hand, the teams' tricks) have a role."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from test_web import PHONE_CTX, no_js_errors, open_page
 from test_web_axe import AXE
 from test_web_layout import FIRST_BIDDER, NOTICE_AGAIN, TURN_BOXES
-from test_web_phone_table import SHORT_PHONE, TAP_FIRST, _open_chat_with_a_line, _until_my_bid
+from test_web_phone_table import SHORT_PHONE, TAP_FIRST
 from test_web_table import private_room
 from test_web_variants import EXPOSE, FORCED, _start, _until_my_turn
 
@@ -46,16 +47,13 @@ def _tabs(page: Page, n: int = 40) -> set[str]:
 
 @pytest.mark.parametrize("lang", ["tr", "en"])
 def test_the_header_under_a_phones_open_chat_panel_is_out_of_the_keyboards_reach(
-    browser: Browser, server: ServerProcess, errors: list[str], lang: str
+    short_phone_at_my_bid: Callable[[str], Page], errors: list[str], lang: str
 ) -> None:
     """Tab reached the header's Batak link and language button, hidden under a phone's open
     chat panel. They are inert while it is open, and usable again once it closes (Escape, its
     Close button); a table's window opened and closed while the panel is open leaves the page as
     it was: the header inert under the panel, the table usable."""
-    page = open_page(browser, server, errors, locale=LOCALES[lang], **SHORT_PHONE)
-    private_room(page)
-    _open_chat_with_a_line(page)
-    _until_my_bid(page)
+    page = short_phone_at_my_bid(lang)
     assert page.evaluate(INERT) == {"header": True, "skip": False, "table": [], "open": True}
     assert "header" not in _tabs(page)
     # Escape in the panel closes it: the header is back
@@ -229,15 +227,12 @@ def test_a_face_up_hand_and_the_teams_board_are_named_groups_with_a_role(
 
 @pytest.mark.parametrize("window", [False, True])
 def test_a_phones_open_chat_panel_widened_to_a_desktop_leaves_nothing_inert(
-    browser: Browser, server: ServerProcess, errors: list[str], window: bool
+    short_phone_at_my_bid: Callable[[str], Page], errors: list[str], window: bool
 ) -> None:
     """A phone's open chat panel made the header inert; widened to a desktop (1280 × 800) the
     chat is beside the table and covers nothing: the header is usable again (with a table's
     window open meanwhile: once it closes), and inert again when the screen narrows back."""
-    page = open_page(browser, server, errors, locale="tr-TR", **SHORT_PHONE)
-    private_room(page)
-    _open_chat_with_a_line(page)
-    _until_my_bid(page)
+    page = short_phone_at_my_bid("tr")
     assert page.evaluate(INERT) == {"header": True, "skip": False, "table": [], "open": True}
     if window:
         page.evaluate(
