@@ -143,12 +143,21 @@ HAND_TURN_TEACH = """() => { const box = (s) => document.querySelector(s).getBou
 
 
 #: A seat made the dealer and the one who leads the trick (its tags then take two lines or three:
-#: "bilgisayar · dağıtan · ilk atan"), drawn anew in the page's own view of the table.
-DEALS_AND_LEADS = """(pos) => { const v = window.batak.state.table.view;
-  const seat = +document.querySelector(`#felt [data-testid=seat-${pos}]`).dataset.seat;
+#: "bilgisayar · dağıtan · ilk atan"), drawn anew in the page's own view of the table; true once
+#: the seat shows those tags. Polled (``page.wait_for_function``), made again until it shows
+#: them: evaluated once, the felt measured was not always the one meant (in one run the top seat
+#: showed "dağıtan" and not "ilk atan", its tags one line, and the test passed on the old layout).
+DEALS_AND_LEADS = """(pos) => { const v = window.batak.state.table.view, t = window.batak.t;
+  const at = () => document.querySelector(`#felt [data-testid=seat-${pos}]`);
+  const seat = +at().dataset.seat;
+  const want = [t("dealer"), ...(v.phase === "play" && v.current_trick ? [t("leads")] : [])];
+  const tags = () => [...at().querySelectorAll(".tag")].map((e) => e.textContent);
+  const shown = () => want.every((w) => tags().includes(w));
+  if (shown()) return true;
   v.dealer = seat;
   if (v.current_trick) v.current_trick.leader = seat;
-  window.batak.renderTable(); }"""
+  window.batak.renderTable();
+  return shown(); }"""
 
 
 @pytest.mark.parametrize("lang", ["tr", "en"])
@@ -178,8 +187,7 @@ def test_a_short_phones_card_turn_is_on_the_screen_under_the_deals_notice(
     # each other seat the dealer who leads (the top one's tags on two lines in Turkish)
     for pos in ("top", "left", "right"):
         expect(page.locator("#felt .seat")).to_have_count(4)
-        page.evaluate(DEALS_AND_LEADS, pos)
-        expect(page.locator("#felt .seat")).to_have_count(4)
+        page.wait_for_function(DEALS_AND_LEADS, arg=pos)
         edges = page.evaluate(HAND_TURN_TEACH)
         shot = artifacts / f"short-phone-notice-card-turn-{pos}-deals-and-leads-{lang}.png"
         page.screenshot(path=str(shot))
@@ -216,7 +224,7 @@ def test_a_short_phones_hand_strength_is_on_the_screen_with_four_bids_on_the_fel
     expect(page.locator("#notice")).to_be_visible()
     expect(page.get_by_test_id("estimate")).to_be_visible()
     for pos in ("bottom", "left", "top", "right"):
-        page.evaluate(DEALS_AND_LEADS, pos)
+        page.wait_for_function(DEALS_AND_LEADS, arg=pos)
         page.evaluate("() => window.scrollTo(0, 0)")
         shown = page.locator("#felt .auction li").evaluate_all(AUCTION_SHOWN)
         assert shown == [1, 2, 3, 4], shown
