@@ -183,8 +183,9 @@ def test_a_short_phones_card_turn_is_on_the_screen_under_the_deals_notice(
     assert seen["notice"] and seen["turn"], seen
     edges = page.evaluate(HAND_TURN_TEACH)
     assert edges["hand"] <= 700 and edges["turn"] <= 700 and edges["teach"] <= 700, (edges, seen)
-    # each other seat the dealer who leads (the top one's tags on two lines in Turkish)
-    for pos in ("top", "left", "right"):
+    # each seat the dealer who leads (the top one's tags on two lines in Turkish; the
+    # player's own four, "sen · dağıtan · ilk atan · masa sahibi", as README.md says)
+    for pos in ("top", "left", "right", "bottom"):
         expect(page.locator("#felt .seat")).to_have_count(4)
         page.wait_for_function(DEALS_AND_LEADS, arg=pos)
         edges = page.evaluate(HAND_TURN_TEACH)
