@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import types
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, Union, cast, get_args, get_origin, get_type_hints
 
 from .i18n import LANGS, MESSAGES, suit_name, text
 from .rules import PRESETS, Bidding, Rules, RulesError
@@ -15,6 +16,7 @@ __all__ = [
     "MATCH_FIELDS",
     "NUMBER",
     "empty_value",
+    "form_catalog",
     "form_choices",
     "option_help",
     "option_label",
@@ -319,20 +321,40 @@ def form_choices(rules: Rules) -> dict[str, Any]:
     any number has ``"#"`` for "a number", within ``numbers[option]`` (lowest, highest). The
     match fields (:data:`MATCH_FIELDS`) have ``None`` (left empty: the preset's) and ``"#"``
     (a number typed in).
-    ``clashes``: the pairs of those values that ``create`` refuses together,
+    ``companions``: the values ``create`` refuses alone but takes with one other option
+    changed too, ``[option, value, other option, its value]`` (the first such change found,
+    tried through the engine like the rest: "no bidding" once a koz is fixed, a target score
+    once the tie-break is another than the last deal's tricks); each is among its option's
+    ``choices``, and the form, when it is chosen, sets the other option too and says so.
+    ``clashes``: the pairs of those values that ``create`` refuses together (a value with a
+    companion tried with its companion, unless the pair is the companion's option),
     ``[option, value, option, value]``. A table the form allows (every value among its
     option's choices, no two of them clashing) is one ``create`` takes; the form offers only
     those, so each control offers only the values that clash with none of the others'.
+    ``applies``: for each option that changes nothing at some tables, the values of the other
+    options it needs to change anything (``{option: {other: [values]}}``; ``None``: it changes
+    nothing at any table the form makes here): the form shows it only while every other
+    option named has one of those values (no "if everyone passes" where no one bids).
 
     >>> form = form_choices(PRESETS["standard"])
     >>> form["choices"]["bidding"], form["choices"]["players"], form["numbers"]["down_penalty"]
-    (['auction'], [4], [0, 1000])
+    (['auction', 'none'], [3, 4], [0, 1000])
     >>> ["overtake", False, "overtake_after_ruff", True] in form["clashes"]
     True
     >>> form_choices(PRESETS["zipi-kozmaca"])["choices"]["bidding"]
     ['auction', 'kozmaca', 'none']
     >>> form["choices"]["target_score"]  # a target needs another tie-break than the last deal's
-    [None]
+    [None, '#']
+    >>> [c for c in form["companions"] if c[0] == "target_score"]
+    [['target_score', '#', 'tie', 'shared']]
+    >>> ["players", 3, "kitty_size", 13] in form["companions"]  # three players: 13 cards left
+    True
+    >>> ["bidding", "none", "fixed_trump", "S"] in form_choices(PRESETS["cetinsgame-ihaleli"])[
+    ...     "companions"
+    ... ]
+    True
+    >>> form["applies"]["all_pass"], form["applies"]["redeal_dealer"]
+    ({'bidding': ['auction']}, {'bidding': ['auction'], 'all_pass': ['redeal']})
     >>> ["tie", "last_deal_tricks", "target_score", "#"] in form_choices(PRESETS["zipi-esli"])[
     ...     "clashes"
     ... ]
@@ -341,9 +363,15 @@ def form_choices(rules: Rules) -> dict[str, Any]:
     base = rules.to_dict()
     domains = {o: _domain(o) for o in FORM_OPTIONS}
 
+    seen: dict[frozenset[tuple[str, str]], bool] = {}  # each table tried once
+
     def takes(*changes: dict[str, Any]) -> bool:
         merged = {o: v for c in changes for o, v in c.items()}
-        return _accepts(rules, {o: v for o, v in merged.items() if v != base[o]})
+        diff = {o: v for o, v in merged.items() if v != base[o]}
+        key = frozenset((o, repr(v)) for o, v in diff.items())
+        if key not in seen:
+            seen[key] = _accepts(rules, diff)
+        return seen[key]
 
     choices = {o: [v for v in domains[o] if takes({o: v})] for o in FORM_OPTIONS}
     numbers: dict[str, list[int]] = {}
@@ -370,15 +398,152 @@ def form_choices(rules: Rules) -> dict[str, Any]:
     for o in MATCH_FIELDS:
         tried[o] = {None: [{}], NUMBER: [{o: n, other[o]: None} for n in (1, _NUMBER_TOP)]}
         choices[o] = [v for v in tried[o] if all(takes(c) for c in tried[o][v])]
+    # the values refused alone that one other change makes taken: offered with that change,
+    # tried with it. The other value is one taken alone if one will do, else one that is itself
+    # offered with a change (a pair that only goes together: three players and a 13-card kitty
+    # at a four-player preset), so that the form can show it
+    refused: dict[str, dict[Any, list[dict[str, Any]]]] = {}
+    for o in FORM_OPTIONS + MATCH_FIELDS:
+        if o in numbers:
+            continue  # a number field's range is what it takes alone
+        values = (
+            {NUMBER: tried[o][NUMBER]}
+            if o in MATCH_FIELDS
+            else {v: [{o: v}] for v in domains[o] if v != _NUMBER_TOP or v == base[o]}
+        )
+        refused[o] = {v: alone for v, alone in values.items() if v not in choices[o]}
+
+    named: dict[tuple[str, str], set[str]] = {}  # the options each refusal names
+
+    def names(o: str, v: Any) -> set[str]:
+        if (o, repr(v)) not in named:
+            found: set[str] = set()
+            for c in refused[o][v]:
+                try:
+                    rules.replace(**{x: y for x, y in c.items() if y != base[x]})
+                except RulesError as e:
+                    said = set(re.findall(r"\b([a-z_]+)=", str(e)))
+                    found |= said & set(FORM_OPTIONS + MATCH_FIELDS)
+            named[(o, repr(v))] = found
+        return named[(o, repr(v))]
+
+    def companion(o: str, v: Any, also: dict[str, set[Any]]) -> tuple[str, Any] | None:
+        # only the options the engine names in its refusal: the others cannot change it. A
+        # match field's companion is a number typed in it ("#": the last deal's tricks as the
+        # tie-break at a table played to a target needs a number of deals), which the form
+        # cannot type for the player: it says the value needs it
+        for pool in (choices, also):
+            for o2 in FORM_OPTIONS + MATCH_FIELDS:
+                if o2 == o or o2 in numbers or o2 not in names(o, v):
+                    continue
+                for v2 in pool.get(o2, ()):
+                    if o2 in MATCH_FIELDS and v2 == NUMBER and o not in MATCH_FIELDS:
+                        if all(takes(c, t) for c in refused[o][v] for t in tried[o2][NUMBER]):
+                            return o2, v2
+                    elif (
+                        o2 not in MATCH_FIELDS
+                        and v2 != base[o2]
+                        and (o2, v2) != (o, v)
+                        and all(takes(c, {o2: v2}) for c in refused[o][v])
+                    ):
+                        return o2, v2
+        return None
+
+    # the other values first tried: every refused one; then only those found a companion,
+    # until each companion's value is one the form shows (a few rounds at most)
+    also = {o: set(vs) for o, vs in refused.items() if o in FORM_OPTIONS}
+    found: dict[tuple[str, Any], tuple[str, Any]] = {}
+    for _ in range(5):
+        found = {}
+        for o, vs in refused.items():
+            for v in vs:
+                c = companion(o, v, also)
+                if c is not None:
+                    found[(o, v)] = c
+        shown = {o: {v for (o1, v) in found if o1 == o} for o in also}
+        if all(c[1] in choices[c[0]] or c[1] in shown[c[0]] for c in found.values()):
+            break
+        also = shown
+    found = {k: c for k, c in found.items() if c[1] in choices[c[0]] or c in found}
+    companions: list[list[Any]] = []
+    for (o, v), (o2, v2) in found.items():
+        companions.append([o, v, o2, v2])
+        if o2 in MATCH_FIELDS:
+            tried[o][v] = [c | t for c in refused[o][v] for t in tried[o2][NUMBER]]
+        else:
+            tried[o][v] = [c | {o2: v2} for c in refused[o][v]]
+    for o in refused:
+        order = [None, NUMBER] if o in MATCH_FIELDS else domains[o]
+        choices[o] = [x for x in order if x in choices[o] or (o, x) in found]
+
+    def own(o: str, v: Any, change: dict[str, Any], o2: str, v2: Any) -> dict[str, Any]:
+        """The part of a value's change that is its own, not its companion's; a match field
+        left empty where the other value's companion is a number typed in it: the preset's."""
+        if o in MATCH_FIELDS and v is None and found.get((o2, v2), ("",))[0] == o:
+            return {o: base[o], other[o]: base[other[o]]}
+        brought = found.get((o, v), ("",))[0]
+        brought_keys = set(MATCH_FIELDS) if brought in MATCH_FIELDS else {brought}
+        return {k: x for k, x in change.items() if k not in brought_keys}
+
     clashes: list[list[Any]] = []
     open_options = [o for o in FORM_OPTIONS + MATCH_FIELDS if len(choices[o]) > 1]
     for i, o1 in enumerate(open_options):
         for o2 in open_options[i + 1 :]:
             for v1 in choices[o1]:
                 for v2 in choices[o2]:
-                    if not all(takes(a, b) for a in tried[o1][v1] for b in tried[o2][v2]):
+                    # the pair's own values win over the changes their companions bring
+                    if not all(
+                        takes(a, b, own(o1, v1, a, o2, v2), own(o2, v2, b, o1, v1))
+                        for a in tried[o1][v1]
+                        for b in tried[o2][v2]
+                    ):
                         clashes.append([o1, v1, o2, v2])
-    return {"choices": choices, "numbers": numbers, "clashes": clashes}
+    return {
+        "choices": choices,
+        "numbers": numbers,
+        "companions": companions,
+        "clashes": clashes,
+        "applies": _applies(rules, choices),
+    }
+
+
+def _applies(rules: Rules, choices: dict[str, list[Any]]) -> dict[str, dict[str, list[Any]] | None]:
+    """For each option that changes nothing at some tables (:func:`option_applies`), the
+    values of each other option it needs, among the form's ``choices``: an other option's value
+    is needed if no table one more option away from the preset with that value has the option
+    applying (each test is a plain "and" of such conditions)."""
+    base = rules.to_dict()
+    singles: list[dict[str, Any]] = [{}] + [
+        {o: v} for o in FORM_OPTIONS for v in choices[o] if v != NUMBER and v != base[o]
+    ]
+
+    def table(*changes: dict[str, Any]) -> Rules:
+        # the table as described, not validated (Rules checks itself when made): whether an
+        # option changes anything there reads only its options
+        merged = base | {o: v for c in changes for o, v in c.items()}
+        return cast(Rules, types.SimpleNamespace(**merged))
+
+    out: dict[str, dict[str, list[Any]] | None] = {}
+    for option in _APPLIES:
+        if option not in FORM_OPTIONS:
+            continue
+        if not any(option_applies(table(c), option) for c in singles):
+            out[option] = None  # it changes nothing at any table the form makes here
+            continue
+        needs: dict[str, list[Any]] = {}
+        for o in FORM_OPTIONS:
+            if o == option:
+                continue
+            values = [v for v in choices[o] if v != NUMBER]
+            ok = [
+                v
+                for v in values
+                if any(option_applies(table(c, {o: v}), option) for c in singles if o not in c)
+            ]
+            if len(ok) < len(values):
+                needs[o] = ok
+        out[option] = needs
+    return out
 
 
 @functools.cache
@@ -387,9 +552,34 @@ def _form(rules: Rules) -> dict[str, Any]:
     return form_choices(rules.replace(name="custom"))
 
 
+def form_catalog() -> dict[str, Any]:
+    """What the private-room form offers at each preset, ready to be sent as JSON (``GET
+    /api/rules/form``, asked for only when a player opens the form): :func:`form_choices`,
+    and ``bidding_summary``, the table's summary with each other bidding offered there (the
+    form's summary follows a switch of the bidding), in every language. The engine tries every
+    option of every preset: seconds of work, where :func:`rules_catalog` is cheap.
+
+    >>> forms = form_catalog()
+    >>> forms["standard"]["choices"]["bidding"], list(forms["standard"]["bidding_summary"])
+    (['auction', 'none'], ['none'])
+    """
+    out: dict[str, Any] = {}
+    for name, rules in PRESETS.items():
+        form = _form(rules)
+        out[name] = form | {
+            "bidding_summary": {
+                b: {lang: preset_summary(rules, lang, bidding=b) for lang in LANGS}
+                for b in get_args(Bidding)
+                if b != rules.bidding and b in form["choices"]["bidding"]
+            }
+        }
+    return out
+
+
 def rules_catalog() -> dict[str, Any]:
     """Every preset and option, ready to be sent as JSON: each option's kind and choices, and
-    each text in every language of the catalog (the web client's rules pages and room form).
+    each text in every language of the catalog (the web client's rules pages and room form;
+    what the form offers at each preset is :func:`form_catalog`'s, sent apart).
 
     >>> cat = rules_catalog()
     >>> [p["name"] for p in cat["presets"]][:2]
@@ -425,15 +615,6 @@ def rules_catalog() -> dict[str, Any]:
             "title": {lang: preset_title(name, lang) for lang in LANGS},
             "source": {lang: preset_source(name, lang) for lang in LANGS},
             "summary": {lang: preset_summary(rules, lang) for lang in LANGS},
-            # the same table's summary with each other bidding the form offers: the
-            # private-room form's summary follows a switch of the bidding there
-            "bidding_summary": {
-                b: {lang: preset_summary(rules, lang, bidding=b) for lang in LANGS}
-                for b in get_args(Bidding)
-                if b != rules.bidding and b in _form(rules)["choices"]["bidding"]
-            },
-            # what the private-room form offers here: see form_choices
-            "form": _form(rules),
             "rules": rules.to_dict(),
             # the options that change nothing at this table (a kitty's order without a kitty):
             # a rules page names them once rather than showing them with a value

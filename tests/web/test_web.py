@@ -22,7 +22,7 @@ from conftest import PHONE_CTX, TIMEOUT, watch
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, Route, expect
 
-from batak.explain import rules_catalog
+from batak.explain import form_catalog
 from batak.record import loads
 
 STATIC = Path(__file__).parents[2] / "src" / "batak" / "web" / "static"
@@ -1287,7 +1287,7 @@ def test_the_private_room_form_offers_every_table_variant_and_plays_one(
     page.select_option("#preset-select", "zipi-kitty")
     page.locator("#create-form details summary").click()  # the table options
     # each has its control where the server takes more than one value of it at this table
-    form = next(p for p in rules_catalog()["presets"] if p["name"] == "zipi-kitty")["form"]
+    form = form_catalog()["zipi-kitty"]
     for name in NEW_OPTIONS:
         offered = len(form["choices"][name]) > 1
         expect(page.locator(f"#opt-{name}")).to_have_count(1 if offered else 0)

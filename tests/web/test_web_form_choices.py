@@ -1,7 +1,9 @@
-"""The private-room form offers only the tables the server takes (each preset's ``form`` in
-``GET /api/rules``, from :func:`batak.explain.form_choices`): the choices the server refuses
-are not offered, or disabled with a reason; an option with one value is said, not asked; and a
-form filled in by clicking always makes a room."""
+"""The private-room form offers only the tables the server takes (each preset's in ``GET
+/api/rules/form``, from :func:`batak.explain.form_choices`, fetched when the form is first
+used): the choices the server refuses are not offered, or disabled with a reason; a choice the
+server takes only with another option changed sets that one too and says so; an option with one
+value is said, not asked, and one that changes nothing with the others as chosen is not shown;
+and a form filled in by clicking always makes a room."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from test_web import no_js_errors, open_page
 from test_web_table import DESKTOP, PHONE_CTX
 
-from batak.explain import preset_summary, rules_catalog
+from batak.explain import form_catalog, preset_summary, rules_catalog
 from batak.rules import PRESETS
 from batak.server.hub import create_rules
 from batak.server.table import TableError
@@ -32,7 +34,8 @@ FORM_JS = """() => {
     const el = f.elements["opt-" + name];
     const kind = window.batak.state.catalog.options[name].kind;
     const why = box.querySelector(".why");
-    const o = { why: !why || why.hidden ? "" : why.textContent, text: box.textContent };
+    const o = { why: !why || why.hidden ? "" : why.textContent, text: box.textContent,
+      hidden: box.hidden };
     if (!el) { o.fixed = true; o.control = "fixed"; }
     else if (el.tagName === "SELECT") {
       o.control = "select";
@@ -65,11 +68,24 @@ def _form(page: Page) -> dict[str, Any]:
     return dict(page.evaluate(FORM_JS))
 
 
+FORMS = form_catalog()
+
+
 def _open_form(page: Page, preset: str) -> None:
+    """Choose a preset in the form and open its options (the form's data fetched on first use)."""
     page.select_option("#preset-select", preset)
     details = page.locator("#create-form details")
     if not details.evaluate("d => d.open"):
         page.locator("#create-form details summary").click()
+    expect(page.locator("#create-options .option").first).to_be_attached()
+
+
+def _companion(preset: str, option: str, value: Any) -> dict[str, Any]:
+    """The other change the form makes with this value at this preset ({} if none)."""
+    for o, v, o2, v2 in FORMS[preset]["companions"]:
+        if o == option and v == value:
+            return {o2: v2}
+    return {}
 
 
 def _takes(msg: dict[str, Any]) -> bool:
@@ -91,13 +107,12 @@ def test_the_private_room_form_offers_only_the_choices_the_server_takes(
     were offered and refused)."""
     catalog = rules_catalog()
     page = open_page(browser, server, errors, viewport=DESKTOP)
-    expect(page.locator("#create-options .option").first).to_be_attached()
     listed = page.locator("#preset-select option").evaluate_all("os => os.map((o) => o.value)")
     assert listed, "no preset in the form"
     offered_biddings = 0
     for preset in listed:
         p = next(x for x in catalog["presets"] if x["name"] == preset)
-        choices = p["form"]["choices"]
+        choices = FORMS[preset]["choices"]
         _open_form(page, preset)
         form = _form(page)
         for name, shown in form.items():
@@ -113,25 +128,32 @@ def test_the_private_room_form_offers_only_the_choices_the_server_takes(
                 continue
             assert len(values) > 1, (preset, name, "a control for a fixed option")
             assert shown["values"] == values, (preset, name)
-            # with the preset as it is, every value offered is one the server takes
+            # with the preset as it is, every value offered is one the server takes (with
+            # the other change it brings, said in the choice's words)
             for value in shown.get("enabled", []):
                 changed = {} if value == p["rules"][name] else {name: value}
-                assert _takes({"preset": preset, "rules": changed}), (preset, name, value)
+                also = _companion(preset, name, value) if changed else {}
+                assert _takes({"preset": preset, "rules": changed | also}), (preset, name, value)
             if shown["control"] == "number":
-                assert [shown["min"], shown["max"]] == p["form"]["numbers"][name]
-        # every option with more than one value has its control; the rest are said or unused
+                assert [shown["min"], shown["max"]] == FORMS[preset]["numbers"][name]
+        # every option has its box: a control where it has more than one value, shown where
+        # it changes anything at the preset's table
         for name, values in choices.items():
+            assert name in form, (preset, name)
             if len(values) > 1:
-                assert name in form and not form[name].get("fixed"), (preset, name)
-            elif name not in form:
-                assert name in p["unused"], (preset, name)
+                assert not form[name].get("fixed"), (preset, name)
+            if name not in ("deals", "target_score"):
+                assert form[name]["hidden"] == (name in p["unused"]), (preset, name)
         bidding = form.get("bidding", {})
         if bidding.get("control") == "select":
             offered_biddings += len(bidding["values"]) - 1
             for b in bidding["values"]:
-                assert _takes({"preset": preset, "rules": {"bidding": b}}), (preset, b)
-    # the Koz Maça presets' switches: the ihale (and the söz or the no-bid table) where taken
-    assert offered_biddings == 4
+                also = _companion(preset, "bidding", b)
+                assert _takes({"preset": preset, "rules": {"bidding": b} | also}), (preset, b)
+    # the switches: the Koz Maça presets' four that create takes alone, and those it takes
+    # with a fixed koz (no bidding at an ihale's table: the koz is then fixed), ...
+    assert offered_biddings == sum(len(FORMS[name]["choices"]["bidding"]) - 1 for name in listed)
+    assert offered_biddings > 4
     no_js_errors(errors)
 
 
@@ -143,7 +165,7 @@ def _walk(page: Page, rng: random.Random, steps: int, seen: list[dict[str, Any]]
     for _ in range(steps):
         moves: list[tuple[str, Any]] = []
         for name, o in form.items():
-            if o.get("fixed"):
+            if o.get("fixed") or o.get("hidden"):
                 continue
             if o["control"] == "select":
                 moves += [
@@ -278,3 +300,155 @@ def test_the_form_is_not_sent_before_the_catalog_is_there(
     expect(page).to_have_url(re.compile(r"/table/"))
     context.close()
     no_js_errors(errors)
+
+
+def _message_rules(page: Page) -> dict[str, Any]:
+    msg = page.evaluate("() => window.batak.createMessage()")
+    assert _takes(msg), msg
+    return dict(msg.get("rules", {})) | {
+        k: msg[k] for k in ("deals", "target_score") if msg.get(k) is not None
+    }
+
+
+def test_a_choice_that_needs_another_change_makes_it_and_says_so(
+    browser: Browser, server: ServerProcess, errors: list[str], artifacts: Path
+) -> None:
+    """Values the server takes only with another option changed are reached by clicking: at
+    ``standard`` a target score (its tie-break, the last deal's tricks, needs a fixed number of
+    deals) sets another tie-break, said under the field before and after, and "no bidding"
+    fixes a koz; in both languages, with screenshots on a desktop and a phone."""
+    options = rules_catalog()["options"]
+    tie = {lang: options["tie"]["label"][lang] + ": " for lang in ("en", "tr")}
+    koz = {lang: options["fixed_trump"]["label"][lang] + ": " for lang in ("en", "tr")}
+    words = {
+        "en": (
+            f"Typing a number here also sets “{tie['en']}",
+            f"(not with “{tie['en']}",
+            f"Also set “{tie['en']}",
+            f"(also sets “{koz['en']}",
+            "Also set “",
+        ),
+        "tr": (
+            f"Buraya sayı yazılınca ayrıca “{tie['tr']}",
+            "ile olmaz)",
+            f"Buna uysun diye ayrıca “{tie['tr']}",
+            f"(ayrıca “{koz['tr']}",
+            "Buna uysun diye ayrıca “",
+        ),
+    }
+    form = FORMS["standard"]
+    assert ["target_score", "#", "tie", "shared"] in form["companions"]
+    for lang, locale in (("en", "en-US"), ("tr", "tr-TR")):
+        for device, ctx in (("desktop", {"viewport": DESKTOP}), ("phone", PHONE_CTX)):
+            page = open_page(browser, server, errors, locale=locale, **ctx)
+            _open_form(page, "standard")
+            target = page.locator("#create-form input[name=target]")
+            why = page.locator('#create-form .why[data-field="target_score"]')
+            # the field says why a number here changes the tie-break: not "fixed"
+            expect(target).to_be_enabled()
+            expect(why).to_contain_text(words[lang][0])
+            expect(why).to_contain_text(words[lang][1])
+            target.scroll_into_view_if_needed()
+            page.screenshot(path=str(artifacts / f"form-target-reason-{device}-{lang}.png"))
+            target.fill("300")
+            expect(page.locator("#opt-tie")).to_have_value("shared")
+            expect(why).to_contain_text(words[lang][2])
+            assert _message_rules(page) == {"tie": "shared", "target_score": 300}
+            page.screenshot(path=str(artifacts / f"form-target-also-set-{device}-{lang}.png"))
+            # the tie-break "last deal's tricks" is then withheld, with the target as reason
+            last = page.locator('#opt-tie option[value="last_deal_tricks"]')
+            expect(last).to_be_disabled()
+            # no bidding: a koz fixed with it
+            none = page.locator('#opt-bidding option[value="none"]')
+            expect(none).to_contain_text(words[lang][3])
+            page.select_option("#opt-bidding", "none")
+            expect(page.locator("#opt-fixed_trump")).to_have_value("S")
+            bidding_why = page.locator('#create-form [data-option="bidding"] .why')
+            expect(bidding_why).to_contain_text(words[lang][4] + koz[lang])
+            # what changes nothing without bidding is not shown
+            expect(page.locator('#create-form [data-option="all_pass"]')).to_be_hidden()
+            expect(page.locator('#create-form [data-option="min_bid"]')).to_be_hidden()
+            page.locator('#create-form [data-option="bidding"]').scroll_into_view_if_needed()
+            page.screenshot(path=str(artifacts / f"form-no-bidding-also-set-{device}-{lang}.png"))
+            rules = _message_rules(page)
+            assert rules["bidding"] == "none" and rules["fixed_trump"] == "S", rules
+            page.get_by_test_id("create-room").click()
+            expect(page).to_have_url(re.compile(r"/table/"))
+            page.context.close()
+    no_js_errors(errors)
+
+
+def test_each_value_with_a_companion_is_one_click_away_in_the_browser(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """At a few presets, each value the server takes only with another change (a select's
+    choice or a checkbox) is enabled on the form as drawn, and one click on it gives a create
+    message with both changes, which the server takes (the Python side checks every table one
+    or two changes away, tests/server/test_server_form_choices.py)."""
+    tried = 0
+    for preset in ("standard", "cetinsgame-esli", "zipi-kozmaca", "esli-acik"):
+        page = open_page(browser, server, errors, viewport=DESKTOP)
+        _open_form(page, preset)
+        for option, value, other, other_value in FORMS[preset]["companions"]:
+            if option in ("deals", "target_score"):
+                continue
+            page.reload()
+            _open_form(page, preset)
+            shown = _form(page)[option]
+            if shown["hidden"]:
+                continue  # (an option that changes nothing here until another is changed)
+            if shown["control"] == "select":
+                if value not in shown["enabled"]:
+                    continue  # withheld: its companion clashes with the preset's others
+                page.select_option(f"#opt-{option}", "" if value is None else str(value))
+            else:
+                if _form(page)[option]["disabled"]:
+                    continue
+                page.locator(f"#opt-{option}").click()
+            rules = _message_rules(page)
+            assert rules.get(option) == value and rules.get(other) == other_value, (
+                preset,
+                option,
+                value,
+                rules,
+            )
+            tried += 1
+        page.context.close()
+    assert tried >= 20, tried
+    no_js_errors(errors)
+
+
+def test_the_form_works_without_its_data(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """An older server (or a service worker's offline copy of its rules) has no form data:
+    ``/api/rules`` without it and no ``/api/rules/form``. The form says its options could not
+    be loaded and makes a room with the table's own rules; a later use asks again."""
+    context = browser.new_context(locale="en-US", service_workers="block", viewport=DESKTOP)
+    context.set_default_timeout(TIMEOUT)
+    page = watch(context.new_page(), errors)
+    asked: list[str] = []
+
+    def missing(route: Route) -> None:
+        asked.append(route.request.url)
+        route.fulfill(status=404, body="Not Found")
+
+    page.route("**/api/rules/form", missing)
+    page.goto(server.http + "/")
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    assert not asked  # a first visit does not ask for it
+    page.select_option("#preset-select", "standard")
+    status = page.get_by_test_id("form-status")
+    expect(status).to_have_text(
+        "This table's options could not be loaded: the room will have the table's own rules."
+    )
+    assert len(asked) == 1
+    page.fill("#create-form input[name=deals]", "3")
+    assert len(asked) == 2  # used again: asked again
+    expect(status).to_be_attached()
+    msg = page.evaluate("() => window.batak.createMessage()")
+    assert msg["preset"] == "standard" and "rules" not in msg and msg["deals"] == 3
+    page.get_by_test_id("create-room").click()
+    expect(page).to_have_url(re.compile(r"/table/"))
+    context.close()
+    no_js_errors(errors, allow=("Failed to load resource",))  # (the 404s)

@@ -22,7 +22,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..explain import rules_catalog
+from ..explain import form_catalog, rules_catalog
 from ..i18n import client_catalog, lang_of, text
 from ..web import STATIC_DIR
 from .clock import Clock, SystemClock
@@ -243,22 +243,35 @@ def create_app(
             headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
         )
 
-    # the rules catalog, worked out on the first request in a thread (its private-room form's
-    # choices take about a second: the engine tries every option of every preset), so that a
-    # server that nobody asks for it never pays that, and one that is asked goes on serving.
-    # Requests that come while it is worked out wait for that one build; a build that fails is
-    # a 500 to those (the log has its error) and is tried again on the next request
-    catalog: list[asyncio.Task[dict[str, Any]]] = []
+    # the rules catalog (every preset and option in every language), worked out when the
+    # server starts: a few milliseconds, so that the first visitor's lobby has its tables'
+    # titles at once; revalidated like the texts
+    rules_body = json.dumps(rules_catalog(), ensure_ascii=False).encode("utf-8")
+    rules_etag = '"' + hashlib.sha256(rules_body).hexdigest()[:32] + '"'
 
     async def rules_api(request: Request) -> Response:
-        if not catalog:
-            catalog.append(asyncio.create_task(asyncio.to_thread(rules_catalog)))
-        build = catalog[0]
+        headers = {"Cache-Control": "no-cache", "ETag": rules_etag}
+        if request.headers.get("if-none-match") == rules_etag:
+            return Response(status_code=304, headers=headers)
+        return Response(rules_body, media_type="application/json", headers=headers)
+
+    # what the private-room form offers at each preset, worked out on the first request in a
+    # thread (seconds: the engine tries every option of every preset), which the web client
+    # makes only when a player opens the form, so that a server nobody creates a room on
+    # never pays that, and one that is asked goes on serving. Requests that come while it is
+    # worked out wait for that one build; a build that fails is a 500 to those (the log has
+    # its error) and is tried again on the next request
+    forms: list[asyncio.Task[dict[str, Any]]] = []
+
+    async def form_api(request: Request) -> Response:
+        if not forms:
+            forms.append(asyncio.create_task(asyncio.to_thread(form_catalog)))
+        build = forms[0]
         try:
             return JSONResponse(await asyncio.shield(build))
         except Exception:
-            if build.done() and catalog and catalog[0] is build:
-                catalog.clear()
+            if build.done() and forms and forms[0] is build:
+                forms.clear()
             raise
 
     texts_body = json.dumps(client_catalog("web."), ensure_ascii=False).encode("utf-8")
@@ -377,6 +390,7 @@ def create_app(
             Route("/rules", index),
             Route("/rules/{preset}", index),
             Route("/api/rules", rules_api),
+            Route("/api/rules/form", form_api),
             Route("/api/texts", texts_api),
             Mount("/static", RevalidatedStatic(directory=STATIC_DIR), name="static"),
             Route("/api/lobby", lobby),

@@ -1902,8 +1902,8 @@ def forming_key(mode: str, stake: int) -> str:
 def create_rules(msg: dict[str, Any]) -> Rules:
     """A ``create`` message's table: its preset with its ``rules``, ``deals`` and
     ``target_score``, validated by the engine (a ``bad_rules`` :class:`TableError` if refused).
-    The private-room form offers only what this takes (``GET /api/rules``: each preset's
-    ``form``, from :func:`batak.explain.form_choices`)."""
+    The private-room form offers only what this takes (``GET /api/rules/form``: each
+    preset's, from :func:`batak.explain.form_choices`)."""
     preset = msg.get("preset") or "standard"
     if preset not in PRESETS:
         raise TableError("bad_rules", "bad_preset", {"preset": preset, "presets": list(PRESETS)})

@@ -155,6 +155,35 @@ async function loadCatalog() {
   }
 }
 
+// What the private-room form offers at each preset (GET /api/rules/form: each preset's choices,
+// the pairs refused together, the changes a choice brings with it, ...), fetched when a player
+// first uses the form, not on every visit (it is the larger part of the rules data). Until it
+// comes the form offers the table's own rules; if it cannot come (offline, or an older server
+// without it) the form says so and makes rooms with the table's own rules, and asks again the
+// next time it is used.
+async function loadForms() {
+  if (S.forms && S.forms !== "failed") return;
+  S.forms = "loading";
+  renderCreateOptions();
+  try {
+    const res = await fetch("/api/rules/form");
+    if (!res.ok) throw new Error(`/api/rules/form: ${res.status} ${res.statusText}`);
+    const forms = await res.json();
+    if (!forms || typeof forms !== "object" || Array.isArray(forms)) throw new Error("/api/rules/form");
+    S.forms = forms;
+  } catch (e) {
+    S.forms = "failed";
+  }
+  renderCreateOptions();
+}
+
+// The form's data for a preset (null: not fetched, or not there)
+function presetForm(p) {
+  const forms = S.forms && typeof S.forms === "object" ? S.forms : null;
+  const form = forms && forms[p.name];
+  return form && form.choices && form.clashes ? form : null;
+}
+
 // A statistic as the reader's language writes numbers: 1.200 in Turkish, 1,200 in English.
 function number(x) {
   return Number(x).toLocaleString(lang(), { maximumFractionDigits: 2 });
@@ -1124,17 +1153,36 @@ document.addEventListener("keydown", (e) => {
 });
 
 // a number typed in (or cleared from) a table option's field may offer or withhold others
+// (or set another option its number needs)
 document.addEventListener("input", (e) => {
   const f = $("#create-form");
-  if (f && e.target.type === "number" && f.contains(e.target)) renderCreateWords();
+  if (!f || !f.contains(e.target)) return;
+  loadForms();
+  if (e.target.type !== "number") return;
+  const match = Object.keys(MATCH_FIELDS).find((o) => MATCH_FIELDS[o] === e.target.name);
+  const name = match || (e.target.id.startsWith("opt-") ? e.target.id.slice(4) : null);
+  if (name && e.target.value !== "") applyCompanion(name);
+  renderCreateWords();
 });
+
+// the private-room form's data is fetched when the form is first used
+for (const type of ["focusin", "pointerdown", "toggle"]) {
+  document.addEventListener(type, (e) => {
+    const f = $("#create-form");
+    if (f && e.target instanceof Node && f.contains(e.target)) loadForms();
+  }, true);
+}
 
 document.addEventListener("change", (e) => {
   if (e.target.id === "preset-select") {
     S.formPreset = e.target.value;
+    loadForms();
     renderCreateOptions();
   }
-  if (e.target.id.startsWith("opt-")) renderCreateWords();
+  if (e.target.id.startsWith("opt-")) {
+    applyCompanion(e.target.id.slice(4));
+    renderCreateWords();
+  }
   if (e.target.id === "stake-select") stakeChosen(e.target);
 });
 
@@ -1569,10 +1617,16 @@ function renderCreateOptions() {
   const f = $("#create-form");
   f.deals.placeholder = p.rules.deals ?? "";
   f.target.placeholder = p.rules.target_score ?? "";
-  const form = p.form;
+  const form = presetForm(p);
+  S.formNote = null;
+  if (!form) {
+    // not fetched yet (or not to be had): the table's own rules, said so
+    box.innerHTML = `<p class="help" data-testid="form-status">${esc(t(S.forms === "failed" ? "form_unavailable" : "form_loading"))}</p>`;
+    renderCreateWords();
+    return;
+  }
   box.innerHTML = Object.entries(form.choices)
     .filter(([name]) => !MATCH_FIELDS[name])
-    .filter(([name, choices]) => choices.length > 1 || !(p.unused || []).includes(name))
     .map(([name, choices]) => {
       const v = p.rules[name];
       const id = "opt-" + name;
@@ -1607,13 +1661,62 @@ function formValue(f, p, name) {
 }
 
 // The options whose value in the form now the server refuses together with this one's value
-function formClashes(p, state, name, value) {
+function formClashes(form, state, name, value) {
   const out = [];
-  for (const [o1, v1, o2, v2] of p.form.clashes) {
+  for (const [o1, v1, o2, v2] of form.clashes) {
     if (o1 === name && v1 === value && state[o2] === v2) out.push(o2);
     else if (o2 === name && v2 === value && state[o1] === v1) out.push(o1);
   }
   return out;
+}
+
+// The other option a value needs changed with it, where the option as chosen now does not go
+// with it, and what choosing it would then clash with: { option, value, others } (others: the
+// options still in the way, with the companion set), or null (no change needed or none known)
+function formCompanion(form, state, name, value) {
+  const c = (form.companions || []).find(([o, v]) => o === name && v === value);
+  // (a number to type in a match field: the player types it; until then the value is
+  // withheld, saying the field's emptiness stands in the way)
+  if (!c || c[3] === "#" || !formClashes(form, state, name, value).includes(c[2])) return null;
+  const [, , option, other] = c;
+  const others = [
+    ...formClashes(form, { ...state, [option]: other }, name, value),
+    ...formClashes(form, { ...state, [name]: value }, option, other).filter((o) => o !== name),
+  ];
+  return { option, value: other, others: [...new Set(others)] };
+}
+
+// The form's value of an option as a control's value: what formValue reads back
+function setFormValue(f, name, value) {
+  const el = f.elements[MATCH_FIELDS[name] || "opt-" + name];
+  if (!el || value === "#") return;
+  if (el.type === "checkbox") el.checked = value;
+  else el.value = value === null ? "" : String(value);
+}
+
+// An option just changed to a value that needs another option changed with it: the form
+// changes that one too and says so under the option changed (the server names the change)
+function applyCompanion(name) {
+  const f = $("#create-form");
+  const p = S.catalog && (S.catalog.presets.find((x) => x.name === S.formPreset) || S.catalog.presets[0]);
+  const form = p && presetForm(p);
+  S.formNote = null; // (said under the option changed last only)
+  if (!f || !form) return;
+  const state = {};
+  for (const o of Object.keys(form.choices)) state[o] = formValue(f, p, o);
+  const c = formCompanion(form, state, name, state[name]);
+  if (!c || c.others.length) return;
+  setFormValue(f, c.option, c.value);
+  S.formNote = { name, option: c.option };
+}
+
+// Whether an option changes anything with the form's other options as chosen now (no "if
+// everyone passes" where no one bids): the preset's form says what each needs
+function formApplies(form, state, name) {
+  const needs = (form.applies || {})[name];
+  if (needs === undefined) return true;
+  if (needs === null) return false;
+  return Object.entries(needs).every(([o, values]) => values.includes(state[o]));
 }
 
 // The form's words follow the bidding chosen in the form, not the preset's: a Koz Maça preset
@@ -1627,10 +1730,11 @@ function renderCreateWords() {
   const f = $("#create-form");
   const p = S.catalog && (S.catalog.presets.find((x) => x.name === S.formPreset) || S.catalog.presets[0]);
   if (!f || !p) return;
+  const form = presetForm(p);
   const state = {};
-  for (const name of Object.keys(p.form.choices)) state[name] = formValue(f, p, name);
+  for (const name of form ? Object.keys(form.choices) : ["bidding"]) state[name] = formValue(f, p, name);
   const rules = { ...p.rules, bidding: state.bidding };
-  const summary = (p.bidding_summary && p.bidding_summary[rules.bidding]) || p.summary;
+  const summary = (form && form.bidding_summary && form.bidding_summary[rules.bidding]) || p.summary;
   $("#preset-summary").innerHTML = `<span data-testid="preset-summary">${esc(pick(summary))}</span> · <a href="/rules/${esc(p.name)}" data-action="nav" data-href="/rules/${esc(p.name)}">${esc(t("rules_link"))}</a>`;
   // "Label: value", of an option as the form has it now
   const setting = (o) => {
@@ -1639,8 +1743,18 @@ function renderCreateWords() {
     return `${pick(optionWords(o, rules).label)}: ${optionValueText(o, value, p, rules)}`;
   };
   const because = (others) => others.map(setting).join("; ");
+  // "Label: value", of an option with a value it does not have now
+  const settingTo = (o, value) => `${pick(optionWords(o, rules).label)}: ${optionValueText(o, value === "#" ? "" : value, p, rules)}`;
+  if (!form) {
+    // the table's own rules: no reasons to give, nothing withheld
+    for (const why of f.querySelectorAll(".why[data-field]")) why.hidden = true;
+    for (const field of Object.values(MATCH_FIELDS)) if (f.elements[field]) { f.elements[field].disabled = false; f.elements[field].required = false; }
+    return;
+  }
+  const note = S.formNote;
   for (const box of f.querySelectorAll(".option[data-option]")) {
     const name = box.dataset.option;
+    box.hidden = !formApplies(form, state, name);
     const words = optionWords(name, rules);
     box.querySelector(".label, label").textContent = pick(words.label);
     box.querySelector(".help").textContent = pick(words.help);
@@ -1654,20 +1768,27 @@ function renderCreateWords() {
     } else if (el.tagName === "SELECT") {
       for (const o of el.options) {
         const value = o.value === "" ? null : S.catalog.options[name].kind === "int" ? Number(o.value) : o.value;
-        const others = value === state[name] ? [] : formClashes(p, state, name, value);
+        const companion = value === state[name] ? null : formCompanion(form, state, name, value);
+        const others = value === state[name] ? [] : companion ? companion.others : formClashes(form, state, name, value);
         o.disabled = others.length > 0;
         const said = optionValueText(name, value, p, rules);
-        o.textContent = others.length ? t("form_choice_not_with", { choice: said, setting: because(others) }) : said;
+        if (others.length) o.textContent = t("form_choice_not_with", { choice: said, setting: because(others) });
+        else if (companion) o.textContent = t("form_choice_also_sets", { choice: said, setting: settingTo(companion.option, companion.value) });
+        else o.textContent = said;
       }
     } else {
       // a checkbox or a number field: its other value (unchecked or checked; a number or
       // none). A number field that may not be left empty is required, not disabled
       const other = el.type === "checkbox" ? !el.checked : state[name] === null ? "#" : null;
-      const others = formClashes(p, state, name, other);
+      const companion = formCompanion(form, state, name, other);
+      const others = companion ? companion.others : formClashes(form, state, name, other);
       if (el.type === "number" && other === null) el.required = others.length > 0;
       else el.disabled = others.length > 0;
       if (others.length) reason = t(el.type === "number" && other === null ? "form_needs_number" : "form_locked", { setting: because(others) });
+      else if (companion) reason = t(el.type === "number" ? "form_number_also_sets" : "form_change_also_sets", { setting: settingTo(companion.option, companion.value), current: setting(companion.option) });
     }
+    // the option just chosen brought another with it: said under it
+    if (note && note.name === name && !reason) reason = t("form_also_set", { setting: setting(note.option) });
     why.textContent = reason;
     why.hidden = !reason;
   }
@@ -1676,7 +1797,7 @@ function renderCreateWords() {
   for (const [name, field] of Object.entries(MATCH_FIELDS)) {
     const el = f.elements[field];
     const why = f.querySelector(`.why[data-field="${name}"]`);
-    const choices = p.form.choices[name];
+    const choices = form.choices[name];
     if (!el || !why || !choices) continue;
     let reason = "";
     if (!choices.includes("#")) {
@@ -1685,11 +1806,14 @@ function renderCreateWords() {
       reason = t("form_fixed");
     } else {
       const other = state[name] === null ? "#" : null;
-      const others = formClashes(p, state, name, other);
+      const companion = formCompanion(form, state, name, other);
+      const others = companion ? companion.others : formClashes(form, state, name, other);
       el.disabled = other === "#" && others.length > 0;
       el.required = other === null && others.length > 0;
       if (others.length) reason = t(other === null ? "form_needs_number" : "form_locked", { setting: because(others) });
+      else if (companion) reason = t("form_number_also_sets", { setting: settingTo(companion.option, companion.value), current: setting(companion.option) });
     }
+    if (note && note.name === name && !reason) reason = t("form_also_set", { setting: setting(note.option) });
     why.textContent = reason;
     why.hidden = !reason;
   }
