@@ -36,8 +36,8 @@ def open_page(
     page = watch(context.new_page(), errors)
     page.goto(server.http + "/")
     expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
-    # the rules catalog too: a fresh server works it out on the first request (about a second),
-    # and the page is drawn again when it comes, which detached what a test was about to touch
+    # the rules catalog too: the page is drawn again when it comes (a moment after the page:
+    # the server has it ready from its start), which detached what a test was about to touch
     page.wait_for_function("() => !!window.batak.state.catalog")
     return page
 

@@ -282,8 +282,8 @@ def test_the_form_says_why_and_follows_the_bidding_in_both_languages(
 def test_the_form_is_not_sent_before_the_catalog_is_there(
     browser: Browser, server: ServerProcess, errors: list[str]
 ) -> None:
-    """The server works the catalog out on its first ``GET /api/rules`` (about a second), and a
-    player may be online before it comes: until then the Create button is disabled (a click
+    """A player may be online before ``GET /api/rules`` comes (the server has it ready from
+    its start, but the network may be slow): until then the Create button is disabled (a click
     made a script error and no room), then it makes the room."""
     context = browser.new_context(locale="en-US", service_workers="block")
     context.set_default_timeout(TIMEOUT)
