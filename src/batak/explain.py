@@ -6,6 +6,7 @@ import dataclasses
 import functools
 import re
 import types
+from collections.abc import Iterable
 from typing import Any, Literal, Union, cast, get_args, get_origin, get_type_hints
 
 from .i18n import LANGS, MESSAGES, suit_name, text
@@ -552,19 +553,21 @@ def _form(rules: Rules) -> dict[str, Any]:
     return form_choices(rules.replace(name="custom"))
 
 
-def form_catalog() -> dict[str, Any]:
+def form_catalog(names: Iterable[str] | None = None) -> dict[str, Any]:
     """What the private-room form offers at each preset, ready to be sent as JSON (``GET
     /api/rules/form``, asked for only when a player opens the form): :func:`form_choices`,
     and ``bidding_summary``, the table's summary with each other bidding offered there (the
     form's summary follows a switch of the bidding), in every language. The engine tries every
-    option of every preset: seconds of work, where :func:`rules_catalog` is cheap.
+    option of every preset: seconds of work, where :func:`rules_catalog` is cheap; with
+    ``names``, of those presets only (the web client asks for the one chosen in the form).
 
     >>> forms = form_catalog()
     >>> forms["standard"]["choices"]["bidding"], list(forms["standard"]["bidding_summary"])
     (['auction', 'none'], ['none'])
     """
     out: dict[str, Any] = {}
-    for name, rules in PRESETS.items():
+    for name in PRESETS if names is None else names:
+        rules = PRESETS[name]
         form = _form(rules)
         out[name] = form | {
             "bidding_summary": {

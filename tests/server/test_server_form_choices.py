@@ -252,7 +252,7 @@ def test_the_catalog_is_worked_out_once_and_again_after_a_failure(
     calls: list[int] = []
     gate = threading.Event()
 
-    def build() -> dict[str, Any]:
+    def build(names: list[str] | None = None) -> dict[str, Any]:
         calls.append(1)
         gate.wait(20)  # both first requests are in before the build ends
         if len(calls) == 1:
@@ -385,3 +385,10 @@ def test_the_rules_catalog_is_made_at_start_and_the_form_apart(tmp_path: Path) -
         assert forms == json.loads(json.dumps(FORMS))
         assert set(forms) == set(PRESETS)
         assert ["target_score", "#", "tie", "shared"] in forms["standard"]["companions"]
+        # one preset's, as the web client asks for it when that preset is chosen in the form
+        url = srv.http + "/api/rules/form?preset=zipi-kitty"
+        with urllib.request.urlopen(url, timeout=60) as res:
+            assert json.load(res) == {"zipi-kitty": forms["zipi-kitty"]}
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(srv.http + "/api/rules/form?preset=nothing", timeout=20)
+        assert e.value.code == 404

@@ -189,7 +189,8 @@ def test_page_weight(browser: Browser, server: ServerProcess, artifacts: Path) -
         json.dumps({"total": total, "scripts": scripts, "files": sizes}, indent=1) + "\n"
     )
     assert "/static/app.js" in sizes and "/api/texts" in sizes
-    # the private-room form's data (145,135 bytes) comes only when a player uses the form
+    # the private-room form's data (a preset's, 5,843 bytes for standard) comes only when a
+    # player uses the form
     assert "/api/rules/form" not in sizes
     # small: no framework, no build step; 407,881 bytes on a first visit on 2026-12-07 (it was
     # 437,428 with the form's data in /api/rules), with about 3% to spare

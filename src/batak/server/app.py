@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..explain import form_catalog, rules_catalog
 from ..i18n import client_catalog, lang_of, text
+from ..rules import PRESETS
 from ..web import STATIC_DIR
 from .clock import Clock, SystemClock
 from .config import ServerConfig
@@ -255,23 +256,29 @@ def create_app(
             return Response(status_code=304, headers=headers)
         return Response(rules_body, media_type="application/json", headers=headers)
 
-    # what the private-room form offers at each preset, worked out on the first request in a
-    # thread (seconds: the engine tries every option of every preset), which the web client
-    # makes only when a player opens the form, so that a server nobody creates a room on
-    # never pays that, and one that is asked goes on serving. Requests that come while it is
-    # worked out wait for that one build; a build that fails is a 500 to those (the log has
-    # its error) and is tried again on the next request
-    forms: list[asyncio.Task[dict[str, Any]]] = []
+    # what the private-room form offers at a preset (?preset=NAME; without it, at every
+    # preset), worked out on its first request in a thread (the engine tries every option:
+    # about a fifth of a second a preset, seconds for all), which the web client makes only
+    # when a player uses the form, so that a server nobody creates a room on never pays that,
+    # and one that is asked goes on serving. Requests that come while it is worked out wait
+    # for that one build; a build that fails is a 500 to those (the log has its error) and is
+    # tried again on the next request
+    forms: dict[str, asyncio.Task[dict[str, Any]]] = {}
 
     async def form_api(request: Request) -> Response:
-        if not forms:
-            forms.append(asyncio.create_task(asyncio.to_thread(form_catalog)))
-        build = forms[0]
+        preset = request.query_params.get("preset")
+        if preset is not None and preset not in PRESETS:
+            return JSONResponse({"error": "no such preset"}, status_code=404)
+        key = preset or ""
+        if key not in forms:
+            names = None if preset is None else [preset]
+            forms[key] = asyncio.create_task(asyncio.to_thread(form_catalog, names))
+        build = forms[key]
         try:
             return JSONResponse(await asyncio.shield(build))
         except Exception:
-            if build.done() and forms and forms[0] is build:
-                forms.clear()
+            if build.done() and forms.get(key) is build:
+                del forms[key]
             raise
 
     texts_body = json.dumps(client_catalog("web."), ensure_ascii=False).encode("utf-8")

@@ -155,33 +155,37 @@ async function loadCatalog() {
   }
 }
 
-// What the private-room form offers at each preset (GET /api/rules/form: each preset's choices,
+// What the private-room form offers at a preset (GET /api/rules/form?preset=NAME: its choices,
 // the pairs refused together, the changes a choice brings with it, ...), fetched when a player
-// first uses the form, not on every visit (it is the larger part of the rules data). Until it
-// comes the form offers the table's own rules; if it cannot come (offline, or an older server
-// without it) the form says so and makes rooms with the table's own rules, and asks again the
-// next time it is used.
+// first uses the form with that preset chosen, not on every visit. Until it comes the form
+// offers the table's own rules; if it cannot come (offline, or an older server without it)
+// the form says so and makes rooms with the table's own rules, and asks again the next time
+// it is used. S.forms: each preset's form, or "loading", or "failed".
 async function loadForms() {
-  if (S.forms && S.forms !== "failed") return;
-  S.forms = "loading";
-  renderCreateOptions();
+  const p = S.catalog && (S.catalog.presets.find((x) => x.name === S.formPreset) || S.catalog.presets[0]);
+  if (!p) return;
+  S.forms = S.forms || {};
+  const had = S.forms[p.name];
+  if (had && had !== "failed") return;
+  S.forms[p.name] = "loading";
+  if (had !== "failed") renderCreateOptions(); // (a failure stays said while asked again)
   try {
-    const res = await fetch("/api/rules/form");
+    const res = await fetch("/api/rules/form?preset=" + encodeURIComponent(p.name));
     if (!res.ok) throw new Error(`/api/rules/form: ${res.status} ${res.statusText}`);
     const forms = await res.json();
-    if (!forms || typeof forms !== "object" || Array.isArray(forms)) throw new Error("/api/rules/form");
-    S.forms = forms;
+    const form = forms && forms[p.name];
+    if (!form || !form.choices || !form.clashes) throw new Error("/api/rules/form");
+    S.forms[p.name] = form;
   } catch (e) {
-    S.forms = "failed";
+    S.forms[p.name] = "failed";
   }
-  renderCreateOptions();
+  if ((S.formPreset || S.catalog.presets[0].name) === p.name) renderCreateOptions();
 }
 
 // The form's data for a preset (null: not fetched, or not there)
 function presetForm(p) {
-  const forms = S.forms && typeof S.forms === "object" ? S.forms : null;
-  const form = forms && forms[p.name];
-  return form && form.choices && form.clashes ? form : null;
+  const form = S.forms && S.forms[p.name];
+  return form && typeof form === "object" && form.choices && form.clashes ? form : null;
 }
 
 // A statistic as the reader's language writes numbers: 1.200 in Turkish, 1,200 in English.
@@ -1621,7 +1625,8 @@ function renderCreateOptions() {
   S.formNote = null;
   if (!form) {
     // not fetched yet (or not to be had): the table's own rules, said so
-    box.innerHTML = `<p class="help" data-testid="form-status">${esc(t(S.forms === "failed" ? "form_unavailable" : "form_loading"))}</p>`;
+    const failed = S.forms && S.forms[p.name] === "failed";
+    box.innerHTML = `<p class="help" data-testid="form-status">${esc(t(failed ? "form_unavailable" : "form_loading"))}</p>`;
     renderCreateWords();
     return;
   }
