@@ -512,7 +512,9 @@ def _applies(rules: Rules, choices: dict[str, list[Any]]) -> dict[str, dict[str,
     """For each option that changes nothing at some tables (:func:`option_applies`), the
     values of each other option it needs, among the form's ``choices``: an other option's value
     is needed if no table one more option away from the preset with that value has the option
-    applying (each test is a plain "and" of such conditions)."""
+    applying (two more, for an option that applies at no table one change away: who deals again
+    after a throw-in at a Koz Maça preset needs an ihale and a throw-in; each test is a plain
+    "and" of such conditions)."""
     base = rules.to_dict()
     singles: list[dict[str, Any]] = [{}] + [
         {o: v} for o in FORM_OPTIONS for v in choices[o] if v != NUMBER and v != base[o]
@@ -524,11 +526,23 @@ def _applies(rules: Rules, choices: dict[str, list[Any]]) -> dict[str, dict[str,
         merged = base | {o: v for c in changes for o, v in c.items()}
         return cast(Rules, types.SimpleNamespace(**merged))
 
+    # tables two changes away, for an option that needs two (who deals again after a throw-in
+    # at a Koz Maça preset: an ihale, and a throw-in when everyone passes)
+    @functools.cache
+    def pairs() -> list[dict[str, Any]]:  # (made only where needed: most presets never do)
+        return [
+            a | b for i, a in enumerate(singles) for b in singles[i + 1 :] if a.keys().isdisjoint(b)
+        ]
+
     out: dict[str, dict[str, list[Any]] | None] = {}
     for option in _APPLIES:
         if option not in FORM_OPTIONS:
             continue
-        if not any(option_applies(table(c), option) for c in singles):
+        if any(option_applies(table(c), option) for c in singles):
+            pool = singles
+        elif any(option_applies(table(c), option) for c in pairs()):
+            pool = pairs()
+        else:
             out[option] = None  # it changes nothing at any table the form makes here
             continue
         needs: dict[str, list[Any]] = {}
@@ -539,7 +553,7 @@ def _applies(rules: Rules, choices: dict[str, list[Any]]) -> dict[str, dict[str,
             ok = [
                 v
                 for v in values
-                if any(option_applies(table(c, {o: v}), option) for c in singles if o not in c)
+                if any(option_applies(table(c, {o: v}), option) for c in pool if o not in c)
             ]
             if len(ok) < len(values):
                 needs[o] = ok

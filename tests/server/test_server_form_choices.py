@@ -14,14 +14,23 @@ import json
 import random
 import threading
 import time
+import types
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
-from batak.explain import FORM_OPTIONS, MATCH_FIELDS, NUMBER, form_catalog, rules_catalog
+from batak.explain import (
+    FORM_OPTIONS,
+    MATCH_FIELDS,
+    NUMBER,
+    form_catalog,
+    option_applies,
+    rules_catalog,
+)
+from batak.rules import Rules
 from batak.server.hub import create_rules
 from batak.server.table import TableError
 
@@ -361,6 +370,45 @@ def test_every_table_create_takes_near_a_preset_is_reached_by_clicking(preset: s
             unreached.append(target)
     assert targets
     assert not unreached, (len(unreached), len(targets), unreached[:10])
+
+
+def shown(form: dict[str, Any], state: dict[str, Any], option: str) -> bool:
+    """Whether the form shows an option with the others as chosen (app.js: formApplies)."""
+    needs = form["applies"].get(option, {})
+    return needs is not None and all(state[o] in vs for o, vs in needs.items())
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_an_option_is_shown_exactly_where_it_changes_something(preset: str) -> None:
+    """At every table the form reaches in two clicks on the options it shows, an option is
+    shown iff it changes something there (:func:`batak.explain.option_applies`): no "if
+    everyone passes" at Koz Maça, and at a Koz Maça preset switched to an ihale whose "if
+    everyone passes" is a redeal, who deals again (two changes from the preset)."""
+    form, base = FORMS[preset], PRESETS[preset]["rules"]
+    start = start_state(preset)
+    level, seen, wrong = [start], {repr(start)}, []
+    for _ in range(2):
+        after = []
+        for state in level:
+            for o in form["choices"]:
+                if not shown(form, state, o):
+                    continue
+                for v in form["choices"][o]:
+                    new = click(form, state, o, v)
+                    if new is not None and repr(new) not in seen:
+                        seen.add(repr(new))
+                        after.append(new)
+        level = after
+        for state in after:
+            values = {o: base[o] if state[o] == NUMBER else state[o] for o in FORM_OPTIONS}
+            table = cast(Rules, types.SimpleNamespace(**(base | values)))
+            wrong += [
+                (o, {k: v for k, v in state.items() if v != start[k]})
+                for o in form["applies"]
+                if shown(form, state, o) != option_applies(table, o)
+            ]
+    assert len(seen) > 100
+    assert not wrong, (len(wrong), wrong[:5])
 
 
 def test_the_rules_catalog_is_made_at_start_and_the_form_apart(tmp_path: Path) -> None:
