@@ -452,3 +452,33 @@ def test_the_form_works_without_its_data(
     expect(page).to_have_url(re.compile(r"/table/"))
     context.close()
     no_js_errors(errors, allow=("Failed to load resource",))  # (the 404s)
+
+
+def test_a_number_typed_before_the_form_data_comes_brings_its_companion(
+    browser: Browser, server: ServerProcess, errors: list[str]
+) -> None:
+    """A target score typed at ``standard`` while ``/api/rules/form`` is still on its way (a
+    slow network, a fresh server): when the data comes, the tie-break it needs is set as if
+    typed afterwards, and the room is made, not refused."""
+    context = browser.new_context(locale="en-US", service_workers="block", viewport=DESKTOP)
+    context.set_default_timeout(TIMEOUT)
+    page = watch(context.new_page(), errors)
+    held: list[Route] = []
+    page.route(re.compile(r"/api/rules/form(\?|$)"), lambda route: held.append(route))
+    page.goto(server.http + "/")
+    expect(page.get_by_test_id("status")).to_have_class(re.compile("online"))
+    page.select_option("#preset-select", "standard")
+    expect(page.get_by_test_id("form-status")).to_be_attached()
+    page.fill("#create-form input[name=target]", "31")
+    page.wait_for_function("() => window.batak.state.forms.standard === 'loading'")
+    assert held
+    for route in held:
+        route.continue_()
+    expect(page.locator("#create-options .option").first).to_be_attached()
+    msg = page.evaluate("() => window.batak.createMessage()")
+    assert _takes(msg), msg
+    assert msg.get("rules", {}).get("tie") == "shared", msg
+    page.get_by_test_id("create-room").click()
+    expect(page).to_have_url(re.compile(r"/table/"))
+    context.close()
+    no_js_errors(errors)

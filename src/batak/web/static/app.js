@@ -179,7 +179,14 @@ async function loadForms() {
   } catch (e) {
     S.forms[p.name] = "failed";
   }
-  if ((S.formPreset || S.catalog.presets[0].name) === p.name) renderCreateOptions();
+  if ((S.formPreset || S.catalog.presets[0].name) !== p.name) return;
+  renderCreateOptions();
+  // a number typed in a match field while the data was on its way: the change it needs made
+  // now, as if typed afterwards (a target at standard sets the tie-break it needs)
+  const f = $("#create-form");
+  if (!presetForm(p) || !f) return;
+  for (const name of Object.keys(MATCH_FIELDS)) if (formValue(f, p, name) === "#") applyCompanion(name);
+  renderCreateWords();
 }
 
 // The form's data for a preset (null: not fetched, or not there)
