@@ -324,9 +324,9 @@ def test_a_choice_that_needs_another_change_makes_it_and_says_so(
         "en": (
             f"Typing a number here also sets “{tie['en']}",
             f"(not with “{tie['en']}",
-            f"Also set “{tie['en']}",
+            f"This also set “{tie['en']}",
             f"(also sets “{koz['en']}",
-            "Also set “",
+            "This also set “",
         ),
         "tr": (
             f"Buraya sayı yazılınca ayrıca “{tie['tr']}",
