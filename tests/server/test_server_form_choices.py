@@ -290,6 +290,14 @@ def test_the_catalog_is_worked_out_once_and_again_after_a_failure(
         assert get(url) == 200  # built again, and kept
         assert get(url) == 200
         assert len(calls) == 2
+        # one preset's: built once and kept, apart; an unknown name builds nothing (a client
+        # cannot make the server work out more than one build per preset)
+        assert get(url + "?preset=standard") == 200
+        assert get(url + "?preset=standard") == 200
+        assert len(calls) == 3
+        for name in ("nothing", "", "standard%20", "STANDARD"):
+            assert get(url + "?preset=" + name) == 404
+        assert len(calls) == 3
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
