@@ -258,7 +258,7 @@ def create_app(
 
     # what the private-room form offers at a preset (?preset=NAME; without it, at every
     # preset), worked out on its first request in a thread (the engine tries every option:
-    # about a fifth of a second a preset, seconds for all), which the web client makes only
+    # a seventh to half a second a preset, seconds for all), which the web client makes only
     # when a player uses the form, so that a server nobody creates a room on never pays that,
     # and one that is asked goes on serving. Requests that come while it is worked out wait
     # for that one build; a build that fails is a 500 to those (the log has its error) and is
