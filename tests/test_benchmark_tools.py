@@ -731,16 +731,10 @@ def test_solver_speed_counts_nodes(tmp_path: Path, capsys: pytest.CaptureFixture
         ) in printed
 
 
-def test_hard_auction_worlds_keep_the_worlds_that_fit_the_auction() -> None:
-    """``bot_variants.HardAuctionWorlds`` keeps, out of four times the draws, the worlds whose
-    hands explain the bids: the seat that bid is dealt a stronger hand (its played cards put
-    back), the seats that passed weaker ones; the kept worlds count as many as asked for."""
-    import random
-
+def _auctioned_by_medium_and_two_tricks_in() -> Game:
+    """``standard``, seed 4: four medium players' auction (seat 1 bids 4, the others pass),
+    then two tricks of each seat's first legal card."""
     from batak.bots import get
-    from batak.bots.bidsim import hand_strength
-    from batak.bots.knowledge import Knowledge, sample_world
-    from batak.bots.simple import parse_view
 
     g = Game("standard", seed=4, dealer=0)
     bots = [get("medium", seed=s) for s in range(4)]
@@ -750,6 +744,20 @@ def test_hard_auction_worlds_keep_the_worlds_that_fit_the_auction() -> None:
         g.play(bots[seat].choose(view_of(g, seat)))
     for _ in range(8):
         g.play(g.legal_moves()[0])
+    return g
+
+
+def test_hard_auction_worlds_keep_the_worlds_that_fit_the_auction() -> None:
+    """``bot_variants.HardAuctionWorlds`` keeps, out of four times the draws, the worlds whose
+    hands explain the bids: the seat that bid is dealt a stronger hand (its played cards put
+    back), the seats that passed weaker ones; the kept worlds count as many as asked for."""
+    import random
+
+    from batak.bots.bidsim import hand_strength
+    from batak.bots.knowledge import Knowledge, sample_world
+    from batak.bots.simple import parse_view
+
+    g = _auctioned_by_medium_and_two_tricks_in()
     t = parse_view(view_of(g, 0))
     assert t.auction == [(1, "bid 4"), (2, "pass"), (3, "pass"), (0, "pass")]
     played = t.played_by
@@ -778,18 +786,10 @@ def test_hard_declarer_auction_worlds_reads_the_auction_as_declarer_only() -> No
     as the default does."""
     import random
 
-    from batak.bots import get
     from batak.bots.knowledge import Knowledge
     from batak.bots.simple import parse_view
 
-    g = Game("standard", seed=4, dealer=0)
-    bots = [get("medium", seed=s) for s in range(4)]
-    while g.phase is not Phase.PLAY:
-        seat = g.to_move
-        assert seat is not None
-        g.play(bots[seat].choose(view_of(g, seat)))
-    for _ in range(8):
-        g.play(g.legal_moves()[0])
+    g = _auctioned_by_medium_and_two_tricks_in()
     assert g.contract is not None and g.contract.bidder == 1
 
     def worlds(player: Any, seat: int) -> list[tuple[list[int], float]]:
