@@ -162,7 +162,7 @@ async function loadCatalog() {
 // the form says so and makes rooms with the table's own rules, and asks again the next time
 // it is used. S.forms: each preset's form, or "loading", or "failed".
 async function loadForms() {
-  const p = S.catalog && (S.catalog.presets.find((x) => x.name === S.formPreset) || S.catalog.presets[0]);
+  const p = formPresetNow();
   if (!p) return;
   S.forms = S.forms || {};
   const had = S.forms[p.name];
@@ -187,6 +187,12 @@ async function loadForms() {
   if (!presetForm(p) || !f) return;
   for (const name of Object.keys(MATCH_FIELDS)) if (formValue(f, p, name) === "#") applyCompanion(name);
   renderCreateWords();
+}
+
+// The preset chosen in the private-room form (the first until one is chosen), or null before
+// the catalog comes
+function formPresetNow() {
+  return S.catalog && (S.catalog.presets.find((x) => x.name === S.formPreset) || S.catalog.presets[0]);
 }
 
 // The form's data for a preset (null: not fetched, or not there)
@@ -1624,7 +1630,7 @@ function optionValueText(name, value, preset, rules = preset && preset.rules) {
 function renderCreateOptions() {
   const box = $("#create-options");
   if (!box || !S.catalog) return;
-  const p = S.catalog.presets.find((x) => x.name === S.formPreset) || S.catalog.presets[0];
+  const p = formPresetNow();
   const f = $("#create-form");
   f.deals.placeholder = p.rules.deals ?? "";
   f.target.placeholder = p.rules.target_score ?? "";
@@ -1710,7 +1716,7 @@ function setFormValue(f, name, value) {
 // changes that one too and says so under the option changed (the server names the change)
 function applyCompanion(name) {
   const f = $("#create-form");
-  const p = S.catalog && (S.catalog.presets.find((x) => x.name === S.formPreset) || S.catalog.presets[0]);
+  const p = formPresetNow();
   const form = p && presetForm(p);
   S.formNote = null; // (said under the option changed last only)
   if (!f || !form) return;
@@ -1740,7 +1746,7 @@ function formApplies(form, state, name) {
 // (another language).
 function renderCreateWords() {
   const f = $("#create-form");
-  const p = S.catalog && (S.catalog.presets.find((x) => x.name === S.formPreset) || S.catalog.presets[0]);
+  const p = formPresetNow();
   if (!f || !p) return;
   const form = presetForm(p);
   const state = {};
