@@ -106,6 +106,10 @@ def watch(page: Any, errors: list[str]) -> Any:
     return page
 
 
+#: The browser locale of each of the client's languages, for tests run in both.
+LOCALES = {"tr": "tr-TR", "en": "en-US"}
+
+
 @pytest.fixture
 def short_phone_at_my_bid(
     browser: Browser, server: ServerProcess, errors: list[str]
@@ -121,8 +125,7 @@ def short_phone_at_my_bid(
     from test_web_table import private_room
 
     def opened(lang: str) -> Any:
-        locale = {"tr": "tr-TR", "en": "en-US"}[lang]
-        page = open_page(browser, server, errors, locale=locale, **SHORT_PHONE)
+        page = open_page(browser, server, errors, locale=LOCALES[lang], **SHORT_PHONE)
         private_room(page)
         _open_chat_with_a_line(page)
         _until_my_bid(page)

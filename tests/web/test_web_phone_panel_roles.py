@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import LOCALES
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
 from test_web import PHONE_CTX, no_js_errors, open_page
@@ -19,8 +20,6 @@ from test_web_layout import FIRST_BIDDER, NOTICE_AGAIN, TURN_BOXES
 from test_web_phone_table import SHORT_PHONE, TAP_FIRST
 from test_web_table import private_room
 from test_web_variants import EXPOSE, FORCED, _start, _until_my_turn
-
-LOCALES = {"tr": "tr-TR", "en": "en-US"}
 
 #: Which parts of the page are inert: the header, the skip link, the table's parts (the top bar,
 #: the side column with the chat, ...), and whether the chat panel is open.

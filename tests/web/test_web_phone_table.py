@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SERVE_ARGS
+from conftest import LOCALES, SERVE_ARGS
 from harness import ServerProcess, free_port
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -502,7 +502,7 @@ def test_a_player_chatting_on_a_phone_sees_and_plays_the_trick_and_hand_at_their
     their turn the facts, every seat, the trick, every card of the hand and the decision are
     uncovered and a card is played with the panel open, the line being typed kept; Escape still
     closes it (the focus back on Chat)."""
-    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+    locale = LOCALES[lang]
     page = open_page(browser, server, errors, locale=locale, **PHONE_CTX)
     private_room(page)
     page.get_by_test_id("chat-open").tap()
@@ -554,7 +554,7 @@ def test_the_chat_panel_on_a_phone_leaves_the_trick_and_the_koz_uncovered_withou
     top corner) was covered at every table. Now the table's facts line and the felt under it
     move down as far as the panel needs, with or without a notice: the facts, every seat, the
     trick and the koz on the felt's corner are uncovered."""
-    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+    locale = LOCALES[lang]
     page = open_page(browser, server, errors, locale=locale, **PHONE_CTX)
     private_room(page, preset)
     page.get_by_test_id("chat-open").tap()
@@ -631,7 +631,7 @@ def test_the_bid_buttons_and_the_hand_are_on_a_phones_screen_at_its_bidding_turn
     opened, there, at 390 × 844 and on a desktop. At a Koz Maça table (13 söz, no pass) in
     Turkish, whose question takes two lines, the third row of six ("13 de") ended under the
     edge of a 390 × 700 screen: thirteen bids lie in two rows of seven."""
-    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+    locale = LOCALES[lang]
     for name, ctx in (
         ("700", SHORT_PHONE),
         ("844", PHONE_CTX),
@@ -672,7 +672,7 @@ def test_a_long_auction_leaves_the_bid_buttons_on_a_short_phones_screen(
     screen's bottom edge. A phone shows the auction's last four lines, numbered as they are
     (each seat shows its own last bid): the bids, the hand and the decision stay on the
     screen. A desktop shows every line."""
-    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+    locale = LOCALES[lang]
     for name, ctx in (("700", SHORT_PHONE), ("desktop", {"viewport": DESKTOP})):
         page = open_page(browser, server, errors, locale=locale, **ctx)
         private_room(page)
@@ -713,7 +713,7 @@ def test_a_short_phones_page_scrolled_to_the_decision_has_the_chat_panel_off_the
     the trick. It lies on the page now: with
     the page scrolled to the bid buttons, and to the hand and the decision at a card turn, the
     panel covers none of the trick's area on the screen, nor the buttons and the cards."""
-    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+    locale = LOCALES[lang]
     page = open_page(browser, server, errors, locale=locale, **SHORT_PHONE)
     private_room(page)
     page.get_by_test_id("chat-open").tap()
@@ -769,7 +769,7 @@ def test_a_short_phone_with_the_chat_open_shows_the_bids_the_hand_and_the_turn(
     bid button, the turn line and the table's facts line are on the screen and uncovered, as
     are the chat's last lines and its box, at the auction (a Koz Maça table's 13 söz after the
     others' three) and at a card turn."""
-    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+    locale = LOCALES[lang]
     page = open_page(browser, server, errors, locale=locale, **SHORT_PHONE)
     private_room(page, preset)
     _open_chat_with_a_line(page)
@@ -818,7 +818,7 @@ def test_a_phones_open_chat_panel_shows_the_tables_notice(
     without it: the table does not move; session 48 moved it there from over the reactions,
     which a player could not tap then), in view and uncovered; gone with the notice. A desktop
     shows it under the header only."""
-    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+    locale = LOCALES[lang]
     page = open_page(browser, server, errors, locale=locale, **SHORT_PHONE)
     private_room(page)
     _open_chat_with_a_line(page)

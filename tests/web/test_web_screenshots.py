@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from conftest import LOCALES
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
 from test_web import act, bid_for_the_kitty, no_js_errors, open_page, turn_in_deal
@@ -116,7 +117,7 @@ def test_screenshots_of_every_screen(
 ) -> None:
     out = artifacts / "screenshots"
     out.mkdir(exist_ok=True)
-    locale = {"tr": "tr-TR", "en": "en-US"}[lang]
+    locale = LOCALES[lang]
 
     def shot(page: Page, name: str) -> None:
         fits(page)

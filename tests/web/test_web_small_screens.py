@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import LOCALES
 from harness import ServerProcess
 from playwright.sync_api import Browser, Page, expect
 from test_web import no_js_errors, open_page
@@ -24,8 +25,6 @@ from test_web_phone_table import (
     _until_my_bid,
 )
 from test_web_table import private_room
-
-LOCALES = {"tr": "tr-TR", "en": "en-US"}
 
 #: A notice of three or four lines in the chat panel of a 390 px phone (a table's notice said
 #: with a second sentence: the longest ones, a move timed out or a player gone, are as long).
