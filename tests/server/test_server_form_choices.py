@@ -17,6 +17,7 @@ import time
 import types
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -223,6 +224,25 @@ def click(form: dict[str, Any], state: dict[str, Any], option: str, value: Any) 
     return None if clashing(form, state, option, value) else state | {option: value}
 
 
+def one_click_more(
+    form: dict[str, Any],
+    states: list[dict[str, Any]],
+    moves: list[tuple[str, Any]],
+    seen: set[Any],
+    key: Callable[[dict[str, Any]], Any],
+) -> list[dict[str, Any]]:
+    """The forms one click (:func:`click`, of one of ``moves``) from one of ``states`` whose
+    ``key`` is not in ``seen`` yet; their keys are added to it."""
+    after = []
+    for state in states:
+        for o, v in moves:
+            new = click(form, state, o, v)
+            if new is not None and key(new) not in seen:
+                seen.add(key(new))
+                after.append(new)
+    return after
+
+
 def start_state(preset: str) -> dict[str, Any]:
     """The form as drawn for a preset: its values ("#" in a number field with a number)."""
     form, base = FORMS[preset], PRESETS[preset]["rules"]
@@ -357,14 +377,7 @@ def test_every_table_create_takes_near_a_preset_is_reached_by_clicking(preset: s
     reached = {key(start)}
     level = [start]
     for _ in range(2):
-        after = []
-        for state in level:
-            for o, v in moves:
-                new = click(form, state, o, v)
-                if new is not None and key(new) not in reached:
-                    reached.add(key(new))
-                    after.append(new)
-        level = after
+        level = one_click_more(form, level, moves, reached, key)
     unreached = []
     for target in targets:
         if key(start | target) in reached:
@@ -376,17 +389,10 @@ def test_every_table_create_takes_near_a_preset_is_reached_by_clicking(preset: s
         near = [(o, v) for o, v in moves if o in options]
         seen, found, frontier = {key(start)}, False, [start]
         for _ in range(4):
-            nxt = []
-            for state in frontier:
-                for o, v in near:
-                    new = click(form, state, o, v)
-                    if new is not None and key(new) not in seen:
-                        seen.add(key(new))
-                        nxt.append(new)
+            frontier = one_click_more(form, frontier, near, seen, key)
             found = key(start | target) in seen
             if found:
                 break
-            frontier = nxt
         if not found:
             unreached.append(target)
     assert targets
@@ -401,20 +407,12 @@ def test_an_option_is_shown_exactly_where_it_changes_something(preset: str) -> N
     everyone passes" is a redeal, who deals again (two changes from the preset)."""
     form, base = FORMS[preset], PRESETS[preset]["rules"]
     start = start_state(preset)
+    # (click refuses an option the form does not show)
+    moves = [(o, v) for o in form["choices"] for v in form["choices"][o]]
     level, seen, wrong = [start], {repr(start)}, []
     for _ in range(2):
-        after = []
+        level = one_click_more(form, level, moves, seen, repr)
         for state in level:
-            for o in form["choices"]:
-                if not shown(form, state, o):
-                    continue
-                for v in form["choices"][o]:
-                    new = click(form, state, o, v)
-                    if new is not None and repr(new) not in seen:
-                        seen.add(repr(new))
-                        after.append(new)
-        level = after
-        for state in after:
             values = {o: base[o] if state[o] == NUMBER else state[o] for o in FORM_OPTIONS}
             table = cast(Rules, types.SimpleNamespace(**(base | values)))
             wrong += [
